@@ -1,0 +1,20 @@
+# DroverPlugin.cmake - drover_add_plugin(TYPE NAME SOURCES... [LIBS ...]) builds an in-tree plugin.
+#
+# The shared object is <type>_<name>.so (Slurm's naming: SelectType=select/linear loads
+# select_linear.so), exports only drover_plugin_entry, and must resolve every symbol at link time.
+function(drover_add_plugin type name)
+  cmake_parse_arguments(P "" "" "SOURCES;LIBS" ${ARGN})
+  set(target plugin_${type}_${name})
+  add_library(${target} MODULE ${P_SOURCES})
+  target_link_libraries(${target} PRIVATE drover_sdk drover_warnings ${P_LIBS})
+  set_target_properties(${target} PROPERTIES
+    PREFIX ""
+    OUTPUT_NAME ${type}_${name}
+    LIBRARY_OUTPUT_DIRECTORY ${DROVER_BUILD_PLUGIN_DIR}
+    C_VISIBILITY_PRESET hidden
+    CXX_VISIBILITY_PRESET hidden
+    VISIBILITY_INLINES_HIDDEN ON)
+  target_link_options(${target} PRIVATE -Wl,-z,defs)
+  install(TARGETS ${target} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/drover)
+  set_property(GLOBAL APPEND PROPERTY DROVER_PLUGIN_TARGETS ${target})
+endfunction()

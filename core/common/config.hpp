@@ -1,0 +1,113 @@
+// config.hpp - slurm.conf syntax: the whole cluster configuration as the daemons and commands see it.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace drover {
+
+struct NodeConf {
+    std::string name;
+    std::string addr;           // NodeAddr; defaults to NodeHostname, then name
+    std::string hostname;       // NodeHostname; defaults to name
+    uint16_t port = 0;          // Port; 0 = SlurmdPort
+    uint32_t cpus = 0;          // 0 until resolved: CPUs, else sockets*cores*threads
+    uint32_t boards = 1;
+    uint32_t sockets = 1;
+    uint32_t cores_per_socket = 1;
+    uint32_t threads_per_core = 1;
+    uint64_t real_memory_mb = 1;
+    uint64_t tmp_disk_mb = 0;
+    uint32_t weight = 1;
+    std::vector<std::string> features;
+    std::string gres;
+    std::string state = "UNKNOWN";   // State= as written (UNKNOWN, FUTURE, CLOUD, DOWN, DRAIN, IDLE)
+};
+
+struct PartitionConf {
+    std::string name;
+    std::string nodes_expr;          // Nodes= as written (or "ALL")
+    std::vector<std::string> nodes;  // expanded, in config order
+    bool is_default = false;
+    std::string state = "UP";        // UP, DOWN, DRAIN, INACTIVE
+    uint32_t max_time_min = 0xffffffffu;      // kInfinite
+    uint32_t default_time_min = 0xfffffffeu;  // kNoVal: MaxTime is used
+    uint32_t max_nodes = 0xffffffffu;
+    uint32_t min_nodes = 0;
+    std::vector<std::string> allow_groups;    // empty = ALL
+    std::vector<std::string> allow_accounts;  // empty = ALL
+    std::string oversubscribe = "NO";         // NO, YES, EXCLUSIVE, FORCE (with :count as written)
+    uint32_t priority_tier = 1;
+};
+
+struct ControllerHost {
+    std::string name;   // SlurmctldHost=name(addr) -> name
+    std::string addr;   // -> addr, or name
+};
+
+struct Config {
+    std::string path;   // the main file read
+    std::string cluster_name;
+    std::vector<ControllerHost> controllers;   // SlurmctldHost lines in order (ControlMachine, BackupController)
+    uint16_t slurmctld_port = 6817;
+    uint16_t slurmd_port = 6818;
+    std::string state_save_location = "/var/spool/drover/ctld";
+    std::string slurmd_spool_dir = "/var/spool/drover/d";
+    std::string slurm_user = "root";
+    std::string auth_type = "auth/key";        // auth/slurm is accepted as auth/key
+    std::string auth_info;                     // AuthInfo, as written
+    std::string select_type = "select/linear";
+    std::string select_type_parameters;
+    std::string scheduler_type = "sched/builtin";
+    std::string scheduler_parameters;
+    std::string accounting_storage_type = "accounting/lmdb";
+    std::string switch_type = "switch/none";
+    std::string proctrack_type = "proctrack/pgid";
+    std::string plugin_dir;                    // empty = the build's own plugin directory
+    uint32_t tree_width = 50;
+    uint32_t slurmctld_timeout = 120;          // seconds
+    uint32_t slurmd_timeout = 300;
+    uint32_t kill_wait = 30;
+    uint32_t max_job_count = 10000;
+    uint32_t first_job_id = 1;
+    uint32_t max_job_id = 0x03ff0000;          // ids are 26 bits: the top 6 bits name a federation origin
+    std::string prolog;
+    std::string epilog;
+    std::string slurmctld_log_file;
+    std::string slurmd_log_file;
+
+    std::vector<NodeConf> nodes;               // NodeName lines, expanded, in order (DEFAULT applied)
+    std::vector<PartitionConf> partitions;
+
+    // Every key=value seen at top level, key lower-cased, last one wins (for plugins' conf_get and
+    // scontrol show config).
+    std::map<std::string, std::string> raw;
+    // Messages for keys Drover does not know; each key is reported once.
+    std::vector<std::string> warnings;
+
+    const NodeConf *find_node(std::string_view name) const;
+    const PartitionConf *find_partition(std::string_view name) const;
+    const PartitionConf *default_partition() const;
+    // AuthInfo's comma-separated option (e.g. "socket", "key", "ttl"), if given.
+    std::optional<std::string> auth_option(std::string_view name) const;
+};
+
+// Reads a config file and everything it Includes (relative paths resolve against the file's
+// directory). Throws ParseError("FILE:LINE: message") for a malformed line, bad value, unknown
+// node in a partition, or an unreadable file.
+Config load_config(const std::string &path);
+
+// Parses text as if it were the file named `name` (Includes resolve against `dir`). For tests and
+// the fuzz target.
+Config parse_config(std::string_view text, const std::string &name, const std::string &dir = ".");
+
+// Which file to read: the -f argument if given, else $DROVER_CONF, else $SLURM_CONF, else
+// kDefaultConfigPath.
+inline constexpr const char *kDefaultConfigPath = "/etc/slurm/slurm.conf";
+std::string find_config_path(const std::optional<std::string> &cli_path);
+
+}  // namespace drover

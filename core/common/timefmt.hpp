@@ -1,0 +1,44 @@
+// timefmt.hpp - time limits, durations and timestamps as Slurm writes and reads them.
+#pragma once
+
+#include <cstdint>
+#include <ctime>
+#include <string>
+#include <string_view>
+
+namespace drover {
+
+inline constexpr uint32_t kInfinite = 0xffffffffu;  // UNLIMITED / INFINITE
+inline constexpr uint32_t kNoVal = 0xfffffffeu;     // not set
+
+// Parses a time limit into minutes (seconds round up): "M", "M:S", "H:M:S", "D-H", "D-H:M",
+// "D-H:M:S", "UNLIMITED", "INFINITE" (-> kInfinite). "0" is 0. Throws ParseError otherwise.
+uint32_t parse_time_limit(std::string_view text);
+
+// Formats minutes as Slurm prints a limit: kInfinite -> "UNLIMITED", kNoVal -> "NONE",
+// 30 -> "30:00", 90 -> "1:30:00", 1440 -> "1-00:00:00".
+std::string format_time_limit(uint32_t minutes);
+
+// Formats elapsed seconds as squeue's TIME column: "0:00", "5:03", "1:02:03", "2-01:02:03".
+std::string format_elapsed(int64_t seconds);
+
+// Formats elapsed seconds as sacct's Elapsed: "00:00:05", "1-02:03:04".
+std::string format_elapsed_hms(int64_t seconds);
+
+// Formats a timestamp as Slurm does in local time: "2026-11-21T04:01:02"; 0 -> "Unknown"
+// (or "N/A" when na_for_zero).
+std::string format_timestamp(int64_t t, bool na_for_zero = false);
+
+// Parses Slurm's absolute and relative time forms used by --begin, -S/-E: "now", "now+1hour",
+// "YYYY-MM-DD[THH:MM[:SS]]", "HH:MM[:SS]", "today", "tomorrow", "midnight", "noon", epoch
+// seconds prefixed with "@"? (not supported). Throws ParseError.
+int64_t parse_timestamp(std::string_view text, int64_t now);
+
+// Parses a memory size in megabytes: "100" (MB), "100K", "100M", "4G", "1T" (case-insensitive).
+// Throws ParseError for empty, negative, garbage or overflow.
+uint64_t parse_size_mb(std::string_view text);
+
+// Formats megabytes as Slurm prints memory in sacct/scontrol: 1024 -> "1G", 1536 -> "1536M".
+std::string format_size_mb(uint64_t mb);
+
+}  // namespace drover

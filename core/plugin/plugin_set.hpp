@@ -1,0 +1,92 @@
+// plugin_set.hpp - the plugins one daemon has loaded, each behind its typed operations table.
+//
+// A PluginSet owns every plugin it loads: the shared object, the descriptor, the per-instance
+// state and the host table handed to it. Destroying the set calls each fini() in reverse load
+// order and only then unloads the libraries. No Boost header appears here: loader.cpp alone
+// includes Boost.DLL.
+#pragma once
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <drover/accounting.h>
+#include <drover/auth.h>
+#include <drover/proctrack.h>
+#include <drover/sched.h>
+#include <drover/select.h>
+#include <drover/switch.h>
+
+namespace drover {
+struct Config;
+}
+
+namespace drover::plugin {
+
+// A plugin was refused. what() is one line naming the file, what was expected and what was
+// found ("/usr/lib/drover/select_linear.so: ABI major 2, this core speaks 1").
+class LoadError : public std::runtime_error {
+  public:
+    using std::runtime_error::runtime_error;
+};
+
+// One plugin's operations, copied into the core's current table layout: members past the end of
+// the plugin's own table are NULL, so callers test a member before calling an optional op.
+template <class Ops>
+struct Bound {
+    Ops ops{};
+    void *state = nullptr;
+    std::string id;    // "select/linear"
+    std::string path;  // the file it came from
+    explicit operator bool() const { return !id.empty(); }
+};
+
+class PluginSet {
+  public:
+    // role is "ctld", "noded" or "cli" (what host->role() answers).
+    PluginSet(const Config &conf, std::string role);
+    ~PluginSet();
+    PluginSet(const PluginSet &) = delete;
+    PluginSet &operator=(const PluginSet &) = delete;
+
+    // Loads the plugin for `id` ("select/linear"; Slurm's older "select/linear" spellings such as
+    // "auth/slurm" -> auth/key are mapped), from the directories of PluginDir (colon-separated),
+    // else the build tree's plugin directory, else the installed one. Runs its init(). Throws
+    // LoadError with one line when the file is missing, has no drover_plugin_entry, returns NULL,
+    // has another ABI major or a newer minor, a short descriptor or table, a type/name other than
+    // id, or when init() fails.
+    void load(const std::string &id);
+
+    // Loads from an explicit file (tests of the loader). Same checks as load().
+    void load_file(const std::string &path, const std::string &id);
+
+    const Bound<drover_select_ops> &select() const { return select_; }
+    const Bound<drover_sched_ops> &sched() const { return sched_; }
+    const Bound<drover_auth_ops> &auth() const { return auth_; }
+    const Bound<drover_acct_ops> &acct() const { return acct_; }
+    const Bound<drover_switch_ops> &switch_() const { return switch__; }
+    const Bound<drover_proctrack_ops> &proctrack() const { return proctrack_; }
+
+    // The directories searched, in order.
+    std::vector<std::string> search_dirs() const;
+
+    struct Loaded;  // one loaded plugin (library, descriptor, state, host context)
+
+  private:
+    const Config &conf_;
+    std::string role_;
+    std::vector<std::unique_ptr<Loaded>> loaded_;
+    Bound<drover_select_ops> select_;
+    Bound<drover_sched_ops> sched_;
+    Bound<drover_auth_ops> auth_;
+    Bound<drover_acct_ops> acct_;
+    Bound<drover_switch_ops> switch__;
+    Bound<drover_proctrack_ops> proctrack_;
+};
+
+// The file name for a plugin id: "select/linear" -> "select_linear.so".
+std::string plugin_file_name(std::string_view id);
+
+}  // namespace drover::plugin
