@@ -72,4 +72,7 @@ Signer socket_signer(const Config &conf);
 inline constexpr const char *kDefaultAuthSocket = "/run/drover/auth.socket";
 std::string auth_socket_path(const Config &conf);
 
+// Asks the credential socket at path to sign message for the calling user.
+std::vector<uint8_t> sign_via_socket(const std::string &path, std::span<const uint8_t> message);
+
 }  // namespace drover::net

@@ -1,0 +1,54 @@
+// context.hpp - what every part of the controller shares: the loop, the configuration, the
+// plugins, the state store and the managers. Each piece of state has one owner: nodes and
+// partitions belong to NodeManager, jobs to JobManager.
+#pragma once
+
+#include <cstdint>
+#include <ctime>
+#include <string>
+
+#include "common/config.hpp"
+
+namespace boost::asio {
+class io_context;
+}
+namespace drover::plugin {
+class PluginSet;
+}
+namespace drover::net {
+class Authenticator;
+class CallPool;
+}  // namespace drover::net
+namespace drover::state {
+class Store;
+}
+
+namespace drover::ctld {
+
+class Committer;
+class AcctQueue;
+class NodeManager;
+class JobManager;
+class Scheduler;
+
+struct Ctx {
+    boost::asio::io_context &io;
+    const Config &conf;
+    plugin::PluginSet &plugins;
+    net::Authenticator &auth;
+    state::Store &store;
+    Committer &commit;
+    net::CallPool &pool;
+    AcctQueue &acct;
+    NodeManager *nodes = nullptr;
+    JobManager *jobs = nullptr;
+    Scheduler *sched = nullptr;
+    uint32_t slurm_uid = 0;
+    std::string host;  // this controller's name
+
+    // root and SlurmUser administer.
+    bool is_admin(uint32_t uid) const { return uid == 0 || uid == slurm_uid; }
+    static int64_t now() { return int64_t(::time(nullptr)); }
+};
+
+}  // namespace drover::ctld

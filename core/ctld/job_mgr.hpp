@@ -1,0 +1,71 @@
+// job_mgr.hpp - the controller's jobs: submission, queries, signals, updates, completion, time
+// limits and the purge of old records. JobManager is the only owner of Job objects.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "ctld/context.hpp"
+#include "ctld/job.hpp"
+#include "net/server.hpp"
+
+namespace drover::ctld {
+
+struct Partition;
+
+class JobManager {
+  public:
+    explicit JobManager(Ctx &ctx);
+
+    // Loads jobs from the store (cold: discards them) and restores allocations of running jobs.
+    void recover(bool cold);
+
+    Job *find(uint32_t id);
+    // Pending jobs in submit (id) order.
+    std::vector<Job *> pending();
+    std::size_t count() const { return jobs_.size(); }
+
+    // Writes the job's record into the current batch.
+    void persist(const Job &job);
+    // Queues the job's accounting record for event.
+    void account(int event, const Job &job);
+
+    // Ends a job: final state and exit status, resources released, recorded, scheduler woken.
+    void end_job(Job &job, uint32_t state, int32_t exit_status);
+    // A node the job runs on failed: its jobs end NODE_FAIL.
+    void node_failed(uint32_t node);
+    // Sends a signal (terminate: SIGTERM, KillWait, SIGKILL) to the job's batch host.
+    void send_kill(Job &job, int sig, bool terminate);
+
+    // Jobs past their time limit are terminated; finished jobs older than MinJobAge forgotten.
+    void tick();
+
+    void on_submit(const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp);
+    void on_info(const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp);
+    void on_signal(const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp);
+    void on_update(const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp);
+    void on_complete(const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp);
+
+  private:
+    uint32_t take_job_id();
+    std::string user_name(uint32_t uid);
+    // Checks a job against its partition; returns an empty string or Slurm's refusal.
+    std::string validate(Job &job, Partition *&part, uint32_t uid, uint32_t gid);
+    void forget(uint32_t id);
+
+    Ctx &ctx_;
+    std::map<uint32_t, std::unique_ptr<Job>> jobs_;  // ordered: submit order is id order
+    uint32_t next_id_ = 1;
+    std::unordered_map<uint32_t, std::string> user_names_;
+};
+
+// Expands an output path pattern (%j %x %u %N %A %a %n %t %s %%, with optional zero-padding
+// width like %5j) and makes it absolute against the job's working directory.
+std::string expand_output_path(const std::string &pattern, const Job &job,
+                               const std::string &node_name);
+
+}  // namespace drover::ctld

@@ -1,0 +1,432 @@
+// node_mgr.cpp - nodes and partitions: registration, admin updates, pings, selection views.
+#include "ctld/node_mgr.hpp"
+
+#include <grp.h>
+#include <spdlog/spdlog.h>
+
+#include "common/hostlist.hpp"
+#include "ctld/committer.hpp"
+#include "ctld/job.hpp"
+#include "ctld/job_mgr.hpp"
+#include "ctld/scheduler.hpp"
+#include "net/authenticator.hpp"
+#include "net/fanout.hpp"
+#include "state/store.hpp"
+
+namespace drover::ctld {
+
+namespace {
+
+std::string join(const std::vector<std::string> &v, char sep = ',') {
+    std::string out;
+    for (const auto &s : v) {
+        if (!out.empty()) out += sep;
+        out += s;
+    }
+    return out;
+}
+
+std::string lower(std::string s) {
+    for (auto &c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+}
+
+uint32_t initial_state(const std::string &s, uint32_t *flags) {
+    std::string v = lower(s);
+    if (v == "future") return DROVER_NODE_FUTURE;
+    if (v == "down") return DROVER_NODE_DOWN;
+    if (v == "drain") *flags |= DROVER_NODE_FLAG_DRAIN;
+    if (v == "cloud") *flags |= DROVER_NODE_FLAG_CLOUD | DROVER_NODE_FLAG_POWERED_DOWN;
+    return DROVER_NODE_UNKNOWN;
+}
+
+drover_str dstr(const std::string &s) { return {s.data(), s.size()}; }
+
+}  // namespace
+
+NodeManager::NodeManager(Ctx &ctx) : ctx_(ctx) {
+    nodes_.resize(ctx.conf.nodes.size());
+    for (uint32_t i = 0; i < nodes_.size(); ++i) {
+        Node &n = nodes_[i];
+        n.conf = &ctx.conf.nodes[i];
+        n.index = i;
+        n.state = initial_state(n.conf->state, &n.flags);
+        n.features_csv = join(n.conf->features);
+        by_name_[n.conf->name] = i;
+    }
+    views_.resize(nodes_.size());
+    for (uint32_t i = 0; i < nodes_.size(); ++i) {
+        const NodeConf &c = *nodes_[i].conf;
+        drover_node_view &v = views_[i];
+        v.struct_size = sizeof v;
+        v.name = dstr(c.name);
+        v.cpus = c.cpus;
+        v.sockets = c.sockets;
+        v.cores_per_socket = c.cores_per_socket;
+        v.threads_per_core = c.threads_per_core;
+        v.real_memory_mb = c.real_memory_mb;
+        v.tmp_disk_mb = c.tmp_disk_mb;
+        v.weight = c.weight;
+        v.features = dstr(nodes_[i].features_csv);
+    }
+    for (const auto &pc : ctx.conf.partitions) {
+        Partition p;
+        p.conf = &pc;
+        p.state = pc.state;
+        p.nodes = Bitmap(nodes_.size());
+        for (const auto &name : pc.nodes) {
+            auto it = by_name_.find(name);
+            if (it == by_name_.end()) continue;
+            p.nodes.set(it->second);
+            p.total_cpus += nodes_[it->second].conf->cpus;
+        }
+        for (const auto &g : pc.allow_groups) {
+            if (lower(g) == "all") {
+                p.allow_gids.clear();
+                break;
+            }
+            if (const group *gr = ::getgrnam(g.c_str())) p.allow_gids.push_back(gr->gr_gid);
+            else spdlog::warn("partition {}: AllowGroups names unknown group {}", pc.name, g);
+        }
+        parts_.push_back(std::move(p));
+    }
+}
+
+void NodeManager::recover() {
+    ctx_.store.scan(state::Table::Nodes, [&](state::Bytes key, state::Bytes value) {
+        flatbuffers::Verifier v(value.data(), value.size());
+        if (!v.VerifyBuffer<proto::NodeInfo>(nullptr)) return;
+        const auto *info = flatbuffers::GetRoot<proto::NodeInfo>(value.data());
+        Node *n = find(std::string(key.begin(), key.end()));
+        if (!n) return;
+        n->state = info->state() == DROVER_NODE_DOWN ? DROVER_NODE_DOWN : n->state;
+        n->flags = (n->flags & ~DROVER_NODE_FLAG_DRAIN) | (info->flags() & DROVER_NODE_FLAG_DRAIN);
+        n->reason = info->reason() ? info->reason()->str() : "";
+        n->reason_time = info->reason_time();
+        n->reason_uid = info->reason_uid();
+        // Nodes were up when we stopped: keep scheduling on them; pings will tell.
+        if (info->state() != DROVER_NODE_DOWN && info->state() != DROVER_NODE_UNKNOWN &&
+            n->state == DROVER_NODE_UNKNOWN) {
+            n->state = DROVER_NODE_IDLE;
+            n->last_response = Ctx::now();
+        }
+    });
+}
+
+Node *NodeManager::find(const std::string &name) {
+    auto it = by_name_.find(name);
+    return it == by_name_.end() ? nullptr : &nodes_[it->second];
+}
+
+int NodeManager::index_of(const std::string &name) const {
+    auto it = by_name_.find(name);
+    return it == by_name_.end() ? -1 : int(it->second);
+}
+
+std::string NodeManager::names(const std::vector<uint32_t> &idx) const {
+    std::vector<std::string> v;
+    v.reserve(idx.size());
+    for (auto i : idx) v.push_back(nodes_[i].conf->name);
+    return hostlist_compress(v);
+}
+
+Partition *NodeManager::partition(const std::string &name) {
+    for (auto &p : parts_)
+        if (p.conf->name == name) return &p;
+    return nullptr;
+}
+
+Partition *NodeManager::default_partition() {
+    for (auto &p : parts_)
+        if (p.conf->is_default) return &p;
+    return parts_.empty() ? nullptr : &parts_.front();
+}
+
+Bitmap NodeManager::usable(const Partition &p) const {
+    Bitmap b(nodes_.size());
+    for (std::size_t i = p.nodes.next(0); i < p.nodes.size(); i = p.nodes.next(i + 1))
+        if (nodes_[i].usable()) b.set(i);
+    return b;
+}
+
+void NodeManager::refresh_state(Node &n) {
+    if (n.state == DROVER_NODE_DOWN || n.state == DROVER_NODE_FUTURE) return;
+    if (n.state == DROVER_NODE_UNKNOWN && !n.registered && n.run_jobs == 0) return;
+    if (n.run_jobs == 0) n.state = DROVER_NODE_IDLE;
+    else n.state = n.alloc_cpus >= n.conf->cpus ? DROVER_NODE_ALLOCATED : DROVER_NODE_MIXED;
+}
+
+void NodeManager::job_started(const Job &job) {
+    for (std::size_t k = 0; k < job.nodes.size(); ++k) {
+        Node &n = nodes_[job.nodes[k]];
+        n.run_jobs++;
+        n.alloc_cpus += job.node_cpus[k];
+        n.alloc_memory_mb += job.mem_per_node_mb;
+        if (n.state == DROVER_NODE_UNKNOWN) n.state = DROVER_NODE_IDLE;
+        refresh_state(n);
+    }
+}
+
+void NodeManager::job_ended(const Job &job) {
+    int64_t now = Ctx::now();
+    for (std::size_t k = 0; k < job.nodes.size(); ++k) {
+        Node &n = nodes_[job.nodes[k]];
+        if (n.run_jobs) n.run_jobs--;
+        n.alloc_cpus -= std::min(n.alloc_cpus, job.node_cpus[k]);
+        n.alloc_memory_mb -= std::min(n.alloc_memory_mb, job.mem_per_node_mb);
+        n.last_busy = now;
+        refresh_state(n);
+    }
+}
+
+bool NodeManager::resolve(const std::string &name, std::string *host, uint16_t *port) const {
+    auto it = by_name_.find(name);
+    if (it == by_name_.end()) return false;
+    const NodeConf &c = *nodes_[it->second].conf;
+    *host = c.addr.empty() ? c.name : c.addr;
+    *port = c.port ? c.port : ctx_.conf.slurmd_port;
+    return true;
+}
+
+void NodeManager::persist(const Node &n) {
+    flatbuffers::FlatBufferBuilder fbb(256);
+    auto name = fbb.CreateString(n.conf->name);
+    auto reason = fbb.CreateString(n.reason);
+    proto::NodeInfoBuilder b(fbb);
+    b.add_name(name);
+    b.add_state(n.state);
+    b.add_flags(n.flags);
+    b.add_reason(reason);
+    b.add_reason_time(n.reason_time);
+    b.add_reason_uid(n.reason_uid);
+    fbb.Finish(b.Finish());
+    ctx_.commit.txn().put(state::Table::Nodes, state::as_bytes(n.conf->name),
+                          {fbb.GetBufferPointer(), fbb.GetSize()});
+}
+
+void NodeManager::set_down(Node &n, const std::string &reason, uint32_t uid) {
+    n.state = DROVER_NODE_DOWN;
+    n.reason = reason;
+    n.reason_time = Ctx::now();
+    n.reason_uid = uid;
+    persist(n);
+    spdlog::warn("node {} DOWN: {}", n.conf->name, reason);
+    if (n.run_jobs) ctx_.jobs->node_failed(n.index);
+}
+
+void NodeManager::on_register(const std::shared_ptr<net::Request> &req,
+                              const net::ResponderPtr &resp) {
+    if (!ctx_.is_admin(req->peer.uid))
+        return resp->error(DROVER_EPERM, "node registration must come from SlurmUser");
+    const auto *r = req->msg->body_as_NodeRegisterRequest();
+    Node *n = r->name() ? find(r->name()->str()) : nullptr;
+    if (!n) return resp->error(DROVER_ENOENT, "node is not in the configuration");
+    n->registered = true;
+    n->reg_cpus = r->cpus();
+    n->reg_memory_mb = r->real_memory_mb();
+    n->reg_tmp_mb = r->tmp_disk_mb();
+    n->boot_time = r->boot_time();
+    n->last_response = Ctx::now();
+    n->os = r->os() ? r->os()->str() : "";
+    n->version = r->version() ? r->version()->str() : "";
+    n->flags &= ~DROVER_NODE_FLAG_NOT_RESPONDING;
+    const NodeConf &c = *n->conf;
+    std::string low;
+    if (r->cpus() < c.cpus)
+        low = "Low CPUs (reg=" + std::to_string(r->cpus()) + " < config=" + std::to_string(c.cpus) + ")";
+    else if (r->real_memory_mb() < c.real_memory_mb)
+        low = "Low RealMemory (reg=" + std::to_string(r->real_memory_mb()) +
+              " < config=" + std::to_string(c.real_memory_mb) + ")";
+    else if (r->tmp_disk_mb() < c.tmp_disk_mb)
+        low = "Low TmpDisk (reg=" + std::to_string(r->tmp_disk_mb()) +
+              " < config=" + std::to_string(c.tmp_disk_mb) + ")";
+    if (!low.empty()) {
+        if (n->state != DROVER_NODE_DOWN || n->reason != low) set_down(*n, low, 0);
+    } else {
+        bool was_down = n->state == DROVER_NODE_DOWN;
+        bool lost_contact = n->reason == "Not responding";
+        int rts = 0;
+        if (auto it = ctx_.conf.raw.find("returntoservice"); it != ctx_.conf.raw.end())
+            rts = std::atoi(it->second.c_str());
+        bool revive = was_down && (n->reason.rfind("Low ", 0) == 0 || (lost_contact && rts >= 1) ||
+                                   rts >= 2);
+        if (revive || n->state == DROVER_NODE_UNKNOWN) {
+            if (revive) {
+                n->reason.clear();
+                n->reason_time = 0;
+            }
+            n->state = DROVER_NODE_IDLE;
+            refresh_state(*n);
+            persist(*n);
+            spdlog::info("node {} registered: {} CPUs, {} MB", c.name, r->cpus(), r->real_memory_mb());
+        }
+    }
+    ctx_.sched->request();
+    ctx_.commit.after_commit([resp] {
+        flatbuffers::FlatBufferBuilder fbb(64);
+        fbb.Finish(proto::CreateMessage(fbb, proto::Body::NodeRegisterResponse,
+                                        proto::CreateNodeRegisterResponse(fbb, 1).Union()));
+        resp->reply({fbb.GetBufferPointer(), fbb.GetSize()});
+    });
+}
+
+void NodeManager::on_node_info(const std::shared_ptr<net::Request> &req,
+                               const net::ResponderPtr &resp) {
+    const auto *r = req->msg->body_as_NodeInfoRequest();
+    std::vector<const Node *> pick;
+    if (r->names() && r->names()->size()) {
+        for (const auto *s : *r->names()) {
+            std::vector<std::string> expanded;
+            try {
+                expanded = hostlist_expand(s->str());
+            } catch (const std::exception &e) {
+                return resp->error(DROVER_EINVAL, e.what());
+            }
+            for (const auto &name : expanded)
+                if (const Node *n = find(name)) pick.push_back(n);
+        }
+        if (pick.empty()) return resp->error(DROVER_ENOENT, "Invalid node name specified");
+    } else {
+        for (const auto &n : nodes_) pick.push_back(&n);
+    }
+    flatbuffers::FlatBufferBuilder fbb(256 + pick.size() * 256);
+    std::vector<flatbuffers::Offset<proto::NodeInfo>> out;
+    for (const Node *n : pick) {
+        std::vector<flatbuffers::Offset<flatbuffers::String>> parts;
+        for (const auto &p : parts_)
+            if (p.nodes.test(n->index)) parts.push_back(fbb.CreateString(p.conf->name));
+        const NodeConf &c = *n->conf;
+        out.push_back(proto::CreateNodeInfo(
+            fbb, fbb.CreateString(c.name), fbb.CreateString(c.addr.empty() ? c.name : c.addr),
+            c.port ? c.port : ctx_.conf.slurmd_port, n->state, n->flags,
+            fbb.CreateString(n->reason), n->reason_time, n->reason_uid, c.cpus, n->alloc_cpus,
+            c.sockets, c.cores_per_socket, c.threads_per_core, c.real_memory_mb,
+            n->alloc_memory_mb, c.tmp_disk_mb, c.weight, fbb.CreateString(n->features_csv),
+            fbb.CreateVector(parts), n->boot_time, n->last_busy, n->reg_cpus, n->reg_memory_mb,
+            fbb.CreateString(n->os), fbb.CreateString(n->version)));
+    }
+    auto v = fbb.CreateVector(out);
+    fbb.Finish(proto::CreateMessage(fbb, proto::Body::NodeInfoResponse,
+                                    proto::CreateNodeInfoResponse(fbb, v, Ctx::now()).Union()));
+    resp->reply({fbb.GetBufferPointer(), fbb.GetSize()});
+}
+
+void NodeManager::on_node_update(const std::shared_ptr<net::Request> &req,
+                                 const net::ResponderPtr &resp) {
+    if (!ctx_.is_admin(req->peer.uid))
+        return resp->error(DROVER_EPERM, "Access/permission denied");
+    const auto *r = req->msg->body_as_NodeUpdateRequest();
+    std::vector<std::string> names;
+    try {
+        names = hostlist_expand(r->names() ? r->names()->str() : "");
+    } catch (const std::exception &e) {
+        return resp->error(DROVER_EINVAL, e.what());
+    }
+    std::vector<Node *> targets;
+    for (const auto &name : names) {
+        Node *n = find(name);
+        if (!n) return resp->error(DROVER_ENOENT, "Invalid node name specified: " + name);
+        targets.push_back(n);
+    }
+    std::string state = lower(r->state() ? r->state()->str() : "");
+    std::string reason = r->reason() ? r->reason()->str() : "";
+    if ((state == "drain" || state == "down") && reason.empty())
+        return resp->error(DROVER_EINVAL, "You must specify a reason when DOWNING or DRAINING a node. Request denied");
+    if (state != "drain" && state != "down" && state != "resume" && state != "undrain" &&
+        state != "idle" && !state.empty())
+        return resp->error(DROVER_EINVAL, "Invalid node state specified");
+    int64_t now = Ctx::now();
+    for (Node *n : targets) {
+        if (state == "drain") {
+            n->flags |= DROVER_NODE_FLAG_DRAIN;
+            n->reason = reason;
+            n->reason_time = now;
+            n->reason_uid = req->peer.uid;
+        } else if (state == "down") {
+            set_down(*n, reason, req->peer.uid);
+        } else if (state == "resume" || state == "undrain" || state == "idle") {
+            n->flags &= ~DROVER_NODE_FLAG_DRAIN;
+            if (state != "undrain" && n->state == DROVER_NODE_DOWN) {
+                n->state = DROVER_NODE_IDLE;
+                n->flags &= ~DROVER_NODE_FLAG_NOT_RESPONDING;
+                n->last_response = now;
+            }
+            n->reason.clear();
+            n->reason_time = 0;
+            refresh_state(*n);
+        } else if (!reason.empty()) {
+            n->reason = reason;
+            n->reason_time = now;
+            n->reason_uid = req->peer.uid;
+        }
+        persist(*n);
+    }
+    ctx_.sched->request();
+    ctx_.commit.after_commit([resp] { resp->ok(); });
+}
+
+void NodeManager::on_partition_info(const std::shared_ptr<net::Request> &,
+                                    const net::ResponderPtr &resp) {
+    flatbuffers::FlatBufferBuilder fbb(1024);
+    std::vector<flatbuffers::Offset<proto::PartitionInfo>> out;
+    for (const auto &p : parts_) {
+        const PartitionConf &c = *p.conf;
+        std::vector<std::string> names;
+        for (std::size_t i = p.nodes.next(0); i < p.nodes.size(); i = p.nodes.next(i + 1))
+            names.push_back(nodes_[i].conf->name);
+        out.push_back(proto::CreatePartitionInfo(
+            fbb, fbb.CreateString(c.name), fbb.CreateString(hostlist_compress(names)),
+            c.is_default, fbb.CreateString(p.state), c.max_time_min, c.default_time_min,
+            c.max_nodes, c.min_nodes,
+            fbb.CreateString(c.allow_groups.empty() ? "ALL" : join(c.allow_groups)),
+            fbb.CreateString(c.oversubscribe), p.total_cpus, uint32_t(names.size()),
+            c.priority_tier));
+    }
+    auto v = fbb.CreateVector(out);
+    fbb.Finish(proto::CreateMessage(
+        fbb, proto::Body::PartitionInfoResponse,
+        proto::CreatePartitionInfoResponse(fbb, v, Ctx::now()).Union()));
+    resp->reply({fbb.GetBufferPointer(), fbb.GetSize()});
+}
+
+void NodeManager::ping_all() {
+    if (pinging_) return;  // the previous round is still out
+    std::vector<std::string> names;
+    for (const auto &n : nodes_)
+        if (n.state != DROVER_NODE_FUTURE && !(n.flags & DROVER_NODE_FLAG_POWERED_DOWN))
+            names.push_back(n.conf->name);
+    if (names.empty()) return;
+    pinging_ = true;
+    flatbuffers::FlatBufferBuilder fbb(64);
+    fbb.Finish(proto::CreateMessage(fbb, proto::Body::PingRequest,
+                                    proto::CreatePingRequest(fbb).Union()));
+    std::vector<uint8_t> inner(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
+    int timeout = int(std::min<uint32_t>(ctx_.conf.slurmd_timeout, 30) * 1000);
+    net::forward(
+        ctx_.pool,
+        [this](const std::string &n, std::string *h, uint16_t *p) { return resolve(n, h, p); },
+        names, ctx_.conf.tree_width, timeout, inner, ctx_.auth.self_signer(),
+        [this](std::vector<net::NodeOutcome> results) {
+            pinging_ = false;
+            int64_t now = Ctx::now();
+            for (const auto &r : results) {
+                Node *n = find(r.node);
+                if (!n) continue;
+                if (r.rc == 0) {
+                    n->last_response = now;
+                    if (n->flags & DROVER_NODE_FLAG_NOT_RESPONDING) {
+                        n->flags &= ~DROVER_NODE_FLAG_NOT_RESPONDING;
+                        ctx_.sched->request();
+                    }
+                    continue;
+                }
+                if (n->state == DROVER_NODE_UNKNOWN && !n->registered) continue;
+                n->flags |= DROVER_NODE_FLAG_NOT_RESPONDING;
+                if (n->state != DROVER_NODE_DOWN &&
+                    now - n->last_response >= int64_t(ctx_.conf.slurmd_timeout))
+                    set_down(*n, "Not responding", 0);
+            }
+        });
+}
+
+}  // namespace drover::ctld

@@ -1,0 +1,102 @@
+// node_mgr.hpp - the controller's nodes and partitions: registration, admin updates, pings, and
+// the bitmaps and views node selection works from.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <drover/views.h>
+
+#include "common/bitmap.hpp"
+#include "ctld/context.hpp"
+#include "net/server.hpp"
+
+namespace drover::ctld {
+
+struct Job;
+
+struct Node {
+    const NodeConf *conf = nullptr;
+    uint32_t index = 0;
+    uint32_t state = DROVER_NODE_UNKNOWN;
+    uint32_t flags = 0;
+    std::string reason;
+    int64_t reason_time = 0;
+    uint32_t reason_uid = 0;
+    bool registered = false;      // has registered since this controller started
+    uint32_t reg_cpus = 0;
+    uint64_t reg_memory_mb = 0, reg_tmp_mb = 0;
+    int64_t boot_time = 0, last_response = 0, last_busy = 0;
+    std::string os, version, features_csv;
+    uint32_t alloc_cpus = 0;
+    uint64_t alloc_memory_mb = 0;
+    uint32_t run_jobs = 0;
+
+    bool usable() const {
+        return (state == DROVER_NODE_IDLE || state == DROVER_NODE_ALLOCATED ||
+                state == DROVER_NODE_MIXED) &&
+               !(flags & (DROVER_NODE_FLAG_DRAIN | DROVER_NODE_FLAG_NOT_RESPONDING));
+    }
+};
+
+struct Partition {
+    const PartitionConf *conf = nullptr;
+    std::string state;       // UP, DOWN, DRAIN, INACTIVE
+    Bitmap nodes;
+    uint32_t total_cpus = 0;
+    std::vector<uint32_t> allow_gids;  // empty = all
+};
+
+class NodeManager {
+  public:
+    explicit NodeManager(Ctx &ctx);
+
+    // Restores admin state (drain, down, reasons) from the store.
+    void recover();
+
+    std::size_t size() const { return nodes_.size(); }
+    Node &at(uint32_t i) { return nodes_[i]; }
+    Node *find(const std::string &name);
+    int index_of(const std::string &name) const;
+    std::string names(const std::vector<uint32_t> &idx) const;
+    const std::vector<drover_node_view> &views() const { return views_; }
+
+    Partition *partition(const std::string &name);
+    Partition *default_partition();
+    std::vector<Partition> &partitions() { return parts_; }
+
+    // Nodes of p a new job may use: up, responding, not drained.
+    Bitmap usable(const Partition &p) const;
+
+    void job_started(const Job &job);
+    void job_ended(const Job &job);
+
+    bool resolve(const std::string &name, std::string *host, uint16_t *port) const;
+
+    // Message handlers.
+    void on_register(const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp);
+    void on_node_info(const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp);
+    void on_node_update(const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp);
+    void on_partition_info(const std::shared_ptr<net::Request> &req,
+                           const net::ResponderPtr &resp);
+
+    // Pings every node through the fan-out tree; marks those that do not answer.
+    void ping_all();
+
+  private:
+    void persist(const Node &n);
+    void set_down(Node &n, const std::string &reason, uint32_t uid);
+    void refresh_state(Node &n);
+
+    Ctx &ctx_;
+    std::vector<Node> nodes_;
+    std::unordered_map<std::string, uint32_t> by_name_;
+    std::vector<drover_node_view> views_;
+    std::vector<Partition> parts_;
+    bool pinging_ = false;
+};
+
+}  // namespace drover::ctld

@@ -1,0 +1,153 @@
+// client.cpp - blocking request/reply over TCP with POSIX sockets (no Boost, no crypto).
+#include "net/client.hpp"
+
+#include <arpa/inet.h>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "common/config.hpp"
+#include "net/fd.hpp"
+#include "proto/frame.hpp"
+
+namespace drover::net {
+
+namespace {
+
+int remaining_ms(const Deadline &d) {
+    return d.remaining_ms();
+}
+
+// Connects to host:port, giving up at the deadline.
+UniqueFd connect_tcp(const std::string &host, uint16_t port, const Deadline &deadline) {
+    addrinfo hints{};
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_flags = AI_NUMERICSERV;
+    addrinfo *res = nullptr;
+    std::string service = std::to_string(port);
+    int rc = getaddrinfo(host.c_str(), service.c_str(), &hints, &res);
+    if (rc != 0) throw NetError("cannot resolve " + host + ": " + gai_strerror(rc));
+    std::string last = "no address";
+    for (addrinfo *ai = res; ai; ai = ai->ai_next) {
+        UniqueFd fd(::socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
+        if (!fd) continue;
+        if (::connect(fd.get(), ai->ai_addr, ai->ai_addrlen) != 0) {
+            if (errno != EINPROGRESS) {
+                last = std::strerror(errno);
+                continue;
+            }
+            pollfd p{fd.get(), POLLOUT, 0};
+            int n = ::poll(&p, 1, remaining_ms(deadline));
+            int err = 0;
+            socklen_t len = sizeof err;
+            if (n <= 0) {
+                last = n == 0 ? "timed out" : std::strerror(errno);
+                continue;
+            }
+            getsockopt(fd.get(), SOL_SOCKET, SO_ERROR, &err, &len);
+            if (err != 0) {
+                last = std::strerror(err);
+                continue;
+            }
+        }
+        int one = 1;
+        setsockopt(fd.get(), IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+        freeaddrinfo(res);
+        return fd;
+    }
+    freeaddrinfo(res);
+    throw NetError("connect to " + host + ":" + service + " failed: " + last);
+}
+
+}  // namespace
+
+int Deadline::remaining_ms() const {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        at - std::chrono::steady_clock::now());
+    return left.count() < 0 ? 0 : int(left.count());
+}
+
+void write_all(int fd, const uint8_t *data, std::size_t len, const Deadline &deadline) {
+    while (len > 0) {
+        ssize_t n = ::send(fd, data, len, MSG_NOSIGNAL);
+        if (n > 0) {
+            data += n;
+            len -= std::size_t(n);
+            continue;
+        }
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            pollfd p{fd, POLLOUT, 0};
+            if (::poll(&p, 1, deadline.remaining_ms()) <= 0) throw NetError("send timed out");
+            continue;
+        }
+        throw NetError(std::string("send failed: ") + std::strerror(errno));
+    }
+}
+
+void read_all(int fd, uint8_t *data, std::size_t len, const Deadline &deadline) {
+    while (len > 0) {
+        ssize_t n = ::recv(fd, data, len, 0);
+        if (n > 0) {
+            data += n;
+            len -= std::size_t(n);
+            continue;
+        }
+        if (n == 0) throw NetError("connection closed by peer");
+        if (errno == EINTR) continue;
+        if (errno == EAGAIN || errno == EWOULDBLOCK) {
+            pollfd p{fd, POLLIN, 0};
+            if (::poll(&p, 1, deadline.remaining_ms()) <= 0) throw NetError("reply timed out");
+            continue;
+        }
+        throw NetError(std::string("receive failed: ") + std::strerror(errno));
+    }
+}
+
+Reply call(const std::string &host, uint16_t port, std::span<const uint8_t> message,
+           const Signer &sign, int timeout_ms) {
+    Deadline deadline(timeout_ms);
+    std::vector<uint8_t> cred = sign(message);
+    std::vector<uint8_t> frame = proto::make_frame(message, cred);
+    UniqueFd fd = connect_tcp(host, port, deadline);
+    write_all(fd.get(), frame.data(), frame.size(), deadline);
+
+    uint8_t header[proto::kFrameHeaderSize];
+    read_all(fd.get(), header, sizeof header, deadline);
+    uint32_t len = 0;
+    std::string err = proto::decode_frame_header(header, &len);
+    if (!err.empty()) throw NetError("bad reply from " + host + ": " + err);
+    Reply reply;
+    reply.bytes.resize(len);
+    read_all(fd.get(), reply.bytes.data(), len, deadline);
+    proto::Verified v;
+    err = proto::verify_frame_body(reply.bytes, &v);
+    if (!err.empty()) throw NetError("bad reply from " + host + ": " + err);
+    reply.msg = v.message;
+    return reply;
+}
+
+Reply call_controller(const Config &conf, std::span<const uint8_t> message, const Signer &sign,
+                      int timeout_ms) {
+    std::string why = "no SlurmctldHost configured";
+    for (const auto &c : conf.controllers) {
+        try {
+            return call(c.addr.empty() ? c.name : c.addr, conf.slurmctld_port, message, sign,
+                        timeout_ms);
+        } catch (const NetError &e) {
+            why = e.what();
+        }
+    }
+    (void)why;
+    throw NetError("Unable to contact slurm controller (connect failure)");
+}
+
+}  // namespace drover::net

@@ -1,0 +1,44 @@
+// fanout.hpp - the fan-out tree: a request for many nodes is split into TreeWidth parts, each sent
+// to its first node, which runs its own share and forwards the rest the same way; one aggregated
+// reply names every node with its result.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "net/call_pool.hpp"
+
+namespace drover::net {
+
+struct NodeOutcome {
+    std::string node;
+    int rc = 0;  // 0 ok; negative DROVER_E* code
+    std::string message;
+};
+
+// Splits nodes into at most width contiguous parts of near-equal size (pure; width 0 acts as 1).
+std::vector<std::span<const std::string>> split_tree(std::span<const std::string> nodes,
+                                                     unsigned width);
+
+// How deep a tree of n nodes with this width is (for per-hop timeouts).
+unsigned tree_depth(std::size_t n, unsigned width);
+
+// Resolves a node name to the address and port of its daemon; false when unknown.
+using Resolver = std::function<bool(const std::string &node, std::string *host, uint16_t *port)>;
+
+// Sends inner (a finished Message) to every node of nodes through the tree: at most width
+// messages leave this process. done gets one outcome per node, in no particular order, on the
+// loop's thread. A part whose first node does not answer within timeout_ms is reported as an
+// error for each of its nodes.
+void forward(CallPool &pool, const Resolver &resolve, std::span<const std::string> nodes,
+             unsigned width, int timeout_ms, std::span<const uint8_t> inner, const Signer &sign,
+             std::function<void(std::vector<NodeOutcome>)> done);
+
+// Builds the ForwardRequest message for one part.
+std::vector<uint8_t> make_forward_request(std::span<const std::string> nodes, unsigned width,
+                                          int timeout_ms, std::span<const uint8_t> inner);
+
+}  // namespace drover::net

@@ -1,0 +1,82 @@
+// server.hpp - the daemons' RPC server: framed, verified, authenticated requests on TCP, and the
+// local credential socket for commands.
+//
+// Boost.Asio stays inside server.cpp: callers only name boost::asio::io_context.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "proto/message_generated.h"
+
+namespace boost::asio {
+class io_context;
+}
+
+namespace drover::net {
+
+class Authenticator;
+
+// Who sent a request, as its verified credential says.
+struct Peer {
+    uint32_t uid = 0;
+    uint32_t gid = 0;
+    std::string addr;  // "127.0.0.1:40122"
+};
+
+// A verified request. Owns its bytes; msg points into them.
+struct Request {
+    std::vector<uint8_t> bytes;
+    const proto::Message *msg = nullptr;
+    Peer peer;
+};
+
+// Answers one request exactly once, now or later (from the io_context's thread).
+class Responder {
+  public:
+    virtual ~Responder() = default;
+    // Sends a finished Message buffer as the reply.
+    virtual void reply(std::span<const uint8_t> message) = 0;
+    // Sends an ErrorResponse.
+    void error(int code, const std::string &text);
+    void ok(const std::string &text = {});
+};
+using ResponderPtr = std::shared_ptr<Responder>;
+using Handler = std::function<void(std::shared_ptr<Request>, ResponderPtr)>;
+
+class Server {
+  public:
+    // Listens on bind_addr:port (port 0 picks one). Throws std::runtime_error when it cannot.
+    Server(boost::asio::io_context &io, const std::string &bind_addr, uint16_t port,
+           const Authenticator &auth, Handler handler);
+    ~Server();
+    uint16_t port() const;
+    // Stops accepting; open connections finish their current request.
+    void stop();
+
+  private:
+    struct Impl;
+    std::shared_ptr<Impl> impl_;
+};
+
+// The Unix socket where commands that cannot read the auth key get a credential for their uid.
+class AuthSocketServer {
+  public:
+    // Binds path (replacing a stale socket file; refusing when a live daemon answers there).
+    AuthSocketServer(boost::asio::io_context &io, const std::string &path, const Authenticator &auth);
+    ~AuthSocketServer();
+
+  private:
+    struct Impl;
+    std::shared_ptr<Impl> impl_;
+};
+
+// Builds an ErrorResponse / OkResponse message.
+std::vector<uint8_t> make_error(int code, const std::string &text);
+std::vector<uint8_t> make_ok(const std::string &text = {});
+
+}  // namespace drover::net

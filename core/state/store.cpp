@@ -1,0 +1,149 @@
+// store.cpp - LMDB environment, transactions and table scans.
+#include "state/store.hpp"
+
+#include <cstring>
+#include <lmdb.h>
+#include <sys/stat.h>
+
+namespace drover::state {
+
+namespace {
+
+void check(int rc, const char *what) {
+    if (rc != MDB_SUCCESS) throw StateError(std::string(what) + ": " + mdb_strerror(rc));
+}
+
+MDB_val val(Bytes b) { return MDB_val{b.size(), const_cast<uint8_t *>(b.data())}; }
+Bytes bytes(const MDB_val &v) { return {static_cast<const uint8_t *>(v.mv_data), v.mv_size}; }
+
+constexpr const char *kTableNames[] = {"jobs", "scripts", "nodes", "meta"};
+constexpr int kTables = 4;
+
+}  // namespace
+
+struct Store::Env {
+    MDB_env *env = nullptr;
+    MDB_dbi dbi[kTables]{};
+    ~Env() {
+        if (env) mdb_env_close(env);
+    }
+};
+
+Store::Store(const std::string &dir, bool sync_each_commit) : dir_(dir), env_(new Env) {
+    if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST)
+        throw StateError("cannot create " + dir + ": " + std::strerror(errno));
+    check(mdb_env_create(&env_->env), "mdb_env_create");
+    check(mdb_env_set_maxdbs(env_->env, kTables), "mdb_env_set_maxdbs");
+    // Address space only: the file grows as it fills.
+    check(mdb_env_set_mapsize(env_->env, size_t(32) << 30), "mdb_env_set_mapsize");
+    unsigned flags = MDB_NOTLS | (sync_each_commit ? 0 : MDB_NOSYNC);
+    int rc = mdb_env_open(env_->env, dir.c_str(), flags, 0600);
+    if (rc != MDB_SUCCESS) throw StateError("cannot open state in " + dir + ": " + mdb_strerror(rc));
+    MDB_txn *txn = nullptr;
+    check(mdb_txn_begin(env_->env, nullptr, 0, &txn), "mdb_txn_begin");
+    for (int i = 0; i < kTables; ++i) {
+        rc = mdb_dbi_open(txn, kTableNames[i], MDB_CREATE, &env_->dbi[i]);
+        if (rc != MDB_SUCCESS) {
+            mdb_txn_abort(txn);
+            check(rc, "mdb_dbi_open");
+        }
+    }
+    check(mdb_txn_commit(txn), "mdb_txn_commit");
+}
+
+Store::~Store() = default;
+
+Store::Txn Store::begin() {
+    MDB_txn *txn = nullptr;
+    check(mdb_txn_begin(env_->env, nullptr, 0, &txn), "begin write transaction");
+    return Txn(*this, txn);
+}
+
+Store::Txn::Txn(Txn &&o) noexcept : store_(o.store_), txn_(o.txn_) { o.txn_ = nullptr; }
+
+Store::Txn::~Txn() {
+    if (txn_) mdb_txn_abort(static_cast<MDB_txn *>(txn_));
+}
+
+void Store::Txn::put(Table t, Bytes key, Bytes value) {
+    MDB_val k = val(key), v = val(value);
+    check(mdb_put(static_cast<MDB_txn *>(txn_), store_->env_->dbi[int(t)], &k, &v, 0), "mdb_put");
+}
+
+void Store::Txn::del(Table t, Bytes key) {
+    MDB_val k = val(key);
+    int rc = mdb_del(static_cast<MDB_txn *>(txn_), store_->env_->dbi[int(t)], &k, nullptr);
+    if (rc != MDB_NOTFOUND) check(rc, "mdb_del");
+}
+
+void Store::Txn::clear(Table t) {
+    check(mdb_drop(static_cast<MDB_txn *>(txn_), store_->env_->dbi[int(t)], 0), "mdb_drop");
+}
+
+void Store::Txn::commit() {
+    auto *txn = static_cast<MDB_txn *>(txn_);
+    txn_ = nullptr;
+    check(mdb_txn_commit(txn), "commit");
+}
+
+void Store::scan(Table t, const std::function<void(Bytes, Bytes)> &fn) const {
+    MDB_txn *txn = nullptr;
+    check(mdb_txn_begin(env_->env, nullptr, MDB_RDONLY, &txn), "begin read transaction");
+    MDB_cursor *cur = nullptr;
+    int rc = mdb_cursor_open(txn, env_->dbi[int(t)], &cur);
+    if (rc != MDB_SUCCESS) {
+        mdb_txn_abort(txn);
+        check(rc, "mdb_cursor_open");
+    }
+    MDB_val k, v;
+    try {
+        for (rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST); rc == MDB_SUCCESS;
+             rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT))
+            fn(bytes(k), bytes(v));
+    } catch (...) {
+        mdb_cursor_close(cur);
+        mdb_txn_abort(txn);
+        throw;
+    }
+    mdb_cursor_close(cur);
+    mdb_txn_abort(txn);
+}
+
+std::optional<std::vector<uint8_t>> Store::get(Table t, Bytes key) const {
+    MDB_txn *txn = nullptr;
+    check(mdb_txn_begin(env_->env, nullptr, MDB_RDONLY, &txn), "begin read transaction");
+    MDB_val k = val(key), v;
+    int rc = mdb_get(txn, env_->dbi[int(t)], &k, &v);
+    std::optional<std::vector<uint8_t>> out;
+    if (rc == MDB_SUCCESS) out.emplace(bytes(v).begin(), bytes(v).end());
+    mdb_txn_abort(txn);
+    if (rc != MDB_SUCCESS && rc != MDB_NOTFOUND) check(rc, "mdb_get");
+    return out;
+}
+
+void Store::sync() { check(mdb_env_sync(env_->env, 1), "mdb_env_sync"); }
+
+std::array<uint8_t, 4> job_key(uint32_t id) {
+    return {uint8_t(id >> 24), uint8_t(id >> 16), uint8_t(id >> 8), uint8_t(id)};
+}
+
+uint32_t job_from_key(Bytes key) {
+    if (key.size() != 4) return 0;
+    return (uint32_t(key[0]) << 24) | (uint32_t(key[1]) << 16) | (uint32_t(key[2]) << 8) | key[3];
+}
+
+uint64_t get_meta_u64(const Store &s, std::string_view name, uint64_t dflt) {
+    auto v = s.get(Table::Meta, as_bytes(name));
+    if (!v || v->size() != 8) return dflt;
+    uint64_t x;
+    std::memcpy(&x, v->data(), 8);
+    return x;
+}
+
+void put_meta_u64(Store::Txn &t, std::string_view name, uint64_t v) {
+    uint8_t b[8];
+    std::memcpy(b, &v, 8);
+    t.put(Table::Meta, as_bytes(name), {b, 8});
+}
+
+}  // namespace drover::state

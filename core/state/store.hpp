@@ -1,0 +1,86 @@
+// store.hpp - the controller's durable state in LMDB under StateSaveLocation.
+//
+// Tables: jobs (job id -> JobInfo record), scripts (job id -> the submit request as received),
+// nodes (name -> NodeInfo record: admin state and reasons), meta (small named counters such as
+// the next job id). Writes happen in one transaction per batch of changes on the controller's
+// event loop; the loop answers clients only after that batch has committed.
+//
+// Durability: commits are written to the file before a client is answered, so killing the
+// process at any moment loses nothing acknowledged. The file is fsynced on every commit when
+// sync_each_commit is set, else at most a second later (what a power cut could lose).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace drover::state {
+
+class StateError : public std::runtime_error {
+  public:
+    using std::runtime_error::runtime_error;
+};
+
+enum class Table { Jobs = 0, Scripts = 1, Nodes = 2, Meta = 3 };
+
+using Bytes = std::span<const uint8_t>;
+
+class Store {
+  public:
+    // Opens or creates the environment in dir (created 0700). Throws StateError.
+    Store(const std::string &dir, bool sync_each_commit);
+    ~Store();
+    Store(const Store &) = delete;
+    Store &operator=(const Store &) = delete;
+
+    // A write transaction; aborted unless committed.
+    class Txn {
+      public:
+        ~Txn();
+        Txn(Txn &&) noexcept;
+        void put(Table t, Bytes key, Bytes value);
+        void del(Table t, Bytes key);
+        void clear(Table t);
+        void commit();
+
+      private:
+        friend class Store;
+        Txn(Store &s, void *txn) : store_(&s), txn_(txn) {}
+        Store *store_;
+        void *txn_;
+    };
+
+    Txn begin();
+    // Calls fn for every record of t in key order (read transaction).
+    void scan(Table t, const std::function<void(Bytes key, Bytes value)> &fn) const;
+    std::optional<std::vector<uint8_t>> get(Table t, Bytes key) const;
+    // Flushes committed data to disk now.
+    void sync();
+
+    const std::string &dir() const { return dir_; }
+
+  private:
+    std::string dir_;
+    struct Env;
+    std::unique_ptr<Env> env_;
+};
+
+// Keys: job ids big-endian so LMDB's byte order is numeric order.
+std::array<uint8_t, 4> job_key(uint32_t id);
+uint32_t job_from_key(Bytes key);
+inline Bytes as_bytes(std::string_view s) {
+    return {reinterpret_cast<const uint8_t *>(s.data()), s.size()};
+}
+
+// meta helpers
+uint64_t get_meta_u64(const Store &s, std::string_view name, uint64_t dflt);
+void put_meta_u64(Store::Txn &t, std::string_view name, uint64_t v);
+
+}  // namespace drover::state
