@@ -27,6 +27,7 @@ class JobManager {
     Job *find(uint32_t id);
     // Pending jobs in submit (id) order.
     std::vector<Job *> pending();
+    std::vector<Job *> running();
     std::size_t count() const { return jobs_.size(); }
 
     // Writes the job's record into the current batch.

@@ -1,0 +1,238 @@
+// controller.cpp - droverctld's wiring: parts, message routing and timers.
+#include "ctld/controller.hpp"
+
+#include <boost/asio.hpp>
+#include <pwd.h>
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include "common/config.hpp"
+#include "ctld/acct_queue.hpp"
+#include "ctld/committer.hpp"
+#include "ctld/context.hpp"
+#include "ctld/job_mgr.hpp"
+#include "ctld/node_mgr.hpp"
+#include "ctld/scheduler.hpp"
+#include "net/authenticator.hpp"
+#include "net/call_pool.hpp"
+#include "net/server.hpp"
+#include "plugin/plugin_set.hpp"
+#include "state/store.hpp"
+
+namespace asio = boost::asio;
+
+namespace drover::ctld {
+
+namespace {
+
+using Req = std::shared_ptr<net::Request>;
+using Resp = net::ResponderPtr;
+
+// A periodic timer on the loop.
+class Every {
+  public:
+    Every(asio::io_context &io, std::chrono::milliseconds period, std::function<void()> fn)
+        : timer_(io), period_(period), fn_(std::move(fn)) {
+        arm();
+    }
+
+  private:
+    void arm() {
+        timer_.expires_after(period_);
+        timer_.async_wait([this](boost::system::error_code ec) {
+            if (ec) return;
+            fn_();
+            arm();
+        });
+    }
+    asio::steady_timer timer_;
+    std::chrono::milliseconds period_;
+    std::function<void()> fn_;
+};
+
+std::string short_hostname() {
+    char buf[256] = {};
+    ::gethostname(buf, sizeof buf - 1);
+    std::string h = buf;
+    return h.substr(0, h.find('.'));
+}
+
+void config_reply(const Config &conf, const Ctx &ctx, const Resp &resp) {
+    flatbuffers::FlatBufferBuilder fbb(4096);
+    std::vector<flatbuffers::Offset<proto::KeyValue>> kv;
+    auto add = [&](const std::string &k, const std::string &v) {
+        kv.push_back(proto::CreateKeyValueDirect(fbb, k.c_str(), v.c_str()));
+    };
+    add("AccountingStorageType", conf.accounting_storage_type);
+    add("AuthType", conf.auth_type);
+    add("ClusterName", conf.cluster_name);
+    add("Epilog", conf.epilog.empty() ? "(null)" : conf.epilog);
+    add("FirstJobId", std::to_string(conf.first_job_id));
+    add("KillWait", std::to_string(conf.kill_wait) + " sec");
+    add("MaxJobCount", std::to_string(conf.max_job_count));
+    add("PluginDir", conf.plugin_dir.empty() ? "(built-in)" : conf.plugin_dir);
+    add("ProctrackType", conf.proctrack_type);
+    add("Prolog", conf.prolog.empty() ? "(null)" : conf.prolog);
+    add("SchedulerType", conf.scheduler_type);
+    add("SelectType", conf.select_type);
+    std::string hosts;
+    for (const auto &c : conf.controllers) hosts += (hosts.empty() ? "" : ",") + c.name;
+    add("SlurmctldHost", hosts);
+    add("SlurmctldPort", std::to_string(conf.slurmctld_port));
+    add("SlurmctldTimeout", std::to_string(conf.slurmctld_timeout) + " sec");
+    add("SlurmdPort", std::to_string(conf.slurmd_port));
+    add("SlurmdSpoolDir", conf.slurmd_spool_dir);
+    add("SlurmdTimeout", std::to_string(conf.slurmd_timeout) + " sec");
+    add("SlurmUser", conf.slurm_user + "(" + std::to_string(ctx.slurm_uid) + ")");
+    add("SLURM_CONF", conf.path);
+    add("StateSaveLocation", conf.state_save_location);
+    add("SwitchType", conf.switch_type);
+    add("TreeWidth", std::to_string(conf.tree_width));
+    add("AccountingRecordsWaiting", std::to_string(ctx.acct.backlog()));
+    auto v = fbb.CreateVector(kv);
+    fbb.Finish(proto::CreateMessage(fbb, proto::Body::ConfigResponse,
+                                    proto::CreateConfigResponse(fbb, v).Union()));
+    resp->reply({fbb.GetBufferPointer(), fbb.GetSize()});
+}
+
+}  // namespace
+
+int run_controller(const Options &opts) {
+    Config conf = load_config(opts.config_path);
+    for (const auto &w : conf.warnings) spdlog::warn("{}", w);
+    conf.raw["drover.config_dir"] = conf.path.substr(0, conf.path.find_last_of('/') + 1);
+
+    asio::io_context io(1);
+    plugin::PluginSet plugins(conf, "ctld");
+    plugins.load(conf.auth_type);
+    plugins.load(conf.select_type);
+    plugins.load(conf.scheduler_type);
+    plugins.load(conf.accounting_storage_type);
+    net::Authenticator auth(plugins.auth());
+
+    bool sync_each = false;
+    if (auto it = conf.raw.find("statesavesync"); it != conf.raw.end())
+        sync_each = it->second == "yes" || it->second == "1";
+    state::Store store(conf.state_save_location, sync_each);
+    Committer commit(io, store);
+    net::CallPool pool(io, 8);
+    AcctQueue acct(io, plugins.acct(), conf.cluster_name);
+
+    Ctx ctx{io, conf, plugins, auth, store, commit, pool, acct};
+    ctx.host = short_hostname();
+    if (const passwd *pw = ::getpwnam(conf.slurm_user.c_str())) ctx.slurm_uid = pw->pw_uid;
+    NodeManager nodes(ctx);
+    JobManager jobs(ctx);
+    Scheduler sched(ctx);
+    ctx.nodes = &nodes;
+    ctx.jobs = &jobs;
+    ctx.sched = &sched;
+
+    nodes.recover();
+    jobs.recover(opts.cold_start);
+    sched.init_select();
+    commit.flush();
+
+    std::unordered_map<proto::Body, std::function<void(const Req &, const Resp &)>> routes = {
+        {proto::Body::JobSubmitRequest, [&](const Req &q, const Resp &r) { jobs.on_submit(q, r); }},
+        {proto::Body::JobInfoRequest, [&](const Req &q, const Resp &r) { jobs.on_info(q, r); }},
+        {proto::Body::JobSignalRequest, [&](const Req &q, const Resp &r) { jobs.on_signal(q, r); }},
+        {proto::Body::JobUpdateRequest, [&](const Req &q, const Resp &r) { jobs.on_update(q, r); }},
+        {proto::Body::JobCompleteRequest, [&](const Req &q, const Resp &r) { jobs.on_complete(q, r); }},
+        {proto::Body::NodeRegisterRequest, [&](const Req &q, const Resp &r) { nodes.on_register(q, r); }},
+        {proto::Body::NodeInfoRequest, [&](const Req &q, const Resp &r) { nodes.on_node_info(q, r); }},
+        {proto::Body::NodeUpdateRequest, [&](const Req &q, const Resp &r) { nodes.on_node_update(q, r); }},
+        {proto::Body::PartitionInfoRequest, [&](const Req &q, const Resp &r) { nodes.on_partition_info(q, r); }},
+        {proto::Body::ConfigRequest, [&](const Req &, const Resp &r) { config_reply(conf, ctx, r); }},
+        {proto::Body::ControllerPingRequest,
+         [&](const Req &, const Resp &r) {
+             flatbuffers::FlatBufferBuilder fbb(128);
+             auto h = fbb.CreateString(ctx.host);
+             auto role = fbb.CreateString("primary");
+             fbb.Finish(proto::CreateMessage(fbb, proto::Body::ControllerPingResponse,
+                                             proto::CreateControllerPingResponse(fbb, h, role, 1).Union()));
+             r->reply({fbb.GetBufferPointer(), fbb.GetSize()});
+         }},
+        {proto::Body::AcctQueryRequest,
+         [&](const Req &q, const Resp &r) {
+             const auto *a = q->msg->body_as_AcctQueryRequest();
+             AcctQuery query;
+             if (a->job_ids()) query.job_ids.assign(a->job_ids()->begin(), a->job_ids()->end());
+             query.uid = a->user_id();
+             query.start_after = a->start_after();
+             query.end_before = a->end_before();
+             auto pd = conf.raw.find("privatedata");
+             if (pd != conf.raw.end() && pd->second.find("jobs") != std::string::npos &&
+                 !ctx.is_admin(q->peer.uid))
+                 query.uid = q->peer.uid;
+             acct.query(std::move(query), [r](std::vector<uint8_t> msg) { r->reply(msg); });
+         }},
+        {proto::Body::ReconfigureRequest,
+         [&](const Req &q, const Resp &r) {
+             if (!ctx.is_admin(q->peer.uid)) return r->error(DROVER_EPERM, "Access/permission denied");
+             try {
+                 Config fresh = load_config(conf.path);
+                 (void)fresh;
+                 spdlog::info("reconfigure: {} re-read and valid", conf.path);
+                 r->ok("configuration re-read; node and partition changes take effect at restart");
+             } catch (const std::exception &e) {
+                 r->error(DROVER_EINVAL, e.what());
+             }
+         }},
+        {proto::Body::ShutdownRequest,
+         [&](const Req &q, const Resp &r) {
+             if (!ctx.is_admin(q->peer.uid)) return r->error(DROVER_EPERM, "Access/permission denied");
+             r->ok();
+             asio::post(io, [&] { io.stop(); });
+         }},
+    };
+
+    net::Handler handler = [&](std::shared_ptr<net::Request> req, net::ResponderPtr resp) {
+        auto it = routes.find(req->msg->body_type());
+        if (it == routes.end())
+            return resp->error(DROVER_EINVAL, std::string("unexpected message ") +
+                                                   proto::EnumNameBody(req->msg->body_type()));
+        try {
+            it->second(req, resp);
+        } catch (const std::exception &e) {
+            spdlog::error("{} from {}: {}", proto::EnumNameBody(req->msg->body_type()),
+                          req->peer.addr, e.what());
+            resp->error(DROVER_EIO, e.what());
+        }
+    };
+
+    const auto &self = conf.controllers.empty() ? ControllerHost{"localhost", "127.0.0.1"}
+                                                : conf.controllers.front();
+    std::string bind = self.addr.empty() ? "0.0.0.0" : self.addr;
+    if (bind == "localhost") bind = "127.0.0.1";
+    if (bind.find_first_not_of("0123456789.") != std::string::npos) bind = "0.0.0.0";
+    net::Server server(io, bind, conf.slurmctld_port, auth, handler);
+    std::unique_ptr<net::AuthSocketServer> auth_socket;
+    try {
+        auth_socket = std::make_unique<net::AuthSocketServer>(io, net::auth_socket_path(conf), auth);
+    } catch (const std::exception &e) {
+        spdlog::info("credential socket not served here: {}", e.what());
+    }
+
+    uint32_t ping_s = std::clamp<uint32_t>(conf.slurmd_timeout / 3, 1, 60);
+    Every tick(io, std::chrono::seconds(1), [&] { jobs.tick(); });
+    Every resched(io, std::chrono::seconds(5), [&] { sched.request(); });
+    Every ping(io, std::chrono::seconds(ping_s), [&] { nodes.ping_all(); });
+    Every sync(io, std::chrono::seconds(1), [&] { store.sync(); });
+
+    asio::signal_set signals(io, SIGINT, SIGTERM);
+    signals.async_wait([&](boost::system::error_code, int sig) {
+        spdlog::info("signal {}: shutting down", sig);
+        io.stop();
+    });
+    spdlog::info("droverctld listening on {}:{} ({} nodes, {} partitions, {} jobs)", bind,
+                 server.port(), nodes.size(), nodes.partitions().size(), jobs.count());
+    sched.request();
+    nodes.ping_all();
+    io.run();
+    commit.flush();
+    store.sync();
+    return 0;
+}
+
+}  // namespace drover::ctld

@@ -1,0 +1,196 @@
+// job_control.cpp - what users do to jobs after submitting them: look (squeue, scontrol show job),
+// signal or cancel (scancel), hold, release and update (scontrol). Users may act only on their own
+// jobs; root and SlurmUser on any.
+#include <csignal>
+#include <spdlog/spdlog.h>
+
+#include "common/timefmt.hpp"
+#include "ctld/committer.hpp"
+#include "ctld/job_mgr.hpp"
+#include "ctld/job_record.hpp"
+#include "ctld/node_mgr.hpp"
+#include "ctld/scheduler.hpp"
+
+namespace drover::ctld {
+
+namespace {
+
+std::string lower(std::string s) {
+    for (auto &c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+}
+
+constexpr const char *kDenied = "Access/permission denied";
+constexpr const char *kInvalidId = "Invalid job id specified";
+
+flatbuffers::Offset<proto::NodeResult> result(flatbuffers::FlatBufferBuilder &fbb, uint32_t id,
+                                              int rc, const std::string &msg) {
+    return proto::CreateNodeResultDirect(fbb, std::to_string(id).c_str(), rc,
+                                         msg.empty() ? nullptr : msg.c_str());
+}
+
+}  // namespace
+
+void JobManager::on_info(const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp) {
+    const auto *r = req->msg->body_as_JobInfoRequest();
+    std::vector<const Job *> pick;
+    if (r->job_ids() && r->job_ids()->size()) {
+        for (auto id : *r->job_ids())
+            if (const Job *j = find(id)) pick.push_back(j);
+        if (pick.empty()) return resp->error(DROVER_ENOENT, kInvalidId);
+    } else {
+        pick.reserve(jobs_.size());
+        for (const auto &[id, j] : jobs_) pick.push_back(j.get());
+    }
+    flatbuffers::FlatBufferBuilder fbb(1024 + pick.size() * 400);
+    std::vector<flatbuffers::Offset<proto::JobInfo>> out;
+    out.reserve(pick.size());
+    auto namer = [this](const std::vector<uint32_t> &n) { return ctx_.nodes->names(n); };
+    for (const Job *j : pick) out.push_back(write_job_info(fbb, *j, namer, ctx_.conf.cluster_name));
+    auto v = fbb.CreateVector(out);
+    fbb.Finish(proto::CreateMessage(fbb, proto::Body::JobInfoResponse,
+                                    proto::CreateJobInfoResponse(fbb, v, Ctx::now()).Union()));
+    resp->reply({fbb.GetBufferPointer(), fbb.GetSize()});
+}
+
+void JobManager::on_signal(const std::shared_ptr<net::Request> &req,
+                           const net::ResponderPtr &resp) {
+    const auto *r = req->msg->body_as_JobSignalRequest();
+    uint32_t uid = req->peer.uid;
+    bool admin = ctx_.is_admin(uid);
+    int sig = r->signal();
+    if (sig < 0 || sig > 64) return resp->error(DROVER_EINVAL, "Invalid signal specified");
+
+    // Which jobs: explicit ids, else every live job matching all the filters given.
+    std::vector<std::pair<uint32_t, Job *>> targets;
+    bool by_id = r->job_ids() && r->job_ids()->size();
+    if (by_id) {
+        for (auto id : *r->job_ids()) targets.push_back({id, find(id)});
+    } else {
+        bool any_filter = r->user_id() != DROVER_NO_VAL || (r->name() && r->name()->size()) ||
+                          (r->states() && r->states()->size()) ||
+                          (r->partition() && r->partition()->size());
+        if (!any_filter) return resp->error(DROVER_EINVAL, "No job identification provided");
+        for (auto &[id, j] : jobs_) {
+            if (j->finished()) continue;
+            if (r->user_id() != DROVER_NO_VAL && j->uid != r->user_id()) continue;
+            if (r->name() && r->name()->size() && j->name != r->name()->str()) continue;
+            if (r->partition() && r->partition()->size() && j->partition != r->partition()->str())
+                continue;
+            if (r->states() && r->states()->size() &&
+                std::find(r->states()->begin(), r->states()->end(), j->state) == r->states()->end())
+                continue;
+            targets.push_back({id, j.get()});
+        }
+    }
+
+    flatbuffers::FlatBufferBuilder fbb(256 + targets.size() * 64);
+    std::vector<flatbuffers::Offset<proto::NodeResult>> results;
+    for (auto [id, j] : targets) {
+        if (!j) {
+            results.push_back(result(fbb, id, DROVER_ENOENT, kInvalidId));
+        } else if (!admin && j->uid != uid) {
+            results.push_back(result(fbb, id, DROVER_EPERM, kDenied));
+        } else if (j->finished()) {
+            results.push_back(
+                result(fbb, id, DROVER_EINVAL, "Job/step already completing or completed"));
+        } else if (j->pending()) {
+            if (sig != SIGKILL) {
+                results.push_back(result(fbb, id, DROVER_EBUSY, "Job is pending execution"));
+                continue;
+            }
+            j->cancelled_by = uid;
+            j->reason = "None";
+            end_job(*j, DROVER_JOB_CANCELLED, 0);
+            results.push_back(result(fbb, id, 0, {}));
+        } else {
+            if (sig == SIGKILL) {
+                j->cancelled_by = uid;
+                j->kill_sent = true;
+                persist(*j);
+                send_kill(*j, SIGTERM, true);
+            } else {
+                send_kill(*j, sig, false);
+            }
+            results.push_back(result(fbb, id, 0, {}));
+        }
+    }
+    auto v = fbb.CreateVector(results);
+    fbb.Finish(proto::CreateMessage(fbb, proto::Body::JobSignalResponse,
+                                    proto::CreateJobSignalResponse(fbb, v).Union()));
+    std::vector<uint8_t> msg(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
+    ctx_.commit.after_commit([resp, msg = std::move(msg)] { resp->reply(msg); });
+}
+
+void JobManager::on_update(const std::shared_ptr<net::Request> &req,
+                           const net::ResponderPtr &resp) {
+    const auto *r = req->msg->body_as_JobUpdateRequest();
+    uint32_t uid = req->peer.uid;
+    bool admin = ctx_.is_admin(uid);
+    Job *j = find(r->job_id());
+    if (!j) return resp->error(DROVER_ENOENT, kInvalidId);
+    if (!admin && j->uid != uid) return resp->error(DROVER_EPERM, kDenied);
+
+    // Validate everything first, then apply: a refused update changes nothing.
+    Job next = *j;
+    int hold = r->hold();
+    if (hold >= 0) {
+        if (!next.pending()) return resp->error(DROVER_EINVAL, "Job is no longer pending execution");
+        if (hold == 2 && !admin) return resp->error(DROVER_EPERM, kDenied);
+        if (hold == 0 && next.hold == Hold::Admin && !admin)
+            return resp->error(DROVER_EPERM, kDenied);
+        next.hold = Hold(hold);
+        next.reason = hold == 0 ? "None" : hold == 1 ? "JobHeldUser" : "JobHeldAdmin";
+        if (hold == 0 && next.priority == 0) next.priority = 0xffff0000u - std::min(next.id, 0xfffeffffu);
+        if (hold != 0) next.priority = 0;
+    }
+    if (r->fields()) {
+        for (const auto *kv : *r->fields()) {
+            std::string key = lower(kv->key() ? kv->key()->str() : "");
+            std::string val = kv->value() ? kv->value()->str() : "";
+            try {
+                if (key == "timelimit") {
+                    uint32_t t = parse_time_limit(val);
+                    if (!admin && (t == kInfinite || (next.time_limit_min != kInfinite &&
+                                                      t > next.time_limit_min)))
+                        return resp->error(DROVER_EPERM, kDenied);
+                    next.time_limit_min = t;
+                } else if (key == "name" || key == "jobname") {
+                    next.name = val;
+                } else if (key == "comment") {
+                    next.comment = val;
+                } else if (key == "priority") {
+                    if (!admin) return resp->error(DROVER_EPERM, kDenied);
+                    next.priority = uint32_t(std::stoul(val));
+                } else if (key == "partition") {
+                    if (!next.pending()) return resp->error(DROVER_EINVAL, "Job is no longer pending execution");
+                    if (!ctx_.nodes->partition(val)) return resp->error(DROVER_EINVAL, "Invalid partition name specified");
+                    next.partition = val;
+                } else if (key == "numnodes") {
+                    if (!next.pending()) return resp->error(DROVER_EINVAL, "Job is no longer pending execution");
+                    auto dash = val.find('-');
+                    next.min_nodes = uint32_t(std::stoul(val.substr(0, dash)));
+                    next.max_nodes = dash == std::string::npos ? next.min_nodes
+                                                               : uint32_t(std::stoul(val.substr(dash + 1)));
+                } else {
+                    return resp->error(DROVER_EINVAL, "Update of this parameter is not supported: " +
+                                                          (kv->key() ? kv->key()->str() : ""));
+                }
+            } catch (const std::exception &) {
+                return resp->error(DROVER_EINVAL, "Invalid " + (kv->key() ? kv->key()->str() : "") +
+                                                      " value: " + val);
+            }
+        }
+    }
+    if (next.pending()) {
+        Partition *part = nullptr;
+        std::string why = validate(next, part, next.uid, next.gid);
+        if (!why.empty()) return resp->error(DROVER_EINVAL, why);
+    }
+    *j = std::move(next);
+    persist(*j);
+    ctx_.sched->request();
+    ctx_.commit.after_commit([resp] { resp->ok(); });
+}
+
+}  // namespace drover::ctld

@@ -1,0 +1,219 @@
+// job_mgr.cpp - job lifecycle: recovery, persistence, ends, kills, time limits and purging.
+// Submission is in job_submit.cpp; queries, signals and updates in job_control.cpp.
+#include "ctld/job_mgr.hpp"
+
+#include <csignal>
+#include <pwd.h>
+#include <spdlog/spdlog.h>
+
+#include "ctld/acct_queue.hpp"
+#include "ctld/committer.hpp"
+#include "ctld/job_record.hpp"
+#include "ctld/node_mgr.hpp"
+#include "ctld/scheduler.hpp"
+#include "net/authenticator.hpp"
+#include "net/call_pool.hpp"
+#include "plugin/plugin_set.hpp"
+#include "state/store.hpp"
+
+namespace drover::ctld {
+
+JobManager::JobManager(Ctx &ctx) : ctx_(ctx), next_id_(ctx.conf.first_job_id) {}
+
+void JobManager::recover(bool cold) {
+    if (cold) {
+        auto &t = ctx_.commit.txn();
+        t.clear(state::Table::Jobs);
+        t.clear(state::Table::Scripts);
+        ctx_.commit.flush();
+        spdlog::info("cold start: job records discarded");
+    }
+    next_id_ = uint32_t(state::get_meta_u64(ctx_.store, "next_job_id", ctx_.conf.first_job_id));
+    std::size_t running = 0;
+    ctx_.store.scan(state::Table::Jobs, [&](state::Bytes, state::Bytes value) {
+        flatbuffers::Verifier v(value.data(), value.size());
+        if (!v.VerifyBuffer<proto::JobInfo>(nullptr)) {
+            spdlog::error("skipping a damaged job record");
+            return;
+        }
+        auto job = std::make_unique<Job>(read_job_info(
+            *flatbuffers::GetRoot<proto::JobInfo>(value.data()),
+            [this](const std::string &n) { return ctx_.nodes->index_of(n); }));
+        if (job->running()) {
+            ++running;
+            ctx_.nodes->job_started(*job);
+        }
+        jobs_[job->id] = std::move(job);
+    });
+    spdlog::info("recovered {} jobs ({} running), next job id {}", jobs_.size(), running, next_id_);
+}
+
+Job *JobManager::find(uint32_t id) {
+    auto it = jobs_.find(id);
+    return it == jobs_.end() ? nullptr : it->second.get();
+}
+
+std::vector<Job *> JobManager::pending() {
+    std::vector<Job *> out;
+    for (auto &[id, j] : jobs_)
+        if (j->pending()) out.push_back(j.get());
+    return out;
+}
+
+std::vector<Job *> JobManager::running() {
+    std::vector<Job *> out;
+    for (auto &[id, j] : jobs_)
+        if (j->running()) out.push_back(j.get());
+    return out;
+}
+
+uint32_t JobManager::take_job_id() {
+    uint32_t id = next_id_;
+    // Skip ids still held by a job we remember; wrap within FirstJobId..MaxJobId.
+    for (uint32_t tries = 0; jobs_.count(id) && tries < ctx_.conf.max_job_id; ++tries)
+        id = id + 1 >= ctx_.conf.max_job_id ? ctx_.conf.first_job_id : id + 1;
+    next_id_ = id + 1 >= ctx_.conf.max_job_id ? ctx_.conf.first_job_id : id + 1;
+    state::put_meta_u64(ctx_.commit.txn(), "next_job_id", next_id_);
+    return id;
+}
+
+std::string JobManager::user_name(uint32_t uid) {
+    auto it = user_names_.find(uid);
+    if (it != user_names_.end()) return it->second;
+    std::string name = std::to_string(uid);
+    if (const passwd *pw = ::getpwuid(uid)) name = pw->pw_name;
+    user_names_[uid] = name;
+    return name;
+}
+
+void JobManager::persist(const Job &job) {
+    flatbuffers::FlatBufferBuilder fbb(512);
+    fbb.Finish(write_job_info(
+        fbb, job, [this](const std::vector<uint32_t> &n) { return ctx_.nodes->names(n); },
+        ctx_.conf.cluster_name));
+    auto key = state::job_key(job.id);
+    ctx_.commit.txn().put(state::Table::Jobs, key, {fbb.GetBufferPointer(), fbb.GetSize()});
+}
+
+void JobManager::account(int event, const Job &j) {
+    AcctRecord r;
+    r.job_id = j.id;
+    r.uid = j.uid;
+    r.gid = j.gid;
+    r.name = j.name;
+    r.partition = j.partition;
+    r.account = j.account;
+    if (!j.nodes.empty()) r.node_list = ctx_.nodes->names(j.nodes);
+    r.work_dir = j.work_dir;
+    r.alloc_nodes = uint32_t(j.nodes.size());
+    r.alloc_cpus = j.alloc_cpus;
+    r.req_cpus = j.num_tasks * j.cpus_per_task;
+    r.req_mem_mb = j.mem_per_node_mb;
+    r.state = j.state;
+    r.exit_status = j.exit_status;
+    r.time_limit_min = j.time_limit_min;
+    r.submit_time = j.submit_time;
+    r.eligible_time = j.eligible_time;
+    r.start_time = j.start_time;
+    r.end_time = j.end_time;
+    r.cancelled_by = j.cancelled_by;
+    ctx_.acct.job_event(event, std::move(r));
+}
+
+void JobManager::end_job(Job &job, uint32_t state, int32_t exit_status) {
+    bool was_running = job.running();
+    job.state = state;
+    job.exit_status = exit_status;
+    job.end_time = Ctx::now();
+    if (job.start_time == 0) job.start_time = job.end_time;
+    if (was_running) {
+        const auto &sel = ctx_.plugins.select();
+        drover_job_view v = Scheduler::view(job);
+        drover_error err{};
+        if (sel.ops.job_fini && sel.ops.job_fini(sel.state, &v, &err) != DROVER_OK)
+            spdlog::error("[{}] job_fini {}: {}", sel.id, job.id, err.text);
+        ctx_.nodes->job_ended(job);
+    }
+    persist(job);
+    account(DROVER_ACCT_JOB_END, job);
+    spdlog::info("job {} ended {} exit {}:{}", job.id, job_state_name(state),
+                 (exit_status >> 8) & 0xff, exit_status & 0x7f);
+    ctx_.sched->request();
+}
+
+void JobManager::node_failed(uint32_t node) {
+    for (auto &[id, j] : jobs_) {
+        if (!j->running()) continue;
+        if (std::find(j->nodes.begin(), j->nodes.end(), node) == j->nodes.end()) continue;
+        end_job(*j, DROVER_JOB_NODE_FAIL, 0);
+    }
+}
+
+void JobManager::send_kill(Job &job, int sig, bool terminate) {
+    if (job.nodes.empty()) return;
+    std::string host;
+    uint16_t port = 0;
+    const std::string &batch = ctx_.nodes->at(job.nodes.front()).conf->name;
+    if (!ctx_.nodes->resolve(batch, &host, &port)) return;
+    flatbuffers::FlatBufferBuilder fbb(64);
+    fbb.Finish(proto::CreateMessage(
+        fbb, proto::Body::JobKillRequest,
+        proto::CreateJobKillRequest(fbb, job.id, sig, terminate).Union()));
+    std::vector<uint8_t> msg(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
+    uint32_t id = job.id;
+    ctx_.pool.call(host, port, std::move(msg), ctx_.auth.self_signer(), 10000,
+                   [this, id, batch](const std::string &err, std::shared_ptr<net::Reply>) {
+                       if (!err.empty())
+                           spdlog::warn("cannot signal job {} on {}: {}", id, batch, err);
+                   });
+}
+
+void JobManager::tick() {
+    int64_t now = Ctx::now();
+    std::vector<uint32_t> old;
+    uint32_t min_age = 300;
+    if (auto it = ctx_.conf.raw.find("minjobage"); it != ctx_.conf.raw.end())
+        min_age = uint32_t(std::strtoul(it->second.c_str(), nullptr, 10));
+    for (auto &[id, j] : jobs_) {
+        if (j->running() && !j->kill_sent && j->time_limit_min != DROVER_INFINITE &&
+            now >= j->start_time + int64_t(j->time_limit_min) * 60) {
+            spdlog::info("job {} reached its time limit", id);
+            j->timed_out = true;
+            j->kill_sent = true;
+            send_kill(*j, SIGTERM, true);
+        } else if (j->finished() && now - j->end_time >= int64_t(min_age)) {
+            old.push_back(id);
+        }
+    }
+    for (auto id : old) forget(id);
+}
+
+void JobManager::forget(uint32_t id) {
+    auto key = state::job_key(id);
+    auto &t = ctx_.commit.txn();
+    t.del(state::Table::Jobs, key);
+    t.del(state::Table::Scripts, key);
+    jobs_.erase(id);
+}
+
+void JobManager::on_complete(const std::shared_ptr<net::Request> &req,
+                             const net::ResponderPtr &resp) {
+    if (!ctx_.is_admin(req->peer.uid))
+        return resp->error(DROVER_EPERM, "job completion must come from SlurmUser");
+    const auto *r = req->msg->body_as_JobCompleteRequest();
+    Job *job = find(r->job_id());
+    if (job && job->running()) {
+        uint32_t state;
+        int32_t status = r->exit_status();
+        if (job->cancelled_by != DROVER_NO_VAL) state = DROVER_JOB_CANCELLED;
+        else if (job->timed_out) state = DROVER_JOB_TIMEOUT;
+        else if (r->failed_to_launch()) state = DROVER_JOB_FAILED;
+        else state = status == 0 ? DROVER_JOB_COMPLETE : DROVER_JOB_FAILED;
+        if (r->failed_to_launch() && r->message())
+            job->reason = r->message()->str();
+        end_job(*job, state, status);
+    }
+    ctx_.commit.after_commit([resp] { resp->ok(); });
+}
+
+}  // namespace drover::ctld

@@ -1,0 +1,51 @@
+// scheduler.hpp - runs scheduling passes through the sched plugin, starts the jobs it picks
+// (node choice through the select plugin) and launches their batch scripts.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include <drover/views.h>
+
+#include "ctld/context.hpp"
+
+namespace drover::ctld {
+
+struct Job;
+struct Partition;
+
+class Scheduler {
+  public:
+    explicit Scheduler(Ctx &ctx);
+
+    // Tells the select plugin the node table and replays running jobs (start and reconfigure).
+    void init_select();
+
+    // Asks for a pass soon; requests made while one is queued share it.
+    void request();
+    // Runs a pass now.
+    void pass();
+
+    // Could job ever run on part's nodes? DROVER_OK or DROVER_ENOSPC.
+    int test_job(const Job &job, const Partition &part);
+    // sbatch --test-only's answer.
+    std::string estimate(const Job &job, const Partition &part, uint32_t would_be_id);
+
+    // Eligibility, then node selection, then start. DROVER_OK, EBUSY, EPERM or ENOSPC.
+    int try_start(Job &job);
+
+    // A view of job for plugins; strings borrow from job.
+    static drover_job_view view(const Job &job);
+
+    uint64_t passes() const { return passes_; }
+
+  private:
+    void start(Job &job, const std::vector<uint32_t> &picked);
+    void launch(uint32_t job_id);
+
+    Ctx &ctx_;
+    bool queued_ = false;
+    uint64_t passes_ = 0;
+};
+
+}  // namespace drover::ctld

@@ -1,0 +1,36 @@
+// daemon.cpp - logging set-up and detaching for droverctld and droverd.
+#include "daemon/daemon.hpp"
+
+#include <fcntl.h>
+#include <spdlog/sinks/basic_file_sink.h>
+#include <spdlog/sinks/stdout_sinks.h>
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+namespace drover::daemon {
+
+void setup_logging(const std::string &name, const std::string &file, int verbosity) {
+    std::shared_ptr<spdlog::logger> logger;
+    if (file.empty()) logger = spdlog::stderr_logger_mt(name);
+    else logger = spdlog::basic_logger_mt(name, file);
+    logger->set_pattern("[%Y-%m-%dT%H:%M:%S.%e] %n: %l: %v");
+    logger->set_level(verbosity >= 1 ? spdlog::level::debug : spdlog::level::info);
+    logger->flush_on(spdlog::level::info);
+    spdlog::set_default_logger(logger);
+}
+
+void detach() {
+    pid_t pid = ::fork();
+    if (pid < 0) return;
+    if (pid > 0) ::_exit(0);
+    ::setsid();
+    int fd = ::open("/dev/null", O_RDWR);
+    if (fd >= 0) {
+        ::dup2(fd, 0);
+        ::dup2(fd, 1);
+        ::dup2(fd, 2);
+        if (fd > 2) ::close(fd);
+    }
+}
+
+}  // namespace drover::daemon
