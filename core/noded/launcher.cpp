@@ -1,0 +1,279 @@
+// launcher.cpp - fork, track, drop privileges, exec; reap and kill.
+//
+// The child is forked blocked on a pipe so the proctrack plugin has it in its container before
+// it can fork anything; only then does it drop to the user and exec the script.
+#include "noded/launcher.hpp"
+
+#include <boost/asio.hpp>
+#include <csignal>
+#include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
+#include <spdlog/spdlog.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "common/config.hpp"
+
+namespace asio = boost::asio;
+namespace fs = std::filesystem;
+
+namespace drover::noded {
+
+namespace {
+
+std::string str(const flatbuffers::String *s) { return s ? s->str() : std::string(); }
+
+// In the child: report a failure on the job's stderr if it is open, else ours, and exit.
+[[noreturn]] void child_fail(const std::string &msg, int code) {
+    std::string line = "droverd: error: " + msg + "\n";
+    (void)!::write(2, line.data(), line.size());
+    ::_exit(code);
+}
+
+int open_output(const std::string &path, bool append) {
+    int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC);
+    return ::open(path.c_str(), flags, 0644);
+}
+
+// Runs a Prolog/Epilog program as root with the job's basic variables; returns its status.
+int run_script(const std::string &path, uint32_t job_id, uint32_t uid, const std::string &user,
+               const std::string &nodes) {
+    pid_t pid = ::fork();
+    if (pid == 0) {
+        ::setenv("SLURM_JOB_ID", std::to_string(job_id).c_str(), 1);
+        ::setenv("SLURM_JOBID", std::to_string(job_id).c_str(), 1);
+        ::setenv("SLURM_JOB_UID", std::to_string(uid).c_str(), 1);
+        ::setenv("SLURM_JOB_USER", user.c_str(), 1);
+        ::setenv("SLURM_JOB_NODELIST", nodes.c_str(), 1);
+        ::execl(path.c_str(), path.c_str(), static_cast<char *>(nullptr));
+        ::_exit(127);
+    }
+    int status = 0;
+    if (pid > 0) ::waitpid(pid, &status, 0);
+    return status;
+}
+
+}  // namespace
+
+struct Launcher::Impl {
+    Impl(asio::io_context &io_, const Config &c, std::string node, plugin::PluginSet &p, Ended e)
+        : io(io_), conf(c), node_name(std::move(node)), plugins(p), ended(std::move(e)),
+          sigchld(io_, SIGCHLD) {}
+
+    asio::io_context &io;
+    const Config &conf;
+    std::string node_name;
+    plugin::PluginSet &plugins;
+    Ended ended;
+    asio::signal_set sigchld;
+    std::map<uint32_t, RunningJob> jobs;
+    std::map<int32_t, uint32_t> by_pid;
+    std::map<uint32_t, std::unique_ptr<asio::steady_timer>> kill_timers;
+};
+
+Launcher::Launcher(asio::io_context &io, const Config &conf, const std::string &node_name,
+                   plugin::PluginSet &plugins, Ended ended)
+    : impl_(std::make_unique<Impl>(io, conf, node_name, plugins, std::move(ended))) {
+    reap();
+}
+
+Launcher::~Launcher() = default;
+
+std::vector<uint32_t> Launcher::running() const {
+    std::vector<uint32_t> out;
+    for (const auto &[id, j] : impl_->jobs) out.push_back(id);
+    return out;
+}
+
+std::string Launcher::launch(const proto::BatchLaunchRequest &req) {
+    auto &I = *impl_;
+    uint32_t id = req.job_id();
+    if (I.jobs.count(id)) return {};  // a repeated launch of a job already running here
+    uint32_t uid = req.uid(), gid = req.gid();
+    std::string user = str(req.user_name());
+    std::string node_list = str(req.node_list());
+
+    // Spool: <SlurmdSpoolDir>/<node>/job<id>/slurm_script, readable by the job's user only.
+    fs::path spool = fs::path(I.conf.slurmd_spool_dir) / I.node_name / ("job" + std::to_string(id));
+    std::error_code ec;
+    fs::create_directories(spool, ec);
+    if (ec) return "cannot create spool directory " + spool.string() + ": " + ec.message();
+    fs::path script = spool / "slurm_script";
+    {
+        std::ofstream f(script, std::ios::binary | std::ios::trunc);
+        if (req.script()) f.write(req.script()->data(), req.script()->size());
+        if (!f) return "cannot write " + script.string();
+    }
+    ::chmod(spool.c_str(), 0755);
+    ::chmod(script.c_str(), 0700);
+    if (::geteuid() == 0 && (::chown(script.c_str(), uid, gid) != 0))
+        return "cannot give " + script.string() + " to uid " + std::to_string(uid);
+
+    // The environment: the controller's list, the switch plugin's additions, our node name.
+    std::vector<std::string> env;
+    if (req.environment())
+        for (const auto *kv : *req.environment())
+            env.push_back(str(kv->key()) + "=" + str(kv->value()));
+    env.push_back("SLURMD_NODENAME=" + I.node_name);
+    const auto &sw = I.plugins.switch_();
+    if (sw && sw.ops.job_init) {
+        drover_error err{};
+        auto add = [](void *arg, drover_str k, drover_str v) {
+            static_cast<std::vector<std::string> *>(arg)->push_back(std::string(k.ptr, k.len) + "=" +
+                                                                    std::string(v.ptr, v.len));
+        };
+        if (sw.ops.job_init(sw.state, id, {node_list.data(), node_list.size()}, add, &env, &err) !=
+            DROVER_OK)
+            return std::string("switch job_init: ") + err.text;
+    }
+    std::vector<std::string> args{script.string()};
+    if (req.argv())
+        for (const auto *a : *req.argv()) args.push_back(a->str());
+    std::string work = str(req.work_dir()), out = str(req.std_out()), err = str(req.std_err()),
+                in = str(req.std_in());
+    bool append = req.open_mode_append();
+    std::string prolog = I.conf.prolog;
+
+    int sync[2];
+    if (::pipe2(sync, O_CLOEXEC) != 0) return "pipe failed";
+    pid_t pid = ::fork();
+    if (pid < 0) {
+        ::close(sync[0]);
+        ::close(sync[1]);
+        return "fork failed";
+    }
+    if (pid == 0) {
+        ::close(sync[1]);
+        ::setsid();
+        char go;
+        if (::read(sync[0], &go, 1) != 1) ::_exit(1);  // the daemon gave up on us
+        sigset_t all;
+        sigemptyset(&all);
+        ::sigprocmask(SIG_SETMASK, &all, nullptr);
+        for (int s = 1; s < NSIG; ++s) ::signal(s, SIG_DFL);
+        if (!prolog.empty()) {
+            int st = run_script(prolog, id, uid, user, node_list);
+            if (st != 0) child_fail("prolog " + prolog + " failed with status " + std::to_string(st), 1);
+        }
+        if (::getuid() == 0) {
+            if (::setgid(gid) != 0) child_fail("setgid failed", 1);
+            if (::initgroups(user.c_str(), gid) != 0) ::setgroups(0, nullptr);
+            if (::setuid(uid) != 0) child_fail("setuid failed", 1);
+        }
+        if (::chdir(work.c_str()) != 0) {
+            // As Slurm does: say so in the job's output and run from /tmp.
+            (void)!::chdir("/tmp");
+        }
+        int fin = ::open(in.empty() ? "/dev/null" : in.c_str(), O_RDONLY);
+        int fout = open_output(out, append);
+        int ferr = err == out ? fout : open_output(err, append);
+        if (fin < 0) child_fail("cannot open input " + in, 1);
+        if (fout < 0) child_fail("cannot open output " + out, 1);
+        if (ferr < 0) child_fail("cannot open error file " + err, 1);
+        ::dup2(fin, 0);
+        ::dup2(fout, 1);
+        ::dup2(ferr, 2);
+        ::close_range(3, ~0u, 0);
+        std::vector<char *> argv, envp;
+        for (auto &a : args) argv.push_back(a.data());
+        argv.push_back(nullptr);
+        for (auto &e : env) envp.push_back(e.data());
+        envp.push_back(nullptr);
+        ::execve(argv[0], argv.data(), envp.data());
+        child_fail("cannot execute " + args[0] + ": " + std::strerror(errno), 127);
+    }
+    ::close(sync[0]);
+    RunningJob job;
+    job.job_id = id;
+    job.pid = pid;
+    job.uid = uid;
+    job.gid = gid;
+    job.spool_dir = spool.string();
+    job.user_name = user;
+    job.node_list = node_list;
+    const auto &pt = I.plugins.proctrack();
+    drover_error perr{};
+    if (pt.ops.cont_create(pt.state, id, DROVER_STEP_BATCH, pid, &job.cont, &perr) != DROVER_OK) {
+        ::kill(pid, SIGKILL);
+        ::close(sync[1]);
+        return std::string("proctrack: ") + perr.text;
+    }
+    (void)!::write(sync[1], "g", 1);
+    ::close(sync[1]);
+    I.by_pid[pid] = id;
+    I.jobs[id] = std::move(job);
+    spdlog::info("job {} launched as pid {} for {}", id, pid, user);
+    return {};
+}
+
+bool Launcher::signal(uint32_t job_id, int sig, bool terminate) {
+    auto &I = *impl_;
+    auto it = I.jobs.find(job_id);
+    if (it == I.jobs.end()) return false;
+    RunningJob &job = it->second;
+    const auto &pt = I.plugins.proctrack();
+    drover_error err{};
+    if (!terminate) {
+        pt.ops.cont_signal(pt.state, job.cont, sig, &err);
+        return true;
+    }
+    if (job.terminating) return true;
+    job.terminating = true;
+    pt.ops.cont_signal(pt.state, job.cont, SIGCONT, &err);
+    pt.ops.cont_signal(pt.state, job.cont, SIGTERM, &err);
+    auto timer = std::make_unique<asio::steady_timer>(I.io, std::chrono::seconds(I.conf.kill_wait));
+    timer->async_wait([this, job_id](boost::system::error_code ec) {
+        if (ec) return;
+        auto jt = impl_->jobs.find(job_id);
+        if (jt == impl_->jobs.end()) return;
+        const auto &p = impl_->plugins.proctrack();
+        drover_error e{};
+        spdlog::info("job {}: KillWait over, sending SIGKILL", job_id);
+        p.ops.cont_signal(p.state, jt->second.cont, SIGKILL, &e);
+    });
+    I.kill_timers[job_id] = std::move(timer);
+    return true;
+}
+
+void Launcher::reap() {
+    impl_->sigchld.async_wait([this](boost::system::error_code ec, int) {
+        if (ec) return;
+        auto &I = *impl_;
+        int status = 0;
+        pid_t pid;
+        while ((pid = ::waitpid(-1, &status, WNOHANG)) > 0) {
+            auto bp = I.by_pid.find(pid);
+            if (bp == I.by_pid.end()) continue;
+            uint32_t id = bp->second;
+            I.by_pid.erase(bp);
+            auto jt = I.jobs.find(id);
+            if (jt == I.jobs.end()) continue;
+            RunningJob job = std::move(jt->second);
+            I.jobs.erase(jt);
+            I.kill_timers.erase(id);
+            // The batch script is over: whatever it left behind goes with it.
+            const auto &pt = I.plugins.proctrack();
+            drover_error err{};
+            pt.ops.cont_signal(pt.state, job.cont, SIGKILL, &err);
+            if (pt.ops.cont_destroy) pt.ops.cont_destroy(pt.state, job.cont, &err);
+            const auto &sw = I.plugins.switch_();
+            if (sw && sw.ops.job_fini) sw.ops.job_fini(sw.state, id, &err);
+            if (!I.conf.epilog.empty()) {
+                int st = run_script(I.conf.epilog, id, job.uid, job.user_name, job.node_list);
+                if (st != 0) spdlog::warn("job {}: epilog exited with status {}", id, st);
+            }
+            std::error_code fec;
+            std::filesystem::remove_all(job.spool_dir, fec);
+            spdlog::info("job {} ended with status {}", id, status);
+            I.ended(job, status);
+        }
+        reap();
+    });
+}
+
+}  // namespace drover::noded

@@ -1,0 +1,237 @@
+// node_daemon.cpp - droverd's wiring: plugins, server, registration, routing and the tree.
+#include "noded/node_daemon.hpp"
+
+#include <boost/asio.hpp>
+#include <pwd.h>
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include "common/config.hpp"
+#include "net/authenticator.hpp"
+#include "net/call_pool.hpp"
+#include "net/fanout.hpp"
+#include "net/server.hpp"
+#include "noded/launcher.hpp"
+#include "noded/resources.hpp"
+#include "plugin/plugin_set.hpp"
+
+namespace asio = boost::asio;
+
+namespace drover::noded {
+
+namespace {
+
+std::string short_hostname() {
+    char buf[256] = {};
+    ::gethostname(buf, sizeof buf - 1);
+    std::string h = buf;
+    return h.substr(0, h.find('.'));
+}
+
+std::vector<uint8_t> finish(flatbuffers::FlatBufferBuilder &fbb) {
+    return {fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize()};
+}
+
+// Collects a handler's answer as one node's outcome (for requests that came down the tree).
+struct OutcomeResponder : net::Responder {
+    explicit OutcomeResponder(std::function<void(int, std::string)> f) : done(std::move(f)) {}
+    void reply(std::span<const uint8_t> message) override {
+        if (!done) return;
+        flatbuffers::Verifier v(message.data(), message.size());
+        int rc = 0;
+        std::string text;
+        if (v.VerifyBuffer<proto::Message>(nullptr)) {
+            const auto *m = flatbuffers::GetRoot<proto::Message>(message.data());
+            if (const auto *e = m->body_as_ErrorResponse()) {
+                rc = e->code() ? e->code() : DROVER_EIO;
+                text = e->message() ? e->message()->str() : "";
+            }
+        }
+        auto f = std::move(done);
+        done = nullptr;
+        f(rc, text);
+    }
+    ~OutcomeResponder() override {
+        if (done) done(DROVER_EIO, "no answer");
+    }
+    std::function<void(int, std::string)> done;
+};
+
+}  // namespace
+
+int run_node_daemon(const Options &opts) {
+    Config conf = load_config(opts.config_path);
+    for (const auto &w : conf.warnings) spdlog::warn("{}", w);
+    conf.raw["drover.config_dir"] = conf.path.substr(0, conf.path.find_last_of('/') + 1);
+    std::string name = opts.node_name.empty() ? short_hostname() : opts.node_name;
+    const NodeConf *me = conf.find_node(name);
+    if (!me) throw std::runtime_error("node " + name + " is not in the configuration (NodeName)");
+
+    asio::io_context io(1);
+    plugin::PluginSet plugins(conf, "noded");
+    plugins.load(conf.auth_type);
+    plugins.load(conf.switch_type);
+    plugins.load(conf.proctrack_type);
+    net::Authenticator auth(plugins.auth());
+    net::CallPool pool(io, 4);
+    uint32_t slurm_uid = 0;
+    if (const passwd *pw = ::getpwnam(conf.slurm_user.c_str())) slurm_uid = pw->pw_uid;
+    auto is_admin = [slurm_uid](uint32_t uid) { return uid == 0 || uid == slurm_uid; };
+
+    auto resolve = [&conf](const std::string &n, std::string *host, uint16_t *port) {
+        const NodeConf *c = conf.find_node(n);
+        if (!c) return false;
+        *host = c->addr.empty() ? c->name : c->addr;
+        *port = c->port ? c->port : conf.slurmd_port;
+        return true;
+    };
+
+    // Tells the controller how a job ended, again and again until it acknowledges.
+    std::function<void(uint32_t, int, int)> report_end = [&](uint32_t job_id, int status, int attempt) {
+        flatbuffers::FlatBufferBuilder fbb(128);
+        auto n = fbb.CreateString(name);
+        fbb.Finish(proto::CreateMessage(
+            fbb, proto::Body::JobCompleteRequest,
+            proto::CreateJobCompleteRequest(fbb, job_id, n, status).Union()));
+        auto msg = finish(fbb);
+        pool.run(
+            [&conf, &auth, msg, job_id, status, attempt, &io, &report_end] {
+                try {
+                    net::call_controller(conf, msg, auth.self_signer(), 10000).as<proto::OkResponse>();
+                } catch (const std::exception &e) {
+                    spdlog::warn("job {}: cannot report its end (try {}): {}", job_id, attempt + 1, e.what());
+                    auto t = std::make_shared<asio::steady_timer>(io, std::chrono::seconds(2));
+                    t->async_wait([t, job_id, status, attempt, &report_end](boost::system::error_code) {
+                        report_end(job_id, status, attempt + 1);
+                    });
+                }
+            });
+    };
+
+    Launcher launcher(io, conf, name, plugins,
+                      [&](const RunningJob &job, int status) { report_end(job.job_id, status, 0); });
+
+    Resources res = detect_resources("/tmp");
+    std::function<void()> register_node = [&] {
+        flatbuffers::FlatBufferBuilder fbb(256);
+        auto running = launcher.running();
+        auto req = proto::CreateNodeRegisterRequestDirect(
+            fbb, name.c_str(), res.cpus, me->sockets, me->cores_per_socket, me->threads_per_core,
+            res.real_memory_mb, res.tmp_disk_mb, &running, res.boot_time, "0.1.0", res.os.c_str());
+        fbb.Finish(proto::CreateMessage(fbb, proto::Body::NodeRegisterRequest, req.Union()));
+        auto msg = finish(fbb);
+        pool.call(conf.controllers.empty() ? "localhost" : conf.controllers.front().addr,
+                  conf.slurmctld_port, msg, auth.self_signer(), 10000,
+                  [&](const std::string &err, std::shared_ptr<net::Reply> reply) {
+                      std::string why = err;
+                      if (reply && reply->msg->body_as_ErrorResponse())
+                          why = reply->msg->body_as_ErrorResponse()->message()->str();
+                      auto t = std::make_shared<asio::steady_timer>(io);
+                      if (why.empty()) {
+                          spdlog::info("registered with the controller");
+                          t->expires_after(std::chrono::minutes(5));
+                      } else {
+                          spdlog::warn("registration failed: {}; retrying", why);
+                          t->expires_after(std::chrono::seconds(2));
+                      }
+                      t->async_wait([t, &register_node](boost::system::error_code ec) {
+                          if (!ec) register_node();
+                      });
+                  });
+    };
+
+    net::Handler handler;
+    handler = [&](std::shared_ptr<net::Request> req, net::ResponderPtr resp) {
+        const proto::Message *m = req->msg;
+        if (!is_admin(req->peer.uid))
+            return resp->error(DROVER_EPERM, "only the controller may ask this of a node");
+        switch (m->body_type()) {
+        case proto::Body::PingRequest: {
+            flatbuffers::FlatBufferBuilder fbb(64);
+            auto n = fbb.CreateString(name);
+            fbb.Finish(proto::CreateMessage(fbb, proto::Body::PingResponse,
+                                            proto::CreatePingResponse(fbb, n).Union()));
+            return resp->reply(finish(fbb));
+        }
+        case proto::Body::BatchLaunchRequest: {
+            std::string why = launcher.launch(*m->body_as_BatchLaunchRequest());
+            if (!why.empty()) return resp->error(DROVER_EIO, why);
+            return resp->ok();
+        }
+        case proto::Body::JobKillRequest: {
+            const auto *k = m->body_as_JobKillRequest();
+            if (!launcher.signal(k->job_id(), k->signal(), k->terminate()))
+                return resp->error(DROVER_ENOENT, "job not running on " + name);
+            return resp->ok();
+        }
+        case proto::Body::ForwardRequest: {
+            const auto *f = m->body_as_ForwardRequest();
+            std::vector<std::string> nodes;
+            if (f->nodes())
+                for (const auto *s : *f->nodes()) nodes.push_back(s->str());
+            if (nodes.empty() || !f->inner()) return resp->error(DROVER_EINVAL, "empty forward");
+            auto results = std::make_shared<std::vector<net::NodeOutcome>>();
+            auto waiting = std::make_shared<int>(2);
+            auto done = [resp, results, waiting] {
+                if (--*waiting) return;
+                flatbuffers::FlatBufferBuilder fbb(256 + results->size() * 48);
+                std::vector<flatbuffers::Offset<proto::NodeResult>> rs;
+                for (const auto &r : *results)
+                    rs.push_back(proto::CreateNodeResultDirect(fbb, r.node.c_str(), r.rc,
+                                                               r.message.c_str()));
+                auto v = fbb.CreateVector(rs);
+                fbb.Finish(proto::CreateMessage(fbb, proto::Body::ForwardResponse,
+                                                proto::CreateForwardResponse(fbb, v).Union()));
+                resp->reply(finish(fbb));
+            };
+            // Our own share: the inner request, answered locally.
+            auto inner = std::make_shared<net::Request>();
+            inner->bytes.assign(f->inner()->begin(), f->inner()->end());
+            inner->msg = flatbuffers::GetRoot<proto::Message>(inner->bytes.data());
+            inner->peer = req->peer;
+            std::string self = nodes.front();
+            handler(inner, std::make_shared<OutcomeResponder>([results, done, self](int rc, std::string text) {
+                results->push_back({self, rc, std::move(text)});
+                done();
+            }));
+            // The rest, split again.
+            std::span<const std::string> rest(nodes.data() + 1, nodes.size() - 1);
+            int child_timeout = std::max(500, int(f->timeout_ms() * 8 / 10));
+            net::forward(pool, resolve, rest, f->tree_width(), child_timeout,
+                         {f->inner()->data(), f->inner()->size()}, auth.self_signer(),
+                         [results, done](std::vector<net::NodeOutcome> rs) {
+                             for (auto &r : rs) results->push_back(std::move(r));
+                             done();
+                         });
+            return;
+        }
+        default:
+            return resp->error(DROVER_EINVAL, std::string("unexpected message ") +
+                                                   proto::EnumNameBody(m->body_type()));
+        }
+    };
+
+    uint16_t port = me->port ? me->port : conf.slurmd_port;
+    std::string bind = me->addr.empty() ? "0.0.0.0" : me->addr;
+    if (bind == "localhost") bind = "127.0.0.1";
+    if (bind.find_first_not_of("0123456789.") != std::string::npos) bind = "0.0.0.0";
+    net::Server server(io, bind, port, auth, handler);
+    std::unique_ptr<net::AuthSocketServer> auth_socket;
+    try {
+        auth_socket = std::make_unique<net::AuthSocketServer>(io, net::auth_socket_path(conf), auth);
+    } catch (const std::exception &e) {
+        spdlog::debug("credential socket not served here: {}", e.what());
+    }
+    asio::signal_set signals(io, SIGINT, SIGTERM);
+    signals.async_wait([&](boost::system::error_code, int sig) {
+        spdlog::info("signal {}: shutting down", sig);
+        io.stop();
+    });
+    spdlog::info("droverd {} listening on {}:{} ({} CPUs, {} MB)", name, bind, server.port(),
+                 res.cpus, res.real_memory_mb);
+    register_node();
+    io.run();
+    return 0;
+}
+
+}  // namespace drover::noded
