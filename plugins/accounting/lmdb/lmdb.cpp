@@ -1,0 +1,262 @@
+// lmdb.cpp - accounting/lmdb: job accounting records in an embedded LMDB store.
+//
+// One record per job, keyed by the job id in big-endian bytes so that the store's order is job id
+// order. Every event (submit, start, end) replaces the whole record with the one the core passes.
+// The store lives in its own LMDB environment in AccountingStorageLoc, or StateSaveLocation/acct
+// when that is not set; the directory is created if missing.
+//
+// Threads: job_event may be called from one writer thread at a time (the controller's accounting
+// worker); job_query may run on any thread at the same time, in its own read transaction.
+#include <lmdb.h>
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include <drover/accounting.h>
+#include <drover/plugin.hpp>
+
+#include "record.hpp"
+
+namespace {
+
+using drover::acct_lmdb::Record;
+using drover::sdk::guard;
+using drover::sdk::set_errorf;
+
+// Address space reserved for the store; the file only grows as records are written. At a few
+// hundred bytes a job this is some ten million jobs.
+constexpr size_t kMapSize = size_t{4} << 30;
+// StateSaveLocation's default when slurm.conf does not set it (as core/common/config.hpp says).
+constexpr const char *kDefaultStateSave = "/var/spool/drover/ctld";
+
+struct State {
+    drover::sdk::Host host;
+    std::string dir;
+    MDB_env *env = nullptr;
+    MDB_dbi dbi = 0;
+    std::mutex write_mu;  // one write transaction at a time
+};
+
+// A transaction that aborts unless committed.
+class Txn {
+  public:
+    Txn(MDB_env *env, unsigned flags) { rc_ = mdb_txn_begin(env, nullptr, flags, &txn_); }
+    ~Txn()
+    {
+        if (txn_)
+            mdb_txn_abort(txn_);
+    }
+    Txn(const Txn &) = delete;
+    Txn &operator=(const Txn &) = delete;
+    int rc() const { return rc_; }
+    MDB_txn *get() const { return txn_; }
+    int commit()
+    {
+        int rc = mdb_txn_commit(txn_);
+        txn_ = nullptr;
+        return rc;
+    }
+
+  private:
+    MDB_txn *txn_ = nullptr;
+    int rc_ = 0;
+};
+
+struct Key {
+    unsigned char bytes[4];
+    explicit Key(uint32_t id)
+        : bytes{static_cast<unsigned char>(id >> 24), static_cast<unsigned char>(id >> 16),
+                static_cast<unsigned char>(id >> 8), static_cast<unsigned char>(id)}
+    {
+    }
+    MDB_val val() { return MDB_val{sizeof bytes, bytes}; }
+};
+
+// The query as this plugin knows it: members the caller's struct lacks keep "no filter".
+drover_acct_query read_query(const drover_acct_query *in)
+{
+    drover_acct_query q{};
+    q.user_id = DROVER_NO_VAL;
+    if (in)
+        std::memcpy(&q, in, std::min<size_t>(in->struct_size, sizeof q));
+    return q;
+}
+
+bool matches(const drover_acct_query &q, const drover_acct_job &j)
+{
+    if (q.user_id != DROVER_NO_VAL && j.user_id != q.user_id)
+        return false;
+    if (q.start_after != 0 && j.end_time != 0 && j.end_time < q.start_after)
+        return false;
+    if (q.end_before != 0 && j.submit_time > q.end_before)
+        return false;
+    return true;
+}
+
+int acct_job_event(void *state, int event, const drover_acct_job *job, drover_error *err)
+{
+    return guard(err, [&] {
+        auto &s = *static_cast<State *>(state);
+        if (event < DROVER_ACCT_JOB_SUBMIT || event > DROVER_ACCT_JOB_END) {
+            set_errorf(err, "job %u: unknown accounting event %d", job->job_id, event);
+            return DROVER_EINVAL;
+        }
+        std::string value = Record::from(*job).pack();
+        Key key(job->job_id);
+        MDB_val k = key.val();
+        MDB_val v{value.size(), value.data()};
+        std::lock_guard lock(s.write_mu);
+        Txn txn(s.env, 0);
+        int rc = txn.rc();
+        if (rc == 0)
+            rc = mdb_put(txn.get(), s.dbi, &k, &v, 0);
+        if (rc == 0)
+            rc = txn.commit();
+        if (rc != 0) {
+            set_errorf(err, "job %u: writing %s: %s", job->job_id, s.dir.c_str(),
+                       mdb_strerror(rc));
+            return DROVER_EIO;
+        }
+        return DROVER_OK;
+    });
+}
+
+// Decodes one stored value and passes it to emit if it matches. Returns <0 on a corrupt record,
+// 1 when emit asked to stop, 0 to go on.
+int visit(const drover_acct_query &q, const MDB_val &v, uint32_t id, drover_acct_emit_fn emit,
+          void *arg, drover_error *err)
+{
+    auto rec = Record::unpack({static_cast<const char *>(v.mv_data), v.mv_size});
+    if (!rec) {
+        set_errorf(err, "record of job %u is corrupt or of an unknown format", id);
+        return DROVER_EIO;
+    }
+    const drover_acct_job job = rec->view();
+    if (!matches(q, job))
+        return 0;
+    return emit(arg, &job) != 0 ? 1 : 0;
+}
+
+int acct_job_query(void *state, const drover_acct_query *query, drover_acct_emit_fn emit,
+                   void *arg, drover_error *err)
+{
+    return guard(err, [&] {
+        auto &s = *static_cast<State *>(state);
+        const drover_acct_query q = read_query(query);
+        Txn txn(s.env, MDB_RDONLY);
+        if (txn.rc() != 0) {
+            set_errorf(err, "reading %s: %s", s.dir.c_str(), mdb_strerror(txn.rc()));
+            return DROVER_EIO;
+        }
+        if (q.job_id_count > 0) {  // look the listed jobs up, in id order
+            std::vector<uint32_t> ids(q.job_ids, q.job_ids + q.job_id_count);
+            std::sort(ids.begin(), ids.end());
+            ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+            for (uint32_t id : ids) {
+                Key key(id);
+                MDB_val k = key.val(), v;
+                if (mdb_get(txn.get(), s.dbi, &k, &v) != 0)
+                    continue;
+                int rc = visit(q, v, id, emit, arg, err);
+                if (rc != 0)
+                    return rc < 0 ? rc : DROVER_OK;
+            }
+            return DROVER_OK;
+        }
+        MDB_cursor *cur = nullptr;
+        if (int rc = mdb_cursor_open(txn.get(), s.dbi, &cur); rc != 0) {
+            set_errorf(err, "reading %s: %s", s.dir.c_str(), mdb_strerror(rc));
+            return DROVER_EIO;
+        }
+        std::unique_ptr<MDB_cursor, void (*)(MDB_cursor *)> close(cur, mdb_cursor_close);
+        MDB_val k, v;
+        for (int op = MDB_FIRST; mdb_cursor_get(cur, &k, &v, static_cast<MDB_cursor_op>(op)) == 0;
+             op = MDB_NEXT) {
+            if (k.mv_size != 4)
+                continue;  // not a job record
+            const auto *b = static_cast<const unsigned char *>(k.mv_data);
+            const uint32_t id =
+                uint32_t{b[0]} << 24 | uint32_t{b[1]} << 16 | uint32_t{b[2]} << 8 | b[3];
+            int rc = visit(q, v, id, emit, arg, err);
+            if (rc != 0)
+                return rc < 0 ? rc : DROVER_OK;
+        }
+        return DROVER_OK;
+    });
+}
+
+// Where the store lives, from AccountingStorageLoc or StateSaveLocation.
+std::string store_dir(const drover::sdk::Host &host)
+{
+    if (auto loc = host.conf("AccountingStorageLoc"); loc && !loc->empty())
+        return std::string(*loc);
+    auto save = host.conf("StateSaveLocation");
+    return std::string(save && !save->empty() ? *save : kDefaultStateSave) + "/acct";
+}
+
+// Opens (creating if needed) the environment and its one database.
+int open_store(State &s, drover_error *err)
+{
+    std::error_code ec;
+    std::filesystem::create_directories(s.dir, ec);
+    if (ec) {
+        set_errorf(err, "cannot create %s: %s", s.dir.c_str(), ec.message().c_str());
+        return DROVER_EIO;
+    }
+    int rc = mdb_env_create(&s.env);
+    if (rc == 0)
+        rc = mdb_env_set_mapsize(s.env, kMapSize);
+    if (rc == 0)
+        rc = mdb_env_open(s.env, s.dir.c_str(), MDB_NOTLS, 0600);
+    if (rc == 0) {
+        Txn txn(s.env, 0);
+        rc = txn.rc();
+        if (rc == 0)
+            rc = mdb_dbi_open(txn.get(), nullptr, 0, &s.dbi);
+        if (rc == 0)
+            rc = txn.commit();
+    }
+    if (rc != 0) {
+        set_errorf(err, "cannot open the accounting store in %s: %s", s.dir.c_str(),
+                   mdb_strerror(rc));
+        return DROVER_EIO;
+    }
+    return DROVER_OK;
+}
+
+void acct_fini(void *state)
+{
+    auto *s = static_cast<State *>(state);
+    if (s->env)
+        mdb_env_close(s->env);
+    delete s;
+}
+
+int acct_init(drover_ctx *ctx, const drover_host_api *host, void **state_out, drover_error *err)
+{
+    return guard(err, [&] {
+        std::unique_ptr<State, void (*)(void *)> s(new State, acct_fini);
+        s->host = drover::sdk::Host(ctx, host);
+        s->dir = store_dir(s->host);
+        if (int rc = open_store(*s, err); rc != DROVER_OK)
+            return rc;
+        s->host.info("job records in " + s->dir);
+        *state_out = s.release();
+        return DROVER_OK;
+    });
+}
+
+const drover_acct_ops acct_ops = {
+    .struct_size = sizeof(drover_acct_ops),
+    .job_event = acct_job_event,
+    .job_query = acct_job_query,
+};
+
+}  // namespace
+
+DROVER_PLUGIN("accounting", "lmdb", "0.1.0", acct_init, acct_fini, &acct_ops)

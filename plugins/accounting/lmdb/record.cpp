@@ -1,0 +1,152 @@
+// record.cpp - packs and unpacks accounting records (format in record.hpp).
+#include "record.hpp"
+
+#include <cstring>
+
+namespace drover::acct_lmdb {
+
+namespace {
+
+constexpr uint8_t kVersion = 1;
+
+class Writer {
+  public:
+    void u8(uint8_t v) { out_.push_back(static_cast<char>(v)); }
+    void u32(uint32_t v) { put(v, 4); }
+    void u64(uint64_t v) { put(v, 8); }
+    void str(drover_str s)
+    {
+        u32(static_cast<uint32_t>(s.len));
+        if (s.len)
+            out_.append(s.ptr, s.len);
+    }
+    std::string take() { return std::move(out_); }
+
+  private:
+    void put(uint64_t v, int bytes)
+    {
+        for (int i = 0; i < bytes; ++i, v >>= 8)
+            out_.push_back(static_cast<char>(v & 0xff));
+    }
+    std::string out_;
+};
+
+class Reader {
+  public:
+    explicit Reader(std::string_view in) : in_(in) {}
+    bool ok() const { return ok_; }
+    uint8_t u8() { return static_cast<uint8_t>(get(1)); }
+    uint32_t u32() { return static_cast<uint32_t>(get(4)); }
+    uint64_t u64() { return get(8); }
+    std::string str()
+    {
+        const uint32_t len = u32();
+        if (!ok_ || len > in_.size() - pos_) {
+            ok_ = false;
+            return {};
+        }
+        std::string s(in_.substr(pos_, len));
+        pos_ += len;
+        return s;
+    }
+
+  private:
+    uint64_t get(int bytes)
+    {
+        if (!ok_ || in_.size() - pos_ < static_cast<size_t>(bytes)) {
+            ok_ = false;
+            return 0;
+        }
+        uint64_t v = 0;
+        for (int i = bytes - 1; i >= 0; --i)
+            v = v << 8 | static_cast<uint8_t>(in_[pos_ + i]);
+        pos_ += bytes;
+        return v;
+    }
+    std::string_view in_;
+    size_t pos_ = 0;
+    bool ok_ = true;
+};
+
+std::string copy(drover_str s) { return s.ptr ? std::string(s.ptr, s.len) : std::string(); }
+
+}  // namespace
+
+Record Record::from(const drover_acct_job &in)
+{
+    Record r;
+    // A newer core may pass a longer struct, an older one a shorter: read our common prefix.
+    const size_t n = in.struct_size < sizeof r.job ? in.struct_size : sizeof r.job;
+    std::memcpy(&r.job, &in, n);
+    r.job.struct_size = sizeof r.job;
+    r.cluster = copy(r.job.cluster);
+    r.name = copy(r.job.name);
+    r.partition = copy(r.job.partition);
+    r.account = copy(r.job.account);
+    r.node_list = copy(r.job.node_list);
+    r.work_dir = copy(r.job.work_dir);
+    for (drover_str *s : {&r.job.cluster, &r.job.name, &r.job.partition, &r.job.account,
+                          &r.job.node_list, &r.job.work_dir})
+        *s = drover_str{nullptr, 0};  // the caller's, gone after the call
+    return r;
+}
+
+drover_acct_job Record::view() const
+{
+    auto str = [](const std::string &s) { return drover_str{s.data(), s.size()}; };
+    drover_acct_job v = job;
+    v.cluster = str(cluster);
+    v.name = str(name);
+    v.partition = str(partition);
+    v.account = str(account);
+    v.node_list = str(node_list);
+    v.work_dir = str(work_dir);
+    return v;
+}
+
+std::string Record::pack() const
+{
+    Writer w;
+    w.u8(kVersion);
+    for (uint32_t v : {job.job_id, job.user_id, job.group_id, job.alloc_nodes, job.alloc_cpus,
+                       job.req_cpus})
+        w.u32(v);
+    w.u64(job.req_mem_mb);
+    w.u32(job.state);
+    w.u32(static_cast<uint32_t>(job.exit_status));
+    w.u32(job.time_limit_min);
+    for (int64_t t : {job.submit_time, job.eligible_time, job.start_time, job.end_time})
+        w.u64(static_cast<uint64_t>(t));
+    w.u32(job.cancelled_by);
+    for (const std::string *s : {&cluster, &name, &partition, &account, &node_list, &work_dir})
+        w.str(drover_str{s->data(), s->size()});
+    return w.take();
+}
+
+std::optional<Record> Record::unpack(std::string_view bytes)
+{
+    Reader r(bytes);
+    if (r.u8() != kVersion)
+        return std::nullopt;
+    Record rec;
+    drover_acct_job &j = rec.job;
+    j.struct_size = sizeof j;
+    for (uint32_t *v : {&j.job_id, &j.user_id, &j.group_id, &j.alloc_nodes, &j.alloc_cpus,
+                        &j.req_cpus})
+        *v = r.u32();
+    j.req_mem_mb = r.u64();
+    j.state = r.u32();
+    j.exit_status = static_cast<int32_t>(r.u32());
+    j.time_limit_min = r.u32();
+    for (int64_t *t : {&j.submit_time, &j.eligible_time, &j.start_time, &j.end_time})
+        *t = static_cast<int64_t>(r.u64());
+    j.cancelled_by = r.u32();
+    for (std::string *s : {&rec.cluster, &rec.name, &rec.partition, &rec.account, &rec.node_list,
+                           &rec.work_dir})
+        *s = r.str();
+    if (!r.ok())
+        return std::nullopt;
+    return rec;
+}
+
+}  // namespace drover::acct_lmdb
