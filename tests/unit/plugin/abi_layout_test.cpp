@@ -1,0 +1,161 @@
+// abi_layout_test.cpp - the ABI tables keep their layout: reordering or retyping a member fails
+// to compile. Offsets are for LP64 (x86_64, aarch64), the platforms Drover builds for.
+#include <cstddef>
+
+#include <gtest/gtest.h>
+
+#include <drover/accounting.h>
+#include <drover/auth.h>
+#include <drover/plugin.h>
+#include <drover/proctrack.h>
+#include <drover/sched.h>
+#include <drover/select.h>
+#include <drover/switch.h>
+#include <drover/views.h>
+
+#define AT(T, member, off) static_assert(offsetof(T, member) == (off), #T "." #member " moved")
+#define SIZE(T, n) static_assert(sizeof(T) >= (n), #T " shrank")
+
+static_assert(sizeof(void *) == 8, "the layout below is for LP64");
+
+AT(drover_str, ptr, 0);
+AT(drover_str, len, 8);
+AT(drover_bitmap_view, words, 0);
+AT(drover_bitmap_view, nbits, 8);
+AT(drover_bitmap, words, 0);
+AT(drover_bitmap, nbits, 8);
+static_assert(sizeof(drover_error) == 256);
+
+AT(drover_host_api, struct_size, 0);
+AT(drover_host_api, abi_major, 4);
+AT(drover_host_api, abi_minor, 6);
+AT(drover_host_api, log, 8);
+AT(drover_host_api, conf_get, 16);
+AT(drover_host_api, role, 24);
+SIZE(drover_host_api, 32);
+
+AT(drover_plugin_desc, struct_size, 0);
+AT(drover_plugin_desc, abi_major, 4);
+AT(drover_plugin_desc, abi_minor, 6);
+AT(drover_plugin_desc, type, 8);
+AT(drover_plugin_desc, name, 16);
+AT(drover_plugin_desc, version, 24);
+AT(drover_plugin_desc, init, 32);
+AT(drover_plugin_desc, fini, 40);
+AT(drover_plugin_desc, ops, 48);
+SIZE(drover_plugin_desc, 56);
+
+AT(drover_select_ops, struct_size, 0);
+AT(drover_select_ops, node_init, 8);
+AT(drover_select_ops, job_test, 16);
+AT(drover_select_ops, job_begin, 24);
+AT(drover_select_ops, job_fini, 32);
+AT(drover_select_ops, job_cpus_on_node, 40);
+SIZE(drover_select_ops, 48);
+
+AT(drover_sched_host, struct_size, 0);
+AT(drover_sched_host, pending_count, 8);
+AT(drover_sched_host, pending_job, 16);
+AT(drover_sched_host, try_start, 24);
+AT(drover_sched_host, now, 32);
+AT(drover_sched_ops, struct_size, 0);
+AT(drover_sched_ops, job_priority, 8);
+AT(drover_sched_ops, schedule, 16);
+SIZE(drover_sched_ops, 24);
+
+AT(drover_auth_ops, struct_size, 0);
+AT(drover_auth_ops, cred_create, 8);
+AT(drover_auth_ops, cred_verify, 16);
+SIZE(drover_auth_ops, 24);
+
+AT(drover_acct_ops, struct_size, 0);
+AT(drover_acct_ops, job_event, 8);
+AT(drover_acct_ops, job_query, 16);
+SIZE(drover_acct_ops, 24);
+
+AT(drover_switch_ops, struct_size, 0);
+AT(drover_switch_ops, job_init, 8);
+AT(drover_switch_ops, job_fini, 16);
+SIZE(drover_switch_ops, 24);
+
+AT(drover_proctrack_ops, struct_size, 0);
+AT(drover_proctrack_ops, cont_create, 8);
+AT(drover_proctrack_ops, cont_signal, 16);
+AT(drover_proctrack_ops, cont_pids, 24);
+AT(drover_proctrack_ops, cont_destroy, 32);
+SIZE(drover_proctrack_ops, 40);
+
+AT(drover_node_view, struct_size, 0);
+AT(drover_node_view, name, 8);
+AT(drover_node_view, cpus, 24);
+AT(drover_node_view, sockets, 28);
+AT(drover_node_view, cores_per_socket, 32);
+AT(drover_node_view, threads_per_core, 36);
+AT(drover_node_view, real_memory_mb, 40);
+AT(drover_node_view, tmp_disk_mb, 48);
+AT(drover_node_view, weight, 56);
+AT(drover_node_view, features, 64);
+AT(drover_node_view, state, 80);
+AT(drover_node_view, flags, 84);
+
+AT(drover_job_view, struct_size, 0);
+AT(drover_job_view, job_id, 4);
+AT(drover_job_view, user_id, 8);
+AT(drover_job_view, group_id, 12);
+AT(drover_job_view, name, 16);
+AT(drover_job_view, partition, 32);
+AT(drover_job_view, priority, 48);
+AT(drover_job_view, state, 52);
+AT(drover_job_view, min_nodes, 56);
+AT(drover_job_view, max_nodes, 60);
+AT(drover_job_view, num_tasks, 64);
+AT(drover_job_view, cpus_per_task, 68);
+AT(drover_job_view, mem_per_node_mb, 72);
+AT(drover_job_view, time_limit_min, 80);
+AT(drover_job_view, submit_time, 88);
+AT(drover_job_view, exclusive, 96);
+
+AT(drover_acct_job, struct_size, 0);
+AT(drover_acct_job, job_id, 4);
+AT(drover_acct_job, user_id, 8);
+AT(drover_acct_job, group_id, 12);
+AT(drover_acct_job, cluster, 16);
+AT(drover_acct_job, name, 32);
+AT(drover_acct_job, partition, 48);
+AT(drover_acct_job, account, 64);
+AT(drover_acct_job, node_list, 80);
+AT(drover_acct_job, work_dir, 96);
+AT(drover_acct_job, alloc_nodes, 112);
+AT(drover_acct_job, alloc_cpus, 116);
+AT(drover_acct_job, req_cpus, 120);
+AT(drover_acct_job, req_mem_mb, 128);
+AT(drover_acct_job, state, 136);
+AT(drover_acct_job, exit_status, 140);
+AT(drover_acct_job, time_limit_min, 144);
+AT(drover_acct_job, submit_time, 152);
+AT(drover_acct_job, eligible_time, 160);
+AT(drover_acct_job, start_time, 168);
+AT(drover_acct_job, end_time, 176);
+AT(drover_acct_job, cancelled_by, 184);
+
+AT(drover_acct_query, struct_size, 0);
+AT(drover_acct_query, job_ids, 8);
+AT(drover_acct_query, job_id_count, 16);
+AT(drover_acct_query, user_id, 20);
+AT(drover_acct_query, start_after, 24);
+AT(drover_acct_query, end_before, 32);
+
+// The constants are part of the ABI too.
+static_assert(DROVER_OK == 0 && DROVER_EINVAL == -22 && DROVER_EBUSY == -16 &&
+              DROVER_ENOSPC == -28 && DROVER_EPERM == -1 && DROVER_ENOENT == -2 &&
+              DROVER_EIO == -5);
+static_assert(DROVER_SELECT_RUN_NOW == 0 && DROVER_SELECT_TEST_ONLY == 1);
+static_assert(DROVER_ACCT_JOB_SUBMIT == 1 && DROVER_ACCT_JOB_START == 2 &&
+              DROVER_ACCT_JOB_END == 3);
+static_assert(DROVER_INFINITE == 0xffffffffu && DROVER_NO_VAL == 0xfffffffeu);
+
+// The checks above run at compile time; this keeps the file visible in the test list.
+TEST(PluginAbiLayout, TablesKeepTheirOffsets)
+{
+    SUCCEED();
+}
