@@ -45,14 +45,16 @@ struct Bound {
 
 class PluginSet {
   public:
-    // role is "ctld", "noded" or "cli" (what host->role() answers).
+    // role is "ctld", "noded" or "cli" (what host->role() answers). OWNERSHIP: conf is borrowed
+    // and must outlive the set: plugins get pointers into conf.raw from conf_get until fini.
     PluginSet(const Config &conf, std::string role);
     ~PluginSet();
     PluginSet(const PluginSet &) = delete;
     PluginSet &operator=(const PluginSet &) = delete;
 
-    // Loads the plugin for `id` ("select/linear"; Slurm's older "select/linear" spellings such as
-    // "auth/slurm" -> auth/key are mapped), from the directories of PluginDir (colon-separated),
+    // Loads the plugin for `id` ("select/linear"; Slurm names Drover spells otherwise are mapped:
+    // auth/slurm -> auth/key, select/cons_res -> select/cons_tres, accounting_storage/X ->
+    // accounting/X), from the directories of PluginDir (colon-separated),
     // else the build tree's plugin directory, else the installed one. Runs its init(). Throws
     // LoadError with one line when the file is missing, has no drover_plugin_entry, returns NULL,
     // has another ABI major or a newer minor, a short descriptor or table, a type/name other than
