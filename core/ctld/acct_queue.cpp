@@ -1,6 +1,7 @@
 // acct_queue.cpp - the accounting worker thread.
 #include "ctld/acct_queue.hpp"
 
+#include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 #include <spdlog/spdlog.h>

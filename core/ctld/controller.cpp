@@ -1,6 +1,7 @@
 // controller.cpp - droverctld's wiring: parts, message routing and timers.
 #include "ctld/controller.hpp"
 
+#include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
 #include <boost/asio.hpp>
 #include <pwd.h>
 #include <spdlog/spdlog.h>

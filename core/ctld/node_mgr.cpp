@@ -99,7 +99,7 @@ void NodeManager::recover() {
         const auto *info = flatbuffers::GetRoot<proto::NodeInfo>(value.data());
         Node *n = find(std::string(key.begin(), key.end()));
         if (!n) return;
-        n->state = info->state() == DROVER_NODE_DOWN ? DROVER_NODE_DOWN : n->state;
+        if (info->state() == DROVER_NODE_DOWN) n->state = DROVER_NODE_DOWN;
         n->flags = (n->flags & ~DROVER_NODE_FLAG_DRAIN) | (info->flags() & DROVER_NODE_FLAG_DRAIN);
         n->reason = info->reason() ? info->reason()->str() : "";
         n->reason_time = info->reason_time();

@@ -1,6 +1,7 @@
 // scheduler.cpp - scheduling passes, job start and batch launch.
 #include "ctld/scheduler.hpp"
 
+#include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 #include <spdlog/spdlog.h>

@@ -1,6 +1,7 @@
 // call_pool.cpp - worker threads for blocking calls; results are posted back to the loop.
 #include "net/call_pool.hpp"
 
+#include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 

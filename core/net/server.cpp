@@ -5,6 +5,7 @@
 // with a frame is logged and closes that connection only; the server keeps serving everyone else.
 #include "net/server.hpp"
 
+#include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
 #include <boost/asio.hpp>
 #include <spdlog/spdlog.h>
 #include <sys/socket.h>

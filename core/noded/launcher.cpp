@@ -4,6 +4,7 @@
 // it can fork anything; only then does it drop to the user and exec the script.
 #include "noded/launcher.hpp"
 
+#include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
 #include <boost/asio.hpp>
 #include <csignal>
 #include <fcntl.h>

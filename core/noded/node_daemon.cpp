@@ -1,6 +1,7 @@
 // node_daemon.cpp - droverd's wiring: plugins, server, registration, routing and the tree.
 #include "noded/node_daemon.hpp"
 
+#include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
 #include <boost/asio.hpp>
 #include <pwd.h>
 #include <spdlog/spdlog.h>

@@ -57,7 +57,7 @@ std::string verify_frame_body(std::span<const uint8_t> data, Verified *out) {
     const auto *body = env->body();
     flatbuffers::Verifier msg_verifier(body->data(), body->size(), 32, 1000000);
     if (!msg_verifier.VerifyBuffer<Message>(nullptr)) return "malformed message body";
-    const Message *msg = GetRoot<Message>(body->data());
+    const Message *msg = flatbuffers::GetRoot<Message>(body->data());
     if (msg->body_type() == Body::NONE) return "message body has no type";
     out->envelope = env;
     out->message = msg;
