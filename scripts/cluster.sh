@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# cluster.sh - starts and stops a local Drover cluster on loopback: one controller and N node
+# daemons, each node on its own port, state in LMDB under the cluster's directory, key-file auth.
+#
+#   scripts/cluster.sh start DIR [NODES]   writes DIR/slurm.conf and DIR/drover.key, starts daemons
+#   scripts/cluster.sh stop DIR            stops them
+#   scripts/cluster.sh env DIR             prints the exports that point commands at the cluster
+#
+# Sourced by the tests and the demo; BIN (default ./build) says where the binaries are.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BIN=${BIN:-$ROOT/build}
+
+free_port() {
+  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])' 2>/dev/null ||
+    echo $((20000 + RANDOM % 20000))
+}
+
+write_config() {
+  local dir=$1 nodes=$2 ctld_port=$3 base_port=$4
+  mkdir -p "$dir/state" "$dir/spool" "$dir/log"
+  cat > "$dir/slurm.conf" <<CONF
+# A local Drover cluster on loopback (scripts/cluster.sh).
+ClusterName=local
+SlurmctldHost=localhost(127.0.0.1)
+SlurmctldPort=$ctld_port
+SlurmUser=root
+AuthType=auth/key
+AuthInfo=socket=$dir/auth.socket
+StateSaveLocation=$dir/state
+SlurmdSpoolDir=$dir/spool
+SlurmctldLogFile=$dir/log/droverctld.log
+SelectType=select/linear
+SchedulerType=sched/builtin
+AccountingStorageType=accounting/lmdb
+ProctrackType=proctrack/pgid
+SwitchType=switch/none
+TreeWidth=2
+SlurmdTimeout=30
+KillWait=5
+MinJobAge=300
+ReturnToService=1
+NodeName=DEFAULT CPUs=1 RealMemory=100 State=UNKNOWN NodeAddr=127.0.0.1
+CONF
+  local i
+  for i in $(seq 1 "$nodes"); do
+    echo "NodeName=n$i Port=$((base_port + i))" >> "$dir/slurm.conf"
+  done
+  echo "PartitionName=debug Nodes=n[1-$nodes] Default=YES MaxTime=INFINITE State=UP" >> "$dir/slurm.conf"
+  [ -f "$dir/drover.key" ] || { head -c 32 /dev/urandom > "$dir/drover.key"; chmod 600 "$dir/drover.key"; }
+}
+
+wait_for_nodes() {
+  local dir=$1 nodes=$2 i
+  for i in $(seq 1 100); do
+    local up
+    up=$(SLURM_CONF=$dir/slurm.conf "$BIN/core/cli/sinfo" -h -N -o "%N %t" 2>/dev/null | grep -c " idle" || true)
+    [ "$up" -ge "$nodes" ] && return 0
+    sleep 0.1
+  done
+  echo "cluster.sh: nodes did not come up; see $dir/log" >&2
+  return 1
+}
+
+start_ctld() {
+  local dir=$1; shift
+  "$BIN/core/ctld/droverctld" -D -f "$dir/slurm.conf" -L "$dir/log/droverctld.log" "$@" &
+  echo $! > "$dir/ctld.pid"
+}
+
+start_node() {
+  local dir=$1 i=$2
+  "$BIN/core/noded/droverd" -D -f "$dir/slurm.conf" -N "n$i" -L "$dir/log/droverd-n$i.log" &
+  echo $! > "$dir/n$i.pid"
+}
+
+cluster_start() {
+  local dir=$1 nodes=${2:-3}
+  mkdir -p "$dir"
+  dir=$(cd "$dir" && pwd)
+  if [ ! -f "$dir/slurm.conf" ]; then
+    write_config "$dir" "$nodes" "$(free_port)" "$(( $(free_port) % 20000 + 30000 ))"
+  fi
+  start_ctld "$dir"
+  local i
+  for i in $(seq 1 "$nodes"); do start_node "$dir" "$i"; done
+  wait_for_nodes "$dir" "$nodes"
+}
+
+cluster_stop() {
+  local dir=$1 f
+  for f in "$dir"/*.pid; do
+    [ -f "$f" ] || continue
+    kill "$(cat "$f")" 2>/dev/null || true
+  done
+  for f in "$dir"/*.pid; do
+    [ -f "$f" ] || continue
+    local pid; pid=$(cat "$f")
+    for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    kill -9 "$pid" 2>/dev/null || true
+    rm -f "$f"
+  done
+}
+
+cluster_env() {
+  local dir; dir=$(cd "$1" && pwd)
+  echo "export SLURM_CONF=$dir/slurm.conf PATH=$BIN/core/cli:\$PATH"
+}
+
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+  cmd=${1:-}; shift || true
+  case "$cmd" in
+    start) cluster_start "$@" ;;
+    stop) cluster_stop "$@" ;;
+    env) cluster_env "$@" ;;
+    *) echo "usage: $0 start DIR [NODES] | stop DIR | env DIR" >&2; exit 2 ;;
+  esac
+fi

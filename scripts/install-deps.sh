@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# install-deps.sh - installs the Debian packages Drover builds and tests with, when missing.
+set -euo pipefail
+
+packages=(
+  cmake ninja-build g++ make pkg-config ccache
+  libboost-dev libboost-filesystem-dev libboost-system-dev
+  flatbuffers-compiler libflatbuffers-dev
+  liblmdb-dev libspdlog-dev libfmt-dev libssl-dev
+  libgtest-dev
+  clang libclang-rt-14-dev        # the libFuzzer targets
+  procps iproute2 passwd          # pgrep, ip, useradd in the tests
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "install-deps: installing ${missing[*]}"
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
