@@ -1,0 +1,19 @@
+// commands.hpp - the entry point of each command the drover binary runs.
+#pragma once
+
+#include <span>
+#include <string>
+
+namespace drover::cli {
+
+inline constexpr const char *kDroverVersion = "0.1.0";
+
+// Each takes its arguments without argv[0] and returns the exit status.
+int sbatch_main(std::span<const std::string> args);
+int squeue_main(std::span<const std::string> args);
+int scancel_main(std::span<const std::string> args);
+int sinfo_main(std::span<const std::string> args);
+int scontrol_main(std::span<const std::string> args);
+int sacct_main(std::span<const std::string> args);
+
+}  // namespace drover::cli

@@ -1,0 +1,66 @@
+// main.cpp - the multi-call binary: runs the command its name (or its first argument) names.
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cli/commands.hpp"
+#include "cli/text.hpp"
+
+using namespace drover::cli;
+
+namespace {
+
+struct Command {
+    const char *name;
+    int (*run)(std::span<const std::string>);
+};
+
+constexpr Command kCommands[] = {
+    {"sbatch", sbatch_main},   {"squeue", squeue_main},     {"scancel", scancel_main},
+    {"sinfo", sinfo_main},     {"scontrol", scontrol_main}, {"sacct", sacct_main},
+};
+
+// Commands that are links to this binary but come in later work.
+constexpr const char *kLater[] = {"srun", "salloc", "sstat", "sacctmgr"};
+
+int usage() {
+    std::string msg = "Usage: drover <command> [options]\nCommands:";
+    for (const auto &c : kCommands) msg.append(" ").append(c.name);
+    msg += "\nOr run it through a link named after the command (sbatch, squeue, ...).\n";
+    write_err(msg);
+    return 1;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+    std::string_view prog = argc > 0 && argv[0] ? argv[0] : "drover";
+    if (auto slash = prog.rfind('/'); slash != std::string_view::npos) prog.remove_prefix(slash + 1);
+    std::vector<std::string> args;
+    args.reserve(argc > 1 ? std::size_t(argc - 1) : 0);
+    for (int i = 1; i < argc; ++i) args.emplace_back(argv[i]);
+
+    if (prog == "drover") {
+        if (args.empty()) return usage();
+        if (args[0] == "--version" || args[0] == "-V") {
+            write_out(std::string("drover ") + kDroverVersion + "\n");
+            return 0;
+        }
+        if (args[0] == "--help" || args[0] == "-h") {
+            usage();
+            return 0;
+        }
+        prog = argv[1];
+        args.erase(args.begin());
+    }
+    for (const auto &c : kCommands)
+        if (prog == c.name) return c.run(args);
+    for (const char *later : kLater)
+        if (prog == later) {
+            write_err(std::string(later) + ": error: not yet supported by Drover\n");
+            return 1;
+        }
+    write_err("drover: unknown command '" + std::string(prog) + "'\n");
+    return usage();
+}

@@ -1,0 +1,52 @@
+// options.hpp - a getopt_long-like option parser with GNU's messages, for every command.
+#pragma once
+
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace drover::cli {
+
+enum class Arg { none, required, optional };
+
+// One option: a short letter (0 if none), a long name (nullptr if none), and its id.
+struct OptSpec {
+    int id;
+    char short_name;
+    const char *long_name;
+    Arg arg;
+};
+
+struct ParsedOpt {
+    int id;
+    std::optional<std::string> value;
+    std::string spelled;   // as written: "--job-name" or "-J"
+};
+
+struct ParsedArgs {
+    std::vector<ParsedOpt> opts;
+    std::vector<std::string> positionals;
+};
+
+// A command-line mistake; what() is GNU getopt's line without the program prefix
+// ("unrecognized option '--foo'"). Commands print "<prog>: <what>" and the "Try" line.
+class UsageError : public std::runtime_error {
+  public:
+    using std::runtime_error::runtime_error;
+};
+
+// Parses args (argv without argv[0]). Long options may be abbreviated to a unique prefix
+// ("--part" for "--partition"); an exact name always wins. With stop_at_positional, the first
+// non-option ends option parsing and it and everything after are positionals (sbatch's script
+// and its arguments); otherwise options and positionals may mix, as GNU getopt permutes.
+// "--" always ends option parsing.
+ParsedArgs parse_options(std::span<const std::string> args, std::span<const OptSpec> specs,
+                         bool stop_at_positional);
+
+// Prints "<prog>: <err>\nTry \"<prog> --help\" for more information\n" to stderr.
+void print_usage_error(std::string_view prog, const UsageError &err);
+
+}  // namespace drover::cli

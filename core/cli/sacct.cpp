@@ -1,0 +1,177 @@
+// sacct.cpp - accounting records: AcctQueryRequest, filters, Slurm's fixed and parsable layouts.
+#include <unistd.h>
+
+#include <algorithm>
+
+#include "cli/commands.hpp"
+#include "cli/json_records.hpp"
+#include "cli/options.hpp"
+#include "cli/rpc.hpp"
+#include "cli/sacct_args.hpp"
+#include "cli/sacct_rows.hpp"
+#include "cli/text.hpp"
+#include "cli/users.hpp"
+#include "common/error.hpp"
+#include "common/hostlist.hpp"
+#include "common/timefmt.hpp"
+
+namespace drover::cli {
+
+namespace {
+
+constexpr std::string_view kProg = "sacct";
+
+constexpr const char *kHelp =
+    "sacct [<OPTION>]\n"
+    "    Valid <OPTION> values are:\n"
+    "     -a, --allusers:\n"
+    "                   Display jobs for all users.\n"
+    "     -A, --accounts:\n"
+    "                   Use this comma separated list of accounts to select jobs.\n"
+    "     -b, --brief:\n"
+    "                   Equivalent to '--format=jobid,state,exitcode'.\n"
+    "     --delimiter:\n"
+    "                   Character(s) to separate fields with --parsable/--parsable2.\n"
+    "     -e, --helpformat:\n"
+    "                   Print a list of fields that can be specified with --format.\n"
+    "     -E, --endtime:\n"
+    "                   Select jobs eligible before this time.\n"
+    "     -j, --jobs:\n"
+    "                   Display information about this job or comma-separated list of jobs.\n"
+    "     --json:\n"
+    "                   Produce JSON output.\n"
+    "     -l, --long:\n"
+    "                   Equivalent to specifying a long list of fields.\n"
+    "     --name:\n"
+    "                   Display jobs that have any of these name(s).\n"
+    "     -n, --noheader:\n"
+    "                   No header will be added to the beginning of output.\n"
+    "     -N, --nodelist:\n"
+    "                   Display jobs that ran on any of these nodes.\n"
+    "     -o, --format:\n"
+    "                   Comma separated list of fields (use \"--helpformat\" for a list).\n"
+    "     -p, --parsable: output will be '|' delimited with a '|' at the end\n"
+    "     -P, --parsable2: output will be '|' delimited without a '|' at the end\n"
+    "     -r, --partition:\n"
+    "                   Comma separated list of partitions to select jobs and job steps from.\n"
+    "     -s, --state:\n"
+    "                   Select jobs based on their state (e.g. CD, F, CA, TO, R, PD).\n"
+    "     -S, --starttime:\n"
+    "                   Select jobs eligible after this time.  Default is 00:00:00 of the\n"
+    "                   current day, unless '-j' is used.\n"
+    "     -u, --user:\n"
+    "                   Use this comma separated list of user names or uids to select jobs.\n"
+    "     -V, --version: Print version.\n"
+    "     -X, --allocations:\n"
+    "                   Only show statistics relevant to the job allocation itself.\n";
+
+bool in(const std::vector<std::string> &list, std::string_view v) {
+    return std::find(list.begin(), list.end(), v) != list.end();
+}
+
+std::string_view sv(const flatbuffers::String *s) { return s ? s->string_view() : std::string_view(); }
+
+int run(std::span<const std::string> args) {
+    SacctArgs a;
+    try {
+        a = parse_sacct_args(args);
+    } catch (const UsageError &e) {
+        print_usage_error(kProg, e);
+        return 1;
+    }
+    if (a.help || a.usage) {
+        write_out(kHelp);
+        return 0;
+    }
+    if (a.version) {
+        write_out(std::string("drover ") + kDroverVersion + "\n");
+        return 0;
+    }
+    if (a.helpformat) {
+        write_out(sacct_field_names());
+        return 0;
+    }
+    std::string field_list = a.format      ? *a.format
+                             : a.brief     ? std::string(kSacctBriefFields)
+                             : a.long_format ? std::string(kSacctLongFields)
+                                             : std::string(kSacctDefaultFields);
+    std::vector<SacctField> fields = parse_sacct_fields(field_list);
+
+    int64_t now = now_seconds();
+    int64_t start = 0, end = 0;
+    if (a.start) start = parse_timestamp(*a.start, now);
+    else if (a.job_ids.empty()) start = parse_timestamp("today", now);
+    if (a.end) end = parse_timestamp(*a.end, now);
+
+    uint32_t my_uid = static_cast<uint32_t>(::getuid());
+    std::vector<uint32_t> uids;
+    for (const auto &u : a.users) {
+        auto uid = lookup_user(u);
+        if (!uid) {
+            print_error(kProg, "Invalid user id: " + u);
+            return 1;
+        }
+        uids.push_back(*uid);
+    }
+    // Like Slurm: your own jobs unless -a, -u, or you are root (or looking up jobs by id).
+    if (uids.empty() && !a.allusers && my_uid != 0 && a.job_ids.empty()) uids.push_back(my_uid);
+    std::vector<std::string> nodes;
+    if (a.nodelist) nodes = hostlist_expand(*a.nodelist);
+
+    flatbuffers::FlatBufferBuilder fbb;
+    auto ids = fbb.CreateVector(a.job_ids);
+    auto req = proto::CreateAcctQueryRequest(fbb, ids, uids.size() == 1 ? uids[0] : 0xfffffffeu,
+                                             start, end);
+    net::Reply reply;
+    try {
+        reply = call_ctld(fbb, proto::Body::AcctQueryRequest, req.Union());
+        reply.as<proto::AcctQueryResponse>();
+    } catch (const net::RpcError &e) {
+        print_error(kProg, e.what());
+        return 1;
+    }
+    const auto *r = reply.as<proto::AcctQueryResponse>();
+
+    std::vector<const proto::AcctJob *> jobs;
+    if (r->jobs()) {
+        for (const auto *j : *r->jobs()) {
+            if (!uids.empty() && std::find(uids.begin(), uids.end(), j->user_id()) == uids.end())
+                continue;
+            if (!a.accounts.empty() && !in(a.accounts, sv(j->account()))) continue;
+            if (!a.partitions.empty() && !in(a.partitions, sv(j->partition()))) continue;
+            if (!a.names.empty() && !in(a.names, sv(j->name()))) continue;
+            if (!a.states.empty() && !a.states.matches(j->state())) continue;
+            if (!nodes.empty()) {
+                std::vector<std::string> held;
+                try {
+                    held = hostlist_expand(sv(j->node_list()));
+                } catch (const ParseError &) {
+                }
+                bool hit = false;
+                for (const auto &n : held) hit = hit || in(nodes, n);
+                if (!hit) continue;
+            }
+            jobs.push_back(j);
+        }
+    }
+    if (a.json) {
+        std::sort(jobs.begin(), jobs.end(),
+                  [](const auto *x, const auto *y) { return x->job_id() < y->job_id(); });
+        write_out(acct_jobs_json(jobs, now));
+        return 0;
+    }
+    SacctLayout layout = a.parsable2  ? SacctLayout::parsable2
+                         : a.parsable ? SacctLayout::parsable
+                                      : SacctLayout::fixed;
+    write_out(sacct_render(fields, sacct_rows(jobs, a.allocations), layout,
+                           a.delimiter.value_or("|"), !a.noheader, now));
+    return 0;
+}
+
+}  // namespace
+
+int sacct_main(std::span<const std::string> args) {
+    return guarded(kProg, [&] { return run(args); });
+}
+
+}  // namespace drover::cli

@@ -1,0 +1,308 @@
+// sacct_rows.cpp - sacct field table (Slurm's widths), values for job and batch lines, layouts.
+#include "cli/sacct_rows.hpp"
+
+#include <drover/views.h>
+
+#include <algorithm>
+
+#include "cli/job_states.hpp"
+#include "cli/scontrol_show.hpp"
+#include "cli/text.hpp"
+#include "cli/users.hpp"
+#include "common/error.hpp"
+#include "common/hostlist.hpp"
+#include "common/timefmt.hpp"
+
+namespace drover::cli {
+
+const char *const kSacctLongFields =
+    "JobID,JobIDRaw,JobName,Partition,MaxVMSize,MaxVMSizeNode,MaxVMSizeTask,AveVMSize,MaxRSS,"
+    "MaxRSSNode,MaxRSSTask,AveRSS,MaxPages,MaxPagesNode,MaxPagesTask,AvePages,MinCPU,MinCPUNode,"
+    "MinCPUTask,AveCPU,NTasks,AllocCPUS,Elapsed,State,ExitCode,AveCPUFreq,ReqCPUFreqMin,"
+    "ReqCPUFreqMax,ReqCPUFreqGov,ReqMem,ConsumedEnergy,MaxDiskRead,MaxDiskReadNode,"
+    "MaxDiskReadTask,AveDiskRead,MaxDiskWrite,MaxDiskWriteNode,MaxDiskWriteTask,AveDiskWrite,"
+    "ReqTRES,AllocTRES,TRESUsageInAve,TRESUsageInMax,TRESUsageInMaxNode,TRESUsageInMaxTask,"
+    "TRESUsageInMin,TRESUsageInMinNode,TRESUsageInMinTask,TRESUsageInTot,TRESUsageOutMax,"
+    "TRESUsageOutMaxNode,TRESUsageOutMaxTask,TRESUsageOutAve,TRESUsageOutTot";
+
+namespace {
+
+enum Kind : int {
+    kUsage,   // per-step usage Drover does not collect yet: blank
+    kAccount, kAllocCpus, kAllocNodes, kAllocTres, kCluster, kComment, kCpuTime, kCpuTimeRaw,
+    kDerivedExitCode, kElapsed, kElapsedRaw, kEligible, kEnd, kExitCode, kFlags, kGid, kGroup,
+    kJobId, kJobIdRaw, kJobName, kNNodes, kNodeList, kNTasks, kPriority, kPartition, kQos,
+    kQosRaw, kReason, kReqCpus, kReqMem, kReqNodes, kReqTres, kReserved, kStart, kState, kSubmit,
+    kSuspended, kTimelimit, kTimelimitRaw, kUid, kUser, kWorkDir, kEmpty, kZeroTime,
+};
+
+struct Def {
+    const char *name;
+    int width;
+    Kind kind;
+};
+
+// In Slurm's order, so an abbreviation picks the same field it does.
+constexpr Def kDefs[] = {
+    {"Account", 10, kAccount},           {"AdminComment", 15, kEmpty},
+    {"AllocCPUS", 10, kAllocCpus},       {"AllocGRES", 12, kEmpty},
+    {"AllocNodes", 10, kAllocNodes},     {"AllocTRES", 10, kAllocTres},
+    {"AssocID", 7, kEmpty},              {"AveCPU", 10, kUsage},
+    {"AveCPUFreq", 10, kUsage},          {"AveDiskRead", 14, kUsage},
+    {"AveDiskWrite", 14, kUsage},        {"AvePages", 10, kUsage},
+    {"AveRSS", 10, kUsage},              {"AveVMSize", 10, kUsage},
+    {"BlockID", 16, kEmpty},             {"Cluster", 10, kCluster},
+    {"Comment", 14, kComment},           {"Constraints", 19, kEmpty},
+    {"ConsumedEnergy", 14, kUsage},      {"ConsumedEnergyRaw", 17, kUsage},
+    {"CPUTime", 10, kCpuTime},           {"CPUTimeRAW", 10, kCpuTimeRaw},
+    {"DerivedExitCode", 15, kDerivedExitCode}, {"Elapsed", 10, kElapsed},
+    {"ElapsedRaw", 10, kElapsedRaw},     {"Eligible", 19, kEligible},
+    {"End", 19, kEnd},                   {"ExitCode", 8, kExitCode},
+    {"Flags", 19, kFlags},               {"GID", 6, kGid},
+    {"Group", 9, kGroup},                {"JobID", -12, kJobId},
+    {"JobIDRaw", -12, kJobIdRaw},        {"JobName", 10, kJobName},
+    {"Layout", 9, kEmpty},               {"MaxDiskRead", 12, kUsage},
+    {"MaxDiskReadNode", 15, kUsage},     {"MaxDiskReadTask", 15, kUsage},
+    {"MaxDiskWrite", 12, kUsage},        {"MaxDiskWriteNode", 16, kUsage},
+    {"MaxDiskWriteTask", 16, kUsage},    {"MaxPages", 8, kUsage},
+    {"MaxPagesNode", 12, kUsage},        {"MaxPagesTask", 14, kUsage},
+    {"MaxRSS", 10, kUsage},              {"MaxRSSNode", 10, kUsage},
+    {"MaxRSSTask", 10, kUsage},          {"MaxVMSize", 10, kUsage},
+    {"MaxVMSizeNode", 14, kUsage},       {"MaxVMSizeTask", 14, kUsage},
+    {"McsLabel", 12, kEmpty},            {"MinCPU", 10, kUsage},
+    {"MinCPUNode", 10, kUsage},          {"MinCPUTask", 10, kUsage},
+    {"NCPUS", 10, kAllocCpus},           {"NNodes", 8, kNNodes},
+    {"NodeList", 15, kNodeList},         {"NTasks", 8, kNTasks},
+    {"Priority", 10, kPriority},         {"Partition", 10, kPartition},
+    {"QOS", 10, kQos},                   {"QOSRAW", 6, kQosRaw},
+    {"Reason", 22, kReason},             {"ReqCPUFreq", 10, kUsage},
+    {"ReqCPUFreqMin", 13, kUsage},       {"ReqCPUFreqMax", 13, kUsage},
+    {"ReqCPUFreqGov", 13, kUsage},       {"ReqCPUS", 8, kReqCpus},
+    {"ReqGRES", 12, kEmpty},             {"ReqMem", 10, kReqMem},
+    {"ReqNodes", 8, kReqNodes},          {"ReqTRES", 10, kReqTres},
+    {"Reservation", 20, kEmpty},         {"ReservationId", 8, kEmpty},
+    {"Reserved", 10, kReserved},         {"ResvCPU", 10, kZeroTime},
+    {"ResvCPURAW", 10, kEmpty},          {"Start", 19, kStart},
+    {"State", 10, kState},               {"Submit", 19, kSubmit},
+    {"Suspended", 10, kSuspended},       {"SystemCPU", 10, kUsage},
+    {"SystemComment", 15, kEmpty},       {"Timelimit", 10, kTimelimit},
+    {"TimelimitRaw", 10, kTimelimitRaw}, {"TotalCPU", 10, kUsage},
+    {"TRESUsageInAve", 14, kUsage},      {"TRESUsageInMax", 14, kUsage},
+    {"TRESUsageInMaxNode", 18, kUsage},  {"TRESUsageInMaxTask", 18, kUsage},
+    {"TRESUsageInMin", 14, kUsage},      {"TRESUsageInMinNode", 18, kUsage},
+    {"TRESUsageInMinTask", 18, kUsage},  {"TRESUsageInTot", 14, kUsage},
+    {"TRESUsageOutAve", 15, kUsage},     {"TRESUsageOutMax", 15, kUsage},
+    {"TRESUsageOutMaxNode", 19, kUsage}, {"TRESUsageOutMaxTask", 19, kUsage},
+    {"TRESUsageOutMin", 15, kUsage},     {"TRESUsageOutMinNode", 19, kUsage},
+    {"TRESUsageOutMinTask", 19, kUsage}, {"TRESUsageOutTot", 15, kUsage},
+    {"UID", 6, kUid},                    {"User", 9, kUser},
+    {"UserCPU", 10, kUsage},             {"WCKey", 10, kEmpty},
+    {"WCKeyID", 10, kEmpty},             {"WorkDir", 20, kWorkDir},
+};
+
+std::string_view sv(const flatbuffers::String *s) { return s ? s->string_view() : std::string_view(); }
+
+bool started(const proto::AcctJob &j) {
+    return j.start_time() != 0 && (j.state() & kJobStateBase) != DROVER_JOB_PENDING;
+}
+
+int64_t elapsed(const proto::AcctJob &j, int64_t now) {
+    if (!started(j)) return 0;
+    int64_t end = job_is_active(j.state()) || j.end_time() == 0 ? now : j.end_time();
+    return end > j.start_time() ? end - j.start_time() : 0;
+}
+
+uint32_t batch_cpus(const proto::AcctJob &j) {
+    uint32_t nodes = j.alloc_nodes() ? j.alloc_nodes() : 1;
+    return (j.alloc_cpus() + nodes - 1) / nodes;
+}
+
+std::string first_node(const proto::AcctJob &j) {
+    std::string_view list = sv(j.node_list());
+    try {
+        auto names = hostlist_expand(list);
+        if (!names.empty()) return names.front();
+    } catch (const ParseError &) {
+    }
+    return std::string(list);
+}
+
+std::string tres(uint32_t cpus, uint64_t mem_mb, uint32_t nodes, bool billing) {
+    std::string t;
+    if (billing) t = "billing=" + str_u(cpus) + ",";
+    t += "cpu=" + str_u(cpus);
+    if (mem_mb) t += ",mem=" + format_size_mb(mem_mb);
+    t += ",node=" + str_u(nodes);
+    return t;
+}
+
+}  // namespace
+
+std::vector<SacctField> parse_sacct_fields(std::string_view list) {
+    std::vector<SacctField> out;
+    for (const auto &item : split(list, ',')) {
+        std::string_view spec = trim(item);
+        if (spec.empty()) continue;
+        std::size_t pct = spec.find('%');
+        std::string_view name = spec.substr(0, pct);
+        const Def *def = nullptr;
+        for (const auto &d : kDefs)
+            if (iequals(name, d.name)) def = &d;
+        if (!def && !name.empty())
+            for (const auto &d : kDefs)
+                if (istarts_with(d.name, name)) {
+                    def = &d;
+                    break;
+                }
+        if (!def) throw ParseError("Invalid field requested: \"" + std::string(name) + "\"");
+        SacctField f{def->kind, def->width, def->name};
+        if (pct != std::string_view::npos) {
+            std::string_view w = spec.substr(pct + 1);
+            bool neg = !w.empty() && w[0] == '-';
+            if (neg) w.remove_prefix(1);
+            auto n = parse_u32(w);
+            if (!n || *n > 1000)
+                throw ParseError("Invalid field requested: \"" + std::string(spec) + "\"");
+            if (*n) f.width = neg ? -int(*n) : int(*n);
+        }
+        out.push_back(std::move(f));
+    }
+    if (out.empty()) throw ParseError("Invalid field requested: \"\"");
+    return out;
+}
+
+std::string sacct_field_names() {
+    std::string out;
+    int col = 0;
+    for (const auto &d : kDefs) {
+        out += fit(d.name, 20, false);
+        if (++col % 4 == 0) {
+            while (!out.empty() && out.back() == ' ') out.pop_back();
+            out += "\n";
+        }
+    }
+    while (!out.empty() && out.back() == ' ') out.pop_back();
+    if (!out.ends_with("\n")) out += "\n";
+    return out;
+}
+
+std::vector<SacctRow> sacct_rows(std::vector<const proto::AcctJob *> jobs, bool allocations_only) {
+    std::stable_sort(jobs.begin(), jobs.end(),
+                     [](const auto *a, const auto *b) { return a->job_id() < b->job_id(); });
+    std::vector<SacctRow> rows;
+    for (const auto *j : jobs) {
+        rows.push_back({j, false});
+        if (!allocations_only && started(*j)) rows.push_back({j, true});
+    }
+    return rows;
+}
+
+std::string sacct_state(const proto::AcctJob &j, bool batch_step) {
+    uint32_t base = j.state() & kJobStateBase;
+    if (batch_step) {
+        // The batch step of a job killed for its time limit or preempted was cancelled.
+        if (base == DROVER_JOB_TIMEOUT || base == DROVER_JOB_PREEMPTED ||
+            base == DROVER_JOB_CANCELLED)
+            return "CANCELLED";
+        return job_state_long(j.state());
+    }
+    if (base == DROVER_JOB_CANCELLED && j.cancelled_by() != kNoVal)
+        return "CANCELLED by " + str_u(j.cancelled_by());
+    return job_state_long(j.state());
+}
+
+std::string sacct_value(const SacctField &f, const SacctRow &row, int64_t now) {
+    const proto::AcctJob &j = *row.job;
+    bool step = row.batch_step;
+    std::string id = str_u(j.job_id()) + (step ? ".batch" : "");
+    switch (static_cast<Kind>(f.kind)) {
+    case kUsage:
+    case kEmpty: return "";
+    case kJobId:
+    case kJobIdRaw: return id;
+    case kJobName: return step ? "batch" : std::string(sv(j.name()));
+    case kPartition: return step ? "" : std::string(sv(j.partition()));
+    case kAccount: return std::string(sv(j.account()));
+    case kUser: return step ? "" : user_name(j.user_id());
+    case kUid: return step ? "" : str_u(j.user_id());
+    case kGroup: return step ? "" : group_name(j.group_id());
+    case kGid: return step ? "" : str_u(j.group_id());
+    case kCluster: return std::string(sv(j.cluster()));
+    case kAllocCpus: return str_u(step ? batch_cpus(j) : j.alloc_cpus());
+    case kAllocNodes: return step ? "1" : str_u(j.alloc_nodes());
+    case kNNodes: return step ? "1" : str_u(j.alloc_nodes() ? j.alloc_nodes() : 1);
+    case kReqCpus: return str_u(step ? batch_cpus(j) : j.req_cpus());
+    case kReqMem: return format_size_mb(j.req_mem_mb());
+    case kReqNodes: return step ? "" : str_u(j.alloc_nodes() ? j.alloc_nodes() : 1);
+    case kAllocTres:
+        if (!started(j)) return "";
+        return step ? tres(batch_cpus(j), j.req_mem_mb(), 1, false)
+                    : tres(j.alloc_cpus(), j.req_mem_mb() * j.alloc_nodes(), j.alloc_nodes(), true);
+    case kReqTres:
+        return step ? "" : tres(j.req_cpus(), j.req_mem_mb(), j.alloc_nodes() ? j.alloc_nodes() : 1, true);
+    case kState: return sacct_state(j, step);
+    case kExitCode: return exit_code_string(j.exit_status());
+    case kDerivedExitCode: return step ? "" : "0:0";
+    case kSubmit: return format_timestamp(j.submit_time());
+    case kEligible: return format_timestamp(j.eligible_time());
+    case kStart: return started(j) ? format_timestamp(j.start_time()) : "Unknown";
+    case kEnd: return job_is_active(j.state()) ? "Unknown" : format_timestamp(j.end_time());
+    case kElapsed: return format_elapsed_hms(elapsed(j, now));
+    case kElapsedRaw: return str_i(elapsed(j, now));
+    case kCpuTime:
+        return format_elapsed_hms(elapsed(j, now) * (step ? batch_cpus(j) : j.alloc_cpus()));
+    case kCpuTimeRaw: return str_i(elapsed(j, now) * (step ? batch_cpus(j) : j.alloc_cpus()));
+    case kTimelimit:
+        if (step) return "";
+        if (j.time_limit_min() == kNoVal) return "Partition_Limit";
+        return minutes_hms(j.time_limit_min());
+    case kTimelimitRaw:
+        if (step) return "";
+        if (j.time_limit_min() == kNoVal) return "Partition_Limit";
+        if (j.time_limit_min() == kInfinite) return "UNLIMITED";
+        return str_u(j.time_limit_min());
+    case kNodeList:
+        if (step) return first_node(j);
+        return sv(j.node_list()).empty() ? "None assigned" : std::string(sv(j.node_list()));
+    case kWorkDir: return step ? "" : std::string(sv(j.work_dir()));
+    case kReason: return step ? "" : "None";
+    case kPriority: return "";
+    case kQos: return step ? "" : "normal";
+    case kQosRaw: return step ? "" : "1";
+    case kComment: return "";
+    case kNTasks: return step ? "1" : "";
+    case kReserved:
+    case kZeroTime:
+    case kSuspended: return step ? "" : "00:00:00";
+    case kFlags: return step ? "" : "SchedMain";
+    }
+    return "";
+}
+
+std::string sacct_render(const std::vector<SacctField> &fields, const std::vector<SacctRow> &rows,
+                         SacctLayout layout, std::string_view delimiter, bool header, int64_t now) {
+    std::string out;
+    auto line = [&](auto &&value_of) {
+        for (std::size_t i = 0; i < fields.size(); ++i) {
+            std::string v = value_of(fields[i]);
+            if (layout == SacctLayout::fixed) {
+                out += fit_sacct(v, fields[i].width);
+            } else {
+                out += v;
+                if (layout == SacctLayout::parsable || i + 1 < fields.size()) out += delimiter;
+            }
+        }
+        out += "\n";
+    };
+    if (header) {
+        line([](const SacctField &f) { return f.name; });
+        if (layout == SacctLayout::fixed) {
+            for (const auto &f : fields) out += std::string(std::size_t(f.width < 0 ? -f.width : f.width), '-') + " ";
+            out += "\n";
+        }
+    }
+    for (const auto &r : rows) line([&](const SacctField &f) { return sacct_value(f, r, now); });
+    return out;
+}
+
+}  // namespace drover::cli

@@ -1,0 +1,91 @@
+// sbatch_opts.hpp - sbatch's options from the command line, SBATCH_* variables and #SBATCH
+// directives, merged into one request; no I/O, so tests and the fuzzer can drive it.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "cli/options.hpp"
+
+namespace drover::cli {
+
+using Env = std::vector<std::pair<std::string, std::string>>;
+
+// What sbatch needs from the world besides its arguments and script.
+struct SbatchContext {
+    Env env;                 // the submitter's environment, in order
+    std::string cwd = "/";   // absolute
+    std::string hostname;
+    int64_t now = 0;
+    uint32_t uid = 0xfffffffe, gid = 0xfffffffe;
+};
+
+// Everything sbatch sends (JobDesc) and how it behaves afterwards.
+struct SbatchRequest {
+    std::string name;
+    std::string script;
+    std::vector<std::string> argv;   // script arguments
+    Env environment;
+    std::string command;             // the script's absolute path; empty for stdin and --wrap
+    std::string work_dir;
+    std::string std_out, std_err, std_in;
+    std::string partition, account, comment;
+    uint32_t min_nodes = 0, max_nodes = 0, num_tasks = 0, cpus_per_task = 0;
+    uint64_t mem_per_node_mb = 0;
+    uint32_t time_limit_min = 0xfffffffe;   // NO_VAL: the partition's default
+    int64_t begin_time = 0;
+    bool hold = false, test_only = false, exclusive = false, open_mode_append = false;
+
+    bool parsable = false, wait = false, quiet = false;
+    int verbose = 0;
+    std::vector<std::string> warnings;   // print as "sbatch: warning: <w>" unless quiet
+};
+
+// The command line on its own: options not yet applied, the script path and its arguments.
+struct SbatchCommandLine {
+    std::vector<ParsedOpt> opts;
+    std::optional<std::string> script_path;   // nullopt: the script comes from stdin or --wrap
+    std::vector<std::string> script_args;
+    std::optional<std::string> wrap;
+    bool help = false, usage = false, version = false;
+};
+
+// Parses sbatch's arguments (argv without argv[0]). Throws UsageError for an unknown option or a
+// missing argument, drover::ParseError for "--wrap" together with a script.
+SbatchCommandLine parse_sbatch_command_line(std::span<const std::string> args);
+
+// The script --wrap makes.
+std::string wrap_script(std::string_view command);
+
+// Refuses what Slurm refuses to submit: an empty or whitespace-only script, one without "#!",
+// DOS line breaks, NUL bytes. Throws drover::ParseError (message may span lines).
+void check_batch_script(std::string_view script);
+
+// One "#SBATCH" line: its 1-based line number and its arguments (quotes removed, a trailing
+// "# comment" dropped). Scanning stops at the first line that is neither a comment nor blank.
+struct Directive {
+    int line = 0;
+    std::vector<std::string> args;
+};
+// Throws drover::ParseError("script line N: unterminated quote") for an unbalanced quote.
+std::vector<Directive> scan_directives(std::string_view script);
+
+// Merges directives, SBATCH_* variables and the command line (later wins) into a request.
+// Throws drover::ParseError naming the line for a bad directive ("script line 3: invalid time
+// limit 'x'"), or the option for a bad command-line value.
+SbatchRequest build_sbatch_request(const SbatchCommandLine &cl, std::string script,
+                                   const SbatchContext &ctx);
+
+// parse_sbatch_command_line + build_sbatch_request with the script given as text.
+SbatchRequest parse_sbatch(std::span<const std::string> args, std::string script,
+                           const SbatchContext &ctx);
+
+// Which variables of env --export=<spec> passes on. Throws drover::ParseError for an empty spec.
+Env export_environment(std::string_view spec, const Env &env);
+
+}  // namespace drover::cli

@@ -1,0 +1,121 @@
+// scancel_args.cpp - scancel option parsing.
+#include "cli/scancel_args.hpp"
+
+#include <drover/views.h>
+#include <csignal>
+
+#include "cli/job_states.hpp"
+#include "cli/options.hpp"
+#include "cli/text.hpp"
+#include "common/error.hpp"
+
+namespace drover::cli {
+
+namespace {
+
+enum Id : int { kAccount, kBatch, kCtld, kFull, kHelp, kHurry, kInteractive, kClusters, kName,
+                kPartition, kQos, kQuiet, kReservation, kSignal, kState, kUser, kMe, kUsage,
+                kVerbose, kVersion, kNodelist, kWckey, kSibling, kJobName };
+
+constexpr OptSpec kSpecs[] = {
+    {kAccount, 'A', "account", Arg::required},
+    {kBatch, 'b', "batch", Arg::none},
+    {kCtld, 0, "ctld", Arg::none},
+    {kFull, 'f', "full", Arg::none},
+    {kHelp, 0, "help", Arg::none},
+    {kHurry, 'H', "hurry", Arg::none},
+    {kInteractive, 'i', "interactive", Arg::none},
+    {kClusters, 'M', "clusters", Arg::required},
+    {kName, 'n', "name", Arg::required},
+    {kJobName, 0, "jobname", Arg::required},
+    {kPartition, 'p', "partition", Arg::required},
+    {kQos, 'q', "qos", Arg::required},
+    {kQuiet, 'Q', "quiet", Arg::none},
+    {kReservation, 'R', "reservation", Arg::required},
+    {kSignal, 's', "signal", Arg::required},
+    {kState, 't', "state", Arg::required},
+    {kUser, 'u', "user", Arg::required},
+    {kMe, 0, "me", Arg::none},
+    {kUsage, 0, "usage", Arg::none},
+    {kVerbose, 'v', "verbose", Arg::none},
+    {kVersion, 'V', "version", Arg::none},
+    {kNodelist, 'w', "nodelist", Arg::required},
+    {kWckey, 0, "wckey", Arg::required},
+    {kSibling, 0, "sibling", Arg::required},
+};
+
+struct Sig {
+    const char *name;
+    int num;
+};
+constexpr Sig kSignals[] = {
+    {"HUP", SIGHUP},   {"INT", SIGINT},   {"QUIT", SIGQUIT}, {"ABRT", SIGABRT},
+    {"KILL", SIGKILL}, {"ALRM", SIGALRM}, {"TERM", SIGTERM}, {"USR1", SIGUSR1},
+    {"USR2", SIGUSR2}, {"CONT", SIGCONT}, {"STOP", SIGSTOP}, {"TSTP", SIGTSTP},
+    {"TTIN", SIGTTIN}, {"TTOU", SIGTTOU}, {"URG", SIGURG},   {"XCPU", SIGXCPU},
+};
+
+}  // namespace
+
+std::optional<int> parse_signal(std::string_view s) {
+    if (auto n = parse_u32(s)) {
+        if (*n >= 1 && *n <= 64) return static_cast<int>(*n);
+        return std::nullopt;
+    }
+    std::string up = to_upper(s);
+    std::string_view name = up;
+    if (name.starts_with("SIG")) name.remove_prefix(3);
+    for (const auto &sig : kSignals)
+        if (name == sig.name) return sig.num;
+    return std::nullopt;
+}
+
+ScancelArgs parse_scancel_args(std::span<const std::string> args) {
+    ParsedArgs pa = parse_options(args, kSpecs, /*stop_at_positional=*/false);
+    ScancelArgs a;
+    for (const auto &o : pa.opts) {
+        const std::string v = o.value.value_or("");
+        switch (static_cast<Id>(o.id)) {
+        case kBatch: a.batch = true; break;
+        case kFull: a.full = true; break;
+        case kHelp: a.help = true; break;
+        case kName:
+        case kJobName: a.name = v; break;
+        case kPartition: a.partition = v; break;
+        case kQuiet: a.quiet = true; break;
+        case kSignal: {
+            auto s = parse_signal(v);
+            if (!s) throw ParseError("Invalid job signal: " + v);
+            a.signal = *s;
+            break;
+        }
+        case kState:
+            for (const auto &item : split(v, ',')) {
+                auto st = parse_job_state(item);
+                if (!st || (*st != DROVER_JOB_PENDING && *st != DROVER_JOB_RUNNING &&
+                            *st != DROVER_JOB_SUSPENDED))
+                    throw ParseError("Invalid job state specified: " + item);
+                a.states.push_back(*st);
+            }
+            break;
+        case kUser: a.user = v; break;
+        case kMe: a.me = true; break;
+        case kUsage: a.usage = true; break;
+        case kVerbose: ++a.verbose; break;
+        case kVersion: a.version = true; break;
+        case kInteractive: throw ParseError("--interactive is not supported by Drover");
+        default: break;
+        }
+    }
+    for (const auto &p : pa.positionals) {
+        // Ids may be separated by spaces or commas.
+        for (const auto &item : split(p, ',')) {
+            auto id = parse_u32(item);
+            if (!id || *id == 0) throw ParseError("Invalid job id " + item);
+            a.job_ids.push_back(*id);
+        }
+    }
+    return a;
+}
+
+}  // namespace drover::cli

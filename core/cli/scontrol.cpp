@@ -1,0 +1,426 @@
+// scontrol.cpp - show, update, hold/release, ping, reconfigure, shutdown; one-shot or interactive.
+#include <unistd.h>
+
+#include <cstdio>
+
+#include "cli/commands.hpp"
+#include "cli/json_records.hpp"
+#include "cli/options.hpp"
+#include "cli/rpc.hpp"
+#include "cli/scontrol_args.hpp"
+#include "cli/scontrol_show.hpp"
+#include "cli/text.hpp"
+#include "cli/users.hpp"
+#include "common/error.hpp"
+#include "common/hostlist.hpp"
+
+namespace drover::cli {
+
+namespace {
+
+constexpr std::string_view kProg = "scontrol";
+
+constexpr const char *kHelp =
+    "scontrol [<OPTION>] [<COMMAND>]\n"
+    "    Valid <OPTION> values are:\n"
+    "     -d or --details: make show command print more details\n"
+    "     -h or --help: equivalent to \"help\" command\n"
+    "     --json: produce JSON output (show job, node, partition)\n"
+    "     -o or --oneliner: equivalent to \"oneliner\" command\n"
+    "     -Q or --quiet: equivalent to \"quiet\" command\n"
+    "     -v or --verbose: equivalent to \"verbose\" command\n"
+    "     -V or --version: equivalent to \"version\" command\n"
+    "\n"
+    "    <keyword> may be omitted from the execute line and scontrol will execute\n"
+    "    in interactive mode. It will process commands as entered until explicitly\n"
+    "    terminated.\n"
+    "\n"
+    "    Valid <COMMAND> values are:\n"
+    "     exit                     terminate scontrol\n"
+    "     help                     print this description of use.\n"
+    "     hold <job_list>          prevent specified job from starting.\n"
+    "     ping                     print status of slurmctld daemons.\n"
+    "     quit                     terminate this command.\n"
+    "     reconfigure              re-read configuration files.\n"
+    "     release <job_list>       permit specified job to start.\n"
+    "     show <ENTITY> [<ID>]     display state of identified entity, default\n"
+    "                              is all records.  <ENTITY> may be \"config\",\n"
+    "                              \"job\", \"node\" or \"partition\".\n"
+    "     shutdown                 shutdown slurm controller.\n"
+    "     uhold <job_list>         place user hold on specified job.\n"
+    "     update <SPECIFICATIONS>  update job or node configuration: JobId=<id> with\n"
+    "                              TimeLimit, Name, Partition, Priority, NumNodes or\n"
+    "                              Comment; NodeName=<name> with State and Reason.\n"
+    "     version                  display tool version number.\n";
+
+struct Opts {
+    bool one_liner = false, json = false, quiet = false;
+};
+
+int show_jobs(const Opts &o, std::span<const std::string> rest) {
+    std::vector<uint32_t> ids;
+    if (!rest.empty()) {
+        auto id = parse_u32(rest[0]);
+        if (!id || *id == 0) {
+            write_err("slurm_load_jobs error: Invalid job id specified\n");
+            return 1;
+        }
+        ids.push_back(*id);
+    }
+    flatbuffers::FlatBufferBuilder fbb;
+    auto req = proto::CreateJobInfoRequest(fbb, fbb.CreateVector(ids));
+    net::Reply reply;
+    try {
+        reply = call_ctld(fbb, proto::Body::JobInfoRequest, req.Union());
+        reply.as<proto::JobInfoResponse>();
+    } catch (const net::RpcError &e) {
+        write_err(std::string("slurm_load_jobs error: ") + e.what() + "\n");
+        return 1;
+    }
+    const auto *r = reply.as<proto::JobInfoResponse>();
+    int64_t now = r->now() ? r->now() : now_seconds();
+    std::vector<const proto::JobInfo *> jobs;
+    if (r->jobs())
+        for (const auto *j : *r->jobs())
+            if (ids.empty() || j->job_id() == ids[0]) jobs.push_back(j);
+    if (!ids.empty() && jobs.empty()) {
+        write_err("slurm_load_jobs error: Invalid job id specified\n");
+        return 1;
+    }
+    if (o.json) {
+        write_out(jobs_json(jobs, now));
+        return 0;
+    }
+    if (jobs.empty()) {
+        write_out("No jobs in the system\n");
+        return 0;
+    }
+    std::string out;
+    for (const auto *j : jobs) out += show_job(*j, now, o.one_liner);
+    write_out(out);
+    return 0;
+}
+
+int show_nodes(const Opts &o, std::span<const std::string> rest) {
+    std::vector<std::string> names;
+    if (!rest.empty()) names = hostlist_expand(rest[0]);
+    flatbuffers::FlatBufferBuilder fbb;
+    auto req = proto::CreateNodeInfoRequest(fbb, fbb.CreateVectorOfStrings(names));
+    net::Reply reply;
+    try {
+        reply = call_ctld(fbb, proto::Body::NodeInfoRequest, req.Union());
+        reply.as<proto::NodeInfoResponse>();
+    } catch (const net::RpcError &e) {
+        write_err(std::string("slurm_load_node error: ") + e.what() + "\n");
+        return 1;
+    }
+    const auto *r = reply.as<proto::NodeInfoResponse>();
+    int64_t now = r->now() ? r->now() : now_seconds();
+    std::vector<const proto::NodeInfo *> nodes;
+    int rc = 0;
+    if (names.empty()) {
+        if (r->nodes())
+            for (const auto *n : *r->nodes()) nodes.push_back(n);
+    } else {
+        // In the order asked for; a name the controller does not know is an error.
+        for (const auto &want : names) {
+            const proto::NodeInfo *found = nullptr;
+            if (r->nodes())
+                for (const auto *n : *r->nodes())
+                    if (n->name() && n->name()->str() == want) found = n;
+            if (found) {
+                nodes.push_back(found);
+            } else {
+                write_err("Node " + want + " not found\n");
+                rc = 1;
+            }
+        }
+    }
+    if (o.json) {
+        write_out(nodes_json(nodes, now));
+        return rc;
+    }
+    if (nodes.empty() && names.empty()) {
+        write_out("No nodes in the system\n");
+        return rc;
+    }
+    std::string out;
+    for (const auto *n : nodes) out += show_node(*n, o.one_liner);
+    write_out(out);
+    return rc;
+}
+
+int show_partitions(const Opts &o, std::span<const std::string> rest) {
+    flatbuffers::FlatBufferBuilder fbb;
+    auto req = proto::CreatePartitionInfoRequest(fbb);
+    net::Reply reply;
+    try {
+        reply = call_ctld(fbb, proto::Body::PartitionInfoRequest, req.Union());
+        reply.as<proto::PartitionInfoResponse>();
+    } catch (const net::RpcError &e) {
+        write_err(std::string("slurm_load_partitions error: ") + e.what() + "\n");
+        return 1;
+    }
+    const auto *r = reply.as<proto::PartitionInfoResponse>();
+    int64_t now = r->now() ? r->now() : now_seconds();
+    std::vector<const proto::PartitionInfo *> parts;
+    if (r->partitions())
+        for (const auto *p : *r->partitions())
+            if (rest.empty() || (p->name() && p->name()->str() == rest[0])) parts.push_back(p);
+    if (!rest.empty() && parts.empty()) {
+        write_err("Partition " + rest[0] + " not found\n");
+        return 1;
+    }
+    if (o.json) {
+        write_out(partitions_json(parts, now));
+        return 0;
+    }
+    if (parts.empty()) {
+        write_out("No partitions in the system\n");
+        return 0;
+    }
+    std::string out;
+    for (const auto *p : parts) out += show_partition(*p, o.one_liner);
+    write_out(out);
+    return 0;
+}
+
+int show_conf() {
+    flatbuffers::FlatBufferBuilder fbb;
+    auto req = proto::CreateConfigRequest(fbb);
+    net::Reply reply = call_ctld(fbb, proto::Body::ConfigRequest, req.Union());
+    write_out(show_config(*reply.as<proto::ConfigResponse>(), now_seconds()));
+    return 0;
+}
+
+int show(const Opts &o, std::span<const std::string> rest) {
+    if (rest.empty()) {
+        print_error(kProg, "too few arguments for keyword:show");
+        return 1;
+    }
+    auto what = match_show_entity(rest[0]);
+    if (!what) {
+        write_err("invalid entity:" + rest[0] + " for keyword:show\n");
+        return 1;
+    }
+    rest = rest.subspan(1);
+    switch (*what) {
+    case ShowWhat::job: return show_jobs(o, rest);
+    case ShowWhat::node: return show_nodes(o, rest);
+    case ShowWhat::partition: return show_partitions(o, rest);
+    case ShowWhat::config: return show_conf();
+    }
+    return 1;
+}
+
+// Sends one JobUpdateRequest; prints Slurm's error on failure.
+int update_one_job(uint32_t id, const std::vector<std::pair<std::string, std::string>> &fields, int hold) {
+    flatbuffers::FlatBufferBuilder fbb;
+    std::vector<flatbuffers::Offset<proto::KeyValue>> kvs;
+    for (const auto &kv : fields)
+        kvs.push_back(proto::CreateKeyValue(fbb, fbb.CreateString(kv.first), fbb.CreateString(kv.second)));
+    auto req = proto::CreateJobUpdateRequest(fbb, id, fbb.CreateVector(kvs), hold);
+    try {
+        net::Reply reply = call_ctld(fbb, proto::Body::JobUpdateRequest, req.Union());
+        reply.as<proto::OkResponse>();
+    } catch (const net::RpcError &e) {
+        write_err(std::string("slurm_update error: ") + e.what() + "\n");
+        return 1;
+    }
+    return 0;
+}
+
+int update(std::span<const std::string> rest) {
+    if (rest.empty()) {
+        print_error(kProg, "too few arguments for keyword:update");
+        return 1;
+    }
+    switch (update_target(rest)) {
+    case UpdateWhat::job: {
+        JobUpdate u = parse_job_update(rest);
+        int rc = 0;
+        for (uint32_t id : u.job_ids) rc |= update_one_job(id, u.fields, -1);
+        return rc;
+    }
+    case UpdateWhat::node: {
+        NodeUpdate u;
+        try {
+            u = parse_node_update(rest);
+        } catch (const ParseError &e) {
+            // Slurm prints the reason rule bare.
+            std::string msg = e.what();
+            if (msg.starts_with("You must specify")) write_err(msg + "\n");
+            else print_error(kProg, msg);
+            return 1;
+        }
+        flatbuffers::FlatBufferBuilder fbb;
+        auto req = proto::CreateNodeUpdateRequestDirect(fbb, u.names.c_str(), u.state.c_str(),
+                                                        u.reason.empty() ? nullptr : u.reason.c_str());
+        try {
+            net::Reply reply = call_ctld(fbb, proto::Body::NodeUpdateRequest, req.Union());
+            reply.as<proto::OkResponse>();
+        } catch (const net::RpcError &e) {
+            write_err(std::string("slurm_update error: ") + e.what() + "\n");
+            return 1;
+        }
+        return 0;
+    }
+    case UpdateWhat::unknown: break;
+    }
+    print_error(kProg, "No valid entity in update command\nInput line must include \"JobId\" or \"NodeName\"");
+    return 1;
+}
+
+int hold(std::span<const std::string> rest, int how) {
+    if (rest.empty()) {
+        print_error(kProg, "too few arguments for hold/release");
+        return 1;
+    }
+    int rc = 0;
+    for (uint32_t id : parse_hold_ids(rest)) rc |= update_one_job(id, {}, how);
+    return rc;
+}
+
+// root or SlurmUser: their "hold" is an admin hold; anyone else's is a user hold, as in Slurm.
+bool is_admin() {
+    uint32_t uid = static_cast<uint32_t>(::getuid());
+    return uid == 0 || user_name(uid) == cli_config().slurm_user;
+}
+
+int simple(proto::Body type, flatbuffers::Offset<void> body, flatbuffers::FlatBufferBuilder &fbb,
+           const char *what) {
+    try {
+        net::Reply reply = call_ctld(fbb, type, body);
+        reply.as<proto::OkResponse>();
+    } catch (const net::RpcError &e) {
+        write_err(std::string(what) + " error: " + e.what() + "\n");
+        return 1;
+    }
+    return 0;
+}
+
+int ping() {
+    const Config &conf = cli_config();
+    std::string out;
+    bool any_up = false;
+    for (std::size_t i = 0; i < conf.controllers.size(); ++i) {
+        const auto &c = conf.controllers[i];
+        bool up = false;
+        try {
+            flatbuffers::FlatBufferBuilder fbb;
+            auto req = proto::CreateControllerPingRequest(fbb);
+            net::Reply reply = call_host(c, fbb, proto::Body::ControllerPingRequest, req.Union(), 5000);
+            reply.as<proto::ControllerPingResponse>();
+            up = true;
+        } catch (const net::NetError &) {
+        } catch (const net::RpcError &) {
+            up = true;   // it answered
+        }
+        any_up = any_up || up;
+        out += std::string("Slurmctld(") + (i == 0 ? "primary" : "backup") + ") at " + c.name +
+               " is " + (up ? "UP" : "DOWN") + "\n";
+    }
+    write_out(out);
+    return any_up ? 0 : 1;
+}
+
+int execute(const Opts &o, std::span<const std::string> words) {
+    auto cmd = match_scontrol_command(words[0]);
+    if (!cmd) {
+        write_err("invalid keyword: " + words[0] + "\n");
+        return 1;
+    }
+    auto rest = words.subspan(1);
+    switch (*cmd) {
+    case ScontrolCmd::show: return show(o, rest);
+    case ScontrolCmd::update: return update(rest);
+    case ScontrolCmd::hold: return hold(rest, is_admin() ? 2 : 1);
+    case ScontrolCmd::uhold: return hold(rest, 1);
+    case ScontrolCmd::release: return hold(rest, 0);
+    case ScontrolCmd::reconfigure: {
+        flatbuffers::FlatBufferBuilder fbb;
+        auto req = proto::CreateReconfigureRequest(fbb);
+        return simple(proto::Body::ReconfigureRequest, req.Union(), fbb, "slurm_reconfigure");
+    }
+    case ScontrolCmd::shutdown: {
+        flatbuffers::FlatBufferBuilder fbb;
+        auto req = proto::CreateShutdownRequest(fbb);
+        return simple(proto::Body::ShutdownRequest, req.Union(), fbb, "slurm_shutdown");
+    }
+    case ScontrolCmd::ping: return ping();
+    case ScontrolCmd::version: write_out(std::string("drover ") + kDroverVersion + "\n"); return 0;
+    case ScontrolCmd::help: write_out(kHelp); return 0;
+    case ScontrolCmd::quit: return 0;
+    }
+    return 1;
+}
+
+// Splits an interactive line into words (quotes group, and are removed).
+std::vector<std::string> words_of(std::string_view line) {
+    std::vector<std::string> out;
+    std::string cur;
+    bool in_word = false;
+    char quote = 0;
+    for (char c : line) {
+        if (quote) {
+            if (c == quote) quote = 0;
+            else cur.push_back(c);
+            continue;
+        }
+        if (c == '"' || c == '\'') {
+            quote = c;
+            in_word = true;
+        } else if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+            if (in_word) out.push_back(std::move(cur));
+            cur.clear();
+            in_word = false;
+        } else {
+            cur.push_back(c);
+            in_word = true;
+        }
+    }
+    if (in_word) out.push_back(std::move(cur));
+    return out;
+}
+
+int interactive(const Opts &o) {
+    char buf[8192];
+    int rc = 0;
+    while (std::fgets(buf, sizeof buf, stdin)) {
+        auto words = words_of(buf);
+        if (words.empty()) continue;
+        auto cmd = match_scontrol_command(words[0]);
+        if (cmd && *cmd == ScontrolCmd::quit) break;
+        rc = guarded(kProg, [&] { return execute(o, words); });
+    }
+    return rc;
+}
+
+int run(std::span<const std::string> args) {
+    ScontrolArgs a;
+    try {
+        a = parse_scontrol_args(args);
+    } catch (const UsageError &e) {
+        print_usage_error(kProg, e);
+        return 1;
+    }
+    if (a.help || a.usage) {
+        write_out(kHelp);
+        return 0;
+    }
+    if (a.version) {
+        write_out(std::string("drover ") + kDroverVersion + "\n");
+        return 0;
+    }
+    Opts o{a.one_liner, a.json, a.quiet};
+    if (a.words.empty()) return interactive(o);
+    return execute(o, a.words);
+}
+
+}  // namespace
+
+int scontrol_main(std::span<const std::string> args) {
+    return guarded(kProg, [&] { return run(args); });
+}
+
+}  // namespace drover::cli

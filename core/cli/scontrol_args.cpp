@@ -1,0 +1,218 @@
+// scontrol_args.cpp - scontrol option and command-word parsing, update and hold arguments.
+#include "cli/scontrol_args.hpp"
+
+#include "cli/options.hpp"
+#include "cli/text.hpp"
+#include "common/error.hpp"
+#include "common/hostlist.hpp"
+#include "common/timefmt.hpp"
+
+namespace drover::cli {
+
+namespace {
+
+enum Id : int { kAll, kDetails, kHelp, kHide, kClusters, kOneLiner, kQuiet, kUsage, kVerbose,
+                kVersion, kJson, kYaml, kLocal, kSibling, kFederation, kUid };
+
+constexpr OptSpec kSpecs[] = {
+    {kAll, 'a', "all", Arg::none},
+    {kDetails, 'd', "details", Arg::none},
+    {kHelp, 'h', "help", Arg::none},
+    {kHide, 0, "hide", Arg::none},
+    {kClusters, 'M', "clusters", Arg::required},
+    {kOneLiner, 'o', "oneliner", Arg::none},
+    {kQuiet, 'Q', "quiet", Arg::none},
+    {kUsage, 0, "usage", Arg::none},
+    {kVerbose, 'v', "verbose", Arg::none},
+    {kVersion, 'V', "version", Arg::none},
+    {kJson, 0, "json", Arg::optional},
+    {kYaml, 0, "yaml", Arg::optional},
+    {kLocal, 0, "local", Arg::none},
+    {kSibling, 0, "sibling", Arg::none},
+    {kFederation, 0, "federation", Arg::none},
+    {kUid, 'u', "uid", Arg::required},
+};
+
+struct Word {
+    const char *word;
+    std::size_t min;   // shortest accepted abbreviation
+    ScontrolCmd cmd;
+};
+constexpr Word kWords[] = {
+    {"show", 3, ScontrolCmd::show},          {"update", 1, ScontrolCmd::update},
+    {"hold", 2, ScontrolCmd::hold},          {"uhold", 2, ScontrolCmd::uhold},
+    {"release", 3, ScontrolCmd::release},    {"reconfigure", 3, ScontrolCmd::reconfigure},
+    {"ping", 2, ScontrolCmd::ping},          {"version", 4, ScontrolCmd::version},
+    {"shutdown", 8, ScontrolCmd::shutdown},  {"help", 2, ScontrolCmd::help},
+    {"quit", 4, ScontrolCmd::quit},          {"exit", 4, ScontrolCmd::quit},
+};
+
+// Splits "Key=value" (key case-insensitive); false without '='.
+bool key_value(const std::string &w, std::string &key, std::string &value) {
+    std::size_t eq = w.find('=');
+    if (eq == std::string::npos) return false;
+    key = to_lower(w.substr(0, eq));
+    value = w.substr(eq + 1);
+    return true;
+}
+
+std::vector<uint32_t> ids_from(std::string_view list) {
+    std::vector<uint32_t> ids;
+    for (const auto &item : split(list, ',')) {
+        auto id = parse_u32(trim(item));
+        if (!id || *id == 0) throw ParseError("Invalid job id specified: " + item);
+        ids.push_back(*id);
+    }
+    if (ids.empty()) throw ParseError("Invalid job id specified: " + std::string(list));
+    return ids;
+}
+
+}  // namespace
+
+ScontrolArgs parse_scontrol_args(std::span<const std::string> args) {
+    ParsedArgs pa = parse_options(args, kSpecs, /*stop_at_positional=*/false);
+    ScontrolArgs a;
+    for (const auto &o : pa.opts) {
+        switch (static_cast<Id>(o.id)) {
+        case kAll: a.all = true; break;
+        case kDetails: a.details = true; break;
+        case kHelp: a.help = true; break;
+        case kOneLiner: a.one_liner = true; break;
+        case kQuiet: a.quiet = true; break;
+        case kUsage: a.usage = true; break;
+        case kVerbose: ++a.verbose; break;
+        case kVersion: a.version = true; break;
+        case kJson: a.json = true; break;
+        case kYaml: throw ParseError("--yaml is not supported by Drover; use --json");
+        default: break;
+        }
+    }
+    a.words = std::move(pa.positionals);
+    return a;
+}
+
+std::optional<ScontrolCmd> match_scontrol_command(std::string_view word) {
+    std::string w = to_lower(word);
+    for (const auto &k : kWords) {
+        std::string_view full = k.word;
+        if (w.size() >= k.min && w.size() <= full.size() && full.starts_with(w)) return k.cmd;
+    }
+    // Slurm also takes "reconfig" spelled out in several ways.
+    if (w == "reconfig") return ScontrolCmd::reconfigure;
+    return std::nullopt;
+}
+
+std::optional<ShowWhat> match_show_entity(std::string_view word) {
+    std::string w = to_lower(word);
+    auto is = [&](std::string_view full, std::size_t min) {
+        return w.size() >= min && w.size() <= full.size() && full.starts_with(w);
+    };
+    if (is("jobs", 3) || is("jobid", 4)) return ShowWhat::job;
+    if (is("nodes", 4) || is("nodename", 5)) return ShowWhat::node;
+    if (is("partitions", 4) || is("partitionname", 10)) return ShowWhat::partition;
+    if (is("configuration", 4)) return ShowWhat::config;
+    return std::nullopt;
+}
+
+UpdateWhat update_target(std::span<const std::string> words) {
+    for (const auto &w : words) {
+        std::string key, value;
+        if (!key_value(w, key, value)) continue;
+        if (key == "jobid" || key == "job") return UpdateWhat::job;
+        if (key == "nodename" || key == "node") return UpdateWhat::node;
+    }
+    return UpdateWhat::unknown;
+}
+
+JobUpdate parse_job_update(std::span<const std::string> words) {
+    JobUpdate u;
+    for (const auto &w : words) {
+        std::string key, value;
+        if (!key_value(w, key, value)) throw ParseError("Invalid input: " + w + "\nRequest aborted");
+        if (key == "jobid" || key == "job") {
+            auto ids = ids_from(value);
+            u.job_ids.insert(u.job_ids.end(), ids.begin(), ids.end());
+        } else if (key == "timelimit") {
+            std::string_view t = value;
+            if (!t.empty() && (t[0] == '+' || t[0] == '-')) t.remove_prefix(1);
+            try {
+                (void)parse_time_limit(t);
+            } catch (const ParseError &) {
+                throw ParseError("Invalid TimeLimit value: " + value);
+            }
+            u.fields.emplace_back("TimeLimit", value);
+        } else if (key == "name" || key == "jobname") {
+            u.fields.emplace_back("Name", value);
+        } else if (key == "partition") {
+            if (value.empty()) throw ParseError("Invalid Partition value: " + value);
+            u.fields.emplace_back("Partition", value);
+        } else if (key == "priority") {
+            if (!parse_u32(value)) throw ParseError("Invalid Priority value: " + value);
+            u.fields.emplace_back("Priority", value);
+        } else if (key == "numnodes" || key == "reqnodes" || key == "minnodes") {
+            std::size_t dash = value.find('-');
+            auto lo = parse_u32(std::string_view(value).substr(0, dash));
+            auto hi = dash == std::string::npos ? lo : parse_u32(std::string_view(value).substr(dash + 1));
+            if (!lo || !hi || *lo == 0 || *hi < *lo) throw ParseError("Invalid NumNodes value: " + value);
+            u.fields.emplace_back("NumNodes", value);
+        } else if (key == "comment") {
+            u.fields.emplace_back("Comment", value);
+        } else {
+            throw ParseError("Update of this parameter is not supported: " + w + "\nRequest aborted");
+        }
+    }
+    if (u.job_ids.empty()) throw ParseError("No job id specified\nRequest aborted");
+    if (u.fields.empty()) throw ParseError("No changes specified\nRequest aborted");
+    return u;
+}
+
+NodeUpdate parse_node_update(std::span<const std::string> words) {
+    NodeUpdate u;
+    bool have_state = false, have_reason = false;
+    for (const auto &w : words) {
+        std::string key, value;
+        if (!key_value(w, key, value)) throw ParseError("Invalid input: " + w + "\nRequest aborted");
+        if (key == "nodename" || key == "node") {
+            try {
+                if (hostlist_expand(value).empty()) throw ParseError("empty");
+            } catch (const ParseError &) {
+                throw ParseError("Invalid node name specified: " + value);
+            }
+            u.names = value;
+        } else if (key == "state") {
+            std::string s = to_upper(value);
+            if (s == "RESUME" || s == "DRAIN" || s == "DOWN" || s == "UNDRAIN" || s == "IDLE") {
+                u.state = s;
+                have_state = true;
+            } else {
+                throw ParseError("Invalid input: " + w +
+                                 "\nRequest aborted\nValid states are: DOWN DRAIN IDLE RESUME UNDRAIN");
+            }
+        } else if (key == "reason") {
+            u.reason = value;
+            have_reason = !value.empty();
+        } else {
+            throw ParseError("Update of this parameter is not supported: " + w + "\nRequest aborted");
+        }
+    }
+    if (u.names.empty()) throw ParseError("No node name specified\nRequest aborted");
+    if (!have_state && !have_reason) throw ParseError("No changes specified\nRequest aborted");
+    if ((u.state == "DRAIN" || u.state == "DOWN") && !have_reason)
+        throw ParseError("You must specify a reason when DOWNING or DRAINING a node. Request denied");
+    return u;
+}
+
+std::vector<uint32_t> parse_hold_ids(std::span<const std::string> words) {
+    std::vector<uint32_t> ids;
+    for (const auto &w : words) {
+        std::string key, value;
+        std::string list = w;
+        if (key_value(w, key, value) && (key == "jobid" || key == "job")) list = value;
+        auto more = ids_from(list);
+        ids.insert(ids.end(), more.begin(), more.end());
+    }
+    if (ids.empty()) throw ParseError("Invalid job id specified");
+    return ids;
+}
+
+}  // namespace drover::cli

@@ -1,0 +1,64 @@
+// scontrol_args.hpp - scontrol's options, its command words, and "update" key=value parsing.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace drover::cli {
+
+struct ScontrolArgs {
+    bool one_liner = false, details = false, json = false, quiet = false, all = false;
+    bool help = false, usage = false, version = false;
+    int verbose = 0;
+    std::vector<std::string> words;   // the command and its arguments
+};
+
+// Throws UsageError for an unknown option.
+ScontrolArgs parse_scontrol_args(std::span<const std::string> args);
+
+enum class ScontrolCmd { show, update, hold, uhold, release, reconfigure, ping, version, shutdown,
+                         help, quit };
+
+// A command word, abbreviated or not ("sh" for show, "reconfig"); nullopt when unknown or
+// ambiguous.
+std::optional<ScontrolCmd> match_scontrol_command(std::string_view word);
+
+enum class ShowWhat { job, node, partition, config };
+// "job"/"jobs", "node"/"nodes", "partition"/"partitions", "config"/"configuration" (prefixes
+// accepted); nullopt when unknown.
+std::optional<ShowWhat> match_show_entity(std::string_view word);
+
+struct JobUpdate {
+    std::vector<uint32_t> job_ids;
+    std::vector<std::pair<std::string, std::string>> fields;   // canonical key, value
+};
+
+struct NodeUpdate {
+    std::string names;    // hostlist expression
+    std::string state;    // upper-case: DRAIN, RESUME, DOWN, UNDRAIN, IDLE
+    std::string reason;
+};
+
+// Which entity an update names: "JobId=" or "NodeName=" among its words.
+enum class UpdateWhat { job, node, unknown };
+UpdateWhat update_target(std::span<const std::string> words);
+
+// Parses "JobId=5[,6] TimeLimit=10 Name=x ..." (keys in any case). Throws drover::ParseError
+// with Slurm's words: "Update of this parameter is not supported: Foo=1", "Invalid job id
+// specified: x", "Invalid TimeLimit value: x".
+JobUpdate parse_job_update(std::span<const std::string> words);
+
+// Parses "NodeName=n[1-2] State=DRAIN Reason=x". Throws drover::ParseError, including
+// "You must specify a reason when DOWNING or DRAINING a node. Request denied".
+NodeUpdate parse_node_update(std::span<const std::string> words);
+
+// Parses the ids of hold/uhold/release ("5 6,7"). Throws drover::ParseError("Invalid job id
+// specified: x").
+std::vector<uint32_t> parse_hold_ids(std::span<const std::string> words);
+
+}  // namespace drover::cli

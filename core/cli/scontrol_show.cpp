@@ -1,0 +1,196 @@
+// scontrol_show.cpp - the "scontrol show" layouts, line by line as Slurm prints them.
+#include "cli/scontrol_show.hpp"
+
+#include <drover/views.h>
+
+#include <string_view>
+#include <vector>
+
+#include "cli/job_states.hpp"
+#include "cli/node_states.hpp"
+#include "cli/squeue_fields.hpp"
+#include "cli/text.hpp"
+#include "cli/users.hpp"
+#include "common/timefmt.hpp"
+
+namespace drover::cli {
+
+namespace {
+
+std::string_view sv(const flatbuffers::String *s) { return s ? s->string_view() : std::string_view(); }
+std::string nul(const flatbuffers::String *s) { return or_null(sv(s)); }
+
+// Joins a record's lines the way scontrol does.
+std::string record(const std::vector<std::string> &lines, bool one_liner) {
+    std::string out;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        if (i) out += one_liner ? " " : "\n   ";
+        out += lines[i];
+    }
+    out += one_liner ? "\n" : "\n\n";
+    return out;
+}
+
+std::string when(int64_t t) { return format_timestamp(t); }
+
+std::string limit_or(uint32_t v) { return v == kInfinite ? "UNLIMITED" : str_u(v); }
+
+}  // namespace
+
+std::string minutes_hms(uint32_t minutes) {
+    if (minutes == kInfinite) return "UNLIMITED";
+    if (minutes == kNoVal) return "NONE";
+    return format_elapsed_hms(int64_t(minutes) * 60);
+}
+
+std::string show_job(const proto::JobInfo &j, int64_t now, bool one_liner) {
+    uint32_t base = j.state() & kJobStateBase;
+    bool pending = base == DROVER_JOB_PENDING;
+    std::vector<std::string> l;
+    l.push_back("JobId=" + str_u(j.job_id()) + " JobName=" + std::string(sv(j.name())));
+
+    std::string user = sv(j.user_name()).empty() ? user_name(j.user_id()) : std::string(sv(j.user_name()));
+    l.push_back("UserId=" + user + "(" + str_u(j.user_id()) + ") GroupId=" +
+                group_name(j.group_id()) + "(" + str_u(j.group_id()) + ") MCS_label=N/A");
+    l.push_back("Priority=" + str_u(j.priority()) + " Nice=0 Account=" + nul(j.account()) +
+                " QOS=normal");
+
+    std::string reason = sv(j.state_reason()).empty() ? "None" : std::string(sv(j.state_reason()));
+    for (char &c : reason)
+        if (c == ' ' || c == '\t' || c == '\n') c = '_';
+    l.push_back(std::string("JobState=") + job_state_long(j.state()) + " Reason=" + reason +
+                " Dependency=(null)");
+    l.push_back("Requeue=" + std::string(j.requeue() ? "1" : "0") +
+                " Restarts=" + str_u(j.restart_count()) +
+                " BatchFlag=1 Reboot=0 ExitCode=" + exit_code_string(j.exit_status()));
+
+    std::string limit = j.time_limit_min() == kNoVal ? "Partition_Limit" : minutes_hms(j.time_limit_min());
+    l.push_back("RunTime=" + format_elapsed_hms(job_time_used(j, now)) + " TimeLimit=" + limit +
+                " TimeMin=N/A");
+    l.push_back("SubmitTime=" + when(j.submit_time()) + " EligibleTime=" + when(j.eligible_time()));
+    l.push_back("AccrueTime=" + when(j.eligible_time()));
+    std::string end = (j.time_limit_min() == kInfinite && j.end_time() > now) || j.end_time() == 0
+                          ? std::string("Unknown")
+                          : when(j.end_time());
+    l.push_back("StartTime=" + when(j.start_time()) + " EndTime=" + end + " Deadline=N/A");
+    l.push_back("SuspendTime=None SecsPreSuspend=0 LastSchedEval=" +
+                when(j.start_time() ? j.start_time() : j.submit_time()) + " Scheduler=Main");
+    l.push_back("Partition=" + std::string(sv(j.partition())) + " AllocNode:Sid=" +
+                (sv(j.submit_host()).empty() ? std::string("(null)") : std::string(sv(j.submit_host()))) +
+                ":0");
+    l.push_back("ReqNodeList=(null) ExcNodeList=(null)");
+    l.push_back("NodeList=" + nul(j.node_list()));
+    if (!sv(j.batch_host()).empty()) l.push_back("BatchHost=" + std::string(sv(j.batch_host())));
+
+    uint32_t nodes = job_node_count(j);
+    std::string num_nodes = str_u(nodes);
+    if (pending && j.max_nodes() && j.max_nodes() != kInfinite && j.max_nodes() > nodes)
+        num_nodes += "-" + str_u(j.max_nodes());
+    uint32_t cpt = j.cpus_per_task() ? j.cpus_per_task() : 1;
+    l.push_back("NumNodes=" + num_nodes + " NumCPUs=" + str_u(j.num_cpus()) +
+                " NumTasks=" + str_u(j.num_tasks() ? j.num_tasks() : 1) + " CPUs/Task=" +
+                str_u(cpt) + " ReqB:S:C:T=0:0:*:*");
+    std::string tres = "cpu=" + str_u(j.num_cpus());
+    if (j.mem_per_node_mb()) tres += ",mem=" + format_size_mb(j.mem_per_node_mb() * nodes);
+    tres += ",node=" + str_u(nodes) + ",billing=" + str_u(j.num_cpus());
+    l.push_back("TRES=" + tres);
+    l.push_back("Socks/Node=* NtasksPerN:B:S:C=0:0:*:* CoreSpec=*");
+    l.push_back("MinCPUsNode=" + str_u(cpt) + " MinMemoryNode=" + format_size_mb(j.mem_per_node_mb()) +
+                " MinTmpDiskNode=0");
+    l.push_back("Features=(null) DelayBoot=00:00:00");
+    l.push_back(std::string("OverSubscribe=") + (j.exclusive() ? "NO" : "OK") +
+                " Contiguous=0 Licenses=(null) Network=(null)");
+    l.push_back("Command=" + nul(j.command()));
+    l.push_back("WorkDir=" + std::string(sv(j.work_dir())));
+    if (!sv(j.comment()).empty()) l.push_back("Comment=" + std::string(sv(j.comment())));
+    l.push_back("StdErr=" + std::string(sv(j.std_err()).empty() ? sv(j.std_out()) : sv(j.std_err())));
+    l.push_back("StdIn=" + (sv(j.std_in()).empty() ? std::string("/dev/null") : std::string(sv(j.std_in()))));
+    l.push_back("StdOut=" + std::string(sv(j.std_out())));
+    l.push_back("Power=");
+    return record(l, one_liner);
+}
+
+std::string show_node(const proto::NodeInfo &n, bool one_liner) {
+    std::vector<std::string> l;
+    std::string name(sv(n.name()));
+    l.push_back("NodeName=" + name + " Arch=(null) CoresPerSocket=" + str_u(n.cores_per_socket()));
+    l.push_back("CPUAlloc=" + str_u(n.alloc_cpus()) + " CPUEfctv=" + str_u(n.cpus()) +
+                " CPUTot=" + str_u(n.cpus()) + " CPULoad=N/A");
+    l.push_back("AvailableFeatures=" + nul(n.features()));
+    l.push_back("ActiveFeatures=" + nul(n.features()));
+    l.push_back("Gres=(null)");
+    std::string addr = sv(n.addr()).empty() ? name : std::string(sv(n.addr()));
+    l.push_back("NodeAddr=" + addr + " NodeHostName=" + name + " Version=" +
+                (sv(n.version()).empty() ? std::string("N/A") : std::string(sv(n.version()))));
+    l.push_back("OS=" + (sv(n.os()).empty() ? std::string("N/A") : std::string(sv(n.os()))));
+    l.push_back("RealMemory=" + str_u(n.real_memory_mb()) + " AllocMem=" +
+                str_u(n.alloc_memory_mb()) + " FreeMem=N/A Sockets=" + str_u(n.sockets()) +
+                " Boards=1");
+    l.push_back("State=" + node_state_complete(n.state(), n.flags()) + " ThreadsPerCore=" +
+                str_u(n.threads_per_core()) + " TmpDisk=" + str_u(n.tmp_disk_mb()) +
+                " Weight=" + str_u(n.weight()) + " Owner=N/A MCS_label=N/A");
+    std::string parts;
+    if (n.partitions())
+        for (const auto *p : *n.partitions()) {
+            if (!parts.empty()) parts += ",";
+            parts += p->str();
+        }
+    if (!parts.empty()) l.push_back("Partitions=" + parts + " ");
+    l.push_back("BootTime=" + format_timestamp(n.boot_time(), true) +
+                " SlurmdStartTime=" + format_timestamp(n.boot_time(), true));
+    l.push_back("LastBusyTime=" + format_timestamp(n.last_busy(), true) + " ResumeAfterTime=None");
+    l.push_back("CfgTRES=cpu=" + str_u(n.cpus()) + ",mem=" + format_size_mb(n.real_memory_mb()) +
+                ",billing=" + str_u(n.cpus()));
+    std::string alloc;
+    if (n.alloc_cpus()) alloc = "cpu=" + str_u(n.alloc_cpus());
+    if (n.alloc_memory_mb()) alloc += (alloc.empty() ? "" : ",") + std::string("mem=") + format_size_mb(n.alloc_memory_mb());
+    l.push_back("AllocTRES=" + alloc);
+    l.push_back("CapWatts=n/a");
+    l.push_back("CurrentWatts=0 AveWatts=0");
+    l.push_back("ExtSensorsJoules=n/s ExtSensorsWatts=0 ExtSensorsTemp=n/s");
+    if (!sv(n.reason()).empty()) {
+        std::string who = n.reason_uid() == kNoVal ? std::string("Unknown") : user_name(n.reason_uid());
+        l.push_back("Reason=" + std::string(sv(n.reason())) + " [" + who + "@" +
+                    format_timestamp(n.reason_time()) + "]");
+    }
+    return record(l, one_liner);
+}
+
+std::string show_partition(const proto::PartitionInfo &p, bool one_liner) {
+    std::vector<std::string> l;
+    l.push_back("PartitionName=" + std::string(sv(p.name())));
+    std::string groups = sv(p.allow_groups()).empty() ? "ALL" : std::string(sv(p.allow_groups()));
+    l.push_back("AllowGroups=" + groups + " AllowAccounts=ALL AllowQos=ALL");
+    l.push_back(std::string("AllocNodes=ALL Default=") + (p.is_default() ? "YES" : "NO") + " QoS=N/A");
+    l.push_back("DefaultTime=" + minutes_hms(p.default_time_min()) +
+                " DisableRootJobs=NO ExclusiveUser=NO GraceTime=0 Hidden=NO");
+    l.push_back("MaxNodes=" + limit_or(p.max_nodes()) + " MaxTime=" + minutes_hms(p.max_time_min()) +
+                " MinNodes=" + str_u(p.min_nodes()) + " LLN=NO MaxCPUsPerNode=UNLIMITED");
+    l.push_back("Nodes=" + nul(p.nodes()));
+    std::string over = sv(p.oversubscribe()).empty() ? "NO" : to_upper(sv(p.oversubscribe()));
+    l.push_back("PriorityJobFactor=1 PriorityTier=" + str_u(p.priority_tier()) +
+                " RootOnly=NO ReqResv=NO OverSubscribe=" + over);
+    l.push_back("OverTimeLimit=NONE PreemptMode=OFF");
+    std::string state = sv(p.state()).empty() ? "UP" : to_upper(sv(p.state()));
+    l.push_back("State=" + state + " TotalCPUs=" + str_u(p.total_cpus()) + " TotalNodes=" +
+                str_u(p.total_nodes()) + " SelectTypeParameters=NONE");
+    l.push_back("JobDefaults=(null)");
+    l.push_back("DefMemPerNode=UNLIMITED MaxMemPerNode=UNLIMITED");
+    l.push_back("TRES=cpu=" + str_u(p.total_cpus()) + ",node=" + str_u(p.total_nodes()) +
+                ",billing=" + str_u(p.total_cpus()));
+    return record(l, one_liner);
+}
+
+std::string show_config(const proto::ConfigResponse &conf, int64_t now) {
+    std::string out = "Configuration data as of " + format_timestamp(now) + "\n";
+    if (conf.entries()) {
+        for (const auto *kv : *conf.entries()) {
+            std::string key(sv(kv->key()));
+            if (key.size() < 23) key.append(23 - key.size(), ' ');
+            out += key + " = " + std::string(sv(kv->value())) + "\n";
+        }
+    }
+    return out;
+}
+
+}  // namespace drover::cli

@@ -1,0 +1,107 @@
+// sinfo_args.cpp - sinfo option parsing.
+#include "cli/sinfo_args.hpp"
+
+#include "cli/options.hpp"
+#include "cli/text.hpp"
+#include "common/error.hpp"
+
+namespace drover::cli {
+
+namespace {
+
+enum Id : int {
+    kAll, kDead, kExact, kFuture, kFormat, kLongFormat, kHelp, kHide, kIterate, kJson, kYaml,
+    kListReasons, kLong, kLocal, kNode, kNodes, kNoheader, kNoconvert, kPartition, kResponding,
+    kSort, kSummarize, kStates, kUsage, kVerbose, kVersion, kClusters, kReservation, kFederation,
+};
+
+constexpr OptSpec kSpecs[] = {
+    {kAll, 'a', "all", Arg::none},
+    {kDead, 'd', "dead", Arg::none},
+    {kExact, 'e', "exact", Arg::none},
+    {kFuture, 'F', "future", Arg::none},
+    {kFederation, 0, "federation", Arg::none},
+    {kFormat, 'o', "format", Arg::required},
+    {kLongFormat, 'O', "Format", Arg::required},
+    {kHelp, 0, "help", Arg::none},
+    {kHide, 0, "hide", Arg::none},
+    {kIterate, 'i', "iterate", Arg::required},
+    {kJson, 0, "json", Arg::optional},
+    {kYaml, 0, "yaml", Arg::optional},
+    {kListReasons, 'R', "list-reasons", Arg::none},
+    {kLong, 'l', "long", Arg::none},
+    {kLocal, 0, "local", Arg::none},
+    {kClusters, 'M', "clusters", Arg::required},
+    {kNode, 'N', "Node", Arg::none},
+    {kNodes, 'n', "nodes", Arg::required},
+    {kNoheader, 'h', "noheader", Arg::none},
+    {kNoconvert, 0, "noconvert", Arg::none},
+    {kPartition, 'p', "partition", Arg::required},
+    {kResponding, 'r', "responding", Arg::none},
+    {kSort, 'S', "sort", Arg::required},
+    {kSummarize, 's', "summarize", Arg::none},
+    {kStates, 't', "states", Arg::required},
+    {kReservation, 'T', "reservation", Arg::none},
+    {kUsage, 0, "usage", Arg::none},
+    {kVerbose, 'v', "verbose", Arg::none},
+    {kVersion, 'V', "version", Arg::none},
+};
+
+}  // namespace
+
+SinfoArgs parse_sinfo_args(std::span<const std::string> args) {
+    ParsedArgs pa = parse_options(args, kSpecs, /*stop_at_positional=*/false);
+    if (!pa.positionals.empty()) throw UsageError("Unrecognized option: " + pa.positionals[0]);
+    SinfoArgs a;
+    for (const auto &o : pa.opts) {
+        const std::string v = o.value.value_or("");
+        switch (static_cast<Id>(o.id)) {
+        case kAll: a.all = true; break;
+        case kDead: a.dead = true; break;
+        case kFuture: a.future = true; break;
+        case kFormat: a.format = v; break;
+        case kLongFormat: a.long_fmt = v; break;
+        case kHelp: a.help = true; break;
+        case kIterate: {
+            auto n = parse_u32(v);
+            if (!n || *n == 0) throw ParseError("invalid --iterate value: " + v);
+            a.iterate = static_cast<int>(*n);
+            break;
+        }
+        case kJson: a.json = true; break;
+        case kYaml: throw ParseError("--yaml is not supported by Drover; use --json");
+        case kListReasons: a.list_reasons = true; break;
+        case kLong: a.long_format = true; break;
+        case kNode: a.node_oriented = true; break;
+        case kNodes: a.nodes = v; break;
+        case kNoheader: a.noheader = true; break;
+        case kPartition:
+            for (auto &p : split(v, ',')) a.partitions.push_back(std::move(p));
+            break;
+        case kResponding: a.responding = true; break;
+        case kSort: a.sort = v; break;
+        case kSummarize: a.summarize = true; break;
+        case kStates: {
+            auto s = parse_node_state_list(v);
+            a.states.insert(a.states.end(), s.begin(), s.end());
+            break;
+        }
+        case kReservation: throw ParseError("reservations are not supported by Drover yet");
+        case kUsage: a.usage = true; break;
+        case kVerbose: ++a.verbose; break;
+        case kVersion: a.version = true; break;
+        default: break;
+        }
+    }
+    return a;
+}
+
+std::string sinfo_format_string(const SinfoArgs &a) {
+    if (a.format) return *a.format;
+    if (a.list_reasons) return a.long_format ? kSinfoReasonsLongFormat : kSinfoReasonsFormat;
+    if (a.summarize) return kSinfoSummarizeFormat;
+    if (a.node_oriented) return a.long_format ? kSinfoNodeLongFormat : kSinfoNodeFormat;
+    return a.long_format ? kSinfoLongFormat : kSinfoDefaultFormat;
+}
+
+}  // namespace drover::cli

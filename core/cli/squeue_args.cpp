@@ -1,0 +1,197 @@
+// squeue_args.cpp - squeue option parsing and job filtering.
+#include "cli/squeue_args.hpp"
+
+#include "cli/options.hpp"
+#include "cli/text.hpp"
+#include "cli/users.hpp"
+#include "common/error.hpp"
+#include "common/hostlist.hpp"
+
+namespace drover::cli {
+
+namespace {
+
+enum Id : int {
+    kAccount, kAll, kArray, kNoheader, kHelp, kHide, kIterate, kJobs, kLocal, kLong, kLicenses,
+    kMe, kClusters, kName, kNoconvert, kFormat, kLongFormat, kPartition, kPriority, kQos,
+    kReservation, kSteps, kSort, kStart, kStates, kUser, kUsage, kVerbose, kVersion, kNodelist,
+    kJson, kYaml, kFederation, kSibling, kArrayUnique, kOnlyJobState,
+};
+
+constexpr OptSpec kSpecs[] = {
+    {kAccount, 'A', "account", Arg::required},
+    {kAll, 'a', "all", Arg::none},
+    {kArray, 'r', "array", Arg::none},
+    {kArrayUnique, 0, "array-unique", Arg::none},
+    {kNoheader, 'h', "noheader", Arg::none},
+    {kHelp, 0, "help", Arg::none},
+    {kHide, 0, "hide", Arg::none},
+    {kIterate, 'i', "iterate", Arg::required},
+    {kJobs, 'j', "jobs", Arg::optional},
+    {kJobs, 0, "job", Arg::optional},
+    {kLocal, 0, "local", Arg::none},
+    {kFederation, 0, "federation", Arg::none},
+    {kSibling, 0, "sibling", Arg::none},
+    {kLong, 'l', "long", Arg::none},
+    {kLicenses, 'L', "licenses", Arg::required},
+    {kMe, 0, "me", Arg::none},
+    {kClusters, 'M', "clusters", Arg::required},
+    {kName, 'n', "name", Arg::required},
+    {kNoconvert, 0, "noconvert", Arg::none},
+    {kFormat, 'o', "format", Arg::required},
+    {kLongFormat, 'O', "Format", Arg::required},
+    {kPartition, 'p', "partition", Arg::required},
+    {kPriority, 'P', "priority", Arg::none},
+    {kQos, 'q', "qos", Arg::required},
+    {kReservation, 'R', "reservation", Arg::required},
+    {kSteps, 's', "steps", Arg::optional},
+    {kSort, 'S', "sort", Arg::required},
+    {kStart, 0, "start", Arg::none},
+    {kStates, 't', "states", Arg::required},
+    {kStates, 0, "state", Arg::required},
+    {kUser, 'u', "user", Arg::required},
+    {kUser, 0, "users", Arg::required},
+    {kUsage, 0, "usage", Arg::none},
+    {kVerbose, 'v', "verbose", Arg::none},
+    {kVersion, 'V', "version", Arg::none},
+    {kNodelist, 'w', "nodelist", Arg::required},
+    {kJson, 0, "json", Arg::optional},
+    {kYaml, 0, "yaml", Arg::optional},
+    {kOnlyJobState, 0, "only-job-state", Arg::none},
+};
+
+void append_list(std::vector<std::string> &to, const std::string &list) {
+    for (auto &s : split(list, ',')) to.push_back(std::move(s));
+}
+
+}  // namespace
+
+std::vector<uint32_t> parse_job_id_list(std::string_view list) {
+    std::vector<uint32_t> ids;
+    for (const auto &item : split(list, ',')) {
+        auto id = parse_u32(trim(item));
+        if (!id || *id == 0) throw ParseError("Invalid job id: " + item);
+        ids.push_back(*id);
+    }
+    if (ids.empty()) throw ParseError("Invalid job id: " + std::string(list));
+    return ids;
+}
+
+SqueueArgs parse_squeue_args(std::span<const std::string> args) {
+    ParsedArgs pa = parse_options(args, kSpecs, /*stop_at_positional=*/false);
+    SqueueArgs a;
+    for (const auto &o : pa.opts) {
+        const std::string v = o.value.value_or("");
+        switch (static_cast<Id>(o.id)) {
+        case kAccount: append_list(a.accounts, v); break;
+        case kNoheader: a.noheader = true; break;
+        case kHelp: a.help = true; break;
+        case kUsage: a.usage = true; break;
+        case kVersion: a.version = true; break;
+        case kVerbose: ++a.verbose; break;
+        case kIterate: {
+            auto n = parse_u32(v);
+            if (!n || *n == 0) throw ParseError("invalid --iterate value: " + v);
+            a.iterate = static_cast<int>(*n);
+            break;
+        }
+        case kJobs:
+            a.jobs_given = true;
+            if (o.value) {
+                auto ids = parse_job_id_list(v);
+                a.job_ids.insert(a.job_ids.end(), ids.begin(), ids.end());
+            }
+            break;
+        case kLong: a.long_format = true; break;
+        case kMe: a.me = true; break;
+        case kName: append_list(a.names, v); break;
+        case kFormat: a.format = v; break;
+        case kLongFormat: a.long_fmt = v; break;
+        case kPartition: append_list(a.partitions, v); break;
+        case kSteps: a.steps = true; break;
+        case kSort: a.sort = v; break;
+        case kStart: a.start = true; break;
+        case kStates: {
+            JobStateFilter f = parse_job_state_list(v);
+            a.states.all = a.states.all || f.all;
+            a.states.states.insert(a.states.states.end(), f.states.begin(), f.states.end());
+            break;
+        }
+        case kUser: append_list(a.users, v); break;
+        case kNodelist: a.nodelist = v; break;
+        case kJson: a.json = true; break;
+        case kYaml: throw ParseError("--yaml is not supported by Drover; use --json");
+        default: break;   // accepted for compatibility, nothing to do
+        }
+    }
+    // squeue takes the job list after a bare -j as its own argument ("squeue -j 12 -h").
+    std::size_t next = 0;
+    if (a.jobs_given && a.job_ids.empty() && next < pa.positionals.size()) {
+        a.job_ids = parse_job_id_list(pa.positionals[next++]);
+    }
+    if (next < pa.positionals.size())
+        throw UsageError("Unrecognized option: " + pa.positionals[next]);
+    if (a.jobs_given && a.job_ids.empty() && !a.steps)
+        throw ParseError("option --jobs requires a job id list");
+    return a;
+}
+
+SqueueFilter make_squeue_filter(const SqueueArgs &a, uint32_t my_uid) {
+    SqueueFilter f;
+    f.states = a.states;
+    if (a.start && f.states.empty()) f.states.states.push_back(0 /* PENDING */);
+    f.job_ids = a.job_ids;
+    f.partitions = a.partitions;
+    f.names = a.names;
+    f.accounts = a.accounts;
+    for (const auto &u : a.users) {
+        auto uid = lookup_user(u);
+        if (!uid) throw ParseError("Invalid user: " + u);
+        f.uids.push_back(*uid);
+    }
+    if (a.me) f.uids.push_back(my_uid);
+    if (a.nodelist) f.nodes = hostlist_expand(*a.nodelist);
+    return f;
+}
+
+bool SqueueFilter::keep(const proto::JobInfo &job) const {
+    auto str = [](const flatbuffers::String *s) { return s ? s->string_view() : std::string_view(); };
+    auto in = [](const std::vector<std::string> &list, std::string_view v) {
+        for (const auto &x : list)
+            if (x == v) return true;
+        return false;
+    };
+    if (!job_ids.empty()) {
+        bool found = false;
+        for (uint32_t id : job_ids) found = found || id == job.job_id();
+        if (!found) return false;
+    }
+    if (states.empty()) {
+        // Finished jobs the controller still holds show only when asked for by id.
+        if (job_ids.empty() && !job_is_active(job.state())) return false;
+    } else if (!states.matches(job.state())) {
+        return false;
+    }
+    if (!uids.empty()) {
+        bool found = false;
+        for (uint32_t u : uids) found = found || u == job.user_id();
+        if (!found) return false;
+    }
+    if (!partitions.empty() && !in(partitions, str(job.partition()))) return false;
+    if (!names.empty() && !in(names, str(job.name()))) return false;
+    if (!accounts.empty() && !in(accounts, str(job.account()))) return false;
+    if (!nodes.empty()) {
+        std::vector<std::string> held;
+        try {
+            held = hostlist_expand(str(job.node_list()));
+        } catch (const ParseError &) {
+            return false;
+        }
+        bool found = false;
+        for (const auto &n : held) found = found || in(nodes, n);
+        if (!found) return false;
+    }
+    return true;
+}
+
+}  // namespace drover::cli

@@ -1,0 +1,52 @@
+// squeue_args.hpp - squeue's options, and the filter they make.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "cli/job_states.hpp"
+#include "proto/message_generated.h"
+
+namespace drover::cli {
+
+struct SqueueArgs {
+    bool noheader = false, long_format = false, json = false, steps = false;
+    bool help = false, usage = false, version = false, me = false, start = false;
+    int iterate = 0;                         // seconds; 0 = once
+    int verbose = 0;
+    std::optional<std::string> format;       // -o
+    std::optional<std::string> long_fmt;     // -O
+    std::optional<std::string> sort;         // -S
+    std::vector<uint32_t> job_ids;           // -j (and a list after a bare -j)
+    bool jobs_given = false;
+    std::vector<std::string> users;          // -u, names or uids as given
+    std::vector<std::string> partitions, names, accounts;
+    std::optional<std::string> nodelist;     // -w
+    JobStateFilter states;                   // -t
+};
+
+// Parses squeue's arguments (without argv[0]). Throws UsageError for unknown options, and
+// drover::ParseError ("Invalid job id: x", "Invalid job state specified: x") for bad values.
+SqueueArgs parse_squeue_args(std::span<const std::string> args);
+
+// Parses "12,13" into ids. Throws drover::ParseError("Invalid job id: x").
+std::vector<uint32_t> parse_job_id_list(std::string_view list);
+
+// Which jobs squeue shows.
+struct SqueueFilter {
+    JobStateFilter states;
+    std::vector<uint32_t> job_ids;
+    std::vector<uint32_t> uids;
+    std::vector<std::string> partitions, names, accounts;
+    std::vector<std::string> nodes;          // expanded -w list
+    bool keep(const proto::JobInfo &job) const;
+};
+
+// Builds the filter: users resolved to uids (my_uid for --me). Throws drover::ParseError
+// ("Invalid user: x") for an unknown user, or for a malformed -w hostlist.
+SqueueFilter make_squeue_filter(const SqueueArgs &a, uint32_t my_uid);
+
+}  // namespace drover::cli

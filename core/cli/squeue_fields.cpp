@@ -1,0 +1,350 @@
+// squeue_fields.cpp - the value, header and sort key of every squeue column.
+#include "cli/squeue_fields.hpp"
+
+#include <drover/views.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "cli/job_states.hpp"
+#include "cli/text.hpp"
+#include "cli/users.hpp"
+#include "common/error.hpp"
+#include "common/hostlist.hpp"
+#include "common/timefmt.hpp"
+
+namespace drover::cli {
+
+namespace {
+
+enum Kind : int {
+    kAccount, kJobId, kJobArrayId, kBatchHost, kMinCpus, kNumCpus, kMinTmpDisk, kNumNodes,
+    kEndTime, kDependency, kFeatures, kArrayJobId, kGroupName, kGroupId, kOverSubscribe,
+    kSocketsPerNode, kCoresPerSocket, kThreadsPerCore, kComment, kArrayTaskId, kTimeLimit,
+    kTimeLeft, kMinMemory, kTimeUsed, kReqNodes, kNodeList, kCommand, kContiguous, kPriority,
+    kPartition, kQos, kPriorityLong, kReason, kReasonList, kSelectInfo, kStartTime,
+    kStateCompact, kState, kUserName, kUserId, kReservation, kSubmitTime, kWCKey, kLicenses,
+    kExcNodes, kCoreSpec, kNice, kSchedNodes, kSct, kWorkDir, kGres, kName, kExitCode, kStdOut,
+    kStdErr, kStdIn, kCpusPerTask, kCluster, kNumTasks, kEligibleTime, kAllocNode, kBatchFlag,
+    kRequeue, kRestarts, kPrefix,
+};
+
+struct Def {
+    Kind kind;
+    char letter;        // 0: -O only
+    const char *name;   // nullptr: -o only
+    const char *header;
+};
+
+constexpr Def kDefs[] = {
+    {kAccount, 'a', "Account", "ACCOUNT"},
+    {kJobId, 'A', "JobID", "JOBID"},
+    {kJobArrayId, 'i', "JobArrayID", "JOBID"},
+    {kBatchHost, 'B', "BatchHost", "EXEC_HOST"},
+    {kMinCpus, 'c', "MinCpus", "MIN_CPUS"},
+    {kNumCpus, 'C', "NumCPUs", "CPUS"},
+    {kMinTmpDisk, 'd', "MinTmpDisk", "MIN_TMP_DISK"},
+    {kNumNodes, 'D', "NumNodes", "NODES"},
+    {kEndTime, 'e', "EndTime", "END_TIME"},
+    {kDependency, 'E', "Dependency", "DEPENDENCY"},
+    {kFeatures, 'f', "Feature", "FEATURES"},
+    {kArrayJobId, 'F', "ArrayJobID", "ARRAY_JOB_ID"},
+    {kGroupName, 'g', "GroupName", "GROUP"},
+    {kGroupId, 'G', "GroupID", "GROUP"},
+    {kOverSubscribe, 'h', "OverSubscribe", "OVER_SUBSCRIBE"},
+    {kSocketsPerNode, 'H', "SocketsPerNode", "SOCKETS_PER_NODE"},
+    {kCoresPerSocket, 'I', "CoresPerSocket", "CORES_PER_SOCKET"},
+    {kThreadsPerCore, 'J', "ThreadsPerCore", "THREADS_PER_CORE"},
+    {kComment, 'k', "Comment", "COMMENT"},
+    {kArrayTaskId, 'K', "ArrayTaskID", "ARRAY_TASK_ID"},
+    {kTimeLimit, 'l', "TimeLimit", "TIME_LIMIT"},
+    {kTimeLeft, 'L', "TimeLeft", "TIME_LEFT"},
+    {kMinMemory, 'm', "MinMemory", "MIN_MEMORY"},
+    {kTimeUsed, 'M', "TimeUsed", "TIME"},
+    {kReqNodes, 'n', "ReqNodes", "REQ_NODES"},
+    {kNodeList, 'N', "NodeList", "NODELIST"},
+    {kCommand, 'o', "Command", "COMMAND"},
+    {kContiguous, 'O', "Contiguous", "CONTIGUOUS"},
+    {kPriority, 'p', "Priority", "PRIORITY"},
+    {kPartition, 'P', "Partition", "PARTITION"},
+    {kQos, 'q', "QOS", "QOS"},
+    {kPriorityLong, 'Q', "PriorityLong", "PRIORITY"},
+    {kReason, 'r', "Reason", "REASON"},
+    {kReasonList, 'R', "ReasonList", "NODELIST(REASON)"},
+    {kSelectInfo, 's', "SelectJobInfo", "SELECT_JOBINFO"},
+    {kStartTime, 'S', "StartTime", "START_TIME"},
+    {kStateCompact, 't', "StateCompact", "ST"},
+    {kState, 'T', "State", "STATE"},
+    {kUserName, 'u', "UserName", "USER"},
+    {kUserId, 'U', "UserID", "UID"},
+    {kReservation, 'v', "Reservation", "RESERVATION"},
+    {kSubmitTime, 'V', "SubmitTime", "SUBMIT_TIME"},
+    {kWCKey, 'w', "WCKey", "WCKEY"},
+    {kLicenses, 'W', "Licenses", "LICENSES"},
+    {kExcNodes, 'x', "ExcNodes", "EXC_NODES"},
+    {kCoreSpec, 'X', "CoreSpec", "CORE_SPEC"},
+    {kNice, 'y', "Nice", "NICE"},
+    {kSchedNodes, 'Y', "SchedNodes", "SCHEDNODES"},
+    {kSct, 'z', "SCT", "S:C:T"},
+    {kWorkDir, 'Z', "WorkDir", "WORK_DIR"},
+    {kGres, 'b', "tres-per-node", "TRES_PER_NODE"},
+    {kName, 'j', "Name", "NAME"},
+    {kExitCode, 0, "ExitCode", "EXIT_CODE"},
+    {kStdOut, 0, "STDOUT", "STDOUT"},
+    {kStdErr, 0, "STDERR", "STDERR"},
+    {kStdIn, 0, "STDIN", "STDIN"},
+    {kCpusPerTask, 0, "cpus-per-task", "CPUS_PER_TASK"},
+    {kCluster, 0, "Cluster", "CLUSTER"},
+    {kNumTasks, 0, "NumTasks", "TASKS"},
+    {kEligibleTime, 0, "EligibleTime", "ELIGIBLE_TIME"},
+    {kAllocNode, 0, "AllocNodes", "ALLOC_NODES"},
+    {kBatchFlag, 0, "BatchFlag", "BATCHFLAG"},
+    {kRequeue, 0, "Requeue", "REQUEUE"},
+    {kRestarts, 0, "RestartCnt", "RESTARTCNT"},
+    {kTimeUsed, 0, "Time", "TIME"},
+    {kUserName, 0, "User", "USER"},
+    {kStdOut, 0, "StdOut", "STDOUT"},
+};
+
+std::string_view sv(const flatbuffers::String *s) { return s ? s->string_view() : std::string_view(); }
+
+// squeue's elapsed form, with Slurm's "INVALID" for negative or over a year.
+std::string secs(int64_t t) {
+    if (t < 0 || t > 365LL * 24 * 3600) return "INVALID";
+    return format_elapsed(t);
+}
+
+std::string when(int64_t t) { return format_timestamp(t, /*na_for_zero=*/true); }
+
+std::string reason(const proto::JobInfo &j) {
+    std::string_view r = sv(j.state_reason());
+    return r.empty() ? "None" : std::string(r);
+}
+
+FieldValue value(Kind k, const proto::JobInfo &j, int64_t now) {
+    uint32_t base = j.state() & kJobStateBase;
+    switch (k) {
+    case kAccount: return {or_null(sv(j.account()))};
+    case kJobId:
+    case kJobArrayId:
+    case kArrayJobId: return {str_u(j.job_id())};
+    case kArrayTaskId: return {"N/A"};
+    case kBatchHost: return {sv(j.batch_host()).empty() ? "n/a" : std::string(sv(j.batch_host()))};
+    case kMinCpus: return {str_u(j.cpus_per_task() ? j.cpus_per_task() : 1)};
+    case kNumCpus: return {str_u(j.num_cpus())};
+    case kMinTmpDisk: return {"0"};
+    case kNumNodes: return {str_u(job_node_count(j))};
+    case kEndTime:
+        if (j.time_limit_min() == kInfinite && j.end_time() > now) return {"NONE"};
+        return {when(j.end_time())};
+    case kDependency: return {"(null)"};
+    case kFeatures: return {"(null)"};
+    case kGroupName: return {group_name(j.group_id())};
+    case kGroupId: return {str_u(j.group_id())};
+    case kOverSubscribe: return {j.exclusive() ? "NO" : "OK"};
+    case kSocketsPerNode:
+    case kCoresPerSocket:
+    case kThreadsPerCore: return {"*"};
+    case kSct: return {"*:*:*"};
+    case kComment: return {or_null(sv(j.comment()))};
+    case kTimeLimit:
+        if (j.time_limit_min() == kInfinite) return {"UNLIMITED"};
+        if (j.time_limit_min() == kNoVal) return {"NOT_SET"};
+        return {secs(int64_t(j.time_limit_min()) * 60), false};
+    case kTimeLeft:
+        if (j.time_limit_min() == kInfinite) return {"UNLIMITED"};
+        if (j.time_limit_min() == kNoVal) return {"NOT_SET"};
+        return {secs(int64_t(j.time_limit_min()) * 60 - job_time_used(j, now)), false};
+    case kMinMemory: return {format_size_mb(j.mem_per_node_mb())};
+    case kTimeUsed: return {secs(job_time_used(j, now)), false};
+    case kReqNodes:
+    case kExcNodes: return {""};
+    case kNodeList:
+    case kSchedNodes: return {std::string(sv(j.node_list())), false};
+    case kCommand: return {or_null(sv(j.command()))};
+    case kContiguous: return {"0"};
+    case kPriority: {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%16.14f", double(j.priority()) / double(0xffffffffu));
+        return {buf};
+    }
+    case kPriorityLong: return {str_u(j.priority())};
+    case kPartition: return {std::string(sv(j.partition()))};
+    case kQos: return {"normal"};
+    case kReason: return {reason(j)};
+    case kReasonList: {
+        bool completing = (j.state() & kJobFlagCompleting) != 0;
+        if (!completing && (base == DROVER_JOB_PENDING || base == DROVER_JOB_TIMEOUT ||
+                            base == DROVER_JOB_FAILED))
+            return {"(" + reason(j) + ")"};
+        return {std::string(sv(j.node_list())), false};
+    }
+    case kSelectInfo: return {"N/A"};
+    case kStartTime: return {when(j.start_time())};
+    case kSubmitTime: return {when(j.submit_time())};
+    case kStateCompact: return {job_state_compact(j.state())};
+    case kState: return {job_state_long(j.state())};
+    case kUserName:
+        return {sv(j.user_name()).empty() ? user_name(j.user_id())
+                                          : std::string(sv(j.user_name()))};
+    case kUserId: return {str_u(j.user_id())};
+    case kReservation:
+    case kWCKey:
+    case kLicenses: return {"(null)"};
+    case kCoreSpec: return {"N/A"};
+    case kNice: return {"0"};
+    case kWorkDir: return {std::string(sv(j.work_dir()))};
+    case kGres: return {""};
+    case kName: return {std::string(sv(j.name()))};
+    case kExitCode: return {exit_code_string(j.exit_status())};
+    case kStdOut: return {std::string(sv(j.std_out()))};
+    case kStdErr: return {std::string(sv(j.std_err()))};
+    case kStdIn: return {sv(j.std_in()).empty() ? "/dev/null" : std::string(sv(j.std_in()))};
+    case kCpusPerTask: return {str_u(j.cpus_per_task() ? j.cpus_per_task() : 1)};
+    case kCluster: return {std::string(sv(j.cluster()))};
+    case kNumTasks: return {str_u(j.num_tasks() ? j.num_tasks() : 1)};
+    case kEligibleTime: return {when(j.eligible_time())};
+    case kAllocNode: return {std::string(sv(j.submit_host()))};
+    case kBatchFlag: return {"1"};
+    case kRequeue: return {j.requeue() ? "1" : "0"};
+    case kRestarts: return {str_u(j.restart_count())};
+    case kPrefix: return {""};
+    }
+    return {""};
+}
+
+const Def *by_letter(char c) {
+    for (const auto &d : kDefs)
+        if (d.letter == c) return &d;
+    return nullptr;
+}
+
+const Def *by_name(std::string_view n) {
+    for (const auto &d : kDefs)
+        if (d.name && iequals(n, d.name)) return &d;
+    return nullptr;
+}
+
+const char *header_of(int kind, const FieldSpec &f) {
+    for (const auto &d : kDefs) {
+        if (d.kind != kind) continue;
+        if (f.type ? d.letter == f.type : (d.name && iequals(f.name, d.name))) return d.header;
+    }
+    return "";
+}
+
+}  // namespace
+
+int64_t job_time_used(const proto::JobInfo &j, int64_t now) {
+    uint32_t base = j.state() & kJobStateBase;
+    if (j.start_time() == 0 || base == DROVER_JOB_PENDING) return 0;
+    int64_t end = (base == DROVER_JOB_RUNNING || base == DROVER_JOB_SUSPENDED || j.end_time() == 0)
+                      ? now
+                      : j.end_time();
+    return end - j.start_time();
+}
+
+uint32_t job_node_count(const proto::JobInfo &j) {
+    std::string_view nodes = sv(j.node_list());
+    uint32_t base = j.state() & kJobStateBase;
+    if (!nodes.empty() && base != DROVER_JOB_PENDING) {
+        try {
+            return static_cast<uint32_t>(hostlist_expand(nodes).size());
+        } catch (const ParseError &) {
+        }
+    }
+    return j.min_nodes() ? j.min_nodes() : 1;
+}
+
+SqueueFormat squeue_percent_format(std::string_view fmt) {
+    SqueueFormat out;
+    out.spec = parse_percent_format(fmt);
+    for (const auto &f : out.spec.fields) {
+        const Def *d = by_letter(f.type);
+        if (!d) throw ParseError(std::string("Invalid job format specification: ") + f.type);
+        out.kinds.push_back(d->kind);
+    }
+    return out;
+}
+
+SqueueFormat squeue_long_format(std::string_view fmt) {
+    SqueueFormat out;
+    out.spec = parse_long_format(fmt, 20);
+    for (const auto &f : out.spec.fields) {
+        const Def *d = by_name(f.name);
+        if (!d) throw ParseError("Invalid job format specification: " + f.name);
+        out.kinds.push_back(d->kind);
+    }
+    return out;
+}
+
+std::string squeue_header(const SqueueFormat &f) {
+    return render_line(f.spec, [&](const FieldSpec &fs) {
+        int kind = f.kinds[static_cast<std::size_t>(&fs - f.spec.fields.data())];
+        bool cut = kind != kNodeList && kind != kReasonList && kind != kSchedNodes;
+        return FieldValue{header_of(kind, fs), cut};
+    });
+}
+
+std::string squeue_line(const SqueueFormat &f, const proto::JobInfo &job, int64_t now) {
+    return render_line(f.spec, [&](const FieldSpec &fs) {
+        int kind = f.kinds[static_cast<std::size_t>(&fs - f.spec.fields.data())];
+        return value(static_cast<Kind>(kind), job, now);
+    });
+}
+
+void squeue_sort(std::vector<const proto::JobInfo *> &jobs, std::string_view spec, int64_t now) {
+    struct Key {
+        char c;
+        bool desc;
+    };
+    std::vector<Key> keys;
+    for (const auto &item : split(spec, ',')) {
+        std::string_view k = trim(item);
+        bool desc = false;
+        if (!k.empty() && (k[0] == '-' || k[0] == '+')) {
+            desc = k[0] == '-';
+            k.remove_prefix(1);
+        }
+        if (k.size() != 1 || std::string_view("PtTpQiAjuUMSVeDClNr").find(k[0]) == std::string_view::npos)
+            throw ParseError("Invalid sort specification: " + std::string(k));
+        keys.push_back({k[0], desc});
+    }
+    auto cmp_key = [&](char c, const proto::JobInfo &a, const proto::JobInfo &b) -> int {
+        auto three = [](auto x, auto y) { return x < y ? -1 : (y < x ? 1 : 0); };
+        switch (c) {
+        case 'P': return three(sv(a.partition()), sv(b.partition()));
+        case 't': return three(std::string_view(job_state_compact(a.state())),
+                               std::string_view(job_state_compact(b.state())));
+        case 'T': return three(std::string_view(job_state_long(a.state())),
+                               std::string_view(job_state_long(b.state())));
+        case 'p':
+        case 'Q': return three(a.priority(), b.priority());
+        case 'i':
+        case 'A': return three(a.job_id(), b.job_id());
+        case 'j': return three(sv(a.name()), sv(b.name()));
+        case 'u': return three(sv(a.user_name()), sv(b.user_name()));
+        case 'U': return three(a.user_id(), b.user_id());
+        case 'M': return three(job_time_used(a, now), job_time_used(b, now));
+        case 'S': return three(a.start_time(), b.start_time());
+        case 'V': return three(a.submit_time(), b.submit_time());
+        case 'e': return three(a.end_time(), b.end_time());
+        case 'D': return three(job_node_count(a), job_node_count(b));
+        case 'C': return three(a.num_cpus(), b.num_cpus());
+        case 'l': return three(a.time_limit_min(), b.time_limit_min());
+        case 'N': return three(sv(a.node_list()), sv(b.node_list()));
+        case 'r': return three(sv(a.state_reason()), sv(b.state_reason()));
+        }
+        return 0;
+    };
+    std::stable_sort(jobs.begin(), jobs.end(), [&](const proto::JobInfo *a, const proto::JobInfo *b) {
+        for (const auto &k : keys) {
+            int c = cmp_key(k.c, *a, *b);
+            if (c != 0) return k.desc ? c > 0 : c < 0;
+        }
+        if (a->start_time() != b->start_time()) return a->start_time() > b->start_time();
+        return a->job_id() < b->job_id();
+    });
+}
+
+}  // namespace drover::cli
