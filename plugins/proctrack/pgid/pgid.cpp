@@ -1,7 +1,8 @@
 // pgid.cpp - proctrack/pgid: a container is the process group of the step's first process.
 //
 // The node daemon starts each step's first process as a session (so process group) leader; the
-// container id is its pid, which is also the group id. Signals go to the whole group with
+// container id is its pid, which is also the group id. A pid that does not become a group leader
+// is refused (EINVAL) rather than tracked wrongly. Signals go to the whole group with
 // kill(-pgid, sig). Listing scans /proc for live processes in the group. A process that calls
 // setsid() or setpgid() itself escapes: that is this plugin's known limit (proctrack/cgroup has
 // none).
@@ -10,10 +11,12 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <thread>
 
 #include <drover/plugin.hpp>
 #include <drover/proctrack.h>
@@ -47,10 +50,24 @@ bool read_stat(const char *pid, long *pgrp, char *run_state)
     return std::sscanf(paren + 1, " %c %d %ld", run_state, &ppid, pgrp) == 3;
 }
 
+// The process group of pid. The first process calls setsid() itself right after fork, and the
+// daemon may ask before it has run, so give it a moment (up to kLeaderWait) to become a leader.
+pid_t group_of(pid_t pid)
+{
+    constexpr auto kLeaderWait = std::chrono::milliseconds(500);
+    const auto deadline = std::chrono::steady_clock::now() + kLeaderWait;
+    pid_t pgid = ::getpgid(pid);
+    while (pgid >= 0 && pgid != pid && std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        pgid = ::getpgid(pid);
+    }
+    return pgid;
+}
+
 int pgid_cont_create(void *state, uint32_t job_id, uint32_t step_id, int32_t pid,
                      drover_cont_id *cont_out, drover_error *err)
 {
-    const pid_t pgid = ::getpgid(pid);
+    const pid_t pgid = group_of(pid);
     if (pgid < 0) {
         const int e = errno;
         set_errorf(err, "job %u step %u: pid %d: %s", job_id, step_id, pid, std::strerror(e));

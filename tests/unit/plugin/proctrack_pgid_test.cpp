@@ -118,6 +118,23 @@ TEST_F(PluginProctrackPgid, RefusesAProcessThatLeadsNoGroup)
     EXPECT_EQ(ops().cont_create(state(), 7, 0, child, &cont, &err), DROVER_ENOENT);
 }
 
+TEST_F(PluginProctrackPgid, WaitsForTheFirstProcessToCallSetsid)
+{
+    pid_t child = ::fork();
+    if (child == 0) {
+        ::usleep(50 * 1000);  // as a busy node daemon's child might be late
+        ::setsid();
+        ::pause();
+        ::_exit(0);
+    }
+    drover_error err{};
+    drover_cont_id cont = 0;
+    EXPECT_EQ(ops().cont_create(state(), 7, 0, child, &cont, &err), DROVER_OK) << err.text;
+    EXPECT_EQ(cont, static_cast<drover_cont_id>(child));
+    EXPECT_EQ(ops().cont_signal(state(), cont, SIGKILL, &err), DROVER_OK);
+    EXPECT_TRUE(reaped(child));
+}
+
 TEST_F(PluginProctrackPgid, NeverSignalsEveryone)
 {
     drover_error err{};
