@@ -7,7 +7,6 @@
 #   scripts/cluster.sh env DIR             prints the exports that point commands at the cluster
 #
 # Sourced by the tests and the demo; BIN (default ./build) says where the binaries are.
-set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BIN=${BIN:-$ROOT/build}
@@ -41,11 +40,11 @@ SlurmdTimeout=30
 KillWait=5
 MinJobAge=300
 ReturnToService=1
-NodeName=DEFAULT CPUs=1 RealMemory=100 State=UNKNOWN NodeAddr=127.0.0.1
+NodeName=DEFAULT CPUs=1 RealMemory=100 State=UNKNOWN
 CONF
   local i
   for i in $(seq 1 "$nodes"); do
-    echo "NodeName=n$i Port=$((base_port + i))" >> "$dir/slurm.conf"
+    echo "NodeName=n$i NodeAddr=127.0.0.1 Port=$((base_port + i))" >> "$dir/slurm.conf"
   done
   echo "PartitionName=debug Nodes=n[1-$nodes] Default=YES MaxTime=INFINITE State=UP" >> "$dir/slurm.conf"
   [ -f "$dir/drover.key" ] || { head -c 32 /dev/urandom > "$dir/drover.key"; chmod 600 "$dir/drover.key"; }
@@ -109,6 +108,7 @@ cluster_env() {
 }
 
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+  set -euo pipefail
   cmd=${1:-}; shift || true
   case "$cmd" in
     start) cluster_start "$@" ;;

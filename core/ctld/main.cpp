@@ -28,7 +28,8 @@ int main(int argc, char **argv) {
         else if (a == "-c") opts.cold_start = true;
         else if (a == "-R") opts.cold_start = false;
         else if (a == "-v" || a == "-vv") flags.verbosity += int(a.size()) - 1;
-        else if ((a == "-f" || a == "-L") && i + 1 < argc) (a == "-f" ? flags.config : flags.log_file) = argv[++i];
+        else if (a == "-f" && i + 1 < argc) flags.config = argv[++i];
+        else if (a == "-L" && i + 1 < argc) flags.log_file = argv[++i];
         else if (a == "-V" || a == "--version") { std::puts("droverctld 0.1.0"); return 0; }
         else if (a == "-h" || a == "--help") { usage(); return 0; }
         else { std::fprintf(stderr, "droverctld: unrecognized option '%s'\n", argv[i]); usage(); return 1; }
