@@ -119,12 +119,15 @@ bool node_is_unavailable(uint32_t state, uint32_t flags) {
 bool NodeStateMatch::matches(uint32_t state, uint32_t flags) const {
     const std::string &n = name;
     bool drain = has(flags, DROVER_NODE_FLAG_DRAIN);
-    if (n == "ALLOC" || n == "ALLOCATED") return state == DROVER_NODE_ALLOCATED;
-    if (n == "MIX" || n == "MIXED") return state == DROVER_NODE_MIXED;
-    if (n == "IDLE") return state == DROVER_NODE_IDLE;
-    if (n == "DOWN") return state == DROVER_NODE_DOWN;
-    if (n == "FUTURE" || n == "FUTR") return state == DROVER_NODE_FUTURE;
-    if (n == "UNK" || n == "UNKNOWN") return state == DROVER_NODE_UNKNOWN;
+    // Base-state names match what the node shows: a drained idle node is "drain", not "idle".
+    Names shown = names(state, flags);
+    auto shows = [&](const char *compact) { return std::string_view(shown.compact) == compact; };
+    if (n == "ALLOC" || n == "ALLOCATED") return shows("ALLOC");
+    if (n == "MIX" || n == "MIXED") return shows("MIX");
+    if (n == "IDLE") return shows("IDLE");
+    if (n == "DOWN") return shows("DOWN");
+    if (n == "FUTURE" || n == "FUTR") return shows("FUTR");
+    if (n == "UNK" || n == "UNKNOWN") return shows("UNK");
     if (n == "DRAIN") return drain;
     if (n == "DRAINED") return drain && !draining(state, flags);
     if (n == "DRAINING" || n == "DRNG") return drain && draining(state, flags);

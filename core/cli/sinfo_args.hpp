@@ -14,9 +14,9 @@ inline constexpr const char *kSinfoDefaultFormat = "%#P %.5a %.10l %.6D %.6t %N"
 inline constexpr const char *kSinfoSummarizeFormat = "%#P %.5a %.10l %.16F  %N";
 inline constexpr const char *kSinfoLongFormat =
     "%#P %.5a %.10l %.10s %.4r %.8h %.10g %.6D %.11T %.11i %N";
-inline constexpr const char *kSinfoNodeFormat = "%#N %.6D %#P %6t";
+inline constexpr const char *kSinfoNodeFormat = "%#N %.6D %.#P %6t";
 inline constexpr const char *kSinfoNodeLongFormat =
-    "%#N %.6D %#P %.11T %.4c %.8z %.6m %.8d %.6w %.8f %20E";
+    "%#N %.6D %.#P %.11T %.4c %.8z %.6m %.8d %.6w %.8f %20E";
 inline constexpr const char *kSinfoReasonsFormat = "%20E %9u %19H %N";
 inline constexpr const char *kSinfoReasonsLongFormat = "%20E %12U %19H %6t %N";
 

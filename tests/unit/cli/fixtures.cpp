@@ -1,0 +1,130 @@
+// fixtures.cpp - FlatBuffers builders for the CLI tests.
+#include "fixtures.hpp"
+
+namespace drover::cli::test {
+
+namespace {
+flatbuffers::Offset<flatbuffers::String> s(flatbuffers::FlatBufferBuilder &fbb, const std::string &v) {
+    return v.empty() ? 0 : fbb.CreateString(v);
+}
+}  // namespace
+
+const std::vector<const proto::JobInfo *> &Records::jobs(const std::vector<Job> &in) {
+    flatbuffers::FlatBufferBuilder fbb;
+    std::vector<flatbuffers::Offset<proto::JobInfo>> out;
+    for (const auto &j : in) {
+        auto name = s(fbb, j.name), user = s(fbb, j.user), part = s(fbb, j.partition),
+             acct = s(fbb, j.account), reason = s(fbb, j.reason), nodes = s(fbb, j.nodes),
+             batch = s(fbb, j.batch_host), wd = s(fbb, j.work_dir), o = s(fbb, j.out),
+             e = s(fbb, j.err), i = s(fbb, j.in), host = s(fbb, j.submit_host),
+             cmd = s(fbb, j.command), comment = s(fbb, j.comment);
+        proto::JobInfoBuilder b(fbb);
+        b.add_job_id(j.id);
+        b.add_name(name);
+        b.add_user_id(j.uid);
+        b.add_group_id(j.gid);
+        b.add_user_name(user);
+        b.add_partition(part);
+        b.add_account(acct);
+        b.add_state(j.state);
+        b.add_state_reason(reason);
+        b.add_priority(j.priority);
+        b.add_min_nodes(j.min_nodes);
+        b.add_max_nodes(j.max_nodes);
+        b.add_num_tasks(j.num_tasks);
+        b.add_cpus_per_task(j.cpus_per_task);
+        b.add_num_cpus(j.num_cpus);
+        b.add_mem_per_node_mb(j.mem_mb);
+        b.add_time_limit_min(j.limit);
+        b.add_submit_time(j.submit);
+        b.add_eligible_time(j.eligible);
+        b.add_start_time(j.start);
+        b.add_end_time(j.end);
+        b.add_node_list(nodes);
+        b.add_batch_host(batch);
+        b.add_work_dir(wd);
+        b.add_std_out(o);
+        b.add_std_err(e);
+        b.add_std_in(i);
+        b.add_exit_status(j.exit_status);
+        b.add_submit_host(host);
+        b.add_command(cmd);
+        b.add_comment(comment);
+        b.add_exclusive(j.exclusive);
+        b.add_requeue(true);
+        out.push_back(b.Finish());
+    }
+    fbb.Finish(proto::CreateJobInfoResponse(fbb, fbb.CreateVector(out), 0));
+    bufs_.emplace_back(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
+    const auto *r = flatbuffers::GetRoot<proto::JobInfoResponse>(bufs_.back().data());
+    jobs_.clear();
+    for (const auto *j : *r->jobs()) jobs_.push_back(j);
+    return jobs_;
+}
+
+const std::vector<const proto::NodeInfo *> &Records::nodes(const std::vector<Node> &in) {
+    flatbuffers::FlatBufferBuilder fbb;
+    std::vector<flatbuffers::Offset<proto::NodeInfo>> out;
+    for (const auto &n : in) {
+        auto name = s(fbb, n.name), reason = s(fbb, n.reason);
+        auto parts = fbb.CreateVectorOfStrings(n.partitions);
+        proto::NodeInfoBuilder b(fbb);
+        b.add_name(name);
+        b.add_state(n.state);
+        b.add_flags(n.flags);
+        b.add_reason(reason);
+        b.add_reason_time(n.reason_time);
+        b.add_reason_uid(n.reason_uid);
+        b.add_cpus(n.cpus);
+        b.add_alloc_cpus(n.alloc_cpus);
+        b.add_sockets(1);
+        b.add_cores_per_socket(n.cpus);
+        b.add_threads_per_core(1);
+        b.add_real_memory_mb(n.memory);
+        b.add_weight(1);
+        b.add_partitions(parts);
+        out.push_back(b.Finish());
+    }
+    fbb.Finish(proto::CreateNodeInfoResponse(fbb, fbb.CreateVector(out), 0));
+    bufs_.emplace_back(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
+    const auto *r = flatbuffers::GetRoot<proto::NodeInfoResponse>(bufs_.back().data());
+    nodes_.clear();
+    for (const auto *n : *r->nodes()) nodes_.push_back(n);
+    return nodes_;
+}
+
+const std::vector<const proto::PartitionInfo *> &Records::parts(const std::vector<Part> &in) {
+    flatbuffers::FlatBufferBuilder fbb;
+    std::vector<flatbuffers::Offset<proto::PartitionInfo>> out;
+    for (const auto &p : in) {
+        out.push_back(proto::CreatePartitionInfoDirect(
+            fbb, p.name.c_str(), p.nodes.c_str(), p.is_default, p.state.c_str(), p.max_time,
+            p.default_time, p.max_nodes, p.min_nodes, nullptr, "NO", p.total_cpus, p.total_nodes, 1));
+    }
+    fbb.Finish(proto::CreatePartitionInfoResponse(fbb, fbb.CreateVector(out), 0));
+    bufs_.emplace_back(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
+    const auto *r = flatbuffers::GetRoot<proto::PartitionInfoResponse>(bufs_.back().data());
+    parts_.clear();
+    for (const auto *p : *r->partitions()) parts_.push_back(p);
+    return parts_;
+}
+
+const std::vector<const proto::AcctJob *> &Records::acct(const std::vector<Acct> &in) {
+    flatbuffers::FlatBufferBuilder fbb;
+    std::vector<flatbuffers::Offset<proto::AcctJob>> out;
+    for (const auto &a : in) {
+        out.push_back(proto::CreateAcctJobDirect(
+            fbb, a.id, a.uid, a.gid, "local", a.name.c_str(), a.partition.c_str(),
+            a.account.c_str(), a.nodes.c_str(), a.work_dir.c_str(), a.alloc_nodes, a.alloc_cpus,
+            a.req_cpus, a.req_mem, a.state, a.exit_status, a.limit, a.submit, a.eligible, a.start,
+            a.end, a.cancelled_by));
+    }
+    fbb.Finish(proto::CreateAcctQueryResponse(fbb, fbb.CreateVector(out)));
+    bufs_.emplace_back(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
+    const auto *r = flatbuffers::GetRoot<proto::AcctQueryResponse>(bufs_.back().data());
+    acct_.clear();
+    for (const auto *j : *r->jobs()) acct_.push_back(j);
+    return acct_;
+}
+
+}  // namespace drover::cli::test

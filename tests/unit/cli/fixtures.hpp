@@ -1,0 +1,89 @@
+// fixtures.hpp - builds the FlatBuffers records (jobs, nodes, partitions, accounting) the CLI
+// formatters read, from plain structs with sensible defaults.
+#pragma once
+
+#include <drover/views.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "proto/message_generated.h"
+
+namespace drover::cli::test {
+
+struct Job {
+    uint32_t id = 1;
+    std::string name = "job";
+    uint32_t uid = 1000, gid = 1000;
+    std::string user = "alice";
+    std::string partition = "debug";
+    std::string account;
+    uint32_t state = DROVER_JOB_PENDING;
+    std::string reason;
+    uint32_t priority = 100;
+    uint32_t min_nodes = 1, max_nodes = 1;
+    uint32_t num_tasks = 1, cpus_per_task = 1, num_cpus = 1;
+    uint64_t mem_mb = 0;
+    uint32_t limit = DROVER_INFINITE;
+    int64_t submit = 0, eligible = 0, start = 0, end = 0;
+    std::string nodes, batch_host, work_dir = "/home/alice", out, err, in, submit_host = "login1";
+    std::string command, comment;
+    int32_t exit_status = 0;
+    bool exclusive = false;
+};
+
+struct Node {
+    std::string name;
+    uint32_t state = DROVER_NODE_IDLE;
+    uint32_t flags = 0;
+    uint32_t cpus = 4, alloc_cpus = 0;
+    uint64_t memory = 1000;
+    std::string reason;
+    int64_t reason_time = 0;
+    uint32_t reason_uid = DROVER_NO_VAL;
+    std::vector<std::string> partitions = {"debug"};
+};
+
+struct Part {
+    std::string name = "debug";
+    std::string nodes;
+    bool is_default = false;
+    std::string state = "UP";
+    uint32_t max_time = DROVER_INFINITE;
+    uint32_t default_time = DROVER_NO_VAL;
+    uint32_t max_nodes = DROVER_INFINITE, min_nodes = 0;
+    uint32_t total_cpus = 0, total_nodes = 0;
+};
+
+struct Acct {
+    uint32_t id = 1;
+    std::string name = "job";
+    uint32_t uid = 1000, gid = 1000;
+    std::string partition = "debug", account = "", nodes = "n1", work_dir = "/home/alice";
+    uint32_t alloc_nodes = 1, alloc_cpus = 1, req_cpus = 1;
+    uint64_t req_mem = 0;
+    uint32_t state = DROVER_JOB_COMPLETE;
+    int32_t exit_status = 0;
+    uint32_t limit = 60;
+    int64_t submit = 1000, eligible = 1000, start = 1010, end = 1070;
+    uint32_t cancelled_by = DROVER_NO_VAL;
+};
+
+// Owns the bytes; the pointers stay valid while it lives.
+class Records {
+  public:
+    const std::vector<const proto::JobInfo *> &jobs(const std::vector<Job> &in);
+    const std::vector<const proto::NodeInfo *> &nodes(const std::vector<Node> &in);
+    const std::vector<const proto::PartitionInfo *> &parts(const std::vector<Part> &in);
+    const std::vector<const proto::AcctJob *> &acct(const std::vector<Acct> &in);
+
+  private:
+    std::vector<std::vector<uint8_t>> bufs_;
+    std::vector<const proto::JobInfo *> jobs_;
+    std::vector<const proto::NodeInfo *> nodes_;
+    std::vector<const proto::PartitionInfo *> parts_;
+    std::vector<const proto::AcctJob *> acct_;
+};
+
+}  // namespace drover::cli::test

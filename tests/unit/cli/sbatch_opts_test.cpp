@@ -1,0 +1,216 @@
+// sbatch_opts_test.cpp - sbatch's options, #SBATCH directives, precedence, --export, refusals.
+#include <gtest/gtest.h>
+
+#include "cli/sbatch_opts.hpp"
+#include "common/error.hpp"
+
+using namespace drover;
+using namespace drover::cli;
+
+namespace {
+
+SbatchContext ctx() {
+    SbatchContext c;
+    c.env = {{"HOME", "/home/alice"}, {"PATH", "/usr/bin"}, {"SLURM_CONF", "/etc/x"}, {"FOO", "1"}};
+    c.cwd = "/home/alice/work";
+    c.hostname = "login1";
+    c.now = 1700000000;
+    return c;
+}
+
+SbatchRequest parse(std::vector<std::string> args, std::string script) {
+    return parse_sbatch(args, std::move(script), ctx());
+}
+
+std::string error_of(std::vector<std::string> args, std::string script) {
+    try {
+        parse(std::move(args), std::move(script));
+    } catch (const ParseError &e) {
+        return e.what();
+    } catch (const UsageError &e) {
+        return std::string("usage: ") + e.what();
+    }
+    return "no error";
+}
+
+const char *kScript =
+    "#!/bin/bash\n"
+    "#SBATCH --job-name=ox_process_j-042\n"
+    "#SBATCH --output=/scratch/slurm-%j.out\n"
+    "#SBATCH --error=/scratch/slurm-%j.err\n"
+    "#SBATCH --partition=gpu\n"
+    "#SBATCH --account=my-lab\n"
+    "#SBATCH --cpus-per-task=4\n"
+    "#SBATCH --mem=8G\n"
+    "#SBATCH --time=01:06:00\n"
+    "\n"
+    "# --- Environment setup ---\n"
+    "set -euo pipefail\n"
+    "#SBATCH --partition=ignored-after-first-command\n";
+
+}  // namespace
+
+TEST(SbatchDirectives, OxyMakeScript) {
+    SbatchRequest r = parse({"job.sh"}, kScript);
+    EXPECT_EQ(r.name, "ox_process_j-042");
+    EXPECT_EQ(r.std_out, "/scratch/slurm-%j.out");
+    EXPECT_EQ(r.std_err, "/scratch/slurm-%j.err");
+    EXPECT_EQ(r.partition, "gpu");
+    EXPECT_EQ(r.account, "my-lab");
+    EXPECT_EQ(r.cpus_per_task, 4u);
+    EXPECT_EQ(r.mem_per_node_mb, 8192u);
+    EXPECT_EQ(r.time_limit_min, 66u);
+    EXPECT_EQ(r.command, "/home/alice/work/job.sh");
+    EXPECT_EQ(r.work_dir, "/home/alice/work");
+    EXPECT_TRUE(r.warnings.empty());
+}
+
+TEST(SbatchDirectives, CommandLineWins) {
+    SbatchRequest r = parse({"-J", "cli", "--partition", "batch", "-t", "10", "job.sh", "a1", "a2"}, kScript);
+    EXPECT_EQ(r.name, "cli");
+    EXPECT_EQ(r.partition, "batch");
+    EXPECT_EQ(r.time_limit_min, 10u);
+    EXPECT_EQ(r.account, "my-lab");   // from the script
+    EXPECT_EQ(r.argv, (std::vector<std::string>{"a1", "a2"}));
+}
+
+TEST(SbatchDirectives, OptionSpellings) {
+    const char *s = "#!/bin/sh\ntrue\n";
+    EXPECT_EQ(parse({"-Jx", "job.sh"}, s).name, "x");
+    EXPECT_EQ(parse({"--job-name=y", "job.sh"}, s).name, "y");
+    EXPECT_EQ(parse({"--job-name", "z", "job.sh"}, s).name, "z");
+    EXPECT_EQ(parse({"--job=w", "job.sh"}, s).name, "w");   // unique prefix
+    EXPECT_EQ(parse({"-N", "2-4", "job.sh"}, s).max_nodes, 4u);
+    EXPECT_EQ(parse({"-N", "3", "job.sh"}, s).min_nodes, 3u);
+    EXPECT_TRUE(parse({"-HW", "job.sh"}, s).hold);
+    EXPECT_TRUE(parse({"--parsable", "job.sh"}, s).parsable);
+    EXPECT_TRUE(parse({"--open-mode=append", "job.sh"}, s).open_mode_append);
+    EXPECT_TRUE(parse({"--exclusive", "job.sh"}, s).exclusive);
+    EXPECT_EQ(parse({"-D", "sub", "job.sh"}, s).work_dir, "/home/alice/work/sub");
+    EXPECT_EQ(parse({"-D", "/abs", "job.sh"}, s).work_dir, "/abs");
+}
+
+TEST(SbatchDirectives, QuotesAndComments) {
+    SbatchRequest r = parse({"job.sh"},
+                            "#!/bin/sh\n"
+                            "# a comment\n"
+                            "#SBATCH -J \"two words\"   # trailing comment\n"
+                            "#SBATCH --comment='it is'\n"
+                            "#SBATCHNOT -p wrong\n"
+                            "   \n"
+                            "#SBATCH -p right\n"
+                            "echo\n");
+    EXPECT_EQ(r.name, "two words");
+    EXPECT_EQ(r.comment, "it is");
+    EXPECT_EQ(r.partition, "right");
+}
+
+TEST(SbatchDirectives, BadDirectiveNamesTheLine) {
+    EXPECT_EQ(error_of({"job.sh"}, "#!/bin/sh\n#SBATCH -J ok\n#SBATCH --time=abc\ntrue\n"),
+              "script line 3: invalid time limit 'abc'");
+    EXPECT_EQ(error_of({"job.sh"}, "#!/bin/sh\n#SBATCH --mem=lots\n"),
+              "script line 2: invalid memory size 'lots'");
+    EXPECT_EQ(error_of({"job.sh"}, "#!/bin/sh\n\n#SBATCH --bogus\n"),
+              "script line 3: unrecognized option '--bogus'");
+    EXPECT_EQ(error_of({"job.sh"}, "#!/bin/sh\n#SBATCH -J \"open\n"),
+              "script line 2: unterminated quote");
+    EXPECT_EQ(error_of({"job.sh"}, "#!/bin/sh\n#SBATCH -N 4-2\n"),
+              "script line 2: invalid node count '4-2'");
+    EXPECT_EQ(error_of({"job.sh"}, "#!/bin/sh\n#SBATCH --open-mode=sideways\n"),
+              "script line 2: invalid open mode 'sideways' (expected append or truncate)");
+}
+
+TEST(SbatchDirectives, BadCommandLineValues) {
+    const char *s = "#!/bin/sh\ntrue\n";
+    EXPECT_EQ(error_of({"-t", "soon", "job.sh"}, s), "invalid time limit 'soon'");
+    EXPECT_EQ(error_of({"-n", "0", "job.sh"}, s), "invalid number of tasks '0'");
+    EXPECT_EQ(error_of({"-c", "x", "job.sh"}, s), "invalid number of cpus per task 'x'");
+    EXPECT_EQ(error_of({"--mem=1G", "--mem-per-cpu=1G", "job.sh"}, s),
+              "--mem and --mem-per-cpu are mutually exclusive");
+    EXPECT_EQ(error_of({"--foo", "job.sh"}, s), "usage: unrecognized option '--foo'");
+    EXPECT_EQ(error_of({"-J"}, s), "usage: option requires an argument -- 'J'");
+    EXPECT_EQ(error_of({"--job-name"}, s), "usage: option '--job-name' requires an argument");
+    EXPECT_EQ(error_of({"--hold=1", "job.sh"}, s), "usage: option '--hold' doesn't allow an argument");
+    EXPECT_EQ(error_of({"--array=0-4", "job.sh"}, s),
+              "job arrays (--array) are not supported by Drover yet");
+    EXPECT_EQ(error_of({"--wrap", "true", "job.sh"}, s),
+              "Script arguments not permitted with --wrap option");
+}
+
+TEST(SbatchDirectives, AmbiguousPrefix) {
+    EXPECT_EQ(error_of({"--me=1", "job.sh"}, "#!/bin/sh\n"),
+              "usage: option '--me' is ambiguous; possibilities: '--mem' '--mem-per-cpu' "
+              "'--mem-per-gpu'");
+}
+
+TEST(SbatchScript, Refusals) {
+    EXPECT_EQ(error_of({"job.sh"}, ""), "Batch script is empty!");
+    EXPECT_EQ(error_of({"job.sh"}, "  \n\t\n"), "Batch script contains only whitespace!");
+    EXPECT_EQ(error_of({"job.sh"}, "echo hi\n"),
+              "This does not look like a batch script.  The first line must start with #! "
+              "followed by the path to an interpreter.\nFor instance: #!/bin/sh");
+    EXPECT_EQ(error_of({"job.sh"}, "#!/bin/sh\r\necho\r\n"),
+              "Batch script contains DOS line breaks (\\r\\n)\ninstead of expected UNIX line "
+              "breaks (\\n).");
+}
+
+TEST(SbatchScript, WrapAndDefaultNames) {
+    SbatchCommandLine cl = parse_sbatch_command_line(std::vector<std::string>{"--wrap", "echo hi"});
+    ASSERT_TRUE(cl.wrap);
+    SbatchRequest r = build_sbatch_request(cl, wrap_script(*cl.wrap), ctx());
+    EXPECT_EQ(r.script, "#!/bin/sh\n# This script was created by sbatch --wrap.\n\necho hi\n");
+    EXPECT_EQ(r.name, "wrap");
+    EXPECT_EQ(r.command, "");
+    SbatchCommandLine stdin_cl = parse_sbatch_command_line(std::vector<std::string>{});
+    EXPECT_EQ(build_sbatch_request(stdin_cl, "#!/bin/sh\n", ctx()).name, "sbatch");
+    EXPECT_EQ(parse({"dir/run.sh"}, "#!/bin/sh\n").name, "run.sh");
+}
+
+TEST(SbatchScript, StopsAtFirstCommand) {
+    auto d = scan_directives("#!/bin/sh\n#SBATCH -J a\nhostname\n#SBATCH -J b\n");
+    ASSERT_EQ(d.size(), 1u);
+    EXPECT_EQ(d[0].line, 2);
+    EXPECT_EQ(d[0].args, (std::vector<std::string>{"-J", "a"}));
+}
+
+TEST(SbatchExport, Modes) {
+    Env env = {{"A", "1"}, {"B", "2"}, {"SLURM_X", "3"}};
+    EXPECT_EQ(export_environment("ALL", env), env);
+    EXPECT_EQ(export_environment("NONE", env), (Env{{"SLURM_X", "3"}}));
+    EXPECT_EQ(export_environment("ALL,B=9,C=4", env),
+              (Env{{"A", "1"}, {"SLURM_X", "3"}, {"B", "9"}, {"C", "4"}}));
+    EXPECT_EQ(export_environment("B", env), (Env{{"B", "2"}, {"SLURM_X", "3"}}));
+    EXPECT_THROW(export_environment(",", env), ParseError);
+    SbatchRequest r = parse({"--export=NONE", "job.sh"}, "#!/bin/sh\n");
+    EXPECT_EQ(r.environment, (Env{{"SLURM_CONF", "/etc/x"}}));
+    EXPECT_EQ(parse({"job.sh"}, "#!/bin/sh\n").environment.size(), 4u);
+}
+
+TEST(SbatchEnvVars, BetweenDirectivesAndCommandLine) {
+    SbatchContext c = ctx();
+    c.env.push_back({"SBATCH_PARTITION", "envpart"});
+    c.env.push_back({"SBATCH_TIMELIMIT", "7"});
+    auto r = parse_sbatch(std::vector<std::string>{"job.sh"}, "#!/bin/sh\n#SBATCH -p scriptpart\n", c);
+    EXPECT_EQ(r.partition, "envpart");
+    EXPECT_EQ(r.time_limit_min, 7u);
+    r = parse_sbatch(std::vector<std::string>{"-p", "clipart", "job.sh"}, "#!/bin/sh\n", c);
+    EXPECT_EQ(r.partition, "clipart");
+}
+
+TEST(SbatchIgnored, WarnOnceAndKeepGoing) {
+    auto r = parse({"--gres=gpu:1", "--gpus=1", "--qos=high", "--mail-type=FAIL", "job.sh"},
+                   "#!/bin/sh\n#SBATCH --gres=gpu:2\n");
+    ASSERT_EQ(r.warnings.size(), 2u);
+    EXPECT_EQ(r.warnings[0], "--gres is not supported by Drover yet and was ignored");
+    EXPECT_EQ(r.warnings[1], "--gpus is not supported by Drover yet and was ignored");
+}
+
+TEST(SbatchMemPerCpu, BecomesPerNode) {
+    auto r = parse({"--mem-per-cpu=1G", "-c", "2", "-n", "4", "-N", "2", "job.sh"}, "#!/bin/sh\n");
+    EXPECT_EQ(r.mem_per_node_mb, 1024u * 2 * 2);
+}
+
+TEST(SbatchBegin, FutureOnly) {
+    EXPECT_EQ(parse({"--begin=now", "job.sh"}, "#!/bin/sh\n").begin_time, 0);
+    EXPECT_EQ(parse({"--begin=now+1hour", "job.sh"}, "#!/bin/sh\n").begin_time, 1700000000 + 3600);
+}
