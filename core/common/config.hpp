@@ -1,23 +1,30 @@
 // config.hpp - slurm.conf syntax: the whole cluster configuration as the daemons and commands see it.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace drover {
+
+namespace detail {
+class ConfigBuilder;
+}
 
 struct NodeConf {
     std::string name;
     std::string addr;           // NodeAddr; defaults to NodeHostname, then name
     std::string hostname;       // NodeHostname; defaults to name
     uint16_t port = 0;          // Port; 0 = SlurmdPort
-    uint32_t cpus = 0;          // 0 until resolved: CPUs, else sockets*cores*threads
+    uint32_t cpus = 0;          // 0 until resolved: CPUs, else boards*sockets*cores*threads
     uint32_t boards = 1;
-    uint32_t sockets = 1;
+    uint32_t sockets = 1;       // Sockets (or SocketsPerBoard): per board; CPUs alone -> sockets = CPUs
     uint32_t cores_per_socket = 1;
     uint32_t threads_per_core = 1;
     uint64_t real_memory_mb = 1;
@@ -92,18 +99,52 @@ struct Config {
     const NodeConf *find_node(std::string_view name) const;
     const PartitionConf *find_partition(std::string_view name) const;
     const PartitionConf *default_partition() const;
-    // AuthInfo's comma-separated option (e.g. "socket", "key", "ttl"), if given.
+    // AuthInfo's comma-separated option (e.g. "socket", "key", "ttl"), if given ("" for an option
+    // given without "=value"). Names compare case-insensitively.
     std::optional<std::string> auth_option(std::string_view name) const;
+
+  private:
+    friend class detail::ConfigBuilder;
+    struct NameHash {
+        using is_transparent = void;
+        std::size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
+    };
+    // find_node's index: name -> position in nodes. Built by the parser; rebuilt by find_node when
+    // nodes has changed size since (code that edits nodes by hand keeps working; the first
+    // find_node after such an edit must not race with other threads' calls).
+    void rebuild_node_index() const;
+    mutable std::unordered_map<std::string, std::size_t, NameHash, std::equal_to<>> node_index_;
+    mutable std::size_t node_index_size_ = static_cast<std::size_t>(-1);
+};
+
+// Limits for parse_config/load_config. The defaults suit real sites; the fuzz target turns
+// Include off so arbitrary text cannot make the parser read files.
+struct ConfigParseOptions {
+    bool allow_include = true;           // false: an Include line is a ParseError
+    std::size_t max_include_depth = 16;  // nested Includes deeper than this are a ParseError
+    std::size_t max_nodes = std::size_t{1} << 20;  // more NodeName entries than this is a ParseError
 };
 
 // Reads a config file and everything it Includes (relative paths resolve against the file's
 // directory). Throws ParseError("FILE:LINE: message") for a malformed line, bad value, unknown
 // node in a partition, or an unreadable file.
+//
+// Syntax, as slurm.conf: Key=Value pairs, several to a line, keys case-insensitive, spaces around
+// '=' allowed, values "quoted" to hold spaces or '#', '#' to end of line a comment (\# for a
+// literal one), a trailing backslash continues the line. "Include PATH" (or Include=PATH) reads
+// PATH (glob patterns allowed; a pattern matching nothing is fine, a missing file is not).
+// NodeName=/PartitionName=DEFAULT lines set defaults for the lines after them; NodeSet= (Nodes=
+// or Feature=) names may be used in a partition's Nodes=; DownNodes= sets node states. Partitions
+// may come before the nodes they name. ClusterName is lower-cased, as Slurm does. Keys Drover
+// does not know are warnings (one per key, in Config::warnings), not errors.
 Config load_config(const std::string &path);
+Config load_config(const std::string &path, const ConfigParseOptions &opts);
 
 // Parses text as if it were the file named `name` (Includes resolve against `dir`). For tests and
 // the fuzz target.
 Config parse_config(std::string_view text, const std::string &name, const std::string &dir = ".");
+Config parse_config(std::string_view text, const std::string &name, const std::string &dir,
+                    const ConfigParseOptions &opts);
 
 // Which file to read: the -f argument if given, else $DROVER_CONF, else $SLURM_CONF, else
 // kDefaultConfigPath.

@@ -12,12 +12,21 @@ namespace drover {
 inline constexpr std::size_t kHostlistMax = 1u << 20;
 
 // Expands an expression into names, in order, keeping zero padding ("n[08-10]" -> n08 n09 n10).
-// Several bracket groups multiply out, leftmost varying slowest. Throws ParseError naming the
-// position for unbalanced brackets, bad ranges (hi < lo), empty names or too many names.
+// A number written without leading zeros takes the width of its bracket's first low bound when
+// that one has them ("lx[0001-0002,7]" -> lx0001 lx0002 lx0007). Names are separated by commas
+// or whitespace outside brackets; "" expands to no names. Several bracket groups multiply out,
+// leftmost varying slowest. Throws ParseError naming the position for unbalanced or nested
+// brackets, bad ranges (hi < lo, not digits), empty names or too many names (counted before
+// anything is allocated).
 std::vector<std::string> hostlist_expand(std::string_view expr);
+// The same, refusing (before allocating) expressions of more than max_names names
+// (min(max_names, kHostlistMax) applies).
+std::vector<std::string> hostlist_expand(std::string_view expr, std::size_t max_names);
 
 // Compresses names into the shortest usual expression, keeping order of first appearance of
 // each prefix: {n1,n2,n3,m5} -> "n[1-3],m5"; names with different padding widths stay apart.
+// Numbers are sorted within a prefix; duplicates are kept ({n1,n1} -> "n[1,1]"). Names without a
+// numeric suffix stay as they are. hostlist_expand of the result gives the same names back.
 std::string hostlist_compress(const std::vector<std::string> &names);
 
 }  // namespace drover

@@ -20,6 +20,7 @@ uint32_t parse_time_limit(std::string_view text);
 std::string format_time_limit(uint32_t minutes);
 
 // Formats elapsed seconds as squeue's TIME column: "0:00", "5:03", "1:02:03", "2-01:02:03".
+// Negative values (clock skew) print as "0:00"; the same holds for format_elapsed_hms.
 std::string format_elapsed(int64_t seconds);
 
 // Formats elapsed seconds as sacct's Elapsed: "00:00:05", "1-02:03:04".
@@ -29,16 +30,21 @@ std::string format_elapsed_hms(int64_t seconds);
 // (or "N/A" when na_for_zero).
 std::string format_timestamp(int64_t t, bool na_for_zero = false);
 
-// Parses Slurm's absolute and relative time forms used by --begin, -S/-E: "now", "now+1hour",
-// "YYYY-MM-DD[THH:MM[:SS]]", "HH:MM[:SS]", "today", "tomorrow", "midnight", "noon", epoch
-// seconds prefixed with "@"? (not supported). Throws ParseError.
+// Parses Slurm's absolute and relative time forms used by --begin, -S/-E, in local time:
+// "now", "now+N" / "now-N" with an optional unit (s|sec|seconds, m|min|minutes, h|hours,
+// d|days, w|weeks; none = seconds), "YYYY-MM-DD[THH:MM[:SS]]", "MM/DD[/YY|/YYYY][THH:MM[:SS]]"
+// (without a year, a date already gone this year means next year), "HH:MM[:SS][am|pm]" (today,
+// or tomorrow when already past), "today", "tomorrow", "midnight" (the coming one), "noon",
+// "fika" (15:00), "teatime" (16:00). Case-insensitive. Epoch seconds are not accepted.
+// Throws ParseError.
 int64_t parse_timestamp(std::string_view text, int64_t now);
 
-// Parses a memory size in megabytes: "100" (MB), "100K", "100M", "4G", "1T" (case-insensitive).
-// Throws ParseError for empty, negative, garbage or overflow.
+// Parses a memory size in megabytes: "100" (MB), "100K" (rounds up to whole MB), "100M", "4G",
+// "1T", "1P" (case-insensitive). Throws ParseError for empty, negative, garbage or overflow.
 uint64_t parse_size_mb(std::string_view text);
 
-// Formats megabytes as Slurm prints memory in sacct/scontrol: 1024 -> "1G", 1536 -> "1536M".
+// Formats megabytes as Slurm prints memory in sacct/scontrol: 1024 -> "1G", 1536 -> "1536M",
+// 1048576 -> "1T", 0 -> "0". parse_size_mb reads every result back.
 std::string format_size_mb(uint64_t mb);
 
 }  // namespace drover

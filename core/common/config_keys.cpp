@@ -1,0 +1,459 @@
+// config_keys.cpp - what each slurm.conf key means: top-level keys, NodeName, PartitionName,
+// NodeSet and DownNodes lines, and the checks that need the whole file.
+#include <limits>
+
+#include "common/config_parse.hpp"
+#include "common/error.hpp"
+#include "common/hostlist.hpp"
+#include "common/timefmt.hpp"
+
+namespace drover::detail {
+
+namespace {
+
+constexpr uint32_t kU32Max = std::numeric_limits<uint32_t>::max();
+
+std::string_view trim(std::string_view s) {
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+    return s;
+}
+
+[[noreturn]] void bad_value(const std::string &loc, const ConfPair &p, const std::string &expected) {
+    std::string v = p.value.substr(0, 60);
+    throw ParseError(loc + ": bad value for " + p.key + ": '" + v + "' (" + expected + ")");
+}
+
+uint64_t parse_uint(const std::string &loc, const ConfPair &p, uint64_t min, uint64_t max) {
+    std::string_view s = trim(p.value);
+    if (s.empty() || s.size() > 19) bad_value(loc, p, "expected a number");
+    uint64_t v = 0;
+    for (char c : s) {
+        if (c < '0' || c > '9') bad_value(loc, p, "expected a number");
+        v = v * 10 + static_cast<uint64_t>(c - '0');
+    }
+    if (v < min || v > max)
+        bad_value(loc, p, "expected a number from " + std::to_string(min) + " to " + std::to_string(max));
+    return v;
+}
+
+uint32_t parse_u32(const std::string &loc, const ConfPair &p, uint32_t min = 0, uint32_t max = kU32Max) {
+    return static_cast<uint32_t>(parse_uint(loc, p, min, max));
+}
+
+// A count that may also be UNLIMITED or INFINITE.
+uint32_t parse_count(const std::string &loc, const ConfPair &p) {
+    std::string_view s = trim(p.value);
+    if (iequals(s, "unlimited") || iequals(s, "infinite")) return kInfinite;
+    return parse_u32(loc, p, 0, kInfinite - 2);
+}
+
+// A port, or the first of a range "6817-6820".
+uint16_t parse_port(const std::string &loc, const ConfPair &p) {
+    ConfPair first = p;
+    first.value = p.value.substr(0, p.value.find('-'));
+    return static_cast<uint16_t>(parse_uint(loc, first, 1, 65535));
+}
+
+uint64_t parse_size(const std::string &loc, const ConfPair &p) {
+    try {
+        return parse_size_mb(p.value);
+    } catch (const ParseError &e) {
+        throw ParseError(loc + ": " + p.key + ": " + e.what());
+    }
+}
+
+uint32_t parse_minutes(const std::string &loc, const ConfPair &p) {
+    try {
+        return parse_time_limit(p.value);
+    } catch (const ParseError &e) {
+        throw ParseError(loc + ": " + p.key + ": " + e.what());
+    }
+}
+
+bool parse_bool(const std::string &loc, const ConfPair &p) {
+    std::string_view s = trim(p.value);
+    if (iequals(s, "yes") || iequals(s, "true") || s == "1") return true;
+    if (iequals(s, "no") || iequals(s, "false") || s == "0") return false;
+    bad_value(loc, p, "expected YES or NO");
+}
+
+std::vector<std::string> expand(const std::string &loc, const ConfPair &p, std::size_t max) {
+    try {
+        return hostlist_expand(p.value, max);
+    } catch (const ParseError &e) {
+        throw ParseError(loc + ": " + p.key + ": " + e.what());
+    }
+}
+
+std::vector<std::string> split_list(std::string_view s) {
+    std::vector<std::string> out;
+    while (true) {
+        std::size_t comma = s.find(',');
+        std::string_view item = trim(s.substr(0, comma));
+        if (!item.empty()) out.emplace_back(item);
+        if (comma == std::string_view::npos) break;
+        s.remove_prefix(comma + 1);
+    }
+    return out;
+}
+
+struct StringKey {
+    const char *key;
+    std::string Config::*field;
+};
+const StringKey kStringKeys[] = {
+    {"statesavelocation", &Config::state_save_location},
+    {"slurmdspooldir", &Config::slurmd_spool_dir},
+    {"slurmuser", &Config::slurm_user},
+    {"authinfo", &Config::auth_info},
+    {"selecttype", &Config::select_type},
+    {"selecttypeparameters", &Config::select_type_parameters},
+    {"schedulertype", &Config::scheduler_type},
+    {"schedulerparameters", &Config::scheduler_parameters},
+    {"switchtype", &Config::switch_type},
+    {"proctracktype", &Config::proctrack_type},
+    {"plugindir", &Config::plugin_dir},
+    {"prolog", &Config::prolog},
+    {"epilog", &Config::epilog},
+    {"slurmctldlogfile", &Config::slurmctld_log_file},
+    {"slurmdlogfile", &Config::slurmd_log_file},
+};
+
+struct NumberKey {
+    const char *key;
+    uint32_t Config::*field;
+    uint32_t min;
+    uint32_t max;
+};
+const NumberKey kNumberKeys[] = {
+    {"treewidth", &Config::tree_width, 1, 65533},
+    {"slurmctldtimeout", &Config::slurmctld_timeout, 0, kU32Max},
+    {"slurmdtimeout", &Config::slurmd_timeout, 0, kU32Max},
+    {"killwait", &Config::kill_wait, 0, kU32Max},
+    {"maxjobcount", &Config::max_job_count, 1, kU32Max},
+    {"firstjobid", &Config::first_job_id, 1, 0x03ff0000},
+    {"maxjobid", &Config::max_job_id, 1, 0x03ff0000},
+};
+
+// SlurmctldHost=name or name(addr).
+ControllerHost parse_controller(const std::string &loc, const ConfPair &p) {
+    std::string_view s = trim(p.value);
+    ControllerHost h;
+    std::size_t open = s.find('(');
+    if (open == std::string_view::npos) {
+        if (s.find(')') != std::string_view::npos) bad_value(loc, p, "expected name or name(address)");
+        h.name = std::string(s);
+        h.addr = h.name;
+    } else {
+        if (s.back() != ')' || s.find(')') != s.size() - 1) bad_value(loc, p, "expected name or name(address)");
+        h.name = std::string(trim(s.substr(0, open)));
+        h.addr = std::string(trim(s.substr(open + 1, s.size() - open - 2)));
+    }
+    if (h.name.empty() || h.addr.empty()) bad_value(loc, p, "expected name or name(address)");
+    return h;
+}
+
+bool is_line_key(const std::string &lkey) {
+    return lkey == "nodename" || lkey == "partitionname" || lkey == "nodeset" || lkey == "downnodes" ||
+           lkey == "frontendname";
+}
+
+}  // namespace
+
+void ConfigBuilder::warn_unknown(const std::string &loc, const ConfPair &p) {
+    if (warned_.insert(p.lkey).second) cfg_.warnings.push_back(loc + ": unknown key '" + p.key + "' ignored");
+}
+
+void ConfigBuilder::add_line(const std::string &loc, std::vector<ConfPair> &pairs) {
+    const std::string &first = pairs[0].lkey;
+    if (first == "nodename") return node_line(loc, pairs);
+    if (first == "partitionname") return partition_line(loc, pairs);
+    if (first == "nodeset") return nodeset_line(loc, pairs);
+    if (first == "downnodes") return downnodes_line(loc, pairs);
+    if (first == "frontendname") return warn_unknown(loc, pairs[0]);
+    for (const ConfPair &p : pairs) {
+        if (is_line_key(p.lkey)) throw ParseError(loc + ": " + p.key + "= must begin its line");
+        top_level(loc, p);
+    }
+}
+
+void ConfigBuilder::top_level(const std::string &loc, const ConfPair &p) {
+    cfg_.raw[p.lkey] = p.value;
+    const std::string &k = p.lkey;
+    for (const StringKey &s : kStringKeys) {
+        if (k == s.key) {
+            cfg_.*s.field = p.value;
+            return;
+        }
+    }
+    for (const NumberKey &n : kNumberKeys) {
+        if (k == n.key) {
+            cfg_.*n.field = parse_u32(loc, p, n.min, n.max);
+            return;
+        }
+    }
+    if (k == "clustername") {
+        // Slurm maps the cluster name to lower case (accounting databases need it so).
+        cfg_.cluster_name = to_lower(trim(p.value));
+    } else if (k == "slurmctldhost") {
+        ctld_hosts_.push_back(parse_controller(loc, p));
+    } else if (k == "controlmachine") {
+        control_machine_ = std::string(trim(p.value));
+    } else if (k == "controladdr") {
+        control_addr_ = std::string(trim(p.value));
+    } else if (k == "backupcontroller") {
+        backup_controller_ = std::string(trim(p.value));
+    } else if (k == "backupaddr") {
+        backup_addr_ = std::string(trim(p.value));
+    } else if (k == "slurmctldport") {
+        cfg_.slurmctld_port = parse_port(loc, p);
+    } else if (k == "slurmdport") {
+        cfg_.slurmd_port = parse_port(loc, p);
+    } else if (k == "authtype") {
+        cfg_.auth_type = iequals(p.value, "auth/slurm") ? "auth/key" : p.value;
+    } else if (k == "accountingstoragetype") {
+        constexpr std::string_view kSlurmPrefix = "accounting_storage/";
+        if (p.value.size() > kSlurmPrefix.size() && iequals(std::string_view(p.value).substr(0, kSlurmPrefix.size()), kSlurmPrefix))
+            cfg_.accounting_storage_type = "accounting/" + p.value.substr(kSlurmPrefix.size());
+        else
+            cfg_.accounting_storage_type = p.value;
+    } else {
+        warn_unknown(loc, p);
+    }
+}
+
+void ConfigBuilder::node_line(const std::string &loc, const std::vector<ConfPair> &pairs) {
+    const ConfPair &head = pairs[0];
+    bool is_default = iequals(trim(head.value), "default");
+    NodeConf n = node_default_;
+    NodeFlags flags = node_default_flags_;
+    const ConfPair *addr = nullptr;
+    const ConfPair *host = nullptr;
+    for (std::size_t i = 1; i < pairs.size(); ++i) {
+        const ConfPair &p = pairs[i];
+        const std::string &k = p.lkey;
+        if (k == "cpus" || k == "procs") {
+            n.cpus = parse_u32(loc, p);
+            flags.cpus = n.cpus != 0;
+        } else if (k == "boards") {
+            n.boards = parse_u32(loc, p, 1);
+            flags.topology = true;
+        } else if (k == "sockets" || k == "socketsperboard") {
+            n.sockets = parse_u32(loc, p, 1);
+            flags.topology = true;
+        } else if (k == "corespersocket") {
+            n.cores_per_socket = parse_u32(loc, p, 1);
+            flags.topology = true;
+        } else if (k == "threadspercore") {
+            n.threads_per_core = parse_u32(loc, p, 1);
+            flags.topology = true;
+        } else if (k == "realmemory") {
+            n.real_memory_mb = parse_size(loc, p);
+        } else if (k == "tmpdisk") {
+            n.tmp_disk_mb = parse_size(loc, p);
+        } else if (k == "weight") {
+            n.weight = parse_u32(loc, p);
+        } else if (k == "feature" || k == "features") {
+            n.features = split_list(p.value);
+        } else if (k == "gres") {
+            n.gres = p.value;
+        } else if (k == "state") {
+            n.state = to_upper(trim(p.value));
+            if (n.state.empty()) bad_value(loc, p, "expected a node state");
+        } else if (k == "port") {
+            n.port = parse_port(loc, p);
+        } else if (k == "nodeaddr" || k == "nodehostname") {
+            if (is_default) throw ParseError(loc + ": " + p.key + " cannot be given with NodeName=DEFAULT");
+            (k == "nodeaddr" ? addr : host) = &p;
+        } else if (is_line_key(k)) {
+            throw ParseError(loc + ": " + p.key + "= must begin its line");
+        } else {
+            warn_unknown(loc, p);
+        }
+    }
+    if (is_default) {
+        node_default_ = n;
+        node_default_flags_ = flags;
+        return;
+    }
+    if (cfg_.nodes.size() >= opts_.max_nodes)
+        throw ParseError(loc + ": more than " + std::to_string(opts_.max_nodes) + " nodes");
+    std::vector<std::string> names = expand(loc, head, opts_.max_nodes - cfg_.nodes.size());
+    if (names.empty()) throw ParseError(loc + ": NodeName needs a name");
+    std::vector<std::string> addrs, hosts;
+    if (addr != nullptr) addrs = expand(loc, *addr, names.size());
+    if (host != nullptr) hosts = expand(loc, *host, names.size());
+    for (auto [list, key] : {std::pair{&addrs, addr}, std::pair{&hosts, host}}) {
+        if (key != nullptr && list->size() != names.size())
+            throw ParseError(loc + ": " + key->key + " names " + std::to_string(list->size()) + " hosts for " +
+                             std::to_string(names.size()) + " nodes");
+    }
+    if (!flags.cpus) {
+        uint64_t cpus = 1;
+        for (uint32_t f : {n.boards, n.sockets, n.cores_per_socket, n.threads_per_core}) {
+            cpus *= f;
+            if (cpus > kU32Max) throw ParseError(loc + ": node topology gives more than " + std::to_string(kU32Max) + " CPUs");
+        }
+        n.cpus = static_cast<uint32_t>(cpus);
+    } else if (!flags.topology) {
+        n.sockets = n.cpus;  // CPUs alone: each CPU counts as a socket of one core, as Slurm does
+    }
+    cfg_.nodes.reserve(cfg_.nodes.size() + names.size());
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        if (!node_index_.try_emplace(names[i], cfg_.nodes.size()).second)
+            throw ParseError(loc + ": node '" + names[i] + "' is defined twice");
+        NodeConf &c = cfg_.nodes.emplace_back(n);
+        c.name = std::move(names[i]);
+        c.hostname = hosts.empty() ? c.name : std::move(hosts[i]);
+        c.addr = addrs.empty() ? c.hostname : std::move(addrs[i]);
+    }
+}
+
+void ConfigBuilder::partition_line(const std::string &loc, const std::vector<ConfPair> &pairs) {
+    const ConfPair &head = pairs[0];
+    std::string name(trim(head.value));
+    bool is_default = iequals(name, "default");
+    PartitionConf part = partition_default_;
+    for (std::size_t i = 1; i < pairs.size(); ++i) {
+        const ConfPair &p = pairs[i];
+        const std::string &k = p.lkey;
+        if (k == "nodes") {
+            part.nodes_expr = std::string(trim(p.value));
+        } else if (k == "default") {
+            part.is_default = parse_bool(loc, p);
+        } else if (k == "state") {
+            std::string s = to_upper(trim(p.value));
+            if (s != "UP" && s != "DOWN" && s != "DRAIN" && s != "INACTIVE")
+                bad_value(loc, p, "expected UP, DOWN, DRAIN or INACTIVE");
+            part.state = s;
+        } else if (k == "maxtime") {
+            part.max_time_min = parse_minutes(loc, p);
+        } else if (k == "defaulttime") {
+            part.default_time_min = parse_minutes(loc, p);
+        } else if (k == "maxnodes") {
+            part.max_nodes = parse_count(loc, p);
+        } else if (k == "minnodes") {
+            part.min_nodes = parse_u32(loc, p);
+        } else if (k == "allowgroups" || k == "allowaccounts") {
+            std::vector<std::string> list = split_list(p.value);
+            if (list.size() == 1 && iequals(list[0], "all")) list.clear();
+            (k == "allowgroups" ? part.allow_groups : part.allow_accounts) = std::move(list);
+        } else if (k == "oversubscribe" || k == "shared") {
+            std::string s = to_upper(trim(p.value));
+            std::string_view base = std::string_view(s).substr(0, s.find(':'));
+            if (base != "NO" && base != "YES" && base != "EXCLUSIVE" && base != "FORCE")
+                bad_value(loc, p, "expected NO, YES, EXCLUSIVE or FORCE, with :count for YES and FORCE");
+            if (base.size() < s.size()) {
+                ConfPair count{p.key, p.lkey, s.substr(base.size() + 1)};
+                parse_u32(loc, count, 1);
+            }
+            part.oversubscribe = s;
+        } else if (k == "prioritytier" || k == "priority") {
+            part.priority_tier = parse_u32(loc, p, 0, 65533);
+        } else if (is_line_key(k)) {
+            throw ParseError(loc + ": " + p.key + "= must begin its line");
+        } else {
+            warn_unknown(loc, p);
+        }
+    }
+    if (is_default) {
+        partition_default_ = part;
+        return;
+    }
+    if (name.empty()) throw ParseError(loc + ": PartitionName needs a name");
+    if (!partition_names_.insert(name).second) throw ParseError(loc + ": partition '" + name + "' is defined twice");
+    part.name = name;
+    partitions_.push_back(PendingPartition{std::move(part), loc});
+}
+
+void ConfigBuilder::nodeset_line(const std::string &loc, const std::vector<ConfPair> &pairs) {
+    NodeSet set;
+    set.name = std::string(trim(pairs[0].value));
+    set.loc = loc;
+    if (set.name.empty()) throw ParseError(loc + ": NodeSet needs a name");
+    for (std::size_t i = 1; i < pairs.size(); ++i) {
+        const ConfPair &p = pairs[i];
+        if (p.lkey == "nodes") set.nodes_expr = p.value;
+        else if (p.lkey == "feature") set.feature = std::string(trim(p.value));
+        else warn_unknown(loc, p);
+    }
+    nodesets_.push_back(std::move(set));
+}
+
+void ConfigBuilder::downnodes_line(const std::string &loc, const std::vector<ConfPair> &pairs) {
+    DownNodes d{pairs[0].value, "DOWN", loc};
+    for (std::size_t i = 1; i < pairs.size(); ++i) {
+        const ConfPair &p = pairs[i];
+        if (p.lkey == "state") d.state = to_upper(trim(p.value));
+        else if (p.lkey != "reason") warn_unknown(loc, p);
+    }
+    downnodes_.push_back(std::move(d));
+}
+
+// Names in a partition's Nodes= (or DownNodes=): ALL, hostlists of defined nodes, node set names.
+std::vector<std::string> ConfigBuilder::resolve_nodes(const std::string &loc, const std::string &what,
+                                                      const std::string &expr) {
+    std::vector<std::string> out;
+    if (iequals(trim(expr), "all")) {
+        out.reserve(cfg_.nodes.size());
+        for (const NodeConf &n : cfg_.nodes) out.push_back(n.name);
+        return out;
+    }
+    std::vector<std::string> names = expand(loc, ConfPair{"Nodes", "nodes", expr}, opts_.max_nodes);
+    std::vector<bool> seen(cfg_.nodes.size());
+    auto add = [&](std::size_t idx) {
+        if (!seen[idx]) {
+            seen[idx] = true;
+            out.push_back(cfg_.nodes[idx].name);
+        }
+    };
+    for (const std::string &name : names) {
+        if (auto it = node_index_.find(name); it != node_index_.end()) {
+            add(it->second);
+            continue;
+        }
+        const NodeSet *set = nullptr;
+        for (const NodeSet &s : nodesets_)
+            if (s.name == name) set = &s;
+        if (set == nullptr) throw ParseError(loc + ": " + what + " names node '" + name + "', which is not defined");
+        if (!set->feature.empty()) {
+            for (std::size_t i = 0; i < cfg_.nodes.size(); ++i)
+                for (const std::string &f : cfg_.nodes[i].features)
+                    if (f == set->feature) add(i);
+        }
+        if (!set->nodes_expr.empty()) {
+            for (const std::string &m : expand(set->loc, ConfPair{"Nodes", "nodes", set->nodes_expr}, opts_.max_nodes)) {
+                auto it = node_index_.find(m);
+                if (it == node_index_.end())
+                    throw ParseError(set->loc + ": NodeSet '" + set->name + "' names node '" + m + "', which is not defined");
+                add(it->second);
+            }
+        }
+    }
+    return out;
+}
+
+Config ConfigBuilder::finish(const std::string &path) {
+    cfg_.path = path;
+    if (!ctld_hosts_.empty()) {
+        cfg_.controllers = ctld_hosts_;
+    } else if (!control_machine_.empty()) {
+        cfg_.controllers.push_back({control_machine_, control_addr_.empty() ? control_machine_ : control_addr_});
+        if (!backup_controller_.empty())
+            cfg_.controllers.push_back({backup_controller_, backup_addr_.empty() ? backup_controller_ : backup_addr_});
+    }
+    for (PendingPartition &pp : partitions_) {
+        if (!pp.part.nodes_expr.empty())
+            pp.part.nodes = resolve_nodes(pp.loc, "partition '" + pp.part.name + "'", pp.part.nodes_expr);
+        cfg_.partitions.push_back(std::move(pp.part));
+    }
+    for (const DownNodes &d : downnodes_) {
+        for (const std::string &name : resolve_nodes(d.loc, "DownNodes", d.expr))
+            cfg_.nodes[node_index_.at(name)].state = d.state;
+    }
+    cfg_.rebuild_node_index();
+    return std::move(cfg_);
+}
+
+}  // namespace drover::detail

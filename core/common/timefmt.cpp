@@ -1,0 +1,339 @@
+// timefmt.cpp - Slurm's time limit, elapsed time, timestamp and memory size forms, both ways.
+#include "common/timefmt.hpp"
+
+#include <cstdio>
+#include <limits>
+
+#include "common/error.hpp"
+
+namespace drover {
+
+namespace {
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+
+std::string_view trim(std::string_view s) {
+    while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
+    while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
+    return s;
+}
+
+bool iequals(std::string_view a, std::string_view b) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (lower(a[i]) != lower(b[i])) return false;
+    return true;
+}
+
+std::string shown(std::string_view s) {
+    std::string out(s.substr(0, 64));
+    if (s.size() > 64) out += "...";
+    return out;
+}
+
+// All digits, 1 to max_digits of them.
+bool parse_digits(std::string_view s, uint64_t &out, std::size_t max_digits = 10) {
+    if (s.empty() || s.size() > max_digits) return false;
+    uint64_t v = 0;
+    for (char c : s) {
+        if (!is_digit(c)) return false;
+        v = v * 10 + static_cast<uint64_t>(c - '0');
+    }
+    out = v;
+    return true;
+}
+
+// Splits "a:b:c" into up to max parts of digits; false when malformed.
+bool parse_colon_parts(std::string_view s, uint64_t *parts, std::size_t &n, std::size_t max) {
+    n = 0;
+    while (true) {
+        std::size_t colon = s.find(':');
+        if (n == max) return false;
+        if (!parse_digits(s.substr(0, colon), parts[n++])) return false;
+        if (colon == std::string_view::npos) return true;
+        s.remove_prefix(colon + 1);
+    }
+}
+
+std::string fmt(const char *f, long long a, long long b, long long c = 0, long long d = 0) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, f, a, b, c, d);
+    return buf;
+}
+
+}  // namespace
+
+uint32_t parse_time_limit(std::string_view text) {
+    std::string_view s = trim(text);
+    auto bad = [&]() -> ParseError {
+        return ParseError("bad time limit '" + shown(text) +
+                          "': expected minutes, M:S, H:M:S, D-H, D-H:M, D-H:M:S or UNLIMITED");
+    };
+    if (iequals(s, "unlimited") || iequals(s, "infinite")) return kInfinite;
+    uint64_t days = 0, h = 0, m = 0, sec = 0;
+    uint64_t parts[3];
+    std::size_t n = 0;
+    std::size_t dash = s.find('-');
+    if (dash != std::string_view::npos) {
+        if (!parse_digits(s.substr(0, dash), days)) throw bad();
+        if (!parse_colon_parts(s.substr(dash + 1), parts, n, 3)) throw bad();
+        h = parts[0];
+        if (n > 1) m = parts[1];
+        if (n > 2) sec = parts[2];
+    } else {
+        if (!parse_colon_parts(s, parts, n, 3)) throw bad();
+        if (n == 1) {
+            m = parts[0];
+        } else if (n == 2) {
+            m = parts[0];
+            sec = parts[1];
+        } else {
+            h = parts[0];
+            m = parts[1];
+            sec = parts[2];
+        }
+    }
+    // Each part has at most 10 digits, so the sum cannot overflow 64 bits.
+    uint64_t total = days * 86400 + h * 3600 + m * 60 + sec;
+    uint64_t minutes = (total + 59) / 60;
+    if (minutes >= kNoVal) throw ParseError("time limit '" + shown(text) + "' is too large");
+    return static_cast<uint32_t>(minutes);
+}
+
+std::string format_time_limit(uint32_t minutes) {
+    if (minutes == kInfinite) return "UNLIMITED";
+    if (minutes == kNoVal) return "NONE";
+    return format_elapsed(static_cast<int64_t>(minutes) * 60);
+}
+
+std::string format_elapsed(int64_t seconds) {
+    if (seconds < 0) seconds = 0;
+    long long d = seconds / 86400, h = seconds / 3600 % 24, m = seconds / 60 % 60, s = seconds % 60;
+    if (d > 0) return fmt("%lld-%02lld:%02lld:%02lld", d, h, m, s);
+    if (h > 0) return fmt("%lld:%02lld:%02lld", h, m, s);
+    return fmt("%lld:%02lld", m, s);
+}
+
+std::string format_elapsed_hms(int64_t seconds) {
+    if (seconds < 0) seconds = 0;
+    long long d = seconds / 86400, h = seconds / 3600 % 24, m = seconds / 60 % 60, s = seconds % 60;
+    if (d > 0) return fmt("%lld-%02lld:%02lld:%02lld", d, h, m, s);
+    return fmt("%02lld:%02lld:%02lld", h, m, s);
+}
+
+std::string format_timestamp(int64_t t, bool na_for_zero) {
+    if (t == 0) return na_for_zero ? "N/A" : "Unknown";
+    std::time_t tt = static_cast<std::time_t>(t);
+    std::tm tm{};
+    if (localtime_r(&tt, &tm) == nullptr) return "Unknown";
+    char buf[64];
+    if (std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm) == 0) return "Unknown";
+    return buf;
+}
+
+namespace {
+
+bool leap(int y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
+int days_in_month(int y, int m) {
+    static const int d[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    return m == 2 && leap(y) ? 29 : d[m - 1];
+}
+
+std::tm local_tm(int64_t now) {
+    std::time_t tt = static_cast<std::time_t>(now);
+    std::tm tm{};
+    localtime_r(&tt, &tm);
+    return tm;
+}
+
+int64_t make_local(std::tm tm) {
+    tm.tm_isdst = -1;
+    return static_cast<int64_t>(std::mktime(&tm));
+}
+
+// "HH:MM[:SS][am|pm]" into h/m/s; false when malformed.
+bool parse_clock(std::string_view s, int &h, int &m, int &sec) {
+    int add = -1;
+    if (s.size() > 2 && (s.ends_with("am") || s.ends_with("pm"))) {
+        add = s.ends_with("pm") ? 12 : 0;
+        s = trim(s.substr(0, s.size() - 2));
+    }
+    uint64_t parts[3];
+    std::size_t n = 0;
+    if (!parse_colon_parts(s, parts, n, 3) || n < 2) return false;
+    if (parts[0] > 23 || parts[1] > 59 || (n == 3 && parts[2] > 59)) return false;
+    h = static_cast<int>(parts[0]);
+    m = static_cast<int>(parts[1]);
+    sec = n == 3 ? static_cast<int>(parts[2]) : 0;
+    if (add >= 0) {
+        if (h < 1 || h > 12) return false;
+        h = h % 12 + add;
+    }
+    return true;
+}
+
+// Today at h:m:s local time, or tomorrow when that has passed.
+int64_t next_clock(int64_t now, int h, int m, int s) {
+    std::tm tm = local_tm(now);
+    tm.tm_hour = h;
+    tm.tm_min = m;
+    tm.tm_sec = s;
+    int64_t t = make_local(tm);
+    if (t < now) {
+        tm.tm_mday += 1;
+        t = make_local(tm);
+    }
+    return t;
+}
+
+}  // namespace
+
+int64_t parse_timestamp(std::string_view text, int64_t now) {
+    std::string s;
+    for (char c : trim(text)) s.push_back(lower(c));
+    auto bad = [&]() -> ParseError {
+        return ParseError("bad time '" + shown(text) +
+                          "': expected now[+N[units]], YYYY-MM-DD[THH:MM[:SS]], MM/DD[/YY], HH:MM[:SS], "
+                          "today, tomorrow, midnight, noon or teatime");
+    };
+    std::string_view v = s;
+    if (v.starts_with("now")) {
+        std::string rest;
+        for (char c : v.substr(3))
+            if (!is_space(c)) rest.push_back(c);
+        if (rest.empty()) return now;
+        if (rest[0] != '+' && rest[0] != '-') throw bad();
+        std::string_view r = std::string_view(rest).substr(1);
+        std::size_t k = 0;
+        while (k < r.size() && is_digit(r[k])) ++k;
+        uint64_t n = 0;
+        if (!parse_digits(r.substr(0, k), n, 12)) throw bad();
+        std::string_view unit = r.substr(k);
+        int64_t mult;
+        auto is = [&](std::initializer_list<std::string_view> names) {
+            for (auto nm : names)
+                if (unit == nm) return true;
+            return false;
+        };
+        if (is({"", "s", "sec", "secs", "second", "seconds"})) mult = 1;
+        else if (is({"m", "min", "mins", "minute", "minutes"})) mult = 60;
+        else if (is({"h", "hr", "hrs", "hour", "hours"})) mult = 3600;
+        else if (is({"d", "day", "days"})) mult = 86400;
+        else if (is({"w", "week", "weeks"})) mult = 7 * 86400;
+        else throw bad();
+        int64_t delta = static_cast<int64_t>(n) * mult;  // n < 10^12, mult < 10^6: no overflow
+        return rest[0] == '+' ? now + delta : now - delta;
+    }
+    if (v == "today" || v == "tomorrow" || v == "midnight") {
+        std::tm tm = local_tm(now);
+        tm.tm_hour = tm.tm_min = tm.tm_sec = 0;
+        if (v != "today") tm.tm_mday += 1;
+        return make_local(tm);
+    }
+    if (v == "noon") return next_clock(now, 12, 0, 0);
+    if (v == "fika") return next_clock(now, 15, 0, 0);
+    if (v == "teatime") return next_clock(now, 16, 0, 0);
+
+    int h = 0, m = 0, sec = 0;
+    // A date, then optionally 'T', ' ' or '-' and a clock time.
+    int year = -1, month = 0, day = 0;
+    std::string_view clock;
+    bool year_given = true;
+    if (v.size() >= 10 && is_digit(v[0]) && v[4] == '-') {  // YYYY-MM-DD
+        uint64_t y, mo, d;
+        if (!parse_digits(v.substr(0, 4), y) || v[7] != '-' || !parse_digits(v.substr(5, 2), mo) ||
+            !parse_digits(v.substr(8, 2), d))
+            throw bad();
+        year = static_cast<int>(y);
+        month = static_cast<int>(mo);
+        day = static_cast<int>(d);
+        v.remove_prefix(10);
+    } else if (v.find('/') != std::string_view::npos) {  // MM/DD[/YY[YY]]
+        std::size_t end = v.find_first_of("t -");
+        std::string_view date = v.substr(0, end);
+        v.remove_prefix(end == std::string_view::npos ? v.size() : end);
+        uint64_t parts[3];
+        std::size_t n = 0;
+        std::string tmp(date);
+        for (char &c : tmp)
+            if (c == '/') c = ':';
+        if (!parse_colon_parts(tmp, parts, n, 3) || n < 2) throw bad();
+        month = static_cast<int>(parts[0]);
+        day = static_cast<int>(parts[1]);
+        if (n == 3) {
+            std::size_t ylen = tmp.size() - tmp.rfind(':') - 1;
+            if (ylen == 2) year = 2000 + static_cast<int>(parts[2]);
+            else if (ylen == 4) year = static_cast<int>(parts[2]);
+            else throw bad();
+        } else {
+            year_given = false;
+            year = local_tm(now).tm_year + 1900;
+        }
+    } else {
+        if (!parse_clock(v, h, m, sec)) throw bad();
+        return next_clock(now, h, m, sec);
+    }
+    if (!v.empty()) {
+        if (v[0] != 't' && v[0] != ' ' && v[0] != '-') throw bad();
+        clock = trim(v.substr(1));
+        if (!parse_clock(clock, h, m, sec)) throw bad();
+    }
+    if (year < 1970 || year > 9999 || month < 1 || month > 12 || day < 1 || day > days_in_month(year, month))
+        throw bad();
+    std::tm tm{};
+    tm.tm_year = year - 1900;
+    tm.tm_mon = month - 1;
+    tm.tm_mday = day;
+    tm.tm_hour = h;
+    tm.tm_min = m;
+    tm.tm_sec = sec;
+    if (!year_given) {
+        // A month and day without a year that has already gone by this year means next year.
+        std::tm today = local_tm(now);
+        if (month - 1 < today.tm_mon || (month - 1 == today.tm_mon && day < today.tm_mday)) {
+            tm.tm_year += 1;
+            if (day > days_in_month(year + 1, month)) throw bad();
+        }
+    }
+    return make_local(tm);
+}
+
+uint64_t parse_size_mb(std::string_view text) {
+    std::string_view s = trim(text);
+    auto bad = [&]() -> ParseError {
+        return ParseError("bad size '" + shown(text) + "': expected a number of megabytes, or a number with K, M, G or T");
+    };
+    std::size_t k = 0;
+    while (k < s.size() && is_digit(s[k])) ++k;
+    if (k == 0) throw bad();
+    uint64_t v = 0;
+    constexpr uint64_t kMax = std::numeric_limits<uint64_t>::max();
+    for (std::size_t i = 0; i < k; ++i) {
+        uint64_t d = static_cast<uint64_t>(s[i] - '0');
+        if (v > (kMax - d) / 10) throw ParseError("size '" + shown(text) + "' is too large");
+        v = v * 10 + d;
+    }
+    std::string_view unit = s.substr(k);
+    uint64_t mult = 1;
+    if (unit.empty() || iequals(unit, "m")) return v;
+    if (iequals(unit, "k")) return v / 1024 + (v % 1024 != 0);
+    if (iequals(unit, "g")) mult = 1024;
+    else if (iequals(unit, "t")) mult = 1024 * 1024;
+    else if (iequals(unit, "p")) mult = 1024ull * 1024 * 1024;
+    else throw bad();
+    if (v > kMax / mult) throw ParseError("size '" + shown(text) + "' is too large");
+    return v * mult;
+}
+
+std::string format_size_mb(uint64_t mb) {
+    if (mb == 0) return "0";
+    constexpr uint64_t G = 1024, T = G * 1024, P = T * 1024;
+    if (mb % P == 0) return std::to_string(mb / P) + "P";
+    if (mb % T == 0) return std::to_string(mb / T) + "T";
+    if (mb % G == 0) return std::to_string(mb / G) + "G";
+    return std::to_string(mb) + "M";
+}
+
+}  // namespace drover

@@ -1,0 +1,35 @@
+// fuzz_config.cpp - fuzz target: parse_config on arbitrary text (Include off, so no file is read),
+// checking that what loads is consistent.
+#include <cstdint>
+#include <cstdlib>
+#include <string_view>
+
+#include "common/config.hpp"
+#include "common/error.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    if (size > (1u << 16)) return 0;
+    std::string_view text(reinterpret_cast<const char *>(data), size);
+    drover::ConfigParseOptions opts;
+    opts.allow_include = false;
+    opts.max_nodes = 4096;
+    drover::Config c;
+    try {
+        c = drover::parse_config(text, "fuzz.conf", "/nonexistent", opts);
+    } catch (const drover::ParseError &) {
+        return 0;
+    }
+    if (c.nodes.size() > opts.max_nodes) std::abort();
+    for (const drover::NodeConf &n : c.nodes) {
+        if (c.find_node(n.name) != &n) std::abort();  // names are unique and indexed
+        if (n.cpus == 0 || n.name.empty() || n.addr.empty() || n.hostname.empty()) std::abort();
+    }
+    for (const drover::PartitionConf &p : c.partitions) {
+        if (c.find_partition(p.name) != &p) std::abort();
+        for (const std::string &n : p.nodes)
+            if (c.find_node(n) == nullptr) std::abort();  // partitions name only defined nodes
+    }
+    if (!c.partitions.empty() && c.default_partition() == nullptr) std::abort();
+    (void)c.auth_option("socket");
+    return 0;
+}
