@@ -14,7 +14,8 @@ function(drover_add_plugin type name)
     C_VISIBILITY_PRESET hidden
     CXX_VISIBILITY_PRESET hidden
     VISIBILITY_INLINES_HIDDEN ON)
-  target_link_options(${target} PRIVATE -Wl,-z,defs)
+  target_link_options(${target} PRIVATE -Wl,-z,defs
+    -Wl,--version-script=${PROJECT_SOURCE_DIR}/cmake/plugin.map)
   install(TARGETS ${target} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/drover)
   set_property(GLOBAL APPEND PROPERTY DROVER_PLUGIN_TARGETS ${target})
 endfunction()

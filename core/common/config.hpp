@@ -86,6 +86,12 @@ struct Config {
     std::string epilog;
     std::string slurmctld_log_file;
     std::string slurmd_log_file;
+    uint32_t min_job_age = 300;                // seconds a finished job stays visible to squeue
+    uint32_t return_to_service = 0;            // 0, 1 or 2, as Slurm's ReturnToService
+    std::string private_data;                  // PrivateData, as written (e.g. "jobs,usage")
+    std::string accounting_storage_loc;        // AccountingStorageLoc
+    std::string state_save_sync = "no";        // Drover: StateSaveSync=yes fsyncs every commit
+    std::string tmp_fs = "/tmp";               // TmpFS: where TmpDisk is measured
 
     std::vector<NodeConf> nodes;               // NodeName lines, expanded, in order (DEFAULT applied)
     std::vector<PartitionConf> partitions;

@@ -118,6 +118,10 @@ const StringKey kStringKeys[] = {
     {"epilog", &Config::epilog},
     {"slurmctldlogfile", &Config::slurmctld_log_file},
     {"slurmdlogfile", &Config::slurmd_log_file},
+    {"privatedata", &Config::private_data},
+    {"accountingstorageloc", &Config::accounting_storage_loc},
+    {"statesavesync", &Config::state_save_sync},
+    {"tmpfs", &Config::tmp_fs},
 };
 
 struct NumberKey {
@@ -134,6 +138,8 @@ const NumberKey kNumberKeys[] = {
     {"maxjobcount", &Config::max_job_count, 1, kU32Max},
     {"firstjobid", &Config::first_job_id, 1, 0x03ff0000},
     {"maxjobid", &Config::max_job_id, 1, 0x03ff0000},
+    {"minjobage", &Config::min_job_age, 0, kU32Max},
+    {"returntoservice", &Config::return_to_service, 0, 2},
 };
 
 // SlurmctldHost=name or name(addr).

@@ -111,9 +111,7 @@ int run_controller(const Options &opts) {
     plugins.load(conf.accounting_storage_type);
     net::Authenticator auth(plugins.auth());
 
-    bool sync_each = false;
-    if (auto it = conf.raw.find("statesavesync"); it != conf.raw.end())
-        sync_each = it->second == "yes" || it->second == "1";
+    bool sync_each = conf.state_save_sync == "yes" || conf.state_save_sync == "1";
     state::Store store(conf.state_save_location, sync_each);
     Committer commit(io, store);
     net::CallPool pool(io, 8);
@@ -162,9 +160,7 @@ int run_controller(const Options &opts) {
              query.uid = a->user_id();
              query.start_after = a->start_after();
              query.end_before = a->end_before();
-             auto pd = conf.raw.find("privatedata");
-             if (pd != conf.raw.end() && pd->second.find("jobs") != std::string::npos &&
-                 !ctx.is_admin(q->peer.uid))
+             if (conf.private_data.find("jobs") != std::string::npos && !ctx.is_admin(q->peer.uid))
                  query.uid = q->peer.uid;
              acct.query(std::move(query), [r](std::vector<uint8_t> msg) { r->reply(msg); });
          }},
@@ -221,6 +217,20 @@ int run_controller(const Options &opts) {
     Every ping(io, std::chrono::seconds(ping_s), [&] { nodes.ping_all(); });
     Every sync(io, std::chrono::seconds(1), [&] { store.sync(); });
 
+    asio::signal_set hup(io, SIGHUP);
+    std::function<void()> on_hup = [&] {
+        hup.async_wait([&](boost::system::error_code ec, int) {
+            if (ec) return;
+            try {
+                load_config(conf.path);
+                spdlog::info("SIGHUP: {} re-read and valid; node and partition changes take effect at restart", conf.path);
+            } catch (const std::exception &e) {
+                spdlog::error("SIGHUP: {}", e.what());
+            }
+            on_hup();
+        });
+    };
+    on_hup();
     asio::signal_set signals(io, SIGINT, SIGTERM);
     signals.async_wait([&](boost::system::error_code, int sig) {
         spdlog::info("signal {}: shutting down", sig);

@@ -46,7 +46,7 @@ void JobManager::on_info(const std::shared_ptr<net::Request> &req, const net::Re
     std::vector<flatbuffers::Offset<proto::JobInfo>> out;
     out.reserve(pick.size());
     auto namer = [this](const std::vector<uint32_t> &n) { return ctx_.nodes->names(n); };
-    for (const Job *j : pick) out.push_back(write_job_info(fbb, *j, namer, ctx_.conf.cluster_name));
+    for (const Job *j : pick) out.push_back(write_job_info(fbb, *j, namer, ctx_.conf.cluster_name, true));
     auto v = fbb.CreateVector(out);
     fbb.Finish(proto::CreateMessage(fbb, proto::Body::JobInfoResponse,
                                     proto::CreateJobInfoResponse(fbb, v, Ctx::now()).Union()));

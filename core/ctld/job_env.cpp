@@ -51,8 +51,7 @@ EnvList batch_job_environment(const Job &job, const std::string &node_list,
         {"SLURM_JOB_USER", job.user_name},
         {"SLURM_JOB_UID", std::to_string(job.uid)},
         {"SLURM_JOB_GID", std::to_string(job.gid)},
-        {"SLURM_JOB_ACCOUNT", job.account},
-        {"SLURM_ARRAY_JOB_ID", ""},
+
         {"SLURM_GTIDS", "0"},
         {"SLURM_PRIO_PROCESS", "0"},
         {"SLURM_TOPOLOGY_ADDR", batch_host},
@@ -60,9 +59,7 @@ EnvList batch_job_environment(const Job &job, const std::string &node_list,
         {"SLURM_CONF", conf_path},
         {"ENVIRONMENT", "BATCH"},
     };
-    env.erase(std::remove_if(env.begin(), env.end(),
-                             [](const auto &kv) { return kv.first == "SLURM_ARRAY_JOB_ID"; }),
-              env.end());
+    if (!job.account.empty()) env.push_back({"SLURM_JOB_ACCOUNT", job.account});
     if (job.cpus_per_task > 1) env.push_back({"SLURM_CPUS_PER_TASK", std::to_string(job.cpus_per_task)});
     if (job.mem_per_node_mb) env.push_back({"SLURM_MEM_PER_NODE", std::to_string(job.mem_per_node_mb)});
     return env;

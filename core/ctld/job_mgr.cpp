@@ -90,7 +90,7 @@ void JobManager::persist(const Job &job) {
     flatbuffers::FlatBufferBuilder fbb(512);
     fbb.Finish(write_job_info(
         fbb, job, [this](const std::vector<uint32_t> &n) { return ctx_.nodes->names(n); },
-        ctx_.conf.cluster_name));
+        ctx_.conf.cluster_name, false));
     auto key = state::job_key(job.id);
     ctx_.commit.txn().put(state::Table::Jobs, key, {fbb.GetBufferPointer(), fbb.GetSize()});
 }
@@ -171,9 +171,7 @@ void JobManager::send_kill(Job &job, int sig, bool terminate) {
 void JobManager::tick() {
     int64_t now = Ctx::now();
     std::vector<uint32_t> old;
-    uint32_t min_age = 300;
-    if (auto it = ctx_.conf.raw.find("minjobage"); it != ctx_.conf.raw.end())
-        min_age = uint32_t(std::strtoul(it->second.c_str(), nullptr, 10));
+    uint32_t min_age = ctx_.conf.min_job_age;
     for (auto &[id, j] : jobs_) {
         if (j->running() && !j->kill_sent && j->time_limit_min != DROVER_INFINITE &&
             now >= j->start_time + int64_t(j->time_limit_min) * 60) {

@@ -2,6 +2,7 @@
 #include "ctld/job_record.hpp"
 
 #include "common/hostlist.hpp"
+#include "ctld/job_mgr.hpp"
 
 namespace drover::ctld {
 
@@ -25,17 +26,21 @@ const char *job_state_name(uint32_t state) {
 
 flatbuffers::Offset<proto::JobInfo> write_job_info(flatbuffers::FlatBufferBuilder &fbb,
                                                    const Job &j, const NodeNamer &names,
-                                                   const std::string &cluster) {
+                                                   const std::string &cluster, bool display) {
     auto s = [&](const std::string &v) { return v.empty() ? 0 : fbb.CreateString(v); };
+    std::string batch_host = j.nodes.empty() ? std::string() : names({j.nodes.front()});
+    auto path = [&](const std::string &p) {
+        return display && !p.empty() ? expand_output_path(p, j, batch_host) : p;
+    };
     auto name = s(j.name), user = s(j.user_name), part = s(j.partition), acct = s(j.account),
-         reason = s(j.reason), wd = s(j.work_dir), out = s(j.std_out), err = s(j.std_err),
-         in = s(j.std_in), host = s(j.submit_host), cmd = s(j.command), comment = s(j.comment),
+         reason = s(j.reason), wd = s(j.work_dir), out = s(path(j.std_out)),
+         err = s(path(j.std_err.empty() && display ? j.std_out : j.std_err)), in = s(path(j.std_in)), host = s(j.submit_host), cmd = s(j.command), comment = s(j.comment),
          cl = s(cluster);
     flatbuffers::Offset<flatbuffers::String> nodes, batch;
     flatbuffers::Offset<flatbuffers::Vector<uint32_t>> node_cpus;
     if (!j.nodes.empty()) {
         nodes = fbb.CreateString(names(j.nodes));
-        batch = fbb.CreateString(names({j.nodes.front()}));
+        batch = fbb.CreateString(batch_host);
         node_cpus = fbb.CreateVector(j.node_cpus);
     }
     proto::JobInfoBuilder b(fbb);

@@ -13,9 +13,11 @@ namespace drover::ctld {
 // Names node indexes for the record's node list.
 using NodeNamer = std::function<std::string(const std::vector<uint32_t> &nodes)>;
 
+// With display set, output paths are written expanded, as squeue and scontrol show them;
+// stored records keep the patterns.
 flatbuffers::Offset<proto::JobInfo> write_job_info(flatbuffers::FlatBufferBuilder &fbb,
                                                    const Job &job, const NodeNamer &names,
-                                                   const std::string &cluster);
+                                                   const std::string &cluster, bool display);
 
 // Rebuilds a Job from its stored record. node_index maps a node name to its index, or -1.
 Job read_job_info(const proto::JobInfo &info,

@@ -245,9 +245,7 @@ void NodeManager::on_register(const std::shared_ptr<net::Request> &req,
     } else {
         bool was_down = n->state == DROVER_NODE_DOWN;
         bool lost_contact = n->reason == "Not responding";
-        int rts = 0;
-        if (auto it = ctx_.conf.raw.find("returntoservice"); it != ctx_.conf.raw.end())
-            rts = std::atoi(it->second.c_str());
+        uint32_t rts = ctx_.conf.return_to_service;
         bool revive = was_down && (n->reason.rfind("Low ", 0) == 0 || (lost_contact && rts >= 1) ||
                                    rts >= 2);
         if (revive || n->state == DROVER_NODE_UNKNOWN) {

@@ -303,6 +303,8 @@ AuthSocketServer::AuthSocketServer(asio::io_context &io, const std::string &path
     if (socket_is_live(path))
         throw std::runtime_error("credential socket " + path + " is served by another daemon");
     ::unlink(path.c_str());
+    if (auto slash = path.find_last_of('/'); slash != std::string::npos && slash > 0)
+        ::mkdir(path.substr(0, slash).c_str(), 0755);  // /run/drover on a fresh machine
     asio::local::stream_protocol::endpoint ep(path);
     boost::system::error_code ec;
     impl_->acceptor.open(ep.protocol());

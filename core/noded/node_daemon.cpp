@@ -112,7 +112,7 @@ int run_node_daemon(const Options &opts) {
     Launcher launcher(io, conf, name, plugins,
                       [&](const RunningJob &job, int status) { report_end(job.job_id, status, 0); });
 
-    Resources res = detect_resources("/tmp");
+    Resources res = detect_resources(conf.tmp_fs);
     std::function<void()> register_node = [&] {
         flatbuffers::FlatBufferBuilder fbb(256);
         auto running = launcher.running();
@@ -223,6 +223,13 @@ int run_node_daemon(const Options &opts) {
     } catch (const std::exception &e) {
         spdlog::debug("credential socket not served here: {}", e.what());
     }
+    asio::signal_set hup(io, SIGHUP);  // logs are reopened per write; nothing to redo
+    std::function<void()> on_hup = [&] {
+        hup.async_wait([&](boost::system::error_code ec, int) {
+            if (!ec) on_hup();
+        });
+    };
+    on_hup();
     asio::signal_set signals(io, SIGINT, SIGTERM);
     signals.async_wait([&](boost::system::error_code, int sig) {
         spdlog::info("signal {}: shutting down", sig);
