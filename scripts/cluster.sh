@@ -11,9 +11,15 @@
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BIN=${BIN:-$ROOT/build}
 
+# A port nobody listens on, below the kernel's range for outgoing connections (32768-60999) so
+# that a burst of client connections cannot take it between now and the daemon's bind.
 free_port() {
-  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])' 2>/dev/null ||
-    echo $((20000 + RANDOM % 20000))
+  local p
+  for _ in $(seq 1 50); do
+    p=$((20000 + RANDOM % 11000))
+    (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || { echo "$p"; return; }
+  done
+  echo "$p"
 }
 
 write_config() {
@@ -79,7 +85,7 @@ cluster_start() {
   mkdir -p "$dir"
   dir=$(cd "$dir" && pwd)
   if [ ! -f "$dir/slurm.conf" ]; then
-    write_config "$dir" "$nodes" "$(free_port)" "$(( $(free_port) % 20000 + 30000 ))"
+    write_config "$dir" "$nodes" "$(free_port)" "$(( RANDOM % 11000 + 20000 ))"
   fi
   start_ctld "$dir"
   local i

@@ -4,7 +4,9 @@
 #include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <spdlog/spdlog.h>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "common/timefmt.hpp"
@@ -23,6 +25,7 @@ struct drover_sched_pass {
     drover::ctld::Scheduler *sched;
     std::vector<drover::ctld::Job *> jobs;
     std::vector<drover_job_view> views;
+    std::unordered_map<uint32_t, drover::ctld::Job *> by_id;
     std::unordered_set<uint32_t> tried;
     int64_t now;
 };
@@ -38,12 +41,10 @@ const drover_job_view *host_pending_job(drover_sched_pass *p, uint32_t i) {
     return i < p->views.size() ? &p->views[i] : nullptr;
 }
 int host_try_start(drover_sched_pass *p, uint32_t job_id) {
-    for (Job *j : p->jobs) {
-        if (j->id != job_id) continue;
-        p->tried.insert(job_id);
-        return p->sched->try_start(*j);
-    }
-    return DROVER_ENOENT;
+    auto it = p->by_id.find(job_id);
+    if (it == p->by_id.end()) return DROVER_ENOENT;
+    p->tried.insert(job_id);
+    return p->sched->try_start(*it->second);
 }
 int64_t host_now(drover_sched_pass *p) { return p->now; }
 
@@ -52,7 +53,14 @@ const drover_sched_host kSchedHost = {sizeof(drover_sched_host), host_pending_co
 
 }  // namespace
 
-Scheduler::Scheduler(Ctx &ctx) : ctx_(ctx) {}
+struct Scheduler::Timer {
+    explicit Timer(boost::asio::io_context &io) : t(io) {}
+    boost::asio::steady_timer t;
+};
+
+Scheduler::Scheduler(Ctx &ctx) : ctx_(ctx), timer_(std::make_unique<Timer>(ctx.io)) {}
+
+Scheduler::~Scheduler() = default;
 
 drover_job_view Scheduler::view(const Job &j) {
     drover_job_view v{};
@@ -94,19 +102,43 @@ void Scheduler::init_select() {
 void Scheduler::request() {
     if (queued_) return;
     queued_ = true;
-    boost::asio::post(ctx_.io, [this] { pass(); });
+    // Passes are spaced so that scheduling takes at most a fifth of the loop's time: a burst
+    // of submissions into a long queue shares passes instead of paying one each.
+    auto since = std::chrono::steady_clock::now() - last_end_;
+    auto gap = last_cost_ * 4;
+    if (since >= gap) {
+        boost::asio::post(ctx_.io, [this] { pass(); });
+        return;
+    }
+    timer_->t.expires_after(gap - since);
+    timer_->t.async_wait([this](boost::system::error_code ec) {
+        if (!ec) pass();
+    });
 }
 
 void Scheduler::pass() {
     queued_ = false;
     ++passes_;
+    auto t0 = std::chrono::steady_clock::now();
+    run_pass();
+    last_end_ = std::chrono::steady_clock::now();
+    last_cost_ = last_end_ - t0;
+}
+
+void Scheduler::run_pass() {
     drover_sched_pass p;
     p.sched = this;
     p.now = Ctx::now();
-    p.jobs = ctx_.jobs->pending();
+    // Held jobs cannot start and already say why: the policy never needs to see them.
+    for (Job *j : ctx_.jobs->pending())
+        if (j->hold == Hold::None) p.jobs.push_back(j);
     if (p.jobs.empty()) return;
     p.views.reserve(p.jobs.size());
-    for (Job *j : p.jobs) p.views.push_back(view(*j));
+    p.by_id.reserve(p.jobs.size());
+    for (Job *j : p.jobs) {
+        p.views.push_back(view(*j));
+        p.by_id.emplace(j->id, j);
+    }
     const auto &sched = ctx_.plugins.sched();
     drover_error err{};
     if (sched.ops.schedule(sched.state, &kSchedHost, &p, &err) != DROVER_OK)

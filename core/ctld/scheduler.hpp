@@ -2,7 +2,9 @@
 // (node choice through the select plugin) and launches their batch scripts.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include <drover/views.h>
@@ -17,6 +19,7 @@ struct Partition;
 class Scheduler {
   public:
     explicit Scheduler(Ctx &ctx);
+    ~Scheduler();
 
     // Tells the select plugin the node table and replays running jobs (start and reconfigure).
     void init_select();
@@ -40,12 +43,17 @@ class Scheduler {
     uint64_t passes() const { return passes_; }
 
   private:
+    void run_pass();
     void start(Job &job, const std::vector<uint32_t> &picked);
     void launch(uint32_t job_id);
 
+    struct Timer;  // the loop's timer for spaced passes (Asio stays in the .cpp)
     Ctx &ctx_;
+    std::unique_ptr<Timer> timer_;
     bool queued_ = false;
     uint64_t passes_ = 0;
+    std::chrono::steady_clock::time_point last_end_{};
+    std::chrono::steady_clock::duration last_cost_{};
 };
 
 }  // namespace drover::ctld

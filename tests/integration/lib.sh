@@ -27,7 +27,7 @@ trap cleanup EXIT
 start_cluster() {
   local nodes=${1:-2}; shift || true
   mkdir -p "$T/c"
-  write_config "$T/c" "$nodes" "$(free_port)" "$(( $(free_port) % 20000 + 30000 ))"
+  write_config "$T/c" "$nodes" "$(free_port)" "$(( RANDOM % 11000 + 20000 ))"
   local line
   for line in "$@"; do
     # a later line wins for top-level keys; drop an earlier one of the same key first
