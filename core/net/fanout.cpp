@@ -48,55 +48,76 @@ std::vector<uint8_t> make_forward_request(std::span<const std::string> nodes, un
     return {fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize()};
 }
 
-void forward(CallPool &pool, const Resolver &resolve, std::span<const std::string> nodes,
-             unsigned width, int timeout_ms, std::span<const uint8_t> inner, const Signer &sign,
-             std::function<void(std::vector<NodeOutcome>)> done) {
-    auto parts = split_tree(nodes, width);
-    struct Gather {
-        std::vector<NodeOutcome> results;
-        std::size_t waiting = 0;
-        std::function<void(std::vector<NodeOutcome>)> done;
+namespace {
+
+// What one forward() shares with its callbacks.
+struct Fanout {
+    CallPool &pool;
+    Resolver resolve;
+    unsigned width;
+    int timeout_ms;
+    std::vector<uint8_t> inner;
+    Signer sign;
+};
+
+struct Gather {
+    std::vector<NodeOutcome> results;
+    std::size_t waiting = 0;
+    std::function<void(std::vector<NodeOutcome>)> done;
+    void finish() {
+        if (--waiting == 0) done(std::move(results));
+    }
+};
+
+void send_parts(const std::shared_ptr<Fanout> &f, std::vector<std::string> nodes,
+                std::function<void(std::vector<NodeOutcome>)> done);
+
+void send_part(const std::shared_ptr<Fanout> &f, std::vector<std::string> part,
+               const std::shared_ptr<Gather> &g) {
+    // The head failed: report it and send the rest of its part again, split the same way.
+    auto reroute = [f, g](std::vector<std::string> part, const std::string &why) {
+        g->results.push_back({part.front(), DROVER_EIO, why});
+        part.erase(part.begin());
+        if (part.empty()) return g->finish();
+        send_parts(f, std::move(part), [g](std::vector<NodeOutcome> rs) {
+            for (auto &r : rs) g->results.push_back(std::move(r));
+            g->finish();
+        });
     };
+    std::string host;
+    uint16_t port = 0;
+    if (!f->resolve(part.front(), &host, &port)) return reroute(std::move(part), "unknown node");
+    auto msg = make_forward_request(part, f->width, f->timeout_ms, f->inner);
+    f->pool.call(host, port, std::move(msg), f->sign, f->timeout_ms,
+                 [f, g, part, reroute](const std::string &err, std::shared_ptr<Reply> reply) {
+                     const proto::ForwardResponse *fr = reply ? reply->msg->body_as_ForwardResponse() : nullptr;
+                     if (!fr) return reroute(part, "no reply: " + (err.empty() ? "unexpected reply" : err));
+                     if (fr->results())
+                         for (const auto *r : *fr->results())
+                             g->results.push_back({r->node() ? r->node()->str() : "", r->rc(),
+                                                   r->message() ? r->message()->str() : ""});
+                     g->finish();
+                 });
+}
+
+void send_parts(const std::shared_ptr<Fanout> &f, std::vector<std::string> nodes,
+                std::function<void(std::vector<NodeOutcome>)> done) {
+    auto parts = split_tree(nodes, f->width);
     auto g = std::make_shared<Gather>();
     g->done = std::move(done);
     g->waiting = parts.size();
     if (parts.empty()) return g->done({});
-    auto fail_part = [g](std::span<const std::string> part, const std::string &why) {
-        for (const auto &n : part) g->results.push_back({n, DROVER_EIO, why});
-    };
-    for (auto part : parts) {
-        std::string host;
-        uint16_t port = 0;
-        auto finish = [g] {
-            if (--g->waiting == 0) g->done(std::move(g->results));
-        };
-        if (!resolve(part.front(), &host, &port)) {
-            fail_part(part, "unknown node " + part.front());
-            finish();
-            continue;
-        }
-        std::vector<std::string> names(part.begin(), part.end());
-        pool.call(host, port, make_forward_request(part, width, timeout_ms, inner), sign,
-                  timeout_ms,
-                  [g, names = std::move(names), finish](const std::string &err,
-                                                        std::shared_ptr<Reply> reply) {
-                      const proto::ForwardResponse *fr = nullptr;
-                      std::string why = err;
-                      if (reply) {
-                          fr = reply->msg->body_as_ForwardResponse();
-                          if (!fr) why = "unexpected reply to forwarded request";
-                      }
-                      if (!fr) {
-                          for (const auto &n : names)
-                              g->results.push_back({n, DROVER_EIO, "no reply: " + why});
-                      } else if (fr->results()) {
-                          for (const auto *r : *fr->results())
-                              g->results.push_back({r->node() ? r->node()->str() : "", r->rc(),
-                                                    r->message() ? r->message()->str() : ""});
-                      }
-                      finish();
-                  });
-    }
+    for (auto part : parts) send_part(f, std::vector<std::string>(part.begin(), part.end()), g);
+}
+
+}  // namespace
+
+void forward(CallPool &pool, Resolver resolve, std::span<const std::string> nodes, unsigned width,
+             int timeout_ms, std::span<const uint8_t> inner, Signer sign,
+             std::function<void(std::vector<NodeOutcome>)> done) {
+    auto f = std::make_shared<Fanout>(Fanout{pool, std::move(resolve), width, timeout_ms,
+                                             {inner.begin(), inner.end()}, std::move(sign)});
+    send_parts(f, {nodes.begin(), nodes.end()}, std::move(done));
 }
 
 }  // namespace drover::net

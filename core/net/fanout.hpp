@@ -30,11 +30,12 @@ unsigned tree_depth(std::size_t n, unsigned width);
 using Resolver = std::function<bool(const std::string &node, std::string *host, uint16_t *port)>;
 
 // Sends inner (a finished Message) to every node of nodes through the tree: at most width
-// messages leave this process. done gets one outcome per node, in no particular order, on the
-// loop's thread. A part whose first node does not answer within timeout_ms is reported as an
-// error for each of its nodes.
-void forward(CallPool &pool, const Resolver &resolve, std::span<const std::string> nodes,
-             unsigned width, int timeout_ms, std::span<const uint8_t> inner, const Signer &sign,
+// messages leave this process at a time. done gets one outcome per node, in no particular
+// order, on the loop's thread. When the first node of a part does not answer within timeout_ms
+// it is reported as failed and the rest of its part is sent again, split the same way, so one
+// dead node costs one timeout and never hides the nodes behind it.
+void forward(CallPool &pool, Resolver resolve, std::span<const std::string> nodes, unsigned width,
+             int timeout_ms, std::span<const uint8_t> inner, Signer sign,
              std::function<void(std::vector<NodeOutcome>)> done);
 
 // Builds the ForwardRequest message for one part.

@@ -23,8 +23,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# start_cluster [NODES] [EXTRA CONFIG LINES...]: writes the config, then starts the daemons.
-start_cluster() {
+# make_cluster [NODES] [EXTRA CONFIG LINES...]: writes the config without starting anything.
+make_cluster() {
   local nodes=${1:-2}; shift || true
   mkdir -p "$T/c"
   write_config "$T/c" "$nodes" "$(free_port)" "$(( RANDOM % 11000 + 20000 ))"
@@ -38,8 +38,16 @@ start_cluster() {
   done
   export SLURM_CONF=$T/c/slurm.conf
   export PATH=$BIN/core/cli:$PATH
-  cluster_start "$T/c" "$nodes"
 }
+
+# start_cluster [NODES] [EXTRA CONFIG LINES...]: writes the config, then starts the daemons and
+# waits until every node is idle.
+start_cluster() {
+  make_cluster "$@"
+  cluster_start "$T/c" "${1:-2}"
+}
+
+node_state() { sinfo -h -N -n "$1" -o %t 2>/dev/null | head -1; }
 
 restart_ctld() {
   start_ctld "$T/c" "$@"
