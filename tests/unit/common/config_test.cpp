@@ -261,7 +261,7 @@ TEST(Config, UnknownKeysWarnOnce) {
     Config c = parse(
         "ClusterName=c\n"
         "MpiDefault=none\n"
-        "ReturnToService=2\n"
+        "HealthCheckInterval=30\n"
         "SlurmctldPidFile=/run/slurmctld.pid\n"
         "TaskPlugin=task/affinity,task/cgroup\n"
         "JobCompType=jobcomp/none\n"
@@ -503,6 +503,20 @@ TEST(Config, FindConfigPath) {
     EXPECT_EQ(find_config_path(std::string("/cli.conf")), "/cli.conf");
     unsetenv("DROVER_CONF");
     unsetenv("SLURM_CONF");
+}
+
+TEST(Config, DaemonTuningKeys) {
+    Config c = parse(
+        "MinJobAge=60\nReturnToService=2\nPrivateData=jobs,usage\nStateSaveSync=yes\n"
+        "AccountingStorageLoc=/var/acct\nTmpFS=/scratch\n");
+    EXPECT_TRUE(c.warnings.empty());
+    EXPECT_EQ(c.min_job_age, 60u);
+    EXPECT_EQ(c.return_to_service, 2u);
+    EXPECT_EQ(c.private_data, "jobs,usage");
+    EXPECT_EQ(c.state_save_sync, "yes");
+    EXPECT_EQ(c.accounting_storage_loc, "/var/acct");
+    EXPECT_EQ(c.tmp_fs, "/scratch");
+    EXPECT_THROW(parse("ReturnToService=3\n"), ParseError);
 }
 
 }  // namespace
