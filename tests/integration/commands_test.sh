@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# commands_test.sh - the command options workflow tools and users rely on: sbatch --test-only,
+# --hold, -W, -e/-i, --export=NONE, -D; squeue -o/-O/-t/-u/--me/--json; scontrol update, hold,
+# release and show; sinfo -o/-N/-R; scancel filters.
+source "$(dirname "$0")/lib.sh"
+start_cluster 2
+cd "$T"
+
+# --test-only answers without creating a job
+err=$(sbatch --test-only --wrap true 2>&1); rc=$?
+assert_eq 0 "$rc" "--test-only succeeds"
+assert_match "^sbatch: Job [0-9]+ to start at .* using 1 processors on nodes n[12] in partition debug$" "$err" "--test-only says when and where"
+assert_eq "" "$(squeue -h)" "--test-only created no job"
+
+# --hold, scontrol show job, release
+id=$(sbatch --parsable --hold -J held -t 10 --wrap 'echo out; echo err >&2' -e err-%j.txt -o out-%j.txt)
+assert_eq "PD JobHeldUser" "$(squeue -h -j "$id" -o '%t %r')" "--hold pends with reason JobHeldUser"
+show=$(scontrol show job "$id")
+assert_match "JobState=PENDING Reason=JobHeldUser" "$show" "scontrol show job: state and reason"
+assert_match "TimeLimit=00:10:00" "$show" "scontrol show job: time limit"
+assert_match "StdOut=$T/out-$id.txt" "$show" "scontrol show job: expanded StdOut"
+scontrol update JobId="$id" TimeLimit=5 Name=renamed
+assert_eq "renamed 5:00" "$(squeue -h -j "$id" -o '%j %l')" "scontrol update changes name and time limit"
+scontrol release "$id"
+wait_job "$id"
+assert_eq out "$(cat "out-$id.txt")" "-o gets stdout"
+assert_eq err "$(cat "err-$id.txt")" "-e gets stderr"
+
+# -W waits and passes on the exit code; -i feeds stdin; -D sets the working directory
+mkdir -p sub
+echo "from-stdin" > in.txt
+sbatch -W -D sub -i "$T/in.txt" --wrap 'cat; pwd; exit 4' >/dev/null; rc=$?
+assert_eq 4 "$rc" "-W exits with the job's exit code"
+f=$(ls sub/slurm-*.out | head -1)
+assert_eq "from-stdin $T/sub" "$(tr '\n' ' ' < "$f" | sed 's/ $//')" "-i and -D"
+
+# --export=NONE keeps the submitter's variables out
+MY_SECRET=1 sbatch -W --export=NONE -o none.txt --wrap 'echo "secret=${MY_SECRET:-unset} id=$SLURM_JOB_ID"' >/dev/null
+assert_match "^secret=unset id=[0-9]+$" "$(cat none.txt)" "--export=NONE drops the environment but keeps SLURM_*"
+MY_SECRET=2 sbatch -W --export=MY_SECRET -o some.txt --wrap 'echo "secret=$MY_SECRET"' >/dev/null
+assert_eq "secret=2" "$(cat some.txt)" "--export=VAR passes just that variable"
+
+# squeue formats and filters
+a=$(sbatch --parsable -J alpha --wrap 'sleep 30')
+b=$(sbatch --parsable -J beta --hold --wrap true)
+wait_until 10 bash -c "[ \"\$(squeue -h -j $a -o %t)\" = R ]"
+assert_eq "$a|alpha|RUNNING" "$(squeue -h -j "$a" -o '%i|%j|%T')" "squeue -o with literal separators"
+assert_match "^$b +beta +PENDING" "$(squeue -h -j "$b" -O 'JobID:10,Name:8,State')" "squeue -O with widths"
+assert_eq "$b" "$(squeue -h -t PD -o %i)" "squeue -t PD"
+assert_eq 2 "$(squeue -h -u root | wc -l)" "squeue -u"
+assert_eq 2 "$(squeue -h --me | wc -l)" "squeue --me"
+assert_eq "beta" "$(squeue -h -n beta -o %j)" "squeue -n"
+assert_match '"job_id": ?'"$a" "$(squeue --json -j "$a")" "squeue --json"
+err=$(squeue -j 999999 2>&1); rc=$?
+assert_eq "1 slurm_load_jobs error: Invalid job id specified" "$rc $err" "squeue -j of an unknown job"
+
+# sinfo formats
+assert_match "^n[12] +1 +debug\* +mix|^n[12] +1 +debug\* +alloc" "$(sinfo -N -h | grep -E 'alloc|mix')" "sinfo -N shows the busy node"
+assert_eq "debug 2 up" "$(sinfo -h -o '%R %D %a' | head -1)" "sinfo -o"
+
+# scancel by name and by state
+scancel -n beta
+wait_job "$b"
+assert_eq CANCELLED "$(job_state "$b")" "scancel -n"
+scancel -t R -u root
+wait_job "$a"
+assert_eq CANCELLED "$(job_state "$a")" "scancel -t R -u root"
+err=$(scancel 2>&1); rc=$?
+assert_eq 1 "$rc" "scancel without ids fails"
+assert_match "No job identification provided" "$err" "with Slurm's message"
+
+# scontrol show config, partition, ping, version
+assert_match "ClusterName += local" "$(scontrol show config)" "scontrol show config"
+assert_match "PartitionName=debug" "$(scontrol show partition debug)" "scontrol show partition"
+assert_match "Slurmctld\(primary\) at .* is UP" "$(scontrol ping)" "scontrol ping"
+assert_match "^drover|slurm" "$(scontrol version)" "scontrol version"
+finish
