@@ -71,7 +71,7 @@ void job(JsonWriter &w, const proto::JobInfo &j, int64_t now) {
     w.kv_number_obj("cpus_per_task", j.cpus_per_task() ? j.cpus_per_task() : 1, true, false);
     w.kv("current_working_directory", sv(j.work_dir()));
     time_obj(w, "eligible_time", j.eligible_time());
-    time_obj(w, "end_time", j.end_time());
+    time_obj(w, "end_time", job_end_time(j));
     exit_code(w, j.exit_status(), active);
     w.kv_num("group_id", j.group_id());
     w.kv("group_name", group_name(j.group_id()));

@@ -102,8 +102,10 @@ constexpr Def kDefs[] = {
 
 std::string_view sv(const flatbuffers::String *s) { return s ? s->string_view() : std::string_view(); }
 
+// It ran: it got nodes (a job cancelled while pending has a start time but no nodes).
 bool started(const proto::AcctJob &j) {
-    return j.start_time() != 0 && (j.state() & kJobStateBase) != DROVER_JOB_PENDING;
+    return j.start_time() != 0 && (j.state() & kJobStateBase) != DROVER_JOB_PENDING &&
+           j.node_list() && j.node_list()->size() != 0;
 }
 
 int64_t elapsed(const proto::AcctJob &j, int64_t now) {

@@ -69,9 +69,10 @@ std::string show_job(const proto::JobInfo &j, int64_t now, bool one_liner) {
                 " TimeMin=N/A");
     l.push_back("SubmitTime=" + when(j.submit_time()) + " EligibleTime=" + when(j.eligible_time()));
     l.push_back("AccrueTime=" + when(j.eligible_time()));
-    std::string end = (j.time_limit_min() == kInfinite && j.end_time() > now) || j.end_time() == 0
+    int64_t end_time = job_end_time(j);
+    std::string end = (j.time_limit_min() == kInfinite && end_time > now) || end_time == 0
                           ? std::string("Unknown")
-                          : when(j.end_time());
+                          : when(end_time);
     l.push_back("StartTime=" + when(j.start_time()) + " EndTime=" + end + " Deadline=N/A");
     l.push_back("SuspendTime=None SecsPreSuspend=0 LastSchedEval=" +
                 when(j.start_time() ? j.start_time() : j.submit_time()) + " Scheduler=Main");

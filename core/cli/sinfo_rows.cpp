@@ -141,7 +141,9 @@ std::string part_value(char c, const proto::PartitionInfo *p, int width) {
     }
     case 'r': return "no";
     case 'h': return sv(p->oversubscribe()).empty() ? "NO" : to_upper(sv(p->oversubscribe()));
-    case 'g': return sv(p->allow_groups()).empty() ? "all" : std::string(sv(p->allow_groups()));
+    case 'g':
+        if (sv(p->allow_groups()).empty() || iequals(sv(p->allow_groups()), "ALL")) return "all";
+        return std::string(sv(p->allow_groups()));
     case 'p': return str_u(p->priority_tier());
     case 'I': return "1";
     case 'S': return "all";

@@ -135,8 +135,9 @@ FieldValue value(Kind k, const proto::JobInfo &j, int64_t now) {
     case kMinTmpDisk: return {"0"};
     case kNumNodes: return {str_u(job_node_count(j))};
     case kEndTime:
-        if (j.time_limit_min() == kInfinite && j.end_time() > now) return {"NONE"};
-        return {when(j.end_time())};
+        if (j.time_limit_min() == kInfinite && (j.end_time() > now || job_is_active(j.state())))
+            return {"NONE"};
+        return {when(job_end_time(j))};
     case kDependency: return {"(null)"};
     case kFeatures: return {"(null)"};
     case kGroupName: return {group_name(j.group_id())};
@@ -242,6 +243,15 @@ int64_t job_time_used(const proto::JobInfo &j, int64_t now) {
                       ? now
                       : j.end_time();
     return end - j.start_time();
+}
+
+int64_t job_end_time(const proto::JobInfo &j) {
+    if (j.end_time() != 0) return j.end_time();
+    uint32_t base = j.state() & kJobStateBase;
+    bool limited = j.time_limit_min() != kInfinite && j.time_limit_min() != kNoVal;
+    if ((base == DROVER_JOB_RUNNING || base == DROVER_JOB_SUSPENDED) && j.start_time() && limited)
+        return j.start_time() + int64_t(j.time_limit_min()) * 60;
+    return 0;
 }
 
 uint32_t job_node_count(const proto::JobInfo &j) {

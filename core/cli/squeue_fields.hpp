@@ -33,6 +33,8 @@ std::string squeue_line(const SqueueFormat &f, const proto::JobInfo &job, int64_
 
 // Seconds the job has run: 0 while pending; up to now while running; to its end after.
 int64_t job_time_used(const proto::JobInfo &job, int64_t now);
+// When the job ended, or is expected to end (start + limit while running); 0 if unknown.
+int64_t job_end_time(const proto::JobInfo &job);
 // Nodes the job holds (or asks for while pending).
 uint32_t job_node_count(const proto::JobInfo &job);
 
