@@ -216,6 +216,7 @@ int run(std::span<const std::string> args) {
     auto desc = job_desc(fbb, req, ctx);
     auto body = proto::CreateJobSubmitRequest(fbb, desc);
     uint32_t job_id = 0;
+    std::string cluster;
     try {
         net::Reply reply = call_ctld(fbb, proto::Body::JobSubmitRequest, body.Union());
         const auto *r = reply.as<proto::JobSubmitResponse>();
@@ -225,6 +226,7 @@ int run(std::span<const std::string> args) {
             return 0;
         }
         job_id = r->job_id();
+        if (r->cluster()) cluster = r->cluster()->str();
     } catch (const net::RpcError &e) {
         print_error(kProg, std::string("Batch job submission failed: ") + e.what());
         return 1;
@@ -233,8 +235,12 @@ int run(std::span<const std::string> args) {
         return 1;
     }
 
-    if (req.parsable) write_out(str_u(job_id) + "\n");
-    else if (!req.quiet) write_out("Submitted batch job " + str_u(job_id) + "\n");
+    // Slurm names the cluster only when -M chose one.
+    bool named = req.clusters_given && !cluster.empty();
+    if (req.parsable)
+        write_out(str_u(job_id) + (named ? ";" + cluster : std::string()) + "\n");
+    else if (!req.quiet)
+        write_out("Submitted batch job " + str_u(job_id) + (named ? " on cluster " + cluster : std::string()) + "\n");
     if (req.wait) return wait_for(job_id);
     return 0;
 }

@@ -271,7 +271,7 @@ void apply(Pending &p, const ParsedOpt &o, const SbatchContext &ctx, SourceSeen 
     case kWrap:
         if (from_script) throw ParseError("--wrap is only valid on the command line");
         break;
-    case kClusters:   // one cluster for now: accepted and ignored
+    case kClusters: r.clusters_given = true; break;   // one cluster for now: only named
     case kVersion:
     case kHelp:
     case kUsage:

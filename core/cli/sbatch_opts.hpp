@@ -42,6 +42,7 @@ struct SbatchRequest {
     bool hold = false, test_only = false, exclusive = false, open_mode_append = false;
 
     bool parsable = false, wait = false, quiet = false;
+    bool clusters_given = false;     // -M: name the cluster in what sbatch prints
     int verbose = 0;
     std::vector<std::string> warnings;   // print as "sbatch: warning: <w>" unless quiet
 };
