@@ -13,7 +13,7 @@ enum Id : int {
     kJobName, kOutput, kError, kInput, kPartition, kNodes, kNtasks, kCpusPerTask, kTime, kMem,
     kMemPerCpu, kChdir, kAccount, kExport, kHold, kTestOnly, kWait, kWrap, kParsable, kComment,
     kExclusive, kOpenMode, kQuiet, kVerbose, kVersion, kHelp, kUsage, kClusters, kBegin,
-    kArray, kDependency,
+    kArray, kDependency, kNtasksPerNode,
     kIgnoredBase = 1000,   // + index into kIgnored
 };
 
@@ -25,6 +25,7 @@ constexpr OptSpec kMain[] = {
     {kPartition, 'p', "partition", Arg::required},
     {kNodes, 'N', "nodes", Arg::required},
     {kNtasks, 'n', "ntasks", Arg::required},
+    {kNtasksPerNode, 0, "ntasks-per-node", Arg::required},
     {kCpusPerTask, 'c', "cpus-per-task", Arg::required},
     {kTime, 't', "time", Arg::required},
     {kMem, 0, "mem", Arg::required},
@@ -93,7 +94,6 @@ constexpr Ignored kIgnored[] = {
     {'w', "nodelist", Arg::required, true},
     {'x', "exclude", Arg::required, true},
     {'F', "nodefile", Arg::required, true},
-    {0, "ntasks-per-node", Arg::required, true},
     {0, "ntasks-per-socket", Arg::required, true},
     {0, "ntasks-per-core", Arg::required, true},
     {0, "ntasks-per-gpu", Arg::required, true},
@@ -155,6 +155,7 @@ struct Pending {
     SbatchRequest req;
     std::optional<std::string> export_spec;
     std::optional<uint64_t> mem_per_cpu_mb;
+    std::optional<uint32_t> tasks_per_node;
     bool name_set = false;
 };
 
@@ -206,6 +207,7 @@ void apply(Pending &p, const ParsedOpt &o, const SbatchContext &ctx, SourceSeen 
         break;
     }
     case kNtasks: r.num_tasks = positive(v, "number of tasks"); break;
+    case kNtasksPerNode: p.tasks_per_node = positive(v, "number of tasks per node"); break;
     case kCpusPerTask: r.cpus_per_task = positive(v, "number of cpus per task"); break;
     case kTime:
         try {
@@ -391,6 +393,9 @@ SbatchRequest build_sbatch_request(const SbatchCommandLine &cl, std::string scri
     }
     if (cl.script_path && !cl.wrap) r.command = absolute(*cl.script_path, ctx.cwd);
     r.work_dir = r.work_dir.empty() ? ctx.cwd : absolute(r.work_dir, ctx.cwd);
+    // Without -n, --ntasks-per-node sets the task count (Slurm: -n wins when both are given).
+    if (p.tasks_per_node && r.num_tasks == 0)
+        r.num_tasks = *p.tasks_per_node * (r.min_nodes ? r.min_nodes : 1);
     if (p.mem_per_cpu_mb) {
         // A per-node figure from per-CPU memory: CPUs per task times tasks per node.
         uint64_t cpus = r.cpus_per_task ? r.cpus_per_task : 1;

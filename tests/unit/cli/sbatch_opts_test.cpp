@@ -214,3 +214,8 @@ TEST(SbatchBegin, FutureOnly) {
     EXPECT_EQ(parse({"--begin=now", "job.sh"}, "#!/bin/sh\n").begin_time, 0);
     EXPECT_EQ(parse({"--begin=now+1hour", "job.sh"}, "#!/bin/sh\n").begin_time, 1700000000 + 3600);
 }
+
+TEST(SbatchTasksPerNode, SetsTasksUnlessNtasksGiven) {
+    EXPECT_EQ(parse({"--ntasks-per-node=4", "-N", "2", "job.sh"}, "#!/bin/sh\n").num_tasks, 8u);
+    EXPECT_EQ(parse({"--ntasks-per-node=4", "-n", "3", "job.sh"}, "#!/bin/sh\n").num_tasks, 3u);
+}
