@@ -386,7 +386,13 @@ std::vector<std::string> words_of(std::string_view line) {
 int interactive(const Opts &o) {
     char buf[8192];
     int rc = 0;
-    while (std::fgets(buf, sizeof buf, stdin)) {
+    bool tty = ::isatty(0);
+    while (true) {
+        if (tty) {
+            std::fputs("scontrol: ", stdout);
+            std::fflush(stdout);
+        }
+        if (!std::fgets(buf, sizeof buf, stdin)) break;
         auto words = words_of(buf);
         if (words.empty()) continue;
         auto cmd = match_scontrol_command(words[0]);

@@ -90,7 +90,7 @@ int show_once(const SqueueArgs &a, const SqueueFilter &filter, const SqueueForma
         write_err("slurm_load_jobs error: Invalid job id specified\n");
         return 1;
     }
-    squeue_sort(jobs, a.sort.value_or(kSqueueDefaultSort), now);
+    squeue_sort(jobs, a.sort.value_or(a.start ? "S" : kSqueueDefaultSort), now);
     if (a.json) {
         write_out(jobs_json(jobs, now));
         return 0;
@@ -133,6 +133,7 @@ int run(std::span<const std::string> args) {
     if (a.long_fmt) fmt = squeue_long_format(*a.long_fmt);
     else if (a.format) fmt = squeue_percent_format(*a.format);
     else if (a.steps) fmt = squeue_percent_format(kSqueueStepsFormat);
+    else if (a.start) fmt = squeue_percent_format(kSqueueStartFormat);
     else if (a.long_format) fmt = squeue_percent_format(kSqueueLongFormat);
     else fmt = squeue_percent_format(kSqueueDefaultFormat);
     std::vector<const proto::JobInfo *> none;

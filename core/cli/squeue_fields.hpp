@@ -15,6 +15,7 @@ namespace drover::cli {
 inline constexpr const char *kSqueueDefaultFormat = "%.18i %.9P %.8j %.8u %.2t %.10M %.6D %R";
 inline constexpr const char *kSqueueLongFormat = "%.18i %.9P %.8j %.8u %.8T %.10M %.9l %.6D %R";
 inline constexpr const char *kSqueueStepsFormat = "%.15i %.8j %.9P %.8u %.9M %N";
+inline constexpr const char *kSqueueStartFormat = "%.18i %.9P %.8j %.8u %.2t %.19S %.6D %20Y %R";
 inline constexpr const char *kSqueueDefaultSort = "P,t,-p";
 
 // A format with each field resolved to the job attribute it shows.
