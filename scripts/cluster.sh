@@ -60,7 +60,7 @@ wait_for_nodes() {
   local dir=$1 nodes=$2 i
   for i in $(seq 1 100); do
     local up
-    up=$(SLURM_CONF=$dir/slurm.conf "$BIN/core/cli/sinfo" -h -N -o "%N %t" 2>/dev/null | grep -c " idle" || true)
+    up=$(SLURM_CONF=$dir/slurm.conf "$BIN/core/cli/sinfo" -h -N -o "%N %t" 2>/dev/null | grep -c " idle$" || true)
     [ "$up" -ge "$nodes" ] && return 0
     sleep 0.1
   done

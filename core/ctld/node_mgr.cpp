@@ -404,7 +404,7 @@ void NodeManager::ping_all() {
         ctx_.pool,
         [this](const std::string &n, std::string *h, uint16_t *p) { return resolve(n, h, p); },
         names, ctx_.conf.tree_width, timeout, inner, ctx_.auth.self_signer(),
-        [this](std::vector<net::NodeOutcome> results) {
+        [this, sent = Ctx::now()](std::vector<net::NodeOutcome> results) {
             pinging_ = false;
             int64_t now = Ctx::now();
             for (const auto &r : results) {
@@ -419,6 +419,8 @@ void NodeManager::ping_all() {
                     continue;
                 }
                 if (n->state == DROVER_NODE_UNKNOWN && !n->registered) continue;
+                // It registered while this ping was out (a daemon starting up): it is alive.
+                if (n->last_response >= sent) continue;
                 n->flags |= DROVER_NODE_FLAG_NOT_RESPONDING;
                 if (n->state != DROVER_NODE_DOWN &&
                     now - n->last_response >= int64_t(ctx_.conf.slurmd_timeout))
