@@ -92,6 +92,8 @@ struct Config {
     std::string accounting_storage_loc;        // AccountingStorageLoc
     std::string state_save_sync = "no";        // Drover: StateSaveSync=yes fsyncs every commit
     std::string tmp_fs = "/tmp";               // TmpFS: where TmpDisk is measured
+    uint32_t max_array_size = 1001;            // MaxArraySize: task ids must be below it
+    std::string dependency_parameters;         // DependencyParameters (kill_invalid_depend)
 
     std::vector<NodeConf> nodes;               // NodeName lines, expanded, in order (DEFAULT applied)
     std::vector<PartitionConf> partitions;

@@ -122,6 +122,7 @@ const StringKey kStringKeys[] = {
     {"accountingstorageloc", &Config::accounting_storage_loc},
     {"statesavesync", &Config::state_save_sync},
     {"tmpfs", &Config::tmp_fs},
+    {"dependencyparameters", &Config::dependency_parameters},
 };
 
 struct NumberKey {
@@ -140,6 +141,7 @@ const NumberKey kNumberKeys[] = {
     {"maxjobid", &Config::max_job_id, 1, 0x03ff0000},
     {"minjobage", &Config::min_job_age, 0, kU32Max},
     {"returntoservice", &Config::return_to_service, 0, 2},
+    {"maxarraysize", &Config::max_array_size, 0, 4000001},
 };
 
 // SlurmctldHost=name or name(addr).

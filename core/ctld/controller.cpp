@@ -117,7 +117,7 @@ int run_controller(const Options &opts) {
     net::CallPool pool(io, 8);
     AcctQueue acct(io, plugins.acct(), conf.cluster_name);
 
-    Ctx ctx{io, conf, plugins, auth, store, commit, pool, acct};
+    Ctx ctx{io, conf, plugins, auth, store, commit, pool, acct, nullptr, nullptr, nullptr, 0, {}};
     ctx.host = short_hostname();
     if (const passwd *pw = ::getpwnam(conf.slurm_user.c_str())) ctx.slurm_uid = pw->pw_uid;
     NodeManager nodes(ctx);

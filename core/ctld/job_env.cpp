@@ -60,6 +60,17 @@ EnvList batch_job_environment(const Job &job, const std::string &node_list,
         {"ENVIRONMENT", "BATCH"},
     };
     if (!job.account.empty()) env.push_back({"SLURM_JOB_ACCOUNT", job.account});
+    if (job.array_job_id && job.array_task_id != DROVER_NO_VAL) {
+        env.push_back({"SLURM_ARRAY_JOB_ID", std::to_string(job.array_job_id)});
+        env.push_back({"SLURM_ARRAY_TASK_ID", std::to_string(job.array_task_id)});
+        if (job.array_meta) {
+            env.push_back({"SLURM_ARRAY_TASK_COUNT", std::to_string(job.array_meta->count)});
+            env.push_back({"SLURM_ARRAY_TASK_MIN", std::to_string(job.array_meta->min_task)});
+            env.push_back({"SLURM_ARRAY_TASK_MAX", std::to_string(job.array_meta->max_task)});
+            env.push_back({"SLURM_ARRAY_TASK_STEP", std::to_string(job.array_meta->step)});
+        }
+    }
+    if (job.nice) env.push_back({"SLURM_PRIO_PROCESS", "0"});
     if (job.cpus_per_task > 1) env.push_back({"SLURM_CPUS_PER_TASK", std::to_string(job.cpus_per_task)});
     if (job.mem_per_node_mb) env.push_back({"SLURM_MEM_PER_NODE", std::to_string(job.mem_per_node_mb)});
     return env;
@@ -93,9 +104,12 @@ std::string expand_output_path(const std::string &pattern, const Job &job,
         };
         switch (pattern[j]) {
         case '%': out += '%'; break;
-        case 'j':
-        case 'A': out += num(job.id); break;
-        case 'a': out += num(4294967294u); break;  // not an array task, as Slurm writes it
+        case 'j': out += num(job.id); break;
+        case 'A': out += num(job.array_job_id ? job.array_job_id : job.id); break;
+        case 'a':  // a job that is not an array task gets 4294967294, as Slurm writes it
+            out += num(job.array_job_id && job.array_task_id != DROVER_NO_VAL ? job.array_task_id
+                                                                               : 4294967294u);
+            break;
         case 'x': out += job.name; break;
         case 'u': out += job.user_name; break;
         case 'N': out += node_name; break;

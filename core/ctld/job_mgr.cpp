@@ -43,6 +43,17 @@ void JobManager::recover(bool cold) {
             ++running;
             ctx_.nodes->job_started(*job);
         }
+        if (job->array_job_id) {
+            ArrayCounts &c = arrays_[job->array_job_id];
+            if (job->array_meta) c.total = job->array_meta->count;
+            if (job->array) c.pending += uint32_t(job->array->pending.size());
+            if (job->array_task_id != DROVER_NO_VAL) {
+                tasks_[{job->array_job_id, job->array_task_id}] = job->id;
+                if (job->running()) c.running++;
+                else if (job->finished()) (job->state == DROVER_JOB_COMPLETE ? c.ok : c.bad)++;
+                else c.pending++;
+            }
+        }
         jobs_[job->id] = std::move(job);
     });
     spdlog::info("recovered {} jobs ({} running), next job id {}", jobs_.size(), running, next_id_);
@@ -122,6 +133,14 @@ void JobManager::account(int event, const Job &j) {
 
 void JobManager::end_job(Job &job, uint32_t state, int32_t exit_status) {
     bool was_running = job.running();
+    if (job.array_job_id) {
+        ArrayCounts &c = arrays_[job.array_job_id];
+        // A cancelled pending record ends every task it still holds.
+        uint32_t n = job.array ? uint32_t(job.array->pending.size()) : 1;
+        if (was_running) c.running -= std::min(c.running, 1u);
+        else c.pending -= std::min(c.pending, n);
+        (state == DROVER_JOB_COMPLETE ? c.ok : c.bad) += n;
+    }
     job.state = state;
     job.exit_status = exit_status;
     job.end_time = Ctx::now();
@@ -173,6 +192,14 @@ void JobManager::tick() {
     std::vector<uint32_t> old;
     uint32_t min_age = ctx_.conf.min_job_age;
     for (auto &[id, j] : jobs_) {
+        // --signal: warn the job ahead of its limit, once.
+        if (j->running() && j->extra && j->ext().signal_num && !j->ext().signal_sent &&
+            j->time_limit_min != DROVER_INFINITE &&
+            now >= j->start_time + int64_t(j->time_limit_min) * 60 - int64_t(j->ext().signal_secs)) {
+            JobExtra &x = j->mutable_extra();
+            x.signal_sent = true;
+            send_kill(*j, x.signal_num, false);
+        }
         if (j->running() && !j->kill_sent && j->time_limit_min != DROVER_INFINITE &&
             now >= j->start_time + int64_t(j->time_limit_min) * 60) {
             spdlog::info("job {} reached its time limit", id);
@@ -187,6 +214,8 @@ void JobManager::tick() {
 }
 
 void JobManager::forget(uint32_t id) {
+    if (Job *j = find(id); j && j->array_job_id && j->array_task_id != DROVER_NO_VAL)
+        tasks_.erase({j->array_job_id, j->array_task_id});
     auto key = state::job_key(id);
     auto &t = ctx_.commit.txn();
     t.del(state::Table::Jobs, key);

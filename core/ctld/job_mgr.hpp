@@ -12,10 +12,17 @@
 #include "ctld/context.hpp"
 #include "ctld/job.hpp"
 #include "net/server.hpp"
+#include "proto/message_generated.h"
 
 namespace drover::ctld {
 
 struct Partition;
+
+// Counts over all the tasks of one job array, for dependencies on the whole array and the %N
+// throttle.
+struct ArrayCounts {
+    uint32_t total = 0, pending = 0, running = 0, ok = 0, bad = 0;
+};
 
 class JobManager {
   public:
@@ -23,6 +30,10 @@ class JobManager {
 
     // Loads jobs from the store (cold: discards them) and restores allocations of running jobs.
     void recover(bool cold);
+
+    // Takes a job built in memory (benchmarks and tests that need many jobs without sending
+    // them): it gets the next id and a priority, is persisted in the current batch, and waits.
+    uint32_t adopt(std::unique_ptr<Job> job);
 
     Job *find(uint32_t id);
     // Pending jobs in submit (id) order.
@@ -51,7 +62,18 @@ class JobManager {
     void on_update(const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp);
     void on_complete(const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp);
 
+    // Dependencies: how a job's unmet terms stand now (terms that hold are dropped).
+    DepState check_dependency(Job &job);
+    // The job (or array task) a dependency names, if the controller still has it.
+    const Job *find_for_dependency(uint32_t job_id, uint32_t task_id) const;
+    ArrayCounts &array_counts(uint32_t array_job_id) { return arrays_[array_job_id]; }
+    // Takes the lowest pending task out of an array's pending record as a Job of its own (the
+    // record itself when it is the last one). Returns nullptr when none may start (throttle).
+    Job *split_array_task(Job &record);
+
   private:
+    std::string read_request(Job &job, const proto::JobDesc &d, bool admin);
+    std::string node_bits(const std::string &list, Bitmap *out);
     uint32_t take_job_id();
     std::string user_name(uint32_t uid);
     // Checks a job against its partition; returns an empty string or Slurm's refusal.
@@ -62,6 +84,9 @@ class JobManager {
     std::map<uint32_t, std::unique_ptr<Job>> jobs_;  // ordered: submit order is id order
     uint32_t next_id_ = 1;
     std::unordered_map<uint32_t, std::string> user_names_;
+    std::unordered_map<uint32_t, ArrayCounts> arrays_;
+    // (array job id, task id) -> job id, for tasks that have left the pending record.
+    std::map<std::pair<uint32_t, uint32_t>, uint32_t> tasks_;
 };
 
 // Expands an output path pattern (%j %x %u %N %A %a %n %t %s %%, with optional zero-padding

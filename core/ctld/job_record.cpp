@@ -6,6 +6,46 @@
 
 namespace drover::ctld {
 
+const JobExtra &Job::ext() const {
+    static const JobExtra kNone;
+    return extra ? *extra : kNone;
+}
+
+JobExtra &Job::mutable_extra() {
+    auto copy = extra ? std::make_shared<JobExtra>(*extra) : std::make_shared<JobExtra>();
+    extra = copy;
+    return *copy;
+}
+
+std::string format_task_list(const std::vector<uint32_t> &ids) {
+    std::string out;
+    for (std::size_t i = 0; i < ids.size();) {
+        std::size_t j = i;
+        while (j + 1 < ids.size() && ids[j + 1] == ids[j] + 1) ++j;
+        if (!out.empty()) out += ',';
+        out += std::to_string(ids[i]);
+        if (j > i) out += '-' + std::to_string(ids[j]);
+        i = j + 1;
+    }
+    return out;
+}
+
+std::vector<uint32_t> parse_task_list(const std::string &text) {
+    std::vector<uint32_t> out;
+    std::size_t at = 0;
+    while (at < text.size()) {
+        std::size_t end = text.find(',', at);
+        if (end == std::string::npos) end = text.size();
+        std::string part = text.substr(at, end - at);
+        at = end + 1;
+        auto dash = part.find('-');
+        uint32_t lo = uint32_t(std::stoul(part.substr(0, dash)));
+        uint32_t hi = dash == std::string::npos ? lo : uint32_t(std::stoul(part.substr(dash + 1)));
+        for (uint32_t v = lo; v <= hi && out.size() < (1u << 24); ++v) out.push_back(v);
+    }
+    return out;
+}
+
 const char *job_state_name(uint32_t state) {
     switch (state) {
     case DROVER_JOB_PENDING: return "PENDING";
@@ -43,6 +83,18 @@ flatbuffers::Offset<proto::JobInfo> write_job_info(flatbuffers::FlatBufferBuilde
         batch = fbb.CreateString(batch_host);
         node_cpus = fbb.CreateVector(j.node_cpus);
     }
+    const JobExtra &x = j.ext();
+    auto gres = s(x.gres), constraint = s(x.constraint), req_nodes = s(x.req_nodes),
+         exc_nodes = s(x.exc_nodes), signal = s(x.signal),
+         dependency = s(x.dependency.to_string()), orig_dep = s(x.orig_dependency);
+    flatbuffers::Offset<flatbuffers::String> array_tasks, sched_nodes;
+    if (j.array) array_tasks = fbb.CreateString(format_task_list(j.array->pending));
+    if (!j.sched_nodes.empty()) sched_nodes = fbb.CreateString(names(j.sched_nodes));
+    flatbuffers::Offset<flatbuffers::Vector<uint32_t>> array_meta;
+    if (j.array_meta) {
+        const ArrayMeta &m = *j.array_meta;
+        array_meta = fbb.CreateVector(std::vector<uint32_t>{m.count, m.min_task, m.max_task, m.step});
+    }
     proto::JobInfoBuilder b(fbb);
     b.add_job_id(j.id);
     b.add_name(name);
@@ -63,7 +115,7 @@ flatbuffers::Offset<proto::JobInfo> write_job_info(flatbuffers::FlatBufferBuilde
     b.add_time_limit_min(j.time_limit_min);
     b.add_submit_time(j.submit_time);
     b.add_eligible_time(j.eligible_time);
-    b.add_start_time(j.start_time);
+    if (!(j.pending() && j.expected_start)) b.add_start_time(j.start_time);
     b.add_end_time(j.end_time);
     b.add_node_list(nodes);
     b.add_batch_host(batch);
@@ -82,6 +134,33 @@ flatbuffers::Offset<proto::JobInfo> write_job_info(flatbuffers::FlatBufferBuilde
     b.add_restart_count(j.restart_count);
     b.add_cluster(cl);
     b.add_node_cpus(node_cpus);
+    b.add_mem_per_cpu_mb(j.mem_per_cpu_mb);
+    b.add_ntasks_per_node(j.ntasks_per_node);
+    b.add_min_cpus_per_node(j.min_cpus_per_node);
+    b.add_tmp_disk_mb(j.tmp_disk_mb);
+    b.add_gres(gres);
+    b.add_gpus(x.gpus);
+    b.add_gpus_per_node(x.gpus_per_node);
+    b.add_gpus_per_task(x.gpus_per_task);
+    b.add_constraint(constraint);
+    b.add_req_nodes(req_nodes);
+    b.add_exc_nodes(exc_nodes);
+    b.add_contiguous(j.contiguous);
+    b.add_share(j.share);
+    b.add_nice(j.nice);
+    b.add_dependency(dependency);
+    b.add_orig_dependency(orig_dep);
+    b.add_array_job_id(j.array_job_id);
+    b.add_array_task_id(j.array_task_id);
+    b.add_array_tasks(array_tasks);
+    if (j.array) b.add_array_max_running(j.array->max_running);
+    b.add_signal(signal);
+    b.add_deadline(x.deadline);
+    b.add_sched_nodes(sched_nodes);
+    b.add_kill_on_invalid_dep(j.kill_on_invalid_dep);
+    b.add_state_flags(j.state_flags);
+    b.add_array_meta(array_meta);
+    if (j.pending() && j.expected_start) b.add_start_time(j.expected_start);
     return b.Finish();
 }
 
@@ -108,6 +187,10 @@ Job read_job_info(const proto::JobInfo &i,
     j.submit_time = i.submit_time();
     j.eligible_time = i.eligible_time();
     j.start_time = i.start_time();
+    if (j.pending()) {  // a pending job's stored start is only the scheduler's forecast
+        j.expected_start = j.start_time;
+        j.start_time = 0;
+    }
     j.end_time = i.end_time();
     j.work_dir = s(i.work_dir());
     j.std_out = s(i.std_out());
@@ -129,6 +212,52 @@ Job read_job_info(const proto::JobInfo &i,
         }
     }
     if (i.node_cpus()) j.node_cpus.assign(i.node_cpus()->begin(), i.node_cpus()->end());
+    j.mem_per_cpu_mb = i.mem_per_cpu_mb();
+    j.ntasks_per_node = i.ntasks_per_node();
+    j.min_cpus_per_node = i.min_cpus_per_node();
+    j.tmp_disk_mb = i.tmp_disk_mb();
+    j.contiguous = i.contiguous();
+    j.share = i.share();
+    j.nice = i.nice();
+    j.kill_on_invalid_dep = i.kill_on_invalid_dep();
+    j.state_flags = i.state_flags();
+    j.array_job_id = i.array_job_id();
+    j.array_task_id = i.array_task_id();
+    if (i.array_meta() && i.array_meta()->size() == 4) {
+        auto m = std::make_shared<ArrayMeta>();
+        m->count = i.array_meta()->Get(0);
+        m->min_task = i.array_meta()->Get(1);
+        m->max_task = i.array_meta()->Get(2);
+        m->step = i.array_meta()->Get(3);
+        j.array_meta = std::move(m);
+    }
+    if (i.array_tasks() && i.array_tasks()->size()) {
+        j.array = std::make_shared<ArrayInfo>();
+        j.array->pending = parse_task_list(i.array_tasks()->str());
+        j.array->max_running = i.array_max_running();
+        if (j.array_meta) {
+            j.array->count = j.array_meta->count;
+            j.array->min_task = j.array_meta->min_task;
+            j.array->max_task = j.array_meta->max_task;
+            j.array->step = j.array_meta->step;
+        }
+    }
+    if (i.gres() || i.constraint() || i.req_nodes() || i.exc_nodes() || i.signal() ||
+        i.dependency() || i.gpus() || i.gpus_per_node() || i.gpus_per_task() || i.deadline()) {
+        auto x = std::make_shared<JobExtra>();
+        x->gres = s(i.gres());
+        x->constraint = s(i.constraint());
+        x->req_nodes = s(i.req_nodes());
+        x->exc_nodes = s(i.exc_nodes());
+        x->signal = s(i.signal());
+        x->gpus = i.gpus();
+        x->gpus_per_node = i.gpus_per_node();
+        x->gpus_per_task = i.gpus_per_task();
+        x->deadline = i.deadline();
+        x->orig_dependency = s(i.orig_dependency());
+        x->dependency = parse_dependency(s(i.dependency()));
+        j.extra = std::move(x);
+    }
     j.node_cpus.resize(j.nodes.size(), 0);
     if (j.running()) {
         j.alloc_cpus = 0;

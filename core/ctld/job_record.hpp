@@ -19,6 +19,10 @@ flatbuffers::Offset<proto::JobInfo> write_job_info(flatbuffers::FlatBufferBuilde
                                                    const Job &job, const NodeNamer &names,
                                                    const std::string &cluster, bool display);
 
+// "0-3,7" for ascending task ids, and back.
+std::string format_task_list(const std::vector<uint32_t> &ids);
+std::vector<uint32_t> parse_task_list(const std::string &text);
+
 // Rebuilds a Job from its stored record. node_index maps a node name to its index, or -1.
 Job read_job_info(const proto::JobInfo &info,
                   const std::function<int(const std::string &)> &node_index);

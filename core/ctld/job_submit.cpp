@@ -4,7 +4,9 @@
 #include <pwd.h>
 #include <spdlog/spdlog.h>
 
+#include "common/hostlist.hpp"
 #include "common/timefmt.hpp"
+#include "ctld/job_signal_spec.hpp"
 #include "ctld/committer.hpp"
 #include "ctld/job_mgr.hpp"
 #include "ctld/node_mgr.hpp"
@@ -42,7 +44,143 @@ uint32_t default_priority(uint32_t id) {
     return id < kTop ? kTop - id : 1;
 }
 
+// "0-15", "1,3,5", "0-15:4", each with an optional "%N" throttle.
+std::string parse_array_spec(const std::string &spec, uint32_t max_size, ArrayInfo *out) {
+    std::string body = spec;
+    if (auto pct = body.find('%'); pct != std::string::npos) {
+        try {
+            out->max_running = uint32_t(std::stoul(body.substr(pct + 1)));
+        } catch (const std::exception &) {
+            return "Invalid job array specification";
+        }
+        body.resize(pct);
+    }
+    std::vector<uint32_t> ids;
+    std::size_t at = 0;
+    while (at <= body.size()) {
+        std::size_t end = body.find(',', at);
+        if (end == std::string::npos) end = body.size();
+        std::string part = body.substr(at, end - at);
+        at = end + 1;
+        try {
+            std::size_t used = 0;
+            uint32_t step = 1;
+            if (auto colon = part.find(':'); colon != std::string::npos) {
+                step = uint32_t(std::stoul(part.substr(colon + 1), &used));
+                if (step == 0 || used != part.size() - colon - 1) return "Invalid job array specification";
+                part.resize(colon);
+            }
+            auto dash = part.find('-');
+            uint32_t lo = uint32_t(std::stoul(part.substr(0, dash), &used));
+            if (used != (dash == std::string::npos ? part.size() : dash)) return "Invalid job array specification";
+            uint32_t hi = lo;
+            if (dash != std::string::npos) {
+                hi = uint32_t(std::stoul(part.substr(dash + 1), &used));
+                if (used != part.size() - dash - 1) return "Invalid job array specification";
+            }
+            if (hi < lo) return "Invalid job array specification";
+            if (hi >= max_size) return "Invalid job array specification";
+            for (uint64_t v = lo; v <= hi; v += step) ids.push_back(uint32_t(v));
+            if (step > 1) out->step = step;
+        } catch (const std::exception &) {
+            return "Invalid job array specification";
+        }
+    }
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    if (ids.empty()) return "Invalid job array specification";
+    out->pending = std::move(ids);
+    out->min_task = out->pending.front();
+    out->max_task = out->pending.back();
+    out->count = uint32_t(out->pending.size());
+    return {};
+}
+
+uint32_t resolve_share(const std::string &part_oversubscribe, bool exclusive, bool oversubscribe) {
+    std::string_view base = std::string_view(part_oversubscribe).substr(0, part_oversubscribe.find(':'));
+    if (base == "EXCLUSIVE") return DROVER_SHARE_EXCLUSIVE;
+    if (base == "FORCE") return DROVER_SHARE_OVERSUB;
+    if (exclusive) return DROVER_SHARE_EXCLUSIVE;
+    if (base == "YES" && oversubscribe) return DROVER_SHARE_OVERSUB;
+    return DROVER_SHARE_CORES;
+}
+
 }  // namespace
+
+std::string JobManager::node_bits(const std::string &list, Bitmap *out) {
+    if (list.empty()) return {};
+    *out = Bitmap(ctx_.nodes->size());
+    try {
+        for (const auto &n : hostlist_expand(list)) {
+            int i = ctx_.nodes->index_of(n);
+            if (i < 0) return "Invalid node name specified";
+            out->set(std::size_t(i));
+        }
+    } catch (const std::exception &) {
+        return "Invalid node name specified";
+    }
+    return {};
+}
+
+std::string JobManager::read_request(Job &j, const proto::JobDesc &d, bool admin) {
+    j.mem_per_cpu_mb = d.mem_per_cpu_mb();
+    if (j.mem_per_cpu_mb && j.mem_per_node_mb)
+        return "--mem and --mem-per-cpu are mutually exclusive.";
+    j.ntasks_per_node = d.ntasks_per_node();
+    j.min_cpus_per_node = d.min_cpus_per_node();
+    j.tmp_disk_mb = d.tmp_disk_mb();
+    j.contiguous = d.contiguous();
+    if (d.nice() < 0 && !admin) return "Access/permission denied";
+    if (d.nice() < -2147483645 || d.nice() > 2147483645) return "Invalid nice value";
+    j.nice = d.nice();
+    j.requeue = d.requeue() != 0;
+    j.kill_on_invalid_dep = d.kill_on_invalid_dep() == 1 ||
+        (d.kill_on_invalid_dep() == -1 &&
+         ctx_.conf.dependency_parameters.find("kill_invalid_depend") != std::string::npos);
+    bool any_extra = d.gres() || d.constraint() || d.req_nodes() || d.exc_nodes() || d.signal() ||
+                     d.dependency() || d.gpus() || d.gpus_per_node() || d.gpus_per_task() ||
+                     d.deadline();
+    if (any_extra) {
+        JobExtra &x = j.mutable_extra();
+        x.gres = str(d.gres());
+        x.constraint = str(d.constraint());
+        x.req_nodes = str(d.req_nodes());
+        x.exc_nodes = str(d.exc_nodes());
+        x.gpus = d.gpus();
+        x.gpus_per_node = d.gpus_per_node();
+        x.gpus_per_task = d.gpus_per_task();
+        x.deadline = d.deadline();
+        if (auto why = node_bits(x.req_nodes, &x.req_bits); !why.empty()) return why;
+        if (auto why = node_bits(x.exc_nodes, &x.exc_bits); !why.empty()) return why;
+        if (x.req_bits.size() && j.min_nodes < x.req_bits.count()) {
+            j.min_nodes = uint32_t(x.req_bits.count());
+            if (j.max_nodes != DROVER_INFINITE && j.max_nodes < j.min_nodes) j.max_nodes = j.min_nodes;
+        }
+        if (d.signal() && d.signal()->size()) {
+            x.signal = d.signal()->str();
+            if (!parse_signal_spec(x.signal, &x.signal_num, &x.signal_secs, &x.signal_batch_only))
+                return "Invalid --signal specification";
+        }
+        if (d.dependency() && d.dependency()->size()) {
+            x.orig_dependency = d.dependency()->str();
+            try {
+                x.dependency = parse_dependency(x.orig_dependency);
+            } catch (const std::exception &) {
+                return "Job dependency problem";
+            }
+            for (const auto &t : x.dependency.terms)
+                if (t.type != DepType::Singleton && !find_for_dependency(t.job_id, t.task_id))
+                    return "Job dependency problem";
+        }
+    }
+    if (d.array() && d.array()->size()) {
+        j.array = std::make_shared<ArrayInfo>();
+        if (auto why = parse_array_spec(d.array()->str(), ctx_.conf.max_array_size, j.array.get());
+            !why.empty())
+            return why;
+    }
+    return {};
+}
 
 std::string JobManager::validate(Job &job, Partition *&part, uint32_t uid, uint32_t gid) {
     part = job.partition.empty() ? ctx_.nodes->default_partition()
@@ -52,6 +190,7 @@ std::string JobManager::validate(Job &job, Partition *&part, uint32_t uid, uint3
                                      : "Invalid partition name specified";
     }
     job.partition = part->conf->name;
+    job.share = resolve_share(part->conf->oversubscribe, job.exclusive, job.oversubscribe);
     if (part->state == "INACTIVE" || part->state == "DRAIN")
         return "Requested partition configuration not available now";
     if (!user_in_groups(uid, gid, part->allow_gids))
@@ -65,6 +204,19 @@ std::string JobManager::validate(Job &job, Partition *&part, uint32_t uid, uint3
     int rc = ctx_.sched->test_job(job, *part);
     if (rc == DROVER_ENOSPC) return "Requested node configuration is not available";
     return {};
+}
+
+uint32_t JobManager::adopt(std::unique_ptr<Job> job) {
+    job->id = take_job_id();
+    drover_job_view view = Scheduler::view(*job);
+    const auto &sched = ctx_.plugins.sched();
+    job->priority = sched.ops.job_priority ? sched.ops.job_priority(sched.state, &view)
+                                           : default_priority(job->id);
+    if (job->reason.empty()) job->reason = "None";
+    uint32_t id = job->id;
+    persist(*job);
+    jobs_[id] = std::move(job);
+    return id;
 }
 
 void JobManager::on_submit(const std::shared_ptr<net::Request> &req,
@@ -92,9 +244,12 @@ void JobManager::on_submit(const std::shared_ptr<net::Request> &req,
     j.mem_per_node_mb = d->mem_per_node_mb();
     j.time_limit_min = d->time_limit_min();
     j.exclusive = d->exclusive();
+    j.oversubscribe = d->oversubscribe();
     j.open_append = d->open_mode_append();
     j.work_dir = d->work_dir() && d->work_dir()->size() ? d->work_dir()->str() : "/tmp";
-    j.std_out = d->std_out() && d->std_out()->size() ? d->std_out()->str() : "slurm-%j.out";
+    j.std_out = d->std_out() && d->std_out()->size() ? d->std_out()->str()
+                : d->array() && d->array()->size()    ? "slurm-%A_%a.out"
+                                                       : "slurm-%j.out";
     j.std_err = str(d->std_err());
     j.std_in = d->std_in() && d->std_in()->size() ? d->std_in()->str() : "/dev/null";
     j.submit_host = str(d->submit_host());
@@ -104,8 +259,10 @@ void JobManager::on_submit(const std::shared_ptr<net::Request> &req,
     j.submit_time = Ctx::now();
     j.eligible_time = d->begin_time() > j.submit_time ? d->begin_time() : j.submit_time;
 
+    std::string why = read_request(j, *d, ctx_.is_admin(j.uid));
+    if (!why.empty()) return resp->error(DROVER_EINVAL, why);
     Partition *part = nullptr;
-    std::string why = validate(j, part, j.uid, j.gid);
+    why = validate(j, part, j.uid, j.gid);
     if (!why.empty()) return resp->error(DROVER_EINVAL, why);
 
     if (d->test_only()) {
@@ -118,6 +275,17 @@ void JobManager::on_submit(const std::shared_ptr<net::Request> &req,
     }
 
     j.id = take_job_id();
+    if (j.array) {
+        j.array_job_id = j.id;
+        auto meta = std::make_shared<ArrayMeta>();
+        meta->count = j.array->count;
+        meta->min_task = j.array->min_task;
+        meta->max_task = j.array->max_task;
+        meta->step = j.array->step;
+        j.array_meta = std::move(meta);
+        arrays_[j.id].total = j.array->count;
+        arrays_[j.id].pending = j.array->count;
+    }
     drover_job_view view = Scheduler::view(j);
     const auto &sched = ctx_.plugins.sched();
     j.priority = sched.ops.job_priority ? sched.ops.job_priority(sched.state, &view)

@@ -68,6 +68,7 @@ NodeManager::NodeManager(Ctx &ctx) : ctx_(ctx) {
         v.tmp_disk_mb = c.tmp_disk_mb;
         v.weight = c.weight;
         v.features = dstr(nodes_[i].features_csv);
+        v.gres = dstr(c.gres);
     }
     for (const auto &pc : ctx.conf.partitions) {
         Partition p;

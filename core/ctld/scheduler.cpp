@@ -28,6 +28,10 @@ struct drover_sched_pass {
     std::unordered_map<uint32_t, drover::ctld::Job *> by_id;
     std::unordered_set<uint32_t> tried;
     int64_t now;
+    // Filled on first use by policies that plan ahead.
+    bool have_running = false;
+    std::vector<drover::ctld::Job *> running;
+    std::vector<drover_job_view> running_views;
 };
 
 namespace drover::ctld {
@@ -48,8 +52,61 @@ int host_try_start(drover_sched_pass *p, uint32_t job_id) {
 }
 int64_t host_now(drover_sched_pass *p) { return p->now; }
 
-const drover_sched_host kSchedHost = {sizeof(drover_sched_host), host_pending_count,
-                                      host_pending_job, host_try_start, host_now};
+uint32_t host_node_count(drover_sched_pass *p) { return p->sched->node_views().size(); }
+const drover_node_view *host_node(drover_sched_pass *p, uint32_t i) {
+    const auto &v = p->sched->node_views();
+    return i < v.size() ? &v[i] : nullptr;
+}
+void load_running(drover_sched_pass *p) {
+    if (p->have_running) return;
+    p->have_running = true;
+    p->running = p->sched->running_jobs();
+    p->running_views.reserve(p->running.size());
+    for (Job *j : p->running) p->running_views.push_back(Scheduler::view(*j));
+}
+uint32_t host_running_count(drover_sched_pass *p) {
+    load_running(p);
+    return uint32_t(p->running_views.size());
+}
+const drover_job_view *host_running_job(drover_sched_pass *p, uint32_t i) {
+    load_running(p);
+    return i < p->running_views.size() ? &p->running_views[i] : nullptr;
+}
+int host_job_nodes(drover_sched_pass *p, uint32_t job_id, drover_bitmap *nodes, uint32_t *cpus) {
+    return p->sched->job_nodes(job_id, nodes, cpus);
+}
+int host_usable_nodes(drover_sched_pass *p, uint32_t job_id, drover_bitmap *nodes) {
+    auto it = p->by_id.find(job_id);
+    if (it == p->by_id.end()) return DROVER_ENOENT;
+    return p->sched->usable_nodes(*it->second, nodes);
+}
+int host_try_start_on(drover_sched_pass *p, uint32_t job_id, drover_bitmap_view allowed) {
+    auto it = p->by_id.find(job_id);
+    if (it == p->by_id.end()) return DROVER_ENOENT;
+    p->tried.insert(job_id);
+    return p->sched->try_start(*it->second, &allowed);
+}
+void host_set_expected_start(drover_sched_pass *p, uint32_t job_id, int64_t when,
+                             drover_bitmap_view nodes) {
+    auto it = p->by_id.find(job_id);
+    if (it == p->by_id.end()) return;
+    Job &j = *it->second;
+    j.expected_start = when;
+    j.sched_nodes.clear();
+    if (nodes.words)
+        for (uint32_t i = 0; i < nodes.nbits; ++i)
+            if ((nodes.words[i >> 6] >> (i & 63)) & 1u) j.sched_nodes.push_back(i);
+}
+drover_str host_parameters(drover_sched_pass *p) {
+    const std::string &s = p->sched->parameters();
+    return {s.data(), s.size()};
+}
+
+const drover_sched_host kSchedHost = {
+    sizeof(drover_sched_host), host_pending_count, host_pending_job,   host_try_start,
+    host_now,                  host_node_count,    host_node,          host_running_count,
+    host_running_job,          host_job_nodes,     host_usable_nodes,  host_try_start_on,
+    host_set_expected_start,   host_parameters};
 
 }  // namespace
 
@@ -79,7 +136,26 @@ drover_job_view Scheduler::view(const Job &j) {
     v.mem_per_node_mb = j.mem_per_node_mb;
     v.time_limit_min = j.time_limit_min;
     v.submit_time = j.submit_time;
-    v.exclusive = j.exclusive;
+    v.exclusive = j.share == DROVER_SHARE_EXCLUSIVE;
+    const JobExtra &x = j.ext();
+    v.mem_per_cpu_mb = j.mem_per_cpu_mb;
+    v.ntasks_per_node = j.ntasks_per_node;
+    v.min_cpus_per_node = j.min_cpus_per_node;
+    v.tmp_disk_mb = j.tmp_disk_mb;
+    v.gres = dstr(x.gres);
+    v.gpus = x.gpus;
+    v.gpus_per_node = x.gpus_per_node;
+    v.gpus_per_task = x.gpus_per_task;
+    v.constraint = dstr(x.constraint);
+    if (x.req_bits.size()) v.required_nodes = {x.req_bits.words(), uint32_t(x.req_bits.size())};
+    if (x.exc_bits.size()) v.excluded_nodes = {x.exc_bits.words(), uint32_t(x.exc_bits.size())};
+    v.contiguous = j.contiguous;
+    v.share = j.share;
+    v.start_time = j.running() ? j.start_time : 0;
+    v.end_time = j.running() && j.time_limit_min != DROVER_INFINITE
+                     ? j.start_time + int64_t(j.time_limit_min) * 60
+                     : 0;
+    v.nice = uint32_t(int64_t(DROVER_NICE_OFFSET) + j.nice);
     return v;
 }
 
@@ -184,7 +260,33 @@ std::string Scheduler::estimate(const Job &job, const Partition &part, uint32_t 
            part.conf->name;
 }
 
-int Scheduler::try_start(Job &job) {
+const std::vector<drover_node_view> &Scheduler::node_views() const { return ctx_.nodes->views(); }
+std::vector<Job *> Scheduler::running_jobs() const { return ctx_.jobs->running(); }
+const std::string &Scheduler::parameters() const { return ctx_.conf.scheduler_parameters; }
+
+int Scheduler::job_nodes(uint32_t job_id, drover_bitmap *nodes, uint32_t *cpus) {
+    Job *j = ctx_.jobs->find(job_id);
+    if (!j || !j->running()) return DROVER_ENOENT;
+    for (std::size_t k = 0; k < j->nodes.size(); ++k) {
+        uint32_t i = j->nodes[k];
+        if (i >= nodes->nbits) continue;
+        nodes->words[i >> 6] |= uint64_t{1} << (i & 63);
+        if (cpus) cpus[i] = j->node_cpus[k];
+    }
+    return DROVER_OK;
+}
+
+int Scheduler::usable_nodes(const Job &job, drover_bitmap *out) {
+    Partition *part = ctx_.nodes->partition(job.partition);
+    if (!part) return DROVER_ENOENT;
+    Bitmap usable = ctx_.nodes->usable(*part);
+    if (job.ext().exc_bits.size()) usable.subtract(job.ext().exc_bits);
+    std::size_t words = std::min<std::size_t>((out->nbits + 63) / 64, (usable.size() + 63) / 64);
+    for (std::size_t w = 0; w < words; ++w) out->words[w] = usable.words()[w];
+    return DROVER_OK;
+}
+
+int Scheduler::try_start(Job &job, const drover_bitmap_view *allowed) {
     if (!job.pending()) return DROVER_EPERM;
     if (job.hold != Hold::None) {
         job.reason = job.hold == Hold::User ? "JobHeldUser" : "JobHeldAdmin";
@@ -212,13 +314,67 @@ int Scheduler::try_start(Job &job) {
         job.reason = "PartitionNodeLimit";
         return DROVER_EPERM;
     }
-    if (job.eligible_time > Ctx::now()) {
+    int64_t now = Ctx::now();
+    if (job.eligible_time > now) {
         job.reason = "BeginTime";
         return DROVER_EPERM;
     }
+    if (int64_t deadline = job.ext().deadline) {
+        int64_t need = job.time_limit_min == kInfinite ? 0 : int64_t(job.time_limit_min) * 60;
+        if (now + need > deadline) {  // it could no longer finish in time
+            job.reason = "DeadLine";
+            ctx_.jobs->end_job(job, DROVER_JOB_DEADLINE, 0);
+            return DROVER_EPERM;
+        }
+    }
+    switch (ctx_.jobs->check_dependency(job)) {
+    case DepState::Waiting:
+        job.reason = "Dependency";
+        return DROVER_EPERM;
+    case DepState::Never:
+        if (job.kill_on_invalid_dep) {
+            job.reason = "DependencyNeverSatisfied";
+            job.cancelled_by = 0;
+            ctx_.jobs->end_job(job, DROVER_JOB_CANCELLED, 0);
+        } else {
+            job.reason = "DependencyNeverSatisfied";
+        }
+        return DROVER_EPERM;
+    case DepState::Satisfied:
+        break;
+    }
+    if (job.is_array_record()) return start_array_tasks(job, *part, allowed);
+    return place(job, *part, allowed);
+}
+
+int Scheduler::start_array_tasks(Job &rec, const Partition &part, const drover_bitmap_view *allowed) {
+    // Strict order inside an array: start tasks while they fit; the first that does not fit
+    // leaves the rest waiting (EBUSY, so a strict policy stops the partition there).
+    bool started = false;
+    while (rec.is_array_record()) {
+        int rc = place(rec, part, allowed, /*dry_run=*/true);
+        if (rc != DROVER_OK) return started ? DROVER_OK : rc;
+        Job *task = ctx_.jobs->split_array_task(rec);
+        if (!task) {
+            rec.reason = "JobArrayTaskLimit";
+            return started ? DROVER_OK : DROVER_EPERM;
+        }
+        rc = place(*task, part, allowed);
+        if (rc != DROVER_OK) return started ? DROVER_OK : rc;
+        started = true;
+    }
+    return DROVER_OK;
+}
+
+int Scheduler::place(Job &job, const Partition &part, const drover_bitmap_view *allowed,
+                     bool dry_run) {
     const auto &sel = ctx_.plugins.select();
     drover_job_view v = view(job);
-    Bitmap usable = ctx_.nodes->usable(*part);
+    Bitmap usable = ctx_.nodes->usable(part);
+    if (job.ext().exc_bits.size()) usable.subtract(job.ext().exc_bits);
+    if (allowed && allowed->words)
+        for (std::size_t w = 0; w < (usable.size() + 63) / 64 && w < (allowed->nbits + 63) / 64; ++w)
+            usable.words()[w] &= allowed->words[w];
     Bitmap picked(usable.size());
     drover_bitmap pb{picked.words(), uint32_t(picked.size())};
     drover_error err{};
@@ -235,7 +391,7 @@ int Scheduler::try_start(Job &job) {
         job.reason = "Resources";
         return DROVER_EBUSY;
     }
-    start(job, idx);
+    if (!dry_run) start(job, idx);
     return DROVER_OK;
 }
 
@@ -259,6 +415,9 @@ void Scheduler::start(Job &job, const std::vector<uint32_t> &picked) {
     job.state = DROVER_JOB_RUNNING;
     job.start_time = Ctx::now();
     job.reason = "None";
+    job.expected_start = 0;
+    job.sched_nodes.clear();
+    if (job.array_job_id) ctx_.jobs->array_counts(job.array_job_id).running++;
     ctx_.nodes->job_started(job);
     ctx_.jobs->persist(job);
     ctx_.jobs->account(DROVER_ACCT_JOB_START, job);
@@ -270,7 +429,8 @@ void Scheduler::start(Job &job, const std::vector<uint32_t> &picked) {
 void Scheduler::launch(uint32_t job_id) {
     Job *job = ctx_.jobs->find(job_id);
     if (!job || !job->running()) return;
-    auto key = state::job_key(job_id);
+    // Array tasks share their array's script record.
+    auto key = state::job_key(job->array_job_id ? job->array_job_id : job_id);
     auto rec = ctx_.store.get(state::Table::Scripts, key);
     proto::Verified v;
     if (!rec || !proto::verify_frame_body(*rec, &v).empty() ||

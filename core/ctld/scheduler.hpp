@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <drover/views.h>
 
@@ -34,8 +35,16 @@ class Scheduler {
     // sbatch --test-only's answer.
     std::string estimate(const Job &job, const Partition &part, uint32_t would_be_id);
 
-    // Eligibility, then node selection, then start. DROVER_OK, EBUSY, EPERM or ENOSPC.
-    int try_start(Job &job);
+    // Eligibility, then node selection (within allowed, when given), then start. DROVER_OK,
+    // EBUSY, EPERM or ENOSPC.
+    int try_start(Job &job, const drover_bitmap_view *allowed = nullptr);
+
+    // What the sched host table (ABI 1.1) reads.
+    const std::vector<drover_node_view> &node_views() const;
+    std::vector<Job *> running_jobs() const;
+    const std::string &parameters() const;
+    int job_nodes(uint32_t job_id, drover_bitmap *nodes, uint32_t *cpus);
+    int usable_nodes(const Job &job, drover_bitmap *out);
 
     // A view of job for plugins; strings borrow from job.
     static drover_job_view view(const Job &job);
@@ -44,6 +53,10 @@ class Scheduler {
 
   private:
     void run_pass();
+    int start_array_tasks(Job &rec, const Partition &part, const drover_bitmap_view *allowed);
+    // Node selection and start (or, dry_run, only whether it would start now).
+    int place(Job &job, const Partition &part, const drover_bitmap_view *allowed,
+              bool dry_run = false);
     void start(Job &job, const std::vector<uint32_t> &picked);
     void launch(uint32_t job_id);
 

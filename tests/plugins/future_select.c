@@ -1,5 +1,6 @@
 /* future_select.c - a select plugin from a later SDK whose table has one more op at its end
- * (job_expand), but which declares the core's own minor: it loads and the extra op is ignored. */
+ * (job_expand, after everything this core knows), but which declares the core's own minor: it
+ * loads and the extra op is ignored. */
 #include "stub_select.h"
 
 /* drover_select_ops as a later SDK might define it: the same members, then one appended. */
@@ -11,6 +12,7 @@ typedef struct future_select_ops {
     int (*job_begin)(void *, const drover_job_view *, drover_bitmap_view, drover_error *);
     int (*job_fini)(void *, const drover_job_view *, drover_error *);
     uint32_t (*job_cpus_on_node)(void *, uint32_t, uint32_t);
+    int (*job_alloc_detail)(void *, uint32_t, uint32_t, drover_node_alloc *);
     int (*job_expand)(void *, uint32_t job_id, drover_error *);
 } future_select_ops;
 

@@ -30,6 +30,30 @@ typedef struct drover_sched_host {
     int (*try_start)(drover_sched_pass *pass, uint32_t job_id);
     /* The pass's clock, seconds since the epoch. */
     int64_t (*now)(drover_sched_pass *pass);
+
+    /* ABI 1.1: what a policy that plans ahead (backfill) needs. */
+    /* The node table: node i is bit i of every bitmap. Borrowed for the pass. */
+    uint32_t (*node_count)(drover_sched_pass *pass);
+    const drover_node_view *(*node)(drover_sched_pass *pass, uint32_t i);
+    /* Running jobs (with start_time and end_time set). Borrowed for the pass. */
+    uint32_t (*running_count)(drover_sched_pass *pass);
+    const drover_job_view *(*running_job)(drover_sched_pass *pass, uint32_t i);
+    /* The nodes a running job holds (into nodes, sized node_count by the caller) and the CPUs on
+     * each (into cpus[node], an array of node_count, may be NULL). */
+    int (*job_nodes)(drover_sched_pass *pass, uint32_t job_id, drover_bitmap *nodes,
+                     uint32_t *cpus);
+    /* The nodes a job may ever use: its partition's nodes that are up, responding and not
+     * drained, less its excluded nodes. */
+    int (*usable_nodes)(drover_sched_pass *pass, uint32_t job_id, drover_bitmap *nodes);
+    /* Like try_start, but the job may only use nodes set in allowed (nodes a higher-priority job
+     * has been promised stay out of reach). */
+    int (*try_start_on)(drover_sched_pass *pass, uint32_t job_id, drover_bitmap_view allowed);
+    /* Records the expected start time and nodes of a pending job (squeue %S, scontrol show job
+     * StartTime=, SchedNodeList=). */
+    void (*set_expected_start)(drover_sched_pass *pass, uint32_t job_id, int64_t when,
+                               drover_bitmap_view nodes);
+    /* SchedulerParameters as written ("bf_interval=30,bf_window=1440"); borrowed. */
+    drover_str (*parameters)(drover_sched_pass *pass);
 } drover_sched_host;
 
 typedef struct drover_sched_ops {

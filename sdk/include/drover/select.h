@@ -18,6 +18,16 @@ extern "C" {
 #define DROVER_SELECT_RUN_NOW 0   /* pick from what is free now */
 #define DROVER_SELECT_TEST_ONLY 1 /* ignore current allocations: could the job ever run? */
 
+/* What a job holds on one node (ABI 1.1), for the job's environment and scontrol show job -d.
+ * OWNERSHIP: the caller's; the plugin fills it. */
+typedef struct drover_node_alloc {
+    uint32_t struct_size;
+    uint32_t cpus;            /* CPUs held */
+    uint64_t mem_mb;          /* memory held; 0 when memory is not tracked */
+    char cpu_ids[128];        /* the CPU ids held, as a list ("0-3,8"); empty when not tracked */
+    char gres[128];           /* generic resource indexes held, "gpu:0-1,nic:0"; empty = none */
+} drover_node_alloc;
+
 typedef struct drover_select_ops {
     uint32_t struct_size;
     /* Gives the plugin the node table. nodes[i] is bit i in every bitmap. The array stays valid
@@ -38,6 +48,9 @@ typedef struct drover_select_ops {
     /* CPUs the job holds on node index node (for SLURM_CPUS_ON_NODE). May be NULL: then a job
      * holds all CPUs of its nodes. */
     uint32_t (*job_cpus_on_node)(void *state, uint32_t job_id, uint32_t node);
+    /* ABI 1.1: fills out with what job holds on node index node. DROVER_ENOENT when it holds
+     * nothing there. May be NULL: then the job holds job_cpus_on_node CPUs and nothing else. */
+    int (*job_alloc_detail)(void *state, uint32_t job_id, uint32_t node, drover_node_alloc *out);
 } drover_select_ops;
 
 #ifdef __cplusplus

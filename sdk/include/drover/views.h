@@ -63,6 +63,8 @@ typedef struct drover_node_view {
     drover_str features;      /* comma-separated, as in slurm.conf Feature= */
     uint32_t state;           /* enum drover_node_state */
     uint32_t flags;           /* DROVER_NODE_FLAG_* */
+    /* ABI 1.1 */
+    drover_str gres;          /* the node's generic resources, "gpu:4,gpu:a100:2,nic:1" (name[:type]:count) */
 } drover_node_view;
 
 /* One job as the scheduler and node selection see it. */
@@ -82,7 +84,34 @@ typedef struct drover_job_view {
     uint32_t time_limit_min;  /* DROVER_INFINITE when unlimited */
     int64_t submit_time;      /* seconds since the epoch */
     uint32_t exclusive;       /* 1 if the job asked for whole nodes */
+    /* ABI 1.1 */
+    uint64_t mem_per_cpu_mb;  /* --mem-per-cpu; 0 when not requested (mem_per_node_mb applies) */
+    uint32_t ntasks_per_node; /* --ntasks-per-node; 0 when not set */
+    uint32_t min_cpus_per_node; /* --mincpus; 0 when not set */
+    uint64_t tmp_disk_mb;     /* --tmp, per node; 0 when not set */
+    drover_str gres;          /* per-node generic resources asked for, "gpu:2,gpu:a100:1"; empty = none */
+    uint32_t gpus;            /* --gpus, over the whole job; 0 = none */
+    uint32_t gpus_per_node;   /* --gpus-per-node; 0 = none */
+    uint32_t gpus_per_task;   /* --gpus-per-task; 0 = none */
+    drover_str constraint;    /* -C: features joined by & and |, with optional *count; empty = none */
+    drover_bitmap_view required_nodes; /* -w; words NULL when none */
+    drover_bitmap_view excluded_nodes; /* -x; words NULL when none */
+    uint32_t contiguous;      /* --contiguous: nodes with consecutive indexes */
+    uint32_t share;           /* enum drover_share: may this job share nodes with others? */
+    int64_t start_time;       /* running: when it started; pending: 0 */
+    int64_t end_time;         /* running: start + time limit (0 when unlimited) */
+    uint32_t nice;            /* --nice, offset by DROVER_NICE_OFFSET */
 } drover_job_view;
+
+/* Whether a job may share its nodes: from --exclusive / --oversubscribe and the partition's
+ * OverSubscribe setting, resolved by the core. */
+enum drover_share {
+    DROVER_SHARE_CORES = 0,     /* shares nodes, never cores (OverSubscribe=NO, the default) */
+    DROVER_SHARE_EXCLUSIVE = 1, /* whole nodes (--exclusive, OverSubscribe=EXCLUSIVE) */
+    DROVER_SHARE_OVERSUB = 2,   /* may share cores too (OverSubscribe=YES with --oversubscribe, FORCE) */
+};
+
+#define DROVER_NICE_OFFSET 0x80000000u
 
 #ifdef __cplusplus
 }
