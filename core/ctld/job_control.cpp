@@ -2,6 +2,7 @@
 // signal or cancel (scancel), hold, release and update (scontrol). Users may act only on their own
 // jobs; root and SlurmUser on any.
 #include <csignal>
+#include <unordered_set>
 #include <spdlog/spdlog.h>
 
 #include "common/timefmt.hpp"
@@ -23,10 +24,9 @@ std::string lower(std::string s) {
 constexpr const char *kDenied = "Access/permission denied";
 constexpr const char *kInvalidId = "Invalid job id specified";
 
-flatbuffers::Offset<proto::NodeResult> result(flatbuffers::FlatBufferBuilder &fbb, uint32_t id,
-                                              int rc, const std::string &msg) {
-    return proto::CreateNodeResultDirect(fbb, std::to_string(id).c_str(), rc,
-                                         msg.empty() ? nullptr : msg.c_str());
+flatbuffers::Offset<proto::NodeResult> result(flatbuffers::FlatBufferBuilder &fbb,
+                                              const std::string &id, int rc, const std::string &msg) {
+    return proto::CreateNodeResultDirect(fbb, id.c_str(), rc, msg.empty() ? nullptr : msg.c_str());
 }
 
 }  // namespace
@@ -35,8 +35,11 @@ void JobManager::on_info(const std::shared_ptr<net::Request> &req, const net::Re
     const auto *r = req->msg->body_as_JobInfoRequest();
     std::vector<const Job *> pick;
     if (r->job_ids() && r->job_ids()->size()) {
+        // An array's id names every task of the array, as in Slurm.
+        std::unordered_set<const Job *> seen;
         for (auto id : *r->job_ids())
-            if (const Job *j = find(id)) pick.push_back(j);
+            for (const Target &t : resolve(std::to_string(id)))
+                if (t.job && seen.insert(t.job).second) pick.push_back(t.job);
         if (pick.empty()) return resp->error(DROVER_ENOENT, kInvalidId);
     } else {
         pick.reserve(jobs_.size());
@@ -61,11 +64,15 @@ void JobManager::on_signal(const std::shared_ptr<net::Request> &req,
     int sig = r->signal();
     if (sig < 0 || sig > 64) return resp->error(DROVER_EINVAL, "Invalid signal specified");
 
-    // Which jobs: explicit ids, else every live job matching all the filters given.
-    std::vector<std::pair<uint32_t, Job *>> targets;
-    bool by_id = r->job_ids() && r->job_ids()->size();
-    if (by_id) {
-        for (auto id : *r->job_ids()) targets.push_back({id, find(id)});
+    // Which jobs: explicit specs or ids, else every live job matching all the filters given.
+    std::vector<Target> targets;
+    bool by_id = (r->job_ids() && r->job_ids()->size()) || (r->job_specs() && r->job_specs()->size());
+    if (r->job_specs() && r->job_specs()->size()) {
+        for (const auto *spec : *r->job_specs())
+            for (auto &t : resolve(spec->str())) targets.push_back(std::move(t));
+    } else if (by_id) {
+        for (auto id : *r->job_ids())
+            for (auto &t : resolve(std::to_string(id))) targets.push_back(std::move(t));
     } else {
         bool any_filter = r->user_id() != DROVER_NO_VAL || (r->name() && r->name()->size()) ||
                           (r->states() && r->states()->size()) ||
@@ -80,15 +87,26 @@ void JobManager::on_signal(const std::shared_ptr<net::Request> &req,
             if (r->states() && r->states()->size() &&
                 std::find(r->states()->begin(), r->states()->end(), j->state) == r->states()->end())
                 continue;
-            targets.push_back({id, j.get()});
+            targets.push_back({std::to_string(id), j.get()});
         }
     }
 
     flatbuffers::FlatBufferBuilder fbb(256 + targets.size() * 64);
     std::vector<flatbuffers::Offset<proto::NodeResult>> results;
-    for (auto [id, j] : targets) {
+    for (const Target &t : targets) {
+        Job *j = t.job;
+        const std::string &id = t.label;
         if (!j) {
             results.push_back(result(fbb, id, DROVER_ENOENT, kInvalidId));
+        } else if (!admin && j->uid != uid) {
+            results.push_back(result(fbb, id, DROVER_EPERM, kDenied));
+        } else if (t.pending_task != DROVER_NO_VAL) {
+            if (sig != SIGKILL) {
+                results.push_back(result(fbb, id, DROVER_EBUSY, "Job is pending execution"));
+                continue;
+            }
+            cancel_pending_task(*j, t.pending_task, uid);
+            results.push_back(result(fbb, id, 0, {}));
         } else if (!admin && j->uid != uid) {
             results.push_back(result(fbb, id, DROVER_EPERM, kDenied));
         } else if (j->finished()) {
@@ -128,8 +146,43 @@ void JobManager::on_update(const std::shared_ptr<net::Request> &req,
     uint32_t uid = req->peer.uid;
     bool admin = ctx_.is_admin(uid);
     Job *j = find(r->job_id());
+    if (r->job_spec() && r->job_spec()->size()) {
+        auto found = resolve(r->job_spec()->str());
+        j = found.size() == 1 && found[0].pending_task == DROVER_NO_VAL ? found[0].job : nullptr;
+        if (!j && found.size() == 1 && found[0].job)
+            return resp->error(DROVER_EINVAL, "Job array task has not started: update the whole array");
+    }
     if (!j) return resp->error(DROVER_ENOENT, kInvalidId);
     if (!admin && j->uid != uid) return resp->error(DROVER_EPERM, kDenied);
+    std::string action = r->action() ? lower(r->action()->str()) : "";
+    if (action == "requeue" || action == "requeuehold") {
+        bool hold = action == "requeuehold";
+        if (!j->requeue && !admin) return resp->error(DROVER_EINVAL, "Requested operation is presently disabled");
+        if (j->pending()) return resp->error(DROVER_EINVAL, "Job is pending execution");
+        if (j->running()) {
+            j->requeue_when_ended = true;
+            j->hold_when_requeued = hold;
+            j->kill_sent = true;
+            send_kill(*j, SIGTERM, true);
+        } else {
+            requeue_job(*j, hold);
+        }
+        ctx_.commit.after_commit([resp] { resp->ok(); });
+        return;
+    }
+    if (action == "top") {
+        if (!j->pending()) return resp->error(DROVER_EINVAL, "Job is no longer pending execution");
+        uint32_t top = j->priority;
+        for (auto &[id, other] : jobs_)
+            if (other->pending() && other->uid == j->uid && other->partition == j->partition)
+                top = std::max(top, other->priority);
+        if (top != j->priority || top == 0) j->priority = top == 0xffffffffu ? top : top + 1;
+        persist(*j);
+        ctx_.sched->request();
+        ctx_.commit.after_commit([resp] { resp->ok(); });
+        return;
+    }
+    if (!action.empty()) return resp->error(DROVER_EINVAL, "Unknown action: " + action);
 
     // Validate everything first, then apply: a refused update changes nothing.
     Job next = *j;
@@ -159,9 +212,37 @@ void JobManager::on_update(const std::shared_ptr<net::Request> &req,
                     next.name = val;
                 } else if (key == "comment") {
                     next.comment = val;
+                } else if (key == "nice") {
+                    int n = std::stoi(val);
+                    if (n < 0 && !admin) return resp->error(DROVER_EPERM, kDenied);
+                    if (next.priority) next.priority = uint32_t(std::clamp<int64_t>(int64_t(next.priority) + next.nice - n, 1, 0xfffffffeLL));
+                    next.nice = n;
+                } else if (key == "dependency") {
+                    JobExtra &x = next.mutable_extra();
+                    x.orig_dependency = val;
+                    try {
+                        x.dependency = parse_dependency(val);
+                    } catch (const std::exception &) {
+                        return resp->error(DROVER_EINVAL, "Job dependency problem");
+                    }
+                    for (const auto &t : x.dependency.terms)
+                        if (t.type != DepType::Singleton && !find_for_dependency(t.job_id, t.task_id))
+                            return resp->error(DROVER_EINVAL, "Job dependency problem");
+                } else if (key == "features" || key == "constraint" || key == "constraints") {
+                    if (!next.pending()) return resp->error(DROVER_EINVAL, "Job is no longer pending execution");
+                    next.mutable_extra().constraint = val;
+                } else if (key == "starttime" || key == "begintime") {
+                    if (!next.pending()) return resp->error(DROVER_EINVAL, "Job is no longer pending execution");
+                    next.eligible_time = parse_timestamp(val, Ctx::now());
+                } else if (key == "requeue") {
+                    next.requeue = val != "0";
                 } else if (key == "priority") {
                     if (!admin) return resp->error(DROVER_EPERM, kDenied);
                     next.priority = uint32_t(std::stoul(val));
+                    if (next.priority == 0 && next.hold == Hold::None) {
+                        next.hold = Hold::Admin;  // as Slurm: priority 0 is an admin hold
+                        next.reason = "JobHeldAdmin";
+                    }
                 } else if (key == "partition") {
                     if (!next.pending()) return resp->error(DROVER_EINVAL, "Job is no longer pending execution");
                     if (!ctx_.nodes->partition(val)) return resp->error(DROVER_EINVAL, "Invalid partition name specified");

@@ -164,7 +164,8 @@ void JobManager::node_failed(uint32_t node) {
     for (auto &[id, j] : jobs_) {
         if (!j->running()) continue;
         if (std::find(j->nodes.begin(), j->nodes.end(), node) == j->nodes.end()) continue;
-        end_job(*j, DROVER_JOB_NODE_FAIL, 0);
+        if (j->requeue) requeue_job(*j, false);  // --requeue (the default): run it again elsewhere
+        else end_job(*j, DROVER_JOB_NODE_FAIL, 0);
     }
 }
 
@@ -229,7 +230,9 @@ void JobManager::on_complete(const std::shared_ptr<net::Request> &req,
         return resp->error(DROVER_EPERM, "job completion must come from SlurmUser");
     const auto *r = req->msg->body_as_JobCompleteRequest();
     Job *job = find(r->job_id());
-    if (job && job->running()) {
+    if (job && job->running() && job->requeue_when_ended) {
+        requeue_job(*job, job->hold_when_requeued);
+    } else if (job && job->running()) {
         uint32_t state;
         int32_t status = r->exit_status();
         if (job->cancelled_by != DROVER_NO_VAL) state = DROVER_JOB_CANCELLED;

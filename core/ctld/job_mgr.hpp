@@ -67,6 +67,20 @@ class JobManager {
     // The job (or array task) a dependency names, if the controller still has it.
     const Job *find_for_dependency(uint32_t job_id, uint32_t task_id) const;
     ArrayCounts &array_counts(uint32_t array_job_id) { return arrays_[array_job_id]; }
+    // A job named by scancel/scontrol: a job, a running or finished array task, or a task still
+    // waiting inside its array's record (pending_task set).
+    struct Target {
+        std::string label;     // as the user wrote it, for messages
+        Job *job = nullptr;    // nullptr: no such job
+        uint32_t pending_task = DROVER_NO_VAL;
+    };
+    // Resolves "123", "123_4", "123_[1-3,5]"; a bare array id means every task of the array.
+    std::vector<Target> resolve(const std::string &spec);
+    // Ends one task still waiting in its array's record, as cancelled by uid.
+    void cancel_pending_task(Job &record, uint32_t task, uint32_t uid);
+    // Puts a job back in the queue (scontrol requeue, or a failed node under --requeue).
+    void requeue_job(Job &job, bool hold);
+
     // Takes the lowest pending task out of an array's pending record as a Job of its own (the
     // record itself when it is the last one). Returns nullptr when none may start (throttle).
     Job *split_array_task(Job &record);
