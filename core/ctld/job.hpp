@@ -77,6 +77,13 @@ struct Job {
     std::vector<uint32_t> nodes;        // node indexes held, in order; nodes[0] is the batch host
     std::vector<uint32_t> node_cpus;    // CPUs held on each of nodes
 
+    // What the select plugin says the job holds on each node (when it tracks more than CPUs).
+    struct NodeAlloc {
+        uint64_t mem_mb = 0;
+        std::string cpu_ids, gres;
+    };
+    std::vector<NodeAlloc> node_alloc;  // parallel to nodes; empty when not tracked
+
     // Resources beyond nodes and CPUs.
     uint64_t mem_per_cpu_mb = 0, tmp_disk_mb = 0;
     uint32_t ntasks_per_node = 0, min_cpus_per_node = 0;

@@ -90,6 +90,15 @@ flatbuffers::Offset<proto::JobInfo> write_job_info(flatbuffers::FlatBufferBuilde
     flatbuffers::Offset<flatbuffers::String> array_tasks, sched_nodes;
     if (j.array) array_tasks = fbb.CreateString(format_task_list(j.array->pending));
     if (!j.sched_nodes.empty()) sched_nodes = fbb.CreateString(names(j.sched_nodes));
+    flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<proto::NodeAlloc>>> node_alloc;
+    if (!j.node_alloc.empty()) {
+        std::vector<flatbuffers::Offset<proto::NodeAlloc>> v;
+        for (std::size_t k = 0; k < j.node_alloc.size() && k < j.nodes.size(); ++k)
+            v.push_back(proto::CreateNodeAllocDirect(fbb, names({j.nodes[k]}).c_str(), j.node_cpus[k],
+                                                     j.node_alloc[k].cpu_ids.c_str(),
+                                                     j.node_alloc[k].mem_mb, j.node_alloc[k].gres.c_str()));
+        node_alloc = fbb.CreateVector(v);
+    }
     flatbuffers::Offset<flatbuffers::Vector<uint32_t>> array_meta;
     if (j.array_meta) {
         const ArrayMeta &m = *j.array_meta;
@@ -160,6 +169,7 @@ flatbuffers::Offset<proto::JobInfo> write_job_info(flatbuffers::FlatBufferBuilde
     b.add_kill_on_invalid_dep(j.kill_on_invalid_dep);
     b.add_state_flags(j.state_flags);
     b.add_array_meta(array_meta);
+    b.add_node_alloc(node_alloc);
     if (j.pending() && j.expected_start) b.add_start_time(j.expected_start);
     return b.Finish();
 }
@@ -259,6 +269,9 @@ Job read_job_info(const proto::JobInfo &i,
         j.extra = std::move(x);
     }
     j.node_cpus.resize(j.nodes.size(), 0);
+    if (i.node_alloc() && i.node_alloc()->size() == j.nodes.size())
+        for (const auto *a : *i.node_alloc())
+            j.node_alloc.push_back({a->mem_mb(), s(a->cpu_ids()), s(a->gres())});
     if (j.running()) {
         j.alloc_cpus = 0;
         for (auto c : j.node_cpus) j.alloc_cpus += c;

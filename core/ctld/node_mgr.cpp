@@ -162,7 +162,7 @@ void NodeManager::job_started(const Job &job) {
         Node &n = nodes_[job.nodes[k]];
         n.run_jobs++;
         n.alloc_cpus += job.node_cpus[k];
-        n.alloc_memory_mb += job.mem_per_node_mb;
+        n.alloc_memory_mb += job.node_alloc.empty() ? job.mem_per_node_mb : job.node_alloc[k].mem_mb;
         if (n.state == DROVER_NODE_UNKNOWN) n.state = DROVER_NODE_IDLE;
         refresh_state(n);
     }
@@ -174,7 +174,8 @@ void NodeManager::job_ended(const Job &job) {
         Node &n = nodes_[job.nodes[k]];
         if (n.run_jobs) n.run_jobs--;
         n.alloc_cpus -= std::min(n.alloc_cpus, job.node_cpus[k]);
-        n.alloc_memory_mb -= std::min(n.alloc_memory_mb, job.mem_per_node_mb);
+        uint64_t mem = job.node_alloc.empty() ? job.mem_per_node_mb : job.node_alloc[k].mem_mb;
+        n.alloc_memory_mb -= std::min(n.alloc_memory_mb, mem);
         n.last_busy = now;
         refresh_state(n);
     }

@@ -165,8 +165,13 @@ void Scheduler::init_select() {
     drover_error err{};
     if (sel.ops.node_init(sel.state, views.data(), uint32_t(views.size()), &err) != DROVER_OK)
         throw std::runtime_error("[" + sel.id + "] node_init: " + err.text);
-    // The select plugin owns per-node usage: after a restart it learns it again from the jobs.
-    for (Job *j : ctx_.jobs->running()) {
+    // The select plugin owns per-node usage: after a restart it learns it again from the jobs,
+    // in the order they started so that it places them as it did the first time.
+    auto running = ctx_.jobs->running();
+    std::stable_sort(running.begin(), running.end(), [](const Job *a, const Job *b) {
+        return a->start_time != b->start_time ? a->start_time < b->start_time : a->id < b->id;
+    });
+    for (Job *j : running) {
         drover_job_view v = view(*j);
         Bitmap held(views.size());
         for (auto i : j->nodes) held.set(i);
@@ -405,13 +410,21 @@ void Scheduler::start(Job &job, const std::vector<uint32_t> &picked) {
         spdlog::error("[{}] job_begin {}: {}", sel.id, job.id, err.text);
     job.nodes = picked;
     job.node_cpus.clear();
+    job.node_alloc.clear();
     job.alloc_cpus = 0;
     for (auto i : picked) {
         uint32_t c = sel.ops.job_cpus_on_node ? sel.ops.job_cpus_on_node(sel.state, job.id, i)
                                               : ctx_.nodes->at(i).conf->cpus;
+        drover_node_alloc a{};
+        a.struct_size = sizeof a;
+        if (sel.ops.job_alloc_detail && sel.ops.job_alloc_detail(sel.state, job.id, i, &a) == DROVER_OK) {
+            c = a.cpus;
+            job.node_alloc.push_back({a.mem_mb, a.cpu_ids, a.gres});
+        }
         job.node_cpus.push_back(c);
         job.alloc_cpus += c;
     }
+    if (job.node_alloc.size() != job.nodes.size()) job.node_alloc.clear();
     job.state = DROVER_JOB_RUNNING;
     job.start_time = Ctx::now();
     job.reason = "None";
