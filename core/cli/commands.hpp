@@ -3,10 +3,16 @@
 
 #include <span>
 #include <string>
+#include <string_view>
 
 namespace drover::cli {
 
 inline constexpr const char *kDroverVersion = "0.1.0";
+
+// "drover 0.1.0\n": what --version prints (sbatch puts "slurm-compatible " before it).
+inline std::string version_line(std::string_view prefix = "drover ") {
+    return std::string(prefix) + kDroverVersion + "\n";
+}
 
 // Each takes its arguments without argv[0] and returns the exit status.
 int sbatch_main(std::span<const std::string> args);

@@ -82,33 +82,18 @@ void JsonWriter::before_value() {
     }
 }
 
-JsonWriter &JsonWriter::begin_object() {
+JsonWriter &JsonWriter::open(char bracket) {
     before_value();
-    out_.push_back('{');
+    out_.push_back(bracket);
     has_items_.push_back(false);
     return *this;
 }
 
-JsonWriter &JsonWriter::end_object() {
+JsonWriter &JsonWriter::close(char bracket) {
     bool items = has_items_.back();
     has_items_.pop_back();
     if (items) newline();
-    out_.push_back('}');
-    return *this;
-}
-
-JsonWriter &JsonWriter::begin_array() {
-    before_value();
-    out_.push_back('[');
-    has_items_.push_back(false);
-    return *this;
-}
-
-JsonWriter &JsonWriter::end_array() {
-    bool items = has_items_.back();
-    has_items_.pop_back();
-    if (items) newline();
-    out_.push_back(']');
+    out_.push_back(bracket);
     return *this;
 }
 

@@ -14,10 +14,10 @@ std::string json_escape(std::string_view s);
 
 class JsonWriter {
   public:
-    JsonWriter &begin_object();
-    JsonWriter &end_object();
-    JsonWriter &begin_array();
-    JsonWriter &end_array();
+    JsonWriter &begin_object() { return open('{'); }
+    JsonWriter &end_object() { return close('}'); }
+    JsonWriter &begin_array() { return open('['); }
+    JsonWriter &end_array() { return close(']'); }
     JsonWriter &key(std::string_view k);
 
     JsonWriter &str(std::string_view v);
@@ -43,6 +43,8 @@ class JsonWriter {
     std::string finish();
 
   private:
+    JsonWriter &open(char bracket);    // '{' or '['
+    JsonWriter &close(char bracket);   // '}' or ']'
     void before_value();
     void newline();
     std::string out_;

@@ -1,10 +1,12 @@
 // rpc.hpp - the commands' one way to the controller: load the config, build, send, and turn
-// config and transport failures into Slurm-style error lines.
+// config and transport failures and refused requests into Slurm-style error lines.
 #pragma once
 
 #include <functional>
+#include <string>
 #include <string_view>
 
+#include "cli/text.hpp"
 #include "common/config.hpp"
 #include "net/client.hpp"
 #include "proto/message_generated.h"
@@ -19,6 +21,28 @@ const Config &cli_config();
 net::Reply call_ctld(flatbuffers::FlatBufferBuilder &fbb, proto::Body type,
                      flatbuffers::Offset<void> body, int timeout_ms = 30000);
 
+// Sends the request and reads the answer as a Response, which points into reply. When the
+// controller refuses (an ErrorResponse), hands the net::RpcError to report and returns nullptr.
+// Throws as call_ctld does otherwise.
+template <class Response, class Report>
+const Response *ask_ctld(net::Reply &reply, flatbuffers::FlatBufferBuilder &fbb, proto::Body type,
+                         flatbuffers::Offset<void> body, const Report &report) {
+    try {
+        reply = call_ctld(fbb, type, body);
+        return reply.as<Response>();
+    } catch (const net::RpcError &e) {
+        report(e);
+        return nullptr;
+    }
+}
+
+// A report for ask_ctld that writes "<prefix><message>\n" to stderr, as Slurm's slurm_perror.
+inline auto error_line(std::string prefix) {
+    return [prefix = std::move(prefix)](const net::RpcError &e) {
+        write_err(prefix + e.what() + "\n");
+    };
+}
+
 // Sends to one controller host only (scontrol ping).
 net::Reply call_host(const ControllerHost &host, flatbuffers::FlatBufferBuilder &fbb,
                      proto::Body type, flatbuffers::Offset<void> body, int timeout_ms);
@@ -29,5 +53,8 @@ int guarded(std::string_view prog, const std::function<int()> &fn);
 
 // The current time, seconds since the epoch.
 int64_t now_seconds();
+
+// The time a reply was stamped with by the controller, or ours when it carries none (0).
+inline int64_t reply_time(int64_t stamped) { return stamped ? stamped : now_seconds(); }
 
 }  // namespace drover::cli

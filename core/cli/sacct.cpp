@@ -3,10 +3,8 @@
 
 #include <algorithm>
 
-#include "cli/commands.hpp"
+#include "cli/command_main.hpp"
 #include "cli/json_records.hpp"
-#include "cli/options.hpp"
-#include "cli/rpc.hpp"
 #include "cli/sacct_args.hpp"
 #include "cli/sacct_rows.hpp"
 #include "cli/text.hpp"
@@ -65,28 +63,15 @@ constexpr const char *kHelp =
     "     -X, --allocations:\n"
     "                   Only show statistics relevant to the job allocation itself.\n";
 
+constexpr CommandText kText{kProg, kHelp};   // --usage prints the help, as in Slurm
+
 bool in(const std::vector<std::string> &list, std::string_view v) {
     return std::find(list.begin(), list.end(), v) != list.end();
 }
 
 std::string_view sv(const flatbuffers::String *s) { return s ? s->string_view() : std::string_view(); }
 
-int run(std::span<const std::string> args) {
-    SacctArgs a;
-    try {
-        a = parse_sacct_args(args);
-    } catch (const UsageError &e) {
-        print_usage_error(kProg, e);
-        return 1;
-    }
-    if (a.help || a.usage) {
-        write_out(kHelp);
-        return 0;
-    }
-    if (a.version) {
-        write_out(std::string("drover ") + kDroverVersion + "\n");
-        return 0;
-    }
+int run(const SacctArgs &a) {
     if (a.helpformat) {
         write_out(sacct_field_names());
         return 0;
@@ -123,14 +108,10 @@ int run(std::span<const std::string> args) {
     auto req = proto::CreateAcctQueryRequest(fbb, ids, uids.size() == 1 ? uids[0] : 0xfffffffeu,
                                              start, end);
     net::Reply reply;
-    try {
-        reply = call_ctld(fbb, proto::Body::AcctQueryRequest, req.Union());
-        reply.as<proto::AcctQueryResponse>();
-    } catch (const net::RpcError &e) {
-        print_error(kProg, e.what());
-        return 1;
-    }
-    const auto *r = reply.as<proto::AcctQueryResponse>();
+    const auto *r = ask_ctld<proto::AcctQueryResponse>(
+        reply, fbb, proto::Body::AcctQueryRequest, req.Union(),
+        [](const net::RpcError &e) { print_error(kProg, e.what()); });
+    if (!r) return 1;
 
     std::vector<const proto::AcctJob *> jobs;
     if (r->jobs()) {
@@ -171,7 +152,7 @@ int run(std::span<const std::string> args) {
 }  // namespace
 
 int sacct_main(std::span<const std::string> args) {
-    return guarded(kProg, [&] { return run(args); });
+    return command_main(kText, args, parse_sacct_args, run);
 }
 
 }  // namespace drover::cli

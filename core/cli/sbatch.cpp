@@ -8,9 +8,8 @@
 #include <climits>
 #include <cstring>
 
-#include "cli/commands.hpp"
+#include "cli/command_main.hpp"
 #include "cli/job_states.hpp"
-#include "cli/rpc.hpp"
 #include "cli/sbatch_opts.hpp"
 #include "cli/text.hpp"
 #include "common/error.hpp"
@@ -68,6 +67,8 @@ constexpr const char *kUsage =
     "              [-A account] [-J jobname] [-o out] [-e err] [-i in] [-D dir]\n"
     "              [--mem=MB] [--mem-per-cpu=MB] [--exclusive] [--export[=names]]\n"
     "              [-H] [-W] [--parsable] [--test-only] [--wrap=cmd] executable [args...]\n";
+
+constexpr CommandText kText{kProg, kHelp, kUsage, "slurm-compatible drover "};
 
 bool read_fd(int fd, std::string &out) {
     char buf[65536];
@@ -168,27 +169,7 @@ int wait_for(uint32_t job_id) {
     }
 }
 
-int run(std::span<const std::string> args) {
-    SbatchCommandLine cl;
-    try {
-        cl = parse_sbatch_command_line(args);
-    } catch (const UsageError &e) {
-        print_usage_error(kProg, e);
-        return 1;
-    }
-    if (cl.help) {
-        write_out(kHelp);
-        return 0;
-    }
-    if (cl.usage) {
-        write_out(kUsage);
-        return 0;
-    }
-    if (cl.version) {
-        write_out(std::string("slurm-compatible drover ") + kDroverVersion + "\n");
-        return 0;
-    }
-
+int run(const SbatchCommandLine &cl) {
     std::string script;
     if (cl.wrap) {
         script = wrap_script(*cl.wrap);
@@ -248,7 +229,7 @@ int run(std::span<const std::string> args) {
 }  // namespace
 
 int sbatch_main(std::span<const std::string> args) {
-    return guarded(kProg, [&] { return run(args); });
+    return command_main(kText, args, parse_sbatch_command_line, run);
 }
 
 }  // namespace drover::cli

@@ -1,9 +1,7 @@
 // scancel.cpp - cancel or signal jobs by id or by filter with one JobSignalRequest.
 #include <unistd.h>
 
-#include "cli/commands.hpp"
-#include "cli/options.hpp"
-#include "cli/rpc.hpp"
+#include "cli/command_main.hpp"
 #include "cli/scancel_args.hpp"
 #include "cli/text.hpp"
 #include "cli/users.hpp"
@@ -40,26 +38,9 @@ constexpr const char *kUsage =
     "               [-t PENDING | RUNNING | SUSPENDED] [--usage] [-u user_name]\n"
     "               [-V] [-v] [-w hosts...] [--wckey=wckey] [job_id[_array_id][.step_id]]\n";
 
-int run(std::span<const std::string> args) {
-    ScancelArgs a;
-    try {
-        a = parse_scancel_args(args);
-    } catch (const UsageError &e) {
-        print_usage_error(kProg, e);
-        return 1;
-    }
-    if (a.help) {
-        write_out(kHelp);
-        return 0;
-    }
-    if (a.usage) {
-        write_out(kUsage);
-        return 0;
-    }
-    if (a.version) {
-        write_out(std::string("drover ") + kDroverVersion + "\n");
-        return 0;
-    }
+constexpr CommandText kText{kProg, kHelp, kUsage};
+
+int run(const ScancelArgs &a) {
     if (a.job_ids.empty() && !a.has_filter()) {
         print_error(kProg, "No job identification provided");
         return 1;
@@ -95,17 +76,14 @@ int run(std::span<const std::string> args) {
     auto req = b.Finish();
 
     net::Reply reply;
-    try {
-        reply = call_ctld(fbb, proto::Body::JobSignalRequest, req.Union());
-        reply.as<proto::JobSignalResponse>();
-    } catch (const net::RpcError &e) {
-        if (a.job_ids.size() == 1)
-            print_error(kProg, "Kill job error on job id " + str_u(a.job_ids[0]) + ": " + e.what());
-        else
-            print_error(kProg, e.what());
-        return 1;
-    }
-    const auto *r = reply.as<proto::JobSignalResponse>();
+    const auto *r = ask_ctld<proto::JobSignalResponse>(
+        reply, fbb, proto::Body::JobSignalRequest, req.Union(), [&](const net::RpcError &e) {
+            if (a.job_ids.size() == 1)
+                print_error(kProg, "Kill job error on job id " + str_u(a.job_ids[0]) + ": " + e.what());
+            else
+                print_error(kProg, e.what());
+        });
+    if (!r) return 1;
     int rc = 0;
     if (r->results()) {
         for (const auto *res : *r->results()) {
@@ -122,7 +100,7 @@ int run(std::span<const std::string> args) {
 }  // namespace
 
 int scancel_main(std::span<const std::string> args) {
-    return guarded(kProg, [&] { return run(args); });
+    return command_main(kText, args, parse_scancel_args, run);
 }
 
 }  // namespace drover::cli

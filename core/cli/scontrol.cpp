@@ -3,10 +3,9 @@
 
 #include <cstdio>
 
-#include "cli/commands.hpp"
+#include "cli/command_main.hpp"
 #include "cli/json_records.hpp"
-#include "cli/options.hpp"
-#include "cli/rpc.hpp"
+#include "cli/load_records.hpp"
 #include "cli/scontrol_args.hpp"
 #include "cli/scontrol_show.hpp"
 #include "cli/text.hpp"
@@ -53,9 +52,29 @@ constexpr const char *kHelp =
     "                              Comment; NodeName=<name> with State and Reason.\n"
     "     version                  display tool version number.\n";
 
+constexpr CommandText kText{kProg, kHelp};   // --usage prints the help, as in Slurm
+
 struct Opts {
     bool one_liner = false, json = false, quiet = false;
 };
+
+// Prints what show found: as one JSON document (to_json) with --json; else none_line when
+// nothing was found (nullptr: print nothing), or each record as to_text writes it.
+template <class Record, class ToJson, class ToText>
+void print_found(const Opts &o, const std::vector<const Record *> &found, const char *none_line,
+                 const ToJson &to_json, const ToText &to_text) {
+    if (o.json) {
+        write_out(to_json(found));
+        return;
+    }
+    if (found.empty() && none_line) {
+        write_out(none_line);
+        return;
+    }
+    std::string out;
+    for (const auto *r : found) out += to_text(*r);
+    write_out(out);
+}
 
 int show_jobs(const Opts &o, std::span<const std::string> rest) {
     std::vector<uint32_t> ids;
@@ -67,18 +86,10 @@ int show_jobs(const Opts &o, std::span<const std::string> rest) {
         }
         ids.push_back(*id);
     }
-    flatbuffers::FlatBufferBuilder fbb;
-    auto req = proto::CreateJobInfoRequest(fbb, fbb.CreateVector(ids));
     net::Reply reply;
-    try {
-        reply = call_ctld(fbb, proto::Body::JobInfoRequest, req.Union());
-        reply.as<proto::JobInfoResponse>();
-    } catch (const net::RpcError &e) {
-        write_err(std::string("slurm_load_jobs error: ") + e.what() + "\n");
-        return 1;
-    }
-    const auto *r = reply.as<proto::JobInfoResponse>();
-    int64_t now = r->now() ? r->now() : now_seconds();
+    const auto *r = load_jobs(reply, ids);
+    if (!r) return 1;
+    int64_t now = reply_time(r->now());
     std::vector<const proto::JobInfo *> jobs;
     if (r->jobs())
         for (const auto *j : *r->jobs())
@@ -87,40 +98,23 @@ int show_jobs(const Opts &o, std::span<const std::string> rest) {
         write_err("slurm_load_jobs error: Invalid job id specified\n");
         return 1;
     }
-    if (o.json) {
-        write_out(jobs_json(jobs, now));
-        return 0;
-    }
-    if (jobs.empty()) {
-        write_out("No jobs in the system\n");
-        return 0;
-    }
-    std::string out;
-    for (const auto *j : jobs) out += show_job(*j, now, o.one_liner);
-    write_out(out);
+    print_found(o, jobs, "No jobs in the system\n",
+                [&](const auto &v) { return jobs_json(v, now); },
+                [&](const auto &j) { return show_job(j, now, o.one_liner); });
     return 0;
 }
 
 int show_nodes(const Opts &o, std::span<const std::string> rest) {
     std::vector<std::string> names;
     if (!rest.empty()) names = hostlist_expand(rest[0]);
-    flatbuffers::FlatBufferBuilder fbb;
-    auto req = proto::CreateNodeInfoRequest(fbb, fbb.CreateVectorOfStrings(names));
     net::Reply reply;
-    try {
-        reply = call_ctld(fbb, proto::Body::NodeInfoRequest, req.Union());
-        reply.as<proto::NodeInfoResponse>();
-    } catch (const net::RpcError &e) {
-        write_err(std::string("slurm_load_node error: ") + e.what() + "\n");
-        return 1;
-    }
-    const auto *r = reply.as<proto::NodeInfoResponse>();
-    int64_t now = r->now() ? r->now() : now_seconds();
+    const auto *r = load_nodes(reply, names, "slurm_load_node error: ");
+    if (!r) return 1;
+    int64_t now = reply_time(r->now());
     std::vector<const proto::NodeInfo *> nodes;
     int rc = 0;
     if (names.empty()) {
-        if (r->nodes())
-            for (const auto *n : *r->nodes()) nodes.push_back(n);
+        nodes = records_of(r->nodes());
     } else {
         // In the order asked for; a name the controller does not know is an error.
         for (const auto &want : names) {
@@ -136,33 +130,17 @@ int show_nodes(const Opts &o, std::span<const std::string> rest) {
             }
         }
     }
-    if (o.json) {
-        write_out(nodes_json(nodes, now));
-        return rc;
-    }
-    if (nodes.empty() && names.empty()) {
-        write_out("No nodes in the system\n");
-        return rc;
-    }
-    std::string out;
-    for (const auto *n : nodes) out += show_node(*n, o.one_liner);
-    write_out(out);
+    print_found(o, nodes, names.empty() ? "No nodes in the system\n" : nullptr,
+                [&](const auto &v) { return nodes_json(v, now); },
+                [&](const auto &n) { return show_node(n, o.one_liner); });
     return rc;
 }
 
 int show_partitions(const Opts &o, std::span<const std::string> rest) {
-    flatbuffers::FlatBufferBuilder fbb;
-    auto req = proto::CreatePartitionInfoRequest(fbb);
     net::Reply reply;
-    try {
-        reply = call_ctld(fbb, proto::Body::PartitionInfoRequest, req.Union());
-        reply.as<proto::PartitionInfoResponse>();
-    } catch (const net::RpcError &e) {
-        write_err(std::string("slurm_load_partitions error: ") + e.what() + "\n");
-        return 1;
-    }
-    const auto *r = reply.as<proto::PartitionInfoResponse>();
-    int64_t now = r->now() ? r->now() : now_seconds();
+    const auto *r = load_partitions(reply, "slurm_load_partitions error: ");
+    if (!r) return 1;
+    int64_t now = reply_time(r->now());
     std::vector<const proto::PartitionInfo *> parts;
     if (r->partitions())
         for (const auto *p : *r->partitions())
@@ -171,17 +149,9 @@ int show_partitions(const Opts &o, std::span<const std::string> rest) {
         write_err("Partition " + rest[0] + " not found\n");
         return 1;
     }
-    if (o.json) {
-        write_out(partitions_json(parts, now));
-        return 0;
-    }
-    if (parts.empty()) {
-        write_out("No partitions in the system\n");
-        return 0;
-    }
-    std::string out;
-    for (const auto *p : parts) out += show_partition(*p, o.one_liner);
-    write_out(out);
+    print_found(o, parts, "No partitions in the system\n",
+                [&](const auto &v) { return partitions_json(v, now); },
+                [&](const auto &p) { return show_partition(p, o.one_liner); });
     return 0;
 }
 
@@ -213,6 +183,14 @@ int show(const Opts &o, std::span<const std::string> rest) {
     return 1;
 }
 
+// Sends a request answered by an OkResponse; a refusal prints "<what> error: <message>".
+int simple(proto::Body type, flatbuffers::Offset<void> body, flatbuffers::FlatBufferBuilder &fbb,
+           const char *what) {
+    net::Reply reply;
+    auto report = error_line(std::string(what) + " error: ");
+    return ask_ctld<proto::OkResponse>(reply, fbb, type, body, report) ? 0 : 1;
+}
+
 // Sends one JobUpdateRequest; prints Slurm's error on failure.
 int update_one_job(uint32_t id, const std::vector<std::pair<std::string, std::string>> &fields, int hold) {
     flatbuffers::FlatBufferBuilder fbb;
@@ -220,14 +198,7 @@ int update_one_job(uint32_t id, const std::vector<std::pair<std::string, std::st
     for (const auto &kv : fields)
         kvs.push_back(proto::CreateKeyValue(fbb, fbb.CreateString(kv.first), fbb.CreateString(kv.second)));
     auto req = proto::CreateJobUpdateRequest(fbb, id, fbb.CreateVector(kvs), hold);
-    try {
-        net::Reply reply = call_ctld(fbb, proto::Body::JobUpdateRequest, req.Union());
-        reply.as<proto::OkResponse>();
-    } catch (const net::RpcError &e) {
-        write_err(std::string("slurm_update error: ") + e.what() + "\n");
-        return 1;
-    }
-    return 0;
+    return simple(proto::Body::JobUpdateRequest, req.Union(), fbb, "slurm_update");
 }
 
 int update(std::span<const std::string> rest) {
@@ -256,14 +227,7 @@ int update(std::span<const std::string> rest) {
         flatbuffers::FlatBufferBuilder fbb;
         auto req = proto::CreateNodeUpdateRequestDirect(fbb, u.names.c_str(), u.state.c_str(),
                                                         u.reason.empty() ? nullptr : u.reason.c_str());
-        try {
-            net::Reply reply = call_ctld(fbb, proto::Body::NodeUpdateRequest, req.Union());
-            reply.as<proto::OkResponse>();
-        } catch (const net::RpcError &e) {
-            write_err(std::string("slurm_update error: ") + e.what() + "\n");
-            return 1;
-        }
-        return 0;
+        return simple(proto::Body::NodeUpdateRequest, req.Union(), fbb, "slurm_update");
     }
     case UpdateWhat::unknown: break;
     }
@@ -285,18 +249,6 @@ int hold(std::span<const std::string> rest, int how) {
 bool is_admin() {
     uint32_t uid = static_cast<uint32_t>(::getuid());
     return uid == 0 || user_name(uid) == cli_config().slurm_user;
-}
-
-int simple(proto::Body type, flatbuffers::Offset<void> body, flatbuffers::FlatBufferBuilder &fbb,
-           const char *what) {
-    try {
-        net::Reply reply = call_ctld(fbb, type, body);
-        reply.as<proto::OkResponse>();
-    } catch (const net::RpcError &e) {
-        write_err(std::string(what) + " error: " + e.what() + "\n");
-        return 1;
-    }
-    return 0;
 }
 
 int ping() {
@@ -348,7 +300,7 @@ int execute(const Opts &o, std::span<const std::string> words) {
         return simple(proto::Body::ShutdownRequest, req.Union(), fbb, "slurm_shutdown");
     }
     case ScontrolCmd::ping: return ping();
-    case ScontrolCmd::version: write_out(std::string("drover ") + kDroverVersion + "\n"); return 0;
+    case ScontrolCmd::version: write_out(version_line()); return 0;
     case ScontrolCmd::help: write_out(kHelp); return 0;
     case ScontrolCmd::quit: return 0;
     }
@@ -402,22 +354,7 @@ int interactive(const Opts &o) {
     return rc;
 }
 
-int run(std::span<const std::string> args) {
-    ScontrolArgs a;
-    try {
-        a = parse_scontrol_args(args);
-    } catch (const UsageError &e) {
-        print_usage_error(kProg, e);
-        return 1;
-    }
-    if (a.help || a.usage) {
-        write_out(kHelp);
-        return 0;
-    }
-    if (a.version) {
-        write_out(std::string("drover ") + kDroverVersion + "\n");
-        return 0;
-    }
+int run(const ScontrolArgs &a) {
     Opts o{a.one_liner, a.json, a.quiet};
     if (a.words.empty()) return interactive(o);
     return execute(o, a.words);
@@ -426,7 +363,7 @@ int run(std::span<const std::string> args) {
 }  // namespace
 
 int scontrol_main(std::span<const std::string> args) {
-    return guarded(kProg, [&] { return run(args); });
+    return command_main(kText, args, parse_scontrol_args, run);
 }
 
 }  // namespace drover::cli

@@ -1,6 +1,7 @@
 // scontrol_args.cpp - scontrol option and command-word parsing, update and hold arguments.
 #include "cli/scontrol_args.hpp"
 
+#include "cli/job_ids.hpp"
 #include "cli/options.hpp"
 #include "cli/text.hpp"
 #include "common/error.hpp"
@@ -56,16 +57,7 @@ bool key_value(const std::string &w, std::string &key, std::string &value) {
     return true;
 }
 
-std::vector<uint32_t> ids_from(std::string_view list) {
-    std::vector<uint32_t> ids;
-    for (const auto &item : split(list, ',')) {
-        auto id = parse_u32(trim(item));
-        if (!id || *id == 0) throw ParseError("Invalid job id specified: " + item);
-        ids.push_back(*id);
-    }
-    if (ids.empty()) throw ParseError("Invalid job id specified: " + std::string(list));
-    return ids;
-}
+constexpr std::string_view kBadJobId = "Invalid job id specified: ";
 
 }  // namespace
 
@@ -130,7 +122,7 @@ JobUpdate parse_job_update(std::span<const std::string> words) {
         std::string key, value;
         if (!key_value(w, key, value)) throw ParseError("Invalid input: " + w + "\nRequest aborted");
         if (key == "jobid" || key == "job") {
-            auto ids = ids_from(value);
+            auto ids = parse_job_id_list(value, kBadJobId);
             u.job_ids.insert(u.job_ids.end(), ids.begin(), ids.end());
         } else if (key == "timelimit") {
             std::string_view t = value;
@@ -208,7 +200,7 @@ std::vector<uint32_t> parse_hold_ids(std::span<const std::string> words) {
         std::string key, value;
         std::string list = w;
         if (key_value(w, key, value) && (key == "jobid" || key == "job")) list = value;
-        auto more = ids_from(list);
+        auto more = parse_job_id_list(list, kBadJobId);
         ids.insert(ids.end(), more.begin(), more.end());
     }
     if (ids.empty()) throw ParseError("Invalid job id specified");

@@ -1,11 +1,8 @@
 // sinfo.cpp - show partitions and nodes: fetch both, group into lines, print.
-#include <time.h>
-#include <unistd.h>
-
-#include "cli/commands.hpp"
+#include "cli/command_main.hpp"
+#include "cli/iterate.hpp"
 #include "cli/json_records.hpp"
-#include "cli/options.hpp"
-#include "cli/rpc.hpp"
+#include "cli/load_records.hpp"
 #include "cli/sinfo_args.hpp"
 #include "cli/sinfo_rows.hpp"
 #include "cli/text.hpp"
@@ -15,8 +12,6 @@
 namespace drover::cli {
 
 namespace {
-
-constexpr std::string_view kProg = "sinfo";
 
 constexpr const char *kHelp =
     "Usage: sinfo [OPTIONS]\n"
@@ -47,44 +42,17 @@ constexpr const char *kUsage =
     "Usage: sinfo [-adelNRrsTv] [-i seconds] [-t states] [-p partition] [-n nodes]\n"
     "             [-S fields] [-o format] [-O Format] [--json]\n";
 
-std::string date_line(int64_t now) {
-    time_t t = static_cast<time_t>(now);
-    char buf[64];
-    struct tm tm{};
-    localtime_r(&t, &tm);
-    strftime(buf, sizeof buf, "%a %b %d %H:%M:%S %Y\n", &tm);
-    return buf;
-}
+constexpr CommandText kText{"sinfo", kHelp, kUsage};
 
 int show_once(const SinfoArgs &a, const FormatSpec &spec, const SinfoFilter &filter) {
-    flatbuffers::FlatBufferBuilder pfbb, nfbb;
     net::Reply preply, nreply;
-    try {
-        auto preq = proto::CreatePartitionInfoRequest(pfbb);
-        preply = call_ctld(pfbb, proto::Body::PartitionInfoRequest, preq.Union());
-        preply.as<proto::PartitionInfoResponse>();
-    } catch (const net::RpcError &e) {
-        write_err(std::string("slurm_load_partitions: ") + e.what() + "\n");
-        return 1;
-    }
-    try {
-        auto nreq = proto::CreateNodeInfoRequest(nfbb);
-        nreply = call_ctld(nfbb, proto::Body::NodeInfoRequest, nreq.Union());
-        nreply.as<proto::NodeInfoResponse>();
-    } catch (const net::RpcError &e) {
-        write_err(std::string("slurm_load_node: ") + e.what() + "\n");
-        return 1;
-    }
-    const auto *pr = preply.as<proto::PartitionInfoResponse>();
-    const auto *nr = nreply.as<proto::NodeInfoResponse>();
-    int64_t now = nr->now() ? nr->now() : now_seconds();
-
-    std::vector<const proto::PartitionInfo *> parts;
-    if (pr->partitions())
-        for (const auto *p : *pr->partitions()) parts.push_back(p);
-    std::vector<const proto::NodeInfo *> nodes;
-    if (nr->nodes())
-        for (const auto *n : *nr->nodes()) nodes.push_back(n);
+    const auto *pr = load_partitions(preply, "slurm_load_partitions: ");
+    if (!pr) return 1;
+    const auto *nr = load_nodes(nreply, {}, "slurm_load_node: ");
+    if (!nr) return 1;
+    int64_t now = reply_time(nr->now());
+    std::vector<const proto::PartitionInfo *> parts = records_of(pr->partitions());
+    std::vector<const proto::NodeInfo *> nodes = records_of(nr->nodes());
 
     SinfoView view = a.list_reasons     ? SinfoView::reasons
                      : a.node_oriented ? SinfoView::nodes
@@ -102,26 +70,7 @@ int show_once(const SinfoArgs &a, const FormatSpec &spec, const SinfoFilter &fil
     return 0;
 }
 
-int run(std::span<const std::string> args) {
-    SinfoArgs a;
-    try {
-        a = parse_sinfo_args(args);
-    } catch (const UsageError &e) {
-        print_usage_error(kProg, e);
-        return 1;
-    }
-    if (a.help) {
-        write_out(kHelp);
-        return 0;
-    }
-    if (a.usage) {
-        write_out(kUsage);
-        return 0;
-    }
-    if (a.version) {
-        write_out(std::string("drover ") + kDroverVersion + "\n");
-        return 0;
-    }
+int run(const SinfoArgs &a) {
     FormatSpec spec = a.long_fmt ? sinfo_long_format(*a.long_fmt)
                                  : sinfo_percent_format(sinfo_format_string(a));
     SinfoFilter filter;
@@ -132,19 +81,13 @@ int run(std::span<const std::string> args) {
     filter.future = a.future;
     if (a.nodes) filter.nodes = hostlist_expand(*a.nodes);
 
-    if (!a.iterate) return show_once(a, spec, filter);
-    while (true) {
-        int rc = show_once(a, spec, filter);
-        if (rc != 0) return rc;
-        write_out("\n");
-        ::sleep(static_cast<unsigned>(a.iterate));
-    }
+    return show_every(a.iterate, [&] { return show_once(a, spec, filter); });
 }
 
 }  // namespace
 
 int sinfo_main(std::span<const std::string> args) {
-    return guarded(kProg, [&] { return run(args); });
+    return command_main(kText, args, parse_sinfo_args, run);
 }
 
 }  // namespace drover::cli

@@ -1,11 +1,10 @@
 // squeue.cpp - list jobs: ask the controller, filter, sort, print in the requested format.
-#include <time.h>
 #include <unistd.h>
 
-#include "cli/commands.hpp"
+#include "cli/command_main.hpp"
+#include "cli/iterate.hpp"
 #include "cli/json_records.hpp"
-#include "cli/options.hpp"
-#include "cli/rpc.hpp"
+#include "cli/load_records.hpp"
 #include "cli/squeue_args.hpp"
 #include "cli/squeue_fields.hpp"
 #include "cli/text.hpp"
@@ -14,8 +13,6 @@
 namespace drover::cli {
 
 namespace {
-
-constexpr std::string_view kProg = "squeue";
 
 constexpr const char *kHelp =
     "Usage: squeue [OPTIONS]\n"
@@ -49,14 +46,7 @@ constexpr const char *kUsage =
     "              [--step step_id] [-t states] [-u user_name] [--usage]\n"
     "              [-w nodes] [--json] [-ahjlrsv]\n";
 
-std::string date_line(int64_t now) {
-    time_t t = static_cast<time_t>(now);
-    char buf[64];
-    struct tm tm{};
-    localtime_r(&t, &tm);
-    strftime(buf, sizeof buf, "%a %b %d %H:%M:%S %Y\n", &tm);
-    return buf;
-}
+constexpr CommandText kText{"squeue", kHelp, kUsage};
 
 int show_once(const SqueueArgs &a, const SqueueFilter &filter, const SqueueFormat &fmt) {
     if (a.steps) {
@@ -64,19 +54,10 @@ int show_once(const SqueueArgs &a, const SqueueFilter &filter, const SqueueForma
         if (!a.noheader) write_out(squeue_header(fmt) + "\n");
         return 0;
     }
-    flatbuffers::FlatBufferBuilder fbb;
-    auto ids = fbb.CreateVector(a.job_ids);
-    auto req = proto::CreateJobInfoRequest(fbb, ids);
     net::Reply reply;
-    try {
-        reply = call_ctld(fbb, proto::Body::JobInfoRequest, req.Union());
-        reply.as<proto::JobInfoResponse>();
-    } catch (const net::RpcError &e) {
-        write_err(std::string("slurm_load_jobs error: ") + e.what() + "\n");
-        return 1;
-    }
-    const auto *r = reply.as<proto::JobInfoResponse>();
-    int64_t now = r->now() ? r->now() : now_seconds();
+    const auto *r = load_jobs(reply, a.job_ids);
+    if (!r) return 1;
+    int64_t now = reply_time(r->now());
 
     std::vector<const proto::JobInfo *> jobs;
     bool asked_found = false;
@@ -103,31 +84,18 @@ int show_once(const SqueueArgs &a, const SqueueFilter &filter, const SqueueForma
     return 0;
 }
 
-int run(std::span<const std::string> args) {
-    SqueueArgs a;
+// parse_squeue_args, with Slurm's list of valid states after a bad one.
+SqueueArgs parse_args(std::span<const std::string> args) {
     try {
-        a = parse_squeue_args(args);
-    } catch (const UsageError &e) {
-        print_usage_error(kProg, e);
-        return 1;
+        return parse_squeue_args(args);
     } catch (const ParseError &e) {
         std::string msg = e.what();
-        if (msg.starts_with("Invalid job state")) msg += "\nValid job states include: " + valid_job_state_names();
-        print_error(kProg, msg);
-        return 1;
+        if (!msg.starts_with("Invalid job state")) throw;
+        throw ParseError(msg + "\nValid job states include: " + valid_job_state_names());
     }
-    if (a.help) {
-        write_out(kHelp);
-        return 0;
-    }
-    if (a.usage) {
-        write_out(kUsage);
-        return 0;
-    }
-    if (a.version) {
-        write_out(std::string("drover ") + kDroverVersion + "\n");
-        return 0;
-    }
+}
+
+int run(const SqueueArgs &a) {
     SqueueFilter filter = make_squeue_filter(a, static_cast<uint32_t>(::getuid()));
     SqueueFormat fmt;
     if (a.long_fmt) fmt = squeue_long_format(*a.long_fmt);
@@ -139,19 +107,13 @@ int run(std::span<const std::string> args) {
     std::vector<const proto::JobInfo *> none;
     squeue_sort(none, a.sort.value_or(kSqueueDefaultSort), 0);   // a bad -S fails before any RPC
 
-    if (!a.iterate) return show_once(a, filter, fmt);
-    while (true) {
-        int rc = show_once(a, filter, fmt);
-        if (rc != 0) return rc;
-        write_out("\n");
-        ::sleep(static_cast<unsigned>(a.iterate));
-    }
+    return show_every(a.iterate, [&] { return show_once(a, filter, fmt); });
 }
 
 }  // namespace
 
 int squeue_main(std::span<const std::string> args) {
-    return guarded(kProg, [&] { return run(args); });
+    return command_main(kText, args, parse_args, run);
 }
 
 }  // namespace drover::cli

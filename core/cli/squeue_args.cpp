@@ -1,6 +1,7 @@
 // squeue_args.cpp - squeue option parsing and job filtering.
 #include "cli/squeue_args.hpp"
 
+#include "cli/job_ids.hpp"
 #include "cli/options.hpp"
 #include "cli/text.hpp"
 #include "cli/users.hpp"
@@ -64,18 +65,9 @@ void append_list(std::vector<std::string> &to, const std::string &list) {
     for (auto &s : split(list, ',')) to.push_back(std::move(s));
 }
 
-}  // namespace
+constexpr std::string_view kBadJobId = "Invalid job id: ";
 
-std::vector<uint32_t> parse_job_id_list(std::string_view list) {
-    std::vector<uint32_t> ids;
-    for (const auto &item : split(list, ',')) {
-        auto id = parse_u32(trim(item));
-        if (!id || *id == 0) throw ParseError("Invalid job id: " + item);
-        ids.push_back(*id);
-    }
-    if (ids.empty()) throw ParseError("Invalid job id: " + std::string(list));
-    return ids;
-}
+}  // namespace
 
 SqueueArgs parse_squeue_args(std::span<const std::string> args) {
     ParsedArgs pa = parse_options(args, kSpecs, /*stop_at_positional=*/false);
@@ -98,7 +90,7 @@ SqueueArgs parse_squeue_args(std::span<const std::string> args) {
         case kJobs:
             a.jobs_given = true;
             if (o.value) {
-                auto ids = parse_job_id_list(v);
+                auto ids = parse_job_id_list(v, kBadJobId);
                 a.job_ids.insert(a.job_ids.end(), ids.begin(), ids.end());
             }
             break;
@@ -127,7 +119,7 @@ SqueueArgs parse_squeue_args(std::span<const std::string> args) {
     // squeue takes the job list after a bare -j as its own argument ("squeue -j 12 -h").
     std::size_t next = 0;
     if (a.jobs_given && a.job_ids.empty() && next < pa.positionals.size()) {
-        a.job_ids = parse_job_id_list(pa.positionals[next++]);
+        a.job_ids = parse_job_id_list(pa.positionals[next++], kBadJobId);
     }
     if (next < pa.positionals.size())
         throw UsageError("Unrecognized option: " + pa.positionals[next]);

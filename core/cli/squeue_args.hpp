@@ -32,9 +32,6 @@ struct SqueueArgs {
 // drover::ParseError ("Invalid job id: x", "Invalid job state specified: x") for bad values.
 SqueueArgs parse_squeue_args(std::span<const std::string> args);
 
-// Parses "12,13" into ids. Throws drover::ParseError("Invalid job id: x").
-std::vector<uint32_t> parse_job_id_list(std::string_view list);
-
 // Which jobs squeue shows.
 struct SqueueFilter {
     JobStateFilter states;

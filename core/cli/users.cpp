@@ -11,41 +11,41 @@
 namespace drover::cli {
 
 namespace {
-// Function-local statics: built on first use, so commands that never look up a name pay nothing.
-std::unordered_map<uint32_t, std::string> &user_cache() {
-    static std::unordered_map<uint32_t, std::string> m;
-    return m;
+
+using NameCache = std::unordered_map<uint32_t, std::string>;
+
+// The name look_up gives for id, or the number when it gives none; remembered in cache. The
+// caches are function-local statics: built on first use, so commands that never look up a name
+// pay nothing.
+std::string cached_name(NameCache &cache, uint32_t id, const char *(*look_up)(uint32_t)) {
+    auto it = cache.find(id);
+    if (it != cache.end()) return it->second;
+    const char *found = look_up(id);
+    std::string name = found ? found : str_u(id);
+    cache.emplace(id, name);
+    return name;
 }
-std::unordered_map<uint32_t, std::string> &group_cache() {
-    static std::unordered_map<uint32_t, std::string> m;
-    return m;
+
+const char *passwd_name(uint32_t uid) {
+    struct passwd *pw = ::getpwuid(static_cast<uid_t>(uid));
+    return pw ? pw->pw_name : nullptr;
 }
+
+const char *group_entry_name(uint32_t gid) {
+    struct group *gr = ::getgrgid(static_cast<gid_t>(gid));
+    return gr ? gr->gr_name : nullptr;
+}
+
 }  // namespace
 
 std::string user_name(uint32_t uid) {
-    auto &c = user_cache();
-    auto it = c.find(uid);
-    if (it != c.end()) return it->second;
-    std::string name;
-    if (struct passwd *pw = ::getpwuid(static_cast<uid_t>(uid)); pw && pw->pw_name)
-        name = pw->pw_name;
-    else
-        name = str_u(uid);
-    c.emplace(uid, name);
-    return name;
+    static NameCache cache;
+    return cached_name(cache, uid, passwd_name);
 }
 
 std::string group_name(uint32_t gid) {
-    auto &c = group_cache();
-    auto it = c.find(gid);
-    if (it != c.end()) return it->second;
-    std::string name;
-    if (struct group *gr = ::getgrgid(static_cast<gid_t>(gid)); gr && gr->gr_name)
-        name = gr->gr_name;
-    else
-        name = str_u(gid);
-    c.emplace(gid, name);
-    return name;
+    static NameCache cache;
+    return cached_name(cache, gid, group_entry_name);
 }
 
 std::optional<uint32_t> lookup_user(std::string_view name_or_uid) {

@@ -7,6 +7,19 @@ namespace {
 flatbuffers::Offset<flatbuffers::String> s(flatbuffers::FlatBufferBuilder &fbb, const std::string &v) {
     return v.empty() ? 0 : fbb.CreateString(v);
 }
+
+// Keeps the finished buffer in bufs and lists in out the records list(response) holds.
+template <class Response, class Record, class List>
+const std::vector<const Record *> &keep(flatbuffers::FlatBufferBuilder &fbb,
+                                        std::vector<std::vector<uint8_t>> &bufs,
+                                        std::vector<const Record *> &out, List list) {
+    bufs.emplace_back(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
+    const auto *r = flatbuffers::GetRoot<Response>(bufs.back().data());
+    out.clear();
+    for (const auto *x : *list(*r)) out.push_back(x);
+    return out;
+}
+
 }  // namespace
 
 const std::vector<const proto::JobInfo *> &Records::jobs(const std::vector<Job> &in) {
@@ -55,11 +68,7 @@ const std::vector<const proto::JobInfo *> &Records::jobs(const std::vector<Job> 
         out.push_back(b.Finish());
     }
     fbb.Finish(proto::CreateJobInfoResponse(fbb, fbb.CreateVector(out), 0));
-    bufs_.emplace_back(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
-    const auto *r = flatbuffers::GetRoot<proto::JobInfoResponse>(bufs_.back().data());
-    jobs_.clear();
-    for (const auto *j : *r->jobs()) jobs_.push_back(j);
-    return jobs_;
+    return keep<proto::JobInfoResponse>(fbb, bufs_, jobs_, [](const auto &r) { return r.jobs(); });
 }
 
 const std::vector<const proto::NodeInfo *> &Records::nodes(const std::vector<Node> &in) {
@@ -86,11 +95,7 @@ const std::vector<const proto::NodeInfo *> &Records::nodes(const std::vector<Nod
         out.push_back(b.Finish());
     }
     fbb.Finish(proto::CreateNodeInfoResponse(fbb, fbb.CreateVector(out), 0));
-    bufs_.emplace_back(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
-    const auto *r = flatbuffers::GetRoot<proto::NodeInfoResponse>(bufs_.back().data());
-    nodes_.clear();
-    for (const auto *n : *r->nodes()) nodes_.push_back(n);
-    return nodes_;
+    return keep<proto::NodeInfoResponse>(fbb, bufs_, nodes_, [](const auto &r) { return r.nodes(); });
 }
 
 const std::vector<const proto::PartitionInfo *> &Records::parts(const std::vector<Part> &in) {
@@ -102,11 +107,7 @@ const std::vector<const proto::PartitionInfo *> &Records::parts(const std::vecto
             p.default_time, p.max_nodes, p.min_nodes, nullptr, "NO", p.total_cpus, p.total_nodes, 1));
     }
     fbb.Finish(proto::CreatePartitionInfoResponse(fbb, fbb.CreateVector(out), 0));
-    bufs_.emplace_back(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
-    const auto *r = flatbuffers::GetRoot<proto::PartitionInfoResponse>(bufs_.back().data());
-    parts_.clear();
-    for (const auto *p : *r->partitions()) parts_.push_back(p);
-    return parts_;
+    return keep<proto::PartitionInfoResponse>(fbb, bufs_, parts_, [](const auto &r) { return r.partitions(); });
 }
 
 const std::vector<const proto::AcctJob *> &Records::acct(const std::vector<Acct> &in) {
@@ -120,11 +121,7 @@ const std::vector<const proto::AcctJob *> &Records::acct(const std::vector<Acct>
             a.end, a.cancelled_by));
     }
     fbb.Finish(proto::CreateAcctQueryResponse(fbb, fbb.CreateVector(out)));
-    bufs_.emplace_back(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
-    const auto *r = flatbuffers::GetRoot<proto::AcctQueryResponse>(bufs_.back().data());
-    acct_.clear();
-    for (const auto *j : *r->jobs()) acct_.push_back(j);
-    return acct_;
+    return keep<proto::AcctQueryResponse>(fbb, bufs_, acct_, [](const auto &r) { return r.jobs(); });
 }
 
 }  // namespace drover::cli::test

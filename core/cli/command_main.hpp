@@ -1,0 +1,53 @@
+// command_main.hpp - the frame every command's entry point shares: parse the command line (a
+// usage mistake prints GNU's two lines, status 1), answer --help, --usage and --version
+// (status 0), run the command, and turn config, transport and controller errors into
+// "<prog>: error: <message>" (status 1).
+#pragma once
+
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "cli/commands.hpp"
+#include "cli/options.hpp"
+#include "cli/rpc.hpp"
+#include "cli/text.hpp"
+
+namespace drover::cli {
+
+// What a command prints for --help, --usage and --version.
+struct CommandText {
+    std::string_view prog;
+    const char *help;
+    const char *usage = nullptr;                // nullptr: --usage prints the help
+    std::string_view version_prefix = "drover ";  // the version line is this, then the version
+};
+
+// Prints the first of --help, --usage and --version that a asks for; returns whether it did.
+template <class Args>
+bool print_help_usage_version(const CommandText &t, const Args &a) {
+    if (a.help) write_out(t.help);
+    else if (a.usage) write_out(t.usage ? t.usage : t.help);
+    else if (a.version) write_out(version_line(t.version_prefix));
+    else return false;
+    return true;
+}
+
+// The whole of a command: a = parse(args), then --help/--usage/--version, then run(a).
+template <class Args>
+int command_main(const CommandText &t, std::span<const std::string> args,
+                 Args (*parse)(std::span<const std::string>), int (*run)(const Args &)) {
+    return guarded(t.prog, [&] {
+        Args a;
+        try {
+            a = parse(args);
+        } catch (const UsageError &e) {
+            print_usage_error(t.prog, e);
+            return 1;
+        }
+        if (print_help_usage_version(t, a)) return 0;
+        return run(a);
+    });
+}
+
+}  // namespace drover::cli

@@ -1,0 +1,30 @@
+// load_records.cpp - JobInfo, NodeInfo and PartitionInfo requests, with Slurm's error lines.
+#include "cli/load_records.hpp"
+
+#include "cli/rpc.hpp"
+
+namespace drover::cli {
+
+const proto::JobInfoResponse *load_jobs(net::Reply &reply, const std::vector<uint32_t> &ids) {
+    flatbuffers::FlatBufferBuilder fbb;
+    auto req = proto::CreateJobInfoRequest(fbb, fbb.CreateVector(ids));
+    return ask_ctld<proto::JobInfoResponse>(reply, fbb, proto::Body::JobInfoRequest, req.Union(),
+                                            error_line("slurm_load_jobs error: "));
+}
+
+const proto::NodeInfoResponse *load_nodes(net::Reply &reply, const std::vector<std::string> &names,
+                                          std::string error_prefix) {
+    flatbuffers::FlatBufferBuilder fbb;
+    auto req = proto::CreateNodeInfoRequest(fbb, fbb.CreateVectorOfStrings(names));
+    return ask_ctld<proto::NodeInfoResponse>(reply, fbb, proto::Body::NodeInfoRequest, req.Union(),
+                                             error_line(std::move(error_prefix)));
+}
+
+const proto::PartitionInfoResponse *load_partitions(net::Reply &reply, std::string error_prefix) {
+    flatbuffers::FlatBufferBuilder fbb;
+    auto req = proto::CreatePartitionInfoRequest(fbb);
+    return ask_ctld<proto::PartitionInfoResponse>(reply, fbb, proto::Body::PartitionInfoRequest,
+                                                  req.Union(), error_line(std::move(error_prefix)));
+}
+
+}  // namespace drover::cli
