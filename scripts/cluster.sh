@@ -72,6 +72,8 @@ start_ctld() {
   local dir=$1; shift
   "$BIN/core/ctld/droverctld" -D -f "$dir/slurm.conf" -L "$dir/log/droverctld.log" "$@" &
   echo $! > "$dir/ctld.pid"
+  # Let the controller serve the credential socket before node daemons could take it.
+  for _ in $(seq 1 50); do [ -S "$dir/auth.socket" ] && break; sleep 0.1; done
 }
 
 start_node() {

@@ -204,12 +204,7 @@ int run_controller(const Options &opts) {
     if (bind == "localhost") bind = "127.0.0.1";
     if (bind.find_first_not_of("0123456789.") != std::string::npos) bind = "0.0.0.0";
     net::Server server(io, bind, conf.slurmctld_port, auth, handler);
-    std::unique_ptr<net::AuthSocketServer> auth_socket;
-    try {
-        auth_socket = std::make_unique<net::AuthSocketServer>(io, net::auth_socket_path(conf), auth);
-    } catch (const std::exception &e) {
-        spdlog::info("credential socket not served here: {}", e.what());
-    }
+    net::AuthSocketKeeper auth_socket(io, net::auth_socket_path(conf), auth);
 
     uint32_t ping_s = std::clamp<uint32_t>(conf.slurmd_timeout / 3, 1, 60);
     Every tick(io, std::chrono::seconds(1), [&] { jobs.tick(); });

@@ -295,6 +295,7 @@ struct AuthSocketServer::Impl : std::enable_shared_from_this<AuthSocketServer::I
     asio::local::stream_protocol::acceptor acceptor;
     const Authenticator &auth;
     std::string path;
+    ino_t inode = 0;  // the socket file we made; another daemon's replacement is not ours
 };
 
 AuthSocketServer::AuthSocketServer(asio::io_context &io, const std::string &path,
@@ -313,13 +314,56 @@ AuthSocketServer::AuthSocketServer(asio::io_context &io, const std::string &path
     ::chmod(path.c_str(), 0666);  // every local user may ask; the kernel tells us who they are
     impl_->acceptor.listen();
     impl_->path = path;
+    struct stat st {};
+    if (::stat(path.c_str(), &st) == 0) impl_->inode = st.st_ino;
     impl_->accept();
 }
 
 AuthSocketServer::~AuthSocketServer() {
     boost::system::error_code ec;
     impl_->acceptor.close(ec);
-    ::unlink(impl_->path.c_str());
+    struct stat st {};
+    if (::stat(impl_->path.c_str(), &st) == 0 && st.st_ino == impl_->inode) ::unlink(impl_->path.c_str());
 }
+
+struct AuthSocketKeeper::Impl : std::enable_shared_from_this<AuthSocketKeeper::Impl> {
+    Impl(asio::io_context &io_, std::string p, const Authenticator &a)
+        : io(io_), timer(io_), path(std::move(p)), auth(a) {}
+    void attempt() {
+        if (!server) {
+            try {
+                server = std::make_unique<AuthSocketServer>(io, path, auth);
+                spdlog::info("serving the credential socket {}", path);
+            } catch (const std::exception &e) {
+                if (!told) spdlog::info("credential socket not served here: {}", e.what());
+                told = true;
+            }
+        }
+        if (server) return;
+        std::weak_ptr<Impl> weak = shared_from_this();
+        timer.expires_after(std::chrono::seconds(2));
+        timer.async_wait([weak](boost::system::error_code ec) {
+            if (auto self = weak.lock(); self && !ec) self->attempt();
+        });
+    }
+    asio::io_context &io;
+    asio::steady_timer timer;
+    std::string path;
+    const Authenticator &auth;
+    std::unique_ptr<AuthSocketServer> server;
+    bool told = false;
+};
+
+AuthSocketKeeper::AuthSocketKeeper(asio::io_context &io, std::string path, const Authenticator &auth)
+    : impl_(std::make_shared<Impl>(io, std::move(path), auth)) {
+    impl_->attempt();
+}
+
+AuthSocketKeeper::~AuthSocketKeeper() {
+    impl_->timer.cancel();
+    impl_->server.reset();
+}
+
+bool AuthSocketKeeper::serving() const { return impl_->server != nullptr; }
 
 }  // namespace drover::net

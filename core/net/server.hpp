@@ -75,6 +75,19 @@ class AuthSocketServer {
     std::shared_ptr<Impl> impl_;
 };
 
+// Keeps the credential socket served on this host: serves it when nobody does, and checks every
+// two seconds, so that when the daemon that served it stops another takes over.
+class AuthSocketKeeper {
+  public:
+    AuthSocketKeeper(boost::asio::io_context &io, std::string path, const Authenticator &auth);
+    ~AuthSocketKeeper();
+    bool serving() const;
+
+  private:
+    struct Impl;
+    std::shared_ptr<Impl> impl_;
+};
+
 // Builds an ErrorResponse / OkResponse message.
 std::vector<uint8_t> make_error(int code, const std::string &text);
 std::vector<uint8_t> make_ok(const std::string &text = {});

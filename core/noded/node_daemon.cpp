@@ -217,12 +217,7 @@ int run_node_daemon(const Options &opts) {
     if (bind == "localhost") bind = "127.0.0.1";
     if (bind.find_first_not_of("0123456789.") != std::string::npos) bind = "0.0.0.0";
     net::Server server(io, bind, port, auth, handler);
-    std::unique_ptr<net::AuthSocketServer> auth_socket;
-    try {
-        auth_socket = std::make_unique<net::AuthSocketServer>(io, net::auth_socket_path(conf), auth);
-    } catch (const std::exception &e) {
-        spdlog::debug("credential socket not served here: {}", e.what());
-    }
+    net::AuthSocketKeeper auth_socket(io, net::auth_socket_path(conf), auth);
     asio::signal_set hup(io, SIGHUP);  // logs are reopened per write; nothing to redo
     std::function<void()> on_hup = [&] {
         hup.async_wait([&](boost::system::error_code ec, int) {
