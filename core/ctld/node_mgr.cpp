@@ -168,6 +168,19 @@ void NodeManager::job_started(const Job &job) {
     }
 }
 
+void NodeManager::mark_up(uint32_t index) {
+    if (index >= nodes_.size()) return;
+    Node &n = nodes_[index];
+    n.registered = true;
+    n.reg_cpus = n.conf->cpus;
+    n.reg_memory_mb = n.conf->real_memory_mb;
+    n.reg_tmp_mb = n.conf->tmp_disk_mb;
+    n.last_response = Ctx::now();
+    n.flags &= ~DROVER_NODE_FLAG_NOT_RESPONDING;
+    if (n.state == DROVER_NODE_UNKNOWN) n.state = DROVER_NODE_IDLE;
+    refresh_state(n);
+}
+
 void NodeManager::job_ended(const Job &job) {
     int64_t now = Ctx::now();
     for (std::size_t k = 0; k < job.nodes.size(); ++k) {

@@ -74,6 +74,12 @@ class NodeManager {
     void job_started(const Job &job);
     void job_ended(const Job &job);
 
+    // Marks node index up as if it had just registered with its configured CPUs, memory and
+    // disk: UNKNOWN becomes IDLE (ALLOCATED/MIXED if jobs hold it), and it is responding; DOWN,
+    // FUTURE and drain stay. For benchmarks and emulated clusters that drive the controller
+    // without node daemons; nothing is persisted (the next registration or ping decides).
+    void mark_up(uint32_t index);
+
     bool resolve(const std::string &name, std::string *host, uint16_t *port) const;
 
     // Message handlers.

@@ -54,6 +54,7 @@ int backfill_schedule(void *state, const drover_sched_host *host, drover_sched_p
 {
     return guard(err, [&] {
         auto &s = *static_cast<State *>(state);
+        const auto t0 = std::chrono::steady_clock::now();
         const auto order = by_priority(host, pass);
         const auto tried = run_fifo(host, pass, order);
         if (!DROVER_HAS(drover_sched_host, host, parameters))
@@ -63,14 +64,14 @@ int backfill_schedule(void *state, const drover_sched_host *host, drover_sched_p
         if (s.last_plan != 0 && now - s.last_plan < static_cast<int64_t>(params.interval_s) &&
             now >= s.last_plan)
             return DROVER_OK;
-        s.last_plan = now;
-        const auto t0 = std::chrono::steady_clock::now();
+        const auto t1 = std::chrono::steady_clock::now();
         Planner planner(host, pass, params, s.whole_nodes);
         planner.build();
         const PlanStats st = planner.run(order, tried);
-        const auto us = std::chrono::duration_cast<std::chrono::microseconds>(
-                            std::chrono::steady_clock::now() - t0)
-                            .count();
+        const auto t2 = std::chrono::steady_clock::now();
+        // bf_interval counts from the end of this plan, on the pass's clock.
+        s.last_plan = now + std::chrono::duration_cast<std::chrono::seconds>(t2 - t0).count();
+        const auto us = std::chrono::duration_cast<std::chrono::microseconds>(t2 - t1).count();
         if (st.started || st.reserved)
             s.host.debug("plan: " + std::to_string(st.examined) + " job(s) examined, " +
                          std::to_string(st.started) + " started, " + std::to_string(st.reserved) +
