@@ -195,6 +195,9 @@ std::string JobManager::validate(Job &job, Partition *&part, uint32_t uid, uint3
         return "Requested partition configuration not available now";
     if (!user_in_groups(uid, gid, part->allow_gids))
         return "User's group not permitted to use this partition";
+    const auto &accounts = part->conf->allow_accounts;
+    if (!accounts.empty() && std::find(accounts.begin(), accounts.end(), job.account) == accounts.end())
+        return "Invalid account or account/partition combination specified";
     if (job.min_nodes > part->nodes.count()) return "Node count specification invalid";
     if (job.max_nodes != DROVER_INFINITE && job.max_nodes < job.min_nodes)
         return "Node count specification invalid";
