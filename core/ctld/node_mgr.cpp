@@ -4,6 +4,7 @@
 #include <grp.h>
 #include <spdlog/spdlog.h>
 
+#include "common/gres.hpp"
 #include "common/hostlist.hpp"
 #include "ctld/committer.hpp"
 #include "ctld/job.hpp"
@@ -41,6 +42,22 @@ uint32_t initial_state(const std::string &s, uint32_t *flags) {
 }
 
 drover_str dstr(const std::string &s) { return {s.data(), s.size()}; }
+
+// Slurm's reason when a node has fewer generic resources than slurm.conf gives it.
+std::string gres_shortfall(const std::string &configured, const std::string &reported) {
+    try {
+        auto want = parse_node_gres(configured), have = parse_node_gres(reported);
+        for (const auto &w : want) {
+            uint64_t need = gres_total(want, w.name), got = gres_total(have, w.name);
+            if (got < need)
+                return "gres/" + w.name + " count reported lower than configured (" +
+                       std::to_string(got) + " < " + std::to_string(need) + ")";
+        }
+    } catch (const std::exception &e) {
+        return std::string("bad gres report: ") + e.what();
+    }
+    return {};
+}
 
 }  // namespace
 
@@ -255,6 +272,8 @@ void NodeManager::on_register(const std::shared_ptr<net::Request> &req,
     else if (r->tmp_disk_mb() < c.tmp_disk_mb)
         low = "Low TmpDisk (reg=" + std::to_string(r->tmp_disk_mb()) +
               " < config=" + std::to_string(c.tmp_disk_mb) + ")";
+    else if (r->gres() && !c.gres.empty())
+        low = gres_shortfall(c.gres, r->gres()->str());
     if (!low.empty()) {
         if (n->state != DROVER_NODE_DOWN || n->reason != low) set_down(*n, low, 0);
     } else {

@@ -113,12 +113,14 @@ int run_node_daemon(const Options &opts) {
                       [&](const RunningJob &job, int status) { report_end(job.job_id, status, 0); });
 
     Resources res = detect_resources(conf.tmp_fs);
+    std::string gres = detect_gres(conf.path, name);
     std::function<void()> register_node = [&] {
         flatbuffers::FlatBufferBuilder fbb(256);
         auto running = launcher.running();
         auto req = proto::CreateNodeRegisterRequestDirect(
             fbb, name.c_str(), res.cpus, me->sockets, me->cores_per_socket, me->threads_per_core,
-            res.real_memory_mb, res.tmp_disk_mb, &running, res.boot_time, "0.1.0", res.os.c_str());
+            res.real_memory_mb, res.tmp_disk_mb, &running, res.boot_time, "0.1.0", res.os.c_str(),
+            gres.empty() ? nullptr : gres.c_str());
         fbb.Finish(proto::CreateMessage(fbb, proto::Body::NodeRegisterRequest, req.Union()));
         auto msg = finish(fbb);
         pool.call(conf.controllers.empty() ? "localhost" : conf.controllers.front().addr,

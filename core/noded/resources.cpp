@@ -2,6 +2,10 @@
 #include "noded/resources.hpp"
 
 #include <ctime>
+#include <filesystem>
+#include <map>
+
+#include "common/gres.hpp"
 #include <sys/statvfs.h>
 #include <sys/sysinfo.h>
 #include <sys/utsname.h>
@@ -23,6 +27,26 @@ Resources detect_resources(const std::string &tmp_fs) {
     struct utsname u {};
     if (::uname(&u) == 0) r.os = std::string(u.sysname) + " " + u.release;
     return r;
+}
+
+std::string detect_gres(const std::string &config_path, const std::string &node) {
+    namespace fs = std::filesystem;
+    fs::path path = fs::path(config_path).parent_path() / "gres.conf";
+    std::error_code ec;
+    if (!fs::exists(path, ec)) return {};
+    GresConf conf = load_gres_conf(path.string());
+    std::map<std::pair<std::string, std::string>, uint64_t> counts;
+    for (const GresDevice &d : gres_for_this_node(conf, node)) {
+        uint64_t n = d.count;
+        if (!d.files.empty()) {
+            n = 0;
+            for (const auto &f : d.files) n += fs::exists(f, ec) ? 1 : 0;
+        }
+        counts[{d.name, d.type}] += n;
+    }
+    std::vector<GresCount> items;
+    for (const auto &[key, n] : counts) items.push_back({key.first, key.second, n, {}});
+    return format_gres(items);
 }
 
 }  // namespace drover::noded

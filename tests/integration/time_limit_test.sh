@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# time_limit_test.sh - (slow: about 70 s) a job past its time limit gets SIGTERM, then SIGKILL
+# after KillWait, and ends TIMEOUT; --signal warns it first.
+source "$(dirname "$0")/lib.sh"
+start_cluster 1 "KillWait=3"
+cd "$T"
+id=$(sbatch --parsable -t 1 --signal=USR1@20 -o tl.out --wrap '
+  trap "echo got USR1 at \$SECONDS" USR1
+  trap "echo got TERM; sleep 30" TERM
+  while true; do sleep 1; done')
+wait_until 15 bash -c "[ \"\$(squeue -h -j $id -o %t)\" = R ]"
+wait_job "$id" 100
+assert_eq TIMEOUT "$(job_state "$id")" "a job past its limit ends TIMEOUT"
+out=$(cat tl.out)
+assert_match "got USR1 at (3[5-9]|4[0-9])" "$out" "--signal=USR1@20 arrives about 20 s before the limit"
+assert_match "got TERM" "$out" "then SIGTERM at the limit"
+start=$(squeue -h -t all -j "$id" -o %S); end=$(squeue -h -t all -j "$id" -o %e)
+elapsed=$(( $(date -d "$end" +%s) - $(date -d "$start" +%s) ))
+[ "$elapsed" -ge 60 ] && [ "$elapsed" -le 70 ] && ok "killed KillWait after the limit (${elapsed}s)" || fail "ran ${elapsed}s"
+assert_match "TIMEOUT +0:15|TIMEOUT +0:9" "$(sacct -j "$id" -X -n -o State,ExitCode)" "sacct: TIMEOUT with the signal that ended it"
+finish
