@@ -307,6 +307,11 @@ PlanStats Planner::run(const std::vector<const drover_job_view *> &order,
             from = 1;
             b = earliest(*job, d, len, nodes, from);
         }
+        if (b == kNone) {
+            host_->set_expected_start(pass_, job->job_id, 0, {nullptr, 0});
+            ++st.unplanned;
+            continue;
+        }
         if (!eligible) {
             // No node allowed: the core answers EPERM for a job that may not start at all and
             // EBUSY for one that only lacks resources.
@@ -320,11 +325,6 @@ PlanStats Planner::run(const std::vector<const drover_job_view *> &order,
                 ++st.ineligible;
                 continue;
             }
-        }
-        if (b == kNone) {
-            host_->set_expected_start(pass_, job->job_id, 0, {nullptr, 0});
-            ++st.unplanned;
-            continue;
         }
         int64_t when = 0;
         const Words picked = choose(*job, d, len, nodes, b, &when);
