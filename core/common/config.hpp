@@ -94,6 +94,7 @@ struct Config {
     std::string tmp_fs = "/tmp";               // TmpFS: where TmpDisk is measured
     uint32_t max_array_size = 1001;            // MaxArraySize: task ids must be below it
     std::string dependency_parameters;         // DependencyParameters (kill_invalid_depend)
+    std::string slurmd_parameters;             // SlurmdParameters (config_overrides)
 
     std::vector<NodeConf> nodes;               // NodeName lines, expanded, in order (DEFAULT applied)
     std::vector<PartitionConf> partitions;

@@ -123,6 +123,7 @@ const StringKey kStringKeys[] = {
     {"statesavesync", &Config::state_save_sync},
     {"tmpfs", &Config::tmp_fs},
     {"dependencyparameters", &Config::dependency_parameters},
+    {"slurmdparameters", &Config::slurmd_parameters},
 };
 
 struct NumberKey {

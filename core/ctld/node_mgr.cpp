@@ -246,6 +246,19 @@ void NodeManager::set_down(Node &n, const std::string &reason, uint32_t uid) {
     if (n.run_jobs) ctx_.jobs->node_failed(n.index);
 }
 
+// Slurm's reason when a node reports less than slurm.conf gives it; empty when it has enough.
+std::string NodeManager::shortfall(const NodeConf &c, const proto::NodeRegisterRequest &r) {
+    auto low = [](const char *what, uint64_t reg, uint64_t conf) {
+        return std::string("Low ") + what + " (reg=" + std::to_string(reg) + " < config=" +
+               std::to_string(conf) + ")";
+    };
+    if (r.cpus() < c.cpus) return low("CPUs", r.cpus(), c.cpus);
+    if (r.real_memory_mb() < c.real_memory_mb) return low("RealMemory", r.real_memory_mb(), c.real_memory_mb);
+    if (r.tmp_disk_mb() < c.tmp_disk_mb) return low("TmpDisk", r.tmp_disk_mb(), c.tmp_disk_mb);
+    if (r.gres() && !c.gres.empty()) return gres_shortfall(c.gres, r.gres()->str());
+    return {};
+}
+
 void NodeManager::on_register(const std::shared_ptr<net::Request> &req,
                               const net::ResponderPtr &resp) {
     if (!ctx_.is_admin(req->peer.uid))
@@ -262,18 +275,9 @@ void NodeManager::on_register(const std::shared_ptr<net::Request> &req,
     n->os = r->os() ? r->os()->str() : "";
     n->version = r->version() ? r->version()->str() : "";
     n->flags &= ~DROVER_NODE_FLAG_NOT_RESPONDING;
-    const NodeConf &c = *n->conf;
-    std::string low;
-    if (r->cpus() < c.cpus)
-        low = "Low CPUs (reg=" + std::to_string(r->cpus()) + " < config=" + std::to_string(c.cpus) + ")";
-    else if (r->real_memory_mb() < c.real_memory_mb)
-        low = "Low RealMemory (reg=" + std::to_string(r->real_memory_mb()) +
-              " < config=" + std::to_string(c.real_memory_mb) + ")";
-    else if (r->tmp_disk_mb() < c.tmp_disk_mb)
-        low = "Low TmpDisk (reg=" + std::to_string(r->tmp_disk_mb()) +
-              " < config=" + std::to_string(c.tmp_disk_mb) + ")";
-    else if (r->gres() && !c.gres.empty())
-        low = gres_shortfall(c.gres, r->gres()->str());
+    // config_overrides: slurm.conf is the truth, whatever the node reports (emulated nodes).
+    bool trust_config = ctx_.conf.slurmd_parameters.find("config_overrides") != std::string::npos;
+    std::string low = trust_config ? std::string() : shortfall(*n->conf, *r);
     if (!low.empty()) {
         if (n->state != DROVER_NODE_DOWN || n->reason != low) set_down(*n, low, 0);
     } else {
@@ -290,7 +294,7 @@ void NodeManager::on_register(const std::shared_ptr<net::Request> &req,
             n->state = DROVER_NODE_IDLE;
             refresh_state(*n);
             persist(*n);
-            spdlog::info("node {} registered: {} CPUs, {} MB", c.name, r->cpus(), r->real_memory_mb());
+            spdlog::info("node {} registered: {} CPUs, {} MB", n->conf->name, r->cpus(), r->real_memory_mb());
         }
     }
     ctx_.sched->request();

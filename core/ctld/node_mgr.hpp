@@ -93,6 +93,7 @@ class NodeManager {
     void ping_all();
 
   private:
+    static std::string shortfall(const NodeConf &c, const proto::NodeRegisterRequest &r);
     void persist(const Node &n);
     void set_down(Node &n, const std::string &reason, uint32_t uid);
     void refresh_state(Node &n);
