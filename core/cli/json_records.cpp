@@ -54,6 +54,11 @@ void job(JsonWriter &w, const proto::JobInfo &j, int64_t now) {
     std::string user = sv(j.user_name()).empty() ? user_name(j.user_id()) : std::string(sv(j.user_name()));
     w.begin_object();
     w.kv("account", sv(j.account()));
+    w.kv_number_obj("array_job_id", j.array_job_id(), true, false);
+    w.kv_number_obj("array_max_tasks", j.array_max_running(), true, false);
+    w.kv_number_obj("array_task_id", j.array_task_id() == kNoVal ? 0 : j.array_task_id(),
+                    j.array_task_id() != kNoVal, false);
+    w.kv("array_task_string", array_task_string(j));
     w.kv("batch_host", sv(j.batch_host()));
     w.kv_bool("batch_flag", true);
     w.kv("cluster", sv(j.cluster()));
@@ -62,9 +67,11 @@ void job(JsonWriter &w, const proto::JobInfo &j, int64_t now) {
     w.kv_number_obj("cpus", j.num_cpus(), true, false);
     w.kv_number_obj("cpus_per_task", j.cpus_per_task() ? j.cpus_per_task() : 1, true, false);
     w.kv("current_working_directory", sv(j.work_dir()));
+    w.kv("dependency", sv(j.dependency()).empty() ? std::string() : dependency_text(j));
     time_obj(w, "eligible_time", j.eligible_time());
     time_obj(w, "end_time", job_end_time(j));
     exit_code(w, j.exit_status(), active);
+    w.kv("features", sv(j.constraint()));
     w.kv_num("group_id", j.group_id());
     w.kv("group_name", group_name(j.group_id()));
     w.kv_bool("hold", j.held() != 0);
@@ -72,6 +79,7 @@ void job(JsonWriter &w, const proto::JobInfo &j, int64_t now) {
     w.kv_str_list("job_state", {job_state_long(j.state())});
     w.kv_number_obj("memory_per_node", j.mem_per_node_mb(), j.mem_per_node_mb() != 0, false);
     w.kv("name", sv(j.name()));
+    w.kv_num("nice", j.nice());
     w.kv_number_obj("node_count", job_node_count(j), true, false);
     w.kv("nodes", sv(j.node_list()));
     w.kv("partition", sv(j.partition()));

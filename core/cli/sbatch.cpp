@@ -4,6 +4,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstring>
@@ -26,24 +27,35 @@ constexpr const char *kHelp =
     "Usage: sbatch [OPTIONS(0)...] [ : [OPTIONS(N)...]] script(0) [args(0)...]\n"
     "\n"
     "Parallel run options:\n"
+    "  -a, --array=indexes         job array index values\n"
     "  -A, --account=name          charge job to specified account\n"
     "      --begin=time            defer job until HH:MM MM/DD/YY\n"
     "      --comment=name          arbitrary comment\n"
     "  -c, --cpus-per-task=ncpus   number of cpus required per task\n"
+    "      --deadline=time         remove the job if no ending possible before\n"
+    "                              this deadline (start > (deadline - time[-min]))\n"
+    "  -d, --dependency=type:jobid[:time] defer job until condition on jobid is satisfied\n"
     "  -D, --chdir=directory       set working directory for batch script\n"
     "  -e, --error=err             file for batch script's standard error\n"
     "      --export[=names]        specify environment variables to export\n"
     "  -H, --hold                  submit job in held state\n"
     "  -i, --input=in              file for batch script's standard input\n"
     "  -J, --job-name=jobname      name of job\n"
+    "      --kill-on-invalid-dep=<yes|no> terminate job if invalid dependency\n"
     "  -N, --nodes=N               number of nodes on which to run (N = min[-max])\n"
     "  -n, --ntasks=ntasks         number of tasks to run\n"
+    "      --nice[=value]          decrease scheduling priority by value\n"
+    "      --no-requeue            if set, do not permit the job to be requeued\n"
+    "      --ntasks-per-node=n     number of tasks to invoke on each node\n"
     "  -o, --output=out            file for batch script's standard output\n"
     "      --open-mode=append|truncate  how to open the output and error files\n"
     "  -p, --partition=partition   partition requested\n"
     "      --parsable              outputs only the jobid and cluster name (if present),\n"
     "                              separated by semicolon, only on successful submission.\n"
     "  -Q, --quiet                 quiet mode (suppress informational messages)\n"
+    "      --requeue               if set, permit the job to be requeued\n"
+    "  -s, --oversubscribe         over subscribe resources with other jobs\n"
+    "      --signal=[R:]num[@time] send signal when time limit within time seconds\n"
     "  -t, --time=minutes          time limit\n"
     "      --test-only             validate the job and estimate when it would start\n"
     "  -v, --verbose               verbose mode (multiple -v's increase verbosity)\n"
@@ -51,9 +63,21 @@ constexpr const char *kHelp =
     "      --wrap[=command string] wrap command string in a sh script and submit\n"
     "\n"
     "Constraint options:\n"
+    "      --contiguous            demand a contiguous range of nodes\n"
+    "  -C, --constraint=list       specify a list of constraints\n"
     "      --exclusive             allocate nodes in exclusive mode\n"
     "      --mem=MB                minimum amount of real memory\n"
     "      --mem-per-cpu=MB        maximum amount of real memory per allocated cpu\n"
+    "      --mincpus=n             minimum number of logical processors per node\n"
+    "      --tmp=MB                minimum amount of temporary disk\n"
+    "  -w, --nodelist=hosts...     request a specific list of hosts\n"
+    "  -x, --exclude=hosts...      exclude a specific list of hosts\n"
+    "\n"
+    "GPU scheduling options:\n"
+    "  -G, --gpus=n                count of GPUs required for the job\n"
+    "      --gpus-per-node=n       number of GPUs required per allocated node\n"
+    "      --gpus-per-task=n       number of GPUs required per spawned task\n"
+    "      --gres=list             required generic resources\n"
     "\n"
     "Help options:\n"
     "  -h, --help                  show this help message\n"
@@ -66,6 +90,8 @@ constexpr const char *kUsage =
     "Usage: sbatch [-N nnodes] [-n ntasks] [-c ncpus] [-t minutes] [-p partition]\n"
     "              [-A account] [-J jobname] [-o out] [-e err] [-i in] [-D dir]\n"
     "              [--mem=MB] [--mem-per-cpu=MB] [--exclusive] [--export[=names]]\n"
+    "              [--array=indexes] [--dependency=type:jobid] [--gres=list] [--gpus=n]\n"
+    "              [--nodelist=hosts] [--exclude=hosts] [--constraint=list] [--nice[=value]]\n"
     "              [-H] [-W] [--parsable] [--test-only] [--wrap=cmd] executable [args...]\n";
 
 constexpr CommandText kText{kProg, kHelp, kUsage, "slurm-compatible drover "};
@@ -116,7 +142,10 @@ flatbuffers::Offset<proto::JobDesc> job_desc(flatbuffers::FlatBufferBuilder &fbb
     auto argv = fbb.CreateVectorOfStrings(r.argv);
     auto name = s(r.name), script = s(r.script), wd = s(r.work_dir), out = s(r.std_out),
          err = s(r.std_err), in = s(r.std_in), part = s(r.partition), acct = s(r.account),
-         host = s(ctx.hostname), comment = s(r.comment), command = s(r.command);
+         host = s(ctx.hostname), comment = s(r.comment), command = s(r.command),
+         gres = s(r.gres), constraint = s(r.constraint), req_nodes = s(r.req_nodes),
+         exc_nodes = s(r.exc_nodes), dependency = s(r.dependency), array = s(r.array),
+         signal = s(r.signal);
     proto::JobDescBuilder b(fbb);
     b.add_name(name);
     b.add_script(script);
@@ -144,10 +173,31 @@ flatbuffers::Offset<proto::JobDesc> job_desc(flatbuffers::FlatBufferBuilder &fbb
     b.add_open_mode_append(r.open_mode_append);
     b.add_command(command);
     b.add_begin_time(r.begin_time);
+    b.add_mem_per_cpu_mb(r.mem_per_cpu_mb);
+    b.add_ntasks_per_node(r.ntasks_per_node);
+    b.add_min_cpus_per_node(r.min_cpus_per_node);
+    b.add_tmp_disk_mb(r.tmp_disk_mb);
+    b.add_gres(gres);
+    b.add_gpus(r.gpus);
+    b.add_gpus_per_node(r.gpus_per_node);
+    b.add_gpus_per_task(r.gpus_per_task);
+    b.add_constraint(constraint);
+    b.add_req_nodes(req_nodes);
+    b.add_exc_nodes(exc_nodes);
+    b.add_contiguous(r.contiguous);
+    b.add_oversubscribe(r.oversubscribe);
+    b.add_nice(r.nice);
+    b.add_dependency(dependency);
+    b.add_array(array);
+    b.add_requeue(r.requeue);
+    b.add_signal(signal);
+    b.add_deadline(r.deadline);
+    b.add_kill_on_invalid_dep(r.kill_on_invalid_dep);
     return b.Finish();
 }
 
-// Polls the job every half second until it has ended; returns the exit status sbatch -W gives.
+// Polls the job every half second until it has ended (an array: every task of it); returns the
+// exit status sbatch -W gives (an array: the highest of its tasks').
 int wait_for(uint32_t job_id) {
     while (true) {
         struct timespec ts{0, 500 * 1000 * 1000};
@@ -155,17 +205,29 @@ int wait_for(uint32_t job_id) {
         flatbuffers::FlatBufferBuilder fbb;
         auto ids = fbb.CreateVector(std::vector<uint32_t>{job_id});
         auto req = proto::CreateJobInfoRequest(fbb, ids);
-        net::Reply reply = call_ctld(fbb, proto::Body::JobInfoRequest, req.Union());
+        net::Reply reply;
+        try {
+            reply = call_ctld(fbb, proto::Body::JobInfoRequest, req.Union());
+        } catch (const net::RpcError &) {
+            return 0;   // no longer known: it ended and was purged
+        }
         const auto *r = reply.as<proto::JobInfoResponse>();
-        const proto::JobInfo *job = nullptr;
+        bool any = false, all_done = true;
+        int code = 0;
         if (r->jobs())
-            for (const auto *j : *r->jobs())
-                if (j->job_id() == job_id) job = j;
-        if (!job) return 0;   // no longer known: it ended and was purged
-        if (!job_is_finished(job->state())) continue;
-        int code = (job->exit_status() >> 8) & 0xff;
-        if ((job->state() & kJobStateBase) != DROVER_JOB_COMPLETE && code == 0) code = 1;
-        return code;
+            for (const auto *j : *r->jobs()) {
+                if (j->job_id() != job_id && j->array_job_id() != job_id) continue;
+                any = true;
+                if (!job_is_finished(j->state())) {
+                    all_done = false;
+                    break;
+                }
+                int c = (j->exit_status() >> 8) & 0xff;
+                if ((j->state() & kJobStateBase) != DROVER_JOB_COMPLETE && c == 0) c = 1;
+                code = std::max(code, c);
+            }
+        if (!any) return 0;   // no longer known: it ended and was purged
+        if (all_done) return code;
     }
 }
 
@@ -189,7 +251,13 @@ int run(const SbatchCommandLine &cl) {
     }
 
     SbatchContext ctx = make_context();
-    SbatchRequest req = build_sbatch_request(cl, std::move(script), ctx);
+    SbatchRequest req;
+    try {
+        req = build_sbatch_request(cl, std::move(script), ctx);
+    } catch (const SbatchFatal &e) {
+        write_err(std::string(kProg) + ": fatal: " + e.what() + "\n");
+        return 1;
+    }
     if (!req.quiet)
         for (const auto &w : req.warnings) print_warning(kProg, w);
 

@@ -1,8 +1,11 @@
 // sbatch_opts.cpp - sbatch's option table and how each option, from any source, sets the request.
 #include "cli/sbatch_opts.hpp"
 
+#include "cli/scancel_args.hpp"
 #include "cli/text.hpp"
 #include "common/error.hpp"
+#include "common/gres.hpp"
+#include "common/hostlist.hpp"
 #include "common/timefmt.hpp"
 
 namespace drover::cli {
@@ -13,7 +16,9 @@ enum Id : int {
     kJobName, kOutput, kError, kInput, kPartition, kNodes, kNtasks, kCpusPerTask, kTime, kMem,
     kMemPerCpu, kChdir, kAccount, kExport, kHold, kTestOnly, kWait, kWrap, kParsable, kComment,
     kExclusive, kOpenMode, kQuiet, kVerbose, kVersion, kHelp, kUsage, kClusters, kBegin,
-    kArray, kDependency, kNtasksPerNode,
+    kArray, kDependency, kNtasksPerNode, kKillOnInvalidDep, kNice, kRequeue, kNoRequeue, kSignal,
+    kDeadline, kMinCpus, kTmp, kGres, kGpus, kGpusPerNode, kGpusPerTask, kConstraint, kNodelist,
+    kExclude, kContiguous, kOversubscribe,
     kIgnoredBase = 1000,   // + index into kIgnored
 };
 
@@ -52,6 +57,23 @@ constexpr OptSpec kMain[] = {
     {kBegin, 'b', "begin", Arg::required},
     {kArray, 'a', "array", Arg::required},
     {kDependency, 'd', "dependency", Arg::required},
+    {kKillOnInvalidDep, 0, "kill-on-invalid-dep", Arg::required},
+    {kNice, 0, "nice", Arg::optional},
+    {kRequeue, 0, "requeue", Arg::none},
+    {kNoRequeue, 0, "no-requeue", Arg::none},
+    {kSignal, 0, "signal", Arg::required},
+    {kDeadline, 0, "deadline", Arg::required},
+    {kMinCpus, 0, "mincpus", Arg::required},
+    {kTmp, 0, "tmp", Arg::required},
+    {kGres, 0, "gres", Arg::required},
+    {kGpus, 'G', "gpus", Arg::required},
+    {kGpusPerNode, 0, "gpus-per-node", Arg::required},
+    {kGpusPerTask, 0, "gpus-per-task", Arg::required},
+    {kConstraint, 'C', "constraint", Arg::required},
+    {kNodelist, 'w', "nodelist", Arg::required},
+    {kExclude, 'x', "exclude", Arg::required},
+    {kContiguous, 0, "contiguous", Arg::none},
+    {kOversubscribe, 's', "oversubscribe", Arg::none},
 };
 
 // Options Slurm has and Drover accepts without acting on them. warn: say so on stderr (they
@@ -67,8 +89,6 @@ constexpr Ignored kIgnored[] = {
     {'q', "qos", Arg::required, false},
     {0, "mail-type", Arg::required, false},
     {0, "mail-user", Arg::required, false},
-    {0, "requeue", Arg::none, false},
-    {0, "no-requeue", Arg::none, false},
     {0, "get-user-env", Arg::optional, false},
     {0, "propagate", Arg::optional, false},
     {0, "profile", Arg::required, false},
@@ -76,34 +96,22 @@ constexpr Ignored kIgnored[] = {
     {0, "export-file", Arg::required, false},
     {0, "ignore-pbs", Arg::none, false},
     {'k', "no-kill", Arg::optional, false},
-    {0, "kill-on-invalid-dep", Arg::required, false},
     {0, "wckey", Arg::required, false},
     {0, "uid", Arg::required, true},
     {0, "gid", Arg::required, true},
-    {0, "gres", Arg::required, true},
-    {'G', "gpus", Arg::required, true},
-    {0, "gpus-per-node", Arg::required, true},
-    {0, "gpus-per-task", Arg::required, true},
     {0, "gpus-per-socket", Arg::required, true},
     {0, "cpus-per-gpu", Arg::required, true},
     {0, "mem-per-gpu", Arg::required, true},
     {0, "gpu-bind", Arg::required, true},
     {0, "gpu-freq", Arg::required, true},
-    {'C', "constraint", Arg::required, true},
     {0, "cluster-constraint", Arg::required, true},
-    {'w', "nodelist", Arg::required, true},
-    {'x', "exclude", Arg::required, true},
     {'F', "nodefile", Arg::required, true},
     {0, "ntasks-per-socket", Arg::required, true},
     {0, "ntasks-per-core", Arg::required, true},
     {0, "ntasks-per-gpu", Arg::required, true},
-    {0, "signal", Arg::required, true},
     {'L', "licenses", Arg::required, true},
     {0, "reservation", Arg::required, true},
-    {0, "nice", Arg::optional, true},
     {0, "priority", Arg::required, true},
-    {0, "mincpus", Arg::required, true},
-    {0, "tmp", Arg::required, true},
     {0, "switches", Arg::required, true},
     {'m', "distribution", Arg::required, true},
     {0, "hint", Arg::required, true},
@@ -114,12 +122,9 @@ constexpr Ignored kIgnored[] = {
     {0, "cores-per-socket", Arg::required, true},
     {0, "threads-per-core", Arg::required, true},
     {'B', "extra-node-info", Arg::required, true},
-    {0, "contiguous", Arg::none, true},
     {'O', "overcommit", Arg::none, true},
-    {'s', "oversubscribe", Arg::none, true},
     {0, "spread-job", Arg::none, true},
     {0, "use-min-nodes", Arg::none, true},
-    {0, "deadline", Arg::required, true},
     {0, "delay-boot", Arg::required, true},
     {0, "time-min", Arg::required, true},
     {0, "reboot", Arg::none, true},
@@ -145,17 +150,20 @@ const std::vector<OptSpec> &all_specs() {
     return specs;
 }
 
-// What a source has set, for checks that look at one source at a time.
-struct SourceSeen {
-    bool mem = false, mem_per_cpu = false;
+// Which memory options a group of sources set: the script and command line together, or the
+// SBATCH_* variables (Slurm checks each group on its own, then lets the first win).
+struct MemSeen {
+    bool mem = false, per_cpu = false, per_gpu = false;
+    int count() const { return int(mem) + int(per_cpu) + int(per_gpu); }
 };
 
 // Request plus what is only resolved at the end.
 struct Pending {
     SbatchRequest req;
     std::optional<std::string> export_spec;
-    std::optional<uint64_t> mem_per_cpu_mb;
+    std::optional<uint64_t> mem_mb, mem_per_cpu_mb;   // the last value each was given
     std::optional<uint32_t> tasks_per_node;
+    std::string gpus_per_node_type;                    // --gpus-per-node=TYPE:N
     bool name_set = false;
 };
 
@@ -167,19 +175,105 @@ uint32_t positive(std::string_view v, const char *what) {
     return *n;
 }
 
-void apply(Pending &p, const ParsedOpt &o, const SbatchContext &ctx, SourceSeen &seen,
+uint64_t size_mb(std::string_view v, const char *what) {
+    try {
+        return parse_size_mb(trim(v));
+    } catch (const ParseError &) {
+        throw ParseError(std::string("invalid ") + what + " " + quoted(v));
+    }
+}
+
+// --array: "0-15", "1,3,5", "0-15:4", each with an optional "%N" throttle. The controller decides
+// the limits (MaxArraySize); this checks the form, so a bad directive names its line.
+void check_array(std::string_view v) {
+    auto bad = [&] { return ParseError("invalid job array specification " + quoted(v)); };
+    std::string_view body = trim(v);
+    if (auto pct = body.find('%'); pct != std::string_view::npos) {
+        if (!parse_u32(body.substr(pct + 1))) throw bad();
+        body = body.substr(0, pct);
+    }
+    if (body.empty()) throw bad();
+    for (const auto &part : split(body, ',', /*keep_empty=*/true)) {
+        std::string_view range = part;
+        if (auto colon = range.find(':'); colon != std::string_view::npos) {
+            auto step = parse_u32(range.substr(colon + 1));
+            if (!step || *step == 0) throw bad();
+            range = range.substr(0, colon);
+        }
+        std::size_t dash = range.find('-');
+        auto lo = parse_u32(range.substr(0, dash));
+        auto hi = dash == std::string_view::npos ? lo : parse_u32(range.substr(dash + 1));
+        if (!lo || !hi || *hi < *lo) throw bad();
+    }
+}
+
+// --signal=[{R|B}:]SIG[@TIME]: a known signal, a time in seconds up to 65535.
+void check_signal(std::string_view v) {
+    auto bad = [&] { return ParseError("invalid --signal specification " + quoted(v)); };
+    std::string_view s = v;
+    if (auto colon = s.find(':'); colon != std::string_view::npos) {
+        std::string_view flags = s.substr(0, colon);
+        if (flags.empty()) throw bad();
+        for (char c : flags)
+            if (c != 'R' && c != 'B' && c != 'r' && c != 'b') throw bad();
+        s = s.substr(colon + 1);
+    }
+    std::size_t at = s.find('@');
+    if (!parse_signal(s.substr(0, at))) throw bad();
+    if (at != std::string_view::npos) {
+        auto secs = parse_u32(s.substr(at + 1));
+        if (!secs || *secs > 0xffff) throw bad();
+    }
+}
+
+// --gpus / --gpus-per-node / --gpus-per-task: "N", "TYPE:N", or a list of them (counts add up).
+struct GpuCount {
+    uint32_t count = 0;
+    std::string type;   // the one type named, "" when none (or several: see mixed)
+    bool mixed = false;
+};
+
+GpuCount gpu_count(std::string_view v, const char *what) {
+    auto bad = [&] { return ParseError(std::string("invalid ") + what + " " + quoted(v)); };
+    GpuCount g;
+    uint64_t total = 0;
+    for (const auto &item : split(v, ',', /*keep_empty=*/true)) {
+        std::string_view it = trim(item);
+        std::string_view count = it;
+        if (auto colon = it.rfind(':'); colon != std::string_view::npos) {
+            std::string_view type = it.substr(0, colon);
+            if (type.empty() || type.find(':') != std::string_view::npos) throw bad();
+            if (!g.type.empty() && g.type != type) g.mixed = true;
+            g.type = std::string(type);
+            count = it.substr(colon + 1);
+        } else if (!g.type.empty()) {
+            g.mixed = true;
+        }
+        auto n = parse_u32(count);
+        if (!n) throw bad();
+        total += *n;
+    }
+    if (total == 0 || total > 0xffffffffu) throw bad();
+    g.count = uint32_t(total);
+    return g;
+}
+
+void warn_once(SbatchRequest &r, std::string w) {
+    for (const auto &x : r.warnings)
+        if (x == w) return;
+    r.warnings.push_back(std::move(w));
+}
+
+void apply(Pending &p, const ParsedOpt &o, const SbatchContext &ctx, MemSeen &seen,
            bool from_script) {
     SbatchRequest &r = p.req;
     const std::string v = o.value.value_or("");
     if (o.id >= kIgnoredBase) {
         const Ignored &ig = kIgnored[o.id - kIgnoredBase];
-        std::string w = std::string("--") + ig.long_name +
-                        " is not supported by Drover yet and was ignored";
-        if (ig.warn) {
-            bool dup = false;
-            for (const auto &x : r.warnings) dup = dup || x == w;
-            if (!dup) r.warnings.push_back(w);
-        }
+        if (std::string_view(ig.long_name) == "mem-per-gpu") seen.per_gpu = true;
+        if (ig.warn)
+            warn_once(r, std::string("--") + ig.long_name +
+                             " is not supported by Drover yet and was ignored");
         return;
     }
     switch (static_cast<Id>(o.id)) {
@@ -209,6 +303,7 @@ void apply(Pending &p, const ParsedOpt &o, const SbatchContext &ctx, SourceSeen 
     case kNtasks: r.num_tasks = positive(v, "number of tasks"); break;
     case kNtasksPerNode: p.tasks_per_node = positive(v, "number of tasks per node"); break;
     case kCpusPerTask: r.cpus_per_task = positive(v, "number of cpus per task"); break;
+    case kMinCpus: r.min_cpus_per_node = positive(v, "minimum number of cpus per node"); break;
     case kTime:
         try {
             r.time_limit_min = parse_time_limit(v);
@@ -217,23 +312,14 @@ void apply(Pending &p, const ParsedOpt &o, const SbatchContext &ctx, SourceSeen 
         }
         break;
     case kMem:
-        try {
-            r.mem_per_node_mb = parse_size_mb(trim(v));
-        } catch (const ParseError &) {
-            throw ParseError("invalid memory size " + quoted(v));
-        }
-        p.mem_per_cpu_mb.reset();
+        p.mem_mb = size_mb(v, "memory size");
         seen.mem = true;
         break;
     case kMemPerCpu:
-        try {
-            p.mem_per_cpu_mb = parse_size_mb(trim(v));
-        } catch (const ParseError &) {
-            throw ParseError("invalid memory size " + quoted(v));
-        }
-        r.mem_per_node_mb = 0;
-        seen.mem_per_cpu = true;
+        p.mem_per_cpu_mb = size_mb(v, "memory size");
+        seen.per_cpu = true;
         break;
+    case kTmp: r.tmp_disk_mb = size_mb(v, "temporary disk size"); break;
     case kExport:
         export_environment(v, {});   // validates
         p.export_spec = v;
@@ -247,13 +333,18 @@ void apply(Pending &p, const ParsedOpt &o, const SbatchContext &ctx, SourceSeen 
     case kExclusive:
         if (!o.value || o.value->empty()) {
             r.exclusive = true;
+            r.oversubscribe = false;   // the later of the two wins, as in Slurm
         } else if (iequals(v, "user") || iequals(v, "mcs") || iequals(v, "topo")) {
-            r.warnings.push_back("--exclusive=" + v +
-                                 " is not supported by Drover yet and was ignored");
+            warn_once(r, "--exclusive=" + v + " is not supported by Drover yet and was ignored");
         } else {
             throw ParseError("invalid --exclusive value " + quoted(v));
         }
         break;
+    case kOversubscribe:
+        r.oversubscribe = true;
+        r.exclusive = false;
+        break;
+    case kContiguous: r.contiguous = true; break;
     case kOpenMode:
         if (iequals(v, "append") || iequals(v, "a")) r.open_mode_append = true;
         else if (iequals(v, "truncate") || iequals(v, "t")) r.open_mode_append = false;
@@ -267,9 +358,84 @@ void apply(Pending &p, const ParsedOpt &o, const SbatchContext &ctx, SourceSeen 
             throw ParseError("invalid begin time " + quoted(v));
         }
         break;
-    case kArray: throw ParseError("job arrays (--array) are not supported by Drover yet");
-    case kDependency:
-        throw ParseError("job dependencies (--dependency) are not supported by Drover yet");
+    case kDeadline:
+        try {
+            r.deadline = parse_timestamp(v, ctx.now);
+        } catch (const ParseError &) {
+            throw ParseError("invalid deadline " + quoted(v));
+        }
+        break;
+    case kArray:
+        check_array(v);
+        r.array = std::string(trim(v));
+        break;
+    case kDependency: r.dependency = std::string(trim(v)); break;   // the controller checks it
+    case kKillOnInvalidDep:
+        if (iequals(v, "yes")) r.kill_on_invalid_dep = 1;
+        else if (iequals(v, "no")) r.kill_on_invalid_dep = 0;
+        else throw ParseError("invalid --kill-on-invalid-dep value " + quoted(v) + " (expected yes or no)");
+        break;
+    case kNice: {
+        if (!o.value || o.value->empty()) {
+            r.nice = 100;   // Slurm's adjustment when none is given
+            break;
+        }
+        std::string_view n = trim(v);
+        bool neg = n.starts_with('-');
+        if (neg || n.starts_with('+')) n.remove_prefix(1);
+        auto mag = parse_u32(n);
+        if (!mag || *mag > 2147483645u) throw ParseError("invalid nice value " + quoted(v));
+        r.nice = neg ? -int32_t(*mag) : int32_t(*mag);
+        break;
+    }
+    case kRequeue: r.requeue = 1; break;
+    case kNoRequeue: r.requeue = 0; break;
+    case kSignal:
+        check_signal(v);
+        r.signal = v;
+        break;
+    case kGres:
+        try {
+            r.gres = format_gres(parse_gres_request(v));   // "none" gives none
+        } catch (const ParseError &e) {
+            throw ParseError(e.what());
+        }
+        break;
+    case kGpus: {
+        GpuCount g = gpu_count(v, "number of gpus");
+        if (!g.type.empty())
+            warn_once(r, "--gpus=" + v + ": GPU types are not supported by Drover yet; any GPU may be given");
+        r.gpus = g.count;
+        break;
+    }
+    case kGpusPerNode: {
+        GpuCount g = gpu_count(v, "number of gpus per node");
+        r.gpus_per_node = g.count;
+        // One type per node is what --gres=gpu:TYPE:N asks; resolved at the end.
+        p.gpus_per_node_type = g.mixed ? std::string() : g.type;
+        if (g.mixed)
+            warn_once(r, "--gpus-per-node=" + v + ": GPU types are not supported by Drover yet; any GPU may be given");
+        break;
+    }
+    case kGpusPerTask: {
+        GpuCount g = gpu_count(v, "number of gpus per task");
+        if (!g.type.empty())
+            warn_once(r, "--gpus-per-task=" + v + ": GPU types are not supported by Drover yet; any GPU may be given");
+        r.gpus_per_task = g.count;
+        break;
+    }
+    case kConstraint: r.constraint = v; break;
+    case kNodelist:
+    case kExclude: {
+        const char *what = o.id == kNodelist ? "node list" : "excluded node list";
+        try {
+            if (hostlist_expand(trim(v), 1u << 20).empty()) throw ParseError("empty");
+        } catch (const ParseError &) {
+            throw ParseError(std::string("invalid ") + what + " " + quoted(v));
+        }
+        (o.id == kNodelist ? r.req_nodes : r.exc_nodes) = std::string(trim(v));
+        break;
+    }
     case kWrap:
         if (from_script) throw ParseError("--wrap is only valid on the command line");
         break;
@@ -282,11 +448,6 @@ void apply(Pending &p, const ParsedOpt &o, const SbatchContext &ctx, SourceSeen 
     }
 }
 
-void check_source(const SourceSeen &seen, const std::string &where) {
-    if (seen.mem && seen.mem_per_cpu)
-        throw ParseError(where + "--mem and --mem-per-cpu are mutually exclusive");
-}
-
 struct EnvOption {
     const char *var;
     Id id;
@@ -297,8 +458,19 @@ constexpr EnvOption kEnvOptions[] = {
     {"SBATCH_EXPORT", kExport},         {"SBATCH_WAIT", kWait},
     {"SBATCH_EXCLUSIVE", kExclusive},   {"SBATCH_MEM_PER_NODE", kMem},
     {"SBATCH_MEM_PER_CPU", kMemPerCpu}, {"SBATCH_OPEN_MODE", kOpenMode},
-    {"SBATCH_CLUSTERS", kClusters},
+    {"SBATCH_CLUSTERS", kClusters},     {"SBATCH_ARRAY_INX", kArray},
+    {"SBATCH_CONSTRAINT", kConstraint}, {"SBATCH_GRES", kGres},
+    {"SBATCH_GPUS", kGpus},             {"SBATCH_GPUS_PER_NODE", kGpusPerNode},
+    {"SBATCH_GPUS_PER_TASK", kGpusPerTask}, {"SBATCH_REQUEUE", kRequeue},
+    {"SBATCH_NO_REQUEUE", kNoRequeue}, {"SBATCH_SIGNAL", kSignal},
 };
+
+// Whether an option takes no value (SBATCH_* variables for such options are set by presence).
+bool is_flag(int id) {
+    for (const auto &s : all_specs())
+        if (s.id == id) return s.arg == Arg::none;
+    return false;
+}
 
 std::string absolute(const std::string &path, const std::string &cwd) {
     if (path.starts_with("/")) return path;
@@ -343,12 +515,12 @@ SbatchRequest build_sbatch_request(const SbatchCommandLine &cl, std::string scri
     const auto &specs = all_specs();
 
     // 1. #SBATCH directives, in order.
-    SourceSeen script_seen;
+    MemSeen given;   // by the script and the command line together
     for (const auto &d : scan_directives(script)) {
         std::string where = "script line " + str_i(d.line) + ": ";
         try {
             ParsedArgs pa = parse_options(d.args, specs, /*stop_at_positional=*/false);
-            for (const auto &o : pa.opts) apply(p, o, ctx, script_seen, true);
+            for (const auto &o : pa.opts) apply(p, o, ctx, given, true);
             for (const auto &extra : pa.positionals)
                 p.req.warnings.push_back(where + "ignoring unexpected argument '" + extra + "'");
         } catch (const UsageError &e) {
@@ -357,31 +529,47 @@ SbatchRequest build_sbatch_request(const SbatchCommandLine &cl, std::string scri
             throw ParseError(where + e.what());
         }
     }
-    check_source(script_seen, "script: ");
 
     // 2. SBATCH_* input environment variables.
-    for (const auto &eo : kEnvOptions) {
-        for (const auto &kv : ctx.env) {
-            if (kv.first != eo.var) continue;
-            SourceSeen seen;
-            ParsedOpt o{eo.id, kv.second, kv.first};
-            // Flags set by their presence; SBATCH_EXCLUSIVE may carry a mode.
-            if (eo.id == kWait ||
-                (eo.id == kExclusive && !iequals(kv.second, "user") &&
-                 !iequals(kv.second, "mcs") && !iequals(kv.second, "topo")))
-                o.value.reset();
-            try {
-                apply(p, o, ctx, seen, false);
-            } catch (const ParseError &e) {
-                throw ParseError(std::string(eo.var) + ": " + e.what());
+    MemSeen env_seen;
+    std::optional<uint64_t> env_mem, env_mem_per_cpu;
+    {
+        Pending env_p;   // memory from variables is kept apart until the rule below
+        for (const auto &eo : kEnvOptions) {
+            for (const auto &kv : ctx.env) {
+                if (kv.first != eo.var) continue;
+                ParsedOpt o{eo.id, kv.second, kv.first};
+                // Flags are set by their presence; SBATCH_EXCLUSIVE may carry a mode.
+                if (is_flag(eo.id) ||
+                    (eo.id == kExclusive && !iequals(kv.second, "user") &&
+                     !iequals(kv.second, "mcs") && !iequals(kv.second, "topo")))
+                    o.value.reset();
+                try {
+                    if (eo.id == kMem || eo.id == kMemPerCpu) apply(env_p, o, ctx, env_seen, false);
+                    else apply(p, o, ctx, env_seen, false);
+                } catch (const ParseError &e) {
+                    throw ParseError(std::string(eo.var) + ": " + e.what());
+                }
             }
         }
+        env_mem = env_p.mem_mb;
+        env_mem_per_cpu = env_p.mem_per_cpu_mb;
     }
 
     // 3. The command line.
-    SourceSeen cl_seen;
-    for (const auto &o : cl.opts) apply(p, o, ctx, cl_seen, false);
-    check_source(cl_seen, "");
+    for (const auto &o : cl.opts) apply(p, o, ctx, given, false);
+
+    // Memory: one of --mem, --mem-per-cpu and --mem-per-gpu from the script and command line;
+    // one of the variables; what the script or command line gives wins over the variables.
+    if (given.count() > 1)
+        throw SbatchFatal("--mem, --mem-per-cpu, and --mem-per-gpu are mutually exclusive.");
+    if (env_seen.count() > 1)
+        throw SbatchFatal(
+            "SLURM_MEM_PER_CPU, SLURM_MEM_PER_GPU, and SLURM_MEM_PER_NODE are mutually exclusive.");
+    if (given.count() == 0) {
+        p.mem_mb = env_mem;
+        p.mem_per_cpu_mb = env_mem_per_cpu;
+    }
 
     SbatchRequest &r = p.req;
     r.script = std::move(script);
@@ -394,15 +582,23 @@ SbatchRequest build_sbatch_request(const SbatchCommandLine &cl, std::string scri
     if (cl.script_path && !cl.wrap) r.command = absolute(*cl.script_path, ctx.cwd);
     r.work_dir = r.work_dir.empty() ? ctx.cwd : absolute(r.work_dir, ctx.cwd);
     // Without -n, --ntasks-per-node sets the task count (Slurm: -n wins when both are given).
-    if (p.tasks_per_node && r.num_tasks == 0)
-        r.num_tasks = *p.tasks_per_node * (r.min_nodes ? r.min_nodes : 1);
-    if (p.mem_per_cpu_mb) {
-        // A per-node figure from per-CPU memory: CPUs per task times tasks per node.
-        uint64_t cpus = r.cpus_per_task ? r.cpus_per_task : 1;
-        uint64_t tasks = r.num_tasks ? r.num_tasks : 1;
-        uint64_t nodes = r.min_nodes ? r.min_nodes : 1;
-        uint64_t per_node = (tasks + nodes - 1) / nodes;
-        r.mem_per_node_mb = *p.mem_per_cpu_mb * cpus * per_node;
+    if (p.tasks_per_node) {
+        r.ntasks_per_node = *p.tasks_per_node;
+        if (r.num_tasks == 0) r.num_tasks = *p.tasks_per_node * (r.min_nodes ? r.min_nodes : 1);
+    }
+    if (p.mem_mb) r.mem_per_node_mb = *p.mem_mb;
+    if (p.mem_per_cpu_mb) r.mem_per_cpu_mb = *p.mem_per_cpu_mb;
+    // --gpus-per-node=TYPE:N is --gres=gpu:TYPE:N, unless --gres names GPUs itself.
+    if (!p.gpus_per_node_type.empty() && r.gpus_per_node) {
+        bool gres_gpu = false;
+        for (const auto &g : parse_gres_request(r.gres)) gres_gpu = gres_gpu || g.name == "gpu";
+        if (gres_gpu) {
+            warn_once(r, "--gpus-per-node: GPU types are not supported by Drover yet; any GPU may be given");
+        } else {
+            r.gres += (r.gres.empty() ? "" : ",") + std::string("gpu:") + p.gpus_per_node_type + ":" +
+                      str_u(r.gpus_per_node);
+            r.gpus_per_node = 0;
+        }
     }
     r.environment = export_environment(p.export_spec.value_or("ALL"), ctx.env);
     return std::move(p.req);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cli/options.hpp"
+#include "common/error.hpp"
 
 namespace drover::cli {
 
@@ -41,10 +42,36 @@ struct SbatchRequest {
     int64_t begin_time = 0;
     bool hold = false, test_only = false, exclusive = false, open_mode_append = false;
 
+    // Resources and scheduling, as JobDesc carries them (0 / "" = not asked for).
+    uint64_t mem_per_cpu_mb = 0;         // --mem-per-cpu (never together with mem_per_node_mb)
+    uint32_t ntasks_per_node = 0;
+    uint32_t min_cpus_per_node = 0;      // --mincpus
+    uint64_t tmp_disk_mb = 0;            // --tmp
+    std::string gres;                    // --gres per node, checked and written canonically
+    uint32_t gpus = 0, gpus_per_node = 0, gpus_per_task = 0;
+    std::string constraint;              // -C, as written
+    std::string req_nodes, exc_nodes;    // -w / -x hostlists, as written
+    bool contiguous = false;
+    bool oversubscribe = false;          // -s
+    int32_t nice = 0;                    // --nice[=N] (100 without a value)
+    std::string dependency;              // -d, as written
+    std::string array;                   // -a, as written ("0-15%2")
+    int requeue = -1;                    // -1 default, 0 --no-requeue, 1 --requeue
+    std::string signal;                  // --signal=[{R|B}:]SIG[@TIME], checked, as written
+    int64_t deadline = 0;                // --deadline, absolute
+    int kill_on_invalid_dep = -1;        // -1 default, 0 no, 1 yes
+
     bool parsable = false, wait = false, quiet = false;
     bool clusters_given = false;     // -M: name the cluster in what sbatch prints
     int verbose = 0;
     std::vector<std::string> warnings;   // print as "sbatch: warning: <w>" unless quiet
+};
+
+// A refusal Slurm makes with "sbatch: fatal: ..." rather than "sbatch: error: ..." (the memory
+// options given together).
+class SbatchFatal : public drover::ParseError {
+  public:
+    using drover::ParseError::ParseError;
 };
 
 // The command line on its own: options not yet applied, the script path and its arguments.
@@ -78,7 +105,10 @@ std::vector<Directive> scan_directives(std::string_view script);
 
 // Merges directives, SBATCH_* variables and the command line (later wins) into a request.
 // Throws drover::ParseError naming the line for a bad directive ("script line 3: invalid time
-// limit 'x'"), or the option for a bad command-line value.
+// limit 'x'"), or the option for a bad command-line value; SbatchFatal when --mem and
+// --mem-per-cpu (or --mem-per-gpu) are both given by the script and command line together, or
+// by SBATCH_MEM_PER_* variables together (Slurm's rule: otherwise the script and command line
+// win over the variables).
 SbatchRequest build_sbatch_request(const SbatchCommandLine &cl, std::string script,
                                    const SbatchContext &ctx);
 

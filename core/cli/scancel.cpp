@@ -1,6 +1,8 @@
 // scancel.cpp - cancel or signal jobs by id or by filter with one JobSignalRequest.
 #include <unistd.h>
 
+#include <algorithm>
+
 #include "cli/command_main.hpp"
 #include "cli/scancel_args.hpp"
 #include "cli/text.hpp"
@@ -41,7 +43,7 @@ constexpr const char *kUsage =
 constexpr CommandText kText{kProg, kHelp, kUsage};
 
 int run(const ScancelArgs &a) {
-    if (a.job_ids.empty() && !a.has_filter()) {
+    if (a.jobs.empty() && !a.has_filter()) {
         print_error(kProg, "No job identification provided");
         return 1;
     }
@@ -56,16 +58,19 @@ int run(const ScancelArgs &a) {
     } else if (a.me) {
         uid = static_cast<uint32_t>(::getuid());
     }
+    std::vector<std::string> specs;
+    for (const auto &j : a.jobs) specs.push_back(j.text);
     if (a.verbose)
-        for (uint32_t id : a.job_ids) write_err("scancel: Terminating job " + str_u(id) + "\n");
+        for (const auto &s : specs) write_err("scancel: Terminating job " + s + "\n");
 
     flatbuffers::FlatBufferBuilder fbb;
-    auto ids = fbb.CreateVector(a.job_ids);
+    // Every id goes as a spec ("12", "12_3", "12_[1-4]"); the controller answers per job or task.
+    auto job_specs = fbb.CreateVectorOfStrings(specs);
     auto name = a.name ? fbb.CreateString(*a.name) : 0;
     auto states = fbb.CreateVector(a.states);
     auto part = a.partition ? fbb.CreateString(*a.partition) : 0;
     proto::JobSignalRequestBuilder b(fbb);
-    b.add_job_ids(ids);
+    b.add_job_specs(job_specs);
     b.add_signal(a.signal.value_or(9));
     b.add_user_id(uid);
     b.add_name(name);
@@ -78,21 +83,62 @@ int run(const ScancelArgs &a) {
     net::Reply reply;
     const auto *r = ask_ctld<proto::JobSignalResponse>(
         reply, fbb, proto::Body::JobSignalRequest, req.Union(), [&](const net::RpcError &e) {
-            if (a.job_ids.size() == 1)
-                print_error(kProg, "Kill job error on job id " + str_u(a.job_ids[0]) + ": " + e.what());
+            if (specs.size() == 1)
+                print_error(kProg, "Kill job error on job id " + specs[0] + ": " + e.what());
             else
                 print_error(kProg, e.what());
         });
     if (!r) return 1;
-    int rc = 0;
+    // Per item: the controller names each job or array task it acted on. The tasks of an
+    // array named by its bare id that had already ended are not errors (the array's live tasks
+    // were cancelled), unless none of it was left: then the id as written is the one in error.
+    struct Failure {
+        std::string label, msg;
+    };
+    std::vector<Failure> failures;
+    auto owning_bare_spec = [&](const std::string &label) -> const JobSpec * {
+        auto item = parse_job_spec(label);
+        if (!item || !item->has_tasks) return nullptr;
+        for (const auto &j : a.jobs)
+            if (j.text == label) return nullptr;   // named as written
+        for (const auto &j : a.jobs)
+            if (!j.has_tasks && j.job_id == item->job_id) return &j;
+        return nullptr;
+    };
+    constexpr std::string_view kDone = "already completing or completed";
+    std::vector<std::pair<const JobSpec *, bool>> arrays;   // bare array spec, any item acted on
+    auto note_array = [&](const JobSpec *s, bool ok) {
+        for (auto &x : arrays)
+            if (x.first == s) {
+                x.second = x.second || ok;
+                return;
+            }
+        arrays.emplace_back(s, ok);
+    };
+    std::vector<std::string> answered;   // every label the controller answered for
     if (r->results()) {
         for (const auto *res : *r->results()) {
-            if (res->rc() == 0) continue;
             std::string id = res->node() ? res->node()->str() : "?";
             std::string msg = res->message() ? res->message()->str() : "error";
-            print_error(kProg, "Kill job error on job id " + id + ": " + msg);
-            rc = 1;
+            answered.push_back(id);
+            const JobSpec *array = owning_bare_spec(id);
+            if (array && (res->rc() == 0 || msg.find(kDone) != std::string::npos)) {
+                note_array(array, res->rc() == 0);
+                continue;
+            }
+            if (res->rc() != 0) failures.push_back({id, msg});
         }
+    }
+    int rc = 0;
+    for (const auto &[spec, any_ok] : arrays) {
+        if (any_ok) continue;
+        // The array's pending record answers for the id itself; without one every task had ended.
+        if (std::find(answered.begin(), answered.end(), spec->text) == answered.end())
+            failures.push_back({spec->text, "Job/step already completing or completed"});
+    }
+    for (const auto &f : failures) {
+        print_error(kProg, "Kill job error on job id " + f.label + ": " + f.msg);
+        rc = 1;
     }
     return rc;
 }

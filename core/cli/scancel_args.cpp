@@ -109,10 +109,10 @@ ScancelArgs parse_scancel_args(std::span<const std::string> args) {
     }
     for (const auto &p : pa.positionals) {
         // Ids may be separated by spaces or commas.
-        for (const auto &item : split(p, ',')) {
-            auto id = parse_u32(item);
-            if (!id || *id == 0) throw ParseError("Invalid job id " + item);
-            a.job_ids.push_back(*id);
+        for (const auto &item : split_job_specs(p)) {
+            auto spec = parse_job_spec(item);
+            if (!spec) throw ParseError("Invalid job id " + item);
+            a.jobs.push_back(std::move(*spec));
         }
     }
     return a;

@@ -8,10 +8,12 @@
 #include <string_view>
 #include <vector>
 
+#include "cli/job_ids.hpp"
+
 namespace drover::cli {
 
 struct ScancelArgs {
-    std::vector<uint32_t> job_ids;
+    std::vector<JobSpec> jobs;                // "12", "12_3", "12_[1-4]", as written
     std::optional<std::string> user;          // -u, name or uid
     bool me = false;
     std::optional<std::string> name;          // -n
@@ -23,7 +25,8 @@ struct ScancelArgs {
     bool has_filter() const { return user || me || name || partition || !states.empty(); }
 };
 
-// Throws UsageError for unknown options; drover::ParseError for "Invalid job id abc",
+// Job ids may be separated by spaces or commas (a comma inside "12_[1,3]" belongs to the
+// spec). Throws UsageError for unknown options; drover::ParseError for "Invalid job id abc",
 // "Invalid job signal: FOO", "Invalid job state specified: X".
 ScancelArgs parse_scancel_args(std::span<const std::string> args);
 

@@ -2,6 +2,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <optional>
 
 #include "cli/command_main.hpp"
 #include "cli/json_records.hpp"
@@ -42,20 +43,24 @@ constexpr const char *kHelp =
     "     quit                     terminate this command.\n"
     "     reconfigure              re-read configuration files.\n"
     "     release <job_list>       permit specified job to start.\n"
+    "     requeue <job_list>       re-queue a batch job.\n"
+    "     requeuehold <job_list>   re-queue and hold a batch job.\n"
     "     show <ENTITY> [<ID>]     display state of identified entity, default\n"
     "                              is all records.  <ENTITY> may be \"config\",\n"
     "                              \"job\", \"node\" or \"partition\".\n"
     "     shutdown                 shutdown slurm controller.\n"
+    "     top <job_list>           put specified job first in queue for user.\n"
     "     uhold <job_list>         place user hold on specified job.\n"
     "     update <SPECIFICATIONS>  update job or node configuration: JobId=<id> with\n"
-    "                              TimeLimit, Name, Partition, Priority, NumNodes or\n"
-    "                              Comment; NodeName=<name> with State and Reason.\n"
+    "                              TimeLimit, Name, Partition, Priority, NumNodes,\n"
+    "                              Comment, Dependency, Features, StartTime, Nice or\n"
+    "                              Requeue; NodeName=<name> with State and Reason.\n"
     "     version                  display tool version number.\n";
 
 constexpr CommandText kText{kProg, kHelp};   // --usage prints the help, as in Slurm
 
 struct Opts {
-    bool one_liner = false, json = false, quiet = false;
+    bool one_liner = false, json = false, quiet = false, details = false;
 };
 
 // Prints what show found: as one JSON document (to_json) with --json; else none_line when
@@ -77,14 +82,17 @@ void print_found(const Opts &o, const std::vector<const Record *> &found, const 
 }
 
 int show_jobs(const Opts &o, std::span<const std::string> rest) {
+    std::optional<JobSpec> spec;
     std::vector<uint32_t> ids;
     if (!rest.empty()) {
-        auto id = parse_u32(rest[0]);
-        if (!id || *id == 0) {
+        std::string_view w = rest[0];
+        if (istarts_with(w, "jobid=")) w.remove_prefix(6);
+        spec = parse_job_spec(w);
+        if (!spec) {
             write_err("slurm_load_jobs error: Invalid job id specified\n");
             return 1;
         }
-        ids.push_back(*id);
+        ids.push_back(spec->job_id);
     }
     net::Reply reply;
     const auto *r = load_jobs(reply, ids);
@@ -93,14 +101,14 @@ int show_jobs(const Opts &o, std::span<const std::string> rest) {
     std::vector<const proto::JobInfo *> jobs;
     if (r->jobs())
         for (const auto *j : *r->jobs())
-            if (ids.empty() || j->job_id() == ids[0]) jobs.push_back(j);
-    if (!ids.empty() && jobs.empty()) {
+            if (!spec || spec->matches(*j)) jobs.push_back(j);
+    if (spec && jobs.empty()) {
         write_err("slurm_load_jobs error: Invalid job id specified\n");
         return 1;
     }
     print_found(o, jobs, "No jobs in the system\n",
                 [&](const auto &v) { return jobs_json(v, now); },
-                [&](const auto &j) { return show_job(j, now, o.one_liner); });
+                [&](const auto &j) { return show_job(j, now, o.one_liner, o.details); });
     return 0;
 }
 
@@ -191,14 +199,36 @@ int simple(proto::Body type, flatbuffers::Offset<void> body, flatbuffers::FlatBu
     return ask_ctld<proto::OkResponse>(reply, fbb, type, body, report) ? 0 : 1;
 }
 
-// Sends one JobUpdateRequest; prints Slurm's error on failure.
-int update_one_job(uint32_t id, const std::vector<std::pair<std::string, std::string>> &fields, int hold) {
+// What one JobUpdateRequest asks: new field values, a hold change or an action, for a job or
+// (spec set) one task of an array.
+struct JobChange {
+    const std::vector<std::pair<std::string, std::string>> *fields = nullptr;
+    int hold = -1;
+    const char *action = nullptr;   // "requeue", "requeuehold", "top"
+};
+
+// Sends one JobUpdateRequest; on a refusal prints Slurm's line for the command and returns 1.
+int update_one_job(uint32_t id, const std::string &spec, const JobChange &c) {
     flatbuffers::FlatBufferBuilder fbb;
     std::vector<flatbuffers::Offset<proto::KeyValue>> kvs;
-    for (const auto &kv : fields)
-        kvs.push_back(proto::CreateKeyValue(fbb, fbb.CreateString(kv.first), fbb.CreateString(kv.second)));
-    auto req = proto::CreateJobUpdateRequest(fbb, id, fbb.CreateVector(kvs), hold);
-    return simple(proto::Body::JobUpdateRequest, req.Union(), fbb, "slurm_update");
+    if (c.fields)
+        for (const auto &kv : *c.fields)
+            kvs.push_back(proto::CreateKeyValue(fbb, fbb.CreateString(kv.first), fbb.CreateString(kv.second)));
+    auto fields = fbb.CreateVector(kvs);
+    auto action = c.action ? fbb.CreateString(c.action) : 0;
+    auto job_spec = spec.empty() ? 0 : fbb.CreateString(spec);
+    auto req = proto::CreateJobUpdateRequest(fbb, id, fields, c.hold, action, job_spec);
+    std::string label = spec.empty() ? str_u(id) : spec;
+    net::Reply reply;
+    auto report = [&](const net::RpcError &e) {
+        std::string action_name = c.action ? c.action : "";
+        if (action_name == "top") write_err(std::string("slurm_top_job error: ") + e.what() + "\n");
+        else if (!action_name.empty()) write_err(std::string(e.what()) + " for job " + label + "\n");
+        else write_err(std::string("slurm_update error: ") + e.what() + "\n");
+    };
+    return ask_ctld<proto::OkResponse>(reply, fbb, proto::Body::JobUpdateRequest, req.Union(), report)
+               ? 0
+               : 1;
 }
 
 int update(std::span<const std::string> rest) {
@@ -208,9 +238,11 @@ int update(std::span<const std::string> rest) {
     }
     switch (update_target(rest)) {
     case UpdateWhat::job: {
-        JobUpdate u = parse_job_update(rest);
+        JobUpdate u = parse_job_update(rest, now_seconds());
         int rc = 0;
-        for (uint32_t id : u.job_ids) rc |= update_one_job(id, u.fields, -1);
+        JobChange c;
+        c.fields = &u.fields;
+        for (const auto &[id, spec] : update_targets(u.jobs)) rc |= update_one_job(id, spec, c);
         return rc;
     }
     case UpdateWhat::node: {
@@ -241,7 +273,28 @@ int hold(std::span<const std::string> rest, int how) {
         return 1;
     }
     int rc = 0;
-    for (uint32_t id : parse_hold_ids(rest)) rc |= update_one_job(id, {}, how);
+    JobChange c;
+    c.hold = how;
+    for (const auto &[id, spec] : update_targets(parse_hold_ids(rest))) rc |= update_one_job(id, spec, c);
+    return rc;
+}
+
+// requeue, requeuehold and top: one request per job or task named.
+int job_action(std::span<const std::string> rest, const char *action) {
+    std::vector<std::string> ids;
+    for (const auto &w : rest) {
+        // requeue's "Incomplete" and requeuehold's "State=SpecialExit" change nothing here.
+        if (iequals(w, "incomplete") || istarts_with(w, "state=")) continue;
+        ids.push_back(w);
+    }
+    if (ids.empty()) {
+        write_err(std::string("too few arguments for keyword:") + action + "\n");
+        return 1;
+    }
+    int rc = 0;
+    JobChange c;
+    c.action = action;
+    for (const auto &[id, spec] : update_targets(parse_hold_ids(ids))) rc |= update_one_job(id, spec, c);
     return rc;
 }
 
@@ -289,6 +342,9 @@ int execute(const Opts &o, std::span<const std::string> words) {
     case ScontrolCmd::hold: return hold(rest, is_admin() ? 2 : 1);
     case ScontrolCmd::uhold: return hold(rest, 1);
     case ScontrolCmd::release: return hold(rest, 0);
+    case ScontrolCmd::requeue: return job_action(rest, "requeue");
+    case ScontrolCmd::requeuehold: return job_action(rest, "requeuehold");
+    case ScontrolCmd::top: return job_action(rest, "top");
     case ScontrolCmd::reconfigure: {
         flatbuffers::FlatBufferBuilder fbb;
         auto req = proto::CreateReconfigureRequest(fbb);
@@ -355,7 +411,7 @@ int interactive(const Opts &o) {
 }
 
 int run(const ScontrolArgs &a) {
-    Opts o{a.one_liner, a.json, a.quiet};
+    Opts o{a.one_liner, a.json, a.quiet, a.details};
     if (a.words.empty()) return interactive(o);
     return execute(o, a.words);
 }

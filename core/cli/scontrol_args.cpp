@@ -42,7 +42,9 @@ struct Word {
 constexpr Word kWords[] = {
     {"show", 3, ScontrolCmd::show},          {"update", 1, ScontrolCmd::update},
     {"hold", 2, ScontrolCmd::hold},          {"uhold", 2, ScontrolCmd::uhold},
-    {"release", 3, ScontrolCmd::release},    {"reconfigure", 3, ScontrolCmd::reconfigure},
+    {"release", 3, ScontrolCmd::release},    {"requeuehold", 8, ScontrolCmd::requeuehold},
+    {"requeue", 3, ScontrolCmd::requeue},    {"top", 3, ScontrolCmd::top},
+    {"reconfigure", 3, ScontrolCmd::reconfigure},
     {"ping", 2, ScontrolCmd::ping},          {"version", 4, ScontrolCmd::version},
     {"shutdown", 8, ScontrolCmd::shutdown},  {"help", 2, ScontrolCmd::help},
     {"quit", 4, ScontrolCmd::quit},          {"exit", 4, ScontrolCmd::quit},
@@ -116,14 +118,18 @@ UpdateWhat update_target(std::span<const std::string> words) {
     return UpdateWhat::unknown;
 }
 
-JobUpdate parse_job_update(std::span<const std::string> words) {
+JobUpdate parse_job_update(std::span<const std::string> words, int64_t now) {
     JobUpdate u;
     for (const auto &w : words) {
         std::string key, value;
+        if (iequals(w, "nice")) {   // "Nice" alone: Slurm's default adjustment
+            u.fields.emplace_back("Nice", "100");
+            continue;
+        }
         if (!key_value(w, key, value)) throw ParseError("Invalid input: " + w + "\nRequest aborted");
         if (key == "jobid" || key == "job") {
-            auto ids = parse_job_id_list(value, kBadJobId);
-            u.job_ids.insert(u.job_ids.end(), ids.begin(), ids.end());
+            auto specs = parse_job_spec_list(value, kBadJobId);
+            u.jobs.insert(u.jobs.end(), specs.begin(), specs.end());
         } else if (key == "timelimit") {
             std::string_view t = value;
             if (!t.empty() && (t[0] == '+' || t[0] == '-')) t.remove_prefix(1);
@@ -149,11 +155,33 @@ JobUpdate parse_job_update(std::span<const std::string> words) {
             u.fields.emplace_back("NumNodes", value);
         } else if (key == "comment") {
             u.fields.emplace_back("Comment", value);
+        } else if (key == "dependency" || key == "depend") {
+            u.fields.emplace_back("Dependency", value);   // the controller checks it; "" clears
+        } else if (key == "features" || key == "feature" || key == "constraint" ||
+                   key == "constraints") {
+            u.fields.emplace_back("Features", value);
+        } else if (key == "starttime" || key == "begintime") {
+            try {
+                (void)parse_timestamp(value, now);
+            } catch (const ParseError &) {
+                throw ParseError("Invalid StartTime value: " + value);
+            }
+            u.fields.emplace_back("StartTime", value);
+        } else if (key == "nice") {
+            std::string_view n = value;
+            bool neg = !n.empty() && n[0] == '-';
+            if (!n.empty() && (n[0] == '-' || n[0] == '+')) n.remove_prefix(1);
+            auto v = parse_u32(n);
+            if (!v || *v > 2147483645u) throw ParseError("Invalid Nice value: " + value);
+            u.fields.emplace_back("Nice", (neg && *v ? "-" : "") + str_u(*v));
+        } else if (key == "requeue") {
+            if (value != "0" && value != "1") throw ParseError("Invalid Requeue value: " + value);
+            u.fields.emplace_back("Requeue", value);
         } else {
             throw ParseError("Update of this parameter is not supported: " + w + "\nRequest aborted");
         }
     }
-    if (u.job_ids.empty()) throw ParseError("No job id specified\nRequest aborted");
+    if (u.jobs.empty()) throw ParseError("No job id specified\nRequest aborted");
     if (u.fields.empty()) throw ParseError("No changes specified\nRequest aborted");
     return u;
 }
@@ -194,17 +222,32 @@ NodeUpdate parse_node_update(std::span<const std::string> words) {
     return u;
 }
 
-std::vector<uint32_t> parse_hold_ids(std::span<const std::string> words) {
-    std::vector<uint32_t> ids;
+std::vector<JobSpec> parse_hold_ids(std::span<const std::string> words) {
+    std::vector<JobSpec> jobs;
     for (const auto &w : words) {
         std::string key, value;
         std::string list = w;
         if (key_value(w, key, value) && (key == "jobid" || key == "job")) list = value;
-        auto more = parse_job_id_list(list, kBadJobId);
-        ids.insert(ids.end(), more.begin(), more.end());
+        auto more = parse_job_spec_list(list, kBadJobId);
+        jobs.insert(jobs.end(), more.begin(), more.end());
     }
-    if (ids.empty()) throw ParseError("Invalid job id specified");
-    return ids;
+    if (jobs.empty()) throw ParseError("Invalid job id specified");
+    return jobs;
+}
+
+std::vector<std::pair<uint32_t, std::string>> update_targets(const std::vector<JobSpec> &jobs) {
+    constexpr std::size_t kMaxTasks = 100000;
+    std::vector<std::pair<uint32_t, std::string>> out;
+    for (const auto &j : jobs) {
+        if (!j.has_tasks) {
+            out.emplace_back(j.job_id, std::string());
+            continue;
+        }
+        auto tasks = expand_tasks(j.tasks, kMaxTasks);
+        if (!tasks) throw ParseError(std::string(kBadJobId) + j.text);
+        for (uint32_t t : *tasks) out.emplace_back(j.job_id, str_u(j.job_id) + "_" + str_u(t));
+    }
+    return out;
 }
 
 }  // namespace drover::cli

@@ -3,14 +3,21 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "proto/message_generated.h"
 
 namespace drover::cli {
 
 // One record: continuation lines start with three spaces and the record ends with a blank line;
-// with one_liner every key=value is on one line, ending in a single newline.
-std::string show_job(const proto::JobInfo &job, int64_t now, bool one_liner);
+// with one_liner every key=value is on one line, ending in a single newline. details (-d) adds
+// DerivedExitCode and, for a job holding resources, what it holds on each node
+// ("  Nodes=n1 CPU_IDs=0-1 Mem=1024 GRES=gpu:2(IDX:0-1)").
+std::string show_job(const proto::JobInfo &job, int64_t now, bool one_liner, bool details = false);
+
+// A node's GRES as the select plugin lists the indexes it holds ("gpu:0-1,nic:0") in Slurm's
+// -d form ("gpu:2(IDX:0-1),nic:1(IDX:0)").
+std::string gres_with_indexes(std::string_view held);
 std::string show_node(const proto::NodeInfo &node, bool one_liner);
 std::string show_partition(const proto::PartitionInfo &part, bool one_liner);
 

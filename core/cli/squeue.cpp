@@ -27,6 +27,7 @@ constexpr const char *kHelp =
     "  -o, --format=format             format specification\n"
     "  -O, --Format=format             format specification\n"
     "  -p, --partition=partition(s)    comma separated list of partitions to view\n"
+    "  -r, --array                     display one job array element per line\n"
     "  -S, --sort=fields               comma separated list of fields to sort on\n"
     "      --start                     print expected start times of pending jobs\n"
     "  -t, --states=states             comma separated list of states to view\n"
@@ -63,7 +64,9 @@ int show_once(const SqueueArgs &a, const SqueueFilter &filter, const SqueueForma
     bool asked_found = false;
     if (r->jobs())
         for (const auto *j : *r->jobs()) {
-            if (a.job_ids.size() == 1 && j->job_id() == a.job_ids[0]) asked_found = true;
+            if (a.job_ids.size() == 1 &&
+                (j->job_id() == a.job_ids[0] || j->array_job_id() == a.job_ids[0]))
+                asked_found = true;
             if (filter.keep(*j)) jobs.push_back(j);
         }
     // One job asked for by id and the controller does not know it: Slurm's error.
@@ -79,7 +82,8 @@ int show_once(const SqueueArgs &a, const SqueueFilter &filter, const SqueueForma
     std::string out;
     if (a.long_format || a.iterate) out += date_line(now);
     if (!a.noheader) out += squeue_header(fmt) + "\n";
-    for (const auto *j : jobs) out += squeue_line(fmt, *j, now) + "\n";
+    for (const auto &row : squeue_rows(jobs, a.array, a.job_specs))
+        out += squeue_line(fmt, row, now) + "\n";
     write_out(out);
     return 0;
 }

@@ -90,10 +90,11 @@ SqueueArgs parse_squeue_args(std::span<const std::string> args) {
         case kJobs:
             a.jobs_given = true;
             if (o.value) {
-                auto ids = parse_job_id_list(v, kBadJobId);
-                a.job_ids.insert(a.job_ids.end(), ids.begin(), ids.end());
+                auto specs = parse_job_spec_list(v, kBadJobId);
+                a.job_specs.insert(a.job_specs.end(), specs.begin(), specs.end());
             }
             break;
+        case kArray: a.array = true; break;
         case kLong: a.long_format = true; break;
         case kMe: a.me = true; break;
         case kName: append_list(a.names, v); break;
@@ -118,9 +119,10 @@ SqueueArgs parse_squeue_args(std::span<const std::string> args) {
     }
     // squeue takes the job list after a bare -j as its own argument ("squeue -j 12 -h").
     std::size_t next = 0;
-    if (a.jobs_given && a.job_ids.empty() && next < pa.positionals.size()) {
-        a.job_ids = parse_job_id_list(pa.positionals[next++], kBadJobId);
+    if (a.jobs_given && a.job_specs.empty() && next < pa.positionals.size()) {
+        a.job_specs = parse_job_spec_list(pa.positionals[next++], kBadJobId);
     }
+    a.job_ids = spec_job_ids(a.job_specs);
     if (next < pa.positionals.size())
         throw UsageError("Unrecognized option: " + pa.positionals[next]);
     if (a.jobs_given && a.job_ids.empty() && !a.steps)
@@ -132,7 +134,7 @@ SqueueFilter make_squeue_filter(const SqueueArgs &a, uint32_t my_uid) {
     SqueueFilter f;
     f.states = a.states;
     if (a.start && f.states.empty()) f.states.states.push_back(0 /* PENDING */);
-    f.job_ids = a.job_ids;
+    f.job_specs = a.job_specs;
     f.partitions = a.partitions;
     f.names = a.names;
     f.accounts = a.accounts;
@@ -153,14 +155,15 @@ bool SqueueFilter::keep(const proto::JobInfo &job) const {
             if (x == v) return true;
         return false;
     };
-    if (!job_ids.empty()) {
+    if (!job_specs.empty()) {
         bool found = false;
-        for (uint32_t id : job_ids) found = found || id == job.job_id();
+        for (const auto &s : job_specs) found = found || s.matches(job);
         if (!found) return false;
     }
     if (states.empty()) {
-        // Finished jobs the controller still holds show only when asked for by id.
-        if (job_ids.empty() && !job_is_active(job.state())) return false;
+        // Finished jobs the controller still holds show only with -t (as in Slurm, even when
+        // asked for by id).
+        if (!job_is_active(job.state())) return false;
     } else if (!states.matches(job.state())) {
         return false;
     }

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/job_ids.hpp"
 #include "cli/job_states.hpp"
 #include "proto/message_generated.h"
 
@@ -20,8 +21,10 @@ struct SqueueArgs {
     std::optional<std::string> format;       // -o
     std::optional<std::string> long_fmt;     // -O
     std::optional<std::string> sort;         // -S
-    std::vector<uint32_t> job_ids;           // -j (and a list after a bare -j)
+    std::vector<uint32_t> job_ids;           // -j (and a list after a bare -j): the job ids named
+    std::vector<JobSpec> job_specs;          // ... as written: "12", "12_3", "12_[1-4]"
     bool jobs_given = false;
+    bool array = false;                      // -r: one line per waiting array task
     std::vector<std::string> users;          // -u, names or uids as given
     std::vector<std::string> partitions, names, accounts;
     std::optional<std::string> nodelist;     // -w
@@ -29,13 +32,13 @@ struct SqueueArgs {
 };
 
 // Parses squeue's arguments (without argv[0]). Throws UsageError for unknown options, and
-// drover::ParseError ("Invalid job id: x", "Invalid job state specified: x") for bad values.
+// drover::ParseError ("Invalid job id: x" for a bad -j item such as "12_x", "Invalid job state specified: x") for bad values.
 SqueueArgs parse_squeue_args(std::span<const std::string> args);
 
 // Which jobs squeue shows.
 struct SqueueFilter {
     JobStateFilter states;
-    std::vector<uint32_t> job_ids;
+    std::vector<JobSpec> job_specs;          // empty: any job
     std::vector<uint32_t> uids;
     std::vector<std::string> partitions, names, accounts;
     std::vector<std::string> nodes;          // expanded -w list

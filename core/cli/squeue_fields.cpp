@@ -5,11 +5,13 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 
 #include "cli/job_states.hpp"
 #include "cli/text.hpp"
 #include "cli/users.hpp"
 #include "common/error.hpp"
+#include "common/gres.hpp"
 #include "common/hostlist.hpp"
 #include "common/timefmt.hpp"
 
@@ -121,28 +123,50 @@ std::string reason(const proto::JobInfo &j) {
     return r.empty() ? "None" : std::string(r);
 }
 
-FieldValue value(Kind k, const proto::JobInfo &j, int64_t now) {
+std::string share_text(const proto::JobInfo &j) {
+    if (j.exclusive() || j.share() == DROVER_SHARE_EXCLUSIVE) return "NO";
+    if (j.share() == DROVER_SHARE_OVERSUB) return "YES";
+    return "OK";
+}
+
+uint32_t min_cpus_node(const proto::JobInfo &j) {
+    uint32_t cpt = j.cpus_per_task() ? j.cpus_per_task() : 1;
+    return std::max(cpt, j.min_cpus_per_node());
+}
+
+FieldValue value(Kind k, const SqueueRow &row, int64_t now) {
+    const proto::JobInfo &j = *row.job;
     uint32_t base = j.state() & kJobStateBase;
+    uint32_t task = row.task;
+    bool expanded = task != kNoVal;
     switch (k) {
     case kAccount: return {or_null(sv(j.account()))};
-    case kJobId:
+    case kJobId: return {str_u(j.job_id())};
     case kJobArrayId:
-    case kArrayJobId: return {str_u(j.job_id())};
-    case kArrayTaskId: return {"N/A"};
+        if (expanded) return {str_u(j.array_job_id()) + "_" + str_u(task)};
+        if (!row.tasks.empty()) return {str_u(j.array_job_id()) + "_[" + row.tasks + "]"};
+        return {job_array_id(j)};
+    case kArrayJobId: return {str_u(j.array_job_id() ? j.array_job_id() : j.job_id())};
+    case kArrayTaskId:
+        if (expanded) return {str_u(task)};
+        if (!row.tasks.empty()) return {row.tasks};
+        if (is_array_record(j)) return {array_task_string(j)};
+        if (j.array_job_id() && j.array_task_id() != kNoVal) return {str_u(j.array_task_id())};
+        return {"N/A"};
     case kBatchHost: return {sv(j.batch_host()).empty() ? "n/a" : std::string(sv(j.batch_host()))};
-    case kMinCpus: return {str_u(j.cpus_per_task() ? j.cpus_per_task() : 1)};
+    case kMinCpus: return {str_u(min_cpus_node(j))};
     case kNumCpus: return {str_u(j.num_cpus())};
-    case kMinTmpDisk: return {"0"};
+    case kMinTmpDisk: return {format_size_mb(j.tmp_disk_mb())};
     case kNumNodes: return {str_u(job_node_count(j))};
     case kEndTime:
         if (j.time_limit_min() == kInfinite && (j.end_time() > now || job_is_active(j.state())))
             return {"NONE"};
         return {when(job_end_time(j))};
-    case kDependency: return {"(null)"};
-    case kFeatures: return {"(null)"};
+    case kDependency: return {dependency_text(j)};
+    case kFeatures: return {or_null(sv(j.constraint()))};
     case kGroupName: return {group_name(j.group_id())};
     case kGroupId: return {str_u(j.group_id())};
-    case kOverSubscribe: return {j.exclusive() ? "NO" : "OK"};
+    case kOverSubscribe: return {share_text(j)};
     case kSocketsPerNode:
     case kCoresPerSocket:
     case kThreadsPerCore: return {"*"};
@@ -156,14 +180,15 @@ FieldValue value(Kind k, const proto::JobInfo &j, int64_t now) {
         if (j.time_limit_min() == kInfinite) return {"UNLIMITED"};
         if (j.time_limit_min() == kNoVal) return {"NOT_SET"};
         return {secs(int64_t(j.time_limit_min()) * 60 - job_time_used(j, now)), false};
-    case kMinMemory: return {format_size_mb(j.mem_per_node_mb())};
+    case kMinMemory:
+        return {format_size_mb(j.mem_per_cpu_mb() ? j.mem_per_cpu_mb() : j.mem_per_node_mb())};
     case kTimeUsed: return {secs(job_time_used(j, now)), false};
-    case kReqNodes:
-    case kExcNodes: return {""};
-    case kNodeList:
-    case kSchedNodes: return {std::string(sv(j.node_list())), false};
+    case kReqNodes: return {std::string(sv(j.req_nodes()))};
+    case kExcNodes: return {std::string(sv(j.exc_nodes()))};
+    case kNodeList: return {std::string(sv(j.node_list())), false};
+    case kSchedNodes: return {or_null(sv(j.sched_nodes())), false};
     case kCommand: return {or_null(sv(j.command()))};
-    case kContiguous: return {"0"};
+    case kContiguous: return {j.contiguous() ? "1" : "0"};
     case kPriority: {
         char buf[32];
         std::snprintf(buf, sizeof buf, "%16.14f", double(j.priority()) / double(0xffffffffu));
@@ -193,9 +218,12 @@ FieldValue value(Kind k, const proto::JobInfo &j, int64_t now) {
     case kWCKey:
     case kLicenses: return {"(null)"};
     case kCoreSpec: return {"N/A"};
-    case kNice: return {"0"};
+    case kNice: return {str_i(j.nice())};
     case kWorkDir: return {std::string(sv(j.work_dir()))};
-    case kGres: return {""};
+    case kGres: {
+        std::string t = tres_per_node(j);
+        return {t.empty() ? "N/A" : t};
+    }
     case kName: return {std::string(sv(j.name()))};
     case kExitCode: return {exit_code_string(j.exit_status())};
     case kStdOut: return {std::string(sv(j.std_out()))};
@@ -212,6 +240,24 @@ FieldValue value(Kind k, const proto::JobInfo &j, int64_t now) {
     case kPrefix: return {""};
     }
     return {""};
+}
+
+// "gres/gpu:2,gres/nic:1" from a --gres string (as the controller keeps it).
+std::string gres_tres(std::string_view gres) {
+    std::string out;
+    std::vector<GresCount> items;
+    try {
+        items = parse_gres_request(gres);
+    } catch (const ParseError &) {
+        return std::string(gres);
+    }
+    for (const auto &g : items) {
+        if (!out.empty()) out += ",";
+        out += "gres/" + g.name;
+        if (!g.type.empty()) out += ":" + g.type;
+        out += ":" + str_u(g.count);
+    }
+    return out;
 }
 
 const Def *by_letter(char c) {
@@ -296,11 +342,144 @@ std::string squeue_header(const SqueueFormat &f) {
     });
 }
 
-std::string squeue_line(const SqueueFormat &f, const proto::JobInfo &job, int64_t now) {
+std::string squeue_line(const SqueueFormat &f, const SqueueRow &row, int64_t now) {
     return render_line(f.spec, [&](const FieldSpec &fs) {
         int kind = f.kinds[static_cast<std::size_t>(&fs - f.spec.fields.data())];
-        return value(static_cast<Kind>(kind), job, now);
+        return value(static_cast<Kind>(kind), row, now);
     });
+}
+
+std::vector<SqueueRow> squeue_rows(const std::vector<const proto::JobInfo *> &jobs, bool expand,
+                                   const std::vector<JobSpec> &specs) {
+    std::vector<SqueueRow> rows;
+    rows.reserve(jobs.size());
+    for (const auto *j : jobs) {
+        auto waiting = is_array_record(*j) ? parse_task_ranges(sv(j->array_tasks())) : std::nullopt;
+        if (!waiting) {
+            rows.push_back({j});
+            continue;
+        }
+        // The waiting tasks the specs name: all of them unless every spec naming this record
+        // names only some tasks.
+        bool whole = specs.empty();
+        std::vector<TaskRange> named;
+        for (const auto &s : specs) {
+            if (!s.matches(*j)) continue;
+            if (!s.has_tasks) {
+                whole = true;
+                break;
+            }
+            for (const auto &w : *waiting)
+                for (const auto &t : s.tasks) {
+                    uint32_t lo = std::max(w.lo, t.lo), hi = std::min(w.hi, t.hi);
+                    if (lo <= hi) named.push_back({lo, hi});
+                }
+        }
+        if (whole) named = *waiting;
+        std::sort(named.begin(), named.end(), [](const TaskRange &a, const TaskRange &b) { return a.lo < b.lo; });
+        std::vector<TaskRange> merged;
+        for (const auto &r : named) {
+            if (!merged.empty() && uint64_t(r.lo) <= uint64_t(merged.back().hi) + 1)
+                merged.back().hi = std::max(merged.back().hi, r.hi);
+            else
+                merged.push_back(r);
+        }
+        if (merged.empty()) continue;
+        if (expand) {
+            for (const auto &r : merged)
+                for (uint64_t t = r.lo; t <= r.hi; ++t) rows.push_back({j, uint32_t(t)});
+        } else if (whole) {
+            rows.push_back({j});
+        } else if (merged.size() == 1 && merged[0].lo == merged[0].hi) {
+            rows.push_back({j, merged[0].lo});
+        } else {
+            std::string list;
+            for (const auto &r : merged) {
+                if (!list.empty()) list += ",";
+                list += str_u(r.lo);
+                if (r.hi > r.lo) list += "-" + str_u(r.hi);
+            }
+            rows.push_back({j, kNoVal, list});
+        }
+    }
+    return rows;
+}
+
+bool is_array_record(const proto::JobInfo &j) {
+    return j.array_task_id() == kNoVal && j.array_tasks() && j.array_tasks()->size() > 0;
+}
+
+std::string array_task_string(const proto::JobInfo &j) {
+    if (!is_array_record(j)) return "";
+    std::string out(sv(j.array_tasks()));
+    // Slurm shows waiting tasks spread evenly over more than ten ids as first-last:step.
+    if (auto ranges = parse_task_ranges(out); ranges && ranges->size() > 1) {
+        bool singles = true, even = true, ascending = true;
+        for (const auto &r : *ranges) singles = singles && r.lo == r.hi;
+        const auto &v = *ranges;
+        uint32_t step = v[1].lo > v[0].lo ? v[1].lo - v[0].lo : 0;
+        for (std::size_t i = 1; i < v.size(); ++i) {
+            ascending = ascending && v[i].lo > v[i - 1].lo;
+            even = even && v[i].lo - v[i - 1].lo == step;
+        }
+        uint32_t first = v.front().lo, last = v.back().lo;
+        if (singles && ascending && even && step > 1 && last - first > 10)
+            out = str_u(first) + "-" + str_u(last) + ":" + str_u(step);
+    }
+    if (j.array_max_running()) out += "%" + str_u(j.array_max_running());
+    return out;
+}
+
+std::string job_array_id(const proto::JobInfo &j) {
+    if (is_array_record(j)) return str_u(j.array_job_id() ? j.array_job_id() : j.job_id()) + "_[" + array_task_string(j) + "]";
+    if (j.array_job_id() && j.array_task_id() != kNoVal)
+        return str_u(j.array_job_id()) + "_" + str_u(j.array_task_id());
+    return str_u(j.job_id());
+}
+
+std::string dependency_text(const proto::JobInfo &j) {
+    std::string_view dep = sv(j.dependency());
+    if (dep.empty()) return "(null)";
+    bool any = dep.find('?') != std::string_view::npos;
+    std::vector<std::string> terms;
+    std::string cur;
+    for (char c : dep) {
+        if (c == ',' || c == '?') {
+            terms.push_back(cur);
+            cur.clear();
+        } else {
+            cur.push_back(c);
+        }
+    }
+    terms.push_back(cur);
+    // The controller keeps every term of a dependency that can never be met; which one failed
+    // is known when there is one term, or when any term would do (then all of them failed).
+    bool never = sv(j.state_reason()) == "DependencyNeverSatisfied";
+    const char *mark = never && (any || terms.size() == 1) ? "(failed)" : "(unfulfilled)";
+    std::string out;
+    for (const auto &t : terms) {
+        if (t.empty()) continue;
+        if (!out.empty()) out += any ? "?" : ",";
+        out += t + mark;
+    }
+    return out.empty() ? "(null)" : out;
+}
+
+std::string tres_per_node(const proto::JobInfo &j) {
+    std::string out = gres_tres(sv(j.gres()));
+    if (j.gpus_per_node()) {
+        if (!out.empty()) out += ",";
+        out += "gres/gpu:" + str_u(j.gpus_per_node());
+    }
+    return out;
+}
+
+std::string tres_per_job(const proto::JobInfo &j) {
+    return j.gpus() ? "gres/gpu:" + str_u(j.gpus()) : std::string();
+}
+
+std::string tres_per_task(const proto::JobInfo &j) {
+    return j.gpus_per_task() ? "gres/gpu:" + str_u(j.gpus_per_task()) : std::string();
 }
 
 void squeue_sort(std::vector<const proto::JobInfo *> &jobs, std::string_view spec, int64_t now) {

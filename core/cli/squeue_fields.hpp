@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli/format_spec.hpp"
+#include "cli/job_ids.hpp"
 #include "proto/message_generated.h"
 
 namespace drover::cli {
@@ -30,7 +31,43 @@ SqueueFormat squeue_percent_format(std::string_view fmt);
 SqueueFormat squeue_long_format(std::string_view fmt);
 
 std::string squeue_header(const SqueueFormat &f);
-std::string squeue_line(const SqueueFormat &f, const proto::JobInfo &job, int64_t now);
+// One line of squeue: a job as it is, or part of a pending array record: one waiting task of it
+// (squeue -r, or -j naming one), or some of its waiting tasks (-j naming several).
+struct SqueueRow {
+    const proto::JobInfo *job = nullptr;
+    uint32_t task = 0xfffffffeu;   // one waiting task; NO_VAL: not one task
+    std::string tasks;             // some waiting tasks ("5-6"); "": not a subset
+};
+
+std::string squeue_line(const SqueueFormat &f, const SqueueRow &row, int64_t now);
+inline std::string squeue_line(const SqueueFormat &f, const proto::JobInfo &job, int64_t now,
+                               uint32_t task = 0xfffffffeu) {
+    return squeue_line(f, SqueueRow{&job, task, {}}, now);
+}
+
+// The rows for sorted jobs, as Slurm's squeue: each job once, except a pending array record:
+// with expand (-r) one row per waiting task; when the specs (-j) name only some of its tasks,
+// just those (one row for one task, else one row listing them; with expand one row each).
+// specs may be empty (no -j).
+std::vector<SqueueRow> squeue_rows(const std::vector<const proto::JobInfo *> &jobs, bool expand,
+                                   const std::vector<JobSpec> &specs);
+
+// Job arrays and dependencies as squeue and scontrol print them.
+// A pending array record: the array's task id is NO_VAL and it lists waiting tasks.
+bool is_array_record(const proto::JobInfo &job);
+// The record's waiting tasks as Slurm prints them: "4-15", "0-3,5,9", an even spread over more
+// than ten ids as "1-21:4", with the "%N" throttle after ("4-15%2"); "" for other jobs.
+std::string array_task_string(const proto::JobInfo &job);
+// squeue's %i: "123", an array task "123_4", a pending record "123_[4-15%2]".
+std::string job_array_id(const proto::JobInfo &job);
+// squeue's %E and scontrol's Dependency=: each term still unmet followed by "(unfulfilled)"
+// ("(failed)" for one that can never be met), joined as submitted; "(null)" when none.
+std::string dependency_text(const proto::JobInfo &job);
+// The generic resources a job asks for per node, per job and per task, as Slurm's TRES strings
+// ("gres/gpu:2,gres/nic:1"); "" when none.
+std::string tres_per_node(const proto::JobInfo &job);
+std::string tres_per_job(const proto::JobInfo &job);
+std::string tres_per_task(const proto::JobInfo &job);
 
 // Seconds the job has run: 0 while pending; up to now while running; to its end after.
 int64_t job_time_used(const proto::JobInfo &job, int64_t now);

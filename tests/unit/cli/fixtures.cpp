@@ -31,6 +31,18 @@ const std::vector<const proto::JobInfo *> &Records::jobs(const std::vector<Job> 
              batch = s(fbb, j.batch_host), wd = s(fbb, j.work_dir), o = s(fbb, j.out),
              e = s(fbb, j.err), i = s(fbb, j.in), host = s(fbb, j.submit_host),
              cmd = s(fbb, j.command), comment = s(fbb, j.comment);
+        auto tasks = s(fbb, j.array_tasks), dep = s(fbb, j.dependency),
+             orig_dep = s(fbb, j.orig_dependency), constraint = s(fbb, j.constraint),
+             req = s(fbb, j.req_nodes), exc = s(fbb, j.exc_nodes), gres = s(fbb, j.gres),
+             sched = s(fbb, j.sched_nodes);
+        flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<proto::NodeAlloc>>> alloc;
+        if (!j.node_alloc.empty()) {
+            std::vector<flatbuffers::Offset<proto::NodeAlloc>> v;
+            for (const auto &a : j.node_alloc)
+                v.push_back(proto::CreateNodeAllocDirect(fbb, a.node.c_str(), a.cpus, a.cpu_ids.c_str(),
+                                                         a.mem_mb, a.gres.c_str()));
+            alloc = fbb.CreateVector(v);
+        }
         proto::JobInfoBuilder b(fbb);
         b.add_job_id(j.id);
         b.add_name(name);
@@ -64,7 +76,31 @@ const std::vector<const proto::JobInfo *> &Records::jobs(const std::vector<Job> 
         b.add_command(cmd);
         b.add_comment(comment);
         b.add_exclusive(j.exclusive);
-        b.add_requeue(true);
+        b.add_requeue(j.requeue);
+        b.add_restart_count(j.restarts);
+        b.add_array_job_id(j.array_job_id);
+        b.add_array_task_id(j.array_task_id);
+        b.add_array_tasks(tasks);
+        b.add_array_max_running(j.array_max_running);
+        b.add_dependency(dep);
+        b.add_orig_dependency(orig_dep);
+        b.add_nice(j.nice);
+        b.add_constraint(constraint);
+        b.add_req_nodes(req);
+        b.add_exc_nodes(exc);
+        b.add_gres(gres);
+        b.add_sched_nodes(sched);
+        b.add_gpus(j.gpus);
+        b.add_gpus_per_node(j.gpus_per_node);
+        b.add_gpus_per_task(j.gpus_per_task);
+        b.add_mem_per_cpu_mb(j.mem_per_cpu_mb);
+        b.add_tmp_disk_mb(j.tmp_disk_mb);
+        b.add_ntasks_per_node(j.ntasks_per_node);
+        b.add_min_cpus_per_node(j.min_cpus_per_node);
+        b.add_share(j.share);
+        b.add_contiguous(j.contiguous);
+        b.add_deadline(j.deadline);
+        b.add_node_alloc(alloc);
         out.push_back(b.Finish());
     }
     fbb.Finish(proto::CreateJobInfoResponse(fbb, fbb.CreateVector(out), 0));

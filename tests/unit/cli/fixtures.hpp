@@ -31,6 +31,27 @@ struct Job {
     std::string command, comment;
     int32_t exit_status = 0;
     bool exclusive = false;
+    // Arrays, dependencies and the resources beyond nodes and CPUs.
+    uint32_t array_job_id = 0, array_task_id = DROVER_NO_VAL, array_max_running = 0;
+    std::string array_tasks;        // a pending record's waiting tasks, "4-15"
+    std::string dependency, orig_dependency;
+    int32_t nice = 0;
+    bool requeue = true;
+    uint32_t restarts = 0;
+    std::string constraint, req_nodes, exc_nodes, gres, sched_nodes;
+    uint32_t gpus = 0, gpus_per_node = 0, gpus_per_task = 0;
+    uint64_t mem_per_cpu_mb = 0, tmp_disk_mb = 0;
+    uint32_t ntasks_per_node = 0, min_cpus_per_node = 0, share = 0;
+    bool contiguous = false;
+    int64_t deadline = 0;
+    struct Alloc {
+        std::string node;
+        uint32_t cpus = 1;
+        std::string cpu_ids;
+        uint64_t mem_mb = 0;
+        std::string gres;
+    };
+    std::vector<Alloc> node_alloc;
 };
 
 struct Node {

@@ -117,7 +117,9 @@ TEST(Json, JobsDocument) {
 
 TEST(Scancel, Args) {
     ScancelArgs a = parse_scancel_args(std::vector<std::string>{"12", "13,14", "-s", "SIGUSR1", "--batch"});
-    EXPECT_EQ(a.job_ids, (std::vector<uint32_t>{12, 13, 14}));
+    ASSERT_EQ(a.jobs.size(), 3u);
+    EXPECT_EQ(a.jobs[0].job_id, 12u);
+    EXPECT_EQ(a.jobs[2].text, "14");
     EXPECT_EQ(*a.signal, 10);
     EXPECT_TRUE(a.batch);
     EXPECT_FALSE(a.has_filter());

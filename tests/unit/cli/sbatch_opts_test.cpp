@@ -126,13 +126,12 @@ TEST(SbatchDirectives, BadCommandLineValues) {
     EXPECT_EQ(error_of({"-n", "0", "job.sh"}, s), "invalid number of tasks '0'");
     EXPECT_EQ(error_of({"-c", "x", "job.sh"}, s), "invalid number of cpus per task 'x'");
     EXPECT_EQ(error_of({"--mem=1G", "--mem-per-cpu=1G", "job.sh"}, s),
-              "--mem and --mem-per-cpu are mutually exclusive");
+              "--mem, --mem-per-cpu, and --mem-per-gpu are mutually exclusive.");
     EXPECT_EQ(error_of({"--foo", "job.sh"}, s), "usage: unrecognized option '--foo'");
     EXPECT_EQ(error_of({"-J"}, s), "usage: option requires an argument -- 'J'");
     EXPECT_EQ(error_of({"--job-name"}, s), "usage: option '--job-name' requires an argument");
     EXPECT_EQ(error_of({"--hold=1", "job.sh"}, s), "usage: option '--hold' doesn't allow an argument");
-    EXPECT_EQ(error_of({"--array=0-4", "job.sh"}, s),
-              "job arrays (--array) are not supported by Drover yet");
+    EXPECT_EQ(error_of({"--array=0-", "job.sh"}, s), "invalid job array specification '0-'");
     EXPECT_EQ(error_of({"--wrap", "true", "job.sh"}, s),
               "Script arguments not permitted with --wrap option");
 }
@@ -198,16 +197,20 @@ TEST(SbatchEnvVars, BetweenDirectivesAndCommandLine) {
 }
 
 TEST(SbatchIgnored, WarnOnceAndKeepGoing) {
-    auto r = parse({"--gres=gpu:1", "--gpus=1", "--qos=high", "--mail-type=FAIL", "job.sh"},
-                   "#!/bin/sh\n#SBATCH --gres=gpu:2\n");
+    auto r = parse({"--gpu-bind=closest", "--licenses=x", "--qos=high", "--mail-type=FAIL", "job.sh"},
+                   "#!/bin/sh\n#SBATCH --gpu-bind=none\n");
     ASSERT_EQ(r.warnings.size(), 2u);
-    EXPECT_EQ(r.warnings[0], "--gres is not supported by Drover yet and was ignored");
-    EXPECT_EQ(r.warnings[1], "--gpus is not supported by Drover yet and was ignored");
+    EXPECT_EQ(r.warnings[0], "--gpu-bind is not supported by Drover yet and was ignored");
+    EXPECT_EQ(r.warnings[1], "--licenses is not supported by Drover yet and was ignored");
 }
 
-TEST(SbatchMemPerCpu, BecomesPerNode) {
+TEST(SbatchMemPerCpu, SentAsIs) {
     auto r = parse({"--mem-per-cpu=1G", "-c", "2", "-n", "4", "-N", "2", "job.sh"}, "#!/bin/sh\n");
-    EXPECT_EQ(r.mem_per_node_mb, 1024u * 2 * 2);
+    EXPECT_EQ(r.mem_per_cpu_mb, 1024u);
+    EXPECT_EQ(r.mem_per_node_mb, 0u);
+    r = parse({"--mem=2G", "job.sh"}, "#!/bin/sh\n");
+    EXPECT_EQ(r.mem_per_node_mb, 2048u);
+    EXPECT_EQ(r.mem_per_cpu_mb, 0u);
 }
 
 TEST(SbatchBegin, FutureOnly) {
@@ -218,4 +221,187 @@ TEST(SbatchBegin, FutureOnly) {
 TEST(SbatchTasksPerNode, SetsTasksUnlessNtasksGiven) {
     EXPECT_EQ(parse({"--ntasks-per-node=4", "-N", "2", "job.sh"}, "#!/bin/sh\n").num_tasks, 8u);
     EXPECT_EQ(parse({"--ntasks-per-node=4", "-n", "3", "job.sh"}, "#!/bin/sh\n").num_tasks, 3u);
+}
+
+namespace {
+
+const char *kArrayScript =
+    "#!/bin/bash\n"
+    "#SBATCH --job-name=ox_array_align\n"
+    "#SBATCH --array=0-4%2\n"
+    "#SBATCH --output=/scratch/staging/slurm-%A_%a.out\n"
+    "#SBATCH --error=/scratch/staging/slurm-%A_%a.err\n"
+    "#SBATCH --partition=gpu\n"
+    "#SBATCH --cpus-per-task=8\n"
+    "#SBATCH --mem=16G\n"
+    "\n"
+    "set -euo pipefail\n";
+
+}  // namespace
+
+TEST(SbatchArray, OxyMakeArrayScript) {
+    SbatchRequest r = parse({"job.sh"}, kArrayScript);
+    EXPECT_EQ(r.array, "0-4%2");
+    EXPECT_EQ(r.std_out, "/scratch/staging/slurm-%A_%a.out");
+    EXPECT_EQ(r.mem_per_node_mb, 16384u);
+    EXPECT_TRUE(r.warnings.empty());
+}
+
+TEST(SbatchArray, FormsPassedAsWritten) {
+    const char *s = "#!/bin/sh\n";
+    EXPECT_EQ(parse({"--array=0-15", "job.sh"}, s).array, "0-15");
+    EXPECT_EQ(parse({"-a", "1,3,5", "job.sh"}, s).array, "1,3,5");
+    EXPECT_EQ(parse({"--array=0-15:4", "job.sh"}, s).array, "0-15:4");
+    EXPECT_EQ(parse({"-a0-15%2", "job.sh"}, s).array, "0-15%2");
+    EXPECT_EQ(parse({"--array=1,3,10-14:2", "job.sh"}, s).array, "1,3,10-14:2");
+    EXPECT_EQ(error_of({"--array=5-1", "job.sh"}, s), "invalid job array specification '5-1'");
+    EXPECT_EQ(error_of({"--array=0-4%x", "job.sh"}, s), "invalid job array specification '0-4%x'");
+    EXPECT_EQ(error_of({"--array=0-4:0", "job.sh"}, s), "invalid job array specification '0-4:0'");
+    EXPECT_EQ(error_of({"--array=1,,2", "job.sh"}, s), "invalid job array specification '1,,2'");
+    EXPECT_EQ(error_of({"job.sh"}, "#!/bin/sh\n#SBATCH -J a\n#SBATCH --array=a-b\n"),
+              "script line 3: invalid job array specification 'a-b'");
+    SbatchContext c = ctx();
+    c.env.push_back({"SBATCH_ARRAY_INX", "2-3"});
+    EXPECT_EQ(parse_sbatch(std::vector<std::string>{"job.sh"}, "#!/bin/sh\n", c).array, "2-3");
+}
+
+TEST(SbatchDependency, AsWrittenAndKillOnInvalid) {
+    const char *s = "#!/bin/sh\n";
+    EXPECT_EQ(parse({"--dependency=afterok:12:13", "job.sh"}, s).dependency, "afterok:12:13");
+    EXPECT_EQ(parse({"-d", "afterok:12?afterany:14", "job.sh"}, s).dependency, "afterok:12?afterany:14");
+    EXPECT_EQ(parse({"job.sh"}, "#!/bin/sh\n#SBATCH --dependency=singleton\n").dependency, "singleton");
+    EXPECT_EQ(parse({"job.sh"}, s).kill_on_invalid_dep, -1);
+    EXPECT_EQ(parse({"--kill-on-invalid-dep=yes", "job.sh"}, s).kill_on_invalid_dep, 1);
+    EXPECT_EQ(parse({"--kill-on-invalid-dep=NO", "job.sh"}, s).kill_on_invalid_dep, 0);
+    EXPECT_EQ(error_of({"job.sh"}, "#!/bin/sh\n#SBATCH --kill-on-invalid-dep=maybe\n"),
+              "script line 2: invalid --kill-on-invalid-dep value 'maybe' (expected yes or no)");
+}
+
+TEST(SbatchScheduling, NiceRequeueSignalDeadline) {
+    const char *s = "#!/bin/sh\n";
+    EXPECT_EQ(parse({"job.sh"}, s).nice, 0);
+    EXPECT_EQ(parse({"--nice", "job.sh"}, s).nice, 100);
+    EXPECT_EQ(parse({"--nice=5", "job.sh"}, s).nice, 5);
+    EXPECT_EQ(parse({"--nice=-5", "job.sh"}, s).nice, -5);
+    EXPECT_EQ(parse({"job.sh"}, "#!/bin/sh\n#SBATCH --nice\n").nice, 100);
+    EXPECT_EQ(error_of({"--nice=lots", "job.sh"}, s), "invalid nice value 'lots'");
+    EXPECT_EQ(error_of({"--nice=2147483646", "job.sh"}, s), "invalid nice value '2147483646'");
+    EXPECT_EQ(parse({"job.sh"}, s).requeue, -1);
+    EXPECT_EQ(parse({"--requeue", "job.sh"}, s).requeue, 1);
+    EXPECT_EQ(parse({"--requeue", "--no-requeue", "job.sh"}, s).requeue, 0);
+    EXPECT_EQ(parse({"job.sh"}, "#!/bin/sh\n#SBATCH --no-requeue\n").requeue, 0);
+    EXPECT_EQ(parse({"--signal=B:USR1@300", "job.sh"}, s).signal, "B:USR1@300");
+    EXPECT_EQ(parse({"--signal=10", "job.sh"}, s).signal, "10");
+    EXPECT_EQ(parse({"--signal=SIGTERM@60", "job.sh"}, s).signal, "SIGTERM@60");
+    EXPECT_EQ(parse({"--signal=RB:USR2", "job.sh"}, s).signal, "RB:USR2");
+    EXPECT_EQ(error_of({"--signal=FOO", "job.sh"}, s), "invalid --signal specification 'FOO'");
+    EXPECT_EQ(error_of({"--signal=USR1@x", "job.sh"}, s), "invalid --signal specification 'USR1@x'");
+    EXPECT_EQ(error_of({"job.sh"}, "#!/bin/sh\n#SBATCH --signal=X:USR1\n"),
+              "script line 2: invalid --signal specification 'X:USR1'");
+    EXPECT_EQ(parse({"--deadline=now+1hour", "job.sh"}, s).deadline, 1700000000 + 3600);
+    EXPECT_EQ(error_of({"--deadline=someday", "job.sh"}, s), "invalid deadline 'someday'");
+    SbatchContext c = ctx();
+    c.env.push_back({"SBATCH_REQUEUE", ""});
+    c.env.push_back({"SBATCH_SIGNAL", "USR1@30"});
+    auto r = parse_sbatch(std::vector<std::string>{"job.sh"}, "#!/bin/sh\n#SBATCH --no-requeue\n", c);
+    EXPECT_EQ(r.requeue, 1);   // the variable wins over the script
+    EXPECT_EQ(r.signal, "USR1@30");
+}
+
+TEST(SbatchResources, NodesAndCpus) {
+    const char *s = "#!/bin/sh\n";
+    auto r = parse({"--ntasks-per-node=4", "-N", "2", "--mincpus=3", "--tmp=10G", "-C", "a100&ib",
+                    "-w", "n[1-2]", "-x", "n3", "--contiguous", "job.sh"}, s);
+    EXPECT_EQ(r.ntasks_per_node, 4u);
+    EXPECT_EQ(r.num_tasks, 8u);
+    EXPECT_EQ(r.min_cpus_per_node, 3u);
+    EXPECT_EQ(r.tmp_disk_mb, 10240u);
+    EXPECT_EQ(r.constraint, "a100&ib");
+    EXPECT_EQ(r.req_nodes, "n[1-2]");
+    EXPECT_EQ(r.exc_nodes, "n3");
+    EXPECT_TRUE(r.contiguous);
+    EXPECT_TRUE(r.warnings.empty());
+    EXPECT_EQ(error_of({"--mincpus=0", "job.sh"}, s), "invalid minimum number of cpus per node '0'");
+    EXPECT_EQ(error_of({"--tmp=big", "job.sh"}, s), "invalid temporary disk size 'big'");
+    EXPECT_EQ(error_of({"-w", "n[2-1]", "job.sh"}, s), "invalid node list 'n[2-1]'");
+    EXPECT_EQ(error_of({"job.sh"}, "#!/bin/sh\n#SBATCH --exclude=n[1-\n"),
+              "script line 2: invalid excluded node list 'n[1-'");
+    // --exclusive and --oversubscribe: the later wins.
+    r = parse({"--exclusive", "-s", "job.sh"}, s);
+    EXPECT_TRUE(r.oversubscribe);
+    EXPECT_FALSE(r.exclusive);
+    r = parse({"--oversubscribe", "--exclusive", "job.sh"}, s);
+    EXPECT_FALSE(r.oversubscribe);
+    EXPECT_TRUE(r.exclusive);
+}
+
+TEST(SbatchResources, GresAndGpus) {
+    const char *s = "#!/bin/sh\n";
+    EXPECT_EQ(parse({"--gres=gpu:2", "job.sh"}, s).gres, "gpu:2");
+    EXPECT_EQ(parse({"--gres=gpu:a100:1,nic", "job.sh"}, s).gres, "gpu:a100:1,nic:1");
+    EXPECT_EQ(parse({"--gres=none", "job.sh"}, s).gres, "");
+    EXPECT_EQ(parse({"--gres=gpu:2", "--gres=none", "job.sh"}, s).gres, "");
+    EXPECT_EQ(error_of({"job.sh"}, "#!/bin/sh\n#SBATCH --gres=gpu:x:y:z\n").rfind("script line 2: invalid --gres 'gpu:x:y:z'", 0), 0u);
+    auto r = parse({"--gpus=1", "job.sh"}, s);
+    EXPECT_EQ(r.gpus, 1u);
+    EXPECT_TRUE(r.warnings.empty());
+    EXPECT_EQ(parse({"-G", "2", "job.sh"}, s).gpus, 2u);
+    EXPECT_EQ(parse({"--gpus-per-task=1", "job.sh"}, s).gpus_per_task, 1u);
+    EXPECT_EQ(parse({"--gpus-per-node=2", "job.sh"}, s).gpus_per_node, 2u);
+    r = parse({"--gpus=a100:2", "job.sh"}, s);
+    EXPECT_EQ(r.gpus, 2u);
+    ASSERT_EQ(r.warnings.size(), 1u);
+    EXPECT_EQ(r.warnings[0], "--gpus=a100:2: GPU types are not supported by Drover yet; any GPU may be given");
+    // A typed per-node count is exactly a --gres request.
+    r = parse({"--gpus-per-node=a100:2", "job.sh"}, s);
+    EXPECT_EQ(r.gpus_per_node, 0u);
+    EXPECT_EQ(r.gres, "gpu:a100:2");
+    EXPECT_EQ(error_of({"--gpus=0", "job.sh"}, s), "invalid number of gpus '0'");
+    EXPECT_EQ(error_of({"job.sh"}, "#!/bin/sh\n#SBATCH --gpus-per-node=two\n"),
+              "script line 2: invalid number of gpus per node 'two'");
+    SbatchContext c = ctx();
+    c.env.push_back({"SBATCH_GRES", "gpu:1"});
+    c.env.push_back({"SBATCH_GPUS", "3"});
+    r = parse_sbatch(std::vector<std::string>{"job.sh"}, "#!/bin/sh\n", c);
+    EXPECT_EQ(r.gres, "gpu:1");
+    EXPECT_EQ(r.gpus, 3u);
+}
+
+TEST(SbatchMemory, MutuallyExclusiveAsSlurm) {
+    const char *fatal = "--mem, --mem-per-cpu, and --mem-per-gpu are mutually exclusive.";
+    // In the script alone, on the command line alone, or split between them.
+    EXPECT_EQ(error_of({"job.sh"}, "#!/bin/sh\n#SBATCH --mem=1G\n#SBATCH --mem-per-cpu=1G\n"), fatal);
+    EXPECT_EQ(error_of({"--mem-per-cpu=1G", "job.sh"}, "#!/bin/sh\n#SBATCH --mem=1G\n"), fatal);
+    EXPECT_EQ(error_of({"--mem=1G", "--mem-per-gpu=1G", "job.sh"}, "#!/bin/sh\n"), fatal);
+    try {
+        parse({"--mem=1G", "--mem-per-cpu=1G", "job.sh"}, "#!/bin/sh\n");
+        ADD_FAILURE();
+    } catch (const SbatchFatal &) {
+    }
+    // The variables together are refused with Slurm's other message.
+    SbatchContext c = ctx();
+    c.env.push_back({"SBATCH_MEM_PER_NODE", "1G"});
+    c.env.push_back({"SBATCH_MEM_PER_CPU", "2G"});
+    try {
+        parse_sbatch(std::vector<std::string>{"job.sh"}, "#!/bin/sh\n", c);
+        ADD_FAILURE();
+    } catch (const SbatchFatal &e) {
+        EXPECT_STREQ(e.what(),
+                     "SLURM_MEM_PER_CPU, SLURM_MEM_PER_GPU, and SLURM_MEM_PER_NODE are mutually exclusive.");
+    }
+    // A variable yields to the script or command line.
+    c = ctx();
+    c.env.push_back({"SBATCH_MEM_PER_NODE", "1G"});
+    auto r = parse_sbatch(std::vector<std::string>{"--mem-per-cpu=2G", "job.sh"}, "#!/bin/sh\n", c);
+    EXPECT_EQ(r.mem_per_cpu_mb, 2048u);
+    EXPECT_EQ(r.mem_per_node_mb, 0u);
+    r = parse_sbatch(std::vector<std::string>{"job.sh"}, "#!/bin/sh\n", c);
+    EXPECT_EQ(r.mem_per_node_mb, 1024u);
+    c = ctx();
+    c.env.push_back({"SBATCH_MEM_PER_CPU", "3G"});
+    r = parse_sbatch(std::vector<std::string>{"job.sh"}, "#!/bin/sh\n#SBATCH --mem=4G\n", c);
+    EXPECT_EQ(r.mem_per_node_mb, 4096u);
+    EXPECT_EQ(r.mem_per_cpu_mb, 0u);
+    // The same option twice: the later value.
+    EXPECT_EQ(parse({"--mem=2G", "job.sh"}, "#!/bin/sh\n#SBATCH --mem=1G\n").mem_per_node_mb, 2048u);
 }

@@ -177,7 +177,9 @@ TEST(ScontrolArgs, CommandsAndEntities) {
 TEST(ScontrolArgs, JobUpdate) {
     JobUpdate u = parse_job_update(std::vector<std::string>{"jobid=5,6", "TimeLimit=1:00:00", "jobname=x",
                                                             "Priority=7", "NumNodes=2-3", "Comment=c"});
-    EXPECT_EQ(u.job_ids, (std::vector<uint32_t>{5, 6}));
+    ASSERT_EQ(u.jobs.size(), 2u);
+    EXPECT_EQ(u.jobs[0].job_id, 5u);
+    EXPECT_EQ(u.jobs[1].job_id, 6u);
     ASSERT_EQ(u.fields.size(), 5u);
     EXPECT_EQ(u.fields[0], (std::pair<std::string, std::string>{"TimeLimit", "1:00:00"}));
     EXPECT_EQ(u.fields[1], (std::pair<std::string, std::string>{"Name", "x"}));
@@ -211,7 +213,8 @@ TEST(ScontrolArgs, NodeUpdate) {
 }
 
 TEST(ScontrolArgs, HoldIds) {
-    EXPECT_EQ(parse_hold_ids(std::vector<std::string>{"5", "6,7", "JobId=8"}),
-              (std::vector<uint32_t>{5, 6, 7, 8}));
+    std::vector<uint32_t> ids;
+    for (const auto &j : parse_hold_ids(std::vector<std::string>{"5", "6,7", "JobId=8"})) ids.push_back(j.job_id);
+    EXPECT_EQ(ids, (std::vector<uint32_t>{5, 6, 7, 8}));
     EXPECT_THROW(parse_hold_ids(std::vector<std::string>{"five"}), ParseError);
 }

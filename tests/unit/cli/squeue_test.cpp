@@ -233,8 +233,11 @@ TEST(Squeue, ArgsAndFilter) {
     EXPECT_TRUE(all.keep(*jobs[1]));
     EXPECT_FALSE(all.keep(*jobs[2]));   // finished: hidden by default
     SqueueFilter by_id = make_squeue_filter(parse_squeue_args(std::vector<std::string>{"-j7"}), 1000);
-    EXPECT_TRUE(by_id.keep(*jobs[2]));   // ... but shown when asked for by id
+    EXPECT_FALSE(by_id.keep(*jobs[2]));   // ... even when asked for by id, as in Slurm
     EXPECT_FALSE(by_id.keep(*jobs[0]));
+    SqueueFilter by_id_all = make_squeue_filter(parse_squeue_args(std::vector<std::string>{"-j7", "-tall"}), 1000);
+    EXPECT_TRUE(by_id_all.keep(*jobs[2]));   // -t shows it
+    EXPECT_FALSE(by_id_all.keep(*jobs[0]));
     SqueueFilter states = make_squeue_filter(parse_squeue_args(std::vector<std::string>{"-t", "all"}), 1000);
     EXPECT_TRUE(states.keep(*jobs[2]));
     SqueueFilter pd = make_squeue_filter(parse_squeue_args(std::vector<std::string>{"-t", "PD"}), 1000);
