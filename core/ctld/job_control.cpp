@@ -172,6 +172,7 @@ void JobManager::on_update(const std::shared_ptr<net::Request> &req,
     }
     if (action == "top") {
         if (!j->pending()) return resp->error(DROVER_EINVAL, "Job is no longer pending execution");
+        if (j->hold != Hold::None) return resp->error(DROVER_EINVAL, "Job is held");
         uint32_t top = j->priority;
         for (auto &[id, other] : jobs_)
             if (other->pending() && other->uid == j->uid && other->partition == j->partition)

@@ -86,6 +86,8 @@ NodeManager::NodeManager(Ctx &ctx) : ctx_(ctx) {
         v.weight = c.weight;
         v.features = dstr(nodes_[i].features_csv);
         v.gres = dstr(c.gres);
+        v.state = nodes_[i].state;
+        v.flags = nodes_[i].flags;
     }
     for (const auto &pc : ctx.conf.partitions) {
         Partition p;
@@ -128,6 +130,7 @@ void NodeManager::recover() {
             n->state = DROVER_NODE_IDLE;
             n->last_response = Ctx::now();
         }
+        refresh_state(*n);
     });
 }
 
@@ -168,10 +171,14 @@ Bitmap NodeManager::usable(const Partition &p) const {
 }
 
 void NodeManager::refresh_state(Node &n) {
-    if (n.state == DROVER_NODE_DOWN || n.state == DROVER_NODE_FUTURE) return;
-    if (n.state == DROVER_NODE_UNKNOWN && !n.registered && n.run_jobs == 0) return;
-    if (n.run_jobs == 0) n.state = DROVER_NODE_IDLE;
-    else n.state = n.alloc_cpus >= n.conf->cpus ? DROVER_NODE_ALLOCATED : DROVER_NODE_MIXED;
+    if (n.state != DROVER_NODE_DOWN && n.state != DROVER_NODE_FUTURE &&
+        !(n.state == DROVER_NODE_UNKNOWN && !n.registered && n.run_jobs == 0)) {
+        if (n.run_jobs == 0) n.state = DROVER_NODE_IDLE;
+        else n.state = n.alloc_cpus >= n.conf->cpus ? DROVER_NODE_ALLOCATED : DROVER_NODE_MIXED;
+    }
+    // Plugins read node state from the views they were lent: keep them current.
+    views_[n.index].state = n.state;
+    views_[n.index].flags = n.flags;
 }
 
 void NodeManager::job_started(const Job &job) {
@@ -241,6 +248,7 @@ void NodeManager::set_down(Node &n, const std::string &reason, uint32_t uid) {
     n.reason = reason;
     n.reason_time = Ctx::now();
     n.reason_uid = uid;
+    refresh_state(n);
     persist(n);
     spdlog::warn("node {} DOWN: {}", n.conf->name, reason);
     if (n.run_jobs) ctx_.jobs->node_failed(n.index);
@@ -395,6 +403,7 @@ void NodeManager::on_node_update(const std::shared_ptr<net::Request> &req,
             n->reason_time = now;
             n->reason_uid = req->peer.uid;
         }
+        refresh_state(*n);
         persist(*n);
     }
     ctx_.sched->request();
@@ -452,6 +461,7 @@ void NodeManager::ping_all() {
                     n->last_response = now;
                     if (n->flags & DROVER_NODE_FLAG_NOT_RESPONDING) {
                         n->flags &= ~DROVER_NODE_FLAG_NOT_RESPONDING;
+                        refresh_state(*n);
                         ctx_.sched->request();
                     }
                     continue;
@@ -460,6 +470,7 @@ void NodeManager::ping_all() {
                 // It registered while this ping was out (a daemon starting up): it is alive.
                 if (n->last_response >= sent) continue;
                 n->flags |= DROVER_NODE_FLAG_NOT_RESPONDING;
+                refresh_state(*n);
                 if (n->state != DROVER_NODE_DOWN &&
                     now - n->last_response >= int64_t(ctx_.conf.slurmd_timeout))
                     set_down(*n, "Not responding", 0);

@@ -373,6 +373,15 @@ int Scheduler::start_array_tasks(Job &rec, const Partition &part, const drover_b
 
 int Scheduler::place(Job &job, const Partition &part, const drover_bitmap_view *allowed,
                      bool dry_run) {
+    // A planning policy asks with no node allowed to learn only whether the job is eligible.
+    if (allowed && allowed->words) {
+        bool any = false;
+        for (std::size_t w = 0; w < (allowed->nbits + 63) / 64 && !any; ++w) any = allowed->words[w] != 0;
+        if (!any) {
+            job.reason = "Resources";
+            return DROVER_EBUSY;
+        }
+    }
     const auto &sel = ctx_.plugins.select();
     drover_job_view v = view(job);
     Bitmap usable = ctx_.nodes->usable(part);

@@ -5,6 +5,7 @@
 source "$(dirname "$0")/lib.sh"
 if ! getent group drvlimits >/dev/null; then groupadd drvlimits || fail "groupadd"; fi
 id drvlimit1 >/dev/null 2>&1 || useradd -M -s /bin/bash drvlimit1
+gpasswd -d drvlimit1 drvlimits >/dev/null 2>&1 || true   # a member from an earlier run
 make_cluster 2
 sed -i '/^PartitionName=/d' "$SLURM_CONF"
 cat >> "$SLURM_CONF" <<'CONF'

@@ -4,10 +4,13 @@
 source "$(dirname "$0")/lib.sh"
 start_cluster 1 "KillWait=3"
 cd "$T"
-id=$(sbatch --parsable -t 1 --signal=USR1@20 -o tl.out --wrap '
-  trap "echo got USR1 at \$SECONDS" USR1
-  trap "echo got TERM; sleep 30" TERM
-  while true; do sleep 1; done')
+cat > tl.sh <<'JOB'
+#!/bin/bash
+trap 'echo "got USR1 at $SECONDS"' USR1
+trap 'echo "got TERM"; sleep 30' TERM
+while true; do sleep 1; done
+JOB
+id=$(sbatch --parsable -t 1 --signal=B:USR1@20 -o tl.out tl.sh)
 wait_until 15 bash -c "[ \"\$(squeue -h -j $id -o %t)\" = R ]"
 wait_job "$id" 100
 assert_eq TIMEOUT "$(job_state "$id")" "a job past its limit ends TIMEOUT"
