@@ -10,6 +10,8 @@
 #   mem_per_pending_job  (controller VmRSS with M pending - VmRSS with none) / M, bytes
 #   e2e_trivial          K `sbatch --wrap true` (not held) from the first submit until squeue
 #                        shows none of them left, on a 4-node cluster; jobs/s
+#   dependent_jobs       afterok chains of 10 and fan-ins of 49 into 1, until drained; jobs/s
+#   array                one --array of N trivial tasks, from submit until drained; tasks/s
 # then a table against Drover's targets. See bench/README.md. Always exits 0 once it has run
 # (a missed target is a result, not an error); 1 only when the Drover binaries are missing.
 #
@@ -17,6 +19,7 @@
 #   BENCH_SCALE=1          multiplies the three sizes below (minimum 10 each)
 #   BENCH_SEQ=2000         sequential submissions          BENCH_PENDING=10000  pending jobs
 #   BENCH_E2E=1000         end-to-end jobs                 BENCH_SQUEUE_RUNS=20 squeue repetitions
+#   BENCH_DEP=1000         dependent jobs                  BENCH_ARRAY=10000    tasks in one array
 #   BENCH_PAR=2            parallel sbatch clients for topping up to BENCH_PENDING and for e2e
 #   BENCH_NODES=4          node daemons in the Drover cluster
 #   BENCH_E2E_TIMEOUT=600  seconds to wait for the e2e jobs to drain
@@ -36,6 +39,8 @@ scaled() { awk -v n="$1" -v s="$SCALE" 'BEGIN { v = int(n * s + 0.5); if (v < 10
 N_SEQ=${BENCH_SEQ:-$(scaled 2000)}
 N_PEND=${BENCH_PENDING:-$(scaled 10000)}
 N_E2E=${BENCH_E2E:-$(scaled 1000)}
+N_DEP=${BENCH_DEP:-$(scaled 1000)}       # dependent jobs (chains and fan-ins)
+N_ARRAY=${BENCH_ARRAY:-$(scaled 10000)}  # tasks in one job array
 [ "$N_PEND" -ge "$N_SEQ" ] || N_PEND=$N_SEQ
 SQ_RUNS=${BENCH_SQUEUE_RUNS:-20}
 PAR=${BENCH_PAR:-2}
@@ -113,6 +118,7 @@ start_drover() {  # start_drover DIR: a fresh cluster of $NODES nodes with room 
     write_config "$dir" "$NODES" "$(free_port)" "$((20000 + RANDOM % 12000))"
     sed -i 's/^MinJobAge=.*/MinJobAge=3600/' "$dir/slurm.conf"
     sed -i '/^PartitionName=/i MaxJobCount=200000' "$dir/slurm.conf"
+    sed -i '/^PartitionName=/i MaxArraySize=100001' "$dir/slurm.conf"
     cluster_start "$dir" "$NODES" >"$dir/log/start.out" 2>&1 && return 0
     cluster_stop "$dir" >/dev/null 2>&1
     grep -qs 'Address already in use' "$dir/log/start.out" "$dir"/log/*.log || break
@@ -236,6 +242,60 @@ run_e2e() {  # run_e2e SYS [NOTE]
   fi
 }
 
+# wait_drained TIMEOUT: until no job of ours is left in the queue; prints how many are left
+wait_drained() {
+  local end=$((SECONDS + $1)) left
+  while :; do
+    left=$(ours)
+    [ "$left" -eq 0 ] || [ $SECONDS -ge "$end" ] && break
+    sleep 0.1
+  done
+  echo "$left"
+}
+
+# run_workflows SYS: what workflow tools submit: dependent jobs (afterok chains of 10 and fan-ins
+# of 49 jobs into one) and one large job array, each timed from the first submit until drained.
+run_workflows() {
+  local sys=$1 t0 t1 t2 left chains=$((N_DEP / 20)) fanins=$((N_DEP / 100)) c i prev ids id
+  t0=$(now)
+  for ((c = 0; c < chains; c++)); do
+    prev=$("$CLI/sbatch" --parsable -J "$JOBNAME" -o /dev/null --wrap true 2>>"$T/sbatch.err")
+    for ((i = 1; i < 10; i++)); do
+      prev=$("$CLI/sbatch" --parsable -J "$JOBNAME" -o /dev/null -d "afterok:${prev%%;*}" --wrap true 2>>"$T/sbatch.err")
+    done
+  done
+  for ((c = 0; c < fanins; c++)); do
+    ids=""
+    for ((i = 0; i < 49; i++)); do
+      id=$("$CLI/sbatch" --parsable -J "$JOBNAME" -o /dev/null --wrap true 2>>"$T/sbatch.err")
+      ids="$ids:${id%%;*}"
+    done
+    "$CLI/sbatch" --parsable -J "$JOBNAME" -o /dev/null -d "afterok$ids" --wrap true >/dev/null 2>>"$T/sbatch.err"
+  done
+  t1=$(now)
+  left=$(wait_drained "$E2E_TIMEOUT")
+  t2=$(now)
+  local n=$((chains * 10 + fanins * 50))
+  if [ "$left" -gt 0 ]; then
+    report "$sys" "dependent_jobs_$n" - jobs/s "(TIMEOUT: $left left)"
+  else
+    report "$sys" "dependent_jobs_$n" "$(calc "$n / ($t2 - $t0)")" jobs/s \
+      "($chains afterok chains of 10, $fanins fan-ins of 49 into 1; $(calc "$t2 - $t0" 2) s, submitting $(calc "$t1 - $t0" 2) s)"
+  fi
+
+  t0=$(now)
+  "$CLI/sbatch" --parsable -J "$JOBNAME" -o /dev/null --array="0-$((N_ARRAY - 1))" --wrap true >/dev/null 2>>"$T/sbatch.err"
+  t1=$(now)
+  left=$(wait_drained "$E2E_TIMEOUT")
+  t2=$(now)
+  if [ "$left" -gt 0 ]; then
+    report "$sys" "array_$N_ARRAY" - tasks/s "(TIMEOUT: $left left)"
+  else
+    report "$sys" "array_$N_ARRAY" "$(calc "$N_ARRAY / ($t2 - $t0)")" tasks/s \
+      "(submit $(calc "($t1 - $t0) * 1000" 1) ms; all tasks done in $(calc "$t2 - $t0" 2) s)"
+  fi
+}
+
 # ---- main -------------------------------------------------------------------------------------
 
 HAVE_SLURM=0
@@ -263,6 +323,7 @@ if start_drover "$T/a"; then
   if start_drover "$T/b"; then
     use_drover "$T/b"
     run_e2e drover
+    run_workflows drover
     cluster_stop "$T/b" >/dev/null 2>&1
   fi
 fi
@@ -279,6 +340,7 @@ if [ "$HAVE_SLURM" = 1 ]; then
   [ "$pre" -gt 0 ] && echo "# note: Slurm's queue already held $pre jobs; squeue times include them"
   run_suite slurm "$(pgrep -o -x slurmctld)"
   run_e2e slurm "(the running Slurm cluster)"
+  run_workflows slurm
 fi
 
 # ---- targets ----------------------------------------------------------------------------------
