@@ -38,10 +38,11 @@ bool user_in_groups(uint32_t uid, uint32_t gid, const std::vector<uint32_t> &all
     return false;
 }
 
-// Slurm's basic priority: each later submission one lower than the one before.
-uint32_t default_priority(uint32_t id) {
-    constexpr uint32_t kTop = 0xffff0000u;
-    return id < kTop ? kTop - id : 1;
+// Slurm's basic priority: each later submission one lower than the one before (so the longer a
+// job has waited, the higher it stands), moved down by its nice value.
+uint32_t default_priority(uint32_t id, int32_t nice) {
+    constexpr int64_t kTop = 0xffff0000LL;
+    return uint32_t(std::clamp<int64_t>(kTop - int64_t(id) - nice, 1, 0xfffffffeLL));
 }
 
 // "0-15", "1,3,5", "0-15:4", each with an optional "%N" throttle.
@@ -214,7 +215,7 @@ uint32_t JobManager::adopt(std::unique_ptr<Job> job) {
     drover_job_view view = Scheduler::view(*job);
     const auto &sched = ctx_.plugins.sched();
     job->priority = sched.ops.job_priority ? sched.ops.job_priority(sched.state, &view)
-                                           : default_priority(job->id);
+                                           : default_priority(job->id, job->nice);
     if (job->reason.empty()) job->reason = "None";
     uint32_t id = job->id;
     persist(*job);
@@ -292,7 +293,7 @@ void JobManager::on_submit(const std::shared_ptr<net::Request> &req,
     drover_job_view view = Scheduler::view(j);
     const auto &sched = ctx_.plugins.sched();
     j.priority = sched.ops.job_priority ? sched.ops.job_priority(sched.state, &view)
-                                        : default_priority(j.id);
+                                        : default_priority(j.id, j.nice);
     if (d->hold()) {
         j.hold = Hold::User;
         j.priority = 0;

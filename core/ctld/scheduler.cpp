@@ -395,7 +395,12 @@ int Scheduler::place(Job &job, const Partition &part, const drover_bitmap_view *
     int rc = sel.ops.job_test(sel.state, &v, {usable.words(), uint32_t(usable.size())},
                               DROVER_SELECT_RUN_NOW, &pb, &err);
     if (rc != DROVER_OK) {
-        job.reason = "Resources";
+        // Nodes it named (-w) that are down or drained: Slurm's ReqNodeNotAvail.
+        const Bitmap &req = job.ext().req_bits;
+        bool req_unavailable = false;
+        for (std::size_t i = req.size() ? req.next(0) : 0; i < req.size(); i = req.next(i + 1))
+            if (!ctx_.nodes->at(uint32_t(i)).usable()) req_unavailable = true;
+        job.reason = req_unavailable ? "ReqNodeNotAvail" : "Resources";
         return DROVER_EBUSY;  // nodes may free up or come back: the job waits either way
     }
     std::vector<uint32_t> idx;

@@ -48,4 +48,19 @@ err=$(sbatch -p off --wrap true 2>&1)
 assert_match "Batch job submission failed: .*not available" "$err" "an INACTIVE partition refuses new jobs"
 assert_match "^debug\* +up .*\ndown +down|down +down" "$(sinfo -h -o '%P %a')" "sinfo shows the partition states"
 scancel "$queued" "$wide" "$dflt" "$ok_id" "$acct_id"
+
+# A job naming a drained node waits with ReqNodeNotAvail; --nice lowers a job's priority.
+scontrol update NodeName=n2 State=DRAIN Reason=test
+pinned=$(sbatch --parsable -w n2 --wrap true)
+sleep 1
+assert_eq "PD ReqNodeNotAvail" "$(squeue -h -j "$pinned" -o '%t %r')" "a job naming a drained node waits with ReqNodeNotAvail"
+scancel "$pinned"
+scontrol update NodeName=n2 State=RESUME
+placed=$(sbatch --parsable -w n2 --wrap true)
+wait_job "$placed"
+assert_eq n2 "$(squeue -h -t all -j "$placed" -o %N)" "-w n2 runs the job on n2"
+plain=$(sbatch --parsable --begin=now+1hour --wrap true)
+nice=$(sbatch --parsable --begin=now+1hour --nice=1000 --wrap true)
+[ "$(squeue -h -j "$nice" -o %Q)" -lt "$(squeue -h -j "$plain" -o %Q)" ] && ok "--nice lowers priority" || fail "--nice did not lower priority"
+scancel "$plain" "$nice"
 finish

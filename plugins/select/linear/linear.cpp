@@ -39,6 +39,7 @@ struct Request {
     uint32_t max_nodes;  // DROVER_INFINITE when unbounded
     uint64_t cpus;       // num_tasks * cpus_per_task
     uint64_t mem_mb;     // per node; 0 = any
+    std::vector<uint32_t> required;  // -w: nodes the job must have (ABI 1.1)
 };
 
 struct State {
@@ -62,6 +63,9 @@ Request request_of(const drover_job_view *job)
                                                                          : job->max_nodes;
     r.cpus = uint64_t{count_or_one(job->num_tasks)} * count_or_one(job->cpus_per_task);
     r.mem_mb = job->mem_per_node_mb == DROVER_NO_VAL ? 0 : job->mem_per_node_mb;
+    if (DROVER_HAS(drover_job_view, job, required_nodes) && job->required_nodes.words)
+        for (uint32_t i = 0; i < job->required_nodes.nbits; ++i)
+            if (test_bit(job->required_nodes.words, i)) r.required.push_back(i);
     return r;
 }
 
@@ -79,7 +83,12 @@ std::vector<uint32_t> candidates(const State &s, const Request &req, drover_bitm
             continue;
         out.push_back(i);
     }
+    // Nodes the job named come first (all of them or none will do), then lowest weight.
+    auto named = [&](uint32_t i) {
+        return std::find(req.required.begin(), req.required.end(), i) != req.required.end();
+    };
     std::stable_sort(out.begin(), out.end(), [&](uint32_t a, uint32_t b) {
+        if (named(a) != named(b)) return named(a);
         return s.nodes[a].weight < s.nodes[b].weight;
     });
     return out;
@@ -116,10 +125,14 @@ bool choose(const State &s, const Request &req, const std::vector<uint32_t> &ord
 {
     if (req.min_nodes > req.max_nodes || order.size() < req.min_nodes)
         return false;
+    for (uint32_t r : req.required)  // every named node must be a candidate
+        if (std::find(order.begin(), order.end(), r) == order.end())
+            return false;
+    const std::size_t at_least = std::max<std::size_t>(req.min_nodes, req.required.size());
     chosen.clear();
     uint64_t cpus = 0;
     for (uint32_t i : order) {
-        if (chosen.size() >= req.min_nodes && cpus >= req.cpus)
+        if (chosen.size() >= at_least && cpus >= req.cpus)
             break;
         chosen.push_back(i);
         cpus += s.nodes[i].cpus;
