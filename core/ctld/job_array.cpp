@@ -6,11 +6,18 @@ namespace drover::ctld {
 
 Job *JobManager::split_array_task(Job &rec) {
     if (!rec.array || rec.array->pending.empty()) return nullptr;
-    ArrayInfo &a = *rec.array;
     ArrayCounts &c = arrays_[rec.array_job_id];
-    if (a.max_running && c.running >= a.max_running) return nullptr;
-    uint32_t task = a.pending.front();
-    a.pending.erase(a.pending.begin());
+    if (rec.array->max_running && c.running >= rec.array->max_running) return nullptr;
+    return split_array_task(rec, rec.array->pending.front());
+}
+
+Job *JobManager::split_array_task(Job &rec, uint32_t task) {
+    if (!rec.array) return nullptr;
+    ArrayInfo &a = *rec.array;
+    auto at = std::lower_bound(a.pending.begin(), a.pending.end(), task);
+    if (at == a.pending.end() || *at != task) return nullptr;
+    ArrayCounts &c = arrays_[rec.array_job_id];
+    a.pending.erase(at);
     if (c.pending) c.pending--;
     if (a.pending.empty()) {
         // The last task is the record itself: it keeps the array's id, as Slurm does.

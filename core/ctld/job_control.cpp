@@ -145,20 +145,41 @@ void JobManager::on_update(const std::shared_ptr<net::Request> &req,
     const auto *r = req->msg->body_as_JobUpdateRequest();
     uint32_t uid = req->peer.uid;
     bool admin = ctx_.is_admin(uid);
-    Job *j = find(r->job_id());
-    if (r->job_spec() && r->job_spec()->size()) {
-        auto found = resolve(r->job_spec()->str());
-        j = found.size() == 1 && found[0].pending_task == DROVER_NO_VAL ? found[0].job : nullptr;
-        if (!j && found.size() == 1 && found[0].job)
-            return resp->error(DROVER_EINVAL, "Job array task has not started: update the whole array");
+    // The jobs meant: one job, an array task, or every task of an array. A task still waiting in
+    // its array's record is split out first, so that it can differ from the rest.
+    std::string spec = r->job_spec() && r->job_spec()->size() ? r->job_spec()->str()
+                                                              : std::to_string(r->job_id());
+    std::vector<Job *> jobs;
+    for (const Target &t : resolve(spec)) {
+        if (!t.job) return resp->error(DROVER_ENOENT, kInvalidId);
+        if (!admin && t.job->uid != uid) return resp->error(DROVER_EPERM, kDenied);
+        Job *j = t.pending_task == DROVER_NO_VAL ? t.job : split_array_task(*t.job, t.pending_task);
+        if (j) jobs.push_back(j);
     }
-    if (!j) return resp->error(DROVER_ENOENT, kInvalidId);
-    if (!admin && j->uid != uid) return resp->error(DROVER_EPERM, kDenied);
-    std::string action = r->action() ? lower(r->action()->str()) : "";
+    if (jobs.empty()) return resp->error(DROVER_ENOENT, kInvalidId);
+    // Across a whole array, tasks for which the change makes no sense (already ended) are
+    // passed over; it fails only when it applied to none.
+    std::string first_refusal;
+    std::size_t applied = 0;
+    for (Job *j : jobs) {
+        std::string why = update_job(*j, *r, uid, admin);
+        if (why.empty()) ++applied;
+        else if (first_refusal.empty()) first_refusal = why;
+    }
+    if (applied == 0 || (jobs.size() == 1 && !first_refusal.empty()))
+        return resp->error(first_refusal == kDenied ? DROVER_EPERM : DROVER_EINVAL, first_refusal);
+    ctx_.sched->request();
+    ctx_.commit.after_commit([resp] { resp->ok(); });
+}
+
+std::string JobManager::update_job(Job &job, const proto::JobUpdateRequest &r, uint32_t uid,
+                                   bool admin) {
+    Job *j = &job;
+    std::string action = r.action() ? lower(r.action()->str()) : "";
     if (action == "requeue" || action == "requeuehold") {
         bool hold = action == "requeuehold";
-        if (!j->requeue && !admin) return resp->error(DROVER_EINVAL, "Requested operation is presently disabled");
-        if (j->pending()) return resp->error(DROVER_EINVAL, "Job is pending execution");
+        if (!j->requeue && !admin) return "Requested operation is presently disabled";
+        if (j->pending()) return "Job is pending execution";
         if (j->running()) {
             j->requeue_when_ended = true;
             j->hold_when_requeued = hold;
@@ -167,39 +188,36 @@ void JobManager::on_update(const std::shared_ptr<net::Request> &req,
         } else {
             requeue_job(*j, hold);
         }
-        ctx_.commit.after_commit([resp] { resp->ok(); });
-        return;
+        return {};
     }
     if (action == "top") {
-        if (!j->pending()) return resp->error(DROVER_EINVAL, "Job is no longer pending execution");
-        if (j->hold != Hold::None) return resp->error(DROVER_EINVAL, "Job is held");
+        if (!j->pending()) return "Job is no longer pending execution";
+        if (j->hold != Hold::None) return "Job is held";
         uint32_t top = j->priority;
         for (auto &[id, other] : jobs_)
             if (other->pending() && other->uid == j->uid && other->partition == j->partition)
                 top = std::max(top, other->priority);
         if (top != j->priority || top == 0) j->priority = top == 0xffffffffu ? top : top + 1;
         persist(*j);
-        ctx_.sched->request();
-        ctx_.commit.after_commit([resp] { resp->ok(); });
-        return;
+        return {};
     }
-    if (!action.empty()) return resp->error(DROVER_EINVAL, "Unknown action: " + action);
+    if (!action.empty()) return "Unknown action: " + action;
 
     // Validate everything first, then apply: a refused update changes nothing.
     Job next = *j;
-    int hold = r->hold();
+    int hold = r.hold();
     if (hold >= 0) {
-        if (!next.pending()) return resp->error(DROVER_EINVAL, "Job is no longer pending execution");
-        if (hold == 2 && !admin) return resp->error(DROVER_EPERM, kDenied);
+        if (!next.pending()) return "Job is no longer pending execution";
+        if (hold == 2 && !admin) return kDenied;
         if (hold == 0 && next.hold == Hold::Admin && !admin)
-            return resp->error(DROVER_EPERM, kDenied);
+            return kDenied;
         next.hold = Hold(hold);
         next.reason = hold == 0 ? "None" : hold == 1 ? "JobHeldUser" : "JobHeldAdmin";
         if (hold == 0 && next.priority == 0) next.priority = 0xffff0000u - std::min(next.id, 0xfffeffffu);
         if (hold != 0) next.priority = 0;
     }
-    if (r->fields()) {
-        for (const auto *kv : *r->fields()) {
+    if (r.fields()) {
+        for (const auto *kv : *r.fields()) {
             std::string key = lower(kv->key() ? kv->key()->str() : "");
             std::string val = kv->value() ? kv->value()->str() : "";
             try {
@@ -207,7 +225,7 @@ void JobManager::on_update(const std::shared_ptr<net::Request> &req,
                     uint32_t t = parse_time_limit(val);
                     if (!admin && (t == kInfinite || (next.time_limit_min != kInfinite &&
                                                       t > next.time_limit_min)))
-                        return resp->error(DROVER_EPERM, kDenied);
+                        return kDenied;
                     next.time_limit_min = t;
                 } else if (key == "name" || key == "jobname") {
                     next.name = val;
@@ -215,7 +233,7 @@ void JobManager::on_update(const std::shared_ptr<net::Request> &req,
                     next.comment = val;
                 } else if (key == "nice") {
                     int n = std::stoi(val);
-                    if (n < 0 && !admin) return resp->error(DROVER_EPERM, kDenied);
+                    if (n < 0 && !admin) return kDenied;
                     if (next.priority) next.priority = uint32_t(std::clamp<int64_t>(int64_t(next.priority) + next.nice - n, 1, 0xfffffffeLL));
                     next.nice = n;
                 } else if (key == "dependency") {
@@ -224,55 +242,53 @@ void JobManager::on_update(const std::shared_ptr<net::Request> &req,
                     try {
                         x.dependency = parse_dependency(val);
                     } catch (const std::exception &) {
-                        return resp->error(DROVER_EINVAL, "Job dependency problem");
+                        return "Job dependency problem";
                     }
                     for (const auto &t : x.dependency.terms)
                         if (t.type != DepType::Singleton && !find_for_dependency(t.job_id, t.task_id))
-                            return resp->error(DROVER_EINVAL, "Job dependency problem");
+                            return "Job dependency problem";
                 } else if (key == "features" || key == "constraint" || key == "constraints") {
-                    if (!next.pending()) return resp->error(DROVER_EINVAL, "Job is no longer pending execution");
+                    if (!next.pending()) return "Job is no longer pending execution";
                     next.mutable_extra().constraint = val;
                 } else if (key == "starttime" || key == "begintime") {
-                    if (!next.pending()) return resp->error(DROVER_EINVAL, "Job is no longer pending execution");
+                    if (!next.pending()) return "Job is no longer pending execution";
                     next.eligible_time = parse_timestamp(val, Ctx::now());
                 } else if (key == "requeue") {
                     next.requeue = val != "0";
                 } else if (key == "priority") {
-                    if (!admin) return resp->error(DROVER_EPERM, kDenied);
+                    if (!admin) return kDenied;
                     next.priority = uint32_t(std::stoul(val));
                     if (next.priority == 0 && next.hold == Hold::None) {
                         next.hold = Hold::Admin;  // as Slurm: priority 0 is an admin hold
                         next.reason = "JobHeldAdmin";
                     }
                 } else if (key == "partition") {
-                    if (!next.pending()) return resp->error(DROVER_EINVAL, "Job is no longer pending execution");
-                    if (!ctx_.nodes->partition(val)) return resp->error(DROVER_EINVAL, "Invalid partition name specified");
+                    if (!next.pending()) return "Job is no longer pending execution";
+                    if (!ctx_.nodes->partition(val)) return "Invalid partition name specified";
                     next.partition = val;
                 } else if (key == "numnodes") {
-                    if (!next.pending()) return resp->error(DROVER_EINVAL, "Job is no longer pending execution");
+                    if (!next.pending()) return "Job is no longer pending execution";
                     auto dash = val.find('-');
                     next.min_nodes = uint32_t(std::stoul(val.substr(0, dash)));
                     next.max_nodes = dash == std::string::npos ? next.min_nodes
                                                                : uint32_t(std::stoul(val.substr(dash + 1)));
                 } else {
-                    return resp->error(DROVER_EINVAL, "Update of this parameter is not supported: " +
-                                                          (kv->key() ? kv->key()->str() : ""));
+                    return "Update of this parameter is not supported: " +
+                           (kv->key() ? kv->key()->str() : "");
                 }
             } catch (const std::exception &) {
-                return resp->error(DROVER_EINVAL, "Invalid " + (kv->key() ? kv->key()->str() : "") +
-                                                      " value: " + val);
+                return "Invalid " + (kv->key() ? kv->key()->str() : "") + " value: " + val;
             }
         }
     }
     if (next.pending()) {
         Partition *part = nullptr;
         std::string why = validate(next, part, next.uid, next.gid);
-        if (!why.empty()) return resp->error(DROVER_EINVAL, why);
+        if (!why.empty()) return why;
     }
     *j = std::move(next);
     persist(*j);
-    ctx_.sched->request();
-    ctx_.commit.after_commit([resp] { resp->ok(); });
+    return {};
 }
 
 }  // namespace drover::ctld

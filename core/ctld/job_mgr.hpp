@@ -84,8 +84,13 @@ class JobManager {
     // Takes the lowest pending task out of an array's pending record as a Job of its own (the
     // record itself when it is the last one). Returns nullptr when none may start (throttle).
     Job *split_array_task(Job &record);
+    // The same for one named task (scontrol on "12_5"), whatever the throttle.
+    Job *split_array_task(Job &record, uint32_t task);
 
   private:
+    // One job's scontrol update (fields, hold/release, requeue, top): an empty string, or why it
+    // was refused, in which case the job is unchanged.
+    std::string update_job(Job &job, const proto::JobUpdateRequest &r, uint32_t uid, bool admin);
     std::string read_request(Job &job, const proto::JobDesc &d, bool admin);
     std::string node_bits(const std::string &list, Bitmap *out);
     uint32_t take_job_id();

@@ -28,6 +28,16 @@ assert_match "^${id3}_\[0-3,5,9\]$" "$(squeue -h -j "$id3" -o %i)" "scancel took
 scancel "$id3"
 assert_eq "" "$(squeue -h -j "$id3" -o %i 2>/dev/null)" "scancel of the array id ends them all"
 
+# one waiting task held on its own, then the whole array released and requeued
+id5=$(sbatch --parsable --array=0-3 --hold --wrap 'sleep 1')
+scontrol release "${id5}_2"
+wait_job "${id5}_2" 20
+assert_eq COMPLETED "$(squeue -h -t all -j "${id5}_2" -o %T)" "a waiting task released on its own runs"
+assert_match "^${id5}_\[0-1,3\]$" "$(squeue -h -j "$id5" -o %i)" "the rest stay held in the record"
+scontrol release "$id5"
+wait_until 30 bash -c "[ -z \"\$(squeue -h -j $id5 -o %i 2>/dev/null)\" ]"
+assert_eq "" "$(squeue -h -j "$id5" -o %i 2>/dev/null)" "releasing the array id releases every task"
+
 # a dependency on a whole array
 id4=$(sbatch --parsable --array=0-3 --wrap 'sleep 1')
 after=$(sbatch --parsable -d afterok:$id4 -o after-array.txt --wrap 'echo after')
