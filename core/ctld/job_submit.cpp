@@ -8,6 +8,7 @@
 #include "common/timefmt.hpp"
 #include "ctld/job_signal_spec.hpp"
 #include "ctld/committer.hpp"
+#include "ctld/features.hpp"
 #include "ctld/job_mgr.hpp"
 #include "ctld/node_mgr.hpp"
 #include "ctld/scheduler.hpp"
@@ -202,6 +203,13 @@ std::string JobManager::validate(Job &job, Partition *&part, uint32_t uid, uint3
     if (job.min_nodes > part->nodes.count()) return "Node count specification invalid";
     if (job.max_nodes != DROVER_INFINITE && job.max_nodes < job.min_nodes)
         return "Node count specification invalid";
+    // A feature no node of the partition has can never be satisfied.
+    for (const auto &name : constraint_names(job.ext().constraint)) {
+        bool known = false;
+        for (std::size_t i = part->nodes.next(0); i < part->nodes.size() && !known; i = part->nodes.next(i + 1))
+            for (const auto &f : ctx_.nodes->at(uint32_t(i)).conf->features) known = known || f == name;
+        if (!known) return "Invalid feature specification";
+    }
     if (job.time_limit_min == kNoVal)
         job.time_limit_min = part->conf->default_time_min != kNoVal ? part->conf->default_time_min
                                                                      : part->conf->max_time_min;

@@ -11,6 +11,7 @@
 
 #include "common/timefmt.hpp"
 #include "ctld/committer.hpp"
+#include "ctld/features.hpp"
 #include "ctld/job_env.hpp"
 #include "ctld/job_mgr.hpp"
 #include "ctld/node_mgr.hpp"
@@ -230,10 +231,20 @@ void Scheduler::run_pass() {
             j->reason = "Priority";
 }
 
+void Scheduler::narrow_for(const Job &job, Bitmap &nodes) const {
+    if (job.ext().exc_bits.size()) nodes.subtract(job.ext().exc_bits);
+    // Constraints each node can answer alone are applied here, whatever the select plugin.
+    const std::string &constraint = job.ext().constraint;
+    if (!constraint.empty() && per_node_constraint(constraint))
+        for (std::size_t i = nodes.next(0); i < nodes.size(); i = nodes.next(i + 1))
+            if (!node_satisfies(constraint, ctx_.nodes->at(uint32_t(i)).features_csv)) nodes.clear(i);
+}
+
 int Scheduler::test_job(const Job &job, const Partition &part) {
     const auto &sel = ctx_.plugins.select();
     drover_job_view v = view(job);
     Bitmap all = part.nodes;
+    narrow_for(job, all);
     Bitmap picked(all.size());
     drover_bitmap pb{picked.words(), uint32_t(picked.size())};
     drover_error err{};
@@ -246,6 +257,7 @@ std::string Scheduler::estimate(const Job &job, const Partition &part, uint32_t 
     const auto &sel = ctx_.plugins.select();
     drover_job_view v = view(job);
     Bitmap usable = ctx_.nodes->usable(part);
+    narrow_for(job, usable);
     Bitmap picked(usable.size());
     drover_bitmap pb{picked.words(), uint32_t(picked.size())};
     drover_error err{};
@@ -285,7 +297,7 @@ int Scheduler::usable_nodes(const Job &job, drover_bitmap *out) {
     Partition *part = ctx_.nodes->partition(job.partition);
     if (!part) return DROVER_ENOENT;
     Bitmap usable = ctx_.nodes->usable(*part);
-    if (job.ext().exc_bits.size()) usable.subtract(job.ext().exc_bits);
+    narrow_for(job, usable);
     std::size_t words = std::min<std::size_t>((out->nbits + 63) / 64, (usable.size() + 63) / 64);
     for (std::size_t w = 0; w < words; ++w) out->words[w] = usable.words()[w];
     return DROVER_OK;
@@ -385,7 +397,7 @@ int Scheduler::place(Job &job, const Partition &part, const drover_bitmap_view *
     const auto &sel = ctx_.plugins.select();
     drover_job_view v = view(job);
     Bitmap usable = ctx_.nodes->usable(part);
-    if (job.ext().exc_bits.size()) usable.subtract(job.ext().exc_bits);
+    narrow_for(job, usable);
     if (allowed && allowed->words)
         for (std::size_t w = 0; w < (usable.size() + 63) / 64 && w < (allowed->nbits + 63) / 64; ++w)
             usable.words()[w] &= allowed->words[w];

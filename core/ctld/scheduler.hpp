@@ -10,6 +10,7 @@
 
 #include <drover/views.h>
 
+#include "common/bitmap.hpp"
 #include "ctld/context.hpp"
 
 namespace drover::ctld {
@@ -53,6 +54,8 @@ class Scheduler {
 
   private:
     void run_pass();
+    // Takes out of nodes those the job excludes (-x) or whose features fail its constraint.
+    void narrow_for(const Job &job, Bitmap &nodes) const;
     int start_array_tasks(Job &rec, const Partition &part, const drover_bitmap_view *allowed);
     // Node selection and start (or, dry_run, only whether it would start now).
     int place(Job &job, const Partition &part, const drover_bitmap_view *allowed,
