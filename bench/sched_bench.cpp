@@ -204,7 +204,7 @@ void run_case(const Options &o, const std::vector<JobShape> &shapes, const std::
         state::Store store(conf.state_save_location, false);
         ctld::Committer commit(io, store);
         net::CallPool pool(io, 1);
-        ctld::AcctQueue acct(io, plugins.acct(), conf.cluster_name);  // none loaded: no records
+        ctld::AcctQueue acct(io, plugins.acct(), conf.cluster_name, [](uint64_t) {});  // none loaded
         ctld::Ctx ctx{io, conf, plugins, auth, store, commit, pool, acct,
                       nullptr, nullptr, nullptr, 0, "bench"};
         ctld::NodeManager nodes(ctx);

@@ -95,6 +95,8 @@ struct Config {
     uint32_t max_array_size = 1001;            // MaxArraySize: task ids must be below it
     std::string dependency_parameters;         // DependencyParameters (kill_invalid_depend)
     std::string slurmd_parameters;             // SlurmdParameters (config_overrides)
+    uint64_t def_mem_per_cpu_mb = 0;           // DefMemPerCPU; 0 = not set (select plugins read raw)
+    uint64_t def_mem_per_node_mb = 0;          // DefMemPerNode
 
     std::vector<NodeConf> nodes;               // NodeName lines, expanded, in order (DEFAULT applied)
     std::vector<PartitionConf> partitions;

@@ -215,6 +215,9 @@ void ConfigBuilder::top_level(const std::string &loc, const ConfPair &p) {
         backup_controller_ = std::string(trim(p.value));
     } else if (k == "backupaddr") {
         backup_addr_ = std::string(trim(p.value));
+    } else if (k == "defmempercpu" || k == "defmempernode") {
+        uint64_t mb = parse_size(loc, p);
+        (k == "defmempercpu" ? cfg_.def_mem_per_cpu_mb : cfg_.def_mem_per_node_mb) = mb;
     } else if (k == "slurmctldport") {
         cfg_.slurmctld_port = parse_port(loc, p);
     } else if (k == "slurmdport") {

@@ -4,6 +4,7 @@
 #include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
+#include <cstring>
 #include <spdlog/spdlog.h>
 
 #include "net/server.hpp"
@@ -17,9 +18,57 @@ drover_str dstr_ptr(const drover_str &s) { return s; }
 std::string to_string(drover_str s) { return s.ptr ? std::string(s.ptr, s.len) : std::string(); }
 }  // namespace
 
+std::vector<uint8_t> encode_acct(int event, const AcctRecord &r) {
+    flatbuffers::FlatBufferBuilder fbb(256);
+    auto str = [&](const std::string &v) { return fbb.CreateString(v); };
+    auto name = str(r.name), part = str(r.partition), acct = str(r.account),
+         nodes = str(r.node_list), wd = str(r.work_dir);
+    fbb.Finish(proto::CreateAcctJob(fbb, r.job_id, r.uid, r.gid, 0, name, part, acct, nodes, wd,
+                                    r.alloc_nodes, r.alloc_cpus, r.req_cpus, r.req_mem_mb, r.state,
+                                    r.exit_status, r.time_limit_min, r.submit_time, r.eligible_time,
+                                    r.start_time, r.end_time, r.cancelled_by));
+    std::vector<uint8_t> out(1 + fbb.GetSize());
+    out[0] = uint8_t(event);
+    std::memcpy(out.data() + 1, fbb.GetBufferPointer(), fbb.GetSize());
+    return out;
+}
+
+bool decode_acct(const uint8_t *data, std::size_t len, int *event, AcctRecord *r) {
+    if (len < 2) return false;
+    // The flatbuffer starts one byte in: copy it to an aligned buffer before verifying.
+    std::vector<uint8_t> buf(data + 1, data + len);
+    flatbuffers::Verifier v(buf.data(), buf.size());
+    if (!v.VerifyBuffer<proto::AcctJob>(nullptr)) return false;
+    const auto *j = flatbuffers::GetRoot<proto::AcctJob>(buf.data());
+    auto s = [](const flatbuffers::String *x) { return x ? x->str() : std::string(); };
+    *event = data[0];
+    r->job_id = j->job_id();
+    r->uid = j->user_id();
+    r->gid = j->group_id();
+    r->name = s(j->name());
+    r->partition = s(j->partition());
+    r->account = s(j->account());
+    r->node_list = s(j->node_list());
+    r->work_dir = s(j->work_dir());
+    r->alloc_nodes = j->alloc_nodes();
+    r->alloc_cpus = j->alloc_cpus();
+    r->req_cpus = j->req_cpus();
+    r->req_mem_mb = j->req_mem_mb();
+    r->state = j->state();
+    r->exit_status = j->exit_status();
+    r->time_limit_min = j->time_limit_min();
+    r->submit_time = j->submit_time();
+    r->eligible_time = j->eligible_time();
+    r->start_time = j->start_time();
+    r->end_time = j->end_time();
+    r->cancelled_by = j->cancelled_by();
+    return true;
+}
+
 AcctQueue::AcctQueue(boost::asio::io_context &io, const plugin::Bound<drover_acct_ops> &acct,
-                     std::string cluster)
-    : io_(io), acct_(acct), cluster_(std::move(cluster)), thread_([this] { run(); }) {}
+                     std::string cluster, std::function<void(uint64_t)> delivered)
+    : io_(io), acct_(acct), cluster_(std::move(cluster)), delivered_(std::move(delivered)),
+      thread_([this] { run(); }) {}
 
 AcctQueue::~AcctQueue() {
     {
@@ -32,60 +81,115 @@ AcctQueue::~AcctQueue() {
 
 std::size_t AcctQueue::backlog() const {
     std::lock_guard lk(mu_);
-    return queue_.size();
+    return events_;
 }
 
 void AcctQueue::run() {
+    bool failing = false;
     for (;;) {
-        std::function<void()> work;
+        Item item;
         {
             std::unique_lock lk(mu_);
             cv_.wait(lk, [this] { return stopping_ || !queue_.empty(); });
-            if (queue_.empty()) return;
-            work = std::move(queue_.front());
-            queue_.pop_front();
+            if (stopping_) return;  // whatever is left stays spooled for the next start
+            item = queue_.front();  // an event leaves the queue only once delivered
         }
-        work();
+        if (item.query) {
+            item.query();
+            std::lock_guard lk(mu_);
+            queue_.pop_front();
+            continue;
+        }
+        std::string why;
+        if (deliver(item, &why)) {
+            if (failing) spdlog::info("[{}] accounting store is back; delivering spooled records", acct_.id);
+            failing = false;
+            {
+                std::lock_guard lk(mu_);
+                queue_.pop_front();
+                events_--;
+            }
+            boost::asio::post(io_, [this, seq = item.seq] { delivered_(seq); });
+            continue;
+        }
+        if (!failing) spdlog::warn("[{}] {}; records are kept and sent again", acct_.id, why);
+        failing = true;
+        // Queries cannot wait for the store to return: answer them now (they will say why).
+        std::vector<std::function<void()>> queries;
+        {
+            std::unique_lock lk(mu_);
+            for (auto it = queue_.begin(); it != queue_.end();)
+                if (it->query) {
+                    queries.push_back(std::move(it->query));
+                    it = queue_.erase(it);
+                } else {
+                    ++it;
+                }
+        }
+        for (auto &q : queries) q();
+        std::unique_lock lk(mu_);
+        cv_.wait_for(lk, std::chrono::seconds(2), [this] { return stopping_; });
     }
 }
 
-void AcctQueue::job_event(int event, AcctRecord r) {
-    if (!acct_ || !acct_.ops.job_event) return;
-    std::lock_guard lk(mu_);
-    queue_.push_back([this, event, r = std::move(r)] {
-        drover_acct_job j{};
-        j.struct_size = sizeof j;
-        j.job_id = r.job_id;
-        j.user_id = r.uid;
-        j.group_id = r.gid;
-        j.cluster = dstr(cluster_);
-        j.name = dstr(r.name);
-        j.partition = dstr(r.partition);
-        j.account = dstr(r.account);
-        j.node_list = dstr(r.node_list);
-        j.work_dir = dstr(r.work_dir);
-        j.alloc_nodes = r.alloc_nodes;
-        j.alloc_cpus = r.alloc_cpus;
-        j.req_cpus = r.req_cpus;
-        j.req_mem_mb = r.req_mem_mb;
-        j.state = r.state;
-        j.exit_status = r.exit_status;
-        j.time_limit_min = r.time_limit_min;
-        j.submit_time = r.submit_time;
-        j.eligible_time = r.eligible_time;
-        j.start_time = r.start_time;
-        j.end_time = r.end_time;
-        j.cancelled_by = r.cancelled_by;
-        drover_error err{};
-        if (acct_.ops.job_event(acct_.state, event, &j, &err) != DROVER_OK)
-            spdlog::error("[{}] job {} event {}: {}", acct_.id, r.job_id, event, err.text);
-    });
+bool AcctQueue::deliver(const Item &item, std::string *why) {
+    if (!acct_ || !acct_.ops.job_event) return true;  // no store: nothing to keep
+    const AcctRecord &r = item.rec;
+    drover_acct_job j{};
+    j.struct_size = sizeof j;
+    j.job_id = r.job_id;
+    j.user_id = r.uid;
+    j.group_id = r.gid;
+    j.cluster = dstr(cluster_);
+    j.name = dstr(r.name);
+    j.partition = dstr(r.partition);
+    j.account = dstr(r.account);
+    j.node_list = dstr(r.node_list);
+    j.work_dir = dstr(r.work_dir);
+    j.alloc_nodes = r.alloc_nodes;
+    j.alloc_cpus = r.alloc_cpus;
+    j.req_cpus = r.req_cpus;
+    j.req_mem_mb = r.req_mem_mb;
+    j.state = r.state;
+    j.exit_status = r.exit_status;
+    j.time_limit_min = r.time_limit_min;
+    j.submit_time = r.submit_time;
+    j.eligible_time = r.eligible_time;
+    j.start_time = r.start_time;
+    j.end_time = r.end_time;
+    j.cancelled_by = r.cancelled_by;
+    drover_error err{};
+    if (acct_.ops.job_event(acct_.state, item.event, &j, &err) == DROVER_OK) return true;
+    *why = "job " + std::to_string(r.job_id) + ": " + (err.text[0] ? err.text : "store refused the record");
+    return false;
+}
+
+void AcctQueue::job_event(uint64_t seq, int event, AcctRecord r) {
+    {
+        std::lock_guard lk(mu_);
+        Item item;
+        item.seq = seq;
+        item.event = event;
+        item.rec = std::move(r);
+        queue_.push_back(std::move(item));
+        events_++;
+    }
     cv_.notify_one();
 }
 
 void AcctQueue::query(AcctQuery q, std::function<void(std::vector<uint8_t>)> done) {
-    std::lock_guard lk(mu_);
-    queue_.push_back([this, q = std::move(q), done = std::move(done)] {
+    {
+        std::lock_guard lk(mu_);
+        Item item;
+        item.query = [this, q = std::move(q), done = std::move(done)] { answer_query(q, done); };
+        queue_.push_back(std::move(item));
+    }
+    cv_.notify_one();
+}
+
+void AcctQueue::answer_query(const AcctQuery &q,
+                             const std::function<void(std::vector<uint8_t>)> &done) {
+    {
         std::vector<uint8_t> out;
         if (!acct_ || !acct_.ops.job_query) {
             out = net::make_error(DROVER_ENOENT, "Accounting storage is disabled");
@@ -127,8 +231,7 @@ void AcctQueue::query(AcctQuery q, std::function<void(std::vector<uint8_t>)> don
             }
         }
         boost::asio::post(io_, [done, out = std::move(out)]() mutable { done(std::move(out)); });
-    });
-    cv_.notify_one();
+    }
 }
 
 }  // namespace drover::ctld

@@ -1,6 +1,9 @@
-// acct_queue.hpp - feeds the accounting plugin from its own thread, in order, so a slow store never
-// holds up scheduling; queries run on the same thread after every event queued before them, so a
-// job that just ended is visible to sacct at once.
+// acct_queue.hpp - feeds the accounting plugin from its own thread, in order, so a slow or absent
+// store never holds up scheduling. Every record is first spooled in the state store (Table::
+// AcctSpool) in the same commit as the change it records; the worker delivers it, and only then
+// is it removed. When the store is down the worker keeps the record and tries again, so nothing is
+// lost, and a restart delivers what was left. Queries run after every record queued before them,
+// so a job that just ended is visible to sacct at once.
 #pragma once
 
 #include <condition_variable>
@@ -33,6 +36,10 @@ struct AcctRecord {
     uint32_t cancelled_by = DROVER_NO_VAL;
 };
 
+// A spooled record's bytes: the event, then the record.
+std::vector<uint8_t> encode_acct(int event, const AcctRecord &r);
+bool decode_acct(const uint8_t *data, std::size_t len, int *event, AcctRecord *r);
+
 struct AcctQuery {
     std::vector<uint32_t> job_ids;
     uint32_t uid = DROVER_NO_VAL;
@@ -41,23 +48,37 @@ struct AcctQuery {
 
 class AcctQueue {
   public:
+    // delivered(seq) runs on the loop once the record spooled under seq is in the store.
     AcctQueue(boost::asio::io_context &io, const plugin::Bound<drover_acct_ops> &acct,
-              std::string cluster);
-    ~AcctQueue();  // delivers what is queued, then stops
+              std::string cluster, std::function<void(uint64_t seq)> delivered);
+    ~AcctQueue();  // stops; undelivered records stay spooled for the next start
 
-    void job_event(int event, AcctRecord rec);
+    // Queues a record already spooled (and committed) under seq.
+    void job_event(uint64_t seq, int event, AcctRecord rec);
     // done gets a finished AcctQueryResponse (or ErrorResponse) message, on the loop's thread.
     void query(AcctQuery q, std::function<void(std::vector<uint8_t>)> done);
+    // Records spooled and not yet delivered.
     std::size_t backlog() const;
 
   private:
+    struct Item {
+        uint64_t seq = 0;  // an event when non-zero
+        int event = 0;
+        AcctRecord rec;
+        std::function<void()> query;
+    };
     void run();
+    bool deliver(const Item &item, std::string *why);
+    void answer_query(const AcctQuery &q, const std::function<void(std::vector<uint8_t>)> &done);
+
     boost::asio::io_context &io_;
     const plugin::Bound<drover_acct_ops> &acct_;
     std::string cluster_;
+    std::function<void(uint64_t)> delivered_;
     mutable std::mutex mu_;
     std::condition_variable cv_;
-    std::deque<std::function<void()>> queue_;
+    std::deque<Item> queue_;
+    std::size_t events_ = 0;
     bool stopping_ = false;
     std::thread thread_;
 };

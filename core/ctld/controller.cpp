@@ -115,7 +115,9 @@ int run_controller(const Options &opts) {
     state::Store store(conf.state_save_location, sync_each);
     Committer commit(io, store);
     net::CallPool pool(io, 8);
-    AcctQueue acct(io, plugins.acct(), conf.cluster_name);
+    JobManager *jobs_ptr = nullptr;  // set below; records are delivered only after recovery
+    AcctQueue acct(io, plugins.acct(), conf.cluster_name,
+                   [&jobs_ptr](uint64_t seq) { jobs_ptr->acct_delivered(seq); });
 
     Ctx ctx{io, conf, plugins, auth, store, commit, pool, acct, nullptr, nullptr, nullptr, 0, {}};
     ctx.host = short_hostname();
@@ -126,9 +128,11 @@ int run_controller(const Options &opts) {
     ctx.nodes = &nodes;
     ctx.jobs = &jobs;
     ctx.sched = &sched;
+    jobs_ptr = &jobs;
 
     nodes.recover();
     jobs.recover(opts.cold_start);
+    jobs.recover_acct_spool();
     sched.init_select();
     commit.flush();
 

@@ -50,7 +50,7 @@ bool node_satisfies(std::string_view c, std::string_view features) {
         bool all = !term.empty();
         std::size_t p = 0;
         while (all && p <= term.size()) {
-            std::size_t e = term.find('&', p);
+            std::size_t e = term.find_first_of("&,", p);  // ',' is an older spelling of '&'
             if (e == std::string_view::npos) e = term.size();
             if (!has_feature(features, term.substr(p, e - p))) all = false;
             p = e + 1;

@@ -1,5 +1,5 @@
 // features.hpp - -C/--constraint against node features, as far as each node can answer alone:
-// names joined by '&' (all) and '|' (any), '&' binding tighter. Counts ("a*2") and bracketed
+// names joined by '&' or ',' (all) and '|' (any), '&' binding tighter. Counts ("a*2") and bracketed
 // sets ("[a|b]") need the whole allocation and are left to the select plugin.
 #pragma once
 

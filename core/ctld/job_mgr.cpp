@@ -128,7 +128,32 @@ void JobManager::account(int event, const Job &j) {
     r.start_time = j.start_time;
     r.end_time = j.end_time;
     r.cancelled_by = j.cancelled_by;
-    ctx_.acct.job_event(event, std::move(r));
+    // Spooled in this commit; handed to the accounting thread once durable.
+    uint64_t seq = ++acct_seq_;
+    auto key = state::seq_key(seq);
+    ctx_.commit.txn().put(state::Table::AcctSpool, key, encode_acct(event, r));
+    ctx_.commit.after_commit([this, seq, event, r = std::move(r)]() mutable {
+        ctx_.acct.job_event(seq, event, std::move(r));
+    });
+}
+
+void JobManager::acct_delivered(uint64_t seq) {
+    auto key = state::seq_key(seq);
+    ctx_.commit.txn().del(state::Table::AcctSpool, key);
+}
+
+void JobManager::recover_acct_spool() {
+    std::size_t n = 0;
+    ctx_.store.scan(state::Table::AcctSpool, [&](state::Bytes key, state::Bytes value) {
+        uint64_t seq = state::seq_from_key(key);
+        acct_seq_ = std::max(acct_seq_, seq);
+        int event = 0;
+        AcctRecord r;
+        if (!decode_acct(value.data(), value.size(), &event, &r)) return;
+        ctx_.acct.job_event(seq, event, std::move(r));
+        ++n;
+    });
+    if (n) spdlog::info("{} accounting records from before the restart are being delivered", n);
 }
 
 void JobManager::end_job(Job &job, uint32_t state, int32_t exit_status) {

@@ -43,8 +43,12 @@ class JobManager {
 
     // Writes the job's record into the current batch.
     void persist(const Job &job);
-    // Queues the job's accounting record for event.
+    // Spools the job's accounting record for event (delivered once the batch is durable).
     void account(int event, const Job &job);
+    // The accounting thread stored record seq: drop it from the spool.
+    void acct_delivered(uint64_t seq);
+    // Hands the records a previous run spooled but did not deliver to the accounting thread.
+    void recover_acct_spool();
 
     // Ends a job: final state and exit status, resources released, recorded, scheduler woken.
     void end_job(Job &job, uint32_t state, int32_t exit_status);
@@ -102,6 +106,7 @@ class JobManager {
     Ctx &ctx_;
     std::map<uint32_t, std::unique_ptr<Job>> jobs_;  // ordered: submit order is id order
     uint32_t next_id_ = 1;
+    uint64_t acct_seq_ = 0;
     std::unordered_map<uint32_t, std::string> user_names_;
     std::unordered_map<uint32_t, ArrayCounts> arrays_;
     // (array job id, task id) -> job id, for tasks that have left the pending record.

@@ -292,8 +292,9 @@ void NodeManager::on_register(const std::shared_ptr<net::Request> &req,
         bool was_down = n->state == DROVER_NODE_DOWN;
         bool lost_contact = n->reason == "Not responding";
         uint32_t rts = ctx_.conf.return_to_service;
-        bool revive = was_down && (n->reason.rfind("Low ", 0) == 0 || (lost_contact && rts >= 1) ||
-                                   rts >= 2);
+        // Down for too little of something the node now has: it comes back by itself.
+        bool shortfall_gone = n->reason.rfind("Low ", 0) == 0 || n->reason.rfind("gres/", 0) == 0;
+        bool revive = was_down && (shortfall_gone || (lost_contact && rts >= 1) || rts >= 2);
         if (revive || n->state == DROVER_NODE_UNKNOWN) {
             if (revive) {
                 n->reason.clear();

@@ -16,8 +16,8 @@ void check(int rc, const char *what) {
 MDB_val val(Bytes b) { return MDB_val{b.size(), const_cast<uint8_t *>(b.data())}; }
 Bytes bytes(const MDB_val &v) { return {static_cast<const uint8_t *>(v.mv_data), v.mv_size}; }
 
-constexpr const char *kTableNames[] = {"jobs", "scripts", "nodes", "meta"};
-constexpr int kTables = 4;
+constexpr const char *kTableNames[] = {"jobs", "scripts", "nodes", "meta", "acct_spool"};
+constexpr int kTables = 5;
 
 }  // namespace
 
@@ -130,6 +130,18 @@ std::array<uint8_t, 4> job_key(uint32_t id) {
 uint32_t job_from_key(Bytes key) {
     if (key.size() != 4) return 0;
     return (uint32_t(key[0]) << 24) | (uint32_t(key[1]) << 16) | (uint32_t(key[2]) << 8) | key[3];
+}
+
+std::array<uint8_t, 8> seq_key(uint64_t seq) {
+    std::array<uint8_t, 8> k;
+    for (int i = 7; i >= 0; --i, seq >>= 8) k[std::size_t(i)] = uint8_t(seq);
+    return k;
+}
+
+uint64_t seq_from_key(Bytes key) {
+    uint64_t v = 0;
+    for (uint8_t b : key) v = (v << 8) | b;
+    return key.size() == 8 ? v : 0;
 }
 
 uint64_t get_meta_u64(const Store &s, std::string_view name, uint64_t dflt) {

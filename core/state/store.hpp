@@ -28,7 +28,8 @@ class StateError : public std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-enum class Table { Jobs = 0, Scripts = 1, Nodes = 2, Meta = 3 };
+// AcctSpool: accounting records not yet delivered to the accounting store, by sequence number.
+enum class Table { Jobs = 0, Scripts = 1, Nodes = 2, Meta = 3, AcctSpool = 4 };
 
 using Bytes = std::span<const uint8_t>;
 
@@ -72,7 +73,9 @@ class Store {
     std::unique_ptr<Env> env_;
 };
 
-// Keys: job ids big-endian so LMDB's byte order is numeric order.
+// Keys: job ids and sequence numbers big-endian so LMDB's byte order is numeric order.
+std::array<uint8_t, 8> seq_key(uint64_t seq);
+uint64_t seq_from_key(Bytes key);
 std::array<uint8_t, 4> job_key(uint32_t id);
 uint32_t job_from_key(Bytes key);
 inline Bytes as_bytes(std::string_view s) {
