@@ -7,6 +7,7 @@ packages=(
   libboost-dev libboost-filesystem-dev libboost-system-dev
   flatbuffers-compiler libflatbuffers-dev
   liblmdb-dev libspdlog-dev libfmt-dev libssl-dev
+  postgresql libpq-dev            # accounting/postgres and its integration test
   libgtest-dev
   clang libclang-rt-14-dev        # the libFuzzer targets
   procps iproute2 passwd          # pgrep, ip, useradd in the tests

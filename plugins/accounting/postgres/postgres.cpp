@@ -1,0 +1,636 @@
+// postgres.cpp - accounting/postgres: job accounting records in a PostgreSQL database (libpq).
+//
+// One row per (cluster, job) in the table `jobs`; every event (submit, start, end) replaces the
+// whole row with the record the core passes, as accounting/lmdb replaces its record. Queries
+// answer with the rows of this controller's cluster (ClusterName), filtered and ordered exactly as
+// accounting/lmdb does, streamed row by row to emit.
+//
+// Settings (slurm.conf): AccountingStorageHost (default localhost; a path is a socket directory),
+// AccountingStoragePort (5432), AccountingStorageUser and AccountingStoragePass (libpq's defaults,
+// PGUSER or ~/.pgpass, when unset), AccountingStorageLoc (the database name, default drover_acct),
+// ClusterName. The password is handed to libpq and never logged.
+//
+// Schema: the plugin creates and migrates its own tables when it connects. drover_schema_version
+// holds one row per applied step; kSteps below lists the steps, each applied once, in order,
+// inside one transaction that holds an advisory lock, so that two controllers sharing a database
+// cannot apply a step twice. A step is only ever appended, never changed once released.
+//
+// Connection: the controller must start while the database is down, so init only tries to
+// connect and warns when it cannot. Each call reconnects when the connection is bad (at most
+// connect_timeout=2 s per address, and not again within kRetryAfter of a failed attempt) and
+// retries its statement once when the connection broke under it. When the database cannot be
+// reached the call fails at once with DROVER_EIO "accounting database unreachable: ...".
+//
+// SQL: every statement is a constant string sent with PQexecParams (or PQsendQueryParams for the
+// streamed query); values travel only as parameters, never inside the SQL text.
+//
+// Threads: the core calls from its one accounting worker; a mutex serialises calls anyway.
+#include <libpq-fe.h>
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <charconv>
+#include <chrono>
+#include <cstring>
+#include <ctime>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <drover/accounting.h>
+#include <drover/plugin.hpp>
+
+namespace {
+
+using drover::sdk::guard;
+using drover::sdk::set_error;
+using drover::sdk::set_errorf;
+using drover::sdk::to_view;
+using Clock = std::chrono::steady_clock;
+
+constexpr const char *kDefaultHost = "localhost";
+constexpr const char *kDefaultPort = "5432";
+constexpr const char *kDefaultDatabase = "drover_acct";
+constexpr const char *kConnectTimeout = "2";  // seconds, per address tried
+// After a failed connection attempt, calls within this time fail at once with the same error
+// instead of waiting on the network again.
+constexpr auto kRetryAfter = std::chrono::seconds(1);
+// The advisory lock migrations hold (any constant; "drvacct" in ASCII).
+constexpr const char *kMigrationLock = "28273350436676468";
+
+// ---- schema ----------------------------------------------------------------------------------
+
+struct Step {
+    int version;
+    const char *description;
+    std::vector<const char *> sql;  // one statement each
+};
+
+// Append only. Step 1: the jobs table (every drover_acct_job member; uint32 numbers as bigint,
+// req_mem_mb as bigint holding the uint64's bits, times as epoch seconds, 0 when not yet).
+const std::vector<Step> kSteps = {
+    {1,
+     "jobs table",
+     {"CREATE TABLE IF NOT EXISTS jobs ("
+      " cluster text NOT NULL,"
+      " job_id bigint NOT NULL,"
+      " user_id bigint NOT NULL,"
+      " group_id bigint NOT NULL,"
+      " name text NOT NULL,"
+      " partition text NOT NULL,"
+      " account text NOT NULL,"
+      " node_list text NOT NULL,"
+      " work_dir text NOT NULL,"
+      " alloc_nodes bigint NOT NULL,"
+      " alloc_cpus bigint NOT NULL,"
+      " req_cpus bigint NOT NULL,"
+      " req_mem_mb bigint NOT NULL,"
+      " state integer NOT NULL,"
+      " exit_status integer NOT NULL,"
+      " time_limit_min bigint NOT NULL,"
+      " submit_time bigint NOT NULL,"
+      " eligible_time bigint NOT NULL,"
+      " start_time bigint NOT NULL,"
+      " end_time bigint NOT NULL,"
+      " cancelled_by bigint NOT NULL,"
+      " PRIMARY KEY (cluster, job_id))",
+      "CREATE INDEX IF NOT EXISTS jobs_cluster_user ON jobs (cluster, user_id)",
+      "CREATE INDEX IF NOT EXISTS jobs_cluster_end ON jobs (cluster, end_time)",
+      "CREATE INDEX IF NOT EXISTS jobs_cluster_submit ON jobs (cluster, submit_time)"}},
+};
+
+// The record's columns, in the order of the upsert's parameters and of the query's results.
+#define DROVER_PG_COLUMNS                                                                        \
+    "cluster, job_id, user_id, group_id, name, partition, account, node_list, work_dir, "     \
+    "alloc_nodes, alloc_cpus, req_cpus, req_mem_mb, state, exit_status, time_limit_min, "     \
+    "submit_time, eligible_time, start_time, end_time, cancelled_by"
+constexpr int kColumns = 21;
+enum Col {
+    kCluster, kJobId, kUserId, kGroupId, kName, kPartition, kAccount, kNodeList, kWorkDir,
+    kAllocNodes, kAllocCpus, kReqCpus, kReqMem, kState, kExitStatus, kTimeLimit,
+    kSubmit, kEligible, kStart, kEnd, kCancelledBy,
+};
+
+constexpr const char *kUpsert =
+    "INSERT INTO jobs (" DROVER_PG_COLUMNS ") VALUES ("
+    "$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, "
+    "$21) ON CONFLICT (cluster, job_id) DO UPDATE SET "
+    "user_id = EXCLUDED.user_id, group_id = EXCLUDED.group_id, name = EXCLUDED.name, "
+    "partition = EXCLUDED.partition, account = EXCLUDED.account, "
+    "node_list = EXCLUDED.node_list, work_dir = EXCLUDED.work_dir, "
+    "alloc_nodes = EXCLUDED.alloc_nodes, alloc_cpus = EXCLUDED.alloc_cpus, "
+    "req_cpus = EXCLUDED.req_cpus, req_mem_mb = EXCLUDED.req_mem_mb, state = EXCLUDED.state, "
+    "exit_status = EXCLUDED.exit_status, time_limit_min = EXCLUDED.time_limit_min, "
+    "submit_time = EXCLUDED.submit_time, eligible_time = EXCLUDED.eligible_time, "
+    "start_time = EXCLUDED.start_time, end_time = EXCLUDED.end_time, "
+    "cancelled_by = EXCLUDED.cancelled_by";
+
+// $1 cluster; $2 job ids (NULL: any); $3 user (NULL: any); $4 start_after (0: any): drop jobs
+// that ended before it; $5 end_before (0: any): drop jobs submitted after it. As accounting/lmdb.
+constexpr const char *kSelect =
+    "SELECT " DROVER_PG_COLUMNS " FROM jobs WHERE cluster = $1"
+    " AND ($2::bigint[] IS NULL OR job_id = ANY($2::bigint[]))"
+    " AND ($3::bigint IS NULL OR user_id = $3::bigint)"
+    " AND ($4::bigint = 0 OR end_time = 0 OR end_time >= $4::bigint)"
+    " AND ($5::bigint = 0 OR submit_time <= $5::bigint)"
+    " ORDER BY job_id";
+
+// ---- libpq helpers ---------------------------------------------------------------------------
+
+struct ResultFree {
+    void operator()(PGresult *r) const { PQclear(r); }
+};
+using Result = std::unique_ptr<PGresult, ResultFree>;
+
+struct ConnFree {
+    void operator()(PGconn *c) const { PQfinish(c); }
+};
+using Conn = std::unique_ptr<PGconn, ConnFree>;
+
+// libpq's messages end in a newline and may span lines; one line for drover_error and the log.
+std::string one_line(const char *msg)
+{
+    std::string out;
+    bool line_start = true;
+    for (const char *p = msg ? msg : ""; *p; ++p) {
+        const auto c = static_cast<unsigned char>(*p);
+        if (c == '\n' || c == '\r') {
+            line_start = true;
+        } else if (line_start && std::isspace(c)) {
+            continue;  // a continuation line's indent
+        } else {
+            if (line_start && !out.empty())
+                out += "; ";
+            line_start = false;
+            out += c == '\t' ? ' ' : *p;
+        }
+    }
+    while (!out.empty() && std::isspace(static_cast<unsigned char>(out.back())))
+        out.pop_back();
+    return out.empty() ? std::string("unknown error") : out;
+}
+
+std::string conn_error(PGconn *c) { return one_line(c ? PQerrorMessage(c) : "out of memory"); }
+
+std::string result_error(PGconn *c, const PGresult *r)
+{
+    const char *m = r ? PQresultErrorMessage(r) : nullptr;
+    return one_line(m && *m ? m : (c ? PQerrorMessage(c) : "out of memory"));
+}
+
+// Runs one constant statement with text parameters (nullptr is SQL NULL).
+Result exec(PGconn *c, const char *sql, const std::vector<const char *> &params = {})
+{
+    return Result(PQexecParams(c, sql, static_cast<int>(params.size()), nullptr, params.data(),
+                               nullptr, nullptr, 0));
+}
+
+bool ok(const Result &r)
+{
+    if (!r)
+        return false;
+    const ExecStatusType st = PQresultStatus(r.get());
+    return st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK;
+}
+
+// A string for a text column: the database stores UTF-8 text, which holds no NUL and no invalid
+// sequence, so those bytes become U+FFFD rather than failing the whole record.
+std::string text_param(drover_str s)
+{
+    const std::string_view in = to_view(s);
+    std::string out;
+    out.reserve(in.size());
+    constexpr std::string_view kReplacement = "\xEF\xBF\xBD";
+    size_t i = 0;
+    while (i < in.size()) {
+        const auto b = static_cast<unsigned char>(in[i]);
+        size_t len = 0;
+        uint32_t cp = 0;
+        if (b >= 0x01 && b <= 0x7F) {
+            out += static_cast<char>(b);
+            ++i;
+            continue;
+        }
+        if (b >= 0xC2 && b <= 0xDF)
+            len = 2, cp = b & 0x1F;
+        else if (b >= 0xE0 && b <= 0xEF)
+            len = 3, cp = b & 0x0F;
+        else if (b >= 0xF0 && b <= 0xF4)
+            len = 4, cp = b & 0x07;
+        bool valid = len != 0 && i + len <= in.size();
+        for (size_t k = 1; valid && k < len; ++k) {
+            const auto c = static_cast<unsigned char>(in[i + k]);
+            valid = (c & 0xC0) == 0x80;
+            cp = cp << 6 | (c & 0x3F);
+        }
+        if (valid)  // no overlong forms, no surrogates, nothing past U+10FFFF
+            valid = !(len == 3 && cp < 0x800) && !(len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) &&
+                    !(cp >= 0xD800 && cp <= 0xDFFF);
+        if (valid) {
+            out.append(in.substr(i, len));
+            i += len;
+        } else {
+            out += kReplacement;
+            ++i;
+        }
+    }
+    return out;
+}
+
+int64_t int_value(const PGresult *r, int row, int col)
+{
+    const char *v = PQgetvalue(r, row, col);
+    int64_t n = 0;
+    std::from_chars(v, v + PQgetlength(r, row, col), n);
+    return n;
+}
+
+drover_str str_value(const PGresult *r, int row, int col)
+{
+    return drover_str{PQgetvalue(r, row, col), static_cast<size_t>(PQgetlength(r, row, col))};
+}
+
+// ---- the plugin ------------------------------------------------------------------------------
+
+struct Settings {
+    std::string host = kDefaultHost, port = kDefaultPort, database = kDefaultDatabase;
+    std::string user, password;  // empty: libpq's defaults
+    std::string cluster;         // as the core has it: trimmed, lower case
+};
+
+struct State {
+    drover::sdk::Host host;
+    Settings cfg;
+    std::string where;  // "database D on H:P as U", for messages; never the password
+    std::mutex mu;      // guards everything below
+    Conn conn;
+    bool down = false;  // the last attempt failed (warned once per outage)
+    Clock::time_point failed_at{};
+    std::string last_error;
+};
+
+std::string trim_lower(std::string_view v)
+{
+    while (!v.empty() && std::isspace(static_cast<unsigned char>(v.front())))
+        v.remove_prefix(1);
+    while (!v.empty() && std::isspace(static_cast<unsigned char>(v.back())))
+        v.remove_suffix(1);
+    std::string out(v);
+    for (char &c : out)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+void log_notice(void *arg, const char *message)
+{
+    static_cast<State *>(arg)->host.debug(one_line(message));
+}
+
+// Creates the version table and applies the steps not yet applied, all in one transaction.
+bool migrate(State &s, PGconn *c, std::string &error)
+{
+    if (!ok(exec(c, "BEGIN"))) {
+        error = conn_error(c);
+        return false;
+    }
+    auto fail = [&](const Result &r, const char *what) {
+        error = std::string(what) + ": " + result_error(c, r.get());
+        exec(c, "ROLLBACK");
+        return false;
+    };
+    if (Result r = exec(c, "SELECT pg_advisory_xact_lock($1::bigint)", {kMigrationLock}); !ok(r))
+        return fail(r, "locking the schema");
+    if (Result r = exec(c, "CREATE TABLE IF NOT EXISTS drover_schema_version ("
+                           " version integer PRIMARY KEY,"
+                           " description text NOT NULL,"
+                           " applied_at bigint NOT NULL)");
+        !ok(r))
+        return fail(r, "creating drover_schema_version");
+    Result cur = exec(c, "SELECT coalesce(max(version), 0) FROM drover_schema_version");
+    if (!ok(cur) || PQntuples(cur.get()) != 1)
+        return fail(cur, "reading drover_schema_version");
+    const int64_t have = int_value(cur.get(), 0, 0);
+    const std::string now = std::to_string(static_cast<long long>(std::time(nullptr)));
+    int applied = 0;
+    for (const Step &step : kSteps) {
+        if (step.version <= have)
+            continue;
+        for (const char *sql : step.sql)
+            if (Result r = exec(c, sql); !ok(r))
+                return fail(r, ("schema step " + std::to_string(step.version)).c_str());
+        const std::string v = std::to_string(step.version);
+        if (Result r = exec(c,
+                            "INSERT INTO drover_schema_version (version, description, applied_at)"
+                            " VALUES ($1::integer, $2, $3::bigint)",
+                            {v.c_str(), step.description, now.c_str()});
+            !ok(r))
+            return fail(r, "recording schema step");
+        ++applied;
+    }
+    if (Result r = exec(c, "COMMIT"); !ok(r))
+        return fail(r, "committing the schema");
+    const int latest = kSteps.back().version;
+    if (applied)
+        s.host.info("schema migrated from version " + std::to_string(have) + " to " +
+                    std::to_string(latest));
+    else if (have > latest)
+        s.host.warn("schema version " + std::to_string(have) + " is newer than this plugin's (" +
+                    std::to_string(latest) + "); writing the columns it knows");
+    return true;
+}
+
+// Opens a connection and brings the schema up to date. On failure sets error and returns null.
+Conn open_connection(State &s, std::string &error)
+{
+    const Settings &cfg = s.cfg;
+    std::vector<const char *> keys, values;
+    auto add = [&](const char *k, const std::string &v) {
+        if (!v.empty()) {
+            keys.push_back(k);
+            values.push_back(v.c_str());
+        }
+    };
+    add("host", cfg.host);
+    add("port", cfg.port);
+    add("dbname", cfg.database);
+    add("user", cfg.user);
+    add("password", cfg.password);
+    const std::string timeout = kConnectTimeout, app = "droverctld", enc = "UTF8", yes = "1",
+                      idle = "30", interval = "10", count = "3", user_timeout = "10000";
+    add("connect_timeout", timeout);
+    add("application_name", app);
+    add("client_encoding", enc);
+    // A peer that vanishes without closing the connection is noticed within seconds.
+    add("keepalives", yes);
+    add("keepalives_idle", idle);
+    add("keepalives_interval", interval);
+    add("keepalives_count", count);
+    add("tcp_user_timeout", user_timeout);
+    keys.push_back(nullptr);
+    values.push_back(nullptr);
+    // expand_dbname 0: the database name is a name, never parsed as a connection string.
+    Conn c(PQconnectdbParams(keys.data(), values.data(), 0));
+    if (!c || PQstatus(c.get()) != CONNECTION_OK) {
+        error = "accounting database unreachable: " + conn_error(c.get());
+        return nullptr;
+    }
+    // The server's notices ("relation already exists, skipping") go to the debug log, not stderr.
+    PQsetNoticeProcessor(c.get(), log_notice, &s);
+    std::string why;
+    if (!migrate(s, c.get(), why)) {
+        error = "accounting database schema: " + why;
+        return nullptr;
+    }
+    return c;
+}
+
+// A usable connection, reconnecting if needed; nullptr with err set when there is none.
+PGconn *connection(State &s, drover_error *err)
+{
+    if (s.conn && PQstatus(s.conn.get()) == CONNECTION_OK)
+        return s.conn.get();
+    s.conn.reset();
+    if (s.down && Clock::now() - s.failed_at < kRetryAfter) {
+        set_error(err, s.last_error);
+        return nullptr;
+    }
+    std::string error;
+    s.conn = open_connection(s, error);
+    if (!s.conn) {
+        if (!s.down)
+            s.host.warn(error + " (" + s.where + "); retrying on the next call");
+        s.down = true;
+        s.failed_at = Clock::now();
+        s.last_error = error;
+        set_error(err, error);
+        return nullptr;
+    }
+    if (s.down)
+        s.host.info("accounting database reachable again (" + s.where + ")");
+    s.down = false;
+    return s.conn.get();
+}
+
+// True when a failed statement failed because the connection broke (worth one reconnect).
+bool broken(State &s) { return !s.conn || PQstatus(s.conn.get()) != CONNECTION_OK; }
+
+// The query as this plugin knows it: members the caller's struct lacks keep "no filter".
+drover_acct_query read_query(const drover_acct_query *in)
+{
+    drover_acct_query q{};
+    q.user_id = DROVER_NO_VAL;
+    if (in)
+        std::memcpy(&q, in, std::min<size_t>(in->struct_size, sizeof q));
+    return q;
+}
+
+int acct_job_event(void *state, int event, const drover_acct_job *in, drover_error *err)
+{
+    return guard(err, [&] {
+        auto &s = *static_cast<State *>(state);
+        if (event < DROVER_ACCT_JOB_SUBMIT || event > DROVER_ACCT_JOB_END) {
+            set_errorf(err, "job %u: unknown accounting event %d", in->job_id, event);
+            return DROVER_EINVAL;
+        }
+        // A newer core may pass a longer struct, an older one a shorter: read the common prefix.
+        drover_acct_job j{};
+        std::memcpy(&j, in, std::min<size_t>(in->struct_size, sizeof j));
+
+        std::array<std::string, kColumns> v;
+        v[kCluster] = j.cluster.len ? text_param(j.cluster) : s.cfg.cluster;
+        v[kJobId] = std::to_string(j.job_id);
+        v[kUserId] = std::to_string(j.user_id);
+        v[kGroupId] = std::to_string(j.group_id);
+        v[kName] = text_param(j.name);
+        v[kPartition] = text_param(j.partition);
+        v[kAccount] = text_param(j.account);
+        v[kNodeList] = text_param(j.node_list);
+        v[kWorkDir] = text_param(j.work_dir);
+        v[kAllocNodes] = std::to_string(j.alloc_nodes);
+        v[kAllocCpus] = std::to_string(j.alloc_cpus);
+        v[kReqCpus] = std::to_string(j.req_cpus);
+        v[kReqMem] = std::to_string(static_cast<int64_t>(j.req_mem_mb));  // the uint64's bits
+        v[kState] = std::to_string(static_cast<int32_t>(j.state));
+        v[kExitStatus] = std::to_string(j.exit_status);
+        v[kTimeLimit] = std::to_string(j.time_limit_min);
+        v[kSubmit] = std::to_string(j.submit_time);
+        v[kEligible] = std::to_string(j.eligible_time);
+        v[kStart] = std::to_string(j.start_time);
+        v[kEnd] = std::to_string(j.end_time);
+        v[kCancelledBy] = std::to_string(j.cancelled_by);
+        std::vector<const char *> params;
+        for (const auto &p : v)
+            params.push_back(p.c_str());
+
+        std::lock_guard lock(s.mu);
+        for (int attempt = 0;; ++attempt) {
+            PGconn *c = connection(s, err);
+            if (!c)
+                return DROVER_EIO;
+            Result r = exec(c, kUpsert, params);
+            if (ok(r))
+                return DROVER_OK;
+            if (attempt == 0 && broken(s))
+                continue;  // the connection died since the last call: reconnect and retry once
+            set_errorf(err, "job %u: recording in the accounting database: %s", j.job_id,
+                       result_error(c, r.get()).c_str());
+            if (broken(s))
+                s.conn.reset();
+            return DROVER_EIO;
+        }
+    });
+}
+
+// Streams the rows of one query to emit. Returns OK, or EIO with err set; *emitted counts rows.
+int stream(PGconn *c, const std::vector<const char *> &params, drover_acct_emit_fn emit,
+           void *arg, size_t *emitted, drover_error *err)
+{
+    if (!PQsendQueryParams(c, kSelect, static_cast<int>(params.size()), nullptr, params.data(),
+                           nullptr, nullptr, 0)) {
+        set_errorf(err, "querying the accounting database: %s", conn_error(c).c_str());
+        return DROVER_EIO;
+    }
+    PQsetSingleRowMode(c);
+    bool stopped = false;
+    std::string error;
+    while (PGresult *raw = PQgetResult(c)) {
+        Result r(raw);
+        const ExecStatusType st = PQresultStatus(raw);
+        if (stopped)
+            continue;  // drain what the server sent before it saw the cancel
+        if (st == PGRES_SINGLE_TUPLE) {
+            drover_acct_job j{};
+            j.struct_size = sizeof j;
+            j.cluster = str_value(raw, 0, kCluster);
+            j.job_id = static_cast<uint32_t>(int_value(raw, 0, kJobId));
+            j.user_id = static_cast<uint32_t>(int_value(raw, 0, kUserId));
+            j.group_id = static_cast<uint32_t>(int_value(raw, 0, kGroupId));
+            j.name = str_value(raw, 0, kName);
+            j.partition = str_value(raw, 0, kPartition);
+            j.account = str_value(raw, 0, kAccount);
+            j.node_list = str_value(raw, 0, kNodeList);
+            j.work_dir = str_value(raw, 0, kWorkDir);
+            j.alloc_nodes = static_cast<uint32_t>(int_value(raw, 0, kAllocNodes));
+            j.alloc_cpus = static_cast<uint32_t>(int_value(raw, 0, kAllocCpus));
+            j.req_cpus = static_cast<uint32_t>(int_value(raw, 0, kReqCpus));
+            j.req_mem_mb = static_cast<uint64_t>(int_value(raw, 0, kReqMem));
+            j.state = static_cast<uint32_t>(int_value(raw, 0, kState));
+            j.exit_status = static_cast<int32_t>(int_value(raw, 0, kExitStatus));
+            j.time_limit_min = static_cast<uint32_t>(int_value(raw, 0, kTimeLimit));
+            j.submit_time = int_value(raw, 0, kSubmit);
+            j.eligible_time = int_value(raw, 0, kEligible);
+            j.start_time = int_value(raw, 0, kStart);
+            j.end_time = int_value(raw, 0, kEnd);
+            j.cancelled_by = static_cast<uint32_t>(int_value(raw, 0, kCancelledBy));
+            ++*emitted;
+            if (emit(arg, &j) != 0) {
+                stopped = true;  // the caller has enough: stop the server sending the rest
+                if (PGcancel *cancel = PQgetCancel(c)) {
+                    char buf[256];
+                    PQcancel(cancel, buf, sizeof buf);
+                    PQfreeCancel(cancel);
+                }
+            }
+        } else if (st != PGRES_TUPLES_OK && error.empty()) {
+            error = result_error(c, raw);
+        }
+    }
+    if (!stopped && !error.empty()) {
+        set_errorf(err, "querying the accounting database: %s", error.c_str());
+        return DROVER_EIO;
+    }
+    return DROVER_OK;
+}
+
+int acct_job_query(void *state, const drover_acct_query *query, drover_acct_emit_fn emit,
+                   void *arg, drover_error *err)
+{
+    return guard(err, [&] {
+        auto &s = *static_cast<State *>(state);
+        const drover_acct_query q = read_query(query);
+        std::string ids, user;
+        const std::string after = std::to_string(q.start_after),
+                          before = std::to_string(q.end_before);
+        if (q.job_id_count > 0 && q.job_ids) {  // a bigint[] literal of numbers, as a parameter
+            ids = "{";
+            for (uint32_t i = 0; i < q.job_id_count; ++i)
+                ids += (i ? "," : "") + std::to_string(q.job_ids[i]);
+            ids += "}";
+        }
+        if (q.user_id != DROVER_NO_VAL)
+            user = std::to_string(q.user_id);
+        const std::vector<const char *> params = {
+            s.cfg.cluster.c_str(), ids.empty() ? nullptr : ids.c_str(),
+            user.empty() ? nullptr : user.c_str(), after.c_str(), before.c_str()};
+
+        std::lock_guard lock(s.mu);
+        for (int attempt = 0;; ++attempt) {
+            PGconn *c = connection(s, err);
+            if (!c)
+                return DROVER_EIO;
+            size_t emitted = 0;
+            const int rc = stream(c, params, emit, arg, &emitted, err);
+            if (rc == DROVER_OK)
+                return rc;
+            if (attempt == 0 && emitted == 0 && broken(s))
+                continue;  // the connection died since the last call: reconnect and retry once
+            if (broken(s))
+                s.conn.reset();
+            return rc;
+        }
+    });
+}
+
+void acct_fini(void *state) { delete static_cast<State *>(state); }
+
+int acct_init(drover_ctx *ctx, const drover_host_api *host, void **state_out, drover_error *err)
+{
+    return guard(err, [&] {
+        auto s = std::make_unique<State>();
+        s->host = drover::sdk::Host(ctx, host);
+        auto conf = [&](const char *key, std::string &out) {
+            if (auto v = s->host.conf(key); v && !v->empty())
+                out = std::string(*v);
+        };
+        Settings &cfg = s->cfg;
+        conf("AccountingStorageHost", cfg.host);
+        conf("AccountingStoragePort", cfg.port);
+        conf("AccountingStorageLoc", cfg.database);
+        conf("AccountingStorageUser", cfg.user);
+        conf("AccountingStoragePass", cfg.password);
+        if (auto v = s->host.conf("ClusterName"))
+            cfg.cluster = trim_lower(*v);
+        int port = 0;
+        auto [end, ec] = std::from_chars(cfg.port.data(), cfg.port.data() + cfg.port.size(), port);
+        if (ec != std::errc() || end != cfg.port.data() + cfg.port.size() || port < 1 ||
+            port > 65535) {
+            set_errorf(err, "AccountingStoragePort=%s is not a port number", cfg.port.c_str());
+            return DROVER_EINVAL;
+        }
+        s->where = "database " + cfg.database + " on " + cfg.host + ":" + cfg.port + " as " +
+                   (cfg.user.empty() ? std::string("the default user") : cfg.user);
+        s->host.info("job records in PostgreSQL " + s->where + ", cluster '" + cfg.cluster + "'");
+        {
+            // Connect now if we can; the controller starts anyway when the database is down.
+            std::lock_guard lock(s->mu);
+            drover_error ignored{};
+            if (connection(*s, &ignored))
+                s->host.info("connected to the accounting database");
+        }
+        *state_out = s.release();
+        return DROVER_OK;
+    });
+}
+
+const drover_acct_ops acct_ops = {
+    .struct_size = sizeof(drover_acct_ops),
+    .job_event = acct_job_event,
+    .job_query = acct_job_query,
+};
+
+}  // namespace
+
+DROVER_PLUGIN("accounting", "postgres", "0.1.0", acct_init, acct_fini, &acct_ops)

@@ -1,0 +1,172 @@
+#!/usr/bin/env bash
+# postgres_test.sh - accounting/postgres against a real PostgreSQL server that the test starts
+# itself (tests/integration/pg/server.sh: initdb in the test's directory, 127.0.0.1 on a free
+# port, password login): the plugin creates its schema, records every job's submit, start and end
+# (sacct and psql agree), answers sacct's filters like accounting/lmdb, survives the database going
+# away and coming back, lets the controller start while the database is down, migrates
+# idempotently across restarts, and never writes the password to the log.
+# Skipped (passing) when the PostgreSQL server or the plugin is not installed/built.
+source "$(dirname "$0")/lib.sh"
+source "$ROOT/tests/integration/pg/server.sh"
+
+if ! pg_available; then
+  echo "$TEST_NAME: skipped: PostgreSQL server binaries not found (Debian: apt install postgresql)"
+  exit 0
+fi
+if [ ! -f "$BIN/plugins/lib/accounting_postgres.so" ]; then
+  echo "$TEST_NAME: skipped: $BIN/plugins/lib/accounting_postgres.so not built (libpq-dev missing?)"
+  exit 0
+fi
+
+# The server goes down before lib.sh's cleanup removes its directory.
+pg_cleanup() {
+  local rc=$?
+  if [ "$FAILS" -ne 0 ] && [ -f "$T/pg/server.log" ]; then
+    echo "--- $T/pg/server.log ---"
+    tail -n 20 "$T/pg/server.log"
+  fi
+  pg_stop immediate
+  cleanup
+  exit $rc
+}
+trap pg_cleanup EXIT
+
+DB=drover_acct_test
+ROLE=drover_acct
+PW="Pw-$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')"
+if ! pg_init "$T/pg" || ! pg_start; then
+  fail "PostgreSQL server did not start"
+  finish
+  exit 1
+fi
+pg_create_db "$DB" "$ROLE" "$PW" || fail "creating the database and role"
+ok "PostgreSQL $("$PG_BIN/postgres" --version | awk '{print $3}') up on 127.0.0.1:$PG_PORT"
+
+PGCONF=("AccountingStorageType=accounting/postgres" "AccountingStorageHost=127.0.0.1"
+        "AccountingStoragePort=$PG_PORT" "AccountingStorageUser=$ROLE"
+        "AccountingStoragePass=$PW" "AccountingStorageLoc=$DB")
+start_cluster 2 "${PGCONF[@]}"
+cd "$T"
+LOG=$T/c/log/droverctld.log
+sql() { pg_sql "$DB" "$@" 2>&1; }
+row() { sql "SELECT $2 FROM jobs WHERE cluster = 'local' AND job_id = $1"; }
+acct() { sacct -j "$1" -X -n -P -o JobID,State,ExitCode 2>&1; }
+recorded() { [ "$(row "$1" state)" = "$2" ]; }  # job, state number
+
+# ---- schema ----
+assert_contains "connected to the accounting database" "$(cat "$LOG")" "the controller connected at start"
+assert_eq "1|jobs table" "$(sql "SELECT version, description FROM drover_schema_version")" \
+  "schema at version 1"
+assert_eq "jobs_cluster_end jobs_cluster_submit jobs_cluster_user jobs_pkey" \
+  "$(sql "SELECT indexname FROM pg_indexes WHERE tablename = 'jobs' ORDER BY 1" | xargs)" \
+  "jobs has its primary key and indexes"
+assert_eq "cluster,job_id" \
+  "$(sql "SELECT string_agg(a.attname, ',' ORDER BY k.n) FROM pg_index i
+          CROSS JOIN LATERAL unnest(i.indkey) WITH ORDINALITY k(attnum, n)
+          JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum
+          WHERE i.indrelid = 'jobs'::regclass AND i.indisprimary")" \
+  "the primary key is (cluster, job_id)"
+assert_eq 21 "$(sql "SELECT count(*) FROM information_schema.columns WHERE table_name = 'jobs'")" \
+  "jobs has a column for every record member"
+
+# ---- submit, start, end ----
+good=$(sbatch --parsable -J pg-good --wrap true)
+bad=$(sbatch --parsable -J pg-bad --wrap 'exit 3')
+long=$(sbatch --parsable -J pg-long --wrap 'sleep 60')
+held=$(sbatch --parsable --hold -J pg-held --wrap true)
+wait_job "$good" 20 || fail "job $good did not finish"
+wait_job "$bad" 20 || fail "job $bad did not finish"
+wait_until 10 recorded "$long" 1 || fail "job $long not recorded as running"
+wait_until 10 recorded "$bad" 5 || fail "job $bad not recorded as failed"
+wait_until 10 recorded "$good" 3 || fail "job $good not recorded as completed"
+
+assert_eq "$good|COMPLETED|0:0" "$(acct "$good")" "sacct: a completed job"
+assert_eq "$bad|FAILED|3:0" "$(acct "$bad")" "sacct: a failed job with its exit code"
+assert_eq "$long|RUNNING|0:0" "$(acct "$long")" "sacct: a running job"
+assert_eq "$held|PENDING|0:0" "$(acct "$held")" "sacct: a pending (held) job"
+
+# The rows themselves: state, raw exit status, name, times and nodes as the record has them.
+cols="state, exit_status, name, partition, user_id, submit_time > 0, start_time > 0, end_time > 0,
+      node_list <> '', alloc_nodes, time_limit_min, work_dir = '$T'"
+assert_eq "3|0|pg-good|debug|0|t|t|t|t|1|4294967295|t" "$(row "$good" "$cols")" "psql: the completed job's row"
+assert_eq "5|768|pg-bad|debug|0|t|t|t|t|1|4294967295|t" "$(row "$bad" "$cols")" "psql: the failed job's row (raw wait status)"
+assert_eq "1|0|pg-long|debug|0|t|t|f|t|1|4294967295|t" "$(row "$long" "$cols")" "psql: the running job's row"
+assert_eq "0|0|pg-held|debug|0|t|f|f|f|0|4294967295|t" "$(row "$held" "$cols")" "psql: the pending job's row"
+assert_eq "t" "$(row "$good" "start_time >= submit_time AND end_time >= start_time")" "psql: times in order"
+
+scancel "$long"
+wait_job "$long" 20 || fail "job $long did not end after scancel"
+wait_until 10 recorded "$long" 4 || fail "job $long not recorded as cancelled"
+assert_match "^$long\|CANCELLED( by 0)?\|0:[0-9]+$" "$(acct "$long")" "sacct: a cancelled job"
+assert_eq "4|0|t" "$(row "$long" "state, cancelled_by, end_time > 0")" "psql: cancelled, by root, ended"
+assert_eq 4 "$(sql "SELECT count(*) FROM jobs")" "one row per job: events update it in place"
+
+# ---- the query's filters (as accounting/lmdb) ----
+assert_eq "$good $bad" "$(sacct -j "$bad,$good,999999" -X -n -P -o JobID | xargs)" \
+  "-j: the listed jobs, in id order, unknown ids ignored"
+assert_eq "$good $bad $long $held" "$(sacct -X -n -P -o JobID | xargs)" "no filter: every job of today, in id order"
+assert_eq "" "$(sacct -u nobody -X -n -P -o JobID)" "-u: another user's jobs only"
+assert_eq "$good $bad $long $held" "$(sacct -u root -X -n -P -o JobID | xargs)" "-u root: root's jobs"
+assert_eq "" "$(sacct -S 2000-01-01 -E 2000-01-02 -X -n -P -o JobID)" \
+  "-E: jobs submitted after the window's end are left out"
+sleep 1.1
+assert_eq "$held" "$(sacct -S now -X -n -P -o JobID | xargs)" \
+  "-S now: jobs that ended before are left out, jobs not ended are kept"
+
+# ---- the database goes away and comes back ----
+pg_stop fast
+out=$(sacct -j "$good" -X -n -P -o JobID,State 2>&1)
+assert_match "accounting database unreachable" "$out" "sacct while the database is down says why"
+start=$SECONDS
+sacct -j "$good" >/dev/null 2>&1
+[ $((SECONDS - start)) -le 5 ] && ok "and answers quickly" || fail "sacct took $((SECONDS - start)) s with the database down"
+outage=$(sbatch --parsable -J pg-outage --wrap true)
+assert_match "^[0-9]+$" "$outage" "the controller takes jobs while the database is down"
+wait_job "$outage" 20 || fail "job $outage did not finish"
+assert_contains "accounting database unreachable" "$(cat "$LOG")" "the failure is logged"
+pg_start "$PG_PORT" || fail "PostgreSQL did not restart"
+# The whole life of that job happened while the database was down: the core kept its records
+# (each call failed with DROVER_EIO) and sends them again once the plugin reconnects.
+wait_until 15 recorded "$outage" 3 || fail "job $outage not recorded after the database came back"
+assert_eq "$outage|COMPLETED|0:0" "$(acct "$outage")" "the job that ran during the outage is recorded afterwards"
+assert_eq "3|t|t|t" "$(row "$outage" "state, submit_time > 0, start_time > 0, end_time > 0")" \
+  "psql: with its whole record"
+after=$(sbatch --parsable -J pg-after --wrap true)
+wait_job "$after" 20
+wait_until 10 recorded "$after" 3 || fail "job $after not recorded"
+assert_eq "$after|COMPLETED|0:0" "$(acct "$after")" "jobs after the outage are recorded (reconnected)"
+assert_contains "accounting database reachable again" "$(cat "$LOG")" "the reconnection is logged"
+
+# ---- restarts: migrations are idempotent ----
+kill_ctld TERM
+restart_ctld
+wait_until 10 squeue -h || fail "controller did not come back"
+assert_eq "1" "$(sql "SELECT string_agg(version::text, ',') FROM drover_schema_version")" \
+  "a restart applies no step twice"
+assert_eq "$good|COMPLETED|0:0" "$(acct "$good")" "records survive a controller restart"
+
+# ---- the controller starts while the database is down ----
+pg_stop fast
+kill_ctld TERM
+warned=$(grep -c "accounting database unreachable.*retrying on the next call" "$LOG")
+restart_ctld
+if wait_until 15 squeue -h; then ok "the controller starts while the database is down"; else fail "the controller did not start with the database down"; fi
+assert_eq $((warned + 1)) "$(grep -c "accounting database unreachable.*retrying on the next call" "$LOG")" \
+  "and warns once at start"
+pg_start "$PG_PORT" || fail "PostgreSQL did not restart"
+late=$(sbatch --parsable -J pg-late --wrap true)
+wait_job "$late" 20
+wait_until 10 recorded "$late" 3 || fail "job $late not recorded once the database is up"
+assert_eq "$late|COMPLETED|0:0" "$(acct "$late")" "it connects when the database comes up"
+
+# ---- a wrong password: refused with a clear message; no password is ever logged ----
+kill_ctld TERM
+WRONG="Wrong-$(head -c 6 /dev/urandom | od -An -tx1 | tr -d ' \n')"
+sed -i "s/^AccountingStoragePass=.*/AccountingStoragePass=$WRONG/" "$T/c/slurm.conf"
+restart_ctld
+wait_until 10 squeue -h || fail "controller did not come back"
+assert_match "password authentication failed" "$(acct "$good")" "a wrong password is reported by sacct"
+logs=$(cat "$T"/c/log/*.log "$T/pg/server.log" 2>/dev/null)
+assert_eq "0 0" "$(grep -c -- "$PW" <<<"$logs") $(grep -c -- "$WRONG" <<<"$logs")" \
+  "no log line holds a password"
+finish
