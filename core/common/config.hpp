@@ -90,6 +90,10 @@ struct Config {
     uint32_t return_to_service = 0;            // 0, 1 or 2, as Slurm's ReturnToService
     std::string private_data;                  // PrivateData, as written (e.g. "jobs,usage")
     std::string accounting_storage_loc;        // AccountingStorageLoc
+    std::string accounting_storage_host;       // AccountingStorageHost (accounting/postgres)
+    std::string accounting_storage_port;       // AccountingStoragePort
+    std::string accounting_storage_user;       // AccountingStorageUser
+    std::string accounting_storage_pass;       // AccountingStoragePass
     std::string state_save_sync = "no";        // Drover: StateSaveSync=yes fsyncs every commit
     std::string tmp_fs = "/tmp";               // TmpFS: where TmpDisk is measured
     uint32_t max_array_size = 1001;            // MaxArraySize: task ids must be below it
