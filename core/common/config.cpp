@@ -57,6 +57,10 @@ std::string shown(std::string_view s) {
     return out;
 }
 
+}  // namespace
+
+namespace detail {
+
 // Reads one value starting at line[i]: up to whitespace or '#', with "..." quoting anywhere in it
 // (the quotes are dropped) and \# for a literal '#'.
 std::string read_value(std::string_view line, std::size_t &i, const std::string &loc) {
@@ -113,6 +117,10 @@ std::vector<ConfPair> split_pairs(std::string_view line, const std::string &loc)
     }
     return pairs;
 }
+
+}  // namespace detail
+
+namespace {
 
 bool read_file(const std::string &path, std::string &out, std::string &err) {
     std::FILE *f = std::fopen(path.c_str(), "rb");

@@ -19,6 +19,11 @@ struct ConfPair {
 };
 
 bool iequals(std::string_view a, std::string_view b);
+
+// Splits one logical line into Key=Value pairs (values may be quoted; '#' starts a comment; "\#"
+// is a literal '#'). Throws ParseError "loc: what". Shared by slurm.conf and gres.conf.
+std::vector<ConfPair> split_pairs(std::string_view line, const std::string &loc);
+std::string read_value(std::string_view line, std::size_t &i, const std::string &loc);
 std::string to_lower(std::string_view s);
 std::string to_upper(std::string_view s);
 

@@ -1,6 +1,8 @@
 // gres.cpp - gres.conf, Gres= strings, --gres requests and index lists.
 #include "common/gres.hpp"
 
+#include "common/config_parse.hpp"
+
 #include <dirent.h>
 
 #include <algorithm>
@@ -156,47 +158,6 @@ std::vector<GresCount> parse_items(std::string_view spec, bool allow_affinity, b
     return out;
 }
 
-struct Pair {
-    std::string key;  // lower-cased
-    std::string value;
-};
-
-// Splits one logical gres.conf line into pairs. fail(what) throws.
-template <class Fail>
-std::vector<Pair> split_pairs(std::string_view line, Fail fail) {
-    std::vector<Pair> out;
-    std::size_t i = 0;
-    while (true) {
-        while (i < line.size() && is_space(line[i])) ++i;
-        if (i >= line.size() || line[i] == '#') break;
-        std::size_t ks = i;
-        while (i < line.size() && (is_name_char(line[i]) && line[i] != '-' && line[i] != '.' && line[i] != '+'))
-            ++i;
-        std::string_view key = line.substr(ks, i - ks);
-        while (i < line.size() && is_space(line[i])) ++i;
-        if (key.empty() || i >= line.size() || line[i] != '=')
-            fail("expected Key=Value, found '" + shown(line.substr(ks)) + "'");
-        ++i;
-        while (i < line.size() && is_space(line[i])) ++i;
-        std::string value;
-        bool quoted = false;
-        while (i < line.size()) {
-            char c = line[i];
-            if (c == '"') {
-                quoted = !quoted;
-                ++i;
-                continue;
-            }
-            if (!quoted && (is_space(c) || c == '#')) break;
-            value.push_back(c);
-            ++i;
-        }
-        if (quoted) fail("unbalanced '\"'");
-        out.push_back(Pair{to_lower(key), std::move(value)});
-    }
-    return out;
-}
-
 std::vector<std::string> expand(std::string_view expr, const std::string &loc, const char *what) {
     try {
         return hostlist_expand(expr, kMaxExpand);
@@ -222,37 +183,37 @@ bool applies(const std::vector<std::string> &nodes, const std::string &node) {
 
 void parse_line(GresConf &conf, std::string_view text, const std::string &loc, unsigned lineno) {
     auto fail = [&](const std::string &what) { throw ParseError(loc + ": " + what); };
-    std::vector<Pair> pairs = split_pairs(text, fail);
+    std::vector<detail::ConfPair> pairs = detail::split_pairs(text, loc);
     if (pairs.empty()) return;
     bool has_nodes = false, has_name = false, has_auto = false, has_count = false, has_files = false;
     std::string nodes_expr, auto_mode, count_text, files_expr;
     GresConfEntry e;
     e.line = lineno;
-    for (const Pair &p : pairs) {
-        if (p.key == "nodename") {
+    for (const detail::ConfPair &p : pairs) {
+        if (p.lkey == "nodename") {
             has_nodes = true;
             nodes_expr = p.value;
-        } else if (p.key == "name") {
+        } else if (p.lkey == "name") {
             has_name = true;
             if (!valid_name(p.value)) fail("bad Name '" + shown(p.value) + "'");
             e.device.name = p.value;
-        } else if (p.key == "type") {
+        } else if (p.lkey == "type") {
             if (!valid_name(p.value)) fail("bad Type '" + shown(p.value) + "'");
             e.device.type = p.value;
-        } else if (p.key == "file" || p.key == "multiplefiles") {
+        } else if (p.lkey == "file" || p.lkey == "multiplefiles") {
             has_files = true;
             files_expr = p.value;
-        } else if (p.key == "count") {
+        } else if (p.lkey == "count") {
             has_count = true;
             count_text = p.value;
-        } else if (p.key == "cores" || p.key == "cpus") {
-            if (!valid_cores(p.value)) fail("bad " + std::string(p.key == "cores" ? "Cores" : "CPUs") +
+        } else if (p.lkey == "cores" || p.lkey == "cpus") {
+            if (!valid_cores(p.value)) fail("bad " + std::string(p.lkey == "cores" ? "Cores" : "CPUs") +
                                             " '" + shown(p.value) + "'");
             e.device.cores = p.value;
-        } else if (p.key == "autodetect") {
+        } else if (p.lkey == "autodetect") {
             has_auto = true;
             auto_mode = to_lower(p.value);
-        } else if (p.key == "links" || p.key == "flags") {
+        } else if (p.lkey == "links" || p.lkey == "flags") {
             // Accepted; Drover does not use them.
         } else {
             fail("unknown key '" + shown(p.key) + "'");
