@@ -122,6 +122,10 @@ std::vector<ConfPair> split_pairs(std::string_view line, const std::string &loc)
 
 namespace {
 
+using detail::read_value;
+using detail::skip_space;
+using detail::split_pairs;
+
 bool read_file(const std::string &path, std::string &out, std::string &err) {
     std::FILE *f = std::fopen(path.c_str(), "rb");
     if (f == nullptr) {
