@@ -216,7 +216,7 @@ void parse_line(GresConf &conf, std::string_view text, const std::string &loc, u
         } else if (p.lkey == "links" || p.lkey == "flags") {
             // Accepted; Drover does not use them.
         } else {
-            fail("unknown key '" + shown(p.key) + "'");
+            fail("unknown key '" + shown(p.lkey) + "'");
         }
     }
     std::vector<std::string> nodes;
