@@ -1,6 +1,6 @@
 // backfill.cpp - sched/backfill: strict priority FIFO, then backfill (SchedulerType=sched/backfill).
 //
-// Every pass first does what sched/builtin does (fifo.hpp). Then, at most every bf_interval
+// Every pass first does what sched/builtin does (../common/strict_fifo.hpp). Then, at most every bf_interval
 // seconds, it plans (planner.hpp): the jobs at the head of the queue get reservations from their
 // expected start, and lower-priority jobs start now where they would end before any reservation
 // needs their CPUs. SchedulerParameters (bf_interval, bf_max_job_test, bf_window, bf_resolution,
@@ -15,7 +15,7 @@
 #include <drover/plugin.hpp>
 #include <drover/sched.h>
 
-#include "fifo.hpp"
+#include "../common/strict_fifo.hpp"
 #include "params.hpp"
 #include "planner.hpp"
 
@@ -24,6 +24,8 @@ namespace {
 using drover::sdk::guard;
 using drover::sdk::to_view;
 using namespace drover::backfill;
+using drover::sched_common::by_priority;
+using drover::sched_common::run_fifo;
 
 struct State {
     drover::sdk::Host host;

@@ -1,4 +1,5 @@
-// fifo.hpp - the strict part of every sched/backfill pass, the same as sched/builtin.
+// strict_fifo.hpp - strict priority FIFO as the design paper describes it: sched/builtin's whole
+// policy and the first part of every sched/backfill pass. Compiled into both plugins.
 #pragma once
 
 #include <cstdint>
@@ -7,7 +8,7 @@
 
 #include <drover/sched.h>
 
-namespace drover::backfill {
+namespace drover::sched_common {
 
 // The pending jobs of the pass in the order they are considered: priority (highest first), then
 // job id (oldest first). The views are the core's, valid for the pass.
@@ -21,4 +22,4 @@ std::vector<const drover_job_view *> by_priority(const drover_sched_host *host,
 std::unordered_map<uint32_t, int> run_fifo(const drover_sched_host *host, drover_sched_pass *pass,
                                            const std::vector<const drover_job_view *> &order);
 
-}  // namespace drover::backfill
+}  // namespace drover::sched_common

@@ -1,5 +1,5 @@
-// fifo.cpp - strict priority FIFO, partition by partition.
-#include "fifo.hpp"
+// strict_fifo.cpp - strict priority FIFO, partition by partition.
+#include "strict_fifo.hpp"
 
 #include <algorithm>
 #include <set>
@@ -7,7 +7,7 @@
 
 #include <drover/plugin.hpp>
 
-namespace drover::backfill {
+namespace drover::sched_common {
 
 namespace {
 
@@ -60,4 +60,4 @@ std::unordered_map<uint32_t, int> run_fifo(const drover_sched_host *host, drover
     return tried;
 }
 
-}  // namespace drover::backfill
+}  // namespace drover::sched_common
