@@ -9,12 +9,11 @@
 
 #include "net/server.hpp"
 #include "proto/message_generated.h"
+#include "plugin/cstr.hpp"
 
 namespace drover::ctld {
 
 namespace {
-drover_str dstr(const std::string &s) { return {s.data(), s.size()}; }
-drover_str dstr_ptr(const drover_str &s) { return s; }
 std::string to_string(drover_str s) { return s.ptr ? std::string(s.ptr, s.len) : std::string(); }
 }  // namespace
 
@@ -140,12 +139,12 @@ bool AcctQueue::deliver(const Item &item, std::string *why) {
     j.job_id = r.job_id;
     j.user_id = r.uid;
     j.group_id = r.gid;
-    j.cluster = dstr(cluster_);
-    j.name = dstr(r.name);
-    j.partition = dstr(r.partition);
-    j.account = dstr(r.account);
-    j.node_list = dstr(r.node_list);
-    j.work_dir = dstr(r.work_dir);
+    j.cluster = plugin::cstr(cluster_);
+    j.name = plugin::cstr(r.name);
+    j.partition = plugin::cstr(r.partition);
+    j.account = plugin::cstr(r.account);
+    j.node_list = plugin::cstr(r.node_list);
+    j.work_dir = plugin::cstr(r.work_dir);
     j.alloc_nodes = r.alloc_nodes;
     j.alloc_cpus = r.alloc_cpus;
     j.req_cpus = r.req_cpus;
@@ -210,7 +209,7 @@ void AcctQueue::answer_query(const AcctQuery &q,
             auto emit = [](void *arg, const drover_acct_job *j) -> int {
                 auto *c = static_cast<Ctx *>(arg);
                 auto &b = *c->fbb;
-                auto s = [&](drover_str v) { return b.CreateString(to_string(dstr_ptr(v))); };
+                auto s = [&](drover_str v) { return b.CreateString(to_string(v)); };
                 auto cluster = s(j->cluster), name = s(j->name), part = s(j->partition),
                      acct = s(j->account), nodes = s(j->node_list), wd = s(j->work_dir);
                 c->rows->push_back(proto::CreateAcctJob(

@@ -13,6 +13,7 @@
 #include "net/authenticator.hpp"
 #include "net/fanout.hpp"
 #include "state/store.hpp"
+#include "plugin/cstr.hpp"
 
 namespace drover::ctld {
 
@@ -41,7 +42,6 @@ uint32_t initial_state(const std::string &s, uint32_t *flags) {
     return DROVER_NODE_UNKNOWN;
 }
 
-drover_str dstr(const std::string &s) { return {s.data(), s.size()}; }
 
 // Slurm's reason when a node has fewer generic resources than slurm.conf gives it.
 std::string gres_shortfall(const std::string &configured, const std::string &reported) {
@@ -76,7 +76,7 @@ NodeManager::NodeManager(Ctx &ctx) : ctx_(ctx) {
         const NodeConf &c = *nodes_[i].conf;
         drover_node_view &v = views_[i];
         v.struct_size = sizeof v;
-        v.name = dstr(c.name);
+        v.name = plugin::cstr(c.name);
         v.cpus = c.cpus;
         v.sockets = c.sockets;
         v.cores_per_socket = c.cores_per_socket;
@@ -84,8 +84,8 @@ NodeManager::NodeManager(Ctx &ctx) : ctx_(ctx) {
         v.real_memory_mb = c.real_memory_mb;
         v.tmp_disk_mb = c.tmp_disk_mb;
         v.weight = c.weight;
-        v.features = dstr(nodes_[i].features_csv);
-        v.gres = dstr(c.gres);
+        v.features = plugin::cstr(nodes_[i].features_csv);
+        v.gres = plugin::cstr(c.gres);
         v.state = nodes_[i].state;
         v.flags = nodes_[i].flags;
     }

@@ -20,6 +20,7 @@
 #include "plugin/plugin_set.hpp"
 #include "proto/frame.hpp"
 #include "state/store.hpp"
+#include "plugin/cstr.hpp"
 
 // One pass, as the sched plugin sees it through drover_sched_host.
 struct drover_sched_pass {
@@ -39,7 +40,6 @@ namespace drover::ctld {
 
 namespace {
 
-drover_str dstr(const std::string &s) { return {s.data(), s.size()}; }
 
 uint32_t host_pending_count(drover_sched_pass *p) { return uint32_t(p->views.size()); }
 const drover_job_view *host_pending_job(drover_sched_pass *p, uint32_t i) {
@@ -126,8 +126,8 @@ drover_job_view Scheduler::view(const Job &j) {
     v.job_id = j.id;
     v.user_id = j.uid;
     v.group_id = j.gid;
-    v.name = dstr(j.name);
-    v.partition = dstr(j.partition);
+    v.name = plugin::cstr(j.name);
+    v.partition = plugin::cstr(j.partition);
     v.priority = j.priority;
     v.state = j.state;
     v.min_nodes = j.min_nodes;
@@ -143,11 +143,11 @@ drover_job_view Scheduler::view(const Job &j) {
     v.ntasks_per_node = j.ntasks_per_node;
     v.min_cpus_per_node = j.min_cpus_per_node;
     v.tmp_disk_mb = j.tmp_disk_mb;
-    v.gres = dstr(x.gres);
+    v.gres = plugin::cstr(x.gres);
     v.gpus = x.gpus;
     v.gpus_per_node = x.gpus_per_node;
     v.gpus_per_task = x.gpus_per_task;
-    v.constraint = dstr(x.constraint);
+    v.constraint = plugin::cstr(x.constraint);
     if (x.req_bits.size()) v.required_nodes = {x.req_bits.words(), uint32_t(x.req_bits.size())};
     if (x.exc_bits.size()) v.excluded_nodes = {x.exc_bits.words(), uint32_t(x.exc_bits.size())};
     v.contiguous = j.contiguous;
