@@ -118,6 +118,19 @@ int run(const SacctArgs &a) {
         for (const auto *j : *r->jobs()) {
             if (!uids.empty() && std::find(uids.begin(), uids.end(), j->user_id()) == uids.end())
                 continue;
+            if (!a.tasks.empty() && j->array_job_id()) {  // "12_3" keeps only that task of 12
+                bool asked_whole = false, asked_this = false;
+                for (const auto &[arr, task] : a.tasks) {
+                    if (arr != j->array_job_id()) continue;
+                    asked_this = asked_this || task == j->array_task_id();
+                }
+                for (uint32_t id : a.job_ids) {
+                    bool as_task = false;
+                    for (const auto &[arr, task] : a.tasks) as_task = as_task || arr == id;
+                    asked_whole = asked_whole || (id == j->array_job_id() && !as_task);
+                }
+                if (!asked_this && !asked_whole) continue;
+            }
             if (!a.accounts.empty() && !in(a.accounts, sv(j->account()))) continue;
             if (!a.partitions.empty() && !in(a.partitions, sv(j->partition()))) continue;
             if (!a.names.empty() && !in(a.names, sv(j->name()))) continue;

@@ -76,11 +76,21 @@ SacctArgs parse_sacct_args(std::span<const std::string> args) {
         case kEndTime: a.end = v; break;
         case kJobs:
             for (const auto &item : split(v, ',')) {
-                // "12.batch", "12.0": the job they belong to.
+                // "12.batch", "12.0": the job they belong to; "12_3": task 3 of array 12.
                 std::string id = item.substr(0, item.find('.'));
+                std::string task;
+                if (auto us = id.find('_'); us != std::string::npos) {
+                    task = id.substr(us + 1);
+                    id.resize(us);
+                }
                 auto n = parse_u32(trim(id));
                 if (!n || *n == 0) throw ParseError("Invalid job id: " + item);
                 a.job_ids.push_back(*n);
+                if (!task.empty()) {
+                    auto t = parse_u32(trim(task));
+                    if (!t) throw ParseError("Invalid job id: " + item);
+                    a.tasks.push_back({*n, *t});
+                }
             }
             break;
         case kLong: a.long_format = true; break;

@@ -5,6 +5,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cli/job_states.hpp"
@@ -18,7 +19,8 @@ struct SacctArgs {
     int verbose = 0;
     std::optional<std::string> delimiter;
     std::optional<std::string> format;            // -o (repeats are joined)
-    std::vector<uint32_t> job_ids;                // -j ("12", "12.batch" -> 12)
+    std::vector<uint32_t> job_ids;                // -j ("12", "12.batch" -> 12; "12_3" -> 12)
+    std::vector<std::pair<uint32_t, uint32_t>> tasks;  // -j "12_3": only that task of array 12
     std::optional<std::string> start, end;        // -S, -E as written
     JobStateFilter states;                        // -s
     std::vector<std::string> users, accounts, partitions, names;

@@ -216,12 +216,15 @@ std::string sacct_state(const proto::AcctJob &j, bool batch_step) {
 std::string sacct_value(const SacctField &f, const SacctRow &row, int64_t now) {
     const proto::AcctJob &j = *row.job;
     bool step = row.batch_step;
-    std::string id = str_u(j.job_id()) + (step ? ".batch" : "");
+    std::string raw = str_u(j.job_id()) + (step ? ".batch" : "");
     switch (static_cast<Kind>(f.kind)) {
     case kUsage:
     case kEmpty: return "";
-    case kJobId:
-    case kJobIdRaw: return id;
+    case kJobId:  // an array task as "ARRAY_TASK", as Slurm prints it
+        if (j.array_job_id() && j.array_task_id() != kNoVal)
+            return str_u(j.array_job_id()) + "_" + str_u(j.array_task_id()) + (step ? ".batch" : "");
+        return raw;
+    case kJobIdRaw: return raw;
     case kJobName: return step ? "batch" : std::string(sv(j.name()));
     case kPartition: return step ? "" : std::string(sv(j.partition()));
     case kAccount: return std::string(sv(j.account()));
@@ -271,7 +274,7 @@ std::string sacct_value(const SacctField &f, const SacctRow &row, int64_t now) {
     case kPriority: return "";
     case kQos: return step ? "" : "normal";
     case kQosRaw: return step ? "" : "1";
-    case kComment: return "";
+    case kComment: return step ? "" : std::string(sv(j.comment()));
     case kNTasks: return step ? "1" : "";
     case kReserved:
     case kZeroTime:

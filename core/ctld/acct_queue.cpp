@@ -21,11 +21,12 @@ std::vector<uint8_t> encode_acct(int event, const AcctRecord &r) {
     flatbuffers::FlatBufferBuilder fbb(256);
     auto str = [&](const std::string &v) { return fbb.CreateString(v); };
     auto name = str(r.name), part = str(r.partition), acct = str(r.account),
-         nodes = str(r.node_list), wd = str(r.work_dir);
+         nodes = str(r.node_list), wd = str(r.work_dir), comment = str(r.comment);
     fbb.Finish(proto::CreateAcctJob(fbb, r.job_id, r.uid, r.gid, 0, name, part, acct, nodes, wd,
                                     r.alloc_nodes, r.alloc_cpus, r.req_cpus, r.req_mem_mb, r.state,
                                     r.exit_status, r.time_limit_min, r.submit_time, r.eligible_time,
-                                    r.start_time, r.end_time, r.cancelled_by));
+                                    r.start_time, r.end_time, r.cancelled_by, r.array_job_id,
+                                    r.array_task_id, comment));
     std::vector<uint8_t> out(1 + fbb.GetSize());
     out[0] = uint8_t(event);
     std::memcpy(out.data() + 1, fbb.GetBufferPointer(), fbb.GetSize());
@@ -61,6 +62,9 @@ bool decode_acct(const uint8_t *data, std::size_t len, int *event, AcctRecord *r
     r->start_time = j->start_time();
     r->end_time = j->end_time();
     r->cancelled_by = j->cancelled_by();
+    r->array_job_id = j->array_job_id();
+    r->array_task_id = j->array_task_id();
+    r->comment = s(j->comment());
     return true;
 }
 
@@ -157,6 +161,9 @@ bool AcctQueue::deliver(const Item &item, std::string *why) {
     j.start_time = r.start_time;
     j.end_time = r.end_time;
     j.cancelled_by = r.cancelled_by;
+    j.array_job_id = r.array_job_id;
+    j.array_task_id = r.array_task_id;
+    j.comment = plugin::cstr(r.comment);
     drover_error err{};
     if (acct_.ops.job_event(acct_.state, item.event, &j, &err) == DROVER_OK) return true;
     *why = "job " + std::to_string(r.job_id) + ": " + (err.text[0] ? err.text : "store refused the record");
@@ -210,13 +217,18 @@ void AcctQueue::answer_query(const AcctQuery &q,
                 auto *c = static_cast<Ctx *>(arg);
                 auto &b = *c->fbb;
                 auto s = [&](drover_str v) { return b.CreateString(to_string(v)); };
+                // Members past the plugin's struct_size were not written by it: read them as 0.
+                bool has_array = DROVER_HAS(drover_acct_job, j, comment);
                 auto cluster = s(j->cluster), name = s(j->name), part = s(j->partition),
-                     acct = s(j->account), nodes = s(j->node_list), wd = s(j->work_dir);
+                     acct = s(j->account), nodes = s(j->node_list), wd = s(j->work_dir),
+                     comment = has_array ? s(j->comment) : b.CreateString("");
                 c->rows->push_back(proto::CreateAcctJob(
                     b, j->job_id, j->user_id, j->group_id, cluster, name, part, acct, nodes, wd,
                     j->alloc_nodes, j->alloc_cpus, j->req_cpus, j->req_mem_mb, j->state,
                     j->exit_status, j->time_limit_min, j->submit_time, j->eligible_time,
-                    j->start_time, j->end_time, j->cancelled_by));
+                    j->start_time, j->end_time, j->cancelled_by,
+                    has_array ? j->array_job_id : 0u,
+                    has_array ? j->array_task_id : uint32_t(DROVER_NO_VAL), comment));
                 return 0;
             };
             drover_error err{};

@@ -34,6 +34,8 @@ struct AcctRecord {
     uint32_t time_limit_min = 0;
     int64_t submit_time = 0, eligible_time = 0, start_time = 0, end_time = 0;
     uint32_t cancelled_by = DROVER_NO_VAL;
+    uint32_t array_job_id = 0, array_task_id = DROVER_NO_VAL;
+    std::string comment;
 };
 
 // A spooled record's bytes: the event, then the record.

@@ -128,6 +128,9 @@ void JobManager::account(int event, const Job &j) {
     r.start_time = j.start_time;
     r.end_time = j.end_time;
     r.cancelled_by = j.cancelled_by;
+    r.array_job_id = j.array_task_id == DROVER_NO_VAL ? 0 : j.array_job_id;
+    r.array_task_id = j.array_task_id;
+    r.comment = j.comment;
     // Spooled in this commit; handed to the accounting thread once durable.
     uint64_t seq = ++acct_seq_;
     auto key = state::seq_key(seq);

@@ -14,6 +14,12 @@ assert_eq 4 "$(squeue -h -r -t PD -o %i | wc -l)" "squeue -r expands them"
 wait_until 40 bash -c "[ -z \"\$(squeue -h -o %i | grep ^$id)\" ]" || fail "array did not finish"
 assert_eq "$id 3 6 0 5" "$(cat "arr-${id}_3.out")" "array variables and %A_%a"
 assert_eq 6 "$(ls arr-${id}_*.out | wc -l)" "every task ran once"
+assert_eq "${id}_0 ${id}_1 ${id}_2 ${id}_3 ${id}_4 ${id}_5" \
+  "$(sacct -j "$id" -X -n -P -o JobID | sort -t_ -k2n | tr '\n' ' ' | sed 's/ $//')" "sacct -j ARRAY lists every task as ARRAY_TASK"
+assert_match "^${id}_3\|[0-9]+\|COMPLETED$" "$(sacct -j "${id}_3" -X -n -P -o JobID,JobIDRaw,State)" "sacct -j ARRAY_TASK shows that task with its raw id"
+c=$(sbatch --parsable --comment="for the record" --wrap true)
+wait_job "$c"
+assert_eq "for the record" "$(sacct -j "$c" -X -n -P -o Comment)" "sacct shows --comment"
 
 # lists and steps, default file names
 id2=$(sbatch --parsable --array=1,3,10-14:2 --wrap 'echo $SLURM_ARRAY_TASK_ID')

@@ -55,8 +55,9 @@ recorded() { [ "$(row "$1" state)" = "$2" ]; }  # job, state number
 
 # ---- schema ----
 assert_contains "connected to the accounting database" "$(cat "$LOG")" "the controller connected at start"
-assert_eq "1|jobs table" "$(sql "SELECT version, description FROM drover_schema_version")" \
-  "schema at version 1"
+assert_eq "1|jobs table 2|array tasks and comments" \
+  "$(sql "SELECT version, description FROM drover_schema_version ORDER BY version" | tr '\n' ' ' | sed 's/ $//')" \
+  "schema at version 2, step by step"
 assert_eq "jobs_cluster_end jobs_cluster_submit jobs_cluster_user jobs_pkey" \
   "$(sql "SELECT indexname FROM pg_indexes WHERE tablename = 'jobs' ORDER BY 1" | xargs)" \
   "jobs has its primary key and indexes"
@@ -66,7 +67,7 @@ assert_eq "cluster,job_id" \
           JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum
           WHERE i.indrelid = 'jobs'::regclass AND i.indisprimary")" \
   "the primary key is (cluster, job_id)"
-assert_eq 21 "$(sql "SELECT count(*) FROM information_schema.columns WHERE table_name = 'jobs'")" \
+assert_eq 24 "$(sql "SELECT count(*) FROM information_schema.columns WHERE table_name = 'jobs'")" \
   "jobs has a column for every record member"
 
 # ---- submit, start, end ----
@@ -141,7 +142,7 @@ assert_contains "accounting database reachable again" "$(cat "$LOG")" "the recon
 kill_ctld TERM
 restart_ctld
 wait_until 10 squeue -h || fail "controller did not come back"
-assert_eq "1" "$(sql "SELECT string_agg(version::text, ',') FROM drover_schema_version")" \
+assert_eq "1,2" "$(sql "SELECT string_agg(version::text, ',' ORDER BY version) FROM drover_schema_version")" \
   "a restart applies no step twice"
 assert_eq "$good|COMPLETED|0:0" "$(acct "$good")" "records survive a controller restart"
 

@@ -157,14 +157,43 @@ int acct_job_query(void *state, const drover_acct_query *query, drover_acct_emit
             std::vector<uint32_t> ids(q.job_ids, q.job_ids + q.job_id_count);
             std::sort(ids.begin(), ids.end());
             ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+            std::vector<uint32_t> arrays;  // listed ids that name a job array
             for (uint32_t id : ids) {
                 Key key(id);
                 MDB_val k = key.val(), v;
                 if (mdb_get(txn.get(), s.dbi, &k, &v) != 0)
                     continue;
+                auto rec = Record::unpack({static_cast<const char *>(v.mv_data), v.mv_size});
+                if (rec && rec->job.array_job_id == id)
+                    arrays.push_back(id);
                 int rc = visit(q, v, id, emit, arg, err);
                 if (rc != 0)
                     return rc < 0 ? rc : DROVER_OK;
+            }
+            // An array's id names all its tasks, as in Slurm. Tasks get their own ids when they
+            // start, after the array's, so only later records can be tasks of it.
+            if (!arrays.empty()) {
+                MDB_cursor *cur = nullptr;
+                if (int rc = mdb_cursor_open(txn.get(), s.dbi, &cur); rc != 0) {
+                    set_errorf(err, "reading %s: %s", s.dir.c_str(), mdb_strerror(rc));
+                    return DROVER_EIO;
+                }
+                std::unique_ptr<MDB_cursor, void (*)(MDB_cursor *)> close(cur, mdb_cursor_close);
+                Key from(arrays.front() + 1);
+                MDB_val k = from.val(), v;
+                for (int rc = mdb_cursor_get(cur, &k, &v, MDB_SET_RANGE); rc == 0;
+                     rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
+                    if (k.mv_size != 4)
+                        continue;
+                    auto rec = Record::unpack({static_cast<const char *>(v.mv_data), v.mv_size});
+                    if (!rec || rec->job.array_job_id == rec->job.job_id ||
+                        !std::binary_search(arrays.begin(), arrays.end(), rec->job.array_job_id) ||
+                        std::binary_search(ids.begin(), ids.end(), rec->job.job_id))
+                        continue;
+                    int vrc = visit(q, v, rec->job.job_id, emit, arg, err);
+                    if (vrc != 0)
+                        return vrc < 0 ? vrc : DROVER_OK;
+                }
             }
             return DROVER_OK;
         }

@@ -7,7 +7,7 @@ namespace drover::acct_lmdb {
 
 namespace {
 
-constexpr uint8_t kVersion = 1;
+constexpr uint8_t kVersion = 2;
 
 class Writer {
   public:
@@ -85,8 +85,9 @@ Record Record::from(const drover_acct_job &in)
     r.account = copy(r.job.account);
     r.node_list = copy(r.job.node_list);
     r.work_dir = copy(r.job.work_dir);
+    r.comment = copy(r.job.comment);
     for (drover_str *s : {&r.job.cluster, &r.job.name, &r.job.partition, &r.job.account,
-                          &r.job.node_list, &r.job.work_dir})
+                          &r.job.node_list, &r.job.work_dir, &r.job.comment})
         *s = drover_str{nullptr, 0};  // the caller's, gone after the call
     return r;
 }
@@ -101,6 +102,7 @@ drover_acct_job Record::view() const
     v.account = str(account);
     v.node_list = str(node_list);
     v.work_dir = str(work_dir);
+    v.comment = str(comment);
     return v;
 }
 
@@ -120,13 +122,17 @@ std::string Record::pack() const
     w.u32(job.cancelled_by);
     for (const std::string *s : {&cluster, &name, &partition, &account, &node_list, &work_dir})
         w.str(drover_str{s->data(), s->size()});
+    w.u32(job.array_job_id);
+    w.u32(job.array_task_id);
+    w.str(drover_str{comment.data(), comment.size()});
     return w.take();
 }
 
 std::optional<Record> Record::unpack(std::string_view bytes)
 {
     Reader r(bytes);
-    if (r.u8() != kVersion)
+    const uint8_t version = r.u8();
+    if (version != 1 && version != 2)
         return std::nullopt;
     Record rec;
     drover_acct_job &j = rec.job;
@@ -144,6 +150,12 @@ std::optional<Record> Record::unpack(std::string_view bytes)
     for (std::string *s : {&rec.cluster, &rec.name, &rec.partition, &rec.account, &rec.node_list,
                            &rec.work_dir})
         *s = r.str();
+    j.array_task_id = DROVER_NO_VAL;
+    if (version >= 2) {
+        j.array_job_id = r.u32();
+        j.array_task_id = r.u32();
+        rec.comment = r.str();
+    }
     if (!r.ok())
         return std::nullopt;
     return rec;

@@ -100,24 +100,30 @@ const std::vector<Step> kSteps = {
       "CREATE INDEX IF NOT EXISTS jobs_cluster_user ON jobs (cluster, user_id)",
       "CREATE INDEX IF NOT EXISTS jobs_cluster_end ON jobs (cluster, end_time)",
       "CREATE INDEX IF NOT EXISTS jobs_cluster_submit ON jobs (cluster, submit_time)"}},
+    {2,
+     "array tasks and comments",
+     {"ALTER TABLE jobs ADD COLUMN IF NOT EXISTS array_job_id bigint NOT NULL DEFAULT 0",
+      "ALTER TABLE jobs ADD COLUMN IF NOT EXISTS array_task_id bigint NOT NULL DEFAULT 4294967294",
+      "ALTER TABLE jobs ADD COLUMN IF NOT EXISTS comment text NOT NULL DEFAULT ''"}},
 };
 
 // The record's columns, in the order of the upsert's parameters and of the query's results.
 #define DROVER_PG_COLUMNS                                                                        \
     "cluster, job_id, user_id, group_id, name, partition, account, node_list, work_dir, "     \
     "alloc_nodes, alloc_cpus, req_cpus, req_mem_mb, state, exit_status, time_limit_min, "     \
-    "submit_time, eligible_time, start_time, end_time, cancelled_by"
-constexpr int kColumns = 21;
+    "submit_time, eligible_time, start_time, end_time, cancelled_by, array_job_id, "           \
+    "array_task_id, comment"
+constexpr int kColumns = 24;
 enum Col {
     kCluster, kJobId, kUserId, kGroupId, kName, kPartition, kAccount, kNodeList, kWorkDir,
     kAllocNodes, kAllocCpus, kReqCpus, kReqMem, kState, kExitStatus, kTimeLimit,
-    kSubmit, kEligible, kStart, kEnd, kCancelledBy,
+    kSubmit, kEligible, kStart, kEnd, kCancelledBy, kArrayJobId, kArrayTaskId, kComment,
 };
 
 constexpr const char *kUpsert =
     "INSERT INTO jobs (" DROVER_PG_COLUMNS ") VALUES ("
     "$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, "
-    "$21) ON CONFLICT (cluster, job_id) DO UPDATE SET "
+    "$21, $22, $23, $24) ON CONFLICT (cluster, job_id) DO UPDATE SET "
     "user_id = EXCLUDED.user_id, group_id = EXCLUDED.group_id, name = EXCLUDED.name, "
     "partition = EXCLUDED.partition, account = EXCLUDED.account, "
     "node_list = EXCLUDED.node_list, work_dir = EXCLUDED.work_dir, "
@@ -126,13 +132,14 @@ constexpr const char *kUpsert =
     "exit_status = EXCLUDED.exit_status, time_limit_min = EXCLUDED.time_limit_min, "
     "submit_time = EXCLUDED.submit_time, eligible_time = EXCLUDED.eligible_time, "
     "start_time = EXCLUDED.start_time, end_time = EXCLUDED.end_time, "
-    "cancelled_by = EXCLUDED.cancelled_by";
+    "cancelled_by = EXCLUDED.cancelled_by, array_job_id = EXCLUDED.array_job_id, "
+    "array_task_id = EXCLUDED.array_task_id, comment = EXCLUDED.comment";
 
 // $1 cluster; $2 job ids (NULL: any); $3 user (NULL: any); $4 start_after (0: any): drop jobs
 // that ended before it; $5 end_before (0: any): drop jobs submitted after it. As accounting/lmdb.
 constexpr const char *kSelect =
     "SELECT " DROVER_PG_COLUMNS " FROM jobs WHERE cluster = $1"
-    " AND ($2::bigint[] IS NULL OR job_id = ANY($2::bigint[]))"
+    " AND ($2::bigint[] IS NULL OR job_id = ANY($2::bigint[]) OR array_job_id = ANY($2::bigint[]))"
     " AND ($3::bigint IS NULL OR user_id = $3::bigint)"
     " AND ($4::bigint = 0 OR end_time = 0 OR end_time >= $4::bigint)"
     " AND ($5::bigint = 0 OR submit_time <= $5::bigint)"
@@ -461,6 +468,10 @@ int acct_job_event(void *state, int event, const drover_acct_job *in, drover_err
         v[kStart] = std::to_string(j.start_time);
         v[kEnd] = std::to_string(j.end_time);
         v[kCancelledBy] = std::to_string(j.cancelled_by);
+        // ABI 1.2 members; an older core's shorter struct leaves them zero ("not a task").
+        v[kArrayJobId] = std::to_string(j.array_job_id);
+        v[kArrayTaskId] = std::to_string(j.array_job_id ? j.array_task_id : DROVER_NO_VAL);
+        v[kComment] = text_param(j.comment);
         std::vector<const char *> params;
         for (const auto &p : v)
             params.push_back(p.c_str());
@@ -525,6 +536,9 @@ int stream(PGconn *c, const std::vector<const char *> &params, drover_acct_emit_
             j.start_time = int_value(raw, 0, kStart);
             j.end_time = int_value(raw, 0, kEnd);
             j.cancelled_by = static_cast<uint32_t>(int_value(raw, 0, kCancelledBy));
+            j.array_job_id = static_cast<uint32_t>(int_value(raw, 0, kArrayJobId));
+            j.array_task_id = static_cast<uint32_t>(int_value(raw, 0, kArrayTaskId));
+            j.comment = str_value(raw, 0, kComment);
             ++*emitted;
             if (emit(arg, &j) != 0) {
                 stopped = true;  // the caller has enough: stop the server sending the rest

@@ -38,6 +38,10 @@ typedef struct drover_acct_job {
     uint32_t time_limit_min;  /* DROVER_INFINITE when unlimited */
     int64_t submit_time, eligible_time, start_time, end_time; /* 0 when not yet */
     uint32_t cancelled_by;    /* uid that cancelled, when state is CANCELLED */
+    /* ABI 1.2 */
+    uint32_t array_job_id;    /* the array this job is a task of; 0 when it is not a task */
+    uint32_t array_task_id;   /* its task id (meaningful only when array_job_id is set) */
+    drover_str comment;       /* --comment */
 } drover_acct_job;
 
 /* A query; zero or empty members do not filter. */

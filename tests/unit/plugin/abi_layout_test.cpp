@@ -138,6 +138,38 @@ AT(drover_acct_job, start_time, 168);
 AT(drover_acct_job, end_time, 176);
 AT(drover_acct_job, cancelled_by, 184);
 
+// Appended in ABI 1.1 and 1.2: new members only ever follow the old ones.
+AT(drover_acct_job, array_job_id, 188);
+AT(drover_acct_job, array_task_id, 192);
+AT(drover_acct_job, comment, 200);
+AT(drover_node_view, gres, 88);
+AT(drover_job_view, mem_per_cpu_mb, 104);
+AT(drover_job_view, ntasks_per_node, 112);
+AT(drover_job_view, min_cpus_per_node, 116);
+AT(drover_job_view, tmp_disk_mb, 120);
+AT(drover_job_view, gres, 128);
+AT(drover_job_view, gpus, 144);
+AT(drover_job_view, gpus_per_node, 148);
+AT(drover_job_view, gpus_per_task, 152);
+AT(drover_job_view, constraint, 160);
+AT(drover_job_view, required_nodes, 176);
+AT(drover_job_view, excluded_nodes, 192);
+AT(drover_job_view, contiguous, 208);
+AT(drover_job_view, share, 212);
+AT(drover_job_view, start_time, 216);
+AT(drover_job_view, end_time, 224);
+AT(drover_job_view, nice, 232);
+AT(drover_select_ops, job_alloc_detail, 48);
+AT(drover_sched_host, node_count, 40);
+AT(drover_sched_host, node, 48);
+AT(drover_sched_host, running_count, 56);
+AT(drover_sched_host, running_job, 64);
+AT(drover_sched_host, job_nodes, 72);
+AT(drover_sched_host, usable_nodes, 80);
+AT(drover_sched_host, try_start_on, 88);
+AT(drover_sched_host, set_expected_start, 96);
+AT(drover_sched_host, parameters, 104);
+
 AT(drover_acct_query, struct_size, 0);
 AT(drover_acct_query, job_ids, 8);
 AT(drover_acct_query, job_id_count, 16);
