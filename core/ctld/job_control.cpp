@@ -213,7 +213,7 @@ std::string JobManager::update_job(Job &job, const proto::JobUpdateRequest &r, u
             return kDenied;
         next.hold = Hold(hold);
         next.reason = hold == 0 ? "None" : hold == 1 ? "JobHeldUser" : "JobHeldAdmin";
-        if (hold == 0 && next.priority == 0) next.priority = 0xffff0000u - std::min(next.id, 0xfffeffffu);
+        if (hold == 0 && next.priority == 0) next.priority = initial_priority(next);
         if (hold != 0) next.priority = 0;
     }
     if (r.fields()) {

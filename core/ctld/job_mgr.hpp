@@ -31,6 +31,10 @@ class JobManager {
     // Loads jobs from the store (cold: discards them) and restores allocations of running jobs.
     void recover(bool cold);
 
+    // A new (or released) job's priority: the sched plugin's job_priority, else Slurm's basic
+    // order (earlier submissions first) moved down by --nice.
+    uint32_t initial_priority(const Job &job) const;
+
     // Takes a job built in memory (benchmarks and tests that need many jobs without sending
     // them): it gets the next id and a priority, is persisted in the current batch, and waits.
     uint32_t adopt(std::unique_ptr<Job> job);

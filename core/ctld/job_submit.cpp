@@ -218,12 +218,16 @@ std::string JobManager::validate(Job &job, Partition *&part, uint32_t uid, uint3
     return {};
 }
 
+uint32_t JobManager::initial_priority(const Job &job) const {
+    drover_job_view view = Scheduler::view(job);
+    const auto &sched = ctx_.plugins.sched();
+    return sched.ops.job_priority ? sched.ops.job_priority(sched.state, &view)
+                                  : default_priority(job.id, job.nice);
+}
+
 uint32_t JobManager::adopt(std::unique_ptr<Job> job) {
     job->id = take_job_id();
-    drover_job_view view = Scheduler::view(*job);
-    const auto &sched = ctx_.plugins.sched();
-    job->priority = sched.ops.job_priority ? sched.ops.job_priority(sched.state, &view)
-                                           : default_priority(job->id, job->nice);
+    job->priority = initial_priority(*job);
     if (job->reason.empty()) job->reason = "None";
     uint32_t id = job->id;
     persist(*job);
@@ -298,10 +302,7 @@ void JobManager::on_submit(const std::shared_ptr<net::Request> &req,
         arrays_[j.id].total = j.array->count;
         arrays_[j.id].pending = j.array->count;
     }
-    drover_job_view view = Scheduler::view(j);
-    const auto &sched = ctx_.plugins.sched();
-    j.priority = sched.ops.job_priority ? sched.ops.job_priority(sched.state, &view)
-                                        : default_priority(j.id, j.nice);
+    j.priority = initial_priority(j);
     if (d->hold()) {
         j.hold = Hold::User;
         j.priority = 0;
