@@ -114,6 +114,9 @@ struct Config {
     const NodeConf *find_node(std::string_view name) const;
     const PartitionConf *find_partition(std::string_view name) const;
     const PartitionConf *default_partition() const;
+    // Where a node's daemon listens: NodeAddr (else its name), and Port (else SlurmdPort).
+    const std::string &node_addr(const NodeConf &n) const { return n.addr.empty() ? n.name : n.addr; }
+    uint16_t node_port(const NodeConf &n) const { return n.port ? n.port : slurmd_port; }
     // AuthInfo's comma-separated option (e.g. "socket", "key", "ttl"), if given ("" for an option
     // given without "=value"). Names compare case-insensitively.
     std::optional<std::string> auth_option(std::string_view name) const;

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "common/config.hpp"
+#include "daemon/daemon.hpp"
 #include "ctld/acct_queue.hpp"
 #include "ctld/committer.hpp"
 #include "ctld/context.hpp"
@@ -50,13 +51,6 @@ class Every {
     std::chrono::milliseconds period_;
     std::function<void()> fn_;
 };
-
-std::string short_hostname() {
-    char buf[256] = {};
-    ::gethostname(buf, sizeof buf - 1);
-    std::string h = buf;
-    return h.substr(0, h.find('.'));
-}
 
 void config_reply(const Config &conf, const Ctx &ctx, const Resp &resp) {
     flatbuffers::FlatBufferBuilder fbb(4096);
@@ -120,8 +114,8 @@ int run_controller(const Options &opts) {
                    [&jobs_ptr](uint64_t seq) { jobs_ptr->acct_delivered(seq); });
 
     Ctx ctx{io, conf, plugins, auth, store, commit, pool, acct, nullptr, nullptr, nullptr, 0, {}};
-    ctx.host = short_hostname();
-    if (const passwd *pw = ::getpwnam(conf.slurm_user.c_str())) ctx.slurm_uid = pw->pw_uid;
+    ctx.host = daemon::short_hostname();
+    ctx.slurm_uid = daemon::uid_of(conf.slurm_user);
     NodeManager nodes(ctx);
     JobManager jobs(ctx);
     Scheduler sched(ctx);
@@ -204,9 +198,7 @@ int run_controller(const Options &opts) {
 
     const auto &self = conf.controllers.empty() ? ControllerHost{"localhost", "127.0.0.1"}
                                                 : conf.controllers.front();
-    std::string bind = self.addr.empty() ? "0.0.0.0" : self.addr;
-    if (bind == "localhost") bind = "127.0.0.1";
-    if (bind.find_first_not_of("0123456789.") != std::string::npos) bind = "0.0.0.0";
+    std::string bind = daemon::listen_address(self.addr);
     net::Server server(io, bind, conf.slurmctld_port, auth, handler);
     net::AuthSocketKeeper auth_socket(io, net::auth_socket_path(conf), auth);
 

@@ -222,8 +222,8 @@ bool NodeManager::resolve(const std::string &name, std::string *host, uint16_t *
     auto it = by_name_.find(name);
     if (it == by_name_.end()) return false;
     const NodeConf &c = *nodes_[it->second].conf;
-    *host = c.addr.empty() ? c.name : c.addr;
-    *port = c.port ? c.port : ctx_.conf.slurmd_port;
+    *host = ctx_.conf.node_addr(c);
+    *port = ctx_.conf.node_port(c);
     return true;
 }
 
@@ -342,8 +342,8 @@ void NodeManager::on_node_info(const std::shared_ptr<net::Request> &req,
             if (p.nodes.test(n->index)) parts.push_back(fbb.CreateString(p.conf->name));
         const NodeConf &c = *n->conf;
         out.push_back(proto::CreateNodeInfo(
-            fbb, fbb.CreateString(c.name), fbb.CreateString(c.addr.empty() ? c.name : c.addr),
-            c.port ? c.port : ctx_.conf.slurmd_port, n->state, n->flags,
+            fbb, fbb.CreateString(c.name), fbb.CreateString(ctx_.conf.node_addr(c)),
+            ctx_.conf.node_port(c), n->state, n->flags,
             fbb.CreateString(n->reason), n->reason_time, n->reason_uid, c.cpus, n->alloc_cpus,
             c.sockets, c.cores_per_socket, c.threads_per_core, c.real_memory_mb,
             n->alloc_memory_mb, c.tmp_disk_mb, c.weight, fbb.CreateString(n->features_csv),

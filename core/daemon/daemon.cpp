@@ -2,6 +2,7 @@
 #include "daemon/daemon.hpp"
 
 #include <fcntl.h>
+#include <pwd.h>
 #include <spdlog/sinks/basic_file_sink.h>
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
@@ -17,6 +18,24 @@ void setup_logging(const std::string &name, const std::string &file, int verbosi
     logger->set_level(verbosity >= 1 ? spdlog::level::debug : spdlog::level::info);
     logger->flush_on(spdlog::level::info);
     spdlog::set_default_logger(logger);
+}
+
+std::string short_hostname() {
+    char buf[256] = {};
+    ::gethostname(buf, sizeof buf - 1);
+    std::string h = buf;
+    return h.substr(0, h.find('.'));
+}
+
+uint32_t uid_of(const std::string &user) {
+    const passwd *pw = ::getpwnam(user.c_str());
+    return pw ? pw->pw_uid : 0;
+}
+
+std::string listen_address(const std::string &addr) {
+    if (addr == "localhost") return "127.0.0.1";
+    if (addr.empty() || addr.find_first_not_of("0123456789.") != std::string::npos) return "0.0.0.0";
+    return addr;
 }
 
 void detach() {

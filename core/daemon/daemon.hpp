@@ -1,6 +1,7 @@
 // daemon.hpp - what both daemons do at start: parse the common flags, set up logging, detach.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -15,6 +16,16 @@ struct CommonFlags {
 
 // Logs to file (or stderr when empty) at info, debug with verbosity >= 1.
 void setup_logging(const std::string &name, const std::string &file, int verbosity);
+
+// This host's name up to its first dot (what NodeName and SlurmctldHost usually say).
+std::string short_hostname();
+
+// The uid of a user name (SlurmUser), or 0 when there is no such user.
+uint32_t uid_of(const std::string &user);
+
+// The address a daemon listens on for a configured address: an IPv4 literal as given,
+// "localhost" as 127.0.0.1, anything else (a name, or none) every interface.
+std::string listen_address(const std::string &addr);
 
 // Forks into the background (setsid, stdio to /dev/null). Returns in the child only.
 void detach();

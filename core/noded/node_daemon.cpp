@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "common/config.hpp"
+#include "daemon/daemon.hpp"
 #include "net/authenticator.hpp"
 #include "net/call_pool.hpp"
 #include "net/fanout.hpp"
@@ -21,13 +22,6 @@ namespace asio = boost::asio;
 namespace drover::noded {
 
 namespace {
-
-std::string short_hostname() {
-    char buf[256] = {};
-    ::gethostname(buf, sizeof buf - 1);
-    std::string h = buf;
-    return h.substr(0, h.find('.'));
-}
 
 std::vector<uint8_t> finish(flatbuffers::FlatBufferBuilder &fbb) {
     return {fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize()};
@@ -64,7 +58,7 @@ int run_node_daemon(const Options &opts) {
     Config conf = load_config(opts.config_path);
     for (const auto &w : conf.warnings) spdlog::warn("{}", w);
     conf.raw["drover.config_dir"] = conf.path.substr(0, conf.path.find_last_of('/') + 1);
-    std::string name = opts.node_name.empty() ? short_hostname() : opts.node_name;
+    std::string name = opts.node_name.empty() ? daemon::short_hostname() : opts.node_name;
     const NodeConf *me = conf.find_node(name);
     if (!me) throw std::runtime_error("node " + name + " is not in the configuration (NodeName)");
 
@@ -75,15 +69,14 @@ int run_node_daemon(const Options &opts) {
     plugins.load(conf.proctrack_type);
     net::Authenticator auth(plugins.auth());
     net::CallPool pool(io, 4);
-    uint32_t slurm_uid = 0;
-    if (const passwd *pw = ::getpwnam(conf.slurm_user.c_str())) slurm_uid = pw->pw_uid;
+    uint32_t slurm_uid = daemon::uid_of(conf.slurm_user);
     auto is_admin = [slurm_uid](uint32_t uid) { return uid == 0 || uid == slurm_uid; };
 
     auto resolve = [&conf](const std::string &n, std::string *host, uint16_t *port) {
         const NodeConf *c = conf.find_node(n);
         if (!c) return false;
-        *host = c->addr.empty() ? c->name : c->addr;
-        *port = c->port ? c->port : conf.slurmd_port;
+        *host = conf.node_addr(*c);
+        *port = conf.node_port(*c);
         return true;
     };
 
@@ -214,10 +207,8 @@ int run_node_daemon(const Options &opts) {
         }
     };
 
-    uint16_t port = me->port ? me->port : conf.slurmd_port;
-    std::string bind = me->addr.empty() ? "0.0.0.0" : me->addr;
-    if (bind == "localhost") bind = "127.0.0.1";
-    if (bind.find_first_not_of("0123456789.") != std::string::npos) bind = "0.0.0.0";
+    uint16_t port = conf.node_port(*me);
+    std::string bind = daemon::listen_address(me->addr);
     net::Server server(io, bind, port, auth, handler);
     net::AuthSocketKeeper auth_socket(io, net::auth_socket_path(conf), auth);
     asio::signal_set hup(io, SIGHUP);  // logs are reopened per write; nothing to redo
