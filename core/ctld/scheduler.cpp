@@ -361,30 +361,35 @@ int Scheduler::try_start(Job &job, const drover_bitmap_view *allowed) {
         break;
     }
     if (job.is_array_record()) return start_array_tasks(job, *part, allowed);
-    return place(job, *part, allowed);
+    std::vector<uint32_t> nodes;
+    int rc = choose(job, *part, allowed, &nodes);
+    if (rc == DROVER_OK) start(job, nodes);
+    return rc;
 }
 
 int Scheduler::start_array_tasks(Job &rec, const Partition &part, const drover_bitmap_view *allowed) {
     // Strict order inside an array: start tasks while they fit; the first that does not fit
     // leaves the rest waiting (EBUSY, so a strict policy stops the partition there).
+    // Every task asks for what the record asks for, so the nodes chosen for the record are the
+    // task's.
     bool started = false;
     while (rec.is_array_record()) {
-        int rc = place(rec, part, allowed, /*dry_run=*/true);
+        std::vector<uint32_t> nodes;
+        int rc = choose(rec, part, allowed, &nodes);
         if (rc != DROVER_OK) return started ? DROVER_OK : rc;
         Job *task = ctx_.jobs->split_array_task(rec);
         if (!task) {
             rec.reason = "JobArrayTaskLimit";
             return started ? DROVER_OK : DROVER_EPERM;
         }
-        rc = place(*task, part, allowed);
-        if (rc != DROVER_OK) return started ? DROVER_OK : rc;
+        start(*task, nodes);
         started = true;
     }
     return DROVER_OK;
 }
 
-int Scheduler::place(Job &job, const Partition &part, const drover_bitmap_view *allowed,
-                     bool dry_run) {
+int Scheduler::choose(Job &job, const Partition &part, const drover_bitmap_view *allowed,
+                      std::vector<uint32_t> *nodes) {
     // A planning policy asks with no node allowed to learn only whether the job is eligible.
     if (allowed && allowed->words) {
         bool any = false;
@@ -415,14 +420,13 @@ int Scheduler::place(Job &job, const Partition &part, const drover_bitmap_view *
         job.reason = req_unavailable ? "ReqNodeNotAvail" : "Resources";
         return DROVER_EBUSY;  // nodes may free up or come back: the job waits either way
     }
-    std::vector<uint32_t> idx;
+    nodes->clear();
     for (std::size_t i = picked.next(0); i < picked.size(); i = picked.next(i + 1))
-        idx.push_back(uint32_t(i));
-    if (idx.empty()) {
+        nodes->push_back(uint32_t(i));
+    if (nodes->empty()) {
         job.reason = "Resources";
         return DROVER_EBUSY;
     }
-    if (!dry_run) start(job, idx);
     return DROVER_OK;
 }
 

@@ -57,9 +57,10 @@ class Scheduler {
     // Takes out of nodes those the job excludes (-x) or whose features fail its constraint.
     void narrow_for(const Job &job, Bitmap &nodes) const;
     int start_array_tasks(Job &rec, const Partition &part, const drover_bitmap_view *allowed);
-    // Node selection and start (or, dry_run, only whether it would start now).
-    int place(Job &job, const Partition &part, const drover_bitmap_view *allowed,
-              bool dry_run = false);
+    // The nodes the select plugin would give job now (within allowed, when given): DROVER_OK
+    // with nodes set, or DROVER_EBUSY with the job's reason set.
+    int choose(Job &job, const Partition &part, const drover_bitmap_view *allowed,
+               std::vector<uint32_t> *nodes);
     void start(Job &job, const std::vector<uint32_t> &picked);
     void launch(uint32_t job_id);
 
