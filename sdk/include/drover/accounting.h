@@ -16,6 +16,9 @@ enum drover_acct_event {
     DROVER_ACCT_JOB_SUBMIT = 1,
     DROVER_ACCT_JOB_START = 2,
     DROVER_ACCT_JOB_END = 3,
+    /* ABI 1.3: steps (step_event) */
+    DROVER_ACCT_STEP_START = 4,
+    DROVER_ACCT_STEP_END = 5,
 };
 
 /* Everything the store keeps about one job. Strings are borrowed for the call. */
@@ -44,6 +47,32 @@ typedef struct drover_acct_job {
     drover_str comment;       /* --comment */
 } drover_acct_job;
 
+/* ABI 1.3: one step of a job (.batch, .extern or a numbered srun step) with what it used. Sizes
+ * are in bytes, times in microseconds; "max" figures name the node and task that had them. */
+typedef struct drover_acct_step {
+    uint32_t struct_size;
+    uint32_t job_id;
+    uint32_t step_id;         /* 0.. for srun steps; DROVER_STEP_BATCH / DROVER_STEP_EXTERN */
+    drover_str name;
+    drover_str node_list;
+    uint32_t nodes, tasks, cpus;
+    uint64_t req_mem_mb;      /* per node; 0 when not limited */
+    uint32_t state;           /* enum drover_job_state */
+    int32_t exit_status;      /* raw wait status of the step (the highest of its tasks) */
+    int64_t start_time, end_time;
+    uint32_t cancelled_by;    /* uid, when state is CANCELLED */
+    uint32_t max_rss_task;
+    uint64_t max_rss, ave_rss;
+    drover_str max_rss_node;
+    uint64_t max_vsize, ave_vsize;
+    drover_str max_vsize_node;
+    uint64_t ave_cpu_usec;    /* CPU time per task, averaged over tasks */
+    uint64_t user_cpu_usec, sys_cpu_usec;  /* totals over all tasks */
+    uint64_t max_disk_read, max_disk_write;  /* bytes, the most of one task */
+    drover_str max_disk_read_node, max_disk_write_node;
+    drover_str tres_alloc;    /* "cpu=4,mem=1G,node=1" */
+} drover_acct_step;
+
 /* A query; zero or empty members do not filter. */
 typedef struct drover_acct_query {
     uint32_t struct_size;
@@ -56,6 +85,8 @@ typedef struct drover_acct_query {
 
 /* Called once per matching job; returns 0 to go on, non-zero to stop. */
 typedef int (*drover_acct_emit_fn)(void *arg, const drover_acct_job *job);
+/* ABI 1.3: called once per step of a matching job, after that job's emit. */
+typedef int (*drover_acct_step_emit_fn)(void *arg, const drover_acct_step *step);
 
 typedef struct drover_acct_ops {
     uint32_t struct_size;
@@ -64,6 +95,13 @@ typedef struct drover_acct_ops {
     /* Streams the matching job records in job id order to emit. */
     int (*job_query)(void *state, const drover_acct_query *query, drover_acct_emit_fn emit,
                      void *arg, drover_error *err);
+    /* ABI 1.3 */
+    /* Records a step's start or end (an insert or update of its record). */
+    int (*step_event)(void *state, int event, const drover_acct_step *step, drover_error *err);
+    /* Like job_query, and also streams each matching job's steps to step_emit right after the
+     * job; step_emit may be NULL for jobs only. Replaces job_query when the core finds it. */
+    int (*job_step_query)(void *state, const drover_acct_query *query, drover_acct_emit_fn emit,
+                          drover_acct_step_emit_fn step_emit, void *arg, drover_error *err);
 } drover_acct_ops;
 
 #ifdef __cplusplus
