@@ -61,6 +61,8 @@ int run_node_daemon(const Options &opts) {
     std::string name = opts.node_name.empty() ? daemon::short_hostname() : opts.node_name;
     const NodeConf *me = conf.find_node(name);
     if (!me) throw std::runtime_error("node " + name + " is not in the configuration (NodeName)");
+    // Plugins that keep per-node state on a shared host (cgroup paths) read this with conf_get.
+    conf.raw["drover.node_name"] = name;
 
     asio::io_context io(1);
     plugin::PluginSet plugins(conf, "noded");
