@@ -158,7 +158,7 @@ int run(const SacctArgs &a) {
                          : a.parsable ? SacctLayout::parsable
                                       : SacctLayout::fixed;
     write_out(sacct_render(fields, sacct_rows(jobs, a.allocations), layout,
-                           a.delimiter.value_or("|"), !a.noheader, now));
+                           a.delimiter.value_or("|"), !a.noheader, now, a.units));
     return 0;
 }
 

@@ -1,6 +1,9 @@
 // sacct_args.cpp - sacct option parsing.
 #include "cli/sacct_args.hpp"
 
+#include <cctype>
+#include <string_view>
+
 #include "cli/options.hpp"
 #include "cli/text.hpp"
 #include "common/error.hpp"
@@ -121,6 +124,13 @@ SacctArgs parse_sacct_args(std::span<const std::string> args) {
         case kDelimiter: a.delimiter = v; break;
         case kJson: a.json = true; break;
         case kYaml: throw ParseError("--yaml is not supported by Drover; use --json");
+        case kUnits: {
+            char u = v.size() == 1 ? char(std::toupper(static_cast<unsigned char>(v[0]))) : 0;
+            if (std::string_view("KMGTP").find(u) == std::string_view::npos || !u)
+                throw ParseError("Invalid unit type '" + v + "'. Possible options are 'KMGTP'");
+            a.units = u;
+            break;
+        }
         default: break;
         }
     }

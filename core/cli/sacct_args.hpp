@@ -25,6 +25,7 @@ struct SacctArgs {
     JobStateFilter states;                        // -s
     std::vector<std::string> users, accounts, partitions, names;
     std::optional<std::string> nodelist;          // -N
+    char units = 0;                               // --units: K, M, G, T or P (0: per figure)
 };
 
 // Throws UsageError for unknown options and drover::ParseError for bad values.

@@ -6,6 +6,8 @@
 #include <algorithm>
 
 #include "cli/job_states.hpp"
+#include "cli/sacct_fields.hpp"
+#include "cli/sacct_steps.hpp"
 #include "cli/scontrol_show.hpp"
 #include "cli/text.hpp"
 #include "cli/users.hpp"
@@ -27,19 +29,10 @@ const char *const kSacctLongFields =
 
 namespace {
 
-enum Kind : int {
-    kUsage,   // per-step usage Drover does not collect yet: blank
-    kAccount, kAllocCpus, kAllocNodes, kAllocTres, kCluster, kComment, kCpuTime, kCpuTimeRaw,
-    kDerivedExitCode, kElapsed, kElapsedRaw, kEligible, kEnd, kExitCode, kFlags, kGid, kGroup,
-    kJobId, kJobIdRaw, kJobName, kNNodes, kNodeList, kNTasks, kPriority, kPartition, kQos,
-    kQosRaw, kReason, kReqCpus, kReqMem, kReqNodes, kReqTres, kReserved, kStart, kState, kSubmit,
-    kSuspended, kTimelimit, kTimelimitRaw, kUid, kUser, kWorkDir, kEmpty, kZeroTime,
-};
-
 struct Def {
     const char *name;
     int width;
-    Kind kind;
+    SacctKind kind;
 };
 
 // In Slurm's order, so an abbreviation picks the same field it does.
@@ -47,13 +40,13 @@ constexpr Def kDefs[] = {
     {"Account", 10, kAccount},           {"AdminComment", 15, kEmpty},
     {"AllocCPUS", 10, kAllocCpus},       {"AllocGRES", 12, kEmpty},
     {"AllocNodes", 10, kAllocNodes},     {"AllocTRES", 10, kAllocTres},
-    {"AssocID", 7, kEmpty},              {"AveCPU", 10, kUsage},
-    {"AveCPUFreq", 10, kUsage},          {"AveDiskRead", 14, kUsage},
-    {"AveDiskWrite", 14, kUsage},        {"AvePages", 10, kUsage},
-    {"AveRSS", 10, kUsage},              {"AveVMSize", 10, kUsage},
+    {"AssocID", 7, kEmpty},              {"AveCPU", 10, kAveCpu},
+    {"AveCPUFreq", 10, kUsage},          {"AveDiskRead", 14, kAveDiskRead},
+    {"AveDiskWrite", 14, kAveDiskWrite},        {"AvePages", 10, kUsage},
+    {"AveRSS", 10, kAveRss},              {"AveVMSize", 10, kAveVmSize},
     {"BlockID", 16, kEmpty},             {"Cluster", 10, kCluster},
     {"Comment", 14, kComment},           {"Constraints", 19, kEmpty},
-    {"ConsumedEnergy", 14, kUsage},      {"ConsumedEnergyRaw", 17, kUsage},
+    {"ConsumedEnergy", 14, kConsumedEnergy},      {"ConsumedEnergyRaw", 17, kConsumedEnergy},
     {"CPUTime", 10, kCpuTime},           {"CPUTimeRAW", 10, kCpuTimeRaw},
     {"DerivedExitCode", 15, kDerivedExitCode}, {"Elapsed", 10, kElapsed},
     {"ElapsedRaw", 10, kElapsedRaw},     {"Eligible", 19, kEligible},
@@ -61,15 +54,15 @@ constexpr Def kDefs[] = {
     {"Flags", 19, kFlags},               {"GID", 6, kGid},
     {"Group", 9, kGroup},                {"JobID", -12, kJobId},
     {"JobIDRaw", -12, kJobIdRaw},        {"JobName", 10, kJobName},
-    {"Layout", 9, kEmpty},               {"MaxDiskRead", 12, kUsage},
-    {"MaxDiskReadNode", 15, kUsage},     {"MaxDiskReadTask", 15, kUsage},
-    {"MaxDiskWrite", 12, kUsage},        {"MaxDiskWriteNode", 16, kUsage},
+    {"Layout", 9, kEmpty},               {"MaxDiskRead", 12, kMaxDiskRead},
+    {"MaxDiskReadNode", 15, kMaxDiskReadNode},     {"MaxDiskReadTask", 15, kUsage},
+    {"MaxDiskWrite", 12, kMaxDiskWrite},        {"MaxDiskWriteNode", 16, kMaxDiskWriteNode},
     {"MaxDiskWriteTask", 16, kUsage},    {"MaxPages", 8, kUsage},
     {"MaxPagesNode", 12, kUsage},        {"MaxPagesTask", 14, kUsage},
-    {"MaxRSS", 10, kUsage},              {"MaxRSSNode", 10, kUsage},
-    {"MaxRSSTask", 10, kUsage},          {"MaxVMSize", 10, kUsage},
-    {"MaxVMSizeNode", 14, kUsage},       {"MaxVMSizeTask", 14, kUsage},
-    {"McsLabel", 12, kEmpty},            {"MinCPU", 10, kUsage},
+    {"MaxRSS", 10, kMaxRss},              {"MaxRSSNode", 10, kMaxRssNode},
+    {"MaxRSSTask", 10, kMaxRssTask},          {"MaxVMSize", 10, kMaxVmSize},
+    {"MaxVMSizeNode", 14, kMaxVmSizeNode},       {"MaxVMSizeTask", 14, kUsage},
+    {"McsLabel", 12, kEmpty},            {"MinCPU", 10, kMinCpu},
     {"MinCPUNode", 10, kUsage},          {"MinCPUTask", 10, kUsage},
     {"NCPUS", 10, kAllocCpus},           {"NNodes", 8, kNNodes},
     {"NodeList", 15, kNodeList},         {"NTasks", 8, kNTasks},
@@ -84,9 +77,9 @@ constexpr Def kDefs[] = {
     {"Reserved", 10, kReserved},         {"ResvCPU", 10, kZeroTime},
     {"ResvCPURAW", 10, kEmpty},          {"Start", 19, kStart},
     {"State", 10, kState},               {"Submit", 19, kSubmit},
-    {"Suspended", 10, kSuspended},       {"SystemCPU", 10, kUsage},
+    {"Suspended", 10, kSuspended},       {"SystemCPU", 10, kSystemCpu},
     {"SystemComment", 15, kEmpty},       {"Timelimit", 10, kTimelimit},
-    {"TimelimitRaw", 10, kTimelimitRaw}, {"TotalCPU", 10, kUsage},
+    {"TimelimitRaw", 10, kTimelimitRaw}, {"TotalCPU", 10, kTotalCpu},
     {"TRESUsageInAve", 14, kUsage},      {"TRESUsageInMax", 14, kUsage},
     {"TRESUsageInMaxNode", 18, kUsage},  {"TRESUsageInMaxTask", 18, kUsage},
     {"TRESUsageInMin", 14, kUsage},      {"TRESUsageInMinNode", 18, kUsage},
@@ -96,7 +89,7 @@ constexpr Def kDefs[] = {
     {"TRESUsageOutMin", 15, kUsage},     {"TRESUsageOutMinNode", 19, kUsage},
     {"TRESUsageOutMinTask", 19, kUsage}, {"TRESUsageOutTot", 15, kUsage},
     {"UID", 6, kUid},                    {"User", 9, kUser},
-    {"UserCPU", 10, kUsage},             {"WCKey", 10, kEmpty},
+    {"UserCPU", 10, kUserCpu},             {"WCKey", 10, kEmpty},
     {"WCKeyID", 10, kEmpty},             {"WorkDir", 20, kWorkDir},
 };
 
@@ -193,8 +186,11 @@ std::vector<SacctRow> sacct_rows(std::vector<const proto::AcctJob *> jobs, bool 
                      [](const auto *a, const auto *b) { return a->job_id() < b->job_id(); });
     std::vector<SacctRow> rows;
     for (const auto *j : jobs) {
-        rows.push_back({j, false});
-        if (!allocations_only && started(*j)) rows.push_back({j, true});
+        rows.push_back({j, false, nullptr});
+        if (allocations_only) continue;
+        auto steps = sacct_steps(*j);
+        if (steps.empty() && started(*j)) rows.push_back({j, true, nullptr});
+        for (const auto *s : steps) rows.push_back({j, false, s});
     }
     return rows;
 }
@@ -213,13 +209,19 @@ std::string sacct_state(const proto::AcctJob &j, bool batch_step) {
     return job_state_long(j.state());
 }
 
-std::string sacct_value(const SacctField &f, const SacctRow &row, int64_t now) {
+std::string sacct_value(const SacctField &f, const SacctRow &row, int64_t now, char units) {
     const proto::AcctJob &j = *row.job;
+    if (row.step) return sacct_step_value(f, j, *row.step, now, units);
     bool step = row.batch_step;
     std::string raw = str_u(j.job_id()) + (step ? ".batch" : "");
-    switch (static_cast<Kind>(f.kind)) {
+    switch (static_cast<SacctKind>(f.kind)) {
     case kUsage:
     case kEmpty: return "";
+    case kMaxRss: case kMaxRssNode: case kMaxRssTask: case kMaxVmSize: case kMaxVmSizeNode:
+    case kAveRss: case kAveVmSize: case kAveCpu: case kMinCpu: case kTotalCpu: case kUserCpu:
+    case kSystemCpu: case kMaxDiskRead: case kMaxDiskReadNode: case kMaxDiskWrite:
+    case kMaxDiskWriteNode: case kAveDiskRead: case kAveDiskWrite: case kConsumedEnergy:
+        return step ? "" : sacct_job_usage(f, j);
     case kJobId:  // an array task as "ARRAY_TASK", as Slurm prints it
         if (j.array_job_id() && j.array_task_id() != kNoVal)
             return str_u(j.array_job_id()) + "_" + str_u(j.array_task_id()) + (step ? ".batch" : "");
@@ -285,7 +287,8 @@ std::string sacct_value(const SacctField &f, const SacctRow &row, int64_t now) {
 }
 
 std::string sacct_render(const std::vector<SacctField> &fields, const std::vector<SacctRow> &rows,
-                         SacctLayout layout, std::string_view delimiter, bool header, int64_t now) {
+                         SacctLayout layout, std::string_view delimiter, bool header, int64_t now,
+                         char units) {
     std::string out;
     auto line = [&](auto &&value_of) {
         for (std::size_t i = 0; i < fields.size(); ++i) {
@@ -306,7 +309,7 @@ std::string sacct_render(const std::vector<SacctField> &fields, const std::vecto
             out += "\n";
         }
     }
-    for (const auto &r : rows) line([&](const SacctField &f) { return sacct_value(f, r, now); });
+    for (const auto &r : rows) line([&](const SacctField &f) { return sacct_value(f, r, now, units); });
     return out;
 }
 

@@ -28,24 +28,27 @@ std::vector<SacctField> parse_sacct_fields(std::string_view list);
 // Every field name, for -e/--helpformat.
 std::string sacct_field_names();
 
-// One line: the job itself, or its batch step ("N.batch").
+// One line: the job itself, one of its recorded steps, or a batch step ("N.batch") made from the
+// job's own record when the store holds no step of it (records from before step accounting).
 struct SacctRow {
     const proto::AcctJob *job = nullptr;
     bool batch_step = false;
+    const proto::AcctStep *step = nullptr;
 };
 
-// The lines for jobs, in job id order; a batch step follows each job that started, unless
-// allocations_only (-X).
+// The lines for jobs, in job id order, each followed by its steps (batch, extern, then numbered)
+// unless allocations_only (-X).
 std::vector<SacctRow> sacct_rows(std::vector<const proto::AcctJob *> jobs, bool allocations_only);
 
-// The text of one field of one line.
-std::string sacct_value(const SacctField &f, const SacctRow &row, int64_t now);
+// The text of one field of one line; units is --units (0: sacct's own choice per figure).
+std::string sacct_value(const SacctField &f, const SacctRow &row, int64_t now, char units = 0);
 
 enum class SacctLayout { fixed, parsable, parsable2 };
 
 // Header (unless noheader), dashes (fixed layout only) and lines, each ending in '\n'.
 std::string sacct_render(const std::vector<SacctField> &fields, const std::vector<SacctRow> &rows,
-                         SacctLayout layout, std::string_view delimiter, bool header, int64_t now);
+                         SacctLayout layout, std::string_view delimiter, bool header, int64_t now,
+                         char units = 0);
 
 // The state a job line shows: "CANCELLED by 1000" names who cancelled.
 std::string sacct_state(const proto::AcctJob &job, bool batch_step);

@@ -4,69 +4,14 @@
 #include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
-#include <cstring>
 #include <spdlog/spdlog.h>
 
+#include "ctld/acct_spool.hpp"
 #include "net/server.hpp"
 #include "proto/message_generated.h"
 #include "plugin/cstr.hpp"
 
 namespace drover::ctld {
-
-namespace {
-std::string to_string(drover_str s) { return s.ptr ? std::string(s.ptr, s.len) : std::string(); }
-}  // namespace
-
-std::vector<uint8_t> encode_acct(int event, const AcctRecord &r) {
-    flatbuffers::FlatBufferBuilder fbb(256);
-    auto str = [&](const std::string &v) { return fbb.CreateString(v); };
-    auto name = str(r.name), part = str(r.partition), acct = str(r.account),
-         nodes = str(r.node_list), wd = str(r.work_dir), comment = str(r.comment);
-    fbb.Finish(proto::CreateAcctJob(fbb, r.job_id, r.uid, r.gid, 0, name, part, acct, nodes, wd,
-                                    r.alloc_nodes, r.alloc_cpus, r.req_cpus, r.req_mem_mb, r.state,
-                                    r.exit_status, r.time_limit_min, r.submit_time, r.eligible_time,
-                                    r.start_time, r.end_time, r.cancelled_by, r.array_job_id,
-                                    r.array_task_id, comment));
-    std::vector<uint8_t> out(1 + fbb.GetSize());
-    out[0] = uint8_t(event);
-    std::memcpy(out.data() + 1, fbb.GetBufferPointer(), fbb.GetSize());
-    return out;
-}
-
-bool decode_acct(const uint8_t *data, std::size_t len, int *event, AcctRecord *r) {
-    if (len < 2) return false;
-    // The flatbuffer starts one byte in: copy it to an aligned buffer before verifying.
-    std::vector<uint8_t> buf(data + 1, data + len);
-    flatbuffers::Verifier v(buf.data(), buf.size());
-    if (!v.VerifyBuffer<proto::AcctJob>(nullptr)) return false;
-    const auto *j = flatbuffers::GetRoot<proto::AcctJob>(buf.data());
-    auto s = [](const flatbuffers::String *x) { return x ? x->str() : std::string(); };
-    *event = data[0];
-    r->job_id = j->job_id();
-    r->uid = j->user_id();
-    r->gid = j->group_id();
-    r->name = s(j->name());
-    r->partition = s(j->partition());
-    r->account = s(j->account());
-    r->node_list = s(j->node_list());
-    r->work_dir = s(j->work_dir());
-    r->alloc_nodes = j->alloc_nodes();
-    r->alloc_cpus = j->alloc_cpus();
-    r->req_cpus = j->req_cpus();
-    r->req_mem_mb = j->req_mem_mb();
-    r->state = j->state();
-    r->exit_status = j->exit_status();
-    r->time_limit_min = j->time_limit_min();
-    r->submit_time = j->submit_time();
-    r->eligible_time = j->eligible_time();
-    r->start_time = j->start_time();
-    r->end_time = j->end_time();
-    r->cancelled_by = j->cancelled_by();
-    r->array_job_id = j->array_job_id();
-    r->array_task_id = j->array_task_id();
-    r->comment = s(j->comment());
-    return true;
-}
 
 AcctQueue::AcctQueue(boost::asio::io_context &io, const plugin::Bound<drover_acct_ops> &acct,
                      std::string cluster, std::function<void(uint64_t)> delivered)
@@ -136,6 +81,7 @@ void AcctQueue::run() {
 }
 
 bool AcctQueue::deliver(const Item &item, std::string *why) {
+    if (item.step) return deliver_step(item, why);
     if (!acct_ || !acct_.ops.job_event) return true;  // no store: nothing to keep
     const AcctRecord &r = item.rec;
     drover_acct_job j{};
@@ -170,17 +116,41 @@ bool AcctQueue::deliver(const Item &item, std::string *why) {
     return false;
 }
 
-void AcctQueue::job_event(uint64_t seq, int event, AcctRecord r) {
+bool AcctQueue::deliver_step(const Item &item, std::string *why) {
+    // No store, or one older than steps (ABI 1.3): nothing keeps step records.
+    if (!acct_ || !acct_.ops.step_event) return true;
+    const AcctStepRecord &r = *item.step;
+    drover_acct_step s = acct_step_view(r);
+    drover_error err{};
+    if (acct_.ops.step_event(acct_.state, item.event, &s, &err) == DROVER_OK) return true;
+    *why = "step " + std::to_string(r.job_id) + "." + std::to_string(r.step_id) + ": " +
+           (err.text[0] ? err.text : "store refused the record");
+    return false;
+}
+
+void AcctQueue::push(Item item) {
     {
         std::lock_guard lk(mu_);
-        Item item;
-        item.seq = seq;
-        item.event = event;
-        item.rec = std::move(r);
         queue_.push_back(std::move(item));
         events_++;
     }
     cv_.notify_one();
+}
+
+void AcctQueue::job_event(uint64_t seq, int event, AcctRecord r) {
+    Item item;
+    item.seq = seq;
+    item.event = event;
+    item.rec = std::move(r);
+    push(std::move(item));
+}
+
+void AcctQueue::step_event(uint64_t seq, int event, AcctStepRecord r) {
+    Item item;
+    item.seq = seq;
+    item.event = event;
+    item.step = std::move(r);
+    push(std::move(item));
 }
 
 void AcctQueue::query(AcctQuery q, std::function<void(std::vector<uint8_t>)> done) {
@@ -195,54 +165,37 @@ void AcctQueue::query(AcctQuery q, std::function<void(std::vector<uint8_t>)> don
 
 void AcctQueue::answer_query(const AcctQuery &q,
                              const std::function<void(std::vector<uint8_t>)> &done) {
-    {
-        std::vector<uint8_t> out;
-        if (!acct_ || !acct_.ops.job_query) {
-            out = net::make_error(DROVER_ENOENT, "Accounting storage is disabled");
-        } else {
-            flatbuffers::FlatBufferBuilder fbb(1 << 16);
-            std::vector<flatbuffers::Offset<proto::AcctJob>> rows;
-            drover_acct_query dq{};
-            dq.struct_size = sizeof dq;
-            dq.job_ids = q.job_ids.data();
-            dq.job_id_count = uint32_t(q.job_ids.size());
-            dq.user_id = q.uid;
-            dq.start_after = q.start_after;
-            dq.end_before = q.end_before;
-            struct Ctx {
-                flatbuffers::FlatBufferBuilder *fbb;
-                std::vector<flatbuffers::Offset<proto::AcctJob>> *rows;
-            } ctx{&fbb, &rows};
-            auto emit = [](void *arg, const drover_acct_job *j) -> int {
-                auto *c = static_cast<Ctx *>(arg);
-                auto &b = *c->fbb;
-                auto s = [&](drover_str v) { return b.CreateString(to_string(v)); };
-                // Members past the plugin's struct_size were not written by it: read them as 0.
-                bool has_array = DROVER_HAS(drover_acct_job, j, comment);
-                auto cluster = s(j->cluster), name = s(j->name), part = s(j->partition),
-                     acct = s(j->account), nodes = s(j->node_list), wd = s(j->work_dir),
-                     comment = has_array ? s(j->comment) : b.CreateString("");
-                c->rows->push_back(proto::CreateAcctJob(
-                    b, j->job_id, j->user_id, j->group_id, cluster, name, part, acct, nodes, wd,
-                    j->alloc_nodes, j->alloc_cpus, j->req_cpus, j->req_mem_mb, j->state,
-                    j->exit_status, j->time_limit_min, j->submit_time, j->eligible_time,
-                    j->start_time, j->end_time, j->cancelled_by,
-                    has_array ? j->array_job_id : 0u,
-                    has_array ? j->array_task_id : uint32_t(DROVER_NO_VAL), comment));
-                return 0;
-            };
-            drover_error err{};
-            if (acct_.ops.job_query(acct_.state, &dq, emit, &ctx, &err) != DROVER_OK) {
-                out = net::make_error(DROVER_EIO, std::string("accounting query failed: ") + err.text);
-            } else {
-                auto v = fbb.CreateVector(rows);
-                fbb.Finish(proto::CreateMessage(fbb, proto::Body::AcctQueryResponse,
-                                                proto::CreateAcctQueryResponse(fbb, v).Union()));
-                out.assign(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
-            }
-        }
-        boost::asio::post(io_, [done, out = std::move(out)]() mutable { done(std::move(out)); });
+    std::vector<uint8_t> out;
+    // job_step_query (ABI 1.3) streams each job's steps after it; job_query only jobs.
+    if (!acct_ || (!acct_.ops.job_query && !acct_.ops.job_step_query)) {
+        out = net::make_error(DROVER_ENOENT, "Accounting storage is disabled");
+    } else {
+        drover_acct_query dq{};
+        dq.struct_size = sizeof dq;
+        dq.job_ids = q.job_ids.data();
+        dq.job_id_count = uint32_t(q.job_ids.size());
+        dq.user_id = q.uid;
+        dq.start_after = q.start_after;
+        dq.end_before = q.end_before;
+        AcctResponseBuilder rows;
+        auto emit = [](void *arg, const drover_acct_job *j) -> int {
+            static_cast<AcctResponseBuilder *>(arg)->job(*j);
+            return 0;
+        };
+        auto step_emit = [](void *arg, const drover_acct_step *s) -> int {
+            static_cast<AcctResponseBuilder *>(arg)->step(*s);
+            return 0;
+        };
+        drover_error err{};
+        int rc = acct_.ops.job_step_query
+                     ? acct_.ops.job_step_query(acct_.state, &dq, emit, step_emit, &rows, &err)
+                     : acct_.ops.job_query(acct_.state, &dq, emit, &rows, &err);
+        if (rc != DROVER_OK)
+            out = net::make_error(DROVER_EIO, std::string("accounting query failed: ") + err.text);
+        else
+            out = rows.finish();
     }
+    boost::asio::post(io_, [done, out = std::move(out)]() mutable { done(std::move(out)); });
 }
 
 }  // namespace drover::ctld

@@ -3,7 +3,8 @@
 // AcctSpool) in the same commit as the change it records; the worker delivers it, and only then
 // is it removed. When the store is down the worker keeps the record and tries again, so nothing is
 // lost, and a restart delivers what was left. Queries run after every record queued before them,
-// so a job that just ended is visible to sacct at once.
+// so a job that just ended is visible to sacct at once. Jobs and their steps (batch, extern, srun
+// steps) travel through the same queue, in the order they were spooled.
 #pragma once
 
 #include <condition_variable>
@@ -11,6 +12,7 @@
 #include <deque>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -38,9 +40,41 @@ struct AcctRecord {
     std::string comment;
 };
 
-// A spooled record's bytes: the event, then the record.
+// One step's accounting record, owning its strings: every drover_acct_step member. Sizes are in
+// bytes, times in microseconds; the "max" figures name the node and task that had them.
+struct AcctStepRecord {
+    uint32_t job_id = 0;
+    uint32_t step_id = 0;  // 0.. for srun steps; DROVER_STEP_BATCH, DROVER_STEP_EXTERN
+    std::string name, node_list;
+    uint32_t nodes = 0, tasks = 0, cpus = 0;
+    uint64_t req_mem_mb = 0;  // per node; 0 when not limited
+    uint32_t state = 0;       // enum drover_job_state
+    int32_t exit_status = 0;  // raw wait status (the highest of its tasks)
+    int64_t start_time = 0, end_time = 0;
+    uint32_t cancelled_by = DROVER_NO_VAL;
+    uint32_t max_rss_task = 0;
+    uint64_t max_rss = 0, ave_rss = 0;
+    std::string max_rss_node;
+    uint64_t max_vsize = 0, ave_vsize = 0;
+    std::string max_vsize_node;
+    uint64_t ave_cpu_usec = 0, min_cpu_usec = 0;
+    uint64_t user_cpu_usec = 0, sys_cpu_usec = 0;  // totals over all tasks
+    uint64_t max_disk_read = 0, max_disk_write = 0, ave_disk_read = 0, ave_disk_write = 0;
+    std::string max_disk_read_node, max_disk_write_node;
+    std::string tres_alloc;  // "cpu=4,mem=1G,node=1"
+};
+
+// The record as the plugin ABI passes it. OWNERSHIP: its strings point into r.
+drover_acct_step acct_step_view(const AcctStepRecord &r);
+
+// A spooled record's bytes: the event, then the record (an AcctJob for the job events, an
+// AcctStep for DROVER_ACCT_STEP_START/END). decode_acct of either kind returns false for bytes
+// of the other kind or damaged bytes; acct_is_step tells which kind the bytes hold.
 std::vector<uint8_t> encode_acct(int event, const AcctRecord &r);
+std::vector<uint8_t> encode_acct(int event, const AcctStepRecord &r);
+bool acct_is_step(const uint8_t *data, std::size_t len);
 bool decode_acct(const uint8_t *data, std::size_t len, int *event, AcctRecord *r);
+bool decode_acct(const uint8_t *data, std::size_t len, int *event, AcctStepRecord *r);
 
 struct AcctQuery {
     std::vector<uint32_t> job_ids;
@@ -57,6 +91,8 @@ class AcctQueue {
 
     // Queues a record already spooled (and committed) under seq.
     void job_event(uint64_t seq, int event, AcctRecord rec);
+    // The same for a step's record (DROVER_ACCT_STEP_START or _END).
+    void step_event(uint64_t seq, int event, AcctStepRecord rec);
     // done gets a finished AcctQueryResponse (or ErrorResponse) message, on the loop's thread.
     void query(AcctQuery q, std::function<void(std::vector<uint8_t>)> done);
     // Records spooled and not yet delivered.
@@ -66,11 +102,14 @@ class AcctQueue {
     struct Item {
         uint64_t seq = 0;  // an event when non-zero
         int event = 0;
-        AcctRecord rec;
+        AcctRecord rec;                      // a job event's record
+        std::optional<AcctStepRecord> step;  // or a step event's
         std::function<void()> query;
     };
     void run();
+    void push(Item item);
     bool deliver(const Item &item, std::string *why);
+    bool deliver_step(const Item &item, std::string *why);
     void answer_query(const AcctQuery &q, const std::function<void(std::vector<uint8_t>)> &done);
 
     boost::asio::io_context &io_;

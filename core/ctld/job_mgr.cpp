@@ -140,6 +140,15 @@ void JobManager::account(int event, const Job &j) {
     });
 }
 
+void JobManager::account_step(int event, AcctStepRecord r) {
+    uint64_t seq = ++acct_seq_;
+    auto key = state::seq_key(seq);
+    ctx_.commit.txn().put(state::Table::AcctSpool, key, encode_acct(event, r));
+    ctx_.commit.after_commit([this, seq, event, r = std::move(r)]() mutable {
+        ctx_.acct.step_event(seq, event, std::move(r));
+    });
+}
+
 void JobManager::acct_delivered(uint64_t seq) {
     auto key = state::seq_key(seq);
     ctx_.commit.txn().del(state::Table::AcctSpool, key);
@@ -151,9 +160,21 @@ void JobManager::recover_acct_spool() {
         uint64_t seq = state::seq_from_key(key);
         acct_seq_ = std::max(acct_seq_, seq);
         int event = 0;
-        AcctRecord r;
-        if (!decode_acct(value.data(), value.size(), &event, &r)) return;
-        ctx_.acct.job_event(seq, event, std::move(r));
+        if (acct_is_step(value.data(), value.size())) {
+            AcctStepRecord r;
+            if (!decode_acct(value.data(), value.size(), &event, &r)) {
+                spdlog::error("skipping damaged spooled accounting record {}", seq);
+                return;
+            }
+            ctx_.acct.step_event(seq, event, std::move(r));
+        } else {
+            AcctRecord r;
+            if (!decode_acct(value.data(), value.size(), &event, &r)) {
+                spdlog::error("skipping damaged spooled accounting record {}", seq);
+                return;
+            }
+            ctx_.acct.job_event(seq, event, std::move(r));
+        }
         ++n;
     });
     if (n) spdlog::info("{} accounting records from before the restart are being delivered", n);

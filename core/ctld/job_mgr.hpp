@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "ctld/acct_queue.hpp"
 #include "ctld/context.hpp"
 #include "ctld/job.hpp"
 #include "net/server.hpp"
@@ -49,9 +50,13 @@ class JobManager {
     void persist(const Job &job);
     // Spools the job's accounting record for event (delivered once the batch is durable).
     void account(int event, const Job &job);
+    // Spools a step's accounting record (DROVER_ACCT_STEP_START or _END) in the current batch,
+    // like account(); the accounting thread gets it once the batch is durable.
+    void account_step(int event, AcctStepRecord rec);
     // The accounting thread stored record seq: drop it from the spool.
     void acct_delivered(uint64_t seq);
-    // Hands the records a previous run spooled but did not deliver to the accounting thread.
+    // Hands the records (jobs and steps) a previous run spooled but did not deliver to the
+    // accounting thread.
     void recover_acct_spool();
 
     // Ends a job: final state and exit status, resources released, recorded, scheduler woken.

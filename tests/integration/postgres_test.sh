@@ -55,9 +55,17 @@ recorded() { [ "$(row "$1" state)" = "$2" ]; }  # job, state number
 
 # ---- schema ----
 assert_contains "connected to the accounting database" "$(cat "$LOG")" "the controller connected at start"
-assert_eq "1|jobs table 2|array tasks and comments" \
+assert_eq "1|jobs table 2|array tasks and comments 3|steps table" \
   "$(sql "SELECT version, description FROM drover_schema_version ORDER BY version" | tr '\n' ' ' | sed 's/ $//')" \
-  "schema at version 2, step by step"
+  "schema at version 3, step by step"
+assert_eq "cluster,job_id,step_id" \
+  "$(sql "SELECT string_agg(a.attname, ',' ORDER BY k.n) FROM pg_index i
+          CROSS JOIN LATERAL unnest(i.indkey) WITH ORDINALITY k(attnum, n)
+          JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum
+          WHERE i.indrelid = 'steps'::regclass AND i.indisprimary")" \
+  "steps are keyed by (cluster, job_id, step_id)"
+assert_eq 32 "$(sql "SELECT count(*) FROM information_schema.columns WHERE table_name = 'steps'")" \
+  "steps has a column for every step record member"
 assert_eq "jobs_cluster_end jobs_cluster_submit jobs_cluster_user jobs_pkey" \
   "$(sql "SELECT indexname FROM pg_indexes WHERE tablename = 'jobs' ORDER BY 1" | xargs)" \
   "jobs has its primary key and indexes"
@@ -142,7 +150,7 @@ assert_contains "accounting database reachable again" "$(cat "$LOG")" "the recon
 kill_ctld TERM
 restart_ctld
 wait_until 10 squeue -h || fail "controller did not come back"
-assert_eq "1,2" "$(sql "SELECT string_agg(version::text, ',' ORDER BY version) FROM drover_schema_version")" \
+assert_eq "1,2,3" "$(sql "SELECT string_agg(version::text, ',' ORDER BY version) FROM drover_schema_version")" \
   "a restart applies no step twice"
 assert_eq "$good|COMPLETED|0:0" "$(acct "$good")" "records survive a controller restart"
 
@@ -150,6 +158,12 @@ assert_eq "$good|COMPLETED|0:0" "$(acct "$good")" "records survive a controller 
 pg_stop fast
 kill_ctld TERM
 warned=$(grep -c "accounting database unreachable.*retrying on the next call" "$LOG")
+# Step records left in the spool (as by a controller that stopped before delivering them) wait
+# through the outage too.
+for ev in "start batch batch" "end batch batch" "end 0 hostname"; do
+  set -- $ev
+  "$BIN/tests/integration/acct_spool_tool" "$T/c/state" "$1" "$good" "$2" "$3" n1 || fail "spooling step $2"
+done
 restart_ctld
 if wait_until 15 squeue -h; then ok "the controller starts while the database is down"; else fail "the controller did not start with the database down"; fi
 assert_eq $((warned + 1)) "$(grep -c "accounting database unreachable.*retrying on the next call" "$LOG")" \
@@ -159,6 +173,15 @@ late=$(sbatch --parsable -J pg-late --wrap true)
 wait_job "$late" 20
 wait_until 10 recorded "$late" 3 || fail "job $late not recorded once the database is up"
 assert_eq "$late|COMPLETED|0:0" "$(acct "$late")" "it connects when the database comes up"
+steps_recorded() { [ "$(sql "SELECT count(*) FROM steps WHERE job_id = $good")" = 2 ]; }
+wait_until 10 steps_recorded || fail "the spooled step records were not delivered"
+assert_eq "4294967291|3|2147483648|61250000|n1 0|3|2147483648|61250000|n1" \
+  "$(sql "SELECT step_id, state, max_rss, user_cpu_usec, max_rss_node FROM steps
+          WHERE cluster = 'local' AND job_id = $good ORDER BY step_id DESC" | xargs)" \
+  "psql: the spooled step records arrive after the outage, the later batch record in place"
+assert_eq "$good|COMPLETED||02:07.500 $good.batch|COMPLETED|2G|01:03.750 $good.0|COMPLETED|2G|01:03.750" \
+  "$(sacct -j "$good" -n -P -o JobID,State,MaxRSS,TotalCPU | xargs)" \
+  "sacct: the job and its steps from PostgreSQL"
 
 # ---- a wrong password: refused with a clear message; no password is ever logged ----
 kill_ctld TERM

@@ -1,7 +1,9 @@
-// lmdb.cpp - accounting/lmdb: job accounting records in an embedded LMDB store.
+// lmdb.cpp - accounting/lmdb: job and step accounting records in an embedded LMDB store.
 //
 // One record per job, keyed by the job id in big-endian bytes so that the store's order is job id
-// order. Every event (submit, start, end) replaces the whole record with the one the core passes.
+// order; one record per step, keyed by the job id and then the step id (8 bytes), so that a job's
+// steps follow it in the store. Every event (job submit, start, end; step start, end) replaces the
+// whole record with the one the core passes.
 // The store lives in its own LMDB environment in AccountingStorageLoc, or StateSaveLocation/acct
 // when that is not set; the directory is created if missing.
 //
@@ -21,10 +23,12 @@
 #include <drover/plugin.hpp>
 
 #include "record.hpp"
+#include "step_record.hpp"
 
 namespace {
 
 using drover::acct_lmdb::Record;
+using drover::acct_lmdb::StepRecord;
 using drover::sdk::guard;
 using drover::sdk::set_errorf;
 
@@ -98,6 +102,20 @@ bool matches(const drover_acct_query &q, const drover_acct_job &j)
     return true;
 }
 
+// Stores one record under key in its own write transaction; an LMDB error code or 0.
+int put(State &s, MDB_val k, std::string &value)
+{
+    MDB_val v{value.size(), value.data()};
+    std::lock_guard lock(s.write_mu);
+    Txn txn(s.env, 0);
+    int rc = txn.rc();
+    if (rc == 0)
+        rc = mdb_put(txn.get(), s.dbi, &k, &v, 0);
+    if (rc == 0)
+        rc = txn.commit();
+    return rc;
+}
+
 int acct_job_event(void *state, int event, const drover_acct_job *job, drover_error *err)
 {
     return guard(err, [&] {
@@ -108,16 +126,7 @@ int acct_job_event(void *state, int event, const drover_acct_job *job, drover_er
         }
         std::string value = Record::from(*job).pack();
         Key key(job->job_id);
-        MDB_val k = key.val();
-        MDB_val v{value.size(), value.data()};
-        std::lock_guard lock(s.write_mu);
-        Txn txn(s.env, 0);
-        int rc = txn.rc();
-        if (rc == 0)
-            rc = mdb_put(txn.get(), s.dbi, &k, &v, 0);
-        if (rc == 0)
-            rc = txn.commit();
-        if (rc != 0) {
+        if (int rc = put(s, key.val(), value); rc != 0) {
             set_errorf(err, "job %u: writing %s: %s", job->job_id, s.dir.c_str(),
                        mdb_strerror(rc));
             return DROVER_EIO;
@@ -126,97 +135,218 @@ int acct_job_event(void *state, int event, const drover_acct_job *job, drover_er
     });
 }
 
-// Decodes one stored value and passes it to emit if it matches. Returns <0 on a corrupt record,
-// 1 when emit asked to stop, 0 to go on.
-int visit(const drover_acct_query &q, const MDB_val &v, uint32_t id, drover_acct_emit_fn emit,
-          void *arg, drover_error *err)
-{
-    auto rec = Record::unpack({static_cast<const char *>(v.mv_data), v.mv_size});
-    if (!rec) {
-        set_errorf(err, "record of job %u is corrupt or of an unknown format", id);
-        return DROVER_EIO;
+struct StepKey {
+    unsigned char bytes[8];
+    StepKey(uint32_t job, uint32_t step)
+    {
+        Key j(job), s(step);
+        std::memcpy(bytes, j.bytes, 4);
+        std::memcpy(bytes + 4, s.bytes, 4);
     }
-    const drover_acct_job job = rec->view();
-    if (!matches(q, job))
-        return 0;
-    return emit(arg, &job) != 0 ? 1 : 0;
+    MDB_val val() { return MDB_val{sizeof bytes, bytes}; }
+};
+
+uint32_t be32(const void *p)
+{
+    const auto *b = static_cast<const unsigned char *>(p);
+    return uint32_t{b[0]} << 24 | uint32_t{b[1]} << 16 | uint32_t{b[2]} << 8 | b[3];
 }
 
-int acct_job_query(void *state, const drover_acct_query *query, drover_acct_emit_fn emit,
-                   void *arg, drover_error *err)
+int acct_step_event(void *state, int event, const drover_acct_step *step, drover_error *err)
 {
     return guard(err, [&] {
         auto &s = *static_cast<State *>(state);
-        const drover_acct_query q = read_query(query);
-        Txn txn(s.env, MDB_RDONLY);
-        if (txn.rc() != 0) {
-            set_errorf(err, "reading %s: %s", s.dir.c_str(), mdb_strerror(txn.rc()));
+        if (event != DROVER_ACCT_STEP_START && event != DROVER_ACCT_STEP_END) {
+            set_errorf(err, "step %u.%u: unknown accounting event %d", step->job_id,
+                       step->step_id, event);
+            return DROVER_EINVAL;
+        }
+        std::string value = StepRecord::from(*step).pack();
+        StepKey key(step->job_id, step->step_id);
+        if (int rc = put(s, key.val(), value); rc != 0) {
+            set_errorf(err, "step %u.%u: writing %s: %s", step->job_id, step->step_id,
+                       s.dir.c_str(), mdb_strerror(rc));
             return DROVER_EIO;
-        }
-        if (q.job_id_count > 0) {  // look the listed jobs up, in id order
-            std::vector<uint32_t> ids(q.job_ids, q.job_ids + q.job_id_count);
-            std::sort(ids.begin(), ids.end());
-            ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-            std::vector<uint32_t> arrays;  // listed ids that name a job array
-            for (uint32_t id : ids) {
-                Key key(id);
-                MDB_val k = key.val(), v;
-                if (mdb_get(txn.get(), s.dbi, &k, &v) != 0)
-                    continue;
-                auto rec = Record::unpack({static_cast<const char *>(v.mv_data), v.mv_size});
-                if (rec && rec->job.array_job_id == id)
-                    arrays.push_back(id);
-                int rc = visit(q, v, id, emit, arg, err);
-                if (rc != 0)
-                    return rc < 0 ? rc : DROVER_OK;
-            }
-            // An array's id names all its tasks, as in Slurm. Tasks get their own ids when they
-            // start, after the array's, so only later records can be tasks of it.
-            if (!arrays.empty()) {
-                MDB_cursor *cur = nullptr;
-                if (int rc = mdb_cursor_open(txn.get(), s.dbi, &cur); rc != 0) {
-                    set_errorf(err, "reading %s: %s", s.dir.c_str(), mdb_strerror(rc));
-                    return DROVER_EIO;
-                }
-                std::unique_ptr<MDB_cursor, void (*)(MDB_cursor *)> close(cur, mdb_cursor_close);
-                Key from(arrays.front() + 1);
-                MDB_val k = from.val(), v;
-                for (int rc = mdb_cursor_get(cur, &k, &v, MDB_SET_RANGE); rc == 0;
-                     rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
-                    if (k.mv_size != 4)
-                        continue;
-                    auto rec = Record::unpack({static_cast<const char *>(v.mv_data), v.mv_size});
-                    if (!rec || rec->job.array_job_id == rec->job.job_id ||
-                        !std::binary_search(arrays.begin(), arrays.end(), rec->job.array_job_id) ||
-                        std::binary_search(ids.begin(), ids.end(), rec->job.job_id))
-                        continue;
-                    int vrc = visit(q, v, rec->job.job_id, emit, arg, err);
-                    if (vrc != 0)
-                        return vrc < 0 ? vrc : DROVER_OK;
-                }
-            }
-            return DROVER_OK;
-        }
-        MDB_cursor *cur = nullptr;
-        if (int rc = mdb_cursor_open(txn.get(), s.dbi, &cur); rc != 0) {
-            set_errorf(err, "reading %s: %s", s.dir.c_str(), mdb_strerror(rc));
-            return DROVER_EIO;
-        }
-        std::unique_ptr<MDB_cursor, void (*)(MDB_cursor *)> close(cur, mdb_cursor_close);
-        MDB_val k, v;
-        for (int op = MDB_FIRST; mdb_cursor_get(cur, &k, &v, static_cast<MDB_cursor_op>(op)) == 0;
-             op = MDB_NEXT) {
-            if (k.mv_size != 4)
-                continue;  // not a job record
-            const auto *b = static_cast<const unsigned char *>(k.mv_data);
-            const uint32_t id =
-                uint32_t{b[0]} << 24 | uint32_t{b[1]} << 16 | uint32_t{b[2]} << 8 | b[3];
-            int rc = visit(q, v, id, emit, arg, err);
-            if (rc != 0)
-                return rc < 0 ? rc : DROVER_OK;
         }
         return DROVER_OK;
     });
+}
+
+// One query's walk over the store: jobs that match go to emit, each followed by its steps when
+// step_emit is set. Its methods return <0 on an error (err set), 1 when a callback asked to stop,
+// 0 to go on.
+class Walk {
+  public:
+    Walk(State &s, MDB_txn *txn, const drover_acct_query &q, drover_acct_emit_fn emit,
+         drover_acct_step_emit_fn step_emit, void *arg, drover_error *err)
+        : s_(s), txn_(txn), q_(q), emit_(emit), step_emit_(step_emit), arg_(arg), err_(err)
+    {
+    }
+
+    // Decodes one stored job and emits it if it matches; *emitted tells whether it did.
+    int job(const MDB_val &v, uint32_t id, bool *emitted)
+    {
+        *emitted = false;
+        auto rec = Record::unpack({static_cast<const char *>(v.mv_data), v.mv_size});
+        if (!rec) {
+            set_errorf(err_, "record of job %u is corrupt or of an unknown format", id);
+            return DROVER_EIO;
+        }
+        const drover_acct_job job = rec->view();
+        if (!matches(q_, job))
+            return 0;
+        *emitted = true;
+        return emit_(arg_, &job) != 0 ? 1 : 0;
+    }
+
+    // Decodes one stored step and emits it.
+    int step(const MDB_val &k, const MDB_val &v)
+    {
+        if (!step_emit_)
+            return 0;
+        auto rec = StepRecord::unpack({static_cast<const char *>(v.mv_data), v.mv_size});
+        if (!rec) {
+            set_errorf(err_, "record of step %u.%u is corrupt or of an unknown format",
+                       be32(k.mv_data), be32(static_cast<const char *>(k.mv_data) + 4));
+            return DROVER_EIO;
+        }
+        const drover_acct_step step = rec->view();
+        return step_emit_(arg_, &step) != 0 ? 1 : 0;
+    }
+
+    // A job looked up by id: the job, then (if it was emitted) its steps.
+    int job_with_steps(uint32_t id, const MDB_val &v)
+    {
+        bool emitted = false;
+        if (int rc = job(v, id, &emitted); rc != 0 || !emitted || !step_emit_)
+            return rc;
+        MDB_cursor *cur = nullptr;
+        if (int rc = open_cursor(&cur); rc != 0)
+            return rc;
+        std::unique_ptr<MDB_cursor, void (*)(MDB_cursor *)> close(cur, mdb_cursor_close);
+        StepKey from(id, 0);
+        MDB_val k = from.val(), sv;
+        for (int rc = mdb_cursor_get(cur, &k, &sv, MDB_SET_RANGE); rc == 0;
+             rc = mdb_cursor_get(cur, &k, &sv, MDB_NEXT)) {
+            if (k.mv_size != 8 || be32(k.mv_data) != id)
+                break;
+            if (int src = step(k, sv); src != 0)
+                return src;
+        }
+        return 0;
+    }
+
+    // Every record in key order: a job (4-byte key) is followed by its steps (8-byte keys that
+    // start with the job's).
+    int all()
+    {
+        MDB_cursor *cur = nullptr;
+        if (int rc = open_cursor(&cur); rc != 0)
+            return rc;
+        std::unique_ptr<MDB_cursor, void (*)(MDB_cursor *)> close(cur, mdb_cursor_close);
+        MDB_val k, v;
+        bool emitted = false;
+        uint32_t id = 0;
+        for (int op = MDB_FIRST; mdb_cursor_get(cur, &k, &v, static_cast<MDB_cursor_op>(op)) == 0;
+             op = MDB_NEXT) {
+            int rc = 0;
+            if (k.mv_size == 4) {
+                id = be32(k.mv_data);
+                rc = job(v, id, &emitted);
+            } else if (k.mv_size == 8 && emitted && be32(k.mv_data) == id) {
+                rc = step(k, v);
+            }
+            if (rc != 0)
+                return rc;
+        }
+        return 0;
+    }
+
+    int open_cursor(MDB_cursor **cur)
+    {
+        if (int rc = mdb_cursor_open(txn_, s_.dbi, cur); rc != 0) {
+            set_errorf(err_, "reading %s: %s", s_.dir.c_str(), mdb_strerror(rc));
+            return DROVER_EIO;
+        }
+        return 0;
+    }
+
+  private:
+    State &s_;
+    MDB_txn *txn_;
+    const drover_acct_query &q_;
+    drover_acct_emit_fn emit_;
+    drover_acct_step_emit_fn step_emit_;
+    void *arg_;
+    drover_error *err_;
+};
+
+int query(State &s, const drover_acct_query *query, drover_acct_emit_fn emit,
+          drover_acct_step_emit_fn step_emit, void *arg, drover_error *err)
+{
+    const drover_acct_query q = read_query(query);
+    Txn txn(s.env, MDB_RDONLY);
+    if (txn.rc() != 0) {
+        set_errorf(err, "reading %s: %s", s.dir.c_str(), mdb_strerror(txn.rc()));
+        return DROVER_EIO;
+    }
+    Walk walk(s, txn.get(), q, emit, step_emit, arg, err);
+    if (q.job_id_count == 0) {
+        int rc = walk.all();
+        return rc < 0 ? rc : DROVER_OK;
+    }
+    // Look the listed jobs up, in id order.
+    std::vector<uint32_t> ids(q.job_ids, q.job_ids + q.job_id_count);
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    std::vector<uint32_t> arrays;  // listed ids that name a job array
+    for (uint32_t id : ids) {
+        Key key(id);
+        MDB_val k = key.val(), v;
+        if (mdb_get(txn.get(), s.dbi, &k, &v) != 0)
+            continue;
+        auto rec = Record::unpack({static_cast<const char *>(v.mv_data), v.mv_size});
+        if (rec && rec->job.array_job_id == id)
+            arrays.push_back(id);
+        if (int rc = walk.job_with_steps(id, v); rc != 0)
+            return rc < 0 ? rc : DROVER_OK;
+    }
+    if (arrays.empty())
+        return DROVER_OK;
+    // An array's id names all its tasks, as in Slurm. Tasks get their own ids when they start,
+    // after the array's, so only later records can be tasks of it.
+    MDB_cursor *cur = nullptr;
+    if (int rc = walk.open_cursor(&cur); rc != 0)
+        return rc;
+    std::unique_ptr<MDB_cursor, void (*)(MDB_cursor *)> close(cur, mdb_cursor_close);
+    Key from(arrays.front() + 1);
+    MDB_val k = from.val(), v;
+    for (int rc = mdb_cursor_get(cur, &k, &v, MDB_SET_RANGE); rc == 0;
+         rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
+        if (k.mv_size != 4)
+            continue;
+        auto rec = Record::unpack({static_cast<const char *>(v.mv_data), v.mv_size});
+        if (!rec || rec->job.array_job_id == rec->job.job_id ||
+            !std::binary_search(arrays.begin(), arrays.end(), rec->job.array_job_id) ||
+            std::binary_search(ids.begin(), ids.end(), rec->job.job_id))
+            continue;
+        if (int vrc = walk.job_with_steps(rec->job.job_id, v); vrc != 0)
+            return vrc < 0 ? vrc : DROVER_OK;
+    }
+    return DROVER_OK;
+}
+
+int acct_job_query(void *state, const drover_acct_query *q, drover_acct_emit_fn emit, void *arg,
+                   drover_error *err)
+{
+    return guard(err, [&] { return query(*static_cast<State *>(state), q, emit, nullptr, arg, err); });
+}
+
+int acct_job_step_query(void *state, const drover_acct_query *q, drover_acct_emit_fn emit,
+                        drover_acct_step_emit_fn step_emit, void *arg, drover_error *err)
+{
+    return guard(err,
+                 [&] { return query(*static_cast<State *>(state), q, emit, step_emit, arg, err); });
 }
 
 // Where the store lives, from AccountingStorageLoc or StateSaveLocation.
@@ -284,6 +414,8 @@ const drover_acct_ops acct_ops = {
     .struct_size = sizeof(drover_acct_ops),
     .job_event = acct_job_event,
     .job_query = acct_job_query,
+    .step_event = acct_step_event,
+    .job_step_query = acct_job_step_query,
 };
 
 }  // namespace

@@ -1,9 +1,11 @@
-// postgres.cpp - accounting/postgres: job accounting records in a PostgreSQL database (libpq).
+// postgres.cpp - accounting/postgres: job and step accounting records in a PostgreSQL database
+// (libpq).
 //
-// One row per (cluster, job) in the table `jobs`; every event (submit, start, end) replaces the
-// whole row with the record the core passes, as accounting/lmdb replaces its record. Queries
-// answer with the rows of this controller's cluster (ClusterName), filtered and ordered exactly as
-// accounting/lmdb does, streamed row by row to emit.
+// One row per (cluster, job) in the table `jobs` and one per (cluster, job, step) in `steps`;
+// every event (job submit, start, end; step start, end) replaces the whole row with the record the
+// core passes, as accounting/lmdb replaces its record. Queries answer with the rows of this
+// controller's cluster (ClusterName), filtered and ordered exactly as accounting/lmdb does,
+// streamed row by row to emit (job_step_query: jobs joined with their steps, each job once).
 //
 // Settings (slurm.conf): AccountingStorageHost (default localhost; a path is a socket directory),
 // AccountingStoragePort (5432), AccountingStorageUser and AccountingStoragePass (libpq's defaults,
@@ -71,6 +73,8 @@ struct Step {
 
 // Append only. Step 1: the jobs table (every drover_acct_job member; uint32 numbers as bigint,
 // req_mem_mb as bigint holding the uint64's bits, times as epoch seconds, 0 when not yet).
+// Step 3: the steps table, one row per (cluster, job, step) with every drover_acct_step member
+// (uint64 sizes and microseconds as bigint holding the uint64's bits).
 const std::vector<Step> kSteps = {
     {1,
      "jobs table",
@@ -105,6 +109,42 @@ const std::vector<Step> kSteps = {
      {"ALTER TABLE jobs ADD COLUMN IF NOT EXISTS array_job_id bigint NOT NULL DEFAULT 0",
       "ALTER TABLE jobs ADD COLUMN IF NOT EXISTS array_task_id bigint NOT NULL DEFAULT 4294967294",
       "ALTER TABLE jobs ADD COLUMN IF NOT EXISTS comment text NOT NULL DEFAULT ''"}},
+    {3,
+     "steps table",
+     {"CREATE TABLE IF NOT EXISTS steps ("
+      " cluster text NOT NULL,"
+      " job_id bigint NOT NULL,"
+      " step_id bigint NOT NULL,"
+      " name text NOT NULL,"
+      " node_list text NOT NULL,"
+      " nodes bigint NOT NULL,"
+      " tasks bigint NOT NULL,"
+      " cpus bigint NOT NULL,"
+      " req_mem_mb bigint NOT NULL,"
+      " state integer NOT NULL,"
+      " exit_status integer NOT NULL,"
+      " start_time bigint NOT NULL,"
+      " end_time bigint NOT NULL,"
+      " cancelled_by bigint NOT NULL,"
+      " max_rss_task bigint NOT NULL,"
+      " max_rss bigint NOT NULL,"
+      " ave_rss bigint NOT NULL,"
+      " max_rss_node text NOT NULL,"
+      " max_vsize bigint NOT NULL,"
+      " ave_vsize bigint NOT NULL,"
+      " max_vsize_node text NOT NULL,"
+      " ave_cpu_usec bigint NOT NULL,"
+      " min_cpu_usec bigint NOT NULL,"
+      " user_cpu_usec bigint NOT NULL,"
+      " sys_cpu_usec bigint NOT NULL,"
+      " max_disk_read bigint NOT NULL,"
+      " max_disk_write bigint NOT NULL,"
+      " ave_disk_read bigint NOT NULL,"
+      " ave_disk_write bigint NOT NULL,"
+      " max_disk_read_node text NOT NULL,"
+      " max_disk_write_node text NOT NULL,"
+      " tres_alloc text NOT NULL,"
+      " PRIMARY KEY (cluster, job_id, step_id))"}},
 };
 
 // The record's columns, in the order of the upsert's parameters and of the query's results.
@@ -137,13 +177,59 @@ constexpr const char *kUpsert =
 
 // $1 cluster; $2 job ids (NULL: any); $3 user (NULL: any); $4 start_after (0: any): drop jobs
 // that ended before it; $5 end_before (0: any): drop jobs submitted after it. As accounting/lmdb.
-constexpr const char *kSelect =
-    "SELECT " DROVER_PG_COLUMNS " FROM jobs WHERE cluster = $1"
-    " AND ($2::bigint[] IS NULL OR job_id = ANY($2::bigint[]) OR array_job_id = ANY($2::bigint[]))"
-    " AND ($3::bigint IS NULL OR user_id = $3::bigint)"
-    " AND ($4::bigint = 0 OR end_time = 0 OR end_time >= $4::bigint)"
+#define DROVER_PG_JOB_FILTER                                                                     \
+    " FROM jobs WHERE cluster = $1"                                                           \
+    " AND ($2::bigint[] IS NULL OR job_id = ANY($2::bigint[]) OR array_job_id = ANY($2::bigint[]))" \
+    " AND ($3::bigint IS NULL OR user_id = $3::bigint)"                                        \
+    " AND ($4::bigint = 0 OR end_time = 0 OR end_time >= $4::bigint)"                          \
     " AND ($5::bigint = 0 OR submit_time <= $5::bigint)"
-    " ORDER BY job_id";
+constexpr const char *kSelect = "SELECT " DROVER_PG_COLUMNS DROVER_PG_JOB_FILTER " ORDER BY job_id";
+
+// A step's columns after cluster and job_id, in the order of the upsert's parameters $3.. and of
+// the joined query's results after the job's.
+#define DROVER_PG_STEP_COLUMNS(p)                                                                \
+    p "step_id, " p "name, " p "node_list, " p "nodes, " p "tasks, " p "cpus, " p "req_mem_mb, "   \
+    p "state, " p "exit_status, " p "start_time, " p "end_time, " p "cancelled_by, "            \
+    p "max_rss_task, " p "max_rss, " p "ave_rss, " p "max_rss_node, " p "max_vsize, "          \
+    p "ave_vsize, " p "max_vsize_node, " p "ave_cpu_usec, " p "min_cpu_usec, "                 \
+    p "user_cpu_usec, " p "sys_cpu_usec, " p "max_disk_read, " p "max_disk_write, "            \
+    p "ave_disk_read, " p "ave_disk_write, " p "max_disk_read_node, " p "max_disk_write_node, " \
+    p "tres_alloc"
+constexpr int kStepColumns = 30;
+enum StepCol {
+    kStepId, kStepName, kStepNodeList, kNodes, kTasks, kCpus, kStepReqMem, kStepState,
+    kStepExit, kStepStart, kStepEnd, kStepCancelledBy, kMaxRssTask, kMaxRss, kAveRss,
+    kMaxRssNode, kMaxVsize, kAveVsize, kMaxVsizeNode, kAveCpu, kMinCpu, kUserCpu, kSysCpu,
+    kMaxDiskRead, kMaxDiskWrite, kAveDiskRead, kAveDiskWrite, kMaxDiskReadNode,
+    kMaxDiskWriteNode, kTresAlloc,
+};
+
+constexpr const char *kStepUpsert =
+    "INSERT INTO steps (cluster, job_id, " DROVER_PG_STEP_COLUMNS("") ") VALUES ("
+    "$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, "
+    "$21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32) "
+    "ON CONFLICT (cluster, job_id, step_id) DO UPDATE SET "
+    "name = EXCLUDED.name, node_list = EXCLUDED.node_list, nodes = EXCLUDED.nodes, "
+    "tasks = EXCLUDED.tasks, cpus = EXCLUDED.cpus, req_mem_mb = EXCLUDED.req_mem_mb, "
+    "state = EXCLUDED.state, exit_status = EXCLUDED.exit_status, "
+    "start_time = EXCLUDED.start_time, end_time = EXCLUDED.end_time, "
+    "cancelled_by = EXCLUDED.cancelled_by, max_rss_task = EXCLUDED.max_rss_task, "
+    "max_rss = EXCLUDED.max_rss, ave_rss = EXCLUDED.ave_rss, "
+    "max_rss_node = EXCLUDED.max_rss_node, max_vsize = EXCLUDED.max_vsize, "
+    "ave_vsize = EXCLUDED.ave_vsize, max_vsize_node = EXCLUDED.max_vsize_node, "
+    "ave_cpu_usec = EXCLUDED.ave_cpu_usec, min_cpu_usec = EXCLUDED.min_cpu_usec, "
+    "user_cpu_usec = EXCLUDED.user_cpu_usec, sys_cpu_usec = EXCLUDED.sys_cpu_usec, "
+    "max_disk_read = EXCLUDED.max_disk_read, max_disk_write = EXCLUDED.max_disk_write, "
+    "ave_disk_read = EXCLUDED.ave_disk_read, ave_disk_write = EXCLUDED.ave_disk_write, "
+    "max_disk_read_node = EXCLUDED.max_disk_read_node, "
+    "max_disk_write_node = EXCLUDED.max_disk_write_node, tres_alloc = EXCLUDED.tres_alloc";
+
+// The jobs kSelect finds, each followed by its steps: one row per step (the job's columns, then
+// the step's), or one row with NULL step columns for a job without steps.
+constexpr const char *kSelectWithSteps =
+    "SELECT j.*, " DROVER_PG_STEP_COLUMNS("s.") " FROM (SELECT " DROVER_PG_COLUMNS
+    DROVER_PG_JOB_FILTER ") j LEFT JOIN steps s ON s.cluster = j.cluster AND s.job_id = j.job_id"
+    " ORDER BY j.job_id, s.step_id";
 
 // ---- libpq helpers ---------------------------------------------------------------------------
 
@@ -434,6 +520,29 @@ drover_acct_query read_query(const drover_acct_query *in)
     return q;
 }
 
+// Runs one upsert with params, reconnecting and retrying once when the connection broke under
+// it. what names the record in the error ("job 12", "step 12.0").
+int upsert(State &s, const char *sql, const std::vector<const char *> &params,
+           const std::string &what, drover_error *err)
+{
+    std::lock_guard lock(s.mu);
+    for (int attempt = 0;; ++attempt) {
+        PGconn *c = connection(s, err);
+        if (!c)
+            return DROVER_EIO;
+        Result r = exec(c, sql, params);
+        if (ok(r))
+            return DROVER_OK;
+        if (attempt == 0 && broken(s))
+            continue;  // the connection died since the last call: reconnect and retry once
+        set_errorf(err, "%s: recording in the accounting database: %s", what.c_str(),
+                   result_error(c, r.get()).c_str());
+        if (broken(s))
+            s.conn.reset();
+        return DROVER_EIO;
+    }
+}
+
 int acct_job_event(void *state, int event, const drover_acct_job *in, drover_error *err)
 {
     return guard(err, [&] {
@@ -476,36 +585,105 @@ int acct_job_event(void *state, int event, const drover_acct_job *in, drover_err
         for (const auto &p : v)
             params.push_back(p.c_str());
 
-        std::lock_guard lock(s.mu);
-        for (int attempt = 0;; ++attempt) {
-            PGconn *c = connection(s, err);
-            if (!c)
-                return DROVER_EIO;
-            Result r = exec(c, kUpsert, params);
-            if (ok(r))
-                return DROVER_OK;
-            if (attempt == 0 && broken(s))
-                continue;  // the connection died since the last call: reconnect and retry once
-            set_errorf(err, "job %u: recording in the accounting database: %s", j.job_id,
-                       result_error(c, r.get()).c_str());
-            if (broken(s))
-                s.conn.reset();
-            return DROVER_EIO;
-        }
+        return upsert(s, kUpsert, params, "job " + std::to_string(j.job_id), err);
     });
 }
 
-// Streams the rows of one query to emit. Returns OK, or EIO with err set; *emitted counts rows.
-int stream(PGconn *c, const std::vector<const char *> &params, drover_acct_emit_fn emit,
-           void *arg, size_t *emitted, drover_error *err)
+// A job from the columns 0..kColumns-1 of a result row. The strings point into r.
+drover_acct_job job_row(const PGresult *raw, int row)
 {
-    if (!PQsendQueryParams(c, kSelect, static_cast<int>(params.size()), nullptr, params.data(),
+    drover_acct_job j{};
+    j.struct_size = sizeof j;
+    j.cluster = str_value(raw, row, kCluster);
+    j.job_id = static_cast<uint32_t>(int_value(raw, row, kJobId));
+    j.user_id = static_cast<uint32_t>(int_value(raw, row, kUserId));
+    j.group_id = static_cast<uint32_t>(int_value(raw, row, kGroupId));
+    j.name = str_value(raw, row, kName);
+    j.partition = str_value(raw, row, kPartition);
+    j.account = str_value(raw, row, kAccount);
+    j.node_list = str_value(raw, row, kNodeList);
+    j.work_dir = str_value(raw, row, kWorkDir);
+    j.alloc_nodes = static_cast<uint32_t>(int_value(raw, row, kAllocNodes));
+    j.alloc_cpus = static_cast<uint32_t>(int_value(raw, row, kAllocCpus));
+    j.req_cpus = static_cast<uint32_t>(int_value(raw, row, kReqCpus));
+    j.req_mem_mb = static_cast<uint64_t>(int_value(raw, row, kReqMem));
+    j.state = static_cast<uint32_t>(int_value(raw, row, kState));
+    j.exit_status = static_cast<int32_t>(int_value(raw, row, kExitStatus));
+    j.time_limit_min = static_cast<uint32_t>(int_value(raw, row, kTimeLimit));
+    j.submit_time = int_value(raw, row, kSubmit);
+    j.eligible_time = int_value(raw, row, kEligible);
+    j.start_time = int_value(raw, row, kStart);
+    j.end_time = int_value(raw, row, kEnd);
+    j.cancelled_by = static_cast<uint32_t>(int_value(raw, row, kCancelledBy));
+    j.array_job_id = static_cast<uint32_t>(int_value(raw, row, kArrayJobId));
+    j.array_task_id = static_cast<uint32_t>(int_value(raw, row, kArrayTaskId));
+    j.comment = str_value(raw, row, kComment);
+    return j;
+}
+
+// A step of job_id from the step columns that start at column base. The strings point into r.
+drover_acct_step step_row(const PGresult *raw, int row, int base, uint32_t job_id)
+{
+    auto num = [&](int col) { return static_cast<uint64_t>(int_value(raw, row, base + col)); };
+    auto text = [&](int col) { return str_value(raw, row, base + col); };
+    drover_acct_step s{};
+    s.struct_size = sizeof s;
+    s.job_id = job_id;
+    s.step_id = static_cast<uint32_t>(num(kStepId));
+    s.name = text(kStepName);
+    s.node_list = text(kStepNodeList);
+    s.nodes = static_cast<uint32_t>(num(kNodes));
+    s.tasks = static_cast<uint32_t>(num(kTasks));
+    s.cpus = static_cast<uint32_t>(num(kCpus));
+    s.req_mem_mb = num(kStepReqMem);
+    s.state = static_cast<uint32_t>(num(kStepState));
+    s.exit_status = static_cast<int32_t>(num(kStepExit));
+    s.start_time = static_cast<int64_t>(num(kStepStart));
+    s.end_time = static_cast<int64_t>(num(kStepEnd));
+    s.cancelled_by = static_cast<uint32_t>(num(kStepCancelledBy));
+    s.max_rss_task = static_cast<uint32_t>(num(kMaxRssTask));
+    s.max_rss = num(kMaxRss);
+    s.ave_rss = num(kAveRss);
+    s.max_rss_node = text(kMaxRssNode);
+    s.max_vsize = num(kMaxVsize);
+    s.ave_vsize = num(kAveVsize);
+    s.max_vsize_node = text(kMaxVsizeNode);
+    s.ave_cpu_usec = num(kAveCpu);
+    s.min_cpu_usec = num(kMinCpu);
+    s.user_cpu_usec = num(kUserCpu);
+    s.sys_cpu_usec = num(kSysCpu);
+    s.max_disk_read = num(kMaxDiskRead);
+    s.max_disk_write = num(kMaxDiskWrite);
+    s.ave_disk_read = num(kAveDiskRead);
+    s.ave_disk_write = num(kAveDiskWrite);
+    s.max_disk_read_node = text(kMaxDiskReadNode);
+    s.max_disk_write_node = text(kMaxDiskWriteNode);
+    s.tres_alloc = text(kTresAlloc);
+    return s;
+}
+
+// Where one query's rows go: emit for each job (once, however many step rows it has), step_emit
+// (when set) for each step row.
+struct Sink {
+    drover_acct_emit_fn emit;
+    drover_acct_step_emit_fn step_emit;
+    void *arg;
+};
+
+// Streams the rows of one query (kSelect, or kSelectWithSteps when sink.step_emit is set) to the
+// sink. Returns OK, or EIO with err set; *emitted counts jobs.
+int stream(PGconn *c, const std::vector<const char *> &params, const Sink &sink,
+           size_t *emitted, drover_error *err)
+{
+    const char *sql = sink.step_emit ? kSelectWithSteps : kSelect;
+    if (!PQsendQueryParams(c, sql, static_cast<int>(params.size()), nullptr, params.data(),
                            nullptr, nullptr, 0)) {
         set_errorf(err, "querying the accounting database: %s", conn_error(c).c_str());
         return DROVER_EIO;
     }
     PQsetSingleRowMode(c);
-    bool stopped = false;
+    bool stopped = false, have_job = false;
+    uint32_t last_job = 0;
     std::string error;
     while (PGresult *raw = PQgetResult(c)) {
         Result r(raw);
@@ -513,34 +691,21 @@ int stream(PGconn *c, const std::vector<const char *> &params, drover_acct_emit_
         if (stopped)
             continue;  // drain what the server sent before it saw the cancel
         if (st == PGRES_SINGLE_TUPLE) {
-            drover_acct_job j{};
-            j.struct_size = sizeof j;
-            j.cluster = str_value(raw, 0, kCluster);
-            j.job_id = static_cast<uint32_t>(int_value(raw, 0, kJobId));
-            j.user_id = static_cast<uint32_t>(int_value(raw, 0, kUserId));
-            j.group_id = static_cast<uint32_t>(int_value(raw, 0, kGroupId));
-            j.name = str_value(raw, 0, kName);
-            j.partition = str_value(raw, 0, kPartition);
-            j.account = str_value(raw, 0, kAccount);
-            j.node_list = str_value(raw, 0, kNodeList);
-            j.work_dir = str_value(raw, 0, kWorkDir);
-            j.alloc_nodes = static_cast<uint32_t>(int_value(raw, 0, kAllocNodes));
-            j.alloc_cpus = static_cast<uint32_t>(int_value(raw, 0, kAllocCpus));
-            j.req_cpus = static_cast<uint32_t>(int_value(raw, 0, kReqCpus));
-            j.req_mem_mb = static_cast<uint64_t>(int_value(raw, 0, kReqMem));
-            j.state = static_cast<uint32_t>(int_value(raw, 0, kState));
-            j.exit_status = static_cast<int32_t>(int_value(raw, 0, kExitStatus));
-            j.time_limit_min = static_cast<uint32_t>(int_value(raw, 0, kTimeLimit));
-            j.submit_time = int_value(raw, 0, kSubmit);
-            j.eligible_time = int_value(raw, 0, kEligible);
-            j.start_time = int_value(raw, 0, kStart);
-            j.end_time = int_value(raw, 0, kEnd);
-            j.cancelled_by = static_cast<uint32_t>(int_value(raw, 0, kCancelledBy));
-            j.array_job_id = static_cast<uint32_t>(int_value(raw, 0, kArrayJobId));
-            j.array_task_id = static_cast<uint32_t>(int_value(raw, 0, kArrayTaskId));
-            j.comment = str_value(raw, 0, kComment);
-            ++*emitted;
-            if (emit(arg, &j) != 0) {
+            const auto job_id = static_cast<uint32_t>(int_value(raw, 0, kJobId));
+            bool stop = false;
+            if (!have_job || job_id != last_job) {  // rows come in job order
+                const drover_acct_job j = job_row(raw, 0);
+                ++*emitted;
+                stop = sink.emit(sink.arg, &j) != 0;
+                have_job = true;
+                last_job = job_id;
+            }
+            if (!stop && sink.step_emit && PQnfields(raw) >= kColumns + kStepColumns &&
+                !PQgetisnull(raw, 0, kColumns + kStepId)) {
+                const drover_acct_step step = step_row(raw, 0, kColumns, job_id);
+                stop = sink.step_emit(sink.arg, &step) != 0;
+            }
+            if (stop) {
                 stopped = true;  // the caller has enough: stop the server sending the rest
                 if (PGcancel *cancel = PQgetCancel(c)) {
                     char buf[256];
@@ -559,42 +724,108 @@ int stream(PGconn *c, const std::vector<const char *> &params, drover_acct_emit_
     return DROVER_OK;
 }
 
-int acct_job_query(void *state, const drover_acct_query *query, drover_acct_emit_fn emit,
-                   void *arg, drover_error *err)
+int query(State &s, const drover_acct_query *query, const Sink &sink, drover_error *err)
+{
+    const drover_acct_query q = read_query(query);
+    std::string ids, user;
+    const std::string after = std::to_string(q.start_after), before = std::to_string(q.end_before);
+    if (q.job_id_count > 0 && q.job_ids) {  // a bigint[] literal of numbers, as a parameter
+        ids = "{";
+        for (uint32_t i = 0; i < q.job_id_count; ++i)
+            ids += (i ? "," : "") + std::to_string(q.job_ids[i]);
+        ids += "}";
+    }
+    if (q.user_id != DROVER_NO_VAL)
+        user = std::to_string(q.user_id);
+    const std::vector<const char *> params = {
+        s.cfg.cluster.c_str(), ids.empty() ? nullptr : ids.c_str(),
+        user.empty() ? nullptr : user.c_str(), after.c_str(), before.c_str()};
+
+    std::lock_guard lock(s.mu);
+    for (int attempt = 0;; ++attempt) {
+        PGconn *c = connection(s, err);
+        if (!c)
+            return DROVER_EIO;
+        size_t emitted = 0;
+        const int rc = stream(c, params, sink, &emitted, err);
+        if (rc == DROVER_OK)
+            return rc;
+        if (attempt == 0 && emitted == 0 && broken(s))
+            continue;  // the connection died since the last call: reconnect and retry once
+        if (broken(s))
+            s.conn.reset();
+        return rc;
+    }
+}
+
+int acct_job_query(void *state, const drover_acct_query *q, drover_acct_emit_fn emit, void *arg,
+                   drover_error *err)
+{
+    return guard(err, [&] {
+        return query(*static_cast<State *>(state), q, Sink{emit, nullptr, arg}, err);
+    });
+}
+
+int acct_job_step_query(void *state, const drover_acct_query *q, drover_acct_emit_fn emit,
+                        drover_acct_step_emit_fn step_emit, void *arg, drover_error *err)
+{
+    return guard(err, [&] {
+        return query(*static_cast<State *>(state), q, Sink{emit, step_emit, arg}, err);
+    });
+}
+
+int acct_step_event(void *state, int event, const drover_acct_step *in, drover_error *err)
 {
     return guard(err, [&] {
         auto &s = *static_cast<State *>(state);
-        const drover_acct_query q = read_query(query);
-        std::string ids, user;
-        const std::string after = std::to_string(q.start_after),
-                          before = std::to_string(q.end_before);
-        if (q.job_id_count > 0 && q.job_ids) {  // a bigint[] literal of numbers, as a parameter
-            ids = "{";
-            for (uint32_t i = 0; i < q.job_id_count; ++i)
-                ids += (i ? "," : "") + std::to_string(q.job_ids[i]);
-            ids += "}";
+        if (event != DROVER_ACCT_STEP_START && event != DROVER_ACCT_STEP_END) {
+            set_errorf(err, "step %u.%u: unknown accounting event %d", in->job_id, in->step_id,
+                       event);
+            return DROVER_EINVAL;
         }
-        if (q.user_id != DROVER_NO_VAL)
-            user = std::to_string(q.user_id);
-        const std::vector<const char *> params = {
-            s.cfg.cluster.c_str(), ids.empty() ? nullptr : ids.c_str(),
-            user.empty() ? nullptr : user.c_str(), after.c_str(), before.c_str()};
-
-        std::lock_guard lock(s.mu);
-        for (int attempt = 0;; ++attempt) {
-            PGconn *c = connection(s, err);
-            if (!c)
-                return DROVER_EIO;
-            size_t emitted = 0;
-            const int rc = stream(c, params, emit, arg, &emitted, err);
-            if (rc == DROVER_OK)
-                return rc;
-            if (attempt == 0 && emitted == 0 && broken(s))
-                continue;  // the connection died since the last call: reconnect and retry once
-            if (broken(s))
-                s.conn.reset();
-            return rc;
-        }
+        // A newer core may pass a longer struct, an older one a shorter: read the common prefix.
+        drover_acct_step st{};
+        std::memcpy(&st, in, std::min<size_t>(in->struct_size, sizeof st));
+        auto num = [](uint64_t v) { return std::to_string(static_cast<int64_t>(v)); };
+        std::array<std::string, 2 + kStepColumns> v;
+        v[0] = s.cfg.cluster;
+        v[1] = std::to_string(st.job_id);
+        std::string *c = v.data() + 2;
+        c[kStepId] = std::to_string(st.step_id);
+        c[kStepName] = text_param(st.name);
+        c[kStepNodeList] = text_param(st.node_list);
+        c[kNodes] = std::to_string(st.nodes);
+        c[kTasks] = std::to_string(st.tasks);
+        c[kCpus] = std::to_string(st.cpus);
+        c[kStepReqMem] = num(st.req_mem_mb);
+        c[kStepState] = std::to_string(static_cast<int32_t>(st.state));
+        c[kStepExit] = std::to_string(st.exit_status);
+        c[kStepStart] = std::to_string(st.start_time);
+        c[kStepEnd] = std::to_string(st.end_time);
+        c[kStepCancelledBy] = std::to_string(st.cancelled_by);
+        c[kMaxRssTask] = std::to_string(st.max_rss_task);
+        c[kMaxRss] = num(st.max_rss);
+        c[kAveRss] = num(st.ave_rss);
+        c[kMaxRssNode] = text_param(st.max_rss_node);
+        c[kMaxVsize] = num(st.max_vsize);
+        c[kAveVsize] = num(st.ave_vsize);
+        c[kMaxVsizeNode] = text_param(st.max_vsize_node);
+        c[kAveCpu] = num(st.ave_cpu_usec);
+        c[kMinCpu] = num(st.min_cpu_usec);
+        c[kUserCpu] = num(st.user_cpu_usec);
+        c[kSysCpu] = num(st.sys_cpu_usec);
+        c[kMaxDiskRead] = num(st.max_disk_read);
+        c[kMaxDiskWrite] = num(st.max_disk_write);
+        c[kAveDiskRead] = num(st.ave_disk_read);
+        c[kAveDiskWrite] = num(st.ave_disk_write);
+        c[kMaxDiskReadNode] = text_param(st.max_disk_read_node);
+        c[kMaxDiskWriteNode] = text_param(st.max_disk_write_node);
+        c[kTresAlloc] = text_param(st.tres_alloc);
+        std::vector<const char *> params;
+        for (const auto &p : v)
+            params.push_back(p.c_str());
+        return upsert(s, kStepUpsert, params,
+                      "step " + std::to_string(st.job_id) + "." + std::to_string(st.step_id), err);
     });
 }
 
@@ -643,6 +874,8 @@ const drover_acct_ops acct_ops = {
     .struct_size = sizeof(drover_acct_ops),
     .job_event = acct_job_event,
     .job_query = acct_job_query,
+    .step_event = acct_step_event,
+    .job_step_query = acct_job_step_query,
 };
 
 }  // namespace

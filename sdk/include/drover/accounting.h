@@ -71,6 +71,8 @@ typedef struct drover_acct_step {
     uint64_t max_disk_read, max_disk_write;  /* bytes, the most of one task */
     drover_str max_disk_read_node, max_disk_write_node;
     drover_str tres_alloc;    /* "cpu=4,mem=1G,node=1" */
+    uint64_t min_cpu_usec;    /* CPU time of the task that used the least */
+    uint64_t ave_disk_read, ave_disk_write;  /* bytes, averaged over tasks */
 } drover_acct_step;
 
 /* A query; zero or empty members do not filter. */

@@ -150,11 +150,22 @@ const std::vector<const proto::AcctJob *> &Records::acct(const std::vector<Acct>
     flatbuffers::FlatBufferBuilder fbb;
     std::vector<flatbuffers::Offset<proto::AcctJob>> out;
     for (const auto &a : in) {
+        std::vector<flatbuffers::Offset<proto::AcctStep>> steps;
+        for (const auto &s : a.steps)
+            steps.push_back(proto::CreateAcctStepDirect(
+                fbb, a.id, s.id, s.name.c_str(), s.nodes.c_str(), s.nodes_count, s.tasks, s.cpus,
+                0, s.state, s.exit_status, s.start, s.end, s.cancelled_by, s.max_rss_task,
+                s.max_rss, s.ave_rss, s.max_rss_node.c_str(), s.max_vsize, s.ave_vsize,
+                s.max_vsize_node.c_str(), s.ave_cpu_usec, s.user_cpu_usec, s.sys_cpu_usec,
+                s.max_disk_read, s.max_disk_write, s.max_disk_read_node.c_str(),
+                s.max_disk_write_node.c_str(), s.tres.c_str(), s.min_cpu_usec, s.ave_disk_read,
+                s.ave_disk_write));
         out.push_back(proto::CreateAcctJobDirect(
             fbb, a.id, a.uid, a.gid, "local", a.name.c_str(), a.partition.c_str(),
             a.account.c_str(), a.nodes.c_str(), a.work_dir.c_str(), a.alloc_nodes, a.alloc_cpus,
             a.req_cpus, a.req_mem, a.state, a.exit_status, a.limit, a.submit, a.eligible, a.start,
-            a.end, a.cancelled_by));
+            a.end, a.cancelled_by, a.array_job_id, a.array_task_id, nullptr,
+            a.steps.empty() ? nullptr : &steps));
     }
     fbb.Finish(proto::CreateAcctQueryResponse(fbb, fbb.CreateVector(out)));
     return keep<proto::AcctQueryResponse>(fbb, bufs_, acct_, [](const auto &r) { return r.jobs(); });

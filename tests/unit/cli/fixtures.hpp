@@ -77,6 +77,22 @@ struct Part {
     uint32_t total_cpus = 0, total_nodes = 0;
 };
 
+struct AcctStepSpec {
+    uint32_t id = 0;  // DROVER_STEP_BATCH, DROVER_STEP_EXTERN or a number
+    std::string name = "step", nodes = "n1";
+    uint32_t nodes_count = 1, tasks = 1, cpus = 1;
+    uint32_t state = DROVER_JOB_COMPLETE;
+    int32_t exit_status = 0;
+    int64_t start = 1010, end = 1070;
+    uint32_t cancelled_by = DROVER_NO_VAL;
+    uint64_t max_rss = 0, ave_rss = 0, max_vsize = 0, ave_vsize = 0;
+    std::string max_rss_node, max_vsize_node, max_disk_read_node, max_disk_write_node;
+    uint32_t max_rss_task = 0;
+    uint64_t ave_cpu_usec = 0, min_cpu_usec = 0, user_cpu_usec = 0, sys_cpu_usec = 0;
+    uint64_t max_disk_read = 0, max_disk_write = 0, ave_disk_read = 0, ave_disk_write = 0;
+    std::string tres = "cpu=1,node=1";
+};
+
 struct Acct {
     uint32_t id = 1;
     std::string name = "job";
@@ -89,6 +105,8 @@ struct Acct {
     uint32_t limit = 60;
     int64_t submit = 1000, eligible = 1000, start = 1010, end = 1070;
     uint32_t cancelled_by = DROVER_NO_VAL;
+    uint32_t array_job_id = 0, array_task_id = DROVER_NO_VAL;
+    std::vector<AcctStepSpec> steps;
 };
 
 // Owns the bytes; the pointers stay valid while it lives.

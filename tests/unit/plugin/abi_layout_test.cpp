@@ -177,13 +177,52 @@ AT(drover_acct_query, user_id, 20);
 AT(drover_acct_query, start_after, 24);
 AT(drover_acct_query, end_before, 32);
 
+// ABI 1.3: step records (the last three members appended to the step while 1.3 was open) and the
+// ops that carry them.
+AT(drover_acct_ops, step_event, 24);
+AT(drover_acct_ops, job_step_query, 32);
+SIZE(drover_acct_ops, 40);
+AT(drover_acct_step, struct_size, 0);
+AT(drover_acct_step, job_id, 4);
+AT(drover_acct_step, step_id, 8);
+AT(drover_acct_step, name, 16);
+AT(drover_acct_step, node_list, 32);
+AT(drover_acct_step, nodes, 48);
+AT(drover_acct_step, tasks, 52);
+AT(drover_acct_step, cpus, 56);
+AT(drover_acct_step, req_mem_mb, 64);
+AT(drover_acct_step, state, 72);
+AT(drover_acct_step, exit_status, 76);
+AT(drover_acct_step, start_time, 80);
+AT(drover_acct_step, end_time, 88);
+AT(drover_acct_step, cancelled_by, 96);
+AT(drover_acct_step, max_rss_task, 100);
+AT(drover_acct_step, max_rss, 104);
+AT(drover_acct_step, ave_rss, 112);
+AT(drover_acct_step, max_rss_node, 120);
+AT(drover_acct_step, max_vsize, 136);
+AT(drover_acct_step, ave_vsize, 144);
+AT(drover_acct_step, max_vsize_node, 152);
+AT(drover_acct_step, ave_cpu_usec, 168);
+AT(drover_acct_step, user_cpu_usec, 176);
+AT(drover_acct_step, sys_cpu_usec, 184);
+AT(drover_acct_step, max_disk_read, 192);
+AT(drover_acct_step, max_disk_write, 200);
+AT(drover_acct_step, max_disk_read_node, 208);
+AT(drover_acct_step, max_disk_write_node, 224);
+AT(drover_acct_step, tres_alloc, 240);
+AT(drover_acct_step, min_cpu_usec, 256);
+AT(drover_acct_step, ave_disk_read, 264);
+AT(drover_acct_step, ave_disk_write, 272);
+SIZE(drover_acct_step, 280);
+
 // The constants are part of the ABI too.
 static_assert(DROVER_OK == 0 && DROVER_EINVAL == -22 && DROVER_EBUSY == -16 &&
               DROVER_ENOSPC == -28 && DROVER_EPERM == -1 && DROVER_ENOENT == -2 &&
               DROVER_EIO == -5);
 static_assert(DROVER_SELECT_RUN_NOW == 0 && DROVER_SELECT_TEST_ONLY == 1);
 static_assert(DROVER_ACCT_JOB_SUBMIT == 1 && DROVER_ACCT_JOB_START == 2 &&
-              DROVER_ACCT_JOB_END == 3);
+              DROVER_ACCT_JOB_END == 3 && DROVER_ACCT_STEP_START == 4 && DROVER_ACCT_STEP_END == 5);
 static_assert(DROVER_INFINITE == 0xffffffffu && DROVER_NO_VAL == 0xfffffffeu);
 
 // The checks above run at compile time; this keeps the file visible in the test list.

@@ -1,0 +1,39 @@
+// acct_spool.hpp - accounting records as FlatBuffers tables: the spool's bytes (acct_queue.hpp
+// declares encode_acct/decode_acct) and the rows of a query's answer.
+#pragma once
+
+#include <drover/accounting.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "proto/message_generated.h"
+
+namespace drover::ctld {
+
+// A step as proto::AcctStep. Members past step.struct_size are written as 0 / empty.
+flatbuffers::Offset<proto::AcctStep> build_acct_step(flatbuffers::FlatBufferBuilder &b,
+                                                     const drover_acct_step &step);
+
+// Builds an AcctQueryResponse message from a store's stream: each job, then that job's steps.
+class AcctResponseBuilder {
+  public:
+    AcctResponseBuilder() : fbb_(1 << 16) {}
+    void job(const drover_acct_job &j);
+    // A step of the job passed last; a step of any other job is dropped.
+    void step(const drover_acct_step &s);
+    // The finished Message (Body::AcctQueryResponse).
+    std::vector<uint8_t> finish();
+
+  private:
+    void flush();
+
+    flatbuffers::FlatBufferBuilder fbb_;
+    std::vector<flatbuffers::Offset<proto::AcctJob>> rows_;
+    bool pending_ = false;  // job_ waits for its steps
+    drover_acct_job job_{};
+    flatbuffers::Offset<flatbuffers::String> cluster_, name_, part_, acct_, nodes_, wd_, comment_;
+    std::vector<flatbuffers::Offset<proto::AcctStep>> steps_;
+};
+
+}  // namespace drover::ctld
