@@ -7,6 +7,8 @@
 #include "cli/json_records.hpp"
 #include "cli/sacct_args.hpp"
 #include "cli/sacct_rows.hpp"
+#include "cli/sacct_select.hpp"
+#include "cli/sacct_time.hpp"
 #include "cli/text.hpp"
 #include "cli/users.hpp"
 #include "common/error.hpp"
@@ -72,6 +74,10 @@ bool in(const std::vector<std::string> &list, std::string_view v) {
 std::string_view sv(const flatbuffers::String *s) { return s ? s->string_view() : std::string_view(); }
 
 int run(const SacctArgs &a) {
+    if (a.fatal) {
+        write_err(std::string(kProg) + ": fatal: " + *a.fatal + "\n");
+        return 1;
+    }
     if (a.helpformat) {
         write_out(sacct_field_names());
         return 0;
@@ -82,11 +88,17 @@ int run(const SacctArgs &a) {
                                              : std::string(kSacctDefaultFields);
     std::vector<SacctField> fields = parse_sacct_fields(field_list);
 
+    // Like Slurm: from midnight, or from now when states are asked for, unless -S or -j.
     int64_t now = now_seconds();
     int64_t start = 0, end = 0;
-    if (a.start) start = parse_timestamp(*a.start, now);
-    else if (a.job_ids.empty()) start = parse_timestamp("today", now);
-    if (a.end) end = parse_timestamp(*a.end, now);
+    if (a.start) start = parse_sacct_time(*a.start, now);
+    else if (a.jobs.empty()) start = a.states.empty() ? parse_timestamp("today", now) : now;
+    if (a.end) end = parse_sacct_time(*a.end, now);
+    if (start && end && start > end) {
+        print_error(kProg, "Start time (" + format_timestamp(start) + ") requested is after end time (" +
+                               format_timestamp(end) + ").");
+        return 1;
+    }
 
     uint32_t my_uid = static_cast<uint32_t>(::getuid());
     std::vector<uint32_t> uids;
@@ -99,14 +111,14 @@ int run(const SacctArgs &a) {
         uids.push_back(*uid);
     }
     // Like Slurm: your own jobs unless -a, -u, or you are root (or looking up jobs by id).
-    if (uids.empty() && !a.allusers && my_uid != 0 && a.job_ids.empty()) uids.push_back(my_uid);
+    if (uids.empty() && !a.allusers && my_uid != 0 && a.jobs.empty()) uids.push_back(my_uid);
     std::vector<std::string> nodes;
     if (a.nodelist) nodes = hostlist_expand(*a.nodelist);
 
     flatbuffers::FlatBufferBuilder fbb;
     auto ids = fbb.CreateVector(a.job_ids);
     auto req = proto::CreateAcctQueryRequest(fbb, ids, uids.size() == 1 ? uids[0] : 0xfffffffeu,
-                                             start, end);
+                                             start, end, a.duplicates);
     net::Reply reply;
     const auto *r = ask_ctld<proto::AcctQueryResponse>(
         reply, fbb, proto::Body::AcctQueryRequest, req.Union(),
@@ -118,19 +130,7 @@ int run(const SacctArgs &a) {
         for (const auto *j : *r->jobs()) {
             if (!uids.empty() && std::find(uids.begin(), uids.end(), j->user_id()) == uids.end())
                 continue;
-            if (!a.tasks.empty() && j->array_job_id()) {  // "12_3" keeps only that task of 12
-                bool asked_whole = false, asked_this = false;
-                for (const auto &[arr, task] : a.tasks) {
-                    if (arr != j->array_job_id()) continue;
-                    asked_this = asked_this || task == j->array_task_id();
-                }
-                for (uint32_t id : a.job_ids) {
-                    bool as_task = false;
-                    for (const auto &[arr, task] : a.tasks) as_task = as_task || arr == id;
-                    asked_whole = asked_whole || (id == j->array_job_id() && !as_task);
-                }
-                if (!asked_this && !asked_whole) continue;
-            }
+            if (!a.clusters.empty() && !in(a.clusters, sv(j->cluster()))) continue;
             if (!a.accounts.empty() && !in(a.accounts, sv(j->account()))) continue;
             if (!a.partitions.empty() && !in(a.partitions, sv(j->partition()))) continue;
             if (!a.names.empty() && !in(a.names, sv(j->name()))) continue;
@@ -148,24 +148,37 @@ int run(const SacctArgs &a) {
             jobs.push_back(j);
         }
     }
+    std::vector<SacctRow> rows = sacct_select_rows(sacct_rows(jobs, a.allocations), a.jobs);
     if (a.json) {
-        std::sort(jobs.begin(), jobs.end(),
-                  [](const auto *x, const auto *y) { return x->job_id() < y->job_id(); });
-        write_out(acct_jobs_json(jobs, now));
+        std::vector<const proto::AcctJob *> shown;
+        for (const auto &row : rows)
+            if (!row.step && !row.batch_step) shown.push_back(row.job);
+        write_out(acct_jobs_json(shown, now));
         return 0;
     }
     SacctLayout layout = a.parsable2  ? SacctLayout::parsable2
                          : a.parsable ? SacctLayout::parsable
                                       : SacctLayout::fixed;
-    write_out(sacct_render(fields, sacct_rows(jobs, a.allocations), layout,
-                           a.delimiter.value_or("|"), !a.noheader, now, a.units));
+    write_out(sacct_render(fields, rows, layout, a.delimiter.value_or("|"), !a.noheader, now,
+                           a.units));
     return 0;
+}
+
+// Slurm's fatal mistakes are reported by run() as "sacct: fatal: ...".
+SacctArgs parse(std::span<const std::string> args) {
+    try {
+        return parse_sacct_args(args);
+    } catch (const SacctFatal &e) {
+        SacctArgs a;
+        a.fatal = e.what();
+        return a;
+    }
 }
 
 }  // namespace
 
 int sacct_main(std::span<const std::string> args) {
-    return command_main(kText, args, parse_sacct_args, run);
+    return command_main(kText, args, parse, run);
 }
 
 }  // namespace drover::cli

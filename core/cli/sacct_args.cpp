@@ -78,23 +78,8 @@ SacctArgs parse_sacct_args(std::span<const std::string> args) {
         case kHelpFormat: a.helpformat = true; break;
         case kEndTime: a.end = v; break;
         case kJobs:
-            for (const auto &item : split(v, ',')) {
-                // "12.batch", "12.0": the job they belong to; "12_3": task 3 of array 12.
-                std::string id = item.substr(0, item.find('.'));
-                std::string task;
-                if (auto us = id.find('_'); us != std::string::npos) {
-                    task = id.substr(us + 1);
-                    id.resize(us);
-                }
-                auto n = parse_u32(trim(id));
-                if (!n || *n == 0) throw ParseError("Invalid job id: " + item);
-                a.job_ids.push_back(*n);
-                if (!task.empty()) {
-                    auto t = parse_u32(trim(task));
-                    if (!t) throw ParseError("Invalid job id: " + item);
-                    a.tasks.push_back({*n, *t});
-                }
-            }
+            for (auto &sel : parse_sacct_jobs(v)) a.jobs.push_back(std::move(sel));
+            a.job_ids = sacct_job_ids(a.jobs);
             break;
         case kLong: a.long_format = true; break;
         case kNoheader: a.noheader = true; break;
@@ -107,12 +92,24 @@ SacctArgs parse_sacct_args(std::span<const std::string> args) {
         case kParsable: a.parsable = true; break;
         case kParsable2: a.parsable2 = true; break;
         case kPartition: append_list(a.partitions, v); break;
-        case kState: {
-            JobStateFilter f = parse_job_state_list(v);
-            a.states.all = a.states.all || f.all;
-            a.states.states.insert(a.states.states.end(), f.states.begin(), f.states.end());
+        case kState:
+            for (const auto &name : split(v, ',')) {
+                auto st = parse_job_state(trim(name));
+                if (!st) throw SacctFatal("unrecognized job state value '" + std::string(trim(name)) + "'");
+                a.states.states.push_back(*st);
+            }
+            break;
+        case kDuplicates: a.duplicates = true; break;
+        case kClusters: {  // a later -M replaces an earlier one; "all" means every cluster
+            auto items = split(v, ',');
+            bool all = false;
+            for (const auto &c : items) all = all || iequals(trim(c), "all") || trim(c) == "-1";
+            a.clusters.clear();
+            if (!all)
+                for (const auto &c : items) a.clusters.push_back(to_lower(trim(c)));
             break;
         }
+        case kAllClusters: a.clusters.clear(); break;
         case kStartTime: a.start = v; break;
         case kUser:
         case kUid: append_list(a.users, v); break;
@@ -127,7 +124,7 @@ SacctArgs parse_sacct_args(std::span<const std::string> args) {
         case kUnits: {
             char u = v.size() == 1 ? char(std::toupper(static_cast<unsigned char>(v[0]))) : 0;
             if (std::string_view("KMGTP").find(u) == std::string_view::npos || !u)
-                throw ParseError("Invalid unit type '" + v + "'. Possible options are 'KMGTP'");
+                throw SacctFatal("Invalid unit type");
             a.units = u;
             break;
         }

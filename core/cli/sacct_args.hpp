@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "cli/job_states.hpp"
+#include "cli/sacct_select.hpp"
+#include "common/error.hpp"
 
 namespace drover::cli {
 
@@ -19,16 +21,26 @@ struct SacctArgs {
     int verbose = 0;
     std::optional<std::string> delimiter;
     std::optional<std::string> format;            // -o (repeats are joined)
-    std::vector<uint32_t> job_ids;                // -j ("12", "12.batch" -> 12; "12_3" -> 12)
-    std::vector<std::pair<uint32_t, uint32_t>> tasks;  // -j "12_3": only that task of array 12
+    std::vector<SacctSel> jobs;                   // -j items ("12", "12.batch", "12_3", "12_3.0")
+    std::vector<uint32_t> job_ids;                // the job ids they name, for the store
     std::optional<std::string> start, end;        // -S, -E as written
     JobStateFilter states;                        // -s
     std::vector<std::string> users, accounts, partitions, names;
     std::optional<std::string> nodelist;          // -N
     char units = 0;                               // --units: K, M, G, T or P (0: per figure)
+    bool duplicates = false;                      // -D: earlier runs of requeued jobs too
+    std::vector<std::string> clusters;            // -M (empty, or -M all / -L: every cluster)
+    std::optional<std::string> fatal;             // set instead of throwing SacctFatal (sacct.cpp)
 };
 
-// Throws UsageError for unknown options and drover::ParseError for bad values.
+// A mistake Slurm reports as fatal ("sacct: fatal: Bad job/step specified: x").
+class SacctFatal : public ParseError {
+  public:
+    using ParseError::ParseError;
+};
+
+// Throws UsageError for unknown options, SacctFatal for what Slurm finds fatal and
+// drover::ParseError for other bad values.
 SacctArgs parse_sacct_args(std::span<const std::string> args);
 
 }  // namespace drover::cli

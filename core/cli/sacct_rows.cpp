@@ -95,15 +95,22 @@ constexpr Def kDefs[] = {
 
 std::string_view sv(const flatbuffers::String *s) { return s ? s->string_view() : std::string_view(); }
 
+// A requeued job's earlier run (sacct -D) is REQUEUED over PENDING, and over.
+bool requeued_run(const proto::AcctJob &j) { return (j.state() & kJobFlagRequeued) != 0; }
+
+// Still pending or running (an earlier run of a requeued job is not).
+bool active(const proto::AcctJob &j) { return job_is_active(j.state()) && !requeued_run(j); }
+
 // It ran: it got nodes (a job cancelled while pending has a start time but no nodes).
 bool started(const proto::AcctJob &j) {
-    return j.start_time() != 0 && (j.state() & kJobStateBase) != DROVER_JOB_PENDING &&
+    return j.start_time() != 0 &&
+           ((j.state() & kJobStateBase) != DROVER_JOB_PENDING || requeued_run(j)) &&
            j.node_list() && j.node_list()->size() != 0;
 }
 
 int64_t elapsed(const proto::AcctJob &j, int64_t now) {
     if (!started(j)) return 0;
-    int64_t end = job_is_active(j.state()) || j.end_time() == 0 ? now : j.end_time();
+    int64_t end = active(j) || j.end_time() == 0 ? now : j.end_time();
     return end > j.start_time() ? end - j.start_time() : 0;
 }
 
@@ -198,9 +205,9 @@ std::vector<SacctRow> sacct_rows(std::vector<const proto::AcctJob *> jobs, bool 
 std::string sacct_state(const proto::AcctJob &j, bool batch_step) {
     uint32_t base = j.state() & kJobStateBase;
     if (batch_step) {
-        // The batch step of a job killed for its time limit or preempted was cancelled.
+        // The batch step of a job killed for its time limit, preempted or requeued was cancelled.
         if (base == DROVER_JOB_TIMEOUT || base == DROVER_JOB_PREEMPTED ||
-            base == DROVER_JOB_CANCELLED)
+            base == DROVER_JOB_CANCELLED || requeued_run(j))
             return "CANCELLED";
         return job_state_long(j.state());
     }
@@ -239,7 +246,8 @@ std::string sacct_value(const SacctField &f, const SacctRow &row, int64_t now, c
     case kAllocNodes: return step ? "1" : str_u(j.alloc_nodes());
     case kNNodes: return step ? "1" : str_u(j.alloc_nodes() ? j.alloc_nodes() : 1);
     case kReqCpus: return str_u(step ? batch_cpus(j) : j.req_cpus());
-    case kReqMem: return format_size_mb(j.req_mem_mb());
+    case kReqMem:  // the job's requested memory in all, as Slurm's TRES (steps: blank)
+        return step ? "" : sacct_size(j.req_mem_mb() * std::max(j.alloc_nodes(), 1u) << 20, units);
     case kReqNodes: return step ? "" : str_u(j.alloc_nodes() ? j.alloc_nodes() : 1);
     case kAllocTres:
         if (!started(j)) return "";
@@ -249,11 +257,11 @@ std::string sacct_value(const SacctField &f, const SacctRow &row, int64_t now, c
         return step ? "" : tres(j.req_cpus(), j.req_mem_mb(), j.alloc_nodes() ? j.alloc_nodes() : 1, true);
     case kState: return sacct_state(j, step);
     case kExitCode: return exit_code_string(j.exit_status());
-    case kDerivedExitCode: return step ? "" : "0:0";
+    case kDerivedExitCode: return step ? "" : exit_code_string(sacct_derived_exit(j));
     case kSubmit: return format_timestamp(j.submit_time());
     case kEligible: return format_timestamp(j.eligible_time());
     case kStart: return started(j) ? format_timestamp(j.start_time()) : "Unknown";
-    case kEnd: return job_is_active(j.state()) ? "Unknown" : format_timestamp(j.end_time());
+    case kEnd: return active(j) ? "Unknown" : format_timestamp(j.end_time());
     case kElapsed: return format_elapsed_hms(elapsed(j, now));
     case kElapsedRaw: return str_i(elapsed(j, now));
     case kCpuTime:

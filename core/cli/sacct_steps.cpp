@@ -108,6 +108,17 @@ std::string sacct_cpu_time(uint64_t usec, bool whole_seconds) {
     return buf;
 }
 
+int32_t sacct_derived_exit(const proto::AcctJob &job) {
+    int32_t worst = 0;
+    if (!job.steps()) return worst;
+    for (const auto *s : *job.steps()) {
+        if (s->step_id() == DROVER_STEP_BATCH || s->step_id() == DROVER_STEP_EXTERN) continue;
+        auto code = [](int32_t st) { return std::pair((st >> 8) & 0xff, st & 0x7f); };
+        if (code(s->exit_status()) > code(worst)) worst = s->exit_status();
+    }
+    return worst;
+}
+
 std::string sacct_job_usage(const SacctField &f, const proto::AcctJob &job) {
     auto kind = static_cast<SacctKind>(f.kind);
     if (kind != kTotalCpu && kind != kUserCpu && kind != kSystemCpu) return "";
@@ -140,7 +151,6 @@ std::string sacct_step_value(const SacctField &f, const proto::AcctJob &j, const
     case kAllocNodes:
     case kNNodes: return str_u(s.nodes());
     case kNTasks: return str_u(s.tasks());
-    case kReqMem: return format_size_mb(s.req_mem_mb() ? s.req_mem_mb() : j.req_mem_mb());
     case kAllocTres: return std::string(sv(s.tres_alloc()));
     case kState: return step_state(s);
     case kExitCode: return exit_code_string(s.exit_status());

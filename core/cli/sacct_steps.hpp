@@ -30,6 +30,9 @@ std::string sacct_cpu_time(uint64_t usec, bool whole_seconds = false);
 std::string sacct_step_value(const SacctField &f, const proto::AcctJob &job,
                              const proto::AcctStep &step, int64_t now, char units);
 
+// DerivedExitCode: the highest exit code (then signal) of the job's srun steps, as a wait status.
+int32_t sacct_derived_exit(const proto::AcctJob &job);
+
 // A usage field's value on the job's own line: blank, but for TotalCPU, UserCPU and SystemCPU,
 // which add up the job's steps.
 std::string sacct_job_usage(const SacctField &f, const proto::AcctJob &job);

@@ -25,6 +25,10 @@ class io_context;
 
 namespace drover::ctld {
 
+// The state of a requeued job's earlier run in the store: Slurm's JOB_REQUEUE bit, which sacct
+// prints as REQUEUED.
+inline constexpr uint32_t kAcctStateRequeued = 0x400;
+
 // One job's accounting record, owning its strings.
 struct AcctRecord {
     uint32_t job_id = 0, uid = 0, gid = 0;
@@ -80,7 +84,12 @@ struct AcctQuery {
     std::vector<uint32_t> job_ids;
     uint32_t uid = DROVER_NO_VAL;
     int64_t start_after = 0, end_before = 0;
+    bool duplicates = false;
 };
+
+// PrivateData (as slurm.conf writes it) keeps accounting records private: "jobs" or "usage" in
+// the list, in any case. Non-administrators then see only their own records.
+bool acct_private(const std::string &private_data);
 
 class AcctQueue {
   public:

@@ -158,7 +158,8 @@ int run_controller(const Options &opts) {
              query.uid = a->user_id();
              query.start_after = a->start_after();
              query.end_before = a->end_before();
-             if (conf.private_data.find("jobs") != std::string::npos && !ctx.is_admin(q->peer.uid))
+             query.duplicates = a->duplicates();
+             if (acct_private(conf.private_data) && !ctx.is_admin(q->peer.uid))
                  query.uid = q->peer.uid;
              acct.query(std::move(query), [r](std::vector<uint8_t> msg) { r->reply(msg); });
          }},

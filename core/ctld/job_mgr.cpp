@@ -106,7 +106,20 @@ void JobManager::persist(const Job &job) {
     ctx_.commit.txn().put(state::Table::Jobs, key, {fbb.GetBufferPointer(), fbb.GetSize()});
 }
 
-void JobManager::account(int event, const Job &j) {
+void JobManager::account(int event, const Job &j) { spool_acct(event, acct_record(j)); }
+
+void JobManager::account_requeue(const Job &j) {
+    // The run that ends here stays in the store as a record of its own (sacct -D shows it): its
+    // end is now, its state REQUEUED (Slurm's JOB_REQUEUE bit over PENDING). The submit event
+    // that follows makes the store move it aside and start the next run's record.
+    AcctRecord r = acct_record(j);
+    r.state = DROVER_JOB_PENDING | kAcctStateRequeued;
+    r.end_time = Ctx::now();
+    if (r.start_time == 0) r.start_time = r.end_time;
+    spool_acct(DROVER_ACCT_JOB_END, std::move(r));
+}
+
+AcctRecord JobManager::acct_record(const Job &j) {
     AcctRecord r;
     r.job_id = j.id;
     r.uid = j.uid;
@@ -131,6 +144,10 @@ void JobManager::account(int event, const Job &j) {
     r.array_job_id = j.array_task_id == DROVER_NO_VAL ? 0 : j.array_job_id;
     r.array_task_id = j.array_task_id;
     r.comment = j.comment;
+    return r;
+}
+
+void JobManager::spool_acct(int event, AcctRecord r) {
     // Spooled in this commit; handed to the accounting thread once durable.
     uint64_t seq = ++acct_seq_;
     auto key = state::seq_key(seq);

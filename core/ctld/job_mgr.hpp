@@ -50,6 +50,8 @@ class JobManager {
     void persist(const Job &job);
     // Spools the job's accounting record for event (delivered once the batch is durable).
     void account(int event, const Job &job);
+    // Before a requeue resets the job: its ending run's record, REQUEUED (then account SUBMIT).
+    void account_requeue(const Job &job);
     // Spools a step's accounting record (DROVER_ACCT_STEP_START or _END) in the current batch,
     // like account(); the accounting thread gets it once the batch is durable.
     void account_step(int event, AcctStepRecord rec);
@@ -101,6 +103,8 @@ class JobManager {
     Job *split_array_task(Job &record, uint32_t task);
 
   private:
+    AcctRecord acct_record(const Job &job);
+    void spool_acct(int event, AcctRecord r);
     // One job's scontrol update (fields, hold/release, requeue, top): an empty string, or why it
     // was refused, in which case the job is unchanged.
     std::string update_job(Job &job, const proto::JobUpdateRequest &r, uint32_t uid, bool admin);

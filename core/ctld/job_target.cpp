@@ -81,6 +81,7 @@ void JobManager::cancel_pending_task(Job &rec, uint32_t task, uint32_t uid) {
 }
 
 void JobManager::requeue_job(Job &job, bool hold) {
+    account_requeue(job);
     if (job.running()) {
         const auto &sel = ctx_.plugins.select();
         drover_job_view v = Scheduler::view(job);
@@ -110,6 +111,7 @@ void JobManager::requeue_job(Job &job, bool hold) {
         job.reason = "JobHeldUser";
     }
     persist(job);
+    account(DROVER_ACCT_JOB_SUBMIT, job);  // the next run's record
     spdlog::info("job {} requeued (restart {})", job.id, job.restart_count);
     ctx_.sched->request();
 }

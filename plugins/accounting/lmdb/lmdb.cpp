@@ -22,12 +22,17 @@
 #include <drover/accounting.h>
 #include <drover/plugin.hpp>
 
+#include "earlier_runs.hpp"
+#include "keys.hpp"
 #include "record.hpp"
 #include "step_record.hpp"
 
 namespace {
 
+using drover::acct_lmdb::Key;
+using drover::acct_lmdb::key_id;
 using drover::acct_lmdb::Record;
+using drover::acct_lmdb::StepKey;
 using drover::acct_lmdb::StepRecord;
 using drover::sdk::guard;
 using drover::sdk::set_errorf;
@@ -42,7 +47,8 @@ struct State {
     drover::sdk::Host host;
     std::string dir;
     MDB_env *env = nullptr;
-    MDB_dbi dbi = 0;
+    MDB_dbi dbi = 0;   // jobs and their steps
+    MDB_dbi runs = 0;  // earlier runs of requeued jobs (earlier_runs.hpp)
     std::mutex write_mu;  // one write transaction at a time
 };
 
@@ -71,16 +77,6 @@ class Txn {
     int rc_ = 0;
 };
 
-struct Key {
-    unsigned char bytes[4];
-    explicit Key(uint32_t id)
-        : bytes{static_cast<unsigned char>(id >> 24), static_cast<unsigned char>(id >> 16),
-                static_cast<unsigned char>(id >> 8), static_cast<unsigned char>(id)}
-    {
-    }
-    MDB_val val() { return MDB_val{sizeof bytes, bytes}; }
-};
-
 // The query as this plugin knows it: members the caller's struct lacks keep "no filter".
 drover_acct_query read_query(const drover_acct_query *in)
 {
@@ -102,13 +98,16 @@ bool matches(const drover_acct_query &q, const drover_acct_job &j)
     return true;
 }
 
-// Stores one record under key in its own write transaction; an LMDB error code or 0.
-int put(State &s, MDB_val k, std::string &value)
+// Stores one record under key in its own write transaction, after moving job's ended run aside
+// when archive_job is set (a job submitted again); an LMDB error code or 0.
+int put(State &s, MDB_val k, std::string &value, uint32_t archive_job = 0)
 {
     MDB_val v{value.size(), value.data()};
     std::lock_guard lock(s.write_mu);
     Txn txn(s.env, 0);
     int rc = txn.rc();
+    if (rc == 0 && archive_job)
+        rc = drover::acct_lmdb::archive_ended_run(txn.get(), s.dbi, s.runs, archive_job);
     if (rc == 0)
         rc = mdb_put(txn.get(), s.dbi, &k, &v, 0);
     if (rc == 0)
@@ -125,31 +124,15 @@ int acct_job_event(void *state, int event, const drover_acct_job *job, drover_er
             return DROVER_EINVAL;
         }
         std::string value = Record::from(*job).pack();
-        Key key(job->job_id);
-        if (int rc = put(s, key.val(), value); rc != 0) {
+        Key key({job->job_id});
+        const bool again = event == DROVER_ACCT_JOB_SUBMIT;  // a requeue or a reused id
+        if (int rc = put(s, key.val(), value, again ? job->job_id : 0); rc != 0) {
             set_errorf(err, "job %u: writing %s: %s", job->job_id, s.dir.c_str(),
                        mdb_strerror(rc));
             return DROVER_EIO;
         }
         return DROVER_OK;
     });
-}
-
-struct StepKey {
-    unsigned char bytes[8];
-    StepKey(uint32_t job, uint32_t step)
-    {
-        Key j(job), s(step);
-        std::memcpy(bytes, j.bytes, 4);
-        std::memcpy(bytes + 4, s.bytes, 4);
-    }
-    MDB_val val() { return MDB_val{sizeof bytes, bytes}; }
-};
-
-uint32_t be32(const void *p)
-{
-    const auto *b = static_cast<const unsigned char *>(p);
-    return uint32_t{b[0]} << 24 | uint32_t{b[1]} << 16 | uint32_t{b[2]} << 8 | b[3];
 }
 
 int acct_step_event(void *state, int event, const drover_acct_step *step, drover_error *err)
@@ -162,7 +145,7 @@ int acct_step_event(void *state, int event, const drover_acct_step *step, drover
             return DROVER_EINVAL;
         }
         std::string value = StepRecord::from(*step).pack();
-        StepKey key(step->job_id, step->step_id);
+        StepKey key({step->job_id, step->step_id});
         if (int rc = put(s, key.val(), value); rc != 0) {
             set_errorf(err, "step %u.%u: writing %s: %s", step->job_id, step->step_id,
                        s.dir.c_str(), mdb_strerror(rc));
@@ -207,16 +190,19 @@ class Walk {
         auto rec = StepRecord::unpack({static_cast<const char *>(v.mv_data), v.mv_size});
         if (!rec) {
             set_errorf(err_, "record of step %u.%u is corrupt or of an unknown format",
-                       be32(k.mv_data), be32(static_cast<const char *>(k.mv_data) + 4));
+                       key_id(k, 0), key_id(k, k.mv_size - 4));
             return DROVER_EIO;
         }
         const drover_acct_step step = rec->view();
         return step_emit_(arg_, &step) != 0 ? 1 : 0;
     }
 
-    // A job looked up by id: the job, then (if it was emitted) its steps.
+    // A job looked up by id: its earlier runs when asked for, the job, then (if it was emitted)
+    // its steps.
     int job_with_steps(uint32_t id, const MDB_val &v)
     {
+        if (int rc = earlier_runs(id); rc != 0)
+            return rc;
         bool emitted = false;
         if (int rc = job(v, id, &emitted); rc != 0 || !emitted || !step_emit_)
             return rc;
@@ -224,11 +210,11 @@ class Walk {
         if (int rc = open_cursor(&cur); rc != 0)
             return rc;
         std::unique_ptr<MDB_cursor, void (*)(MDB_cursor *)> close(cur, mdb_cursor_close);
-        StepKey from(id, 0);
+        StepKey from({id, 0});
         MDB_val k = from.val(), sv;
         for (int rc = mdb_cursor_get(cur, &k, &sv, MDB_SET_RANGE); rc == 0;
              rc = mdb_cursor_get(cur, &k, &sv, MDB_NEXT)) {
-            if (k.mv_size != 8 || be32(k.mv_data) != id)
+            if (k.mv_size != 8 || key_id(k, 0) != id)
                 break;
             if (int src = step(k, sv); src != 0)
                 return src;
@@ -251,9 +237,11 @@ class Walk {
              op = MDB_NEXT) {
             int rc = 0;
             if (k.mv_size == 4) {
-                id = be32(k.mv_data);
-                rc = job(v, id, &emitted);
-            } else if (k.mv_size == 8 && emitted && be32(k.mv_data) == id) {
+                id = key_id(k, 0);
+                rc = earlier_runs(id);
+                if (rc == 0)
+                    rc = job(v, id, &emitted);
+            } else if (k.mv_size == 8 && emitted && key_id(k, 0) == id) {
                 rc = step(k, v);
             }
             if (rc != 0)
@@ -262,9 +250,33 @@ class Walk {
         return 0;
     }
 
-    int open_cursor(MDB_cursor **cur)
+    // With duplicates asked for, job's earlier runs, each followed by its steps.
+    int earlier_runs(uint32_t id)
     {
-        if (int rc = mdb_cursor_open(txn_, s_.dbi, cur); rc != 0) {
+        if (!q_.duplicates)
+            return 0;
+        MDB_cursor *cur = nullptr;
+        if (int rc = open_cursor(&cur, s_.runs); rc != 0)
+            return rc;
+        std::unique_ptr<MDB_cursor, void (*)(MDB_cursor *)> close(cur, mdb_cursor_close);
+        Key from({id});
+        MDB_val k = from.val(), v;
+        bool emitted = false;
+        for (int rc = mdb_cursor_get(cur, &k, &v, MDB_SET_RANGE); rc == 0;
+             rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
+            if (k.mv_size < 8 || key_id(k, 0) != id)
+                break;
+            int vrc = k.mv_size == 8 ? job(v, id, &emitted) : emitted ? step(k, v) : 0;
+            if (vrc != 0)
+                return vrc;
+        }
+        return 0;
+    }
+
+    int open_cursor(MDB_cursor **cur) { return open_cursor(cur, s_.dbi); }
+    int open_cursor(MDB_cursor **cur, MDB_dbi dbi)
+    {
+        if (int rc = mdb_cursor_open(txn_, dbi, cur); rc != 0) {
             set_errorf(err_, "reading %s: %s", s_.dir.c_str(), mdb_strerror(rc));
             return DROVER_EIO;
         }
@@ -301,7 +313,7 @@ int query(State &s, const drover_acct_query *query, drover_acct_emit_fn emit,
     ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
     std::vector<uint32_t> arrays;  // listed ids that name a job array
     for (uint32_t id : ids) {
-        Key key(id);
+        Key key({id});
         MDB_val k = key.val(), v;
         if (mdb_get(txn.get(), s.dbi, &k, &v) != 0)
             continue;
@@ -319,7 +331,7 @@ int query(State &s, const drover_acct_query *query, drover_acct_emit_fn emit,
     if (int rc = walk.open_cursor(&cur); rc != 0)
         return rc;
     std::unique_ptr<MDB_cursor, void (*)(MDB_cursor *)> close(cur, mdb_cursor_close);
-    Key from(arrays.front() + 1);
+    Key from({arrays.front() + 1});
     MDB_val k = from.val(), v;
     for (int rc = mdb_cursor_get(cur, &k, &v, MDB_SET_RANGE); rc == 0;
          rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
@@ -371,12 +383,16 @@ int open_store(State &s, drover_error *err)
     if (rc == 0)
         rc = mdb_env_set_mapsize(s.env, kMapSize);
     if (rc == 0)
+        rc = mdb_env_set_maxdbs(s.env, 2);
+    if (rc == 0)
         rc = mdb_env_open(s.env, s.dir.c_str(), MDB_NOTLS, 0600);
     if (rc == 0) {
         Txn txn(s.env, 0);
         rc = txn.rc();
         if (rc == 0)
             rc = mdb_dbi_open(txn.get(), nullptr, 0, &s.dbi);
+        if (rc == 0)
+            rc = mdb_dbi_open(txn.get(), "earlier_runs", MDB_CREATE, &s.runs);
         if (rc == 0)
             rc = txn.commit();
     }

@@ -74,7 +74,9 @@ struct Step {
 // Append only. Step 1: the jobs table (every drover_acct_job member; uint32 numbers as bigint,
 // req_mem_mb as bigint holding the uint64's bits, times as epoch seconds, 0 when not yet).
 // Step 3: the steps table, one row per (cluster, job, step) with every drover_acct_step member
-// (uint64 sizes and microseconds as bigint holding the uint64's bits).
+// (uint64 sizes and microseconds as bigint holding the uint64's bits). Step 4: job_runs and
+// step_runs, the earlier runs of requeued jobs (sacct -D): the columns of jobs and steps, and run
+// (1, 2, ...). A submit event for a job whose row has ended moves that row and its steps there.
 const std::vector<Step> kSteps = {
     {1,
      "jobs table",
@@ -145,6 +147,14 @@ const std::vector<Step> kSteps = {
       " max_disk_write_node text NOT NULL,"
       " tres_alloc text NOT NULL,"
       " PRIMARY KEY (cluster, job_id, step_id))"}},
+    {4,
+     "earlier runs of requeued jobs",
+     {"CREATE TABLE IF NOT EXISTS job_runs (LIKE jobs INCLUDING DEFAULTS)",
+      "ALTER TABLE job_runs ADD COLUMN IF NOT EXISTS run bigint NOT NULL DEFAULT 1",
+      "ALTER TABLE job_runs ADD PRIMARY KEY (cluster, job_id, run)",
+      "CREATE TABLE IF NOT EXISTS step_runs (LIKE steps INCLUDING DEFAULTS)",
+      "ALTER TABLE step_runs ADD COLUMN IF NOT EXISTS run bigint NOT NULL DEFAULT 1",
+      "ALTER TABLE step_runs ADD PRIMARY KEY (cluster, job_id, run, step_id)"}},
 };
 
 // The record's columns, in the order of the upsert's parameters and of the query's results.
@@ -177,13 +187,23 @@ constexpr const char *kUpsert =
 
 // $1 cluster; $2 job ids (NULL: any); $3 user (NULL: any); $4 start_after (0: any): drop jobs
 // that ended before it; $5 end_before (0: any): drop jobs submitted after it. As accounting/lmdb.
-#define DROVER_PG_JOB_FILTER                                                                     \
-    " FROM jobs WHERE cluster = $1"                                                           \
+#define DROVER_PG_WHERE                                                                          \
+    " WHERE cluster = $1"                                                                     \
     " AND ($2::bigint[] IS NULL OR job_id = ANY($2::bigint[]) OR array_job_id = ANY($2::bigint[]))" \
     " AND ($3::bigint IS NULL OR user_id = $3::bigint)"                                        \
     " AND ($4::bigint = 0 OR end_time = 0 OR end_time >= $4::bigint)"                          \
     " AND ($5::bigint = 0 OR submit_time <= $5::bigint)"
+#define DROVER_PG_JOB_FILTER " FROM jobs" DROVER_PG_WHERE
 constexpr const char *kSelect = "SELECT " DROVER_PG_COLUMNS DROVER_PG_JOB_FILTER " ORDER BY job_id";
+
+// The current run of a job sorts after its earlier runs (1, 2, ...).
+#define DROVER_PG_CURRENT_RUN "2147483647"
+// Jobs with their earlier runs (sacct -D): the job's columns, then run.
+#define DROVER_PG_ALL_RUNS                                                                       \
+    "SELECT " DROVER_PG_COLUMNS ", run FROM job_runs" DROVER_PG_WHERE                            \
+    " UNION ALL SELECT " DROVER_PG_COLUMNS ", " DROVER_PG_CURRENT_RUN DROVER_PG_JOB_FILTER
+constexpr const char *kSelectRuns =
+    "SELECT * FROM (" DROVER_PG_ALL_RUNS ") j ORDER BY job_id, run";
 
 // A step's columns after cluster and job_id, in the order of the upsert's parameters $3.. and of
 // the joined query's results after the job's.
@@ -230,6 +250,28 @@ constexpr const char *kSelectWithSteps =
     "SELECT j.*, " DROVER_PG_STEP_COLUMNS("s.") " FROM (SELECT " DROVER_PG_COLUMNS
     DROVER_PG_JOB_FILTER ") j LEFT JOIN steps s ON s.cluster = j.cluster AND s.job_id = j.job_id"
     " ORDER BY j.job_id, s.step_id";
+
+// The same with earlier runs: each run joined with the steps of that run.
+constexpr const char *kSelectRunsWithSteps =
+    "SELECT j.*, " DROVER_PG_STEP_COLUMNS("s.") " FROM (" DROVER_PG_ALL_RUNS ") j LEFT JOIN ("
+    "SELECT cluster, job_id, run, " DROVER_PG_STEP_COLUMNS("") " FROM step_runs UNION ALL "
+    "SELECT cluster, job_id, " DROVER_PG_CURRENT_RUN ", " DROVER_PG_STEP_COLUMNS("") " FROM steps"
+    ") s ON s.cluster = j.cluster AND s.job_id = j.job_id AND s.run = j.run"
+    " ORDER BY j.job_id, j.run, s.step_id";
+
+// A submit event for a job whose row has ended (a requeue, or a job id used again) first moves
+// that row and its steps to job_runs and step_runs as the next run. $1 cluster, $2 job id.
+const std::vector<const char *> kArchiveEndedRun = {
+    "INSERT INTO job_runs SELECT j.*, coalesce((SELECT max(r.run) FROM job_runs r"
+    " WHERE r.cluster = $1 AND r.job_id = $2::bigint), 0) + 1 FROM jobs j"
+    " WHERE j.cluster = $1 AND j.job_id = $2::bigint AND j.end_time <> 0",
+    "INSERT INTO step_runs SELECT s.*, (SELECT max(r.run) FROM job_runs r"
+    " WHERE r.cluster = $1 AND r.job_id = $2::bigint) FROM steps s"
+    " JOIN jobs j ON j.cluster = s.cluster AND j.job_id = s.job_id AND j.end_time <> 0"
+    " WHERE s.cluster = $1 AND s.job_id = $2::bigint",
+    "DELETE FROM steps s USING jobs j WHERE s.cluster = $1 AND s.job_id = $2::bigint"
+    " AND j.cluster = s.cluster AND j.job_id = s.job_id AND j.end_time <> 0",
+};
 
 // ---- libpq helpers ---------------------------------------------------------------------------
 
@@ -521,22 +563,33 @@ drover_acct_query read_query(const drover_acct_query *in)
 }
 
 // Runs one upsert with params, reconnecting and retrying once when the connection broke under
-// it. what names the record in the error ("job 12", "step 12.0").
+// it; with prelude statements (each taking params' first two values), all of them and then the
+// upsert in one transaction. what names the record in the error ("job 12", "step 12.0").
 int upsert(State &s, const char *sql, const std::vector<const char *> &params,
-           const std::string &what, drover_error *err)
+           const std::string &what, drover_error *err,
+           const std::vector<const char *> &prelude = {})
 {
+    const std::vector<const char *> key(params.begin(), params.begin() + 2);
     std::lock_guard lock(s.mu);
     for (int attempt = 0;; ++attempt) {
         PGconn *c = connection(s, err);
         if (!c)
             return DROVER_EIO;
-        Result r = exec(c, sql, params);
-        if (ok(r))
+        Result r;
+        bool good = prelude.empty() || ok(r = exec(c, "BEGIN"));
+        for (const char *stmt : prelude)
+            good = good && ok(r = exec(c, stmt, key));
+        good = good && ok(r = exec(c, sql, params));
+        if (good && !prelude.empty())
+            good = ok(r = exec(c, "COMMIT"));
+        if (good)
             return DROVER_OK;
+        const std::string why = result_error(c, r.get());
+        if (!prelude.empty() && !broken(s))
+            exec(c, "ROLLBACK");
         if (attempt == 0 && broken(s))
             continue;  // the connection died since the last call: reconnect and retry once
-        set_errorf(err, "%s: recording in the accounting database: %s", what.c_str(),
-                   result_error(c, r.get()).c_str());
+        set_errorf(err, "%s: recording in the accounting database: %s", what.c_str(), why.c_str());
         if (broken(s))
             s.conn.reset();
         return DROVER_EIO;
@@ -585,7 +638,9 @@ int acct_job_event(void *state, int event, const drover_acct_job *in, drover_err
         for (const auto &p : v)
             params.push_back(p.c_str());
 
-        return upsert(s, kUpsert, params, "job " + std::to_string(j.job_id), err);
+        const bool again = event == DROVER_ACCT_JOB_SUBMIT;  // a requeue or a reused id
+        return upsert(s, kUpsert, params, "job " + std::to_string(j.job_id), err,
+                      again ? kArchiveEndedRun : std::vector<const char *>{});
     });
 }
 
@@ -668,6 +723,7 @@ struct Sink {
     drover_acct_emit_fn emit;
     drover_acct_step_emit_fn step_emit;
     void *arg;
+    bool runs = false;  // earlier runs too (the rows carry run after the job's columns)
 };
 
 // Streams the rows of one query (kSelect, or kSelectWithSteps when sink.step_emit is set) to the
@@ -675,7 +731,9 @@ struct Sink {
 int stream(PGconn *c, const std::vector<const char *> &params, const Sink &sink,
            size_t *emitted, drover_error *err)
 {
-    const char *sql = sink.step_emit ? kSelectWithSteps : kSelect;
+    const char *sql = sink.runs ? (sink.step_emit ? kSelectRunsWithSteps : kSelectRuns)
+                                : (sink.step_emit ? kSelectWithSteps : kSelect);
+    const int step_base = kColumns + (sink.runs ? 1 : 0);
     if (!PQsendQueryParams(c, sql, static_cast<int>(params.size()), nullptr, params.data(),
                            nullptr, nullptr, 0)) {
         set_errorf(err, "querying the accounting database: %s", conn_error(c).c_str());
@@ -684,6 +742,7 @@ int stream(PGconn *c, const std::vector<const char *> &params, const Sink &sink,
     PQsetSingleRowMode(c);
     bool stopped = false, have_job = false;
     uint32_t last_job = 0;
+    int64_t last_run = 0;
     std::string error;
     while (PGresult *raw = PQgetResult(c)) {
         Result r(raw);
@@ -692,17 +751,19 @@ int stream(PGconn *c, const std::vector<const char *> &params, const Sink &sink,
             continue;  // drain what the server sent before it saw the cancel
         if (st == PGRES_SINGLE_TUPLE) {
             const auto job_id = static_cast<uint32_t>(int_value(raw, 0, kJobId));
+            const int64_t run = sink.runs ? int_value(raw, 0, kColumns) : 0;
             bool stop = false;
-            if (!have_job || job_id != last_job) {  // rows come in job order
+            if (!have_job || job_id != last_job || run != last_run) {  // rows come in job order
                 const drover_acct_job j = job_row(raw, 0);
                 ++*emitted;
                 stop = sink.emit(sink.arg, &j) != 0;
                 have_job = true;
                 last_job = job_id;
+                last_run = run;
             }
-            if (!stop && sink.step_emit && PQnfields(raw) >= kColumns + kStepColumns &&
-                !PQgetisnull(raw, 0, kColumns + kStepId)) {
-                const drover_acct_step step = step_row(raw, 0, kColumns, job_id);
+            if (!stop && sink.step_emit && PQnfields(raw) >= step_base + kStepColumns &&
+                !PQgetisnull(raw, 0, step_base + kStepId)) {
+                const drover_acct_step step = step_row(raw, 0, step_base, job_id);
                 stop = sink.step_emit(sink.arg, &step) != 0;
             }
             if (stop) {
@@ -762,7 +823,8 @@ int acct_job_query(void *state, const drover_acct_query *q, drover_acct_emit_fn 
                    drover_error *err)
 {
     return guard(err, [&] {
-        return query(*static_cast<State *>(state), q, Sink{emit, nullptr, arg}, err);
+        const bool runs = read_query(q).duplicates != 0;
+        return query(*static_cast<State *>(state), q, Sink{emit, nullptr, arg, runs}, err);
     });
 }
 
@@ -770,7 +832,8 @@ int acct_job_step_query(void *state, const drover_acct_query *q, drover_acct_emi
                         drover_acct_step_emit_fn step_emit, void *arg, drover_error *err)
 {
     return guard(err, [&] {
-        return query(*static_cast<State *>(state), q, Sink{emit, step_emit, arg}, err);
+        const bool runs = read_query(q).duplicates != 0;
+        return query(*static_cast<State *>(state), q, Sink{emit, step_emit, arg, runs}, err);
     });
 }
 

@@ -83,6 +83,8 @@ typedef struct drover_acct_query {
     uint32_t user_id;          /* DROVER_NO_VAL: any user */
     int64_t start_after;       /* jobs that ended after (or are not yet ended) */
     int64_t end_before;        /* jobs that started or were submitted before */
+    /* ABI 1.3 */
+    uint32_t duplicates;       /* non-zero: also the earlier runs of requeued jobs (sacct -D) */
 } drover_acct_query;
 
 /* Called once per matching job; returns 0 to go on, non-zero to stop. */

@@ -176,6 +176,7 @@ AT(drover_acct_query, job_id_count, 16);
 AT(drover_acct_query, user_id, 20);
 AT(drover_acct_query, start_after, 24);
 AT(drover_acct_query, end_before, 32);
+AT(drover_acct_query, duplicates, 40);  // ABI 1.3
 
 // ABI 1.3: step records (the last three members appended to the step while 1.3 was open) and the
 // ops that carry them.

@@ -1,6 +1,7 @@
 // accounting_steps_test.cpp - step records in both stores (accounting/lmdb, and accounting/postgres
 // against a server the test starts): step_event upserts, job_step_query streams each matching job
-// followed by its steps, every member survives the trip, filters and stops apply to steps too.
+// followed by its steps, every member survives the trip, filters and stops apply to steps too;
+// a job submitted again keeps its ended run apart, shown with duplicates (sacct -D).
 #include <drover/proctrack.h>
 
 #include <memory>
@@ -47,7 +48,8 @@ class AccountingSteps : public ::testing::TestWithParam<std::string> {
 
     const Bound<drover_acct_ops> &acct() const { return set_->acct(); }
 
-    void job(uint32_t id, uint32_t user, int64_t end)
+    void job(uint32_t id, uint32_t user, int64_t end, int event = DROVER_ACCT_JOB_END,
+             uint32_t state = DROVER_NO_VAL)
     {
         drover_acct_job j{};
         j.struct_size = sizeof j;
@@ -55,14 +57,13 @@ class AccountingSteps : public ::testing::TestWithParam<std::string> {
         j.user_id = user;
         j.cluster = str(cluster_);
         j.name = str(name_);
-        j.state = end ? DROVER_JOB_COMPLETE : DROVER_JOB_RUNNING;
+        j.state = state != DROVER_NO_VAL ? state : end ? DROVER_JOB_COMPLETE : DROVER_JOB_RUNNING;
         j.submit_time = 100;
         j.start_time = 110;
         j.end_time = end;
         j.array_task_id = DROVER_NO_VAL;
         drover_error err{};
-        ASSERT_EQ(acct().ops.job_event(acct().state, DROVER_ACCT_JOB_END, &j, &err), DROVER_OK)
-            << err.text;
+        ASSERT_EQ(acct().ops.job_event(acct().state, event, &j, &err), DROVER_OK) << err.text;
     }
 
     // A step with every member set from its ids, so that a round trip can be checked whole.
@@ -276,6 +277,56 @@ TEST_P(AccountingSteps, AStepOfAJobWithoutARecordIsKeptUntilTheJobComes)
     EXPECT_EQ(query(any()).order, Order{});
     job(5, 1000, 200);
     EXPECT_EQ(query(any()).order, (Order{"job 5", "step 5.0"}));
+}
+
+TEST_P(AccountingSteps, ARequeuedJobsEarlierRunsAreKeptAndShownWithDuplicates)
+{
+    constexpr uint32_t kRequeued = 0x400;  // REQUEUED over PENDING, as the core records it
+    job(7, 1000, 0, DROVER_ACCT_JOB_SUBMIT, DROVER_JOB_PENDING);
+    job(7, 1000, 0, DROVER_ACCT_JOB_START, DROVER_JOB_RUNNING);
+    record(DROVER_ACCT_STEP_END, step(7, DROVER_STEP_BATCH, true));
+    job(7, 1000, 150, DROVER_ACCT_JOB_END, kRequeued);        // run 1 ends, requeued
+    job(7, 1000, 0, DROVER_ACCT_JOB_SUBMIT, DROVER_JOB_PENDING);  // run 2
+    job(7, 1000, 0, DROVER_ACCT_JOB_START, DROVER_JOB_RUNNING);
+    record(DROVER_ACCT_STEP_START, step(7, 0, false));
+    job(7, 1000, 190, DROVER_ACCT_JOB_END, kRequeued);        // run 2 ends, requeued
+    job(7, 1000, 0, DROVER_ACCT_JOB_SUBMIT, DROVER_JOB_PENDING);  // run 3, pending
+    job(8, 1000, 0, DROVER_ACCT_JOB_SUBMIT, DROVER_JOB_PENDING);  // submitted once: not archived
+    const std::string batch = std::to_string(DROVER_STEP_BATCH);
+    // Without duplicates: the current run only, with no steps yet.
+    EXPECT_EQ(query(any()).order, (Order{"job 7", "job 8"}));
+    auto q = any();
+    q.duplicates = 1;
+    Seen all = query(q);
+    EXPECT_EQ(all.order, (Order{"job 7", "step 7." + batch, "job 7", "step 7.0", "job 7", "job 8"}));
+    const uint32_t seven[] = {7};
+    q.job_ids = seven;
+    q.job_id_count = 1;
+    EXPECT_EQ(query(q).order, (Order{"job 7", "step 7." + batch, "job 7", "step 7.0", "job 7"}));
+    // Each run is filtered on its own: run 1 ended at 150.
+    q = any();
+    q.duplicates = 1;
+    q.start_after = 160;
+    EXPECT_EQ(query(q).order, (Order{"job 7", "step 7.0", "job 7", "job 8"}));
+}
+
+TEST_P(AccountingSteps, EarlierRunsCarryTheirState)
+{
+    job(7, 1000, 150, DROVER_ACCT_JOB_END, 0x400);
+    job(7, 1000, 0, DROVER_ACCT_JOB_SUBMIT, DROVER_JOB_PENDING);
+    struct States {
+        std::vector<uint32_t> v;
+    } states;
+    auto emit = [](void *arg, const drover_acct_job *j) -> int {
+        static_cast<States *>(arg)->v.push_back(j->state);
+        return 0;
+    };
+    auto q = any();
+    q.duplicates = 1;
+    q.struct_size = sizeof q;
+    drover_error err{};
+    ASSERT_EQ(acct().ops.job_query(acct().state, &q, emit, &states, &err), DROVER_OK) << err.text;
+    EXPECT_EQ(states.v, (std::vector<uint32_t>{0x400, DROVER_JOB_PENDING}));
 }
 
 INSTANTIATE_TEST_SUITE_P(Stores, AccountingSteps, ::testing::Values("lmdb", "postgres"),
