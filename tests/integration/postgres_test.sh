@@ -55,9 +55,9 @@ recorded() { [ "$(row "$1" state)" = "$2" ]; }  # job, state number
 
 # ---- schema ----
 assert_contains "connected to the accounting database" "$(cat "$LOG")" "the controller connected at start"
-assert_eq "1|jobs table 2|array tasks and comments 3|steps table" \
+assert_eq "1|jobs table 2|array tasks and comments 3|steps table 4|earlier runs of requeued jobs" \
   "$(sql "SELECT version, description FROM drover_schema_version ORDER BY version" | tr '\n' ' ' | sed 's/ $//')" \
-  "schema at version 3, step by step"
+  "schema at version 4, step by step"
 assert_eq "cluster,job_id,step_id" \
   "$(sql "SELECT string_agg(a.attname, ',' ORDER BY k.n) FROM pg_index i
           CROSS JOIN LATERAL unnest(i.indkey) WITH ORDINALITY k(attnum, n)
@@ -150,7 +150,7 @@ assert_contains "accounting database reachable again" "$(cat "$LOG")" "the recon
 kill_ctld TERM
 restart_ctld
 wait_until 10 squeue -h || fail "controller did not come back"
-assert_eq "1,2,3" "$(sql "SELECT string_agg(version::text, ',' ORDER BY version) FROM drover_schema_version")" \
+assert_eq "1,2,3,4" "$(sql "SELECT string_agg(version::text, ',' ORDER BY version) FROM drover_schema_version")" \
   "a restart applies no step twice"
 assert_eq "$good|COMPLETED|0:0" "$(acct "$good")" "records survive a controller restart"
 

@@ -74,6 +74,7 @@ check_err 'sacct: fatal: Invalid unit type' --units=Q
 rq=$(sbatch --parsable -J again --wrap 'sleep 30')
 wait_until 10 bash -c "[ \"\$(squeue -h -j $rq -o %t)\" = R ]"
 scontrol requeue "$rq"
+wait_until 15 bash -c "scontrol show job $rq | grep -q 'Restarts=1'" || fail "no restart recorded"
 wait_until 15 bash -c "[ \"\$(squeue -h -j $rq -o %t)\" = R ]" || fail "the requeued job did not run again"
 assert_eq "$rq|RUNNING" "$(sacct -j "$rq" -X -n -P -o JobID,State)" "without -D: the current run only"
 assert_eq "$rq|REQUEUED $rq|RUNNING" "$(sacct -j "$rq" -X -n -P -D -o JobID,State | xargs)" "-D: the earlier run too, REQUEUED"
