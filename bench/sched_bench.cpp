@@ -206,7 +206,7 @@ void run_case(const Options &o, const std::vector<JobShape> &shapes, const std::
         net::CallPool pool(io, 1);
         ctld::AcctQueue acct(io, plugins.acct(), conf.cluster_name, [](uint64_t) {});  // none loaded
         ctld::Ctx ctx{io, conf, plugins, auth, store, commit, pool, acct,
-                      nullptr, nullptr, nullptr, 0, "bench"};
+                      nullptr, nullptr, nullptr, nullptr, 0, "bench"};
         ctld::NodeManager nodes(ctx);
         ctld::JobManager jobs(ctx);
         ctld::Scheduler sched(ctx);

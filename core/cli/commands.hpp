@@ -21,5 +21,8 @@ int scancel_main(std::span<const std::string> args);
 int sinfo_main(std::span<const std::string> args);
 int scontrol_main(std::span<const std::string> args);
 int sacct_main(std::span<const std::string> args);
+int srun_main(std::span<const std::string> args);
+int salloc_main(std::span<const std::string> args);
+int sstat_main(std::span<const std::string> args);
 
 }  // namespace drover::cli

@@ -79,6 +79,14 @@ std::optional<JobSpec> parse_job_spec(std::string_view text) {
     JobSpec s;
     std::string_view t = trim(text);
     s.text = std::string(t);
+    if (auto dot = t.rfind('.'); dot != std::string_view::npos && t.find(']', dot) == std::string_view::npos) {
+        std::string_view step = t.substr(dot + 1);
+        if (step == "batch") s.step_id = 0xfffffffbu;
+        else if (step == "extern") s.step_id = 0xfffffffcu;
+        else if (auto v = parse_u32(step); v && *v < 0xfffffff0u) s.step_id = *v;
+        else return std::nullopt;
+        t = t.substr(0, dot);
+    }
     std::size_t us = t.find('_');
     auto id = parse_u32(t.substr(0, us));
     if (!id || *id == 0 || *id >= kNoVal) return std::nullopt;

@@ -43,6 +43,7 @@ struct JobSpec {
     bool has_tasks = false;          // "_4" or "_[...]" given
     std::vector<TaskRange> tasks;    // when has_tasks
     std::string text;                // as written (spaces around it removed)
+    uint32_t step_id = 0xfffffffeu;  // "123.4": a step (0xfffffffb for "123.batch"); NO_VAL = none
 
     // Whether job is what this spec names: the job itself or, for a bare id, any task of the
     // array with that id; with tasks, a task among them or the array's pending record while it
@@ -52,7 +53,8 @@ struct JobSpec {
     bool names_task(uint32_t task) const { return !has_tasks || task_in(tasks, task); }
 };
 
-// Parses one spec: "123", "123_4", "123_[1-3,7]"; a "%N" throttle inside the brackets is
+// Parses one spec: "123", "123_4", "123_[1-3,7]", any of them with a step (".4", ".batch",
+// ".extern"); a "%N" throttle inside the brackets is
 // ignored ("123_[4-15%2]", as squeue prints a record). nullopt when malformed.
 std::optional<JobSpec> parse_job_spec(std::string_view text);
 

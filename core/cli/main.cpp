@@ -19,10 +19,11 @@ struct Command {
 constexpr Command kCommands[] = {
     {"sbatch", sbatch_main},   {"squeue", squeue_main},     {"scancel", scancel_main},
     {"sinfo", sinfo_main},     {"scontrol", scontrol_main}, {"sacct", sacct_main},
+    {"srun", srun_main},       {"salloc", salloc_main},     {"sstat", sstat_main},
 };
 
 // Commands that are links to this binary but come in later work.
-constexpr const char *kLater[] = {"srun", "salloc", "sstat", "sacctmgr"};
+constexpr const char *kLater[] = {"sacctmgr"};
 
 int usage() {
     std::string msg = "Usage: drover <command> [options]\nCommands:";

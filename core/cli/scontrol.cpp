@@ -163,6 +163,41 @@ int show_partitions(const Opts &o, std::span<const std::string> rest) {
     return 0;
 }
 
+int show_steps(const Opts &o, std::span<const std::string> rest) {
+    std::optional<JobSpec> spec;
+    std::vector<uint32_t> ids;
+    if (!rest.empty()) {
+        std::string_view w = rest[0];
+        if (istarts_with(w, "stepid=")) w.remove_prefix(7);
+        spec = parse_job_spec(w);
+        if (!spec) {
+            write_err("slurm_get_job_steps error: Invalid job id specified\n");
+            return 1;
+        }
+        ids.push_back(spec->job_id);
+    }
+    flatbuffers::FlatBufferBuilder fbb(128);
+    auto idv = fbb.CreateVector(ids);
+    net::Reply reply;
+    const auto *r = ask_ctld<proto::StepInfoResponse>(
+        reply, fbb, proto::Body::StepInfoRequest, proto::CreateStepInfoRequest(fbb, idv).Union(),
+        error_line("slurm_get_job_steps error: "));
+    if (!r) return 1;
+    std::string out;
+    if (r->steps())
+        for (const auto *st : *r->steps())
+            if (!spec || spec->step_id == 0xfffffffeu || spec->step_id == st->step_id()) out += show_step(*st, o.one_liner);
+    if (out.empty()) {
+        if (spec) {
+            write_err("Job step " + spec->text + " not found\n");
+            return 1;
+        }
+        out = "No job steps in the system\n";
+    }
+    write_out(out);
+    return 0;
+}
+
 int show_conf() {
     flatbuffers::FlatBufferBuilder fbb;
     auto req = proto::CreateConfigRequest(fbb);
@@ -187,6 +222,7 @@ int show(const Opts &o, std::span<const std::string> rest) {
     case ShowWhat::node: return show_nodes(o, rest);
     case ShowWhat::partition: return show_partitions(o, rest);
     case ShowWhat::config: return show_conf();
+    case ShowWhat::step: return show_steps(o, rest);
     }
     return 1;
 }

@@ -105,6 +105,7 @@ std::optional<ShowWhat> match_show_entity(std::string_view word) {
     if (is("nodes", 4) || is("nodename", 5)) return ShowWhat::node;
     if (is("partitions", 4) || is("partitionname", 10)) return ShowWhat::partition;
     if (is("configuration", 4)) return ShowWhat::config;
+    if (is("steps", 4) || is("stepid", 5)) return ShowWhat::step;
     return std::nullopt;
 }
 

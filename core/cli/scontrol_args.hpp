@@ -30,7 +30,7 @@ enum class ScontrolCmd { show, update, hold, uhold, release, requeue, requeuehol
 // ambiguous.
 std::optional<ScontrolCmd> match_scontrol_command(std::string_view word);
 
-enum class ShowWhat { job, node, partition, config };
+enum class ShowWhat { job, node, partition, config, step };
 // "job"/"jobs", "node"/"nodes", "partition"/"partitions", "config"/"configuration" (prefixes
 // accepted); nullopt when unknown.
 std::optional<ShowWhat> match_show_entity(std::string_view word);

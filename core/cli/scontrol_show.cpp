@@ -41,6 +41,24 @@ std::string limit_or(uint32_t v) { return v == kInfinite ? "UNLIMITED" : str_u(v
 
 }  // namespace
 
+std::string show_step(const proto::StepInfo &st, bool one_liner) {
+    std::string sep = one_liner ? " " : "\n   ";
+    auto s = [](const flatbuffers::String *v) { return v && v->size() ? v->str() : std::string("(null)"); };
+    std::string id = std::to_string(st.job_id()) + ".";
+    id += st.step_id() == 0xfffffffbu ? "batch" : st.step_id() == 0xfffffffcu ? "extern" : std::to_string(st.step_id());
+    std::string out = "StepId=" + id + " UserId=" + std::to_string(st.user_id()) +
+                      " StartTime=" + format_timestamp(st.start_time()) +
+                      " TimeLimit=" + minutes_hms(st.time_limit_min());
+    out += sep + "State=RUNNING Partition=" + s(st.partition()) + " NodeList=" + s(st.node_list());
+    out += sep + "Nodes=" + std::to_string(st.num_nodes()) + " CPUs=" + std::to_string(st.num_cpus()) +
+           " Tasks=" + std::to_string(st.num_tasks()) + " Name=" + s(st.name()) + " Network=(null)";
+    out += sep + "TRES=" + s(st.tres());
+    out += sep + "ResvPorts=(null)";
+    out += sep + "CPUFreqReq=Default Dist=Block";
+    out += sep + "SrunHost:Pid=" + s(st.submit_host()) + ":0";
+    return out + (one_liner ? "\n" : "\n\n");
+}
+
 std::string minutes_hms(uint32_t minutes) {
     if (minutes == kInfinite) return "UNLIMITED";
     if (minutes == kNoVal) return "NONE";

@@ -21,6 +21,10 @@ std::string gres_with_indexes(std::string_view held);
 std::string show_node(const proto::NodeInfo &node, bool one_liner);
 std::string show_partition(const proto::PartitionInfo &part, bool one_liner);
 
+// One step: StepId=, UserId=, StartTime=, TimeLimit=, State=, Partition=, NodeList=, Nodes=,
+// CPUs=, Tasks=, Name=, TRES=, SrunHost=.
+std::string show_step(const proto::StepInfo &step, bool one_liner);
+
 // "Configuration data as of <time>" then "Key = value" lines, keys padded to 23.
 std::string show_config(const proto::ConfigResponse &conf, int64_t now);
 

@@ -101,7 +101,11 @@ SqueueArgs parse_squeue_args(std::span<const std::string> args) {
         case kFormat: a.format = v; break;
         case kLongFormat: a.long_fmt = v; break;
         case kPartition: append_list(a.partitions, v); break;
-        case kSteps: a.steps = true; break;
+        case kSteps:
+            a.steps = true;
+            if (o.value)
+                for (const auto &id : split(*o.value, ',')) a.step_ids.push_back(std::string(trim(id)));
+            break;
         case kSort: a.sort = v; break;
         case kStart: a.start = true; break;
         case kStates: {

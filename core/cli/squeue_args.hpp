@@ -1,6 +1,7 @@
 // squeue_args.hpp - squeue's options, and the filter they make.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -21,6 +22,7 @@ struct SqueueArgs {
     std::optional<std::string> format;       // -o
     std::optional<std::string> long_fmt;     // -O
     std::optional<std::string> sort;         // -S
+    std::vector<std::string> step_ids;       // -s/--steps=list: "12.0,13.batch"
     std::vector<uint32_t> job_ids;           // -j (and a list after a bare -j): the job ids named
     std::vector<JobSpec> job_specs;          // ... as written: "12", "12_3", "12_[1-4]"
     bool jobs_given = false;
@@ -43,6 +45,13 @@ struct SqueueFilter {
     std::vector<std::string> partitions, names, accounts;
     std::vector<std::string> nodes;          // expanded -w list
     bool keep(const proto::JobInfo &job) const;
+    bool keep_user(uint32_t uid) const {
+        return uids.empty() || std::find(uids.begin(), uids.end(), uid) != uids.end();
+    }
+    bool keep_partition(const flatbuffers::String *p) const {
+        return partitions.empty() ||
+               (p && std::find(partitions.begin(), partitions.end(), p->str()) != partitions.end());
+    }
 };
 
 // Builds the filter: users resolved to uids (my_uid for --me). Throws drover::ParseError

@@ -79,6 +79,8 @@ struct Config {
     uint32_t slurmctld_timeout = 120;          // seconds
     uint32_t slurmd_timeout = 300;
     uint32_t kill_wait = 30;
+    std::string jobacct_gather_frequency;      // "30", "task=30": step sampling period (s); 0 = at the end only
+    std::string jobacct_gather_type;           // accepted: droverd samples /proc and the proctrack container
     uint32_t max_job_count = 10000;
     uint32_t first_job_id = 1;
     uint32_t max_job_id = 0x03ff0000;          // ids are 26 bits: the top 6 bits name a federation origin

@@ -128,6 +128,8 @@ const StringKey kStringKeys[] = {
     {"tmpfs", &Config::tmp_fs},
     {"dependencyparameters", &Config::dependency_parameters},
     {"slurmdparameters", &Config::slurmd_parameters},
+    {"jobacctgatherfrequency", &Config::jobacct_gather_frequency},
+    {"jobacctgathertype", &Config::jobacct_gather_type},
 };
 
 struct NumberKey {

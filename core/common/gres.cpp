@@ -3,6 +3,7 @@
 
 #include "common/config_parse.hpp"
 
+#include <cctype>
 #include <dirent.h>
 
 #include <algorithm>
@@ -438,6 +439,27 @@ std::vector<uint32_t> parse_index_list(std::string_view text) {
         for (uint32_t v = lo; v <= hi; ++v) out.push_back(v);
     }
     return out;
+}
+
+std::string gpu_indexes(const std::string &g) {
+    std::string list;
+    for (std::size_t at = 0; at < g.size();) {
+        std::size_t end = g.find(',', at);
+        while (end != std::string::npos && end + 1 < g.size() &&
+               std::isdigit(static_cast<unsigned char>(g[end + 1])))
+            end = g.find(',', end + 1);  // commas inside an index list belong to it
+        std::string item = g.substr(at, end == std::string::npos ? std::string::npos : end - at);
+        at = end == std::string::npos ? g.size() : end + 1;
+        auto colon = item.rfind(':');
+        if (item.rfind("gpu", 0) != 0 || colon == std::string::npos) continue;
+        try {
+            for (uint32_t idx : parse_index_list(item.substr(colon + 1)))
+                list += (list.empty() ? "" : ",") + std::to_string(idx);
+        } catch (const std::exception &) {
+            // a count rather than indexes: nothing to name
+        }
+    }
+    return list;
 }
 
 }  // namespace drover

@@ -110,4 +110,8 @@ std::string format_index_list(std::vector<uint32_t> indexes);
 // Reads an index list back ("0-1,3" -> {0,1,3}); throws ParseError for anything else.
 std::vector<uint32_t> parse_index_list(std::string_view text);
 
+// The GPU indexes in an allocation's gres ("gpu:0-1,nic:0" -> "0,1"), as CUDA_VISIBLE_DEVICES
+// lists them; empty when it holds no GPU.
+std::string gpu_indexes(const std::string &alloc_gres);
+
 }  // namespace drover

@@ -30,6 +30,7 @@ class AcctQueue;
 class NodeManager;
 class JobManager;
 class Scheduler;
+class StepManager;
 
 struct Ctx {
     boost::asio::io_context &io;
@@ -43,6 +44,7 @@ struct Ctx {
     NodeManager *nodes = nullptr;
     JobManager *jobs = nullptr;
     Scheduler *sched = nullptr;
+    StepManager *steps = nullptr;
     uint32_t slurm_uid = 0;
     std::string host;  // this controller's name
 

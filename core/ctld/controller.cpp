@@ -15,6 +15,7 @@
 #include "ctld/job_mgr.hpp"
 #include "ctld/node_mgr.hpp"
 #include "ctld/scheduler.hpp"
+#include "ctld/step_mgr.hpp"
 #include "net/authenticator.hpp"
 #include "net/call_pool.hpp"
 #include "net/server.hpp"
@@ -113,12 +114,14 @@ int run_controller(const Options &opts) {
     AcctQueue acct(io, plugins.acct(), conf.cluster_name,
                    [&jobs_ptr](uint64_t seq) { jobs_ptr->acct_delivered(seq); });
 
-    Ctx ctx{io, conf, plugins, auth, store, commit, pool, acct, nullptr, nullptr, nullptr, 0, {}};
+    Ctx ctx{io, conf, plugins, auth, store, commit, pool, acct, nullptr, nullptr, nullptr, nullptr, 0, {}};
     ctx.host = daemon::short_hostname();
     ctx.slurm_uid = daemon::uid_of(conf.slurm_user);
     NodeManager nodes(ctx);
     JobManager jobs(ctx);
     Scheduler sched(ctx);
+    StepManager steps(ctx);
+    ctx.steps = &steps;
     ctx.nodes = &nodes;
     ctx.jobs = &jobs;
     ctx.sched = &sched;
@@ -136,6 +139,10 @@ int run_controller(const Options &opts) {
         {proto::Body::JobSignalRequest, [&](const Req &q, const Resp &r) { jobs.on_signal(q, r); }},
         {proto::Body::JobUpdateRequest, [&](const Req &q, const Resp &r) { jobs.on_update(q, r); }},
         {proto::Body::JobCompleteRequest, [&](const Req &q, const Resp &r) { jobs.on_complete(q, r); }},
+        {proto::Body::StepCreateRequest, [&](const Req &q, const Resp &r) { steps.on_create(q, r); }},
+        {proto::Body::StepCompleteRequest, [&](const Req &q, const Resp &r) { steps.on_complete(q, r); }},
+        {proto::Body::StepInfoRequest, [&](const Req &q, const Resp &r) { steps.on_info(q, r); }},
+        {proto::Body::JobWaitRequest, [&](const Req &q, const Resp &r) { steps.on_wait(q, r); }},
         {proto::Body::NodeRegisterRequest, [&](const Req &q, const Resp &r) { nodes.on_register(q, r); }},
         {proto::Body::NodeInfoRequest, [&](const Req &q, const Resp &r) { nodes.on_node_info(q, r); }},
         {proto::Body::NodeUpdateRequest, [&](const Req &q, const Resp &r) { nodes.on_node_update(q, r); }},
@@ -204,7 +211,10 @@ int run_controller(const Options &opts) {
     net::AuthSocketKeeper auth_socket(io, net::auth_socket_path(conf), auth);
 
     uint32_t ping_s = std::clamp<uint32_t>(conf.slurmd_timeout / 3, 1, 60);
-    Every tick(io, std::chrono::seconds(1), [&] { jobs.tick(); });
+    Every tick(io, std::chrono::seconds(1), [&] {
+        jobs.tick();
+        steps.tick();
+    });
     Every resched(io, std::chrono::seconds(5), [&] { sched.request(); });
     Every ping(io, std::chrono::seconds(ping_s), [&] { nodes.ping_all(); });
     Every sync(io, std::chrono::seconds(1), [&] { store.sync(); });

@@ -70,6 +70,7 @@ struct Job {
     bool kill_sent = false;     // a terminate was sent to the batch host
     bool requeue_when_ended = false;  // scontrol requeue of a running job: pend again at its end
     bool hold_when_requeued = false;
+    bool interactive = false;   // salloc/srun: no batch script; ends when its srun/salloc says
     uint64_t mem_per_node_mb = 0;
     int64_t submit_time = 0, eligible_time = 0, start_time = 0, end_time = 0;
     std::string name, user_name, partition, account, reason;

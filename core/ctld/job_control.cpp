@@ -5,12 +5,15 @@
 #include <unordered_set>
 #include <spdlog/spdlog.h>
 
+#include <drover/proctrack.h>
+
 #include "common/timefmt.hpp"
 #include "ctld/committer.hpp"
 #include "ctld/job_mgr.hpp"
 #include "ctld/job_record.hpp"
 #include "ctld/node_mgr.hpp"
 #include "ctld/scheduler.hpp"
+#include "ctld/step_mgr.hpp"
 
 namespace drover::ctld {
 
@@ -66,10 +69,25 @@ void JobManager::on_signal(const std::shared_ptr<net::Request> &req,
 
     // Which jobs: explicit specs or ids, else every live job matching all the filters given.
     std::vector<Target> targets;
+    std::vector<std::pair<Target, uint32_t>> step_targets;  // "123.4": a step of a job
     bool by_id = (r->job_ids() && r->job_ids()->size()) || (r->job_specs() && r->job_specs()->size());
     if (r->job_specs() && r->job_specs()->size()) {
-        for (const auto *spec : *r->job_specs())
-            for (auto &t : resolve(spec->str())) targets.push_back(std::move(t));
+        for (const auto *spec : *r->job_specs()) {
+            std::string text = spec->str();
+            if (auto dot = text.rfind('.'); dot != std::string::npos) {
+                uint32_t step = DROVER_NO_VAL;
+                std::string s = text.substr(dot + 1);
+                if (s == "batch") step = DROVER_STEP_BATCH;
+                else if (!s.empty() && s.find_first_not_of("0123456789") == std::string::npos && s.size() < 10)
+                    step = uint32_t(std::stoul(s));
+                for (auto &t : resolve(text.substr(0, dot))) {
+                    t.label = text;
+                    step_targets.emplace_back(std::move(t), step);
+                }
+                continue;
+            }
+            for (auto &t : resolve(text)) targets.push_back(std::move(t));
+        }
     } else if (by_id) {
         for (auto id : *r->job_ids())
             for (auto &t : resolve(std::to_string(id))) targets.push_back(std::move(t));
@@ -93,6 +111,22 @@ void JobManager::on_signal(const std::shared_ptr<net::Request> &req,
 
     flatbuffers::FlatBufferBuilder fbb(256 + targets.size() * 64);
     std::vector<flatbuffers::Offset<proto::NodeResult>> results;
+    for (auto &[t, step] : step_targets) {
+        Job *j = t.job;
+        if (!j || step == DROVER_NO_VAL) {
+            results.push_back(result(fbb, t.label, DROVER_ENOENT, kInvalidId));
+        } else if (!admin && j->uid != uid) {
+            results.push_back(result(fbb, t.label, DROVER_EPERM, kDenied));
+        } else if (!j->running()) {
+            results.push_back(result(fbb, t.label, DROVER_EINVAL, "Job/step already completing or completed"));
+        } else if (step == DROVER_STEP_BATCH) {
+            send_kill(*j, sig == SIGKILL ? SIGTERM : sig, false);
+            results.push_back(result(fbb, t.label, 0, {}));
+        } else {
+            std::string why = ctx_.steps->signal_step(*j, step, sig, sig == SIGKILL, uid);
+            results.push_back(result(fbb, t.label, why.empty() ? 0 : DROVER_ENOENT, why));
+        }
+    }
     for (const Target &t : targets) {
         Job *j = t.job;
         const std::string &id = t.label;
@@ -126,7 +160,8 @@ void JobManager::on_signal(const std::shared_ptr<net::Request> &req,
                 j->cancelled_by = uid;
                 j->kill_sent = true;
                 persist(*j);
-                send_kill(*j, SIGTERM, true);
+                if (j->interactive) end_job(*j, DROVER_JOB_CANCELLED, 0);
+                else send_kill(*j, SIGTERM, true);
             } else {
                 send_kill(*j, sig, false);
             }

@@ -73,18 +73,8 @@ EnvList batch_job_environment(const Job &job, const std::string &node_list,
     }
     // GPUs held on the batch host: "gpu:0-1,nic:0" -> "0,1".
     if (!job.node_alloc.empty()) {
-        const std::string &g = job.node_alloc.front().gres;
-        for (std::size_t at = 0; at < g.size();) {
-            std::size_t end = g.find(',', at);
-            while (end != std::string::npos && end + 1 < g.size() && std::isdigit(static_cast<unsigned char>(g[end + 1])))
-                end = g.find(',', end + 1);  // commas inside an index list belong to it
-            std::string item = g.substr(at, end == std::string::npos ? std::string::npos : end - at);
-            at = end == std::string::npos ? g.size() : end + 1;
-            auto colon = item.rfind(':');
-            if (item.rfind("gpu", 0) != 0 || colon == std::string::npos) continue;
-            std::string list;
-            for (uint32_t idx : parse_index_list(item.substr(colon + 1)))
-                list += (list.empty() ? "" : ",") + std::to_string(idx);
+        std::string list = gpu_indexes(job.node_alloc.front().gres);
+        if (!list.empty()) {
             env.push_back({"SLURM_JOB_GPUS", list});
             env.push_back({"CUDA_VISIBLE_DEVICES", list});
             env.push_back({"GPU_DEVICE_ORDINAL", list});

@@ -7,6 +7,9 @@
 #include <spdlog/spdlog.h>
 
 #include "ctld/acct_queue.hpp"
+#include "ctld/step_acct.hpp"
+#include "ctld/step_mgr.hpp"
+#include "net/usage_codec.hpp"
 #include "ctld/committer.hpp"
 #include "ctld/job_record.hpp"
 #include "ctld/node_mgr.hpp"
@@ -218,6 +221,10 @@ void JobManager::end_job(Job &job, uint32_t state, int32_t exit_status) {
         if (sel.ops.job_fini && sel.ops.job_fini(sel.state, &v, &err) != DROVER_OK)
             spdlog::error("[{}] job_fini {}: {}", sel.id, job.id, err.text);
         ctx_.nodes->job_ended(job);
+        // Steps end with their job; every node but a batch host whose script has ended is told,
+        // so what still runs there stops and its Epilog runs.
+        if (ctx_.steps) ctx_.steps->job_ended(job);
+        end_on_nodes(job);
     }
     persist(job);
     account(DROVER_ACCT_JOB_END, job);
@@ -235,8 +242,35 @@ void JobManager::node_failed(uint32_t node) {
     }
 }
 
+void JobManager::end_on_nodes(const Job &job) {
+    std::size_t first = job.interactive ? 0 : 1;
+    for (std::size_t i = first; i < job.nodes.size(); ++i) {
+        const std::string &name = ctx_.nodes->at(job.nodes[i]).conf->name;
+        std::string host;
+        uint16_t port = 0;
+        if (!ctx_.nodes->resolve(name, &host, &port)) continue;
+        flatbuffers::FlatBufferBuilder fbb(64);
+        fbb.Finish(proto::CreateMessage(
+            fbb, proto::Body::JobKillRequest,
+            proto::CreateJobKillRequest(fbb, job.id, SIGKILL, true).Union()));
+        uint32_t id = job.id;
+        ctx_.pool.call(host, port, {fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize()},
+                       ctx_.auth.self_signer(), 10000,
+                       [id, name](const std::string &err, std::shared_ptr<net::Reply>) {
+                           if (!err.empty()) spdlog::warn("job {}: cannot tell {} it ended: {}", id, name, err);
+                       });
+    }
+}
+
 void JobManager::send_kill(Job &job, int sig, bool terminate) {
     if (job.nodes.empty()) return;
+    if (job.interactive) {
+        // No script to signal: the job is its steps, and a terminated allocation simply ends.
+        if (terminate) return end_job(job, job.timed_out ? DROVER_JOB_TIMEOUT : DROVER_JOB_CANCELLED, 0);
+        if (ctx_.steps)
+            for (uint32_t s : ctx_.steps->step_ids(job.id)) ctx_.steps->signal_step(job, s, sig, false, 0);
+        return;
+    }
     std::string host;
     uint16_t port = 0;
     const std::string &batch = ctx_.nodes->at(job.nodes.front()).conf->name;
@@ -292,10 +326,12 @@ void JobManager::forget(uint32_t id) {
 
 void JobManager::on_complete(const std::shared_ptr<net::Request> &req,
                              const net::ResponderPtr &resp) {
-    if (!ctx_.is_admin(req->peer.uid))
-        return resp->error(DROVER_EPERM, "job completion must come from SlurmUser");
     const auto *r = req->msg->body_as_JobCompleteRequest();
     Job *job = find(r->job_id());
+    // salloc and srun release their own allocations; batch ends come from the node daemons.
+    bool owner_release = job && job->interactive && job->uid == req->peer.uid;
+    if (!ctx_.is_admin(req->peer.uid) && !owner_release)
+        return resp->error(DROVER_EPERM, "job completion must come from SlurmUser");
     if (job && job->running() && job->requeue_when_ended) {
         requeue_job(*job, job->hold_when_requeued);
     } else if (job && job->running()) {
@@ -308,6 +344,9 @@ void JobManager::on_complete(const std::shared_ptr<net::Request> &req,
         if (r->failed_to_launch() && r->message())
             job->reason = r->message()->str();
         end_job(*job, state, status);
+        if (!job->interactive)
+            record_batch_step(ctx_, *job, state == DROVER_JOB_TIMEOUT ? DROVER_JOB_CANCELLED : state,
+                              r->usage() ? net::usage_from_proto(*r->usage()) : StepUsageSummary{});
     }
     ctx_.commit.after_commit([resp] { resp->ok(); });
 }

@@ -65,8 +65,11 @@ class JobManager {
     void end_job(Job &job, uint32_t state, int32_t exit_status);
     // A node the job runs on failed: its jobs end NODE_FAIL.
     void node_failed(uint32_t node);
-    // Sends a signal (terminate: SIGTERM, KillWait, SIGKILL) to the job's batch host.
+    // Sends a signal (terminate: SIGTERM, KillWait, SIGKILL) to the job's batch host; for an
+    // interactive job, to every step of it.
     void send_kill(Job &job, int sig, bool terminate);
+    // Tells the job's nodes (all but the batch host) that it has ended.
+    void end_on_nodes(const Job &job);
 
     // Jobs past their time limit are terminated; finished jobs older than MinJobAge forgotten.
     void tick();

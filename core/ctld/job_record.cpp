@@ -170,6 +170,7 @@ flatbuffers::Offset<proto::JobInfo> write_job_info(flatbuffers::FlatBufferBuilde
     b.add_state_flags(j.state_flags);
     b.add_array_meta(array_meta);
     b.add_node_alloc(node_alloc);
+    b.add_interactive(j.interactive);
     if (j.pending() && j.expected_start) b.add_start_time(j.expected_start);
     return b.Finish();
 }
@@ -230,6 +231,7 @@ Job read_job_info(const proto::JobInfo &i,
     j.share = i.share();
     j.nice = i.nice();
     j.kill_on_invalid_dep = i.kill_on_invalid_dep();
+    j.interactive = i.interactive();
     j.state_flags = i.state_flags();
     j.array_job_id = i.array_job_id();
     j.array_task_id = i.array_task_id();

@@ -136,6 +136,8 @@ std::string JobManager::read_request(Job &j, const proto::JobDesc &d, bool admin
     if (d.nice() < -2147483645 || d.nice() > 2147483645) return "Invalid nice value";
     j.nice = d.nice();
     j.requeue = d.requeue() != 0;
+    j.interactive = d.interactive();
+    if (j.interactive && d.array()) return "--array is not valid for an interactive allocation";
     j.kill_on_invalid_dep = d.kill_on_invalid_dep() == 1 ||
         (d.kill_on_invalid_dep() == -1 &&
          ctx_.conf.dependency_parameters.find("kill_invalid_depend") != std::string::npos);
@@ -239,7 +241,7 @@ void JobManager::on_submit(const std::shared_ptr<net::Request> &req,
                            const net::ResponderPtr &resp) {
     const auto *r = req->msg->body_as_JobSubmitRequest();
     const proto::JobDesc *d = r->desc();
-    if (!d || !d->script() || d->script()->size() == 0)
+    if (!d || ((!d->script() || d->script()->size() == 0) && !d->interactive()))
         return resp->error(DROVER_EINVAL, "Batch script is empty!");
     if (jobs_.size() >= ctx_.conf.max_job_count)
         return resp->error(DROVER_EBUSY, "Slurm temporarily unable to accept job, sleeping and retrying");

@@ -15,6 +15,7 @@
 #include "ctld/job_env.hpp"
 #include "ctld/job_mgr.hpp"
 #include "ctld/node_mgr.hpp"
+#include "ctld/step_mgr.hpp"
 #include "net/authenticator.hpp"
 #include "net/call_pool.hpp"
 #include "plugin/plugin_set.hpp"
@@ -466,7 +467,14 @@ void Scheduler::start(Job &job, const std::vector<uint32_t> &picked) {
     ctx_.jobs->account(DROVER_ACCT_JOB_START, job);
     spdlog::info("job {} started on {}", job.id, ctx_.nodes->names(job.nodes));
     uint32_t id = job.id;
-    ctx_.commit.after_commit([this, id] { launch(id); });
+    ctx_.commit.after_commit([this, id] {
+        Job *j = ctx_.jobs->find(id);
+        if (j && j->interactive) {
+            if (ctx_.steps) ctx_.steps->job_started(*j);  // salloc/srun: the allocation is theirs
+            return;
+        }
+        launch(id);
+    });
 }
 
 void Scheduler::launch(uint32_t job_id) {

@@ -19,6 +19,7 @@
 #include <fstream>
 
 #include "common/config.hpp"
+#include "noded/prolog.hpp"
 
 namespace asio = boost::asio;
 namespace fs = std::filesystem;
@@ -41,49 +42,30 @@ int open_output(const std::string &path, bool append) {
     return ::open(path.c_str(), flags, 0644);
 }
 
-// Runs a Prolog/Epilog program as root with the job's basic variables; returns its status.
-int run_script(const std::string &path, uint32_t job_id, uint32_t uid, const std::string &user,
-               const std::string &nodes) {
-    pid_t pid = ::fork();
-    if (pid == 0) {
-        ::setenv("SLURM_JOB_ID", std::to_string(job_id).c_str(), 1);
-        ::setenv("SLURM_JOBID", std::to_string(job_id).c_str(), 1);
-        ::setenv("SLURM_JOB_UID", std::to_string(uid).c_str(), 1);
-        ::setenv("SLURM_JOB_USER", user.c_str(), 1);
-        ::setenv("SLURM_JOB_NODELIST", nodes.c_str(), 1);
-        ::execl(path.c_str(), path.c_str(), static_cast<char *>(nullptr));
-        ::_exit(127);
-    }
-    int status = 0;
-    if (pid > 0) ::waitpid(pid, &status, 0);
-    return status;
-}
-
 }  // namespace
 
 struct Launcher::Impl {
-    Impl(asio::io_context &io_, const Config &c, std::string node, plugin::PluginSet &p, Ended e)
-        : io(io_), conf(c), node_name(std::move(node)), plugins(p), ended(std::move(e)),
-          sigchld(io_, SIGCHLD) {}
+    Impl(asio::io_context &io_, const Config &c, std::string node, plugin::PluginSet &p, Reaper &r,
+         Ended e)
+        : io(io_), conf(c), node_name(std::move(node)), plugins(p), reaper(r), ended(std::move(e)) {}
 
     asio::io_context &io;
     const Config &conf;
     std::string node_name;
     plugin::PluginSet &plugins;
+    Reaper &reaper;
     Ended ended;
-    asio::signal_set sigchld;
     std::map<uint32_t, RunningJob> jobs;
-    std::map<int32_t, uint32_t> by_pid;
     std::map<uint32_t, std::unique_ptr<asio::steady_timer>> kill_timers;
 };
 
 Launcher::Launcher(asio::io_context &io, const Config &conf, const std::string &node_name,
-                   plugin::PluginSet &plugins, Ended ended)
-    : impl_(std::make_unique<Impl>(io, conf, node_name, plugins, std::move(ended))) {
-    reap();
-}
+                   plugin::PluginSet &plugins, Reaper &reaper, Ended ended)
+    : impl_(std::make_unique<Impl>(io, conf, node_name, plugins, reaper, std::move(ended))) {}
 
 Launcher::~Launcher() = default;
+
+bool Launcher::has(uint32_t job_id) const { return impl_->jobs.count(job_id) != 0; }
 
 std::vector<uint32_t> Launcher::running() const {
     std::vector<uint32_t> out;
@@ -206,8 +188,8 @@ std::string Launcher::launch(const proto::BatchLaunchRequest &req) {
     }
     (void)!::write(sync[1], "g", 1);
     ::close(sync[1]);
-    I.by_pid[pid] = id;
     I.jobs[id] = std::move(job);
+    I.reaper.watch(pid, [this, id](int status, const struct rusage &ru) { script_ended(id, status, ru); });
     spdlog::info("job {} launched as pid {} for {}", id, pid, user);
     return {};
 }
@@ -241,40 +223,31 @@ bool Launcher::signal(uint32_t job_id, int sig, bool terminate) {
     return true;
 }
 
-void Launcher::reap() {
-    impl_->sigchld.async_wait([this](boost::system::error_code ec, int) {
-        if (ec) return;
-        auto &I = *impl_;
-        int status = 0;
-        pid_t pid;
-        while ((pid = ::waitpid(-1, &status, WNOHANG)) > 0) {
-            auto bp = I.by_pid.find(pid);
-            if (bp == I.by_pid.end()) continue;
-            uint32_t id = bp->second;
-            I.by_pid.erase(bp);
-            auto jt = I.jobs.find(id);
-            if (jt == I.jobs.end()) continue;
-            RunningJob job = std::move(jt->second);
-            I.jobs.erase(jt);
-            I.kill_timers.erase(id);
-            // The batch script is over: whatever it left behind goes with it.
-            const auto &pt = I.plugins.proctrack();
-            drover_error err{};
-            pt.ops.cont_signal(pt.state, job.cont, SIGKILL, &err);
-            if (pt.ops.cont_destroy) pt.ops.cont_destroy(pt.state, job.cont, &err);
-            const auto &sw = I.plugins.switch_();
-            if (sw && sw.ops.job_fini) sw.ops.job_fini(sw.state, id, &err);
-            if (!I.conf.epilog.empty()) {
-                int st = run_script(I.conf.epilog, id, job.uid, job.user_name, job.node_list);
-                if (st != 0) spdlog::warn("job {}: epilog exited with status {}", id, st);
-            }
-            std::error_code fec;
-            std::filesystem::remove_all(job.spool_dir, fec);
-            spdlog::info("job {} ended with status {}", id, status);
-            I.ended(job, status);
-        }
-        reap();
-    });
+void Launcher::script_ended(uint32_t id, int status, const struct rusage &ru) {
+    auto &I = *impl_;
+    auto jt = I.jobs.find(id);
+    if (jt == I.jobs.end()) return;
+    RunningJob job = std::move(jt->second);
+    I.jobs.erase(jt);
+    I.kill_timers.erase(id);
+    // The batch script is over: whatever it left behind goes with it.
+    const auto &pt = I.plugins.proctrack();
+    drover_error err{};
+    drover_cont_usage cu{};
+    cu.struct_size = sizeof cu;
+    if (pt.ops.cont_usage) pt.ops.cont_usage(pt.state, job.cont, &cu, &err);
+    pt.ops.cont_signal(pt.state, job.cont, SIGKILL, &err);
+    if (pt.ops.cont_destroy) pt.ops.cont_destroy(pt.state, job.cont, &err);
+    const auto &sw = I.plugins.switch_();
+    if (sw && sw.ops.job_fini) sw.ops.job_fini(sw.state, id, &err);
+    if (!I.conf.epilog.empty()) {
+        int st = run_script(I.conf.epilog, id, job.uid, job.user_name, job.node_list);
+        if (st != 0) spdlog::warn("job {}: epilog exited with status {}", id, st);
+    }
+    std::error_code fec;
+    std::filesystem::remove_all(job.spool_dir, fec);
+    spdlog::info("job {} ended with status {}", id, status);
+    I.ended(job, status, ru, cu);
 }
 
 }  // namespace drover::noded

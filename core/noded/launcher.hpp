@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 
+#include "noded/reaper.hpp"
 #include "plugin/plugin_set.hpp"
 #include "proto/message_generated.h"
 
@@ -34,12 +35,13 @@ struct RunningJob {
 
 class Launcher {
   public:
-    // ended(job_id, raw wait status) is called on the loop once a job's script has exited and
-    // its leftover processes were killed.
-    using Ended = std::function<void(const RunningJob &job, int status)>;
+    // ended(job, raw wait status, the script's rusage, its container's usage) is called on the
+    // loop once a job's script has exited and its leftover processes were killed.
+    using Ended = std::function<void(const RunningJob &job, int status, const struct rusage &ru,
+                                     const drover_cont_usage &cont)>;
 
     Launcher(boost::asio::io_context &io, const Config &conf, const std::string &node_name,
-             plugin::PluginSet &plugins, Ended ended);
+             plugin::PluginSet &plugins, Reaper &reaper, Ended ended);
     ~Launcher();
 
     // Starts a batch script. Returns an empty string, or why it could not start.
@@ -49,8 +51,11 @@ class Launcher {
     bool signal(uint32_t job_id, int sig, bool terminate);
     std::vector<uint32_t> running() const;
 
+    // Whether the job's batch script runs here.
+    bool has(uint32_t job_id) const;
+
   private:
-    void reap();
+    void script_ended(uint32_t job_id, int status, const struct rusage &ru);
     struct Impl;
     std::unique_ptr<Impl> impl_;
 };

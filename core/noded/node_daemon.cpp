@@ -13,8 +13,13 @@
 #include "net/call_pool.hpp"
 #include "net/fanout.hpp"
 #include "net/server.hpp"
+#include "net/usage_codec.hpp"
 #include "noded/launcher.hpp"
+#include "noded/prolog.hpp"
+#include "noded/reaper.hpp"
 #include "noded/resources.hpp"
+#include "noded/sampler.hpp"
+#include "noded/step_runner.hpp"
 #include "plugin/plugin_set.hpp"
 
 namespace asio = boost::asio;
@@ -82,30 +87,68 @@ int run_node_daemon(const Options &opts) {
         return true;
     };
 
-    // Tells the controller how a job ended, again and again until it acknowledges.
-    std::function<void(uint32_t, int, int)> report_end = [&](uint32_t job_id, int status, int attempt) {
-        flatbuffers::FlatBufferBuilder fbb(128);
-        auto n = fbb.CreateString(name);
-        fbb.Finish(proto::CreateMessage(
-            fbb, proto::Body::JobCompleteRequest,
-            proto::CreateJobCompleteRequest(fbb, job_id, n, status).Union()));
-        auto msg = finish(fbb);
-        pool.run(
-            [&conf, &auth, msg, job_id, status, attempt, &io, &report_end] {
-                try {
-                    net::call_controller(conf, msg, auth.self_signer(), 10000).as<proto::OkResponse>();
-                } catch (const std::exception &e) {
-                    spdlog::warn("job {}: cannot report its end (try {}): {}", job_id, attempt + 1, e.what());
+    // Sends msg to the controller, again and again until it acknowledges (job and step ends).
+    // acked (if set) runs on the loop once the controller has it.
+    std::function<void(std::vector<uint8_t>, std::string, int, std::function<void()>)> tell_controller =
+        [&](std::vector<uint8_t> msg, std::string what, int attempt, std::function<void()> acked) {
+            auto ok = std::make_shared<bool>(false);
+            pool.run(
+                [&conf, &auth, msg, what, attempt, ok] {
+                    try {
+                        net::call_controller(conf, msg, auth.self_signer(), 10000).as<proto::OkResponse>();
+                        *ok = true;
+                    } catch (const std::exception &e) {
+                        spdlog::warn("{}: cannot report its end (try {}): {}", what, attempt + 1, e.what());
+                    }
+                },
+                [&io, msg, what, attempt, ok, acked, &tell_controller] {
+                    if (*ok) {
+                        if (acked) acked();
+                        return;
+                    }
                     auto t = std::make_shared<asio::steady_timer>(io, std::chrono::seconds(2));
-                    t->async_wait([t, job_id, status, attempt, &report_end](boost::system::error_code) {
-                        report_end(job_id, status, attempt + 1);
+                    t->async_wait([t, msg, what, attempt, acked, &tell_controller](boost::system::error_code) {
+                        tell_controller(msg, what, attempt + 1, acked);
                     });
-                }
-            });
-    };
+                });
+        };
 
-    Launcher launcher(io, conf, name, plugins,
-                      [&](const RunningJob &job, int status) { report_end(job.job_id, status, 0); });
+    Reaper reaper(io);
+    StepRunner steps(io, conf, name, plugins, auth, reaper, is_admin,
+                     [&](const StepEnd &end, std::function<void()> recorded) {
+        flatbuffers::FlatBufferBuilder fbb(512);
+        auto n = fbb.CreateString(name);
+        auto u = net::usage_to_proto(fbb, end.usage);
+        fbb.Finish(proto::CreateMessage(
+            fbb, proto::Body::StepCompleteRequest,
+            proto::CreateStepCompleteRequest(fbb, end.job_id, end.step_id, n, end.exit_status, u,
+                                             end.state)
+                .Union()));
+        tell_controller(finish(fbb),
+                        "step " + std::to_string(end.job_id) + "." + std::to_string(end.step_id), 0,
+                        std::move(recorded));
+    });
+    Launcher launcher(io, conf, name, plugins, reaper,
+                      [&](const RunningJob &job, int status, const struct rusage &ru,
+                          const drover_cont_usage &cu) {
+                          // The script is over, and with it the job: its steps here go too.
+                          steps.job_ended(job.job_id);
+                          StepSampler sampler({{0, job.pid}});
+                          sampler.task_ended(0, ru);
+                          sampler.add_container(cu);
+                          StepUsageSummary usage = sampler.summary(name);
+                          flatbuffers::FlatBufferBuilder fbb(512);
+                          auto n = fbb.CreateString(name);
+                          auto u = net::usage_to_proto(fbb, usage);
+                          proto::JobCompleteRequestBuilder b(fbb);
+                          b.add_job_id(job.job_id);
+                          b.add_node(n);
+                          b.add_exit_status(status);
+                          b.add_usage(u);
+                          fbb.Finish(proto::CreateMessage(fbb, proto::Body::JobCompleteRequest,
+                                                          b.Finish().Union()));
+                          tell_controller(finish(fbb), "job " + std::to_string(job.job_id), 0, {});
+                      });
 
     Resources res = detect_resources(conf.tmp_fs);
     std::string gres = detect_gres(conf.path, name);
@@ -141,6 +184,41 @@ int run_node_daemon(const Options &opts) {
     net::Handler handler;
     handler = [&](std::shared_ptr<net::Request> req, net::ResponderPtr resp) {
         const proto::Message *m = req->msg;
+        switch (m->body_type()) {
+        // Users reach their own steps; the credential or the step's owner decides.
+        case proto::Body::StepLaunchRequest: {
+            std::vector<int32_t> pids;
+            std::string why = steps.launch(*m->body_as_StepLaunchRequest(), req->peer.uid, &pids);
+            if (!why.empty()) return resp->error(DROVER_EPERM, why);
+            flatbuffers::FlatBufferBuilder fbb(128);
+            auto p = fbb.CreateVector(pids);
+            fbb.Finish(proto::CreateMessage(fbb, proto::Body::StepLaunchResponse,
+                                            proto::CreateStepLaunchResponse(fbb, p).Union()));
+            return resp->reply(finish(fbb));
+        }
+        case proto::Body::StepSignalRequest: {
+            const auto *r = m->body_as_StepSignalRequest();
+            std::string why = steps.signal(r->job_id(), r->step_id(), r->signal(), r->terminate(),
+                                           r->reason(), req->peer.uid);
+            if (!why.empty()) return resp->error(DROVER_ENOENT, why);
+            return resp->ok();
+        }
+        case proto::Body::StepStatRequest: {
+            const auto *r = m->body_as_StepStatRequest();
+            StepUsageSummary usage;
+            std::vector<int32_t> pids;
+            std::string why = steps.stat(r->job_id(), r->step_id(), req->peer.uid, &usage, &pids);
+            if (!why.empty()) return resp->error(DROVER_ENOENT, why);
+            flatbuffers::FlatBufferBuilder fbb(512);
+            auto u = net::usage_to_proto(fbb, usage);
+            auto p = fbb.CreateVector(pids);
+            fbb.Finish(proto::CreateMessage(fbb, proto::Body::StepStatResponse,
+                                            proto::CreateStepStatResponse(fbb, u, p).Union()));
+            return resp->reply(finish(fbb));
+        }
+        default:
+            break;
+        }
         if (!is_admin(req->peer.uid))
             return resp->error(DROVER_EPERM, "only the controller may ask this of a node");
         switch (m->body_type()) {
@@ -154,12 +232,25 @@ int run_node_daemon(const Options &opts) {
         case proto::Body::BatchLaunchRequest: {
             std::string why = launcher.launch(*m->body_as_BatchLaunchRequest());
             if (!why.empty()) return resp->error(DROVER_EIO, why);
+            steps.job_started_here(m->body_as_BatchLaunchRequest()->job_id());
             return resp->ok();
         }
         case proto::Body::JobKillRequest: {
             const auto *k = m->body_as_JobKillRequest();
-            if (!launcher.signal(k->job_id(), k->signal(), k->terminate()))
-                return resp->error(DROVER_ENOENT, "job not running on " + name);
+            bool batch = launcher.signal(k->job_id(), k->signal(), k->terminate());
+            if (!k->terminate() || batch) {
+                if (!batch) return resp->error(DROVER_ENOENT, "job not running on " + name);
+                return resp->ok();
+            }
+            // The job has ended (its batch script runs elsewhere): end its steps here, then
+            // run the Epilog where the job ran anything.
+            if (steps.job_ended(k->job_id()) && !conf.epilog.empty()) {
+                uint32_t id = k->job_id();
+                pool.run([&conf, id] {
+                    int st = run_script(conf.epilog, id, 0, "", "");
+                    if (st != 0) spdlog::warn("job {}: epilog exited with status {}", id, st);
+                });
+            }
             return resp->ok();
         }
         case proto::Body::ForwardRequest: {

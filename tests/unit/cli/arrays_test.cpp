@@ -107,8 +107,18 @@ TEST(JobSpecs, Parse) {
     s = parse_job_spec("123_[4-15%2]");   // as squeue prints a record
     ASSERT_TRUE(s);
     EXPECT_EQ(s->tasks, (std::vector<TaskRange>{{4, 15}}));
+    // Steps: "J.S", "J.batch", "J_T.S".
+    s = parse_job_spec("12.3");
+    ASSERT_TRUE(s);
+    EXPECT_EQ(s->job_id, 12u);
+    EXPECT_EQ(s->step_id, 3u);
+    s = parse_job_spec("12_4.batch");
+    ASSERT_TRUE(s);
+    EXPECT_EQ(s->tasks, (std::vector<TaskRange>{{4, 4}}));
+    EXPECT_EQ(s->step_id, 0xfffffffbu);
+    EXPECT_EQ(parse_job_spec("12")->step_id, 0xfffffffeu);
     for (const char *bad : {"", "0", "x", "12_", "12_x", "12_[3-1]", "12_[1-2", "12_1-3", "12_[]",
-                            "12_[1,,2]", "-1", "12.0", "12_[1-2%x]"})
+                            "12_[1,,2]", "-1", "12.x", "12.", ".1", "12_[1-2%x]"})
         EXPECT_FALSE(parse_job_spec(bad)) << bad;
     EXPECT_EQ(split_job_specs("1,2_[3,4],5"), (std::vector<std::string>{"1", "2_[3,4]", "5"}));
     auto list = parse_job_spec_list("7, 8_[1,3]", "bad: ");

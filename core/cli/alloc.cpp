@@ -1,0 +1,188 @@
+// alloc.cpp - interactive allocations.
+#include "cli/alloc.hpp"
+
+#include <csignal>
+#include <unistd.h>
+
+#include <drover/views.h>
+
+#include "cli/rpc.hpp"
+#include "cli/text.hpp"
+
+extern char **environ;
+
+namespace drover::cli {
+
+namespace {
+
+volatile sig_atomic_t g_interrupted = 0;
+void on_int(int) { g_interrupted = 1; }
+
+std::string s(const flatbuffers::String *v) { return v ? v->str() : std::string(); }
+
+const proto::JobInfoLite *wait_job(net::Reply &reply, uint32_t id, uint32_t timeout_ms) {
+    flatbuffers::FlatBufferBuilder fbb(64);
+    auto body = proto::CreateJobWaitRequest(fbb, id, timeout_ms).Union();
+    reply = call_ctld(fbb, proto::Body::JobWaitRequest, body, int(timeout_ms) + 15000);
+    return reply.as<proto::JobWaitResponse>()->job();
+}
+
+void cancel(uint32_t id) {
+    flatbuffers::FlatBufferBuilder fbb(64);
+    auto specs = fbb.CreateVectorOfStrings(std::vector<std::string>{std::to_string(id)});
+    proto::JobSignalRequestBuilder b(fbb);
+    b.add_job_specs(specs);
+    b.add_signal(9);
+    try {
+        call_ctld(fbb, proto::Body::JobSignalRequest, b.Finish().Union(), 5000);
+    } catch (const std::exception &) {
+    }
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, std::string>> process_env() {
+    std::vector<std::pair<std::string, std::string>> env;
+    for (char **e = environ; e && *e; ++e) {
+        std::string_view kv(*e);
+        auto eq = kv.find('=');
+        if (eq == std::string_view::npos) continue;
+        env.emplace_back(std::string(kv.substr(0, eq)), std::string(kv.substr(eq + 1)));
+    }
+    return env;
+}
+
+std::string short_host() {
+    char host[256] = {};
+    if (::gethostname(host, sizeof host - 1) != 0) return "localhost";
+    std::string h = host;
+    return h.substr(0, h.find('.'));
+}
+
+bool allocate(const SrunRequest &r, const std::string &prog, Allocation *out) {
+    auto say = [&](const std::string &line) {
+        if (!r.quiet) write_err(prog + ": " + line + "\n");
+    };
+    char cwd[4096] = {};
+    std::string work = r.work_dir.empty() ? (::getcwd(cwd, sizeof cwd) ? cwd : "/tmp") : r.work_dir;
+    std::string name = r.job_name;
+    if (name.empty()) {
+        std::string cmd = r.argv.empty() ? (prog == "salloc" ? "interactive" : "srun") : r.argv[0];
+        name = cmd.substr(cmd.rfind('/') == std::string::npos ? 0 : cmd.rfind('/') + 1);
+    }
+    flatbuffers::FlatBufferBuilder fbb(1024);
+    auto o = [&](const std::string &v) { return v.empty() ? 0 : fbb.CreateString(v); };
+    auto n = o(name), wd = o(work), part = o(r.partition), acct = o(r.account), comment = o(r.comment),
+         gres = o(r.gres), cons = o(r.constraint), req = o(r.req_nodes), exc = o(r.exc_nodes),
+         host = o(short_host());
+    proto::JobDescBuilder d(fbb);
+    d.add_name(n);
+    d.add_work_dir(wd);
+    d.add_partition(part);
+    d.add_account(acct);
+    d.add_comment(comment);
+    d.add_gres(gres);
+    d.add_constraint(cons);
+    d.add_req_nodes(req);
+    d.add_exc_nodes(exc);
+    d.add_submit_host(host);
+    d.add_min_nodes(r.min_nodes);
+    d.add_max_nodes(r.max_nodes);
+    d.add_num_tasks(r.num_tasks);
+    d.add_cpus_per_task(r.cpus_per_task);
+    d.add_mem_per_node_mb(r.mem_per_node_mb);
+    d.add_mem_per_cpu_mb(r.mem_per_cpu_mb);
+    d.add_ntasks_per_node(r.ntasks_per_node);
+    d.add_time_limit_min(r.time_limit_min);
+    d.add_exclusive(r.exclusive);
+    d.add_hold(r.hold);
+    d.add_gpus(r.gpus);
+    d.add_interactive(true);
+    d.add_uid(uint32_t(::getuid()));
+    d.add_gid(uint32_t(::getgid()));
+    auto desc = d.Finish();
+    net::Reply reply;
+    const proto::JobSubmitResponse *sub = nullptr;
+    try {
+        reply = call_ctld(fbb, proto::Body::JobSubmitRequest, proto::CreateJobSubmitRequest(fbb, desc).Union());
+        sub = reply.as<proto::JobSubmitResponse>();
+    } catch (const net::RpcError &e) {
+        print_error(prog, std::string("Job submit/allocate failed: ") + e.what());
+        return false;
+    }
+    uint32_t id = sub->job_id();
+    if (prog == "salloc") say("Pending job allocation " + std::to_string(id));
+    struct sigaction sa {}, old_int {}, old_term {};
+    sa.sa_handler = on_int;
+    ::sigaction(SIGINT, &sa, &old_int);
+    ::sigaction(SIGTERM, &sa, &old_term);
+    bool queued_said = false;
+    const proto::JobInfoLite *job = nullptr;
+    net::Reply wait_reply;
+    for (;;) {
+        try {
+            job = wait_job(wait_reply, id, queued_said ? 2000 : 300);
+        } catch (const net::NetError &) {
+            if (g_interrupted) break;
+            ::usleep(500000);
+            continue;
+        }
+        if (g_interrupted || !job || job->state() != DROVER_JOB_PENDING) break;
+        if (!queued_said) {
+            say("job " + std::to_string(id) + " queued and waiting for resources");
+            queued_said = true;
+        }
+    }
+    ::sigaction(SIGINT, &old_int, nullptr);
+    ::sigaction(SIGTERM, &old_term, nullptr);
+    if (g_interrupted) {
+        cancel(id);
+        say("Job allocation " + std::to_string(id) + " has been revoked.");
+        return false;
+    }
+    if (!job || job->state() != DROVER_JOB_RUNNING) {
+        print_error(prog, "Job allocation " + std::to_string(id) + " has been revoked." +
+                              (job && job->reason() && job->reason()->size() ? " (" + job->reason()->str() + ")" : ""));
+        return false;
+    }
+    if (queued_said) say("job " + std::to_string(id) + " has been allocated resources");
+    if (prog == "salloc") {
+        say("Granted job allocation " + std::to_string(id));
+        say("Nodes " + s(job->node_list()) + " are ready for job");
+    }
+    out->job_id = id;
+    out->node_list = s(job->node_list());
+    out->partition = s(job->partition());
+    out->name = s(job->name());
+    if (job->nodes())
+        for (const auto *x : *job->nodes()) out->nodes.push_back(x->str());
+    if (job->node_cpus()) out->node_cpus.assign(job->node_cpus()->begin(), job->node_cpus()->end());
+    out->num_tasks = job->num_tasks();
+    out->cpus_per_task = job->cpus_per_task();
+    out->time_limit_min = job->time_limit_min();
+    out->mem_per_node_mb = job->mem_per_node_mb();
+    out->mem_per_cpu_mb = job->mem_per_cpu_mb();
+    return true;
+}
+
+void release(uint32_t job_id, int exit_status) {
+    flatbuffers::FlatBufferBuilder fbb(64);
+    auto body = proto::CreateJobCompleteRequest(fbb, job_id, 0, exit_status).Union();
+    try {
+        call_ctld(fbb, proto::Body::JobCompleteRequest, body, 10000);
+    } catch (const std::exception &) {
+        // The controller ends it anyway at its time limit; nothing more to do here.
+    }
+}
+
+int job_state(uint32_t job_id) {
+    try {
+        net::Reply reply;
+        const proto::JobInfoLite *job = wait_job(reply, job_id, 0);
+        return job ? int(job->state()) : -1;
+    } catch (const std::exception &) {
+        return -1;
+    }
+}
+
+}  // namespace drover::cli

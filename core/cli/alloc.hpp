@@ -1,0 +1,37 @@
+// alloc.hpp - interactive allocations for srun and salloc: ask for one (a job with no batch
+// script), wait until it runs, and give it back.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cli/srun_opts.hpp"
+
+namespace drover::cli {
+
+struct Allocation {
+    uint32_t job_id = 0;
+    std::string node_list, partition, name;
+    std::vector<std::string> nodes;
+    std::vector<uint32_t> node_cpus;
+    uint32_t num_tasks = 0, cpus_per_task = 1, time_limit_min = 0;
+    uint64_t mem_per_node_mb = 0, mem_per_cpu_mb = 0;
+};
+
+// The process environment as pairs, and this host's short name.
+std::vector<std::pair<std::string, std::string>> process_env();
+std::string short_host();
+
+// Submits the allocation request and waits for it to start, printing Slurm's progress lines as
+// "<prog>: ..." (unless quiet). Returns false (after printing why) when it is refused, or ends
+// or is cancelled before it starts; SIGINT while waiting cancels it.
+bool allocate(const SrunRequest &r, const std::string &prog, Allocation *out);
+
+// Gives the allocation back; exit_status is the raw wait status of what ran in it.
+void release(uint32_t job_id, int exit_status);
+
+// The current state of a job (a drover_job_state), or -1 when the controller does not know it.
+int job_state(uint32_t job_id);
+
+}  // namespace drover::cli

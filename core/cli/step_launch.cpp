@@ -1,0 +1,539 @@
+// step_launch.cpp - srun's step: create it, launch its tasks on each node with the credential,
+// then serve its I/O (output out, input and signals in) until every node says it is done.
+#include "cli/step_launch.hpp"
+
+#include <arpa/inet.h>
+#include <csignal>
+#include <cstring>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <sys/random.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include <drover/views.h>
+
+#include "cli/alloc.hpp"
+#include "cli/rpc.hpp"
+#include "cli/text.hpp"
+#include "common/multi_prog.hpp"
+#include "common/step_io.hpp"
+#include "common/timefmt.hpp"
+
+namespace drover::cli {
+
+namespace {
+
+int g_sig_pipe[2] = {-1, -1};
+void on_signal(int sig) {
+    int saved = errno;
+    unsigned char c = static_cast<unsigned char>(sig);
+    (void)!::write(g_sig_pipe[1], &c, 1);
+    errno = saved;
+}
+
+std::string s(const flatbuffers::String *v) { return v ? v->str() : std::string(); }
+
+std::string counts(const std::vector<uint32_t> &c) {
+    std::string out;
+    for (std::size_t i = 0; i < c.size();) {
+        std::size_t j = i;
+        while (j < c.size() && c[j] == c[i]) ++j;
+        if (!out.empty()) out += ',';
+        out += std::to_string(c[i]);
+        if (j - i > 1) out += "(x" + std::to_string(j - i) + ")";
+        i = j;
+    }
+    return out;
+}
+
+// The address nodes reach us at: the local end of a route to the first node.
+std::string local_address_towards(const std::string &host, uint16_t port) {
+    int fd = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    sockaddr_in to{};
+    to.sin_family = AF_INET;
+    to.sin_port = htons(port);
+    std::string addr = "127.0.0.1";
+    if (fd >= 0 && ::inet_pton(AF_INET, host.c_str(), &to.sin_addr) == 1 &&
+        ::connect(fd, reinterpret_cast<sockaddr *>(&to), sizeof to) == 0) {
+        sockaddr_in me{};
+        socklen_t len = sizeof me;
+        char buf[INET_ADDRSTRLEN];
+        if (::getsockname(fd, reinterpret_cast<sockaddr *>(&me), &len) == 0 &&
+            ::inet_ntop(AF_INET, &me.sin_addr, buf, sizeof buf))
+            addr = buf;
+    }
+    if (fd >= 0) ::close(fd);
+    return addr;
+}
+
+// How Slurm words a task's end in "srun: error: NODE: task N: ...".
+std::string describe_end(int status) {
+    if (WIFSIGNALED(status)) {
+        int sig = WTERMSIG(status);
+        if (sig == SIGKILL) return "Killed";
+        const char *d = ::strsignal(sig);
+        return d ? d : "Signal " + std::to_string(sig);
+    }
+    return "Exited with exit code " + std::to_string(WEXITSTATUS(status));
+}
+
+int exit_code(int status) {
+    return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
+}
+
+struct Conn {
+    int fd = -1;
+    bool hello = false;
+    std::string node;
+    std::string in;      // bytes read, not yet framed
+    std::string out;     // bytes to write
+    bool done = false;
+};
+
+class StepSession {
+  public:
+    StepSession(const SrunRequest &r, std::string prog) : r_(r), prog_(std::move(prog)) {}
+
+    int run(uint32_t job_id);
+
+  private:
+    bool create(uint32_t job_id);
+    bool launch();
+    int serve();
+    void on_frame(Conn &c, const stepio::Header &h, std::string_view data);
+    void output(uint32_t task, bool err, std::string_view data);
+    void flush_labels();
+    void send_all(stepio::Type type, uint32_t task, std::string_view data);
+    void cancel_step();
+    void say(const std::string &line) const {
+        if (!r_.quiet) write_err(prog_ + ": " + line + "\n");
+    }
+
+    const SrunRequest &r_;
+    std::string prog_;
+    net::Reply create_reply_;
+    const proto::StepCreateResponse *step_ = nullptr;
+    std::string label_;
+    std::string key_;
+    int listen_fd_ = -1;
+    uint16_t io_port_ = 0;
+    std::string io_host_;
+    std::vector<std::string> nodes_;
+    std::vector<std::vector<uint32_t>> node_tasks_;
+    std::map<uint32_t, std::string> task_node_;
+    std::map<uint32_t, int> task_status_;
+    std::vector<Conn> conns_;
+    std::size_t nodes_done_ = 0;
+    uint32_t end_state_ = 0;
+    uint32_t oom_kills_ = 0;
+    std::map<std::pair<uint32_t, bool>, std::string> partial_;  // --label: unfinished lines
+    bool cancelled_ = false;
+};
+
+bool StepSession::create(uint32_t job_id) {
+    std::string name = r_.job_name;
+    if (name.empty() && !r_.argv.empty())
+        name = r_.argv[0].substr(r_.argv[0].rfind('/') == std::string::npos ? 0 : r_.argv[0].rfind('/') + 1);
+    std::string command;
+    for (const auto &a : r_.argv) command += (command.empty() ? "" : " ") + a;
+    bool waited = false;
+    for (;;) {
+        flatbuffers::FlatBufferBuilder fbb(512);
+        auto n = fbb.CreateString(name);
+        auto nl = r_.req_nodes.empty() ? 0 : fbb.CreateString(r_.req_nodes);
+        auto xl = r_.exc_nodes.empty() ? 0 : fbb.CreateString(r_.exc_nodes);
+        auto gres = r_.gres.empty() ? 0 : fbb.CreateString(r_.gres);
+        auto host = fbb.CreateString(short_host());
+        auto cmd = fbb.CreateString(command);
+        auto sig = r_.signal.empty() ? 0 : fbb.CreateString(r_.signal);
+        proto::StepCreateRequestBuilder b(fbb);
+        b.add_job_id(job_id);
+        b.add_name(n);
+        b.add_num_tasks(r_.num_tasks);
+        b.add_min_nodes(r_.min_nodes);
+        b.add_max_nodes(r_.max_nodes);
+        b.add_cpus_per_task(r_.cpus_per_task ? r_.cpus_per_task : 1);
+        b.add_mem_per_node_mb(r_.mem_per_node_mb);
+        b.add_mem_per_cpu_mb(r_.mem_per_cpu_mb);
+        b.add_exact(r_.exact || r_.exclusive);
+        b.add_overlap(r_.overlap);
+        b.add_exclusive(r_.exclusive);
+        if (nl.o) b.add_node_list(nl);
+        if (xl.o) b.add_exc_nodes(xl);
+        b.add_time_limit_min(r_.time_limit_min);
+        b.add_cyclic(r_.distribution == "cyclic");
+        if (gres.o) b.add_gres(gres);
+        b.add_wait(waited);
+        b.add_submit_host(host);
+        b.add_command(cmd);
+        b.add_ntasks_per_node(r_.ntasks_per_node);
+        if (sig.o) b.add_signal(sig);
+        try {
+            create_reply_ = call_ctld(fbb, proto::Body::StepCreateRequest, b.Finish().Union(),
+                                      waited ? 7 * 24 * 3600 * 1000 : 30000);
+            step_ = create_reply_.as<proto::StepCreateResponse>();
+            break;
+        } catch (const net::RpcError &e) {
+            if (e.code() == DROVER_EBUSY && !waited && std::string(e.what()) != "Job is pending execution") {
+                say("Job " + std::to_string(job_id) + " step creation temporarily disabled, retrying (" +
+                    e.what() + ")");
+                waited = true;
+                continue;
+            }
+            print_error(prog_, "Unable to create step for job " + std::to_string(job_id) + ": " + e.what());
+            return false;
+        }
+    }
+    label_ = std::to_string(step_->job_id()) + "." + std::to_string(step_->step_id());
+    if (waited) say("Step created for StepId=" + label_);
+    const auto *tasks = step_->tasks();
+    std::size_t at = 0;
+    for (uint32_t i = 0; i < step_->nodes()->size(); ++i) {
+        nodes_.push_back(step_->nodes()->Get(i)->str());
+        std::vector<uint32_t> ts;
+        for (uint32_t k = 0; k < step_->tasks_per_node()->Get(i); ++k, ++at) {
+            ts.push_back(tasks->Get(uint32_t(at)));
+            task_node_[tasks->Get(uint32_t(at))] = nodes_.back();
+        }
+        node_tasks_.push_back(std::move(ts));
+    }
+    return true;
+}
+
+bool StepSession::launch() {
+    // The I/O port nodes connect back to, and its key.
+    listen_fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_ANY);
+    socklen_t len = sizeof a;
+    if (listen_fd_ < 0 || ::bind(listen_fd_, reinterpret_cast<sockaddr *>(&a), sizeof a) != 0 ||
+        ::listen(listen_fd_, 1024) != 0 || ::getsockname(listen_fd_, reinterpret_cast<sockaddr *>(&a), &len) != 0) {
+        print_error(prog_, std::string("cannot open the I/O port: ") + std::strerror(errno));
+        return false;
+    }
+    io_port_ = ntohs(a.sin_port);
+    key_.resize(stepio::kKeyLen);
+    if (::getrandom(key_.data(), key_.size(), 0) != ssize_t(key_.size())) {
+        print_error(prog_, "cannot make the I/O key");
+        return false;
+    }
+    std::string first = step_->node_addrs()->Get(0)->str();
+    io_host_ = local_address_towards(first.substr(0, first.rfind(':')),
+                                     uint16_t(std::stoi(first.substr(first.rfind(':') + 1))));
+
+    char cwd[4096] = {};
+    std::string work = r_.work_dir.empty() ? (::getcwd(cwd, sizeof cwd) ? cwd : "/tmp") : r_.work_dir;
+    std::string multi;
+    if (r_.multi_prog) {
+        std::ifstream f(r_.argv.empty() ? "" : r_.argv[0]);
+        std::stringstream ss;
+        ss << f.rdbuf();
+        multi = ss.str();
+        if (!f) {
+            print_error(prog_, "cannot read --multi-prog file " + (r_.argv.empty() ? "" : r_.argv[0]));
+            return false;
+        }
+        try {
+            parse_multi_prog(multi, uint32_t(task_node_.size()));
+        } catch (const std::exception &e) {
+            print_error(prog_, e.what());
+            return false;
+        }
+    }
+    // The tasks' environment: what --export passes, and what srun itself says.
+    std::vector<std::pair<std::string, std::string>> env;
+    bool all = r_.export_spec == "ALL" || r_.export_spec.rfind("ALL,", 0) == 0;
+    auto names = split(r_.export_spec, ',');
+    for (const auto &[k, v] : process_env()) {
+        bool keep = all || k.rfind("SLURM_", 0) == 0;
+        for (const auto &n : names) keep = keep || n == k;
+        if (keep) env.emplace_back(k, v);
+    }
+    for (const auto &n : names)
+        if (auto eq = n.find('='); eq != std::string::npos) env.emplace_back(n.substr(0, eq), n.substr(eq + 1));
+    env.emplace_back("SLURM_SUBMIT_DIR", work);
+    env.emplace_back("SLURM_SUBMIT_HOST", short_host());
+    std::vector<uint32_t> tpn(step_->tasks_per_node()->begin(), step_->tasks_per_node()->end());
+    std::string tasks_per_node = counts(tpn);
+    const Config &conf = cli_config();
+    for (std::size_t i = 0; i < nodes_.size(); ++i) {
+        flatbuffers::FlatBufferBuilder fbb(4096);
+        std::vector<flatbuffers::Offset<proto::KeyValue>> kv;
+        for (const auto &[k, v] : env) kv.push_back(proto::CreateKeyValueDirect(fbb, k.c_str(), v.c_str()));
+        std::vector<std::string> argv = r_.argv;
+        auto req = proto::CreateStepLaunchRequest(
+            fbb, fbb.CreateVector(step_->cred()->data(), step_->cred()->size()),
+            fbb.CreateVectorOfStrings(argv), fbb.CreateVector(kv), fbb.CreateString(work),
+            fbb.CreateVector(node_tasks_[i]), uint32_t(task_node_.size()), fbb.CreateString(tasks_per_node),
+            fbb.CreateString(io_host_), io_port_,
+            fbb.CreateVector(reinterpret_cast<const uint8_t *>(key_.data()), key_.size()),
+            fbb.CreateString(r_.std_out == "none" ? "/dev/null" : r_.std_out),
+            fbb.CreateString(r_.std_err == "none" ? "/dev/null" : r_.std_err), fbb.CreateString(r_.std_in),
+            r_.open_append, r_.cpus_per_task ? r_.cpus_per_task : 1, fbb.CreateString(multi), r_.pty,
+            fbb.CreateString(r_.cpu_bind), fbb.CreateString(nodes_[i]));
+        fbb.Finish(proto::CreateMessage(fbb, proto::Body::StepLaunchRequest, req.Union()));
+        std::string addr = step_->node_addrs()->Get(uint32_t(i))->str();
+        try {
+            net::call(addr.substr(0, addr.rfind(':')), uint16_t(std::stoi(addr.substr(addr.rfind(':') + 1))),
+                      {fbb.GetBufferPointer(), fbb.GetSize()}, net::socket_signer(conf), 30000)
+                .as<proto::StepLaunchResponse>();
+        } catch (const std::exception &e) {
+            print_error(prog_, "Task launch for StepId=" + label_ + " failed on node " + nodes_[i] + ": " + e.what());
+            // Nodes that did start go; the ones that did not are settled by the controller.
+            cancel_step();
+            if (i == 0) return false;
+            nodes_done_ += nodes_.size() - i;
+            break;
+        }
+    }
+    return true;
+}
+
+void StepSession::cancel_step() {
+    if (cancelled_) return;
+    cancelled_ = true;
+    flatbuffers::FlatBufferBuilder fbb(64);
+    auto specs = fbb.CreateVectorOfStrings(std::vector<std::string>{label_});
+    proto::JobSignalRequestBuilder b(fbb);
+    b.add_job_specs(specs);
+    b.add_signal(9);
+    try {
+        call_ctld(fbb, proto::Body::JobSignalRequest, b.Finish().Union(), 10000);
+    } catch (const std::exception &) {
+    }
+}
+
+void StepSession::send_all(stepio::Type type, uint32_t task, std::string_view data) {
+    for (auto &c : conns_)
+        if (c.hello && !c.done) stepio::frame(c.out, type, task, data);
+}
+
+void StepSession::output(uint32_t task, bool err, std::string_view data) {
+    if (!r_.label) return err ? write_err(data) : write_out(data);
+    std::string &part = partial_[{task, err}];
+    part.append(data);
+    std::string lines;
+    std::size_t start = 0, nl;
+    while ((nl = part.find('\n', start)) != std::string::npos) {
+        lines += std::to_string(task) + ": " + part.substr(start, nl - start + 1);
+        start = nl + 1;
+    }
+    part.erase(0, start);
+    if (!lines.empty()) err ? write_err(lines) : write_out(lines);
+}
+
+void StepSession::flush_labels() {
+    for (auto &[k, part] : partial_)
+        if (!part.empty()) {
+            std::string line = std::to_string(k.first) + ": " + part + "\n";
+            k.second ? write_err(line) : write_out(line);
+            part.clear();
+        }
+}
+
+void StepSession::on_frame(Conn &c, const stepio::Header &h, std::string_view data) {
+    switch (h.type) {
+    case stepio::Stdout: output(h.task, false, data); break;
+    case stepio::Stderr: output(h.task, true, data); break;
+    case stepio::Message: write_err(std::string(data) + "\n"); break;
+    case stepio::TaskExit: {
+        int status = data.size() >= 4 ? int(stepio::get32(reinterpret_cast<const uint8_t *>(data.data()))) : 0;
+        task_status_[h.task] = status;
+        if (status != 0)
+            print_error(prog_, c.node + ": task " + std::to_string(h.task) + ": " + describe_end(status));
+        if (status != 0 && r_.kill_on_bad_exit) cancel_step();
+        break;
+    }
+    case stepio::NodeDone: {
+        if (data.size() >= 8) {
+            uint32_t st = stepio::get32(reinterpret_cast<const uint8_t *>(data.data()));
+            oom_kills_ += stepio::get32(reinterpret_cast<const uint8_t *>(data.data()) + 4);
+            if (st && !end_state_) end_state_ = st;
+        }
+        if (!c.done) ++nodes_done_;
+        c.done = true;
+        break;
+    }
+    default: break;
+    }
+}
+
+int StepSession::serve() {
+    if (::pipe2(g_sig_pipe, O_CLOEXEC | O_NONBLOCK) != 0) return 1;
+    struct sigaction sa {};
+    sa.sa_handler = on_signal;
+    for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGCONT})
+        ::sigaction(sig, &sa, nullptr);
+    ::signal(SIGPIPE, SIG_IGN);
+    // Where stdin goes: task 0 by default, every task with -i all, nowhere with none or a file.
+    bool stdin_open = true;
+    uint32_t stdin_task = 0;
+    if (r_.std_in == "none" || (!r_.std_in.empty() && r_.std_in != "all" && !parse_u32(r_.std_in)))
+        stdin_open = false;
+    else if (r_.std_in == "all") stdin_task = stepio::kAllTasks;
+    else if (!r_.std_in.empty()) stdin_task = *parse_u32(r_.std_in);
+    std::string stdin_node = stdin_task == stepio::kAllTasks ? "" : task_node_[stdin_task];
+    std::string pending_stdin;  // read before its node connected
+    bool stdin_eof = false;
+    auto last_int = std::chrono::steady_clock::time_point{};
+    int ints = 0;
+    std::optional<std::chrono::steady_clock::time_point> wait_deadline;
+
+    while (nodes_done_ < nodes_.size()) {
+        std::vector<pollfd> fds;
+        fds.push_back({g_sig_pipe[0], POLLIN, 0});
+        fds.push_back({listen_fd_, POLLIN, 0});
+        bool want_stdin = stdin_open && !stdin_eof && pending_stdin.size() < (1u << 20);
+        fds.push_back({want_stdin ? 0 : -1, POLLIN, 0});
+        for (auto &c : conns_)
+            fds.push_back({c.fd, short(POLLIN | (c.out.empty() ? 0 : POLLOUT)), 0});
+        int timeout = -1;
+        if (wait_deadline) {
+            auto left = std::chrono::duration_cast<std::chrono::milliseconds>(*wait_deadline - std::chrono::steady_clock::now()).count();
+            timeout = int(std::max<long>(0, left));
+        }
+        int n = ::poll(fds.data(), fds.size(), timeout);
+        if (n < 0 && errno != EINTR) break;
+        if (wait_deadline && std::chrono::steady_clock::now() >= *wait_deadline) {
+            print_error(prog_, "First task exited " + std::to_string(*r_.wait_secs) + "s ago");
+            cancel_step();
+            wait_deadline.reset();
+        }
+        if (n <= 0) continue;
+        if (fds[0].revents & POLLIN) {
+            unsigned char sig;
+            while (::read(g_sig_pipe[0], &sig, 1) == 1) {
+                if (sig == SIGINT) {
+                    auto now = std::chrono::steady_clock::now();
+                    if (now - last_int > std::chrono::seconds(1)) ints = 0;
+                    last_int = now;
+                    if (++ints == 1) {
+                        say("interrupt (one more within 1 sec to abort)");
+                        std::size_t running = task_node_.size() - task_status_.size();
+                        say("StepId=" + label_ + " tasks 0-" + std::to_string(task_node_.size() - 1) + ": " +
+                            (running ? "running" : "exited"));
+                    } else if (ints == 2) {
+                        say("sending Ctrl-C to StepId=" + label_);
+                        uint8_t d[4];
+                        stepio::put32(d, SIGKILL);
+                        send_all(stepio::Signal, 0, {reinterpret_cast<char *>(d), 4});
+                        cancel_step();
+                        continue;
+                    } else {
+                        say("forcing job termination");
+                        return 1;
+                    }
+                }
+                uint8_t d[4];
+                stepio::put32(d, sig);
+                send_all(stepio::Signal, 0, {reinterpret_cast<char *>(d), 4});
+            }
+        }
+        std::size_t polled = conns_.size();  // conns_[i] is fds[3 + i] for i < polled
+        if (fds[1].revents & POLLIN) {
+            int fd = ::accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
+            if (fd >= 0) {
+                int one = 1;
+                ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+                conns_.push_back({fd});
+            }
+        }
+        if (fds[2].revents & (POLLIN | POLLHUP)) {
+            char buf[65536];
+            ssize_t got = ::read(0, buf, sizeof buf);
+            if (got > 0) pending_stdin.append(buf, std::size_t(got));
+            else stdin_eof = true;
+        }
+        // Input for the tasks, once the node that runs them is connected.
+        for (auto &c : conns_) {
+            if (!c.hello || c.done) continue;
+            if (!stdin_node.empty() && c.node != stdin_node) continue;
+            if (!pending_stdin.empty()) stepio::frame(c.out, stepio::Stdin, stdin_task, pending_stdin);
+            if (stdin_eof && stdin_open) stepio::frame(c.out, stepio::StdinEof, stdin_task, {});
+        }
+        bool delivered = false;
+        for (auto &c : conns_) delivered = delivered || (c.hello && (stdin_node.empty() || c.node == stdin_node));
+        if (delivered) {
+            pending_stdin.clear();
+            if (stdin_eof) stdin_open = false;
+        }
+        for (std::size_t i = 0; i < polled; ++i) {
+            Conn &c = conns_[i];
+            short rev = fds[3 + i].revents;
+            if (rev & POLLOUT && !c.out.empty()) {
+                ssize_t w = ::send(c.fd, c.out.data(), c.out.size(), MSG_NOSIGNAL);
+                if (w > 0) c.out.erase(0, std::size_t(w));
+            }
+            if (rev & (POLLIN | POLLHUP | POLLERR)) {
+                char buf[65536];
+                ssize_t got = ::read(c.fd, buf, sizeof buf);
+                if (got > 0) c.in.append(buf, std::size_t(got));
+                while (c.in.size() >= stepio::kHeader) {
+                    stepio::Header h;
+                    if (!stepio::parse_header(reinterpret_cast<const uint8_t *>(c.in.data()), &h)) {
+                        got = 0;
+                        break;
+                    }
+                    if (c.in.size() < stepio::kHeader + h.len) break;
+                    std::string_view data(c.in.data() + stepio::kHeader, h.len);
+                    if (!c.hello) {
+                        if (h.type != stepio::Hello || data.size() < stepio::kKeyLen ||
+                            data.substr(0, stepio::kKeyLen) != key_) {
+                            got = 0;  // not one of our nodes
+                            break;
+                        }
+                        c.hello = true;
+                        c.node = std::string(data.substr(stepio::kKeyLen));
+                    } else {
+                        on_frame(c, h, data);
+                    }
+                    c.in.erase(0, stepio::kHeader + h.len);
+                }
+                if (got == 0 || (got < 0 && errno != EAGAIN && errno != EINTR)) {
+                    ::close(c.fd);
+                    if (c.hello && !c.done) {
+                        ++nodes_done_;  // the node went away without saying how its tasks ended
+                        print_error(prog_, c.node + ": lost the connection to the step's tasks");
+                    }
+                    c.done = true;
+                    c.fd = -1;
+                }
+            }
+        }
+        std::erase_if(conns_, [](const Conn &c) { return c.fd < 0; });
+        if (r_.wait_secs && !wait_deadline && !task_status_.empty() && task_status_.size() < task_node_.size())
+            wait_deadline = std::chrono::steady_clock::now() + std::chrono::seconds(*r_.wait_secs);
+    }
+    flush_labels();
+    // The exit code: Slurm's for the step's end, else the highest of the tasks'.
+    if (end_state_ == DROVER_JOB_TIMEOUT) return 152;
+    int code = 0;
+    for (const auto &[t, status] : task_status_) code = std::max(code, exit_code(status));
+    if (task_status_.size() < task_node_.size() && code == 0) code = 1;
+    if (end_state_ == DROVER_JOB_OOM && code == 0) code = 137;
+    return code;
+}
+
+int StepSession::run(uint32_t job_id) {
+    if (!create(job_id)) return 1;
+    if (!launch()) return 1;
+    return serve();
+}
+
+}  // namespace
+
+int run_step(const SrunRequest &r, uint32_t job_id, const std::string &prog) {
+    StepSession session(r, prog);
+    return session.run(job_id);
+}
+
+}  // namespace drover::cli

@@ -1,0 +1,597 @@
+// step_mgr.cpp - step creation, credentials, ends, limits, signals and queries.
+#include "ctld/step_mgr.hpp"
+
+#include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
+#include <boost/asio.hpp>
+#include <csignal>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <unordered_set>
+
+#include <drover/proctrack.h>
+
+#include "common/gres.hpp"
+#include "common/hostlist.hpp"
+#include "ctld/committer.hpp"
+#include "ctld/job_mgr.hpp"
+#include "ctld/job_signal_spec.hpp"
+#include "ctld/node_mgr.hpp"
+#include "ctld/step_acct.hpp"
+#include "ctld/step_layout.hpp"
+#include "net/authenticator.hpp"
+#include "net/call_pool.hpp"
+#include "net/step_cred.hpp"
+#include "net/usage_codec.hpp"
+
+namespace drover::ctld {
+
+namespace {
+
+std::string str(const flatbuffers::String *s) { return s ? s->str() : std::string(); }
+
+int worse(int a, int b) {
+    auto rank = [](int s) { return WIFSIGNALED(s) ? 128 + WTERMSIG(s) : WEXITSTATUS(s); };
+    return rank(b) > rank(a) ? b : a;
+}
+
+// AuthInfo cred_expire=SECONDS: how long a step credential may wait to be used (Slurm's default
+// is 120 seconds).
+int64_t cred_lifetime(const std::string &auth_info) {
+    auto at = auth_info.find("cred_expire=");
+    if (at == std::string::npos) return 120;
+    try {
+        long v = std::stol(auth_info.substr(at + 12));
+        return v > 0 ? v : 120;
+    } catch (const std::exception &) {
+        return 120;
+    }
+}
+
+}  // namespace
+
+struct StepManager::Impl {
+    explicit Impl(Ctx &c) : ctx(c) {}
+    Ctx &ctx;
+
+    struct Waiting {
+        std::shared_ptr<net::Request> req;
+        net::ResponderPtr resp;
+    };
+    struct JobSteps {
+        uint32_t next_id = 0;
+        std::map<uint32_t, Step> steps;
+        std::vector<std::vector<bool>> used;  // per job node: CPU slots held by steps
+        std::deque<Waiting> waiting;
+    };
+    std::unordered_map<uint32_t, JobSteps> jobs;
+    struct Waiter {
+        net::ResponderPtr resp;
+        int64_t deadline = 0;
+    };
+    std::unordered_map<uint32_t, std::vector<Waiter>> alloc_waiters;
+
+    // The job's CPU ids on its node at position pos (slot i is the i-th of them).
+    static std::vector<uint32_t> cpu_ids(const Job &job, std::size_t pos) {
+        if (pos < job.node_alloc.size() && !job.node_alloc[pos].cpu_ids.empty()) {
+            try {
+                return parse_index_list(job.node_alloc[pos].cpu_ids);
+            } catch (const std::exception &) {
+            }
+        }
+        std::vector<uint32_t> ids(job.node_cpus[pos]);
+        for (uint32_t i = 0; i < ids.size(); ++i) ids[i] = i;
+        return ids;
+    }
+
+    static uint64_t job_mem_on(const Job &job, std::size_t pos) {
+        if (pos < job.node_alloc.size() && job.node_alloc[pos].mem_mb) return job.node_alloc[pos].mem_mb;
+        if (job.mem_per_node_mb) return job.mem_per_node_mb;
+        if (job.mem_per_cpu_mb) return job.mem_per_cpu_mb * job.node_cpus[pos];
+        return 0;
+    }
+
+    // Tries to create the step; answers resp unless it was queued to wait.
+    void attempt(Job &job, const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp,
+                 bool queued) {
+        const auto *r = req->msg->body_as_StepCreateRequest();
+        JobSteps &js = jobs[job.id];
+        if (js.used.size() != job.nodes.size()) {
+            js.used.clear();
+            for (uint32_t c : job.node_cpus) js.used.emplace_back(c, false);
+        }
+        StepShape shape;
+        shape.num_tasks = r->num_tasks();
+        shape.min_nodes = r->min_nodes();
+        shape.max_nodes = r->max_nodes();
+        shape.cpus_per_task = std::max(1u, r->cpus_per_task());
+        shape.ntasks_per_node = r->ntasks_per_node();
+        shape.exact = r->exact();
+        shape.overlap = r->overlap();
+        shape.cyclic = r->cyclic();
+        if (r->node_list() || r->exc_nodes()) {
+            std::unordered_set<std::string> want, skip;
+            try {
+                for (auto &n : hostlist_expand(str(r->node_list()))) want.insert(n);
+                for (auto &n : hostlist_expand(str(r->exc_nodes()))) skip.insert(n);
+            } catch (const std::exception &e) {
+                return resp->error(DROVER_EINVAL, e.what());
+            }
+            for (const auto &n : want) {
+                bool in_job = false;
+                for (uint32_t idx : job.nodes) in_job = in_job || ctx.nodes->at(idx).conf->name == n;
+                if (!in_job)
+                    return resp->error(DROVER_EINVAL, "Requested node configuration is not available (" +
+                                                          n + " is not in job " + std::to_string(job.id) + ")");
+            }
+            shape.allowed.resize(job.nodes.size(), false);
+            for (std::size_t i = 0; i < job.nodes.size(); ++i) {
+                const std::string &n = ctx.nodes->at(job.nodes[i]).conf->name;
+                shape.allowed[i] = (want.empty() || want.count(n)) && !skip.count(n);
+            }
+            if (!want.empty() && !shape.min_nodes) shape.min_nodes = uint32_t(want.size());
+        }
+        if (shape.num_tasks == 0)
+            shape.num_tasks = shape.min_nodes ? shape.min_nodes : uint32_t(job.nodes.size());
+        std::vector<NodeCpus> caps;
+        for (std::size_t i = 0; i < job.nodes.size(); ++i) {
+            uint32_t free = uint32_t(std::count(js.used[i].begin(), js.used[i].end(), false));
+            caps.push_back({job.node_cpus[i], free});
+        }
+        StepLayout lay;
+        std::string why;
+        switch (layout_step(shape, caps, &lay, &why)) {
+        case LayoutResult::Impossible: return resp->error(DROVER_ENOSPC, why);
+        case LayoutResult::Busy:
+            if (r->wait() && !queued) js.waiting.push_back({req, resp});
+            else if (!r->wait()) resp->error(DROVER_EBUSY, why);
+            return;
+        case LayoutResult::Ok: break;
+        }
+        // Memory per node: --mem, --mem-per-cpu, else all the job has there.
+        std::vector<uint64_t> mem;
+        for (std::size_t k = 0; k < lay.nodes.size(); ++k) {
+            uint32_t pos = lay.nodes[k];
+            uint64_t have = job_mem_on(job, pos);
+            uint64_t m = r->mem_per_node_mb() ? r->mem_per_node_mb()
+                         : r->mem_per_cpu_mb() ? r->mem_per_cpu_mb() * lay.cpus_per_node[k]
+                                               : have;
+            if (have && m > have)
+                return resp->error(DROVER_ENOSPC, "Memory required by task is not available (" +
+                                                      std::to_string(m) + "M asked, the job has " +
+                                                      std::to_string(have) + "M on a node)");
+            mem.push_back(m);
+        }
+        Step st;
+        st.job_id = job.id;
+        st.id = js.next_id++;
+        st.uid = job.uid;
+        st.name = r->name() && r->name()->size() ? r->name()->str() : job.name;
+        st.command = str(r->command());
+        st.submit_host = str(r->submit_host());
+        st.nodes = lay.nodes;
+        st.cpus = lay.cpus_per_node;
+        st.tasks_per_node = lay.tasks_per_node;
+        st.num_tasks = shape.num_tasks;
+        st.cpus_per_task = shape.cpus_per_task;
+        st.mem_per_node_mb = r->mem_per_node_mb();
+        st.start_time = Ctx::now();
+        st.time_limit_min = r->time_limit_min() == DROVER_NO_VAL ? DROVER_INFINITE : r->time_limit_min();
+        st.reporting = lay.nodes;
+        if (r->signal() && r->signal()->size()) {
+            bool batch_only = false;
+            if (!parse_signal_spec(r->signal()->str(), &st.signal_num, &st.signal_secs, &batch_only))
+                return resp->error(DROVER_EINVAL, "Invalid --signal specification: " + r->signal()->str());
+        }
+        std::vector<std::string> names, cpu_id_lists, gres;
+        for (std::size_t k = 0; k < lay.nodes.size(); ++k) {
+            uint32_t pos = lay.nodes[k];
+            names.push_back(ctx.nodes->at(job.nodes[pos]).conf->name);
+            auto ids = cpu_ids(job, pos);
+            std::vector<uint32_t> held, mine;
+            if (!shape.overlap) {
+                uint32_t need = lay.cpus_per_node[k];
+                for (uint32_t s = 0; s < js.used[pos].size() && held.size() < need; ++s)
+                    if (!js.used[pos][s]) held.push_back(s);
+                for (uint32_t s : held) js.used[pos][s] = true;
+                for (uint32_t s : held) mine.push_back(s < ids.size() ? ids[s] : s);
+            } else {
+                mine = ids;
+            }
+            st.slots.push_back(held);
+            cpu_id_lists.push_back(format_index_list(mine));
+            gres.push_back(pos < job.node_alloc.size() ? job.node_alloc[pos].gres : "");
+        }
+        // The credential.
+        flatbuffers::FlatBufferBuilder cb(1024);
+        std::vector<uint32_t> job_cpus(job.node_cpus.begin(), job.node_cpus.end());
+        {
+            std::vector<flatbuffers::Offset<flatbuffers::String>> n_off, c_off, g_off;
+            for (auto &n : names) n_off.push_back(cb.CreateString(n));
+            for (auto &c : cpu_id_lists) c_off.push_back(cb.CreateString(c));
+            for (auto &g : gres) g_off.push_back(cb.CreateString(g));
+            auto user = cb.CreateString(job.user_name);
+            auto nv = cb.CreateVector(n_off);
+            auto cv = cb.CreateVector(st.cpus);
+            auto civ = cb.CreateVector(c_off);
+            auto mv = cb.CreateVector(mem);
+            auto jnl = cb.CreateString(ctx.nodes->names(job.nodes));
+            auto jc = cb.CreateVector(job_cpus);
+            auto part = cb.CreateString(job.partition);
+            auto jn = cb.CreateString(job.name);
+            auto gv = cb.CreateVector(g_off);
+            auto sg = cb.CreateString(str(r->signal()));
+            cb.Finish(proto::CreateStepCred(cb, job.id, st.id, job.uid, job.gid, user, nv, cv, civ, mv,
+                                            Ctx::now() + cred_lifetime(ctx.conf.auth_info),
+                                            st.time_limit_min, jnl, jc, part, jn, gv, sg));
+        }
+        std::vector<uint8_t> cred;
+        try {
+            cred = net::sign_step_cred(ctx.auth, {cb.GetBufferPointer(), cb.GetSize()});
+        } catch (const std::exception &e) {
+            for (std::size_t k = 0; k < st.nodes.size(); ++k)
+                for (uint32_t s : st.slots[k]) js.used[st.nodes[k]][s] = false;
+            return resp->error(DROVER_EIO, e.what());
+        }
+        // The answer: where to launch, which tasks go where.
+        flatbuffers::FlatBufferBuilder fbb(2048 + cred.size());
+        std::vector<flatbuffers::Offset<flatbuffers::String>> n_off, a_off;
+        std::vector<uint32_t> tasks;
+        for (std::size_t k = 0; k < names.size(); ++k) {
+            std::string host;
+            uint16_t port = 0;
+            ctx.nodes->resolve(names[k], &host, &port);
+            n_off.push_back(fbb.CreateString(names[k]));
+            a_off.push_back(fbb.CreateString(host + ":" + std::to_string(port)));
+            tasks.insert(tasks.end(), lay.task_ids[k].begin(), lay.task_ids[k].end());
+        }
+        auto nv = fbb.CreateVector(n_off);
+        auto av = fbb.CreateVector(a_off);
+        auto tv = fbb.CreateVector(tasks);
+        auto tpn = fbb.CreateVector(lay.tasks_per_node);
+        auto cv = fbb.CreateVector(cred);
+        auto nl = fbb.CreateString(hostlist_compress(names));
+        auto cpn = fbb.CreateVector(st.cpus);
+        fbb.Finish(proto::CreateMessage(
+            fbb, proto::Body::StepCreateResponse,
+            proto::CreateStepCreateResponse(fbb, job.id, st.id, nv, av, tv, tpn, cv, nl, cpn,
+                                            st.time_limit_min)
+                .Union()));
+        spdlog::info("step {}.{} created on {} ({} task(s))", job.id, st.id, hostlist_compress(names),
+                     st.num_tasks);
+        record_step(ctx, job, st, DROVER_ACCT_STEP_START, step_node_list(job, st));
+        js.steps.emplace(st.id, std::move(st));
+        ctx.commit.after_commit([resp, msg = std::vector<uint8_t>(fbb.GetBufferPointer(),
+                                                                   fbb.GetBufferPointer() + fbb.GetSize())] {
+            resp->reply(msg);
+        });
+    }
+
+    std::string step_node_list(const Job &job, const Step &st) const {
+        std::vector<std::string> names;
+        for (uint32_t pos : st.nodes) names.push_back(ctx.nodes->at(job.nodes[pos]).conf->name);
+        return hostlist_compress(names);
+    }
+
+    void finish(Job &job, JobSteps &js, Step &st) {
+        uint32_t state = st.end_state ? st.end_state
+                         : st.exit_status == 0 ? DROVER_JOB_COMPLETE
+                                               : DROVER_JOB_FAILED;
+        for (std::size_t k = 0; k < st.nodes.size(); ++k)
+            if (st.nodes[k] < js.used.size())
+                for (uint32_t s : st.slots[k])
+                    if (s < js.used[st.nodes[k]].size()) js.used[st.nodes[k]][s] = false;
+        st.end_state = state;
+        record_step(ctx, job, st, DROVER_ACCT_STEP_END, step_node_list(job, st));
+        spdlog::info("step {}.{} ended {} exit {}:{}", job.id, st.id, job_state_name(state),
+                     (st.exit_status >> 8) & 0xff, st.exit_status & 0x7f);
+        js.steps.erase(st.id);
+    }
+
+    void retry_waiting(Job &job) {
+        auto it = jobs.find(job.id);
+        if (it == jobs.end()) return;
+        std::deque<Waiting> waiting;
+        waiting.swap(it->second.waiting);
+        while (!waiting.empty()) {
+            Waiting w = std::move(waiting.front());
+            waiting.pop_front();
+            std::size_t before = jobs[job.id].waiting.size();
+            attempt(job, w.req, w.resp, false);
+            // Still busy: it and every later request keep their order.
+            if (jobs[job.id].waiting.size() > before) {
+                for (auto &rest : waiting) jobs[job.id].waiting.push_back(std::move(rest));
+                return;
+            }
+        }
+    }
+
+    void send_to_nodes(const Job &job, const Step &st, int sig, bool terminate, uint32_t reason) {
+        for (uint32_t pos : st.nodes) {
+            const std::string &name = ctx.nodes->at(job.nodes[pos]).conf->name;
+            std::string host;
+            uint16_t port = 0;
+            if (!ctx.nodes->resolve(name, &host, &port)) continue;
+            flatbuffers::FlatBufferBuilder fbb(128);
+            auto n = fbb.CreateString(name);
+            fbb.Finish(proto::CreateMessage(
+                fbb, proto::Body::StepSignalRequest,
+                proto::CreateStepSignalRequest(fbb, job.id, st.id, sig, terminate, n, reason).Union()));
+            std::string label = std::to_string(job.id) + "." + std::to_string(st.id);
+            ctx.pool.call(host, port, {fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize()},
+                          ctx.auth.self_signer(), 10000,
+                          [label, name](const std::string &err, std::shared_ptr<net::Reply>) {
+                              if (!err.empty()) spdlog::warn("step {}: cannot signal on {}: {}", label, name, err);
+                          });
+        }
+    }
+
+    void reply_wait(const Job &job, const net::ResponderPtr &resp) {
+        flatbuffers::FlatBufferBuilder fbb(1024);
+        std::vector<flatbuffers::Offset<flatbuffers::String>> n_off, a_off;
+        for (uint32_t idx : job.nodes) {
+            const std::string &name = ctx.nodes->at(idx).conf->name;
+            std::string host;
+            uint16_t port = 0;
+            ctx.nodes->resolve(name, &host, &port);
+            n_off.push_back(fbb.CreateString(name));
+            a_off.push_back(fbb.CreateString(host + ":" + std::to_string(port)));
+        }
+        auto nv = fbb.CreateVector(n_off);
+        auto av = fbb.CreateVector(a_off);
+        auto reason = fbb.CreateString(job.reason);
+        auto nl = fbb.CreateString(ctx.nodes->names(job.nodes));
+        auto nc = fbb.CreateVector(job.node_cpus);
+        auto part = fbb.CreateString(job.partition);
+        auto acct = fbb.CreateString(job.account);
+        auto name = fbb.CreateString(job.name);
+        auto gres = fbb.CreateString(job.ext().gres);
+        proto::JobInfoLiteBuilder b(fbb);
+        b.add_job_id(job.id);
+        b.add_state(job.state);
+        b.add_reason(reason);
+        b.add_node_list(nl);
+        b.add_node_cpus(nc);
+        b.add_nodes(nv);
+        b.add_node_addrs(av);
+        b.add_partition(part);
+        b.add_time_limit_min(job.time_limit_min);
+        b.add_start_time(job.start_time);
+        b.add_account(acct);
+        b.add_name(name);
+        b.add_num_tasks(job.num_tasks);
+        b.add_cpus_per_task(job.cpus_per_task);
+        b.add_mem_per_node_mb(job.mem_per_node_mb);
+        b.add_mem_per_cpu_mb(job.mem_per_cpu_mb);
+        b.add_gres(gres);
+        auto lite = b.Finish();
+        fbb.Finish(proto::CreateMessage(fbb, proto::Body::JobWaitResponse,
+                                        proto::CreateJobWaitResponse(fbb, lite).Union()));
+        resp->reply({fbb.GetBufferPointer(), fbb.GetSize()});
+    }
+};
+
+StepManager::StepManager(Ctx &ctx) : impl_(std::make_unique<Impl>(ctx)) {}
+StepManager::~StepManager() = default;
+
+std::size_t StepManager::running_steps() const {
+    std::size_t n = 0;
+    for (const auto &[id, js] : impl_->jobs) n += js.steps.size();
+    return n;
+}
+
+std::vector<uint32_t> StepManager::step_ids(uint32_t job_id) const {
+    std::vector<uint32_t> ids;
+    auto it = impl_->jobs.find(job_id);
+    if (it != impl_->jobs.end())
+        for (const auto &[id, s] : it->second.steps) ids.push_back(id);
+    return ids;
+}
+
+void StepManager::on_create(const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp) {
+    auto &I = *impl_;
+    const auto *r = req->msg->body_as_StepCreateRequest();
+    Job *job = I.ctx.jobs->find(r->job_id());
+    if (!job) return resp->error(DROVER_ENOENT, "Invalid job id specified");
+    if (job->uid != req->peer.uid && !I.ctx.is_admin(req->peer.uid))
+        return resp->error(DROVER_EPERM, "Access/permission denied");
+    if (job->pending()) return resp->error(DROVER_EBUSY, "Job is pending execution");
+    if (!job->running() || job->kill_sent)
+        return resp->error(DROVER_EINVAL, "Job/step already completing or completed");
+    I.attempt(*job, req, resp, false);
+}
+
+void StepManager::on_complete(const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp) {
+    auto &I = *impl_;
+    if (!I.ctx.is_admin(req->peer.uid))
+        return resp->error(DROVER_EPERM, "step completion must come from SlurmUser");
+    const auto *r = req->msg->body_as_StepCompleteRequest();
+    Job *job = I.ctx.jobs->find(r->job_id());
+    auto jt = I.jobs.find(r->job_id());
+    if (job && jt != I.jobs.end()) {
+        auto st = jt->second.steps.find(r->step_id());
+        if (st != jt->second.steps.end()) {
+            Step &s = st->second;
+            std::string node = str(r->node());
+            auto it = std::find_if(s.reporting.begin(), s.reporting.end(), [&](uint32_t pos) {
+                return I.ctx.nodes->at(job->nodes[pos]).conf->name == node;
+            });
+            if (it != s.reporting.end()) {
+                s.reporting.erase(it);
+                s.exit_status = worse(s.exit_status, r->exit_status());
+                if (r->usage()) merge(s.usage, net::usage_from_proto(*r->usage()));
+                if (r->state() && !s.end_state) s.end_state = r->state();
+                if (s.reporting.empty()) {
+                    I.finish(*job, jt->second, s);
+                    I.retry_waiting(*job);
+                }
+            }
+        }
+    }
+    I.ctx.commit.after_commit([resp] { resp->ok(); });
+}
+
+std::string StepManager::signal_step(Job &job, uint32_t step_id, int sig, bool terminate, uint32_t uid) {
+    auto &I = *impl_;
+    auto jt = I.jobs.find(job.id);
+    std::string label = std::to_string(job.id) + "." + std::to_string(step_id);
+    if (jt == I.jobs.end() || !jt->second.steps.count(step_id))
+        return "Kill job error on job step id " + label + ": Invalid job id specified";
+    Step &s = jt->second.steps.at(step_id);
+    if (terminate) {
+        if (!s.end_state) s.end_state = DROVER_JOB_CANCELLED;
+        s.cancelled_by = uid;
+        s.kill_sent = true;
+    }
+    I.send_to_nodes(job, s, sig, terminate, terminate ? s.end_state : 0);
+    return {};
+}
+
+void StepManager::job_started(const Job &job) {
+    auto &I = *impl_;
+    auto it = I.alloc_waiters.find(job.id);
+    if (it == I.alloc_waiters.end()) return;
+    for (auto &w : it->second) I.reply_wait(job, w.resp);
+    I.alloc_waiters.erase(it);
+}
+
+void StepManager::job_ended(const Job &job) {
+    auto &I = *impl_;
+    job_started(job);  // anyone still waiting learns how it ended
+    auto jt = I.jobs.find(job.id);
+    if (jt == I.jobs.end()) return;
+    Impl::JobSteps &js = jt->second;
+    for (auto &w : js.waiting) w.resp->error(DROVER_EINVAL, "Job/step already completing or completed");
+    js.waiting.clear();
+    Job &j = *I.ctx.jobs->find(job.id);
+    while (!js.steps.empty()) {
+        Step &s = js.steps.begin()->second;
+        if (!s.end_state) s.end_state = DROVER_JOB_CANCELLED;
+        if (s.cancelled_by == DROVER_NO_VAL) s.cancelled_by = job.cancelled_by != DROVER_NO_VAL ? job.cancelled_by : 0;
+        I.finish(j, js, s);
+    }
+    I.jobs.erase(jt);
+}
+
+void StepManager::tick() {
+    auto &I = *impl_;
+    int64_t now = Ctx::now();
+    for (auto &[id, js] : I.jobs) {
+        Job *job = I.ctx.jobs->find(id);
+        if (!job || !job->running()) continue;
+        for (auto &[sid, s] : js.steps) {
+            if (s.time_limit_min == DROVER_INFINITE || s.kill_sent) continue;
+            int64_t end = s.start_time + int64_t(s.time_limit_min) * 60;
+            if (s.signal_num && !s.signal_sent && now >= end - int64_t(s.signal_secs)) {
+                s.signal_sent = true;
+                I.send_to_nodes(*job, s, s.signal_num, false, 0);
+            }
+            if (now >= end) {
+                spdlog::info("step {}.{} reached its time limit", id, sid);
+                s.kill_sent = true;
+                s.end_state = DROVER_JOB_TIMEOUT;
+                I.send_to_nodes(*job, s, SIGTERM, true, DROVER_JOB_TIMEOUT);
+            }
+        }
+    }
+    for (auto it = I.alloc_waiters.begin(); it != I.alloc_waiters.end();) {
+        Job *job = I.ctx.jobs->find(it->first);
+        auto &ws = it->second;
+        for (auto w = ws.begin(); w != ws.end();) {
+            if (job && now < w->deadline) {
+                ++w;
+                continue;
+            }
+            if (job) I.reply_wait(*job, w->resp);
+            else w->resp->error(DROVER_ENOENT, "Invalid job id specified");
+            w = ws.erase(w);
+        }
+        it = ws.empty() ? I.alloc_waiters.erase(it) : std::next(it);
+    }
+}
+
+void StepManager::on_wait(const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp) {
+    auto &I = *impl_;
+    const auto *r = req->msg->body_as_JobWaitRequest();
+    Job *job = I.ctx.jobs->find(r->job_id());
+    if (!job) return resp->error(DROVER_ENOENT, "Invalid job id specified");
+    if (job->uid != req->peer.uid && !I.ctx.is_admin(req->peer.uid))
+        return resp->error(DROVER_EPERM, "Access/permission denied");
+    if (!job->pending() || r->timeout_ms() == 0) return I.reply_wait(*job, resp);
+    int64_t wait_s = std::max<int64_t>(1, r->timeout_ms() / 1000);
+    I.alloc_waiters[job->id].push_back({resp, Ctx::now() + wait_s});
+}
+
+void StepManager::on_info(const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp) {
+    auto &I = *impl_;
+    const auto *r = req->msg->body_as_StepInfoRequest();
+    std::unordered_set<uint32_t> want;
+    if (r->job_ids())
+        for (uint32_t id : *r->job_ids()) want.insert(id);
+    bool private_jobs = I.ctx.conf.private_data.find("jobs") != std::string::npos &&
+                        !I.ctx.is_admin(req->peer.uid);
+    flatbuffers::FlatBufferBuilder fbb(4096);
+    std::vector<flatbuffers::Offset<proto::StepInfo>> out;
+    auto add = [&](const Job &job, uint32_t sid, const std::string &name, int64_t start,
+                   uint32_t limit, const std::string &nodes, uint32_t nnodes, uint32_t cpus,
+                   uint32_t tasks, uint64_t mem, const std::string &host, const std::string &cmd,
+                   uint32_t cpt) {
+        auto n = fbb.CreateString(name);
+        auto un = fbb.CreateString(job.user_name);
+        auto p = fbb.CreateString(job.partition);
+        auto nl = fbb.CreateString(nodes);
+        auto h = fbb.CreateString(host);
+        auto c = fbb.CreateString(cmd);
+        std::string tres = "cpu=" + std::to_string(cpus) + (mem ? ",mem=" + std::to_string(mem * nnodes) + "M" : "") +
+                           ",node=" + std::to_string(nnodes);
+        auto t = fbb.CreateString(tres);
+        proto::StepInfoBuilder b(fbb);
+        b.add_job_id(job.id);
+        b.add_step_id(sid);
+        b.add_name(n);
+        b.add_user_id(job.uid);
+        b.add_user_name(un);
+        b.add_partition(p);
+        b.add_state(DROVER_JOB_RUNNING);
+        b.add_start_time(start);
+        b.add_time_limit_min(limit);
+        b.add_node_list(nl);
+        b.add_num_nodes(nnodes);
+        b.add_num_cpus(cpus);
+        b.add_num_tasks(tasks);
+        b.add_mem_per_node_mb(mem);
+        b.add_submit_host(h);
+        b.add_command(c);
+        b.add_array_job_id(job.array_job_id);
+        b.add_array_task_id(job.array_task_id);
+        b.add_tres(t);
+        b.add_cpus_per_task(cpt);
+        out.push_back(b.Finish());
+    };
+    for (Job *job : I.ctx.jobs->running()) {
+        if (!want.empty() && !want.count(job->id)) continue;
+        if (private_jobs && job->uid != req->peer.uid) continue;
+        bool any = r->step_id() == DROVER_NO_VAL;
+        if (!job->interactive && (any || r->step_id() == DROVER_STEP_BATCH)) {
+            const std::string &batch = I.ctx.nodes->at(job->nodes.front()).conf->name;
+            add(*job, DROVER_STEP_BATCH, "batch", job->start_time, DROVER_INFINITE, batch, 1,
+                job->node_cpus.front(), 1, 0, job->submit_host, job->command, job->cpus_per_task);
+        }
+        auto jt = I.jobs.find(job->id);
+        if (jt == I.jobs.end()) continue;
+        for (const auto &[sid, s] : jt->second.steps) {
+            if (!any && r->step_id() != sid) continue;
+            uint32_t cpus = 0;
+            for (uint32_t c : s.cpus) cpus += c;
+            add(*job, sid, s.name, s.start_time, s.time_limit_min, I.step_node_list(*job, s),
+                uint32_t(s.nodes.size()), cpus, s.num_tasks, s.mem_per_node_mb, s.submit_host,
+                s.command, s.cpus_per_task);
+        }
+    }
+    auto v = fbb.CreateVector(out);
+    fbb.Finish(proto::CreateMessage(fbb, proto::Body::StepInfoResponse,
+                                    proto::CreateStepInfoResponse(fbb, v, Ctx::now()).Union()));
+    resp->reply({fbb.GetBufferPointer(), fbb.GetSize()});
+}
+
+}  // namespace drover::ctld

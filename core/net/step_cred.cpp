@@ -1,0 +1,44 @@
+// step_cred.cpp - sign and check job step credentials.
+#include "net/step_cred.hpp"
+
+#include "net/authenticator.hpp"
+
+namespace drover::net {
+
+std::vector<uint8_t> sign_step_cred(const Authenticator &auth, std::span<const uint8_t> cred) {
+    std::vector<uint8_t> sig = auth.sign_as_self(cred);
+    flatbuffers::FlatBufferBuilder fbb(cred.size() + sig.size() + 64);
+    auto b = fbb.CreateVector(cred.data(), cred.size());
+    auto s = fbb.CreateVector(sig);
+    fbb.Finish(proto::CreateSignedCred(fbb, b, s));
+    return {fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize()};
+}
+
+std::string check_step_cred(const Authenticator &auth, std::span<const uint8_t> signed_cred,
+                            const std::function<bool(uint32_t)> &is_admin, uint32_t requester_uid,
+                            const std::string &node, int64_t now, const proto::StepCred **out) {
+    flatbuffers::Verifier v(signed_cred.data(), signed_cred.size());
+    if (!v.VerifyBuffer<proto::SignedCred>(nullptr)) return "job credential is malformed";
+    const auto *sc = flatbuffers::GetRoot<proto::SignedCred>(signed_cred.data());
+    if (!sc->body() || !sc->sig()) return "job credential is malformed";
+    flatbuffers::Verifier bv(sc->body()->data(), sc->body()->size());
+    if (!bv.VerifyBuffer<proto::StepCred>(nullptr)) return "job credential is malformed";
+    uint32_t uid = 0, gid = 0;
+    std::string why = auth.verify({sc->sig()->data(), sc->sig()->size()},
+                                  {sc->body()->data(), sc->body()->size()}, &uid, &gid);
+    if (!why.empty()) return "invalid job credential: " + why;
+    if (!is_admin(uid)) return "invalid job credential: not signed by the controller";
+    const auto *c = sc->body_nested_root();
+    if (c->expires() < now) return "job credential expired";
+    if (c->uid() != requester_uid && !is_admin(requester_uid))
+        return "job credential is for uid " + std::to_string(c->uid()) + ", not uid " +
+               std::to_string(requester_uid);
+    bool here = false;
+    if (c->nodes())
+        for (const auto *n : *c->nodes()) here = here || n->str() == node;
+    if (!here) return "job credential does not name node " + node;
+    *out = c;
+    return {};
+}
+
+}  // namespace drover::net

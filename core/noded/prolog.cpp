@@ -1,0 +1,27 @@
+// prolog.cpp - fork, set the job's variables, exec, wait.
+#include "noded/prolog.hpp"
+
+#include <cstdlib>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace drover::noded {
+
+int run_script(const std::string &path, uint32_t job_id, uint32_t uid, const std::string &user,
+               const std::string &nodes) {
+    pid_t pid = ::fork();
+    if (pid == 0) {
+        ::setenv("SLURM_JOB_ID", std::to_string(job_id).c_str(), 1);
+        ::setenv("SLURM_JOBID", std::to_string(job_id).c_str(), 1);
+        ::setenv("SLURM_JOB_UID", std::to_string(uid).c_str(), 1);
+        ::setenv("SLURM_JOB_USER", user.c_str(), 1);
+        ::setenv("SLURM_JOB_NODELIST", nodes.c_str(), 1);
+        ::execl(path.c_str(), path.c_str(), static_cast<char *>(nullptr));
+        ::_exit(127);
+    }
+    int status = 0;
+    if (pid > 0) ::waitpid(pid, &status, 0);
+    return status;
+}
+
+}  // namespace drover::noded

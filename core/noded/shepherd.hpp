@@ -1,0 +1,51 @@
+// shepherd.hpp - the process that runs one step's tasks on a node.
+//
+// droverd forks a shepherd per step and node; the proctrack plugin puts it in the step's container
+// before it runs, so every task it forks, and everything those fork, is tracked. The shepherd
+// drops to the user, forks the tasks, waits for each and writes what happened to status_fd as
+// ShepherdRecord's. It ignores the signals sent to the container (the tasks get them) and exits
+// when its last task has.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace drover::noded {
+
+struct ShepherdRecord {
+    enum Kind : uint32_t { Started = 1, Exited = 2, Failed = 3 };
+    uint32_t kind = 0;
+    uint32_t task = 0;     // global task id
+    int32_t value = 0;     // Started: pid; Exited: raw wait status
+    int32_t pad = 0;
+    int64_t user_usec = 0, sys_usec = 0, max_rss_kb = 0;
+};
+static_assert(sizeof(ShepherdRecord) == 40);
+
+struct ShepherdTask {
+    uint32_t task_id = 0;           // SLURM_PROCID
+    uint32_t local_id = 0;          // SLURM_LOCALID
+    int in_fd = -1, out_fd = -1, err_fd = -1;   // pipe ends, or -1 to open the paths below
+    std::string in_path, out_path, err_path;    // files (opened as the user); empty = the fd
+    std::vector<std::string> argv;  // empty = the step's argv
+};
+
+struct ShepherdSpec {
+    uint32_t job_id = 0, step_id = 0;
+    uint32_t uid = 0, gid = 0;
+    std::string user;
+    std::string work_dir;
+    std::vector<std::string> argv;
+    std::vector<std::string> env;   // shared by every task; per-task variables are added
+    std::vector<ShepherdTask> tasks;
+    bool open_append = false;
+    int status_fd = -1;
+    std::string prolog;             // run as root first, when set
+    std::string job_node_list;
+};
+
+// Runs in the forked child; never returns.
+[[noreturn]] void run_shepherd(const ShepherdSpec &spec);
+
+}  // namespace drover::noded

@@ -1,0 +1,69 @@
+// step_env.cpp - task environment for a step.
+#include "noded/step_env.hpp"
+
+#include <map>
+
+#include "common/gres.hpp"
+#include "common/hostlist.hpp"
+
+namespace drover::noded {
+
+std::vector<std::string> step_environment(const proto::StepCred &cred,
+                                          const proto::StepLaunchRequest &req,
+                                          uint32_t node_index, const std::string &node) {
+    std::map<std::string, std::string> env;
+    if (req.environment())
+        for (const auto *kv : *req.environment())
+            if (kv->key()) env[kv->key()->str()] = kv->value() ? kv->value()->str() : "";
+    std::vector<std::string> nodes;
+    for (const auto *n : *cred.nodes()) nodes.push_back(n->str());
+    std::string step_nodes = hostlist_compress(nodes);
+    std::string job = std::to_string(cred.job_id()), step = std::to_string(cred.step_id());
+    std::string gtids;
+    if (req.tasks())
+        for (uint32_t t : *req.tasks()) gtids += (gtids.empty() ? "" : ",") + std::to_string(t);
+    uint32_t cpus_here = cred.cpus_per_node() && node_index < cred.cpus_per_node()->size()
+                             ? cred.cpus_per_node()->Get(node_index)
+                             : 0;
+    auto set = [&env](const std::string &k, const std::string &v) { env[k] = v; };
+    set("SLURM_JOB_ID", job);
+    set("SLURM_JOBID", job);
+    set("SLURM_STEP_ID", step);
+    set("SLURM_STEPID", step);
+    set("SLURM_STEP_NODELIST", step_nodes);
+    set("SLURM_NODELIST", step_nodes);
+    set("SLURM_STEP_NUM_NODES", std::to_string(nodes.size()));
+    set("SLURM_NNODES", std::to_string(nodes.size()));
+    set("SLURM_STEP_NUM_TASKS", std::to_string(req.num_tasks()));
+    set("SLURM_NTASKS", std::to_string(req.num_tasks()));
+    set("SLURM_NPROCS", std::to_string(req.num_tasks()));
+    set("SLURM_STEP_TASKS_PER_NODE", req.tasks_per_node() ? req.tasks_per_node()->str() : "");
+    set("SLURM_TASKS_PER_NODE", req.tasks_per_node() ? req.tasks_per_node()->str() : "");
+    set("SLURM_CPUS_PER_TASK", std::to_string(req.cpus_per_task()));
+    set("SLURM_NODEID", std::to_string(node_index));
+    set("SLURMD_NODENAME", node);
+    set("SLURM_TOPOLOGY_ADDR", node);
+    set("SLURM_GTIDS", gtids);
+    set("SLURM_CPUS_ON_NODE", std::to_string(cpus_here));
+    set("SLURM_JOB_UID", std::to_string(cred.uid()));
+    set("SLURM_JOB_GID", std::to_string(cred.gid()));
+    set("SLURM_JOB_USER", cred.user_name() ? cred.user_name()->str() : "");
+    if (cred.job_node_list()) set("SLURM_JOB_NODELIST", cred.job_node_list()->str());
+    if (cred.partition()) set("SLURM_JOB_PARTITION", cred.partition()->str());
+    if (req.io_host()) set("SLURM_LAUNCH_NODE_IPADDR", req.io_host()->str());
+    set("SLURM_SRUN_COMM_PORT", std::to_string(req.io_port()));
+    // GPUs the step holds here.
+    if (cred.gres() && node_index < cred.gres()->size()) {
+        std::string gpus = gpu_indexes(cred.gres()->Get(node_index)->str());
+        if (!gpus.empty()) {
+            set("CUDA_VISIBLE_DEVICES", gpus);
+            set("SLURM_STEP_GPUS", gpus);
+        }
+    }
+    std::vector<std::string> out;
+    out.reserve(env.size());
+    for (auto &[k, v] : env) out.push_back(k + "=" + v);
+    return out;
+}
+
+}  // namespace drover::noded

@@ -1,0 +1,73 @@
+// step_runner.hpp - runs job steps on this node: checks the credential, forks the step's shepherd
+// into a proctrack container, streams the tasks' output to srun and its input to them, and
+// reports the step's end with what it used.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/usage.hpp"
+#include "noded/reaper.hpp"
+#include "plugin/plugin_set.hpp"
+#include "proto/message_generated.h"
+
+namespace boost::asio {
+class io_context;
+}
+namespace drover {
+struct Config;
+}
+namespace drover::net {
+class Authenticator;
+}
+
+namespace drover::noded {
+
+// How a step ended on this node.
+struct StepEnd {
+    uint32_t job_id = 0, step_id = 0;
+    int32_t exit_status = 0;   // the worst task's raw wait status
+    uint32_t state = 0;        // drover_job_state the node decided (OOM, TIMEOUT, CANCELLED); 0 none
+    StepUsageSummary usage;
+};
+
+class StepRunner {
+  public:
+    // The node daemon tells the controller, then calls recorded() so srun learns of the end only
+    // once it is recorded (sacct right after srun exits sees the step).
+    using Ended = std::function<void(const StepEnd &, std::function<void()> recorded)>;
+    StepRunner(boost::asio::io_context &io, const Config &conf, std::string node,
+               plugin::PluginSet &plugins, const net::Authenticator &auth, Reaper &reaper,
+               std::function<bool(uint32_t)> is_admin, Ended ended);
+    ~StepRunner();
+
+    // Starts this node's tasks of a step for requester. Returns an empty string (and the tasks'
+    // first pids) or why nothing was started.
+    std::string launch(const proto::StepLaunchRequest &req, uint32_t requester,
+                       std::vector<int32_t> *pids);
+    // Signals a step's tasks; terminate: SIGCONT+SIGTERM, SIGKILL after KillWait, and the step
+    // ends as end_state. Returns an empty string or why not (no such step, not the owner).
+    std::string signal(uint32_t job_id, uint32_t step_id, int sig, bool terminate,
+                       uint32_t end_state, uint32_t requester);
+    // Live usage of a step (sampled now) for requester.
+    std::string stat(uint32_t job_id, uint32_t step_id, uint32_t requester, StepUsageSummary *out,
+                     std::vector<int32_t> *pids);
+    // The job's batch script runs here (its Prolog has run).
+    void job_started_here(uint32_t job_id);
+    // The job is over: every step of it here is terminated as CANCELLED. Returns whether the job
+    // ran anything here (and so needs its Epilog).
+    bool job_ended(uint32_t job_id);
+    // Steps running here, as (job, step).
+    std::vector<std::pair<uint32_t, uint32_t>> running() const;
+
+    struct Step;
+
+  private:
+    struct Impl;
+    std::shared_ptr<Impl> impl_;
+};
+
+}  // namespace drover::noded
