@@ -389,6 +389,19 @@ int StepSession::serve() {
     std::optional<std::chrono::steady_clock::time_point> wait_deadline;
 
     while (nodes_done_ < nodes_.size()) {
+        // Input for the tasks, once the node that runs them is connected.
+        for (auto &c : conns_) {
+            if (!c.hello || c.done) continue;
+            if (!stdin_node.empty() && c.node != stdin_node) continue;
+            if (!pending_stdin.empty()) stepio::frame(c.out, stepio::Stdin, stdin_task, pending_stdin);
+            if (stdin_eof && stdin_open) stepio::frame(c.out, stepio::StdinEof, stdin_task, {});
+        }
+        bool delivered = false;
+        for (auto &c : conns_) delivered = delivered || (c.hello && (stdin_node.empty() || c.node == stdin_node));
+        if (delivered) {
+            pending_stdin.clear();
+            if (stdin_eof) stdin_open = false;
+        }
         std::vector<pollfd> fds;
         fds.push_back({g_sig_pipe[0], POLLIN, 0});
         fds.push_back({listen_fd_, POLLIN, 0});
@@ -452,19 +465,6 @@ int StepSession::serve() {
             ssize_t got = ::read(0, buf, sizeof buf);
             if (got > 0) pending_stdin.append(buf, std::size_t(got));
             else stdin_eof = true;
-        }
-        // Input for the tasks, once the node that runs them is connected.
-        for (auto &c : conns_) {
-            if (!c.hello || c.done) continue;
-            if (!stdin_node.empty() && c.node != stdin_node) continue;
-            if (!pending_stdin.empty()) stepio::frame(c.out, stepio::Stdin, stdin_task, pending_stdin);
-            if (stdin_eof && stdin_open) stepio::frame(c.out, stepio::StdinEof, stdin_task, {});
-        }
-        bool delivered = false;
-        for (auto &c : conns_) delivered = delivered || (c.hello && (stdin_node.empty() || c.node == stdin_node));
-        if (delivered) {
-            pending_stdin.clear();
-            if (stdin_eof) stdin_open = false;
         }
         for (std::size_t i = 0; i < polled; ++i) {
             Conn &c = conns_[i];

@@ -143,6 +143,7 @@ const NumberKey kNumberKeys[] = {
     {"slurmctldtimeout", &Config::slurmctld_timeout, 0, kU32Max},
     {"slurmdtimeout", &Config::slurmd_timeout, 0, kU32Max},
     {"killwait", &Config::kill_wait, 0, kU32Max},
+    {"unkillablesteptimeout", &Config::unkillable_step_timeout, 1, kU32Max},
     {"maxjobcount", &Config::max_job_count, 1, kU32Max},
     {"firstjobid", &Config::first_job_id, 1, 0x03ff0000},
     {"maxjobid", &Config::max_job_id, 1, 0x03ff0000},

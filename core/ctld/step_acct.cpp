@@ -48,7 +48,7 @@ void record_step(Ctx &ctx, const Job &job, const Step &s, int event, const std::
     r.tasks = s.num_tasks;
     for (uint32_t c : s.cpus) r.cpus += c;
     r.req_mem_mb = s.mem_per_node_mb;
-    r.state = event == DROVER_ACCT_STEP_END ? s.end_state : DROVER_JOB_RUNNING;
+    r.state = event == DROVER_ACCT_STEP_END ? s.end_state : uint32_t(DROVER_JOB_RUNNING);
     r.exit_status = s.exit_status;
     r.start_time = s.start_time;
     r.end_time = event == DROVER_ACCT_STEP_END ? Ctx::now() : 0;

@@ -275,8 +275,8 @@ struct StepManager::Impl {
 
     void finish(Job &job, JobSteps &js, Step &st) {
         uint32_t state = st.end_state ? st.end_state
-                         : st.exit_status == 0 ? DROVER_JOB_COMPLETE
-                                               : DROVER_JOB_FAILED;
+                         : st.exit_status == 0 ? uint32_t(DROVER_JOB_COMPLETE)
+                                               : uint32_t(DROVER_JOB_FAILED);
         for (std::size_t k = 0; k < st.nodes.size(); ++k)
             if (st.nodes[k] < js.used.size())
                 for (uint32_t s : st.slots[k])
@@ -286,6 +286,29 @@ struct StepManager::Impl {
         spdlog::info("step {}.{} ended {} exit {}:{}", job.id, st.id, job_state_name(state),
                      (st.exit_status >> 8) & 0xff, st.exit_status & 0x7f);
         js.steps.erase(st.id);
+    }
+
+    // One node's part of a step is over; the step ends when every node's is.
+    void node_done(uint32_t job_id, uint32_t step_id, const std::string &node, int32_t status,
+                   const StepUsageSummary &usage, uint32_t state) {
+        Job *job = ctx.jobs->find(job_id);
+        auto jt = jobs.find(job_id);
+        if (!job || jt == jobs.end()) return;
+        auto st = jt->second.steps.find(step_id);
+        if (st == jt->second.steps.end()) return;
+        Step &s = st->second;
+        auto it = std::find_if(s.reporting.begin(), s.reporting.end(), [&](uint32_t pos) {
+            return ctx.nodes->at(job->nodes[pos]).conf->name == node;
+        });
+        if (it == s.reporting.end()) return;
+        s.reporting.erase(it);
+        s.exit_status = worse(s.exit_status, status);
+        if (usage.tasks) merge(s.usage, usage);
+        if (state && !s.end_state) s.end_state = state;
+        if (s.reporting.empty()) {
+            finish(*job, jt->second, s);
+            retry_waiting(*job);
+        }
     }
 
     void retry_waiting(Job &job) {
@@ -318,10 +341,17 @@ struct StepManager::Impl {
                 fbb, proto::Body::StepSignalRequest,
                 proto::CreateStepSignalRequest(fbb, job.id, st.id, sig, terminate, n, reason).Union()));
             std::string label = std::to_string(job.id) + "." + std::to_string(st.id);
+            uint32_t job_id = job.id, step_id = st.id;
             ctx.pool.call(host, port, {fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize()},
                           ctx.auth.self_signer(), 10000,
-                          [label, name](const std::string &err, std::shared_ptr<net::Reply>) {
+                          [this, label, name, terminate, job_id, step_id, reason](
+                              const std::string &err, std::shared_ptr<net::Reply> reply) {
                               if (!err.empty()) spdlog::warn("step {}: cannot signal on {}: {}", label, name, err);
+                              // A node that never started its part (srun gave up on the launch)
+                              // has nothing to report: its part ends now.
+                              const auto *e = reply ? reply->msg->body_as_ErrorResponse() : nullptr;
+                              if (terminate && e && e->code() == DROVER_ENOENT)
+                                  node_done(job_id, step_id, name, 0, {}, reason);
                           });
         }
     }
@@ -406,28 +436,8 @@ void StepManager::on_complete(const std::shared_ptr<net::Request> &req, const ne
     if (!I.ctx.is_admin(req->peer.uid))
         return resp->error(DROVER_EPERM, "step completion must come from SlurmUser");
     const auto *r = req->msg->body_as_StepCompleteRequest();
-    Job *job = I.ctx.jobs->find(r->job_id());
-    auto jt = I.jobs.find(r->job_id());
-    if (job && jt != I.jobs.end()) {
-        auto st = jt->second.steps.find(r->step_id());
-        if (st != jt->second.steps.end()) {
-            Step &s = st->second;
-            std::string node = str(r->node());
-            auto it = std::find_if(s.reporting.begin(), s.reporting.end(), [&](uint32_t pos) {
-                return I.ctx.nodes->at(job->nodes[pos]).conf->name == node;
-            });
-            if (it != s.reporting.end()) {
-                s.reporting.erase(it);
-                s.exit_status = worse(s.exit_status, r->exit_status());
-                if (r->usage()) merge(s.usage, net::usage_from_proto(*r->usage()));
-                if (r->state() && !s.end_state) s.end_state = r->state();
-                if (s.reporting.empty()) {
-                    I.finish(*job, jt->second, s);
-                    I.retry_waiting(*job);
-                }
-            }
-        }
-    }
+    I.node_done(r->job_id(), r->step_id(), str(r->node()), r->exit_status(),
+                r->usage() ? net::usage_from_proto(*r->usage()) : StepUsageSummary{}, r->state());
     I.ctx.commit.after_commit([resp] { resp->ok(); });
 }
 

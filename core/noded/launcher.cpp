@@ -121,6 +121,7 @@ std::string Launcher::launch(const proto::BatchLaunchRequest &req) {
                 in = str(req.std_in());
     bool append = req.open_mode_append();
     std::string prolog = I.conf.prolog;
+    std::string node = I.node_name;
 
     int sync[2];
     if (::pipe2(sync, O_CLOEXEC) != 0) return "pipe failed";
@@ -140,7 +141,7 @@ std::string Launcher::launch(const proto::BatchLaunchRequest &req) {
         ::sigprocmask(SIG_SETMASK, &all, nullptr);
         for (int s = 1; s < NSIG; ++s) ::signal(s, SIG_DFL);
         if (!prolog.empty()) {
-            int st = run_script(prolog, id, uid, user, node_list);
+            int st = run_script(prolog, id, uid, user, node_list, node);
             if (st != 0) child_fail("prolog " + prolog + " failed with status " + std::to_string(st), 1);
         }
         if (::getuid() == 0) {
@@ -241,7 +242,7 @@ void Launcher::script_ended(uint32_t id, int status, const struct rusage &ru) {
     const auto &sw = I.plugins.switch_();
     if (sw && sw.ops.job_fini) sw.ops.job_fini(sw.state, id, &err);
     if (!I.conf.epilog.empty()) {
-        int st = run_script(I.conf.epilog, id, job.uid, job.user_name, job.node_list);
+        int st = run_script(I.conf.epilog, id, job.uid, job.user_name, job.node_list, I.node_name);
         if (st != 0) spdlog::warn("job {}: epilog exited with status {}", id, st);
     }
     std::error_code fec;

@@ -128,6 +128,13 @@ int run_node_daemon(const Options &opts) {
                         "step " + std::to_string(end.job_id) + "." + std::to_string(end.step_id), 0,
                         std::move(recorded));
     });
+    steps.on_unkillable([&](const std::string &reason) {
+        flatbuffers::FlatBufferBuilder fbb(128);
+        fbb.Finish(proto::CreateMessage(
+            fbb, proto::Body::NodeUpdateRequest,
+            proto::CreateNodeUpdateRequestDirect(fbb, name.c_str(), "DRAIN", reason.c_str()).Union()));
+        tell_controller(finish(fbb), "drain of " + name, 0, {});
+    });
     Launcher launcher(io, conf, name, plugins, reaper,
                       [&](const RunningJob &job, int status, const struct rusage &ru,
                           const drover_cont_usage &cu) {
@@ -246,8 +253,8 @@ int run_node_daemon(const Options &opts) {
             // run the Epilog where the job ran anything.
             if (steps.job_ended(k->job_id()) && !conf.epilog.empty()) {
                 uint32_t id = k->job_id();
-                pool.run([&conf, id] {
-                    int st = run_script(conf.epilog, id, 0, "", "");
+                pool.run([&conf, id, &name] {
+                    int st = run_script(conf.epilog, id, 0, "", "", name);
                     if (st != 0) spdlog::warn("job {}: epilog exited with status {}", id, st);
                 });
             }

@@ -8,9 +8,10 @@
 namespace drover::noded {
 
 int run_script(const std::string &path, uint32_t job_id, uint32_t uid, const std::string &user,
-               const std::string &nodes) {
+               const std::string &nodes, const std::string &node) {
     pid_t pid = ::fork();
     if (pid == 0) {
+        if (!node.empty()) ::setenv("SLURMD_NODENAME", node.c_str(), 1);
         ::setenv("SLURM_JOB_ID", std::to_string(job_id).c_str(), 1);
         ::setenv("SLURM_JOBID", std::to_string(job_id).c_str(), 1);
         ::setenv("SLURM_JOB_UID", std::to_string(uid).c_str(), 1);

@@ -82,7 +82,7 @@ void run_shepherd(const ShepherdSpec &spec) {
     sigemptyset(&none);
     ::sigprocmask(SIG_SETMASK, &none, nullptr);
     if (!spec.prolog.empty()) {
-        int st = run_script(spec.prolog, spec.job_id, spec.uid, spec.user, spec.job_node_list);
+        int st = run_script(spec.prolog, spec.job_id, spec.uid, spec.user, spec.job_node_list, spec.node);
         if (st != 0) {
             for (const auto &t : spec.tasks) {
                 ShepherdRecord r;

@@ -43,6 +43,7 @@ struct ShepherdSpec {
     int status_fd = -1;
     std::string prolog;             // run as root first, when set
     std::string job_node_list;
+    std::string node;               // this node's name (SLURMD_NODENAME for the Prolog)
 };
 
 // Runs in the forked child; never returns.

@@ -8,6 +8,7 @@
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <deque>
 #include <map>
@@ -16,6 +17,7 @@
 #include "common/config.hpp"
 #include "common/multi_prog.hpp"
 #include "common/step_io.hpp"
+#include "common/timefmt.hpp"
 #include "net/step_cred.hpp"
 #include "noded/prolog.hpp"
 #include "noded/sampler.hpp"
@@ -110,6 +112,7 @@ struct StepRunner::Impl : std::enable_shared_from_this<StepRunner::Impl> {
     std::set<std::pair<uint32_t, uint32_t>> launched;  // never launched twice (replay)
     std::set<uint32_t> jobs_here;                       // jobs whose Prolog ran here
     std::map<uint32_t, int64_t> ended_jobs;             // job -> when it ended (no late launches)
+    std::function<void(const std::string &)> unkillable;
 
     const plugin::Bound<drover_proctrack_ops> &pt() const { return plugins.proctrack(); }
 
@@ -278,9 +281,13 @@ struct StepRunner::Impl : std::enable_shared_from_this<StepRunner::Impl> {
         if (s->sampler) end.usage = s->sampler->summary(node);
         end.state = s->end_state;
         if (!end.state && end.usage.oom_kills > 0) end.state = DROVER_JOB_OOM;
-        if (end.state == DROVER_JOB_OOM)
+        if (end.state == DROVER_JOB_OOM) {
             spdlog::info("step {}: {} oom_kill event(s); the step ends OUT_OF_MEMORY", s->label,
                          end.usage.oom_kills);
+            message(s, "slurmstepd: error: Detected " + std::to_string(end.usage.oom_kills) +
+                           " oom_kill event" + (end.usage.oom_kills == 1 ? "" : "s") + " in StepId=" +
+                           s->label + ". Some of the step tasks have been OOM Killed.");
+        }
         for (auto &[t, p] : s->stdin_pipes) {
             boost::system::error_code ec;
             p->close(ec);
@@ -295,10 +302,20 @@ struct StepRunner::Impl : std::enable_shared_from_this<StepRunner::Impl> {
         });
     }
 
+    // A line srun prints as the step's own ("slurmstepd: error: ...").
+    void message(const std::shared_ptr<Step> &s, const std::string &line) {
+        std::string f;
+        stepio::frame(f, stepio::Message, 0, line);
+        send(s, std::move(f));
+    }
+
     void terminate(const std::shared_ptr<Step> &s, uint32_t state) {
         if (!s->end_state) s->end_state = state;
         if (s->terminating || !s->contained) return;
         s->terminating = true;
+        message(s, "slurmstepd: error: *** STEP " + s->label + " ON " + node + " CANCELLED AT " +
+                       format_timestamp(int64_t(::time(nullptr))) +
+                       (s->end_state == DROVER_JOB_TIMEOUT ? " DUE TO TIME LIMIT ***" : " ***"));
         drover_error err{};
         pt().ops.cont_signal(pt().state, s->cont, SIGCONT, &err);
         pt().ops.cont_signal(pt().state, s->cont, SIGTERM, &err);
@@ -307,6 +324,14 @@ struct StepRunner::Impl : std::enable_shared_from_this<StepRunner::Impl> {
             if (ec || s->finished) return;
             drover_error e{};
             self->pt().ops.cont_signal(self->pt().state, s->cont, SIGKILL, &e);
+            // Processes that outlive SIGKILL (stuck in the kernel) make the node unfit for work.
+            s->kill_timer->expires_after(std::chrono::seconds(self->conf.unkillable_step_timeout));
+            s->kill_timer->async_wait([self, s](boost::system::error_code ec2) {
+                if (ec2 || s->finished || self->pids_of(*s).empty()) return;
+                spdlog::error("step {}: processes survived SIGKILL for {} s", s->label,
+                              self->conf.unkillable_step_timeout);
+                if (self->unkillable) self->unkillable("Kill task failed");
+            });
         });
     }
 
@@ -340,11 +365,11 @@ struct StepRunner::Impl : std::enable_shared_from_this<StepRunner::Impl> {
                 pt().ops.cont_signal(pt().state, s->cont, sig, &err);
             }
         } else if (h.type == stepio::Stdin || h.type == stepio::StdinEof) {
+            // An empty entry in the queue closes that task's input.
+            if (h.type == stepio::Stdin && data.empty()) return;
             for (auto &[t, p] : s->stdin_pipes)
                 if (h.task == stepio::kAllTasks || h.task == t)
-                    s->stdin_queue.emplace_back(t, h.type == stepio::Stdin ? std::move(data) : std::string());
-            // an empty Stdin frame is not an end: only StdinEof closes
-            if (h.type == stepio::Stdin && data.empty()) return;
+                    s->stdin_queue.emplace_back(t, h.type == stepio::Stdin ? data : std::string());
             write_stdin(s);
         }
     }
@@ -432,6 +457,7 @@ std::string StepRunner::launch(const proto::StepLaunchRequest &req, uint32_t req
     for (const auto *a : *req.argv()) spec.argv.push_back(a->str());
     spec.open_append = req.open_append();
     spec.job_node_list = str(cred->job_node_list());
+    spec.node = I.node;
     if (!I.conf.prolog.empty() && !I.jobs_here.count(s->job_id)) spec.prolog = I.conf.prolog;
     spec.env = step_environment(*cred, req, node_index, I.node);
 
@@ -502,10 +528,22 @@ std::string StepRunner::launch(const proto::StepLaunchRequest &req, uint32_t req
         ::setsid();
         char go;
         if (::read(sync[0], &go, 1) != 1) ::_exit(1);  // the daemon gave up on this step
-        // Our copies of the pipes were close-on-exec; the tasks' ends must survive their exec.
+        // Nothing of the daemon's stays open here (our ends of the tasks' pipes would keep their
+        // input from ever ending); the tasks' ends must survive their exec.
+        std::vector<int> keep{sync[0], spec.status_fd};
         for (const auto &t : spec.tasks)
             for (int fd : {t.in_fd, t.out_fd, t.err_fd})
-                if (fd >= 0) ::fcntl(fd, F_SETFD, 0);
+                if (fd >= 0) {
+                    ::fcntl(fd, F_SETFD, 0);
+                    keep.push_back(fd);
+                }
+        std::sort(keep.begin(), keep.end());
+        int from = 3;
+        for (int fd : keep) {
+            if (fd > from) ::close_range(unsigned(from), unsigned(fd - 1), 0);
+            from = std::max(from, fd + 1);
+        }
+        ::close_range(unsigned(from), ~0u, 0);
         run_shepherd(spec);
     }
     ::close(sync[0]);
@@ -611,6 +649,10 @@ std::string StepRunner::stat(uint32_t job_id, uint32_t step_id, uint32_t request
     if (s->sampler) *out = s->sampler->summary(I.node);
     *pids = I.pids_of(*s);
     return {};
+}
+
+void StepRunner::on_unkillable(std::function<void(const std::string &)> drain) {
+    impl_->unkillable = std::move(drain);
 }
 
 void StepRunner::job_started_here(uint32_t job_id) { impl_->jobs_here.insert(job_id); }

@@ -55,6 +55,8 @@ class StepRunner {
     // Live usage of a step (sampled now) for requester.
     std::string stat(uint32_t job_id, uint32_t step_id, uint32_t requester, StepUsageSummary *out,
                      std::vector<int32_t> *pids);
+    // Called with a reason when a step's processes survive SIGKILL (UnkillableStepTimeout).
+    void on_unkillable(std::function<void(const std::string &)> drain);
     // The job's batch script runs here (its Prolog has run).
     void job_started_here(uint32_t job_id);
     // The job is over: every step of it here is terminated as CANCELLED. Returns whether the job

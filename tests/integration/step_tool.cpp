@@ -1,0 +1,92 @@
+// step_tool.cpp - exercises job step credentials for step_cred_test.sh: asks the controller for a
+// step as the calling user and keeps the answer in a file, then launches with it (as whoever runs
+// the launch), optionally with its signature forged. Prints "launched" or the node's refusal.
+//
+//   step_tool create JOBID FILE
+//   step_tool launch FILE [forge]
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "common/config.hpp"
+#include "net/client.hpp"
+
+using namespace drover;
+
+namespace {
+
+int create(uint32_t job, const char *file) {
+    Config conf = load_config(find_config_path(std::nullopt));
+    flatbuffers::FlatBufferBuilder fbb(256);
+    auto name = fbb.CreateString("cred-test");
+    proto::StepCreateRequestBuilder b(fbb);
+    b.add_job_id(job);
+    b.add_name(name);
+    b.add_num_tasks(1);
+    b.add_exact(true);
+    auto body = b.Finish();
+    fbb.Finish(proto::CreateMessage(fbb, proto::Body::StepCreateRequest, body.Union()));
+    try {
+        net::Reply r = net::call_controller(conf, {fbb.GetBufferPointer(), fbb.GetSize()},
+                                            net::socket_signer(conf));
+        r.as<proto::StepCreateResponse>();
+        std::ofstream(file, std::ios::binary).write(reinterpret_cast<const char *>(r.bytes.data()),
+                                                    std::streamsize(r.bytes.size()));
+        std::printf("created\n");
+        return 0;
+    } catch (const std::exception &e) {
+        std::printf("refused: %s\n", e.what());
+        return 1;
+    }
+}
+
+int launch(const char *file, bool forge) {
+    Config conf = load_config(find_config_path(std::nullopt));
+    std::ifstream in(file, std::ios::binary);
+    std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    flatbuffers::Verifier v(bytes.data(), bytes.size());
+    if (!v.VerifyBuffer<proto::Message>(nullptr)) return std::printf("bad file\n"), 2;
+    const auto *resp = flatbuffers::GetRoot<proto::Message>(bytes.data())->body_as_StepCreateResponse();
+    if (!resp) return std::printf("bad file\n"), 2;
+    std::vector<uint8_t> cred(resp->cred()->begin(), resp->cred()->end());
+    if (forge) {
+        // Changes what the credential grants (one more CPU), keeping the controller's signature.
+        auto *sc = flatbuffers::GetMutableRoot<proto::SignedCred>(cred.data());
+        auto *body = flatbuffers::GetMutableRoot<proto::StepCred>(sc->mutable_body()->data());
+        body->mutable_cpus_per_node()->Mutate(0, body->cpus_per_node()->Get(0) + 1);
+    }
+    std::string node = resp->nodes()->Get(0)->str();
+    std::string addr = resp->node_addrs()->Get(0)->str();
+    flatbuffers::FlatBufferBuilder fbb(1024);
+    std::vector<std::string> argv{"true"};
+    std::vector<uint32_t> tasks{0};
+    std::string key(32, 'k');
+    auto req = proto::CreateStepLaunchRequest(
+        fbb, fbb.CreateVector(cred), fbb.CreateVectorOfStrings(argv), 0, fbb.CreateString("/tmp"),
+        fbb.CreateVector(tasks), 1, fbb.CreateString("1"), fbb.CreateString("127.0.0.1"), 1,
+        fbb.CreateVector(reinterpret_cast<const uint8_t *>(key.data()), key.size()), 0, 0, 0, false,
+        1, 0, false, 0, fbb.CreateString(node));
+    fbb.Finish(proto::CreateMessage(fbb, proto::Body::StepLaunchRequest, req.Union()));
+    try {
+        net::call(addr.substr(0, addr.rfind(':')), uint16_t(std::stoi(addr.substr(addr.rfind(':') + 1))),
+                  {fbb.GetBufferPointer(), fbb.GetSize()}, net::socket_signer(conf))
+            .as<proto::StepLaunchResponse>();
+        std::printf("launched\n");
+        return 0;
+    } catch (const std::exception &e) {
+        std::printf("refused: %s\n", e.what());
+        return 1;
+    }
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+    std::string cmd = argc > 1 ? argv[1] : "";
+    if (cmd == "create" && argc == 4) return create(uint32_t(std::stoul(argv[2])), argv[3]);
+    if (cmd == "launch" && argc >= 3) return launch(argv[2], argc > 3 && std::string(argv[3]) == "forge");
+    std::fprintf(stderr, "usage: step_tool create JOBID FILE | launch FILE [forge]\n");
+    return 2;
+}
