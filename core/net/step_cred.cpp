@@ -23,11 +23,8 @@ std::string check_step_cred(const Authenticator &auth, std::span<const uint8_t> 
     if (!sc->body() || !sc->sig()) return "job credential is malformed";
     flatbuffers::Verifier bv(sc->body()->data(), sc->body()->size());
     if (!bv.VerifyBuffer<proto::StepCred>(nullptr)) return "job credential is malformed";
-    uint32_t uid = 0, gid = 0;
-    std::string why = auth.verify({sc->sig()->data(), sc->sig()->size()},
-                                  {sc->body()->data(), sc->body()->size()}, &uid, &gid);
-    if (!why.empty()) return "invalid job credential: " + why;
-    if (!is_admin(uid)) return "invalid job credential: not signed by the controller";
+    // What can be refused from the body alone is refused before the signature is checked: a
+    // checked signature is spent (the auth plugin keeps it against replay).
     const auto *c = sc->body_nested_root();
     if (c->expires() < now) return "job credential expired";
     if (c->uid() != requester_uid && !is_admin(requester_uid))
@@ -37,6 +34,11 @@ std::string check_step_cred(const Authenticator &auth, std::span<const uint8_t> 
     if (c->nodes())
         for (const auto *n : *c->nodes()) here = here || n->str() == node;
     if (!here) return "job credential does not name node " + node;
+    uint32_t uid = 0, gid = 0;
+    std::string why = auth.verify({sc->sig()->data(), sc->sig()->size()},
+                                  {sc->body()->data(), sc->body()->size()}, &uid, &gid);
+    if (!why.empty()) return "invalid job credential: " + why;
+    if (!is_admin(uid)) return "invalid job credential: not signed by the controller";
     *out = c;
     return {};
 }

@@ -19,6 +19,7 @@
 #include <fstream>
 
 #include "common/config.hpp"
+#include "noded/fork_child.hpp"
 #include "noded/prolog.hpp"
 
 namespace asio = boost::asio;
@@ -125,7 +126,7 @@ std::string Launcher::launch(const proto::BatchLaunchRequest &req) {
 
     int sync[2];
     if (::pipe2(sync, O_CLOEXEC) != 0) return "pipe failed";
-    pid_t pid = ::fork();
+    pid_t pid = fork_child();
     if (pid < 0) {
         ::close(sync[0]);
         ::close(sync[1]);
@@ -136,10 +137,9 @@ std::string Launcher::launch(const proto::BatchLaunchRequest &req) {
         ::setsid();
         char go;
         if (::read(sync[0], &go, 1) != 1) ::_exit(1);  // the daemon gave up on us
-        sigset_t all;
-        sigemptyset(&all);
-        ::sigprocmask(SIG_SETMASK, &all, nullptr);
-        for (int s = 1; s < NSIG; ++s) ::signal(s, SIG_DFL);
+        sigset_t none;
+        sigemptyset(&none);
+        ::sigprocmask(SIG_SETMASK, &none, nullptr);
         if (!prolog.empty()) {
             int st = run_script(prolog, id, uid, user, node_list, node);
             if (st != 0) child_fail("prolog " + prolog + " failed with status " + std::to_string(st), 1);

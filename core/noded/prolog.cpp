@@ -1,6 +1,9 @@
 // prolog.cpp - fork, set the job's variables, exec, wait.
 #include "noded/prolog.hpp"
 
+#include "noded/fork_child.hpp"
+
+#include <csignal>
 #include <cstdlib>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -9,8 +12,11 @@ namespace drover::noded {
 
 int run_script(const std::string &path, uint32_t job_id, uint32_t uid, const std::string &user,
                const std::string &nodes, const std::string &node) {
-    pid_t pid = ::fork();
+    pid_t pid = fork_child();
     if (pid == 0) {
+        sigset_t none;
+        sigemptyset(&none);
+        ::sigprocmask(SIG_SETMASK, &none, nullptr);
         if (!node.empty()) ::setenv("SLURMD_NODENAME", node.c_str(), 1);
         ::setenv("SLURM_JOB_ID", std::to_string(job_id).c_str(), 1);
         ::setenv("SLURM_JOBID", std::to_string(job_id).c_str(), 1);

@@ -19,6 +19,7 @@
 #include "common/step_io.hpp"
 #include "common/timefmt.hpp"
 #include "net/step_cred.hpp"
+#include "noded/fork_child.hpp"
 #include "noded/prolog.hpp"
 #include "noded/sampler.hpp"
 #include "noded/shepherd.hpp"
@@ -313,6 +314,7 @@ struct StepRunner::Impl : std::enable_shared_from_this<StepRunner::Impl> {
         if (!s->end_state) s->end_state = state;
         if (s->terminating || !s->contained) return;
         s->terminating = true;
+        spdlog::info("step {}: terminating (container {}, shepherd {})", s->label, s->cont, s->shepherd);
         message(s, "slurmstepd: error: *** STEP " + s->label + " ON " + node + " CANCELLED AT " +
                        format_timestamp(int64_t(::time(nullptr))) +
                        (s->end_state == DROVER_JOB_TIMEOUT ? " DUE TO TIME LIMIT ***" : " ***"));
@@ -518,7 +520,7 @@ std::string StepRunner::launch(const proto::StepLaunchRequest &req, uint32_t req
     }
     spec.status_fd = status_fds[1];
 
-    pid_t pid = ::fork();
+    pid_t pid = fork_child();
     if (pid < 0) {
         for (int fd : close_after) ::close(fd);
         for (int fd : {status_fds[0], status_fds[1], sync[0], sync[1]}) ::close(fd);

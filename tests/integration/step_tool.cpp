@@ -26,6 +26,7 @@ int create(uint32_t job, const char *file) {
     b.add_name(name);
     b.add_num_tasks(1);
     b.add_exact(true);
+    b.add_overlap(true);  // beside whatever the job already runs
     auto body = b.Finish();
     fbb.Finish(proto::CreateMessage(fbb, proto::Body::StepCreateRequest, body.Union()));
     try {
@@ -46,9 +47,12 @@ int launch(const char *file, bool forge) {
     Config conf = load_config(find_config_path(std::nullopt));
     std::ifstream in(file, std::ios::binary);
     std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    // The file holds the reply as it came: an envelope around the message.
     flatbuffers::Verifier v(bytes.data(), bytes.size());
-    if (!v.VerifyBuffer<proto::Message>(nullptr)) return std::printf("bad file\n"), 2;
-    const auto *resp = flatbuffers::GetRoot<proto::Message>(bytes.data())->body_as_StepCreateResponse();
+    if (!v.VerifyBuffer<proto::Envelope>(nullptr)) return std::printf("bad file\n"), 2;
+    const auto *env = flatbuffers::GetRoot<proto::Envelope>(bytes.data());
+    if (!env->body()) return std::printf("bad file\n"), 2;
+    const auto *resp = env->body_nested_root()->body_as_StepCreateResponse();
     if (!resp) return std::printf("bad file\n"), 2;
     std::vector<uint8_t> cred(resp->cred()->begin(), resp->cred()->end());
     if (forge) {
