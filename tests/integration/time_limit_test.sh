@@ -1,9 +1,17 @@
 #!/usr/bin/env bash
 # time_limit_test.sh - (slow: about 70 s) a job past its time limit gets SIGTERM, then SIGKILL
-# after KillWait, and ends TIMEOUT; --signal warns it first.
+# after KillWait, and ends TIMEOUT; --signal warns it first. A step past its --time ends TIMEOUT
+# with srun exiting 152, as workflow tools expect.
 source "$(dirname "$0")/lib.sh"
-start_cluster 1 "KillWait=3"
+start_cluster 2 "KillWait=3"
 cd "$T"
+# A step with --time inside a longer allocation (as Torc runs them), beside the batch job above.
+cat > step.sh <<'JOB'
+#!/bin/bash
+srun -t 1 --signal=USR1@20 bash -c 'trap "echo step-warned" USR1; trap "" TERM; while true; do sleep 1; done' 2> step.err
+echo "srun exit $?"
+JOB
+step_job=$(sbatch --parsable -w n2 -t 5 -o step.out step.sh)
 cat > tl.sh <<'JOB'
 #!/bin/bash
 trap 'echo "got USR1 at $SECONDS"' USR1
@@ -21,4 +29,9 @@ start=$(squeue -h -t all -j "$id" -o %S); end=$(squeue -h -t all -j "$id" -o %e)
 elapsed=$(( $(date -d "$end" +%s) - $(date -d "$start" +%s) ))
 [ "$elapsed" -ge 60 ] && [ "$elapsed" -le 70 ] && ok "killed KillWait after the limit (${elapsed}s)" || fail "ran ${elapsed}s"
 assert_match "TIMEOUT +0:15|TIMEOUT +0:9" "$(sacct -j "$id" -X -n -o State,ExitCode)" "sacct: TIMEOUT with the signal that ended it"
+wait_job "$step_job" 30
+assert_eq "step-warned|srun exit 152" "$(tr '\n' '|' < step.out | sed 's/|$//')" "--signal warns the step, and srun of a step past its --time exits 152"
+assert_contains "DUE TO TIME LIMIT" "$(cat step.err)" "srun says why the step ended"
+assert_eq TIMEOUT "$(sacct -j "$step_job.0" -n -P -o State)" "sacct shows the step TIMEOUT"
+assert_eq COMPLETED "$(job_state "$step_job")" "and the job goes on to finish"
 finish
