@@ -124,19 +124,10 @@ std::string Launcher::launch(const proto::BatchLaunchRequest &req) {
     std::string prolog = I.conf.prolog;
     std::string node = I.node_name;
 
-    int sync[2];
-    if (::pipe2(sync, O_CLOEXEC) != 0) return "pipe failed";
-    pid_t pid = fork_child();
-    if (pid < 0) {
-        ::close(sync[0]);
-        ::close(sync[1]);
-        return "fork failed";
-    }
+    HeldChild child = fork_held();
+    pid_t pid = child.pid;
+    if (pid < 0) return "fork failed";
     if (pid == 0) {
-        ::close(sync[1]);
-        ::setsid();
-        char go;
-        if (::read(sync[0], &go, 1) != 1) ::_exit(1);  // the daemon gave up on us
         sigset_t none;
         sigemptyset(&none);
         ::sigprocmask(SIG_SETMASK, &none, nullptr);
@@ -171,7 +162,6 @@ std::string Launcher::launch(const proto::BatchLaunchRequest &req) {
         ::execve(argv[0], argv.data(), envp.data());
         child_fail("cannot execute " + args[0] + ": " + std::strerror(errno), 127);
     }
-    ::close(sync[0]);
     RunningJob job;
     job.job_id = id;
     job.pid = pid;
@@ -183,12 +173,11 @@ std::string Launcher::launch(const proto::BatchLaunchRequest &req) {
     const auto &pt = I.plugins.proctrack();
     drover_error perr{};
     if (pt.ops.cont_create(pt.state, id, DROVER_STEP_BATCH, pid, &job.cont, &perr) != DROVER_OK) {
-        ::kill(pid, SIGKILL);
-        ::close(sync[1]);
+        release(child, false);
+        I.reaper.watch(pid, [](int, const struct rusage &) {});
         return std::string("proctrack: ") + perr.text;
     }
-    (void)!::write(sync[1], "g", 1);
-    ::close(sync[1]);
+    release(child, true);
     I.jobs[id] = std::move(job);
     I.reaper.watch(pid, [this, id](int status, const struct rusage &ru) { script_ended(id, status, ru); });
     spdlog::info("job {} launched as pid {} for {}", id, pid, user);

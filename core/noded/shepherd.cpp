@@ -95,8 +95,8 @@ void run_shepherd(const ShepherdSpec &spec) {
         }
     }
     if (::getuid() == 0) {
-        if (::setgid(spec.gid) != 0 || (::initgroups(spec.user.c_str(), spec.gid) != 0 &&
-                                         ::setgroups(0, nullptr) != 0) ||
+        std::vector<gid_t> groups(spec.groups.begin(), spec.groups.end());
+        if (::setgid(spec.gid) != 0 || ::setgroups(groups.size(), groups.data()) != 0 ||
             ::setuid(spec.uid) != 0) {
             for (const auto &t : spec.tasks) {
                 ShepherdRecord r;

@@ -44,6 +44,7 @@ struct ShepherdSpec {
     std::string prolog;             // run as root first, when set
     std::string job_node_list;
     std::string node;               // this node's name (SLURMD_NODENAME for the Prolog)
+    std::vector<unsigned> groups;   // the user's supplementary groups (looked up by the daemon)
 };
 
 // Runs in the forked child; never returns.

@@ -5,6 +5,7 @@
 #include <boost/asio.hpp>
 #include <csignal>
 #include <fcntl.h>
+#include <grp.h>
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
@@ -114,6 +115,30 @@ struct StepRunner::Impl : std::enable_shared_from_this<StepRunner::Impl> {
     std::set<uint32_t> jobs_here;                       // jobs whose Prolog ran here
     std::map<uint32_t, int64_t> ended_jobs;             // job -> when it ended (no late launches)
     std::function<void(const std::string &)> unkillable;
+    // Supplementary groups by user, looked up at most once a minute: a step's start should not
+    // wait on the name service each time.
+    struct Groups {
+        std::vector<unsigned> ids;
+        int64_t when = 0;
+    };
+    std::map<std::string, Groups> groups;
+
+    std::vector<unsigned> groups_of(const std::string &user, uint32_t gid) {
+        int64_t now = int64_t(::time(nullptr));
+        auto &g = groups[user];
+        if (g.when && now - g.when < 60) return g.ids;
+        int n = 64;
+        std::vector<gid_t> ids(static_cast<std::size_t>(n));
+        if (::getgrouplist(user.c_str(), gid, ids.data(), &n) < 0) {
+            ids.resize(std::size_t(n));
+            if (::getgrouplist(user.c_str(), gid, ids.data(), &n) < 0) n = 0;
+        }
+        ids.resize(std::size_t(std::max(n, 0)));
+        if (ids.empty()) ids.push_back(gid);
+        g.ids.assign(ids.begin(), ids.end());
+        g.when = now;
+        return g.ids;
+    }
 
     const plugin::Bound<drover_proctrack_ops> &pt() const { return plugins.proctrack(); }
 
@@ -274,8 +299,15 @@ struct StepRunner::Impl : std::enable_shared_from_this<StepRunner::Impl> {
         for (uint32_t t : s->tasks)
             end.exit_status = worse(end.exit_status, s->task_status.count(t) ? s->task_status[t] : SIGKILL);
         if (s->contained) {
+            // The tasks are gone, so /proc has nothing more to say; the container's own figures
+            // (the memory peak, OOM kills) still count.
             drover_error err{};
-            sample(s);
+            if (s->sampler && pt().ops.cont_usage) {
+                drover_cont_usage cu{};
+                cu.struct_size = sizeof cu;
+                if (pt().ops.cont_usage(pt().state, s->cont, &cu, &err) == DROVER_OK)
+                    s->sampler->add_container(cu);
+            }
             pt().ops.cont_signal(pt().state, s->cont, SIGKILL, &err);
             if (pt().ops.cont_destroy) pt().ops.cont_destroy(pt().state, s->cont, &err);
         }
@@ -460,6 +492,7 @@ std::string StepRunner::launch(const proto::StepLaunchRequest &req, uint32_t req
     spec.open_append = req.open_append();
     spec.job_node_list = str(cred->job_node_list());
     spec.node = I.node;
+    spec.groups = I.groups_of(s->user, s->gid);
     if (!I.conf.prolog.empty() && !I.jobs_here.count(s->job_id)) spec.prolog = I.conf.prolog;
     spec.env = step_environment(*cred, req, node_index, I.node);
 
@@ -513,26 +546,24 @@ std::string StepRunner::launch(const proto::StepLaunchRequest &req, uint32_t req
         }
         spec.tasks.push_back(std::move(st));
     }
-    int status_fds[2] = {-1, -1}, sync[2] = {-1, -1};
-    if (!pipes_ok || !make_pipe(status_fds) || !make_pipe(sync)) {
+    int status_fds[2] = {-1, -1};
+    if (!pipes_ok || !make_pipe(status_fds)) {
         for (int fd : close_after) ::close(fd);
         return std::string("cannot create pipes: ") + std::strerror(errno);
     }
     spec.status_fd = status_fds[1];
 
-    pid_t pid = fork_child();
+    HeldChild child = fork_held();
+    pid_t pid = child.pid;
     if (pid < 0) {
         for (int fd : close_after) ::close(fd);
-        for (int fd : {status_fds[0], status_fds[1], sync[0], sync[1]}) ::close(fd);
+        for (int fd : {status_fds[0], status_fds[1]}) ::close(fd);
         return std::string("fork failed: ") + std::strerror(errno);
     }
     if (pid == 0) {
-        ::setsid();
-        char go;
-        if (::read(sync[0], &go, 1) != 1) ::_exit(1);  // the daemon gave up on this step
         // Nothing of the daemon's stays open here (our ends of the tasks' pipes would keep their
         // input from ever ending); the tasks' ends must survive their exec.
-        std::vector<int> keep{sync[0], spec.status_fd};
+        std::vector<int> keep{spec.status_fd};
         for (const auto &t : spec.tasks)
             for (int fd : {t.in_fd, t.out_fd, t.err_fd})
                 if (fd >= 0) {
@@ -548,14 +579,12 @@ std::string StepRunner::launch(const proto::StepLaunchRequest &req, uint32_t req
         ::close_range(unsigned(from), ~0u, 0);
         run_shepherd(spec);
     }
-    ::close(sync[0]);
     ::close(status_fds[1]);
     for (int fd : close_after) ::close(fd);
     const auto &pt = I.pt();
     drover_error err{};
     if (pt.ops.cont_create(pt.state, s->job_id, s->step_id, pid, &s->cont, &err) != DROVER_OK) {
-        ::kill(pid, SIGKILL);
-        ::close(sync[1]);
+        release(child, false);
         ::close(status_fds[0]);
         I.reaper.watch(pid, [](int, const struct rusage &) {});
         return std::string("proctrack: ") + err.text;
@@ -575,8 +604,7 @@ std::string StepRunner::launch(const proto::StepLaunchRequest &req, uint32_t req
         if (pt.ops.cont_limit(pt.state, s->cont, &lim, &err) != DROVER_OK)
             spdlog::warn("step {}: limits not applied: {}", s->label, err.text);
     }
-    (void)!::write(sync[1], "g", 1);
-    ::close(sync[1]);
+    release(child, true);
     s->shepherd = pid;
     I.launched.insert(key);
     I.jobs_here.insert(s->job_id);
