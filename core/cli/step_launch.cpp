@@ -11,6 +11,7 @@
 #include <poll.h>
 #include <sys/random.h>
 #include <sys/socket.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -367,8 +368,24 @@ void StepSession::on_frame(Conn &c, const stepio::Header &h, std::string_view da
     }
 }
 
+// --pty on a terminal: keys go to the remote terminal as typed (Ctrl-C included) until srun ends.
+struct RawTerminal {
+    explicit RawTerminal(bool want) {
+        if (!want || !::isatty(0) || ::tcgetattr(0, &saved) != 0) return;
+        termios raw = saved;
+        ::cfmakeraw(&raw);
+        active = ::tcsetattr(0, TCSANOW, &raw) == 0;
+    }
+    ~RawTerminal() {
+        if (active) ::tcsetattr(0, TCSANOW, &saved);
+    }
+    termios saved{};
+    bool active = false;
+};
+
 int StepSession::serve() {
     if (::pipe2(g_sig_pipe, O_CLOEXEC | O_NONBLOCK) != 0) return 1;
+    RawTerminal raw(r_.pty);
     struct sigaction sa {};
     sa.sa_handler = on_signal;
     for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGCONT})

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <grp.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -107,6 +108,12 @@ void run_shepherd(const ShepherdSpec &spec) {
             }
             ::_exit(1);
         }
+    }
+    if (spec.pty_fd >= 0) {
+        // The shepherd leads the step's session: the terminal becomes its controlling one and its
+        // process group (every task) the foreground, so Ctrl-C typed there reaches the tasks.
+        ::ioctl(spec.pty_fd, TIOCSCTTY, 0);
+        ::tcsetpgrp(spec.pty_fd, ::getpgrp());
     }
     if (::chdir(spec.work_dir.c_str()) != 0) (void)!::chdir("/tmp");
     std::map<pid_t, uint32_t> tasks;

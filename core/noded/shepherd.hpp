@@ -45,6 +45,7 @@ struct ShepherdSpec {
     std::string job_node_list;
     std::string node;               // this node's name (SLURMD_NODENAME for the Prolog)
     std::vector<unsigned> groups;   // the user's supplementary groups (looked up by the daemon)
+    int pty_fd = -1;                // --pty: the terminal task 0 runs on (it becomes the session's)
 };
 
 // Runs in the forked child; never returns.

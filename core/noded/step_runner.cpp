@@ -6,6 +6,7 @@
 #include <csignal>
 #include <fcntl.h>
 #include <grp.h>
+#include <pty.h>
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
@@ -518,6 +519,33 @@ std::string StepRunner::launch(const proto::StepLaunchRequest &req, uint32_t req
         if (!out_pat.empty()) st.out_path = expand_step_path(out_pat, pc, t, spec.work_dir);
         if (!err_pat.empty()) st.err_path = expand_step_path(err_pat, pc, t, spec.work_dir);
         else if (!out_pat.empty()) st.err_path = st.out_path;
+        if (req.pty()) {
+            // --pty: task 0 runs on a terminal whose other end we hold; the other tasks' output
+            // goes nowhere, as in Slurm.
+            if (t != 0) {
+                st.out_path = st.err_path = "/dev/null";
+                st.in_path = "/dev/null";
+                spec.tasks.push_back(std::move(st));
+                continue;
+            }
+            int master = -1, slave = -1;
+            if (::openpty(&master, &slave, nullptr, nullptr, nullptr) != 0) {
+                pipes_ok = false;
+                break;
+            }
+            ::fcntl(master, F_SETFD, FD_CLOEXEC);
+            ::fcntl(slave, F_SETFD, FD_CLOEXEC);
+            st.in_fd = st.out_fd = st.err_fd = slave;
+            spec.pty_fd = slave;
+            close_after.push_back(slave);
+            s->stdin_pipes[t] = std::make_unique<asio::posix::stream_descriptor>(I.io, ::fcntl(master, F_DUPFD_CLOEXEC, 3));
+            auto o = std::make_unique<Step::Output>();
+            o->fd = std::make_unique<asio::posix::stream_descriptor>(I.io, master);
+            o->task = t;
+            s->outputs.push_back(std::move(o));
+            spec.tasks.push_back(std::move(st));
+            continue;
+        }
         auto wants_stdin = stdin_target(in_pat);
         if (wants_stdin.file) st.in_path = expand_step_path(in_pat, pc, t, spec.work_dir);
         for (int which = 0; which < 3 && pipes_ok; ++which) {

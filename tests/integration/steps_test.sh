@@ -28,6 +28,10 @@ assert_eq "out-only" "$(srun -n1 bash -c 'echo out-only; echo err-only >&2' 2>/d
 srun -n2 -o "$T/task-%t.out" bash -c 'echo from $SLURM_PROCID'
 assert_eq "from 0|from 1" "$(cat task-0.out)|$(cat task-1.out)" "-o with %t writes a file per task"
 
+# --pty: task 0 runs on a terminal, fed from srun's input.
+assert_contains "both-tty" "$(srun --pty -n1 bash -c 'test -t 0 && test -t 1 && echo both-tty')" "--pty gives task 0 a terminal"
+assert_contains "typed" "$(printf 'echo typed; exit\n' | srun --pty bash 2>/dev/null)" "and what is typed reaches it"
+
 # Exit codes: the highest task's; a signal counts as 128+signal; Slurm's error lines.
 srun -n2 bash -c 'exit $((SLURM_PROCID + 2))' 2> err.txt
 assert_eq 3 "$?" "srun exits with the highest task exit code"
