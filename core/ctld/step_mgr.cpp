@@ -274,6 +274,13 @@ struct StepManager::Impl {
     }
 
     void finish(Job &job, JobSteps &js, Step &st) {
+        // A step that ends while its job is being ended (scancel, the job's time limit) was
+        // cancelled with it, whatever its tasks' statuses say.
+        if (!st.end_state && job.kill_sent) {
+            st.end_state = DROVER_JOB_CANCELLED;
+            if (st.cancelled_by == DROVER_NO_VAL)
+                st.cancelled_by = job.cancelled_by != DROVER_NO_VAL ? job.cancelled_by : 0;
+        }
         uint32_t state = st.end_state ? st.end_state
                          : st.exit_status == 0 ? uint32_t(DROVER_JOB_COMPLETE)
                                                : uint32_t(DROVER_JOB_FAILED);
