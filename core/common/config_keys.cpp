@@ -249,6 +249,7 @@ void ConfigBuilder::node_line(const std::string &loc, const std::vector<ConfPair
     NodeFlags flags = node_default_flags_;
     const ConfPair *addr = nullptr;
     const ConfPair *host = nullptr;
+    const ConfPair *port = nullptr;
     for (std::size_t i = 1; i < pairs.size(); ++i) {
         const ConfPair &p = pairs[i];
         const std::string &k = p.lkey;
@@ -281,7 +282,7 @@ void ConfigBuilder::node_line(const std::string &loc, const std::vector<ConfPair
             n.state = to_upper(trim(p.value));
             if (n.state.empty()) bad_value(loc, p, "expected a node state");
         } else if (k == "port") {
-            n.port = parse_port(loc, p);
+            port = &p;
         } else if (k == "nodeaddr" || k == "nodehostname") {
             if (is_default) throw ParseError(loc + ": " + p.key + " cannot be given with NodeName=DEFAULT");
             (k == "nodeaddr" ? addr : host) = &p;
@@ -292,6 +293,7 @@ void ConfigBuilder::node_line(const std::string &loc, const std::vector<ConfPair
         }
     }
     if (is_default) {
+        if (port != nullptr) n.port = parse_port(loc, *port);
         node_default_ = n;
         node_default_flags_ = flags;
         return;
@@ -300,10 +302,34 @@ void ConfigBuilder::node_line(const std::string &loc, const std::vector<ConfPair
         throw ParseError(loc + ": more than " + std::to_string(opts_.max_nodes) + " nodes");
     std::vector<std::string> names = expand(loc, head, opts_.max_nodes - cfg_.nodes.size());
     if (names.empty()) throw ParseError(loc + ": NodeName needs a name");
+    // Port=N for every node of the line, or a range with one port per node ("[20001-20100]"),
+    // for several node daemons on one host (emulated clusters, tests).
+    uint16_t first_port = 0;
+    bool port_range = false;
+    if (port != nullptr) {
+        std::string v = port->value;
+        if (v.size() > 2 && v.front() == '[' && v.back() == ']') v = v.substr(1, v.size() - 2);
+        ConfPair lo = *port, hi = *port;
+        auto dash = v.find('-');
+        lo.value = v.substr(0, dash);
+        first_port = static_cast<uint16_t>(parse_uint(loc, lo, 1, 65535));
+        if (dash != std::string::npos) {
+            hi.value = v.substr(dash + 1);
+            uint64_t last = parse_uint(loc, hi, 1, 65535);
+            if (last < first_port || last - first_port + 1 != names.size())
+                throw ParseError(loc + ": " + port->key + "=" + port->value + " gives " +
+                                 std::to_string(last >= first_port ? last - first_port + 1 : 0) +
+                                 " ports for " + std::to_string(names.size()) + " nodes");
+            port_range = true;
+        }
+    }
     std::vector<std::string> addrs, hosts;
     if (addr != nullptr) addrs = expand(loc, *addr, names.size());
     if (host != nullptr) hosts = expand(loc, *host, names.size());
     for (auto [list, key] : {std::pair{&addrs, addr}, std::pair{&hosts, host}}) {
+        // One host for every node of the line: several node daemons (or an emulated cluster)
+        // on one machine, each with its own Port.
+        if (key != nullptr && list->size() == 1 && names.size() > 1) list->resize(names.size(), list->front());
         if (key != nullptr && list->size() != names.size())
             throw ParseError(loc + ": " + key->key + " names " + std::to_string(list->size()) + " hosts for " +
                              std::to_string(names.size()) + " nodes");
@@ -326,6 +352,7 @@ void ConfigBuilder::node_line(const std::string &loc, const std::vector<ConfPair
         c.name = std::move(names[i]);
         c.hostname = hosts.empty() ? c.name : std::move(hosts[i]);
         c.addr = addrs.empty() ? c.hostname : std::move(addrs[i]);
+        if (port != nullptr) c.port = static_cast<uint16_t>(first_port + (port_range ? i : 0));
     }
 }
 

@@ -299,7 +299,8 @@ TEST(Config, Errors) {
         {"NodeName=n1 Sockets=0", "bad value for Sockets"},
         {"NodeName=n[1-2", "slurm.conf:1: NodeName: bad hostlist"},
         {"NodeName=n[3-1]", "NodeName: bad hostlist"},
-        {"NodeName=n[1-2] NodeAddr=a", "NodeAddr names 1 hosts for 2 nodes"},
+        {"NodeName=n[1-3] NodeAddr=a,b", "NodeAddr names 2 hosts for 3 nodes"},
+        {"NodeName=n[1-3] Port=[100-101]", "gives 2 ports for 3 nodes"},
         {"NodeName=n1\nNodeName=n1", "slurm.conf:2: node 'n1' is defined twice"},
         {"NodeName=DEFAULT NodeAddr=x", "cannot be given with NodeName=DEFAULT"},
         {"NodeName=a Sockets=65536 CoresPerSocket=65536 ThreadsPerCore=2", "more than"},
@@ -521,3 +522,18 @@ TEST(Config, DaemonTuningKeys) {
 
 }  // namespace
 }  // namespace drover
+
+// Several node daemons on one host: one address for the whole line, a port each.
+TEST(ConfigNodes, PortRangeGivesEachNodeItsPort) {
+    drover::Config c = drover::parse_config(
+        "ClusterName=x\nSlurmctldHost=h\nNodeName=lx[001-100] NodeAddr=127.0.0.1 Port=[21001-21100]\n"
+        "NodeName=ly[1-2] Port=21500\nPartitionName=p Nodes=ALL\n",
+        "test.conf");
+    ASSERT_EQ(c.nodes.size(), 102u);
+    EXPECT_EQ(c.node_port(*c.find_node("lx001")), 21001);
+    EXPECT_EQ(c.node_port(*c.find_node("lx100")), 21100);
+    EXPECT_EQ(c.node_addr(*c.find_node("lx050")), "127.0.0.1");
+    EXPECT_EQ(c.node_port(*c.find_node("ly2")), 21500);
+    EXPECT_THROW(drover::parse_config("ClusterName=x\nNodeName=a[1-3] Port=[100-101]\n", "t.conf"),
+                 drover::ParseError);
+}
