@@ -1,6 +1,6 @@
 // main.cpp - droverd: the Drover node daemon.
 //
-//   droverd [-D] [-f FILE] [-N NODENAME] [-L LOGFILE] [-v]
+//   droverd [-D] [-f FILE] [-N NODENAME | --emulate HOSTLIST] [-L LOGFILE] [-v]
 #include <cstdio>
 #include <spdlog/spdlog.h>
 
@@ -18,10 +18,11 @@ int main(int argc, char **argv) {
         else if (a == "-f" && i + 1 < argc) flags.config = argv[++i];
         else if (a == "-L" && i + 1 < argc) flags.log_file = argv[++i];
         else if (a == "-N" && i + 1 < argc) opts.node_name = argv[++i];
+        else if (a == "--emulate" && i + 1 < argc) opts.emulate = argv[++i];
         else if (a == "-V" || a == "--version") { std::puts("droverd 0.1.0"); return 0; }
         else {
             std::fprintf(stderr, "droverd: unrecognized option '%s'\n"
-                                 "Usage: droverd [-D] [-f config] [-N nodename] [-L logfile] [-v]\n", argv[i]);
+                                 "Usage: droverd [-D] [-f config] [-N nodename | --emulate hostlist] [-L logfile] [-v]\n", argv[i]);
             return 1;
         }
     }

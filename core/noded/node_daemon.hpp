@@ -9,6 +9,7 @@ namespace drover::noded {
 struct Options {
     std::string config_path;
     std::string node_name;  // -N; empty = this host's short name
+    std::string emulate;    // --emulate HOSTLIST: serve all these nodes from this process
 };
 
 // Runs until SIGTERM/SIGINT. Returns the exit code.

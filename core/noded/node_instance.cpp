@@ -1,0 +1,279 @@
+// node_instance.cpp - one node's jobs, steps, requests and registration.
+#include "noded/node_instance.hpp"
+
+#include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
+#include <boost/asio.hpp>
+#include <spdlog/spdlog.h>
+
+#include "common/config.hpp"
+#include "daemon/daemon.hpp"
+#include "net/authenticator.hpp"
+#include "net/call_pool.hpp"
+#include "net/fanout.hpp"
+#include "net/server.hpp"
+#include "net/usage_codec.hpp"
+#include "noded/launcher.hpp"
+#include "noded/prolog.hpp"
+#include "noded/sampler.hpp"
+#include "noded/step_runner.hpp"
+#include "plugin/plugin_set.hpp"
+
+namespace asio = boost::asio;
+
+namespace drover::noded {
+
+namespace {
+
+std::vector<uint8_t> finish(flatbuffers::FlatBufferBuilder &fbb) {
+    return {fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize()};
+}
+
+// Collects a handler's answer as one node's outcome (for requests that came down the tree).
+struct OutcomeResponder : net::Responder {
+    explicit OutcomeResponder(std::function<void(int, std::string)> f) : done(std::move(f)) {}
+    void reply(std::span<const uint8_t> message) override {
+        if (!done) return;
+        flatbuffers::Verifier v(message.data(), message.size());
+        int rc = 0;
+        std::string text;
+        if (v.VerifyBuffer<proto::Message>(nullptr)) {
+            const auto *m = flatbuffers::GetRoot<proto::Message>(message.data());
+            if (const auto *e = m->body_as_ErrorResponse()) {
+                rc = e->code() ? e->code() : DROVER_EIO;
+                text = e->message() ? e->message()->str() : "";
+            }
+        }
+        auto f = std::move(done);
+        done = nullptr;
+        f(rc, text);
+    }
+    ~OutcomeResponder() override {
+        if (done) done(DROVER_EIO, "no answer");
+    }
+    std::function<void(int, std::string)> done;
+};
+
+}  // namespace
+
+NodeInstance::NodeInstance(NodeShared &sh, const NodeConf &me) : sh_(sh), me_(me), name_(me.name) {
+    gres_ = sh.emulated ? me.gres : detect_gres(sh.conf.path, name_);
+    steps_ = std::make_unique<StepRunner>(
+        sh.io, sh.conf, name_, sh.plugins, sh.auth, sh.reaper, sh.is_admin,
+        [this](const StepEnd &end, std::function<void()> recorded) {
+            flatbuffers::FlatBufferBuilder fbb(512);
+            auto n = fbb.CreateString(name_);
+            auto u = net::usage_to_proto(fbb, end.usage);
+            fbb.Finish(proto::CreateMessage(
+                fbb, proto::Body::StepCompleteRequest,
+                proto::CreateStepCompleteRequest(fbb, end.job_id, end.step_id, n, end.exit_status, u,
+                                                 end.state)
+                    .Union()));
+            sh_.tell_controller(finish(fbb),
+                                "step " + std::to_string(end.job_id) + "." + std::to_string(end.step_id),
+                                0, std::move(recorded));
+        });
+    steps_->on_unkillable([this](const std::string &reason) {
+        flatbuffers::FlatBufferBuilder fbb(128);
+        fbb.Finish(proto::CreateMessage(
+            fbb, proto::Body::NodeUpdateRequest,
+            proto::CreateNodeUpdateRequestDirect(fbb, name_.c_str(), "DRAIN", reason.c_str()).Union()));
+        sh_.tell_controller(finish(fbb), "drain of " + name_, 0, {});
+    });
+    launcher_ = std::make_unique<Launcher>(
+        sh.io, sh.conf, name_, sh.plugins, sh.reaper,
+        [this](const RunningJob &job, int status, const struct rusage &ru, const drover_cont_usage &cu) {
+            // The script is over, and with it the job: its steps here go too.
+            steps_->job_ended(job.job_id);
+            StepSampler sampler({{0, job.pid}});
+            sampler.task_ended(0, ru);
+            sampler.add_container(cu);
+            StepUsageSummary usage = sampler.summary(name_);
+            flatbuffers::FlatBufferBuilder fbb(512);
+            auto n = fbb.CreateString(name_);
+            auto u = net::usage_to_proto(fbb, usage);
+            proto::JobCompleteRequestBuilder b(fbb);
+            b.add_job_id(job.job_id);
+            b.add_node(n);
+            b.add_exit_status(status);
+            b.add_usage(u);
+            fbb.Finish(proto::CreateMessage(fbb, proto::Body::JobCompleteRequest, b.Finish().Union()));
+            sh_.tell_controller(finish(fbb), "job " + std::to_string(job.job_id), 0, {});
+        });
+
+    handler_ = [this](std::shared_ptr<net::Request> req, net::ResponderPtr resp) {
+        const proto::Message *m = req->msg;
+        switch (m->body_type()) {
+        // Users reach their own steps; the credential or the step's owner decides.
+        case proto::Body::StepLaunchRequest: {
+            std::vector<int32_t> pids;
+            std::string why = steps_->launch(*m->body_as_StepLaunchRequest(), req->peer.uid, &pids);
+            if (!why.empty()) return resp->error(DROVER_EPERM, why);
+            flatbuffers::FlatBufferBuilder fbb(128);
+            auto p = fbb.CreateVector(pids);
+            fbb.Finish(proto::CreateMessage(fbb, proto::Body::StepLaunchResponse,
+                                            proto::CreateStepLaunchResponse(fbb, p).Union()));
+            return resp->reply(finish(fbb));
+        }
+        case proto::Body::StepSignalRequest: {
+            const auto *r = m->body_as_StepSignalRequest();
+            std::string why = steps_->signal(r->job_id(), r->step_id(), r->signal(), r->terminate(),
+                                             r->reason(), req->peer.uid);
+            if (!why.empty()) return resp->error(DROVER_ENOENT, why);
+            return resp->ok();
+        }
+        case proto::Body::StepStatRequest: {
+            const auto *r = m->body_as_StepStatRequest();
+            StepUsageSummary usage;
+            std::vector<int32_t> pids;
+            std::string why = steps_->stat(r->job_id(), r->step_id(), req->peer.uid, &usage, &pids);
+            if (!why.empty()) return resp->error(DROVER_ENOENT, why);
+            flatbuffers::FlatBufferBuilder fbb(512);
+            auto u = net::usage_to_proto(fbb, usage);
+            auto p = fbb.CreateVector(pids);
+            fbb.Finish(proto::CreateMessage(fbb, proto::Body::StepStatResponse,
+                                            proto::CreateStepStatResponse(fbb, u, p).Union()));
+            return resp->reply(finish(fbb));
+        }
+        default:
+            break;
+        }
+        if (!sh_.is_admin(req->peer.uid))
+            return resp->error(DROVER_EPERM, "only the controller may ask this of a node");
+        switch (m->body_type()) {
+        case proto::Body::PingRequest: {
+            flatbuffers::FlatBufferBuilder fbb(64);
+            auto n = fbb.CreateString(name_);
+            fbb.Finish(proto::CreateMessage(fbb, proto::Body::PingResponse,
+                                            proto::CreatePingResponse(fbb, n).Union()));
+            return resp->reply(finish(fbb));
+        }
+        case proto::Body::BatchLaunchRequest: {
+            std::string why = launcher_->launch(*m->body_as_BatchLaunchRequest());
+            if (!why.empty()) return resp->error(DROVER_EIO, why);
+            steps_->job_started_here(m->body_as_BatchLaunchRequest()->job_id());
+            return resp->ok();
+        }
+        case proto::Body::JobKillRequest: {
+            const auto *k = m->body_as_JobKillRequest();
+            bool batch = launcher_->signal(k->job_id(), k->signal(), k->terminate());
+            if (!k->terminate() || batch) {
+                if (!batch) return resp->error(DROVER_ENOENT, "job not running on " + name_);
+                return resp->ok();
+            }
+            // The job has ended (its batch script runs elsewhere): end its steps here, then
+            // run the Epilog where the job ran anything.
+            if (steps_->job_ended(k->job_id()) && !sh_.conf.epilog.empty()) {
+                uint32_t id = k->job_id();
+                sh_.pool.run([this, id] {
+                    int st = run_script(sh_.conf.epilog, id, 0, "", "", name_);
+                    if (st != 0) spdlog::warn("job {}: epilog exited with status {}", id, st);
+                });
+            }
+            return resp->ok();
+        }
+        case proto::Body::ForwardRequest: {
+            const auto *f = m->body_as_ForwardRequest();
+            std::vector<std::string> nodes;
+            if (f->nodes())
+                for (const auto *s : *f->nodes()) nodes.push_back(s->str());
+            if (nodes.empty() || !f->inner()) return resp->error(DROVER_EINVAL, "empty forward");
+            auto results = std::make_shared<std::vector<net::NodeOutcome>>();
+            auto waiting = std::make_shared<int>(2);
+            auto done = [resp, results, waiting] {
+                if (--*waiting) return;
+                flatbuffers::FlatBufferBuilder fbb(256 + results->size() * 48);
+                std::vector<flatbuffers::Offset<proto::NodeResult>> rs;
+                for (const auto &r : *results)
+                    rs.push_back(proto::CreateNodeResultDirect(fbb, r.node.c_str(), r.rc, r.message.c_str()));
+                auto v = fbb.CreateVector(rs);
+                fbb.Finish(proto::CreateMessage(fbb, proto::Body::ForwardResponse,
+                                                proto::CreateForwardResponse(fbb, v).Union()));
+                resp->reply(finish(fbb));
+            };
+            // Our own share: the inner request, answered locally.
+            auto inner = std::make_shared<net::Request>();
+            inner->bytes.assign(f->inner()->begin(), f->inner()->end());
+            inner->msg = flatbuffers::GetRoot<proto::Message>(inner->bytes.data());
+            inner->peer = req->peer;
+            std::string self = nodes.front();
+            handler_(inner, std::make_shared<OutcomeResponder>([results, done, self](int rc, std::string text) {
+                results->push_back({self, rc, std::move(text)});
+                done();
+            }));
+            // The rest, split again.
+            std::span<const std::string> rest(nodes.data() + 1, nodes.size() - 1);
+            int child_timeout = std::max(500, int(f->timeout_ms() * 8 / 10));
+            const Config &conf = sh_.conf;
+            auto resolve = [&conf](const std::string &n, std::string *host, uint16_t *port) {
+                const NodeConf *c = conf.find_node(n);
+                if (!c) return false;
+                *host = conf.node_addr(*c);
+                *port = conf.node_port(*c);
+                return true;
+            };
+            net::forward(sh_.pool, resolve, rest, f->tree_width(), child_timeout,
+                         {f->inner()->data(), f->inner()->size()}, sh_.auth.self_signer(),
+                         [results, done](std::vector<net::NodeOutcome> rs) {
+                             for (auto &r : rs) results->push_back(std::move(r));
+                             done();
+                         });
+            return;
+        }
+        default:
+            return resp->error(DROVER_EINVAL, std::string("unexpected message ") +
+                                                   proto::EnumNameBody(m->body_type()));
+        }
+    };
+}
+
+NodeInstance::~NodeInstance() = default;
+
+uint16_t NodeInstance::port() const { return server_ ? server_->port() : 0; }
+
+void NodeInstance::start() {
+    std::string bind = daemon::listen_address(me_.addr);
+    server_ = std::make_unique<net::Server>(sh_.io, bind, sh_.conf.node_port(me_), sh_.auth,
+                                            [this](std::shared_ptr<net::Request> q, net::ResponderPtr r) {
+                                                handler_(std::move(q), std::move(r));
+                                            });
+    if (!sh_.emulated)
+        spdlog::info("droverd {} listening on {}:{} ({} CPUs, {} MB)", name_, bind, server_->port(),
+                     sh_.res.cpus, sh_.res.real_memory_mb);
+    register_node();
+}
+
+void NodeInstance::register_node() {
+    // An emulated node reports the size slurm.conf gives it; a real one what the machine has.
+    const Resources &res = sh_.res;
+    uint32_t cpus = sh_.emulated ? me_.cpus : res.cpus;
+    uint64_t mem = sh_.emulated ? me_.real_memory_mb : res.real_memory_mb;
+    uint64_t tmp = sh_.emulated ? me_.tmp_disk_mb : res.tmp_disk_mb;
+    flatbuffers::FlatBufferBuilder fbb(256);
+    auto running = launcher_->running();
+    auto req = proto::CreateNodeRegisterRequestDirect(
+        fbb, name_.c_str(), cpus, me_.sockets, me_.cores_per_socket, me_.threads_per_core, mem, tmp,
+        &running, res.boot_time, "0.1.0", res.os.c_str(), gres_.empty() ? nullptr : gres_.c_str());
+    fbb.Finish(proto::CreateMessage(fbb, proto::Body::NodeRegisterRequest, req.Union()));
+    const Config &conf = sh_.conf;
+    sh_.pool.call(conf.controllers.empty() ? "localhost" : conf.controllers.front().addr,
+                  conf.slurmctld_port, finish(fbb), sh_.auth.self_signer(), 10000,
+                  [this](const std::string &err, std::shared_ptr<net::Reply> reply) {
+                      std::string why = err;
+                      if (reply && reply->msg->body_as_ErrorResponse())
+                          why = reply->msg->body_as_ErrorResponse()->message()->str();
+                      auto t = std::make_shared<asio::steady_timer>(sh_.io);
+                      if (why.empty()) {
+                          if (sh_.emulated) spdlog::debug("{} registered with the controller", name_);
+                          else spdlog::info("registered with the controller");
+                          t->expires_after(std::chrono::minutes(5));
+                      } else {
+                          spdlog::warn("{}: registration failed: {}; retrying", name_, why);
+                          t->expires_after(std::chrono::seconds(2));
+                      }
+                      t->async_wait([t, this](boost::system::error_code ec) {
+                          if (!ec) register_node();
+                      });
+                  });
+}
+
+}  // namespace drover::noded

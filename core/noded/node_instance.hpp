@@ -1,0 +1,75 @@
+// node_instance.hpp - one node a droverd process serves: its batch jobs, steps, RPC server and
+// registration. A process serves one node, or many when it emulates a cluster (--emulate); the
+// nodes share the loop, plugins, call pool and child reaper.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "noded/resources.hpp"
+
+namespace boost::asio {
+class io_context;
+}
+namespace drover {
+struct Config;
+struct NodeConf;
+}  // namespace drover
+namespace drover::plugin {
+class PluginSet;
+}
+namespace drover::net {
+class Authenticator;
+class CallPool;
+class Server;
+struct Request;
+class Responder;
+}  // namespace drover::net
+
+namespace drover::noded {
+
+class Reaper;
+class Launcher;
+class StepRunner;
+
+// What every node of the process shares.
+struct NodeShared {
+    boost::asio::io_context &io;
+    const Config &conf;
+    plugin::PluginSet &plugins;
+    const net::Authenticator &auth;
+    net::CallPool &pool;
+    Reaper &reaper;
+    std::function<bool(uint32_t)> is_admin;
+    // Sends a message to the controller until it acknowledges; acked (if set) then runs on the loop.
+    std::function<void(std::vector<uint8_t>, std::string, int, std::function<void()>)> tell_controller;
+    Resources res;
+    bool emulated = false;  // many nodes here: quieter logs, configured sizes registered
+};
+
+class NodeInstance {
+  public:
+    NodeInstance(NodeShared &sh, const NodeConf &me);
+    ~NodeInstance();
+    // Starts serving on the node's address and port, and registers with the controller.
+    void start();
+    const std::string &name() const { return name_; }
+    uint16_t port() const;
+
+  private:
+    void register_node();
+
+    NodeShared &sh_;
+    const NodeConf &me_;
+    std::string name_;
+    std::string gres_;
+    std::unique_ptr<StepRunner> steps_;
+    std::unique_ptr<Launcher> launcher_;
+    std::unique_ptr<net::Server> server_;
+    std::function<void(std::shared_ptr<net::Request>, std::shared_ptr<net::Responder>)> handler_;
+};
+
+}  // namespace drover::noded
