@@ -14,9 +14,18 @@ std::vector<uint8_t> sign_step_cred(const Authenticator &auth, std::span<const u
     return {fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize()};
 }
 
+bool CheckedCreds::seen(const std::string &key, int64_t now) {
+    for (auto it = expiry_.begin(); it != expiry_.end();)
+        it = it->second < now ? expiry_.erase(it) : std::next(it);
+    return expiry_.count(key) != 0;
+}
+
+void CheckedCreds::add(std::string key, int64_t expires) { expiry_[std::move(key)] = expires; }
+
 std::string check_step_cred(const Authenticator &auth, std::span<const uint8_t> signed_cred,
                             const std::function<bool(uint32_t)> &is_admin, uint32_t requester_uid,
-                            const std::string &node, int64_t now, const proto::StepCred **out) {
+                            const std::string &node, int64_t now, const proto::StepCred **out,
+                            CheckedCreds *checked) {
     flatbuffers::Verifier v(signed_cred.data(), signed_cred.size());
     if (!v.VerifyBuffer<proto::SignedCred>(nullptr)) return "job credential is malformed";
     const auto *sc = flatbuffers::GetRoot<proto::SignedCred>(signed_cred.data());
@@ -34,11 +43,15 @@ std::string check_step_cred(const Authenticator &auth, std::span<const uint8_t> 
     if (c->nodes())
         for (const auto *n : *c->nodes()) here = here || n->str() == node;
     if (!here) return "job credential does not name node " + node;
-    uint32_t uid = 0, gid = 0;
-    std::string why = auth.verify({sc->sig()->data(), sc->sig()->size()},
-                                  {sc->body()->data(), sc->body()->size()}, &uid, &gid);
-    if (!why.empty()) return "invalid job credential: " + why;
-    if (!is_admin(uid)) return "invalid job credential: not signed by the controller";
+    std::string key(reinterpret_cast<const char *>(signed_cred.data()), signed_cred.size());
+    if (!checked || !checked->seen(key, now)) {
+        uint32_t uid = 0, gid = 0;
+        std::string why = auth.verify({sc->sig()->data(), sc->sig()->size()},
+                                      {sc->body()->data(), sc->body()->size()}, &uid, &gid);
+        if (!why.empty()) return "invalid job credential: " + why;
+        if (!is_admin(uid)) return "invalid job credential: not signed by the controller";
+        if (checked) checked->add(std::move(key), c->expires());
+    }
     *out = c;
     return {};
 }

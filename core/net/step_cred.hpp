@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <span>
 #include <string>
 #include <vector>
@@ -18,11 +19,23 @@ class Authenticator;
 // Wraps a finished StepCred buffer in a SignedCred, signed as this process (SlurmUser or root).
 std::vector<uint8_t> sign_step_cred(const Authenticator &auth, std::span<const uint8_t> cred);
 
+// Credentials whose signature this process has checked, until they expire: the auth plugin spends
+// a signature once (replay), but one process may host several nodes a step runs on (--emulate).
+class CheckedCreds {
+  public:
+    bool seen(const std::string &key, int64_t now);
+    void add(std::string key, int64_t expires);
+
+  private:
+    std::map<std::string, int64_t> expiry_;
+};
+
 // Checks a SignedCred sent by requester_uid for a launch on node at time now. Returns an empty
 // string and points *out into signed_cred, or says why it is refused: a bad or forged signature,
 // a signer that is not an administrator, expiry, another user's credential, or another node.
 std::string check_step_cred(const Authenticator &auth, std::span<const uint8_t> signed_cred,
                             const std::function<bool(uint32_t)> &is_admin, uint32_t requester_uid,
-                            const std::string &node, int64_t now, const proto::StepCred **out);
+                            const std::string &node, int64_t now, const proto::StepCred **out,
+                            CheckedCreds *checked = nullptr);
 
 }  // namespace drover::net

@@ -89,6 +89,7 @@ struct StepRunner::Step : std::enable_shared_from_this<StepRunner::Step> {
     std::string io_in;
     std::deque<std::string> outq;
     bool writing = false, io_closed = false;
+    bool done_queued = false;  // NodeDone is in outq: the connection may close once it is sent
     bool shepherd_done = false, status_done = false, finished = false;
     bool terminating = false;
     uint32_t end_state = 0;
@@ -161,7 +162,7 @@ struct StepRunner::Impl : std::enable_shared_from_this<StepRunner::Impl> {
                           });
     }
     void maybe_close_io(const std::shared_ptr<Step> &s) {
-        if (s->finished && s->outq.empty() && !s->writing && s->io && !s->io_closed) {
+        if (s->done_queued && s->outq.empty() && !s->writing && s->io && !s->io_closed) {
             boost::system::error_code ec;
             s->io->shutdown(tcp::socket::shutdown_send, ec);
             s->io_closed = true;
@@ -331,6 +332,7 @@ struct StepRunner::Impl : std::enable_shared_from_this<StepRunner::Impl> {
         ended(end, [self = shared_from_this(), s, state = end.state, ooms = end.usage.oom_kills] {
             std::string f;
             stepio::frame32(f, stepio::NodeDone, 0, state, ooms, true);
+            s->done_queued = true;
             self->send(s, std::move(f));
             self->maybe_close_io(s);
         });
@@ -461,8 +463,11 @@ std::string StepRunner::launch(const proto::StepLaunchRequest &req, uint32_t req
     auto &I = *impl_;
     if (!req.cred()) return "no job credential";
     const proto::StepCred *cred = nullptr;
+    // One per process (all on the loop's thread): the nodes an emulating process hosts share it.
+    static net::CheckedCreds checked;
     std::string why = net::check_step_cred(I.auth, {req.cred()->data(), req.cred()->size()},
-                                           I.is_admin, requester, I.node, int64_t(::time(nullptr)), &cred);
+                                           I.is_admin, requester, I.node, int64_t(::time(nullptr)), &cred,
+                                           &checked);
     if (!why.empty()) return why;
     auto key = std::make_pair(cred->job_id(), cred->step_id());
     if (I.launched.count(key)) return "job credential replayed: step already launched here";
