@@ -120,13 +120,9 @@ std::vector<ConfPair> split_pairs(std::string_view line, const std::string &loc)
 
 }  // namespace detail
 
-namespace {
+namespace detail {
 
-using detail::read_value;
-using detail::skip_space;
-using detail::split_pairs;
-
-bool read_file(const std::string &path, std::string &out, std::string &err) {
+bool read_text_file(const std::string &path, std::string &out, std::string &err) {
     std::FILE *f = std::fopen(path.c_str(), "rb");
     if (f == nullptr) {
         err = std::strerror(errno);
@@ -145,6 +141,40 @@ bool read_file(const std::string &path, std::string &out, std::string &err) {
     return ok;
 }
 
+void for_each_line(std::string_view text, const std::string &name,
+                   const std::function<void(std::string_view, const std::string &)> &fn) {
+    int lineno = 0;
+    std::size_t pos = 0;
+    std::string logical;
+    while (pos < text.size()) {
+        std::size_t nl = text.find('\n', pos);
+        std::string_view raw = text.substr(pos, nl == std::string_view::npos ? text.npos : nl - pos);
+        pos = nl == std::string_view::npos ? text.size() : nl + 1;
+        ++lineno;
+        int first = lineno;
+        logical.assign(raw);
+        // A backslash at the end of a line continues it on the next.
+        while (true) {
+            while (!logical.empty() && logical.back() == '\r') logical.pop_back();
+            if (logical.empty() || logical.back() != '\\' || pos >= text.size()) break;
+            logical.pop_back();
+            nl = text.find('\n', pos);
+            logical.append(text.substr(pos, nl == std::string_view::npos ? text.npos : nl - pos));
+            pos = nl == std::string_view::npos ? text.size() : nl + 1;
+            ++lineno;
+        }
+        fn(logical, name + ":" + std::to_string(first));
+    }
+}
+
+}  // namespace detail
+
+namespace {
+
+using detail::read_value;
+using detail::skip_space;
+using detail::split_pairs;
+
 std::string dir_of(const std::string &path) {
     std::size_t slash = path.rfind('/');
     if (slash == std::string::npos) return ".";
@@ -157,28 +187,9 @@ class Reader {
     Reader(ConfigBuilder &b, const ConfigParseOptions &opts) : b_(b), opts_(opts) {}
 
     void parse(std::string_view text, const std::string &name, const std::string &dir, std::size_t depth) {
-        int lineno = 0;
-        std::size_t pos = 0;
-        std::string logical;
-        while (pos < text.size()) {
-            std::size_t nl = text.find('\n', pos);
-            std::string_view raw = text.substr(pos, nl == std::string_view::npos ? text.npos : nl - pos);
-            pos = nl == std::string_view::npos ? text.size() : nl + 1;
-            ++lineno;
-            int first = lineno;
-            logical.assign(raw);
-            // A backslash at the end of a line continues it on the next.
-            while (true) {
-                while (!logical.empty() && logical.back() == '\r') logical.pop_back();
-                if (logical.empty() || logical.back() != '\\' || pos >= text.size()) break;
-                logical.pop_back();
-                nl = text.find('\n', pos);
-                logical.append(text.substr(pos, nl == std::string_view::npos ? text.npos : nl - pos));
-                pos = nl == std::string_view::npos ? text.size() : nl + 1;
-                ++lineno;
-            }
-            line(logical, name + ":" + std::to_string(first), dir, depth);
-        }
+        detail::for_each_line(text, name, [&](std::string_view logical, const std::string &loc) {
+            line(logical, loc, dir, depth);
+        });
     }
 
   private:
@@ -229,7 +240,7 @@ class Reader {
         }
         for (const std::string &f : files) {
             std::string text, err;
-            if (!read_file(f, text, err)) throw ParseError(loc + ": cannot read Include '" + f + "': " + err);
+            if (!detail::read_text_file(f, text, err)) throw ParseError(loc + ": cannot read Include '" + f + "': " + err);
             parse(text, f, dir_of(f), depth + 1);
         }
     }
@@ -253,8 +264,10 @@ Config parse_config(std::string_view text, const std::string &name, const std::s
 
 Config load_config(const std::string &path, const ConfigParseOptions &opts) {
     std::string text, err;
-    if (!read_file(path, text, err)) throw ParseError(path + ": cannot read: " + err);
-    return parse_config(text, path, dir_of(path), opts);
+    if (!detail::read_text_file(path, text, err)) throw ParseError(path + ": cannot read: " + err);
+    Config conf = parse_config(text, path, dir_of(path), opts);
+    load_cgroup_conf(dir_of(path), conf);
+    return conf;
 }
 
 Config load_config(const std::string &path) { return load_config(path, ConfigParseOptions{}); }

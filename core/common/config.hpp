@@ -11,6 +11,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/cgroup_conf.hpp"
+
 namespace drover {
 
 namespace detail {
@@ -105,6 +107,8 @@ struct Config {
     uint64_t def_mem_per_cpu_mb = 0;           // DefMemPerCPU; 0 = not set (select plugins read raw)
     uint64_t def_mem_per_node_mb = 0;          // DefMemPerNode
 
+    CgroupConf cgroup;                         // cgroup.conf beside the main file (defaults if none)
+
     std::vector<NodeConf> nodes;               // NodeName lines, expanded, in order (DEFAULT applied)
     std::vector<PartitionConf> partitions;
 
@@ -157,7 +161,8 @@ struct ConfigParseOptions {
 // NodeName=/PartitionName=DEFAULT lines set defaults for the lines after them; NodeSet= (Nodes=
 // or Feature=) names may be used in a partition's Nodes=; DownNodes= sets node states. Partitions
 // may come before the nodes they name. ClusterName is lower-cased, as Slurm does. Keys Drover
-// does not know are warnings (one per key, in Config::warnings), not errors.
+// does not know are warnings (one per key, in Config::warnings), not errors. load_config also
+// reads cgroup.conf from the file's directory when it is there (see cgroup_conf.hpp).
 Config load_config(const std::string &path);
 Config load_config(const std::string &path, const ConfigParseOptions &opts);
 

@@ -9,10 +9,6 @@
 
 namespace drover::detail {
 
-namespace {
-
-constexpr uint32_t kU32Max = std::numeric_limits<uint32_t>::max();
-
 std::string_view trim(std::string_view s) {
     while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
     while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
@@ -23,6 +19,17 @@ std::string_view trim(std::string_view s) {
     std::string v = p.value.substr(0, 60);
     throw ParseError(loc + ": bad value for " + p.key + ": '" + v + "' (" + expected + ")");
 }
+
+bool parse_bool(const std::string &loc, const ConfPair &p) {
+    std::string_view s = trim(p.value);
+    if (iequals(s, "yes") || iequals(s, "true") || s == "1") return true;
+    if (iequals(s, "no") || iequals(s, "false") || s == "0") return false;
+    bad_value(loc, p, "expected YES or NO");
+}
+
+namespace {
+
+constexpr uint32_t kU32Max = std::numeric_limits<uint32_t>::max();
 
 uint64_t parse_uint(const std::string &loc, const ConfPair &p, uint64_t min, uint64_t max) {
     std::string_view s = trim(p.value);
@@ -69,13 +76,6 @@ uint32_t parse_minutes(const std::string &loc, const ConfPair &p) {
     } catch (const ParseError &e) {
         throw ParseError(loc + ": " + p.key + ": " + e.what());
     }
-}
-
-bool parse_bool(const std::string &loc, const ConfPair &p) {
-    std::string_view s = trim(p.value);
-    if (iequals(s, "yes") || iequals(s, "true") || s == "1") return true;
-    if (iequals(s, "no") || iequals(s, "false") || s == "0") return false;
-    bad_value(loc, p, "expected YES or NO");
 }
 
 std::vector<std::string> expand(const std::string &loc, const ConfPair &p, std::size_t max) {

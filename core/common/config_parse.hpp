@@ -2,6 +2,7 @@
 // handlers in config_keys.cpp.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -26,6 +27,20 @@ std::vector<ConfPair> split_pairs(std::string_view line, const std::string &loc)
 std::string read_value(std::string_view line, std::size_t &i, const std::string &loc);
 std::string to_lower(std::string_view s);
 std::string to_upper(std::string_view s);
+std::string_view trim(std::string_view s);  // spaces and tabs at both ends
+
+// Calls fn(line, "NAME:LINE") for each logical line of text: a trailing backslash joins the next
+// line, '\r' before a newline is dropped. Shared by slurm.conf and cgroup.conf.
+void for_each_line(std::string_view text, const std::string &name,
+                   const std::function<void(std::string_view, const std::string &)> &fn);
+// Reads a whole text file into out; false with the reason in err (strerror, or "not a text file"
+// when it holds a NUL byte).
+bool read_text_file(const std::string &path, std::string &out, std::string &err);
+
+// Throws ParseError "loc: bad value for KEY: 'VALUE' (expected)".
+[[noreturn]] void bad_value(const std::string &loc, const ConfPair &p, const std::string &expected);
+// YES/NO, TRUE/FALSE or 1/0, any case; anything else is bad_value.
+bool parse_bool(const std::string &loc, const ConfPair &p);
 
 // Collects the lines of a file and its Includes into a Config.
 class ConfigBuilder {

@@ -18,7 +18,6 @@ void keep_max(uint64_t &value, std::string &node, uint32_t &task, uint64_t other
 uint64_t weighted(uint64_t a, uint32_t na, uint64_t b, uint32_t nb) {
     using wide = unsigned __int128;
     const wide n = wide{na} + nb;
-    if (n == 0) return a;
     const wide sum = wide{a} * na + wide{b} * nb;
     return static_cast<uint64_t>((sum + n / 2) / n);
 }
@@ -26,6 +25,19 @@ uint64_t weighted(uint64_t a, uint32_t na, uint64_t b, uint32_t nb) {
 }  // namespace
 
 void merge(StepUsageSummary &into, const StepUsageSummary &from) {
+    into.user_cpu_usec += from.user_cpu_usec;
+    into.sys_cpu_usec += from.sys_cpu_usec;
+    into.oom_kills += from.oom_kills;
+    if (from.tasks == 0) return;
+    if (into.tasks == 0) {  // nothing measured yet: from's figures, with the totals so far
+        StepUsageSummary totals = into;
+        into = from;
+        into.user_cpu_usec = totals.user_cpu_usec;
+        into.sys_cpu_usec = totals.sys_cpu_usec;
+        into.oom_kills = totals.oom_kills;
+        return;
+    }
+
     keep_max(into.max_rss, into.max_rss_node, into.max_rss_task, from.max_rss, from.max_rss_node,
              from.max_rss_task);
     keep_max(into.max_vsize, into.max_vsize_node, into.max_vsize_task, from.max_vsize,
@@ -34,8 +46,7 @@ void merge(StepUsageSummary &into, const StepUsageSummary &from) {
              from.max_disk_read, from.max_disk_read_node, from.max_disk_read_task);
     keep_max(into.max_disk_write, into.max_disk_write_node, into.max_disk_write_task,
              from.max_disk_write, from.max_disk_write_node, from.max_disk_write_task);
-
-    if (from.tasks > 0 && (into.tasks == 0 || from.min_cpu_usec < into.min_cpu_usec)) {
+    if (from.min_cpu_usec < into.min_cpu_usec) {
         into.min_cpu_usec = from.min_cpu_usec;
         into.min_cpu_node = from.min_cpu_node;
         into.min_cpu_task = from.min_cpu_task;
@@ -47,11 +58,7 @@ void merge(StepUsageSummary &into, const StepUsageSummary &from) {
     into.ave_cpu_usec = weighted(into.ave_cpu_usec, a, from.ave_cpu_usec, b);
     into.ave_disk_read = weighted(into.ave_disk_read, a, from.ave_disk_read, b);
     into.ave_disk_write = weighted(into.ave_disk_write, a, from.ave_disk_write, b);
-
-    into.user_cpu_usec += from.user_cpu_usec;
-    into.sys_cpu_usec += from.sys_cpu_usec;
     into.tasks += from.tasks;
-    into.oom_kills += from.oom_kills;
 }
 
 }  // namespace drover

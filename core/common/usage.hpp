@@ -47,7 +47,8 @@ struct StepUsageSummary {
 // Folds `from` (another node's summary, or another part of the step) into `into`: each maximum
 // keeps the larger figure with its node and task (ties keep into's), the minimum CPU the smaller,
 // averages are weighted by task count, and user/sys CPU, tasks and oom_kills add up. A summary
-// with tasks == 0 has no minimum CPU and no weight in the averages.
+// with tasks == 0 contributes only its totals (user/sys CPU, oom_kills); merged into one with
+// tasks == 0, `from` gives every other figure as it is.
 void merge(StepUsageSummary &into, const StepUsageSummary &from);
 
 }  // namespace drover

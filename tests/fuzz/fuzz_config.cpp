@@ -1,5 +1,5 @@
 // fuzz_config.cpp - fuzz target: parse_config on arbitrary text (Include off, so no file is read),
-// checking that what loads is consistent.
+// checking that what loads is consistent; and the same text as cgroup.conf.
 #include <cstdint>
 #include <cstdlib>
 #include <string_view>
@@ -7,9 +7,35 @@
 #include "common/config.hpp"
 #include "common/error.hpp"
 
+namespace {
+
+// cgroup.conf: what parses holds only values proctrack/cgroup can use, every key under "cgroup.".
+void check_cgroup_conf(std::string_view text) {
+    drover::Config c;
+    try {
+        drover::parse_cgroup_conf(text, "cgroup.conf", c);
+    } catch (const drover::ParseError &) {
+        return;
+    }
+    const drover::CgroupConf &g = c.cgroup;
+    if (!(g.allowed_ram_space > 0 && g.allowed_ram_space <= 10000)) std::abort();
+    if (g.plugin != "autodetect" && g.plugin != "cgroup/v1" && g.plugin != "cgroup/v2" && g.plugin != "disabled")
+        std::abort();
+    if (g.mountpoint.empty() || g.mountpoint[0] != '/') std::abort();
+    for (const auto &[key, value] : c.raw)
+        if (key.rfind("cgroup.", 0) != 0) std::abort();
+    for (const char *flag : {"cgroup.constrainramspace", "cgroup.constraincores", "cgroup.constrainswapspace"}) {
+        auto it = c.raw.find(flag);
+        if (it != c.raw.end() && it->second != "yes" && it->second != "no") std::abort();
+    }
+}
+
+}  // namespace
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size > (1u << 16)) return 0;
     std::string_view text(reinterpret_cast<const char *>(data), size);
+    check_cgroup_conf(text);
     drover::ConfigParseOptions opts;
     opts.allow_include = false;
     opts.max_nodes = 4096;
