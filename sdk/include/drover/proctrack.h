@@ -47,10 +47,12 @@ typedef struct drover_proctrack_ops {
                        drover_cont_id *cont_out, drover_error *err);
     /* Sends sig to every process in the container. DROVER_ENOENT when none is left. */
     int (*cont_signal)(void *state, drover_cont_id cont, int sig, drover_error *err);
-    /* Lists up to *count pids in the container; sets *count to the number found. */
+    /* Lists up to *count pids in the container; sets *count to the number stored (at most the
+     * capacity it came in with). A container with no process left lists none (DROVER_OK). */
     int (*cont_pids)(void *state, drover_cont_id cont, int32_t *pids, uint32_t *count,
                      drover_error *err);
-    /* Forgets the container once it is empty. */
+    /* Forgets the container once it is empty (the caller has sent SIGKILL; the plugin may wait
+     * briefly for the processes to leave, then answers DROVER_EBUSY if some remain). */
     int (*cont_destroy)(void *state, drover_cont_id cont, drover_error *err);
     /* ABI 1.3; either may be NULL when the plugin cannot enforce or measure. */
     /* Applies limits to the container (called before its first process runs). */

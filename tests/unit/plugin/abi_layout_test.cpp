@@ -170,6 +170,25 @@ AT(drover_sched_host, try_start_on, 88);
 AT(drover_sched_host, set_expected_start, 96);
 AT(drover_sched_host, parameters, 104);
 
+// Appended in ABI 1.3: limits and usage of a proctrack container.
+AT(drover_proctrack_ops, cont_limit, 40);
+AT(drover_proctrack_ops, cont_usage, 48);
+SIZE(drover_proctrack_ops, 56);
+AT(drover_cont_limits, struct_size, 0);
+AT(drover_cont_limits, mem_bytes, 8);
+AT(drover_cont_limits, cpus, 16);
+SIZE(drover_cont_limits, 32);
+AT(drover_cont_usage, struct_size, 0);
+AT(drover_cont_usage, mem_bytes, 8);
+AT(drover_cont_usage, max_mem_bytes, 16);
+AT(drover_cont_usage, cpu_user_usec, 24);
+AT(drover_cont_usage, cpu_sys_usec, 32);
+AT(drover_cont_usage, disk_read_bytes, 40);
+AT(drover_cont_usage, disk_write_bytes, 48);
+AT(drover_cont_usage, oom_kills, 56);
+SIZE(drover_cont_usage, 64);
+static_assert(DROVER_STEP_BATCH == 0xfffffffbu && DROVER_STEP_EXTERN == 0xfffffffcu);
+
 AT(drover_acct_query, struct_size, 0);
 AT(drover_acct_query, job_ids, 8);
 AT(drover_acct_query, job_id_count, 16);

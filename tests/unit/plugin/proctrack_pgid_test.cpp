@@ -30,12 +30,10 @@ class PluginProctrackPgid : public ::testing::Test {
 
     std::vector<int32_t> pids(drover_cont_id cont)
     {
-        std::vector<int32_t> out(64);
-        uint32_t count = static_cast<uint32_t>(out.size());
         drover_error err{};
-        EXPECT_EQ(ops().cont_pids(state(), cont, out.data(), &count, &err), DROVER_OK);
-        out.resize(count);
-        std::sort(out.begin(), out.end());
+        int rc = 0;
+        auto out = container_pids(set_.proctrack(), cont, &rc, &err);
+        EXPECT_EQ(rc, DROVER_OK) << err.text;
         return out;
     }
 

@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <initializer_list>
 #include <stdexcept>
@@ -80,5 +81,17 @@ struct Bits {
 };
 
 inline drover_str str(const std::string &s) { return {s.data(), s.size()}; }
+
+// A proctrack container's pids through cont_pids, sorted; rc gets the op's code.
+inline std::vector<int32_t> container_pids(const Bound<drover_proctrack_ops> &pt,
+                                           drover_cont_id cont, int *rc, drover_error *err)
+{
+    std::vector<int32_t> out(64);
+    uint32_t count = static_cast<uint32_t>(out.size());
+    *rc = pt.ops.cont_pids(pt.state, cont, out.data(), &count, err);
+    out.resize(*rc == DROVER_OK ? count : 0);
+    std::sort(out.begin(), out.end());
+    return out;
+}
 
 }  // namespace drover::plugin::test
