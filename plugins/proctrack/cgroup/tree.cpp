@@ -141,6 +141,11 @@ void Tree::create(Step s, int32_t pid)
     for (const Hierarchy &h : hier_) {
         const std::string procs = step_dir(h, s) + "/cgroup.procs";
         if (int e = write_file(procs, text)) {
+            // The caller kills pid and refuses the launch: leave no empty directories behind.
+            for (const Hierarchy &other : hier_) {
+                ::rmdir(step_dir(other, s).c_str());
+                ::rmdir(parent_of(step_dir(other, s)).c_str());
+            }
             if (e == ESRCH)
                 throw Error(DROVER_ENOENT, step_label(s) + ": pid " + text + " has exited");
             throw Error(DROVER_EIO, step_label(s) + ": " + procs + ": cannot add pid " + text +

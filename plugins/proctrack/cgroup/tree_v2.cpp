@@ -69,7 +69,9 @@ class TreeV2 final : public Tree {
     }
 
   protected:
-    // A cgroup has a controller's files only when its parent enables it for its children.
+    // A cgroup has a controller's files only when its parent enables it for its children. The
+    // kernel refuses that in a cgroup that holds processes itself (other than the root): a
+    // controller a Constrain key needs must be enabled, the others are best effort.
     void init_dir(const Hierarchy &h, const std::string &dir) override
     {
         const std::string parent = dir.substr(0, dir.rfind('/'));
@@ -77,9 +79,17 @@ class TreeV2 final : public Tree {
         auto enabled = read_file(parent + "/cgroup.subtree_control");
         if (!available)
             return;
-        for (const char *c : kControllers)
-            if (lists_word(*available, c) && !(enabled && lists_word(*enabled, c)))
-                (void)write_file(parent + "/cgroup.subtree_control", std::string("+") + c);
+        for (const char *c : kControllers) {
+            if (!lists_word(*available, c) || (enabled && lists_word(*enabled, c)))
+                continue;
+            const std::string file = parent + "/cgroup.subtree_control";
+            const int e = write_file(file, std::string("+") + c);
+            const bool needed = (settings_.limits_memory() && std::strcmp(c, "memory") == 0) ||
+                                (settings_.constrain_cores && std::strcmp(c, "cpuset") == 0);
+            if (e && needed)
+                throw Error(DROVER_EIO, file + ": cannot enable " + c + ": " + std::strerror(e) +
+                                            (e == EBUSY ? " (the cgroup holds processes)" : ""));
+        }
     }
 
     bool freeze(Step s, bool frozen) override
