@@ -4,6 +4,9 @@
 #include <grp.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+#include <chrono>
+
 #include "common/gres.hpp"
 #include "common/hostlist.hpp"
 #include "ctld/committer.hpp"
@@ -452,9 +455,13 @@ void NodeManager::ping_all() {
         ctx_.pool,
         [this](const std::string &n, std::string *h, uint16_t *p) { return resolve(n, h, p); },
         names, ctx_.conf.tree_width, timeout, inner, ctx_.auth.self_signer(),
-        [this, sent = Ctx::now()](std::vector<net::NodeOutcome> results) {
+        [this, sent = Ctx::now(), t0 = std::chrono::steady_clock::now()](std::vector<net::NodeOutcome> results) {
             pinging_ = false;
             int64_t now = Ctx::now();
+            std::size_t answered = std::count_if(results.begin(), results.end(),
+                                                 [](const net::NodeOutcome &r) { return r.rc == 0; });
+            auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+            spdlog::info("ping round: {} of {} nodes answered in {} ms", answered, results.size(), ms);
             for (const auto &r : results) {
                 Node *n = find(r.node);
                 if (!n) continue;

@@ -155,7 +155,7 @@ struct StepRunner::Impl : std::enable_shared_from_this<StepRunner::Impl> {
         asio::async_write(*s->io, asio::buffer(s->outq.front()),
                           [self = shared_from_this(), s](boost::system::error_code ec, std::size_t) {
                               s->writing = false;
-                              s->outq.pop_front();
+                              if (!s->outq.empty()) s->outq.pop_front();
                               if (ec) return self->io_lost(s, ec.message());
                               self->flush(s);
                               self->maybe_close_io(s);
@@ -174,7 +174,8 @@ struct StepRunner::Impl : std::enable_shared_from_this<StepRunner::Impl> {
     void io_lost(const std::shared_ptr<Step> &s, const std::string &why) {
         if (s->io_closed) return;
         s->io_closed = true;
-        s->outq.clear();
+        // The frame being written stays until its write completes (the write holds its bytes).
+        while (s->outq.size() > (s->writing ? 1u : 0u)) s->outq.pop_back();
         if (!s->finished) {
             spdlog::warn("step {}: lost srun ({}); terminating it", s->label, why);
             terminate(s, DROVER_JOB_CANCELLED);

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# steps_cgroup_test.sh - steps in real cgroups (proctrack/cgroup): memory limits end a step
+# OUT_OF_MEMORY with srun exiting 137, CPUs are confined, processes that setsid and double-fork
+# are found and killed, and sstat shows memory and CPU figures that rise while a step runs.
+source "$(dirname "$0")/lib.sh"
+if [ "$(id -u)" -ne 0 ] || [ ! -w /sys/fs/cgroup ] && [ ! -w /sys/fs/cgroup/memory ]; then
+  echo "steps_cgroup_test: needs root and a writable cgroup file system; skipped"; exit 0
+fi
+make_cluster 1 "ProctrackType=proctrack/cgroup" "JobAcctGatherFrequency=1"
+sed -i 's/^NodeName=DEFAULT CPUs=1 RealMemory=100/NodeName=DEFAULT CPUs=2 RealMemory=1000/' "$T/c/slurm.conf"
+printf 'ConstrainRAMSpace=yes\nConstrainCores=yes\n' > "$T/c/cgroup.conf"
+cluster_start "$T/c" 1
+cd "$T"
+
+# Memory: a step past its --mem is killed by the kernel; Slurm's messages, 137, OUT_OF_MEMORY.
+srun -n1 --mem=64M python3 -c 'a = bytearray(400 * 1024 * 1024); a[::4096] = b"x" * len(a[::4096])' 2> oom.err
+assert_eq 137 "$?" "srun of a step over its memory limit exits 137"
+assert_contains "oom_kill event" "$(cat oom.err)" "srun relays the node's OOM report"
+oom_job=$(sacct -X -n -P -o JobID,JobName | awk -F'|' '$2 == "python3" {print $1}' | tail -1)
+assert_eq OUT_OF_MEMORY "$(sacct -j "$oom_job.0" -n -P -o State)" "sacct shows the step OUT_OF_MEMORY"
+
+# CPUs: an --exact step of one CPU runs on one CPU.
+assert_eq 1 "$(srun -n1 --exact -c1 bash -c 'grep Cpus_allowed_list /proc/self/status' | awk '{print $2}' | tr ',' '\n' | wc -l)" "the step's tasks are confined to its CPU"
+
+# Tracking: a process that leaves the session and the process group still goes with its step.
+srun -n1 bash -c '(setsid sleep 3011 &) ; sleep 0.2; exit 0'
+sleep 0.5
+assert_eq "" "$(pgrep -f 'sleep 3011')" "a setsid double-forked process is killed with its step"
+
+# sstat while the step grows and burns CPU; sacct keeps the peaks.
+cat > grow.py <<'PY'
+import time
+blocks, t0 = [], time.time()
+while time.time() - t0 < 6:
+    if len(blocks) < 12:
+        blocks.append(bytearray(10 * 1024 * 1024))
+        blocks[-1][::4096] = b"x" * len(blocks[-1][::4096])
+    t = time.time()
+    while time.time() - t < 0.4:
+        pass
+PY
+job=$(sbatch --parsable -o grow.out --wrap "srun -J grow python3 $T/grow.py")
+wait_until 10 bash -c "squeue -h -s -j $job -o %j | grep -q grow"
+sleep 1.5
+first=$(sstat -j "$job.0" --format=AveCPU,MaxRSS -P -n)
+sleep 2.5
+second=$(sstat -j "$job.0" --format=AveCPU,MaxRSS -P -n)
+kib() { awk -F'|' '{ v = $2; u = substr(v, length(v)); n = v + 0; if (u == "M") n *= 1024; if (u == "G") n *= 1048576; print int(n) }' <<<"$1"; }
+secs() { awk -F'|' '{ split($1, p, ":"); print p[1] * 3600 + p[2] * 60 + p[3] }' <<<"$1"; }
+[ "$(kib "$second")" -gt "$(kib "$first")" ] && ok "sstat's MaxRSS rises while the step allocates ($first -> $second)" || fail "MaxRSS did not rise: $first -> $second"
+[ "$(secs "$second")" -gt "$(secs "$first")" ] && ok "and AveCPU rises while it computes" || fail "AveCPU did not rise: $first -> $second"
+wait_job "$job" 30
+final=$(sacct -j "$job.0" -n -P -o MaxRSS,AveCPU,TotalCPU)
+[ "$(kib "x|${final%%|*}")" -ge 100000 ] && ok "sacct keeps the step's MaxRSS ($final)" || fail "sacct MaxRSS too small: $final"
+sstat -j "$job.0" -P -n -o MaxRSS >/dev/null 2>&1
+assert_eq 1 "$?" "sstat of a step that has ended fails"
+finish
