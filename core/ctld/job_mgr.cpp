@@ -150,20 +150,23 @@ AcctRecord JobManager::acct_record(const Job &j) {
     return r;
 }
 
-void JobManager::spool_acct(int event, AcctRecord r) {
-    // Spooled in this commit; handed to the accounting thread once durable.
+uint64_t JobManager::spool(const std::vector<uint8_t> &record) {
+    // Spooled in this commit; handed to the accounting thread once durable (after_commit).
     uint64_t seq = ++acct_seq_;
     auto key = state::seq_key(seq);
-    ctx_.commit.txn().put(state::Table::AcctSpool, key, encode_acct(event, r));
+    ctx_.commit.txn().put(state::Table::AcctSpool, key, record);
+    return seq;
+}
+
+void JobManager::spool_acct(int event, AcctRecord r) {
+    uint64_t seq = spool(encode_acct(event, r));
     ctx_.commit.after_commit([this, seq, event, r = std::move(r)]() mutable {
         ctx_.acct.job_event(seq, event, std::move(r));
     });
 }
 
 void JobManager::account_step(int event, AcctStepRecord r) {
-    uint64_t seq = ++acct_seq_;
-    auto key = state::seq_key(seq);
-    ctx_.commit.txn().put(state::Table::AcctSpool, key, encode_acct(event, r));
+    uint64_t seq = spool(encode_acct(event, r));
     ctx_.commit.after_commit([this, seq, event, r = std::move(r)]() mutable {
         ctx_.acct.step_event(seq, event, std::move(r));
     });

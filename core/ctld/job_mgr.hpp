@@ -107,6 +107,8 @@ class JobManager {
 
   private:
     AcctRecord acct_record(const Job &job);
+    // Puts an encoded accounting record in the spool within the current batch; its sequence.
+    uint64_t spool(const std::vector<uint8_t> &record);
     void spool_acct(int event, AcctRecord r);
     // One job's scontrol update (fields, hold/release, requeue, top): an empty string, or why it
     // was refused, in which case the job is unchanged.
