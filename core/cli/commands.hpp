@@ -24,5 +24,6 @@ int sacct_main(std::span<const std::string> args);
 int srun_main(std::span<const std::string> args);
 int salloc_main(std::span<const std::string> args);
 int sstat_main(std::span<const std::string> args);
+int sacctmgr_main(std::span<const std::string> args);
 
 }  // namespace drover::cli

@@ -20,10 +20,8 @@ constexpr Command kCommands[] = {
     {"sbatch", sbatch_main},   {"squeue", squeue_main},     {"scancel", scancel_main},
     {"sinfo", sinfo_main},     {"scontrol", scontrol_main}, {"sacct", sacct_main},
     {"srun", srun_main},       {"salloc", salloc_main},     {"sstat", sstat_main},
+    {"sacctmgr", sacctmgr_main},
 };
-
-// Commands that are links to this binary but come in later work.
-constexpr const char *kLater[] = {"sacctmgr"};
 
 int usage() {
     std::string msg = "Usage: drover <command> [options]\nCommands:";
@@ -57,11 +55,6 @@ int main(int argc, char **argv) {
     }
     for (const auto &c : kCommands)
         if (prog == c.name) return c.run(args);
-    for (const char *later : kLater)
-        if (prog == later) {
-            write_err(std::string(later) + ": error: not yet supported by Drover\n");
-            return 1;
-        }
     write_err("drover: unknown command '" + std::string(prog) + "'\n");
     return usage();
 }

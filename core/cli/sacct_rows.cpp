@@ -298,26 +298,19 @@ std::string sacct_render(const std::vector<SacctField> &fields, const std::vecto
                          SacctLayout layout, std::string_view delimiter, bool header, int64_t now,
                          char units) {
     std::string out;
-    auto line = [&](auto &&value_of) {
-        for (std::size_t i = 0; i < fields.size(); ++i) {
-            std::string v = value_of(fields[i]);
-            if (layout == SacctLayout::fixed) {
-                out += fit_sacct(v, fields[i].width);
-            } else {
-                out += v;
-                if (layout == SacctLayout::parsable || i + 1 < fields.size()) out += delimiter;
-            }
-        }
-        out += "\n";
-    };
     if (header) {
-        line([](const SacctField &f) { return f.name; });
-        if (layout == SacctLayout::fixed) {
-            for (const auto &f : fields) out += std::string(std::size_t(f.width < 0 ? -f.width : f.width), '-') + " ";
-            out += "\n";
+        std::vector<std::string> names;
+        std::vector<int> widths;
+        for (const auto &f : fields) {
+            names.push_back(f.name);
+            widths.push_back(f.width);
         }
+        append_header(out, names, widths, layout, delimiter);
     }
-    for (const auto &r : rows) line([&](const SacctField &f) { return sacct_value(f, r, now, units); });
+    for (const auto &r : rows)
+        for (std::size_t i = 0; i < fields.size(); ++i)
+            append_field(out, sacct_value(fields[i], r, now, units), fields[i].width,
+                         i + 1 == fields.size(), layout, delimiter);
     return out;
 }
 

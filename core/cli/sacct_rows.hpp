@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cli/field_layout.hpp"
 #include "proto/message_generated.h"
 
 namespace drover::cli {
@@ -43,7 +44,7 @@ std::vector<SacctRow> sacct_rows(std::vector<const proto::AcctJob *> jobs, bool 
 // The text of one field of one line; units is --units (0: sacct's own choice per figure).
 std::string sacct_value(const SacctField &f, const SacctRow &row, int64_t now, char units = 0);
 
-enum class SacctLayout { fixed, parsable, parsable2 };
+using SacctLayout = FieldLayout;
 
 // Header (unless noheader), dashes (fixed layout only) and lines, each ending in '\n'.
 std::string sacct_render(const std::vector<SacctField> &fields, const std::vector<SacctRow> &rows,

@@ -94,6 +94,7 @@ struct Config {
     uint32_t min_job_age = 300;                // seconds a finished job stays visible to squeue
     uint32_t return_to_service = 0;            // 0, 1 or 2, as Slurm's ReturnToService
     std::string private_data;                  // PrivateData, as written (e.g. "jobs,usage")
+    std::string accounting_storage_enforce;    // AccountingStorageEnforce, as written
     std::string accounting_storage_loc;        // AccountingStorageLoc
     std::string accounting_storage_host;       // AccountingStorageHost (accounting/postgres)
     std::string accounting_storage_port;       // AccountingStoragePort

@@ -119,6 +119,7 @@ const StringKey kStringKeys[] = {
     {"slurmctldlogfile", &Config::slurmctld_log_file},
     {"slurmdlogfile", &Config::slurmd_log_file},
     {"privatedata", &Config::private_data},
+    {"accountingstorageenforce", &Config::accounting_storage_enforce},
     {"accountingstorageloc", &Config::accounting_storage_loc},
     {"accountingstoragehost", &Config::accounting_storage_host},
     {"accountingstorageport", &Config::accounting_storage_port},

@@ -178,6 +178,22 @@ void AcctQueue::query(AcctQuery q, std::function<void(std::vector<uint8_t>)> don
     cv_.notify_one();
 }
 
+void AcctQueue::store_task(
+    std::function<int(const plugin::Bound<drover_acct_ops> &, drover_error *)> task,
+    std::function<void(int, std::string)> done) {
+    {
+        std::lock_guard lk(mu_);
+        Item item;
+        item.query = [this, task = std::move(task), done = std::move(done)] {
+            drover_error err{};
+            int rc = task(acct_, &err);
+            boost::asio::post(io_, [done, rc, text = std::string(err.text)] { done(rc, text); });
+        };
+        queue_.push_back(std::move(item));
+    }
+    cv_.notify_one();
+}
+
 void AcctQueue::answer_query(const AcctQuery &q,
                              const std::function<void(std::vector<uint8_t>)> &done) {
     std::vector<uint8_t> out;

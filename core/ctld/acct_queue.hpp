@@ -17,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "ctld/assoc_db.hpp"
 #include "plugin/plugin_set.hpp"
 
 namespace boost::asio {
@@ -106,6 +107,13 @@ class AcctQueue {
     void query(AcctQuery q, std::function<void(std::vector<uint8_t>)> done);
     // Records spooled and not yet delivered.
     std::size_t backlog() const;
+    // Runs task (a call of the store for sacctmgr) on the accounting thread after everything
+    // queued before it; done(rc, error text) runs on the loop's thread.
+    void store_task(std::function<int(const plugin::Bound<drover_acct_ops> &, drover_error *)> task,
+                    std::function<void(int, std::string)> done);
+    // The associations sacctmgr manages (loop thread only; AcctAdmin keeps them current).
+    AssocDb &assocs() { return assocs_; }
+    const AssocDb &assocs() const { return assocs_; }
 
   private:
     struct Item {
@@ -130,6 +138,7 @@ class AcctQueue {
     std::deque<Item> queue_;
     std::size_t events_ = 0;
     bool stopping_ = false;
+    AssocDb assocs_;
     std::thread thread_;
 };
 

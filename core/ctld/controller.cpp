@@ -9,6 +9,7 @@
 
 #include "common/config.hpp"
 #include "daemon/daemon.hpp"
+#include "ctld/acct_admin.hpp"
 #include "ctld/acct_queue.hpp"
 #include "ctld/committer.hpp"
 #include "ctld/context.hpp"
@@ -127,9 +128,11 @@ int run_controller(const Options &opts) {
     ctx.sched = &sched;
     jobs_ptr = &jobs;
 
+    AcctAdmin admin(ctx);
     nodes.recover();
     jobs.recover(opts.cold_start);
     jobs.recover_acct_spool();
+    admin.start();
     sched.init_select();
     commit.flush();
 
@@ -166,10 +169,11 @@ int run_controller(const Options &opts) {
              query.start_after = a->start_after();
              query.end_before = a->end_before();
              query.duplicates = a->duplicates();
-             if (acct_private(conf.private_data) && !ctx.is_admin(q->peer.uid))
+             if (acct_private(conf.private_data) && admin.admin_level(q->peer.uid) < DROVER_ADMIN_OPERATOR)
                  query.uid = q->peer.uid;
              acct.query(std::move(query), [r](std::vector<uint8_t> msg) { r->reply(msg); });
          }},
+        {proto::Body::AcctAdminRequest, [&](const Req &q, const Resp &r) { admin.on_request(q, r); }},
         {proto::Body::ReconfigureRequest,
          [&](const Req &q, const Resp &r) {
              if (!ctx.is_admin(q->peer.uid)) return r->error(DROVER_EPERM, "Access/permission denied");

@@ -10,6 +10,8 @@
 #include "ctld/committer.hpp"
 #include "ctld/features.hpp"
 #include "ctld/job_mgr.hpp"
+
+#include "ctld/acct_queue.hpp"
 #include "ctld/node_mgr.hpp"
 #include "ctld/scheduler.hpp"
 #include "plugin/plugin_set.hpp"
@@ -199,6 +201,13 @@ std::string JobManager::validate(Job &job, Partition *&part, uint32_t uid, uint3
         return "Requested partition configuration not available now";
     if (!user_in_groups(uid, gid, part->allow_gids))
         return "User's group not permitted to use this partition";
+    // The user's default account (sacctmgr) when -A was not given; with
+    // AccountingStorageEnforce=associations, an account the user is associated with.
+    if (std::string why = ctx_.acct.assocs().check_job(
+            acct_enforce_associations(ctx_.conf.accounting_storage_enforce), ctx_.conf.cluster_name,
+            user_name(uid), job.account, job.partition);
+        !why.empty())
+        return why;
     const auto &accounts = part->conf->allow_accounts;
     if (!accounts.empty() && std::find(accounts.begin(), accounts.end(), job.account) == accounts.end())
         return "Invalid account or account/partition combination specified";

@@ -4,7 +4,8 @@
 # port, password login): the plugin creates its schema, records every job's submit, start and end
 # (sacct and psql agree), answers sacct's filters like accounting/lmdb, survives the database going
 # away and coming back, lets the controller start while the database is down, migrates
-# idempotently across restarts, and never writes the password to the log.
+# idempotently across restarts, keeps sacctmgr's clusters, accounts, users and associations (the
+# controller reads them from the database at start), and never writes the password to the log.
 # Skipped (passing) when the PostgreSQL server or the plugin is not installed/built.
 source "$(dirname "$0")/lib.sh"
 source "$ROOT/tests/integration/pg/server.sh"
@@ -55,9 +56,9 @@ recorded() { [ "$(row "$1" state)" = "$2" ]; }  # job, state number
 
 # ---- schema ----
 assert_contains "connected to the accounting database" "$(cat "$LOG")" "the controller connected at start"
-assert_eq "1|jobs table 2|array tasks and comments 3|steps table 4|earlier runs of requeued jobs" \
+assert_eq "1|jobs table 2|array tasks and comments 3|steps table 4|earlier runs of requeued jobs 5|clusters, accounts, users and associations" \
   "$(sql "SELECT version, description FROM drover_schema_version ORDER BY version" | tr '\n' ' ' | sed 's/ $//')" \
-  "schema at version 4, step by step"
+  "schema at version 5, step by step"
 assert_eq "cluster,job_id,step_id" \
   "$(sql "SELECT string_agg(a.attname, ',' ORDER BY k.n) FROM pg_index i
           CROSS JOIN LATERAL unnest(i.indkey) WITH ORDINALITY k(attnum, n)
@@ -146,13 +147,36 @@ wait_until 10 recorded "$after" 3 || fail "job $after not recorded"
 assert_eq "$after|COMPLETED|0:0" "$(acct "$after")" "jobs after the outage are recorded (reconnected)"
 assert_contains "accounting database reachable again" "$(cat "$LOG")" "the reconnection is logged"
 
+# ---- sacctmgr: clusters, accounts, users and associations in PostgreSQL ----
+sacctmgr -i add cluster local >/dev/null || fail "sacctmgr add cluster"
+sacctmgr -i add account physics Description="Physics dept" Organization=Science >/dev/null || fail "sacctmgr add account"
+sacctmgr -i add user alice account=physics adminlevel=Operator >/dev/null || fail "sacctmgr add user"
+assert_eq "1|local 2|physics 2|root 3|alice 3|root" \
+  "$(sql "SELECT kind, name FROM assocs WHERE kind < 4 ORDER BY kind, name" | xargs)" "psql: the cluster, accounts and users"
+assert_eq "local|physics|alice||physics" \
+  "$(sql "SELECT cluster, account, user_name, partition, parent FROM assocs WHERE kind = 4 AND user_name = 'alice'")" \
+  "psql: alice's association"
+assert_eq "alice|physics|Operator" "$(sacctmgr -n -P show user alice)" "sacctmgr show user from PostgreSQL"
+sacctmgr -i modify user alice set adminlevel=None >/dev/null
+assert_eq "0" "$(sql "SELECT admin_level FROM assocs WHERE kind = 3 AND name = 'alice'")" "psql: modify reaches the row"
+echo y | sacctmgr delete account physics >/dev/null 2>&1
+assert_eq "physics" "$(sacctmgr -n -P show account physics format=account)" "an account still in use is kept"
+# The database is where the controller reads them from at start: a user added there directly
+# shows after a restart.
+sql "INSERT INTO assocs VALUES (3, 'zoe', '', '', '', '', '', '', '', 'physics', 0)" >/dev/null
+sql "INSERT INTO assocs VALUES (4, '', 'local', 'physics', 'zoe', '', 'physics', '', '', '', 0)" >/dev/null
+
 # ---- restarts: migrations are idempotent ----
 kill_ctld TERM
 restart_ctld
 wait_until 10 squeue -h || fail "controller did not come back"
-assert_eq "1,2,3,4" "$(sql "SELECT string_agg(version::text, ',' ORDER BY version) FROM drover_schema_version")" \
+assert_eq "1,2,3,4,5" "$(sql "SELECT string_agg(version::text, ',' ORDER BY version) FROM drover_schema_version")" \
   "a restart applies no step twice"
 assert_eq "$good|COMPLETED|0:0" "$(acct "$good")" "records survive a controller restart"
+wait_until 10 bash -c "sacctmgr -n -P show user zoe | grep -q zoe"
+assert_eq "zoe|physics|None" "$(sacctmgr -n -P show user zoe)" "the restarted controller loads the associations from PostgreSQL"
+out=$(sacctmgr -n -P show assoc where user=zoe format=cluster,account,user)
+assert_eq "local|physics|zoe" "$out" "with their associations"
 
 # ---- the controller starts while the database is down ----
 pg_stop fast

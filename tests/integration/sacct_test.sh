@@ -5,16 +5,10 @@
 # layouts (-P, -p, -n, -b, -l, -o with widths), Slurm's errors (exit status 1, stderr), and
 # PrivateData=jobs for ordinary users.
 source "$(dirname "$0")/lib.sh"
-MULTI=0
-if [ "$(id -u)" -eq 0 ] && command -v useradd >/dev/null; then
-  MULTI=1
-  for u in drvtest1 drvtest2; do
-    id "$u" >/dev/null 2>&1 || useradd -M -s /bin/bash "$u" || fail "useradd $u"
-  done
-fi
+source "$ROOT/tests/integration/users.sh"
+make_test_users
 start_cluster 1 "PrivateData=Jobs"
 cd "$T"
-as() { local u=$1; shift; runuser -u "$u" -- env SLURM_CONF="$SLURM_CONF" PATH="$PATH" "$@"; }
 
 ok_job=$(sbatch --parsable -J alpha --mem=64M --wrap true)
 bad=$(sbatch --parsable -J beta --wrap 'exit 4')

@@ -3,7 +3,9 @@
 // One record per job, keyed by the job id in big-endian bytes so that the store's order is job id
 // order; one record per step, keyed by the job id and then the step id (8 bytes), so that a job's
 // steps follow it in the store. Every event (job submit, start, end; step start, end) replaces the
-// whole record with the one the core passes.
+// whole record with the one the core passes; a submit for a job whose record has ended first moves
+// that record and its steps to the "earlier_runs" database (earlier_runs.hpp). sacctmgr's clusters,
+// accounts, users and associations are in the "assocs" database (assoc_record.hpp).
 // The store lives in its own LMDB environment in AccountingStorageLoc, or StateSaveLocation/acct
 // when that is not set; the directory is created if missing.
 //
@@ -22,6 +24,7 @@
 #include <drover/accounting.h>
 #include <drover/plugin.hpp>
 
+#include "assoc_record.hpp"
 #include "earlier_runs.hpp"
 #include "keys.hpp"
 #include "record.hpp"
@@ -29,6 +32,7 @@
 
 namespace {
 
+using drover::acct_lmdb::AssocRecord;
 using drover::acct_lmdb::Key;
 using drover::acct_lmdb::key_id;
 using drover::acct_lmdb::Record;
@@ -49,6 +53,7 @@ struct State {
     MDB_env *env = nullptr;
     MDB_dbi dbi = 0;   // jobs and their steps
     MDB_dbi runs = 0;  // earlier runs of requeued jobs (earlier_runs.hpp)
+    MDB_dbi assocs = 0;  // sacctmgr's clusters, accounts, users, associations (assoc_record.hpp)
     std::mutex write_mu;  // one write transaction at a time
 };
 
@@ -361,6 +366,68 @@ int acct_job_step_query(void *state, const drover_acct_query *q, drover_acct_emi
                  [&] { return query(*static_cast<State *>(state), q, emit, step_emit, arg, err); });
 }
 
+int acct_assoc_update(void *state, const drover_acct_assoc *const *puts, uint32_t put_count,
+                      const drover_acct_assoc *const *removes, uint32_t remove_count,
+                      drover_error *err)
+{
+    return guard(err, [&] {
+        auto &s = *static_cast<State *>(state);
+        std::lock_guard lock(s.write_mu);
+        Txn txn(s.env, 0);
+        int rc = txn.rc();
+        for (uint32_t i = 0; rc == 0 && i < remove_count; ++i) {
+            std::string key = AssocRecord::from(*removes[i]).key();
+            MDB_val k{key.size(), key.data()};
+            rc = mdb_del(txn.get(), s.assocs, &k, nullptr);
+            if (rc == MDB_NOTFOUND)
+                rc = 0;
+        }
+        for (uint32_t i = 0; rc == 0 && i < put_count; ++i) {
+            AssocRecord rec = AssocRecord::from(*puts[i]);
+            std::string key = rec.key(), value = rec.pack();
+            MDB_val k{key.size(), key.data()}, v{value.size(), value.data()};
+            rc = mdb_put(txn.get(), s.assocs, &k, &v, 0);
+        }
+        if (rc == 0)
+            rc = txn.commit();
+        if (rc != 0) {
+            set_errorf(err, "writing associations in %s: %s", s.dir.c_str(), mdb_strerror(rc));
+            return DROVER_EIO;
+        }
+        return DROVER_OK;
+    });
+}
+
+int acct_assoc_list(void *state, drover_acct_assoc_emit_fn emit, void *arg, drover_error *err)
+{
+    return guard(err, [&] {
+        auto &s = *static_cast<State *>(state);
+        Txn txn(s.env, MDB_RDONLY);
+        MDB_cursor *cur = nullptr;
+        int rc = txn.rc();
+        if (rc == 0)
+            rc = mdb_cursor_open(txn.get(), s.assocs, &cur);
+        if (rc != 0) {
+            set_errorf(err, "reading associations in %s: %s", s.dir.c_str(), mdb_strerror(rc));
+            return DROVER_EIO;
+        }
+        std::unique_ptr<MDB_cursor, void (*)(MDB_cursor *)> close(cur, mdb_cursor_close);
+        MDB_val k, v;
+        for (int op = MDB_FIRST; mdb_cursor_get(cur, &k, &v, static_cast<MDB_cursor_op>(op)) == 0;
+             op = MDB_NEXT) {
+            auto rec = AssocRecord::unpack({static_cast<const char *>(v.mv_data), v.mv_size});
+            if (!rec) {
+                set_errorf(err, "an association record in %s is corrupt", s.dir.c_str());
+                return DROVER_EIO;
+            }
+            const drover_acct_assoc a = rec->view();
+            if (emit(arg, &a) != 0)
+                break;
+        }
+        return DROVER_OK;
+    });
+}
+
 // Where the store lives, from AccountingStorageLoc or StateSaveLocation.
 std::string store_dir(const drover::sdk::Host &host)
 {
@@ -383,7 +450,7 @@ int open_store(State &s, drover_error *err)
     if (rc == 0)
         rc = mdb_env_set_mapsize(s.env, kMapSize);
     if (rc == 0)
-        rc = mdb_env_set_maxdbs(s.env, 2);
+        rc = mdb_env_set_maxdbs(s.env, 3);
     if (rc == 0)
         rc = mdb_env_open(s.env, s.dir.c_str(), MDB_NOTLS, 0600);
     if (rc == 0) {
@@ -393,6 +460,8 @@ int open_store(State &s, drover_error *err)
             rc = mdb_dbi_open(txn.get(), nullptr, 0, &s.dbi);
         if (rc == 0)
             rc = mdb_dbi_open(txn.get(), "earlier_runs", MDB_CREATE, &s.runs);
+        if (rc == 0)
+            rc = mdb_dbi_open(txn.get(), "assocs", MDB_CREATE, &s.assocs);
         if (rc == 0)
             rc = txn.commit();
     }
@@ -432,6 +501,8 @@ const drover_acct_ops acct_ops = {
     .job_query = acct_job_query,
     .step_event = acct_step_event,
     .job_step_query = acct_job_step_query,
+    .assoc_update = acct_assoc_update,
+    .assoc_list = acct_assoc_list,
 };
 
 }  // namespace

@@ -77,6 +77,9 @@ struct Step {
 // (uint64 sizes and microseconds as bigint holding the uint64's bits). Step 4: job_runs and
 // step_runs, the earlier runs of requeued jobs (sacct -D): the columns of jobs and steps, and run
 // (1, 2, ...). A submit event for a job whose row has ended moves that row and its steps there.
+// Step 5: assocs, sacctmgr's clusters, accounts, users and associations (one table for all kinds,
+// keyed by kind, name and the association's cluster, account, user_name and partition; the
+// columns a kind does not use hold ''). These are shared by every cluster using the database.
 const std::vector<Step> kSteps = {
     {1,
      "jobs table",
@@ -155,6 +158,21 @@ const std::vector<Step> kSteps = {
       "CREATE TABLE IF NOT EXISTS step_runs (LIKE steps INCLUDING DEFAULTS)",
       "ALTER TABLE step_runs ADD COLUMN IF NOT EXISTS run bigint NOT NULL DEFAULT 1",
       "ALTER TABLE step_runs ADD PRIMARY KEY (cluster, job_id, run, step_id)"}},
+    {5,
+     "clusters, accounts, users and associations",
+     {"CREATE TABLE IF NOT EXISTS assocs ("
+      " kind integer NOT NULL,"
+      " name text NOT NULL,"
+      " cluster text NOT NULL,"
+      " account text NOT NULL,"
+      " user_name text NOT NULL,"
+      " partition text NOT NULL,"
+      " parent text NOT NULL,"
+      " description text NOT NULL,"
+      " organization text NOT NULL,"
+      " default_account text NOT NULL,"
+      " admin_level integer NOT NULL,"
+      " PRIMARY KEY (kind, name, cluster, account, user_name, partition))"}},
 };
 
 // The record's columns, in the order of the upsert's parameters and of the query's results.
@@ -892,6 +910,115 @@ int acct_step_event(void *state, int event, const drover_acct_step *in, drover_e
     });
 }
 
+// ---- sacctmgr's records -----------------------------------------------------------------------
+
+#define DROVER_PG_ASSOC_COLUMNS                                                                  \
+    "kind, name, cluster, account, user_name, partition, parent, description, organization, "   \
+    "default_account, admin_level"
+constexpr const char *kAssocUpsert =
+    "INSERT INTO assocs (" DROVER_PG_ASSOC_COLUMNS ") VALUES ($1::integer, $2, $3, $4, $5, $6, $7,"
+    " $8, $9, $10, $11::integer) ON CONFLICT (kind, name, cluster, account, user_name, partition)"
+    " DO UPDATE SET parent = EXCLUDED.parent, description = EXCLUDED.description,"
+    " organization = EXCLUDED.organization, default_account = EXCLUDED.default_account,"
+    " admin_level = EXCLUDED.admin_level";
+constexpr const char *kAssocDelete =
+    "DELETE FROM assocs WHERE kind = $1::integer AND name = $2 AND cluster = $3 AND account = $4"
+    " AND user_name = $5 AND partition = $6";
+constexpr const char *kAssocSelect = "SELECT " DROVER_PG_ASSOC_COLUMNS " FROM assocs ORDER BY "
+                                     "kind, name, cluster, account, user_name, partition";
+
+// A record's eleven parameters, in DROVER_PG_ASSOC_COLUMNS order.
+std::array<std::string, 11> assoc_params(const drover_acct_assoc *in)
+{
+    drover_acct_assoc a{};
+    std::memcpy(&a, in, std::min<size_t>(in->struct_size, sizeof a));
+    return {std::to_string(a.kind),     text_param(a.name),         text_param(a.cluster),
+            text_param(a.account),      text_param(a.user),         text_param(a.partition),
+            text_param(a.parent),       text_param(a.description),  text_param(a.organization),
+            text_param(a.default_account), std::to_string(a.admin_level)};
+}
+
+int acct_assoc_update(void *state, const drover_acct_assoc *const *puts, uint32_t put_count,
+                      const drover_acct_assoc *const *removes, uint32_t remove_count,
+                      drover_error *err)
+{
+    return guard(err, [&] {
+        auto &s = *static_cast<State *>(state);
+        std::lock_guard lock(s.mu);
+        for (int attempt = 0;; ++attempt) {
+            PGconn *c = connection(s, err);
+            if (!c)
+                return DROVER_EIO;
+            Result r;
+            bool good = ok(r = exec(c, "BEGIN"));
+            for (uint32_t i = 0; good && i < remove_count; ++i) {
+                auto v = assoc_params(removes[i]);
+                good = ok(r = exec(c, kAssocDelete, {v[0].c_str(), v[1].c_str(), v[2].c_str(),
+                                                     v[3].c_str(), v[4].c_str(), v[5].c_str()}));
+            }
+            for (uint32_t i = 0; good && i < put_count; ++i) {
+                auto v = assoc_params(puts[i]);
+                std::vector<const char *> params;
+                for (const auto &p : v)
+                    params.push_back(p.c_str());
+                good = ok(r = exec(c, kAssocUpsert, params));
+            }
+            if (good)
+                good = ok(r = exec(c, "COMMIT"));
+            if (good)
+                return DROVER_OK;
+            const std::string why = result_error(c, r.get());
+            if (!broken(s))
+                exec(c, "ROLLBACK");
+            if (attempt == 0 && broken(s))
+                continue;  // the connection died since the last call: reconnect and retry once
+            set_errorf(err, "recording associations in the accounting database: %s", why.c_str());
+            if (broken(s))
+                s.conn.reset();
+            return DROVER_EIO;
+        }
+    });
+}
+
+int acct_assoc_list(void *state, drover_acct_assoc_emit_fn emit, void *arg, drover_error *err)
+{
+    return guard(err, [&] {
+        auto &s = *static_cast<State *>(state);
+        std::lock_guard lock(s.mu);
+        for (int attempt = 0;; ++attempt) {
+            PGconn *c = connection(s, err);
+            if (!c)
+                return DROVER_EIO;
+            Result r = exec(c, kAssocSelect);
+            if (!ok(r)) {
+                if (attempt == 0 && broken(s))
+                    continue;
+                set_errorf(err, "reading associations from the accounting database: %s",
+                           result_error(c, r.get()).c_str());
+                return DROVER_EIO;
+            }
+            for (int row = 0; row < PQntuples(r.get()); ++row) {
+                drover_acct_assoc a{};
+                a.struct_size = sizeof a;
+                a.kind = static_cast<uint32_t>(int_value(r.get(), row, 0));
+                a.name = str_value(r.get(), row, 1);
+                a.cluster = str_value(r.get(), row, 2);
+                a.account = str_value(r.get(), row, 3);
+                a.user = str_value(r.get(), row, 4);
+                a.partition = str_value(r.get(), row, 5);
+                a.parent = str_value(r.get(), row, 6);
+                a.description = str_value(r.get(), row, 7);
+                a.organization = str_value(r.get(), row, 8);
+                a.default_account = str_value(r.get(), row, 9);
+                a.admin_level = static_cast<uint32_t>(int_value(r.get(), row, 10));
+                if (emit(arg, &a) != 0)
+                    break;
+            }
+            return DROVER_OK;
+        }
+    });
+}
+
 void acct_fini(void *state) { delete static_cast<State *>(state); }
 
 int acct_init(drover_ctx *ctx, const drover_host_api *host, void **state_out, drover_error *err)
@@ -939,6 +1066,8 @@ const drover_acct_ops acct_ops = {
     .job_query = acct_job_query,
     .step_event = acct_step_event,
     .job_step_query = acct_job_step_query,
+    .assoc_update = acct_assoc_update,
+    .assoc_list = acct_assoc_list,
 };
 
 }  // namespace

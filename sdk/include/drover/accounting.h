@@ -92,6 +92,38 @@ typedef int (*drover_acct_emit_fn)(void *arg, const drover_acct_job *job);
 /* ABI 1.3: called once per step of a matching job, after that job's emit. */
 typedef int (*drover_acct_step_emit_fn)(void *arg, const drover_acct_step *step);
 
+/* ABI 1.3: what sacctmgr manages. Clusters, accounts and users are named; an association ties a
+ * cluster, an account, optionally a user and a partition together (user empty: the account's own
+ * association in the tree, under parent). */
+enum drover_acct_assoc_kind {
+    DROVER_ACCT_CLUSTER = 1,
+    DROVER_ACCT_ACCOUNT = 2,
+    DROVER_ACCT_USER = 3,
+    DROVER_ACCT_ASSOC = 4,
+};
+
+enum drover_admin_level {
+    DROVER_ADMIN_NONE = 0,
+    DROVER_ADMIN_OPERATOR = 1,
+    DROVER_ADMIN_ADMINISTRATOR = 2,
+};
+
+/* One cluster, account, user or association. Its key: kind and name, or for an association kind,
+ * cluster, account, user and partition. Strings are borrowed for the call. */
+typedef struct drover_acct_assoc {
+    uint32_t struct_size;
+    uint32_t kind;              /* enum drover_acct_assoc_kind */
+    drover_str name;            /* cluster, account or user: its name */
+    drover_str cluster, account, user, partition;  /* association: its key */
+    drover_str parent;          /* association: the parent account (the account's own for users) */
+    drover_str description, organization;  /* account */
+    drover_str default_account; /* user */
+    uint32_t admin_level;       /* user: enum drover_admin_level */
+} drover_acct_assoc;
+
+/* Called once per stored record; returns 0 to go on, non-zero to stop. */
+typedef int (*drover_acct_assoc_emit_fn)(void *arg, const drover_acct_assoc *rec);
+
 typedef struct drover_acct_ops {
     uint32_t struct_size;
     /* Records one event of a job (an insert or update of its record). */
@@ -106,6 +138,13 @@ typedef struct drover_acct_ops {
      * job; step_emit may be NULL for jobs only. Replaces job_query when the core finds it. */
     int (*job_step_query)(void *state, const drover_acct_query *query, drover_acct_emit_fn emit,
                           drover_acct_step_emit_fn step_emit, void *arg, drover_error *err);
+    /* ABI 1.3: sacctmgr. Stores puts (insert or replace by key) and removes (by key; absent ones
+     * are no error) in one transaction: all or nothing. */
+    int (*assoc_update)(void *state, const drover_acct_assoc *const *puts, uint32_t put_count,
+                        const drover_acct_assoc *const *removes, uint32_t remove_count,
+                        drover_error *err);
+    /* Streams every stored cluster, account, user and association to emit. */
+    int (*assoc_list)(void *state, drover_acct_assoc_emit_fn emit, void *arg, drover_error *err);
 } drover_acct_ops;
 
 #ifdef __cplusplus

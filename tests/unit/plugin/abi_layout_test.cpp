@@ -235,6 +235,23 @@ AT(drover_acct_step, min_cpu_usec, 256);
 AT(drover_acct_step, ave_disk_read, 264);
 AT(drover_acct_step, ave_disk_write, 272);
 SIZE(drover_acct_step, 280);
+// ABI 1.3: sacctmgr's records and ops.
+AT(drover_acct_ops, assoc_update, 40);
+AT(drover_acct_ops, assoc_list, 48);
+SIZE(drover_acct_ops, 56);
+AT(drover_acct_assoc, struct_size, 0);
+AT(drover_acct_assoc, kind, 4);
+AT(drover_acct_assoc, name, 8);
+AT(drover_acct_assoc, cluster, 24);
+AT(drover_acct_assoc, account, 40);
+AT(drover_acct_assoc, user, 56);
+AT(drover_acct_assoc, partition, 72);
+AT(drover_acct_assoc, parent, 88);
+AT(drover_acct_assoc, description, 104);
+AT(drover_acct_assoc, organization, 120);
+AT(drover_acct_assoc, default_account, 136);
+AT(drover_acct_assoc, admin_level, 152);
+SIZE(drover_acct_assoc, 160);
 
 // The constants are part of the ABI too.
 static_assert(DROVER_OK == 0 && DROVER_EINVAL == -22 && DROVER_EBUSY == -16 &&
@@ -243,6 +260,9 @@ static_assert(DROVER_OK == 0 && DROVER_EINVAL == -22 && DROVER_EBUSY == -16 &&
 static_assert(DROVER_SELECT_RUN_NOW == 0 && DROVER_SELECT_TEST_ONLY == 1);
 static_assert(DROVER_ACCT_JOB_SUBMIT == 1 && DROVER_ACCT_JOB_START == 2 &&
               DROVER_ACCT_JOB_END == 3 && DROVER_ACCT_STEP_START == 4 && DROVER_ACCT_STEP_END == 5);
+static_assert(DROVER_ACCT_CLUSTER == 1 && DROVER_ACCT_ACCOUNT == 2 && DROVER_ACCT_USER == 3 &&
+              DROVER_ACCT_ASSOC == 4 && DROVER_ADMIN_NONE == 0 && DROVER_ADMIN_OPERATOR == 1 &&
+              DROVER_ADMIN_ADMINISTRATOR == 2);
 static_assert(DROVER_INFINITE == 0xffffffffu && DROVER_NO_VAL == 0xfffffffeu);
 
 // The checks above run at compile time; this keeps the file visible in the test list.

@@ -8,8 +8,7 @@
 
 #include <gtest/gtest.h>
 
-#include "pg_server.hpp"
-#include "test_support.hpp"
+#include "store_fixture.hpp"
 
 namespace drover::plugin::test {
 namespace {
@@ -22,32 +21,8 @@ struct Seen {
     int stop_at = 0;  // stop after this many callbacks (0: never)
 };
 
-class AccountingSteps : public ::testing::TestWithParam<std::string> {
+class AccountingSteps : public StoreTest {
   protected:
-    void SetUp() override
-    {
-        if (GetParam() == "postgres") {
-            if (!std::filesystem::exists(kRealPluginDir + "/accounting_postgres.so"))
-                GTEST_SKIP() << "accounting/postgres not built (libpq-dev missing)";
-            pg_ = std::make_unique<PgServer>();
-            if (!pg_->available())
-                GTEST_SKIP() << "PostgreSQL server binaries not installed";
-            pg_->configure(conf_);
-        } else {
-            conf_.raw["accountingstorageloc"] = dir_ / "acct";
-        }
-        reopen();
-    }
-
-    void reopen()
-    {
-        set_.reset();
-        set_ = std::make_unique<PluginSet>(conf_, "ctld");
-        set_->load("accounting/" + GetParam());
-    }
-
-    const Bound<drover_acct_ops> &acct() const { return set_->acct(); }
-
     void job(uint32_t id, uint32_t user, int64_t end, int event = DROVER_ACCT_JOB_END,
              uint32_t state = DROVER_NO_VAL)
     {
@@ -162,10 +137,6 @@ class AccountingSteps : public ::testing::TestWithParam<std::string> {
         record(DROVER_ACCT_STEP_START, step(3, 0, false));
     }
 
-    TempDir dir_;
-    Config conf_ = real_plugin_config();
-    std::unique_ptr<PgServer> pg_;
-    std::unique_ptr<PluginSet> set_;
     std::string cluster_ = "alpha", name_ = "sim", step_name_ = "hostname", nodes_ = "n[1-2]",
                 node_a_ = "n1", node_b_ = "n2", tres_ = "cpu=16,mem=8G,node=2";
 };

@@ -1,0 +1,28 @@
+// field_layout.cpp - print_fields' layouts.
+#include "cli/field_layout.hpp"
+
+#include "cli/text.hpp"
+
+namespace drover::cli {
+
+void append_field(std::string &out, std::string_view value, int width, bool last,
+                  FieldLayout layout, std::string_view delimiter) {
+    if (layout == FieldLayout::fixed) {
+        out += fit_sacct(value, width);
+    } else {
+        out += value;
+        if (layout == FieldLayout::parsable || !last) out += delimiter;
+    }
+    if (last) out += '\n';
+}
+
+void append_header(std::string &out, const std::vector<std::string> &names,
+                   const std::vector<int> &widths, FieldLayout layout, std::string_view delimiter) {
+    for (std::size_t i = 0; i < names.size(); ++i)
+        append_field(out, names[i], widths[i], i + 1 == names.size(), layout, delimiter);
+    if (layout != FieldLayout::fixed) return;
+    for (int w : widths) out += std::string(std::size_t(w < 0 ? -w : w), '-') + " ";
+    out += "\n";
+}
+
+}  // namespace drover::cli

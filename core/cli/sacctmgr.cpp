@@ -1,0 +1,137 @@
+// sacctmgr.cpp - clusters, accounts, users and associations through the controller
+// (AcctAdminRequest): show prints the rows it sends back; add, modify and delete print what would
+// change and, unless -i, ask before committing, as Slurm's sacctmgr does.
+#include <poll.h>
+#include <unistd.h>
+
+#include "cli/command_main.hpp"
+#include "cli/sacctmgr_args.hpp"
+#include "cli/sacctmgr_fields.hpp"
+
+namespace drover::cli {
+
+namespace {
+
+constexpr std::string_view kProg = "sacctmgr";
+
+constexpr const char *kHelp =
+    "sacctmgr [<OPTION>] [<COMMAND>]\n"
+    "    Valid <OPTION> values are:\n"
+    "     -h or --help: equivalent to \"help\" command\n"
+    "     -i or --immediate: commit changes immediately without asking\n"
+    "     -n or --noheader: no header will be added to the beginning of output\n"
+    "     -p or --parsable: output will be '|' delimited with a '|' at the end\n"
+    "     -P or --parsable2: output will be '|' delimited without a '|' at the end\n"
+    "     -Q or --quiet: equivalent to \"quiet\" command\n"
+    "     -v or --verbose: equivalent to \"verbose\" command\n"
+    "     -V or --version: equivalent to \"version\" command\n"
+    "\n"
+    "  Valid <COMMAND> values are:\n"
+    "     add <ENTITY> <SPECS>     add entity (create is a synonym)\n"
+    "     delete <ENTITY> where <SPECS>  delete the specified entity(s) (remove)\n"
+    "     list <ENTITY> [<SPECS>]  display info of identified entity (show, view)\n"
+    "     modify <ENTITY> where <SPECS> set <SPECS>  modify entity (update)\n"
+    "\n"
+    "  <ENTITY> may be \"account\", \"association\", \"cluster\" or \"user\".\n"
+    "\n"
+    "  list account  - Descriptions=, Format=, Names=, Organizations=\n"
+    "  add account   - Cluster=, Description=, Name=, Organization=, Parent=\n"
+    "  modify account - (set options) Description=, Organization=, Parent=\n"
+    "                   (where options) Names=, Organizations=\n"
+    "  delete account - Cluster=, Name=\n"
+    "  list cluster  - Format=, Names=\n"
+    "  add cluster   - Name=\n"
+    "  delete cluster - Name=\n"
+    "  list user     - AdminLevel=, DefaultAccount=, Format=, Names=\n"
+    "  add user      - Account=, AdminLevel=, Cluster=, DefaultAccount=, Name=, Partition=\n"
+    "  modify user   - (set options) AdminLevel=, DefaultAccount=\n"
+    "                  (where options) Account=, DefaultAccount=, Names=\n"
+    "  delete user   - Account=, Cluster=, Name=, Partition=\n"
+    "  list assoc    - Accounts=, Clusters=, Format=, Partitions=, Users=\n"
+    "  delete assoc  - Accounts=, Clusters=, Partitions=, Users=\n";
+
+constexpr CommandText kText{kProg, kHelp, nullptr, "slurm-compatible drover "};
+
+flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<proto::KeyValue>>> key_values(
+    flatbuffers::FlatBufferBuilder &fbb, const std::vector<std::pair<std::string, std::string>> &kv) {
+    std::vector<flatbuffers::Offset<proto::KeyValue>> out;
+    for (const auto &[k, v] : kv) out.push_back(proto::CreateKeyValueDirect(fbb, k.c_str(), v.c_str()));
+    return fbb.CreateVector(out);
+}
+
+// Sends the request; nullptr after printing the controller's refusal.
+const proto::AcctAdminResponse *ask(net::Reply &reply, const SacctmgrArgs &a, bool commit) {
+    flatbuffers::FlatBufferBuilder fbb;
+    auto verb = fbb.CreateString(a.verb), entity = fbb.CreateString(a.entity);
+    auto set = key_values(fbb, a.set), where = key_values(fbb, a.where);
+    auto req = proto::CreateAcctAdminRequest(fbb, verb, entity, set, where, commit);
+    return ask_ctld<proto::AcctAdminResponse>(
+        reply, fbb, proto::Body::AcctAdminRequest, req.Union(), [](const net::RpcError &e) {
+            std::string what = e.what();
+            // Slurm's own lines (" Need name of account to add.") print as they are.
+            write_err(what.starts_with(' ') ? what + "\n" : std::string(kProg) + ": error: " + what + "\n");
+        });
+}
+
+// Slurm's question: y commits; n, Enter, end of input or 30 s of silence do not.
+bool confirmed() {
+    write_out("Would you like to commit changes? (You have 30 seconds to decide)\n");
+    for (;;) {
+        write_out("(N/y): ");
+        pollfd p{0, POLLIN, 0};
+        if (::poll(&p, 1, 30000) <= 0) {
+            write_out("timeout\n");
+            return false;
+        }
+        char c = 0;
+        if (::read(0, &c, 1) != 1) return false;
+        write_out("\n");
+        if (c == 'y' || c == 'Y') return true;
+        if (c == 'n' || c == 'N' || c == '\n') return false;
+        write_out("Y or N please\n");
+    }
+}
+
+int run(const SacctmgrArgs &a) {
+    net::Reply reply;
+    if (a.verb == "show") {
+        auto fields = parse_sacctmgr_format(a.format.empty() ? sacctmgr_default_format(a.entity) : a.format);
+        const auto *r = ask(reply, a, false);
+        if (!r) return 1;
+        std::vector<SacctmgrRow> rows;
+        if (r->rows())
+            for (const auto *row : *r->rows()) {
+                SacctmgrRow out;
+                if (row->fields())
+                    for (const auto *kv : *row->fields())
+                        out.emplace_back(kv->key() ? kv->key()->str() : "", kv->value() ? kv->value()->str() : "");
+                rows.push_back(std::move(out));
+            }
+        FieldLayout layout = a.parsable2 ? FieldLayout::parsable2
+                             : a.parsable ? FieldLayout::parsable
+                                          : FieldLayout::fixed;
+        write_out(render_sacctmgr(fields, rows, layout, !a.noheader));
+        return 0;
+    }
+    const auto *r = ask(reply, a, a.immediate);
+    if (!r) return 1;
+    if (!a.quiet && r->message()) write_out(r->message()->string_view());
+    if (!r->changed()) return 1;  // " Nothing new added." and the like
+    if (a.immediate) return 0;
+    if (!confirmed()) {
+        write_out(" Changes Discarded\n");
+        return 0;
+    }
+    net::Reply again;
+    return ask(again, a, true) ? 0 : 1;
+}
+
+SacctmgrArgs parse(std::span<const std::string> args) { return parse_sacctmgr_args(args); }
+
+}  // namespace
+
+int sacctmgr_main(std::span<const std::string> args) {
+    return command_main(kText, args, parse, run);
+}
+
+}  // namespace drover::cli

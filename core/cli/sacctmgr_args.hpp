@@ -1,0 +1,30 @@
+// sacctmgr_args.hpp - sacctmgr's options and command words: "add|modify|delete|show ENTITY
+// [names] [where K=V ...] [set K=V ...] [format=F,...]", keys and entities as Slurm spells and
+// abbreviates them.
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace drover::cli {
+
+struct SacctmgrArgs {
+    bool immediate = false, noheader = false, parsable = false, parsable2 = false, quiet = false;
+    bool help = false, usage = false, version = false;
+    int verbose = 0;
+    std::string verb;    // add, modify, delete, show
+    std::string entity;  // cluster, account, user, association
+    // Canonical lower-case keys: name, cluster, account, user, partition, parent, description,
+    // organization, defaultaccount, adminlevel. Names written bare are name=.
+    std::vector<std::pair<std::string, std::string>> set, where;
+    std::vector<std::string> format;  // format= items as written ("User", "Account%20")
+};
+
+// Throws UsageError for an unknown option and drover::ParseError for a bad command (its what()
+// is the line sacctmgr prints, Slurm's where Slurm has one).
+SacctmgrArgs parse_sacctmgr_args(std::span<const std::string> args);
+
+}  // namespace drover::cli

@@ -1,0 +1,105 @@
+// sacctmgr_fields.cpp - sacctmgr's field table and its show tables.
+#include "cli/sacctmgr_fields.hpp"
+
+#include "cli/text.hpp"
+#include "common/error.hpp"
+
+namespace drover::cli {
+
+namespace {
+
+struct Def {
+    const char *name;
+    std::size_t min;  // the shortest abbreviation Slurm takes
+    const char *header;
+    int width;
+    const char *key;
+};
+
+// In Slurm's order (it takes the first name the item abbreviates).
+constexpr Def kDefs[] = {
+    {"Account", 3, "Account", 10, "account"},          {"Acct", 4, "Account", 10, "account"},
+    {"AdminLevel", 2, "Admin", 9, "adminlevel"},       {"Clusters", 2, "Cluster", 10, "cluster"},
+    {"ControlHost", 8, "ControlHost", 15, "controlhost"},
+    {"ControlPort", 8, "ControlPort", 12, "controlport"},
+    {"DefaultAccount", 8, "Def Acct", 10, "defaultaccount"},
+    {"DefaultQOS", 8, "Def QOS", 9, ""},               {"Description", 3, "Descr", 20, "description"},
+    {"GrpJobs", 4, "GrpJobs", 7, ""},                  {"GrpSubmitJobs", 4, "GrpSubmit", 9, ""},
+    {"GrpTRES", 7, "GrpTRES", 13, ""},                 {"GrpTRESMins", 7, "GrpTRESMins", 13, ""},
+    {"GrpTRESRunMins", 7, "GrpTRESRunMins", 13, ""},   {"GrpWall", 4, "GrpWall", 11, ""},
+    {"MaxJobs", 4, "MaxJobs", 7, ""},                  {"MaxSubmitJobs", 4, "MaxSubmit", 9, ""},
+    {"MaxTRES", 7, "MaxTRES", 13, ""},                 {"MaxTRESMinsPerJob", 8, "MaxTRESMins", 13, ""},
+    {"MaxTRESPerNode", 11, "MaxTRESPerNode", 14, ""},  {"MaxWallDurationPerJob", 4, "MaxWall", 11, ""},
+    {"Organization", 1, "Org", 20, "organization"},    {"ParentName", 7, "ParentName", 10, "parentname"},
+    {"Partition", 4, "Partition", 10, "partition"},    {"Priority", 3, "Priority", 10, ""},
+    {"QOSLevel", 3, "QOS", 20, "qos"},                 {"RPC", 1, "RPC", 5, "rpc"},
+    {"Share", 1, "Share", 9, "share"},                 {"User", 1, "User", 10, "user"},
+};
+
+}  // namespace
+
+std::vector<SacctmgrField> parse_sacctmgr_format(const std::vector<std::string> &items) {
+    std::vector<SacctmgrField> out;
+    for (const auto &raw : items) {
+        std::string item(trim(raw));
+        if (item.empty()) continue;
+        std::string name = item;
+        int width = 0;
+        bool width_set = false;
+        if (auto pct = item.find('%'); pct != std::string::npos) {
+            name = item.substr(0, pct);
+            std::string_view w = std::string_view(item).substr(pct + 1);
+            bool neg = !w.empty() && w[0] == '-';
+            auto n = parse_u32(neg ? w.substr(1) : w);
+            if (!n) throw ParseError("Unknown field '" + item + "'");
+            width = neg ? -int(*n) : int(*n);
+            width_set = *n != 0;
+        }
+        const Def *def = nullptr;
+        for (const auto &d : kDefs)
+            if (iequals(name, d.name) ||
+                (name.size() >= d.min && name.size() <= std::string_view(d.name).size() &&
+                 istarts_with(d.name, name))) {
+                def = &d;
+                break;
+            }
+        if (!def) throw ParseError("Unknown field '" + name + "'");
+        out.push_back({def->header, width_set ? width : def->width, def->key});
+    }
+    return out;
+}
+
+std::vector<std::string> sacctmgr_default_format(std::string_view entity) {
+    if (entity == "cluster")
+        return {"Cluster", "ControlHost", "ControlPort", "RPC", "Share", "GrpJobs", "GrpTRES",
+                "GrpSubmit", "MaxJobs", "MaxTRES", "MaxSubmit", "MaxWall", "QOS", "DefaultQOS"};
+    if (entity == "account") return {"Account", "Description", "Organization"};
+    if (entity == "user") return {"User", "DefaultAccount", "AdminLevel"};
+    return {"Cluster", "Account", "User", "Partition", "Share", "Priority", "GrpJobs", "GrpTRES",
+            "GrpSubmit", "GrpWall", "GrpTRESMins", "MaxJobs", "MaxTRES", "MaxTRESPerNode",
+            "MaxSubmit", "MaxWall", "MaxTRESMins", "QOS", "DefaultQOS", "GrpTRESRunMins"};
+}
+
+std::string render_sacctmgr(const std::vector<SacctmgrField> &fields,
+                            const std::vector<SacctmgrRow> &rows, FieldLayout layout, bool header) {
+    std::string out;
+    if (header) {
+        std::vector<std::string> names;
+        std::vector<int> widths;
+        for (const auto &f : fields) {
+            names.push_back(f.header);
+            widths.push_back(f.width);
+        }
+        append_header(out, names, widths, layout, "|");
+    }
+    for (const auto &row : rows)
+        for (std::size_t i = 0; i < fields.size(); ++i) {
+            std::string_view v;
+            for (const auto &[k, val] : row)
+                if (!fields[i].key.empty() && k == fields[i].key) v = val;
+            append_field(out, v, fields[i].width, i + 1 == fields.size(), layout, "|");
+        }
+    return out;
+}
+
+}  // namespace drover::cli
