@@ -25,5 +25,6 @@ int srun_main(std::span<const std::string> args);
 int salloc_main(std::span<const std::string> args);
 int sstat_main(std::span<const std::string> args);
 int sacctmgr_main(std::span<const std::string> args);
+int sdiag_main(std::span<const std::string> args);
 
 }  // namespace drover::cli

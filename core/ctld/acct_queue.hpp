@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "ctld/assoc_db.hpp"
+#include "ctld/ctld_stats.hpp"
 #include "plugin/plugin_set.hpp"
 
 namespace boost::asio {
@@ -114,6 +115,9 @@ class AcctQueue {
     // The associations sacctmgr manages (loop thread only; AcctAdmin keeps them current).
     AssocDb &assocs() { return assocs_; }
     const AssocDb &assocs() const { return assocs_; }
+    // The counters sdiag shows (loop thread only), kept here so that every part that records
+    // accounting can count.
+    CtldStats &stats() { return stats_; }
 
   private:
     struct Item {
@@ -139,6 +143,7 @@ class AcctQueue {
     std::size_t events_ = 0;
     bool stopping_ = false;
     AssocDb assocs_;
+    CtldStats stats_;
     std::thread thread_;
 };
 

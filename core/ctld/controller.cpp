@@ -11,6 +11,7 @@
 #include "daemon/daemon.hpp"
 #include "ctld/acct_admin.hpp"
 #include "ctld/acct_queue.hpp"
+#include "ctld/ctld_stats.hpp"
 #include "ctld/committer.hpp"
 #include "ctld/context.hpp"
 #include "ctld/job_mgr.hpp"
@@ -129,6 +130,7 @@ int run_controller(const Options &opts) {
     jobs_ptr = &jobs;
 
     AcctAdmin admin(ctx);
+    acct.stats().server_start = acct.stats().since = Ctx::now();
     nodes.recover();
     jobs.recover(opts.cold_start);
     jobs.recover_acct_spool();
@@ -174,6 +176,8 @@ int run_controller(const Options &opts) {
              acct.query(std::move(query), [r](std::vector<uint8_t> msg) { r->reply(msg); });
          }},
         {proto::Body::AcctAdminRequest, [&](const Req &q, const Resp &r) { admin.on_request(q, r); }},
+        {proto::Body::StatsRequest,
+         [&](const Req &q, const Resp &r) { stats_reply(ctx, q, r, admin.admin_level(q->peer.uid)); }},
         {proto::Body::ReconfigureRequest,
          [&](const Req &q, const Resp &r) {
              if (!ctx.is_admin(q->peer.uid)) return r->error(DROVER_EPERM, "Access/permission denied");

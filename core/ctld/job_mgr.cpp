@@ -109,7 +109,10 @@ void JobManager::persist(const Job &job) {
     ctx_.commit.txn().put(state::Table::Jobs, key, {fbb.GetBufferPointer(), fbb.GetSize()});
 }
 
-void JobManager::account(int event, const Job &j) { spool_acct(event, acct_record(j)); }
+void JobManager::account(int event, const Job &j) {
+    ctx_.acct.stats().count(event, j.state);
+    spool_acct(event, acct_record(j));
+}
 
 void JobManager::account_requeue(const Job &j) {
     // The run that ends here stays in the store as a record of its own (sacct -D shows it): its

@@ -16,20 +16,10 @@ struct Rec {
     bool operator==(const Rec &) const = default;
     drover_acct_assoc view() const
     {
-        drover_acct_assoc a{};
-        a.struct_size = sizeof a;
-        a.kind = kind;
-        a.admin_level = level;
-        a.name = str(name);
-        a.cluster = str(cluster);
-        a.account = str(account);
-        a.user = str(user);
-        a.partition = str(partition);
-        a.parent = str(parent);
-        a.description = str(description);
-        a.organization = str(organization);
-        a.default_account = str(def);
-        return a;
+        return {.struct_size = sizeof(drover_acct_assoc), .kind = kind, .name = str(name),
+                .cluster = str(cluster), .account = str(account), .user = str(user),
+                .partition = str(partition), .parent = str(parent), .description = str(description),
+                .organization = str(organization), .default_account = str(def), .admin_level = level};
     }
 };
 

@@ -1,0 +1,80 @@
+// sdiag.cpp - the controller's counters (StatsRequest) in Slurm's layout; -r starts them again.
+#include <map>
+
+#include "cli/command_main.hpp"
+#include "cli/sdiag_text.hpp"
+
+namespace drover::cli {
+
+namespace {
+
+constexpr std::string_view kProg = "sdiag";
+
+constexpr const char *kHelp =
+    "Usage: sdiag [OPTIONS]\n"
+    "  -a, --all             all statistics\n"
+    "  -r, --reset           reset statistics\n"
+    "\n"
+    "Help options:\n"
+    "  --help                show this help message\n"
+    "  --usage               display brief usage message\n"
+    "  -V, --version         display current version number\n";
+
+constexpr const char *kUsage = "Usage: sdiag [-aritT] [--help] [--usage] [-V]\n";
+
+constexpr CommandText kText{kProg, kHelp, kUsage, "slurm-compatible drover "};
+
+struct SdiagArgs {
+    bool reset = false, help = false, usage = false, version = false;
+};
+
+enum Id : int { kAll, kReset, kSortId, kSortName, kSortTime, kSortTime2, kHelpId, kUsageId, kVersion };
+
+constexpr OptSpec kSpecs[] = {
+    {kAll, 'a', "all", Arg::none},          {kReset, 'r', "reset", Arg::none},
+    {kSortId, 'i', "sort-by-id", Arg::none}, {kSortName, 'n', "sort-by-name", Arg::none},
+    {kSortTime, 't', "sort-by-time", Arg::none}, {kSortTime2, 'T', "sort-by-time2", Arg::none},
+    {kHelpId, 'h', "help", Arg::none},      {kUsageId, 0, "usage", Arg::none},
+    {kVersion, 'V', "version", Arg::none},
+};
+
+SdiagArgs parse(std::span<const std::string> args) {
+    ParsedArgs pa = parse_options(args, kSpecs, false);
+    if (!pa.positionals.empty()) throw UsageError("invalid argument '" + pa.positionals[0] + "'");
+    SdiagArgs a;
+    for (const auto &o : pa.opts) {
+        if (o.id == kReset) a.reset = true;
+        if (o.id == kHelpId) a.help = true;
+        if (o.id == kUsageId) a.usage = true;
+        if (o.id == kVersion) a.version = true;
+    }
+    return a;
+}
+
+int run(const SdiagArgs &a) {
+    flatbuffers::FlatBufferBuilder fbb;
+    auto req = proto::CreateStatsRequest(fbb, a.reset);
+    net::Reply reply;
+    const auto *r = ask_ctld<proto::StatsResponse>(
+        reply, fbb, proto::Body::StatsRequest, req.Union(),
+        a.reset ? error_line("slurm_reset_statistics: ") : error_line(std::string(kProg) + ": error: "));
+    if (!r) return 1;
+    if (a.reset) {
+        write_out("Reset scheduling statistics\n");
+        return 0;
+    }
+    std::map<std::string, std::string> fields;
+    if (r->fields())
+        for (const auto *kv : *r->fields())
+            fields[kv->key() ? kv->key()->str() : ""] = kv->value() ? kv->value()->str() : "";
+    write_out(sdiag_report(fields));
+    return 0;
+}
+
+}  // namespace
+
+int sdiag_main(std::span<const std::string> args) {
+    return command_main(kText, args, parse, run);
+}
+
+}  // namespace drover::cli
