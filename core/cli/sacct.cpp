@@ -6,6 +6,7 @@
 #include "cli/command_main.hpp"
 #include "cli/json_records.hpp"
 #include "cli/sacct_args.hpp"
+#include "cli/sacct_fields.hpp"
 #include "cli/sacct_rows.hpp"
 #include "cli/sacct_select.hpp"
 #include "cli/sacct_time.hpp"
@@ -73,6 +74,15 @@ bool in(const std::vector<std::string> &list, std::string_view v) {
 
 std::string_view sv(const flatbuffers::String *s) { return s ? s->string_view() : std::string_view(); }
 
+// With -X the steps are not asked for, unless a field of the job's line adds them up.
+bool jobs_only(const SacctArgs &a, const std::vector<SacctField> &fields) {
+    if (!a.allocations) return false;
+    for (const auto &f : fields)
+        if (f.kind == kTotalCpu || f.kind == kUserCpu || f.kind == kSystemCpu || f.kind == kDerivedExitCode)
+            return false;
+    return true;
+}
+
 int run(const SacctArgs &a) {
     if (a.fatal) {
         write_err(std::string(kProg) + ": fatal: " + *a.fatal + "\n");
@@ -118,7 +128,7 @@ int run(const SacctArgs &a) {
     flatbuffers::FlatBufferBuilder fbb;
     auto ids = fbb.CreateVector(a.job_ids);
     auto req = proto::CreateAcctQueryRequest(fbb, ids, uids.size() == 1 ? uids[0] : 0xfffffffeu,
-                                             start, end, a.duplicates);
+                                             start, end, a.duplicates, jobs_only(a, fields));
     net::Reply reply;
     const auto *r = ask_ctld<proto::AcctQueryResponse>(
         reply, fbb, proto::Body::AcctQueryRequest, req.Union(),

@@ -198,7 +198,8 @@ void AcctQueue::answer_query(const AcctQuery &q,
                              const std::function<void(std::vector<uint8_t>)> &done) {
     std::vector<uint8_t> out;
     // job_step_query (ABI 1.3) streams each job's steps after it; job_query only jobs.
-    if (!acct_ || (!acct_.ops.job_query && !acct_.ops.job_step_query)) {
+    if (!acct_ || (!acct_.ops.job_query && !acct_.ops.job_step_query) ||
+        (q.jobs_only && !acct_.ops.job_query)) {
         out = net::make_error(DROVER_ENOENT, "Accounting storage is disabled");
     } else {
         drover_acct_query dq{};
@@ -219,7 +220,7 @@ void AcctQueue::answer_query(const AcctQuery &q,
             return 0;
         };
         drover_error err{};
-        int rc = acct_.ops.job_step_query
+        int rc = acct_.ops.job_step_query && !q.jobs_only
                      ? acct_.ops.job_step_query(acct_.state, &dq, emit, step_emit, &rows, &err)
                      : acct_.ops.job_query(acct_.state, &dq, emit, &rows, &err);
         if (rc != DROVER_OK)

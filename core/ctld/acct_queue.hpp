@@ -87,6 +87,7 @@ struct AcctQuery {
     uint32_t uid = DROVER_NO_VAL;
     int64_t start_after = 0, end_before = 0;
     bool duplicates = false;
+    bool jobs_only = false;  // no steps (sacct -X)
 };
 
 // PrivateData (as slurm.conf writes it) keeps accounting records private: "jobs" or "usage" in

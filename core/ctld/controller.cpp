@@ -171,6 +171,7 @@ int run_controller(const Options &opts) {
              query.start_after = a->start_after();
              query.end_before = a->end_before();
              query.duplicates = a->duplicates();
+             query.jobs_only = a->jobs_only();
              if (acct_private(conf.private_data) && admin.admin_level(q->peer.uid) < DROVER_ADMIN_OPERATOR)
                  query.uid = q->peer.uid;
              acct.query(std::move(query), [r](std::vector<uint8_t> msg) { r->reply(msg); });

@@ -56,9 +56,9 @@ recorded() { [ "$(row "$1" state)" = "$2" ]; }  # job, state number
 
 # ---- schema ----
 assert_contains "connected to the accounting database" "$(cat "$LOG")" "the controller connected at start"
-assert_eq "1|jobs table 2|array tasks and comments 3|steps table 4|earlier runs of requeued jobs 5|clusters, accounts, users and associations" \
+assert_eq "1|jobs table 2|array tasks and comments 3|steps table 4|earlier runs of requeued jobs 5|clusters, accounts, users and associations 6|job lookups by array id" \
   "$(sql "SELECT version, description FROM drover_schema_version ORDER BY version" | tr '\n' ' ' | sed 's/ $//')" \
-  "schema at version 5, step by step"
+  "schema at version 6, step by step"
 assert_eq "cluster,job_id,step_id" \
   "$(sql "SELECT string_agg(a.attname, ',' ORDER BY k.n) FROM pg_index i
           CROSS JOIN LATERAL unnest(i.indkey) WITH ORDINALITY k(attnum, n)
@@ -67,7 +67,7 @@ assert_eq "cluster,job_id,step_id" \
   "steps are keyed by (cluster, job_id, step_id)"
 assert_eq 32 "$(sql "SELECT count(*) FROM information_schema.columns WHERE table_name = 'steps'")" \
   "steps has a column for every step record member"
-assert_eq "jobs_cluster_end jobs_cluster_submit jobs_cluster_user jobs_pkey" \
+assert_eq "jobs_cluster_array jobs_cluster_end jobs_cluster_submit jobs_cluster_user jobs_pkey" \
   "$(sql "SELECT indexname FROM pg_indexes WHERE tablename = 'jobs' ORDER BY 1" | xargs)" \
   "jobs has its primary key and indexes"
 assert_eq "cluster,job_id" \
@@ -170,7 +170,7 @@ sql "INSERT INTO assocs VALUES (4, '', 'local', 'physics', 'zoe', '', 'physics',
 kill_ctld TERM
 restart_ctld
 wait_until 10 squeue -h || fail "controller did not come back"
-assert_eq "1,2,3,4,5" "$(sql "SELECT string_agg(version::text, ',' ORDER BY version) FROM drover_schema_version")" \
+assert_eq "1,2,3,4,5,6" "$(sql "SELECT string_agg(version::text, ',' ORDER BY version) FROM drover_schema_version")" \
   "a restart applies no step twice"
 assert_eq "$good|COMPLETED|0:0" "$(acct "$good")" "records survive a controller restart"
 wait_until 10 bash -c "sacctmgr -n -P show user zoe | grep -q zoe"

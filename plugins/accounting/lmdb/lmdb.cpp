@@ -7,18 +7,23 @@
 // that record and its steps to the "earlier_runs" database (earlier_runs.hpp). sacctmgr's clusters,
 // accounts, users and associations are in the "assocs" database (assoc_record.hpp).
 // The store lives in its own LMDB environment in AccountingStorageLoc, or StateSaveLocation/acct
-// when that is not set; the directory is created if missing.
+// when that is not set; the directory is created if missing. A record is in the file when its call
+// returns; the file is flushed to disk on every record with StateSaveSync=yes, else once a second
+// (what a power cut could lose), as the controller's own state store is.
 //
 // Threads: job_event may be called from one writer thread at a time (the controller's accounting
 // worker); job_query may run on any thread at the same time, in its own read transaction.
 #include <lmdb.h>
 
 #include <algorithm>
+#include <chrono>
+#include <condition_variable>
 #include <cstring>
 #include <filesystem>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <drover/accounting.h>
@@ -55,6 +60,12 @@ struct State {
     MDB_dbi runs = 0;  // earlier runs of requeued jobs (earlier_runs.hpp)
     MDB_dbi assocs = 0;  // sacctmgr's clusters, accounts, users, associations (assoc_record.hpp)
     std::mutex write_mu;  // one write transaction at a time
+    // Without StateSaveSync=yes the store is flushed to disk once a second, as the controller's
+    // state store is, rather than at every record.
+    std::thread flusher;
+    std::mutex flush_mu;
+    std::condition_variable flush_cv;
+    bool stopping = false;
 };
 
 // A transaction that aborts unless committed.
@@ -451,8 +462,16 @@ int open_store(State &s, drover_error *err)
         rc = mdb_env_set_mapsize(s.env, kMapSize);
     if (rc == 0)
         rc = mdb_env_set_maxdbs(s.env, 3);
+    auto sync = s.host.conf("StateSaveSync");
+    const bool sync_each = sync && (*sync == "yes" || *sync == "1");
     if (rc == 0)
-        rc = mdb_env_open(s.env, s.dir.c_str(), MDB_NOTLS, 0600);
+        rc = mdb_env_open(s.env, s.dir.c_str(), MDB_NOTLS | (sync_each ? 0 : MDB_NOSYNC), 0600);
+    if (rc == 0 && !sync_each)
+        s.flusher = std::thread([&s] {
+            std::unique_lock lk(s.flush_mu);
+            while (!s.flush_cv.wait_for(lk, std::chrono::seconds(1), [&s] { return s.stopping; }))
+                mdb_env_sync(s.env, 1);
+        });
     if (rc == 0) {
         Txn txn(s.env, 0);
         rc = txn.rc();
@@ -476,8 +495,18 @@ int open_store(State &s, drover_error *err)
 void acct_fini(void *state)
 {
     auto *s = static_cast<State *>(state);
-    if (s->env)
+    if (s->flusher.joinable()) {
+        {
+            std::lock_guard lk(s->flush_mu);
+            s->stopping = true;
+        }
+        s->flush_cv.notify_all();
+        s->flusher.join();
+    }
+    if (s->env) {
+        mdb_env_sync(s->env, 1);
         mdb_env_close(s->env);
+    }
     delete s;
 }
 

@@ -80,6 +80,7 @@ struct Step {
 // Step 5: assocs, sacctmgr's clusters, accounts, users and associations (one table for all kinds,
 // keyed by kind, name and the association's cluster, account, user_name and partition; the
 // columns a kind does not use hold ''). These are shared by every cluster using the database.
+// Step 6: an index by array id, so that sacct -j finds a job (or an array's tasks) without a scan.
 const std::vector<Step> kSteps = {
     {1,
      "jobs table",
@@ -173,6 +174,9 @@ const std::vector<Step> kSteps = {
       " default_account text NOT NULL,"
       " admin_level integer NOT NULL,"
       " PRIMARY KEY (kind, name, cluster, account, user_name, partition))"}},
+    {6,
+     "job lookups by array id",
+     {"CREATE INDEX IF NOT EXISTS jobs_cluster_array ON jobs (cluster, array_job_id)"}},
 };
 
 // The record's columns, in the order of the upsert's parameters and of the query's results.
