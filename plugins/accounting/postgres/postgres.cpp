@@ -13,7 +13,7 @@
 // ClusterName. The password is handed to libpq and never logged.
 //
 // Schema: the plugin creates and migrates its own tables when it connects. drover_schema_version
-// holds one row per applied step; kSteps below lists the steps, each applied once, in order,
+// holds one row per applied step; kSteps (schema.cpp) lists the steps, each applied once, in order,
 // inside one transaction that holds an advisory lock, so that two controllers sharing a database
 // cannot apply a step twice. A step is only ever appended, never changed once released.
 //
@@ -27,157 +27,22 @@
 // streamed query); values travel only as parameters, never inside the SQL text.
 //
 // Threads: the core calls from its one accounting worker; a mutex serialises calls anyway.
-#include <libpq-fe.h>
-
 #include <algorithm>
 #include <array>
 #include <cctype>
 #include <charconv>
-#include <chrono>
 #include <cstring>
-#include <ctime>
-#include <memory>
-#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include <drover/accounting.h>
-#include <drover/plugin.hpp>
+#include "pg.hpp"
 
 namespace {
 
+using namespace drover::acct_pg;
 using drover::sdk::guard;
-using drover::sdk::set_error;
 using drover::sdk::set_errorf;
-using drover::sdk::to_view;
-using Clock = std::chrono::steady_clock;
-
-constexpr const char *kDefaultHost = "localhost";
-constexpr const char *kDefaultPort = "5432";
-constexpr const char *kDefaultDatabase = "drover_acct";
-constexpr const char *kConnectTimeout = "2";  // seconds, per address tried
-// After a failed connection attempt, calls within this time fail at once with the same error
-// instead of waiting on the network again.
-constexpr auto kRetryAfter = std::chrono::seconds(1);
-// The advisory lock migrations hold (any constant; "drvacct" in ASCII).
-constexpr const char *kMigrationLock = "28273350436676468";
-
-// ---- schema ----------------------------------------------------------------------------------
-
-struct Step {
-    int version;
-    const char *description;
-    std::vector<const char *> sql;  // one statement each
-};
-
-// Append only. Step 1: the jobs table (every drover_acct_job member; uint32 numbers as bigint,
-// req_mem_mb as bigint holding the uint64's bits, times as epoch seconds, 0 when not yet).
-// Step 3: the steps table, one row per (cluster, job, step) with every drover_acct_step member
-// (uint64 sizes and microseconds as bigint holding the uint64's bits). Step 4: job_runs and
-// step_runs, the earlier runs of requeued jobs (sacct -D): the columns of jobs and steps, and run
-// (1, 2, ...). A submit event for a job whose row has ended moves that row and its steps there.
-// Step 5: assocs, sacctmgr's clusters, accounts, users and associations (one table for all kinds,
-// keyed by kind, name and the association's cluster, account, user_name and partition; the
-// columns a kind does not use hold ''). These are shared by every cluster using the database.
-// Step 6: an index by array id, so that sacct -j finds a job (or an array's tasks) without a scan.
-const std::vector<Step> kSteps = {
-    {1,
-     "jobs table",
-     {"CREATE TABLE IF NOT EXISTS jobs ("
-      " cluster text NOT NULL,"
-      " job_id bigint NOT NULL,"
-      " user_id bigint NOT NULL,"
-      " group_id bigint NOT NULL,"
-      " name text NOT NULL,"
-      " partition text NOT NULL,"
-      " account text NOT NULL,"
-      " node_list text NOT NULL,"
-      " work_dir text NOT NULL,"
-      " alloc_nodes bigint NOT NULL,"
-      " alloc_cpus bigint NOT NULL,"
-      " req_cpus bigint NOT NULL,"
-      " req_mem_mb bigint NOT NULL,"
-      " state integer NOT NULL,"
-      " exit_status integer NOT NULL,"
-      " time_limit_min bigint NOT NULL,"
-      " submit_time bigint NOT NULL,"
-      " eligible_time bigint NOT NULL,"
-      " start_time bigint NOT NULL,"
-      " end_time bigint NOT NULL,"
-      " cancelled_by bigint NOT NULL,"
-      " PRIMARY KEY (cluster, job_id))",
-      "CREATE INDEX IF NOT EXISTS jobs_cluster_user ON jobs (cluster, user_id)",
-      "CREATE INDEX IF NOT EXISTS jobs_cluster_end ON jobs (cluster, end_time)",
-      "CREATE INDEX IF NOT EXISTS jobs_cluster_submit ON jobs (cluster, submit_time)"}},
-    {2,
-     "array tasks and comments",
-     {"ALTER TABLE jobs ADD COLUMN IF NOT EXISTS array_job_id bigint NOT NULL DEFAULT 0",
-      "ALTER TABLE jobs ADD COLUMN IF NOT EXISTS array_task_id bigint NOT NULL DEFAULT 4294967294",
-      "ALTER TABLE jobs ADD COLUMN IF NOT EXISTS comment text NOT NULL DEFAULT ''"}},
-    {3,
-     "steps table",
-     {"CREATE TABLE IF NOT EXISTS steps ("
-      " cluster text NOT NULL,"
-      " job_id bigint NOT NULL,"
-      " step_id bigint NOT NULL,"
-      " name text NOT NULL,"
-      " node_list text NOT NULL,"
-      " nodes bigint NOT NULL,"
-      " tasks bigint NOT NULL,"
-      " cpus bigint NOT NULL,"
-      " req_mem_mb bigint NOT NULL,"
-      " state integer NOT NULL,"
-      " exit_status integer NOT NULL,"
-      " start_time bigint NOT NULL,"
-      " end_time bigint NOT NULL,"
-      " cancelled_by bigint NOT NULL,"
-      " max_rss_task bigint NOT NULL,"
-      " max_rss bigint NOT NULL,"
-      " ave_rss bigint NOT NULL,"
-      " max_rss_node text NOT NULL,"
-      " max_vsize bigint NOT NULL,"
-      " ave_vsize bigint NOT NULL,"
-      " max_vsize_node text NOT NULL,"
-      " ave_cpu_usec bigint NOT NULL,"
-      " min_cpu_usec bigint NOT NULL,"
-      " user_cpu_usec bigint NOT NULL,"
-      " sys_cpu_usec bigint NOT NULL,"
-      " max_disk_read bigint NOT NULL,"
-      " max_disk_write bigint NOT NULL,"
-      " ave_disk_read bigint NOT NULL,"
-      " ave_disk_write bigint NOT NULL,"
-      " max_disk_read_node text NOT NULL,"
-      " max_disk_write_node text NOT NULL,"
-      " tres_alloc text NOT NULL,"
-      " PRIMARY KEY (cluster, job_id, step_id))"}},
-    {4,
-     "earlier runs of requeued jobs",
-     {"CREATE TABLE IF NOT EXISTS job_runs (LIKE jobs INCLUDING DEFAULTS)",
-      "ALTER TABLE job_runs ADD COLUMN IF NOT EXISTS run bigint NOT NULL DEFAULT 1",
-      "ALTER TABLE job_runs ADD PRIMARY KEY (cluster, job_id, run)",
-      "CREATE TABLE IF NOT EXISTS step_runs (LIKE steps INCLUDING DEFAULTS)",
-      "ALTER TABLE step_runs ADD COLUMN IF NOT EXISTS run bigint NOT NULL DEFAULT 1",
-      "ALTER TABLE step_runs ADD PRIMARY KEY (cluster, job_id, run, step_id)"}},
-    {5,
-     "clusters, accounts, users and associations",
-     {"CREATE TABLE IF NOT EXISTS assocs ("
-      " kind integer NOT NULL,"
-      " name text NOT NULL,"
-      " cluster text NOT NULL,"
-      " account text NOT NULL,"
-      " user_name text NOT NULL,"
-      " partition text NOT NULL,"
-      " parent text NOT NULL,"
-      " description text NOT NULL,"
-      " organization text NOT NULL,"
-      " default_account text NOT NULL,"
-      " admin_level integer NOT NULL,"
-      " PRIMARY KEY (kind, name, cluster, account, user_name, partition))"}},
-    {6,
-     "job lookups by array id",
-     {"CREATE INDEX IF NOT EXISTS jobs_cluster_array ON jobs (cluster, array_job_id)"}},
-};
 
 // The record's columns, in the order of the upsert's parameters and of the query's results.
 #define DROVER_PG_COLUMNS                                                                        \
@@ -295,140 +160,6 @@ const std::vector<const char *> kArchiveEndedRun = {
     " AND j.cluster = s.cluster AND j.job_id = s.job_id AND j.end_time <> 0",
 };
 
-// ---- libpq helpers ---------------------------------------------------------------------------
-
-struct ResultFree {
-    void operator()(PGresult *r) const { PQclear(r); }
-};
-using Result = std::unique_ptr<PGresult, ResultFree>;
-
-struct ConnFree {
-    void operator()(PGconn *c) const { PQfinish(c); }
-};
-using Conn = std::unique_ptr<PGconn, ConnFree>;
-
-// libpq's messages end in a newline and may span lines; one line for drover_error and the log.
-std::string one_line(const char *msg)
-{
-    std::string out;
-    bool line_start = true;
-    for (const char *p = msg ? msg : ""; *p; ++p) {
-        const auto c = static_cast<unsigned char>(*p);
-        if (c == '\n' || c == '\r') {
-            line_start = true;
-        } else if (line_start && std::isspace(c)) {
-            continue;  // a continuation line's indent
-        } else {
-            if (line_start && !out.empty())
-                out += "; ";
-            line_start = false;
-            out += c == '\t' ? ' ' : *p;
-        }
-    }
-    while (!out.empty() && std::isspace(static_cast<unsigned char>(out.back())))
-        out.pop_back();
-    return out.empty() ? std::string("unknown error") : out;
-}
-
-std::string conn_error(PGconn *c) { return one_line(c ? PQerrorMessage(c) : "out of memory"); }
-
-std::string result_error(PGconn *c, const PGresult *r)
-{
-    const char *m = r ? PQresultErrorMessage(r) : nullptr;
-    return one_line(m && *m ? m : (c ? PQerrorMessage(c) : "out of memory"));
-}
-
-// Runs one constant statement with text parameters (nullptr is SQL NULL).
-Result exec(PGconn *c, const char *sql, const std::vector<const char *> &params = {})
-{
-    return Result(PQexecParams(c, sql, static_cast<int>(params.size()), nullptr, params.data(),
-                               nullptr, nullptr, 0));
-}
-
-bool ok(const Result &r)
-{
-    if (!r)
-        return false;
-    const ExecStatusType st = PQresultStatus(r.get());
-    return st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK;
-}
-
-// A string for a text column: the database stores UTF-8 text, which holds no NUL and no invalid
-// sequence, so those bytes become U+FFFD rather than failing the whole record.
-std::string text_param(drover_str s)
-{
-    const std::string_view in = to_view(s);
-    std::string out;
-    out.reserve(in.size());
-    constexpr std::string_view kReplacement = "\xEF\xBF\xBD";
-    size_t i = 0;
-    while (i < in.size()) {
-        const auto b = static_cast<unsigned char>(in[i]);
-        size_t len = 0;
-        uint32_t cp = 0;
-        if (b >= 0x01 && b <= 0x7F) {
-            out += static_cast<char>(b);
-            ++i;
-            continue;
-        }
-        if (b >= 0xC2 && b <= 0xDF)
-            len = 2, cp = b & 0x1F;
-        else if (b >= 0xE0 && b <= 0xEF)
-            len = 3, cp = b & 0x0F;
-        else if (b >= 0xF0 && b <= 0xF4)
-            len = 4, cp = b & 0x07;
-        bool valid = len != 0 && i + len <= in.size();
-        for (size_t k = 1; valid && k < len; ++k) {
-            const auto c = static_cast<unsigned char>(in[i + k]);
-            valid = (c & 0xC0) == 0x80;
-            cp = cp << 6 | (c & 0x3F);
-        }
-        if (valid)  // no overlong forms, no surrogates, nothing past U+10FFFF
-            valid = !(len == 3 && cp < 0x800) && !(len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) &&
-                    !(cp >= 0xD800 && cp <= 0xDFFF);
-        if (valid) {
-            out.append(in.substr(i, len));
-            i += len;
-        } else {
-            out += kReplacement;
-            ++i;
-        }
-    }
-    return out;
-}
-
-int64_t int_value(const PGresult *r, int row, int col)
-{
-    const char *v = PQgetvalue(r, row, col);
-    int64_t n = 0;
-    std::from_chars(v, v + PQgetlength(r, row, col), n);
-    return n;
-}
-
-drover_str str_value(const PGresult *r, int row, int col)
-{
-    return drover_str{PQgetvalue(r, row, col), static_cast<size_t>(PQgetlength(r, row, col))};
-}
-
-// ---- the plugin ------------------------------------------------------------------------------
-
-struct Settings {
-    std::string host = kDefaultHost, port = kDefaultPort, database = kDefaultDatabase;
-    std::string user, password;  // empty: libpq's defaults
-    std::string cluster;         // as the core has it: trimmed, lower case
-};
-
-struct State {
-    drover::sdk::Host host;
-    Settings cfg;
-    std::string where;  // "database D on H:P as U", for messages; never the password
-    std::mutex mu;      // guards everything below
-    Conn conn;
-    bool down = false;  // the last attempt failed (warned once per outage)
-    Clock::time_point failed_at{};
-    std::string last_error;
-};
-
 std::string trim_lower(std::string_view v)
 {
     while (!v.empty() && std::isspace(static_cast<unsigned char>(v.front())))
@@ -441,139 +172,6 @@ std::string trim_lower(std::string_view v)
     return out;
 }
 
-void log_notice(void *arg, const char *message)
-{
-    static_cast<State *>(arg)->host.debug(one_line(message));
-}
-
-// Creates the version table and applies the steps not yet applied, all in one transaction.
-bool migrate(State &s, PGconn *c, std::string &error)
-{
-    if (!ok(exec(c, "BEGIN"))) {
-        error = conn_error(c);
-        return false;
-    }
-    auto fail = [&](const Result &r, const char *what) {
-        error = std::string(what) + ": " + result_error(c, r.get());
-        exec(c, "ROLLBACK");
-        return false;
-    };
-    if (Result r = exec(c, "SELECT pg_advisory_xact_lock($1::bigint)", {kMigrationLock}); !ok(r))
-        return fail(r, "locking the schema");
-    if (Result r = exec(c, "CREATE TABLE IF NOT EXISTS drover_schema_version ("
-                           " version integer PRIMARY KEY,"
-                           " description text NOT NULL,"
-                           " applied_at bigint NOT NULL)");
-        !ok(r))
-        return fail(r, "creating drover_schema_version");
-    Result cur = exec(c, "SELECT coalesce(max(version), 0) FROM drover_schema_version");
-    if (!ok(cur) || PQntuples(cur.get()) != 1)
-        return fail(cur, "reading drover_schema_version");
-    const int64_t have = int_value(cur.get(), 0, 0);
-    const std::string now = std::to_string(static_cast<long long>(std::time(nullptr)));
-    int applied = 0;
-    for (const Step &step : kSteps) {
-        if (step.version <= have)
-            continue;
-        for (const char *sql : step.sql)
-            if (Result r = exec(c, sql); !ok(r))
-                return fail(r, ("schema step " + std::to_string(step.version)).c_str());
-        const std::string v = std::to_string(step.version);
-        if (Result r = exec(c,
-                            "INSERT INTO drover_schema_version (version, description, applied_at)"
-                            " VALUES ($1::integer, $2, $3::bigint)",
-                            {v.c_str(), step.description, now.c_str()});
-            !ok(r))
-            return fail(r, "recording schema step");
-        ++applied;
-    }
-    if (Result r = exec(c, "COMMIT"); !ok(r))
-        return fail(r, "committing the schema");
-    const int latest = kSteps.back().version;
-    if (applied)
-        s.host.info("schema migrated from version " + std::to_string(have) + " to " +
-                    std::to_string(latest));
-    else if (have > latest)
-        s.host.warn("schema version " + std::to_string(have) + " is newer than this plugin's (" +
-                    std::to_string(latest) + "); writing the columns it knows");
-    return true;
-}
-
-// Opens a connection and brings the schema up to date. On failure sets error and returns null.
-Conn open_connection(State &s, std::string &error)
-{
-    const Settings &cfg = s.cfg;
-    std::vector<const char *> keys, values;
-    auto add = [&](const char *k, const std::string &v) {
-        if (!v.empty()) {
-            keys.push_back(k);
-            values.push_back(v.c_str());
-        }
-    };
-    add("host", cfg.host);
-    add("port", cfg.port);
-    add("dbname", cfg.database);
-    add("user", cfg.user);
-    add("password", cfg.password);
-    const std::string timeout = kConnectTimeout, app = "droverctld", enc = "UTF8", yes = "1",
-                      idle = "30", interval = "10", count = "3", user_timeout = "10000";
-    add("connect_timeout", timeout);
-    add("application_name", app);
-    add("client_encoding", enc);
-    // A peer that vanishes without closing the connection is noticed within seconds.
-    add("keepalives", yes);
-    add("keepalives_idle", idle);
-    add("keepalives_interval", interval);
-    add("keepalives_count", count);
-    add("tcp_user_timeout", user_timeout);
-    keys.push_back(nullptr);
-    values.push_back(nullptr);
-    // expand_dbname 0: the database name is a name, never parsed as a connection string.
-    Conn c(PQconnectdbParams(keys.data(), values.data(), 0));
-    if (!c || PQstatus(c.get()) != CONNECTION_OK) {
-        error = "accounting database unreachable: " + conn_error(c.get());
-        return nullptr;
-    }
-    // The server's notices ("relation already exists, skipping") go to the debug log, not stderr.
-    PQsetNoticeProcessor(c.get(), log_notice, &s);
-    std::string why;
-    if (!migrate(s, c.get(), why)) {
-        error = "accounting database schema: " + why;
-        return nullptr;
-    }
-    return c;
-}
-
-// A usable connection, reconnecting if needed; nullptr with err set when there is none.
-PGconn *connection(State &s, drover_error *err)
-{
-    if (s.conn && PQstatus(s.conn.get()) == CONNECTION_OK)
-        return s.conn.get();
-    s.conn.reset();
-    if (s.down && Clock::now() - s.failed_at < kRetryAfter) {
-        set_error(err, s.last_error);
-        return nullptr;
-    }
-    std::string error;
-    s.conn = open_connection(s, error);
-    if (!s.conn) {
-        if (!s.down)
-            s.host.warn(error + " (" + s.where + "); retrying on the next call");
-        s.down = true;
-        s.failed_at = Clock::now();
-        s.last_error = error;
-        set_error(err, error);
-        return nullptr;
-    }
-    if (s.down)
-        s.host.info("accounting database reachable again (" + s.where + ")");
-    s.down = false;
-    return s.conn.get();
-}
-
-// True when a failed statement failed because the connection broke (worth one reconnect).
-bool broken(State &s) { return !s.conn || PQstatus(s.conn.get()) != CONNECTION_OK; }
-
 // The query as this plugin knows it: members the caller's struct lacks keep "no filter".
 drover_acct_query read_query(const drover_acct_query *in)
 {
@@ -584,38 +182,21 @@ drover_acct_query read_query(const drover_acct_query *in)
     return q;
 }
 
-// Runs one upsert with params, reconnecting and retrying once when the connection broke under
-// it; with prelude statements (each taking params' first two values), all of them and then the
-// upsert in one transaction. what names the record in the error ("job 12", "step 12.0").
+// Runs one upsert with params; with prelude statements (each taking params' first two values),
+// all of them and then the upsert in one transaction. what names the record in the error
+// ("job 12", "step 12.0").
 int upsert(State &s, const char *sql, const std::vector<const char *> &params,
            const std::string &what, drover_error *err,
            const std::vector<const char *> &prelude = {})
 {
     const std::vector<const char *> key(params.begin(), params.begin() + 2);
-    std::lock_guard lock(s.mu);
-    for (int attempt = 0;; ++attempt) {
-        PGconn *c = connection(s, err);
-        if (!c)
-            return DROVER_EIO;
-        Result r;
-        bool good = prelude.empty() || ok(r = exec(c, "BEGIN"));
+    auto run = [&](PGconn *c, Result &r) {
         for (const char *stmt : prelude)
-            good = good && ok(r = exec(c, stmt, key));
-        good = good && ok(r = exec(c, sql, params));
-        if (good && !prelude.empty())
-            good = ok(r = exec(c, "COMMIT"));
-        if (good)
-            return DROVER_OK;
-        const std::string why = result_error(c, r.get());
-        if (!prelude.empty() && !broken(s))
-            exec(c, "ROLLBACK");
-        if (attempt == 0 && broken(s))
-            continue;  // the connection died since the last call: reconnect and retry once
-        set_errorf(err, "%s: recording in the accounting database: %s", what.c_str(), why.c_str());
-        if (broken(s))
-            s.conn.reset();
-        return DROVER_EIO;
-    }
+            if (!ok(r = exec(c, stmt, key)))
+                return false;
+        return ok(r = exec(c, sql, params));
+    };
+    return run_statements(s, err, what + ": recording in the accounting database", !prelude.empty(), run);
 }
 
 int acct_job_event(void *state, int event, const drover_acct_job *in, drover_error *err)
@@ -914,115 +495,6 @@ int acct_step_event(void *state, int event, const drover_acct_step *in, drover_e
     });
 }
 
-// ---- sacctmgr's records -----------------------------------------------------------------------
-
-#define DROVER_PG_ASSOC_COLUMNS                                                                  \
-    "kind, name, cluster, account, user_name, partition, parent, description, organization, "   \
-    "default_account, admin_level"
-constexpr const char *kAssocUpsert =
-    "INSERT INTO assocs (" DROVER_PG_ASSOC_COLUMNS ") VALUES ($1::integer, $2, $3, $4, $5, $6, $7,"
-    " $8, $9, $10, $11::integer) ON CONFLICT (kind, name, cluster, account, user_name, partition)"
-    " DO UPDATE SET parent = EXCLUDED.parent, description = EXCLUDED.description,"
-    " organization = EXCLUDED.organization, default_account = EXCLUDED.default_account,"
-    " admin_level = EXCLUDED.admin_level";
-constexpr const char *kAssocDelete =
-    "DELETE FROM assocs WHERE kind = $1::integer AND name = $2 AND cluster = $3 AND account = $4"
-    " AND user_name = $5 AND partition = $6";
-constexpr const char *kAssocSelect = "SELECT " DROVER_PG_ASSOC_COLUMNS " FROM assocs ORDER BY "
-                                     "kind, name, cluster, account, user_name, partition";
-
-// A record's eleven parameters, in DROVER_PG_ASSOC_COLUMNS order.
-std::array<std::string, 11> assoc_params(const drover_acct_assoc *in)
-{
-    drover_acct_assoc a{};
-    std::memcpy(&a, in, std::min<size_t>(in->struct_size, sizeof a));
-    return {std::to_string(a.kind),     text_param(a.name),         text_param(a.cluster),
-            text_param(a.account),      text_param(a.user),         text_param(a.partition),
-            text_param(a.parent),       text_param(a.description),  text_param(a.organization),
-            text_param(a.default_account), std::to_string(a.admin_level)};
-}
-
-int acct_assoc_update(void *state, const drover_acct_assoc *const *puts, uint32_t put_count,
-                      const drover_acct_assoc *const *removes, uint32_t remove_count,
-                      drover_error *err)
-{
-    return guard(err, [&] {
-        auto &s = *static_cast<State *>(state);
-        std::lock_guard lock(s.mu);
-        for (int attempt = 0;; ++attempt) {
-            PGconn *c = connection(s, err);
-            if (!c)
-                return DROVER_EIO;
-            Result r;
-            bool good = ok(r = exec(c, "BEGIN"));
-            for (uint32_t i = 0; good && i < remove_count; ++i) {
-                auto v = assoc_params(removes[i]);
-                good = ok(r = exec(c, kAssocDelete, {v[0].c_str(), v[1].c_str(), v[2].c_str(),
-                                                     v[3].c_str(), v[4].c_str(), v[5].c_str()}));
-            }
-            for (uint32_t i = 0; good && i < put_count; ++i) {
-                auto v = assoc_params(puts[i]);
-                std::vector<const char *> params;
-                for (const auto &p : v)
-                    params.push_back(p.c_str());
-                good = ok(r = exec(c, kAssocUpsert, params));
-            }
-            if (good)
-                good = ok(r = exec(c, "COMMIT"));
-            if (good)
-                return DROVER_OK;
-            const std::string why = result_error(c, r.get());
-            if (!broken(s))
-                exec(c, "ROLLBACK");
-            if (attempt == 0 && broken(s))
-                continue;  // the connection died since the last call: reconnect and retry once
-            set_errorf(err, "recording associations in the accounting database: %s", why.c_str());
-            if (broken(s))
-                s.conn.reset();
-            return DROVER_EIO;
-        }
-    });
-}
-
-int acct_assoc_list(void *state, drover_acct_assoc_emit_fn emit, void *arg, drover_error *err)
-{
-    return guard(err, [&] {
-        auto &s = *static_cast<State *>(state);
-        std::lock_guard lock(s.mu);
-        for (int attempt = 0;; ++attempt) {
-            PGconn *c = connection(s, err);
-            if (!c)
-                return DROVER_EIO;
-            Result r = exec(c, kAssocSelect);
-            if (!ok(r)) {
-                if (attempt == 0 && broken(s))
-                    continue;
-                set_errorf(err, "reading associations from the accounting database: %s",
-                           result_error(c, r.get()).c_str());
-                return DROVER_EIO;
-            }
-            for (int row = 0; row < PQntuples(r.get()); ++row) {
-                drover_acct_assoc a{};
-                a.struct_size = sizeof a;
-                a.kind = static_cast<uint32_t>(int_value(r.get(), row, 0));
-                a.name = str_value(r.get(), row, 1);
-                a.cluster = str_value(r.get(), row, 2);
-                a.account = str_value(r.get(), row, 3);
-                a.user = str_value(r.get(), row, 4);
-                a.partition = str_value(r.get(), row, 5);
-                a.parent = str_value(r.get(), row, 6);
-                a.description = str_value(r.get(), row, 7);
-                a.organization = str_value(r.get(), row, 8);
-                a.default_account = str_value(r.get(), row, 9);
-                a.admin_level = static_cast<uint32_t>(int_value(r.get(), row, 10));
-                if (emit(arg, &a) != 0)
-                    break;
-            }
-            return DROVER_OK;
-        }
-    });
-}
-
 void acct_fini(void *state) { delete static_cast<State *>(state); }
 
 int acct_init(drover_ctx *ctx, const drover_host_api *host, void **state_out, drover_error *err)
@@ -1070,8 +542,8 @@ const drover_acct_ops acct_ops = {
     .job_query = acct_job_query,
     .step_event = acct_step_event,
     .job_step_query = acct_job_step_query,
-    .assoc_update = acct_assoc_update,
-    .assoc_list = acct_assoc_list,
+    .assoc_update = assoc_update,
+    .assoc_list = assoc_list,
 };
 
 }  // namespace
