@@ -6,6 +6,8 @@
 
 #include <drover/views.h>
 
+#include "cli/commands.hpp"
+#include "cli/options.hpp"
 #include "cli/rpc.hpp"
 #include "cli/text.hpp"
 
@@ -40,6 +42,29 @@ void cancel(uint32_t id) {
 }
 
 }  // namespace
+
+std::optional<int> parse_srun_command(std::span<const std::string> args, const std::string &prog,
+                                      const char *usage, SrunRequest *out) {
+    try {
+        *out = parse_srun(args, process_env(), prog);
+    } catch (const UsageError &e) {
+        print_usage_error(prog, e);
+        return 1;
+    } catch (const std::exception &e) {
+        print_error(prog, e.what());
+        return 1;
+    }
+    if (out->help || out->usage) {
+        write_out(usage);
+        return 0;
+    }
+    if (out->version) {
+        write_out(version_line("slurm-compatible drover "));
+        return 0;
+    }
+    for (const auto &w : out->warnings) print_warning(prog, w);
+    return std::nullopt;
+}
 
 std::vector<std::pair<std::string, std::string>> process_env() {
     std::vector<std::pair<std::string, std::string>> env;

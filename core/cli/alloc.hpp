@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -18,6 +20,11 @@ struct Allocation {
     uint32_t num_tasks = 0, cpus_per_task = 1, time_limit_min = 0;
     uint64_t mem_per_node_mb = 0, mem_per_cpu_mb = 0;
 };
+
+// srun's and salloc's command line: parses it into *out, printing the warnings. Returns the exit
+// status to leave with when there is nothing more to do (a bad option, --help, --version).
+std::optional<int> parse_srun_command(std::span<const std::string> args, const std::string &prog,
+                                      const char *usage, SrunRequest *out);
 
 // The process environment as pairs, and this host's short name.
 std::vector<std::pair<std::string, std::string>> process_env();

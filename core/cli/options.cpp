@@ -4,6 +4,8 @@
 #include <cstring>
 
 #include "cli/text.hpp"
+#include "common/error.hpp"
+#include "common/timefmt.hpp"
 
 namespace drover::cli {
 
@@ -104,6 +106,22 @@ void print_usage_error(std::string_view prog, const UsageError &err) {
     msg.append(prog).append(": ").append(err.what()).append("\n");
     msg.append("Try \"").append(prog).append(" --help\" for more information\n");
     write_err(msg);
+}
+
+std::string quoted(std::string_view v) { return "'" + std::string(v) + "'"; }
+
+uint32_t positive(std::string_view v, const char *what) {
+    auto n = parse_u32(trim(v));
+    if (!n || *n == 0) throw ParseError(std::string("invalid ") + what + " " + quoted(v));
+    return *n;
+}
+
+uint64_t size_mb(std::string_view v, const char *what) {
+    try {
+        return parse_size_mb(trim(v));
+    } catch (const ParseError &) {
+        throw ParseError(std::string("invalid ") + what + " " + quoted(v));
+    }
 }
 
 }  // namespace drover::cli

@@ -46,6 +46,12 @@ class UsageError : public std::runtime_error {
 ParsedArgs parse_options(std::span<const std::string> args, std::span<const OptSpec> specs,
                          bool stop_at_positional);
 
+// Option values as sbatch, srun and salloc check them; a bad one throws
+// drover::ParseError("invalid <what> '<value>'").
+std::string quoted(std::string_view v);                       // 'v'
+uint32_t positive(std::string_view v, const char *what);      // 1..2^32-1
+uint64_t size_mb(std::string_view v, const char *what);       // "4G", "100" (MB), ...
+
 // Prints "<prog>: <err>\nTry \"<prog> --help\" for more information\n" to stderr.
 void print_usage_error(std::string_view prog, const UsageError &err);
 

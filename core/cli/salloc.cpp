@@ -14,6 +14,7 @@
 #include "cli/rpc.hpp"
 #include "cli/srun_opts.hpp"
 #include "cli/text.hpp"
+#include "common/hostlist.hpp"
 
 namespace drover::cli {
 
@@ -25,18 +26,6 @@ const char *kUsage =
     "Usage: salloc [-N nnodes] [-n ntasks] [-c ncpus] [--mem=MB] [-J jobname] [-t time]\n"
     "              [-p partition] [-w hosts] [-x hosts] [--no-shell] [command [args...]]\n";
 
-std::string counts(const std::vector<uint32_t> &c) {
-    std::string out;
-    for (std::size_t i = 0; i < c.size();) {
-        std::size_t j = i;
-        while (j < c.size() && c[j] == c[i]) ++j;
-        if (!out.empty()) out += ',';
-        out += std::to_string(c[i]);
-        if (j - i > 1) out += "(x" + std::to_string(j - i) + ")";
-        i = j;
-    }
-    return out;
-}
 
 volatile sig_atomic_t g_child = 0;
 void forward(int sig) {
@@ -47,24 +36,7 @@ void forward(int sig) {
 
 int salloc_main(std::span<const std::string> args) {
     SrunRequest r;
-    try {
-        r = parse_srun(args, process_env(), kProg);
-    } catch (const UsageError &e) {
-        print_usage_error(kProg, e);
-        return 1;
-    } catch (const std::exception &e) {
-        print_error(kProg, e.what());
-        return 1;
-    }
-    if (r.help || r.usage) {
-        write_out(kUsage);
-        return 0;
-    }
-    if (r.version) {
-        write_out(version_line("slurm-compatible drover "));
-        return 0;
-    }
-    for (const auto &w : r.warnings) print_warning(kProg, w);
+    if (auto done = parse_srun_command(args, kProg, kUsage, &r)) return *done;
     return guarded(kProg, [&] {
         Allocation a;
         if (!allocate(r, kProg, &a)) return 1;
@@ -84,7 +56,7 @@ int salloc_main(std::span<const std::string> args) {
             {"SLURM_NODELIST", a.node_list},
             {"SLURM_JOB_NUM_NODES", std::to_string(a.nodes.size())},
             {"SLURM_NNODES", std::to_string(a.nodes.size())},
-            {"SLURM_JOB_CPUS_PER_NODE", counts(a.node_cpus)},
+            {"SLURM_JOB_CPUS_PER_NODE", compress_counts(a.node_cpus)},
             {"SLURM_JOB_PARTITION", a.partition},
             {"SLURM_CLUSTER_NAME", cli_config().cluster_name},
             {"SLURM_SUBMIT_HOST", short_host()},

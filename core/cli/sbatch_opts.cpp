@@ -167,21 +167,6 @@ struct Pending {
     bool name_set = false;
 };
 
-std::string quoted(std::string_view v) { return "'" + std::string(v) + "'"; }
-
-uint32_t positive(std::string_view v, const char *what) {
-    auto n = parse_u32(trim(v));
-    if (!n || *n == 0) throw ParseError(std::string("invalid ") + what + " " + quoted(v));
-    return *n;
-}
-
-uint64_t size_mb(std::string_view v, const char *what) {
-    try {
-        return parse_size_mb(trim(v));
-    } catch (const ParseError &) {
-        throw ParseError(std::string("invalid ") + what + " " + quoted(v));
-    }
-}
 
 // --array: "0-15", "1,3,5", "0-15:4", each with an optional "%N" throttle. The controller decides
 // the limits (MaxArraySize); this checks the form, so a bad directive names its line.

@@ -25,24 +25,7 @@ const char *kUsage =
 
 int srun_main(std::span<const std::string> args) {
     SrunRequest r;
-    try {
-        r = parse_srun(args, process_env(), kProg);
-    } catch (const UsageError &e) {
-        print_usage_error(kProg, e);
-        return 1;
-    } catch (const std::exception &e) {
-        print_error(kProg, e.what());
-        return 1;
-    }
-    if (r.help || r.usage) {
-        write_out(kUsage);
-        return 0;
-    }
-    if (r.version) {
-        write_out(version_line("slurm-compatible drover "));
-        return 0;
-    }
-    for (const auto &w : r.warnings) print_warning(kProg, w);
+    if (auto done = parse_srun_command(args, kProg, kUsage, &r)) return *done;
     if (r.argv.empty()) {
         print_error(kProg, "No command given to execute.");
         return 1;

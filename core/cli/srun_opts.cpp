@@ -45,21 +45,6 @@ const OptSpec kSpecs[] = {
     {kQos, 'q', "qos", Arg::required},
 };
 
-std::string quoted(std::string_view v) { return "'" + std::string(v) + "'"; }
-
-uint32_t positive(std::string_view v, const char *what) {
-    auto n = parse_u32(trim(v));
-    if (!n || *n == 0) throw ParseError(std::string("invalid ") + what + " " + quoted(v));
-    return *n;
-}
-
-uint64_t size_mb(std::string_view v, const char *what) {
-    try {
-        return parse_size_mb(trim(v));
-    } catch (const ParseError &) {
-        throw ParseError(std::string("invalid ") + what + " " + quoted(v));
-    }
-}
 
 const std::string *find_env(const std::vector<std::pair<std::string, std::string>> &env,
                             std::string_view key) {

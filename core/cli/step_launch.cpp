@@ -24,6 +24,7 @@
 #include "cli/alloc.hpp"
 #include "cli/rpc.hpp"
 #include "cli/text.hpp"
+#include "common/hostlist.hpp"
 #include "common/multi_prog.hpp"
 #include "common/step_io.hpp"
 #include "common/timefmt.hpp"
@@ -42,18 +43,6 @@ void on_signal(int sig) {
 
 std::string s(const flatbuffers::String *v) { return v ? v->str() : std::string(); }
 
-std::string counts(const std::vector<uint32_t> &c) {
-    std::string out;
-    for (std::size_t i = 0; i < c.size();) {
-        std::size_t j = i;
-        while (j < c.size() && c[j] == c[i]) ++j;
-        if (!out.empty()) out += ',';
-        out += std::to_string(c[i]);
-        if (j - i > 1) out += "(x" + std::to_string(j - i) + ")";
-        i = j;
-    }
-    return out;
-}
 
 // The address nodes reach us at: the local end of a route to the first node.
 std::string local_address_towards(const std::string &host, uint16_t port) {
@@ -264,7 +253,7 @@ bool StepSession::launch() {
     env.emplace_back("SLURM_SUBMIT_DIR", work);
     env.emplace_back("SLURM_SUBMIT_HOST", short_host());
     std::vector<uint32_t> tpn(step_->tasks_per_node()->begin(), step_->tasks_per_node()->end());
-    std::string tasks_per_node = counts(tpn);
+    std::string tasks_per_node = compress_counts(tpn);
     const Config &conf = cli_config();
     for (std::size_t i = 0; i < nodes_.size(); ++i) {
         flatbuffers::FlatBufferBuilder fbb(4096);

@@ -278,4 +278,17 @@ std::string hostlist_compress(const std::vector<std::string> &names) {
     return out;
 }
 
+std::string compress_counts(const std::vector<uint32_t> &counts) {
+    std::string out;
+    for (std::size_t i = 0; i < counts.size();) {
+        std::size_t j = i;
+        while (j < counts.size() && counts[j] == counts[i]) ++j;
+        if (!out.empty()) out += ',';
+        out += std::to_string(counts[i]);
+        if (j - i > 1) out += "(x" + std::to_string(j - i) + ")";
+        i = j;
+    }
+    return out;
+}
+
 }  // namespace drover

@@ -29,4 +29,8 @@ std::vector<std::string> hostlist_expand(std::string_view expr, std::size_t max_
 // numeric suffix stay as they are. hostlist_expand of the result gives the same names back.
 std::string hostlist_compress(const std::vector<std::string> &names);
 
+// Per-node counts as Slurm writes them in SLURM_TASKS_PER_NODE and SLURM_JOB_CPUS_PER_NODE:
+// runs of equal values as "N(xK)": {2,2,2,1} -> "2(x3),1".
+std::string compress_counts(const std::vector<uint32_t> &counts);
+
 }  // namespace drover

@@ -4,22 +4,10 @@
 #include <cctype>
 
 #include "common/gres.hpp"
+#include "common/hostlist.hpp"
 #include "ctld/job_mgr.hpp"
 
 namespace drover::ctld {
-
-std::string compress_counts(const std::vector<uint32_t> &counts) {
-    std::string out;
-    for (std::size_t i = 0; i < counts.size();) {
-        std::size_t j = i;
-        while (j < counts.size() && counts[j] == counts[i]) ++j;
-        if (!out.empty()) out += ',';
-        out += std::to_string(counts[i]);
-        if (j - i > 1) out += "(x" + std::to_string(j - i) + ")";
-        i = j;
-    }
-    return out;
-}
 
 EnvList batch_job_environment(const Job &job, const std::string &node_list,
                               const std::string &batch_host, const std::string &cluster,

@@ -16,7 +16,5 @@ EnvList batch_job_environment(const Job &job, const std::string &node_list,
                               const std::string &batch_host, const std::string &cluster,
                               const std::string &conf_path);
 
-// "2(x3),1" for per-node counts, as SLURM_JOB_CPUS_PER_NODE writes them.
-std::string compress_counts(const std::vector<uint32_t> &counts);
 
 }  // namespace drover::ctld
