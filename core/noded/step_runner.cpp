@@ -694,7 +694,7 @@ std::string StepRunner::signal(uint32_t job_id, uint32_t step_id, int sig, bool 
     auto s = it->second;
     if (s->uid != requester && !I.is_admin(requester)) return "Access/permission denied";
     if (terminate) {
-        I.terminate(s, end_state ? end_state : DROVER_JOB_CANCELLED);
+        I.terminate(s, end_state ? end_state : uint32_t(DROVER_JOB_CANCELLED));
         return {};
     }
     drover_error err{};
