@@ -56,10 +56,37 @@ int launch(const char *file, bool forge) {
     if (!resp) return std::printf("bad file\n"), 2;
     std::vector<uint8_t> cred(resp->cred()->begin(), resp->cred()->end());
     if (forge) {
-        // Changes what the credential grants (one more CPU), keeping the controller's signature.
-        auto *sc = flatbuffers::GetMutableRoot<proto::SignedCred>(cred.data());
-        auto *body = flatbuffers::GetMutableRoot<proto::StepCred>(sc->mutable_body()->data());
-        body->mutable_cpus_per_node()->Mutate(0, body->cpus_per_node()->Get(0) + 1);
+        // What the credential grants, changed (one more CPU), under the controller's signature.
+        const auto *sc = flatbuffers::GetRoot<proto::SignedCred>(cred.data());
+        const auto *c = sc->body_nested_root();
+        flatbuffers::FlatBufferBuilder b(1024);
+        std::vector<std::string> nodes;
+        for (const auto *n : *c->nodes()) nodes.push_back(n->str());
+        std::vector<uint32_t> cpus(c->cpus_per_node()->begin(), c->cpus_per_node()->end());
+        cpus[0] += 1;
+        std::vector<uint64_t> mem;
+        if (c->mem_per_node_mb()) mem.assign(c->mem_per_node_mb()->begin(), c->mem_per_node_mb()->end());
+        auto nv = b.CreateVectorOfStrings(nodes);
+        auto cv = b.CreateVector(cpus);
+        auto mv = b.CreateVector(mem);
+        auto user = b.CreateString(c->user_name() ? c->user_name()->str() : "");
+        proto::StepCredBuilder cb(b);
+        cb.add_job_id(c->job_id());
+        cb.add_step_id(c->step_id());
+        cb.add_uid(c->uid());
+        cb.add_gid(c->gid());
+        cb.add_user_name(user);
+        cb.add_nodes(nv);
+        cb.add_cpus_per_node(cv);
+        cb.add_mem_per_node_mb(mv);
+        cb.add_expires(c->expires());
+        cb.add_time_limit_min(c->time_limit_min());
+        b.Finish(cb.Finish());
+        flatbuffers::FlatBufferBuilder w(2048);
+        auto body = w.CreateVector(b.GetBufferPointer(), b.GetSize());
+        auto sig = w.CreateVector(sc->sig()->data(), sc->sig()->size());
+        w.Finish(proto::CreateSignedCred(w, body, sig));
+        cred.assign(w.GetBufferPointer(), w.GetBufferPointer() + w.GetSize());
     }
     std::string node = resp->nodes()->Get(0)->str();
     std::string addr = resp->node_addrs()->Get(0)->str();
