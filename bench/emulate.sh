@@ -27,7 +27,8 @@ start() {
   local count=$1
   cluster_stop "$DIR/c" >/dev/null 2>&1
   rm -rf "$DIR/c"; mkdir -p "$DIR/c"
-  write_config "$DIR/c" 1 "$(free_port)" 20000
+  # The controller listens below the nodes' port range.
+  write_config "$DIR/c" 1 "$(( 11000 + RANDOM % 900 ))" 20000
   sed -i "/^NodeName=/d; /^PartitionName=/d; /^TreeWidth=/d; /^SlurmdTimeout=/d" "$DIR/c/slurm.conf"
   cat >> "$DIR/c/slurm.conf" <<CONF
 TreeWidth=50

@@ -9,6 +9,8 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
+
 #include "common/config.hpp"
 #include "common/hostlist.hpp"
 #include "daemon/daemon.hpp"
@@ -60,7 +62,11 @@ int run_node_daemon(const Options &opts) {
     plugins.load(conf.switch_type);
     plugins.load(conf.proctrack_type);
     net::Authenticator auth(plugins.auth());
-    net::CallPool pool(io, names.size() > 1 ? 16 : 4);
+    // Forwarding down the tree holds a pool thread per call until the subtree answers; in one
+    // process hosting many nodes, parents and children share the pool, so it must hold every
+    // hop of the tree at once (about a quarter of the nodes) or the hops wait on each other.
+    std::size_t threads = names.size() > 1 ? std::clamp<std::size_t>(names.size() / 4, 16, 4096) : 4;
+    net::CallPool pool(io, unsigned(threads));
     uint32_t slurm_uid = daemon::uid_of(conf.slurm_user);
     Reaper reaper(io);
 
