@@ -124,4 +124,14 @@ uint64_t size_mb(std::string_view v, const char *what) {
     }
 }
 
+std::pair<uint32_t, uint32_t> node_count(std::string_view v) {
+    std::string_view s = trim(v);
+    std::size_t dash = s.find('-');
+    auto lo = parse_u32(s.substr(0, dash));
+    std::optional<uint32_t> hi = lo;
+    if (dash != std::string_view::npos) hi = parse_u32(s.substr(dash + 1));
+    if (!lo || !hi || *lo == 0 || *hi < *lo) throw ParseError("invalid node count " + quoted(v));
+    return {*lo, *hi};
+}
+
 }  // namespace drover::cli

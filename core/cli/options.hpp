@@ -2,6 +2,7 @@
 #pragma once
 
 #include <optional>
+#include <utility>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -51,6 +52,7 @@ ParsedArgs parse_options(std::span<const std::string> args, std::span<const OptS
 std::string quoted(std::string_view v);                       // 'v'
 uint32_t positive(std::string_view v, const char *what);      // 1..2^32-1
 uint64_t size_mb(std::string_view v, const char *what);       // "4G", "100" (MB), ...
+std::pair<uint32_t, uint32_t> node_count(std::string_view v);  // -N: "4" or "2-8" (min, max)
 
 // Prints "<prog>: <err>\nTry \"<prog> --help\" for more information\n" to stderr.
 void print_usage_error(std::string_view prog, const UsageError &err);

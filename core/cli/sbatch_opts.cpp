@@ -1,6 +1,8 @@
 // sbatch_opts.cpp - sbatch's option table and how each option, from any source, sets the request.
 #include "cli/sbatch_opts.hpp"
 
+#include <tuple>
+
 #include "cli/scancel_args.hpp"
 #include "cli/text.hpp"
 #include "common/error.hpp"
@@ -273,18 +275,7 @@ void apply(Pending &p, const ParsedOpt &o, const SbatchContext &ctx, MemSeen &se
         if (v.empty()) throw ParseError("invalid working directory ''");
         r.work_dir = v;
         break;
-    case kNodes: {
-        std::string_view s = trim(v);
-        std::size_t dash = s.find('-');
-        auto lo = parse_u32(s.substr(0, dash));
-        std::optional<uint32_t> hi = lo;
-        if (dash != std::string_view::npos) hi = parse_u32(s.substr(dash + 1));
-        if (!lo || !hi || *lo == 0 || *hi < *lo)
-            throw ParseError("invalid node count " + quoted(v));
-        r.min_nodes = *lo;
-        r.max_nodes = *hi;
-        break;
-    }
+    case kNodes: std::tie(r.min_nodes, r.max_nodes) = node_count(v); break;
     case kNtasks: r.num_tasks = positive(v, "number of tasks"); break;
     case kNtasksPerNode: p.tasks_per_node = positive(v, "number of tasks per node"); break;
     case kCpusPerTask: r.cpus_per_task = positive(v, "number of cpus per task"); break;

@@ -1,6 +1,8 @@
 // srun_opts.cpp - srun/salloc options.
 #include "cli/srun_opts.hpp"
 
+#include <tuple>
+
 #include "cli/options.hpp"
 #include "cli/scancel_args.hpp"
 #include "cli/text.hpp"
@@ -65,18 +67,10 @@ SrunRequest parse_srun(std::span<const std::string> args,
         const std::string v = o.value.value_or("");
         switch (static_cast<Id>(o.id)) {
         case kNtasks: r.num_tasks = positive(v, "number of tasks"); tasks_given = true; break;
-        case kNodes: {
-            std::string_view s = trim(v);
-            std::size_t dash = s.find('-');
-            auto lo = parse_u32(s.substr(0, dash));
-            std::optional<uint32_t> hi = lo;
-            if (dash != std::string_view::npos) hi = parse_u32(s.substr(dash + 1));
-            if (!lo || !hi || *lo == 0 || *hi < *lo) throw ParseError("invalid node count " + quoted(v));
-            r.min_nodes = *lo;
-            r.max_nodes = *hi;
+        case kNodes:
+            std::tie(r.min_nodes, r.max_nodes) = node_count(v);
             nodes_given = true;
             break;
-        }
         case kCpus: r.cpus_per_task = positive(v, "number of cpus per task"); break;
         case kMem: r.mem_per_node_mb = size_mb(v, "--mem"); break;
         case kMemPerCpu: r.mem_per_cpu_mb = size_mb(v, "--mem-per-cpu"); break;

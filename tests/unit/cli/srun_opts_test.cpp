@@ -1,0 +1,99 @@
+// srun_opts_test.cpp - srun's and salloc's options, the variables srun reads inside an
+// allocation, and --multi-prog files.
+#include <gtest/gtest.h>
+
+#include "cli/options.hpp"
+#include "cli/srun_opts.hpp"
+#include "common/error.hpp"
+#include "common/multi_prog.hpp"
+
+using drover::ParseError;
+using drover::cli::parse_srun;
+using Env = std::vector<std::pair<std::string, std::string>>;
+
+namespace {
+drover::cli::SrunRequest srun(std::vector<std::string> args, const Env &env = {}) {
+    return parse_srun(args, env, "srun");
+}
+}  // namespace
+
+TEST(SrunOpts, StepOptions) {
+    auto r = srun({"-n4", "-N", "2-3", "-c", "2", "--mem=1G", "--exact", "-l", "-K", "-J", "wf1",
+                   "-t", "10", "--signal=TERM@120", "-m", "cyclic", "-o", "out-%t", "hostname", "-f"});
+    EXPECT_EQ(r.num_tasks, 4u);
+    EXPECT_EQ(r.min_nodes, 2u);
+    EXPECT_EQ(r.max_nodes, 3u);
+    EXPECT_EQ(r.cpus_per_task, 2u);
+    EXPECT_EQ(r.mem_per_node_mb, 1024u);
+    EXPECT_TRUE(r.exact && r.label && r.kill_on_bad_exit);
+    EXPECT_EQ(r.job_name, "wf1");
+    EXPECT_EQ(r.time_limit_min, 10u);
+    EXPECT_EQ(r.signal, "TERM@120");
+    EXPECT_EQ(r.distribution, "cyclic");
+    EXPECT_EQ(r.std_out, "out-%t");
+    // Options stop at the program: its own options are its arguments.
+    EXPECT_EQ(r.argv, (std::vector<std::string>{"hostname", "-f"}));
+}
+
+TEST(SrunOpts, InsideAnAllocationTheJobAndTaskCountComeFromTheEnvironment) {
+    Env env{{"SLURM_JOB_ID", "42"}, {"SLURM_NTASKS", "8"}};
+    auto r = srun({"true"}, env);
+    EXPECT_EQ(r.job_id, 42u);
+    EXPECT_EQ(r.num_tasks, 8u);
+    EXPECT_EQ(srun({"-n1", "true"}, env).num_tasks, 1u);   // -n wins
+    EXPECT_EQ(srun({"-N1", "true"}, env).num_tasks, 0u);   // -N alone: one task per node
+    EXPECT_EQ(srun({"--jobid=7", "true"}, env).job_id, 7u);
+    EXPECT_EQ(srun({"true"}).job_id, 0u);                   // outside: srun allocates
+    // salloc never takes SLURM_JOB_ID (it makes a new allocation).
+    EXPECT_EQ(parse_srun(std::vector<std::string>{"-N2"}, env, "salloc").job_id, 0u);
+}
+
+TEST(SrunOpts, FewerTasksThanNodesShrinksTheNodes) {
+    auto r = srun({"-n1", "-N2", "true"});
+    EXPECT_EQ(r.min_nodes, 1u);
+    ASSERT_EQ(r.warnings.size(), 1u);
+    EXPECT_EQ(r.warnings[0], "can't run 1 processes on 2 nodes, setting nnodes to 1");
+}
+
+TEST(SrunOpts, BadValuesAreRefusedWithTheirOption) {
+    EXPECT_THROW(srun({"-n0", "true"}), ParseError);
+    EXPECT_THROW(srun({"-N", "3-2", "true"}), ParseError);
+    EXPECT_THROW(srun({"--mem=lots", "true"}), ParseError);
+    EXPECT_THROW(srun({"--mem=1G", "--mem-per-cpu=1G", "true"}), ParseError);
+    EXPECT_THROW(srun({"--signal=NOPE@5", "true"}), ParseError);
+    EXPECT_THROW(srun({"-m", "spiral", "true"}), ParseError);
+    EXPECT_THROW(srun({"--overlap", "--exclusive", "true"}), ParseError);
+    EXPECT_THROW(srun({"--no-such-option", "true"}), drover::cli::UsageError);
+    try {
+        srun({"-t", "soon", "true"});
+        FAIL() << "a bad time limit was accepted";
+    } catch (const ParseError &e) {
+        EXPECT_STREQ(e.what(), "Invalid time limit specification");
+    }
+}
+
+TEST(MultiProg, EachTaskGetsItsLine) {
+    auto p = drover::parse_multi_prog("# comment\n0 echo first %t\n1-2 echo rest %t %o\n", 3);
+    EXPECT_EQ(p[0], (std::vector<std::string>{"echo", "first", "0"}));
+    EXPECT_EQ(p[1], (std::vector<std::string>{"echo", "rest", "1", "0"}));
+    EXPECT_EQ(p[2], (std::vector<std::string>{"echo", "rest", "2", "1"}));
+    auto star = drover::parse_multi_prog("1 a\n* b %t\n", 3);
+    EXPECT_EQ(star[0], (std::vector<std::string>{"b", "0"}));
+    EXPECT_EQ(star[1], (std::vector<std::string>{"a"}));
+}
+
+TEST(MultiProg, MistakesNameTheirLine) {
+    auto error_of = [](const std::string &text, uint32_t n) {
+        try {
+            drover::parse_multi_prog(text, n);
+        } catch (const ParseError &e) {
+            return std::string(e.what());
+        }
+        return std::string("(accepted)");
+    };
+    EXPECT_EQ(error_of("0 a\n", 2), "--multi-prog: no program for task 1");
+    EXPECT_EQ(error_of("0 a\n0 b\n", 1), "--multi-prog line 2: task 0 is given twice");
+    EXPECT_EQ(error_of("0-5 a\n", 2), "--multi-prog line 1: task 5 is beyond the step's 2 task(s)");
+    EXPECT_EQ(error_of("x a\n", 1), "--multi-prog line 1: invalid task ids 'x'");
+    EXPECT_EQ(error_of("0\n", 1), "--multi-prog line 1: expected task ids and a program");
+}

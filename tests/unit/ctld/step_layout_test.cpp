@@ -1,0 +1,82 @@
+// step_layout_test.cpp - where a step's tasks go inside its job's allocation.
+#include <gtest/gtest.h>
+
+#include "ctld/step_layout.hpp"
+
+using namespace drover::ctld;
+
+namespace {
+std::vector<NodeCpus> idle(std::vector<uint32_t> cpus) {
+    std::vector<NodeCpus> out;
+    for (uint32_t c : cpus) out.push_back({c, c});
+    return out;
+}
+}  // namespace
+
+TEST(StepLayout, BlockFillsNodesInOrderAfterOneTaskEach) {
+    StepShape s;
+    s.num_tasks = 5;
+    StepLayout l;
+    std::string why;
+    ASSERT_EQ(layout_step(s, idle({4, 4}), &l, &why), LayoutResult::Ok);
+    EXPECT_EQ(l.nodes, (std::vector<uint32_t>{0, 1}));
+    EXPECT_EQ(l.tasks_per_node, (std::vector<uint32_t>{4, 1}));
+    EXPECT_EQ(l.task_ids[1], (std::vector<uint32_t>{4}));
+    EXPECT_EQ(l.cpus_per_node, (std::vector<uint32_t>{4, 4}));  // not --exact: all the job's CPUs
+}
+
+TEST(StepLayout, CyclicDealsTasksRoundTheNodes) {
+    StepShape s;
+    s.num_tasks = 4;
+    s.cyclic = true;
+    StepLayout l;
+    std::string why;
+    ASSERT_EQ(layout_step(s, idle({2, 2}), &l, &why), LayoutResult::Ok);
+    EXPECT_EQ(l.task_ids[0], (std::vector<uint32_t>{0, 2}));
+    EXPECT_EQ(l.task_ids[1], (std::vector<uint32_t>{1, 3}));
+}
+
+TEST(StepLayout, ExactTakesOnlyWhatItAsksForAndFewestNodes) {
+    StepShape s;
+    s.num_tasks = 2;
+    s.exact = true;
+    StepLayout l;
+    std::string why;
+    ASSERT_EQ(layout_step(s, idle({4, 4}), &l, &why), LayoutResult::Ok);
+    EXPECT_EQ(l.nodes, (std::vector<uint32_t>{0}));
+    EXPECT_EQ(l.cpus_per_node, (std::vector<uint32_t>{2}));
+}
+
+TEST(StepLayout, BusyWhenItWouldFitLaterImpossibleWhenNever) {
+    StepShape s;
+    s.num_tasks = 1;
+    StepLayout l;
+    std::string why;
+    // Without --exact a step needs every CPU the job has on a node: one CPU in use is busy.
+    EXPECT_EQ(layout_step(s, {{4, 3}}, &l, &why), LayoutResult::Busy);
+    EXPECT_EQ(why, "Requested nodes are busy");
+    s.exact = true;
+    EXPECT_EQ(layout_step(s, {{4, 3}}, &l, &why), LayoutResult::Ok);
+    s.num_tasks = 9;
+    EXPECT_EQ(layout_step(s, idle({4, 4}), &l, &why), LayoutResult::Impossible);
+    EXPECT_NE(why.find("Requested node configuration is not available"), std::string::npos);
+    // --overlap uses CPUs without taking them.
+    StepShape o;
+    o.overlap = true;
+    EXPECT_EQ(layout_step(o, {{4, 0}}, &l, &why), LayoutResult::Ok);
+}
+
+TEST(StepLayout, NodeListsAndCountsAreKept) {
+    StepShape s;
+    s.num_tasks = 2;
+    s.min_nodes = 2;
+    s.allowed = {false, true, true};
+    StepLayout l;
+    std::string why;
+    ASSERT_EQ(layout_step(s, idle({1, 1, 1}), &l, &why), LayoutResult::Ok);
+    EXPECT_EQ(l.nodes, (std::vector<uint32_t>{1, 2}));
+    // Three nodes asked for when -w/-x leave two: never.
+    s.num_tasks = 3;
+    s.min_nodes = 3;
+    EXPECT_EQ(layout_step(s, idle({1, 1, 1}), &l, &why), LayoutResult::Impossible);
+}
