@@ -29,19 +29,20 @@ const proto::JobInfoLite *wait_job(net::Reply &reply, uint32_t id, uint32_t time
     return reply.as<proto::JobWaitResponse>()->job();
 }
 
-void cancel(uint32_t id) {
+}  // namespace
+
+void cancel_quietly(const std::string &spec) {
     flatbuffers::FlatBufferBuilder fbb(64);
-    auto specs = fbb.CreateVectorOfStrings(std::vector<std::string>{std::to_string(id)});
+    auto specs = fbb.CreateVectorOfStrings(std::vector<std::string>{spec});
     proto::JobSignalRequestBuilder b(fbb);
     b.add_job_specs(specs);
     b.add_signal(9);
     try {
-        call_ctld(fbb, proto::Body::JobSignalRequest, b.Finish().Union(), 5000);
+        call_ctld(fbb, proto::Body::JobSignalRequest, b.Finish().Union(), 10000);
     } catch (const std::exception &) {
+        // Best effort: the controller ends what is left at the job's end or time limit.
     }
 }
-
-}  // namespace
 
 std::optional<int> parse_srun_command(std::span<const std::string> args, const std::string &prog,
                                       const char *usage, SrunRequest *out) {
@@ -161,7 +162,7 @@ bool allocate(const SrunRequest &r, const std::string &prog, Allocation *out) {
     ::sigaction(SIGINT, &old_int, nullptr);
     ::sigaction(SIGTERM, &old_term, nullptr);
     if (g_interrupted) {
-        cancel(id);
+        cancel_quietly(std::to_string(id));
         say("Job allocation " + std::to_string(id) + " has been revoked.");
         return false;
     }

@@ -35,6 +35,9 @@ std::string short_host();
 // or is cancelled before it starts; SIGINT while waiting cancels it.
 bool allocate(const SrunRequest &r, const std::string &prog, Allocation *out);
 
+// scancel of one job or step ("12", "12.3") without telling the user how it went.
+void cancel_quietly(const std::string &spec);
+
 // Gives the allocation back; exit_status is the raw wait status of what ran in it.
 void release(uint32_t job_id, int exit_status);
 

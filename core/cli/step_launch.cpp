@@ -291,15 +291,7 @@ bool StepSession::launch() {
 void StepSession::cancel_step() {
     if (cancelled_) return;
     cancelled_ = true;
-    flatbuffers::FlatBufferBuilder fbb(64);
-    auto specs = fbb.CreateVectorOfStrings(std::vector<std::string>{label_});
-    proto::JobSignalRequestBuilder b(fbb);
-    b.add_job_specs(specs);
-    b.add_signal(9);
-    try {
-        call_ctld(fbb, proto::Body::JobSignalRequest, b.Finish().Union(), 10000);
-    } catch (const std::exception &) {
-    }
+    cancel_quietly(label_);
 }
 
 void StepSession::send_all(stepio::Type type, uint32_t task, std::string_view data) {
