@@ -92,8 +92,7 @@ struct StepManager::Impl {
     }
 
     // Tries to create the step; answers resp unless it was queued to wait.
-    void attempt(Job &job, const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp,
-                 bool queued) {
+    void attempt(Job &job, const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp) {
         const auto *r = req->msg->body_as_StepCreateRequest();
         JobSteps &js = jobs[job.id];
         if (js.used.size() != job.nodes.size()) {
@@ -143,8 +142,8 @@ struct StepManager::Impl {
         switch (layout_step(shape, caps, &lay, &why)) {
         case LayoutResult::Impossible: return resp->error(DROVER_ENOSPC, why);
         case LayoutResult::Busy:
-            if (r->wait() && !queued) js.waiting.push_back({req, resp});
-            else if (!r->wait()) resp->error(DROVER_EBUSY, why);
+            if (r->wait()) js.waiting.push_back({req, resp});
+            else resp->error(DROVER_EBUSY, why);
             return;
         case LayoutResult::Ok: break;
         }
@@ -327,7 +326,7 @@ struct StepManager::Impl {
             Waiting w = std::move(waiting.front());
             waiting.pop_front();
             std::size_t before = jobs[job.id].waiting.size();
-            attempt(job, w.req, w.resp, false);
+            attempt(job, w.req, w.resp);
             // Still busy: it and every later request keep their order.
             if (jobs[job.id].waiting.size() > before) {
                 for (auto &rest : waiting) jobs[job.id].waiting.push_back(std::move(rest));
@@ -435,7 +434,7 @@ void StepManager::on_create(const std::shared_ptr<net::Request> &req, const net:
     if (job->pending()) return resp->error(DROVER_EBUSY, "Job is pending execution");
     if (!job->running() || job->kill_sent)
         return resp->error(DROVER_EINVAL, "Job/step already completing or completed");
-    I.attempt(*job, req, resp, false);
+    I.attempt(*job, req, resp);
 }
 
 void StepManager::on_complete(const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp) {

@@ -680,8 +680,7 @@ std::string StepRunner::launch(const proto::StepLaunchRequest &req, uint32_t req
         });
     }
     I.arm_sampling(s);
-    for (const auto &[t, p] : s->task_pids) pids->push_back(p);
-    pids->push_back(pid);
+    pids->push_back(pid);  // the tasks' pids come later, from the shepherd
     spdlog::info("step {} launched: {} task(s) for {}", s->label, s->tasks.size(), s->user);
     return {};
 }

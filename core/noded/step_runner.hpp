@@ -44,8 +44,8 @@ class StepRunner {
                std::function<bool(uint32_t)> is_admin, Ended ended);
     ~StepRunner();
 
-    // Starts this node's tasks of a step for requester. Returns an empty string (and the tasks'
-    // first pids) or why nothing was started.
+    // Starts this node's tasks of a step for requester. Returns an empty string (and the
+    // shepherd's pid; the tasks start after this returns) or why nothing was started.
     std::string launch(const proto::StepLaunchRequest &req, uint32_t requester,
                        std::vector<int32_t> *pids);
     // Signals a step's tasks; terminate: SIGCONT+SIGTERM, SIGKILL after KillWait, and the step
