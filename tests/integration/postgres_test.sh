@@ -10,42 +10,7 @@
 source "$(dirname "$0")/lib.sh"
 source "$ROOT/tests/integration/pg/server.sh"
 
-if ! pg_available; then
-  echo "$TEST_NAME: skipped: PostgreSQL server binaries not found (Debian: apt install postgresql)"
-  exit 0
-fi
-if [ ! -f "$BIN/plugins/lib/accounting_postgres.so" ]; then
-  echo "$TEST_NAME: skipped: $BIN/plugins/lib/accounting_postgres.so not built (libpq-dev missing?)"
-  exit 0
-fi
-
-# The server goes down before lib.sh's cleanup removes its directory.
-pg_cleanup() {
-  local rc=$?
-  if [ "$FAILS" -ne 0 ] && [ -f "$T/pg/server.log" ]; then
-    echo "--- $T/pg/server.log ---"
-    tail -n 20 "$T/pg/server.log"
-  fi
-  pg_stop immediate
-  cleanup
-  exit $rc
-}
-trap pg_cleanup EXIT
-
-DB=drover_acct_test
-ROLE=drover_acct
-PW="Pw-$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')"
-if ! pg_init "$T/pg" || ! pg_start; then
-  fail "PostgreSQL server did not start"
-  finish
-  exit 1
-fi
-pg_create_db "$DB" "$ROLE" "$PW" || fail "creating the database and role"
-ok "PostgreSQL $("$PG_BIN/postgres" --version | awk '{print $3}') up on 127.0.0.1:$PG_PORT"
-
-PGCONF=("AccountingStorageType=accounting/postgres" "AccountingStorageHost=127.0.0.1"
-        "AccountingStoragePort=$PG_PORT" "AccountingStorageUser=$ROLE"
-        "AccountingStoragePass=$PW" "AccountingStorageLoc=$DB")
+pg_test_setup
 start_cluster 2 "${PGCONF[@]}"
 cd "$T"
 LOG=$T/c/log/droverctld.log
@@ -56,9 +21,9 @@ recorded() { [ "$(row "$1" state)" = "$2" ]; }  # job, state number
 
 # ---- schema ----
 assert_contains "connected to the accounting database" "$(cat "$LOG")" "the controller connected at start"
-assert_eq "1|jobs table 2|array tasks and comments 3|steps table 4|earlier runs of requeued jobs 5|clusters, accounts, users and associations 6|job lookups by array id" \
+assert_eq "1|jobs table 2|array tasks and comments 3|steps table 4|earlier runs of requeued jobs 5|clusters, accounts, users and associations 6|job lookups by array id 7|node events" \
   "$(sql "SELECT version, description FROM drover_schema_version ORDER BY version" | tr '\n' ' ' | sed 's/ $//')" \
-  "schema at version 6, step by step"
+  "schema at version 7, step by step"
 assert_eq "cluster,job_id,step_id" \
   "$(sql "SELECT string_agg(a.attname, ',' ORDER BY k.n) FROM pg_index i
           CROSS JOIN LATERAL unnest(i.indkey) WITH ORDINALITY k(attnum, n)
@@ -170,7 +135,7 @@ sql "INSERT INTO assocs VALUES (4, '', 'local', 'physics', 'zoe', '', 'physics',
 kill_ctld TERM
 restart_ctld
 wait_until 10 squeue -h || fail "controller did not come back"
-assert_eq "1,2,3,4,5,6" "$(sql "SELECT string_agg(version::text, ',' ORDER BY version) FROM drover_schema_version")" \
+assert_eq "1,2,3,4,5,6,7" "$(sql "SELECT string_agg(version::text, ',' ORDER BY version) FROM drover_schema_version")" \
   "a restart applies no step twice"
 assert_eq "$good|COMPLETED|0:0" "$(acct "$good")" "records survive a controller restart"
 wait_until 10 bash -c "sacctmgr -n -P show user zoe | grep -q zoe"

@@ -5,14 +5,16 @@
 // steps follow it in the store. Every event (job submit, start, end; step start, end) replaces the
 // whole record with the one the core passes; a submit for a job whose record has ended first moves
 // that record and its steps to the "earlier_runs" database (earlier_runs.hpp). sacctmgr's clusters,
-// accounts, users and associations are in the "assocs" database (assoc_record.hpp).
+// accounts, users and associations are in the "assocs" database (assoc_record.hpp), node events
+// (sacctmgr show event) in "node_events" (node_event_record.hpp).
 // The store lives in its own LMDB environment in AccountingStorageLoc, or StateSaveLocation/acct
 // when that is not set; the directory is created if missing. A record is in the file when its call
 // returns; the file is flushed to disk on every record with StateSaveSync=yes, else once a second
 // (what a power cut could lose), as the controller's own state store is.
 //
-// Threads: job_event may be called from one writer thread at a time (the controller's accounting
-// worker); job_query may run on any thread at the same time, in its own read transaction.
+// Threads: job_event (and every other write) may be called from one writer thread at a time (the
+// controller's accounting worker); queries may run on any thread at the same time, each in its
+// own read transaction.
 #include <lmdb.h>
 
 #include <algorithm>
@@ -32,6 +34,7 @@
 #include "assoc_record.hpp"
 #include "earlier_runs.hpp"
 #include "keys.hpp"
+#include "node_events.hpp"
 #include "record.hpp"
 #include "step_record.hpp"
 
@@ -59,6 +62,7 @@ struct State {
     MDB_dbi dbi = 0;   // jobs and their steps
     MDB_dbi runs = 0;  // earlier runs of requeued jobs (earlier_runs.hpp)
     MDB_dbi assocs = 0;  // sacctmgr's clusters, accounts, users, associations (assoc_record.hpp)
+    MDB_dbi events = 0;  // node events (node_event_record.hpp)
     std::mutex write_mu;  // one write transaction at a time
     // Without StateSaveSync=yes the store is flushed to disk once a second, as the controller's
     // state store is, rather than at every record.
@@ -439,6 +443,49 @@ int acct_assoc_list(void *state, drover_acct_assoc_emit_fn emit, void *arg, drov
     });
 }
 
+int acct_node_event(void *state, const drover_acct_node_event *ev, drover_error *err)
+{
+    return guard(err, [&] {
+        auto &s = *static_cast<State *>(state);
+        std::lock_guard lock(s.write_mu);
+        Txn txn(s.env, 0);
+        int rc = txn.rc();
+        if (rc == 0)
+            rc = drover::acct_lmdb::put_node_event(txn.get(), s.events, *ev);
+        if (rc == 0)
+            rc = txn.commit();
+        if (rc != 0) {
+            set_errorf(err, "writing a node event in %s: %s", s.dir.c_str(), mdb_strerror(rc));
+            return DROVER_EIO;
+        }
+        return DROVER_OK;
+    });
+}
+
+int acct_node_event_query(void *state, const drover_acct_event_query *in,
+                          drover_acct_node_event_emit_fn emit, void *arg, drover_error *err)
+{
+    return guard(err, [&] {
+        auto &s = *static_cast<State *>(state);
+        drover_acct_event_query q{};  // members the caller's struct lacks do not filter
+        std::memcpy(&q, in, std::min<size_t>(in->struct_size, sizeof q));
+        Txn txn(s.env, MDB_RDONLY);
+        bool bad = false;
+        int rc = txn.rc();
+        if (rc == 0)
+            rc = drover::acct_lmdb::walk_node_events(txn.get(), s.events, q, emit, arg, &bad);
+        if (bad) {
+            set_errorf(err, "a node event in %s is corrupt", s.dir.c_str());
+            return DROVER_EIO;
+        }
+        if (rc != 0 && rc != 1) {
+            set_errorf(err, "reading node events in %s: %s", s.dir.c_str(), mdb_strerror(rc));
+            return DROVER_EIO;
+        }
+        return DROVER_OK;
+    });
+}
+
 // Where the store lives, from AccountingStorageLoc or StateSaveLocation.
 std::string store_dir(const drover::sdk::Host &host)
 {
@@ -461,7 +508,7 @@ int open_store(State &s, drover_error *err)
     if (rc == 0)
         rc = mdb_env_set_mapsize(s.env, kMapSize);
     if (rc == 0)
-        rc = mdb_env_set_maxdbs(s.env, 3);
+        rc = mdb_env_set_maxdbs(s.env, 4);
     auto sync = s.host.conf("StateSaveSync");
     const bool sync_each = sync && (*sync == "yes" || *sync == "1");
     if (rc == 0)
@@ -481,6 +528,8 @@ int open_store(State &s, drover_error *err)
             rc = mdb_dbi_open(txn.get(), "earlier_runs", MDB_CREATE, &s.runs);
         if (rc == 0)
             rc = mdb_dbi_open(txn.get(), "assocs", MDB_CREATE, &s.assocs);
+        if (rc == 0)
+            rc = mdb_dbi_open(txn.get(), "node_events", MDB_CREATE, &s.events);
         if (rc == 0)
             rc = txn.commit();
     }
@@ -532,6 +581,8 @@ const drover_acct_ops acct_ops = {
     .job_step_query = acct_job_step_query,
     .assoc_update = acct_assoc_update,
     .assoc_list = acct_assoc_list,
+    .node_event = acct_node_event,
+    .node_event_query = acct_node_event_query,
 };
 
 }  // namespace

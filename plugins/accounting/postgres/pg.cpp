@@ -114,6 +114,23 @@ std::string text_param(drover_str s)
     return out;
 }
 
+std::string text_array_param(const drover_str *items, uint32_t count)
+{
+    // Every element quoted, with its quotes and backslashes escaped: nothing in a name can end
+    // the element or the array early.
+    std::string out = "{";
+    for (uint32_t i = 0; i < count; ++i) {
+        out += i ? ",\"" : "\"";
+        for (char c : text_param(items[i])) {
+            if (c == '"' || c == '\\')
+                out += '\\';
+            out += c;
+        }
+        out += '"';
+    }
+    return out + "}";
+}
+
 int64_t int_value(const PGresult *r, int row, int col)
 {
     const char *v = PQgetvalue(r, row, col);

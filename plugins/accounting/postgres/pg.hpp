@@ -59,6 +59,8 @@ Result exec(PGconn *c, const char *sql, const std::vector<const char *> &params 
 bool ok(const Result &r);
 // A string for a text column (NUL and invalid UTF-8 become U+FFFD).
 std::string text_param(drover_str s);
+// A text[] literal of the strings, for a parameter cast to text[] ('{"a","b"}').
+std::string text_array_param(const drover_str *items, uint32_t count);
 int64_t int_value(const PGresult *r, int row, int col);
 drover_str str_value(const PGresult *r, int row, int col);
 
@@ -80,5 +82,10 @@ bool migrate(State &s, PGconn *c, std::string &error);
 int assoc_update(void *state, const drover_acct_assoc *const *puts, uint32_t put_count,
                  const drover_acct_assoc *const *removes, uint32_t remove_count, drover_error *err);
 int assoc_list(void *state, drover_acct_assoc_emit_fn emit, void *arg, drover_error *err);
+
+// Node events (node_events.cpp).
+int node_event(void *state, const drover_acct_node_event *ev, drover_error *err);
+int node_event_query(void *state, const drover_acct_event_query *query,
+                     drover_acct_node_event_emit_fn emit, void *arg, drover_error *err);
 
 }  // namespace drover::acct_pg

@@ -544,6 +544,8 @@ const drover_acct_ops acct_ops = {
     .job_step_query = acct_job_step_query,
     .assoc_update = assoc_update,
     .assoc_list = assoc_list,
+    .node_event = node_event,
+    .node_event_query = node_event_query,
 };
 
 }  // namespace

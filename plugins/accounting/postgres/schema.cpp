@@ -26,6 +26,9 @@ struct Step {
 // keyed by kind, name and the association's cluster, account, user_name and partition; the
 // columns a kind does not use hold ''). These are shared by every cluster using the database.
 // Step 6: an index by array id, so that sacct -j finds a job (or an array's tasks) without a scan.
+// Step 7: node_events (sacctmgr show event), keyed by cluster, node and start time; state, flags,
+// reason_uid (uint32) as bigint; end_time 0 while the event lasts. Indexed for a cluster's
+// events by start time, the order queries answer in.
 const std::vector<Step> kSteps = {
     {1,
      "jobs table",
@@ -122,6 +125,19 @@ const std::vector<Step> kSteps = {
     {6,
      "job lookups by array id",
      {"CREATE INDEX IF NOT EXISTS jobs_cluster_array ON jobs (cluster, array_job_id)"}},
+    {7,
+     "node events",
+     {"CREATE TABLE IF NOT EXISTS node_events ("
+      " cluster text NOT NULL,"
+      " node_name text NOT NULL,"
+      " start_time bigint NOT NULL,"
+      " end_time bigint NOT NULL,"
+      " state bigint NOT NULL,"
+      " flags bigint NOT NULL,"
+      " reason text NOT NULL,"
+      " reason_uid bigint NOT NULL,"
+      " PRIMARY KEY (cluster, node_name, start_time))",
+      "CREATE INDEX IF NOT EXISTS node_events_cluster_start ON node_events (cluster, start_time)"}},
 };
 
 }  // namespace

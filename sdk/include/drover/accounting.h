@@ -1,7 +1,7 @@
 /* drover/accounting.h - job accounting stores (AccountingStorageType=accounting/<name>).
  *
  * The controller calls these from its accounting worker thread, never from the scheduling path,
- * so a slow store slows nothing else. Calls for one job arrive in order.
+ * so a slow store slows nothing else. Calls for one job, and for one node, arrive in order.
  */
 #ifndef DROVER_ACCOUNTING_H
 #define DROVER_ACCOUNTING_H
@@ -124,6 +124,38 @@ typedef struct drover_acct_assoc {
 /* Called once per stored record; returns 0 to go on, non-zero to stop. */
 typedef int (*drover_acct_assoc_emit_fn)(void *arg, const drover_acct_assoc *rec);
 
+/* ABI 1.4: a node event (sacctmgr show event): a node went DOWN (by an administrator, or "Not
+ * responding") or was drained, with the reason and who gave it, from start_time until the node
+ * returned or its state or reason changed (end_time; 0 while it lasts). Its key is cluster,
+ * node_name and start_time. Strings are borrowed for the call. */
+typedef struct drover_acct_node_event {
+    uint32_t struct_size;
+    uint32_t state;           /* enum drover_node_state when the event began */
+    uint32_t flags;           /* DROVER_NODE_FLAG_* when the event began */
+    uint32_t reason_uid;      /* who set the reason (SlurmUser for the controller's own) */
+    drover_str cluster;
+    drover_str node_name;
+    drover_str reason;
+    int64_t start_time;
+    int64_t end_time;         /* 0 while the event lasts */
+} drover_acct_node_event;
+
+/* ABI 1.4: which node events a query wants; zero or empty members do not filter. An event
+ * matches when it overlaps [period_start, period_end]: it began at or before period_end and had
+ * not ended before period_start. */
+typedef struct drover_acct_event_query {
+    uint32_t struct_size;
+    uint32_t cluster_count;
+    const drover_str *clusters;    /* the events of these clusters only */
+    const drover_str *node_names;  /* of these nodes only */
+    uint32_t node_count;
+    int64_t period_start;
+    int64_t period_end;
+} drover_acct_event_query;
+
+/* ABI 1.4: called once per matching node event; returns 0 to go on, non-zero to stop. */
+typedef int (*drover_acct_node_event_emit_fn)(void *arg, const drover_acct_node_event *ev);
+
 typedef struct drover_acct_ops {
     uint32_t struct_size;
     /* Records one event of a job (an insert or update of its record). */
@@ -145,6 +177,14 @@ typedef struct drover_acct_ops {
                         drover_error *err);
     /* Streams every stored cluster, account, user and association to emit. */
     int (*assoc_list)(void *state, drover_acct_assoc_emit_fn emit, void *arg, drover_error *err);
+    /* ABI 1.4: node events. Records one: an event that lasts (end_time 0) is stored whole,
+     * replacing what is stored under its key; an ended one sets the end time of the event stored
+     * under its key (keeping its state, reason and user), or is stored whole when none is. The
+     * core may send the same record again after a restart: storing it twice changes nothing. */
+    int (*node_event)(void *state, const drover_acct_node_event *ev, drover_error *err);
+    /* Streams the matching node events to emit, ordered by cluster, start time, node name. */
+    int (*node_event_query)(void *state, const drover_acct_event_query *query,
+                            drover_acct_node_event_emit_fn emit, void *arg, drover_error *err);
 } drover_acct_ops;
 
 #ifdef __cplusplus

@@ -56,6 +56,23 @@ typedef struct drover_sched_host {
     drover_str (*parameters)(drover_sched_pass *pass);
 } drover_sched_host;
 
+/* ABI 1.4: what a plugin that backfills counts, for sdiag's "Backfilling stats". A cycle is one
+ * backfill plan (not every pass makes one). Times are in microseconds. The sums and cycles count
+ * from the last reset (sdiag -r); backfilled_jobs from the plugin's start. */
+typedef struct drover_sched_stats {
+    uint32_t struct_size;
+    uint32_t last_depth;         /* pending jobs the last cycle went through */
+    uint32_t last_depth_try;     /* of which it tried to place (start now or reserve for) */
+    uint32_t last_queue_length;  /* pending jobs when the last cycle began */
+    uint32_t last_table_size;    /* entries in the last cycle's map of free resources over time */
+    uint64_t backfilled_jobs;    /* jobs it started ahead of higher-priority ones, since start */
+    uint64_t backfilled_jobs_since_reset;
+    uint64_t cycles;
+    int64_t last_cycle_when;     /* seconds since the epoch; 0: no cycle yet */
+    uint64_t last_cycle_usec, max_cycle_usec, cycle_usec_sum;
+    uint64_t depth_sum, depth_try_sum, queue_length_sum, table_size_sum;
+} drover_sched_stats;
+
 typedef struct drover_sched_ops {
     uint32_t struct_size;
     /* Priority of a newly submitted job (higher first). May be NULL: the core then gives earlier
@@ -64,6 +81,11 @@ typedef struct drover_sched_ops {
     /* One scheduling pass. */
     int (*schedule)(void *state, const drover_sched_host *host, drover_sched_pass *pass,
                     drover_error *err);
+    /* ABI 1.4: fills *out (up to out->struct_size, which the core sets) with the plugin's
+     * backfill counters, then, when reset is non-zero, starts those kept since the last reset
+     * again. Called on the core's loop, never during a pass. May be NULL: no backfill counters
+     * (sdiag then prints no backfill section). */
+    int (*stats)(void *state, int reset, drover_sched_stats *out);
 } drover_sched_ops;
 
 #ifdef __cplusplus

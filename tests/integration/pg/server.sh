@@ -11,6 +11,10 @@
 #   pg_stop [MODE]      stops it (pg_ctl -m MODE, default fast); nothing when it is not running
 #   pg_sql DB SQL       runs SQL as the superuser over the socket; rows as a|b|c, no header
 #   pg_create_db DB ROLE PASSWORD   a login role with that password, owning a new database
+#   pg_test_setup       what a test of accounting/postgres starts with: skips the test (exit 0)
+#                       when the server or the plugin is missing, starts a server in $T/pg that
+#                       stops on exit, makes database DB owned by ROLE with password PW, and sets
+#                       PGCONF to the slurm.conf lines that point the controller at it
 #
 # Set PG_DIR and PG_PORT; the caller stops the server in its EXIT trap (pg_stop immediate).
 
@@ -81,4 +85,40 @@ pg_create_db() {
 CREATE ROLE :"role" LOGIN PASSWORD :'pw';
 CREATE DATABASE :"db" OWNER :"role";
 SQL
+}
+
+pg_test_setup() {
+  if ! pg_available; then
+    echo "$TEST_NAME: skipped: PostgreSQL server binaries not found (Debian: apt install postgresql)"
+    exit 0
+  fi
+  if [ ! -f "$BIN/plugins/lib/accounting_postgres.so" ]; then
+    echo "$TEST_NAME: skipped: $BIN/plugins/lib/accounting_postgres.so not built (libpq-dev missing?)"
+    exit 0
+  fi
+  # The server goes down before lib.sh's cleanup removes its directory.
+  pg_cleanup() {
+    local rc=$?
+    if [ "$FAILS" -ne 0 ] && [ -f "$T/pg/server.log" ]; then
+      echo "--- $T/pg/server.log ---"
+      tail -n 20 "$T/pg/server.log"
+    fi
+    pg_stop immediate
+    cleanup
+    exit $rc
+  }
+  trap pg_cleanup EXIT
+  DB=drover_acct_test
+  ROLE=drover_acct
+  PW="Pw-$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')"
+  if ! pg_init "$T/pg" || ! pg_start; then
+    fail "PostgreSQL server did not start"
+    finish
+    exit 1
+  fi
+  pg_create_db "$DB" "$ROLE" "$PW" || fail "creating the database and role"
+  ok "PostgreSQL $("$PG_BIN/postgres" --version | awk '{print $3}') up on 127.0.0.1:$PG_PORT"
+  PGCONF=("AccountingStorageType=accounting/postgres" "AccountingStorageHost=127.0.0.1"
+          "AccountingStoragePort=$PG_PORT" "AccountingStorageUser=$ROLE"
+          "AccountingStoragePass=$PW" "AccountingStorageLoc=$DB")
 }

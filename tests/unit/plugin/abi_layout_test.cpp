@@ -253,6 +253,48 @@ AT(drover_acct_assoc, default_account, 136);
 AT(drover_acct_assoc, admin_level, 152);
 SIZE(drover_acct_assoc, 160);
 
+// ABI 1.4: node events (sacctmgr show event) and a sched plugin's backfill counters (sdiag).
+AT(drover_acct_ops, node_event, 56);
+AT(drover_acct_ops, node_event_query, 64);
+SIZE(drover_acct_ops, 72);
+AT(drover_acct_node_event, struct_size, 0);
+AT(drover_acct_node_event, state, 4);
+AT(drover_acct_node_event, flags, 8);
+AT(drover_acct_node_event, reason_uid, 12);
+AT(drover_acct_node_event, cluster, 16);
+AT(drover_acct_node_event, node_name, 32);
+AT(drover_acct_node_event, reason, 48);
+AT(drover_acct_node_event, start_time, 64);
+AT(drover_acct_node_event, end_time, 72);
+SIZE(drover_acct_node_event, 80);
+AT(drover_acct_event_query, struct_size, 0);
+AT(drover_acct_event_query, cluster_count, 4);
+AT(drover_acct_event_query, clusters, 8);
+AT(drover_acct_event_query, node_names, 16);
+AT(drover_acct_event_query, node_count, 24);
+AT(drover_acct_event_query, period_start, 32);
+AT(drover_acct_event_query, period_end, 40);
+SIZE(drover_acct_event_query, 48);
+AT(drover_sched_ops, stats, 24);
+SIZE(drover_sched_ops, 32);
+AT(drover_sched_stats, struct_size, 0);
+AT(drover_sched_stats, last_depth, 4);
+AT(drover_sched_stats, last_depth_try, 8);
+AT(drover_sched_stats, last_queue_length, 12);
+AT(drover_sched_stats, last_table_size, 16);
+AT(drover_sched_stats, backfilled_jobs, 24);
+AT(drover_sched_stats, backfilled_jobs_since_reset, 32);
+AT(drover_sched_stats, cycles, 40);
+AT(drover_sched_stats, last_cycle_when, 48);
+AT(drover_sched_stats, last_cycle_usec, 56);
+AT(drover_sched_stats, max_cycle_usec, 64);
+AT(drover_sched_stats, cycle_usec_sum, 72);
+AT(drover_sched_stats, depth_sum, 80);
+AT(drover_sched_stats, depth_try_sum, 88);
+AT(drover_sched_stats, queue_length_sum, 96);
+AT(drover_sched_stats, table_size_sum, 104);
+SIZE(drover_sched_stats, 112);
+
 // The constants are part of the ABI too.
 static_assert(DROVER_OK == 0 && DROVER_EINVAL == -22 && DROVER_EBUSY == -16 &&
               DROVER_ENOSPC == -28 && DROVER_EPERM == -1 && DROVER_ENOENT == -2 &&

@@ -182,6 +182,20 @@ TEST(PluginLoader, LoadsAPluginWithAShorterTableAndTheMissingOpIsNull)
     EXPECT_EQ(b.ops.job_test(b.state, nullptr, {}, 0, nullptr, nullptr), DROVER_EBUSY);
 }
 
+TEST(PluginLoader, LoadsAnAccountingPluginFromSdk13WithoutNodeEvents)
+{
+    Config conf;
+    PluginSet set(conf, "ctld");
+    set.load_file(kTestPluginDir + "/old_accounting.so", "accounting/old");
+    const auto &b = set.acct();
+    ASSERT_TRUE(b);
+    EXPECT_EQ(b.ops.struct_size, offsetof(drover_acct_ops, node_event));
+    EXPECT_EQ(b.ops.node_event, nullptr);
+    EXPECT_EQ(b.ops.node_event_query, nullptr);
+    ASSERT_NE(b.ops.job_event, nullptr);
+    EXPECT_EQ(b.ops.job_event(b.state, DROVER_ACCT_JOB_SUBMIT, nullptr, nullptr), DROVER_OK);
+}
+
 TEST(PluginLoader, RefusesASecondPluginOfTheSameType)
 {
     Config conf;
