@@ -47,6 +47,7 @@
 
 #include "common/config.hpp"
 #include "ctld/acct_queue.hpp"
+#include "ctld/acct_recorder.hpp"
 #include "ctld/committer.hpp"
 #include "ctld/context.hpp"
 #include "ctld/job.hpp"
@@ -205,8 +206,9 @@ void run_case(const Options &o, const std::vector<JobShape> &shapes, const std::
         ctld::Committer commit(io, store);
         net::CallPool pool(io, 1);
         ctld::AcctQueue acct(io, plugins.acct(), conf.cluster_name, [](uint64_t) {});  // none loaded
+        ctld::AcctRecorder recorder(commit, store, acct);
         ctld::Ctx ctx{io, conf, plugins, auth, store, commit, pool, acct,
-                      nullptr, nullptr, nullptr, nullptr, 0, "bench"};
+                      nullptr, nullptr, nullptr, nullptr, 0, "bench", &recorder};
         ctld::NodeManager nodes(ctx);
         ctld::JobManager jobs(ctx);
         ctld::Scheduler sched(ctx);

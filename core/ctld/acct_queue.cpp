@@ -5,6 +5,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 #include <cctype>
+#include <variant>
 #include <spdlog/spdlog.h>
 
 #include "ctld/acct_spool.hpp"
@@ -96,9 +97,11 @@ void AcctQueue::run() {
 }
 
 bool AcctQueue::deliver(const Item &item, std::string *why) {
-    if (item.step) return deliver_step(item, why);
+    return std::visit([&](const auto &rec) { return deliver(item.event, rec, why); }, item.rec);
+}
+
+bool AcctQueue::deliver(int event, const AcctRecord &r, std::string *why) {
     if (!acct_ || !acct_.ops.job_event) return true;  // no store: nothing to keep
-    const AcctRecord &r = item.rec;
     drover_acct_job j{};
     j.struct_size = sizeof j;
     j.job_id = r.job_id;
@@ -126,72 +129,67 @@ bool AcctQueue::deliver(const Item &item, std::string *why) {
     j.array_task_id = r.array_task_id;
     j.comment = plugin::cstr(r.comment);
     drover_error err{};
-    if (acct_.ops.job_event(acct_.state, item.event, &j, &err) == DROVER_OK) return true;
+    if (acct_.ops.job_event(acct_.state, event, &j, &err) == DROVER_OK) return true;
     *why = "job " + std::to_string(r.job_id) + ": " + (err.text[0] ? err.text : "store refused the record");
     return false;
 }
 
-bool AcctQueue::deliver_step(const Item &item, std::string *why) {
+bool AcctQueue::deliver(int event, const AcctStepRecord &r, std::string *why) {
     // No store, or one older than steps (ABI 1.3): nothing keeps step records.
     if (!acct_ || !acct_.ops.step_event) return true;
-    const AcctStepRecord &r = *item.step;
     drover_acct_step s = acct_step_view(r);
     drover_error err{};
-    if (acct_.ops.step_event(acct_.state, item.event, &s, &err) == DROVER_OK) return true;
+    if (acct_.ops.step_event(acct_.state, event, &s, &err) == DROVER_OK) return true;
     *why = "step " + std::to_string(r.job_id) + "." + std::to_string(r.step_id) + ": " +
            (err.text[0] ? err.text : "store refused the record");
     return false;
 }
 
-void AcctQueue::push(Item item) {
+bool AcctQueue::deliver(int, const AcctNodeEvent &r, std::string *why) {
+    // No store, or one older than node events (ABI 1.4): nothing keeps them.
+    if (!acct_ || !acct_.ops.node_event) return true;
+    drover_acct_node_event ev = acct_node_event_view(r, cluster_);
+    drover_error err{};
+    if (acct_.ops.node_event(acct_.state, &ev, &err) == DROVER_OK) return true;
+    *why = "event of node " + r.node_name + ": " + (err.text[0] ? err.text : "store refused the record");
+    return false;
+}
+
+void AcctQueue::record(uint64_t seq, int event, AcctPayload r) {
     {
         std::lock_guard lk(mu_);
-        queue_.push_back(std::move(item));
+        queue_.push_back(Item{seq, event, std::move(r), {}});
         events_++;
     }
     cv_.notify_one();
 }
 
-void AcctQueue::job_event(uint64_t seq, int event, AcctRecord r) {
-    Item item;
-    item.seq = seq;
-    item.event = event;
-    item.rec = std::move(r);
-    push(std::move(item));
-}
-
-void AcctQueue::step_event(uint64_t seq, int event, AcctStepRecord r) {
-    Item item;
-    item.seq = seq;
-    item.event = event;
-    item.step = std::move(r);
-    push(std::move(item));
-}
-
-void AcctQueue::query(AcctQuery q, std::function<void(std::vector<uint8_t>)> done) {
+void AcctQueue::push_task(std::function<void()> task) {
     {
         std::lock_guard lk(mu_);
         Item item;
-        item.query = [this, q = std::move(q), done = std::move(done)] { answer_query(q, done); };
+        item.query = std::move(task);
         queue_.push_back(std::move(item));
     }
     cv_.notify_one();
+}
+
+void AcctQueue::query(AcctQuery q, std::function<void(std::vector<uint8_t>)> done) {
+    push_task([this, q = std::move(q), done = std::move(done)] { answer_query(q, done); });
+}
+
+void AcctQueue::event_query(AcctEventQuery q, std::function<void(std::vector<uint8_t>)> done) {
+    push_task([this, q = std::move(q), done = std::move(done)] { answer_event_query(q, done); });
 }
 
 void AcctQueue::store_task(
     std::function<int(const plugin::Bound<drover_acct_ops> &, drover_error *)> task,
     std::function<void(int, std::string)> done) {
-    {
-        std::lock_guard lk(mu_);
-        Item item;
-        item.query = [this, task = std::move(task), done = std::move(done)] {
-            drover_error err{};
-            int rc = task(acct_, &err);
-            boost::asio::post(io_, [done, rc, text = std::string(err.text)] { done(rc, text); });
-        };
-        queue_.push_back(std::move(item));
-    }
-    cv_.notify_one();
+    push_task([this, task = std::move(task), done = std::move(done)] {
+        drover_error err{};
+        int rc = task(acct_, &err);
+        boost::asio::post(io_, [done, rc, text = std::string(err.text)] { done(rc, text); });
+    });
 }
 
 void AcctQueue::answer_query(const AcctQuery &q,
@@ -224,6 +222,39 @@ void AcctQueue::answer_query(const AcctQuery &q,
                      ? acct_.ops.job_step_query(acct_.state, &dq, emit, step_emit, &rows, &err)
                      : acct_.ops.job_query(acct_.state, &dq, emit, &rows, &err);
         if (rc != DROVER_OK)
+            out = net::make_error(DROVER_EIO, std::string("accounting query failed: ") + err.text);
+        else
+            out = rows.finish();
+    }
+    boost::asio::post(io_, [done, out = std::move(out)]() mutable { done(std::move(out)); });
+}
+
+void AcctQueue::answer_event_query(const AcctEventQuery &q,
+                                   const std::function<void(std::vector<uint8_t>)> &done) {
+    std::vector<uint8_t> out;
+    if (!acct_) {
+        out = net::make_error(DROVER_ENOENT, "Accounting storage is disabled");
+    } else if (!acct_.ops.node_event_query) {
+        out = net::make_error(DROVER_ENOENT, acct_.id + " keeps no node events");
+    } else {
+        std::vector<drover_str> clusters, nodes;
+        for (const auto &c : q.clusters) clusters.push_back(plugin::cstr(c));
+        for (const auto &n : q.nodes) nodes.push_back(plugin::cstr(n));
+        drover_acct_event_query dq{};
+        dq.struct_size = sizeof dq;
+        dq.cluster_count = uint32_t(clusters.size());
+        dq.clusters = clusters.data();
+        dq.node_count = uint32_t(nodes.size());
+        dq.node_names = nodes.data();
+        dq.period_start = q.period_start;
+        dq.period_end = q.period_end;
+        AcctEventResponseBuilder rows;
+        auto emit = [](void *arg, const drover_acct_node_event *ev) -> int {
+            static_cast<AcctEventResponseBuilder *>(arg)->event(*ev);
+            return 0;
+        };
+        drover_error err{};
+        if (acct_.ops.node_event_query(acct_.state, &dq, emit, &rows, &err) != DROVER_OK)
             out = net::make_error(DROVER_EIO, std::string("accounting query failed: ") + err.text);
         else
             out = rows.finish();

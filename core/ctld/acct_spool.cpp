@@ -1,10 +1,12 @@
-// acct_spool.cpp - job and step accounting records to and from their spooled bytes.
+// acct_spool.cpp - job, step and node event accounting records to and from their spooled bytes,
+// and the answers to queries.
 #include "ctld/acct_spool.hpp"
 
 #include <algorithm>
 #include <cstring>
+#include <variant>
 
-#include "ctld/acct_queue.hpp"
+#include "ctld/acct_records.hpp"
 #include "plugin/cstr.hpp"
 
 namespace drover::ctld {
@@ -20,6 +22,7 @@ std::vector<uint8_t> with_event(int event, const flatbuffers::FlatBufferBuilder 
     return out;
 }
 
+bool job_event(int event) { return event >= DROVER_ACCT_JOB_SUBMIT && event <= DROVER_ACCT_JOB_END; }
 bool step_event(int event) { return event == DROVER_ACCT_STEP_START || event == DROVER_ACCT_STEP_END; }
 
 // The table after the event byte, verified; nullptr when damaged. buf keeps it aligned.
@@ -86,8 +89,33 @@ flatbuffers::Offset<proto::AcctStep> build_acct_step(flatbuffers::FlatBufferBuil
         tres, tail ? s.min_cpu_usec : 0, tail ? s.ave_disk_read : 0, tail ? s.ave_disk_write : 0);
 }
 
-std::vector<uint8_t> encode_acct(int event, const AcctRecord &r) {
-    flatbuffers::FlatBufferBuilder fbb(256);
+drover_acct_node_event acct_node_event_view(const AcctNodeEvent &r, const std::string &cluster) {
+    drover_acct_node_event ev{};
+    ev.struct_size = sizeof ev;
+    ev.state = r.state;
+    ev.flags = r.flags;
+    ev.reason_uid = r.reason_uid;
+    ev.cluster = plugin::cstr(cluster);
+    ev.node_name = plugin::cstr(r.node_name);
+    ev.reason = plugin::cstr(r.reason);
+    ev.start_time = r.start_time;
+    ev.end_time = r.end_time;
+    return ev;
+}
+
+flatbuffers::Offset<proto::AcctNodeEvent> build_acct_node_event(flatbuffers::FlatBufferBuilder &b,
+                                                               const drover_acct_node_event &in) {
+    drover_acct_node_event ev{};
+    std::memcpy(&ev, &in, std::min<std::size_t>(in.struct_size, sizeof ev));
+    auto str = [&](drover_str v) { return b.CreateString(v.ptr ? v.ptr : "", v.len); };
+    auto cluster = str(ev.cluster), node = str(ev.node_name), reason = str(ev.reason);
+    return proto::CreateAcctNodeEvent(b, cluster, node, ev.state, ev.flags, reason, ev.reason_uid,
+                                      ev.start_time, ev.end_time);
+}
+
+namespace {
+
+void build(flatbuffers::FlatBufferBuilder &fbb, const AcctRecord &r) {
     auto str = [&](const std::string &v) { return fbb.CreateString(v); };
     auto name = str(r.name), part = str(r.partition), acct = str(r.account),
          nodes = str(r.node_list), wd = str(r.work_dir), comment = str(r.comment);
@@ -96,87 +124,115 @@ std::vector<uint8_t> encode_acct(int event, const AcctRecord &r) {
                                     r.exit_status, r.time_limit_min, r.submit_time, r.eligible_time,
                                     r.start_time, r.end_time, r.cancelled_by, r.array_job_id,
                                     r.array_task_id, comment));
-    return with_event(event, fbb);
 }
 
-std::vector<uint8_t> encode_acct(int event, const AcctStepRecord &r) {
-    flatbuffers::FlatBufferBuilder fbb(256);
+void build(flatbuffers::FlatBufferBuilder &fbb, const AcctStepRecord &r) {
     fbb.Finish(build_acct_step(fbb, acct_step_view(r)));
+}
+
+void build(flatbuffers::FlatBufferBuilder &fbb, const AcctNodeEvent &r) {
+    fbb.Finish(build_acct_node_event(fbb, acct_node_event_view(r, {})));
+}
+
+void read(const proto::AcctJob &j, AcctRecord *r) {
+    r->job_id = j.job_id();
+    r->uid = j.user_id();
+    r->gid = j.group_id();
+    r->name = to_string(j.name());
+    r->partition = to_string(j.partition());
+    r->account = to_string(j.account());
+    r->node_list = to_string(j.node_list());
+    r->work_dir = to_string(j.work_dir());
+    r->alloc_nodes = j.alloc_nodes();
+    r->alloc_cpus = j.alloc_cpus();
+    r->req_cpus = j.req_cpus();
+    r->req_mem_mb = j.req_mem_mb();
+    r->state = j.state();
+    r->exit_status = j.exit_status();
+    r->time_limit_min = j.time_limit_min();
+    r->submit_time = j.submit_time();
+    r->eligible_time = j.eligible_time();
+    r->start_time = j.start_time();
+    r->end_time = j.end_time();
+    r->cancelled_by = j.cancelled_by();
+    r->array_job_id = j.array_job_id();
+    r->array_task_id = j.array_task_id();
+    r->comment = to_string(j.comment());
+}
+
+void read(const proto::AcctStep &s, AcctStepRecord *r) {
+    r->job_id = s.job_id();
+    r->step_id = s.step_id();
+    r->name = to_string(s.name());
+    r->node_list = to_string(s.node_list());
+    r->nodes = s.nodes();
+    r->tasks = s.tasks();
+    r->cpus = s.cpus();
+    r->req_mem_mb = s.req_mem_mb();
+    r->state = s.state();
+    r->exit_status = s.exit_status();
+    r->start_time = s.start_time();
+    r->end_time = s.end_time();
+    r->cancelled_by = s.cancelled_by();
+    r->max_rss_task = s.max_rss_task();
+    r->max_rss = s.max_rss();
+    r->ave_rss = s.ave_rss();
+    r->max_rss_node = to_string(s.max_rss_node());
+    r->max_vsize = s.max_vsize();
+    r->ave_vsize = s.ave_vsize();
+    r->max_vsize_node = to_string(s.max_vsize_node());
+    r->ave_cpu_usec = s.ave_cpu_usec();
+    r->min_cpu_usec = s.min_cpu_usec();
+    r->user_cpu_usec = s.user_cpu_usec();
+    r->sys_cpu_usec = s.sys_cpu_usec();
+    r->max_disk_read = s.max_disk_read();
+    r->max_disk_write = s.max_disk_write();
+    r->ave_disk_read = s.ave_disk_read();
+    r->ave_disk_write = s.ave_disk_write();
+    r->max_disk_read_node = to_string(s.max_disk_read_node());
+    r->max_disk_write_node = to_string(s.max_disk_write_node());
+    r->tres_alloc = to_string(s.tres_alloc());
+}
+
+void read(const proto::AcctNodeEvent &e, AcctNodeEvent *r) {
+    r->node_name = to_string(e.node_name());
+    r->state = e.state();
+    r->flags = e.flags();
+    r->reason = to_string(e.reason());
+    r->reason_uid = e.reason_uid();
+    r->start_time = e.start_time();
+    r->end_time = e.end_time();
+}
+
+// The record the bytes after the event byte hold, verified; false when damaged.
+template <class Table, class Rec>
+bool decode_as(const uint8_t *data, std::size_t len, AcctPayload *out) {
+    std::vector<uint8_t> buf;
+    const auto *t = verified<Table>(data, len, buf);
+    if (!t) return false;
+    Rec r;
+    read(*t, &r);
+    *out = std::move(r);
+    return true;
+}
+
+}  // namespace
+
+std::vector<uint8_t> encode_acct(int event, const AcctPayload &r) {
+    flatbuffers::FlatBufferBuilder fbb(256);
+    std::visit([&](const auto &rec) { build(fbb, rec); }, r);
     return with_event(event, fbb);
 }
 
-bool acct_is_step(const uint8_t *data, std::size_t len) { return len > 0 && step_event(data[0]); }
-
-bool decode_acct(const uint8_t *data, std::size_t len, int *event, AcctRecord *r) {
-    std::vector<uint8_t> buf;
-    if (acct_is_step(data, len)) return false;
-    const auto *j = verified<proto::AcctJob>(data, len, buf);
-    if (!j) return false;
-    *event = data[0];
-    r->job_id = j->job_id();
-    r->uid = j->user_id();
-    r->gid = j->group_id();
-    r->name = to_string(j->name());
-    r->partition = to_string(j->partition());
-    r->account = to_string(j->account());
-    r->node_list = to_string(j->node_list());
-    r->work_dir = to_string(j->work_dir());
-    r->alloc_nodes = j->alloc_nodes();
-    r->alloc_cpus = j->alloc_cpus();
-    r->req_cpus = j->req_cpus();
-    r->req_mem_mb = j->req_mem_mb();
-    r->state = j->state();
-    r->exit_status = j->exit_status();
-    r->time_limit_min = j->time_limit_min();
-    r->submit_time = j->submit_time();
-    r->eligible_time = j->eligible_time();
-    r->start_time = j->start_time();
-    r->end_time = j->end_time();
-    r->cancelled_by = j->cancelled_by();
-    r->array_job_id = j->array_job_id();
-    r->array_task_id = j->array_task_id();
-    r->comment = to_string(j->comment());
-    return true;
-}
-
-bool decode_acct(const uint8_t *data, std::size_t len, int *event, AcctStepRecord *r) {
-    std::vector<uint8_t> buf;
-    if (!acct_is_step(data, len)) return false;
-    const auto *s = verified<proto::AcctStep>(data, len, buf);
-    if (!s) return false;
-    *event = data[0];
-    r->job_id = s->job_id();
-    r->step_id = s->step_id();
-    r->name = to_string(s->name());
-    r->node_list = to_string(s->node_list());
-    r->nodes = s->nodes();
-    r->tasks = s->tasks();
-    r->cpus = s->cpus();
-    r->req_mem_mb = s->req_mem_mb();
-    r->state = s->state();
-    r->exit_status = s->exit_status();
-    r->start_time = s->start_time();
-    r->end_time = s->end_time();
-    r->cancelled_by = s->cancelled_by();
-    r->max_rss_task = s->max_rss_task();
-    r->max_rss = s->max_rss();
-    r->ave_rss = s->ave_rss();
-    r->max_rss_node = to_string(s->max_rss_node());
-    r->max_vsize = s->max_vsize();
-    r->ave_vsize = s->ave_vsize();
-    r->max_vsize_node = to_string(s->max_vsize_node());
-    r->ave_cpu_usec = s->ave_cpu_usec();
-    r->min_cpu_usec = s->min_cpu_usec();
-    r->user_cpu_usec = s->user_cpu_usec();
-    r->sys_cpu_usec = s->sys_cpu_usec();
-    r->max_disk_read = s->max_disk_read();
-    r->max_disk_write = s->max_disk_write();
-    r->ave_disk_read = s->ave_disk_read();
-    r->ave_disk_write = s->ave_disk_write();
-    r->max_disk_read_node = to_string(s->max_disk_read_node());
-    r->max_disk_write_node = to_string(s->max_disk_write_node());
-    r->tres_alloc = to_string(s->tres_alloc());
-    return true;
+bool decode_acct(const uint8_t *data, std::size_t len, int *event, AcctPayload *r) {
+    if (len < 1) return false;
+    const int ev = data[0];
+    bool ok = job_event(ev)              ? decode_as<proto::AcctJob, AcctRecord>(data, len, r)
+              : step_event(ev)           ? decode_as<proto::AcctStep, AcctStepRecord>(data, len, r)
+              : ev == kAcctNodeEventCode ? decode_as<proto::AcctNodeEvent, AcctNodeEvent>(data, len, r)
+                                         : false;
+    if (ok) *event = ev;
+    return ok;
 }
 
 void AcctResponseBuilder::job(const drover_acct_job &in) {
@@ -212,6 +268,13 @@ void AcctResponseBuilder::flush() {
         j.cancelled_by, j.array_job_id, j.array_task_id, comment_, steps));
     steps_.clear();
     pending_ = false;
+}
+
+std::vector<uint8_t> AcctEventResponseBuilder::finish() {
+    auto v = fbb_.CreateVector(rows_);
+    fbb_.Finish(proto::CreateMessage(fbb_, proto::Body::AcctEventQueryResponse,
+                                     proto::CreateAcctEventQueryResponse(fbb_, v).Union()));
+    return {fbb_.GetBufferPointer(), fbb_.GetBufferPointer() + fbb_.GetSize()};
 }
 
 std::vector<uint8_t> AcctResponseBuilder::finish() {

@@ -1,4 +1,4 @@
-// acct_spool.hpp - accounting records as FlatBuffers tables: the spool's bytes (acct_queue.hpp
+// acct_spool.hpp - accounting records as FlatBuffers tables: the spool's bytes (acct_records.hpp
 // declares encode_acct/decode_acct) and the rows of a query's answer.
 #pragma once
 
@@ -14,6 +14,10 @@ namespace drover::ctld {
 // A step as proto::AcctStep. Members past step.struct_size are written as 0 / empty.
 flatbuffers::Offset<proto::AcctStep> build_acct_step(flatbuffers::FlatBufferBuilder &b,
                                                      const drover_acct_step &step);
+
+// A node event as proto::AcctNodeEvent. Members past ev.struct_size are written as 0 / empty.
+flatbuffers::Offset<proto::AcctNodeEvent> build_acct_node_event(flatbuffers::FlatBufferBuilder &b,
+                                                               const drover_acct_node_event &ev);
 
 // Builds an AcctQueryResponse message from a store's stream: each job, then that job's steps.
 class AcctResponseBuilder {
@@ -34,6 +38,19 @@ class AcctResponseBuilder {
     drover_acct_job job_{};
     flatbuffers::Offset<flatbuffers::String> cluster_, name_, part_, acct_, nodes_, wd_, comment_;
     std::vector<flatbuffers::Offset<proto::AcctStep>> steps_;
+};
+
+// Builds an AcctEventQueryResponse message from a store's stream of node events.
+class AcctEventResponseBuilder {
+  public:
+    AcctEventResponseBuilder() : fbb_(1 << 12) {}
+    void event(const drover_acct_node_event &ev) { rows_.push_back(build_acct_node_event(fbb_, ev)); }
+    // The finished Message (Body::AcctEventQueryResponse).
+    std::vector<uint8_t> finish();
+
+  private:
+    flatbuffers::FlatBufferBuilder fbb_;
+    std::vector<flatbuffers::Offset<proto::AcctNodeEvent>> rows_;
 };
 
 }  // namespace drover::ctld

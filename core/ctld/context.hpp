@@ -27,6 +27,7 @@ namespace drover::ctld {
 
 class Committer;
 class AcctQueue;
+class AcctRecorder;
 class NodeManager;
 class JobManager;
 class Scheduler;
@@ -47,6 +48,7 @@ struct Ctx {
     StepManager *steps = nullptr;
     uint32_t slurm_uid = 0;
     std::string host;  // this controller's name
+    AcctRecorder *recorder = nullptr;  // accounting records go through its spool
 
     // root and SlurmUser administer.
     bool is_admin(uint32_t uid) const { return uid == 0 || uid == slurm_uid; }

@@ -11,6 +11,7 @@
 #include "daemon/daemon.hpp"
 #include "ctld/acct_admin.hpp"
 #include "ctld/acct_queue.hpp"
+#include "ctld/acct_recorder.hpp"
 #include "ctld/ctld_stats.hpp"
 #include "ctld/committer.hpp"
 #include "ctld/context.hpp"
@@ -112,11 +113,13 @@ int run_controller(const Options &opts) {
     state::Store store(conf.state_save_location, sync_each);
     Committer commit(io, store);
     net::CallPool pool(io, 8);
-    JobManager *jobs_ptr = nullptr;  // set below; records are delivered only after recovery
+    AcctRecorder *recorder_ptr = nullptr;  // set below; records are delivered only after recovery
     AcctQueue acct(io, plugins.acct(), conf.cluster_name,
-                   [&jobs_ptr](uint64_t seq) { jobs_ptr->acct_delivered(seq); });
+                   [&recorder_ptr](uint64_t seq) { recorder_ptr->delivered(seq); });
+    AcctRecorder recorder(commit, store, acct);
+    recorder_ptr = &recorder;
 
-    Ctx ctx{io, conf, plugins, auth, store, commit, pool, acct, nullptr, nullptr, nullptr, nullptr, 0, {}};
+    Ctx ctx{io, conf, plugins, auth, store, commit, pool, acct, nullptr, nullptr, nullptr, nullptr, 0, {}, &recorder};
     ctx.host = daemon::short_hostname();
     ctx.slurm_uid = daemon::uid_of(conf.slurm_user);
     NodeManager nodes(ctx);
@@ -127,13 +130,13 @@ int run_controller(const Options &opts) {
     ctx.nodes = &nodes;
     ctx.jobs = &jobs;
     ctx.sched = &sched;
-    jobs_ptr = &jobs;
 
     AcctAdmin admin(ctx);
     acct.stats().server_start = acct.stats().since = Ctx::now();
     nodes.recover();
     jobs.recover(opts.cold_start);
-    jobs.recover_acct_spool();
+    recorder.recover();
+    nodes.record_events();
     admin.start();
     sched.init_select();
     commit.flush();
@@ -175,6 +178,20 @@ int run_controller(const Options &opts) {
              if (acct_private(conf.private_data) && admin.admin_level(q->peer.uid) < DROVER_ADMIN_OPERATOR)
                  query.uid = q->peer.uid;
              acct.query(std::move(query), [r](std::vector<uint8_t> msg) { r->reply(msg); });
+         }},
+        {proto::Body::AcctEventQueryRequest,
+         [&](const Req &q, const Resp &r) {
+             const auto *a = q->msg->body_as_AcctEventQueryRequest();
+             AcctEventQuery query;
+             if (a->clusters())
+                 for (const auto *c : *a->clusters()) query.clusters.push_back(c->str());
+             // As Slurm's sacctmgr: this cluster's events unless others (or all) are named.
+             if (query.clusters.empty() && !a->all_clusters()) query.clusters.push_back(conf.cluster_name);
+             if (a->nodes())
+                 for (const auto *n : *a->nodes()) query.nodes.push_back(n->str());
+             query.period_start = a->period_start();
+             query.period_end = a->period_end();
+             acct.event_query(std::move(query), [r](std::vector<uint8_t> msg) { r->reply(msg); });
          }},
         {proto::Body::AcctAdminRequest, [&](const Req &q, const Resp &r) { admin.on_request(q, r); }},
         {proto::Body::StatsRequest,

@@ -7,6 +7,7 @@
 #include <spdlog/spdlog.h>
 
 #include "ctld/acct_queue.hpp"
+#include "ctld/acct_recorder.hpp"
 #include "ctld/step_acct.hpp"
 #include "ctld/step_mgr.hpp"
 #include "net/usage_codec.hpp"
@@ -111,7 +112,7 @@ void JobManager::persist(const Job &job) {
 
 void JobManager::account(int event, const Job &j) {
     ctx_.acct.stats().count(event, j.state);
-    spool_acct(event, acct_record(j));
+    ctx_.recorder->record(event, acct_record(j));
 }
 
 void JobManager::account_requeue(const Job &j) {
@@ -122,7 +123,7 @@ void JobManager::account_requeue(const Job &j) {
     r.state = DROVER_JOB_PENDING | kAcctStateRequeued;
     r.end_time = Ctx::now();
     if (r.start_time == 0) r.start_time = r.end_time;
-    spool_acct(DROVER_ACCT_JOB_END, std::move(r));
+    ctx_.recorder->record(DROVER_ACCT_JOB_END, std::move(r));
 }
 
 AcctRecord JobManager::acct_record(const Job &j) {
@@ -151,59 +152,6 @@ AcctRecord JobManager::acct_record(const Job &j) {
     r.array_task_id = j.array_task_id;
     r.comment = j.comment;
     return r;
-}
-
-uint64_t JobManager::spool(const std::vector<uint8_t> &record) {
-    // Spooled in this commit; handed to the accounting thread once durable (after_commit).
-    uint64_t seq = ++acct_seq_;
-    auto key = state::seq_key(seq);
-    ctx_.commit.txn().put(state::Table::AcctSpool, key, record);
-    return seq;
-}
-
-void JobManager::spool_acct(int event, AcctRecord r) {
-    uint64_t seq = spool(encode_acct(event, r));
-    ctx_.commit.after_commit([this, seq, event, r = std::move(r)]() mutable {
-        ctx_.acct.job_event(seq, event, std::move(r));
-    });
-}
-
-void JobManager::account_step(int event, AcctStepRecord r) {
-    uint64_t seq = spool(encode_acct(event, r));
-    ctx_.commit.after_commit([this, seq, event, r = std::move(r)]() mutable {
-        ctx_.acct.step_event(seq, event, std::move(r));
-    });
-}
-
-void JobManager::acct_delivered(uint64_t seq) {
-    auto key = state::seq_key(seq);
-    ctx_.commit.txn().del(state::Table::AcctSpool, key);
-}
-
-void JobManager::recover_acct_spool() {
-    std::size_t n = 0;
-    ctx_.store.scan(state::Table::AcctSpool, [&](state::Bytes key, state::Bytes value) {
-        uint64_t seq = state::seq_from_key(key);
-        acct_seq_ = std::max(acct_seq_, seq);
-        int event = 0;
-        if (acct_is_step(value.data(), value.size())) {
-            AcctStepRecord r;
-            if (!decode_acct(value.data(), value.size(), &event, &r)) {
-                spdlog::error("skipping damaged spooled accounting record {}", seq);
-                return;
-            }
-            ctx_.acct.step_event(seq, event, std::move(r));
-        } else {
-            AcctRecord r;
-            if (!decode_acct(value.data(), value.size(), &event, &r)) {
-                spdlog::error("skipping damaged spooled accounting record {}", seq);
-                return;
-            }
-            ctx_.acct.job_event(seq, event, std::move(r));
-        }
-        ++n;
-    });
-    if (n) spdlog::info("{} accounting records from before the restart are being delivered", n);
 }
 
 void JobManager::end_job(Job &job, uint32_t state, int32_t exit_status) {

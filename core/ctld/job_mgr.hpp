@@ -9,7 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "ctld/acct_queue.hpp"
+#include "ctld/acct_records.hpp"
 #include "ctld/context.hpp"
 #include "ctld/job.hpp"
 #include "net/server.hpp"
@@ -52,14 +52,6 @@ class JobManager {
     void account(int event, const Job &job);
     // Before a requeue resets the job: its ending run's record, REQUEUED (then account SUBMIT).
     void account_requeue(const Job &job);
-    // Spools a step's accounting record (DROVER_ACCT_STEP_START or _END) in the current batch,
-    // like account(); the accounting thread gets it once the batch is durable.
-    void account_step(int event, AcctStepRecord rec);
-    // The accounting thread stored record seq: drop it from the spool.
-    void acct_delivered(uint64_t seq);
-    // Hands the records (jobs and steps) a previous run spooled but did not deliver to the
-    // accounting thread.
-    void recover_acct_spool();
 
     // Ends a job: final state and exit status, resources released, recorded, scheduler woken.
     void end_job(Job &job, uint32_t state, int32_t exit_status);
@@ -107,9 +99,6 @@ class JobManager {
 
   private:
     AcctRecord acct_record(const Job &job);
-    // Puts an encoded accounting record in the spool within the current batch; its sequence.
-    uint64_t spool(const std::vector<uint8_t> &record);
-    void spool_acct(int event, AcctRecord r);
     // One job's scontrol update (fields, hold/release, requeue, top): an empty string, or why it
     // was refused, in which case the job is unchanged.
     std::string update_job(Job &job, const proto::JobUpdateRequest &r, uint32_t uid, bool admin);
@@ -124,7 +113,6 @@ class JobManager {
     Ctx &ctx_;
     std::map<uint32_t, std::unique_ptr<Job>> jobs_;  // ordered: submit order is id order
     uint32_t next_id_ = 1;
-    uint64_t acct_seq_ = 0;
     std::unordered_map<uint32_t, std::string> user_names_;
     std::unordered_map<uint32_t, ArrayCounts> arrays_;
     // (array job id, task id) -> job id, for tasks that have left the pending record.

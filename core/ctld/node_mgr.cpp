@@ -9,6 +9,7 @@
 
 #include "common/gres.hpp"
 #include "common/hostlist.hpp"
+#include "ctld/acct_recorder.hpp"
 #include "ctld/committer.hpp"
 #include "ctld/job.hpp"
 #include "ctld/job_mgr.hpp"
@@ -127,6 +128,9 @@ void NodeManager::recover() {
         n->reason = info->reason() ? info->reason()->str() : "";
         n->reason_time = info->reason_time();
         n->reason_uid = info->reason_uid();
+        if (info->event_start())  // the event open in the store began as the node is now
+            n->event = OpenNodeEvent{info->event_start(), info->state() == DROVER_NODE_DOWN,
+                                     (info->flags() & DROVER_NODE_FLAG_DRAIN) != 0, n->reason};
         // Nodes were up when we stopped: keep scheduling on them; pings will tell.
         if (info->state() != DROVER_NODE_DOWN && info->state() != DROVER_NODE_UNKNOWN &&
             n->state == DROVER_NODE_UNKNOWN) {
@@ -230,7 +234,24 @@ bool NodeManager::resolve(const std::string &name, std::string *host, uint16_t *
     return true;
 }
 
-void NodeManager::persist(const Node &n) {
+void NodeManager::record_events() {
+    for (auto &n : nodes_)
+        if (note_event(n)) write(n);
+}
+
+bool NodeManager::note_event(Node &n) {
+    auto records = node_event_changes(
+        n.event, {n.conf->name, n.state, n.flags, n.reason, n.reason_uid}, Ctx::now());
+    for (auto &r : records) ctx_.recorder->record(kAcctNodeEventCode, std::move(r));
+    return !records.empty();
+}
+
+void NodeManager::persist(Node &n) {
+    note_event(n);
+    write(n);
+}
+
+void NodeManager::write(const Node &n) {
     flatbuffers::FlatBufferBuilder fbb(256);
     auto name = fbb.CreateString(n.conf->name);
     auto reason = fbb.CreateString(n.reason);
@@ -241,6 +262,7 @@ void NodeManager::persist(const Node &n) {
     b.add_reason(reason);
     b.add_reason_time(n.reason_time);
     b.add_reason_uid(n.reason_uid);
+    b.add_event_start(n.event.start);
     fbb.Finish(b.Finish());
     ctx_.commit.txn().put(state::Table::Nodes, state::as_bytes(n.conf->name),
                           {fbb.GetBufferPointer(), fbb.GetSize()});
@@ -290,7 +312,7 @@ void NodeManager::on_register(const std::shared_ptr<net::Request> &req,
     bool trust_config = ctx_.conf.slurmd_parameters.find("config_overrides") != std::string::npos;
     std::string low = trust_config ? std::string() : shortfall(*n->conf, *r);
     if (!low.empty()) {
-        if (n->state != DROVER_NODE_DOWN || n->reason != low) set_down(*n, low, 0);
+        if (n->state != DROVER_NODE_DOWN || n->reason != low) set_down(*n, low, ctx_.slurm_uid);
     } else {
         bool was_down = n->state == DROVER_NODE_DOWN;
         bool lost_contact = n->reason == "Not responding";
@@ -481,7 +503,7 @@ void NodeManager::ping_all() {
                 refresh_state(*n);
                 if (n->state != DROVER_NODE_DOWN &&
                     now - n->last_response >= int64_t(ctx_.conf.slurmd_timeout))
-                    set_down(*n, "Not responding", 0);
+                    set_down(*n, "Not responding", ctx_.slurm_uid);
             }
         });
 }

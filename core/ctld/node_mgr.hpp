@@ -12,6 +12,7 @@
 
 #include "common/bitmap.hpp"
 #include "ctld/context.hpp"
+#include "ctld/node_events.hpp"
 #include "net/server.hpp"
 
 namespace drover::ctld {
@@ -34,6 +35,7 @@ struct Node {
     uint32_t alloc_cpus = 0;
     uint64_t alloc_memory_mb = 0;
     uint32_t run_jobs = 0;
+    OpenNodeEvent event;  // its node event in the accounting store, while down or drained
 
     bool usable() const {
         return (state == DROVER_NODE_IDLE || state == DROVER_NODE_ALLOCATED ||
@@ -56,6 +58,9 @@ class NodeManager {
 
     // Restores admin state (drain, down, reasons) from the store.
     void recover();
+    // Records a node event for every node down or drained without one (slurm.conf's State=DOWN,
+    // or a state store older than node events); after the accounting spool is recovered.
+    void record_events();
 
     std::size_t size() const { return nodes_.size(); }
     Node &at(uint32_t i) { return nodes_[i]; }
@@ -94,7 +99,11 @@ class NodeManager {
 
   private:
     static std::string shortfall(const NodeConf &c, const proto::NodeRegisterRequest &r);
-    void persist(const Node &n);
+    // Records the node's event changes (node_events.hpp), then writes its record.
+    void persist(Node &n);
+    void write(const Node &n);
+    // Spools the node event records its state calls for; true when there were any.
+    bool note_event(Node &n);
     void set_down(Node &n, const std::string &reason, uint32_t uid);
     void refresh_state(Node &n);
 

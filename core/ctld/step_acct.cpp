@@ -1,7 +1,9 @@
 // step_acct.cpp - step records for the accounting store.
 #include "ctld/step_acct.hpp"
 
-#include "ctld/acct_queue.hpp"
+#include <drover/proctrack.h>
+
+#include "ctld/acct_recorder.hpp"
 #include "ctld/job_mgr.hpp"
 #include "ctld/node_mgr.hpp"
 #include "ctld/step_mgr.hpp"
@@ -55,7 +57,7 @@ void record_step(Ctx &ctx, const Job &job, const Step &s, int event, const std::
     r.cancelled_by = s.cancelled_by;
     r.tres_alloc = tres(r.cpus, s.mem_per_node_mb * r.nodes, r.nodes);
     if (event == DROVER_ACCT_STEP_END) put_usage(r, s.usage);
-    ctx.jobs->account_step(event, std::move(r));
+    ctx.recorder->record(event, std::move(r));
 }
 
 void record_batch_step(Ctx &ctx, const Job &job, uint32_t state, const StepUsageSummary &usage) {
@@ -75,7 +77,7 @@ void record_batch_step(Ctx &ctx, const Job &job, uint32_t state, const StepUsage
     r.cancelled_by = job.cancelled_by;
     r.tres_alloc = tres(r.cpus, job.node_alloc.empty() ? job.mem_per_node_mb : job.node_alloc.front().mem_mb, 1);
     put_usage(r, usage);
-    ctx.jobs->account_step(DROVER_ACCT_STEP_END, std::move(r));
+    ctx.recorder->record(DROVER_ACCT_STEP_END, std::move(r));
 }
 
 }  // namespace drover::ctld
