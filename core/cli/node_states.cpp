@@ -3,6 +3,8 @@
 
 #include <drover/views.h>
 
+#include <utility>
+
 #include "cli/text.hpp"
 #include "common/error.hpp"
 
@@ -105,6 +107,20 @@ std::string node_state_complete(uint32_t state, uint32_t flags) {
     for (const auto &f : kFlags)
         if (has(flags, f.flag)) out.append("+").append(f.name);
     return out;
+}
+
+uint32_t node_state_slurm_raw(uint32_t state, uint32_t flags) {
+    // Slurm's NODE_STATE_* flag bits for the flags Drover has.
+    static constexpr std::pair<uint32_t, uint32_t> kSlurmBits[] = {
+        {DROVER_NODE_FLAG_CLOUD, 0x80},          {DROVER_NODE_FLAG_DRAIN, 0x200},
+        {DROVER_NODE_FLAG_COMPLETING, 0x400},    {DROVER_NODE_FLAG_NOT_RESPONDING, 0x800},
+        {DROVER_NODE_FLAG_POWERED_DOWN, 0x1000}, {DROVER_NODE_FLAG_POWERING_UP, 0x4000},
+        {DROVER_NODE_FLAG_POWERING_DOWN, 0x40000}, {DROVER_NODE_FLAG_POWER_DOWN, 0x800000},
+    };
+    uint32_t raw = static_cast<uint32_t>(slurm_base_number(state));
+    for (const auto &[ours, slurm] : kSlurmBits)
+        if (has(flags, ours)) raw |= slurm;
+    return raw;
 }
 
 int node_state_rank(uint32_t state, uint32_t flags) {

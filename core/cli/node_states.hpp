@@ -16,6 +16,10 @@ std::string node_state_long(uint32_t state, uint32_t flags);
 // Base state and every flag, as scontrol shows State=: "IDLE+DRAIN", "IDLE+CLOUD+POWERED_DOWN".
 std::string node_state_complete(uint32_t state, uint32_t flags);
 
+// The state as Slurm numbers it in its state word (base state, then NODE_STATE_* flag bits):
+// what sacctmgr's StateRaw prints.
+uint32_t node_state_slurm_raw(uint32_t state, uint32_t flags);
+
 // A number that orders groups the way sinfo's default "-t" (decreasing state) sort does.
 int node_state_rank(uint32_t state, uint32_t flags);
 

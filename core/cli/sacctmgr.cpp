@@ -1,11 +1,13 @@
 // sacctmgr.cpp - clusters, accounts, users and associations through the controller
 // (AcctAdminRequest): show prints the rows it sends back; add, modify and delete print what would
-// change and, unless -i, ask before committing, as Slurm's sacctmgr does.
+// change and, unless -i, ask before committing, as Slurm's sacctmgr does. show event lists node
+// events from the accounting store (AcctEventQueryRequest).
 #include <poll.h>
 #include <unistd.h>
 
 #include "cli/command_main.hpp"
 #include "cli/sacctmgr_args.hpp"
+#include "cli/sacctmgr_events.hpp"
 #include "cli/sacctmgr_fields.hpp"
 
 namespace drover::cli {
@@ -32,7 +34,7 @@ constexpr const char *kHelp =
     "     list <ENTITY> [<SPECS>]  display info of identified entity (show, view)\n"
     "     modify <ENTITY> where <SPECS> set <SPECS>  modify entity (update)\n"
     "\n"
-    "  <ENTITY> may be \"account\", \"association\", \"cluster\" or \"user\".\n"
+    "  <ENTITY> may be \"account\", \"association\", \"cluster\", \"event\" or \"user\".\n"
     "\n"
     "  list account  - Descriptions=, Format=, Names=, Organizations=\n"
     "  add account   - Cluster=, Description=, Name=, Organization=, Parent=\n"
@@ -48,7 +50,9 @@ constexpr const char *kHelp =
     "                  (where options) Account=, DefaultAccount=, Names=\n"
     "  delete user   - Account=, Cluster=, Name=, Partition=\n"
     "  list assoc    - Accounts=, Clusters=, Format=, Partitions=, Users=\n"
-    "  delete assoc  - Accounts=, Clusters=, Partitions=, Users=\n";
+    "  delete assoc  - Accounts=, Clusters=, Partitions=, Users=\n"
+    "  list events   - All_Clusters, All_Time, Clusters=, CondFlags=Open, End=,\n"
+    "                  Event=, Format=, Nodes=, Reason=, Start=, States=, User=\n";
 
 constexpr CommandText kText{kProg, kHelp, nullptr, "slurm-compatible drover "};
 
@@ -92,8 +96,36 @@ bool confirmed() {
     }
 }
 
+FieldLayout layout_of(const SacctmgrArgs &a) {
+    return a.parsable2 ? FieldLayout::parsable2 : a.parsable ? FieldLayout::parsable : FieldLayout::fixed;
+}
+
+// show event: the controller answers from the store what overlaps the window for the nodes and
+// clusters; the other conditions are applied here.
+int show_events(const SacctmgrArgs &a) {
+    const int64_t now = now_seconds();
+    EventConditions c = parse_event_conditions(a.conditions, now);
+    auto fields = parse_sacctmgr_format(c.format.empty() ? event_default_format(c) : c.format);
+    flatbuffers::FlatBufferBuilder fbb;
+    auto clusters = fbb.CreateVectorOfStrings(c.clusters);
+    auto nodes = fbb.CreateVectorOfStrings(c.nodes);
+    auto req = proto::CreateAcctEventQueryRequest(fbb, clusters, c.all_clusters, nodes, c.start, c.end);
+    net::Reply reply;
+    const auto *r = ask_ctld<proto::AcctEventQueryResponse>(
+        reply, fbb, proto::Body::AcctEventQueryRequest, req.Union(),
+        [](const net::RpcError &e) { print_error(kProg, e.what()); });
+    if (!r) return 1;
+    std::vector<SacctmgrRow> rows;
+    if (r->events())
+        for (const auto *ev : *r->events())
+            if (event_matches(c, *ev)) rows.push_back(event_row(*ev, now));
+    write_out(render_sacctmgr(fields, rows, layout_of(a), !a.noheader));
+    return 0;
+}
+
 int run(const SacctmgrArgs &a) {
     net::Reply reply;
+    if (a.entity == "event") return show_events(a);
     if (a.verb == "show") {
         auto fields = parse_sacctmgr_format(a.format.empty() ? sacctmgr_default_format(a.entity) : a.format);
         const auto *r = ask(reply, a, false);
@@ -107,10 +139,7 @@ int run(const SacctmgrArgs &a) {
                         out.emplace_back(kv->key() ? kv->key()->str() : "", kv->value() ? kv->value()->str() : "");
                 rows.push_back(std::move(out));
             }
-        FieldLayout layout = a.parsable2 ? FieldLayout::parsable2
-                             : a.parsable ? FieldLayout::parsable
-                                          : FieldLayout::fixed;
-        write_out(render_sacctmgr(fields, rows, layout, !a.noheader));
+        write_out(render_sacctmgr(fields, rows, layout_of(a), !a.noheader));
         return 0;
     }
     const auto *r = ask(reply, a, a.immediate);

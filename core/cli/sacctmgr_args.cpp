@@ -32,7 +32,7 @@ constexpr Word kVerbs[] = {{"add", 3, "add"},       {"create", 2, "add"},   {"mo
                            {"show", 3, "show"},     {"list", 3, "show"},    {"view", 3, "show"}};
 constexpr Word kEntities[] = {{"associations", 3, "association"}, {"accounts", 3, "account"},
                               {"acct", 4, "account"},             {"clusters", 2, "cluster"},
-                              {"users", 1, "user"}};
+                              {"events", 1, "event"},             {"users", 1, "user"}};
 constexpr Word kKeys[] = {{"accounts", 3, "account"},         {"acct", 4, "account"},
                           {"adminlevel", 2, "adminlevel"},     {"clusters", 2, "cluster"},
                           {"defaultaccount", 3, "defaultaccount"}, {"description", 3, "description"},
@@ -78,8 +78,13 @@ SacctmgrArgs parse_sacctmgr_args(std::span<const std::string> args) {
     a.verb = verb;
     if (w.size() < 2) throw ParseError("Invalid command: " + w[0] + ": what to " + a.verb + "?");
     const char *entity = lookup(kEntities, to_lower(w[1]));
-    if (!entity) throw ParseError("Not supported by Drover: " + w[0] + " " + w[1] + " (cluster, account, user and association are)");
+    if (!entity) throw ParseError("Not supported by Drover: " + w[0] + " " + w[1] + " (cluster, account, user, association and event are)");
     a.entity = entity;
+    if (a.entity == "event") {  // only listed; its conditions are its own (sacctmgr_events.hpp)
+        if (a.verb != "show") throw ParseError("No valid entity in " + a.verb + " command");
+        a.conditions.assign(w.begin() + 2, w.end());
+        return a;
+    }
     // Where words go: add takes settings only; modify has conditions, then "set"; delete and
     // show take conditions.
     bool setting = a.verb == "add";

@@ -16,11 +16,13 @@ struct SacctmgrArgs {
     bool help = false, usage = false, version = false;
     int verbose = 0;
     std::string verb;    // add, modify, delete, show
-    std::string entity;  // cluster, account, user, association
+    std::string entity;  // cluster, account, user, association, event
     // Canonical lower-case keys: name, cluster, account, user, partition, parent, description,
     // organization, defaultaccount, adminlevel. Names written bare are name=.
     std::vector<std::pair<std::string, std::string>> set, where;
     std::vector<std::string> format;  // format= items as written ("User", "Account%20")
+    // show event: the words after the entity as written (sacctmgr_events.hpp reads them).
+    std::vector<std::string> conditions;
 };
 
 // Throws UsageError for an unknown option and drover::ParseError for a bad command (its what()

@@ -13,7 +13,7 @@ namespace drover::cli {
 
 struct SacctmgrField {
     std::string header;
-    int width = 10;
+    int width = 10;  // negative: left-justified
     std::string key;  // the row's field, as the controller names it ("" : no data, blank)
 };
 

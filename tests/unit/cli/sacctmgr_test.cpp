@@ -56,7 +56,7 @@ TEST(Sacctmgr, VerbsEntitiesAndKeys) {
 
 TEST(Sacctmgr, BadCommands) {
     EXPECT_EQ(error_of({"frobnicate", "user"}), "Invalid command: frobnicate");
-    EXPECT_EQ(error_of({"show", "qos"}), "Not supported by Drover: show qos (cluster, account, user and association are)");
+    EXPECT_EQ(error_of({"show", "qos"}), "Not supported by Drover: show qos (cluster, account, user, association and event are)");
     EXPECT_EQ(error_of({"add", "user", "alice", "Colour=red"}), " Unknown option: Colour=red");
     EXPECT_EQ(error_of({"delete", "user", "alice", "set", "adminlevel=none"}), " Unknown option: set (only modify sets values)");
     EXPECT_THROW(parse({"--bogus"}), UsageError);
