@@ -2,12 +2,11 @@
 #include "cli/json_records.hpp"
 
 #include <drover/views.h>
-#include <sys/wait.h>
 
 #include "cli/job_states.hpp"
 #include "cli/json_document.hpp"
+#include "cli/json_steps.hpp"
 #include "cli/node_states.hpp"
-#include "cli/sacct_rows.hpp"
 #include "cli/squeue_fields.hpp"
 #include "cli/text.hpp"
 #include "cli/users.hpp"
@@ -34,21 +33,6 @@ void partition_state(JsonWriter &w, const proto::PartitionInfo &p) {
     w.kv_str_list("state", {sv(p.state()).empty() ? std::string("UP") : to_upper(sv(p.state()))});
 }
 
-void exit_code(JsonWriter &w, int32_t raw, bool active) {
-    int status = static_cast<int>(raw);
-    int code = WIFEXITED(status) ? WEXITSTATUS(status) : 0;
-    int sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
-    const char *what = active ? "PENDING" : sig ? "SIGNALED" : code ? "ERROR" : "SUCCESS";
-    w.key("exit_code").begin_object();
-    w.kv_str_list("status", {what});
-    w.kv_number_obj("return_code", uint64_t(code), !active, false);
-    w.key("signal").begin_object();
-    w.kv_number_obj("id", uint64_t(sig), sig != 0, false);
-    w.kv("name", "");
-    w.end_object();
-    w.end_object();
-}
-
 void job(JsonWriter &w, const proto::JobInfo &j, int64_t now) {
     bool active = job_is_active(j.state());
     std::string user = sv(j.user_name()).empty() ? user_name(j.user_id()) : std::string(sv(j.user_name()));
@@ -70,7 +54,7 @@ void job(JsonWriter &w, const proto::JobInfo &j, int64_t now) {
     w.kv("dependency", sv(j.dependency()).empty() ? std::string() : dependency_text(j));
     time_obj(w, "eligible_time", j.eligible_time());
     time_obj(w, "end_time", job_end_time(j));
-    exit_code(w, j.exit_status(), active);
+    json_exit_code(w, j.exit_status(), active);
     w.kv("features", sv(j.constraint()));
     w.kv_num("group_id", j.group_id());
     w.kv("group_name", group_name(j.group_id()));
@@ -208,13 +192,13 @@ void sinfo_entry(JsonWriter &w, const SinfoRow &r) {
     w.end_object();
 }
 
-// An accounting record, with its batch step once it has started.
+// An accounting record, with its recorded steps.
 void acct_job(JsonWriter &w, const proto::AcctJob &j, int64_t now) {
     bool active = job_is_active(j.state());
     w.begin_object();
     w.kv("account", sv(j.account()));
     w.kv("cluster", sv(j.cluster()));
-    exit_code(w, j.exit_status(), active);
+    json_exit_code(w, j.exit_status(), active);
     w.kv("group", group_name(j.group_id()));
     w.kv_num("job_id", j.job_id());
     w.kv("name", sv(j.name()));
@@ -241,15 +225,7 @@ void acct_job(JsonWriter &w, const proto::AcctJob &j, int64_t now) {
     w.kv_num("CPUs", j.req_cpus());
     w.kv_number_obj("memory_per_node", j.req_mem_mb(), j.req_mem_mb() != 0, false);
     w.end_object();
-    w.key("steps").begin_array();
-    if (j.start_time() && (j.state() & kJobStateBase) != DROVER_JOB_PENDING) {
-        w.begin_object();
-        w.key("step").begin_object().kv("id", str_u(j.job_id()) + ".batch").kv("name", "batch").end_object();
-        w.key("state").begin_array().str(sacct_state(j, true)).end_array();
-        exit_code(w, j.exit_status(), active);
-        w.end_object();
-    }
-    w.end_array();
+    json_acct_steps(w, j, now);
     w.end_object();
 }
 

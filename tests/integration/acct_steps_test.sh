@@ -2,7 +2,8 @@
 # acct_steps_test.sh - step accounting records through a real controller and accounting/lmdb:
 # step records a controller still held in its spool when it stopped (acct_spool_tool writes them
 # as such a controller leaves them) are delivered after the restart, and sacct prints them right
-# after their job with their usage in Slurm's formats; -X hides them; the spool empties.
+# after their job with their usage in Slurm's formats (and sacct --json lists them with the job);
+# -X hides them; the spool empties.
 source "$(dirname "$0")/lib.sh"
 
 start_cluster 1
@@ -42,6 +43,24 @@ $job.0|2G|n1|1|1.50G|00:00:31|00:00:30|01:03.750|01:01.250|00:02.500|1M|n1|0
 $job.1||||||||||||" "$out" "sacct: usage of ended steps; CPU totals on the job line; none yet for a running step"
 assert_eq "$job.batch|2048M" "$(sacct -j "$job" -n -P -o JobID,MaxRSS --units=M | sed -n 2p)" "--units=M"
 assert_eq "$job" "$(sacct -j "$job" -n -P -X -o JobID)" "-X: the allocation only"
+
+# sacct --json: the job with its steps, each with id, name, state, nodes, tasks and usage.
+json_steps() {
+  sacct -j "$job" --json "$@" | python3 -c '
+import json, sys
+doc = json.load(sys.stdin)
+for j in doc["jobs"]:
+    for s in j["steps"]:
+        req = {t["type"]: t["count"] for t in s["tres"]["requested"]["max"]}
+        print(s["step"]["id"], s["step"]["name"], s["state"][0], s["nodes"]["range"],
+              s["tasks"]["count"], s["exit_code"]["status"][0], s["time"]["user"]["seconds"],
+              req.get("mem", "-"), ",".join(t["type"] for t in s["tres"]["allocated"]))'
+}
+assert_eq "$job.batch batch COMPLETED n1 2 SUCCESS 61 2147483648 cpu,node
+$job.extern extern COMPLETED n1 2 SUCCESS 61 2147483648 cpu,node
+$job.0 hostname COMPLETED n1 2 SUCCESS 61 2147483648 cpu,node
+$job.1 sleeper RUNNING n1 2 PENDING 0 - cpu,node" "$(json_steps 2>&1)" "sacct --json: each job's steps"
+assert_eq "" "$(json_steps -X 2>&1)" "sacct --json -X: no steps"
 assert_eq "AccountingRecordsWaiting = 0" \
   "$(scontrol show config | grep -o 'AccountingRecordsWaiting *= *[0-9]*' | tr -s ' ')" \
   "nothing is left in the spool"
