@@ -1,11 +1,14 @@
 // ctld_stats.cpp - sdiag's answer.
 #include "ctld/ctld_stats.hpp"
 
+#include <cstddef>
+
 #include "ctld/acct_queue.hpp"
 #include "ctld/context.hpp"
 #include "ctld/job_mgr.hpp"
 #include "ctld/scheduler.hpp"
 #include "net/server.hpp"
+#include "plugin/plugin_set.hpp"
 
 namespace drover::ctld {
 
@@ -13,10 +16,14 @@ void stats_reply(Ctx &ctx, const std::shared_ptr<net::Request> &req,
                  const std::shared_ptr<net::Responder> &resp, uint32_t admin_level) {
     CtldStats &s = ctx.acct.stats();
     const auto *m = req->msg->body_as_StatsRequest();
-    if (m->reset()) {
-        if (admin_level < DROVER_ADMIN_OPERATOR) return resp->error(DROVER_EPERM, "Access/permission denied");
-        s.reset(Ctx::now());
-    }
+    if (m->reset() && admin_level < DROVER_ADMIN_OPERATOR)
+        return resp->error(DROVER_EPERM, "Access/permission denied");
+    const auto &sched = ctx.plugins.sched();
+    drover_sched_stats bf{};
+    bf.struct_size = sizeof bf;
+    const bool backfill = sched && sched.ops.stats &&
+                          sched.ops.stats(sched.state, m->reset(), &bf) == DROVER_OK;
+    if (m->reset()) s.reset(Ctx::now());
     flatbuffers::FlatBufferBuilder fbb(512);
     std::vector<flatbuffers::Offset<proto::KeyValue>> kv;
     auto add = [&](const char *k, uint64_t v) {
@@ -33,7 +40,34 @@ void stats_reply(Ctx &ctx, const std::shared_ptr<net::Request> &req,
     add("jobs_failed", s.failed);
     add("jobs_pending", ctx.jobs ? ctx.jobs->pending().size() : 0);
     add("jobs_running", ctx.jobs ? ctx.jobs->running().size() : 0);
-    add("schedule_cycles", ctx.sched ? ctx.sched->passes() : 0);
+    add("schedule_cycles", s.cycles);
+    add("schedule_cycle_last", s.cycle_last_usec);
+    add("schedule_cycle_max", s.cycle_max_usec);
+    add("schedule_cycle_sum", s.cycle_sum_usec);
+    add("schedule_cycle_depth", s.depth_sum);
+    add("schedule_queue_length", s.queue_length);
+    if (backfill) {
+        // Only what the plugin filled in (an older plugin's struct is shorter).
+        auto has = [&](std::size_t end) { return bf.struct_size >= end; };
+#define DROVER_BF(member) \
+    if (has(offsetof(drover_sched_stats, member) + sizeof bf.member)) add("bf_" #member, uint64_t(bf.member))
+        DROVER_BF(backfilled_jobs);
+        DROVER_BF(backfilled_jobs_since_reset);
+        DROVER_BF(cycles);
+        DROVER_BF(last_cycle_when);
+        DROVER_BF(last_cycle_usec);
+        DROVER_BF(max_cycle_usec);
+        DROVER_BF(cycle_usec_sum);
+        DROVER_BF(last_depth);
+        DROVER_BF(last_depth_try);
+        DROVER_BF(depth_sum);
+        DROVER_BF(depth_try_sum);
+        DROVER_BF(last_queue_length);
+        DROVER_BF(queue_length_sum);
+        DROVER_BF(last_table_size);
+        DROVER_BF(table_size_sum);
+#undef DROVER_BF
+    }
     add("reset", m->reset() ? 1 : 0);
     fbb.Finish(proto::CreateMessage(fbb, proto::Body::StatsResponse,
                                     proto::CreateStatsResponse(fbb, fbb.CreateVector(kv)).Union()));

@@ -10,6 +10,7 @@
 #include <unordered_set>
 
 #include "common/timefmt.hpp"
+#include "ctld/acct_queue.hpp"
 #include "ctld/committer.hpp"
 #include "ctld/features.hpp"
 #include "ctld/job_env.hpp"
@@ -201,21 +202,22 @@ void Scheduler::request() {
 
 void Scheduler::pass() {
     queued_ = false;
-    ++passes_;
     auto t0 = std::chrono::steady_clock::now();
-    run_pass();
+    const PassFigures f = run_pass();
     last_end_ = std::chrono::steady_clock::now();
     last_cost_ = last_end_ - t0;
+    const auto usec = std::chrono::duration_cast<std::chrono::microseconds>(last_cost_).count();
+    ctx_.acct.stats().cycle(uint64_t(usec), f.tried, f.queue);
 }
 
-void Scheduler::run_pass() {
+Scheduler::PassFigures Scheduler::run_pass() {
     drover_sched_pass p;
     p.sched = this;
     p.now = Ctx::now();
     // Held jobs cannot start and already say why: the policy never needs to see them.
     for (Job *j : ctx_.jobs->pending())
         if (j->hold == Hold::None) p.jobs.push_back(j);
-    if (p.jobs.empty()) return;
+    if (p.jobs.empty()) return {};
     p.views.reserve(p.jobs.size());
     p.by_id.reserve(p.jobs.size());
     for (Job *j : p.jobs) {
@@ -230,6 +232,7 @@ void Scheduler::run_pass() {
     for (Job *j : p.jobs)
         if (j->pending() && !p.tried.count(j->id) && (j->reason == "None" || j->reason == "Resources"))
             j->reason = "Priority";
+    return {uint32_t(p.jobs.size()), uint32_t(p.tried.size())};
 }
 
 void Scheduler::narrow_for(const Job &job, Bitmap &nodes) const {

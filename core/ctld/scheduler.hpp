@@ -50,10 +50,12 @@ class Scheduler {
     // A view of job for plugins; strings borrow from job.
     static drover_job_view view(const Job &job);
 
-    uint64_t passes() const { return passes_; }
-
   private:
-    void run_pass();
+    // Runs the plugin over the pending jobs; how many it had and how many it tried.
+    struct PassFigures {
+        uint32_t queue = 0, tried = 0;
+    };
+    PassFigures run_pass();
     // Takes out of nodes those the job excludes (-x) or whose features fail its constraint.
     void narrow_for(const Job &job, Bitmap &nodes) const;
     int start_array_tasks(Job &rec, const Partition &part, const drover_bitmap_view *allowed);
@@ -68,7 +70,6 @@ class Scheduler {
     Ctx &ctx_;
     std::unique_ptr<Timer> timer_;
     bool queued_ = false;
-    uint64_t passes_ = 0;
     std::chrono::steady_clock::time_point last_end_{};
     std::chrono::steady_clock::duration last_cost_{};
 };

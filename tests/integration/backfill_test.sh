@@ -2,8 +2,8 @@
 # backfill_test.sh - SchedulerType=sched/backfill as a user sees it on two single-CPU nodes
 # (select/linear): A holds one node for up to 2 minutes; B wants both nodes and waits for A
 # (reason Resources) with an expected start at A's end; C, shorter than what is left of A, starts
-# at once on the free node although B is ahead of it; D, longer, would delay B and waits. With
-# sched/builtin the same C waits behind B.
+# at once on the free node although B is ahead of it; D, longer, would delay B and waits; sdiag
+# counts the plans and the job backfilled. With sched/builtin the same C waits behind B.
 source "$(dirname "$0")/lib.sh"
 
 epoch() { date -d "$1" +%s 2>/dev/null; }
@@ -47,6 +47,17 @@ sleep 2
 assert_eq PENDING "$(field "$D" %T)" "and D still waits on later plans"
 assert_eq RUNNING "$(field "$A" %T)" "A keeps its node"
 
+# sdiag: the plans as Slurm's "Backfilling stats"; C is the one job started ahead of B.
+bf() { sdiag | sed -n '/^Backfilling stats$/,$p' | sed -n "s/^\t$1: *//p"; }
+assert_eq 1 "$(bf 'Total backfilled jobs (since last slurm start)')" "sdiag: one job backfilled"
+assert_match "^[1-9][0-9]*$" "$(bf 'Total cycles')" "sdiag: the plans are counted"
+assert_match "^[A-Z][a-z]{2} [A-Z][a-z]{2} [ 0-9]{2} [0-9:]{8} [0-9]{4} \([0-9]+\)$" \
+  "$(bf 'Last cycle when')" "sdiag: when the last plan ran"
+assert_match "^[1-3]$" "$(bf 'Last depth cycle')" "sdiag: how deep the last plan went (B and D, C once)"
+assert_eq "Reset scheduling statistics" "$(sdiag -r)" "sdiag -r"
+assert_eq "1 0" "$(echo $(bf 'Total backfilled jobs (since last slurm start)') \
+  $(bf 'Total backfilled jobs (since last stats cycle start)'))" "a reset keeps the total since start"
+
 # The same with strict priority order: C waits behind B.
 cluster_stop "$T/c"
 rm -rf "$T/c"
@@ -57,4 +68,5 @@ sleep 6  # a submission pass and a timer pass
 assert_eq PENDING "$(field "$C" %T)" "with sched/builtin C waits behind B"
 assert_eq "PENDING Resources" "$(field "$B" '%T %r')" "and B waits for A"
 assert_eq "N/A" "$(field "$B" %S)" "sched/builtin makes no forecast"
+assert_eq "" "$(sdiag | grep Backfilling)" "and sdiag shows no backfill section"
 finish

@@ -18,6 +18,7 @@
 #include "../common/strict_fifo.hpp"
 #include "params.hpp"
 #include "planner.hpp"
+#include "stats.hpp"
 
 namespace {
 
@@ -34,6 +35,7 @@ struct State {
     bool parsed = false;
     Params params;
     int64_t last_plan = 0;    // pass clock of the last plan; 0 = none yet
+    Counters counters;        // sdiag's backfill figures
 };
 
 // Reads SchedulerParameters when they changed, logging each bad bf_* value once.
@@ -74,6 +76,9 @@ int backfill_schedule(void *state, const drover_sched_host *host, drover_sched_p
         // bf_interval counts from the end of this plan, on the pass's clock.
         s.last_plan = now + std::chrono::duration_cast<std::chrono::seconds>(t2 - t0).count();
         const auto us = std::chrono::duration_cast<std::chrono::microseconds>(t2 - t1).count();
+        s.counters.cycle(st, static_cast<uint32_t>(order.size()),
+                         static_cast<uint32_t>(planner.timeline().step_count()), now,
+                         static_cast<uint64_t>(us));
         if (st.started || st.reserved)
             s.host.debug("plan: " + std::to_string(st.examined) + " job(s) examined, " +
                          std::to_string(st.started) + " started, " + std::to_string(st.reserved) +
@@ -101,10 +106,19 @@ int backfill_init(drover_ctx *ctx, const drover_host_api *host, void **state_out
 
 void backfill_fini(void *state) { delete static_cast<State *>(state); }
 
+int backfill_stats(void *state, int reset, drover_sched_stats *out)
+{
+    return guard(nullptr, [&] {
+        static_cast<State *>(state)->counters.report(out, reset != 0);
+        return DROVER_OK;
+    });
+}
+
 const drover_sched_ops backfill_ops = {
     .struct_size = sizeof(drover_sched_ops),
     .job_priority = nullptr,  // the core's default: earlier submissions first
     .schedule = backfill_schedule,
+    .stats = backfill_stats,
 };
 
 }  // namespace

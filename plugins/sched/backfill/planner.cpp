@@ -276,6 +276,8 @@ PlanStats Planner::run(const std::vector<const drover_job_view *> &order,
 {
     PlanStats st;
     for (const drover_job_view *job : order) {
+        if (st.examined < params_.max_job_test)
+            ++st.looked;
         bool eligible = false;
         if (auto it = known.find(job->job_id); it != known.end()) {
             if (it->second != DROVER_EBUSY)

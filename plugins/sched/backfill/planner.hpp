@@ -39,6 +39,7 @@
 namespace drover::backfill {
 
 struct PlanStats {
+    uint32_t looked = 0;      // pending jobs gone through, those the strict part settled included
     uint32_t examined = 0;    // jobs planned (bf_max_job_test bounds this)
     uint32_t started = 0;     // started now, out of priority order
     uint32_t reserved = 0;    // given a future start

@@ -37,6 +37,14 @@ class Timeline {
     void reset(const std::vector<uint32_t> &cpus, int64_t now, uint32_t res);
 
     std::size_t size() const { return nodes_.size(); }
+    // Steps over all nodes: how big the map of free CPUs over time is.
+    std::size_t step_count() const
+    {
+        std::size_t n = 0;
+        for (const auto &steps : nodes_)
+            n += steps.size();
+        return n;
+    }
     uint32_t cpus(uint32_t node) const { return cpus_[node]; }
     const std::vector<Step> &steps(uint32_t node) const { return nodes_[node]; }
     int64_t now() const { return now_; }

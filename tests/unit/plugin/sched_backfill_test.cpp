@@ -359,6 +359,53 @@ TEST_F(PluginSchedBackfill, AShortJobStartsInTheGapBeforeTheWideJob)
     EXPECT_EQ(pass_.expected[103].first, pass_.now + 7 * 60);
 }
 
+TEST_F(PluginSchedBackfill, CountsItsCyclesForSdiag)
+{
+    const auto &ops = set_->sched().ops;
+    ASSERT_NE(ops.stats, nullptr);
+    drover_sched_stats st{};
+    st.struct_size = sizeof st;
+    ASSERT_EQ(ops.stats(set_->sched().state, 0, &st), DROVER_OK);
+    EXPECT_EQ(st.cycles, 0u);
+    EXPECT_EQ(st.last_cycle_when, 0);
+
+    two_nodes_one_busy();
+    pend({102, 20, 1, 1});   // C: backfilled
+    pend({103, 10, 1, 10});  // D: reserved after B
+    ASSERT_EQ(schedule(), DROVER_OK);
+    st = drover_sched_stats{};
+    st.struct_size = sizeof st;
+    ASSERT_EQ(ops.stats(set_->sched().state, 0, &st), DROVER_OK);
+    EXPECT_EQ(st.struct_size, sizeof st);
+    EXPECT_EQ(st.cycles, 1u);
+    EXPECT_EQ(st.backfilled_jobs, 1u);
+    EXPECT_EQ(st.backfilled_jobs_since_reset, 1u);
+    EXPECT_EQ(st.last_cycle_when, pass_.now);
+    EXPECT_EQ(st.last_queue_length, 3u);
+    EXPECT_EQ(st.last_depth, 3u);      // B, C, D
+    EXPECT_EQ(st.last_depth_try, 3u);  // all three planned
+    EXPECT_GT(st.last_table_size, 0u);
+    EXPECT_EQ(st.depth_sum, 3u);
+    EXPECT_EQ(st.max_cycle_usec, st.last_cycle_usec);
+
+    // sdiag -r: the counters since the last reset start again, the total since start stays.
+    ASSERT_EQ(ops.stats(set_->sched().state, 1, &st), DROVER_OK);
+    EXPECT_EQ(st.cycles, 1u);  // what it was before the reset
+    ASSERT_EQ(ops.stats(set_->sched().state, 0, &st), DROVER_OK);
+    EXPECT_EQ(st.cycles, 0u);
+    EXPECT_EQ(st.backfilled_jobs_since_reset, 0u);
+    EXPECT_EQ(st.backfilled_jobs, 1u);
+    EXPECT_EQ(st.depth_sum, 0u);
+
+    // A core with a shorter struct gets only what fits.
+    drover_sched_stats short_st{};
+    short_st.struct_size = offsetof(drover_sched_stats, backfilled_jobs_since_reset);
+    short_st.cycles = 77;
+    ASSERT_EQ(ops.stats(set_->sched().state, 0, &short_st), DROVER_OK);
+    EXPECT_EQ(short_st.backfilled_jobs, 1u);
+    EXPECT_EQ(short_st.cycles, 77u);  // past the end it gave: untouched
+}
+
 TEST_F(PluginSchedBackfill, AJobThatWouldDelayTheReservationWaits)
 {
     two_nodes_one_busy();
