@@ -6,6 +6,8 @@
 #include <pwd.h>
 #include <spdlog/spdlog.h>
 
+#include <unordered_set>
+
 #include "ctld/acct_queue.hpp"
 #include "ctld/acct_recorder.hpp"
 #include "ctld/step_acct.hpp"
@@ -61,6 +63,8 @@ void JobManager::recover(bool cold) {
         jobs_[job->id] = std::move(job);
     });
     spdlog::info("recovered {} jobs ({} running), next job id {}", jobs_.size(), running, next_id_);
+    for (auto &[id, j] : jobs_)
+        if (j->running() && !j->interactive) ctx_.sched->relaunch(id);
 }
 
 Job *JobManager::find(uint32_t id) {
@@ -196,24 +200,43 @@ void JobManager::node_failed(uint32_t node) {
     }
 }
 
+void JobManager::node_registered(uint32_t node, const std::vector<uint32_t> &listed) {
+    std::unordered_set<uint32_t> has(listed.begin(), listed.end());
+    for (uint32_t id : listed) {
+        Job *j = find(id);
+        if (j && j->running() && !j->interactive && !j->nodes.empty() && j->nodes.front() == node) continue;
+        spdlog::info("job {} is not running on {} as far as the controller knows: terminating it there", id,
+                     ctx_.nodes->at(node).conf->name);
+        kill_on_node(node, id, SIGKILL, true, "terminate an unknown job");
+    }
+    for (auto &[id, j] : jobs_) {
+        if (!j->running() || j->interactive || j->nodes.empty() || j->nodes.front() != node) continue;
+        if (has.count(id) || ctx_.sched->launching(id)) continue;
+        spdlog::info("job {}: {} registered without it; launching it again", id, ctx_.nodes->at(node).conf->name);
+        ctx_.sched->relaunch(id);
+    }
+}
+
+void JobManager::kill_on_node(uint32_t node, uint32_t job_id, int sig, bool terminate, const char *what) {
+    const std::string &name = ctx_.nodes->at(node).conf->name;
+    std::string host;
+    uint16_t port = 0;
+    if (!ctx_.nodes->resolve(name, &host, &port)) return;
+    flatbuffers::FlatBufferBuilder fbb(64);
+    fbb.Finish(proto::CreateMessage(
+        fbb, proto::Body::JobKillRequest,
+        proto::CreateJobKillRequest(fbb, job_id, sig, terminate).Union()));
+    ctx_.pool.call(host, port, {fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize()},
+                   ctx_.auth.self_signer(), 10000,
+                   [job_id, name, what](const std::string &err, std::shared_ptr<net::Reply>) {
+                       if (!err.empty()) spdlog::warn("job {}: cannot {} on {}: {}", job_id, what, name, err);
+                   });
+}
+
 void JobManager::end_on_nodes(const Job &job) {
     std::size_t first = job.interactive ? 0 : 1;
-    for (std::size_t i = first; i < job.nodes.size(); ++i) {
-        const std::string &name = ctx_.nodes->at(job.nodes[i]).conf->name;
-        std::string host;
-        uint16_t port = 0;
-        if (!ctx_.nodes->resolve(name, &host, &port)) continue;
-        flatbuffers::FlatBufferBuilder fbb(64);
-        fbb.Finish(proto::CreateMessage(
-            fbb, proto::Body::JobKillRequest,
-            proto::CreateJobKillRequest(fbb, job.id, SIGKILL, true).Union()));
-        uint32_t id = job.id;
-        ctx_.pool.call(host, port, {fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize()},
-                       ctx_.auth.self_signer(), 10000,
-                       [id, name](const std::string &err, std::shared_ptr<net::Reply>) {
-                           if (!err.empty()) spdlog::warn("job {}: cannot tell {} it ended: {}", id, name, err);
-                       });
-    }
+    for (std::size_t i = first; i < job.nodes.size(); ++i)
+        kill_on_node(job.nodes[i], job.id, SIGKILL, true, "tell it ended");
 }
 
 void JobManager::send_kill(Job &job, int sig, bool terminate) {
@@ -225,21 +248,7 @@ void JobManager::send_kill(Job &job, int sig, bool terminate) {
             for (uint32_t s : ctx_.steps->step_ids(job.id)) ctx_.steps->signal_step(job, s, sig, false, 0);
         return;
     }
-    std::string host;
-    uint16_t port = 0;
-    const std::string &batch = ctx_.nodes->at(job.nodes.front()).conf->name;
-    if (!ctx_.nodes->resolve(batch, &host, &port)) return;
-    flatbuffers::FlatBufferBuilder fbb(64);
-    fbb.Finish(proto::CreateMessage(
-        fbb, proto::Body::JobKillRequest,
-        proto::CreateJobKillRequest(fbb, job.id, sig, terminate).Union()));
-    std::vector<uint8_t> msg(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
-    uint32_t id = job.id;
-    ctx_.pool.call(host, port, std::move(msg), ctx_.auth.self_signer(), 10000,
-                   [this, id, batch](const std::string &err, std::shared_ptr<net::Reply>) {
-                       if (!err.empty())
-                           spdlog::warn("cannot signal job {} on {}: {}", id, batch, err);
-                   });
+    kill_on_node(job.nodes.front(), job.id, sig, terminate, "signal it");
 }
 
 void JobManager::tick() {
@@ -286,6 +295,12 @@ void JobManager::on_complete(const std::shared_ptr<net::Request> &req,
     bool owner_release = job && job->interactive && job->uid == req->peer.uid;
     if (!ctx_.is_admin(req->peer.uid) && !owner_release)
         return resp->error(DROVER_EPERM, "job completion must come from SlurmUser");
+    if (job && !job->interactive && r->restart_count() != job->restart_count) {
+        // The end of an earlier run (requeued since), reported late: this run goes on.
+        spdlog::info("job {}: end of run {} ignored (run {} is current)", job->id, r->restart_count(),
+                     job->restart_count);
+        job = nullptr;
+    }
     if (job && job->running() && job->requeue_when_ended) {
         requeue_job(*job, job->hold_when_requeued);
     } else if (job && job->running()) {

@@ -30,6 +30,8 @@ class JobManager {
     explicit JobManager(Ctx &ctx);
 
     // Loads jobs from the store (cold: discards them) and restores allocations of running jobs.
+    // Running batch jobs are launched again (Scheduler::relaunch): the launch of one that had
+    // just started may never have left; a node that has it ignores the repeat.
     void recover(bool cold);
 
     // A new (or released) job's priority: the sched plugin's job_priority, else Slurm's basic
@@ -57,6 +59,11 @@ class JobManager {
     void end_job(Job &job, uint32_t state, int32_t exit_status);
     // A node the job runs on failed: its jobs end NODE_FAIL.
     void node_failed(uint32_t node);
+    // A node registered saying which batch jobs it has (running, or ended and not yet
+    // acknowledged). A job that ran there but is unknown here or no longer running (a cold start,
+    // an end already recorded) is terminated there; a batch job running here whose launch the
+    // node does not have is launched again.
+    void node_registered(uint32_t node, const std::vector<uint32_t> &listed);
     // Sends a signal (terminate: SIGTERM, KillWait, SIGKILL) to the job's batch host; for an
     // interactive job, to every step of it.
     void send_kill(Job &job, int sig, bool terminate);
@@ -109,6 +116,8 @@ class JobManager {
     // Checks a job against its partition; returns an empty string or Slurm's refusal.
     std::string validate(Job &job, Partition *&part, uint32_t uid, uint32_t gid);
     void forget(uint32_t id);
+    // Sends a JobKillRequest for the job to one node; what (for the log) says what it was for.
+    void kill_on_node(uint32_t node, uint32_t job_id, int sig, bool terminate, const char *what);
 
     Ctx &ctx_;
     std::map<uint32_t, std::unique_ptr<Job>> jobs_;  // ordered: submit order is id order

@@ -331,6 +331,9 @@ void NodeManager::on_register(const std::shared_ptr<net::Request> &req,
             spdlog::info("node {} registered: {} CPUs, {} MB", n->conf->name, r->cpus(), r->real_memory_mb());
         }
     }
+    std::vector<uint32_t> listed;
+    if (r->running_jobs()) listed.assign(r->running_jobs()->begin(), r->running_jobs()->end());
+    ctx_.jobs->node_registered(n->index, listed);
     ctx_.sched->request();
     ctx_.commit.after_commit([resp] {
         flatbuffers::FlatBufferBuilder fbb(64);

@@ -476,11 +476,18 @@ void Scheduler::start(Job &job, const std::vector<uint32_t> &picked) {
             if (ctx_.steps) ctx_.steps->job_started(*j);  // salloc/srun: the allocation is theirs
             return;
         }
-        launch(id);
+        launch(id, false);
     });
 }
 
-void Scheduler::launch(uint32_t job_id) {
+void Scheduler::relaunch(uint32_t job_id) {
+    ctx_.commit.after_commit([this, job_id] {
+        Job *j = ctx_.jobs->find(job_id);
+        if (j && j->running() && !j->interactive && !launching(job_id)) launch(job_id, true);
+    });
+}
+
+void Scheduler::launch(uint32_t job_id, bool repeat) {
     Job *job = ctx_.jobs->find(job_id);
     if (!job || !job->running()) return;
     // Array tasks share their array's script record.
@@ -527,17 +534,24 @@ void Scheduler::launch(uint32_t job_id) {
         fbb.CreateVector(argv), fbb.CreateString(job->work_dir), fbb.CreateString(out),
         fbb.CreateString(err), fbb.CreateString(in), fbb.CreateString(node_list),
         job->node_cpus.front(), job->open_append, job->time_limit_min,
-        fbb.CreateString(job->partition));
+        fbb.CreateString(job->partition), job->restart_count);
     fbb.Finish(proto::CreateMessage(fbb, proto::Body::BatchLaunchRequest, req.Union()));
     std::vector<uint8_t> msg(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
+    launching_.insert(job_id);
+    uint32_t run = job->restart_count;
     ctx_.pool.call(host, port, std::move(msg), ctx_.auth.self_signer(), 30000,
-                   [this, job_id](const std::string &e, std::shared_ptr<net::Reply> reply) {
+                   [this, job_id, run, repeat](const std::string &e, std::shared_ptr<net::Reply> reply) {
+                       launching_.erase(job_id);
                        std::string why = e;
                        if (reply && reply->msg->body_as_ErrorResponse())
                            why = reply->msg->body_as_ErrorResponse()->message()->str();
                        if (why.empty()) return;
                        Job *j = ctx_.jobs->find(job_id);
-                       if (!j || !j->running()) return;
+                       if (!j || !j->running() || j->restart_count != run) return;
+                       if (repeat && !reply) {
+                           spdlog::warn("job {}: cannot repeat its launch: {}", job_id, why);
+                           return;
+                       }
                        spdlog::error("job {}: batch launch failed: {}", job_id, why);
                        j->reason = "launch failed: " + why;
                        ctx_.jobs->end_job(*j, DROVER_JOB_FAILED, 1 << 8);

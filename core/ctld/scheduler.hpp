@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include <drover/views.h>
@@ -50,6 +51,14 @@ class Scheduler {
     // A view of job for plugins; strings borrow from job.
     static drover_job_view view(const Job &job);
 
+    // Sends a running batch job's launch again once the current batch is durable: after a
+    // restart (the first launch may never have left) or when its node registers without it. A
+    // node ignores a run it already has, so nothing runs twice; an unreachable node leaves the
+    // job as it is (the node's registration or its failure decides later).
+    void relaunch(uint32_t job_id);
+    // Whether a launch of the job is on its way to its node.
+    bool launching(uint32_t job_id) const { return launching_.count(job_id) != 0; }
+
   private:
     // Runs the plugin over the pending jobs; how many it had and how many it tried.
     struct PassFigures {
@@ -64,12 +73,13 @@ class Scheduler {
     int choose(Job &job, const Partition &part, const drover_bitmap_view *allowed,
                std::vector<uint32_t> *nodes);
     void start(Job &job, const std::vector<uint32_t> &picked);
-    void launch(uint32_t job_id);
+    void launch(uint32_t job_id, bool repeat);
 
     struct Timer;  // the loop's timer for spaced passes (Asio stays in the .cpp)
     Ctx &ctx_;
     std::unique_ptr<Timer> timer_;
     bool queued_ = false;
+    std::unordered_set<uint32_t> launching_;
     std::chrono::steady_clock::time_point last_end_{};
     std::chrono::steady_clock::duration last_cost_{};
 };

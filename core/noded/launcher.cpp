@@ -1,7 +1,9 @@
-// launcher.cpp - fork, track, drop privileges, exec; reap and kill.
+// launcher.cpp - fork, track, drop privileges, exec; reap and kill; recover after a restart.
 //
 // The child is forked blocked on a pipe so the proctrack plugin has it in its container before
-// it can fork anything; only then does it drop to the user and exec the script.
+// it can fork anything; once let go it forks the script, which drops to the user and execs, and
+// stays as the script's keeper (shepherd.hpp) so the script's end is written to the spool even
+// when droverd is not there to reap it.
 #include "noded/launcher.hpp"
 
 #include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
@@ -15,12 +17,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
 #include "common/config.hpp"
 #include "noded/fork_child.hpp"
 #include "noded/prolog.hpp"
+#include "noded/shepherd.hpp"
 
 namespace asio = boost::asio;
 namespace fs = std::filesystem;
@@ -47,8 +51,9 @@ int open_output(const std::string &path, bool append) {
 
 struct Launcher::Impl {
     Impl(asio::io_context &io_, const Config &c, std::string node, plugin::PluginSet &p, Reaper &r,
-         Ended e)
-        : io(io_), conf(c), node_name(std::move(node)), plugins(p), reaper(r), ended(std::move(e)) {}
+         Ended e, Tell t)
+        : io(io_), conf(c), node_name(std::move(node)), plugins(p), reaper(r), ended(std::move(e)),
+          tell(std::move(t)) {}
 
     asio::io_context &io;
     const Config &conf;
@@ -56,13 +61,44 @@ struct Launcher::Impl {
     plugin::PluginSet &plugins;
     Reaper &reaper;
     Ended ended;
+    Tell tell;
     std::map<uint32_t, RunningJob> jobs;
     std::map<uint32_t, std::unique_ptr<asio::steady_timer>> kill_timers;
+    std::map<uint32_t, uint32_t> reporting;  // ended, report not yet acknowledged: job -> run
+    // Runs that ended here lately (job -> run, when): a launch of one of them that arrives late
+    // (the controller repeats launches after its own restart) must not start it again.
+    std::map<uint32_t, std::pair<uint32_t, int64_t>> ended_runs;
+
+    // One directory per run, so that the acknowledgement of one run's end, which removes its
+    // directory, never touches the next run's.
+    fs::path spool_of(uint32_t id, uint32_t run) const {
+        return fs::path(node_spool(conf, node_name)) / ("job" + std::to_string(id) + "." + std::to_string(run));
+    }
+    // Whether this run of the job is (or lately was) here.
+    bool seen(uint32_t id, uint32_t run) {
+        if (jobs.count(id)) return true;
+        if (auto r = reporting.find(id); r != reporting.end() && r->second == run) return true;
+        int64_t now = int64_t(::time(nullptr));
+        for (auto it = ended_runs.begin(); it != ended_runs.end();)
+            it = now - it->second.second > 3600 ? ended_runs.erase(it) : std::next(it);
+        auto e = ended_runs.find(id);
+        return e != ended_runs.end() && e->second.first == run;
+    }
+    void send_report(uint32_t id, uint32_t run, std::vector<uint8_t> msg, bool already_kept) {
+        reporting[id] = run;
+        send_kept_report(tell, spool_of(id, run).string(), std::move(msg), "job " + std::to_string(id),
+                         [this, id, run] {
+                             if (auto r = reporting.find(id); r != reporting.end() && r->second == run)
+                                 reporting.erase(r);
+                         },
+                         already_kept);
+    }
 };
 
 Launcher::Launcher(asio::io_context &io, const Config &conf, const std::string &node_name,
-                   plugin::PluginSet &plugins, Reaper &reaper, Ended ended)
-    : impl_(std::make_unique<Impl>(io, conf, node_name, plugins, reaper, std::move(ended))) {}
+                   plugin::PluginSet &plugins, Reaper &reaper, Ended ended, Tell tell)
+    : impl_(std::make_unique<Impl>(io, conf, node_name, plugins, reaper, std::move(ended),
+                                   std::move(tell))) {}
 
 Launcher::~Launcher() = default;
 
@@ -71,19 +107,25 @@ bool Launcher::has(uint32_t job_id) const { return impl_->jobs.count(job_id) != 
 std::vector<uint32_t> Launcher::running() const {
     std::vector<uint32_t> out;
     for (const auto &[id, j] : impl_->jobs) out.push_back(id);
+    for (const auto &[id, run] : impl_->reporting)
+        if (!impl_->jobs.count(id)) out.push_back(id);
     return out;
 }
 
 std::string Launcher::launch(const proto::BatchLaunchRequest &req) {
     auto &I = *impl_;
     uint32_t id = req.job_id();
-    if (I.jobs.count(id)) return {};  // a repeated launch of a job already running here
+    if (I.seen(id, req.restart_count())) {
+        spdlog::info("job {}: launch of run {} ignored: it is already here", id, req.restart_count());
+        return {};
+    }
     uint32_t uid = req.uid(), gid = req.gid();
     std::string user = str(req.user_name());
     std::string node_list = str(req.node_list());
 
-    // Spool: <SlurmdSpoolDir>/<node>/job<id>/slurm_script, readable by the job's user only.
-    fs::path spool = fs::path(I.conf.slurmd_spool_dir) / I.node_name / ("job" + std::to_string(id));
+    // Spool: <SlurmdSpoolDir>/<node>/job<id>.<run>/slurm_script, readable by the job's user only.
+    uint32_t run = req.restart_count();
+    fs::path spool = I.spool_of(id, run);
     std::error_code ec;
     fs::create_directories(spool, ec);
     if (ec) return "cannot create spool directory " + spool.string() + ": " + ec.message();
@@ -124,10 +166,26 @@ std::string Launcher::launch(const proto::BatchLaunchRequest &req) {
     std::string prolog = I.conf.prolog;
     std::string node = I.node_name;
 
+    // Where the keeper writes the script's end (root's; the keeper has not dropped privileges).
+    std::string records = (spool / "records").string();
+    int record_fd = ::open(records.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    auto give_up = [&](std::string why) {
+        if (record_fd >= 0) ::close(record_fd);
+        fs::remove_all(spool, ec);
+        return why;
+    };
+    if (record_fd < 0) return give_up("cannot create " + records + ": " + std::strerror(errno));
+
     HeldChild child = fork_held();
     pid_t pid = child.pid;
-    if (pid < 0) return "fork failed";
+    if (pid < 0) return give_up("fork failed");
     if (pid == 0) {
+        // This process outlives droverd: nothing of droverd's (its listening sockets above all)
+        // may stay open in it.
+        if (record_fd > 3) ::close_range(3, unsigned(record_fd - 1), 0);
+        ::close_range(unsigned(std::max(record_fd, 2) + 1), ~0u, 0);
+        pid_t script = fork_child();
+        if (script != 0) keep_batch_script(script, record_fd);  // a failed fork records nothing
         sigset_t none;
         sigemptyset(&none);
         ::sigprocmask(SIG_SETMASK, &none, nullptr);
@@ -162,8 +220,11 @@ std::string Launcher::launch(const proto::BatchLaunchRequest &req) {
         ::execve(argv[0], argv.data(), envp.data());
         child_fail("cannot execute " + args[0] + ": " + std::strerror(errno), 127);
     }
+    ::close(record_fd);
+    record_fd = -1;
     RunningJob job;
     job.job_id = id;
+    job.restart = run;
     job.pid = pid;
     job.uid = uid;
     job.gid = gid;
@@ -175,13 +236,64 @@ std::string Launcher::launch(const proto::BatchLaunchRequest &req) {
     if (pt.ops.cont_create(pt.state, id, DROVER_STEP_BATCH, pid, &job.cont, &perr) != DROVER_OK) {
         release(child, false);
         I.reaper.watch(pid, [](int, const struct rusage &) {});
-        return std::string("proctrack: ") + perr.text;
+        return give_up(std::string("proctrack: ") + perr.text);
+    }
+    // Recorded before the script may run: a droverd killed from here on finds it again.
+    Fields f{{"job", std::to_string(id)},   {"run", std::to_string(run)},
+             {"cont", std::to_string(job.cont)}, {"uid", std::to_string(uid)},
+             {"gid", std::to_string(gid)},  {"user", user},
+             {"nodes", node_list}};
+    put_process(f, identify(pid));
+    if (!save_fields((spool / "batch").string(), f)) {
+        release(child, false);
+        I.reaper.watch(pid, [](int, const struct rusage &) {});
+        return give_up("cannot write " + (spool / "batch").string() + ": " + std::strerror(errno));
     }
     release(child, true);
     I.jobs[id] = std::move(job);
-    I.reaper.watch(pid, [this, id](int status, const struct rusage &ru) { script_ended(id, status, ru); });
+    I.reaper.watch(pid, [this, id](int status, const struct rusage &) { script_ended(id, status); });
     spdlog::info("job {} launched as pid {} for {}", id, pid, user);
     return {};
+}
+
+void Launcher::recover() {
+    auto &I = *impl_;
+    for (const std::string &dir : spool_entries(node_spool(I.conf, I.node_name), "job")) {
+        Fields f = load_fields(dir + "/batch");
+        uint32_t id = uint32_t(field_u64(f, "job")), run = uint32_t(field_u64(f, "run"));
+        std::error_code ec;
+        if (f.empty() || !id) {
+            // Never let go (droverd died during the launch): nothing of it ran.
+            fs::remove_all(dir, ec);
+            continue;
+        }
+        if (auto msg = kept_report(dir)) {
+            spdlog::info("job {}: its end is reported again (from {})", id, dir);
+            I.send_report(id, run, std::move(*msg), true);
+            continue;
+        }
+        RunningJob job;
+        job.job_id = id;
+        job.restart = run;
+        job.cont = field_u64(f, "cont");
+        job.uid = uint32_t(field_u64(f, "uid"));
+        job.gid = uint32_t(field_u64(f, "gid"));
+        job.user_name = f["user"];
+        job.node_list = f["nodes"];
+        job.spool_dir = dir;
+        ProcessId keeper = get_process(f);
+        job.pid = keeper.pid;
+        I.jobs[id] = std::move(job);
+        auto gone = [this, id](int status, const struct rusage &) { script_ended(id, status); };
+        if (still_running(keeper)) {
+            spdlog::info("job {}: its batch script still runs (keeper pid {}); watching it again", id, keeper.pid);
+            I.reaper.watch_adopted(keeper.pid, gone);
+        } else {
+            // (A live pid that is not the keeper's start is another process by now.)
+            spdlog::info("job {}: its batch script ended while droverd was away", id);
+            asio::post(I.io, [gone] { gone(-1, rusage{}); });
+        }
+    }
 }
 
 bool Launcher::signal(uint32_t job_id, int sig, bool terminate) {
@@ -213,13 +325,23 @@ bool Launcher::signal(uint32_t job_id, int sig, bool terminate) {
     return true;
 }
 
-void Launcher::script_ended(uint32_t id, int status, const struct rusage &ru) {
+void Launcher::script_ended(uint32_t id, int keeper_status) {
     auto &I = *impl_;
     auto jt = I.jobs.find(id);
     if (jt == I.jobs.end()) return;
     RunningJob job = std::move(jt->second);
     I.jobs.erase(jt);
     I.kill_timers.erase(id);
+    // How the script ended, as its keeper wrote it. No record: the keeper died first (killed with
+    // the whole container), and the script with it; keeper_status is -1 when we did not see it
+    // die (it is not our child).
+    int status = keeper_status >= 0 && WIFSIGNALED(keeper_status) ? keeper_status : SIGKILL;
+    struct rusage ru {};
+    for (const ShepherdRecord &r : read_records(job.spool_dir + "/records"))
+        if (r.kind == ShepherdRecord::Exited) {
+            status = r.value;
+            ru = rusage_of(r);
+        }
     // The batch script is over: whatever it left behind goes with it.
     const auto &pt = I.plugins.proctrack();
     drover_error err{};
@@ -230,14 +352,17 @@ void Launcher::script_ended(uint32_t id, int status, const struct rusage &ru) {
     if (pt.ops.cont_destroy) pt.ops.cont_destroy(pt.state, job.cont, &err);
     const auto &sw = I.plugins.switch_();
     if (sw && sw.ops.job_fini) sw.ops.job_fini(sw.state, id, &err);
+    spdlog::info("job {} ended with status {}", id, status);
+    // The report is kept before the Epilog runs, so a droverd killed meanwhile reports the end
+    // after its restart rather than ending (and running the Epilog for) the job a second time.
+    std::vector<uint8_t> msg = I.ended(job, status, ru, cu);
+    save_bytes(job.spool_dir + "/end.msg", msg);
+    I.ended_runs[id] = {job.restart, int64_t(::time(nullptr))};
     if (!I.conf.epilog.empty()) {
         int st = run_script(I.conf.epilog, id, job.uid, job.user_name, job.node_list, I.node_name);
         if (st != 0) spdlog::warn("job {}: epilog exited with status {}", id, st);
     }
-    std::error_code fec;
-    std::filesystem::remove_all(job.spool_dir, fec);
-    spdlog::info("job {} ended with status {}", id, status);
-    I.ended(job, status, ru, cu);
+    I.send_report(id, job.restart, std::move(msg), true);
 }
 
 }  // namespace drover::noded

@@ -1,5 +1,9 @@
 // launcher.hpp - runs batch scripts on this node as their users, tracks every process they
 // start through the proctrack plugin, and reports how each ended.
+//
+// Each job lives in the node's spool (spool.hpp) from its launch until the controller has
+// acknowledged its end, so a droverd killed and restarted finds its scripts again (recover()),
+// reports each end once it happens, and never starts a job's run twice.
 #pragma once
 
 #include <cstdint>
@@ -9,6 +13,7 @@
 #include <string>
 
 #include "noded/reaper.hpp"
+#include "noded/spool.hpp"
 #include "plugin/plugin_set.hpp"
 #include "proto/message_generated.h"
 
@@ -24,7 +29,8 @@ namespace drover::noded {
 
 struct RunningJob {
     uint32_t job_id = 0;
-    int32_t pid = 0;
+    uint32_t restart = 0;      // the controller's restart count: which run of the job this is
+    int32_t pid = 0;           // the script's keeper (its parent, the container's first process)
     drover_cont_id cont = 0;
     uint32_t uid = 0, gid = 0;
     std::string spool_dir;
@@ -36,26 +42,35 @@ struct RunningJob {
 class Launcher {
   public:
     // ended(job, raw wait status, the script's rusage, its container's usage) is called on the
-    // loop once a job's script has exited and its leftover processes were killed.
-    using Ended = std::function<void(const RunningJob &job, int status, const struct rusage &ru,
-                                     const drover_cont_usage &cont)>;
+    // loop once a job's script has exited, and returns the end report for the controller; the
+    // report is kept in the spool and sent (with tell) until the controller acknowledges it.
+    using Ended = std::function<std::vector<uint8_t>(const RunningJob &job, int status,
+                                                     const struct rusage &ru,
+                                                     const drover_cont_usage &cont)>;
 
     Launcher(boost::asio::io_context &io, const Config &conf, const std::string &node_name,
-             plugin::PluginSet &plugins, Reaper &reaper, Ended ended);
+             plugin::PluginSet &plugins, Reaper &reaper, Ended ended, Tell tell);
     ~Launcher();
 
-    // Starts a batch script. Returns an empty string, or why it could not start.
+    // Starts a batch script. Returns an empty string, or why it could not start. A launch of a
+    // run that is already here (running, or ended and not yet acknowledged, or ended a short
+    // while ago) starts nothing and is answered as a success: the controller repeats launches
+    // it cannot be sure arrived.
     std::string launch(const proto::BatchLaunchRequest &req);
+    // Takes back the jobs a previous droverd left in the spool: scripts still running are
+    // watched again, scripts that ended meanwhile are ended now, unacknowledged reports resent.
+    void recover();
     // Signals a job's processes; terminate = SIGCONT+SIGTERM now and SIGKILL after KillWait.
     // Returns false when the job is not running here.
     bool signal(uint32_t job_id, int sig, bool terminate);
+    // Jobs here: running, or ended with their report not yet acknowledged.
     std::vector<uint32_t> running() const;
 
     // Whether the job's batch script runs here.
     bool has(uint32_t job_id) const;
 
   private:
-    void script_ended(uint32_t job_id, int status, const struct rusage &ru);
+    void script_ended(uint32_t job_id, int keeper_status);
     struct Impl;
     std::unique_ptr<Impl> impl_;
 };

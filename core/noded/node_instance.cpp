@@ -59,7 +59,7 @@ NodeInstance::NodeInstance(NodeShared &sh, const NodeConf &me) : sh_(sh), me_(me
     gres_ = sh.emulated ? me.gres : detect_gres(sh.conf.path, name_);
     steps_ = std::make_unique<StepRunner>(
         sh.io, sh.conf, name_, sh.plugins, sh.auth, sh.reaper, sh.is_admin,
-        [this](const StepEnd &end, std::function<void()> recorded) {
+        [this](const StepEnd &end) {
             flatbuffers::FlatBufferBuilder fbb(512);
             auto n = fbb.CreateString(name_);
             auto u = net::usage_to_proto(fbb, end.usage);
@@ -68,10 +68,9 @@ NodeInstance::NodeInstance(NodeShared &sh, const NodeConf &me) : sh_(sh), me_(me
                 proto::CreateStepCompleteRequest(fbb, end.job_id, end.step_id, n, end.exit_status, u,
                                                  end.state)
                     .Union()));
-            sh_.tell_controller(finish(fbb),
-                                "step " + std::to_string(end.job_id) + "." + std::to_string(end.step_id),
-                                0, std::move(recorded));
-        });
+            return finish(fbb);
+        },
+        sh.tell_controller);
     steps_->on_unkillable([this](const std::string &reason) {
         flatbuffers::FlatBufferBuilder fbb(128);
         fbb.Finish(proto::CreateMessage(
@@ -96,9 +95,11 @@ NodeInstance::NodeInstance(NodeShared &sh, const NodeConf &me) : sh_(sh), me_(me
             b.add_node(n);
             b.add_exit_status(status);
             b.add_usage(u);
+            b.add_restart_count(job.restart);
             fbb.Finish(proto::CreateMessage(fbb, proto::Body::JobCompleteRequest, b.Finish().Union()));
-            sh_.tell_controller(finish(fbb), "job " + std::to_string(job.job_id), 0, {});
-        });
+            return finish(fbb);
+        },
+        sh.tell_controller);
 
     handler_ = [this](std::shared_ptr<net::Request> req, net::ResponderPtr resp) {
         const proto::Message *m = req->msg;
@@ -239,6 +240,10 @@ void NodeInstance::start() {
     if (!sh_.emulated)
         spdlog::info("droverd {} listening on {}:{} ({} CPUs, {} MB)", name_, bind, server_->port(),
                      sh_.res.cpus, sh_.res.real_memory_mb);
+    // What a previous droverd left running here is ours again before the controller hears
+    // from us: registration lists its jobs, and their launches repeated meanwhile are ignored.
+    steps_->recover();
+    launcher_->recover();
     register_node();
 }
 

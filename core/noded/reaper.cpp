@@ -4,8 +4,11 @@
 #include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
 #include <boost/asio.hpp>
 #include <csignal>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include <sys/wait.h>
 
+#include <memory>
 #include <unordered_map>
 
 namespace asio = boost::asio;
@@ -13,7 +16,8 @@ namespace asio = boost::asio;
 namespace drover::noded {
 
 struct Reaper::Impl {
-    explicit Impl(asio::io_context &io) : sigchld(io, SIGCHLD) {}
+    explicit Impl(asio::io_context &i) : io(i), sigchld(i, SIGCHLD) {}
+    asio::io_context &io;
     asio::signal_set sigchld;
     std::unordered_map<int32_t, Exited> watched;
 
@@ -55,6 +59,20 @@ struct Reaper::Impl {
 
 Reaper::Reaper(asio::io_context &io) : impl_(std::make_unique<Impl>(io)) { impl_->arm(); }
 Reaper::~Reaper() = default;
+
+void Reaper::watch_adopted(int32_t pid, Exited exited) {
+    auto &io = impl_->io;
+    // (glibc 2.36 declares pidfd_open without C linkage in C++; the system call is the same.)
+    int fd = int(::syscall(SYS_pidfd_open, pid, 0));
+    if (fd < 0) {
+        asio::post(io, [exited = std::move(exited)] { exited(-1, rusage{}); });
+        return;
+    }
+    // A pidfd turns readable when its process exits.
+    auto d = std::make_shared<asio::posix::stream_descriptor>(io, fd);
+    d->async_wait(asio::posix::stream_descriptor::wait_read,
+                  [d, exited = std::move(exited)](boost::system::error_code) { exited(-1, rusage{}); });
+}
 
 void Reaper::watch(int32_t pid, Exited exited) {
     impl_->watched[pid] = std::move(exited);

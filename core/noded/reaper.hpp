@@ -1,5 +1,6 @@
 // reaper.hpp - the one SIGCHLD handler of droverd: each child it forks is registered with what to
-// do when it exits, so batch scripts and step shepherds never reap each other's children.
+// do when it exits, so batch scripts and step shepherds never reap each other's children. Processes
+// a previous droverd started are watched through pidfds.
 #pragma once
 
 #include <cstdint>
@@ -20,6 +21,10 @@ class Reaper {
     ~Reaper();
     // exited runs on the loop once pid has exited and been reaped.
     void watch(int32_t pid, Exited exited);
+    // The same for a process that is not our child (one a previous droverd started, found again
+    // after a restart): exited runs once it has exited, with status -1 (only its parent learns
+    // it) and no usage. At once when pid is already gone.
+    void watch_adopted(int32_t pid, Exited exited);
 
   private:
     struct Impl;

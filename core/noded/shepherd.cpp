@@ -5,11 +5,15 @@
 #include <cstring>
 #include <fcntl.h>
 #include <grp.h>
+#include <poll.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/signalfd.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <fstream>
 #include <map>
 
 #include "noded/prolog.hpp"
@@ -23,6 +27,25 @@ void put(int fd, const ShepherdRecord &r) {
     while (::write(fd, &r, sizeof r) < 0 && errno == EINTR) {
     }
 }
+
+// Records go to droverd while it listens, and always to the spool.
+struct Reporter {
+    int status_fd = -1, record_fd = -1;
+    void operator()(const ShepherdRecord &r) const {
+        if (status_fd >= 0) put(status_fd, r);
+        if (record_fd >= 0) put(record_fd, r);
+    }
+};
+
+// The container's signals are for the tasks (or the script).
+void ignore_job_signals() {
+    for (int s : {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGCONT, SIGTSTP, SIGPIPE,
+                  SIGALRM, SIGXCPU})
+        ::signal(s, SIG_IGN);
+    ::signal(SIGCHLD, SIG_DFL);
+}
+
+int64_t usec(const timeval &t) { return int64_t(t.tv_sec) * 1000000 + t.tv_usec; }
 
 [[noreturn]] void task_fail(const std::string &msg, int code) {
     std::string line = "droverd: error: " + msg + "\n";
@@ -71,14 +94,71 @@ int open_file(const std::string &path, bool write, bool append) {
     task_fail(std::string("execve(): ") + args[0] + ": " + std::strerror(errno), 2);
 }
 
+// Reads whatever is in the pipes (and throws it away): with droverd gone nobody else reads them,
+// and a task writing to a full or readerless pipe would block or die.
+void drain(std::vector<pollfd> &fds) {
+    char buf[16384];
+    for (auto &p : fds) {
+        if (p.fd < 0 || !(p.revents & (POLLIN | POLLHUP | POLLERR))) continue;
+        ssize_t n = ::read(p.fd, buf, sizeof buf);
+        if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN)) {
+            ::close(p.fd);
+            p.fd = -1;
+        }
+    }
+}
+
 }  // namespace
 
+ShepherdRecord exited_record(uint32_t task, int status, const struct rusage &ru) {
+    ShepherdRecord r;
+    r.kind = ShepherdRecord::Exited;
+    r.task = task;
+    r.value = status;
+    r.user_usec = usec(ru.ru_utime);
+    r.sys_usec = usec(ru.ru_stime);
+    r.max_rss_kb = ru.ru_maxrss;
+    return r;
+}
+
+struct rusage rusage_of(const ShepherdRecord &r) {
+    struct rusage ru {};
+    ru.ru_utime.tv_sec = r.user_usec / 1000000;
+    ru.ru_utime.tv_usec = r.user_usec % 1000000;
+    ru.ru_stime.tv_sec = r.sys_usec / 1000000;
+    ru.ru_stime.tv_usec = r.sys_usec % 1000000;
+    ru.ru_maxrss = r.max_rss_kb;
+    return ru;
+}
+
+std::vector<ShepherdRecord> read_records(const std::string &path) {
+    std::vector<ShepherdRecord> out;
+    std::ifstream f(path, std::ios::binary);
+    ShepherdRecord r;
+    while (f.read(reinterpret_cast<char *>(&r), sizeof r)) out.push_back(r);
+    return out;
+}
+
+void keep_batch_script(pid_t script, int record_fd) {
+    // Its own name in ps and pgrep (it is a fork of droverd and would show as droverd).
+    ::prctl(PR_SET_NAME, "drover_keeper", 0, 0, 0);
+    ignore_job_signals();
+    sigset_t none;
+    sigemptyset(&none);
+    ::sigprocmask(SIG_SETMASK, &none, nullptr);
+    int status = 0;
+    struct rusage ru {};
+    pid_t got;
+    while ((got = ::wait4(script, &status, 0, &ru)) < 0 && errno == EINTR) {
+    }
+    if (got == script) put(record_fd, exited_record(0, status, ru));
+    ::_exit(0);
+}
+
 void run_shepherd(const ShepherdSpec &spec) {
-    // The container's signals are for the tasks.
-    for (int s : {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGCONT, SIGTSTP, SIGPIPE,
-                  SIGALRM, SIGXCPU})
-        ::signal(s, SIG_IGN);
-    ::signal(SIGCHLD, SIG_DFL);
+    ::prctl(PR_SET_NAME, "drover_shepherd", 0, 0, 0);
+    ignore_job_signals();
+    Reporter report{spec.status_fd, spec.record_fd};
     sigset_t none;
     sigemptyset(&none);
     ::sigprocmask(SIG_SETMASK, &none, nullptr);
@@ -90,7 +170,7 @@ void run_shepherd(const ShepherdSpec &spec) {
                 r.kind = ShepherdRecord::Failed;
                 r.task = t.task_id;
                 r.value = 1 << 8;
-                put(spec.status_fd, r);
+                report(r);
             }
             ::_exit(1);
         }
@@ -104,7 +184,7 @@ void run_shepherd(const ShepherdSpec &spec) {
                 r.kind = ShepherdRecord::Failed;
                 r.task = t.task_id;
                 r.value = 1 << 8;
-                put(spec.status_fd, r);
+                report(r);
             }
             ::_exit(1);
         }
@@ -116,6 +196,13 @@ void run_shepherd(const ShepherdSpec &spec) {
         ::tcsetpgrp(spec.pty_fd, ::getpgrp());
     }
     if (::chdir(spec.work_dir.c_str()) != 0) (void)!::chdir("/tmp");
+    // SIGCHLD through a signalfd, so that one poll also learns when droverd has gone. Blocked
+    // before the first fork so no end is missed; each task unblocks it before its exec.
+    sigset_t chld;
+    sigemptyset(&chld);
+    sigaddset(&chld, SIGCHLD);
+    ::sigprocmask(SIG_BLOCK, &chld, nullptr);
+    int sfd = ::signalfd(-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK);
     std::map<pid_t, uint32_t> tasks;
     for (const auto &t : spec.tasks) {
         pid_t pid = ::fork();
@@ -130,31 +217,46 @@ void run_shepherd(const ShepherdSpec &spec) {
             r.value = pid;
             tasks[pid] = t.task_id;
         }
-        put(spec.status_fd, r);
+        report(r);
     }
     // The pipes are the tasks' now: droverd sees end-of-file when the last task closes them.
     for (const auto &t : spec.tasks)
         for (int fd : {t.in_fd, t.out_fd, t.err_fd})
             if (fd >= 0) ::close(fd);
+    std::vector<pollfd> drains;
+    for (int fd : spec.drain_fds) drains.push_back({fd, POLLIN, 0});
     while (!tasks.empty()) {
-        int status = 0;
-        struct rusage ru {};
-        pid_t pid = ::wait4(-1, &status, 0, &ru);
-        if (pid < 0) {
-            if (errno == EINTR) continue;
-            break;
+        // While droverd reads the status pipe, its write end only reports an error when droverd
+        // is gone (no reader left); from then on the output pipes are ours to drain.
+        std::vector<pollfd> fds{{sfd, POLLIN, 0}};
+        bool listening = report.status_fd >= 0;
+        if (listening) fds.push_back({report.status_fd, 0, 0});
+        else fds.insert(fds.end(), drains.begin(), drains.end());
+        if (::poll(fds.data(), fds.size(), sfd < 0 ? 200 : -1) < 0 && errno != EINTR) break;
+        if (listening && (fds[1].revents & (POLLERR | POLLHUP))) {
+            ::close(report.status_fd);
+            report.status_fd = -1;
+        } else if (!listening) {
+            std::copy(fds.begin() + 1, fds.end(), drains.begin());
+            drain(drains);
+            std::erase_if(drains, [](const pollfd &p) { return p.fd < 0; });
         }
-        auto it = tasks.find(pid);
-        if (it == tasks.end()) continue;  // an orphan the kernel re-parented to us
-        ShepherdRecord r;
-        r.kind = ShepherdRecord::Exited;
-        r.task = it->second;
-        r.value = status;
-        r.user_usec = int64_t(ru.ru_utime.tv_sec) * 1000000 + ru.ru_utime.tv_usec;
-        r.sys_usec = int64_t(ru.ru_stime.tv_sec) * 1000000 + ru.ru_stime.tv_usec;
-        r.max_rss_kb = ru.ru_maxrss;
-        put(spec.status_fd, r);
-        tasks.erase(it);
+        if (sfd >= 0 && (fds[0].revents & POLLIN)) {
+            signalfd_siginfo si;
+            while (::read(sfd, &si, sizeof si) == ssize_t(sizeof si)) {
+            }
+        }
+        for (;;) {
+            int status = 0;
+            struct rusage ru {};
+            pid_t pid = ::wait4(-1, &status, WNOHANG, &ru);
+            if (pid < 0 && errno == ECHILD) tasks.clear();  // nothing left to wait for
+            if (pid <= 0) break;
+            auto it = tasks.find(pid);
+            if (it == tasks.end()) continue;  // an orphan the kernel re-parented to us
+            report(exited_record(it->second, status, ru));
+            tasks.erase(it);
+        }
     }
     ::_exit(0);
 }

@@ -1,11 +1,19 @@
-// shepherd.hpp - the process that runs one step's tasks on a node.
+// shepherd.hpp - the process that runs one step's tasks on a node, and the one that keeps a batch
+// script.
 //
 // droverd forks a shepherd per step and node; the proctrack plugin puts it in the step's container
 // before it runs, so every task it forks, and everything those fork, is tracked. The shepherd
 // drops to the user, forks the tasks, waits for each and writes what happened to status_fd as
-// ShepherdRecord's. It ignores the signals sent to the container (the tasks get them) and exits
-// when its last task has.
+// ShepherdRecord's, and the same records to record_fd (a file in droverd's spool). It ignores the
+// signals sent to the container (the tasks get them) and exits when its last task has.
+//
+// Neither dies with droverd: when droverd is killed the shepherd goes on, its records still reach
+// the spool, and it drains the tasks' output pipes (which would otherwise fill, or break) until
+// the tasks end; a restarted droverd reads the records to learn how the step ended.
 #pragma once
+
+#include <sys/resource.h>
+#include <sys/types.h>
 
 #include <cstdint>
 #include <string>
@@ -22,6 +30,12 @@ struct ShepherdRecord {
     int64_t user_usec = 0, sys_usec = 0, max_rss_kb = 0;
 };
 static_assert(sizeof(ShepherdRecord) == 40);
+
+// A task's (or batch script's) end as a record, and the usage a record carries.
+ShepherdRecord exited_record(uint32_t task, int status, const struct rusage &ru);
+struct rusage rusage_of(const ShepherdRecord &r);
+// Every whole record in a records file (none when it is missing).
+std::vector<ShepherdRecord> read_records(const std::string &path);
 
 struct ShepherdTask {
     uint32_t task_id = 0;           // SLURM_PROCID
@@ -40,7 +54,9 @@ struct ShepherdSpec {
     std::vector<std::string> env;   // shared by every task; per-task variables are added
     std::vector<ShepherdTask> tasks;
     bool open_append = false;
-    int status_fd = -1;
+    int status_fd = -1;             // droverd's pipe
+    int record_fd = -1;             // the spool's records file (append)
+    std::vector<int> drain_fds;     // read ends of the tasks' output, drained once droverd is gone
     std::string prolog;             // run as root first, when set
     std::string job_node_list;
     std::string node;               // this node's name (SLURMD_NODENAME for the Prolog)
@@ -50,5 +66,11 @@ struct ShepherdSpec {
 
 // Runs in the forked child; never returns.
 [[noreturn]] void run_shepherd(const ShepherdSpec &spec);
+
+// Runs in a batch job's first process, the parent of its script: waits for the script and writes
+// its end to record_fd as an Exited record of task 0; never returns. The script's exit status
+// goes to its parent only, so this process (in the job's container and session, ignoring the
+// container's signals) is what lets a restarted droverd learn it.
+[[noreturn]] void keep_batch_script(pid_t script, int record_fd);
 
 }  // namespace drover::noded

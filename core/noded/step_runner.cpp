@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <array>
 #include <deque>
+#include <filesystem>
 #include <map>
 #include <set>
 
@@ -69,6 +70,8 @@ struct StepRunner::Step : std::enable_shared_from_this<StepRunner::Step> {
 
     uint32_t job_id = 0, step_id = 0, uid = 0, gid = 0;
     std::string user, label;
+    std::string spool;              // its directory in the node's spool
+    std::size_t records_seen = 0;   // of the spool's records, for a step found again
     std::vector<uint32_t> tasks;
     drover_cont_id cont = 0;
     bool contained = false;
@@ -100,9 +103,10 @@ struct StepRunner::Step : std::enable_shared_from_this<StepRunner::Step> {
 
 struct StepRunner::Impl : std::enable_shared_from_this<StepRunner::Impl> {
     Impl(asio::io_context &i, const Config &c, std::string n, plugin::PluginSet &p,
-         const net::Authenticator &a, Reaper &r, std::function<bool(uint32_t)> adm, Ended e)
+         const net::Authenticator &a, Reaper &r, std::function<bool(uint32_t)> adm, Report rp,
+         Tell t)
         : io(i), conf(c), node(std::move(n)), plugins(p), auth(a), reaper(r),
-          is_admin(std::move(adm)), ended(std::move(e)) {}
+          is_admin(std::move(adm)), report(std::move(rp)), tell(std::move(t)) {}
 
     asio::io_context &io;
     const Config &conf;
@@ -111,7 +115,8 @@ struct StepRunner::Impl : std::enable_shared_from_this<StepRunner::Impl> {
     const net::Authenticator &auth;
     Reaper &reaper;
     std::function<bool(uint32_t)> is_admin;
-    Ended ended;
+    Report report;
+    Tell tell;
     std::map<std::pair<uint32_t, uint32_t>, std::shared_ptr<Step>> steps;
     std::set<std::pair<uint32_t, uint32_t>> launched;  // never launched twice (replay)
     std::set<uint32_t> jobs_here;                       // jobs whose Prolog ran here
@@ -226,15 +231,7 @@ struct StepRunner::Impl : std::enable_shared_from_this<StepRunner::Impl> {
         }
         s->task_status[r.task] = r.value;
         if (r.kind == ShepherdRecord::Failed) ++s->failed_tasks, start_sampler(s);
-        if (s->sampler && r.kind == ShepherdRecord::Exited) {
-            struct rusage ru {};
-            ru.ru_utime.tv_sec = r.user_usec / 1000000;
-            ru.ru_utime.tv_usec = r.user_usec % 1000000;
-            ru.ru_stime.tv_sec = r.sys_usec / 1000000;
-            ru.ru_stime.tv_usec = r.sys_usec % 1000000;
-            ru.ru_maxrss = r.max_rss_kb;
-            s->sampler->task_ended(r.task, ru);
-        }
+        if (s->sampler && r.kind == ShepherdRecord::Exited) s->sampler->task_ended(r.task, rusage_of(r));
         std::string f;
         stepio::frame32(f, stepio::TaskExit, r.task, uint32_t(r.value));
         send(s, std::move(f));
@@ -330,13 +327,21 @@ struct StepRunner::Impl : std::enable_shared_from_this<StepRunner::Impl> {
         }
         steps.erase({s->job_id, s->step_id});
         spdlog::info("step {} ended here, status {}", s->label, end.exit_status);
-        ended(end, [self = shared_from_this(), s, state = end.state, ooms = end.usage.oom_kills] {
-            std::string f;
-            stepio::frame32(f, stepio::NodeDone, 0, state, ooms, true);
-            s->done_queued = true;
-            self->send(s, std::move(f));
-            self->maybe_close_io(s);
-        });
+        send_kept_report(tell, s->spool, report(end), "step " + s->label,
+                         [self = shared_from_this(), s, state = end.state, ooms = end.usage.oom_kills] {
+                             std::string f;
+                             stepio::frame32(f, stepio::NodeDone, 0, state, ooms, true);
+                             s->done_queued = true;
+                             self->send(s, std::move(f));
+                             self->maybe_close_io(s);
+                         });
+    }
+
+    // A step found again after a restart: the shepherd's records since the last look.
+    void read_spooled_records(const std::shared_ptr<Step> &s) {
+        auto records = read_records(s->spool + "/records");
+        for (std::size_t i = s->records_seen; i < records.size(); ++i) on_record(s, records[i]);
+        s->records_seen = std::max(s->records_seen, records.size());
     }
 
     // A line srun prints as the step's own ("slurmstepd: error: ...").
@@ -447,9 +452,9 @@ struct StepRunner::Impl : std::enable_shared_from_this<StepRunner::Impl> {
 
 StepRunner::StepRunner(asio::io_context &io, const Config &conf, std::string node,
                        plugin::PluginSet &plugins, const net::Authenticator &auth, Reaper &reaper,
-                       std::function<bool(uint32_t)> is_admin, Ended ended)
+                       std::function<bool(uint32_t)> is_admin, Report report, Tell tell)
     : impl_(std::make_shared<Impl>(io, conf, std::move(node), plugins, auth, reaper,
-                                   std::move(is_admin), std::move(ended))) {}
+                                   std::move(is_admin), std::move(report), std::move(tell))) {}
 
 StepRunner::~StepRunner() = default;
 
@@ -586,18 +591,30 @@ std::string StepRunner::launch(const proto::StepLaunchRequest &req, uint32_t req
         return std::string("cannot create pipes: ") + std::strerror(errno);
     }
     spec.status_fd = status_fds[1];
+    // The step's place in the spool, and the records file its shepherd appends to.
+    s->spool = (std::filesystem::path(node_spool(I.conf, I.node)) / ("step" + s->label)).string();
+    std::error_code fec;
+    std::filesystem::create_directories(s->spool, fec);
+    std::string records = s->spool + "/records";
+    spec.record_fd = fec ? -1 : ::open(records.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0600);
+    auto give_up = [&](std::string why) {
+        for (int fd : close_after) ::close(fd);
+        for (int fd : {status_fds[0], status_fds[1], spec.record_fd})
+            if (fd >= 0) ::close(fd);
+        std::filesystem::remove_all(s->spool, fec);
+        return why;
+    };
+    if (spec.record_fd < 0) return give_up("cannot create " + records + ": " + std::strerror(errno));
+    for (const auto &o : s->outputs) spec.drain_fds.push_back(o->fd->native_handle());
 
     HeldChild child = fork_held();
     pid_t pid = child.pid;
-    if (pid < 0) {
-        for (int fd : close_after) ::close(fd);
-        for (int fd : {status_fds[0], status_fds[1]}) ::close(fd);
-        return std::string("fork failed: ") + std::strerror(errno);
-    }
+    if (pid < 0) return give_up(std::string("fork failed: ") + std::strerror(errno));
     if (pid == 0) {
         // Nothing of the daemon's stays open here (our ends of the tasks' pipes would keep their
         // input from ever ending); the tasks' ends must survive their exec.
-        std::vector<int> keep{spec.status_fd};
+        std::vector<int> keep{spec.status_fd, spec.record_fd};
+        keep.insert(keep.end(), spec.drain_fds.begin(), spec.drain_fds.end());
         for (const auto &t : spec.tasks)
             for (int fd : {t.in_fd, t.out_fd, t.err_fd})
                 if (fd >= 0) {
@@ -614,6 +631,7 @@ std::string StepRunner::launch(const proto::StepLaunchRequest &req, uint32_t req
         run_shepherd(spec);
     }
     ::close(status_fds[1]);
+    ::close(spec.record_fd);
     for (int fd : close_after) ::close(fd);
     const auto &pt = I.pt();
     drover_error err{};
@@ -621,6 +639,7 @@ std::string StepRunner::launch(const proto::StepLaunchRequest &req, uint32_t req
         release(child, false);
         ::close(status_fds[0]);
         I.reaper.watch(pid, [](int, const struct rusage &) {});
+        std::filesystem::remove_all(s->spool, fec);
         return std::string("proctrack: ") + err.text;
     }
     s->contained = true;
@@ -637,6 +656,21 @@ std::string StepRunner::launch(const proto::StepLaunchRequest &req, uint32_t req
         lim.cpus = {cpus.data(), cpus.size()};
         if (pt.ops.cont_limit(pt.state, s->cont, &lim, &err) != DROVER_OK)
             spdlog::warn("step {}: limits not applied: {}", s->label, err.text);
+    }
+    // Recorded before the shepherd may run: a droverd killed from here on finds it again.
+    std::string task_list;
+    for (uint32_t t : s->tasks) task_list += (task_list.empty() ? "" : ",") + std::to_string(t);
+    Fields fields{{"job", std::to_string(s->job_id)}, {"step", std::to_string(s->step_id)},
+                  {"cont", std::to_string(s->cont)},  {"uid", std::to_string(s->uid)},
+                  {"gid", std::to_string(s->gid)},    {"user", s->user},
+                  {"tasks", task_list}};
+    put_process(fields, identify(pid));
+    if (!save_fields(s->spool + "/step", fields)) {
+        release(child, false);
+        ::close(status_fds[0]);
+        I.reaper.watch(pid, [](int, const struct rusage &) {});
+        std::filesystem::remove_all(s->spool, fec);
+        return "cannot write " + s->spool + "/step: " + std::strerror(errno);
     }
     release(child, true);
     s->shepherd = pid;
@@ -712,6 +746,67 @@ std::string StepRunner::stat(uint32_t job_id, uint32_t step_id, uint32_t request
     if (s->sampler) *out = s->sampler->summary(I.node);
     *pids = I.pids_of(*s);
     return {};
+}
+
+void StepRunner::recover() {
+    auto &I = *impl_;
+    for (const std::string &dir : spool_entries(node_spool(I.conf, I.node), "step")) {
+        Fields f = load_fields(dir + "/step");
+        auto key = std::make_pair(uint32_t(field_u64(f, "job")), uint32_t(field_u64(f, "step")));
+        std::string label = std::to_string(key.first) + "." + std::to_string(key.second);
+        std::error_code ec;
+        if (f.empty() || !key.first) {
+            // Never let go (droverd died during the launch): nothing of it ran.
+            std::filesystem::remove_all(dir, ec);
+            continue;
+        }
+        I.launched.insert(key);
+        I.jobs_here.insert(key.first);
+        if (auto msg = kept_report(dir)) {
+            spdlog::info("step {}: its end is reported again (from {})", label, dir);
+            send_kept_report(I.tell, dir, std::move(*msg), "step " + label, {}, true);
+            continue;
+        }
+        auto s = std::make_shared<Step>();
+        s->job_id = key.first;
+        s->step_id = key.second;
+        s->uid = uint32_t(field_u64(f, "uid"));
+        s->gid = uint32_t(field_u64(f, "gid"));
+        s->user = f["user"];
+        s->label = label;
+        s->spool = dir;
+        std::string tasks = f["tasks"];
+        for (std::size_t at = 0; at < tasks.size();) {
+            std::size_t comma = std::min(tasks.find(',', at), tasks.size());
+            s->tasks.push_back(uint32_t(std::strtoul(tasks.substr(at, comma - at).c_str(), nullptr, 10)));
+            at = comma + 1;
+        }
+        s->cont = field_u64(f, "cont");
+        s->contained = true;
+        // Its output and srun's connection went with the old droverd; only its end is left.
+        s->io_closed = true;
+        s->status_done = true;
+        ProcessId shepherd = get_process(f);
+        s->shepherd = shepherd.pid;
+        I.steps[key] = s;
+        I.read_spooled_records(s);
+        std::weak_ptr<Impl> weak = impl_;
+        auto gone = [weak, s](int, const struct rusage &) {
+            auto self = weak.lock();
+            if (!self) return;
+            self->read_spooled_records(s);
+            s->shepherd_done = true;
+            self->maybe_finish(s);
+        };
+        if (still_running(shepherd)) {
+            spdlog::info("step {}: still runs (shepherd pid {}); watching it again", label, shepherd.pid);
+            I.reaper.watch_adopted(shepherd.pid, gone);
+        } else {
+            spdlog::info("step {}: ended while droverd was away", label);
+            asio::post(I.io, [gone] { gone(-1, rusage{}); });
+        }
+        I.arm_sampling(s);
+    }
 }
 
 void StepRunner::on_unkillable(std::function<void(const std::string &)> drain) {

@@ -1,6 +1,11 @@
 // step_runner.hpp - runs job steps on this node: checks the credential, forks the step's shepherd
 // into a proctrack container, streams the tasks' output to srun and its input to them, and
 // reports the step's end with what it used.
+//
+// Each step lives in the node's spool (spool.hpp) from its launch until the controller has
+// acknowledged its end: a droverd killed and restarted finds its shepherds again (recover()) and
+// reports the steps' ends, though not their output (srun lost its connection with the old
+// droverd).
 #pragma once
 
 #include <cstdint>
@@ -11,6 +16,7 @@
 
 #include "common/usage.hpp"
 #include "noded/reaper.hpp"
+#include "noded/spool.hpp"
 #include "plugin/plugin_set.hpp"
 #include "proto/message_generated.h"
 
@@ -36,13 +42,19 @@ struct StepEnd {
 
 class StepRunner {
   public:
-    // The node daemon tells the controller, then calls recorded() so srun learns of the end only
-    // once it is recorded (sacct right after srun exits sees the step).
-    using Ended = std::function<void(const StepEnd &, std::function<void()> recorded)>;
+    // Builds a step's end report for the controller. The report is kept in the spool and sent
+    // with tell until the controller acknowledges it; only then does srun learn of the end (so
+    // sacct right after srun exits sees the step).
+    using Report = std::function<std::vector<uint8_t>(const StepEnd &)>;
     StepRunner(boost::asio::io_context &io, const Config &conf, std::string node,
                plugin::PluginSet &plugins, const net::Authenticator &auth, Reaper &reaper,
-               std::function<bool(uint32_t)> is_admin, Ended ended);
+               std::function<bool(uint32_t)> is_admin, Report report, Tell tell);
     ~StepRunner();
+
+    // Takes back the steps a previous droverd left in the spool: shepherds still running are
+    // watched again (their output is drained by the shepherd, no longer sent to srun), steps that
+    // ended meanwhile end now, unacknowledged reports are resent.
+    void recover();
 
     // Starts this node's tasks of a step for requester. Returns an empty string (and the
     // shepherd's pid; the tasks start after this returns) or why nothing was started.
