@@ -63,6 +63,7 @@ void JobManager::recover(bool cold) {
         jobs_[job->id] = std::move(job);
     });
     spdlog::info("recovered {} jobs ({} running), next job id {}", jobs_.size(), running, next_id_);
+    if (ctx_.steps) ctx_.steps->recover(cold);
     for (auto &[id, j] : jobs_)
         if (j->running() && !j->interactive) ctx_.sched->relaunch(id);
 }

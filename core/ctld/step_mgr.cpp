@@ -19,10 +19,12 @@
 #include "ctld/node_mgr.hpp"
 #include "ctld/step_acct.hpp"
 #include "ctld/step_layout.hpp"
+#include "ctld/step_record.hpp"
 #include "net/authenticator.hpp"
 #include "net/call_pool.hpp"
 #include "net/step_cred.hpp"
 #include "net/usage_codec.hpp"
+#include "state/store.hpp"
 
 namespace drover::ctld {
 
@@ -71,6 +73,21 @@ struct StepManager::Impl {
     };
     std::unordered_map<uint32_t, std::vector<Waiter>> alloc_waiters;
 
+    // The step's record, in the current batch.
+    void persist(const Step &st) {
+        flatbuffers::FlatBufferBuilder fbb(512);
+        fbb.Finish(write_step_record(fbb, st));
+        ctx.commit.txn().put(state::Table::Steps, state::step_key(st.job_id, st.id),
+                             {fbb.GetBufferPointer(), fbb.GetSize()});
+    }
+
+    // Per job node: the slots of the job's CPUs, taken from those its steps hold.
+    static void size_used(const Job &job, JobSteps &js) {
+        if (js.used.size() == job.nodes.size()) return;
+        js.used.clear();
+        for (uint32_t c : job.node_cpus) js.used.emplace_back(c, false);
+    }
+
     // The job's CPU ids on its node at position pos (slot i is the i-th of them).
     static std::vector<uint32_t> cpu_ids(const Job &job, std::size_t pos) {
         if (pos < job.node_alloc.size() && !job.node_alloc[pos].cpu_ids.empty()) {
@@ -95,10 +112,7 @@ struct StepManager::Impl {
     void attempt(Job &job, const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp) {
         const auto *r = req->msg->body_as_StepCreateRequest();
         JobSteps &js = jobs[job.id];
-        if (js.used.size() != job.nodes.size()) {
-            js.used.clear();
-            for (uint32_t c : job.node_cpus) js.used.emplace_back(c, false);
-        }
+        size_used(job, js);
         StepShape shape;
         shape.num_tasks = r->num_tasks();
         shape.min_nodes = r->min_nodes();
@@ -259,6 +273,9 @@ struct StepManager::Impl {
         spdlog::info("step {}.{} created on {} ({} task(s))", job.id, st.id, hostlist_compress(names),
                      st.num_tasks);
         record_step(ctx, job, st, DROVER_ACCT_STEP_START, step_node_list(job, st));
+        persist(st);
+        auto next = state::job_key(js.next_id);
+        ctx.commit.txn().put(state::Table::Steps, state::step_key(job.id, state::kNextStepKey), next);
         js.steps.emplace(st.id, std::move(st));
         ctx.commit.after_commit([resp, msg = std::vector<uint8_t>(fbb.GetBufferPointer(),
                                                                    fbb.GetBufferPointer() + fbb.GetSize())] {
@@ -291,6 +308,7 @@ struct StepManager::Impl {
         record_step(ctx, job, st, DROVER_ACCT_STEP_END, step_node_list(job, st));
         spdlog::info("step {}.{} ended {} exit {}:{}", job.id, st.id, job_state_name(state),
                      (st.exit_status >> 8) & 0xff, st.exit_status & 0x7f);
+        ctx.commit.txn().del(state::Table::Steps, state::step_key(job.id, st.id));
         js.steps.erase(st.id);
     }
 
@@ -314,6 +332,8 @@ struct StepManager::Impl {
         if (s.reporting.empty()) {
             finish(*job, jt->second, s);
             retry_waiting(*job);
+        } else {
+            persist(s);
         }
     }
 
@@ -410,6 +430,49 @@ struct StepManager::Impl {
 StepManager::StepManager(Ctx &ctx) : impl_(std::make_unique<Impl>(ctx)) {}
 StepManager::~StepManager() = default;
 
+void StepManager::recover(bool cold) {
+    auto &I = *impl_;
+    if (cold) {
+        I.ctx.commit.txn().clear(state::Table::Steps);
+        return;
+    }
+    std::vector<std::array<uint8_t, 8>> stale;
+    std::size_t n = 0;
+    I.ctx.store.scan(state::Table::Steps, [&](state::Bytes key, state::Bytes value) {
+        uint64_t k = state::seq_from_key(key);
+        uint32_t job_id = uint32_t(k >> 32), step_id = uint32_t(k);
+        Job *job = I.ctx.jobs->find(job_id);
+        if (!job || !job->running()) {
+            // Its job's end removes it in the same commit: this is never expected, only tidied.
+            stale.push_back(state::step_key(job_id, step_id));
+            return;
+        }
+        Impl::JobSteps &js = I.jobs[job_id];
+        if (step_id == state::kNextStepKey) {
+            js.next_id = std::max(js.next_id, state::job_from_key(value));
+            return;
+        }
+        flatbuffers::Verifier v(value.data(), value.size());
+        if (!v.VerifyBuffer<proto::StepRecord>(nullptr)) {
+            spdlog::error("skipping the damaged record of step {}.{}", job_id, step_id);
+            stale.push_back(state::step_key(job_id, step_id));
+            return;
+        }
+        Step st = read_step_record(*flatbuffers::GetRoot<proto::StepRecord>(value.data()));
+        // It still holds its CPUs: a step created now must not be given them.
+        Impl::size_used(*job, js);
+        for (std::size_t i = 0; i < st.nodes.size() && i < st.slots.size(); ++i)
+            for (uint32_t slot : st.slots[i])
+                if (st.nodes[i] < js.used.size() && slot < js.used[st.nodes[i]].size())
+                    js.used[st.nodes[i]][slot] = true;
+        js.next_id = std::max(js.next_id, st.id + 1);
+        js.steps.emplace(st.id, std::move(st));
+        ++n;
+    });
+    for (const auto &key : stale) I.ctx.commit.txn().del(state::Table::Steps, key);
+    if (n) spdlog::info("recovered {} running steps", n);
+}
+
 std::size_t StepManager::running_steps() const {
     std::size_t n = 0;
     for (const auto &[id, js] : impl_->jobs) n += js.steps.size();
@@ -458,6 +521,7 @@ std::string StepManager::signal_step(Job &job, uint32_t step_id, int sig, bool t
         if (!s.end_state) s.end_state = DROVER_JOB_CANCELLED;
         s.cancelled_by = uid;
         s.kill_sent = true;
+        I.persist(s);
     }
     I.send_to_nodes(job, s, sig, terminate, terminate ? s.end_state : 0);
     return {};
@@ -486,6 +550,7 @@ void StepManager::job_ended(const Job &job) {
         if (s.cancelled_by == DROVER_NO_VAL) s.cancelled_by = job.cancelled_by != DROVER_NO_VAL ? job.cancelled_by : 0;
         I.finish(j, js, s);
     }
+    I.ctx.commit.txn().del(state::Table::Steps, state::step_key(job.id, state::kNextStepKey));
     I.jobs.erase(jt);
 }
 
@@ -500,12 +565,14 @@ void StepManager::tick() {
             int64_t end = s.start_time + int64_t(s.time_limit_min) * 60;
             if (s.signal_num && !s.signal_sent && now >= end - int64_t(s.signal_secs)) {
                 s.signal_sent = true;
+                I.persist(s);
                 I.send_to_nodes(*job, s, s.signal_num, false, 0);
             }
             if (now >= end) {
                 spdlog::info("step {}.{} reached its time limit", id, sid);
                 s.kill_sent = true;
                 s.end_state = DROVER_JOB_TIMEOUT;
+                I.persist(s);
                 I.send_to_nodes(*job, s, SIGTERM, true, DROVER_JOB_TIMEOUT);
             }
         }

@@ -1,7 +1,8 @@
 // step_mgr.hpp - the controller's job steps: creation inside a running job's allocation (with a
 // signed credential), the CPUs each step holds, requests waiting for busy CPUs, ends reported by
 // the nodes, time limits, signals, queries, and srun/salloc waiting for their allocation.
-// StepManager is the only owner of steps; a job's steps end with it.
+// StepManager is the only owner of steps; a job's steps end with it. Running steps are kept in
+// the state store (table steps) with every change, so a restarted controller has them all.
 #pragma once
 
 #include <cstdint>
@@ -49,6 +50,9 @@ class StepManager {
   public:
     explicit StepManager(Ctx &ctx);
     ~StepManager();
+
+    // Loads the running jobs' steps from the store (cold: discards them), after the jobs.
+    void recover(bool cold);
 
     void on_create(const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp);
     void on_complete(const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp);

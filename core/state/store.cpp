@@ -16,8 +16,8 @@ void check(int rc, const char *what) {
 MDB_val val(Bytes b) { return MDB_val{b.size(), const_cast<uint8_t *>(b.data())}; }
 Bytes bytes(const MDB_val &v) { return {static_cast<const uint8_t *>(v.mv_data), v.mv_size}; }
 
-constexpr const char *kTableNames[] = {"jobs", "scripts", "nodes", "meta", "acct_spool"};
-constexpr int kTables = 5;
+constexpr const char *kTableNames[] = {"jobs", "scripts", "nodes", "meta", "acct_spool", "steps"};
+constexpr int kTables = 6;
 
 }  // namespace
 
@@ -136,6 +136,10 @@ std::array<uint8_t, 8> seq_key(uint64_t seq) {
     std::array<uint8_t, 8> k;
     for (int i = 7; i >= 0; --i, seq >>= 8) k[std::size_t(i)] = uint8_t(seq);
     return k;
+}
+
+std::array<uint8_t, 8> step_key(uint32_t job, uint32_t step) {
+    return seq_key((uint64_t(job) << 32) | step);
 }
 
 uint64_t seq_from_key(Bytes key) {

@@ -2,7 +2,7 @@
 //
 // Tables: jobs (job id -> JobInfo record), scripts (job id -> the submit request as received),
 // nodes (name -> NodeInfo record: admin state and reasons), meta (small named counters such as
-// the next job id). Writes happen in one transaction per batch of changes on the controller's
+// the next job id), steps (job id + step id -> StepRecord of a running step). Writes happen in one transaction per batch of changes on the controller's
 // event loop; the loop answers clients only after that batch has committed.
 //
 // Durability: commits are written to the file before a client is answered, so killing the
@@ -29,7 +29,9 @@ class StateError : public std::runtime_error {
 };
 
 // AcctSpool: accounting records not yet delivered to the accounting store, by sequence number.
-enum class Table { Jobs = 0, Scripts = 1, Nodes = 2, Meta = 3, AcctSpool = 4 };
+// Steps: running steps by step_key; under step id kNextStepKey, the job's next step id (4 bytes
+// big-endian), so that ids are not handed out again after a restart.
+enum class Table { Jobs = 0, Scripts = 1, Nodes = 2, Meta = 3, AcctSpool = 4, Steps = 5 };
 
 using Bytes = std::span<const uint8_t>;
 
@@ -78,6 +80,8 @@ std::array<uint8_t, 8> seq_key(uint64_t seq);
 uint64_t seq_from_key(Bytes key);
 std::array<uint8_t, 4> job_key(uint32_t id);
 uint32_t job_from_key(Bytes key);
+inline constexpr uint32_t kNextStepKey = 0xffffffffu;
+std::array<uint8_t, 8> step_key(uint32_t job, uint32_t step);
 inline Bytes as_bytes(std::string_view s) {
     return {reinterpret_cast<const uint8_t *>(s.data()), s.size()};
 }
