@@ -6,6 +6,7 @@
 #include <pwd.h>
 #include <spdlog/spdlog.h>
 
+#include <chrono>
 #include <unordered_set>
 
 #include "ctld/acct_queue.hpp"
@@ -34,6 +35,7 @@ void JobManager::recover(bool cold) {
         ctx_.commit.flush();
         spdlog::info("cold start: job records discarded");
     }
+    auto t0 = std::chrono::steady_clock::now();
     next_id_ = uint32_t(state::get_meta_u64(ctx_.store, "next_job_id", ctx_.conf.first_job_id));
     std::size_t running = 0;
     ctx_.store.scan(state::Table::Jobs, [&](state::Bytes, state::Bytes value) {
@@ -62,7 +64,9 @@ void JobManager::recover(bool cold) {
         }
         jobs_[job->id] = std::move(job);
     });
-    spdlog::info("recovered {} jobs ({} running), next job id {}", jobs_.size(), running, next_id_);
+    spdlog::info("recovered {} jobs ({} running) in {} ms, next job id {}", jobs_.size(), running,
+                 std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count(),
+                 next_id_);
     if (ctx_.steps) ctx_.steps->recover(cold);
     for (auto &[id, j] : jobs_)
         if (j->running() && !j->interactive) ctx_.sched->relaunch(id);
