@@ -49,6 +49,7 @@ constexpr const char *kHelp =
     "                              is all records.  <ENTITY> may be \"config\",\n"
     "                              \"job\", \"node\" or \"partition\".\n"
     "     shutdown                 shutdown slurm controller.\n"
+    "     takeover [<INDEX>]       ask a backup controller (default the first) to take control.\n"
     "     top <job_list>           put specified job first in queue for user.\n"
     "     uhold <job_list>         place user hold on specified job.\n"
     "     update <SPECIFICATIONS>  update job or node configuration: JobId=<id> with\n"
@@ -340,29 +341,63 @@ bool is_admin() {
     return uid == 0 || user_name(uid) == cli_config().slurm_user;
 }
 
+// One line per SlurmctldHost, as Slurm prints them; with backups, the one in control says so.
 int ping() {
     const Config &conf = cli_config();
     std::string out;
     bool any_up = false;
     for (std::size_t i = 0; i < conf.controllers.size(); ++i) {
         const auto &c = conf.controllers[i];
-        bool up = false;
+        bool up = false, in_control = false;
         try {
             flatbuffers::FlatBufferBuilder fbb;
             auto req = proto::CreateControllerPingRequest(fbb);
             net::Reply reply = call_host(c, fbb, proto::Body::ControllerPingRequest, req.Union(), 5000);
-            reply.as<proto::ControllerPingResponse>();
+            const auto *p = reply.as<proto::ControllerPingResponse>();
             up = true;
+            in_control = p->role() && p->role()->str() == "primary";
         } catch (const net::NetError &) {
         } catch (const net::RpcError &) {
             up = true;   // it answered
         }
         any_up = any_up || up;
         out += std::string("Slurmctld(") + (i == 0 ? "primary" : "backup") + ") at " + c.name +
-               " is " + (up ? "UP" : "DOWN") + "\n";
+               " is " + (up ? "UP" : "DOWN") +
+               (in_control && conf.controllers.size() > 1 ? " (in control)" : "") + "\n";
     }
     write_out(out);
     return any_up ? 0 : 1;
+}
+
+// scontrol takeover [INDEX]: the backup at INDEX (default 1) asks the controller in control to
+// hand over, or takes control at once when none is.
+int takeover(std::span<const std::string> args) {
+    const Config &conf = cli_config();
+    std::size_t index = 1;
+    if (!args.empty()) {
+        char *end = nullptr;
+        unsigned long v = std::strtoul(args[0].c_str(), &end, 10);
+        if (args[0].empty() || *end) {
+            write_err("Invalid takeover index: " + args[0] + "\n");
+            return 1;
+        }
+        index = v;
+    }
+    if (index >= conf.controllers.size()) {
+        write_err("slurm_takeover error: no backup controller " + std::to_string(index) + " in " +
+                  conf.path + "\n");
+        return 1;
+    }
+    try {
+        flatbuffers::FlatBufferBuilder fbb;
+        auto req = proto::CreateControlRequest(fbb);
+        call_host(conf.controllers[index], fbb, proto::Body::ControlRequest, req.Union(), 10000)
+            .as<proto::OkResponse>();
+    } catch (const std::exception &e) {
+        write_err(std::string("slurm_takeover error: ") + e.what() + "\n");
+        return 1;
+    }
+    return 0;
 }
 
 int execute(const Opts &o, std::span<const std::string> words) {
@@ -392,6 +427,7 @@ int execute(const Opts &o, std::span<const std::string> words) {
         return simple(proto::Body::ShutdownRequest, req.Union(), fbb, "slurm_shutdown");
     }
     case ScontrolCmd::ping: return ping();
+    case ScontrolCmd::takeover: return takeover(rest);
     case ScontrolCmd::version: write_out(version_line()); return 0;
     case ScontrolCmd::help: write_out(kHelp); return 0;
     case ScontrolCmd::quit: return 0;

@@ -47,6 +47,7 @@ constexpr Word kWords[] = {
     {"reconfigure", 3, ScontrolCmd::reconfigure},
     {"ping", 2, ScontrolCmd::ping},          {"version", 4, ScontrolCmd::version},
     {"shutdown", 8, ScontrolCmd::shutdown},  {"help", 2, ScontrolCmd::help},
+    {"takeover", 8, ScontrolCmd::takeover},
     {"quit", 4, ScontrolCmd::quit},          {"exit", 4, ScontrolCmd::quit},
 };
 

@@ -24,7 +24,7 @@ struct ScontrolArgs {
 ScontrolArgs parse_scontrol_args(std::span<const std::string> args);
 
 enum class ScontrolCmd { show, update, hold, uhold, release, requeue, requeuehold, top,
-                         reconfigure, ping, version, shutdown, help, quit };
+                         reconfigure, ping, version, shutdown, takeover, help, quit };
 
 // A command word, abbreviated or not ("sh" for show, "reconfig"); nullopt when unknown or
 // ambiguous.

@@ -9,22 +9,38 @@
 
 namespace drover::ctld {
 
+Committer::Committer(boost::asio::io_context &io, state::Store &store)
+    : io_(io), store_(store), seq_(state::get_meta_u64(store, kMetaReplSeq, 0)),
+      epoch_(state::get_meta_u64(store, kMetaReplEpoch, 0)) {}
+
 state::Store::Txn &Committer::txn() {
     if (!txn_) {
         txn_.emplace(store_.begin());
+        if (listener_) txn_->record_into(&changes_);
         boost::asio::post(io_, [this] { flush(); });
     }
     return *txn_;
 }
 
 void Committer::after_commit(std::function<void()> fn) {
-    if (!txn_) return fn();
-    after_.push_back(std::move(fn));
+    if (txn_) return after_.push_back(std::move(fn));
+    // Nothing open, but the change fn reports may sit in a transaction the replica lacks.
+    if (!waiting_.empty()) return waiting_.back().fns.push_back(std::move(fn));
+    fn();
 }
 
 void Committer::flush() {
+    if (frozen_) {
+        if (txn_) spdlog::warn("a change made while handing over control was dropped");
+        txn_.reset();
+        changes_.clear();
+        after_.clear();
+        return;
+    }
     if (txn_) {
         try {
+            state::put_meta_u64(*txn_, kMetaReplSeq, seq_ + 1);
+            state::put_meta_u64(*txn_, kMetaReplEpoch, epoch_);
             txn_->commit();
         } catch (const std::exception &e) {
             spdlog::critical("cannot commit state to {}: {}; exiting so that a restart recovers "
@@ -34,10 +50,29 @@ void Committer::flush() {
         }
         txn_.reset();
         ++commits_;
+        ++seq_;
+        if (listener_) {
+            auto changes = std::move(changes_);
+            changes_.clear();
+            listener_->committed(seq_, epoch_, std::move(changes));
+            if (listener_->must_wait()) {
+                waiting_.push_back({seq_, std::move(after_)});
+                after_.clear();
+                return;
+            }
+        }
     }
     auto run = std::move(after_);
     after_.clear();
     for (auto &fn : run) fn();
+}
+
+void Committer::released(uint64_t seq) {
+    while (!waiting_.empty() && waiting_.front().seq <= seq) {
+        auto fns = std::move(waiting_.front().fns);
+        waiting_.pop_front();
+        for (auto &fn : fns) fn();
+    }
 }
 
 }  // namespace drover::ctld

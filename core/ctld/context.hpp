@@ -49,6 +49,7 @@ struct Ctx {
     uint32_t slurm_uid = 0;
     std::string host;  // this controller's name
     AcctRecorder *recorder = nullptr;  // accounting records go through its spool
+    uint64_t epoch = 0;  // this controller's generation, stamped on what it sends to nodes
 
     // root and SlurmUser administer.
     bool is_admin(uint32_t uid) const { return uid == 0 || uid == slurm_uid; }

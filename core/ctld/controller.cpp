@@ -15,6 +15,10 @@
 #include "ctld/ctld_stats.hpp"
 #include "ctld/committer.hpp"
 #include "ctld/context.hpp"
+#include "ctld/handover.hpp"
+#include "ctld/peers.hpp"
+#include "ctld/repl_source.hpp"
+#include "ctld/standby.hpp"
 #include "ctld/job_mgr.hpp"
 #include "ctld/node_mgr.hpp"
 #include "ctld/scheduler.hpp"
@@ -96,21 +100,18 @@ void config_reply(const Config &conf, const Ctx &ctx, const Resp &resp) {
 
 }  // namespace
 
-int run_controller(const Options &opts) {
-    Config conf = load_config(opts.config_path);
-    for (const auto &w : conf.warnings) spdlog::warn("{}", w);
-    conf.raw["drover.config_dir"] = conf.path.substr(0, conf.path.find_last_of('/') + 1);
+namespace {
 
+struct ActiveOutcome {
+    bool stop = true;
+    bool take_back = false;  // as a standby, ask for control again once caught up
+};
+
+// The controller in control: recovers the store, serves until shut down or until control moves
+// to another controller.
+ActiveOutcome run_active(Config &conf, plugin::PluginSet &plugins, net::Authenticator &auth,
+                         state::Store &store, std::size_t self, uint64_t seen_epoch, bool cold_start) {
     asio::io_context io(1);
-    plugin::PluginSet plugins(conf, "ctld");
-    plugins.load(conf.auth_type);
-    plugins.load(conf.select_type);
-    plugins.load(conf.scheduler_type);
-    plugins.load(conf.accounting_storage_type);
-    net::Authenticator auth(plugins.auth());
-
-    bool sync_each = conf.state_save_sync == "yes" || conf.state_save_sync == "1";
-    state::Store store(conf.state_save_location, sync_each);
     Committer commit(io, store);
     net::CallPool pool(io, 8);
     AcctRecorder *recorder_ptr = nullptr;  // set below; records are delivered only after recovery
@@ -120,8 +121,22 @@ int run_controller(const Options &opts) {
     recorder_ptr = &recorder;
 
     Ctx ctx{io, conf, plugins, auth, store, commit, pool, acct, nullptr, nullptr, nullptr, nullptr, 0, {}, &recorder};
-    ctx.host = daemon::short_hostname();
+    ctx.host = conf.controllers.empty() ? daemon::short_hostname() : conf.controllers[self].name;
     ctx.slurm_uid = daemon::uid_of(conf.slurm_user);
+    // Each time a controller takes control it starts a newer generation, which fences the
+    // controller that had it: nodes and commands that have seen the newer one refuse the older.
+    ctx.epoch = std::max(state::get_meta_u64(store, kMetaEpoch, 0), seen_epoch) + 1;
+    commit.set_epoch(ctx.epoch);
+    state::put_meta_u64(commit.txn(), kMetaEpoch, ctx.epoch);
+    commit.flush();
+    ReplSource repl(io, store, commit);
+    if (conf.controllers.size() > 1) commit.set_listener(&repl);
+    ActiveOutcome outcome;
+    Handover handover(ctx, repl, self, [&](bool take_back) {
+        outcome = {false, take_back};
+        io.stop();
+    });
+
     NodeManager nodes(ctx);
     JobManager jobs(ctx);
     Scheduler sched(ctx);
@@ -134,7 +149,7 @@ int run_controller(const Options &opts) {
     AcctAdmin admin(ctx);
     acct.stats().server_start = acct.stats().since = Ctx::now();
     nodes.recover();
-    jobs.recover(opts.cold_start);
+    jobs.recover(cold_start);
     recorder.recover();
     nodes.record_events();
     admin.start();
@@ -160,9 +175,10 @@ int run_controller(const Options &opts) {
          [&](const Req &, const Resp &r) {
              flatbuffers::FlatBufferBuilder fbb(128);
              auto h = fbb.CreateString(ctx.host);
-             auto role = fbb.CreateString("primary");
-             fbb.Finish(proto::CreateMessage(fbb, proto::Body::ControllerPingResponse,
-                                             proto::CreateControllerPingResponse(fbb, h, role, 1).Union()));
+             auto role = fbb.CreateString(kRoleActive);
+             fbb.Finish(proto::CreateMessage(
+                 fbb, proto::Body::ControllerPingResponse,
+                 proto::CreateControllerPingResponse(fbb, h, role, ctx.epoch).Union()));
              r->reply({fbb.GetBufferPointer(), fbb.GetSize()});
          }},
         {proto::Body::AcctQueryRequest,
@@ -212,12 +228,36 @@ int run_controller(const Options &opts) {
          [&](const Req &q, const Resp &r) {
              if (!ctx.is_admin(q->peer.uid)) return r->error(DROVER_EPERM, "Access/permission denied");
              r->ok();
+             handover.shutdown_standbys();
              asio::post(io, [&] { io.stop(); });
+         }},
+        {proto::Body::ReplPullRequest,
+         [&](const Req &q, const Resp &r) {
+             if (!ctx.is_admin(q->peer.uid)) return r->error(DROVER_EPERM, "Access/permission denied");
+             repl.on_pull(*q->msg->body_as_ReplPullRequest(), r);
+         }},
+        {proto::Body::RelinquishRequest,
+         [&](const Req &q, const Resp &r) {
+             if (!ctx.is_admin(q->peer.uid)) return r->error(DROVER_EPERM, "Access/permission denied");
+             handover.on_relinquish(q, r);
+         }},
+        {proto::Body::ControlRequest,
+         [&](const Req &q, const Resp &r) {
+             if (!ctx.is_admin(q->peer.uid)) return r->error(DROVER_EPERM, "Access/permission denied");
+             r->ok("controller " + ctx.host + " is already in control");
          }},
     };
 
     net::Handler handler = [&](std::shared_ptr<net::Request> req, net::ResponderPtr resp) {
-        auto it = routes.find(req->msg->body_type());
+        auto type = req->msg->body_type();
+        if (req->msg->epoch() > ctx.epoch) {
+            handover.newer_epoch(req->msg->epoch());
+            return resp->error(net::kNotInControl, "controller " + ctx.host + " is no longer in control");
+        }
+        if (handover.handing_over() && type != proto::Body::ControllerPingRequest &&
+            type != proto::Body::ReplPullRequest)
+            return resp->error(net::kNotInControl, "controller " + ctx.host + " is handing over control");
+        auto it = routes.find(type);
         if (it == routes.end())
             return resp->error(DROVER_EINVAL, std::string("unexpected message ") +
                                                    proto::EnumNameBody(req->msg->body_type()));
@@ -230,19 +270,26 @@ int run_controller(const Options &opts) {
         }
     };
 
-    const auto &self = conf.controllers.empty() ? ControllerHost{"localhost", "127.0.0.1"}
-                                                : conf.controllers.front();
-    std::string bind = daemon::listen_address(self.addr);
+    const auto &me = conf.controllers.empty() ? ControllerHost{"localhost", "127.0.0.1"}
+                                              : conf.controllers[self];
+    std::string bind = daemon::listen_address(me.addr.empty() ? me.name : me.addr);
     net::Server server(io, bind, conf.slurmctld_port, auth, handler);
     net::AuthSocketKeeper auth_socket(io, net::auth_socket_path(conf), auth);
 
     uint32_t ping_s = std::clamp<uint32_t>(conf.slurmd_timeout / 3, 1, 60);
-    Every tick(io, std::chrono::seconds(1), [&] {
-        jobs.tick();
-        steps.tick();
-    });
-    Every resched(io, std::chrono::seconds(5), [&] { sched.request(); });
-    Every ping(io, std::chrono::seconds(ping_s), [&] { nodes.ping_all(); });
+    // Nothing changes on its own while control is handed over.
+    auto unless_handing = [&](std::function<void()> fn) {
+        return [&handover, fn = std::move(fn)] {
+            if (!handover.handing_over()) fn();
+        };
+    };
+    Every tick(io, std::chrono::seconds(1), unless_handing([&] {
+                   jobs.tick();
+                   steps.tick();
+               }));
+    Every resched(io, std::chrono::seconds(5), unless_handing([&] { sched.request(); }));
+    Every ping(io, std::chrono::seconds(ping_s), unless_handing([&] { nodes.ping_all(); }));
+    Every peers(io, std::chrono::seconds(1), [&] { handover.watch_peers(); });
     Every sync(io, std::chrono::seconds(1), [&] { store.sync(); });
 
     asio::signal_set hup(io, SIGHUP);
@@ -264,12 +311,54 @@ int run_controller(const Options &opts) {
         spdlog::info("signal {}: shutting down", sig);
         io.stop();
     });
-    spdlog::info("droverctld listening on {}:{} ({} nodes, {} partitions, {} jobs)", bind,
-                 server.port(), nodes.size(), nodes.partitions().size(), jobs.count());
+    spdlog::info("droverctld {} in control (generation {}) on {}:{} ({} nodes, {} partitions, {} jobs)",
+                 ctx.host, ctx.epoch, bind, server.port(), nodes.size(), nodes.partitions().size(),
+                 jobs.count());
     sched.request();
     nodes.ping_all();
     io.run();
     commit.flush();
+    commit.release_all();
+    store.sync();
+    return outcome;
+}
+
+}  // namespace
+
+int run_controller(const Options &opts) {
+    Config conf = load_config(opts.config_path);
+    for (const auto &w : conf.warnings) spdlog::warn("{}", w);
+    conf.raw["drover.config_dir"] = conf.path.substr(0, conf.path.find_last_of('/') + 1);
+
+    plugin::PluginSet plugins(conf, "ctld");
+    plugins.load(conf.auth_type);
+    plugins.load(conf.select_type);
+    plugins.load(conf.scheduler_type);
+    plugins.load(conf.accounting_storage_type);
+    net::Authenticator auth(plugins.auth());
+
+    bool sync_each = conf.state_save_sync == "yes" || conf.state_save_sync == "1";
+    state::Store store(conf.state_save_location, sync_each);
+    std::size_t self = self_index(conf, opts.controller_name);
+
+    // With backups, every controller starts as a standby: the primary takes control at once when
+    // nobody has it, else it catches up and asks for it back; a backup waits.
+    bool standby = conf.controllers.size() > 1;
+    StandbyOptions so{self, self == 0, self == 0};
+    uint64_t seen_epoch = 0;
+    bool cold_start = opts.cold_start;
+    for (;;) {
+        if (standby) {
+            StandbyOutcome o = run_standby(conf, store, auth, so);
+            if (!o.take_control) break;
+            seen_epoch = o.seen_epoch;
+        }
+        ActiveOutcome a = run_active(conf, plugins, auth, store, self, seen_epoch, cold_start);
+        cold_start = false;
+        if (a.stop) break;
+        standby = true;
+        so = {self, a.take_back, false};
+    }
     store.sync();
     return 0;
 }

@@ -10,6 +10,7 @@ namespace drover::ctld {
 struct Options {
     std::string config_path;
     bool cold_start = false;   // -c: discard saved jobs
+    std::string controller_name;  // --controller NAME: which SlurmctldHost this is
     bool foreground = true;
 };
 

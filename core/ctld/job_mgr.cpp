@@ -230,7 +230,7 @@ void JobManager::kill_on_node(uint32_t node, uint32_t job_id, int sig, bool term
     flatbuffers::FlatBufferBuilder fbb(64);
     fbb.Finish(proto::CreateMessage(
         fbb, proto::Body::JobKillRequest,
-        proto::CreateJobKillRequest(fbb, job_id, sig, terminate).Union()));
+        proto::CreateJobKillRequest(fbb, job_id, sig, terminate).Union(), ctx_.epoch));
     ctx_.pool.call(host, port, {fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize()},
                    ctx_.auth.self_signer(), 10000,
                    [job_id, name, what](const std::string &err, std::shared_ptr<net::Reply>) {

@@ -1,6 +1,6 @@
 // main.cpp - droverctld: the Drover controller.
 //
-//   droverctld [-D] [-f FILE] [-c | -R] [-L LOGFILE] [-v]
+//   droverctld [-D] [-f FILE] [-c | -R] [-L LOGFILE] [-v] [--controller NAME]
 #include <cstdio>
 #include <cstring>
 #include <spdlog/spdlog.h>
@@ -11,10 +11,12 @@
 
 namespace {
 void usage() {
-    std::fputs("Usage: droverctld [-D] [-f config] [-c] [-R] [-L logfile] [-v]\n"
+    std::fputs("Usage: droverctld [-D] [-f config] [-c] [-R] [-L logfile] [-v] [--controller NAME]\n"
                "  -D  stay in the foreground\n"
                "  -c  cold start: discard saved jobs\n"
-               "  -R  recover all saved state (the default)\n",
+               "  -R  recover all saved state (the default)\n"
+               "  --controller NAME  run as this SlurmctldHost (default: the one whose address\n"
+               "                     is on this host, or named like it)\n",
                stderr);
 }
 }  // namespace
@@ -30,6 +32,7 @@ int main(int argc, char **argv) {
         else if (a == "-v" || a == "-vv") flags.verbosity += int(a.size()) - 1;
         else if (a == "-f" && i + 1 < argc) flags.config = argv[++i];
         else if (a == "-L" && i + 1 < argc) flags.log_file = argv[++i];
+        else if (a == "--controller" && i + 1 < argc) opts.controller_name = argv[++i];
         else if (a == "-V" || a == "--version") { std::puts("droverctld 0.1.0"); return 0; }
         else if (a == "-h" || a == "--help") { usage(); return 0; }
         else { std::fprintf(stderr, "droverctld: unrecognized option '%s'\n", argv[i]); usage(); return 1; }

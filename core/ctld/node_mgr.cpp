@@ -335,10 +335,10 @@ void NodeManager::on_register(const std::shared_ptr<net::Request> &req,
     if (r->running_jobs()) listed.assign(r->running_jobs()->begin(), r->running_jobs()->end());
     ctx_.jobs->node_registered(n->index, listed);
     ctx_.sched->request();
-    ctx_.commit.after_commit([resp] {
+    ctx_.commit.after_commit([resp, epoch = ctx_.epoch] {
         flatbuffers::FlatBufferBuilder fbb(64);
         fbb.Finish(proto::CreateMessage(fbb, proto::Body::NodeRegisterResponse,
-                                        proto::CreateNodeRegisterResponse(fbb, 1).Union()));
+                                        proto::CreateNodeRegisterResponse(fbb, epoch).Union(), epoch));
         resp->reply({fbb.GetBufferPointer(), fbb.GetSize()});
     });
 }
@@ -473,7 +473,7 @@ void NodeManager::ping_all() {
     pinging_ = true;
     flatbuffers::FlatBufferBuilder fbb(64);
     fbb.Finish(proto::CreateMessage(fbb, proto::Body::PingRequest,
-                                    proto::CreatePingRequest(fbb).Union()));
+                                    proto::CreatePingRequest(fbb).Union(), ctx_.epoch));
     std::vector<uint8_t> inner(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
     int timeout = int(std::min<uint32_t>(ctx_.conf.slurmd_timeout, 30) * 1000);
     net::forward(

@@ -535,7 +535,7 @@ void Scheduler::launch(uint32_t job_id, bool repeat) {
         fbb.CreateString(err), fbb.CreateString(in), fbb.CreateString(node_list),
         job->node_cpus.front(), job->open_append, job->time_limit_min,
         fbb.CreateString(job->partition), job->restart_count);
-    fbb.Finish(proto::CreateMessage(fbb, proto::Body::BatchLaunchRequest, req.Union()));
+    fbb.Finish(proto::CreateMessage(fbb, proto::Body::BatchLaunchRequest, req.Union(), ctx_.epoch));
     std::vector<uint8_t> msg(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
     launching_.insert(job_id);
     uint32_t run = job->restart_count;

@@ -365,7 +365,8 @@ struct StepManager::Impl {
             auto n = fbb.CreateString(name);
             fbb.Finish(proto::CreateMessage(
                 fbb, proto::Body::StepSignalRequest,
-                proto::CreateStepSignalRequest(fbb, job.id, st.id, sig, terminate, n, reason).Union()));
+                proto::CreateStepSignalRequest(fbb, job.id, st.id, sig, terminate, n, reason).Union(),
+                ctx.epoch));
             std::string label = std::to_string(job.id) + "." + std::to_string(st.id);
             uint32_t job_id = job.id, step_id = st.id;
             ctx.pool.call(host, port, {fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize()},

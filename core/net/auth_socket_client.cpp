@@ -33,7 +33,7 @@ std::vector<uint8_t> sign_via_socket(const std::string &path, std::span<const ui
     if (path.size() >= sizeof addr.sun_path) throw NetError("auth socket path too long: " + path);
     std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
     if (!fd || ::connect(fd.get(), reinterpret_cast<sockaddr *>(&addr), sizeof addr) != 0)
-        throw NetError("Unable to contact slurm controller (cannot reach credential socket " +
+        throw SocketUnreachable("Unable to contact slurm controller (cannot reach credential socket " +
                        path + ": " + std::strerror(errno) + ")");
     Deadline deadline(10000);
     uint8_t len[4];

@@ -3,7 +3,10 @@
 
 #include <arpa/inet.h>
 #include <cerrno>
+#include <atomic>
+#include <chrono>
 #include <cstring>
+#include <thread>
 #include <fcntl.h>
 #include <netdb.h>
 #include <netinet/in.h>
@@ -112,12 +115,16 @@ void read_all(int fd, uint8_t *data, std::size_t len, const Deadline &deadline) 
     }
 }
 
-Reply call(const std::string &host, uint16_t port, std::span<const uint8_t> message,
-           const Signer &sign, int timeout_ms) {
+namespace {
+
+// connect_ms bounds the connection alone: a controller that is cut off must not hold the caller
+// for the whole request timeout when another controller may answer.
+Reply call_once(const std::string &host, uint16_t port, std::span<const uint8_t> message,
+                const Signer &sign, int timeout_ms, int connect_ms) {
     Deadline deadline(timeout_ms);
     std::vector<uint8_t> cred = sign(message);
     std::vector<uint8_t> frame = proto::make_frame(message, cred);
-    UniqueFd fd = connect_tcp(host, port, deadline);
+    UniqueFd fd = connect_tcp(host, port, Deadline(std::min(timeout_ms, connect_ms)));
     write_all(fd.get(), frame.data(), frame.size(), deadline);
 
     uint8_t header[proto::kFrameHeaderSize];
@@ -135,18 +142,55 @@ Reply call(const std::string &host, uint16_t port, std::span<const uint8_t> mess
     return reply;
 }
 
+// The controller that answered last, tried first next time (a daemon follows a takeover).
+std::atomic<std::size_t> g_in_control{0};
+
+}  // namespace
+
+Reply call(const std::string &host, uint16_t port, std::span<const uint8_t> message,
+           const Signer &sign, int timeout_ms) {
+    return call_once(host, port, message, sign, timeout_ms, timeout_ms);
+}
+
 Reply call_controller(const Config &conf, std::span<const uint8_t> message, const Signer &sign,
-                      int timeout_ms) {
-    std::string why = "no SlurmctldHost configured";
-    for (const auto &c : conf.controllers) {
-        try {
-            return call(c.addr.empty() ? c.name : c.addr, conf.slurmctld_port, message, sign,
-                        timeout_ms);
-        } catch (const NetError &e) {
-            why = e.what();
+                      int timeout_ms, bool wait_for_takeover) {
+    const auto &cs = conf.controllers;
+    const std::size_t n = cs.size();
+    // While a standby answers, one of them takes control within SlurmctldTimeout.
+    auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(conf.slurmctld_timeout + 10);
+    // The credential socket may be between daemons too (its server was the controller that
+    // died; another daemon of the host takes it over within seconds).
+    Signer patient = [&](std::span<const uint8_t> m) {
+        for (;;) {
+            try {
+                return sign(m);
+            } catch (const SocketUnreachable &) {
+                if (n < 2 || !wait_for_takeover || std::chrono::steady_clock::now() > give_up) throw;
+                std::this_thread::sleep_for(std::chrono::milliseconds(250));
+            }
         }
+    };
+    bool standby = false;  // once seen, a takeover is under way: keep trying through it
+    for (;;) {
+        std::size_t first = g_in_control.load() % std::max<std::size_t>(n, 1);
+        for (std::size_t k = 0; k < n; ++k) {
+            std::size_t i = (first + k) % n;
+            try {
+                Reply r = call_once(cs[i].addr.empty() ? cs[i].name : cs[i].addr, conf.slurmctld_port,
+                                    message, patient, timeout_ms, n > 1 ? 2000 : timeout_ms);
+                const auto *e = r.msg->body_as_ErrorResponse();
+                if (e && e->code() == kNotInControl) {
+                    standby = true;
+                    continue;
+                }
+                g_in_control = i;
+                return r;
+            } catch (const NetError &) {
+            }
+        }
+        if (!standby || !wait_for_takeover || std::chrono::steady_clock::now() > give_up) break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(250));
     }
-    (void)why;
     throw NetError("Unable to contact slurm controller (connect failure)");
 }
 

@@ -27,6 +27,12 @@ class NetError : public std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+// The local credential socket did not answer (no daemon serves it, or one is taking it over).
+class SocketUnreachable : public NetError {
+  public:
+    using NetError::NetError;
+};
+
 // The server answered with an ErrorResponse.
 class RpcError : public std::runtime_error {
   public:
@@ -36,6 +42,10 @@ class RpcError : public std::runtime_error {
   private:
     int code_;
 };
+
+// The ErrorResponse code of a controller that is not in control (a standby backup, or one handing
+// control over): the caller tries the next SlurmctldHost.
+inline constexpr int kNotInControl = -1000;
 
 // Makes a credential for a finished Message buffer.
 using Signer = std::function<std::vector<uint8_t>(std::span<const uint8_t> message)>;
@@ -60,10 +70,12 @@ struct Reply {
 Reply call(const std::string &host, uint16_t port, std::span<const uint8_t> message,
            const Signer &sign, int timeout_ms = 30000);
 
-// Sends to the controller, trying each SlurmctldHost in order; throws NetError("Unable to contact
-// slurm controller (connect failure)") when none answers.
+// Sends to the controller in control, trying each SlurmctldHost in order (starting with the one
+// that answered last in this process). A standby refuses with kNotInControl; while one does and
+// none is in control, waits (when wait_for_takeover) up to SlurmctldTimeout + 10 s for a takeover.
+// Throws NetError("Unable to contact slurm controller (connect failure)") when none answers.
 Reply call_controller(const Config &conf, std::span<const uint8_t> message, const Signer &sign,
-                      int timeout_ms = 30000);
+                      int timeout_ms = 30000, bool wait_for_takeover = true);
 
 // The signer for commands: asks the credential socket named by AuthInfo socket= (default
 // kDefaultAuthSocket) to sign for the calling user.

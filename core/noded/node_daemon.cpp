@@ -78,7 +78,8 @@ int run_node_daemon(const Options &opts) {
             pool.run(
                 [&conf, &auth, msg, what, attempt, ok] {
                     try {
-                        net::call_controller(conf, msg, auth.self_signer(), 10000).as<proto::OkResponse>();
+                        net::call_controller(conf, msg, auth.self_signer(), 10000, false)
+                            .as<proto::OkResponse>();
                         *ok = true;
                     } catch (const std::exception &e) {
                         spdlog::warn("{}: cannot report it (try {}): {}", what, attempt + 1, e.what());

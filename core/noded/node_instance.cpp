@@ -67,7 +67,8 @@ NodeInstance::NodeInstance(NodeShared &sh, const NodeConf &me) : sh_(sh), me_(me
                 fbb, proto::Body::StepCompleteRequest,
                 proto::CreateStepCompleteRequest(fbb, end.job_id, end.step_id, n, end.exit_status, u,
                                                  end.state)
-                    .Union()));
+                    .Union(),
+                sh_.epoch));
             return finish(fbb);
         },
         sh.tell_controller);
@@ -75,7 +76,8 @@ NodeInstance::NodeInstance(NodeShared &sh, const NodeConf &me) : sh_(sh), me_(me
         flatbuffers::FlatBufferBuilder fbb(128);
         fbb.Finish(proto::CreateMessage(
             fbb, proto::Body::NodeUpdateRequest,
-            proto::CreateNodeUpdateRequestDirect(fbb, name_.c_str(), "DRAIN", reason.c_str()).Union()));
+            proto::CreateNodeUpdateRequestDirect(fbb, name_.c_str(), "DRAIN", reason.c_str()).Union(),
+            sh_.epoch));
         sh_.tell_controller(finish(fbb), "drain of " + name_, 0, {});
     });
     launcher_ = std::make_unique<Launcher>(
@@ -96,7 +98,7 @@ NodeInstance::NodeInstance(NodeShared &sh, const NodeConf &me) : sh_(sh), me_(me
             b.add_exit_status(status);
             b.add_usage(u);
             b.add_restart_count(job.restart);
-            fbb.Finish(proto::CreateMessage(fbb, proto::Body::JobCompleteRequest, b.Finish().Union()));
+            fbb.Finish(proto::CreateMessage(fbb, proto::Body::JobCompleteRequest, b.Finish().Union(), sh_.epoch));
             return finish(fbb);
         },
         sh.tell_controller);
@@ -140,6 +142,14 @@ NodeInstance::NodeInstance(NodeShared &sh, const NodeConf &me) : sh_(sh), me_(me
         }
         if (!sh_.is_admin(req->peer.uid))
             return resp->error(DROVER_EPERM, "only the controller may ask this of a node");
+        // Fencing: once a newer controller generation has been seen, an older one is ignored.
+        if (uint64_t e = m->epoch(); e != 0) {
+            if (e < sh_.epoch)
+                return resp->error(net::kNotInControl, "controller generation " + std::to_string(e) +
+                                                           " is older than " + std::to_string(sh_.epoch) +
+                                                           ": ignored");
+            sh_.epoch = e;
+        }
         switch (m->body_type()) {
         case proto::Body::PingRequest: {
             flatbuffers::FlatBufferBuilder fbb(64);
@@ -258,14 +268,20 @@ void NodeInstance::register_node() {
     auto req = proto::CreateNodeRegisterRequestDirect(
         fbb, name_.c_str(), cpus, me_.sockets, me_.cores_per_socket, me_.threads_per_core, mem, tmp,
         &running, res.boot_time, "0.1.0", res.os.c_str(), gres_.empty() ? nullptr : gres_.c_str());
-    fbb.Finish(proto::CreateMessage(fbb, proto::Body::NodeRegisterRequest, req.Union()));
-    const Config &conf = sh_.conf;
-    sh_.pool.call(conf.controllers.empty() ? "localhost" : conf.controllers.front().addr,
-                  conf.slurmctld_port, finish(fbb), sh_.auth.self_signer(), 10000,
-                  [this](const std::string &err, std::shared_ptr<net::Reply> reply) {
-                      std::string why = err;
-                      if (reply && reply->msg->body_as_ErrorResponse())
-                          why = reply->msg->body_as_ErrorResponse()->message()->str();
+    fbb.Finish(proto::CreateMessage(fbb, proto::Body::NodeRegisterRequest, req.Union(), sh_.epoch));
+    auto epoch = std::make_shared<uint64_t>(0);
+    auto err = std::make_shared<std::string>();
+    sh_.pool.run([this, msg = finish(fbb), epoch, err] {
+                     try {
+                         net::Reply r = net::call_controller(sh_.conf, msg, sh_.auth.self_signer(), 10000, false);
+                         *epoch = r.as<proto::NodeRegisterResponse>()->epoch();
+                     } catch (const std::exception &e) {
+                         *err = e.what();
+                     }
+                 },
+                 [this, epoch, err] {
+                      const std::string &why = *err;
+                      sh_.epoch = std::max(sh_.epoch, *epoch);
                       auto t = std::make_shared<asio::steady_timer>(sh_.io);
                       if (why.empty()) {
                           if (sh_.emulated) spdlog::debug("{} registered with the controller", name_);

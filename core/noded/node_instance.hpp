@@ -48,6 +48,9 @@ struct NodeShared {
     std::function<void(std::vector<uint8_t>, std::string, int, std::function<void()>)> tell_controller;
     Resources res;
     bool emulated = false;  // many nodes here: quieter logs, configured sizes registered
+    // The newest controller generation seen (on the loop's thread): requests stamped with an
+    // older one come from a controller no longer in control and are refused.
+    uint64_t epoch = 0;
 };
 
 class NodeInstance {

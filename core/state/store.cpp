@@ -2,6 +2,7 @@
 #include "state/store.hpp"
 
 #include <cstring>
+#include <iterator>
 #include <lmdb.h>
 #include <sys/stat.h>
 
@@ -17,7 +18,8 @@ MDB_val val(Bytes b) { return MDB_val{b.size(), const_cast<uint8_t *>(b.data())}
 Bytes bytes(const MDB_val &v) { return {static_cast<const uint8_t *>(v.mv_data), v.mv_size}; }
 
 constexpr const char *kTableNames[] = {"jobs", "scripts", "nodes", "meta", "acct_spool", "steps"};
-constexpr int kTables = 6;
+constexpr int kTables = kTableCount;
+static_assert(std::size(kTableNames) == kTables);
 
 }  // namespace
 
@@ -59,7 +61,7 @@ Store::Txn Store::begin() {
     return Txn(*this, txn);
 }
 
-Store::Txn::Txn(Txn &&o) noexcept : store_(o.store_), txn_(o.txn_) { o.txn_ = nullptr; }
+Store::Txn::Txn(Txn &&o) noexcept : store_(o.store_), txn_(o.txn_), log_(o.log_) { o.txn_ = nullptr; }
 
 Store::Txn::~Txn() {
     if (txn_) mdb_txn_abort(static_cast<MDB_txn *>(txn_));
@@ -68,25 +70,45 @@ Store::Txn::~Txn() {
 void Store::Txn::put(Table t, Bytes key, Bytes value) {
     MDB_val k = val(key), v = val(value);
     check(mdb_put(static_cast<MDB_txn *>(txn_), store_->env_->dbi[int(t)], &k, &v, 0), "mdb_put");
+    if (log_) log_->push_back({t, Change::Put, {key.begin(), key.end()}, {value.begin(), value.end()}});
 }
 
 void Store::Txn::del(Table t, Bytes key) {
     MDB_val k = val(key);
     int rc = mdb_del(static_cast<MDB_txn *>(txn_), store_->env_->dbi[int(t)], &k, nullptr);
     if (rc != MDB_NOTFOUND) check(rc, "mdb_del");
+    if (log_) log_->push_back({t, Change::Del, {key.begin(), key.end()}, {}});
 }
 
 void Store::Txn::clear(Table t) {
     check(mdb_drop(static_cast<MDB_txn *>(txn_), store_->env_->dbi[int(t)], 0), "mdb_drop");
+    if (log_) log_->push_back({t, Change::Clear, {}, {}});
+}
+
+void Store::Txn::apply(const Change &c) {
+    switch (c.kind) {
+    case Change::Put: return put(c.table, c.key, c.value);
+    case Change::Del: return del(c.table, c.key);
+    case Change::Clear: return clear(c.table);
+    }
+    throw StateError("unknown change kind " + std::to_string(int(c.kind)));
 }
 
 void Store::Txn::commit() {
     auto *txn = static_cast<MDB_txn *>(txn_);
     txn_ = nullptr;
+    log_ = nullptr;
     check(mdb_txn_commit(txn), "commit");
 }
 
 void Store::scan(Table t, const std::function<void(Bytes, Bytes)> &fn) const {
+    scan_from(t, {}, [&fn](Bytes k, Bytes v) {
+        fn(k, v);
+        return true;
+    });
+}
+
+void Store::scan_from(Table t, Bytes from, const std::function<bool(Bytes, Bytes)> &fn) const {
     MDB_txn *txn = nullptr;
     check(mdb_txn_begin(env_->env, nullptr, MDB_RDONLY, &txn), "begin read transaction");
     MDB_cursor *cur = nullptr;
@@ -95,11 +117,11 @@ void Store::scan(Table t, const std::function<void(Bytes, Bytes)> &fn) const {
         mdb_txn_abort(txn);
         check(rc, "mdb_cursor_open");
     }
-    MDB_val k, v;
+    MDB_val k = val(from), v;
     try {
-        for (rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST); rc == MDB_SUCCESS;
-             rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT))
-            fn(bytes(k), bytes(v));
+        for (rc = mdb_cursor_get(cur, &k, &v, from.empty() ? MDB_FIRST : MDB_SET_RANGE);
+             rc == MDB_SUCCESS && fn(bytes(k), bytes(v)); rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
+        }
     } catch (...) {
         mdb_cursor_close(cur);
         mdb_txn_abort(txn);

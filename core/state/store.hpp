@@ -32,8 +32,18 @@ class StateError : public std::runtime_error {
 // Steps: running steps by step_key; under step id kNextStepKey, the job's next step id (4 bytes
 // big-endian), so that ids are not handed out again after a restart.
 enum class Table { Jobs = 0, Scripts = 1, Nodes = 2, Meta = 3, AcctSpool = 4, Steps = 5 };
+inline constexpr int kTableCount = 6;
 
 using Bytes = std::span<const uint8_t>;
+
+// One change inside a transaction, as recorded for replication to a backup controller. Replaying
+// a transaction's changes in order on another store gives the same tables; each is idempotent.
+struct Change {
+    enum Kind : uint8_t { Put = 0, Del = 1, Clear = 2 };
+    Table table;
+    Kind kind;
+    std::vector<uint8_t> key, value;
+};
 
 class Store {
   public:
@@ -51,18 +61,25 @@ class Store {
         void put(Table t, Bytes key, Bytes value);
         void del(Table t, Bytes key);
         void clear(Table t);
+        // Applies a recorded change (a replica replaying its primary's transactions).
+        void apply(const Change &c);
         void commit();
+        // From now on every put, del and clear is also appended to log (until commit or abort).
+        void record_into(std::vector<Change> *log) { log_ = log; }
 
       private:
         friend class Store;
         Txn(Store &s, void *txn) : store_(&s), txn_(txn) {}
         Store *store_;
         void *txn_;
+        std::vector<Change> *log_ = nullptr;
     };
 
     Txn begin();
     // Calls fn for every record of t in key order (read transaction).
     void scan(Table t, const std::function<void(Bytes key, Bytes value)> &fn) const;
+    // Calls fn for the records of t from the first key >= from, until fn returns false.
+    void scan_from(Table t, Bytes from, const std::function<bool(Bytes key, Bytes value)> &fn) const;
     std::optional<std::vector<uint8_t>> get(Table t, Bytes key) const;
     // Flushes committed data to disk now.
     void sync();

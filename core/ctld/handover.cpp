@@ -1,0 +1,120 @@
+// handover.cpp - handing control to a standby, and stepping down for a newer generation.
+#include "ctld/handover.hpp"
+
+#include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <spdlog/spdlog.h>
+
+#include "common/config.hpp"
+#include "ctld/committer.hpp"
+#include "ctld/peers.hpp"
+#include "ctld/repl_source.hpp"
+#include "net/authenticator.hpp"
+#include "net/call_pool.hpp"
+
+namespace asio = boost::asio;
+
+namespace drover::ctld {
+
+struct Handover::Impl {
+    Ctx &ctx;
+    ReplSource &repl;
+    std::size_t self;
+    std::function<void(bool)> step_down;
+    bool handing = false, watching = false, stepped = false;
+    asio::steady_timer grace;
+
+    Impl(Ctx &c, ReplSource &r, std::size_t s, std::function<void(bool)> sd)
+        : ctx(c), repl(r), self(s), step_down(std::move(sd)), grace(c.io) {}
+
+    void leave(bool take_back) {
+        if (std::exchange(stepped, true)) return;
+        step_down(take_back);
+    }
+};
+
+Handover::Handover(Ctx &ctx, ReplSource &repl, std::size_t self, std::function<void(bool)> step_down)
+    : impl_(std::make_unique<Impl>(ctx, repl, self, std::move(step_down))) {}
+
+Handover::~Handover() = default;
+
+bool Handover::handing_over() const { return impl_->handing; }
+
+void Handover::on_relinquish(const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp) {
+    auto &I = *impl_;
+    const auto *r = req->msg->body_as_RelinquishRequest();
+    std::string name = r->name() ? r->name()->str() : "?";
+    if (I.handing) return resp->error(DROVER_EBUSY, "control is already being handed over");
+    spdlog::info("{} asks for control: handing over", name);
+    I.handing = true;
+    I.ctx.commit.flush();
+    I.repl.when_caught_up(name, 5000, [&I, name, resp](bool ok) {
+        if (!ok) {
+            I.handing = false;
+            spdlog::warn("{} did not catch up within 5 s: keeping control", name);
+            return resp->error(DROVER_EBUSY, name + " did not catch up with the controller in control");
+        }
+        I.ctx.commit.freeze();
+        flatbuffers::FlatBufferBuilder fbb(64);
+        fbb.Finish(proto::CreateMessage(
+            fbb, proto::Body::RelinquishResponse,
+            proto::CreateRelinquishResponse(fbb, I.ctx.commit.seq(), I.ctx.epoch).Union()));
+        resp->reply({fbb.GetBufferPointer(), fbb.GetSize()});
+        spdlog::info("handed control to {} at transaction {}; standing by", name, I.ctx.commit.seq());
+        // Time for the reply to leave before this controller's server closes.
+        I.grace.expires_after(std::chrono::milliseconds(300));
+        I.grace.async_wait([&I](boost::system::error_code ec) {
+            if (!ec) I.leave(false);
+        });
+    });
+}
+
+void Handover::newer_epoch(uint64_t epoch) {
+    spdlog::warn("a request carried controller generation {}, newer than ours ({}): another "
+                 "controller is in control; stepping down",
+                 epoch, impl_->ctx.epoch);
+    impl_->leave(impl_->self == 0);
+}
+
+void Handover::watch_peers() {
+    auto &I = *impl_;
+    const Config &conf = I.ctx.conf;
+    if (conf.controllers.size() < 2 || I.watching || I.stepped) return;
+    I.watching = true;
+    auto st = std::make_shared<std::vector<PeerStatus>>(conf.controllers.size());
+    I.ctx.pool.run(
+        [&I, &conf, st] {
+            for (std::size_t i = 0; i < st->size(); ++i)
+                if (i != I.self) (*st)[i] = ping_peer(conf, i, I.ctx.auth.self_signer(), 1000);
+        },
+        [&I, &conf, st] {
+            I.watching = false;
+            for (std::size_t i = 0; i < st->size(); ++i) {
+                const PeerStatus &p = (*st)[i];
+                // Two in control: the newer generation wins; at equal ones, the one listed first.
+                if (p.active && (p.epoch > I.ctx.epoch || (p.epoch == I.ctx.epoch && i < I.self))) {
+                    spdlog::warn("{} is in control with generation {} (ours {}): stepping down",
+                                 conf.controllers[i].name, p.epoch, I.ctx.epoch);
+                    return I.leave(I.self == 0);
+                }
+            }
+        });
+}
+
+void Handover::shutdown_standbys() {
+    auto &I = *impl_;
+    const Config &conf = I.ctx.conf;
+    for (std::size_t i = 0; i < conf.controllers.size(); ++i) {
+        if (i == I.self) continue;
+        flatbuffers::FlatBufferBuilder fbb(64);
+        auto from = fbb.CreateString(I.ctx.host);
+        fbb.Finish(proto::CreateMessage(fbb, proto::Body::ShutdownRequest,
+                                        proto::CreateShutdownRequest(fbb, from).Union()));
+        I.ctx.pool.call(peer_addr(conf, i), conf.slurmctld_port,
+                        {fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize()},
+                        I.ctx.auth.self_signer(), 2000, [](const std::string &, std::shared_ptr<net::Reply>) {});
+    }
+}
+
+}  // namespace drover::ctld

@@ -1,0 +1,272 @@
+// standby.cpp - a standby controller's loop: finding the controller in control, pulling its
+// transactions, answering pings, and deciding when to take control.
+#include "ctld/standby.hpp"
+
+#include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
+#include <boost/asio.hpp>
+#include <chrono>
+#include <optional>
+#include <spdlog/spdlog.h>
+
+#include "common/config.hpp"
+#include "ctld/committer.hpp"
+#include "ctld/peers.hpp"
+#include "ctld/repl_replica.hpp"
+#include "daemon/daemon.hpp"
+#include "net/authenticator.hpp"
+#include "net/call_pool.hpp"
+#include "net/server.hpp"
+#include "state/store.hpp"
+
+namespace asio = boost::asio;
+using Clock = std::chrono::steady_clock;
+
+namespace drover::ctld {
+
+namespace {
+
+constexpr uint32_t kPullWaitMs = 500;
+
+std::vector<uint8_t> finish_msg(flatbuffers::FlatBufferBuilder &fbb) {
+    return {fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize()};
+}
+
+// The standby's state; every member is used on the loop's thread only.
+struct Standby {
+    const Config &conf;
+    const net::Authenticator &auth;
+    const StandbyOptions &opts;
+    asio::io_context io{1};
+    net::CallPool pool{io, 3};
+    ReplReplica replica;
+    std::string me;
+    StandbyOutcome out;
+    std::optional<std::size_t> source;   // the controller in control, when known
+    Clock::time_point last_contact = Clock::now();
+    Clock::time_point last_find{};
+    bool finding = false, pulling = false, asking = false, checking = false, done = false;
+    bool first_round = true;
+    bool want_control;                    // ask for control once caught up
+    std::optional<uint64_t> handed_head;  // the active handed over at this transaction
+
+    Standby(const Config &c, state::Store &store, const net::Authenticator &a, const StandbyOptions &o)
+        : conf(c), auth(a), opts(o), replica(store), me(c.controllers[o.self].name),
+          want_control(o.take_back) {
+        out.seen_epoch = std::max(state::get_meta_u64(store, kMetaEpoch, 0),
+                                  state::get_meta_u64(store, kMetaReplEpoch, 0));
+    }
+
+    void finish(bool take) {
+        if (done) return;
+        done = true;
+        out.take_control = take;
+        io.stop();
+    }
+
+    void after(int ms, std::function<void()> fn) {
+        auto t = std::make_shared<asio::steady_timer>(io, std::chrono::milliseconds(ms));
+        t->async_wait([t, fn = std::move(fn)](boost::system::error_code ec) {
+            if (!ec) fn();
+        });
+    }
+
+    // Pings the other controllers and follows the one in control with the highest epoch.
+    void find() {
+        if (finding || done || source) return;
+        finding = true;
+        last_find = Clock::now();
+        auto st = std::make_shared<std::vector<PeerStatus>>(conf.controllers.size());
+        pool.run(
+            [this, st] {
+                for (std::size_t i = 0; i < st->size(); ++i)
+                    if (i != opts.self) (*st)[i] = ping_peer(conf, i, auth.self_signer(), 1000);
+            },
+            [this, st] {
+                finding = false;
+                if (done) return;
+                std::optional<std::size_t> best;
+                for (std::size_t i = 0; i < st->size(); ++i) {
+                    const PeerStatus &p = (*st)[i];
+                    out.seen_epoch = std::max(out.seen_epoch, p.epoch);
+                    if (p.active && (!best || p.epoch > (*st)[*best].epoch)) best = i;
+                }
+                bool first = std::exchange(first_round, false);
+                if (best) {
+                    source = best;
+                    last_contact = Clock::now();
+                    spdlog::info("standby: following {} (in control, epoch {}) from transaction {}",
+                                 conf.controllers[*best].name, (*st)[*best].epoch, replica.seq());
+                    return pull();
+                }
+                if (first && opts.start_if_alone) {
+                    spdlog::info("no other controller is in control: taking control");
+                    finish(true);
+                }
+            });
+    }
+
+    void lost(const std::string &why) {
+        if (source) spdlog::warn("standby: lost {}: {}", conf.controllers[*source].name, why);
+        source.reset();
+        replica.abandon_copy();
+    }
+
+    void pull() {
+        if (!source || pulling || done) return;
+        pulling = true;
+        std::size_t from = *source;
+        pool.call(peer_addr(conf, from), conf.slurmctld_port, replica.pull_request(me, kPullWaitMs),
+                  auth.self_signer(), int(kPullWaitMs) + 4000,
+                  [this, from](const std::string &err, std::shared_ptr<net::Reply> reply) {
+                      pulling = false;
+                      if (done || source != from) return;
+                      const proto::ReplPullResponse *r = nullptr;
+                      std::string why = err;
+                      if (why.empty()) {
+                          try {
+                              r = reply->as<proto::ReplPullResponse>();
+                              replica.apply(*r);
+                          } catch (const std::exception &e) {
+                              why = e.what();
+                          }
+                      }
+                      if (!why.empty()) return lost(why);
+                      last_contact = Clock::now();
+                      out.seen_epoch = std::max(out.seen_epoch, replica.active_epoch());
+                      if (handed_head && replica.seq() >= *handed_head) return finish(true);
+                      if (want_control && replica.caught_up()) ask_control();
+                      pull();
+                  });
+    }
+
+    // Asks the controller in control to hand control over.
+    void ask_control() {
+        if (asking || done || !source) return;
+        asking = true;
+        want_control = false;
+        std::size_t from = *source;
+        spdlog::info("asking {} for control at transaction {}", conf.controllers[from].name, replica.seq());
+        flatbuffers::FlatBufferBuilder fbb(128);
+        auto n = fbb.CreateString(me);
+        fbb.Finish(proto::CreateMessage(fbb, proto::Body::RelinquishRequest,
+                                        proto::CreateRelinquishRequest(fbb, n, out.seen_epoch).Union()));
+        pool.call(peer_addr(conf, from), conf.slurmctld_port, finish_msg(fbb), auth.self_signer(), 15000,
+                  [this, from](const std::string &err, std::shared_ptr<net::Reply> reply) {
+                      asking = false;
+                      if (done) return;
+                      std::string why = err;
+                      if (why.empty()) {
+                          try {
+                              const auto *r = reply->as<proto::RelinquishResponse>();
+                              out.seen_epoch = std::max(out.seen_epoch, r->epoch());
+                              handed_head = r->head_seq();
+                              spdlog::info("{} handed over control at transaction {}",
+                                           conf.controllers[from].name, r->head_seq());
+                              if (replica.seq() >= r->head_seq()) return finish(true);
+                              return pull();
+                          } catch (const std::exception &e) {
+                              why = e.what();
+                          }
+                      }
+                      spdlog::warn("{} did not hand over control: {}; asking again later",
+                                   conf.controllers[from].name, why);
+                      after(2000, [this] {
+                          want_control = true;
+                          if (replica.caught_up()) ask_control();
+                      });
+                  });
+    }
+
+    // No controller in control for SlurmctldTimeout: take control unless one listed before this
+    // one is alive to take it.
+    void consider_taking_control() {
+        if (checking || done) return;
+        checking = true;
+        auto up = std::make_shared<std::optional<std::size_t>>();
+        pool.run(
+            [this, up] {
+                for (std::size_t i = 0; i < opts.self && !*up; ++i)
+                    if (ping_peer(conf, i, auth.self_signer(), 1000).up) *up = i;
+            },
+            [this, up] {
+                checking = false;
+                if (done || source) return;
+                if (*up) {
+                    spdlog::debug("standby: {} is alive and listed first; it takes control",
+                                  conf.controllers[**up].name);
+                    return find();
+                }
+                spdlog::warn("no controller has been in control for {} s (SlurmctldTimeout): taking "
+                             "control at transaction {}",
+                             conf.slurmctld_timeout, replica.seq());
+                finish(true);
+            });
+    }
+
+    void tick() {
+        if (done || source) return;
+        auto now = Clock::now();
+        if (now - last_contact > std::chrono::seconds(conf.slurmctld_timeout)) consider_taking_control();
+        else if (now - last_find > std::chrono::milliseconds(500)) find();
+    }
+
+    void on_request(std::shared_ptr<net::Request> req, net::ResponderPtr resp) {
+        const auto type = req->msg->body_type();
+        bool admin = req->peer.uid == 0 || req->peer.uid == daemon::uid_of(conf.slurm_user);
+        if (type == proto::Body::ControllerPingRequest) {
+            flatbuffers::FlatBufferBuilder fbb(128);
+            auto h = fbb.CreateString(me);
+            auto role = fbb.CreateString(kRoleStandby);
+            fbb.Finish(proto::CreateMessage(
+                fbb, proto::Body::ControllerPingResponse,
+                proto::CreateControllerPingResponse(fbb, h, role, out.seen_epoch).Union()));
+            return resp->reply(finish_msg(fbb));
+        }
+        if (type == proto::Body::ControlRequest || type == proto::Body::ShutdownRequest) {
+            if (!admin) return resp->error(DROVER_EPERM, "Access/permission denied");
+            if (type == proto::Body::ShutdownRequest) {
+                // A command's shutdown goes to the controller in control, which passes it on.
+                if (!req->msg->body_as_ShutdownRequest()->from_controller())
+                    return resp->error(net::kNotInControl, "controller " + me + " is a backup in standby");
+                spdlog::info("shutdown passed on by {}", req->msg->body_as_ShutdownRequest()->from_controller()->str());
+                resp->ok();
+                return after(50, [this] { finish(false); });
+            }
+            resp->ok("controller " + me + " is taking control");
+            if (!source) return finish(true);  // nobody in control to ask
+            want_control = true;
+            return ask_control();
+        }
+        resp->error(net::kNotInControl, "controller " + me + " is a backup in standby");
+    }
+};
+
+}  // namespace
+
+StandbyOutcome run_standby(const Config &conf, state::Store &store, const net::Authenticator &auth,
+                           const StandbyOptions &opts) {
+    Standby sb(conf, store, auth, opts);
+    const auto &self = conf.controllers[opts.self];
+    std::string bind = daemon::listen_address(self.addr.empty() ? self.name : self.addr);
+    net::Server server(sb.io, bind, conf.slurmctld_port, auth,
+                       [&sb](std::shared_ptr<net::Request> q, net::ResponderPtr r) { sb.on_request(q, r); });
+    net::AuthSocketKeeper auth_socket(sb.io, net::auth_socket_path(conf), auth);
+    asio::signal_set signals(sb.io, SIGINT, SIGTERM);
+    signals.async_wait([&sb](boost::system::error_code ec, int sig) {
+        if (ec) return;
+        spdlog::info("signal {}: shutting down", sig);
+        sb.finish(false);
+    });
+    spdlog::info("droverctld {} in standby on {}:{} at transaction {}", sb.me, bind, server.port(),
+                 sb.replica.seq());
+    std::function<void()> tick = [&] {
+        sb.tick();
+        sb.after(250, tick);
+    };
+    sb.find();
+    sb.after(250, tick);
+    sb.io.run();
+    return sb.out;
+}
+
+}  // namespace drover::ctld

@@ -1,0 +1,34 @@
+# ha.sh - helpers for tests with a primary and backup controllers: each controller gets its own
+# state directory and config copy (no shared filesystem), and is started, killed and restarted on
+# its own. Sourced after lib.sh.
+
+# make_ha_cluster NODES CONTROLLERS [EXTRA CONFIG LINES...]: controllers ctlI at 127.0.0.I.
+make_ha_cluster() {
+  local nodes=$1 ctls=$2; shift 2
+  make_cluster "$nodes" SlurmctldTimeout=3 "$@"
+  local lines="" i
+  for i in $(seq 1 "$ctls"); do lines+="SlurmctldHost=ctl$i(127.0.0.$i)\n"; done
+  sed -i "s/^SlurmctldHost=.*/${lines%\\n}/" "$T/c/slurm.conf"
+  for i in $(seq 1 "$ctls"); do
+    mkdir -p "$T/c/state$i"
+    sed -e "s|^StateSaveLocation=.*|StateSaveLocation=$T/c/state$i|" \
+        -e "s|^SlurmctldLogFile=.*|SlurmctldLogFile=$T/c/log/ctl$i.log|" "$T/c/slurm.conf" > "$T/c/ctl$i.conf"
+  done
+  HA_CTLS=$ctls
+  for i in $(seq 1 "$ctls"); do start_controller "$i"; done
+  for i in $(seq 1 "$nodes"); do start_node "$T/c" "$i"; done
+  wait_for_nodes "$T/c" "$nodes" || fail "nodes did not come up"
+}
+
+start_controller() {  # INDEX [droverctld options]
+  local i=$1; shift
+  "$BIN/core/ctld/droverctld" -D -f "$T/c/ctl$i.conf" --controller "ctl$i" -L "$T/c/log/ctl$i.log" "$@" &
+  echo $! > "$T/c/ctl$i.pid"
+  for _ in $(seq 1 50); do [ -S "$T/c/auth.socket" ] && break; sleep 0.1; done
+}
+
+kill_controller() {  # INDEX [SIGNAL]
+  local pid; pid=$(cat "$T/c/ctl$1.pid")
+  kill -"${2:-TERM}" "$pid" 2>/dev/null
+  for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+}
