@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <ctime>
 #include <string>
 
@@ -50,6 +51,7 @@ struct Ctx {
     std::string host;  // this controller's name
     AcctRecorder *recorder = nullptr;  // accounting records go through its spool
     uint64_t epoch = 0;  // this controller's generation, stamped on what it sends to nodes
+    std::function<void()> fenced;  // a node refused us for a newer generation: step down
 
     // root and SlurmUser administer.
     bool is_admin(uint32_t uid) const { return uid == 0 || uid == slurm_uid; }

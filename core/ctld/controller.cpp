@@ -125,18 +125,25 @@ ActiveOutcome run_active(Config &conf, plugin::PluginSet &plugins, net::Authenti
     ctx.slurm_uid = daemon::uid_of(conf.slurm_user);
     // Each time a controller takes control it starts a newer generation, which fences the
     // controller that had it: nodes and commands that have seen the newer one refuse the older.
+    // The log for standbys starts before that generation's first transaction, so a standby that
+    // held everything so far continues from it.
+    ReplSource repl(io, store, commit);
+    if (conf.controllers.size() > 1) commit.set_listener(&repl);
+    // Controller i only uses generations equal to i modulo the number of controllers, so two that
+    // take control apart from each other never share one.
+    uint64_t ctls = std::max<uint64_t>(1, conf.controllers.size());
     ctx.epoch = std::max(state::get_meta_u64(store, kMetaEpoch, 0), seen_epoch) + 1;
+    while (ctx.epoch % ctls != self % ctls) ++ctx.epoch;
     commit.set_epoch(ctx.epoch);
     state::put_meta_u64(commit.txn(), kMetaEpoch, ctx.epoch);
     commit.flush();
-    ReplSource repl(io, store, commit);
-    if (conf.controllers.size() > 1) commit.set_listener(&repl);
     ActiveOutcome outcome;
     Handover handover(ctx, repl, self, [&](bool take_back) {
         outcome = {false, take_back};
         io.stop();
     });
 
+    ctx.fenced = [&handover] { handover.fenced_by_node(); };
     NodeManager nodes(ctx);
     JobManager jobs(ctx);
     Scheduler sched(ctx);

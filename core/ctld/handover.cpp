@@ -8,6 +8,7 @@
 
 #include "common/config.hpp"
 #include "ctld/committer.hpp"
+#include "ctld/node_mgr.hpp"
 #include "ctld/peers.hpp"
 #include "ctld/repl_source.hpp"
 #include "net/authenticator.hpp"
@@ -23,6 +24,7 @@ struct Handover::Impl {
     std::size_t self;
     std::function<void(bool)> step_down;
     bool handing = false, watching = false, stepped = false;
+    int64_t last_peer_answer = Ctx::now();
     asio::steady_timer grace;
 
     Impl(Ctx &c, ReplSource &r, std::size_t s, std::function<void(bool)> sd)
@@ -77,6 +79,12 @@ void Handover::newer_epoch(uint64_t epoch) {
     impl_->leave(impl_->self == 0);
 }
 
+void Handover::fenced_by_node() {
+    spdlog::warn("a node refused generation {}: it has seen a newer controller; stepping down",
+                 impl_->ctx.epoch);
+    impl_->leave(impl_->self == 0);
+}
+
 void Handover::watch_peers() {
     auto &I = *impl_;
     const Config &conf = I.ctx.conf;
@@ -90,6 +98,20 @@ void Handover::watch_peers() {
         },
         [&I, &conf, st] {
             I.watching = false;
+            int64_t now = Ctx::now();
+            for (const PeerStatus &p : *st)
+                if (p.up) I.last_peer_answer = now;
+            // Cut off from every other controller and every node for SlurmctldTimeout: a backup
+            // that can reach them may have taken control. Stop acknowledging changes no one
+            // else will hold.
+            int64_t heard = std::max(I.last_peer_answer, I.ctx.nodes ? I.ctx.nodes->last_answer() : now);
+            bool has_nodes = I.ctx.nodes && I.ctx.nodes->size() > 0;
+            if (has_nodes && now - heard > int64_t(conf.slurmctld_timeout)) {
+                spdlog::warn("no other controller and no node has answered for {} s: this controller "
+                             "may be cut off; stepping down",
+                             now - heard);
+                return I.leave(I.self == 0);
+            }
             for (std::size_t i = 0; i < st->size(); ++i) {
                 const PeerStatus &p = (*st)[i];
                 // Two in control: the newer generation wins; at equal ones, the one listed first.

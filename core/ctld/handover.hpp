@@ -29,6 +29,8 @@ class Handover {
     bool handing_over() const;
     // A request carried this generation, newer than ours: another controller is in control.
     void newer_epoch(uint64_t epoch);
+    // A node refused a request of ours for a newer generation.
+    void fenced_by_node();
     // Pings the other controllers (every second while in control).
     void watch_peers();
     // Asks the standbys to shut down too (scontrol shutdown).

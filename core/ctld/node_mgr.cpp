@@ -487,6 +487,14 @@ void NodeManager::ping_all() {
                                                  [](const net::NodeOutcome &r) { return r.rc == 0; });
             auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
             spdlog::info("ping round: {} of {} nodes answered in {} ms", answered, results.size(), ms);
+            if (answered > 0) last_answer_ = now;
+            // A node that has seen a newer controller generation refuses ours: we are not in
+            // control any more, and must not mark nodes down for it.
+            for (const auto &r : results)
+                if (r.rc == net::kNotInControl) {
+                    if (ctx_.fenced) ctx_.fenced();
+                    return;
+                }
             for (const auto &r : results) {
                 Node *n = find(r.node);
                 if (!n) continue;

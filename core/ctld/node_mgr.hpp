@@ -63,6 +63,8 @@ class NodeManager {
     void record_events();
 
     std::size_t size() const { return nodes_.size(); }
+    // When a node last answered a ping (seconds since the epoch; the start when none has yet).
+    int64_t last_answer() const { return last_answer_; }
     Node &at(uint32_t i) { return nodes_[i]; }
     Node *find(const std::string &name);
     int index_of(const std::string &name) const;
@@ -113,6 +115,7 @@ class NodeManager {
     std::vector<drover_node_view> views_;
     std::vector<Partition> parts_;
     bool pinging_ = false;
+    int64_t last_answer_ = Ctx::now();  // when a node last answered a ping round
 };
 
 }  // namespace drover::ctld

@@ -1,6 +1,7 @@
 // repl_replica.cpp - applying the active controller's transactions and table copies.
 #include "ctld/repl_replica.hpp"
 
+#include <spdlog/spdlog.h>
 #include <stdexcept>
 
 #include "ctld/committer.hpp"
@@ -37,14 +38,17 @@ void ReplReplica::apply(const proto::ReplPullResponse &r) {
         bool first = !snap_ || snap_->seq != r.snap_seq();
         if (first) {
             snap_.reset();
-            snap_.emplace(Copy{r.snap_seq(), r.snap_epoch(), 0, {}, store_.begin()});
+            snap_.emplace(Copy{r.snap_seq(), r.snap_epoch(), 0, {}, store_.begin(), 0});
             for (int t = 0; t < state::kTableCount; ++t) snap_->txn.clear(state::Table(t));
         }
         for (const auto &c : page) snap_->txn.apply(c);
+        snap_->records += page.size();
         if (r.last_page()) {
             state::put_meta_u64(snap_->txn, kMetaReplSeq, snap_->seq);
             state::put_meta_u64(snap_->txn, kMetaReplEpoch, snap_->epoch);
             snap_->txn.commit();
+            spdlog::info("copied the tables of the controller in control ({} records) at its transaction {}",
+                         snap_->records, snap_->seq);
             seq_ = snap_->seq;
             epoch_ = snap_->epoch;
             snap_.reset();

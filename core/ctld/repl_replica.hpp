@@ -40,6 +40,7 @@ class ReplReplica {
         uint8_t next_table = 0;
         std::vector<uint8_t> next_key;
         state::Store::Txn txn;
+        std::size_t records = 0;
     };
     state::Store &store_;
     uint64_t seq_, epoch_;  // the last transaction held, and its epoch

@@ -46,6 +46,7 @@ struct Standby {
     Clock::time_point last_find{};
     bool finding = false, pulling = false, asking = false, checking = false, done = false;
     bool first_round = true;
+    bool warned_alone = false;
     bool want_control;                    // ask for control once caught up
     std::optional<uint64_t> handed_head;  // the active handed over at this transaction
 
@@ -177,24 +178,62 @@ struct Standby {
                   });
     }
 
-    // No controller in control for SlurmctldTimeout: take control unless one listed before this
-    // one is alive to take it.
+    // Pings a few nodes spread over the configuration (a worker thread): whether any answers.
+    bool any_node_answers() const {
+        std::size_t n = conf.nodes.size(), step = std::max<std::size_t>(1, n / 8);
+        for (std::size_t i = 0; i < n; i += step) {
+            const NodeConf &c = conf.nodes[i];
+            flatbuffers::FlatBufferBuilder fbb(64);
+            fbb.Finish(proto::CreateMessage(fbb, proto::Body::PingRequest, proto::CreatePingRequest(fbb).Union()));
+            try {
+                net::call(conf.node_addr(c), conf.node_port(c), {fbb.GetBufferPointer(), fbb.GetSize()},
+                          auth.self_signer(), 1000);
+                return true;
+            } catch (const std::exception &) {
+            }
+        }
+        return false;
+    }
+
+    // No controller in control for SlurmctldTimeout: take control unless one is in control after
+    // all, one listed before this one is alive to take it, or no node answers here.
     void consider_taking_control() {
         if (checking || done) return;
         checking = true;
+        auto st = std::make_shared<std::vector<PeerStatus>>(conf.controllers.size());
         auto up = std::make_shared<std::optional<std::size_t>>();
+        auto node_seen = std::make_shared<bool>(conf.nodes.empty());
         pool.run(
-            [this, up] {
-                for (std::size_t i = 0; i < opts.self && !*up; ++i)
-                    if (ping_peer(conf, i, auth.self_signer(), 1000).up) *up = i;
+            [this, st, up, node_seen] {
+                // Nodes first: when a cut link returns, the other controllers are asked after it.
+                *node_seen = *node_seen || any_node_answers();
+                for (std::size_t i = 0; i < st->size(); ++i) {
+                    if (i == opts.self) continue;
+                    (*st)[i] = ping_peer(conf, i, auth.self_signer(), 1000);
+                    if ((*st)[i].up && (i < opts.self || (*st)[i].active) && !*up) *up = i;
+                }
             },
-            [this, up] {
+            [this, st, up, node_seen] {
                 checking = false;
                 if (done || source) return;
+                for (const PeerStatus &p : *st) out.seen_epoch = std::max(out.seen_epoch, p.epoch);
+                if (*up && (*st)[**up].active) {  // one took control meanwhile (or came back)
+                    last_contact = Clock::now();
+                    return find();
+                }
                 if (*up) {
                     spdlog::debug("standby: {} is alive and listed first; it takes control",
                                   conf.controllers[**up].name);
                     return find();
+                }
+                // A controller that reaches no node is the one cut off: taking control there
+                // would only start a generation that no node follows.
+                if (!*node_seen) {
+                    if (!warned_alone)
+                        spdlog::warn("no controller is in control, but no node answers here either: "
+                                     "not taking control");
+                    warned_alone = true;
+                    return;
                 }
                 spdlog::warn("no controller has been in control for {} s (SlurmctldTimeout): taking "
                              "control at transaction {}",

@@ -24,12 +24,9 @@ t0=$(date +%s.%N)
 wait $storm
 acked=$(grep -c '^Submitted batch job' storm.txt || true)
 assert_eq 300 "$acked" "every submission in the storm was acknowledged (commands waited for the takeover)"
-wait_until 15 bash -c 'scontrol ping | grep -q "ctl2 is UP (in control)"' || fail "the backup did not take control"
+wait_until 15 in_control 2 || fail "the backup did not take control"
 assert_match "Slurmctld\(primary\) at ctl1 is DOWN" "$(scontrol ping)" "scontrol ping shows the primary down"
-missing=0
-for id in $(awk '/^Submitted batch job/ {print $4}' storm.txt); do
-  [ -n "$(squeue -h -j "$id" -o %i 2>/dev/null)" ] || missing=$((missing + 1))
-done
+missing=$(missing_jobs storm.txt)
 assert_eq 0 "$missing" "every acknowledged job is known to the backup"
 assert_eq 0 "$(awk '/^Submitted/ {print $4}' storm.txt | sort | uniq -d | wc -l)" "no job id was handed out twice"
 assert_eq RUNNING "$(squeue -h -j "$running" -o %T)" "the running job kept running through the takeover"
@@ -43,7 +40,7 @@ assert_eq COMPLETED "$(job_state "$after")" "the backup schedules and nodes run 
 
 # The primary comes back, catches up from the backup and takes control back.
 start_controller 1
-wait_until 20 bash -c 'scontrol ping | grep -q "ctl1 is UP (in control)"' || fail "the primary did not take control back"
+wait_until 20 only_in_control 1 || fail "the primary did not take control back"
 assert_match "ctl2 is UP$" "$(scontrol ping)" "the backup is standing by again"
 assert_eq COMPLETED "$(job_state "$after")" "the primary holds what the backup did"
 last=$(awk '/^Submitted/ {print $4}' storm.txt | sort -n | tail -1)
@@ -52,7 +49,7 @@ next=$(sbatch --parsable --hold --wrap true)
 
 # scontrol takeover: by hand, and only for an administrator.
 scontrol takeover
-wait_until 15 bash -c 'scontrol ping | grep -q "ctl2 is UP (in control)"' || fail "scontrol takeover did not move control"
+wait_until 15 only_in_control 2 || fail "scontrol takeover did not move control"
 assert_eq PENDING "$(squeue -h -j "$next" -o %T)" "after scontrol takeover the backup knows every job"
 assert_contains "Invalid takeover index" "$(scontrol takeover x 2>&1)" "a bad index is refused"
 

@@ -2,13 +2,16 @@
 # state directory and config copy (no shared filesystem), and is started, killed and restarted on
 # its own. Sourced after lib.sh.
 
-# make_ha_cluster NODES CONTROLLERS [EXTRA CONFIG LINES...]: controllers ctlI at 127.0.0.I.
+# make_ha_cluster NODES CONTROLLERS [EXTRA CONFIG LINES...]: controllers ctlI at
+# ${HA_ADDR_PREFIX}I (default 127.0.0.I), each run in network namespace $(printf "$HA_NETNS" I) when
+# HA_NETNS is set.
 make_ha_cluster() {
   local nodes=$1 ctls=$2; shift 2
   make_cluster "$nodes" SlurmctldTimeout=3 "$@"
   local lines="" i
-  for i in $(seq 1 "$ctls"); do lines+="SlurmctldHost=ctl$i(127.0.0.$i)\n"; done
+  for i in $(seq 1 "$ctls"); do lines+="SlurmctldHost=ctl$i(${HA_ADDR_PREFIX:-127.0.0.}$i)\n"; done
   sed -i "s/^SlurmctldHost=.*/${lines%\\n}/" "$T/c/slurm.conf"
+  sed -i "s/NodeAddr=127.0.0.1/NodeAddr=${HA_NODE_ADDR:-127.0.0.1}/" "$T/c/slurm.conf"
   for i in $(seq 1 "$ctls"); do
     mkdir -p "$T/c/state$i"
     sed -e "s|^StateSaveLocation=.*|StateSaveLocation=$T/c/state$i|" \
@@ -22,7 +25,9 @@ make_ha_cluster() {
 
 start_controller() {  # INDEX [droverctld options]
   local i=$1; shift
-  "$BIN/core/ctld/droverctld" -D -f "$T/c/ctl$i.conf" --controller "ctl$i" -L "$T/c/log/ctl$i.log" "$@" &
+  local in=()
+  [ -n "${HA_NETNS:-}" ] && in=(ip netns exec "$(printf "$HA_NETNS" "$i")")
+  "${in[@]}" "$BIN/core/ctld/droverctld" -D -f "$T/c/ctl$i.conf" --controller "ctl$i" -L "$T/c/log/ctl$i.log" "$@" &
   echo $! > "$T/c/ctl$i.pid"
   for _ in $(seq 1 50); do [ -S "$T/c/auth.socket" ] && break; sleep 0.1; done
 }
@@ -31,4 +36,20 @@ kill_controller() {  # INDEX [SIGNAL]
   local pid; pid=$(cat "$T/c/ctl$1.pid")
   kill -"${2:-TERM}" "$pid" 2>/dev/null
   for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+}
+
+# in_control I: scontrol ping says controller I is in control.
+in_control() { scontrol ping | grep -q "at ctl$1 is UP (in control)"; }
+# only_in_control I: controller I is in control and every other one is up and standing by.
+only_in_control() {
+  local out i; out=$(scontrol ping)
+  for i in $(seq 1 "$HA_CTLS"); do
+    if [ "$i" = "$1" ]; then grep -q "at ctl$i is UP (in control)$" <<<"$out" || return 1
+    else grep -q "at ctl$i is UP$" <<<"$out" || return 1; fi
+  done
+}
+
+# missing_jobs FILE: how many jobs sbatch reported in FILE the controller does not know.
+missing_jobs() {
+  comm -23 <(awk '/^Submitted batch job/ {print $4}' "$1" | sort) <(squeue -h -t all -o %i | sort) | wc -l
 }

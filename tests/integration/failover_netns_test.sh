@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# failover_netns_test.sh - the primary and backup controllers each in their own network namespace,
+# joined to the node daemons and commands by a bridge: cutting the primary's link in the middle
+# of a submission storm and while a job runs makes the backup take control; every acknowledged
+# job survives and the running job finishes; when the link returns, the old primary finds a newer
+# generation in control, steps down, copies the backup's state and takes control back.
+source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/ha.sh"
+if [ "$(id -u)" != 0 ] || ! ip netns list >/dev/null 2>&1; then
+  echo "skip: needs root and ip netns"; exit 0
+fi
+
+tag=$(( $$ % 10000 ))
+net=10.$(( 100 + $$ % 100 )).$(( $$ / 100 % 250 ))
+br=drvbr$tag
+ip link add "$br" type bridge && ip addr add "$net.1/24" dev "$br" && ip link set "$br" up || { fail "cannot make a bridge"; finish; exit 1; }
+netns_cleanup() {
+  for i in 1 2; do ip netns del "drvc$i-$tag" 2>/dev/null; ip link del "drvv$i-$tag" 2>/dev/null; done
+  ip link del "$br" 2>/dev/null
+}
+trap 'cleanup; netns_cleanup' EXIT
+for i in 1 2; do
+  ns=drvc$i-$tag
+  ip netns add "$ns"
+  ip link add "drvv$i-$tag" type veth peer name eth0 netns "$ns"
+  ip link set "drvv$i-$tag" master "$br" up
+  ip netns exec "$ns" ip addr add "$net.1$i/24" dev eth0
+  ip netns exec "$ns" ip link set eth0 up
+  ip netns exec "$ns" ip link set lo up
+done
+
+# Controllers at $net.11 and $net.12 (each in its namespace), nodes on the bridge's address.
+HA_ADDR_PREFIX=$net.1 HA_NETNS=drvc%d-$tag HA_NODE_ADDR=$net.1 make_ha_cluster 2 2 SlurmdTimeout=10
+cd "$T"
+
+assert_match "ctl1 is UP \(in control\)" "$(scontrol ping)" "the primary in its namespace is in control"
+running=$(sbatch --parsable -J through --wrap 'sleep 8; echo survived')
+wait_until 10 bash -c "[ \"\$(squeue -h -j $running -o %t)\" = R ]" || fail "job $running did not start"
+
+# Four clients submit while the primary's link is cut.
+storms=()
+for c in 1 2 3 4; do
+  ( for i in $(seq 1 12); do sbatch --hold -J storm --wrap true 2>&1; done > "storm-$c.txt" ) &
+  storms+=($!)
+done
+sleep 0.3
+ip link set "drvv1-$tag" down
+wait "${storms[@]}"
+cat storm-*.txt > storm.txt
+assert_eq 48 "$(grep -c '^Submitted batch job' storm.txt)" "every submission was acknowledged across the cut"
+wait_until 15 in_control 2 && ok "the backup took control" || fail "the backup did not take control: $(scontrol ping)"
+missing=$(missing_jobs storm.txt)
+assert_eq 0 "$missing" "every acknowledged job is known to the backup"
+assert_eq 0 "$(awk '/^Submitted/ {print $4}' storm.txt | sort | uniq -d | wc -l)" "no job id was handed out twice"
+wait_job "$running" 30
+assert_eq COMPLETED "$(job_state "$running")" "the job running across the cut completed"
+assert_eq survived "$(cat "slurm-$running.out")" "its output is whole"
+
+# The link returns: the old primary sees a newer generation, steps down, copies the backup's
+# state and takes control back; nothing the backup did is lost.
+ip link set "drvv1-$tag" up
+wait_until 30 only_in_control 1 && ok "the primary took control back after the cut" || fail "the primary did not take control back: $(scontrol ping)"
+assert_eq COMPLETED "$(job_state "$running")" "the primary knows the job ended on the backup"
+missing=$(missing_jobs storm.txt)
+assert_eq 0 "$missing" "every acknowledged job is still there under the primary"
+assert_match "stepping down" "$(cat "$T/c/log/ctl1.log")" "the old primary stepped down for the newer generation"
+after=$(sbatch --parsable --wrap 'echo back')
+wait_job "$after" 15
+assert_eq COMPLETED "$(job_state "$after")" "nodes run the primary's jobs again"
+finish
