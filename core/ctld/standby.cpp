@@ -47,6 +47,7 @@ struct Standby {
     bool finding = false, pulling = false, asking = false, checking = false, done = false;
     bool first_round = true;
     bool warned_alone = false;
+    bool forced = false;                  // an administrator asked for control (scontrol takeover)
     bool want_control;                    // ask for control once caught up
     std::optional<uint64_t> handed_head;  // the active handed over at this transaction
 
@@ -73,7 +74,11 @@ struct Standby {
 
     // Pings the other controllers and follows the one in control with the highest epoch.
     void find() {
-        if (finding || done || source) return;
+        if (done || source) return;
+        if (finding) {
+            if (forced) after(100, [this] { find(); });  // the answer must come from a fresh round
+            return;
+        }
         finding = true;
         last_find = Clock::now();
         auto st = std::make_shared<std::vector<PeerStatus>>(conf.controllers.size());
@@ -99,7 +104,7 @@ struct Standby {
                                  conf.controllers[*best].name, (*st)[*best].epoch, replica.seq());
                     return pull();
                 }
-                if (first && opts.start_if_alone) {
+                if ((first && opts.start_if_alone) || forced) {
                     spdlog::info("no other controller is in control: taking control");
                     finish(true);
                 }
@@ -272,9 +277,12 @@ struct Standby {
                 return after(50, [this] { finish(false); });
             }
             resp->ok("controller " + me + " is taking control");
-            if (!source) return finish(true);  // nobody in control to ask
             want_control = true;
-            return ask_control();
+            if (source) return ask_control();
+            // Ask whoever is in control; take control directly only when nobody is.
+            forced = true;
+            last_find = {};
+            return find();
         }
         resp->error(net::kNotInControl, "controller " + me + " is a backup in standby");
     }

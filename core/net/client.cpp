@@ -171,6 +171,7 @@ Reply call_controller(const Config &conf, std::span<const uint8_t> message, cons
         }
     };
     bool standby = false;  // once seen, a takeover is under way: keep trying through it
+    int unreachable_rounds = 0;
     for (;;) {
         std::size_t first = g_in_control.load() % std::max<std::size_t>(n, 1);
         for (std::size_t k = 0; k < n; ++k) {
@@ -188,7 +189,11 @@ Reply call_controller(const Config &conf, std::span<const uint8_t> message, cons
             } catch (const NetError &) {
             }
         }
-        if (!standby || !wait_for_takeover || std::chrono::steady_clock::now() > give_up) break;
+        // With backups, every controller refusing at once may be one of them between standing by
+        // and taking control: look again a few times before giving up.
+        bool between = n > 1 && ++unreachable_rounds <= 4;
+        if ((!standby && !between) || !wait_for_takeover || std::chrono::steady_clock::now() > give_up)
+            break;
         std::this_thread::sleep_for(std::chrono::milliseconds(250));
     }
     throw NetError("Unable to contact slurm controller (connect failure)");
