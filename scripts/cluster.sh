@@ -56,6 +56,31 @@ CONF
   [ -f "$dir/drover.key" ] || { head -c 32 /dev/urandom > "$dir/drover.key"; chmod 600 "$dir/drover.key"; }
 }
 
+# write_ha_configs DIR CONTROLLERS [ADDR_PREFIX]: turns DIR/slurm.conf (from write_config) into a
+# cluster with controllers ctlI at ${ADDR_PREFIX}I (default 127.0.0.I; every 127/8 address is
+# loopback), and writes DIR/ctlI.conf for each: the same file with its own StateSaveLocation
+# (DIR/stateI) and log, as on hosts that share no filesystem.
+write_ha_configs() {
+  local dir=$1 ctls=$2 prefix=${3:-127.0.0.} lines="" i
+  for i in $(seq 1 "$ctls"); do lines+="SlurmctldHost=ctl$i($prefix$i)\n"; done
+  sed -i "s/^SlurmctldHost=.*/${lines%\\n}/" "$dir/slurm.conf"
+  for i in $(seq 1 "$ctls"); do
+    mkdir -p "$dir/state$i"
+    sed -e "s|^StateSaveLocation=.*|StateSaveLocation=$dir/state$i|" \
+        -e "s|^SlurmctldLogFile=.*|SlurmctldLogFile=$dir/log/ctl$i.log|" "$dir/slurm.conf" > "$dir/ctl$i.conf"
+  done
+}
+
+# start_controller_of DIR I [droverctld options]: starts controller ctlI of an HA cluster, inside
+# network namespace $(printf "$HA_NETNS" I) when HA_NETNS is set.
+start_controller_of() {
+  local dir=$1 i=$2 in=(); shift 2
+  [ -n "${HA_NETNS:-}" ] && in=(ip netns exec "$(printf "$HA_NETNS" "$i")")
+  "${in[@]}" "$BIN/core/ctld/droverctld" -D -f "$dir/ctl$i.conf" --controller "ctl$i" -L "$dir/log/ctl$i.log" "$@" &
+  echo $! > "$dir/ctl$i.pid"
+  for _ in $(seq 1 50); do [ -S "$dir/auth.socket" ] && break; sleep 0.1; done
+}
+
 wait_for_nodes() {
   local dir=$1 nodes=$2 i
   for i in $(seq 1 100); do

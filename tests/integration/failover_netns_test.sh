@@ -30,7 +30,8 @@ for i in 1 2; do
 done
 
 # Controllers at $net.11 and $net.12 (each in its namespace), nodes on the bridge's address.
-HA_ADDR_PREFIX=$net.1 HA_NETNS=drvc%d-$tag HA_NODE_ADDR=$net.1 make_ha_cluster 2 2 SlurmdTimeout=10
+export HA_NETNS=drvc%d-$tag
+HA_ADDR_PREFIX=$net.1 HA_NODE_ADDR=$net.1 make_ha_cluster 2 2 SlurmdTimeout=10
 cd "$T"
 
 assert_match "ctl1 is UP \(in control\)" "$(scontrol ping)" "the primary in its namespace is in control"

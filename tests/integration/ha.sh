@@ -8,29 +8,16 @@
 make_ha_cluster() {
   local nodes=$1 ctls=$2; shift 2
   make_cluster "$nodes" SlurmctldTimeout=3 "$@"
-  local lines="" i
-  for i in $(seq 1 "$ctls"); do lines+="SlurmctldHost=ctl$i(${HA_ADDR_PREFIX:-127.0.0.}$i)\n"; done
-  sed -i "s/^SlurmctldHost=.*/${lines%\\n}/" "$T/c/slurm.conf"
   sed -i "s/NodeAddr=127.0.0.1/NodeAddr=${HA_NODE_ADDR:-127.0.0.1}/" "$T/c/slurm.conf"
-  for i in $(seq 1 "$ctls"); do
-    mkdir -p "$T/c/state$i"
-    sed -e "s|^StateSaveLocation=.*|StateSaveLocation=$T/c/state$i|" \
-        -e "s|^SlurmctldLogFile=.*|SlurmctldLogFile=$T/c/log/ctl$i.log|" "$T/c/slurm.conf" > "$T/c/ctl$i.conf"
-  done
+  write_ha_configs "$T/c" "$ctls" "${HA_ADDR_PREFIX:-127.0.0.}"
+  local i
   HA_CTLS=$ctls
   for i in $(seq 1 "$ctls"); do start_controller "$i"; done
   for i in $(seq 1 "$nodes"); do start_node "$T/c" "$i"; done
   wait_for_nodes "$T/c" "$nodes" || fail "nodes did not come up"
 }
 
-start_controller() {  # INDEX [droverctld options]
-  local i=$1; shift
-  local in=()
-  [ -n "${HA_NETNS:-}" ] && in=(ip netns exec "$(printf "$HA_NETNS" "$i")")
-  "${in[@]}" "$BIN/core/ctld/droverctld" -D -f "$T/c/ctl$i.conf" --controller "ctl$i" -L "$T/c/log/ctl$i.log" "$@" &
-  echo $! > "$T/c/ctl$i.pid"
-  for _ in $(seq 1 50); do [ -S "$T/c/auth.socket" ] && break; sleep 0.1; done
-}
+start_controller() { start_controller_of "$T/c" "$@"; }  # INDEX [droverctld options]
 
 kill_controller() {  # INDEX [SIGNAL]
   local pid; pid=$(cat "$T/c/ctl$1.pid")
