@@ -4,7 +4,10 @@
 #include <cstring>
 #include <iterator>
 #include <lmdb.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace drover::state {
 
@@ -26,14 +29,24 @@ static_assert(std::size(kTableNames) == kTables);
 struct Store::Env {
     MDB_env *env = nullptr;
     MDB_dbi dbi[kTables]{};
+    int lock_fd = -1;
     ~Env() {
         if (env) mdb_env_close(env);
+        if (lock_fd >= 0) ::close(lock_fd);
     }
 };
 
 Store::Store(const std::string &dir, bool sync_each_commit) : dir_(dir), env_(new Env) {
     if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST)
         throw StateError("cannot create " + dir + ": " + std::strerror(errno));
+    // One process owns a state directory: a backup controller replicates into its own, and two
+    // controllers writing one set of files would undo each other.
+    std::string lock = dir + "/owner.lock";
+    env_->lock_fd = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (env_->lock_fd < 0) throw StateError("cannot open " + lock + ": " + std::strerror(errno));
+    if (::flock(env_->lock_fd, LOCK_EX | LOCK_NB) != 0)
+        throw StateError("state directory " + dir + " is in use by another process (" + lock +
+                         " is locked); each controller needs its own StateSaveLocation");
     check(mdb_env_create(&env_->env), "mdb_env_create");
     check(mdb_env_set_maxdbs(env_->env, kTables), "mdb_env_set_maxdbs");
     // Address space only: the file grows as it fills.
