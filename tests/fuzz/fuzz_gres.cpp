@@ -50,7 +50,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         drover::GresConf conf = drover::parse_gres_conf(text);
         for (const auto &e : conf.entries) {
             if (!e.device.files.empty() && e.device.count != e.device.files.size()) std::abort();
-            for (const auto &n : e.nodes) (void)drover::gres_for_node(conf, n);
+            // A few of each line's nodes: every one of 65,536 would make this check quadratic.
+            for (std::size_t i = 0; i < e.nodes.size(); i += 1 + e.nodes.size() / 8)
+                (void)drover::gres_for_node(conf, e.nodes[i]);
         }
         (void)drover::gres_for_node(conf, "n1");
         (void)drover::gres_autodetect_mode(conf, "n1");
