@@ -20,6 +20,7 @@
 #include "ctld/scheduler.hpp"
 #include "net/authenticator.hpp"
 #include "net/call_pool.hpp"
+#include "net/fanout.hpp"
 #include "plugin/plugin_set.hpp"
 #include "state/store.hpp"
 
@@ -240,8 +241,27 @@ void JobManager::kill_on_node(uint32_t node, uint32_t job_id, int sig, bool term
 
 void JobManager::end_on_nodes(const Job &job) {
     std::size_t first = job.interactive ? 0 : 1;
-    for (std::size_t i = first; i < job.nodes.size(); ++i)
-        kill_on_node(job.nodes[i], job.id, SIGKILL, true, "tell it ended");
+    if (job.nodes.size() <= first + 1) {
+        if (job.nodes.size() == first + 1) kill_on_node(job.nodes[first], job.id, SIGKILL, true, "tell it ended");
+        return;
+    }
+    // Many nodes: one message down the fan-out tree, at most TreeWidth leaving the controller.
+    std::vector<std::string> names;
+    names.reserve(job.nodes.size() - first);
+    for (std::size_t i = first; i < job.nodes.size(); ++i) names.push_back(ctx_.nodes->at(job.nodes[i]).conf->name);
+    flatbuffers::FlatBufferBuilder fbb(64);
+    fbb.Finish(proto::CreateMessage(fbb, proto::Body::JobKillRequest,
+                                    proto::CreateJobKillRequest(fbb, job.id, SIGKILL, true).Union(), ctx_.epoch));
+    uint32_t id = job.id;
+    net::forward(
+        ctx_.pool, [this](const std::string &n, std::string *h, uint16_t *p) { return ctx_.nodes->resolve(n, h, p); },
+        names, ctx_.conf.tree_width, 10000, {fbb.GetBufferPointer(), fbb.GetSize()}, ctx_.auth.self_signer(),
+        [this, id](std::vector<net::NodeOutcome> results) {
+            for (const auto &r : results) {
+                if (r.rc == net::kNotInControl && ctx_.fenced) return ctx_.fenced();
+                if (r.rc != 0) spdlog::warn("job {}: cannot tell {} it ended: {}", id, r.node, r.message);
+            }
+        });
 }
 
 void JobManager::send_kill(Job &job, int sig, bool terminate) {
