@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "common/config.hpp"
+#include "common/hostlist.hpp"
 #include "daemon/daemon.hpp"
 #include "ctld/acct_admin.hpp"
 #include "ctld/acct_queue.hpp"
@@ -225,11 +226,17 @@ ActiveOutcome run_active(Config &conf, plugin::PluginSet &plugins, net::Authenti
              try {
                  Config fresh = load_config(conf.path);
                  (void)fresh;
-                 spdlog::info("reconfigure: {} re-read and valid", conf.path);
-                 r->ok("configuration re-read; node and partition changes take effect at restart");
              } catch (const std::exception &e) {
-                 r->error(DROVER_EINVAL, e.what());
+                 return r->error(DROVER_EINVAL, e.what());
              }
+             spdlog::info("reconfigure: {} re-read and valid; telling the node daemons", conf.path);
+             nodes.reconfigure_nodes([r](std::size_t ok, std::vector<std::string> failed) {
+                 std::string text = "configuration re-read here and by " + std::to_string(ok) +
+                                    " node daemons; node and partition changes take effect at restart";
+                 if (!failed.empty()) text += "; not re-read by " + hostlist_compress(failed);
+                 spdlog::info("reconfigure: {}", text);
+                 r->ok(text);
+             });
          }},
         {proto::Body::ShutdownRequest,
          [&](const Req &q, const Resp &r) {

@@ -463,12 +463,40 @@ void NodeManager::on_partition_info(const std::shared_ptr<net::Request> &,
     resp->reply({fbb.GetBufferPointer(), fbb.GetSize()});
 }
 
-void NodeManager::ping_all() {
-    if (pinging_) return;  // the previous round is still out
+std::vector<std::string> NodeManager::daemon_names() const {
     std::vector<std::string> names;
     for (const auto &n : nodes_)
         if (n.state != DROVER_NODE_FUTURE && !(n.flags & DROVER_NODE_FLAG_POWERED_DOWN))
             names.push_back(n.conf->name);
+    return names;
+}
+
+void NodeManager::reconfigure_nodes(std::function<void(std::size_t, std::vector<std::string>)> done) {
+    std::vector<std::string> names = daemon_names();
+    if (names.empty()) return done(0, {});
+    flatbuffers::FlatBufferBuilder fbb(64);
+    fbb.Finish(proto::CreateMessage(fbb, proto::Body::ReconfigureRequest,
+                                    proto::CreateReconfigureRequest(fbb).Union(), ctx_.epoch));
+    net::forward(
+        ctx_.pool, [this](const std::string &n, std::string *h, uint16_t *p) { return resolve(n, h, p); },
+        names, ctx_.conf.tree_width, 10000, {fbb.GetBufferPointer(), fbb.GetSize()}, ctx_.auth.self_signer(),
+        [done = std::move(done)](std::vector<net::NodeOutcome> results) {
+            std::size_t ok = 0;
+            std::vector<std::string> failed;
+            for (const auto &r : results) {
+                if (r.rc == 0) ++ok;
+                else {
+                    failed.push_back(r.node);
+                    spdlog::warn("reconfigure: {}: {}", r.node, r.message);
+                }
+            }
+            done(ok, std::move(failed));
+        });
+}
+
+void NodeManager::ping_all() {
+    if (pinging_) return;  // the previous round is still out
+    std::vector<std::string> names = daemon_names();
     if (names.empty()) return;
     pinging_ = true;
     flatbuffers::FlatBufferBuilder fbb(64);

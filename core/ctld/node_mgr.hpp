@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -62,6 +63,9 @@ class NodeManager {
     // or a state store older than node events); after the accounting spool is recovered.
     void record_events();
 
+    // Tells every node daemon through the fan-out tree to re-read the configuration; done gets
+    // how many did and the names of those that did not.
+    void reconfigure_nodes(std::function<void(std::size_t, std::vector<std::string>)> done);
     std::size_t size() const { return nodes_.size(); }
     // When a node last answered a ping (seconds since the epoch; the start when none has yet).
     int64_t last_answer() const { return last_answer_; }
@@ -114,6 +118,8 @@ class NodeManager {
     std::unordered_map<std::string, uint32_t> by_name_;
     std::vector<drover_node_view> views_;
     std::vector<Partition> parts_;
+    std::vector<std::string> daemon_names() const;  // nodes whose daemons should answer
+
     bool pinging_ = false;
     int64_t last_answer_ = Ctx::now();  // when a node last answered a ping round
 };

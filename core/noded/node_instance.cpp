@@ -182,6 +182,11 @@ NodeInstance::NodeInstance(NodeShared &sh, const NodeConf &me) : sh_(sh), me_(me
             }
             return resp->ok();
         }
+        case proto::Body::ReconfigureRequest: {
+            std::string why = sh_.reread_config();
+            if (!why.empty()) return resp->error(DROVER_EINVAL, why);
+            return resp->ok();
+        }
         case proto::Body::ForwardRequest: {
             const auto *f = m->body_as_ForwardRequest();
             std::vector<std::string> nodes;
@@ -235,6 +240,21 @@ NodeInstance::NodeInstance(NodeShared &sh, const NodeConf &me) : sh_(sh), me_(me
                                                    proto::EnumNameBody(m->body_type()));
         }
     };
+}
+
+std::string NodeShared::reread_config() {
+    int64_t now = int64_t(::time(nullptr));
+    if (now - reread_at < 1) return reread_error;
+    reread_at = now;
+    try {
+        load_config(conf.path);
+        reread_error.clear();
+        spdlog::info("reconfigure: {} re-read and valid; changes take effect at restart", conf.path);
+    } catch (const std::exception &e) {
+        reread_error = e.what();
+        spdlog::error("reconfigure: {}", reread_error);
+    }
+    return reread_error;
 }
 
 NodeInstance::~NodeInstance() = default;

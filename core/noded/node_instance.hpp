@@ -51,6 +51,11 @@ struct NodeShared {
     // The newest controller generation seen (on the loop's thread): requests stamped with an
     // older one come from a controller no longer in control and are refused.
     uint64_t epoch = 0;
+    // scontrol reconfigure: re-reads and checks the configuration (once for every node of the
+    // process that asks within a second). Empty or what is wrong with it.
+    std::string reread_config();
+    int64_t reread_at = 0;
+    std::string reread_error;
 };
 
 class NodeInstance {

@@ -3,6 +3,7 @@
 # emulated nodes with TreeWidth=3, a cancelled 40-node job with a step on every node, and the
 # Epilog, which each node runs when it hears the job ended, runs on all 40; also when one node
 # daemon of the tree is gone (its part is sent again around it, and the dead node is reported).
+# scontrol reconfigure reaches the node daemons the same way.
 source "$(dirname "$0")/lib.sh"
 mkdir -p "$T/c"
 write_config "$T/c" 1 "$(free_port)" 20000
@@ -48,4 +49,10 @@ wait_until 20 bash -c "[ \$(ls $T | grep -c '^ended\.$job\.') = 39 ]"
 assert_eq 39 "$(ended "$job")" "with tr40 gone, the other 39 nodes still ran the Epilog"
 wait_until 20 grep -q "job $job: cannot tell tr40 it ended" "$T/c/log/droverctld.log" &&
   ok "the controller names the node it could not reach" || fail "tr40's failure was not reported"
+
+# scontrol reconfigure travels the same tree: every live node daemon re-reads the file.
+scontrol reconfigure && ok "scontrol reconfigure succeeds" || fail "scontrol reconfigure failed"
+assert_contains "re-read here and by 39 node daemons; node and partition changes take effect at restart; not re-read by tr40" \
+  "$(grep 'reconfigure: configuration' "$T/c/log/droverctld.log")" "the controller counts the node daemons that re-read it and names the one that did not"
+assert_contains "re-read and valid" "$(cat "$T/c/log/droverd-emu.log")" "the emulating node daemon re-read it"
 finish
