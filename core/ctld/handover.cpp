@@ -91,10 +91,11 @@ void Handover::watch_peers() {
     if (conf.controllers.size() < 2 || I.watching || I.stepped) return;
     I.watching = true;
     auto st = std::make_shared<std::vector<PeerStatus>>(conf.controllers.size());
+    // The pings may still run while this controller steps down: they hold nothing of ours.
     I.ctx.pool.run(
-        [&I, &conf, st] {
+        [&conf, st, self = I.self, sign = I.ctx.auth.self_signer()] {
             for (std::size_t i = 0; i < st->size(); ++i)
-                if (i != I.self) (*st)[i] = ping_peer(conf, i, I.ctx.auth.self_signer(), 1000);
+                if (i != self) (*st)[i] = ping_peer(conf, i, sign, 1000);
         },
         [&I, &conf, st] {
             I.watching = false;
