@@ -216,14 +216,12 @@ void ReplSource::committed(uint64_t seq, uint64_t epoch, std::vector<state::Chan
             if (st.attached && st.acked < I.base_seq) st.attached = false;
     }
     for (auto &[name, st] : I.standbys) I.answer_held(st);
+    if (must_wait()) I.arm_detach();  // watch for a standby that stops acknowledging
 }
 
 bool ReplSource::must_wait() const {
     for (const auto &[name, st] : impl_->standbys)
-        if (st.attached) {
-            impl_->arm_detach();
-            return true;
-        }
+        if (st.attached) return true;
     return false;
 }
 
