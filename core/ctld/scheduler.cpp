@@ -476,18 +476,18 @@ void Scheduler::start(Job &job, const std::vector<uint32_t> &picked) {
             if (ctx_.steps) ctx_.steps->job_started(*j);  // salloc/srun: the allocation is theirs
             return;
         }
-        launch(id, false);
+        launch(id);
     });
 }
 
 void Scheduler::relaunch(uint32_t job_id) {
     ctx_.commit.after_commit([this, job_id] {
         Job *j = ctx_.jobs->find(job_id);
-        if (j && j->running() && !j->interactive && !launching(job_id)) launch(job_id, true);
+        if (j && j->running() && !j->interactive && !launching(job_id)) launch(job_id);
     });
 }
 
-void Scheduler::launch(uint32_t job_id, bool repeat) {
+void Scheduler::launch(uint32_t job_id) {
     Job *job = ctx_.jobs->find(job_id);
     if (!job || !job->running()) return;
     // Array tasks share their array's script record.
@@ -540,7 +540,7 @@ void Scheduler::launch(uint32_t job_id, bool repeat) {
     launching_.insert(job_id);
     uint32_t run = job->restart_count;
     ctx_.pool.call(host, port, std::move(msg), ctx_.auth.self_signer(), 30000,
-                   [this, job_id, run, repeat](const std::string &e, std::shared_ptr<net::Reply> reply) {
+                   [this, job_id, run](const std::string &e, std::shared_ptr<net::Reply> reply) {
                        launching_.erase(job_id);
                        std::string why = e;
                        if (reply && reply->msg->body_as_ErrorResponse())
@@ -548,8 +548,16 @@ void Scheduler::launch(uint32_t job_id, bool repeat) {
                        if (why.empty()) return;
                        Job *j = ctx_.jobs->find(job_id);
                        if (!j || !j->running() || j->restart_count != run) return;
-                       if (repeat && !reply) {
-                           spdlog::warn("job {}: cannot repeat its launch: {}", job_id, why);
+                       if (!reply) {
+                           // The node may have it (the answer was lost) or be restarting: the
+                           // launch is tried again until the node takes it or is declared down
+                           // (which ends or requeues the job).
+                           spdlog::warn("job {}: cannot launch it on its node ({}); trying again in 5 s", job_id, why);
+                           auto t = std::make_shared<boost::asio::steady_timer>(ctx_.io, std::chrono::seconds(5));
+                           t->async_wait([this, t, job_id, run](boost::system::error_code ec) {
+                               Job *again = ctx_.jobs->find(job_id);
+                               if (!ec && again && again->restart_count == run) relaunch(job_id);
+                           });
                            return;
                        }
                        spdlog::error("job {}: batch launch failed: {}", job_id, why);

@@ -52,9 +52,9 @@ class Scheduler {
     static drover_job_view view(const Job &job);
 
     // Sends a running batch job's launch again once the current batch is durable: after a
-    // restart (the first launch may never have left) or when its node registers without it. A
-    // node ignores a run it already has, so nothing runs twice; an unreachable node leaves the
-    // job as it is (the node's registration or its failure decides later).
+    // restart (the first launch may never have left), when its node registers without it, or
+    // after a launch that did not reach the node. A node ignores a run it already has, so
+    // nothing runs twice.
     void relaunch(uint32_t job_id);
     // Whether a launch of the job is on its way to its node.
     bool launching(uint32_t job_id) const { return launching_.count(job_id) != 0; }
@@ -73,7 +73,7 @@ class Scheduler {
     int choose(Job &job, const Partition &part, const drover_bitmap_view *allowed,
                std::vector<uint32_t> *nodes);
     void start(Job &job, const std::vector<uint32_t> &picked);
-    void launch(uint32_t job_id, bool repeat);
+    void launch(uint32_t job_id);
 
     struct Timer;  // the loop's timer for spaced passes (Asio stays in the .cpp)
     Ctx &ctx_;

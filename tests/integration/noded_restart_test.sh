@@ -2,8 +2,8 @@
 # noded_restart_test.sh - droverd killed with SIGKILL and restarted finds its jobs and steps again
 # in its spool: batch scripts and steps keep running, the ends that happen while it is away or
 # after it is back are recorded once, a step whose srun went with the old droverd still ends and
-# is recorded, and registration keeps the controller from ending the jobs as lost (and ends on the
-# node a job the controller no longer has). ctld_restart_test checks that a repeated launch starts
+# is recorded, registration keeps the controller from ending the jobs as lost (and ends on the
+# node a job the controller no longer has), and a launch that met a dead droverd is tried again. ctld_restart_test checks that a repeated launch starts
 # nothing.
 source "$(dirname "$0")/lib.sh"
 start_cluster 3
@@ -61,6 +61,17 @@ sort ran.txt | uniq -d > twice.txt
 assert_eq "" "$(cat twice.txt)" "no job ran twice"
 assert_eq 3 "$(wc -l < ran.txt)" "every job ran"
 assert_eq "" "$(find "$T/c/spool" -mindepth 2)" "acknowledged ends leave nothing in the spool"
+
+# A job started on a node whose droverd is down (not yet found out by the controller) waits for
+# it: the launch is tried again, or droverd's registration brings it, and it runs once.
+kill -KILL "$(cat "$T/c/n2.pid")"
+late=$(sbatch --parsable -w n2 -o late.out --wrap 'echo $SLURM_JOB_ID >> ran.txt; echo ran')
+wait_until 10 running "$late" || fail "job $late did not start"
+sleep 1
+start_node "$T/c" 2
+wait_job "$late" 20
+assert_eq COMPLETED "$(job_state "$late")" "a job whose launch met a dead droverd runs once it is back"
+assert_eq 1 "$(grep -cx "$late" ran.txt)" "and runs once"
 
 # A node that registers with a job the controller does not have running (a cold start forgot it)
 # is told to end it.
