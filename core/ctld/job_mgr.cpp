@@ -6,6 +6,7 @@
 #include <pwd.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <chrono>
 #include <unordered_set>
 
@@ -206,14 +207,23 @@ void JobManager::node_failed(uint32_t node) {
     }
 }
 
-void JobManager::node_registered(uint32_t node, const std::vector<uint32_t> &listed) {
-    std::unordered_set<uint32_t> has(listed.begin(), listed.end());
-    for (uint32_t id : listed) {
-        Job *j = find(id);
-        if (j && j->running() && !j->interactive && !j->nodes.empty() && j->nodes.front() == node) continue;
+void JobManager::node_registered(uint32_t node, const std::vector<uint32_t> &batch,
+                                 const std::vector<uint32_t> &step_jobs) {
+    std::unordered_set<uint32_t> has(batch.begin(), batch.end());
+    auto orphan = [&](uint32_t id, bool as_batch) {
         spdlog::info("job {} is not running on {} as far as the controller knows: terminating it there", id,
                      ctx_.nodes->at(node).conf->name);
-        kill_on_node(node, id, SIGKILL, true, "terminate an unknown job");
+        kill_on_node(node, id, SIGKILL, true, as_batch ? "terminate an unknown job" : "end its steps");
+    };
+    for (uint32_t id : batch) {
+        Job *j = find(id);
+        if (!(j && j->running() && !j->interactive && !j->nodes.empty() && j->nodes.front() == node))
+            orphan(id, true);
+    }
+    for (uint32_t id : step_jobs) {
+        Job *j = find(id);
+        bool here = j && j->running() && std::find(j->nodes.begin(), j->nodes.end(), node) != j->nodes.end();
+        if (!here && !has.count(id)) orphan(id, false);
     }
     for (auto &[id, j] : jobs_) {
         if (!j->running() || j->interactive || j->nodes.empty() || j->nodes.front() != node) continue;

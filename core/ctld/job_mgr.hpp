@@ -60,10 +60,12 @@ class JobManager {
     // A node the job runs on failed: its jobs end NODE_FAIL.
     void node_failed(uint32_t node);
     // A node registered saying which batch jobs it has (running, or ended and not yet
-    // acknowledged). A job that ran there but is unknown here or no longer running (a cold start,
-    // an end already recorded) is terminated there; a batch job running here whose launch the
-    // node does not have is launched again.
-    void node_registered(uint32_t node, const std::vector<uint32_t> &listed);
+    // acknowledged) and which jobs have steps running there. A job that runs there but is unknown
+    // here, no longer running or not on that node (a cold start, an end the node missed) is
+    // terminated there; a batch job running here whose launch the node does not have is
+    // launched again.
+    void node_registered(uint32_t node, const std::vector<uint32_t> &batch,
+                         const std::vector<uint32_t> &step_jobs);
     // Sends a signal (terminate: SIGTERM, KillWait, SIGKILL) to the job's batch host; for an
     // interactive job, to every step of it.
     void send_kill(Job &job, int sig, bool terminate);

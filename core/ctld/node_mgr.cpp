@@ -331,9 +331,10 @@ void NodeManager::on_register(const std::shared_ptr<net::Request> &req,
             spdlog::info("node {} registered: {} CPUs, {} MB", n->conf->name, r->cpus(), r->real_memory_mb());
         }
     }
-    std::vector<uint32_t> listed;
-    if (r->running_jobs()) listed.assign(r->running_jobs()->begin(), r->running_jobs()->end());
-    ctx_.jobs->node_registered(n->index, listed);
+    std::vector<uint32_t> batch, step_jobs;
+    if (r->running_jobs()) batch.assign(r->running_jobs()->begin(), r->running_jobs()->end());
+    if (r->step_jobs()) step_jobs.assign(r->step_jobs()->begin(), r->step_jobs()->end());
+    ctx_.jobs->node_registered(n->index, batch, step_jobs);
     ctx_.sched->request();
     ctx_.commit.after_commit([resp, epoch = ctx_.epoch] {
         flatbuffers::FlatBufferBuilder fbb(64);

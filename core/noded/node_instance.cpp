@@ -285,9 +285,13 @@ void NodeInstance::register_node() {
     uint64_t tmp = sh_.emulated ? me_.tmp_disk_mb : res.tmp_disk_mb;
     flatbuffers::FlatBufferBuilder fbb(256);
     auto running = launcher_->running();
+    std::vector<uint32_t> step_jobs;
+    for (const auto &[job, step] : steps_->running())
+        if (step_jobs.empty() || step_jobs.back() != job) step_jobs.push_back(job);
     auto req = proto::CreateNodeRegisterRequestDirect(
         fbb, name_.c_str(), cpus, me_.sockets, me_.cores_per_socket, me_.threads_per_core, mem, tmp,
-        &running, res.boot_time, "0.1.0", res.os.c_str(), gres_.empty() ? nullptr : gres_.c_str());
+        &running, res.boot_time, "0.1.0", res.os.c_str(), gres_.empty() ? nullptr : gres_.c_str(),
+        &step_jobs);
     fbb.Finish(proto::CreateMessage(fbb, proto::Body::NodeRegisterRequest, req.Union(), sh_.epoch));
     auto epoch = std::make_shared<uint64_t>(0);
     auto err = std::make_shared<std::string>();

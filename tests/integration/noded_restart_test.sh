@@ -74,14 +74,19 @@ assert_eq COMPLETED "$(job_state "$late")" "a job whose launch met a dead drover
 assert_eq 1 "$(grep -cx "$late" ran.txt)" "and runs once"
 
 # A node that registers with a job the controller does not have running (a cold start forgot it)
-# is told to end it.
-orphan=$(sbatch --parsable -w n1 -o orphan.out --wrap 'sleep 3017')
+# is told to end it: its batch script on the batch host, its steps on the others.
+orphan=$(sbatch --parsable -N2 -w n1,n2 -o orphan.out --wrap "srun -N2 sh -c 'sleep 301\$SLURM_NODEID'")
 wait_until 10 running "$orphan" || fail "job $orphan did not start"
+wait_until 10 bash -c "pgrep -f 'sleep 301[0]' && pgrep -f 'sleep 301[1]'" || fail "the orphan's step did not start"
 kill_ctld TERM
 restart_ctld -c
 wait_until 10 sinfo -h || fail "controller did not come back cold"
+kill -KILL "$(cat "$T/c/n2.pid")"
+start_node "$T/c" 2
+wait_until 15 bash -c "! pgrep -f 'sleep 301[1]'" &&
+  ok "a job's step the controller no longer knows is ended on its node" || fail "the orphan's step still runs on n2"
 kill -KILL "$(cat "$T/c/n1.pid")"
 start_node "$T/c" 1
-wait_until 15 bash -c "! pgrep -f 'sleep 301[7]'" &&
-  ok "a job the controller no longer knows is ended on its node" || fail "the orphan still runs"
+wait_until 15 bash -c "! pgrep -f 'sleep 301[0]'" &&
+  ok "a batch job the controller no longer knows is ended on its node" || fail "the orphan still runs on n1"
 finish
