@@ -7,7 +7,14 @@
 source "$(dirname "$0")/lib.sh"
 mkdir -p "$T/c"
 write_config "$T/c" 1 "$(free_port)" 20000
-port=$(( 12000 + RANDOM % 5000 ))
+# 40 ports nobody listens on, in a window no other test uses (emulate_test takes 12000-17199,
+# cluster.sh 20000-30999).
+for _ in $(seq 1 20); do
+  port=$(( 17500 + RANDOM % 2400 ))
+  busy=0
+  for p in $(seq "$port" $((port + 39))); do (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null && { busy=1; break; }; done
+  [ "$busy" = 0 ] && break
+done
 sed -i "/^NodeName=/d; /^PartitionName=/d; /^TreeWidth=/d" "$T/c/slurm.conf"
 cat > "$T/epilog.sh" <<'E'
 #!/bin/sh
