@@ -10,6 +10,7 @@
 #include "common/config.hpp"
 #include "common/hostlist.hpp"
 #include "daemon/daemon.hpp"
+#include "daemon/heap_trim.hpp"
 #include "ctld/acct_admin.hpp"
 #include "ctld/acct_queue.hpp"
 #include "ctld/acct_recorder.hpp"
@@ -305,6 +306,7 @@ ActiveOutcome run_active(Config &conf, plugin::PluginSet &plugins, net::Authenti
     Every ping(io, std::chrono::seconds(ping_s), unless_handing([&] { nodes.ping_all(); }));
     Every peers(io, std::chrono::seconds(1), [&] { handover.watch_peers(); });
     Every sync(io, std::chrono::seconds(1), [&] { store.sync(); });
+    daemon::HeapTrimmer trim(io, std::chrono::seconds(2));
 
     asio::signal_set hup(io, SIGHUP);
     std::function<void()> on_hup = [&] {

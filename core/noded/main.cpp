@@ -28,8 +28,10 @@ int main(int argc, char **argv) {
     }
     try {
         opts.config_path = drover::find_config_path(flags.config);
-        drover::Config peek = drover::load_config(opts.config_path);
-        std::string log = flags.log_file.empty() ? peek.slurmd_log_file : flags.log_file;
+        // Parsed here to fail before detaching; only the log file is kept, so that a large
+        // cluster's node records are not held twice while the daemon runs on its own parse.
+        std::string log = drover::load_config(opts.config_path).slurmd_log_file;
+        if (!flags.log_file.empty()) log = flags.log_file;
         if (!flags.foreground) drover::daemon::detach();
         drover::daemon::setup_logging("droverd", flags.foreground && flags.log_file.empty() ? "" : log,
                                       flags.verbosity);

@@ -14,6 +14,7 @@
 #include "common/config.hpp"
 #include "common/hostlist.hpp"
 #include "daemon/daemon.hpp"
+#include "daemon/heap_trim.hpp"
 #include "net/authenticator.hpp"
 #include "net/call_pool.hpp"
 #include "net/server.hpp"
@@ -121,6 +122,7 @@ int run_node_daemon(const Options &opts) {
         spdlog::info("signal {}: shutting down", sig);
         io.stop();
     });
+    daemon::HeapTrimmer trim(io, std::chrono::seconds(2));
     io.run();
     return 0;
 }
