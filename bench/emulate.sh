@@ -44,6 +44,8 @@ CONF
   echo $! > "$DIR/c/node-emu.pid"
   for _ in $(seq 1 600); do
     [ "$("$BIN/core/cli/sinfo" -h -t idle -o %D 2>/dev/null)" = "$count" ] && return 0
+    # A port of the range taken by another program ends droverd at once: no use waiting.
+    kill -0 "$(cat "$DIR/c/node-emu.pid")" 2>/dev/null || break
     sleep 0.2
   done
   echo "emulate.sh: the $count nodes did not come up; see $DIR/c/log" >&2
@@ -61,14 +63,14 @@ done
 ping_ms=$(grep "ping round:" "$DIR/c/log/droverctld.log" | tail -n "$ROUNDS" | sed 's/.* in \([0-9]*\) ms/\1/' | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
 answered=$(grep "ping round:" "$DIR/c/log/droverctld.log" | tail -1 | sed 's/.*round: \([0-9]*\) of \([0-9]*\).*/\1\/\2/')
 
+printf '%-16s %12s   %s\n' figure drover target
+printf '%-16s %9s ms   %s\n' ping_broadcast "${ping_ms:-?}" "$N nodes, TreeWidth 50 (last round: $answered answered)"
+
 start 1 || exit 0
 sleep 2
 rss1=$(ctld_rss)
 start "$N_RSS" || exit 0
 sleep 2
 rssN=$(ctld_rss)
-
-printf '%-16s %12s   %s\n' figure drover target
-printf '%-16s %9s ms   %s\n' ping_broadcast "${ping_ms:-?}" "$N nodes, TreeWidth 50 (last round: $answered answered)"
 printf '%-16s %9s KB   %s\n' ctld_rss_delta "$(( rssN - rss1 ))" "about 1024 KB for $N_RSS nodes (the design paper)"
 exit 0
