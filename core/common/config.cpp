@@ -284,18 +284,16 @@ std::string find_config_path(const std::optional<std::string> &cli_path) {
 void Config::rebuild_node_index() const {
     node_index_.clear();
     node_index_.reserve(nodes.size());
-    for (std::size_t i = 0; i < nodes.size(); ++i) node_index_.try_emplace(nodes[i].name, i);
+    auto name_at = [this](uint32_t i) -> const std::string & { return nodes[i].name; };
+    for (std::size_t i = 0; i < nodes.size(); ++i) node_index_.insert(nodes[i].name, uint32_t(i), name_at);
     node_index_size_ = nodes.size();
 }
 
 const NodeConf *Config::find_node(std::string_view name) const {
-    for (int attempt = 0; attempt < 2; ++attempt) {
-        if (attempt > 0 || node_index_size_ != nodes.size()) rebuild_node_index();
-        auto it = node_index_.find(name);
-        if (it == node_index_.end()) return nullptr;
-        if (it->second < nodes.size() && nodes[it->second].name == name) return &nodes[it->second];
-    }
-    return nullptr;
+    if (node_index_size_ != nodes.size()) rebuild_node_index();
+    uint32_t at = node_index_.find(name, [this](uint32_t i) -> const std::string & { return nodes[i].name; });
+    if (at == NameIndex::npos) return nullptr;
+    return &nodes[at];
 }
 
 const PartitionConf *Config::find_partition(std::string_view name) const {

@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "common/cgroup_conf.hpp"
+#include "common/name_index.hpp"
+#include "common/shared_value.hpp"
 
 namespace drover {
 
@@ -19,28 +21,31 @@ namespace detail {
 class ConfigBuilder;
 }
 
+// One node as slurm.conf gives it. A cluster has many and the controller keeps them all, so the
+// texts a whole NodeName line shares (address, features, generic resources, state) are Shared:
+// one block for the line, 8 bytes a node.
 struct NodeConf {
     std::string name;
-    std::string addr;           // NodeAddr; defaults to NodeHostname, then name
-    std::string hostname;       // NodeHostname; defaults to name
-    uint16_t port = 0;          // Port; 0 = SlurmdPort
+    Shared<std::string> addr;       // NodeAddr as given; empty = the hostname (Config::node_addr)
+    Shared<std::string> hostname;   // NodeHostname as given; empty = the name (Config::node_hostname)
+    Shared<std::vector<std::string>> features;
+    Shared<std::string> gres;
+    Shared<std::string> state{"UNKNOWN"};  // State= as written (UNKNOWN, FUTURE, CLOUD, DOWN, DRAIN, IDLE)
+    uint64_t real_memory_mb = 1;
+    uint64_t tmp_disk_mb = 0;
     uint32_t cpus = 0;          // 0 until resolved: CPUs, else boards*sockets*cores*threads
     uint32_t boards = 1;
     uint32_t sockets = 1;       // Sockets (or SocketsPerBoard): per board; CPUs alone -> sockets = CPUs
     uint32_t cores_per_socket = 1;
     uint32_t threads_per_core = 1;
-    uint64_t real_memory_mb = 1;
-    uint64_t tmp_disk_mb = 0;
     uint32_t weight = 1;
-    std::vector<std::string> features;
-    std::string gres;
-    std::string state = "UNKNOWN";   // State= as written (UNKNOWN, FUTURE, CLOUD, DOWN, DRAIN, IDLE)
+    uint16_t port = 0;          // Port; 0 = SlurmdPort
 };
 
 struct PartitionConf {
     std::string name;
     std::string nodes_expr;          // Nodes= as written (or "ALL")
-    std::vector<std::string> nodes;  // expanded, in config order
+    std::vector<uint32_t> nodes;     // positions in Config::nodes, in the order Nodes= gives them
     bool is_default = false;
     std::string state = "UP";        // UP, DOWN, DRAIN, INACTIVE
     uint32_t max_time_min = 0xffffffffu;      // kInfinite
@@ -122,8 +127,10 @@ struct Config {
     const NodeConf *find_node(std::string_view name) const;
     const PartitionConf *find_partition(std::string_view name) const;
     const PartitionConf *default_partition() const;
-    // Where a node's daemon listens: NodeAddr (else its name), and Port (else SlurmdPort).
-    const std::string &node_addr(const NodeConf &n) const { return n.addr.empty() ? n.name : n.addr; }
+    // Where a node's daemon listens: NodeAddr (else NodeHostname, else its name), and Port (else
+    // SlurmdPort).
+    const std::string &node_addr(const NodeConf &n) const { return n.addr.empty() ? node_hostname(n) : n.addr.get(); }
+    const std::string &node_hostname(const NodeConf &n) const { return n.hostname.empty() ? n.name : n.hostname.get(); }
     uint16_t node_port(const NodeConf &n) const { return n.port ? n.port : slurmd_port; }
     // AuthInfo's comma-separated option (e.g. "socket", "key", "ttl"), if given ("" for an option
     // given without "=value"). Names compare case-insensitively.
@@ -131,15 +138,11 @@ struct Config {
 
   private:
     friend class detail::ConfigBuilder;
-    struct NameHash {
-        using is_transparent = void;
-        std::size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
-    };
     // find_node's index: name -> position in nodes. Built by the parser; rebuilt by find_node when
     // nodes has changed size since (code that edits nodes by hand keeps working; the first
     // find_node after such an edit must not race with other threads' calls).
     void rebuild_node_index() const;
-    mutable std::unordered_map<std::string, std::size_t, NameHash, std::equal_to<>> node_index_;
+    mutable NameIndex node_index_;
     mutable std::size_t node_index_size_ = static_cast<std::size_t>(-1);
 };
 

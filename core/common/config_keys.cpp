@@ -324,16 +324,20 @@ void ConfigBuilder::node_line(const std::string &loc, const std::vector<ConfPair
             port_range = true;
         }
     }
-    std::vector<std::string> addrs, hosts;
-    if (addr != nullptr) addrs = expand(loc, *addr, names.size());
-    if (host != nullptr) hosts = expand(loc, *host, names.size());
+    std::vector<Shared<std::string>> addrs, hosts;
     for (auto [list, key] : {std::pair{&addrs, addr}, std::pair{&hosts, host}}) {
-        // One host for every node of the line: several node daemons (or an emulated cluster)
-        // on one machine, each with its own Port.
-        if (key != nullptr && list->size() == 1 && names.size() > 1) list->resize(names.size(), list->front());
-        if (key != nullptr && list->size() != names.size())
-            throw ParseError(loc + ": " + key->key + " names " + std::to_string(list->size()) + " hosts for " +
+        if (key == nullptr) continue;
+        std::vector<std::string> given = expand(loc, *key, names.size());
+        // One host for every node of the line (several node daemons or an emulated cluster on
+        // one machine, each with its own Port): one block shared by the line.
+        if (given.size() == 1 && names.size() > 1) {
+            list->assign(names.size(), Shared<std::string>(std::move(given.front())));
+            continue;
+        }
+        if (given.size() != names.size())
+            throw ParseError(loc + ": " + key->key + " names " + std::to_string(given.size()) + " hosts for " +
                              std::to_string(names.size()) + " nodes");
+        list->assign(given.begin(), given.end());
     }
     if (!flags.cpus) {
         uint64_t cpus = 1;
@@ -345,14 +349,18 @@ void ConfigBuilder::node_line(const std::string &loc, const std::vector<ConfPair
     } else if (!flags.topology) {
         n.sockets = n.cpus;  // CPUs alone: each CPU counts as a socket of one core, as Slurm does
     }
-    cfg_.nodes.reserve(cfg_.nodes.size() + names.size());
+    // Room grows geometrically (a config may have a line per node); finish() trims the slack.
+    if (std::size_t need = cfg_.nodes.size() + names.size(); need > cfg_.nodes.capacity())
+        cfg_.nodes.reserve(std::max(need, cfg_.nodes.capacity() * 2));
     for (std::size_t i = 0; i < names.size(); ++i) {
-        if (!node_index_.try_emplace(names[i], cfg_.nodes.size()).second)
+        if (!cfg_.node_index_.insert(names[i], uint32_t(cfg_.nodes.size()), node_name_at()))
             throw ParseError(loc + ": node '" + names[i] + "' is defined twice");
         NodeConf &c = cfg_.nodes.emplace_back(n);
         c.name = std::move(names[i]);
-        c.hostname = hosts.empty() ? c.name : std::move(hosts[i]);
-        c.addr = addrs.empty() ? c.hostname : std::move(addrs[i]);
+        // Left empty where they default (Config::node_hostname, node_addr): no text per node.
+        if (!hosts.empty() && hosts[i] != c.name) c.hostname = std::move(hosts[i]);
+        if (!addrs.empty() && addrs[i].get() != (c.hostname.empty() ? c.name : c.hostname.get()))
+            c.addr = std::move(addrs[i]);
         if (port != nullptr) c.port = static_cast<uint16_t>(first_port + (port_range ? i : 0));
     }
 }
@@ -438,13 +446,14 @@ void ConfigBuilder::downnodes_line(const std::string &loc, const std::vector<Con
     downnodes_.push_back(std::move(d));
 }
 
-// Names in a partition's Nodes= (or DownNodes=): ALL, hostlists of defined nodes, node set names.
-std::vector<std::string> ConfigBuilder::resolve_nodes(const std::string &loc, const std::string &what,
-                                                      const std::string &expr) {
-    std::vector<std::string> out;
+// Positions in cfg_.nodes of a partition's Nodes= (or DownNodes=): ALL, hostlists of defined
+// nodes, node set names.
+std::vector<uint32_t> ConfigBuilder::resolve_nodes(const std::string &loc, const std::string &what,
+                                                   const std::string &expr) {
+    std::vector<uint32_t> out;
     if (iequals(trim(expr), "all")) {
-        out.reserve(cfg_.nodes.size());
-        for (const NodeConf &n : cfg_.nodes) out.push_back(n.name);
+        out.resize(cfg_.nodes.size());
+        for (uint32_t i = 0; i < out.size(); ++i) out[i] = i;
         return out;
     }
     std::vector<std::string> names = expand(loc, ConfPair{"Nodes", "nodes", expr}, opts_.max_nodes);
@@ -452,12 +461,12 @@ std::vector<std::string> ConfigBuilder::resolve_nodes(const std::string &loc, co
     auto add = [&](std::size_t idx) {
         if (!seen[idx]) {
             seen[idx] = true;
-            out.push_back(cfg_.nodes[idx].name);
+            out.push_back(uint32_t(idx));
         }
     };
     for (const std::string &name : names) {
-        if (auto it = node_index_.find(name); it != node_index_.end()) {
-            add(it->second);
+        if (uint32_t at = cfg_.node_index_.find(name, node_name_at()); at != NameIndex::npos) {
+            add(at);
             continue;
         }
         const NodeSet *set = nullptr;
@@ -466,15 +475,15 @@ std::vector<std::string> ConfigBuilder::resolve_nodes(const std::string &loc, co
         if (set == nullptr) throw ParseError(loc + ": " + what + " names node '" + name + "', which is not defined");
         if (!set->feature.empty()) {
             for (std::size_t i = 0; i < cfg_.nodes.size(); ++i)
-                for (const std::string &f : cfg_.nodes[i].features)
+                for (const std::string &f : cfg_.nodes[i].features.get())
                     if (f == set->feature) add(i);
         }
         if (!set->nodes_expr.empty()) {
             for (const std::string &m : expand(set->loc, ConfPair{"Nodes", "nodes", set->nodes_expr}, opts_.max_nodes)) {
-                auto it = node_index_.find(m);
-                if (it == node_index_.end())
+                uint32_t at = cfg_.node_index_.find(m, node_name_at());
+                if (at == NameIndex::npos)
                     throw ParseError(set->loc + ": NodeSet '" + set->name + "' names node '" + m + "', which is not defined");
-                add(it->second);
+                add(at);
             }
         }
     }
@@ -496,10 +505,10 @@ Config ConfigBuilder::finish(const std::string &path) {
         cfg_.partitions.push_back(std::move(pp.part));
     }
     for (const DownNodes &d : downnodes_) {
-        for (const std::string &name : resolve_nodes(d.loc, "DownNodes", d.expr))
-            cfg_.nodes[node_index_.at(name)].state = d.state;
+        for (uint32_t at : resolve_nodes(d.loc, "DownNodes", d.expr)) cfg_.nodes[at].state = d.state;
     }
-    cfg_.rebuild_node_index();
+    cfg_.nodes.shrink_to_fit();
+    cfg_.node_index_size_ = cfg_.nodes.size();  // the index was built line by line
     return std::move(cfg_);
 }
 

@@ -79,8 +79,12 @@ class ConfigBuilder {
     void nodeset_line(const std::string &loc, const std::vector<ConfPair> &pairs);
     void downnodes_line(const std::string &loc, const std::vector<ConfPair> &pairs);
     void warn_unknown(const std::string &loc, const ConfPair &p);
-    std::vector<std::string> resolve_nodes(const std::string &loc, const std::string &what,
-                                           const std::string &expr);
+    std::vector<uint32_t> resolve_nodes(const std::string &loc, const std::string &what,
+                                        const std::string &expr);
+    // Reads names for cfg_.node_index_, which is built as NodeName lines are read.
+    auto node_name_at() const {
+        return [this](uint32_t i) -> const std::string & { return cfg_.nodes[i].name; };
+    }
 
     ConfigParseOptions opts_;
     Config cfg_;
@@ -91,7 +95,6 @@ class ConfigBuilder {
     std::unordered_set<std::string> partition_names_;
     std::vector<NodeSet> nodesets_;
     std::vector<DownNodes> downnodes_;
-    std::unordered_map<std::string, std::size_t> node_index_;
     std::unordered_set<std::string> warned_;
     std::vector<ControllerHost> ctld_hosts_;  // SlurmctldHost lines
     std::string control_machine_, control_addr_, backup_controller_, backup_addr_;

@@ -27,7 +27,7 @@ std::vector<AcctNodeEvent> node_event_changes(OpenNodeEvent &open, const NodeEve
     }
     open = OpenNodeEvent{};
     if (!wanted) return out;
-    open = OpenNodeEvent{now, down, drain, node.reason};
+    open = OpenNodeEvent{now, node.reason, down, drain};
     AcctNodeEvent begin;
     begin.node_name = node.name;
     begin.state = node.state;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "common/shared_value.hpp"
 #include "ctld/acct_records.hpp"
 
 namespace drover::ctld {
@@ -15,15 +16,15 @@ namespace drover::ctld {
 // The event a node has open in the store, and what it began as.
 struct OpenNodeEvent {
     int64_t start = 0;  // 0: none open
+    Shared<std::string> reason;  // the node's own reason block (one per node would add up)
     bool down = false, drain = false;
-    std::string reason;
 };
 
 // The node as it is now.
 struct NodeEventInput {
     const std::string &name;
     uint32_t state, flags;
-    const std::string &reason;
+    const Shared<std::string> &reason;
     uint32_t reason_uid;
 };
 

@@ -72,8 +72,7 @@ NodeManager::NodeManager(Ctx &ctx) : ctx_(ctx) {
         n.conf = &ctx.conf.nodes[i];
         n.index = i;
         n.state = initial_state(n.conf->state, &n.flags);
-        n.features_csv = join(n.conf->features);
-        by_name_[n.conf->name] = i;
+        n.features_csv = texts_.get(join(n.conf->features));
     }
     views_.resize(nodes_.size());
     for (uint32_t i = 0; i < nodes_.size(); ++i) {
@@ -98,11 +97,10 @@ NodeManager::NodeManager(Ctx &ctx) : ctx_(ctx) {
         p.conf = &pc;
         p.state = pc.state;
         p.nodes = Bitmap(nodes_.size());
-        for (const auto &name : pc.nodes) {
-            auto it = by_name_.find(name);
-            if (it == by_name_.end()) continue;
-            p.nodes.set(it->second);
-            p.total_cpus += nodes_[it->second].conf->cpus;
+        for (uint32_t i : pc.nodes) {
+            if (i >= nodes_.size()) continue;
+            p.nodes.set(i);
+            p.total_cpus += nodes_[i].conf->cpus;
         }
         for (const auto &g : pc.allow_groups) {
             if (lower(g) == "all") {
@@ -125,12 +123,12 @@ void NodeManager::recover() {
         if (!n) return;
         if (info->state() == DROVER_NODE_DOWN) n->state = DROVER_NODE_DOWN;
         n->flags = (n->flags & ~DROVER_NODE_FLAG_DRAIN) | (info->flags() & DROVER_NODE_FLAG_DRAIN);
-        n->reason = info->reason() ? info->reason()->str() : "";
+        n->reason = texts_.get(info->reason() ? info->reason()->string_view() : "");
         n->reason_time = info->reason_time();
         n->reason_uid = info->reason_uid();
         if (info->event_start())  // the event open in the store began as the node is now
-            n->event = OpenNodeEvent{info->event_start(), info->state() == DROVER_NODE_DOWN,
-                                     (info->flags() & DROVER_NODE_FLAG_DRAIN) != 0, n->reason};
+            n->event = OpenNodeEvent{info->event_start(), n->reason, info->state() == DROVER_NODE_DOWN,
+                                     (info->flags() & DROVER_NODE_FLAG_DRAIN) != 0};
         // Nodes were up when we stopped: keep scheduling on them; pings will tell.
         if (info->state() != DROVER_NODE_DOWN && info->state() != DROVER_NODE_UNKNOWN &&
             n->state == DROVER_NODE_UNKNOWN) {
@@ -142,13 +140,14 @@ void NodeManager::recover() {
 }
 
 Node *NodeManager::find(const std::string &name) {
-    auto it = by_name_.find(name);
-    return it == by_name_.end() ? nullptr : &nodes_[it->second];
+    int i = index_of(name);
+    return i < 0 ? nullptr : &nodes_[std::size_t(i)];
 }
 
+// The config's name index serves the controller too: node i is the config's node i.
 int NodeManager::index_of(const std::string &name) const {
-    auto it = by_name_.find(name);
-    return it == by_name_.end() ? -1 : int(it->second);
+    const NodeConf *c = ctx_.conf.find_node(name);
+    return c ? int(c - ctx_.conf.nodes.data()) : -1;
 }
 
 std::string NodeManager::names(const std::vector<uint32_t> &idx) const {
@@ -226,9 +225,9 @@ void NodeManager::job_ended(const Job &job) {
 }
 
 bool NodeManager::resolve(const std::string &name, std::string *host, uint16_t *port) const {
-    auto it = by_name_.find(name);
-    if (it == by_name_.end()) return false;
-    const NodeConf &c = *nodes_[it->second].conf;
+    const NodeConf *found = ctx_.conf.find_node(name);
+    if (!found) return false;
+    const NodeConf &c = *found;
     *host = ctx_.conf.node_addr(c);
     *port = ctx_.conf.node_port(c);
     return true;
@@ -254,7 +253,7 @@ void NodeManager::persist(Node &n) {
 void NodeManager::write(const Node &n) {
     flatbuffers::FlatBufferBuilder fbb(256);
     auto name = fbb.CreateString(n.conf->name);
-    auto reason = fbb.CreateString(n.reason);
+    auto reason = fbb.CreateString(n.reason.get());
     proto::NodeInfoBuilder b(fbb);
     b.add_name(name);
     b.add_state(n.state);
@@ -270,7 +269,7 @@ void NodeManager::write(const Node &n) {
 
 void NodeManager::set_down(Node &n, const std::string &reason, uint32_t uid) {
     n.state = DROVER_NODE_DOWN;
-    n.reason = reason;
+    n.reason = texts_.get(reason);
     n.reason_time = Ctx::now();
     n.reason_uid = uid;
     refresh_state(n);
@@ -305,8 +304,8 @@ void NodeManager::on_register(const std::shared_ptr<net::Request> &req,
     n->reg_tmp_mb = r->tmp_disk_mb();
     n->boot_time = r->boot_time();
     n->last_response = Ctx::now();
-    n->os = r->os() ? r->os()->str() : "";
-    n->version = r->version() ? r->version()->str() : "";
+    n->os = texts_.get(r->os() ? r->os()->string_view() : "");
+    n->version = texts_.get(r->version() ? r->version()->string_view() : "");
     n->flags &= ~DROVER_NODE_FLAG_NOT_RESPONDING;
     // config_overrides: slurm.conf is the truth, whatever the node reports (emulated nodes).
     bool trust_config = ctx_.conf.slurmd_parameters.find("config_overrides") != std::string::npos;
@@ -318,7 +317,7 @@ void NodeManager::on_register(const std::shared_ptr<net::Request> &req,
         bool lost_contact = n->reason == "Not responding";
         uint32_t rts = ctx_.conf.return_to_service;
         // Down for too little of something the node now has: it comes back by itself.
-        bool shortfall_gone = n->reason.rfind("Low ", 0) == 0 || n->reason.rfind("gres/", 0) == 0;
+        bool shortfall_gone = n->reason.get().starts_with("Low ") || n->reason.get().starts_with("gres/");
         bool revive = was_down && (shortfall_gone || (lost_contact && rts >= 1) || rts >= 2);
         if (revive || n->state == DROVER_NODE_UNKNOWN) {
             if (revive) {
@@ -373,11 +372,11 @@ void NodeManager::on_node_info(const std::shared_ptr<net::Request> &req,
         out.push_back(proto::CreateNodeInfo(
             fbb, fbb.CreateString(c.name), fbb.CreateString(ctx_.conf.node_addr(c)),
             ctx_.conf.node_port(c), n->state, n->flags,
-            fbb.CreateString(n->reason), n->reason_time, n->reason_uid, c.cpus, n->alloc_cpus,
+            fbb.CreateString(n->reason.get()), n->reason_time, n->reason_uid, c.cpus, n->alloc_cpus,
             c.sockets, c.cores_per_socket, c.threads_per_core, c.real_memory_mb,
-            n->alloc_memory_mb, c.tmp_disk_mb, c.weight, fbb.CreateString(n->features_csv),
+            n->alloc_memory_mb, c.tmp_disk_mb, c.weight, fbb.CreateString(n->features_csv.get()),
             fbb.CreateVector(parts), n->boot_time, n->last_busy, n->reg_cpus, n->reg_memory_mb,
-            fbb.CreateString(n->os), fbb.CreateString(n->version)));
+            fbb.CreateString(n->os.get()), fbb.CreateString(n->version.get())));
     }
     auto v = fbb.CreateVector(out);
     fbb.Finish(proto::CreateMessage(fbb, proto::Body::NodeInfoResponse,
@@ -403,7 +402,7 @@ void NodeManager::on_node_update(const std::shared_ptr<net::Request> &req,
         targets.push_back(n);
     }
     std::string state = lower(r->state() ? r->state()->str() : "");
-    std::string reason = r->reason() ? r->reason()->str() : "";
+    Shared<std::string> reason = texts_.get(r->reason() ? r->reason()->string_view() : "");
     if ((state == "drain" || state == "down") && reason.empty())
         return resp->error(DROVER_EINVAL, "You must specify a reason when DOWNING or DRAINING a node. Request denied");
     if (state != "drain" && state != "down" && state != "resume" && state != "undrain" &&

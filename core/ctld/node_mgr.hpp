@@ -6,12 +6,12 @@
 #include <functional>
 #include <memory>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include <drover/views.h>
 
 #include "common/bitmap.hpp"
+#include "common/text_pool.hpp"
 #include "ctld/context.hpp"
 #include "ctld/node_events.hpp"
 #include "net/server.hpp"
@@ -20,23 +20,26 @@ namespace drover::ctld {
 
 struct Job;
 
+// A node as the controller keeps it: one per node of the cluster, so its texts are Shared (the
+// nodes of a config line share their features, and nodes with the same OS, version or reason
+// share those through the manager's TextPool) and its fields are ordered to leave no padding.
 struct Node {
     const NodeConf *conf = nullptr;
+    Shared<std::string> reason;
+    Shared<std::string> os, version, features_csv;
+    int64_t reason_time = 0;
+    int64_t boot_time = 0, last_response = 0, last_busy = 0;
+    uint64_t reg_memory_mb = 0, reg_tmp_mb = 0;
+    uint64_t alloc_memory_mb = 0;
+    OpenNodeEvent event;  // its node event in the accounting store, while down or drained
     uint32_t index = 0;
     uint32_t state = DROVER_NODE_UNKNOWN;
     uint32_t flags = 0;
-    std::string reason;
-    int64_t reason_time = 0;
     uint32_t reason_uid = 0;
-    bool registered = false;      // has registered since this controller started
     uint32_t reg_cpus = 0;
-    uint64_t reg_memory_mb = 0, reg_tmp_mb = 0;
-    int64_t boot_time = 0, last_response = 0, last_busy = 0;
-    std::string os, version, features_csv;
     uint32_t alloc_cpus = 0;
-    uint64_t alloc_memory_mb = 0;
     uint32_t run_jobs = 0;
-    OpenNodeEvent event;  // its node event in the accounting store, while down or drained
+    bool registered = false;      // has registered since this controller started
 
     bool usable() const {
         return (state == DROVER_NODE_IDLE || state == DROVER_NODE_ALLOCATED ||
@@ -115,11 +118,11 @@ class NodeManager {
 
     Ctx &ctx_;
     std::vector<Node> nodes_;
-    std::unordered_map<std::string, uint32_t> by_name_;
     std::vector<drover_node_view> views_;
     std::vector<Partition> parts_;
     std::vector<std::string> daemon_names() const;  // nodes whose daemons should answer
 
+    TextPool texts_;  // OS, version and reason texts nodes share
     bool pinging_ = false;
     int64_t last_answer_ = Ctx::now();  // when a node last answered a ping round
 };

@@ -241,7 +241,7 @@ void Scheduler::narrow_for(const Job &job, Bitmap &nodes) const {
     const std::string &constraint = job.ext().constraint;
     if (!constraint.empty() && per_node_constraint(constraint))
         for (std::size_t i = nodes.next(0); i < nodes.size(); i = nodes.next(i + 1))
-            if (!node_satisfies(constraint, ctx_.nodes->at(uint32_t(i)).features_csv)) nodes.clear(i);
+            if (!node_satisfies(constraint, ctx_.nodes->at(uint32_t(i)).features_csv.get())) nodes.clear(i);
 }
 
 int Scheduler::test_job(const Job &job, const Partition &part) {

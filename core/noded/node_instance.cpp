@@ -56,7 +56,7 @@ struct OutcomeResponder : net::Responder {
 }  // namespace
 
 NodeInstance::NodeInstance(NodeShared &sh, const NodeConf &me) : sh_(sh), me_(me), name_(me.name) {
-    gres_ = sh.emulated ? me.gres : detect_gres(sh.conf.path, name_);
+    gres_ = sh.emulated ? me.gres.get() : detect_gres(sh.conf.path, name_);
     steps_ = std::make_unique<StepRunner>(
         sh.io, sh.conf, name_, sh.plugins, sh.auth, sh.reaper, sh.is_admin,
         [this](const StepEnd &end) {
@@ -262,7 +262,7 @@ NodeInstance::~NodeInstance() = default;
 uint16_t NodeInstance::port() const { return server_ ? server_->port() : 0; }
 
 void NodeInstance::start() {
-    std::string bind = daemon::listen_address(me_.addr);
+    std::string bind = daemon::listen_address(sh_.conf.node_addr(me_));
     server_ = std::make_unique<net::Server>(sh_.io, bind, sh_.conf.node_port(me_), sh_.auth,
                                             [this](std::shared_ptr<net::Request> q, net::ResponderPtr r) {
                                                 handler_(std::move(q), std::move(r));

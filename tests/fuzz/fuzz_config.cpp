@@ -48,12 +48,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (c.nodes.size() > opts.max_nodes) std::abort();
     for (const drover::NodeConf &n : c.nodes) {
         if (c.find_node(n.name) != &n) std::abort();  // names are unique and indexed
-        if (n.cpus == 0 || n.name.empty() || n.addr.empty() || n.hostname.empty()) std::abort();
+        if (n.cpus == 0 || n.name.empty() || c.node_addr(n).empty() || c.node_hostname(n).empty()) std::abort();
     }
     for (const drover::PartitionConf &p : c.partitions) {
         if (c.find_partition(p.name) != &p) std::abort();
-        for (const std::string &n : p.nodes)
-            if (c.find_node(n) == nullptr) std::abort();  // partitions name only defined nodes
+        for (uint32_t n : p.nodes)
+            if (n >= c.nodes.size()) std::abort();  // partitions name only defined nodes
     }
     if (!c.partitions.empty() && c.default_partition() == nullptr) std::abort();
     (void)c.auth_option("socket");

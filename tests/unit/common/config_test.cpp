@@ -21,6 +21,13 @@ namespace fs = std::filesystem;
 
 Config parse(const std::string &text) { return parse_config(text, "slurm.conf"); }
 
+// The names of a partition's nodes (it keeps their positions in the config's node list).
+std::vector<std::string> node_names(const Config &c, const PartitionConf *p) {
+    std::vector<std::string> out;
+    for (uint32_t i : p->nodes) out.push_back(c.nodes.at(i).name);
+    return out;
+}
+
 std::string error_of(const std::string &text) {
     try {
         parse(text);
@@ -153,23 +160,23 @@ TEST(Config, Nodes) {
     EXPECT_EQ(n2->features, (std::vector<std::string>{"gpu", "big"}));
     EXPECT_EQ(n2->gres, "gpu:2");
     EXPECT_EQ(n2->state, "UNKNOWN");
-    EXPECT_EQ(n2->addr, "n2");
-    EXPECT_EQ(n2->hostname, "n2");
+    EXPECT_EQ(c.node_addr(*n2), "n2");
+    EXPECT_EQ(c.node_hostname(*n2), "n2");
 
     const NodeConf *m2 = c.find_node("m02");
     ASSERT_NE(m2, nullptr);
     EXPECT_EQ(m2->cpus, 4u);  // CPUs=4 from DEFAULT still holds
     EXPECT_EQ(m2->sockets, 2u);
     EXPECT_EQ(m2->real_memory_mb, 4096u);
-    EXPECT_EQ(m2->addr, "10.0.0.2");
-    EXPECT_EQ(m2->hostname, "m02");
+    EXPECT_EQ(c.node_addr(*m2), "10.0.0.2");
+    EXPECT_EQ(c.node_hostname(*m2), "m02");
     EXPECT_EQ(m2->port, 7000);
 
     const NodeConf *solo = c.find_node("solo");
     ASSERT_NE(solo, nullptr);
     EXPECT_EQ(solo->cpus, 8u);
-    EXPECT_EQ(solo->hostname, "solo.example");
-    EXPECT_EQ(solo->addr, "solo.example");
+    EXPECT_EQ(c.node_hostname(*solo), "solo.example");
+    EXPECT_EQ(c.node_addr(*solo), "solo.example");
     EXPECT_EQ(solo->tmp_disk_mb, 100u);
     EXPECT_EQ(solo->weight, 5u);
     EXPECT_EQ(solo->state, "FUTURE");
@@ -214,7 +221,7 @@ TEST(Config, Partitions) {
     const PartitionConf *debug = c.find_partition("debug");
     ASSERT_NE(debug, nullptr);
     EXPECT_TRUE(debug->is_default);
-    EXPECT_EQ(debug->nodes, (std::vector<std::string>{"n1", "n2"}));
+    EXPECT_EQ(node_names(c, debug), (std::vector<std::string>{"n1", "n2"}));
     EXPECT_EQ(debug->nodes_expr, "n[1-2]");
     EXPECT_EQ(debug->max_time_min, 1440u);
     EXPECT_EQ(debug->default_time_min, 10u);
@@ -222,7 +229,7 @@ TEST(Config, Partitions) {
     EXPECT_EQ(c.default_partition(), debug);
 
     const PartitionConf *batch = c.find_partition("batch");
-    EXPECT_EQ(batch->nodes, (std::vector<std::string>{"n1", "n2", "n3", "n4", "g1"}));
+    EXPECT_EQ(node_names(c, batch), (std::vector<std::string>{"n1", "n2", "n3", "n4", "g1"}));
     EXPECT_EQ(batch->max_time_min, kInfinite);
     EXPECT_EQ(batch->default_time_min, kNoVal);
     EXPECT_EQ(batch->min_nodes, 1u);
@@ -240,7 +247,7 @@ TEST(Config, Partitions) {
     EXPECT_EQ(all->max_nodes, kInfinite);
 
     EXPECT_EQ(c.find_partition("old")->oversubscribe, "YES");
-    EXPECT_EQ(c.find_partition("gpu")->nodes, (std::vector<std::string>{"g1", "g2", "n1"}));
+    EXPECT_EQ(node_names(c, c.find_partition("gpu")), (std::vector<std::string>{"g1", "g2", "n1"}));
     EXPECT_TRUE(c.find_partition("empty")->nodes.empty());
     EXPECT_EQ(c.find_partition("nope"), nullptr);
 }
