@@ -478,7 +478,7 @@ void NodeManager::reconfigure_nodes(std::function<void(std::size_t, std::vector<
     fbb.Finish(proto::CreateMessage(fbb, proto::Body::ReconfigureRequest,
                                     proto::CreateReconfigureRequest(fbb).Union(), ctx_.epoch));
     net::forward(
-        ctx_.pool, [this](const std::string &n, std::string *h, uint16_t *p) { return resolve(n, h, p); },
+        ctx_.io, [this](const std::string &n, std::string *h, uint16_t *p) { return resolve(n, h, p); },
         names, ctx_.conf.tree_width, 10000, {fbb.GetBufferPointer(), fbb.GetSize()}, ctx_.auth.self_signer(),
         [done = std::move(done)](std::vector<net::NodeOutcome> results) {
             std::size_t ok = 0;
@@ -505,7 +505,7 @@ void NodeManager::ping_all() {
     std::vector<uint8_t> inner(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
     int timeout = int(std::min<uint32_t>(ctx_.conf.slurmd_timeout, 30) * 1000);
     net::forward(
-        ctx_.pool,
+        ctx_.io,
         [this](const std::string &n, std::string *h, uint16_t *p) { return resolve(n, h, p); },
         names, ctx_.conf.tree_width, timeout, inner, ctx_.auth.self_signer(),
         [this, sent = Ctx::now(), t0 = std::chrono::steady_clock::now()](std::vector<net::NodeOutcome> results) {

@@ -3,7 +3,15 @@
 
 #include <drover/plugin.h>
 
+#include <deque>
 #include <memory>
+
+#include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+
+#include "net/async_call.hpp"
+#include "net/hop_budget.hpp"
 
 namespace drover::net {
 
@@ -50,74 +58,124 @@ std::vector<uint8_t> make_forward_request(std::span<const std::string> nodes, un
 
 namespace {
 
-// What one forward() shares with its callbacks.
-struct Fanout {
-    CallPool &pool;
-    Resolver resolve;
-    unsigned width;
-    int timeout_ms;
-    std::vector<uint8_t> inner;
-    Signer sign;
-};
+// One forward(): the nodes, the parts still out or waiting to leave, and the outcomes so far.
+// Parts are ranges of nodes, so that re-sending the rest of a part copies no names.
+class Fanout : public std::enable_shared_from_this<Fanout> {
+  public:
+    Fanout(boost::asio::io_context &io, boost::asio::io_context *calls, Resolver resolve,
+           std::vector<std::string> nodes, unsigned width, int timeout_ms, std::span<const uint8_t> inner,
+           Signer sign, std::function<void(std::vector<NodeOutcome>)> done)
+        : io_(io), calls_(calls), resolve_(std::move(resolve)), nodes_(std::move(nodes)), width_(width ? width : 1),
+          timeout_ms_(timeout_ms), inner_(inner.begin(), inner.end()), sign_(std::move(sign)),
+          done_(std::move(done)) {}
 
-struct Gather {
-    std::vector<NodeOutcome> results;
-    std::size_t waiting = 0;
-    std::function<void(std::vector<NodeOutcome>)> done;
-    void finish() {
-        if (--waiting == 0) done(std::move(results));
+    void start() {
+        results_.reserve(nodes_.size());
+        parts_left_ = 1;  // the whole list, as a part being split
+        split(0, nodes_.size());
+        pump();
     }
-};
 
-void send_parts(const std::shared_ptr<Fanout> &f, std::vector<std::string> nodes,
-                std::function<void(std::vector<NodeOutcome>)> done);
-
-void send_part(const std::shared_ptr<Fanout> &f, std::vector<std::string> part,
-               const std::shared_ptr<Gather> &g) {
-    // The head failed: report it and send the rest of its part again, split the same way.
-    auto reroute = [f, g](std::vector<std::string> part, const std::string &why) {
-        g->results.push_back({part.front(), DROVER_EIO, why});
-        part.erase(part.begin());
-        if (part.empty()) return g->finish();
-        send_parts(f, std::move(part), [g](std::vector<NodeOutcome> rs) {
-            for (auto &r : rs) g->results.push_back(std::move(r));
-            g->finish();
-        });
+  private:
+    struct Part {
+        std::size_t begin, end;
     };
-    std::string host;
-    uint16_t port = 0;
-    if (!f->resolve(part.front(), &host, &port)) return reroute(std::move(part), "unknown node");
-    auto msg = make_forward_request(part, f->width, f->timeout_ms, f->inner);
-    f->pool.call(host, port, std::move(msg), f->sign, f->timeout_ms,
-                 [f, g, part, reroute](const std::string &err, std::shared_ptr<Reply> reply) {
-                     const proto::ForwardResponse *fr = reply ? reply->msg->body_as_ForwardResponse() : nullptr;
-                     if (!fr) return reroute(part, "no reply: " + (err.empty() ? "unexpected reply" : err));
-                     if (fr->results())
-                         for (const auto *r : *fr->results())
-                             g->results.push_back({r->node() ? r->node()->str() : "", r->rc(),
-                                                   r->message() ? r->message()->str() : ""});
-                     g->finish();
-                 });
-}
 
-void send_parts(const std::shared_ptr<Fanout> &f, std::vector<std::string> nodes,
-                std::function<void(std::vector<NodeOutcome>)> done) {
-    auto parts = split_tree(nodes, f->width);
-    auto g = std::make_shared<Gather>();
-    g->done = std::move(done);
-    g->waiting = parts.size();
-    if (parts.empty()) return g->done({});
-    for (auto part : parts) send_part(f, std::vector<std::string>(part.begin(), part.end()), g);
-}
+    // Queues [begin, end) as at most width parts; the part it came from is then accounted for.
+    void split(std::size_t begin, std::size_t end) {
+        auto parts = split_tree(std::span<const std::string>(nodes_).subspan(begin, end - begin), width_);
+        for (auto p : parts) {
+            std::size_t b = std::size_t(p.data() - nodes_.data());
+            waiting_.push_back({b, b + p.size()});
+        }
+        parts_left_ += parts.size();
+        part_done();
+    }
+
+    void part_done() {
+        if (--parts_left_ == 0) {
+            auto done = std::move(done_);
+            done(std::move(results_));
+        }
+    }
+
+    // Sends waiting parts while fewer than width messages are out.
+    void pump() {
+        while (out_ < width_ && !waiting_.empty()) {
+            Part p = waiting_.front();
+            waiting_.pop_front();
+            send(p);
+        }
+    }
+
+    // The part's head failed: it is reported, and the rest of its part is sent again, split.
+    void reroute(Part p, std::string why) {
+        results_.push_back({nodes_[p.begin], DROVER_EIO, std::move(why)});
+        split(p.begin + 1, p.end);
+    }
+
+    void send(Part p) {
+        std::string host;
+        uint16_t port = 0;
+        if (!resolve_(nodes_[p.begin], &host, &port)) return reroute(p, "unknown node");
+        ++out_;
+        HopBudget::process().acquire(tree_depth(p.end - p.begin, width_),
+                                     [self = shared_from_this(), p, host = std::move(host), port] {
+                                         self->launch(p, host, port);
+                                     });
+    }
+
+    void launch(Part p, const std::string &host, uint16_t port) {
+        std::span<const std::string> names(nodes_.data() + p.begin, p.end - p.begin);
+        async_call(calls_ ? *calls_ : io_, host, port, make_forward_request(names, width_, timeout_ms_, inner_),
+                   sign_, timeout_ms_,
+                   [self = shared_from_this(), p](const std::string &err, std::shared_ptr<Reply> reply) {
+                       if (!self->calls_) return self->answered(p, err, reply);
+                       boost::asio::post(self->io_, [self, p, err, reply] { self->answered(p, err, reply); });
+                   });
+    }
+
+    void answered(Part p, const std::string &err, const std::shared_ptr<Reply> &reply) {
+        HopBudget::process().release();
+        --out_;
+        arrived(p, err, reply.get());
+        pump();
+    }
+
+    void arrived(Part p, const std::string &err, const Reply *reply) {
+        const proto::ForwardResponse *fr = reply ? reply->msg->body_as_ForwardResponse() : nullptr;
+        if (!fr) return reroute(p, "no reply: " + (err.empty() ? std::string("unexpected reply") : err));
+        if (fr->results())
+            for (const auto *r : *fr->results())
+                results_.push_back({r->node() ? r->node()->str() : "", r->rc(),
+                                    r->message() ? r->message()->str() : ""});
+        part_done();
+    }
+
+    boost::asio::io_context &io_;
+    boost::asio::io_context *calls_;  // where the hops' sockets are served; null: io_
+    Resolver resolve_;
+    std::vector<std::string> nodes_;
+    unsigned width_;
+    int timeout_ms_;
+    std::vector<uint8_t> inner_;
+    Signer sign_;
+    std::function<void(std::vector<NodeOutcome>)> done_;
+    std::vector<NodeOutcome> results_;
+    std::deque<Part> waiting_;
+    std::size_t parts_left_ = 0;  // parts not yet answered for, whether waiting or out
+    unsigned out_ = 0;            // messages out now
+};
 
 }  // namespace
 
-void forward(CallPool &pool, Resolver resolve, std::span<const std::string> nodes, unsigned width,
-             int timeout_ms, std::span<const uint8_t> inner, Signer sign,
-             std::function<void(std::vector<NodeOutcome>)> done) {
-    auto f = std::make_shared<Fanout>(Fanout{pool, std::move(resolve), width, timeout_ms,
-                                             {inner.begin(), inner.end()}, std::move(sign)});
-    send_parts(f, {nodes.begin(), nodes.end()}, std::move(done));
+void forward(boost::asio::io_context &io, Resolver resolve, std::span<const std::string> nodes,
+             unsigned width, int timeout_ms, std::span<const uint8_t> inner, Signer sign,
+             std::function<void(std::vector<NodeOutcome>)> done, boost::asio::io_context *calls) {
+    auto f = std::make_shared<Fanout>(io, calls == &io ? nullptr : calls, std::move(resolve),
+                                      std::vector<std::string>(nodes.begin(), nodes.end()), width, timeout_ms,
+                                      inner, std::move(sign), std::move(done));
+    f->start();
 }
 
 }  // namespace drover::net

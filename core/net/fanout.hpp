@@ -9,7 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "net/call_pool.hpp"
+#include "net/client.hpp"
+
+namespace boost::asio {
+class io_context;
+}
 
 namespace drover::net {
 
@@ -34,9 +38,16 @@ using Resolver = std::function<bool(const std::string &node, std::string *host, 
 // order, on the loop's thread. When the first node of a part does not answer within timeout_ms
 // it is reported as failed and the rest of its part is sent again, split the same way, so one
 // dead node costs one timeout and never hides the nodes behind it.
-void forward(CallPool &pool, Resolver resolve, std::span<const std::string> nodes, unsigned width,
-             int timeout_ms, std::span<const uint8_t> inner, Signer sign,
-             std::function<void(std::vector<NodeOutcome>)> done);
+//
+// The hops' sockets are non-blocking (async_call): no thread waits for a hop, however many hops a
+// process has out. They are served on calls when given, else on io; either way done and all of
+// forward's own state stay on io's thread. A droverd emulating thousands of nodes does the work
+// of every hop of the tree (both ends of each connection): it serves the hops it sends on a
+// second loop so that the tree's work is shared by two cores, not queued behind one.
+void forward(boost::asio::io_context &io, Resolver resolve, std::span<const std::string> nodes,
+             unsigned width, int timeout_ms, std::span<const uint8_t> inner, Signer sign,
+             std::function<void(std::vector<NodeOutcome>)> done,
+             boost::asio::io_context *calls = nullptr);
 
 // Builds the ForwardRequest message for one part.
 std::vector<uint8_t> make_forward_request(std::span<const std::string> nodes, unsigned width,

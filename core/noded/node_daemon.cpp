@@ -10,12 +10,14 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "common/config.hpp"
 #include "common/hostlist.hpp"
 #include "daemon/daemon.hpp"
 #include "daemon/heap_trim.hpp"
 #include "net/authenticator.hpp"
+#include "net/call_loop.hpp"
 #include "net/call_pool.hpp"
 #include "net/server.hpp"
 #include "noded/node_instance.hpp"
@@ -63,11 +65,10 @@ int run_node_daemon(const Options &opts) {
     plugins.load(conf.switch_type);
     plugins.load(conf.proctrack_type);
     net::Authenticator auth(plugins.auth());
-    // Forwarding down the tree holds a pool thread per call until the subtree answers; in one
-    // process hosting many nodes, parents and children share the pool, so it must hold every
-    // hop of the tree at once (about a quarter of the nodes) or the hops wait on each other.
-    std::size_t threads = names.size() > 1 ? std::clamp<std::size_t>(names.size() / 4, 16, 4096) : 4;
-    net::CallPool pool(io, unsigned(threads));
+    // The pool runs blocking work only (reports to the controller, registrations, prolog and
+    // epilog scripts): calls down the fan-out tree run on the loop (net::forward). An emulating
+    // droverd registers its nodes through it, so it gets a few more threads, not one per node.
+    net::CallPool pool(io, names.size() > 1 ? 32 : 4);
     uint32_t slurm_uid = daemon::uid_of(conf.slurm_user);
     Reaper reaper(io);
 
@@ -98,7 +99,9 @@ int run_node_daemon(const Options &opts) {
                 });
         };
 
-    NodeShared shared{io,     conf, plugins, auth, pool, reaper,
+    std::optional<net::CallLoop> call_loop;
+    if (names.size() > 1) call_loop.emplace();
+    NodeShared shared{io,     call_loop ? call_loop->io() : io, conf, plugins, auth, pool, reaper,
                       [slurm_uid](uint32_t uid) { return uid == 0 || uid == slurm_uid; },
                       tell_controller, detect_resources(conf.tmp_fs), names.size() > 1};
     std::vector<std::unique_ptr<NodeInstance>> nodes;

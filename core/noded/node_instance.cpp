@@ -227,12 +227,13 @@ NodeInstance::NodeInstance(NodeShared &sh, const NodeConf &me) : sh_(sh), me_(me
                 *port = conf.node_port(*c);
                 return true;
             };
-            net::forward(sh_.pool, resolve, rest, f->tree_width(), child_timeout,
+            net::forward(sh_.io, resolve, rest, f->tree_width(), child_timeout,
                          {f->inner()->data(), f->inner()->size()}, sh_.auth.self_signer(),
                          [results, done](std::vector<net::NodeOutcome> rs) {
                              for (auto &r : rs) results->push_back(std::move(r));
                              done();
-                         });
+                         },
+                         &sh_.calls_io);
             return;
         }
         default:

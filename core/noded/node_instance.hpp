@@ -38,6 +38,9 @@ class StepRunner;
 // What every node of the process shares.
 struct NodeShared {
     boost::asio::io_context &io;
+    // Where the hops this process forwards are served: a second loop when it emulates many
+    // nodes (net/call_loop.hpp), else io.
+    boost::asio::io_context &calls_io;
     const Config &conf;
     plugin::PluginSet &plugins;
     const net::Authenticator &auth;

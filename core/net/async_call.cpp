@@ -1,0 +1,133 @@
+// async_call.cpp - a non-blocking request/reply: resolve (names only), connect, write the frame,
+// read the reply's header and body, verify it; one deadline timer over all of it.
+#include "net/async_call.hpp"
+
+#include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
+#include <boost/asio.hpp>
+
+#include "proto/frame.hpp"
+
+namespace asio = boost::asio;
+using asio::ip::tcp;
+
+namespace drover::net {
+
+namespace {
+
+class Call : public std::enable_shared_from_this<Call> {
+  public:
+    Call(asio::io_context &io, std::string host, uint16_t port, CallDone done)
+        : sock_(io), timer_(io), resolver_(io), host_(std::move(host)), port_(port),
+          done_(std::move(done)) {}
+
+    void start(std::vector<uint8_t> frame, int timeout_ms) {
+        frame_ = std::move(frame);
+        timer_.expires_after(std::chrono::milliseconds(timeout_ms));
+        timer_.async_wait([self = shared_from_this(), timeout_ms](boost::system::error_code ec) {
+            if (!ec) self->finish("timed out after " + std::to_string(timeout_ms) + " ms");
+        });
+        boost::system::error_code ec;
+        asio::ip::address addr = asio::ip::make_address(host_, ec);
+        if (!ec) return connect(std::vector<tcp::endpoint>{tcp::endpoint(addr, port_)});
+        resolver_.async_resolve(host_, std::to_string(port_),
+                                [self = shared_from_this()](boost::system::error_code ec,
+                                                            tcp::resolver::results_type results) {
+                                    if (ec) return self->finish("cannot resolve " + self->host_ + ": " + ec.message());
+                                    self->connect(std::vector<tcp::endpoint>(results.begin(), results.end()));
+                                });
+    }
+
+  private:
+    void connect(std::vector<tcp::endpoint> endpoints) {
+        if (finished_) return;
+        asio::async_connect(sock_, endpoints,
+                            [self = shared_from_this()](boost::system::error_code ec, const tcp::endpoint &) {
+                                if (ec)
+                                    return self->finish("connect to " + self->host_ + ":" +
+                                                        std::to_string(self->port_) + " failed: " + ec.message());
+                                boost::system::error_code ignored;
+                                self->sock_.set_option(tcp::no_delay(true), ignored);
+                                self->write();
+                            });
+    }
+
+    void write() {
+        asio::async_write(sock_, asio::buffer(frame_),
+                          [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
+                              if (ec) return self->finish("send failed: " + ec.message());
+                              self->frame_ = {};
+                              self->read_header();
+                          });
+    }
+
+    void read_header() {
+        asio::async_read(sock_, asio::buffer(header_),
+                         [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
+                             if (ec) return self->finish(self->read_error(ec));
+                             uint32_t len = 0;
+                             std::string err = proto::decode_frame_header(self->header_, &len);
+                             if (!err.empty()) return self->finish("bad reply from " + self->host_ + ": " + err);
+                             self->reply_->bytes.resize(len);
+                             self->read_body();
+                         });
+    }
+
+    void read_body() {
+        asio::async_read(sock_, asio::buffer(reply_->bytes),
+                         [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
+                             if (ec) return self->finish(self->read_error(ec));
+                             proto::Verified v;
+                             std::string err = proto::verify_frame_body(self->reply_->bytes, &v);
+                             if (!err.empty()) return self->finish("bad reply from " + self->host_ + ": " + err);
+                             self->reply_->msg = v.message;
+                             self->finish({});
+                         });
+    }
+
+    static std::string read_error(const boost::system::error_code &ec) {
+        return ec == asio::error::eof ? "connection closed by peer" : "receive failed: " + ec.message();
+    }
+
+    // Ends the call once: stops the timer and the socket (their handlers then see it finished).
+    void finish(const std::string &error) {
+        if (finished_) return;
+        finished_ = true;
+        boost::system::error_code ignored;
+        timer_.cancel();
+        resolver_.cancel();
+        sock_.close(ignored);
+        CallDone done = std::move(done_);
+        done(error, error.empty() ? std::move(reply_) : nullptr);
+    }
+
+    tcp::socket sock_;
+    asio::steady_timer timer_;
+    tcp::resolver resolver_;
+    std::string host_;
+    uint16_t port_;
+    CallDone done_;
+    std::vector<uint8_t> frame_;
+    uint8_t header_[proto::kFrameHeaderSize]{};
+    std::shared_ptr<Reply> reply_ = std::make_shared<Reply>();
+    bool finished_ = false;
+};
+
+}  // namespace
+
+void async_call(asio::io_context &io, const std::string &host, uint16_t port,
+                std::vector<uint8_t> message, const Signer &sign, int timeout_ms, CallDone done) {
+    std::vector<uint8_t> frame;
+    try {
+        frame = proto::make_frame(message, sign(message));
+    } catch (const std::exception &e) {
+        std::string why = e.what()[0] ? e.what() : "cannot sign the request";
+        asio::post(io, [done = std::move(done), why] { done(why, nullptr); });
+        return;
+    }
+    auto call = std::make_shared<Call>(io, host, port, std::move(done));
+    // Started from the loop, so that done never runs inside async_call (callers may hold state
+    // they change after it returns) and the sockets are touched from the loop's thread only.
+    asio::post(io, [call, frame = std::move(frame), timeout_ms]() mutable { call->start(std::move(frame), timeout_ms); });
+}
+
+}  // namespace drover::net
