@@ -58,6 +58,24 @@ std::vector<uint8_t> make_forward_request(std::span<const std::string> nodes, un
 
 namespace {
 
+// The hop budget of the loop that forwards run from, one per io_context (a daemon runs one loop
+// at a time; the controller starts a new one each time it takes control), sized from the
+// process's file descriptors when the loop first forwards. It goes with its loop: hops still
+// waiting then are dropped with the loop's other unfinished work, not kept past it.
+class BudgetService : public boost::asio::execution_context::service {
+  public:
+    using key_type = BudgetService;
+    static inline boost::asio::execution_context::id id;
+    explicit BudgetService(boost::asio::execution_context &ctx)
+        : service(ctx), budget(HopBudget::slots_for_this_process()) {}
+    HopBudget budget;
+
+  private:
+    void shutdown() override { budget.drop_waiting(); }
+};
+
+HopBudget &budget_of(boost::asio::io_context &io) { return boost::asio::use_service<BudgetService>(io).budget; }
+
 // One forward(): the nodes, the parts still out or waiting to leave, and the outcomes so far.
 // Parts are ranges of nodes, so that re-sending the rest of a part copies no names.
 class Fanout : public std::enable_shared_from_this<Fanout> {
@@ -65,7 +83,7 @@ class Fanout : public std::enable_shared_from_this<Fanout> {
     Fanout(boost::asio::io_context &io, boost::asio::io_context *calls, Resolver resolve,
            std::vector<std::string> nodes, unsigned width, int timeout_ms, std::span<const uint8_t> inner,
            Signer sign, std::function<void(std::vector<NodeOutcome>)> done)
-        : io_(io), calls_(calls), resolve_(std::move(resolve)), nodes_(std::move(nodes)), width_(width ? width : 1),
+        : io_(io), calls_(calls), budget_(budget_of(io)), resolve_(std::move(resolve)), nodes_(std::move(nodes)), width_(width ? width : 1),
           timeout_ms_(timeout_ms), inner_(inner.begin(), inner.end()), sign_(std::move(sign)),
           done_(std::move(done)) {}
 
@@ -119,10 +137,8 @@ class Fanout : public std::enable_shared_from_this<Fanout> {
         uint16_t port = 0;
         if (!resolve_(nodes_[p.begin], &host, &port)) return reroute(p, "unknown node");
         ++out_;
-        HopBudget::process().acquire(tree_depth(p.end - p.begin, width_),
-                                     [self = shared_from_this(), p, host = std::move(host), port] {
-                                         self->launch(p, host, port);
-                                     });
+        budget_.acquire(tree_depth(p.end - p.begin, width_),
+                        [self = shared_from_this(), p, host = std::move(host), port] { self->launch(p, host, port); });
     }
 
     void launch(Part p, const std::string &host, uint16_t port) {
@@ -136,7 +152,7 @@ class Fanout : public std::enable_shared_from_this<Fanout> {
     }
 
     void answered(Part p, const std::string &err, const std::shared_ptr<Reply> &reply) {
-        HopBudget::process().release();
+        budget_.release();
         --out_;
         arrived(p, err, reply.get());
         pump();
@@ -154,6 +170,7 @@ class Fanout : public std::enable_shared_from_this<Fanout> {
 
     boost::asio::io_context &io_;
     boost::asio::io_context *calls_;  // where the hops' sockets are served; null: io_
+    HopBudget &budget_;
     Resolver resolve_;
     std::vector<std::string> nodes_;
     unsigned width_;

@@ -19,7 +19,9 @@ std::size_t open_fds() {
     return n;
 }
 
-std::size_t process_slots() {
+}  // namespace
+
+std::size_t HopBudget::slots_for_this_process() {
     rlimit rl{};
     if (::getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY) return 1u << 20;
     std::size_t limit = rl.rlim_cur, used = open_fds(), reserve = 256 + limit / 16;
@@ -27,11 +29,12 @@ std::size_t process_slots() {
     return std::max<std::size_t>(16, left / 2);
 }
 
-}  // namespace
-
-HopBudget &HopBudget::process() {
-    static HopBudget budget(process_slots());
-    return budget;
+void HopBudget::drop_waiting() {
+    std::multimap<unsigned, std::function<void()>> dropped;
+    {
+        std::lock_guard lk(mu_);
+        dropped.swap(waiting_);
+    }
 }
 
 void HopBudget::acquire(unsigned need, std::function<void()> go) {

@@ -25,9 +25,9 @@ class HopBudget {
   public:
     explicit HopBudget(std::size_t slots) : slots_(std::max<std::size_t>(slots, 1)), free_(slots_) {}
 
-    // The process's budget: half of the file descriptors not open when it is first used (less
-    // a reserve for everything else), at least 16.
-    static HopBudget &process();
+    // A budget for this process: half of the file descriptors not open now (less a reserve for
+    // everything else), at least 16.
+    static std::size_t slots_for_this_process();
 
     // Runs go once a hop whose subtree is need levels deep may open its connection: now, from
     // this call, or later from the release() that makes room (on that caller's thread). A need
@@ -35,6 +35,9 @@ class HopBudget {
     void acquire(unsigned need, std::function<void()> go);
     // Gives back the slot of a hop that has finished.
     void release();
+
+    // Forgets the hops still waiting (their loop is going away).
+    void drop_waiting();
 
     std::size_t free_slots() const;
     std::size_t waiting() const;
