@@ -265,7 +265,7 @@ void JobManager::end_on_nodes(const Job &job) {
     uint32_t id = job.id;
     net::forward(
         ctx_.io, [this](const std::string &n, std::string *h, uint16_t *p) { return ctx_.nodes->resolve(n, h, p); },
-        names, ctx_.conf.tree_width, 10000, {fbb.GetBufferPointer(), fbb.GetSize()}, ctx_.auth.self_signer(),
+        std::move(names), ctx_.conf.tree_width, 10000, {fbb.GetBufferPointer(), fbb.GetSize()}, ctx_.auth.self_signer(),
         [this, id](std::vector<net::NodeOutcome> results) {
             for (const auto &r : results) {
                 if (r.rc == net::kNotInControl && ctx_.fenced) return ctx_.fenced();

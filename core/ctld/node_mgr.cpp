@@ -479,7 +479,7 @@ void NodeManager::reconfigure_nodes(std::function<void(std::size_t, std::vector<
                                     proto::CreateReconfigureRequest(fbb).Union(), ctx_.epoch));
     net::forward(
         ctx_.io, [this](const std::string &n, std::string *h, uint16_t *p) { return resolve(n, h, p); },
-        names, ctx_.conf.tree_width, 10000, {fbb.GetBufferPointer(), fbb.GetSize()}, ctx_.auth.self_signer(),
+        std::move(names), ctx_.conf.tree_width, 10000, {fbb.GetBufferPointer(), fbb.GetSize()}, ctx_.auth.self_signer(),
         [done = std::move(done)](std::vector<net::NodeOutcome> results) {
             std::size_t ok = 0;
             std::vector<std::string> failed;
@@ -507,7 +507,7 @@ void NodeManager::ping_all() {
     net::forward(
         ctx_.io,
         [this](const std::string &n, std::string *h, uint16_t *p) { return resolve(n, h, p); },
-        names, ctx_.conf.tree_width, timeout, inner, ctx_.auth.self_signer(),
+        std::move(names), ctx_.conf.tree_width, timeout, inner, ctx_.auth.self_signer(),
         [this, sent = Ctx::now(), t0 = std::chrono::steady_clock::now()](std::vector<net::NodeOutcome> results) {
             pinging_ = false;
             int64_t now = Ctx::now();

@@ -186,12 +186,11 @@ class Fanout : public std::enable_shared_from_this<Fanout> {
 
 }  // namespace
 
-void forward(boost::asio::io_context &io, Resolver resolve, std::span<const std::string> nodes,
+void forward(boost::asio::io_context &io, Resolver resolve, std::vector<std::string> nodes,
              unsigned width, int timeout_ms, std::span<const uint8_t> inner, Signer sign,
              std::function<void(std::vector<NodeOutcome>)> done, boost::asio::io_context *calls) {
-    auto f = std::make_shared<Fanout>(io, calls == &io ? nullptr : calls, std::move(resolve),
-                                      std::vector<std::string>(nodes.begin(), nodes.end()), width, timeout_ms,
-                                      inner, std::move(sign), std::move(done));
+    auto f = std::make_shared<Fanout>(io, calls == &io ? nullptr : calls, std::move(resolve), std::move(nodes),
+                                      width, timeout_ms, inner, std::move(sign), std::move(done));
     f->start();
 }
 

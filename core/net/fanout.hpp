@@ -44,7 +44,7 @@ using Resolver = std::function<bool(const std::string &node, std::string *host, 
 // forward's own state stay on io's thread. A droverd emulating thousands of nodes does the work
 // of every hop of the tree (both ends of each connection): it serves the hops it sends on a
 // second loop so that the tree's work is shared by two cores, not queued behind one.
-void forward(boost::asio::io_context &io, Resolver resolve, std::span<const std::string> nodes,
+void forward(boost::asio::io_context &io, Resolver resolve, std::vector<std::string> nodes,
              unsigned width, int timeout_ms, std::span<const uint8_t> inner, Signer sign,
              std::function<void(std::vector<NodeOutcome>)> done,
              boost::asio::io_context *calls = nullptr);

@@ -217,7 +217,8 @@ NodeInstance::NodeInstance(NodeShared &sh, const NodeConf &me) : sh_(sh), me_(me
                 done();
             }));
             // The rest, split again.
-            std::span<const std::string> rest(nodes.data() + 1, nodes.size() - 1);
+            std::vector<std::string> rest(std::make_move_iterator(nodes.begin() + 1),
+                                          std::make_move_iterator(nodes.end()));
             int child_timeout = std::max(500, int(f->timeout_ms() * 8 / 10));
             const Config &conf = sh_.conf;
             auto resolve = [&conf](const std::string &n, std::string *host, uint16_t *port) {
@@ -227,7 +228,7 @@ NodeInstance::NodeInstance(NodeShared &sh, const NodeConf &me) : sh_(sh), me_(me
                 *port = conf.node_port(*c);
                 return true;
             };
-            net::forward(sh_.io, resolve, rest, f->tree_width(), child_timeout,
+            net::forward(sh_.io, resolve, std::move(rest), f->tree_width(), child_timeout,
                          {f->inner()->data(), f->inner()->size()}, sh_.auth.self_signer(),
                          [results, done](std::vector<net::NodeOutcome> rs) {
                              for (auto &r : rs) results->push_back(std::move(r));

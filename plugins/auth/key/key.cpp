@@ -27,13 +27,13 @@
 #include <ctime>
 #include <fstream>
 #include <iterator>
-#include <map>
+#include <algorithm>
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <set>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include <drover/auth.h>
@@ -56,28 +56,37 @@ static_assert(kCredLen <= DROVER_AUTH_CRED_MAX);
 
 using Nonce = std::array<uint8_t, 16>;
 
-// Nonces seen recently. Each is kept until its credential's timestamp + ttl, after which the
-// credential is refused as expired anyway, so memory stays bounded by the message rate * ttl.
+// Nonces seen recently. Each is kept at least until its credential's timestamp + ttl, after which
+// the credential is refused as expired anyway. Expired ones are dropped whenever the cache has
+// doubled since the last sweep, so memory stays within twice the message rate * ttl: 40 bytes a
+// nonce (a controller registering 16,384 nodes holds them all for a ttl).
 class ReplayCache {
   public:
-    // Returns false if nonce was seen before. Drops entries that expired before now.
+    // Returns false if nonce was seen before.
     bool insert(const Nonce &nonce, int64_t expires, int64_t now)
     {
         std::lock_guard lock(mu_);
-        while (!by_expiry_.empty() && by_expiry_.begin()->first < now) {
-            seen_.erase(by_expiry_.begin()->second);
-            by_expiry_.erase(by_expiry_.begin());
+        if (seen_.size() >= sweep_at_) {
+            std::erase_if(seen_, [now](const auto &kv) { return kv.second < now; });
+            sweep_at_ = std::max<size_t>(kMinSweep, seen_.size() * 2);
         }
-        if (!seen_.insert(nonce).second)
-            return false;
-        by_expiry_.emplace(expires, nonce);
-        return true;
+        return seen_.emplace(nonce, expires).second;
     }
 
   private:
+    // Nonces are random: any 8 of their bytes hash them.
+    struct NonceHash {
+        size_t operator()(const Nonce &n) const noexcept
+        {
+            uint64_t h;
+            std::memcpy(&h, n.data(), sizeof h);
+            return static_cast<size_t>(h);
+        }
+    };
+    static constexpr size_t kMinSweep = 1024;
     std::mutex mu_;
-    std::set<Nonce> seen_;
-    std::multimap<int64_t, Nonce> by_expiry_;
+    std::unordered_map<Nonce, int64_t, NonceHash> seen_;  // nonce -> when it expires
+    size_t sweep_at_ = kMinSweep;
 };
 
 struct State {
