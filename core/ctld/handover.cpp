@@ -94,8 +94,7 @@ void Handover::watch_peers() {
     // The pings may still run while this controller steps down: they hold nothing of ours.
     I.ctx.pool.run(
         [&conf, st, self = I.self, sign = I.ctx.auth.self_signer()] {
-            for (std::size_t i = 0; i < st->size(); ++i)
-                if (i != self) (*st)[i] = ping_peer(conf, i, sign, 1000);
+            *st = ping_others(conf, self, sign, 1000);
         },
         [&I, &conf, st] {
             I.watching = false;

@@ -64,4 +64,12 @@ PeerStatus ping_peer(const Config &conf, std::size_t i, const net::Signer &sign,
     return st;
 }
 
+std::vector<PeerStatus> ping_others(const Config &conf, std::size_t self, const net::Signer &sign,
+                                    int timeout_ms) {
+    std::vector<PeerStatus> st(conf.controllers.size());
+    for (std::size_t i = 0; i < st.size(); ++i)
+        if (i != self) st[i] = ping_peer(conf, i, sign, timeout_ms);
+    return st;
+}
+
 }  // namespace drover::ctld

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "common/config.hpp"
 #include "net/client.hpp"
@@ -24,6 +25,10 @@ struct PeerStatus {
 
 // Pings controller i (blocking; for a worker thread).
 PeerStatus ping_peer(const Config &conf, std::size_t i, const net::Signer &sign, int timeout_ms);
+
+// Pings every controller but self (blocking); self's entry stays down.
+std::vector<PeerStatus> ping_others(const Config &conf, std::size_t self, const net::Signer &sign,
+                                    int timeout_ms);
 
 // The address to reach controller i at.
 inline std::string peer_addr(const Config &conf, std::size_t i) {

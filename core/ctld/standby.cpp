@@ -84,8 +84,7 @@ struct Standby {
         auto st = std::make_shared<std::vector<PeerStatus>>(conf.controllers.size());
         pool.run(
             [this, st] {
-                for (std::size_t i = 0; i < st->size(); ++i)
-                    if (i != opts.self) (*st)[i] = ping_peer(conf, i, auth.self_signer(), 1000);
+                *st = ping_others(conf, opts.self, auth.self_signer(), 1000);
             },
             [this, st] {
                 finding = false;
