@@ -28,6 +28,7 @@
 #include "noded/shepherd.hpp"
 #include "noded/step_env.hpp"
 #include "noded/step_paths.hpp"
+#include "noded/step_recovery.hpp"
 
 namespace asio = boost::asio;
 using asio::ip::tcp;
@@ -339,9 +340,7 @@ struct StepRunner::Impl : std::enable_shared_from_this<StepRunner::Impl> {
 
     // A step found again after a restart: the shepherd's records since the last look.
     void read_spooled_records(const std::shared_ptr<Step> &s) {
-        auto records = read_records(s->spool + "/records");
-        for (std::size_t i = s->records_seen; i < records.size(); ++i) on_record(s, records[i]);
-        s->records_seen = std::max(s->records_seen, records.size());
+        for (const auto &r : new_records(s->spool, &s->records_seen)) on_record(s, r);
     }
 
     // A line srun prints as the step's own ("slurmstepd: error: ...").
@@ -592,11 +591,9 @@ std::string StepRunner::launch(const proto::StepLaunchRequest &req, uint32_t req
     }
     spec.status_fd = status_fds[1];
     // The step's place in the spool, and the records file its shepherd appends to.
-    s->spool = (std::filesystem::path(node_spool(I.conf, I.node)) / ("step" + s->label)).string();
+    s->spool = step_spool_dir(I.conf, I.node, s->job_id, s->step_id);
     std::error_code fec;
-    std::filesystem::create_directories(s->spool, fec);
-    std::string records = s->spool + "/records";
-    spec.record_fd = fec ? -1 : ::open(records.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0600);
+    spec.record_fd = create_step_spool(s->spool);
     auto give_up = [&](std::string why) {
         for (int fd : close_after) ::close(fd);
         for (int fd : {status_fds[0], status_fds[1], spec.record_fd})
@@ -604,7 +601,7 @@ std::string StepRunner::launch(const proto::StepLaunchRequest &req, uint32_t req
         std::filesystem::remove_all(s->spool, fec);
         return why;
     };
-    if (spec.record_fd < 0) return give_up("cannot create " + records + ": " + std::strerror(errno));
+    if (spec.record_fd < 0) return give_up("cannot create " + s->spool + "/records: " + std::strerror(errno));
     for (const auto &o : s->outputs) spec.drain_fds.push_back(o->fd->native_handle());
 
     HeldChild child = fork_held();
@@ -658,14 +655,8 @@ std::string StepRunner::launch(const proto::StepLaunchRequest &req, uint32_t req
             spdlog::warn("step {}: limits not applied: {}", s->label, err.text);
     }
     // Recorded before the shepherd may run: a droverd killed from here on finds it again.
-    std::string task_list;
-    for (uint32_t t : s->tasks) task_list += (task_list.empty() ? "" : ",") + std::to_string(t);
-    Fields fields{{"job", std::to_string(s->job_id)}, {"step", std::to_string(s->step_id)},
-                  {"cont", std::to_string(s->cont)},  {"uid", std::to_string(s->uid)},
-                  {"gid", std::to_string(s->gid)},    {"user", s->user},
-                  {"tasks", task_list}};
-    put_process(fields, identify(pid));
-    if (!save_fields(s->spool + "/step", fields)) {
+    if (!save_spooled_step(s->spool, {s->job_id, s->step_id, s->uid, s->gid, s->user, s->tasks, s->cont,
+                                      identify(pid)})) {
         release(child, false);
         ::close(status_fds[0]);
         I.reaper.watch(pid, [](int, const struct rusage &) {});
@@ -750,63 +741,40 @@ std::string StepRunner::stat(uint32_t job_id, uint32_t step_id, uint32_t request
 
 void StepRunner::recover() {
     auto &I = *impl_;
-    for (const std::string &dir : spool_entries(node_spool(I.conf, I.node), "step")) {
-        Fields f = load_fields(dir + "/step");
-        auto key = std::make_pair(uint32_t(field_u64(f, "job")), uint32_t(field_u64(f, "step")));
-        std::string label = std::to_string(key.first) + "." + std::to_string(key.second);
-        std::error_code ec;
-        if (f.empty() || !key.first) {
-            // Never let go (droverd died during the launch): nothing of it ran.
-            std::filesystem::remove_all(dir, ec);
-            continue;
-        }
-        I.launched.insert(key);
-        I.jobs_here.insert(key.first);
-        if (auto msg = kept_report(dir)) {
-            spdlog::info("step {}: its end is reported again (from {})", label, dir);
-            send_kept_report(I.tell, dir, std::move(*msg), "step " + label, {}, true);
-            continue;
-        }
+    std::weak_ptr<Impl> weak = impl_;
+    StepAdoption adoption;
+    adoption.found = [&I](uint32_t job_id, uint32_t step_id) {
+        I.launched.insert({job_id, step_id});
+        I.jobs_here.insert(job_id);
+    };
+    adoption.adopt = [&I, weak](const SpooledStep &found, const std::string &dir) -> std::function<void()> {
         auto s = std::make_shared<Step>();
-        s->job_id = key.first;
-        s->step_id = key.second;
-        s->uid = uint32_t(field_u64(f, "uid"));
-        s->gid = uint32_t(field_u64(f, "gid"));
-        s->user = f["user"];
-        s->label = label;
+        s->job_id = found.job_id;
+        s->step_id = found.step_id;
+        s->uid = found.uid;
+        s->gid = found.gid;
+        s->user = found.user;
+        s->label = std::to_string(s->job_id) + "." + std::to_string(s->step_id);
         s->spool = dir;
-        std::string tasks = f["tasks"];
-        for (std::size_t at = 0; at < tasks.size();) {
-            std::size_t comma = std::min(tasks.find(',', at), tasks.size());
-            s->tasks.push_back(uint32_t(std::strtoul(tasks.substr(at, comma - at).c_str(), nullptr, 10)));
-            at = comma + 1;
-        }
-        s->cont = field_u64(f, "cont");
+        s->tasks = found.tasks;
+        s->cont = found.cont;
         s->contained = true;
         // Its output and srun's connection went with the old droverd; only its end is left.
         s->io_closed = true;
         s->status_done = true;
-        ProcessId shepherd = get_process(f);
-        s->shepherd = shepherd.pid;
-        I.steps[key] = s;
+        s->shepherd = found.shepherd.pid;
+        I.steps[{s->job_id, s->step_id}] = s;
         I.read_spooled_records(s);
-        std::weak_ptr<Impl> weak = impl_;
-        auto gone = [weak, s](int, const struct rusage &) {
+        I.arm_sampling(s);
+        return [weak, s] {
             auto self = weak.lock();
             if (!self) return;
             self->read_spooled_records(s);
             s->shepherd_done = true;
             self->maybe_finish(s);
         };
-        if (still_running(shepherd)) {
-            spdlog::info("step {}: still runs (shepherd pid {}); watching it again", label, shepherd.pid);
-            I.reaper.watch_adopted(shepherd.pid, gone);
-        } else {
-            spdlog::info("step {}: ended while droverd was away", label);
-            asio::post(I.io, [gone] { gone(-1, rusage{}); });
-        }
-        I.arm_sampling(s);
-    }
+    };
+    recover_steps(I.io, I.conf, I.node, I.tell, I.reaper, adoption);
 }
 
 void StepRunner::on_unkillable(std::function<void(const std::string &)> drain) {
