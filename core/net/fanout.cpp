@@ -43,7 +43,8 @@ unsigned tree_depth(std::size_t n, unsigned width) {
 }
 
 std::vector<uint8_t> make_forward_request(std::span<const std::string> nodes, unsigned width,
-                                          int timeout_ms, std::span<const uint8_t> inner) {
+                                          int timeout_ms, std::span<const uint8_t> inner,
+                                          uint32_t origin_uid) {
     flatbuffers::FlatBufferBuilder fbb(256 + inner.size() + nodes.size() * 16);
     std::vector<flatbuffers::Offset<flatbuffers::String>> names;
     names.reserve(nodes.size());
@@ -51,9 +52,19 @@ std::vector<uint8_t> make_forward_request(std::span<const std::string> nodes, un
     auto nv = fbb.CreateVector(names);
     fbb.ForceVectorAlignment(inner.size(), 1, 8);
     auto iv = fbb.CreateVector(inner.data(), inner.size());
-    auto fr = proto::CreateForwardRequest(fbb, nv, width, uint32_t(timeout_ms), iv);
+    auto fr = proto::CreateForwardRequest(fbb, nv, width, uint32_t(timeout_ms), iv, origin_uid);
     fbb.Finish(proto::CreateMessage(fbb, proto::Body::ForwardRequest, fr.Union()));
     return {fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize()};
+}
+
+std::optional<uint32_t> forward_origin(uint32_t peer_uid, uint32_t origin_uid,
+                                       const std::function<bool(uint32_t)> &is_admin,
+                                       std::string *why) {
+    if (origin_uid == kSenderOrigin || origin_uid == peer_uid) return peer_uid;
+    if (is_admin(peer_uid)) return origin_uid;
+    *why = "a forward from uid " + std::to_string(peer_uid) + " may not act for uid " +
+           std::to_string(origin_uid) + ": only root or SlurmUser pass on another user's request";
+    return std::nullopt;
 }
 
 namespace {
@@ -82,10 +93,10 @@ class Fanout : public std::enable_shared_from_this<Fanout> {
   public:
     Fanout(boost::asio::io_context &io, boost::asio::io_context *calls, Resolver resolve,
            std::vector<std::string> nodes, unsigned width, int timeout_ms, std::span<const uint8_t> inner,
-           Signer sign, std::function<void(std::vector<NodeOutcome>)> done)
+           Signer sign, std::function<void(std::vector<NodeOutcome>)> done, uint32_t origin_uid)
         : io_(io), calls_(calls), budget_(budget_of(io)), resolve_(std::move(resolve)), nodes_(std::move(nodes)), width_(width ? width : 1),
           timeout_ms_(timeout_ms), inner_(inner.begin(), inner.end()), sign_(std::move(sign)),
-          done_(std::move(done)) {}
+          done_(std::move(done)), origin_uid_(origin_uid) {}
 
     void start() {
         results_.reserve(nodes_.size());
@@ -143,7 +154,7 @@ class Fanout : public std::enable_shared_from_this<Fanout> {
 
     void launch(Part p, const std::string &host, uint16_t port) {
         std::span<const std::string> names(nodes_.data() + p.begin, p.end - p.begin);
-        async_call(calls_ ? *calls_ : io_, host, port, make_forward_request(names, width_, timeout_ms_, inner_),
+        async_call(calls_ ? *calls_ : io_, host, port, make_forward_request(names, width_, timeout_ms_, inner_, origin_uid_),
                    sign_, timeout_ms_,
                    [self = shared_from_this(), p](const std::string &err, std::shared_ptr<Reply> reply) {
                        if (!self->calls_) return self->answered(p, err, reply);
@@ -178,6 +189,7 @@ class Fanout : public std::enable_shared_from_this<Fanout> {
     std::vector<uint8_t> inner_;
     Signer sign_;
     std::function<void(std::vector<NodeOutcome>)> done_;
+    uint32_t origin_uid_;
     std::vector<NodeOutcome> results_;
     std::deque<Part> waiting_;
     std::size_t parts_left_ = 0;  // parts not yet answered for, whether waiting or out
@@ -188,10 +200,22 @@ class Fanout : public std::enable_shared_from_this<Fanout> {
 
 void forward(boost::asio::io_context &io, Resolver resolve, std::vector<std::string> nodes,
              unsigned width, int timeout_ms, std::span<const uint8_t> inner, Signer sign,
-             std::function<void(std::vector<NodeOutcome>)> done, boost::asio::io_context *calls) {
+             std::function<void(std::vector<NodeOutcome>)> done, boost::asio::io_context *calls,
+             uint32_t origin_uid) {
     auto f = std::make_shared<Fanout>(io, calls == &io ? nullptr : calls, std::move(resolve), std::move(nodes),
-                                      width, timeout_ms, inner, std::move(sign), std::move(done));
+                                      width, timeout_ms, inner, std::move(sign), std::move(done), origin_uid);
     f->start();
+}
+
+std::vector<NodeOutcome> forward_and_wait(Resolver resolve, std::vector<std::string> nodes,
+                                          unsigned width, int timeout_ms,
+                                          std::span<const uint8_t> inner, Signer sign) {
+    boost::asio::io_context io;
+    std::vector<NodeOutcome> results;
+    forward(io, std::move(resolve), std::move(nodes), width, timeout_ms, inner, std::move(sign),
+            [&results](std::vector<NodeOutcome> rs) { results = std::move(rs); });
+    io.run();
+    return results;
 }
 
 }  // namespace drover::net

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -16,6 +17,9 @@ class io_context;
 }
 
 namespace drover::net {
+
+// ForwardRequest.origin_uid's default: the request acts for whoever sent (and signed) it.
+inline constexpr uint32_t kSenderOrigin = 0xfffffffe;
 
 struct NodeOutcome {
     std::string node;
@@ -44,13 +48,29 @@ using Resolver = std::function<bool(const std::string &node, std::string *host, 
 // forward's own state stay on io's thread. A droverd emulating thousands of nodes does the work
 // of every hop of the tree (both ends of each connection): it serves the hops it sends on a
 // second loop so that the tree's work is shared by two cores, not queued behind one.
+//
+// origin_uid is the user the request acts for on every node (ForwardRequest.origin_uid): the
+// signer itself by default; a node forwarding a user's request on names that user.
 void forward(boost::asio::io_context &io, Resolver resolve, std::vector<std::string> nodes,
              unsigned width, int timeout_ms, std::span<const uint8_t> inner, Signer sign,
              std::function<void(std::vector<NodeOutcome>)> done,
-             boost::asio::io_context *calls = nullptr);
+             boost::asio::io_context *calls = nullptr, uint32_t origin_uid = kSenderOrigin);
+
+// The same for a command (srun): on a loop of its own, returning once every node is accounted for.
+std::vector<NodeOutcome> forward_and_wait(Resolver resolve, std::vector<std::string> nodes,
+                                          unsigned width, int timeout_ms,
+                                          std::span<const uint8_t> inner, Signer sign);
 
 // Builds the ForwardRequest message for one part.
 std::vector<uint8_t> make_forward_request(std::span<const std::string> nodes, unsigned width,
-                                          int timeout_ms, std::span<const uint8_t> inner);
+                                          int timeout_ms, std::span<const uint8_t> inner,
+                                          uint32_t origin_uid = kSenderOrigin);
+
+// The user a ForwardRequest acts for, received from peer_uid: peer_uid itself when origin_uid is
+// kSenderOrigin or peer_uid; another uid only when peer_uid is an administrator (root or
+// SlurmUser: a node forwarding a user's request). Otherwise nullopt and *why says so.
+std::optional<uint32_t> forward_origin(uint32_t peer_uid, uint32_t origin_uid,
+                                       const std::function<bool(uint32_t)> &is_admin,
+                                       std::string *why);
 
 }  // namespace drover::net

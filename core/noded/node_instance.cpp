@@ -9,13 +9,13 @@
 #include "daemon/daemon.hpp"
 #include "net/authenticator.hpp"
 #include "net/call_pool.hpp"
-#include "net/fanout.hpp"
 #include "net/server.hpp"
 #include "net/usage_codec.hpp"
 #include "noded/launcher.hpp"
 #include "noded/prolog.hpp"
 #include "noded/sampler.hpp"
 #include "noded/step_runner.hpp"
+#include "noded/tree_forward.hpp"
 #include "plugin/plugin_set.hpp"
 
 namespace asio = boost::asio;
@@ -27,31 +27,6 @@ namespace {
 std::vector<uint8_t> finish(flatbuffers::FlatBufferBuilder &fbb) {
     return {fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize()};
 }
-
-// Collects a handler's answer as one node's outcome (for requests that came down the tree).
-struct OutcomeResponder : net::Responder {
-    explicit OutcomeResponder(std::function<void(int, std::string)> f) : done(std::move(f)) {}
-    void reply(std::span<const uint8_t> message) override {
-        if (!done) return;
-        flatbuffers::Verifier v(message.data(), message.size());
-        int rc = 0;
-        std::string text;
-        if (v.VerifyBuffer<proto::Message>(nullptr)) {
-            const auto *m = flatbuffers::GetRoot<proto::Message>(message.data());
-            if (const auto *e = m->body_as_ErrorResponse()) {
-                rc = e->code() ? e->code() : DROVER_EIO;
-                text = e->message() ? e->message()->str() : "";
-            }
-        }
-        auto f = std::move(done);
-        done = nullptr;
-        f(rc, text);
-    }
-    ~OutcomeResponder() override {
-        if (done) done(DROVER_EIO, "no answer");
-    }
-    std::function<void(int, std::string)> done;
-};
 
 }  // namespace
 
@@ -102,146 +77,103 @@ NodeInstance::NodeInstance(NodeShared &sh, const NodeConf &me) : sh_(sh), me_(me
             return finish(fbb);
         },
         sh.tell_controller);
+}
 
-    handler_ = [this](std::shared_ptr<net::Request> req, net::ResponderPtr resp) {
-        const proto::Message *m = req->msg;
-        switch (m->body_type()) {
-        // Users reach their own steps; the credential or the step's owner decides.
-        case proto::Body::StepLaunchRequest: {
-            std::vector<int32_t> pids;
-            std::string why = steps_->launch(*m->body_as_StepLaunchRequest(), req->peer.uid, &pids);
-            if (!why.empty()) return resp->error(DROVER_EPERM, why);
-            flatbuffers::FlatBufferBuilder fbb(128);
-            auto p = fbb.CreateVector(pids);
-            fbb.Finish(proto::CreateMessage(fbb, proto::Body::StepLaunchResponse,
-                                            proto::CreateStepLaunchResponse(fbb, p).Union()));
-            return resp->reply(finish(fbb));
-        }
-        case proto::Body::StepSignalRequest: {
-            const auto *r = m->body_as_StepSignalRequest();
-            std::string why = steps_->signal(r->job_id(), r->step_id(), r->signal(), r->terminate(),
-                                             r->reason(), req->peer.uid);
-            if (!why.empty()) return resp->error(DROVER_ENOENT, why);
+void NodeInstance::handle(std::shared_ptr<net::Request> req, net::ResponderPtr resp, bool forwarded) {
+    const proto::Message *m = req->msg;
+    // Fencing: once a newer controller generation has been seen, an older one is ignored.
+    if (uint64_t e = m->epoch(); e != 0 && sh_.is_admin(req->peer.uid)) {
+        if (e < sh_.epoch)
+            return resp->error(net::kNotInControl, "controller generation " + std::to_string(e) +
+                                                       " is older than " + std::to_string(sh_.epoch) +
+                                                       ": ignored");
+        sh_.epoch = e;
+    }
+    switch (m->body_type()) {
+    // Users reach their own steps; the credential or the step's owner decides.
+    case proto::Body::StepLaunchRequest: {
+        std::vector<int32_t> pids;
+        std::string why = steps_->launch(*m->body_as_StepLaunchRequest(), req->peer.uid, &pids);
+        if (!why.empty()) return resp->error(DROVER_EPERM, why);
+        flatbuffers::FlatBufferBuilder fbb(128);
+        auto p = fbb.CreateVector(pids);
+        fbb.Finish(proto::CreateMessage(fbb, proto::Body::StepLaunchResponse,
+                                        proto::CreateStepLaunchResponse(fbb, p).Union()));
+        return resp->reply(finish(fbb));
+    }
+    case proto::Body::StepSignalRequest: {
+        const auto *r = m->body_as_StepSignalRequest();
+        std::string why = steps_->signal(r->job_id(), r->step_id(), r->signal(), r->terminate(),
+                                         r->reason(), req->peer.uid);
+        if (!why.empty()) return resp->error(DROVER_ENOENT, why);
+        return resp->ok();
+    }
+    case proto::Body::StepStatRequest: {
+        const auto *r = m->body_as_StepStatRequest();
+        StepUsageSummary usage;
+        std::vector<int32_t> pids;
+        std::string why = steps_->stat(r->job_id(), r->step_id(), req->peer.uid, &usage, &pids);
+        if (!why.empty()) return resp->error(DROVER_ENOENT, why);
+        flatbuffers::FlatBufferBuilder fbb(512);
+        auto u = net::usage_to_proto(fbb, usage);
+        auto p = fbb.CreateVector(pids);
+        fbb.Finish(proto::CreateMessage(fbb, proto::Body::StepStatResponse,
+                                        proto::CreateStepStatResponse(fbb, u, p).Union()));
+        return resp->reply(finish(fbb));
+    }
+    // Many nodes at once, down the fan-out tree: users too (each node holds the request to
+    // their rights), but never a forward inside a forward.
+    case proto::Body::ForwardRequest:
+        if (forwarded) return resp->error(DROVER_EINVAL, "a forwarded request may not be a ForwardRequest");
+        return serve_forward(sh_, name_, req, resp, [this](std::shared_ptr<net::Request> q, net::ResponderPtr r) {
+            handle(std::move(q), std::move(r), true);
+        });
+    default:
+        break;
+    }
+    if (!sh_.is_admin(req->peer.uid))
+        return resp->error(DROVER_EPERM, "only the controller may ask this of a node");
+    switch (m->body_type()) {
+    case proto::Body::PingRequest: {
+        flatbuffers::FlatBufferBuilder fbb(64);
+        auto n = fbb.CreateString(name_);
+        fbb.Finish(proto::CreateMessage(fbb, proto::Body::PingResponse,
+                                        proto::CreatePingResponse(fbb, n).Union()));
+        return resp->reply(finish(fbb));
+    }
+    case proto::Body::BatchLaunchRequest: {
+        std::string why = launcher_->launch(*m->body_as_BatchLaunchRequest());
+        if (!why.empty()) return resp->error(DROVER_EIO, why);
+        steps_->job_started_here(m->body_as_BatchLaunchRequest()->job_id());
+        return resp->ok();
+    }
+    case proto::Body::JobKillRequest: {
+        const auto *k = m->body_as_JobKillRequest();
+        bool batch = launcher_->signal(k->job_id(), k->signal(), k->terminate());
+        if (!k->terminate() || batch) {
+            if (!batch) return resp->error(DROVER_ENOENT, "job not running on " + name_);
             return resp->ok();
         }
-        case proto::Body::StepStatRequest: {
-            const auto *r = m->body_as_StepStatRequest();
-            StepUsageSummary usage;
-            std::vector<int32_t> pids;
-            std::string why = steps_->stat(r->job_id(), r->step_id(), req->peer.uid, &usage, &pids);
-            if (!why.empty()) return resp->error(DROVER_ENOENT, why);
-            flatbuffers::FlatBufferBuilder fbb(512);
-            auto u = net::usage_to_proto(fbb, usage);
-            auto p = fbb.CreateVector(pids);
-            fbb.Finish(proto::CreateMessage(fbb, proto::Body::StepStatResponse,
-                                            proto::CreateStepStatResponse(fbb, u, p).Union()));
-            return resp->reply(finish(fbb));
+        // The job has ended (its batch script runs elsewhere): end its steps here, then
+        // run the Epilog where the job ran anything.
+        if (steps_->job_ended(k->job_id()) && !sh_.conf.epilog.empty()) {
+            uint32_t id = k->job_id();
+            sh_.pool.run([this, id] {
+                int st = run_script(sh_.conf.epilog, id, 0, "", "", name_);
+                if (st != 0) spdlog::warn("job {}: epilog exited with status {}", id, st);
+            });
         }
-        default:
-            break;
-        }
-        if (!sh_.is_admin(req->peer.uid))
-            return resp->error(DROVER_EPERM, "only the controller may ask this of a node");
-        // Fencing: once a newer controller generation has been seen, an older one is ignored.
-        if (uint64_t e = m->epoch(); e != 0) {
-            if (e < sh_.epoch)
-                return resp->error(net::kNotInControl, "controller generation " + std::to_string(e) +
-                                                           " is older than " + std::to_string(sh_.epoch) +
-                                                           ": ignored");
-            sh_.epoch = e;
-        }
-        switch (m->body_type()) {
-        case proto::Body::PingRequest: {
-            flatbuffers::FlatBufferBuilder fbb(64);
-            auto n = fbb.CreateString(name_);
-            fbb.Finish(proto::CreateMessage(fbb, proto::Body::PingResponse,
-                                            proto::CreatePingResponse(fbb, n).Union()));
-            return resp->reply(finish(fbb));
-        }
-        case proto::Body::BatchLaunchRequest: {
-            std::string why = launcher_->launch(*m->body_as_BatchLaunchRequest());
-            if (!why.empty()) return resp->error(DROVER_EIO, why);
-            steps_->job_started_here(m->body_as_BatchLaunchRequest()->job_id());
-            return resp->ok();
-        }
-        case proto::Body::JobKillRequest: {
-            const auto *k = m->body_as_JobKillRequest();
-            bool batch = launcher_->signal(k->job_id(), k->signal(), k->terminate());
-            if (!k->terminate() || batch) {
-                if (!batch) return resp->error(DROVER_ENOENT, "job not running on " + name_);
-                return resp->ok();
-            }
-            // The job has ended (its batch script runs elsewhere): end its steps here, then
-            // run the Epilog where the job ran anything.
-            if (steps_->job_ended(k->job_id()) && !sh_.conf.epilog.empty()) {
-                uint32_t id = k->job_id();
-                sh_.pool.run([this, id] {
-                    int st = run_script(sh_.conf.epilog, id, 0, "", "", name_);
-                    if (st != 0) spdlog::warn("job {}: epilog exited with status {}", id, st);
-                });
-            }
-            return resp->ok();
-        }
-        case proto::Body::ReconfigureRequest: {
-            std::string why = sh_.reread_config();
-            if (!why.empty()) return resp->error(DROVER_EINVAL, why);
-            return resp->ok();
-        }
-        case proto::Body::ForwardRequest: {
-            const auto *f = m->body_as_ForwardRequest();
-            std::vector<std::string> nodes;
-            if (f->nodes())
-                for (const auto *s : *f->nodes()) nodes.push_back(s->str());
-            if (nodes.empty() || !f->inner()) return resp->error(DROVER_EINVAL, "empty forward");
-            auto results = std::make_shared<std::vector<net::NodeOutcome>>();
-            auto waiting = std::make_shared<int>(2);
-            auto done = [resp, results, waiting] {
-                if (--*waiting) return;
-                flatbuffers::FlatBufferBuilder fbb(256 + results->size() * 48);
-                std::vector<flatbuffers::Offset<proto::NodeResult>> rs;
-                for (const auto &r : *results)
-                    rs.push_back(proto::CreateNodeResultDirect(fbb, r.node.c_str(), r.rc, r.message.c_str()));
-                auto v = fbb.CreateVector(rs);
-                fbb.Finish(proto::CreateMessage(fbb, proto::Body::ForwardResponse,
-                                                proto::CreateForwardResponse(fbb, v).Union()));
-                resp->reply(finish(fbb));
-            };
-            // Our own share: the inner request, answered locally.
-            auto inner = std::make_shared<net::Request>();
-            inner->bytes.assign(f->inner()->begin(), f->inner()->end());
-            inner->msg = flatbuffers::GetRoot<proto::Message>(inner->bytes.data());
-            inner->peer = req->peer;
-            std::string self = nodes.front();
-            handler_(inner, std::make_shared<OutcomeResponder>([results, done, self](int rc, std::string text) {
-                results->push_back({self, rc, std::move(text)});
-                done();
-            }));
-            // The rest, split again.
-            std::vector<std::string> rest(std::make_move_iterator(nodes.begin() + 1),
-                                          std::make_move_iterator(nodes.end()));
-            int child_timeout = std::max(500, int(f->timeout_ms() * 8 / 10));
-            const Config &conf = sh_.conf;
-            auto resolve = [&conf](const std::string &n, std::string *host, uint16_t *port) {
-                const NodeConf *c = conf.find_node(n);
-                if (!c) return false;
-                *host = conf.node_addr(*c);
-                *port = conf.node_port(*c);
-                return true;
-            };
-            net::forward(sh_.io, resolve, std::move(rest), f->tree_width(), child_timeout,
-                         {f->inner()->data(), f->inner()->size()}, sh_.auth.self_signer(),
-                         [results, done](std::vector<net::NodeOutcome> rs) {
-                             for (auto &r : rs) results->push_back(std::move(r));
-                             done();
-                         },
-                         &sh_.calls_io);
-            return;
-        }
-        default:
-            return resp->error(DROVER_EINVAL, std::string("unexpected message ") +
-                                                   proto::EnumNameBody(m->body_type()));
-        }
-    };
+        return resp->ok();
+    }
+    case proto::Body::ReconfigureRequest: {
+        std::string why = sh_.reread_config();
+        if (!why.empty()) return resp->error(DROVER_EINVAL, why);
+        return resp->ok();
+    }
+    default:
+        return resp->error(DROVER_EINVAL, std::string("unexpected message ") +
+                                               proto::EnumNameBody(m->body_type()));
+    }
 }
 
 std::string NodeShared::reread_config() {
@@ -267,7 +199,7 @@ void NodeInstance::start() {
     std::string bind = daemon::listen_address(sh_.conf.node_addr(me_));
     server_ = std::make_unique<net::Server>(sh_.io, bind, sh_.conf.node_port(me_), sh_.auth,
                                             [this](std::shared_ptr<net::Request> q, net::ResponderPtr r) {
-                                                handler_(std::move(q), std::move(r));
+                                                handle(std::move(q), std::move(r), false);
                                             });
     if (!sh_.emulated)
         spdlog::info("droverd {} listening on {}:{} ({} CPUs, {} MB)", name_, bind, server_->port(),

@@ -72,6 +72,9 @@ class NodeInstance {
 
   private:
     void register_node();
+    // Serves one request; req->peer.uid is the user it acts for (a forward's origin when it came
+    // inside a ForwardRequest: forwarded).
+    void handle(std::shared_ptr<net::Request> req, std::shared_ptr<net::Responder> resp, bool forwarded);
 
     NodeShared &sh_;
     const NodeConf &me_;
@@ -80,7 +83,7 @@ class NodeInstance {
     std::unique_ptr<StepRunner> steps_;
     std::unique_ptr<Launcher> launcher_;
     std::unique_ptr<net::Server> server_;
-    std::function<void(std::shared_ptr<net::Request>, std::shared_ptr<net::Responder>)> handler_;
+
 };
 
 }  // namespace drover::noded

@@ -50,6 +50,41 @@ TEST(SplitTree, ContiguousNearEqualParts) {
     EXPECT_TRUE(net::split_tree({}, 4).empty());
 }
 
+// Whom a forwarded request acts for: the sender, or the user a forwarding node (root or SlurmUser)
+// names; a user naming anyone else is refused, so no node of the tree acts for more than the user.
+TEST(ForwardOrigin, OnlyAdministratorsNameAnotherUser) {
+    auto admin = [](uint32_t uid) { return uid == 0 || uid == 500; };
+    std::string why;
+    EXPECT_EQ(net::forward_origin(1000, net::kSenderOrigin, admin, &why), 1000u);
+    EXPECT_EQ(net::forward_origin(1000, 1000, admin, &why), 1000u);
+    EXPECT_EQ(net::forward_origin(0, net::kSenderOrigin, admin, &why), 0u);
+    EXPECT_EQ(net::forward_origin(0, 1000, admin, &why), 1000u);    // a node passing a user's request on
+    EXPECT_EQ(net::forward_origin(500, 1000, admin, &why), 1000u);  // SlurmUser's droverd likewise
+    EXPECT_TRUE(why.empty());
+    EXPECT_FALSE(net::forward_origin(1000, 0, admin, &why));        // a user may not act as root
+    EXPECT_NE(why.find("may not act for uid 0"), std::string::npos) << why;
+    EXPECT_FALSE(net::forward_origin(1000, 1001, admin, &why));     // nor as another user
+}
+
+// The origin travels in every ForwardRequest a forward sends.
+TEST(ForwardOrigin, CarriedInTheRequest) {
+    auto all = names(4);
+    flatbuffers::FlatBufferBuilder fbb(64);
+    fbb.Finish(proto::CreateMessage(fbb, proto::Body::PingRequest, proto::CreatePingRequest(fbb).Union()));
+    std::vector<uint8_t> inner(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
+    auto check = [&](uint32_t origin) {
+        auto msg = net::make_forward_request(all, 3, 1000, inner, origin);
+        flatbuffers::Verifier v(msg.data(), msg.size());
+        ASSERT_TRUE(v.VerifyBuffer<proto::Message>(nullptr));
+        const auto *f = flatbuffers::GetRoot<proto::Message>(msg.data())->body_as_ForwardRequest();
+        ASSERT_NE(f, nullptr);
+        EXPECT_EQ(f->origin_uid(), origin);
+        EXPECT_EQ(f->nodes()->size(), 4u);
+    };
+    check(net::kSenderOrigin);
+    check(1000);
+}
+
 TEST(SplitTree, Depth) {
     EXPECT_EQ(net::tree_depth(0, 50), 0u);
     EXPECT_EQ(net::tree_depth(1, 50), 1u);
