@@ -1,5 +1,5 @@
-// step_launch.cpp - srun's step: create it, launch its tasks on each node with the credential,
-// then serve its I/O (output out, input and signals in) until every node says it is done.
+// step_launch.cpp - srun's step: create it, launch its tasks on its nodes with the credential
+// (one request down the fan-out tree), then serve its I/O (output out, input and signals in) until every node says it is done.
 #include "cli/step_launch.hpp"
 
 #include <arpa/inet.h>
@@ -17,6 +17,7 @@
 #include <chrono>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include <drover/views.h>
@@ -28,6 +29,7 @@
 #include "common/multi_prog.hpp"
 #include "common/step_io.hpp"
 #include "common/timefmt.hpp"
+#include "net/fanout.hpp"
 
 namespace drover::cli {
 
@@ -41,7 +43,9 @@ void on_signal(int sig) {
     errno = saved;
 }
 
-std::string s(const flatbuffers::String *v) { return v ? v->str() : std::string(); }
+// How long the launch may take down the tree (a node that does not answer within it is reported
+// as failed): each level of the tree gives the level below a little less.
+constexpr int kLaunchTimeoutMs = 30000;
 
 
 // The address nodes reach us at: the local end of a route to the first node.
@@ -117,11 +121,10 @@ class StepSession {
     uint16_t io_port_ = 0;
     std::string io_host_;
     std::vector<std::string> nodes_;
-    std::vector<std::vector<uint32_t>> node_tasks_;
     std::map<uint32_t, std::string> task_node_;
     std::map<uint32_t, int> task_status_;
     std::vector<Conn> conns_;
-    std::size_t nodes_done_ = 0;
+    std::set<std::string> nodes_done_;  // nodes whose part is over (or never started)
     uint32_t end_state_ = 0;
     uint32_t oom_kills_ = 0;
     std::map<std::pair<uint32_t, bool>, std::string> partial_;  // --label: unfinished lines
@@ -188,12 +191,8 @@ bool StepSession::create(uint32_t job_id) {
     std::size_t at = 0;
     for (uint32_t i = 0; i < step_->nodes()->size(); ++i) {
         nodes_.push_back(step_->nodes()->Get(i)->str());
-        std::vector<uint32_t> ts;
-        for (uint32_t k = 0; k < step_->tasks_per_node()->Get(i); ++k, ++at) {
-            ts.push_back(tasks->Get(uint32_t(at)));
+        for (uint32_t k = 0; k < step_->tasks_per_node()->Get(i); ++k, ++at)
             task_node_[tasks->Get(uint32_t(at))] = nodes_.back();
-        }
-        node_tasks_.push_back(std::move(ts));
     }
     return true;
 }
@@ -255,37 +254,69 @@ bool StepSession::launch() {
     std::vector<uint32_t> tpn(step_->tasks_per_node()->begin(), step_->tasks_per_node()->end());
     std::string tasks_per_node = compress_counts(tpn);
     const Config &conf = cli_config();
-    for (std::size_t i = 0; i < nodes_.size(); ++i) {
-        flatbuffers::FlatBufferBuilder fbb(4096);
-        std::vector<flatbuffers::Offset<proto::KeyValue>> kv;
-        for (const auto &[k, v] : env) kv.push_back(proto::CreateKeyValueDirect(fbb, k.c_str(), v.c_str()));
-        std::vector<std::string> argv = r_.argv;
-        auto req = proto::CreateStepLaunchRequest(
-            fbb, fbb.CreateVector(step_->cred()->data(), step_->cred()->size()),
-            fbb.CreateVectorOfStrings(argv), fbb.CreateVector(kv), fbb.CreateString(work),
-            fbb.CreateVector(node_tasks_[i]), uint32_t(task_node_.size()), fbb.CreateString(tasks_per_node),
-            fbb.CreateString(io_host_), io_port_,
-            fbb.CreateVector(reinterpret_cast<const uint8_t *>(key_.data()), key_.size()),
-            fbb.CreateString(r_.std_out == "none" ? "/dev/null" : r_.std_out),
-            fbb.CreateString(r_.std_err == "none" ? "/dev/null" : r_.std_err), fbb.CreateString(r_.std_in),
-            r_.open_append, r_.cpus_per_task ? r_.cpus_per_task : 1, fbb.CreateString(multi), r_.pty,
-            fbb.CreateString(r_.cpu_bind), fbb.CreateString(nodes_[i]));
-        fbb.Finish(proto::CreateMessage(fbb, proto::Body::StepLaunchRequest, req.Union()));
-        std::string addr = step_->node_addrs()->Get(uint32_t(i))->str();
-        try {
-            net::call(addr.substr(0, addr.rfind(':')), uint16_t(std::stoi(addr.substr(addr.rfind(':') + 1))),
-                      {fbb.GetBufferPointer(), fbb.GetSize()}, net::socket_signer(conf), 30000)
-                .as<proto::StepLaunchResponse>();
-        } catch (const std::exception &e) {
-            print_error(prog_, "Task launch for StepId=" + label_ + " failed on node " + nodes_[i] + ": " + e.what());
-            // Nodes that did start go; the ones that did not are settled by the controller.
-            cancel_step();
-            if (i == 0) return false;
-            nodes_done_ += nodes_.size() - i;
-            break;
-        }
+    // One request for every node, down the fan-out tree: each node starts its own share of the
+    // tasks, which it finds by its place in the credential.
+    flatbuffers::FlatBufferBuilder fbb(4096 + step_->cred()->size() + 8 * task_node_.size());
+    std::vector<flatbuffers::Offset<proto::KeyValue>> kv;
+    for (const auto &[k, v] : env) kv.push_back(proto::CreateKeyValueDirect(fbb, k.c_str(), v.c_str()));
+    auto cred = fbb.CreateVector(step_->cred()->data(), step_->cred()->size());
+    auto argv = fbb.CreateVectorOfStrings(r_.argv);
+    auto kvs = fbb.CreateVector(kv);
+    auto wd = fbb.CreateString(work);
+    auto tpns = fbb.CreateString(tasks_per_node);
+    auto host = fbb.CreateString(io_host_);
+    auto key = fbb.CreateVector(reinterpret_cast<const uint8_t *>(key_.data()), key_.size());
+    auto out = fbb.CreateString(r_.std_out == "none" ? "/dev/null" : r_.std_out);
+    auto err = fbb.CreateString(r_.std_err == "none" ? "/dev/null" : r_.std_err);
+    auto in = fbb.CreateString(r_.std_in);
+    auto mp = fbb.CreateString(multi);
+    auto bind = fbb.CreateString(r_.cpu_bind);
+    auto ids = fbb.CreateVector(step_->tasks()->data(), step_->tasks()->size());
+    auto counts = fbb.CreateVector(tpn);
+    proto::StepLaunchRequestBuilder b(fbb);
+    b.add_cred(cred);
+    b.add_argv(argv);
+    b.add_environment(kvs);
+    b.add_work_dir(wd);
+    b.add_num_tasks(uint32_t(task_node_.size()));
+    b.add_tasks_per_node(tpns);
+    b.add_io_host(host);
+    b.add_io_port(io_port_);
+    b.add_io_key(key);
+    b.add_std_out(out);
+    b.add_std_err(err);
+    b.add_std_in(in);
+    b.add_open_append(r_.open_append);
+    b.add_cpus_per_task(r_.cpus_per_task ? r_.cpus_per_task : 1);
+    b.add_multi_prog(mp);
+    b.add_pty(r_.pty);
+    b.add_cpu_bind(bind);
+    b.add_task_ids(ids);
+    b.add_node_task_counts(counts);
+    fbb.Finish(proto::CreateMessage(fbb, proto::Body::StepLaunchRequest, b.Finish().Union()));
+    std::map<std::string, std::string> addrs;  // node -> "host:port" of its droverd
+    for (uint32_t i = 0; i < step_->nodes()->size() && i < step_->node_addrs()->size(); ++i)
+        addrs[step_->nodes()->Get(i)->str()] = step_->node_addrs()->Get(i)->str();
+    auto resolve = [&addrs](const std::string &node, std::string *host, uint16_t *port) {
+        auto it = addrs.find(node);
+        if (it == addrs.end() || it->second.rfind(':') == std::string::npos) return false;
+        *host = it->second.substr(0, it->second.rfind(':'));
+        *port = uint16_t(std::strtoul(it->second.c_str() + it->second.rfind(':') + 1, nullptr, 10));
+        return *port != 0;
+    };
+    auto results = net::forward_and_wait(resolve, nodes_, conf.tree_width, kLaunchTimeoutMs,
+                                         {fbb.GetBufferPointer(), fbb.GetSize()}, net::socket_signer(conf));
+    std::size_t failed = 0;
+    for (const auto &r : results) {
+        if (r.rc == 0) continue;
+        print_error(prog_, "Task launch for StepId=" + label_ + " failed on node " + r.node + ": " + r.message);
+        nodes_done_.insert(r.node);  // nothing to wait for there
+        ++failed;
     }
-    return true;
+    if (failed == 0) return true;
+    // Nodes that did start go; the ones that did not are settled by the controller.
+    cancel_step();
+    return failed < nodes_.size();
 }
 
 void StepSession::cancel_step() {
@@ -341,7 +372,7 @@ void StepSession::on_frame(Conn &c, const stepio::Header &h, std::string_view da
             oom_kills_ += stepio::get32(reinterpret_cast<const uint8_t *>(data.data()) + 4);
             if (st && !end_state_) end_state_ = st;
         }
-        if (!c.done) ++nodes_done_;
+        nodes_done_.insert(c.node);
         c.done = true;
         break;
     }
@@ -386,7 +417,7 @@ int StepSession::serve() {
     int ints = 0;
     std::optional<std::chrono::steady_clock::time_point> wait_deadline;
 
-    while (nodes_done_ < nodes_.size()) {
+    while (nodes_done_.size() < nodes_.size()) {
         // Input for the tasks, once the node that runs them is connected.
         for (auto &c : conns_) {
             if (!c.hello || c.done) continue;
@@ -499,7 +530,7 @@ int StepSession::serve() {
                 if (got == 0 || (got < 0 && errno != EAGAIN && errno != EINTR)) {
                     ::close(c.fd);
                     if (c.hello && !c.done) {
-                        ++nodes_done_;  // the node went away without saying how its tasks ended
+                        nodes_done_.insert(c.node);  // the node went away without saying how its tasks ended
                         print_error(prog_, c.node + ": lost the connection to the step's tasks");
                     }
                     c.done = true;

@@ -10,7 +10,8 @@ namespace drover::noded {
 
 std::vector<std::string> step_environment(const proto::StepCred &cred,
                                           const proto::StepLaunchRequest &req,
-                                          uint32_t node_index, const std::string &node) {
+                                          uint32_t node_index, const std::string &node,
+                                          const std::vector<uint32_t> &tasks) {
     std::map<std::string, std::string> env;
     if (req.environment())
         for (const auto *kv : *req.environment())
@@ -20,8 +21,7 @@ std::vector<std::string> step_environment(const proto::StepCred &cred,
     std::string step_nodes = hostlist_compress(nodes);
     std::string job = std::to_string(cred.job_id()), step = std::to_string(cred.step_id());
     std::string gtids;
-    if (req.tasks())
-        for (uint32_t t : *req.tasks()) gtids += (gtids.empty() ? "" : ",") + std::to_string(t);
+    for (uint32_t t : tasks) gtids += (gtids.empty() ? "" : ",") + std::to_string(t);
     uint32_t cpus_here = cred.cpus_per_node() && node_index < cred.cpus_per_node()->size()
                              ? cred.cpus_per_node()->Get(node_index)
                              : 0;

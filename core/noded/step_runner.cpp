@@ -488,8 +488,21 @@ std::string StepRunner::launch(const proto::StepLaunchRequest &req, uint32_t req
     s->gid = cred->gid();
     s->user = str(cred->user_name());
     s->label = std::to_string(s->job_id) + "." + std::to_string(s->step_id);
-    if (req.tasks())
-        for (uint32_t t : *req.tasks()) s->tasks.push_back(t);
+    // This node's share of the step's tasks: the same request reaches every node of the step.
+    const auto *ids = req.task_ids();
+    const auto *counts = req.node_task_counts();
+    if (!ids || !counts || counts->size() != cred->nodes()->size())
+        return "malformed step launch: the task layout does not match the credential's " +
+               std::to_string(cred->nodes()->size()) + " node(s)";
+    uint64_t first = 0, total = 0;
+    for (uint32_t i = 0; i < counts->size(); ++i) {
+        if (i < node_index) first += counts->Get(i);
+        total += counts->Get(i);
+    }
+    if (total != ids->size())
+        return "malformed step launch: " + std::to_string(ids->size()) + " task id(s) for " +
+               std::to_string(total) + " task(s)";
+    for (uint64_t k = first; k < first + counts->Get(node_index); ++k) s->tasks.push_back(ids->Get(uint32_t(k)));
     if (s->tasks.empty()) return "no tasks for this node";
 
     ShepherdSpec spec;
@@ -505,7 +518,7 @@ std::string StepRunner::launch(const proto::StepLaunchRequest &req, uint32_t req
     spec.node = I.node;
     spec.groups = I.groups_of(s->user, s->gid);
     if (!I.conf.prolog.empty() && !I.jobs_here.count(s->job_id)) spec.prolog = I.conf.prolog;
-    spec.env = step_environment(*cred, req, node_index, I.node);
+    spec.env = step_environment(*cred, req, node_index, I.node, s->tasks);
 
     // Where each task's streams go: files the user named, or pipes to us (and on to srun).
     std::string out_pat = str(req.std_out()), err_pat = str(req.std_err()), in_pat = str(req.std_in());

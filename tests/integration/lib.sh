@@ -47,6 +47,21 @@ start_cluster() {
   cluster_start "$T/c" "${1:-2}"
 }
 
+# free_ports LOW HIGH COUNT: the first of COUNT consecutive ports in [LOW, HIGH) that nobody
+# listens on (20 tries at random), for emulated nodes; fails when it finds none.
+free_ports() {
+  local low=$1 high=$2 count=$3 port p busy
+  for _ in $(seq 1 20); do
+    port=$(( low + RANDOM % (high - low - count + 1) ))
+    busy=0
+    for p in $(seq "$port" $((port + count - 1))); do
+      (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null && { busy=1; break; }
+    done
+    [ "$busy" = 0 ] && { echo "$port"; return 0; }
+  done
+  return 1
+}
+
 node_state() { sinfo -h -N -n "$1" -o %t 2>/dev/null | head -1; }
 
 restart_ctld() {

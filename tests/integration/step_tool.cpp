@@ -1,9 +1,17 @@
-// step_tool.cpp - exercises job step credentials for step_cred_test.sh: asks the controller for a
-// step as the calling user and keeps the answer in a file, then launches with it (as whoever runs
-// the launch), optionally with its signature forged. Prints "launched" or the node's refusal.
+// step_tool.cpp - exercises job step credentials (step_cred_test.sh) and forwarded requests
+// (tree_step_test.sh). It asks the controller for a step as the calling user and keeps the
+// answer in a file, then launches with it (as whoever runs the launch), optionally with its
+// signature forged. Prints "launched" or the node's refusal.
 //
 //   step_tool create JOBID FILE
 //   step_tool launch FILE [forge]
+//
+// and sends requests down the fan-out tree as the calling user, acting for ORIGIN_UID ("-": the
+// caller itself), printing each node's result ("NODE RC MESSAGE"):
+//
+//   step_tool forward NODES ORIGIN_UID kill JOBID               (a JobKillRequest, admin-only)
+//   step_tool forward NODES ORIGIN_UID signal JOBID STEPID SIG  (a StepSignalRequest)
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <iterator>
@@ -11,7 +19,9 @@
 #include <vector>
 
 #include "common/config.hpp"
+#include "common/hostlist.hpp"
 #include "net/client.hpp"
+#include "net/fanout.hpp"
 
 using namespace drover;
 
@@ -88,17 +98,16 @@ int launch(const char *file, bool forge) {
         w.Finish(proto::CreateSignedCred(w, body, sig));
         cred.assign(w.GetBufferPointer(), w.GetBufferPointer() + w.GetSize());
     }
-    std::string node = resp->nodes()->Get(0)->str();
     std::string addr = resp->node_addrs()->Get(0)->str();
     flatbuffers::FlatBufferBuilder fbb(1024);
     std::vector<std::string> argv{"true"};
-    std::vector<uint32_t> tasks{0};
+    std::vector<uint32_t> tasks{0}, counts{1};
     std::string key(32, 'k');
     auto req = proto::CreateStepLaunchRequest(
         fbb, fbb.CreateVector(cred), fbb.CreateVectorOfStrings(argv), 0, fbb.CreateString("/tmp"),
-        fbb.CreateVector(tasks), 1, fbb.CreateString("1"), fbb.CreateString("127.0.0.1"), 1,
+        1, fbb.CreateString("1"), fbb.CreateString("127.0.0.1"), 1,
         fbb.CreateVector(reinterpret_cast<const uint8_t *>(key.data()), key.size()), 0, 0, 0, false,
-        1, 0, false, 0, fbb.CreateString(node));
+        1, 0, false, 0, fbb.CreateVector(tasks), fbb.CreateVector(counts));
     fbb.Finish(proto::CreateMessage(fbb, proto::Body::StepLaunchRequest, req.Union()));
     try {
         net::call(addr.substr(0, addr.rfind(':')), uint16_t(std::stoi(addr.substr(addr.rfind(':') + 1))),
@@ -112,12 +121,58 @@ int launch(const char *file, bool forge) {
     }
 }
 
+// One ForwardRequest down the tree (width 3) from the first of nodes, carrying inner, acting for
+// origin; prints "NODE RC MESSAGE" for each node of the aggregated reply, sorted by node.
+int forward(const std::string &nodelist, const std::string &origin, std::vector<uint8_t> inner) {
+    Config conf = load_config(find_config_path(std::nullopt));
+    std::vector<std::string> nodes = hostlist_expand(nodelist);
+    const NodeConf *first = nodes.empty() ? nullptr : conf.find_node(nodes.front());
+    if (!first) return std::printf("unknown node list %s\n", nodelist.c_str()), 2;
+    uint32_t origin_uid = origin == "-" ? net::kSenderOrigin : uint32_t(std::stoul(origin));
+    auto msg = net::make_forward_request(nodes, 3, 20000, inner, origin_uid);
+    try {
+        net::Reply r = net::call(conf.node_addr(*first), conf.node_port(*first), msg, net::socket_signer(conf), 30000);
+        const auto *fr = r.as<proto::ForwardResponse>();
+        std::vector<std::string> lines;
+        if (fr->results())
+            for (const auto *n : *fr->results())
+                lines.push_back((n->node() ? n->node()->str() : "?") + " " + std::to_string(n->rc()) + " " +
+                                (n->message() ? n->message()->str() : ""));
+        std::sort(lines.begin(), lines.end());
+        for (const auto &l : lines) std::printf("%s\n", l.c_str());
+        return 0;
+    } catch (const std::exception &e) {
+        std::printf("refused: %s\n", e.what());
+        return 1;
+    }
+}
+
+std::vector<uint8_t> kill_request(uint32_t job) {
+    flatbuffers::FlatBufferBuilder fbb(64);
+    fbb.Finish(proto::CreateMessage(fbb, proto::Body::JobKillRequest,
+                                    proto::CreateJobKillRequest(fbb, job, 9, true).Union()));
+    return {fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize()};
+}
+
+std::vector<uint8_t> signal_request(uint32_t job, uint32_t step, int sig) {
+    flatbuffers::FlatBufferBuilder fbb(64);
+    fbb.Finish(proto::CreateMessage(fbb, proto::Body::StepSignalRequest,
+                                    proto::CreateStepSignalRequest(fbb, job, step, sig, false).Union()));
+    return {fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize()};
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
     std::string cmd = argc > 1 ? argv[1] : "";
     if (cmd == "create" && argc == 4) return create(uint32_t(std::stoul(argv[2])), argv[3]);
     if (cmd == "launch" && argc >= 3) return launch(argv[2], argc > 3 && std::string(argv[3]) == "forge");
-    std::fprintf(stderr, "usage: step_tool create JOBID FILE | launch FILE [forge]\n");
+    if (cmd == "forward" && argc == 6 && std::string(argv[4]) == "kill")
+        return forward(argv[2], argv[3], kill_request(uint32_t(std::stoul(argv[5]))));
+    if (cmd == "forward" && argc == 8 && std::string(argv[4]) == "signal")
+        return forward(argv[2], argv[3],
+                       signal_request(uint32_t(std::stoul(argv[5])), uint32_t(std::stoul(argv[6])), std::stoi(argv[7])));
+    std::fprintf(stderr, "usage: step_tool create JOBID FILE | launch FILE [forge] |\n"
+                         "       forward NODES ORIGIN_UID|- kill JOBID | forward NODES ORIGIN_UID|- signal JOBID STEPID SIG\n");
     return 2;
 }
