@@ -17,11 +17,10 @@
 #include "net/usage_codec.hpp"
 #include "ctld/committer.hpp"
 #include "ctld/job_record.hpp"
+#include "ctld/node_calls.hpp"
 #include "ctld/node_mgr.hpp"
 #include "ctld/scheduler.hpp"
 #include "net/authenticator.hpp"
-#include "net/call_pool.hpp"
-#include "net/fanout.hpp"
 #include "plugin/plugin_set.hpp"
 #include "state/store.hpp"
 
@@ -213,7 +212,7 @@ void JobManager::node_registered(uint32_t node, const std::vector<uint32_t> &bat
     auto orphan = [&](uint32_t id, bool as_batch) {
         spdlog::info("job {} is not running on {} as far as the controller knows: terminating it there", id,
                      ctx_.nodes->at(node).conf->name);
-        kill_on_node(node, id, SIGKILL, true, as_batch ? "terminate an unknown job" : "end its steps");
+        kill_on_nodes({node}, id, SIGKILL, true, as_batch ? "terminate an unknown job" : "end its steps");
     };
     for (uint32_t id : batch) {
         Job *j = find(id);
@@ -233,45 +232,28 @@ void JobManager::node_registered(uint32_t node, const std::vector<uint32_t> &bat
     }
 }
 
-void JobManager::kill_on_node(uint32_t node, uint32_t job_id, int sig, bool terminate, const char *what) {
-    const std::string &name = ctx_.nodes->at(node).conf->name;
-    std::string host;
-    uint16_t port = 0;
-    if (!ctx_.nodes->resolve(name, &host, &port)) return;
+void JobManager::kill_on_nodes(const std::vector<uint32_t> &nodes, uint32_t job_id, int sig, bool terminate,
+                               const char *what) {
+    std::vector<std::string> names;
+    names.reserve(nodes.size());
+    for (uint32_t n : nodes) names.push_back(ctx_.nodes->at(n).conf->name);
     flatbuffers::FlatBufferBuilder fbb(64);
     fbb.Finish(proto::CreateMessage(
         fbb, proto::Body::JobKillRequest,
         proto::CreateJobKillRequest(fbb, job_id, sig, terminate).Union(), ctx_.epoch));
-    ctx_.pool.call(host, port, {fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize()},
-                   ctx_.auth.self_signer(), 10000,
-                   [job_id, name, what](const std::string &err, std::shared_ptr<net::Reply>) {
-                       if (!err.empty()) spdlog::warn("job {}: cannot {} on {}: {}", job_id, what, name, err);
-                   });
+    call_nodes(ctx_, std::move(names), {fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize()}, 10000,
+               [this, job_id, what](std::vector<net::NodeOutcome> results) {
+                   if (fenced_by(ctx_, results)) return;
+                   for (const auto &r : results)
+                       if (r.rc != 0) spdlog::warn("job {}: cannot {} on {}: {}", job_id, what, r.node, r.message);
+               });
 }
 
 void JobManager::end_on_nodes(const Job &job) {
     std::size_t first = job.interactive ? 0 : 1;
-    if (job.nodes.size() <= first + 1) {
-        if (job.nodes.size() == first + 1) kill_on_node(job.nodes[first], job.id, SIGKILL, true, "tell it ended");
-        return;
-    }
-    // Many nodes: one message down the fan-out tree, at most TreeWidth leaving the controller.
-    std::vector<std::string> names;
-    names.reserve(job.nodes.size() - first);
-    for (std::size_t i = first; i < job.nodes.size(); ++i) names.push_back(ctx_.nodes->at(job.nodes[i]).conf->name);
-    flatbuffers::FlatBufferBuilder fbb(64);
-    fbb.Finish(proto::CreateMessage(fbb, proto::Body::JobKillRequest,
-                                    proto::CreateJobKillRequest(fbb, job.id, SIGKILL, true).Union(), ctx_.epoch));
-    uint32_t id = job.id;
-    net::forward(
-        ctx_.io, [this](const std::string &n, std::string *h, uint16_t *p) { return ctx_.nodes->resolve(n, h, p); },
-        std::move(names), ctx_.conf.tree_width, 10000, {fbb.GetBufferPointer(), fbb.GetSize()}, ctx_.auth.self_signer(),
-        [this, id](std::vector<net::NodeOutcome> results) {
-            for (const auto &r : results) {
-                if (r.rc == net::kNotInControl && ctx_.fenced) return ctx_.fenced();
-                if (r.rc != 0) spdlog::warn("job {}: cannot tell {} it ended: {}", id, r.node, r.message);
-            }
-        });
+    if (job.nodes.size() <= first) return;
+    kill_on_nodes(std::vector<uint32_t>(job.nodes.begin() + std::ptrdiff_t(first), job.nodes.end()), job.id,
+                  SIGKILL, true, "announce its end");
 }
 
 void JobManager::send_kill(Job &job, int sig, bool terminate) {
@@ -283,7 +265,7 @@ void JobManager::send_kill(Job &job, int sig, bool terminate) {
             for (uint32_t s : ctx_.steps->step_ids(job.id)) ctx_.steps->signal_step(job, s, sig, false, 0);
         return;
     }
-    kill_on_node(job.nodes.front(), job.id, sig, terminate, "signal it");
+    kill_on_nodes({job.nodes.front()}, job.id, sig, terminate, "signal it");
 }
 
 void JobManager::tick() {

@@ -118,8 +118,10 @@ class JobManager {
     // Checks a job against its partition; returns an empty string or Slurm's refusal.
     std::string validate(Job &job, Partition *&part, uint32_t uid, uint32_t gid);
     void forget(uint32_t id);
-    // Sends a JobKillRequest for the job to one node; what (for the log) says what it was for.
-    void kill_on_node(uint32_t node, uint32_t job_id, int sig, bool terminate, const char *what);
+    // Sends a JobKillRequest for the job to the nodes (more than one through the fan-out tree);
+    // what (for the log) says what it was for.
+    void kill_on_nodes(const std::vector<uint32_t> &nodes, uint32_t job_id, int sig, bool terminate,
+                       const char *what);
 
     Ctx &ctx_;
     std::map<uint32_t, std::unique_ptr<Job>> jobs_;  // ordered: submit order is id order

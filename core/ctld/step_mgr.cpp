@@ -16,12 +16,12 @@
 #include "ctld/committer.hpp"
 #include "ctld/job_mgr.hpp"
 #include "ctld/job_signal_spec.hpp"
+#include "ctld/node_calls.hpp"
 #include "ctld/node_mgr.hpp"
 #include "ctld/step_acct.hpp"
 #include "ctld/step_layout.hpp"
 #include "ctld/step_record.hpp"
 #include "net/authenticator.hpp"
-#include "net/call_pool.hpp"
 #include "net/step_cred.hpp"
 #include "net/usage_codec.hpp"
 #include "state/store.hpp"
@@ -355,32 +355,29 @@ struct StepManager::Impl {
         }
     }
 
+    // One request for the step's nodes (through the fan-out tree when there are several).
     void send_to_nodes(const Job &job, const Step &st, int sig, bool terminate, uint32_t reason) {
-        for (uint32_t pos : st.nodes) {
-            const std::string &name = ctx.nodes->at(job.nodes[pos]).conf->name;
-            std::string host;
-            uint16_t port = 0;
-            if (!ctx.nodes->resolve(name, &host, &port)) continue;
-            flatbuffers::FlatBufferBuilder fbb(128);
-            auto n = fbb.CreateString(name);
-            fbb.Finish(proto::CreateMessage(
-                fbb, proto::Body::StepSignalRequest,
-                proto::CreateStepSignalRequest(fbb, job.id, st.id, sig, terminate, n, reason).Union(),
-                ctx.epoch));
-            std::string label = std::to_string(job.id) + "." + std::to_string(st.id);
-            uint32_t job_id = job.id, step_id = st.id;
-            ctx.pool.call(host, port, {fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize()},
-                          ctx.auth.self_signer(), 10000,
-                          [this, label, name, terminate, job_id, step_id, reason](
-                              const std::string &err, std::shared_ptr<net::Reply> reply) {
-                              if (!err.empty()) spdlog::warn("step {}: cannot signal on {}: {}", label, name, err);
-                              // A node that never started its part (srun gave up on the launch)
-                              // has nothing to report: its part ends now.
-                              const auto *e = reply ? reply->msg->body_as_ErrorResponse() : nullptr;
-                              if (terminate && e && e->code() == DROVER_ENOENT)
-                                  node_done(job_id, step_id, name, 0, {}, reason);
-                          });
-        }
+        std::vector<std::string> names;
+        names.reserve(st.nodes.size());
+        for (uint32_t pos : st.nodes) names.push_back(ctx.nodes->at(job.nodes[pos]).conf->name);
+        flatbuffers::FlatBufferBuilder fbb(128);
+        fbb.Finish(proto::CreateMessage(
+            fbb, proto::Body::StepSignalRequest,
+            proto::CreateStepSignalRequest(fbb, job.id, st.id, sig, terminate, 0, reason).Union(), ctx.epoch));
+        uint32_t job_id = job.id, step_id = st.id;
+        call_nodes(ctx, std::move(names), {fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize()}, 10000,
+                   [this, terminate, job_id, step_id, reason](std::vector<net::NodeOutcome> results) {
+                       if (fenced_by(ctx, results)) return;
+                       for (const auto &r : results) {
+                           // A node that never started its part (srun gave up on the launch) has
+                           // nothing to report: its part ends now.
+                           if (r.rc == DROVER_ENOENT) {
+                               if (terminate) node_done(job_id, step_id, r.node, 0, {}, reason);
+                           } else if (r.rc != 0) {
+                               spdlog::warn("step {}.{}: cannot signal on {}: {}", job_id, step_id, r.node, r.message);
+                           }
+                       }
+                   });
     }
 
     void reply_wait(const Job &job, const net::ResponderPtr &resp) {

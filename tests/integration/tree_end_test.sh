@@ -8,13 +8,8 @@ source "$(dirname "$0")/lib.sh"
 mkdir -p "$T/c"
 write_config "$T/c" 1 "$(free_port)" 20000
 # 40 ports nobody listens on, in a window no other test uses (emulate_test takes 12000-17199,
-# cluster.sh 20000-30999).
-for _ in $(seq 1 20); do
-  port=$(( 17500 + RANDOM % 2400 ))
-  busy=0
-  for p in $(seq "$port" $((port + 39))); do (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null && { busy=1; break; }; done
-  [ "$busy" = 0 ] && break
-done
+# cluster.sh 20000-30999, tree_step_test 31100-32699).
+port=$(free_ports 17500 19940 40) || fail "no 40 free ports in 17500-19939"
 sed -i "/^NodeName=/d; /^PartitionName=/d; /^TreeWidth=/d" "$T/c/slurm.conf"
 cat > "$T/epilog.sh" <<'E'
 #!/bin/sh
@@ -54,7 +49,7 @@ kill -9 "$(cat "$T/c/node-tr40.pid")"
 scancel "$job"
 wait_until 20 bash -c "[ \$(ls $T | grep -c '^ended\.$job\.') = 39 ]"
 assert_eq 39 "$(ended "$job")" "with tr40 gone, the other 39 nodes still ran the Epilog"
-wait_until 20 grep -q "job $job: cannot tell tr40 it ended" "$T/c/log/droverctld.log" &&
+wait_until 20 grep -q "job $job: cannot announce its end on tr40" "$T/c/log/droverctld.log" &&
   ok "the controller names the node it could not reach" || fail "tr40's failure was not reported"
 
 # scontrol reconfigure travels the same tree: every live node daemon re-reads the file.

@@ -1,0 +1,46 @@
+// node_calls.cpp - one node directly, many through the fan-out tree.
+#include "ctld/node_calls.hpp"
+
+#include <drover/plugin.h>
+
+#include "ctld/context.hpp"
+#include "ctld/node_mgr.hpp"
+#include "net/authenticator.hpp"
+#include "net/call_pool.hpp"
+
+namespace drover::ctld {
+
+void call_nodes(Ctx &ctx, std::vector<std::string> names, std::vector<uint8_t> msg, int timeout_ms,
+                std::function<void(std::vector<net::NodeOutcome>)> done) {
+    auto resolve = [&ctx](const std::string &n, std::string *h, uint16_t *p) { return ctx.nodes->resolve(n, h, p); };
+    if (names.size() != 1)
+        return net::forward(ctx.io, resolve, std::move(names), ctx.conf.tree_width, timeout_ms, msg,
+                            ctx.auth.self_signer(), std::move(done));
+    std::string host;
+    uint16_t port = 0;
+    if (!resolve(names.front(), &host, &port)) return done({{names.front(), DROVER_EIO, "unknown node"}});
+    ctx.pool.call(host, port, std::move(msg), ctx.auth.self_signer(), timeout_ms,
+                  [node = std::move(names.front()), done = std::move(done)](const std::string &err,
+                                                                            std::shared_ptr<net::Reply> reply) {
+                      net::NodeOutcome r{node, 0, {}};
+                      if (const auto *e = reply ? reply->msg->body_as_ErrorResponse() : nullptr) {
+                          r.rc = e->code() ? e->code() : DROVER_EIO;
+                          r.message = e->message() ? e->message()->str() : "";
+                      } else if (!err.empty() || !reply) {
+                          r.rc = DROVER_EIO;
+                          r.message = err.empty() ? "no reply" : err;
+                      }
+                      done({std::move(r)});
+                  });
+}
+
+bool fenced_by(const Ctx &ctx, const std::vector<net::NodeOutcome> &results) {
+    for (const auto &r : results)
+        if (r.rc == net::kNotInControl) {
+            if (ctx.fenced) ctx.fenced();
+            return true;
+        }
+    return false;
+}
+
+}  // namespace drover::ctld
