@@ -59,14 +59,17 @@ CONF
 # write_ha_configs DIR CONTROLLERS [ADDR_PREFIX]: turns DIR/slurm.conf (from write_config) into a
 # cluster with controllers ctlI at ${ADDR_PREFIX}I (default 127.0.0.I; every 127/8 address is
 # loopback), and writes DIR/ctlI.conf for each: the same file with its own StateSaveLocation
-# (DIR/stateI) and log, as on hosts that share no filesystem.
+# (DIR/stateI) and log, as on hosts that share no filesystem; with HA_SHARED_STATE=1 every
+# controller names the same StateSaveLocation (DIR/state), as on hosts that share one.
 write_ha_configs() {
-  local dir=$1 ctls=$2 prefix=${3:-127.0.0.} lines="" i
+  local dir=$1 ctls=$2 prefix=${3:-127.0.0.} lines="" i state
   for i in $(seq 1 "$ctls"); do lines+="SlurmctldHost=ctl$i($prefix$i)\n"; done
   sed -i "s/^SlurmctldHost=.*/${lines%\\n}/" "$dir/slurm.conf"
   for i in $(seq 1 "$ctls"); do
-    mkdir -p "$dir/state$i"
-    sed -e "s|^StateSaveLocation=.*|StateSaveLocation=$dir/state$i|" \
+    state=$dir/state$i
+    [ "${HA_SHARED_STATE:-0}" = 1 ] && state=$dir/state
+    mkdir -p "$state"
+    sed -e "s|^StateSaveLocation=.*|StateSaveLocation=$state|" \
         -e "s|^SlurmctldLogFile=.*|SlurmctldLogFile=$dir/log/ctl$i.log|" "$dir/slurm.conf" > "$dir/ctl$i.conf"
   done
 }

@@ -4,6 +4,10 @@
 #include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
 #include <boost/asio.hpp>
 #include <pwd.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <cerrno>
+#include <cstring>
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
@@ -339,12 +343,39 @@ ActiveOutcome run_active(Config &conf, plugin::PluginSet &plugins, net::Authenti
     return outcome;
 }
 
+// LMDB writes through a shared memory map, which network filesystems do not keep coherent; state
+// is replicated between controllers over the network, so a local directory is all each needs.
+void warn_if_remote(const std::string &dir) {
+    struct statfs fs {};
+    std::string probe = dir;
+    while (::statfs(probe.c_str(), &fs) != 0 && probe.find('/') != std::string::npos)
+        probe = probe.rfind('/') == 0 ? "/" : probe.substr(0, probe.rfind('/'));
+    constexpr long kRemote[] = {0x6969 /* NFS */,      0x517B /* SMB */,     long(0xFF534D42) /* CIFS */,
+                                long(0xFE534D42) /* SMB2 */, 0x00C36400 /* Ceph */, 0x47504653 /* GPFS */,
+                                0x0BD00BD0 /* Lustre */, 0x65735546 /* FUSE */};
+    for (long t : kRemote)
+        if (long(fs.f_type) == t) {
+            spdlog::warn("state directory {} is on a network filesystem: LMDB needs a local one (backup "
+                         "controllers copy state over the network, no shared StateSaveLocation is needed)",
+                         dir);
+            return;
+        }
+}
+
 }  // namespace
 
 int run_controller(const Options &opts) {
     Config conf = load_config(opts.config_path);
     for (const auto &w : conf.warnings) spdlog::warn("{}", w);
     conf.raw["drover.config_dir"] = conf.path.substr(0, conf.path.find_last_of('/') + 1);
+
+    std::size_t self = self_index(conf, opts.controller_name);
+    std::string dir = state_dir(conf, self);
+    if (self > 0 && ::mkdir(conf.state_save_location.c_str(), 0700) != 0 && errno != EEXIST)
+        throw std::runtime_error("cannot create " + conf.state_save_location + ": " + std::strerror(errno));
+    warn_if_remote(dir);
+    // Plugins that keep files under StateSaveLocation (accounting/lmdb) use this controller's own.
+    conf.raw["statesavelocation"] = dir;
 
     plugin::PluginSet plugins(conf, "ctld");
     plugins.load(conf.auth_type);
@@ -354,8 +385,7 @@ int run_controller(const Options &opts) {
     net::Authenticator auth(plugins.auth());
 
     bool sync_each = conf.state_save_sync == "yes" || conf.state_save_sync == "1";
-    state::Store store(conf.state_save_location, sync_each);
-    std::size_t self = self_index(conf, opts.controller_name);
+    state::Store store(dir, sync_each);
 
     // With backups, every controller starts as a standby: the primary takes control at once when
     // nobody has it, else it catches up and asks for it back; a backup waits.

@@ -1,6 +1,7 @@
 // peers.cpp - finding this controller among the SlurmctldHost lines, and pinging the others.
 #include "ctld/peers.hpp"
 
+#include <algorithm>
 #include <arpa/inet.h>
 #include <ifaddrs.h>
 #include <netinet/in.h>
@@ -45,6 +46,13 @@ std::size_t self_index(const Config &conf, const std::string &name) {
     for (std::size_t i = 0; i < cs.size(); ++i)
         if (cs[i].name == host) return i;
     return 0;
+}
+
+std::string state_dir(const Config &conf, std::size_t self) {
+    if (self == 0 || self >= conf.controllers.size()) return conf.state_save_location;
+    std::string name = conf.controllers[self].name;
+    std::replace(name.begin(), name.end(), '/', '_');  // a name is one path component
+    return conf.state_save_location + "/backup." + name;
 }
 
 PeerStatus ping_peer(const Config &conf, std::size_t i, const net::Signer &sign, int timeout_ms) {

@@ -17,6 +17,13 @@ namespace drover::ctld {
 // first named like this host, else 0. Throws std::runtime_error for an unknown name.
 std::size_t self_index(const Config &conf, const std::string &name);
 
+// The directory that holds controller self's state. The primary keeps it in StateSaveLocation itself;
+// backup i in StateSaveLocation/backup.NAME, so that one StateSaveLocation shared by every
+// controller (as Slurm sites have it, on a shared filesystem) still gives each its own LMDB
+// environment: a backup fills its copy from the controller in control over the network, never by
+// reading the primary's files.
+std::string state_dir(const Config &conf, std::size_t self);
+
 struct PeerStatus {
     bool up = false;
     bool active = false;  // in control ("primary" in its ping reply)

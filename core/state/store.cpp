@@ -39,14 +39,15 @@ struct Store::Env {
 Store::Store(const std::string &dir, bool sync_each_commit) : dir_(dir), env_(new Env) {
     if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST)
         throw StateError("cannot create " + dir + ": " + std::strerror(errno));
-    // One process owns a state directory: a backup controller replicates into its own, and two
-    // controllers writing one set of files would undo each other.
+    // One process owns a state directory: a backup controller replicates into its own (a
+    // subdirectory when StateSaveLocation is shared), and two writing one set of files would undo
+    // each other.
     std::string lock = dir + "/owner.lock";
     env_->lock_fd = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
     if (env_->lock_fd < 0) throw StateError("cannot open " + lock + ": " + std::strerror(errno));
     if (::flock(env_->lock_fd, LOCK_EX | LOCK_NB) != 0)
         throw StateError("state directory " + dir + " is in use by another process (" + lock +
-                         " is locked); each controller needs its own StateSaveLocation");
+                         " is locked): is another droverctld running for this controller?");
     check(mdb_env_create(&env_->env), "mdb_env_create");
     check(mdb_env_set_maxdbs(env_->env, kTables), "mdb_env_set_maxdbs");
     // Address space only: the file grows as it fills.

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# failover_test.sh - a primary and a backup controller on loopback (127.0.0.1 and 127.0.0.2),
-# each with its own state directory: the backup holds every acknowledged job, takes control
+# failover_test.sh - a primary and a backup controller on loopback (127.0.0.1 and 127.0.0.2)
+# naming one shared StateSaveLocation (failover_netns_test gives each its own): the backup keeps
+# its copy in a subdirectory of it, holds every acknowledged job, takes control
 # within SlurmctldTimeout when the primary is killed, commands and nodes follow it, running jobs
 # keep running, the primary comes back, catches up and takes control back, and scontrol takeover
 # moves control by hand.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/ha.sh"
-make_ha_cluster 2 2
+HA_SHARED_STATE=1 make_ha_cluster 2 2
 cd "$T"
+[ -f c/state/data.mdb ] && [ -f c/state/backup.ctl2/data.mdb ] && ok "a shared StateSaveLocation: the backup's state is in backup.ctl2/" || fail "state layout: $(find c/state -name data.mdb)"
 
 assert_eq "Slurmctld(primary) at ctl1 is UP (in control)
 Slurmctld(backup) at ctl2 is UP" "$(scontrol ping)" "scontrol ping: both up, the primary in control"

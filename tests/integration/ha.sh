@@ -1,6 +1,6 @@
 # ha.sh - helpers for tests with a primary and backup controllers: each controller gets its own
-# state directory and config copy (no shared filesystem), and is started, killed and restarted on
-# its own. Sourced after lib.sh.
+# config copy and StateSaveLocation (no shared filesystem; HA_SHARED_STATE=1 gives them one), and
+# is started, killed and restarted on its own. Sourced after lib.sh.
 
 # make_ha_cluster NODES CONTROLLERS [EXTRA CONFIG LINES...]: controllers ctlI at
 # ${HA_ADDR_PREFIX}I (default 127.0.0.I), each run in network namespace $(printf "$HA_NETNS" I) when
