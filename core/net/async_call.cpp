@@ -2,6 +2,8 @@
 // read the reply's header and body, verify it; one deadline timer over all of it.
 #include "net/async_call.hpp"
 
+#include <algorithm>
+
 #include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
 #include <boost/asio.hpp>
 
@@ -20,12 +22,13 @@ class Call : public std::enable_shared_from_this<Call> {
         : sock_(io), timer_(io), resolver_(io), host_(std::move(host)), port_(port),
           done_(std::move(done)) {}
 
-    void start(std::vector<uint8_t> frame, int timeout_ms) {
+    // accept_ms > 0: a ForwardAccepted is due within accept_ms, the reply within timeout_ms.
+    void start(std::vector<uint8_t> frame, int timeout_ms, int accept_ms = 0) {
         frame_ = std::move(frame);
-        timer_.expires_after(std::chrono::milliseconds(timeout_ms));
-        timer_.async_wait([self = shared_from_this(), timeout_ms](boost::system::error_code ec) {
-            if (!ec) self->finish("timed out after " + std::to_string(timeout_ms) + " ms");
-        });
+        timeout_ms_ = timeout_ms;
+        start_ = std::chrono::steady_clock::now();
+        awaiting_accept_ = accept_ms > 0;
+        arm(awaiting_accept_ ? std::min(accept_ms, timeout_ms) : timeout_ms);
         boost::system::error_code ec;
         asio::ip::address addr = asio::ip::make_address(host_, ec);
         if (!ec) return connect(std::vector<tcp::endpoint>{tcp::endpoint(addr, port_)});
@@ -38,6 +41,16 @@ class Call : public std::enable_shared_from_this<Call> {
     }
 
   private:
+    // One timer bounds the call: first until the accept is due, then until the reply is.
+    void arm(int ms) {
+        timer_.expires_at(start_ + std::chrono::milliseconds(ms));
+        timer_.async_wait([self = shared_from_this(), ms, gen = ++timer_gen_](boost::system::error_code ec) {
+            if (ec || gen != self->timer_gen_) return;
+            self->finish(self->awaiting_accept_ ? "timed out after " + std::to_string(ms) + " ms (not accepted)"
+                                                : "timed out after " + std::to_string(ms) + " ms");
+        });
+    }
+
     void connect(std::vector<tcp::endpoint> endpoints) {
         if (finished_) return;
         asio::async_connect(sock_, endpoints,
@@ -79,6 +92,12 @@ class Call : public std::enable_shared_from_this<Call> {
                              proto::Verified v;
                              std::string err = proto::verify_frame_body(self->reply_->bytes, &v);
                              if (!err.empty()) return self->finish("bad reply from " + self->host_ + ": " + err);
+                             if (self->awaiting_accept_ && v.message->body_type() == proto::Body::ForwardAccepted) {
+                                 // Accepted: now the reply, within the call's whole timeout.
+                                 self->awaiting_accept_ = false;
+                                 self->arm(self->timeout_ms_);
+                                 return self->read_header();
+                             }
                              self->reply_->msg = v.message;
                              self->finish({});
                          });
@@ -110,12 +129,22 @@ class Call : public std::enable_shared_from_this<Call> {
     uint8_t header_[proto::kFrameHeaderSize]{};
     std::shared_ptr<Reply> reply_ = std::make_shared<Reply>();
     bool finished_ = false;
+    bool awaiting_accept_ = false;
+    int timeout_ms_ = 0;
+    unsigned timer_gen_ = 0;  // a wait the timer was re-armed past must not end the call
+    std::chrono::steady_clock::time_point start_;
 };
 
 }  // namespace
 
 void async_call(asio::io_context &io, const std::string &host, uint16_t port,
                 std::vector<uint8_t> message, const Signer &sign, int timeout_ms, CallDone done) {
+    async_forward_call(io, host, port, std::move(message), sign, 0, timeout_ms, std::move(done));
+}
+
+void async_forward_call(asio::io_context &io, const std::string &host, uint16_t port,
+                        std::vector<uint8_t> message, const Signer &sign, int accept_ms, int timeout_ms,
+                        CallDone done) {
     std::vector<uint8_t> frame;
     try {
         frame = proto::make_frame(message, sign(message));
@@ -127,7 +156,9 @@ void async_call(asio::io_context &io, const std::string &host, uint16_t port,
     auto call = std::make_shared<Call>(io, host, port, std::move(done));
     // Started from the loop, so that done never runs inside async_call (callers may hold state
     // they change after it returns) and the sockets are touched from the loop's thread only.
-    asio::post(io, [call, frame = std::move(frame), timeout_ms]() mutable { call->start(std::move(frame), timeout_ms); });
+    asio::post(io, [call, frame = std::move(frame), timeout_ms, accept_ms]() mutable {
+        call->start(std::move(frame), timeout_ms, accept_ms);
+    });
 }
 
 }  // namespace drover::net

@@ -32,4 +32,11 @@ using CallDone = std::function<void(const std::string &error, std::shared_ptr<Re
 void async_call(boost::asio::io_context &io, const std::string &host, uint16_t port,
                 std::vector<uint8_t> message, const Signer &sign, int timeout_ms, CallDone done);
 
+// The same for a ForwardRequest: the receiver must send ForwardAccepted within accept_ms of the
+// call's start (else the call fails as timed out: the receiver is hung), and then its reply within
+// timeout_ms. A reply that comes without ForwardAccepted first (a refusal) is the reply.
+void async_forward_call(boost::asio::io_context &io, const std::string &host, uint16_t port,
+                        std::vector<uint8_t> message, const Signer &sign, int accept_ms, int timeout_ms,
+                        CallDone done);
+
 }  // namespace drover::net

@@ -127,19 +127,23 @@ Reply call_once(const std::string &host, uint16_t port, std::span<const uint8_t>
     UniqueFd fd = connect_tcp(host, port, Deadline(std::min(timeout_ms, connect_ms)));
     write_all(fd.get(), frame.data(), frame.size(), deadline);
 
-    uint8_t header[proto::kFrameHeaderSize];
-    read_all(fd.get(), header, sizeof header, deadline);
-    uint32_t len = 0;
-    std::string err = proto::decode_frame_header(header, &len);
-    if (!err.empty()) throw NetError("bad reply from " + host + ": " + err);
-    Reply reply;
-    reply.bytes.resize(len);
-    read_all(fd.get(), reply.bytes.data(), len, deadline);
-    proto::Verified v;
-    err = proto::verify_frame_body(reply.bytes, &v);
-    if (!err.empty()) throw NetError("bad reply from " + host + ": " + err);
-    reply.msg = v.message;
-    return reply;
+    // A node sends ForwardAccepted ahead of its reply to a ForwardRequest: the reply follows.
+    for (;;) {
+        uint8_t header[proto::kFrameHeaderSize];
+        read_all(fd.get(), header, sizeof header, deadline);
+        uint32_t len = 0;
+        std::string err = proto::decode_frame_header(header, &len);
+        if (!err.empty()) throw NetError("bad reply from " + host + ": " + err);
+        Reply reply;
+        reply.bytes.resize(len);
+        read_all(fd.get(), reply.bytes.data(), len, deadline);
+        proto::Verified v;
+        err = proto::verify_frame_body(reply.bytes, &v);
+        if (!err.empty()) throw NetError("bad reply from " + host + ": " + err);
+        if (v.message->body_type() == proto::Body::ForwardAccepted) continue;
+        reply.msg = v.message;
+        return reply;
+    }
 }
 
 // The controller that answered last, tried first next time (a daemon follows a takeover).

@@ -3,12 +3,16 @@
 
 #include <drover/plugin.h>
 
+#include <algorithm>
+#include <chrono>
 #include <deque>
+#include <map>
 #include <memory>
 
 #include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
 
 #include "net/async_call.hpp"
 #include "net/hop_budget.hpp"
@@ -40,6 +44,12 @@ unsigned tree_depth(std::size_t n, unsigned width) {
         n = n <= 1 ? 0 : (n - 1 + w - 1) / w;
     }
     return depth;
+}
+
+int hop_accept_ms(int budget_ms, std::size_t n, unsigned width) {
+    int depth = int(std::max(1u, tree_depth(n, width)));
+    int ms = std::clamp(budget_ms / (2 * depth), 200, 10000);
+    return std::min(ms, budget_ms);
 }
 
 std::vector<uint8_t> make_forward_request(std::span<const std::string> nodes, unsigned width,
@@ -95,12 +105,18 @@ class Fanout : public std::enable_shared_from_this<Fanout> {
            std::vector<std::string> nodes, unsigned width, int timeout_ms, std::span<const uint8_t> inner,
            Signer sign, std::function<void(std::vector<NodeOutcome>)> done, uint32_t origin_uid)
         : io_(io), calls_(calls), budget_(budget_of(io)), resolve_(std::move(resolve)), nodes_(std::move(nodes)), width_(width ? width : 1),
-          timeout_ms_(timeout_ms), inner_(inner.begin(), inner.end()), sign_(std::move(sign)),
-          done_(std::move(done)), origin_uid_(origin_uid) {}
+          timeout_ms_(timeout_ms), accept_ms_(hop_accept_ms(timeout_ms, nodes_.size(), width_)),
+          deadline_(std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms)),
+          timer_(io), inner_(inner.begin(), inner.end()), sign_(std::move(sign)), done_(std::move(done)),
+          origin_uid_(origin_uid) {}
 
     void start() {
         results_.reserve(nodes_.size());
         parts_left_ = 1;  // the whole list, as a part being split
+        timer_.expires_at(deadline_);
+        timer_.async_wait([self = shared_from_this()](boost::system::error_code ec) {
+            if (!ec) self->expire();
+        });
         split(0, nodes_.size());
         pump();
     }
@@ -109,6 +125,27 @@ class Fanout : public std::enable_shared_from_this<Fanout> {
     struct Part {
         std::size_t begin, end;
     };
+
+    // The deadline: every node of a part still out or waiting is reported, and the forward ends.
+    void expire() {
+        if (finished_) return;
+        std::string why = "no answer within " + std::to_string(timeout_ms_) + " ms";
+        auto report = [&](Part p) {
+            for (std::size_t i = p.begin; i < p.end; ++i) results_.push_back({nodes_[i], DROVER_EIO, why});
+        };
+        for (Part p : waiting_) report(p);
+        for (const auto &[id, p] : out_parts_) report(p);
+        waiting_.clear();
+        out_parts_.clear();
+        finish();
+    }
+
+    void finish() {
+        finished_ = true;
+        timer_.cancel();
+        auto done = std::move(done_);
+        done(std::move(results_));
+    }
 
     // Queues [begin, end) as at most width parts; the part it came from is then accounted for.
     void split(std::size_t begin, std::size_t end) {
@@ -122,10 +159,7 @@ class Fanout : public std::enable_shared_from_this<Fanout> {
     }
 
     void part_done() {
-        if (--parts_left_ == 0) {
-            auto done = std::move(done_);
-            done(std::move(results_));
-        }
+        if (--parts_left_ == 0) finish();
     }
 
     // Sends waiting parts while fewer than width messages are out.
@@ -148,25 +182,39 @@ class Fanout : public std::enable_shared_from_this<Fanout> {
         uint16_t port = 0;
         if (!resolve_(nodes_[p.begin], &host, &port)) return reroute(p, "unknown node");
         ++out_;
+        uint64_t id = ++sent_;
+        out_parts_.emplace(id, p);
         budget_.acquire(tree_depth(p.end - p.begin, width_),
-                        [self = shared_from_this(), p, host = std::move(host), port] { self->launch(p, host, port); });
+                        [self = shared_from_this(), id, host = std::move(host), port] { self->launch(id, host, port); });
     }
 
-    void launch(Part p, const std::string &host, uint16_t port) {
+    void launch(uint64_t id, const std::string &host, uint16_t port) {
+        auto it = out_parts_.find(id);
+        if (finished_ || it == out_parts_.end()) return budget_.release();
+        Part p = it->second;
+        // The receiver is given what is left of the deadline, and answers for its part by then.
+        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline_ - std::chrono::steady_clock::now());
+        int left_ms = std::max(1, int(left.count()));
         std::span<const std::string> names(nodes_.data() + p.begin, p.end - p.begin);
-        async_call(calls_ ? *calls_ : io_, host, port, make_forward_request(names, width_, timeout_ms_, inner_, origin_uid_),
-                   sign_, timeout_ms_,
-                   [self = shared_from_this(), p](const std::string &err, std::shared_ptr<Reply> reply) {
-                       if (!self->calls_) return self->answered(p, err, reply);
-                       boost::asio::post(self->io_, [self, p, err, reply] { self->answered(p, err, reply); });
-                   });
+        async_forward_call(calls_ ? *calls_ : io_, host, port, make_forward_request(names, width_, left_ms, inner_, origin_uid_),
+                           sign_, std::min(accept_ms_, left_ms), left_ms,
+                           [self = shared_from_this(), id](const std::string &err, std::shared_ptr<Reply> reply) {
+                               if (!self->calls_) return self->answered(id, err, reply);
+                               boost::asio::post(self->io_, [self, id, err, reply] { self->answered(id, err, reply); });
+                           });
     }
 
-    void answered(Part p, const std::string &err, const std::shared_ptr<Reply> &reply) {
+    void answered(uint64_t id, const std::string &err, const std::shared_ptr<Reply> &reply) {
         budget_.release();
+        auto it = out_parts_.find(id);
+        if (finished_ || it == out_parts_.end()) return;  // reported when the deadline passed
+        // A call that ran out with the forward's own time is reported with the rest at the deadline.
+        if (!reply && std::chrono::steady_clock::now() >= deadline_ - std::chrono::milliseconds(5)) return expire();
+        Part p = it->second;
+        out_parts_.erase(it);
         --out_;
         arrived(p, err, reply.get());
-        pump();
+        if (!finished_) pump();
     }
 
     void arrived(Part p, const std::string &err, const Reply *reply) {
@@ -186,14 +234,20 @@ class Fanout : public std::enable_shared_from_this<Fanout> {
     std::vector<std::string> nodes_;
     unsigned width_;
     int timeout_ms_;
+    int accept_ms_;  // a part's head that has not accepted by then is hung
+    std::chrono::steady_clock::time_point deadline_;
+    boost::asio::steady_timer timer_;
     std::vector<uint8_t> inner_;
     Signer sign_;
     std::function<void(std::vector<NodeOutcome>)> done_;
     uint32_t origin_uid_;
     std::vector<NodeOutcome> results_;
     std::deque<Part> waiting_;
+    std::map<uint64_t, Part> out_parts_;  // parts sent (or waiting for a hop slot), by send number
+    uint64_t sent_ = 0;
     std::size_t parts_left_ = 0;  // parts not yet answered for, whether waiting or out
     unsigned out_ = 0;            // messages out now
+    bool finished_ = false;
 };
 
 }  // namespace

@@ -37,11 +37,18 @@ unsigned tree_depth(std::size_t n, unsigned width);
 // Resolves a node name to the address and port of its daemon; false when unknown.
 using Resolver = std::function<bool(const std::string &node, std::string *host, uint16_t *port)>;
 
+// How long a hop may take to accept a forwarded request (ForwardAccepted) before its node counts
+// as hung, for a forward to n nodes that must be answered within budget_ms: a share of the budget
+// small enough that a hung node at every level of the tree still leaves time to send on the
+// nodes behind them (between 200 ms and 10 s).
+int hop_accept_ms(int budget_ms, std::size_t n, unsigned width);
+
 // Sends inner (a finished Message) to every node of nodes through the tree: at most width
 // messages leave this process at a time. done gets one outcome per node, in no particular
-// order, on the loop's thread. When the first node of a part does not answer within timeout_ms
-// it is reported as failed and the rest of its part is sent again, split the same way, so one
-// dead node costs one timeout and never hides the nodes behind it.
+// order, on the loop's thread, within timeout_ms: nodes not heard from by then are reported as
+// failed. When the first node of a part is dead or does not accept the part within
+// hop_accept_ms, it is reported as failed and the rest of its part is sent again, split the same
+// way, so one dead or hung node costs one hop timeout and never hides the nodes behind it.
 //
 // The hops' sockets are non-blocking (async_call): no thread waits for a hop, however many hops a
 // process has out. They are served on calls when given, else on io; either way done and all of

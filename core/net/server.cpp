@@ -5,6 +5,7 @@
 // with a frame is logged and closes that connection only; the server keeps serving everyone else.
 #include "net/server.hpp"
 
+#include <deque>
 #include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
 #include <boost/asio.hpp>
 #include <spdlog/spdlog.h>
@@ -54,7 +55,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
 
     void start() { read_header(); }
 
-    void send(std::span<const uint8_t> message) {
+    // Sends message; the connection reads its next request once the last frame is out. An
+    // interim frame (ForwardAccepted) goes ahead of the reply, which may be sent before it is out.
+    void send(std::span<const uint8_t> message, bool last = true) {
         if (!sock_.is_open()) return;
         std::vector<uint8_t> cred;
         try {
@@ -64,12 +67,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
             close();
             return;
         }
-        out_ = proto::make_frame(message, cred);
-        auto self = shared_from_this();
-        asio::async_write(sock_, asio::buffer(out_), [self](boost::system::error_code ec, size_t) {
-            if (ec) return self->close();
-            self->read_header();
-        });
+        out_.push_back({proto::make_frame(message, cred), last});
+        if (out_.size() == 1) write_front();
     }
 
     void close() {
@@ -79,6 +78,22 @@ class Connection : public std::enable_shared_from_this<Connection> {
     }
 
   private:
+    struct Out {
+        std::vector<uint8_t> frame;
+        bool last;
+    };
+
+    void write_front() {
+        auto self = shared_from_this();
+        asio::async_write(sock_, asio::buffer(out_.front().frame), [self](boost::system::error_code ec, size_t) {
+            if (ec) return self->close();
+            bool last = self->out_.front().last;
+            self->out_.pop_front();
+            if (!self->out_.empty()) return self->write_front();
+            if (last) self->read_header();
+        });
+    }
+
     void arm_timer() {
         timer_.expires_after(kIdleTimeout);
         std::weak_ptr<Connection> weak = shared_from_this();
@@ -145,8 +160,17 @@ class Connection : public std::enable_shared_from_this<Connection> {
             done = true;
             conn->send(message);
         }
+        void accept() override {
+            if (done || accepted) return;
+            accepted = true;
+            flatbuffers::FlatBufferBuilder fbb(32);
+            fbb.Finish(proto::CreateMessage(fbb, proto::Body::ForwardAccepted,
+                                            proto::CreateForwardAccepted(fbb).Union()));
+            conn->send({fbb.GetBufferPointer(), fbb.GetSize()}, false);
+        }
         std::shared_ptr<Connection> conn;
         bool done = false;
+        bool accepted = false;
     };
 
     static constexpr int DROVER_AUTH_REFUSED = -1;
@@ -157,7 +181,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
     const Handler &handler_;
     std::string peer_addr_;
     std::array<uint8_t, proto::kFrameHeaderSize> header_{};
-    std::vector<uint8_t> out_;
+    std::deque<Out> out_;  // frames being written, the front one on the wire
 };
 
 }  // namespace

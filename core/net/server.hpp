@@ -41,6 +41,9 @@ class Responder {
     virtual ~Responder() = default;
     // Sends a finished Message buffer as the reply.
     virtual void reply(std::span<const uint8_t> message) = 0;
+    // Tells the sender at once that the request arrived and is being worked on (ForwardAccepted),
+    // ahead of the reply: the fan-out tree's hop timeout waits for this, not for the reply.
+    virtual void accept() {}
     // Sends an ErrorResponse.
     void error(int code, const std::string &text);
     void ok(const std::string &text = {});

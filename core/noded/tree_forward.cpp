@@ -4,6 +4,11 @@
 #include <drover/plugin.h>
 
 #include <algorithm>
+#include <chrono>
+
+#include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
 
 #include "common/config.hpp"
 #include "net/authenticator.hpp"
@@ -60,10 +65,14 @@ void serve_forward(NodeShared &sh, const std::string &self, const std::shared_pt
     auto origin = net::forward_origin(req->peer.uid, f->origin_uid(), sh.is_admin, &why);
     if (!origin) return resp->error(DROVER_EPERM, why);
 
+    // The sender learns at once that this node is alive: its hop timeout is over.
+    resp->accept();
+    int timeout = int(std::min(f->timeout_ms(), kMaxForwardTimeoutMs));
+
     auto results = std::make_shared<std::vector<net::NodeOutcome>>();
     auto waiting = std::make_shared<int>(2);
     auto done = [resp, results, waiting] {
-        if (--*waiting) return;
+        if (*waiting <= 0 || --*waiting) return;
         flatbuffers::FlatBufferBuilder fbb(256 + results->size() * 48);
         std::vector<flatbuffers::Offset<proto::NodeResult>> rs;
         for (const auto &r : *results)
@@ -79,14 +88,26 @@ void serve_forward(NodeShared &sh, const std::string &self, const std::shared_pt
     inner->msg = flatbuffers::GetRoot<proto::Message>(inner->bytes.data());
     inner->peer = req->peer;
     inner->peer.uid = *origin;
-    run_here(inner, std::make_shared<OutcomeResponder>([results, done, self](int rc, std::string text) {
+    // Our own answer is due before the sender's deadline, however long the handler takes.
+    auto answered = std::make_shared<bool>(false);
+    auto own_done = [results, done, self, answered](int rc, std::string text) {
+        if (*answered) return;
+        *answered = true;
         results->push_back({self, rc, std::move(text)});
         done();
+    };
+    int own_ms = timeout * 9 / 10;
+    auto due = std::make_shared<boost::asio::steady_timer>(sh.io, std::chrono::milliseconds(own_ms));
+    due->async_wait([own_done, due, own_ms](boost::system::error_code ec) {
+        if (!ec) own_done(DROVER_EIO, "no answer within " + std::to_string(own_ms) + " ms");
+    });
+    run_here(inner, std::make_shared<OutcomeResponder>([own_done, due](int rc, std::string text) {
+        due->cancel();
+        own_done(rc, std::move(text));
     }));
-    // The rest, split again, on the origin's behalf.
+    // The rest, split again, on the origin's behalf; they answer before this node must.
     std::vector<std::string> rest(std::make_move_iterator(nodes.begin() + 1), std::make_move_iterator(nodes.end()));
-    int timeout = int(std::min(f->timeout_ms(), kMaxForwardTimeoutMs));
-    int child_timeout = std::max(500, timeout * 8 / 10);
+    int child_timeout = std::max(200, timeout * 8 / 10);
     const Config &conf = sh.conf;
     auto resolve = [&conf](const std::string &n, std::string *host, uint16_t *port) {
         const NodeConf *c = conf.find_node(n);

@@ -1,6 +1,7 @@
 // fanout_test.cpp - split_tree and tree_depth, and net::forward through a tree of real loopback
-// servers: every node is named in the one aggregated reply, a node that accepts and never
-// answers costs one per-hop timeout (its part is sent again, split), an unknown node costs
+// servers: every node is named in the one aggregated reply, a node that takes the connection and
+// never accepts the request costs one hop timeout (its part is sent again, split), one that
+// accepts and never answers is reported with its part at the deadline, an unknown node costs
 // nothing, and no more than TreeWidth messages leave one forward at a time.
 #include <gtest/gtest.h>
 
@@ -8,6 +9,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <deque>
 #include <map>
 #include <memory>
 #include <set>
@@ -102,7 +104,8 @@ class FakeNode : public std::enable_shared_from_this<FakeNode> {
         : io_(io), cluster_(c), name_(std::move(name)), acceptor_(io, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0)) {}
     uint16_t port() const { return acceptor_.local_endpoint().port(); }
     void start() { accept(); }
-    bool hung = false;
+    bool hung = false;   // takes the connection, never accepts nor answers
+    bool silent = false;  // accepts, never answers
     int requests = 0;  // ForwardRequests this node received
 
   private:
@@ -110,11 +113,12 @@ class FakeNode : public std::enable_shared_from_this<FakeNode> {
         tcp::socket sock;
         uint8_t header[proto::kFrameHeaderSize];
         std::vector<uint8_t> body;
-        std::vector<uint8_t> reply;
+        std::deque<std::vector<uint8_t>> out;  // frames to write, the front one being written
     };
     void accept();
     void read(std::shared_ptr<Conn> c);
     void answer(std::shared_ptr<Conn> c);
+    static void send(std::shared_ptr<Conn> c, std::vector<uint8_t> frame);
 
     asio::io_context &io_;
     Cluster &cluster_;
@@ -128,10 +132,12 @@ struct FakeNode::Cluster {
     std::map<std::string, std::shared_ptr<FakeNode>> nodes;
     int open_from_root = 0, max_open_from_root = 0;  // requests of the root's own hops in flight
 
-    Cluster(asio::io_context &io, int n, std::set<std::string> hung = {}) : io(io) {
+    Cluster(asio::io_context &io, int n, std::set<std::string> hung = {}, std::set<std::string> silent = {})
+        : io(io) {
         for (const auto &name : names(n)) {
             auto node = std::make_shared<FakeNode>(io, *this, name);
             node->hung = hung.count(name) > 0;
+            node->silent = silent.count(name) > 0;
             node->start();
             nodes[name] = node;
         }
@@ -184,7 +190,26 @@ void FakeNode::read(std::shared_ptr<Conn> c) {
     });
 }
 
+void FakeNode::send(std::shared_ptr<Conn> c, std::vector<uint8_t> frame) {
+    c->out.push_back(std::move(frame));
+    if (c->out.size() > 1) return;
+    asio::async_write(c->sock, asio::buffer(c->out.front()), [c](boost::system::error_code ec, std::size_t) {
+        c->out.pop_front();
+        if (!ec && !c->out.empty()) {
+            auto next = std::move(c->out.front());
+            c->out.pop_front();
+            send(c, std::move(next));
+        }
+    });
+}
+
 void FakeNode::answer(std::shared_ptr<Conn> c) {
+    {
+        flatbuffers::FlatBufferBuilder fbb(32);
+        fbb.Finish(proto::CreateMessage(fbb, proto::Body::ForwardAccepted, proto::CreateForwardAccepted(fbb).Union()));
+        send(c, proto::make_frame({fbb.GetBufferPointer(), fbb.GetSize()}, kCredential));
+    }
+    if (silent) return held_.push_back(c);
     proto::Verified v;
     ASSERT_EQ(proto::verify_frame_body(c->body, &v), "");
     const auto *f = v.message->body_as_ForwardRequest();
@@ -201,8 +226,7 @@ void FakeNode::answer(std::shared_ptr<Conn> c) {
             rs.push_back(proto::CreateNodeResultDirect(fbb, r.node.c_str(), r.rc, r.message.c_str()));
         auto vec = fbb.CreateVector(rs);
         fbb.Finish(proto::CreateMessage(fbb, proto::Body::ForwardResponse, proto::CreateForwardResponse(fbb, vec).Union()));
-        c->reply = proto::make_frame({fbb.GetBufferPointer(), fbb.GetSize()}, kCredential);
-        asio::async_write(c->sock, asio::buffer(c->reply), [c](boost::system::error_code, std::size_t) {});
+        send(c, proto::make_frame({fbb.GetBufferPointer(), fbb.GetSize()}, kCredential));
     };
     if (part.size() == 1) return reply();
     std::vector<std::string> rest(part.begin() + 1, part.end());
@@ -286,31 +310,82 @@ TEST(Forward, HopsServedOnASecondLoopReportOnTheFirst) {
     expect_all_but(r, 25, "n9");
 }
 
-TEST(Forward, AHungHeadCostsOneTimeoutAndEveryNodeIsNamed) {
+TEST(Forward, HopAcceptTimeoutIsAShareOfTheBudget) {
+    EXPECT_EQ(net::hop_accept_ms(9000, 10000, 50), 9000 / 8);  // four levels
+    EXPECT_EQ(net::hop_accept_ms(1000, 30, 3), 200);            // never below 200 ms
+    EXPECT_EQ(net::hop_accept_ms(150, 30, 3), 150);             // nor beyond the budget
+    EXPECT_EQ(net::hop_accept_ms(300000, 2, 50), 10000);        // nor above 10 s
+}
+
+TEST(Forward, AHungHeadCostsOneHopTimeoutAndEveryNodeIsNamed) {
     asio::io_context io(1);
     // 30 nodes, width 3: the root's parts are n0-n9, n10-n19, n20-n29. n10 heads the second part,
-    // accepts the connection and never answers.
+    // takes the connection and never accepts the request.
     FakeNode::Cluster c(io, 30, {"n10"});
-    const int timeout = 400;
+    const int timeout = 2000, hop = net::hop_accept_ms(timeout, 30, 3);
     Round r = forward_round(io, c, names(30), 3, timeout);
     auto m = expect_all_but(r, 30, "n10");
     EXPECT_NE(m["n10"].message.find("timed out"), std::string::npos) << m["n10"].message;
-    // The rest of its part was sent again, split, once the hop timed out: one timeout in all.
-    EXPECT_GE(r.took.count(), timeout);
-    EXPECT_LT(r.took.count(), 2 * timeout) << "more than one timeout";
+    // The rest of its part was sent again, split, once the hop timed out: one hop timeout in all,
+    // far less than the forward's whole timeout.
+    EXPECT_GE(r.took.count(), hop - 2);  // (whole milliseconds)
+    EXPECT_LT(r.took.count(), 2 * hop) << "more than one hop timeout";
     for (const auto &[n, node] : c.nodes) EXPECT_EQ(node->requests, 1) << n;
 }
 
-TEST(Forward, AHungNodeInsideTheTreeCostsItsParentOneChildTimeout) {
+TEST(Forward, AHungNodeInsideTheTreeCostsItsParentOneHopTimeout) {
     asio::io_context io(1);
-    // n0 heads n0-n9 and sends n1-n9 on in three parts: n1-n3, n4-n6, n7-n9. n4 never answers.
+    // n0 heads n0-n9 and sends n1-n9 on in three parts: n1-n3, n4-n6, n7-n9. n4 never accepts.
     FakeNode::Cluster c(io, 30, {"n4"});
-    const int timeout = 1500;
+    const int timeout = 3000;
     Round r = forward_round(io, c, names(30), 3, timeout);
     expect_all_but(r, 30, "n4");
-    // n0 waited its children's timeout (8/10 of its own) and answered within its own.
-    EXPECT_GE(r.took.count(), timeout * 8 / 10);
-    EXPECT_LT(r.took.count(), timeout);
+    // n0 forwards with 8/10 of its budget: its hop timeout is a share of that.
+    int hop = net::hop_accept_ms(timeout * 8 / 10, 9, 3);
+    EXPECT_GE(r.took.count(), hop - 2);  // (whole milliseconds)
+    EXPECT_LT(r.took.count(), 2 * hop);
+}
+
+TEST(Forward, ManyHungNodesCostHopTimeoutsNotTheBudget) {
+    asio::io_context io(1);
+    // The last fifth of the nodes hang (one lost rack): whole parts of the root and their
+    // re-sent rests are hung, and the re-sent parts wait for places (width 5). Every live node
+    // is still heard from, well within the budget.
+    std::set<std::string> hung;
+    for (int i = 48; i < 60; ++i) hung.insert("n" + std::to_string(i));
+    FakeNode::Cluster c(io, 60, hung);
+    const int timeout = 6000;
+    Round r = forward_round(io, c, names(60), 5, timeout);
+    ASSERT_EQ(r.calls, 1);
+    auto m = by_node(r.outcomes);
+    ASSERT_EQ(m.size(), 60u);
+    for (const auto &[n, o] : m) EXPECT_EQ(o.rc == 0, !hung.count(n)) << n << ": " << o.message;
+    // The worst chain: a hung head at each of the tree's four levels, a hop timeout each (an
+    // eighth of the budget), so half the budget.
+    EXPECT_LT(r.took.count(), timeout * 3 / 4);
+}
+
+TEST(Forward, AnAcceptedPartThatNeverAnswersIsReportedAtTheDeadline) {
+    asio::io_context io(1);
+    // n10 accepts its part (n10-n19) and never answers: the sender cannot know which of its
+    // nodes heard the request, so the whole part is reported failed when the time is up.
+    FakeNode::Cluster c(io, 30, {}, {"n10"});
+    const int timeout = 800;
+    Round r = forward_round(io, c, names(30), 3, timeout);
+    ASSERT_EQ(r.calls, 1);
+    auto m = by_node(r.outcomes);
+    ASSERT_EQ(m.size(), 30u);
+    for (int i = 0; i < 30; ++i) {
+        const auto &o = m["n" + std::to_string(i)];
+        if (i >= 10 && i < 20) {
+            EXPECT_EQ(o.rc, DROVER_EIO) << o.node;
+            EXPECT_NE(o.message.find("800 ms"), std::string::npos) << o.message;
+        } else {
+            EXPECT_EQ(o.rc, 0) << o.node << ": " << o.message;
+        }
+    }
+    EXPECT_GE(r.took.count(), timeout - 2);
+    EXPECT_LT(r.took.count(), timeout + 400);
 }
 
 TEST(Forward, UnknownAndRefusingNodesAreReportedAndSkipped) {
@@ -351,9 +426,9 @@ TEST(Forward, UnknownAndRefusingNodesAreReportedAndSkipped) {
 
 TEST(Forward, AtMostWidthMessagesAtATime) {
     asio::io_context io(1);
-    // Every node hangs: each message stays out until its hop times out (300 ms), and the
-    // re-sent rests of the parts (hung too) must wait for a free place. With width 4, four
-    // messages leave at first and four more each 300 ms: 20 dead heads take 5 timeouts.
+    // Every node hangs: each message stays out until its hop times out (300 ms for this budget),
+    // and the re-sent rests of the parts (hung too) must wait for a free place. With width 4,
+    // four messages leave at first and four more each 300 ms: 20 dead heads take 5 timeouts.
     std::set<std::string> all;
     for (const auto &n : names(20)) all.insert(n);
     FakeNode::Cluster c(io, 20, all);
@@ -366,7 +441,8 @@ TEST(Forward, AtMostWidthMessagesAtATime) {
     asio::steady_timer t1(io, 150ms), t2(io, 450ms);
     t1.async_wait([&](boost::system::error_code) { seen.push_back(received()); });
     t2.async_wait([&](boost::system::error_code) { seen.push_back(received()); });
-    Round r = forward_round(io, c, names(20), 4, 300);
+    ASSERT_EQ(net::hop_accept_ms(1800, 20, 4), 300);
+    Round r = forward_round(io, c, names(20), 4, 1800);
     ASSERT_EQ(r.calls, 1);
     EXPECT_EQ(by_node(r.outcomes).size(), 20u);
     for (const auto &o : r.outcomes) EXPECT_EQ(o.rc, DROVER_EIO) << o.node;
