@@ -13,6 +13,7 @@
 #include "ctld/committer.hpp"
 #include "ctld/job.hpp"
 #include "ctld/job_mgr.hpp"
+#include "ctld/node_calls.hpp"
 #include "ctld/scheduler.hpp"
 #include "net/authenticator.hpp"
 #include "net/fanout.hpp"
@@ -523,6 +524,7 @@ void NodeManager::ping_all() {
                     if (ctx_.fenced) ctx_.fenced();
                     return;
                 }
+            std::vector<std::string> back;  // DOWN for not responding, answering again
             for (const auto &r : results) {
                 Node *n = find(r.node);
                 if (!n) continue;
@@ -533,6 +535,9 @@ void NodeManager::ping_all() {
                         refresh_state(*n);
                         ctx_.sched->request();
                     }
+                    if (n->state == DROVER_NODE_DOWN && n->reason == "Not responding" &&
+                        ctx_.conf.return_to_service >= 1)
+                        back.push_back(r.node);
                     continue;
                 }
                 if (n->state == DROVER_NODE_UNKNOWN && !n->registered) continue;
@@ -544,7 +549,25 @@ void NodeManager::ping_all() {
                     now - n->last_response >= int64_t(ctx_.conf.slurmd_timeout))
                     set_down(*n, "Not responding", ctx_.slurm_uid);
             }
+            if (!back.empty()) ask_to_register(std::move(back));
         });
+}
+
+// A node that answers pings again after it was marked DOWN "Not responding" (a hung daemon that
+// resumed, a network that healed) has not restarted, so it would not register for minutes; it is
+// asked to now. Its registration lists what it still runs (the controller ended those jobs
+// meanwhile: the node is told to kill them) and ReturnToService then brings it back.
+void NodeManager::ask_to_register(std::vector<std::string> names) {
+    spdlog::info("{} node(s) answer again after not responding: asking them to register", names.size());
+    flatbuffers::FlatBufferBuilder fbb(64);
+    fbb.Finish(proto::CreateMessage(fbb, proto::Body::PingRequest, proto::CreatePingRequest(fbb, true).Union(),
+                                    ctx_.epoch));
+    call_nodes(ctx_, std::move(names), {fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize()}, 10000,
+               [this](std::vector<net::NodeOutcome> results) {
+                   if (fenced_by(ctx_, results)) return;
+                   for (const auto &r : results)
+                       if (r.rc != 0) spdlog::debug("node {}: cannot ask it to register: {}", r.node, r.message);
+               });
 }
 
 }  // namespace drover::ctld

@@ -107,6 +107,8 @@ class NodeManager {
     void ping_all();
 
   private:
+    // Asks nodes to register again now (they answer pings after being DOWN "Not responding").
+    void ask_to_register(std::vector<std::string> names);
     static std::string shortfall(const NodeConf &c, const proto::NodeRegisterRequest &r);
     // Records the node's event changes (node_events.hpp), then writes its record.
     void persist(Node &n);

@@ -61,7 +61,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
         if (!sock_.is_open()) return;
         std::vector<uint8_t> cred;
         try {
-            cred = auth_.sign_as_self(message);
+            // ForwardAccepted says only "alive" on a connection the sender opened: a forged one
+            // could only make it wait for its deadline instead of its hop timeout. Left unsigned,
+            // it costs a hop of the tree one frame, not a second signature.
+            cred = last ? auth_.sign_as_self(message) : std::vector<uint8_t>{0};
         } catch (const std::exception &e) {
             spdlog::error("cannot sign reply to {}: {}", peer_addr_, e.what());
             close();

@@ -139,7 +139,9 @@ void NodeInstance::handle(std::shared_ptr<net::Request> req, net::ResponderPtr r
         auto n = fbb.CreateString(name_);
         fbb.Finish(proto::CreateMessage(fbb, proto::Body::PingResponse,
                                         proto::CreatePingResponse(fbb, n).Union()));
-        return resp->reply(finish(fbb));
+        resp->reply(finish(fbb));
+        if (m->body_as_PingRequest()->register_()) register_node();
+        return;
     }
     case proto::Body::BatchLaunchRequest: {
         std::string why = launcher_->launch(*m->body_as_BatchLaunchRequest());
@@ -237,7 +239,7 @@ void NodeInstance::register_node() {
                          *err = e.what();
                      }
                  },
-                 [this, epoch, err] {
+                 [this, epoch, err, gen = ++register_gen_] {
                       const std::string &why = *err;
                       sh_.epoch = std::max(sh_.epoch, *epoch);
                       auto t = std::make_shared<asio::steady_timer>(sh_.io);
@@ -249,8 +251,10 @@ void NodeInstance::register_node() {
                           spdlog::warn("{}: registration failed: {}; retrying", name_, why);
                           t->expires_after(std::chrono::seconds(2));
                       }
-                      t->async_wait([t, this](boost::system::error_code ec) {
-                          if (!ec) register_node();
+                      // One registration timer per node: a registration the controller asked
+                      // for meanwhile (a ping with register) has started a newer one.
+                      t->async_wait([t, this, gen](boost::system::error_code ec) {
+                          if (!ec && gen == register_gen_) register_node();
                       });
                   });
 }

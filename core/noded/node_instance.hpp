@@ -83,7 +83,7 @@ class NodeInstance {
     std::unique_ptr<StepRunner> steps_;
     std::unique_ptr<Launcher> launcher_;
     std::unique_ptr<net::Server> server_;
-
+    uint64_t register_gen_ = 0;  // which registration's retry or refresh timer is the live one
 };
 
 }  // namespace drover::noded
