@@ -84,6 +84,17 @@ struct Launcher::Impl {
         auto e = ended_runs.find(id);
         return e != ended_runs.end() && e->second.first == run;
     }
+    // Runs the Epilog for a run whose end is kept in dir, and marks it done there. A droverd
+    // killed between keeping the end and this mark runs it again after its restart: the Epilog
+    // runs at least once for every job (a cleanup script must bear a second run), never zero.
+    void epilog_once(const std::string &dir, uint32_t id, uint32_t uid, const std::string &user,
+                     const std::string &nodes) {
+        std::string mark = dir + "/epilog.done";
+        if (conf.epilog.empty() || fs::exists(mark)) return;
+        int st = run_script(conf.epilog, id, uid, user, nodes, node_name);
+        if (st != 0) spdlog::warn("job {}: epilog exited with status {}", id, st);
+        save_bytes(mark, {});
+    }
     void send_report(uint32_t id, uint32_t run, std::vector<uint8_t> msg, bool already_kept) {
         reporting[id] = run;
         send_kept_report(tell, spool_of(id, run).string(), std::move(msg), "job " + std::to_string(id),
@@ -269,6 +280,7 @@ void Launcher::recover() {
         }
         if (auto msg = kept_report(dir)) {
             spdlog::info("job {}: its end is reported again (from {})", id, dir);
+            I.epilog_once(dir, id, uint32_t(field_u64(f, "uid")), f["user"], f["nodes"]);
             I.send_report(id, run, std::move(*msg), true);
             continue;
         }
@@ -354,14 +366,11 @@ void Launcher::script_ended(uint32_t id, int keeper_status) {
     if (sw && sw.ops.job_fini) sw.ops.job_fini(sw.state, id, &err);
     spdlog::info("job {} ended with status {}", id, status);
     // The report is kept before the Epilog runs, so a droverd killed meanwhile reports the end
-    // after its restart rather than ending (and running the Epilog for) the job a second time.
+    // after its restart (and runs the Epilog then) rather than ending the job a second time.
     std::vector<uint8_t> msg = I.ended(job, status, ru, cu);
     save_bytes(job.spool_dir + "/end.msg", msg);
     I.ended_runs[id] = {job.restart, int64_t(::time(nullptr))};
-    if (!I.conf.epilog.empty()) {
-        int st = run_script(I.conf.epilog, id, job.uid, job.user_name, job.node_list, I.node_name);
-        if (st != 0) spdlog::warn("job {}: epilog exited with status {}", id, st);
-    }
+    I.epilog_once(job.spool_dir, id, job.uid, job.user_name, job.node_list);
     I.send_report(id, job.restart, std::move(msg), true);
 }
 

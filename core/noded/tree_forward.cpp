@@ -65,8 +65,11 @@ void serve_forward(NodeShared &sh, const std::string &self, const std::shared_pt
     auto origin = net::forward_origin(req->peer.uid, f->origin_uid(), sh.is_admin, &why);
     if (!origin) return resp->error(DROVER_EPERM, why);
 
-    // The sender learns at once that this node is alive: its hop timeout is over.
-    resp->accept();
+    // The sender learns at once that this node is alive: its hop timeout is over. A node at the
+    // end of a branch whose answer is ready at once (a ping) needs no ForwardAccepted before it,
+    // which spares most hops of a large tree a frame; see the end.
+    bool leaf = nodes.size() == 1;
+    if (!leaf) resp->accept();
     int timeout = int(std::min(f->timeout_ms(), kMaxForwardTimeoutMs));
 
     auto results = std::make_shared<std::vector<net::NodeOutcome>>();
@@ -123,6 +126,7 @@ void serve_forward(NodeShared &sh, const std::string &self, const std::shared_pt
                      done();
                  },
                  &sh.calls_io, *origin);
+    if (leaf && *waiting > 0) resp->accept();  // its own share is still being worked on
 }
 
 }  // namespace drover::noded
