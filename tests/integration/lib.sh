@@ -62,6 +62,34 @@ free_ports() {
   return 1
 }
 
+# make_emulated_cluster NAME COUNT LOW HIGH [CONFIG LINES...]: a controller for COUNT nodes
+# NAME[01-COUNT] (CPUs=2, 1000 MB; emulated: SlurmdParameters=config_overrides) on COUNT
+# consecutive free ports in [LOW, HIGH) (each test that emulates nodes keeps a window of its own),
+# in one partition "all"; the lines given (TreeWidth=, SlurmdTimeout=, ...) replace the defaults.
+# The node daemons are started with emulate_nodes. Exits the test when no ports are free.
+make_emulated_cluster() {
+  local name=$1 count=$2 low=$3 high=$4 line; shift 4
+  mkdir -p "$T/c"
+  write_config "$T/c" 1 "$(free_port)" 20000
+  local port; port=$(free_ports "$low" "$high" "$count") || { fail "no $count free ports in $low-$((high - 1))"; finish; exit; }
+  sed -i "/^NodeName=/d; /^PartitionName=/d" "$T/c/slurm.conf"
+  for line in SlurmdParameters=config_overrides "$@"; do sed -i "/^${line%%=*}=/d" "$T/c/slurm.conf"; echo "$line" >> "$T/c/slurm.conf"; done
+  local last; last=$(printf '%02d' "$count")
+  cat >> "$T/c/slurm.conf" <<CONF
+NodeName=$name[01-$last] NodeAddr=127.0.0.1 Port=[$port-$((port + count - 1))] CPUs=2 RealMemory=1000
+PartitionName=all Nodes=$name[01-$last] Default=YES MaxTime=INFINITE State=UP
+CONF
+  export SLURM_CONF=$T/c/slurm.conf PATH=$BIN/core/cli:$PATH
+  start_ctld "$T/c"
+}
+
+# emulate_nodes HOSTLIST TAG: one droverd serving the nodes of HOSTLIST (its pid in
+# $T/c/node-TAG.pid, its log in $T/c/log/droverd-TAG.log).
+emulate_nodes() {
+  "$BIN/core/noded/droverd" -D -f "$SLURM_CONF" --emulate "$1" -L "$T/c/log/droverd-$2.log" &
+  echo $! > "$T/c/node-$2.pid"
+}
+
 node_state() { sinfo -h -N -n "$1" -o %t 2>/dev/null | head -1; }
 
 restart_ctld() {

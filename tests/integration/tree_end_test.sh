@@ -5,30 +5,15 @@
 # daemon of the tree is gone (its part is sent again around it, and the dead node is reported).
 # scontrol reconfigure reaches the node daemons the same way.
 source "$(dirname "$0")/lib.sh"
-mkdir -p "$T/c"
-write_config "$T/c" 1 "$(free_port)" 20000
-# 40 ports nobody listens on, in a window no other test uses (emulate_test takes 12000-17199,
-# cluster.sh 20000-30999, tree_step_test 31100-32699).
-port=$(free_ports 17500 19940 40) || fail "no 40 free ports in 17500-19939"
-sed -i "/^NodeName=/d; /^PartitionName=/d; /^TreeWidth=/d" "$T/c/slurm.conf"
 cat > "$T/epilog.sh" <<'E'
 #!/bin/sh
 touch "$(dirname "$0")/ended.$SLURM_JOB_ID.$SLURMD_NODENAME"
 E
 chmod 755 "$T/epilog.sh"
-cat >> "$T/c/slurm.conf" <<CONF
-SlurmdParameters=config_overrides
-TreeWidth=3
-SlurmdTimeout=30
-Epilog=$T/epilog.sh
-NodeName=tr[01-39] NodeAddr=127.0.0.1 Port=[$port-$((port + 38))] CPUs=2 RealMemory=1000
-NodeName=tr40 NodeAddr=127.0.0.1 Port=$((port + 39)) CPUs=2 RealMemory=1000
-PartitionName=all Nodes=tr[01-40] Default=YES MaxTime=INFINITE State=UP
-CONF
-export SLURM_CONF=$T/c/slurm.conf PATH=$BIN/core/cli:$PATH
-start_ctld "$T/c"
-"$BIN/core/noded/droverd" -D -f "$SLURM_CONF" --emulate 'tr[01-39]' -L "$T/c/log/droverd-emu.log" &
-echo $! > "$T/c/node-emu.pid"
+# Ports in a window no other test uses (emulate_test takes 12000-17199, tree_hung_test
+# 17200-17499, cluster.sh 20000-30999, tree_step_test 31100-32699).
+make_emulated_cluster tr 40 17500 19940 TreeWidth=3 SlurmdTimeout=30 "Epilog=$T/epilog.sh"
+emulate_nodes 'tr[01-39]' emu
 "$BIN/core/noded/droverd" -D -f "$SLURM_CONF" -N tr40 -L "$T/c/log/droverd-tr40.log" &
 echo $! > "$T/c/node-tr40.pid"
 wait_until 20 bash -c '[ "$(sinfo -h -t idle -o %D)" = 40 ]' || fail "the 40 nodes did not come up"

@@ -7,26 +7,11 @@
 # SlurmdTimeout and a ping interval, a job on nodes behind them keeps running, and when the daemon
 # resumes the nodes register again and ReturnToService=1 brings them back.
 source "$(dirname "$0")/lib.sh"
-mkdir -p "$T/c"
-write_config "$T/c" 1 "$(free_port)" 20000
-# 30 ports nobody listens on, in a window no other test uses (emulate_test takes 12000-17199,
-# tree_end_test 17500-19939, cluster.sh 20000-30999, tree_step_test 31100-32699).
-port=$(free_ports 17200 17500 30) || { fail "no 30 free ports in 17200-17499"; finish; exit; }
-sed -i "/^NodeName=/d; /^PartitionName=/d; /^TreeWidth=/d; /^SlurmdTimeout=/d; /^ReturnToService=/d" "$T/c/slurm.conf"
-cat >> "$T/c/slurm.conf" <<CONF
-SlurmdParameters=config_overrides
-TreeWidth=3
-SlurmdTimeout=6
-ReturnToService=1
-NodeName=tt[01-30] NodeAddr=127.0.0.1 Port=[$port-$((port + 29))] CPUs=2 RealMemory=1000
-PartitionName=all Nodes=tt[01-30] Default=YES MaxTime=INFINITE State=UP
-CONF
-export SLURM_CONF=$T/c/slurm.conf PATH=$BIN/core/cli:$PATH
-start_ctld "$T/c"
-"$BIN/core/noded/droverd" -D -f "$SLURM_CONF" --emulate 'tt[01-10,16-30]' -L "$T/c/log/droverd-emu.log" &
-echo $! > "$T/c/node-emu.pid"
-"$BIN/core/noded/droverd" -D -f "$SLURM_CONF" --emulate 'tt[11-15]' -L "$T/c/log/droverd-hung.log" &
-echo $! > "$T/c/node-hung.pid"
+# Ports in a window no other test uses (emulate_test takes 12000-17199, tree_end_test
+# 17500-19939, cluster.sh 20000-30999, tree_step_test 31100-32699).
+make_emulated_cluster tt 30 17200 17500 TreeWidth=3 SlurmdTimeout=6 ReturnToService=1
+emulate_nodes 'tt[01-10,16-30]' emu
+emulate_nodes 'tt[11-15]' hung
 wait_until 20 bash -c '[ "$(sinfo -h -t idle -o %D)" = 30 ]' || fail "the 30 nodes did not come up"
 mkdir -p "$T/w" && cd "$T/w"
 hung='tt11 tt12 tt13 tt14 tt15'

@@ -8,26 +8,13 @@
 # user's step, is refused by all 30 nodes.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/users.sh"
-mkdir -p "$T/c"
-write_config "$T/c" 1 "$(free_port)" 20000
-# 30 ports nobody listens on, in a window no other test uses (emulate_test takes 12000-17199,
-# tree_end_test 17500-19939, cluster.sh 20000-30999).
-port=$(free_ports 31100 32700 30) || { fail "no 30 free ports in 31100-32699"; finish; exit; }
-sed -i "/^NodeName=/d; /^PartitionName=/d; /^TreeWidth=/d; /^SlurmdTimeout=/d" "$T/c/slurm.conf"
-cat >> "$T/c/slurm.conf" <<CONF
-SlurmdParameters=config_overrides
-TreeWidth=3
-SlurmdTimeout=300
-NodeName=tt[01-30] NodeAddr=127.0.0.1 Port=[$port-$((port + 29))] CPUs=2 RealMemory=1000
-PartitionName=all Nodes=tt[01-30] Default=YES MaxTime=INFINITE State=UP
-CONF
-export SLURM_CONF=$T/c/slurm.conf PATH=$BIN/core/cli:$PATH
+# Ports in a window no other test uses (emulate_test takes 12000-17199, tree_end_test
+# 17500-19939, cluster.sh 20000-30999, tree_hung_test 17200-17499).
+make_emulated_cluster tt 30 31100 32700 TreeWidth=3 SlurmdTimeout=300
 TOOL=$BIN/tests/integration/step_tool
-start_ctld "$T/c"
 # tt11 has a daemon of its own: srun's tree (30 nodes, width 3) sends its second part to tt11,
 # which forwards to tt12-tt20.
-"$BIN/core/noded/droverd" -D -f "$SLURM_CONF" --emulate 'tt[01-10,12-30]' -L "$T/c/log/droverd-emu.log" &
-echo $! > "$T/c/node-emu.pid"
+emulate_nodes 'tt[01-10,12-30]' emu
 "$BIN/core/noded/droverd" -D -f "$SLURM_CONF" -N tt11 -L "$T/c/log/droverd-tt11.log" &
 echo $! > "$T/c/node-tt11.pid"
 wait_until 20 bash -c '[ "$(sinfo -h -t idle -o %D)" = 30 ]' || fail "the 30 nodes did not come up"
