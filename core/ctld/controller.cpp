@@ -296,6 +296,9 @@ ActiveOutcome run_active(Config &conf, plugin::PluginSet &plugins, net::Authenti
     net::AuthSocketKeeper auth_socket(io, net::auth_socket_path(conf), auth);
 
     uint32_t ping_s = std::clamp<uint32_t>(conf.slurmd_timeout / 3, 1, 60);
+    // With backups, nodes must hear from the controller in control more often than a backup waits
+    // (SlurmctldTimeout): a backup asks them before it takes control (standby.cpp).
+    if (conf.controllers.size() > 1) ping_s = std::min(ping_s, std::max<uint32_t>(1, conf.slurmctld_timeout / 3));
     // Nothing changes on its own while control is handed over.
     auto unless_handing = [&](std::function<void()> fn) {
         return [&handover, fn = std::move(fn)] {

@@ -46,6 +46,7 @@ struct Standby {
     Clock::time_point last_find{};
     bool finding = false, pulling = false, asking = false, checking = false, done = false;
     bool first_round = true;
+    bool warned_witness = false;
     bool warned_alone = false;
     bool forced = false;                  // an administrator asked for control (scontrol takeover)
     bool want_control;                    // ask for control once caught up
@@ -183,20 +184,34 @@ struct Standby {
     }
 
     // Pings a few nodes spread over the configuration (a worker thread): whether any answers.
-    bool any_node_answers() const {
+    // What the nodes say (a sample of up to 8 of them): whether any answers, and whether one of
+    // them heard from the controller in control within SlurmctldTimeout (which one, how long ago).
+    struct NodeWitness {
+        bool answered = false;
+        std::string heard_by;
+        uint32_t quiet_ms = 0;
+    };
+    NodeWitness ask_nodes() const {
+        NodeWitness w;
         std::size_t n = conf.nodes.size(), step = std::max<std::size_t>(1, n / 8);
         for (std::size_t i = 0; i < n; i += step) {
             const NodeConf &c = conf.nodes[i];
             flatbuffers::FlatBufferBuilder fbb(64);
             fbb.Finish(proto::CreateMessage(fbb, proto::Body::PingRequest, proto::CreatePingRequest(fbb).Union()));
             try {
-                net::call(conf.node_addr(c), conf.node_port(c), {fbb.GetBufferPointer(), fbb.GetSize()},
-                          auth.self_signer(), 1000);
-                return true;
+                net::Reply r = net::call(conf.node_addr(c), conf.node_port(c), {fbb.GetBufferPointer(), fbb.GetSize()},
+                                         auth.self_signer(), 1000);
+                w.answered = true;
+                const auto *p = r.as<proto::PingResponse>();
+                if (p->quiet_ms() < uint64_t(conf.slurmctld_timeout) * 1000) {
+                    w.heard_by = c.name;
+                    w.quiet_ms = p->quiet_ms();
+                    return w;
+                }
             } catch (const std::exception &) {
             }
         }
-        return false;
+        return w;
     }
 
     // No controller in control for SlurmctldTimeout: take control unless one is in control after
@@ -206,18 +221,19 @@ struct Standby {
         checking = true;
         auto st = std::make_shared<std::vector<PeerStatus>>(conf.controllers.size());
         auto up = std::make_shared<std::optional<std::size_t>>();
-        auto node_seen = std::make_shared<bool>(conf.nodes.empty());
+        auto nodes = std::make_shared<NodeWitness>();
+        nodes->answered = conf.nodes.empty();
         pool.run(
-            [this, st, up, node_seen] {
+            [this, st, up, nodes] {
                 // Nodes first: when a cut link returns, the other controllers are asked after it.
-                *node_seen = *node_seen || any_node_answers();
+                if (!conf.nodes.empty()) *nodes = ask_nodes();
                 for (std::size_t i = 0; i < st->size(); ++i) {
                     if (i == opts.self) continue;
                     (*st)[i] = ping_peer(conf, i, auth.self_signer(), 1000);
                     if ((*st)[i].up && (i < opts.self || (*st)[i].active) && !*up) *up = i;
                 }
             },
-            [this, st, up, node_seen] {
+            [this, st, up, nodes] {
                 checking = false;
                 if (done || source) return;
                 for (const PeerStatus &p : *st) out.seen_epoch = std::max(out.seen_epoch, p.epoch);
@@ -232,13 +248,26 @@ struct Standby {
                 }
                 // A controller that reaches no node is the one cut off: taking control there
                 // would only start a generation that no node follows.
-                if (!*node_seen) {
+                if (!nodes->answered) {
                     if (!warned_alone)
                         spdlog::warn("no controller is in control, but no node answers here either: "
                                      "not taking control");
                     warned_alone = true;
                     return;
                 }
+                // Nodes still hear from the controller in control: it is alive and cut off from
+                // this one only. Taking control would start a second history beside the one it
+                // goes on acknowledging; standing by loses nothing (its changes come here once
+                // the link returns).
+                if (!nodes->heard_by.empty()) {
+                    if (!warned_witness)
+                        spdlog::warn("no word from the controller in control for {} s, but node {} heard from it "
+                                     "{} ms ago: it is alive, not taking control",
+                                     conf.slurmctld_timeout, nodes->heard_by, nodes->quiet_ms);
+                    warned_witness = true;
+                    return;
+                }
+                warned_witness = false;
                 spdlog::warn("no controller has been in control for {} s (SlurmctldTimeout): taking "
                              "control at transaction {}",
                              conf.slurmctld_timeout, replica.seq());

@@ -1,6 +1,8 @@
 // node_instance.cpp - one node's jobs, steps, requests and registration.
 #include "noded/node_instance.hpp"
 
+#include <chrono>
+
 #include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
 #include <boost/asio.hpp>
 #include <spdlog/spdlog.h>
@@ -23,6 +25,11 @@ namespace asio = boost::asio;
 namespace drover::noded {
 
 namespace {
+
+int64_t steady_ms() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
 
 std::vector<uint8_t> finish(flatbuffers::FlatBufferBuilder &fbb) {
     return {fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize()};
@@ -88,6 +95,7 @@ void NodeInstance::handle(std::shared_ptr<net::Request> req, net::ResponderPtr r
                                                        " is older than " + std::to_string(sh_.epoch) +
                                                        ": ignored");
         sh_.epoch = e;
+        sh_.controller_seen_ms = steady_ms();
     }
     switch (m->body_type()) {
     // Users reach their own steps; the credential or the step's owner decides.
@@ -137,8 +145,11 @@ void NodeInstance::handle(std::shared_ptr<net::Request> req, net::ResponderPtr r
     case proto::Body::PingRequest: {
         flatbuffers::FlatBufferBuilder fbb(64);
         auto n = fbb.CreateString(name_);
-        fbb.Finish(proto::CreateMessage(fbb, proto::Body::PingResponse,
-                                        proto::CreatePingResponse(fbb, n).Union()));
+        int64_t quiet = sh_.controller_seen_ms < 0 ? -1 : steady_ms() - sh_.controller_seen_ms;
+        fbb.Finish(proto::CreateMessage(
+            fbb, proto::Body::PingResponse,
+            proto::CreatePingResponse(fbb, n, 0, sh_.epoch, quiet < 0 || quiet > 0xfffffffe ? 0xffffffffu : uint32_t(quiet))
+                .Union()));
         resp->reply(finish(fbb));
         if (m->body_as_PingRequest()->register_()) register_node();
         return;

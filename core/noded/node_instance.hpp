@@ -54,6 +54,10 @@ struct NodeShared {
     // The newest controller generation seen (on the loop's thread): requests stamped with an
     // older one come from a controller no longer in control and are refused.
     uint64_t epoch = 0;
+    // When a request of the controller in control (one stamped with a generation) last came, in
+    // steady-clock milliseconds; -1: never. A backup asks, and does not take control while nodes
+    // still hear from the controller in control (it is cut off from the backup only).
+    int64_t controller_seen_ms = -1;
     // scontrol reconfigure: re-reads and checks the configuration (once for every node of the
     // process that asks within a second). Empty or what is wrong with it.
     std::string reread_config();

@@ -3,7 +3,9 @@
 # joined to the node daemons and commands by a bridge: cutting the primary's link in the middle
 # of a submission storm and while a job runs makes the backup take control; every acknowledged
 # job survives and the running job finishes; when the link returns, the old primary finds a newer
-# generation in control, steps down, copies the backup's state and takes control back.
+# generation in control, steps down, copies the backup's state and takes control back. When only
+# the link between the controllers is cut, the backup does not take control: the nodes still hear
+# from the primary, which loses nothing.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/ha.sh"
 if [ "$(id -u)" != 0 ] || ! ip netns list >/dev/null 2>&1; then
@@ -68,4 +70,23 @@ assert_match "stepping down" "$(cat "$T/c/log/ctl1.log")" "the old primary stepp
 after=$(sbatch --parsable --wrap 'echo back')
 wait_job "$after" 15
 assert_eq COMPLETED "$(job_state "$after")" "nodes run the primary's jobs again"
+
+# Only the controllers lose each other (a route to nowhere in each namespace); nodes and commands
+# still reach both. The backup hears nothing from the primary for longer than SlurmctldTimeout,
+# but the nodes still hear from it: the backup stands by, and the primary goes on acknowledging
+# submissions, none of which is lost when the link returns.
+ip netns exec "drvc1-$tag" ip route add blackhole "$net.12/32"
+ip netns exec "drvc2-$tag" ip route add blackhole "$net.11/32"
+( for i in $(seq 1 20); do sbatch --hold -J split --wrap true 2>&1; sleep 0.3; done > split.txt )
+assert_eq 20 "$(grep -c '^Submitted batch job' split.txt)" "the primary acknowledged every submission while cut off from the backup"
+assert_match "ctl1 is UP \(in control\)" "$(scontrol ping)" "the primary stayed in control"
+assert_match "ctl2 is UP$" "$(scontrol ping)" "the backup did not take control"
+assert_match "heard from it .* not taking control" "$(cat "$T/c/log/ctl2.log")" "the nodes told the backup the primary is alive"
+ip netns exec "drvc1-$tag" ip route del blackhole "$net.12/32"
+ip netns exec "drvc2-$tag" ip route del blackhole "$net.11/32"
+# The backup catches up; handed control, it holds every job the primary acknowledged alone.
+sleep 2
+scontrol takeover >/dev/null
+wait_until 20 only_in_control 2 || fail "scontrol takeover did not move control: $(scontrol ping)"
+assert_eq 0 "$(missing_jobs split.txt)" "every job acknowledged while the controllers were apart is on the backup"
 finish
