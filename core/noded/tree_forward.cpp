@@ -65,11 +65,12 @@ void serve_forward(NodeShared &sh, const std::string &self, const std::shared_pt
     auto origin = net::forward_origin(req->peer.uid, f->origin_uid(), sh.is_admin, &why);
     if (!origin) return resp->error(DROVER_EPERM, why);
 
-    // The sender learns at once that this node is alive: its hop timeout is over. A node at the
-    // end of a branch whose answer is ready at once (a ping) needs no ForwardAccepted before it,
-    // which spares most hops of a large tree a frame; see the end.
-    bool leaf = nodes.size() == 1;
-    if (!leaf) resp->accept();
+    // The sender learns at once that this node is alive: its hop timeout is over. A ping at the
+    // end of a branch is answered at once and needs no ForwardAccepted before it, which spares most
+    // hops of a ping round a frame (anything else may keep the loop busy a while: accepted first).
+    bool quick_ping = nodes.size() == 1 &&
+                flatbuffers::GetRoot<proto::Message>(f->inner()->data())->body_type() == proto::Body::PingRequest;
+    if (!quick_ping) resp->accept();
     int timeout = int(std::min(f->timeout_ms(), kMaxForwardTimeoutMs));
 
     auto results = std::make_shared<std::vector<net::NodeOutcome>>();
@@ -126,7 +127,7 @@ void serve_forward(NodeShared &sh, const std::string &self, const std::shared_pt
                      done();
                  },
                  &sh.calls_io, *origin);
-    if (leaf && *waiting > 0) resp->accept();  // its own share is still being worked on
+    if (quick_ping && *waiting > 0) resp->accept();  // (not answered after all)
 }
 
 }  // namespace drover::noded
