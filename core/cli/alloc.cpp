@@ -1,6 +1,8 @@
 // alloc.cpp - interactive allocations.
 #include "cli/alloc.hpp"
 
+#include "proto/fb_read.hpp"
+
 #include <csignal>
 #include <unistd.h>
 
@@ -20,7 +22,7 @@ namespace {
 volatile sig_atomic_t g_interrupted = 0;
 void on_int(int) { g_interrupted = 1; }
 
-std::string s(const flatbuffers::String *v) { return v ? v->str() : std::string(); }
+using proto::str;
 
 const proto::JobInfoLite *wait_job(net::Reply &reply, uint32_t id, uint32_t timeout_ms) {
     flatbuffers::FlatBufferBuilder fbb(64);
@@ -174,12 +176,12 @@ bool allocate(const SrunRequest &r, const std::string &prog, Allocation *out) {
     if (queued_said) say("job " + std::to_string(id) + " has been allocated resources");
     if (prog == "salloc") {
         say("Granted job allocation " + std::to_string(id));
-        say("Nodes " + s(job->node_list()) + " are ready for job");
+        say("Nodes " + str(job->node_list()) + " are ready for job");
     }
     out->job_id = id;
-    out->node_list = s(job->node_list());
-    out->partition = s(job->partition());
-    out->name = s(job->name());
+    out->node_list = str(job->node_list());
+    out->partition = str(job->partition());
+    out->name = str(job->name());
     if (job->nodes())
         for (const auto *x : *job->nodes()) out->nodes.push_back(x->str());
     if (job->node_cpus()) out->node_cpus.assign(job->node_cpus()->begin(), job->node_cpus()->end());

@@ -1,6 +1,8 @@
 // squeue_steps.cpp - step lines for squeue --steps.
 #include "cli/squeue_steps.hpp"
 
+#include "proto/fb_read.hpp"
+
 #include "cli/format_spec.hpp"
 #include "common/error.hpp"
 #include "common/timefmt.hpp"
@@ -28,7 +30,7 @@ const char *header_of(char c) {
     }
 }
 
-std::string s(const flatbuffers::String *v) { return v ? v->str() : std::string(); }
+using proto::str;
 
 }  // namespace
 
@@ -54,16 +56,16 @@ std::string render_steps(std::string_view fmt, const std::vector<const proto::St
         out += render_line(spec, [&](const FieldSpec &f) -> FieldValue {
             switch (f.type) {
             case 'i': return {step_id_text(*st)};
-            case 'j': return {s(st->name())};
-            case 'P': return {s(st->partition())};
-            case 'u': return {s(st->user_name())};
+            case 'j': return {str(st->name())};
+            case 'P': return {str(st->partition())};
+            case 'u': return {str(st->user_name())};
             case 'U': return {std::to_string(st->user_id())};
             case 'M': return {format_elapsed(st->start_time() ? now - st->start_time() : 0)};
             case 'l': return {format_time_limit(st->time_limit_min())};
             case 'S': return {format_timestamp(st->start_time())};
-            case 'N': return {s(st->node_list()), false};
+            case 'N': return {str(st->node_list()), false};
             case 'A': return {std::to_string(st->num_tasks())};
-            case 'b': return {st->gres() && st->gres()->size() ? s(st->gres()) : "N/A"};
+            case 'b': return {st->gres() && st->gres()->size() ? str(st->gres()) : "N/A"};
             default: return {};
             }
         }) + "\n";

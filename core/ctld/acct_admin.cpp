@@ -2,6 +2,8 @@
 // accounting store, then into the copy and the state store's snapshot.
 #include "ctld/acct_admin.hpp"
 
+#include "proto/fb_read.hpp"
+
 #include <pwd.h>
 
 #include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
@@ -19,12 +21,11 @@ namespace {
 
 constexpr std::string_view kSnapshotKey = "assoc_snapshot";
 
-std::string text(const flatbuffers::String *s) { return s ? s->str() : std::string(); }
 
 AdminFields fields_of(const flatbuffers::Vector<flatbuffers::Offset<proto::KeyValue>> *v) {
     AdminFields out;
     if (v)
-        for (const auto *kv : *v) out.emplace_back(text(kv->key()), text(kv->value()));
+        for (const auto *kv : *v) out.emplace_back(proto::str(kv->key()), proto::str(kv->value()));
     return out;
 }
 
@@ -111,7 +112,7 @@ uint32_t AcctAdmin::admin_level(uint32_t uid) const {
 void AcctAdmin::on_request(const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp) {
     auto &ctx = impl_->ctx;
     const auto *m = req->msg->body_as_AcctAdminRequest();
-    AdminRequest r{text(m->verb()), text(m->entity()), fields_of(m->fields()), fields_of(m->where())};
+    AdminRequest r{proto::str(m->verb()), proto::str(m->entity()), fields_of(m->fields()), fields_of(m->where())};
     LocalCluster local{ctx.conf.cluster_name, ctx.host, ctx.conf.slurmctld_port};
     if (!ctx.conf.controllers.empty()) local.control_host = ctx.conf.controllers.front().addr;
     const auto &acct = ctx.plugins.acct();

@@ -2,6 +2,8 @@
 // and the answers to queries.
 #include "ctld/acct_spool.hpp"
 
+#include "proto/fb_read.hpp"
+
 #include <algorithm>
 #include <cstring>
 #include <variant>
@@ -13,7 +15,6 @@ namespace drover::ctld {
 
 namespace {
 
-std::string to_string(const flatbuffers::String *s) { return s ? s->str() : std::string(); }
 
 std::vector<uint8_t> with_event(int event, const flatbuffers::FlatBufferBuilder &fbb) {
     std::vector<uint8_t> out(1 + fbb.GetSize());
@@ -138,11 +139,11 @@ void read(const proto::AcctJob &j, AcctRecord *r) {
     r->job_id = j.job_id();
     r->uid = j.user_id();
     r->gid = j.group_id();
-    r->name = to_string(j.name());
-    r->partition = to_string(j.partition());
-    r->account = to_string(j.account());
-    r->node_list = to_string(j.node_list());
-    r->work_dir = to_string(j.work_dir());
+    r->name = proto::str(j.name());
+    r->partition = proto::str(j.partition());
+    r->account = proto::str(j.account());
+    r->node_list = proto::str(j.node_list());
+    r->work_dir = proto::str(j.work_dir());
     r->alloc_nodes = j.alloc_nodes();
     r->alloc_cpus = j.alloc_cpus();
     r->req_cpus = j.req_cpus();
@@ -157,14 +158,14 @@ void read(const proto::AcctJob &j, AcctRecord *r) {
     r->cancelled_by = j.cancelled_by();
     r->array_job_id = j.array_job_id();
     r->array_task_id = j.array_task_id();
-    r->comment = to_string(j.comment());
+    r->comment = proto::str(j.comment());
 }
 
 void read(const proto::AcctStep &s, AcctStepRecord *r) {
     r->job_id = s.job_id();
     r->step_id = s.step_id();
-    r->name = to_string(s.name());
-    r->node_list = to_string(s.node_list());
+    r->name = proto::str(s.name());
+    r->node_list = proto::str(s.node_list());
     r->nodes = s.nodes();
     r->tasks = s.tasks();
     r->cpus = s.cpus();
@@ -177,10 +178,10 @@ void read(const proto::AcctStep &s, AcctStepRecord *r) {
     r->max_rss_task = s.max_rss_task();
     r->max_rss = s.max_rss();
     r->ave_rss = s.ave_rss();
-    r->max_rss_node = to_string(s.max_rss_node());
+    r->max_rss_node = proto::str(s.max_rss_node());
     r->max_vsize = s.max_vsize();
     r->ave_vsize = s.ave_vsize();
-    r->max_vsize_node = to_string(s.max_vsize_node());
+    r->max_vsize_node = proto::str(s.max_vsize_node());
     r->ave_cpu_usec = s.ave_cpu_usec();
     r->min_cpu_usec = s.min_cpu_usec();
     r->user_cpu_usec = s.user_cpu_usec();
@@ -189,16 +190,16 @@ void read(const proto::AcctStep &s, AcctStepRecord *r) {
     r->max_disk_write = s.max_disk_write();
     r->ave_disk_read = s.ave_disk_read();
     r->ave_disk_write = s.ave_disk_write();
-    r->max_disk_read_node = to_string(s.max_disk_read_node());
-    r->max_disk_write_node = to_string(s.max_disk_write_node());
-    r->tres_alloc = to_string(s.tres_alloc());
+    r->max_disk_read_node = proto::str(s.max_disk_read_node());
+    r->max_disk_write_node = proto::str(s.max_disk_write_node());
+    r->tres_alloc = proto::str(s.tres_alloc());
 }
 
 void read(const proto::AcctNodeEvent &e, AcctNodeEvent *r) {
-    r->node_name = to_string(e.node_name());
+    r->node_name = proto::str(e.node_name());
     r->state = e.state();
     r->flags = e.flags();
-    r->reason = to_string(e.reason());
+    r->reason = proto::str(e.reason());
     r->reason_uid = e.reason_uid();
     r->start_time = e.start_time();
     r->end_time = e.end_time();

@@ -1,6 +1,8 @@
 // assoc_db.cpp - the controller's copy of clusters, accounts, users and associations.
 #include "ctld/assoc_db.hpp"
 
+#include "proto/fb_read.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <cstring>
@@ -13,7 +15,6 @@ namespace drover::ctld {
 namespace {
 
 std::string text(drover_str s) { return s.ptr ? std::string(s.ptr, s.len) : std::string(); }
-std::string text(const flatbuffers::String *s) { return s ? s->str() : std::string(); }
 
 std::string lower(std::string_view s) {
     std::string out(s);
@@ -211,15 +212,15 @@ bool AssocDb::restore(const uint8_t *data, std::size_t len) {
         for (const auto *x : *snap->records()) {
             AssocRec r;
             r.kind = x->kind();
-            r.name = text(x->name());
-            r.cluster = text(x->cluster());
-            r.account = text(x->account());
-            r.user = text(x->user());
-            r.partition = text(x->partition());
-            r.parent = text(x->parent());
-            r.description = text(x->description());
-            r.organization = text(x->organization());
-            r.default_account = text(x->default_account());
+            r.name = proto::str(x->name());
+            r.cluster = proto::str(x->cluster());
+            r.account = proto::str(x->account());
+            r.user = proto::str(x->user());
+            r.partition = proto::str(x->partition());
+            r.parent = proto::str(x->parent());
+            r.description = proto::str(x->description());
+            r.organization = proto::str(x->organization());
+            r.default_account = proto::str(x->default_account());
             r.admin_level = x->admin_level();
             recs.push_back(std::move(r));
         }

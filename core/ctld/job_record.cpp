@@ -1,6 +1,8 @@
 // job_record.cpp - Job <-> JobInfo.
 #include "ctld/job_record.hpp"
 
+#include "proto/fb_read.hpp"
+
 #include "common/hostlist.hpp"
 #include "ctld/job_mgr.hpp"
 
@@ -177,17 +179,16 @@ flatbuffers::Offset<proto::JobInfo> write_job_info(flatbuffers::FlatBufferBuilde
 
 Job read_job_info(const proto::JobInfo &i,
                   const std::function<int(const std::string &)> &node_index) {
-    auto s = [](const flatbuffers::String *v) { return v ? v->str() : std::string(); };
     Job j;
     j.id = i.job_id();
-    j.name = s(i.name());
+    j.name = proto::str(i.name());
     j.uid = i.user_id();
     j.gid = i.group_id();
-    j.user_name = s(i.user_name());
-    j.partition = s(i.partition());
-    j.account = s(i.account());
+    j.user_name = proto::str(i.user_name());
+    j.partition = proto::str(i.partition());
+    j.account = proto::str(i.account());
     j.state = i.state();
-    j.reason = s(i.state_reason());
+    j.reason = proto::str(i.state_reason());
     j.priority = i.priority();
     j.min_nodes = i.min_nodes();
     j.max_nodes = i.max_nodes();
@@ -203,15 +204,15 @@ Job read_job_info(const proto::JobInfo &i,
         j.start_time = 0;
     }
     j.end_time = i.end_time();
-    j.work_dir = s(i.work_dir());
-    j.std_out = s(i.std_out());
-    j.std_err = s(i.std_err());
-    j.std_in = s(i.std_in());
+    j.work_dir = proto::str(i.work_dir());
+    j.std_out = proto::str(i.std_out());
+    j.std_err = proto::str(i.std_err());
+    j.std_in = proto::str(i.std_in());
     j.exit_status = i.exit_status();
     j.hold = Hold(i.held() > 2 ? 2 : i.held());
-    j.submit_host = s(i.submit_host());
-    j.command = s(i.command());
-    j.comment = s(i.comment());
+    j.submit_host = proto::str(i.submit_host());
+    j.command = proto::str(i.command());
+    j.comment = proto::str(i.comment());
     j.exclusive = i.exclusive();
     j.cancelled_by = i.cancelled_by();
     j.requeue = i.requeue();
@@ -257,23 +258,23 @@ Job read_job_info(const proto::JobInfo &i,
     if (i.gres() || i.constraint() || i.req_nodes() || i.exc_nodes() || i.signal() ||
         i.dependency() || i.gpus() || i.gpus_per_node() || i.gpus_per_task() || i.deadline()) {
         auto x = std::make_shared<JobExtra>();
-        x->gres = s(i.gres());
-        x->constraint = s(i.constraint());
-        x->req_nodes = s(i.req_nodes());
-        x->exc_nodes = s(i.exc_nodes());
-        x->signal = s(i.signal());
+        x->gres = proto::str(i.gres());
+        x->constraint = proto::str(i.constraint());
+        x->req_nodes = proto::str(i.req_nodes());
+        x->exc_nodes = proto::str(i.exc_nodes());
+        x->signal = proto::str(i.signal());
         x->gpus = i.gpus();
         x->gpus_per_node = i.gpus_per_node();
         x->gpus_per_task = i.gpus_per_task();
         x->deadline = i.deadline();
-        x->orig_dependency = s(i.orig_dependency());
-        x->dependency = parse_dependency(s(i.dependency()));
+        x->orig_dependency = proto::str(i.orig_dependency());
+        x->dependency = parse_dependency(proto::str(i.dependency()));
         j.extra = std::move(x);
     }
     j.node_cpus.resize(j.nodes.size(), 0);
     if (i.node_alloc() && i.node_alloc()->size() == j.nodes.size())
         for (const auto *a : *i.node_alloc())
-            j.node_alloc.push_back({a->mem_mb(), s(a->cpu_ids()), s(a->gres())});
+            j.node_alloc.push_back({a->mem_mb(), proto::str(a->cpu_ids()), proto::str(a->gres())});
     if (j.running()) {
         j.alloc_cpus = 0;
         for (auto c : j.node_cpus) j.alloc_cpus += c;

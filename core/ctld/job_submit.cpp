@@ -1,6 +1,8 @@
 // job_submit.cpp - sbatch's request: validation against partitions and node selection, the new
 // job's record, and the reply once both are durable.
 #include <grp.h>
+
+#include "proto/fb_read.hpp"
 #include <pwd.h>
 #include <spdlog/spdlog.h>
 
@@ -21,7 +23,7 @@ namespace drover::ctld {
 
 namespace {
 
-std::string str(const flatbuffers::String *s) { return s ? s->str() : std::string(); }
+using proto::str;
 
 bool user_in_groups(uint32_t uid, uint32_t gid, const std::vector<uint32_t> &allowed) {
     if (allowed.empty()) return true;

@@ -1,6 +1,8 @@
 // step_mgr.cpp - step creation, credentials, ends, limits, signals and queries.
 #include "ctld/step_mgr.hpp"
 
+#include "proto/fb_read.hpp"
+
 #include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
 #include <boost/asio.hpp>
 #include <csignal>
@@ -30,7 +32,7 @@ namespace drover::ctld {
 
 namespace {
 
-std::string str(const flatbuffers::String *s) { return s ? s->str() : std::string(); }
+using proto::str;
 
 int worse(int a, int b) {
     auto rank = [](int s) { return WIFSIGNALED(s) ? 128 + WTERMSIG(s) : WEXITSTATUS(s); };

@@ -1,18 +1,16 @@
 // step_record.cpp - Step <-> StepRecord.
 #include "ctld/step_record.hpp"
 
+#include "proto/fb_read.hpp"
+
 #include "net/usage_codec.hpp"
 
 namespace drover::ctld {
 
 namespace {
 
-std::string str(const flatbuffers::String *s) { return s ? s->str() : std::string(); }
-
-template <class T>
-std::vector<T> vec(const flatbuffers::Vector<T> *v) {
-    return v ? std::vector<T>(v->begin(), v->end()) : std::vector<T>();
-}
+using proto::str;
+using proto::vec;
 
 }  // namespace
 

@@ -6,6 +6,8 @@
 // when droverd is not there to reap it.
 #include "noded/launcher.hpp"
 
+#include "proto/fb_read.hpp"
+
 #include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
 #include <boost/asio.hpp>
 #include <csignal>
@@ -33,7 +35,7 @@ namespace drover::noded {
 
 namespace {
 
-std::string str(const flatbuffers::String *s) { return s ? s->str() : std::string(); }
+using proto::str;
 
 // In the child: report a failure on the job's stderr if it is open, else ours, and exit.
 [[noreturn]] void child_fail(const std::string &msg, int code) {

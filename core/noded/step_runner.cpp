@@ -1,6 +1,8 @@
 // step_runner.cpp - step launch, I/O forwarding, signals and ends on the node.
 #include "noded/step_runner.hpp"
 
+#include "proto/fb_read.hpp"
+
 #include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
 #include <boost/asio.hpp>
 #include <csignal>
@@ -37,7 +39,7 @@ namespace drover::noded {
 
 namespace {
 
-std::string str(const flatbuffers::String *s) { return s ? s->str() : std::string(); }
+using proto::str;
 
 bool make_pipe(int fds[2]) { return ::pipe2(fds, O_CLOEXEC) == 0; }
 
