@@ -164,7 +164,7 @@ class Fanout : public std::enable_shared_from_this<Fanout> {
 
     // Sends waiting parts while fewer than width messages are out.
     void pump() {
-        while (out_ < width_ && !waiting_.empty()) {
+        while (out_parts_.size() < width_ && !waiting_.empty()) {
             Part p = waiting_.front();
             waiting_.pop_front();
             send(p);
@@ -181,7 +181,6 @@ class Fanout : public std::enable_shared_from_this<Fanout> {
         std::string host;
         uint16_t port = 0;
         if (!resolve_(nodes_[p.begin], &host, &port)) return reroute(p, "unknown node");
-        ++out_;
         uint64_t id = ++sent_;
         out_parts_.emplace(id, p);
         budget_.acquire(tree_depth(p.end - p.begin, width_),
@@ -212,7 +211,6 @@ class Fanout : public std::enable_shared_from_this<Fanout> {
         if (!reply && std::chrono::steady_clock::now() >= deadline_ - std::chrono::milliseconds(5)) return expire();
         Part p = it->second;
         out_parts_.erase(it);
-        --out_;
         arrived(p, err, reply.get());
         if (!finished_) pump();
     }
@@ -243,10 +241,9 @@ class Fanout : public std::enable_shared_from_this<Fanout> {
     uint32_t origin_uid_;
     std::vector<NodeOutcome> results_;
     std::deque<Part> waiting_;
-    std::map<uint64_t, Part> out_parts_;  // parts sent (or waiting for a hop slot), by send number
+    std::map<uint64_t, Part> out_parts_;  // messages out (or waiting for a hop slot), by send number
     uint64_t sent_ = 0;
     std::size_t parts_left_ = 0;  // parts not yet answered for, whether waiting or out
-    unsigned out_ = 0;            // messages out now
     bool finished_ = false;
 };
 

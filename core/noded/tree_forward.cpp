@@ -76,7 +76,7 @@ void serve_forward(NodeShared &sh, const std::string &self, const std::shared_pt
     auto results = std::make_shared<std::vector<net::NodeOutcome>>();
     auto waiting = std::make_shared<int>(2);
     auto done = [resp, results, waiting] {
-        if (*waiting <= 0 || --*waiting) return;
+        if (--*waiting) return;
         flatbuffers::FlatBufferBuilder fbb(256 + results->size() * 48);
         std::vector<flatbuffers::Offset<proto::NodeResult>> rs;
         for (const auto &r : *results)
