@@ -28,7 +28,7 @@ net::Reply call_host(const ControllerHost &host, flatbuffers::FlatBufferBuilder 
                      proto::Body type, flatbuffers::Offset<void> body, int timeout_ms) {
     const Config &conf = cli_config();
     fbb.Finish(proto::CreateMessage(fbb, type, body));
-    return net::call(host.addr.empty() ? host.name : host.addr, conf.slurmctld_port,
+    return net::call(host.addr.empty() ? host.name : host.addr, conf.slurmctld_port, host.name,
                      {fbb.GetBufferPointer(), fbb.GetSize()}, net::socket_signer(conf),
                      timeout_ms);
 }

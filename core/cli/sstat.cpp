@@ -129,7 +129,7 @@ int sstat_main(std::span<const std::string> args) {
                     q.Finish(proto::CreateMessage(q, proto::Body::StepStatRequest,
                                                   proto::CreateStepStatRequest(q, st->job_id(), st->step_id(), n).Union()));
                     try {
-                        net::Reply rep = net::call(conf.node_addr(*nc), conf.node_port(*nc),
+                        net::Reply rep = net::call(conf.node_addr(*nc), conf.node_port(*nc), node,
                                                    {q.GetBufferPointer(), q.GetSize()}, net::socket_signer(conf), 10000);
                         const auto *s = rep.as<proto::StepStatResponse>();
                         StepUsageSummary u = s->usage() ? net::usage_from_proto(*s->usage()) : StepUsageSummary{};

@@ -269,7 +269,9 @@ ActiveOutcome run_active(Config &conf, plugin::PluginSet &plugins, net::Authenti
 
     net::Handler handler = [&](std::shared_ptr<net::Request> req, net::ResponderPtr resp) {
         auto type = req->msg->body_type();
-        if (req->msg->epoch() > ctx.epoch) {
+        // Only the controllers and node daemons (root or SlurmUser) speak for generations: a user's
+        // message carrying a newer one is not evidence of another controller in control.
+        if (req->msg->epoch() > ctx.epoch && ctx.is_admin(req->peer.uid)) {
             handover.newer_epoch(req->msg->epoch());
             return resp->error(net::kNotInControl, "controller " + ctx.host + " is no longer in control");
         }
@@ -292,7 +294,7 @@ ActiveOutcome run_active(Config &conf, plugin::PluginSet &plugins, net::Authenti
     const auto &me = conf.controllers.empty() ? ControllerHost{"localhost", "127.0.0.1"}
                                               : conf.controllers[self];
     std::string bind = daemon::listen_address(me.addr.empty() ? me.name : me.addr);
-    net::Server server(io, bind, conf.slurmctld_port, auth, handler);
+    net::Server server(io, bind, conf.slurmctld_port, auth, me.name, handler);
     net::AuthSocketKeeper auth_socket(io, net::auth_socket_path(conf), auth);
 
     uint32_t ping_s = std::clamp<uint32_t>(conf.slurmd_timeout / 3, 1, 60);
@@ -386,6 +388,9 @@ int run_controller(const Options &opts) {
     plugins.load(conf.scheduler_type);
     plugins.load(conf.accounting_storage_type);
     net::Authenticator auth(plugins.auth());
+    uint32_t slurm_uid = daemon::uid_of(conf.slurm_user);
+    net::set_reply_check(net::admin_reply_check(auth, [slurm_uid](uint32_t u) { return u == 0 || u == slurm_uid; }));
+    daemon::raise_fd_limit();
 
     bool sync_each = conf.state_save_sync == "yes" || conf.state_save_sync == "1";
     state::Store store(dir, sync_each);

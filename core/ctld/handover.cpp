@@ -133,7 +133,7 @@ void Handover::shutdown_standbys() {
         auto from = fbb.CreateString(I.ctx.host);
         fbb.Finish(proto::CreateMessage(fbb, proto::Body::ShutdownRequest,
                                         proto::CreateShutdownRequest(fbb, from).Union()));
-        I.ctx.pool.call(peer_addr(conf, i), conf.slurmctld_port,
+        I.ctx.pool.call(peer_addr(conf, i), conf.slurmctld_port, conf.controllers[i].name,
                         {fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize()},
                         I.ctx.auth.self_signer(), 2000, [](const std::string &, std::shared_ptr<net::Reply>) {});
     }

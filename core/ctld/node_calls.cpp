@@ -19,7 +19,7 @@ void call_nodes(Ctx &ctx, std::vector<std::string> names, std::vector<uint8_t> m
     std::string host;
     uint16_t port = 0;
     if (!resolve(names.front(), &host, &port)) return done({{names.front(), DROVER_EIO, "unknown node"}});
-    ctx.pool.call(host, port, std::move(msg), ctx.auth.self_signer(), timeout_ms,
+    ctx.pool.call(host, port, names.front(), std::move(msg), ctx.auth.self_signer(), timeout_ms,
                   [node = std::move(names.front()), done = std::move(done)](const std::string &err,
                                                                             std::shared_ptr<net::Reply> reply) {
                       net::NodeOutcome r{node, 0, {}};

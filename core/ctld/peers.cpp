@@ -61,7 +61,7 @@ PeerStatus ping_peer(const Config &conf, std::size_t i, const net::Signer &sign,
     fbb.Finish(proto::CreateMessage(fbb, proto::Body::ControllerPingRequest,
                                     proto::CreateControllerPingRequest(fbb).Union()));
     try {
-        net::Reply r = net::call(peer_addr(conf, i), conf.slurmctld_port,
+        net::Reply r = net::call(peer_addr(conf, i), conf.slurmctld_port, conf.controllers[i].name,
                                  {fbb.GetBufferPointer(), fbb.GetSize()}, sign, timeout_ms);
         const auto *p = r.as<proto::ControllerPingResponse>();
         st.up = true;

@@ -487,21 +487,35 @@ void Scheduler::relaunch(uint32_t job_id) {
     });
 }
 
+namespace {
+// A submission as the state store keeps it: the Message, or (a store written before protocol 2)
+// an Envelope around it. Null when it does not verify.
+const proto::Message *stored_submission(std::span<const uint8_t> rec) {
+    const proto::Message *m = nullptr;
+    if (proto::verify_message(rec, proto::Body::JobSubmitRequest, &m).empty()) return m;
+    flatbuffers::Verifier v(rec.data(), rec.size(), 64, 50'000'000);
+    if (!v.VerifyBuffer<proto::Envelope>(nullptr)) return nullptr;
+    const auto *body = flatbuffers::GetRoot<proto::Envelope>(rec.data())->body();
+    if (!body || !proto::verify_message({body->data(), body->size()}, proto::Body::JobSubmitRequest, &m).empty())
+        return nullptr;
+    return m;
+}
+}  // namespace
+
 void Scheduler::launch(uint32_t job_id) {
     Job *job = ctx_.jobs->find(job_id);
     if (!job || !job->running()) return;
     // Array tasks share their array's script record.
     auto key = state::job_key(job->array_job_id ? job->array_job_id : job_id);
     auto rec = ctx_.store.get(state::Table::Scripts, key);
-    proto::Verified v;
-    if (!rec || !proto::verify_frame_body(*rec, &v).empty() ||
-        !v.message->body_as_JobSubmitRequest() || !v.message->body_as_JobSubmitRequest()->desc()) {
+    const proto::Message *m = rec ? stored_submission(*rec) : nullptr;
+    if (!m || !m->body_as_JobSubmitRequest() || !m->body_as_JobSubmitRequest()->desc()) {
         spdlog::error("job {}: its script record is missing or damaged", job_id);
         job->reason = "Script record lost";
         ctx_.jobs->end_job(*job, DROVER_JOB_FAILED, 1 << 8);
         return;
     }
-    const proto::JobDesc *d = v.message->body_as_JobSubmitRequest()->desc();
+    const proto::JobDesc *d = m->body_as_JobSubmitRequest()->desc();
     const Node &batch = ctx_.nodes->at(job->nodes.front());
     std::string node_list = ctx_.nodes->names(job->nodes);
     std::string host;
@@ -539,7 +553,7 @@ void Scheduler::launch(uint32_t job_id) {
     std::vector<uint8_t> msg(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
     launching_.insert(job_id);
     uint32_t run = job->restart_count;
-    ctx_.pool.call(host, port, std::move(msg), ctx_.auth.self_signer(), 30000,
+    ctx_.pool.call(host, port, batch.conf->name, std::move(msg), ctx_.auth.self_signer(), 30000,
                    [this, job_id, run](const std::string &e, std::shared_ptr<net::Reply> reply) {
                        launching_.erase(job_id);
                        std::string why = e;

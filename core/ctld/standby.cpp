@@ -121,7 +121,7 @@ struct Standby {
         if (!source || pulling || done) return;
         pulling = true;
         std::size_t from = *source;
-        pool.call(peer_addr(conf, from), conf.slurmctld_port, replica.pull_request(me, kPullWaitMs),
+        pool.call(peer_addr(conf, from), conf.slurmctld_port, conf.controllers[from].name, replica.pull_request(me, kPullWaitMs),
                   auth.self_signer(), int(kPullWaitMs) + 4000,
                   [this, from](const std::string &err, std::shared_ptr<net::Reply> reply) {
                       pulling = false;
@@ -156,7 +156,7 @@ struct Standby {
         auto n = fbb.CreateString(me);
         fbb.Finish(proto::CreateMessage(fbb, proto::Body::RelinquishRequest,
                                         proto::CreateRelinquishRequest(fbb, n, out.seen_epoch).Union()));
-        pool.call(peer_addr(conf, from), conf.slurmctld_port, finish_msg(fbb), auth.self_signer(), 15000,
+        pool.call(peer_addr(conf, from), conf.slurmctld_port, conf.controllers[from].name, finish_msg(fbb), auth.self_signer(), 15000,
                   [this, from](const std::string &err, std::shared_ptr<net::Reply> reply) {
                       asking = false;
                       if (done) return;
@@ -199,7 +199,7 @@ struct Standby {
             flatbuffers::FlatBufferBuilder fbb(64);
             fbb.Finish(proto::CreateMessage(fbb, proto::Body::PingRequest, proto::CreatePingRequest(fbb).Union()));
             try {
-                net::Reply r = net::call(conf.node_addr(c), conf.node_port(c), {fbb.GetBufferPointer(), fbb.GetSize()},
+                net::Reply r = net::call(conf.node_addr(c), conf.node_port(c), c.name, {fbb.GetBufferPointer(), fbb.GetSize()},
                                          auth.self_signer(), 1000);
                 w.answered = true;
                 const auto *p = r.as<proto::PingResponse>();
@@ -323,7 +323,7 @@ StandbyOutcome run_standby(const Config &conf, state::Store &store, const net::A
     Standby sb(conf, store, auth, opts);
     const auto &self = conf.controllers[opts.self];
     std::string bind = daemon::listen_address(self.addr.empty() ? self.name : self.addr);
-    net::Server server(sb.io, bind, conf.slurmctld_port, auth,
+    net::Server server(sb.io, bind, conf.slurmctld_port, auth, self.name,
                        [&sb](std::shared_ptr<net::Request> q, net::ResponderPtr r) { sb.on_request(q, r); });
     net::AuthSocketKeeper auth_socket(sb.io, net::auth_socket_path(conf), auth);
     asio::signal_set signals(sb.io, SIGINT, SIGTERM);

@@ -1,6 +1,8 @@
 // daemon.cpp - logging set-up and detaching for droverctld and droverd.
 #include "daemon/daemon.hpp"
 
+#include <sys/resource.h>
+
 #include <fcntl.h>
 #include <pwd.h>
 #include <spdlog/sinks/basic_file_sink.h>
@@ -49,6 +51,14 @@ void detach() {
         ::dup2(fd, 1);
         ::dup2(fd, 2);
         if (fd > 2) ::close(fd);
+    }
+}
+
+void raise_fd_limit() {
+    struct rlimit rl {};
+    if (::getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+        rl.rlim_cur = rl.rlim_max;
+        ::setrlimit(RLIMIT_NOFILE, &rl);
     }
 }
 

@@ -27,6 +27,11 @@ uint32_t uid_of(const std::string &user);
 // "localhost" as 127.0.0.1, anything else (a name, or none) every interface.
 std::string listen_address(const std::string &addr);
 
+// Raises the soft limit on open descriptors to the hard one: a daemon's connections, its calls
+// out and its children's pipes all need them, and the connection limits are sized from it
+// (net::Admission).
+void raise_fd_limit();
+
 // Forks into the background (setsid, stdio to /dev/null). Returns in the child only.
 void detach();
 

@@ -77,30 +77,37 @@ class Call : public std::enable_shared_from_this<Call> {
         asio::async_read(sock_, asio::buffer(header_),
                          [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
                              if (ec) return self->finish(self->read_error(ec));
-                             uint32_t len = 0;
-                             std::string err = proto::decode_frame_header(self->header_, &len);
+                             std::string err = proto::decode_frame_header(self->header_, &self->head_);
                              if (!err.empty()) return self->finish("bad reply from " + self->host_ + ": " + err);
-                             self->reply_->bytes.resize(len);
-                             self->read_body();
+                             self->read_rest();
                          });
     }
 
-    void read_body() {
-        asio::async_read(sock_, asio::buffer(reply_->bytes),
+    // The preamble (not checked: this end opened the connection) and the body, in one buffer.
+    void read_rest() {
+        rest_.resize(std::size_t(head_.preamble_len) + head_.body_len);
+        asio::async_read(sock_, asio::buffer(rest_),
                          [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
                              if (ec) return self->finish(self->read_error(ec));
-                             proto::Verified v;
-                             std::string err = proto::verify_frame_body(self->reply_->bytes, &v);
-                             if (!err.empty()) return self->finish("bad reply from " + self->host_ + ": " + err);
-                             if (self->awaiting_accept_ && v.message->body_type() == proto::Body::ForwardAccepted) {
-                                 // Accepted: now the reply, within the call's whole timeout.
-                                 self->awaiting_accept_ = false;
-                                 self->arm(self->timeout_ms_);
-                                 return self->read_header();
-                             }
-                             self->reply_->msg = v.message;
-                             self->finish({});
+                             self->got_frame();
                          });
+    }
+
+    void got_frame() {
+        reply_->bytes.assign(rest_.begin() + head_.preamble_len, rest_.end());
+        std::string why = check_reply(head_, {rest_.data(), head_.preamble_len}, reply_->bytes);
+        if (!why.empty()) return finish("reply from " + host_ + " refused: " + why);
+        const proto::Message *msg = nullptr;
+        std::string err = proto::verify_message(reply_->bytes, head_.type, &msg);
+        if (!err.empty()) return finish("bad reply from " + host_ + ": " + err);
+        if (awaiting_accept_ && msg->body_type() == proto::Body::ForwardAccepted) {
+            // Accepted: now the reply, within the call's whole timeout.
+            awaiting_accept_ = false;
+            arm(timeout_ms_);
+            return read_header();
+        }
+        reply_->msg = msg;
+        finish({});
     }
 
     static std::string read_error(const boost::system::error_code &ec) {
@@ -127,6 +134,8 @@ class Call : public std::enable_shared_from_this<Call> {
     CallDone done_;
     std::vector<uint8_t> frame_;
     uint8_t header_[proto::kFrameHeaderSize]{};
+    proto::FrameHeader head_;
+    std::vector<uint8_t> rest_;
     std::shared_ptr<Reply> reply_ = std::make_shared<Reply>();
     bool finished_ = false;
     bool awaiting_accept_ = false;
@@ -137,17 +146,17 @@ class Call : public std::enable_shared_from_this<Call> {
 
 }  // namespace
 
-void async_call(asio::io_context &io, const std::string &host, uint16_t port,
+void async_call(asio::io_context &io, const std::string &host, uint16_t port, const std::string &to,
                 std::vector<uint8_t> message, const Signer &sign, int timeout_ms, CallDone done) {
-    async_forward_call(io, host, port, std::move(message), sign, 0, timeout_ms, std::move(done));
+    async_forward_call(io, host, port, to, std::move(message), sign, 0, timeout_ms, std::move(done));
 }
 
 void async_forward_call(asio::io_context &io, const std::string &host, uint16_t port,
-                        std::vector<uint8_t> message, const Signer &sign, int accept_ms, int timeout_ms,
-                        CallDone done) {
+                        const std::string &to, std::vector<uint8_t> message, const Signer &sign,
+                        int accept_ms, int timeout_ms, CallDone done) {
     std::vector<uint8_t> frame;
     try {
-        frame = proto::make_frame(message, sign(message));
+        frame = sealed_frame(message, to, sign);
     } catch (const std::exception &e) {
         std::string why = e.what()[0] ? e.what() : "cannot sign the request";
         asio::post(io, [done = std::move(done), why] { done(why, nullptr); });

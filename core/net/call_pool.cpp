@@ -45,14 +45,14 @@ void CallPool::run(std::function<void()> work, std::function<void()> done) {
     cv_.notify_one();
 }
 
-void CallPool::call(std::string host, uint16_t port, std::vector<uint8_t> message, Signer sign,
+void CallPool::call(std::string host, uint16_t port, std::string to, std::vector<uint8_t> message, Signer sign,
                     int timeout_ms, Done done) {
     auto reply = std::make_shared<Reply>();
     auto error = std::make_shared<std::string>();
     run(
-        [=, message = std::move(message), sign = std::move(sign)] {
+        [=, to = std::move(to), message = std::move(message), sign = std::move(sign)] {
             try {
-                *reply = net::call(host, port, message, sign, timeout_ms);
+                *reply = net::call(host, port, to, message, sign, timeout_ms);
             } catch (const std::exception &e) {
                 *error = e.what();
                 if (error->empty()) *error = "call failed";

@@ -29,8 +29,8 @@ class CallPool {
     // error is empty on success; reply is then set.
     using Done = std::function<void(const std::string &error, std::shared_ptr<Reply> reply)>;
 
-    // Runs net::call(host, port, message, sign, timeout_ms) on a worker; done runs on the loop.
-    void call(std::string host, uint16_t port, std::vector<uint8_t> message, Signer sign,
+    // Runs net::call(host, port, to, message, sign, timeout_ms) on a worker; done runs on the loop.
+    void call(std::string host, uint16_t port, std::string to, std::vector<uint8_t> message, Signer sign,
               int timeout_ms, Done done);
 
     // Runs work on a worker, then done (if set) on the loop.

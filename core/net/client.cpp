@@ -115,34 +115,63 @@ void read_all(int fd, uint8_t *data, std::size_t len, const Deadline &deadline) 
     }
 }
 
+std::vector<uint8_t> sealed_frame(std::span<const uint8_t> message, std::string_view to,
+                                  const Signer &sign) {
+    Seal seal = sign(message, to);
+    try {
+        return proto::make_frame(message, to, seal.digest, seal.cred);
+    } catch (const std::invalid_argument &e) {
+        throw NetError(e.what());
+    }
+}
+
+namespace {
+ReplyCheck g_reply_check;
+}  // namespace
+
+void set_reply_check(ReplyCheck check) { g_reply_check = std::move(check); }
+
+std::string check_reply(const proto::FrameHeader &header, std::span<const uint8_t> preamble,
+                        std::span<const uint8_t> body) {
+    if (!g_reply_check || header.type == proto::Body::ForwardAccepted) return {};
+    proto::Preamble p;
+    std::string err = proto::decode_preamble(preamble, &p);
+    return err.empty() ? g_reply_check(header, p, body) : err;
+}
+
+Reply read_frame(int fd, const Deadline &deadline, const std::string &from, uint32_t max_body) {
+    uint8_t header[proto::kFrameHeaderSize];
+    read_all(fd, header, sizeof header, deadline);
+    proto::FrameHeader h;
+    std::string err = proto::decode_frame_header(header, &h, max_body);
+    if (!err.empty()) throw NetError("bad reply from " + from + ": " + err);
+    uint8_t preamble[proto::kMaxPreamble];
+    read_all(fd, preamble, h.preamble_len, deadline);
+    Reply reply;
+    reply.bytes.resize(h.body_len);
+    read_all(fd, reply.bytes.data(), h.body_len, deadline);
+    err = check_reply(h, {preamble, h.preamble_len}, reply.bytes);
+    if (!err.empty()) throw NetError("reply from " + from + " refused: " + err);
+    err = proto::verify_message(reply.bytes, h.type, &reply.msg);
+    if (!err.empty()) throw NetError("bad reply from " + from + ": " + err);
+    return reply;
+}
+
 namespace {
 
 // connect_ms bounds the connection alone: a controller that is cut off must not hold the caller
 // for the whole request timeout when another controller may answer.
-Reply call_once(const std::string &host, uint16_t port, std::span<const uint8_t> message,
-                const Signer &sign, int timeout_ms, int connect_ms) {
+Reply call_once(const std::string &host, uint16_t port, const std::string &to,
+                std::span<const uint8_t> message, const Signer &sign, int timeout_ms, int connect_ms) {
     Deadline deadline(timeout_ms);
-    std::vector<uint8_t> cred = sign(message);
-    std::vector<uint8_t> frame = proto::make_frame(message, cred);
+    std::vector<uint8_t> frame = sealed_frame(message, to, sign);
     UniqueFd fd = connect_tcp(host, port, Deadline(std::min(timeout_ms, connect_ms)));
     write_all(fd.get(), frame.data(), frame.size(), deadline);
 
     // A node sends ForwardAccepted ahead of its reply to a ForwardRequest: the reply follows.
     for (;;) {
-        uint8_t header[proto::kFrameHeaderSize];
-        read_all(fd.get(), header, sizeof header, deadline);
-        uint32_t len = 0;
-        std::string err = proto::decode_frame_header(header, &len);
-        if (!err.empty()) throw NetError("bad reply from " + host + ": " + err);
-        Reply reply;
-        reply.bytes.resize(len);
-        read_all(fd.get(), reply.bytes.data(), len, deadline);
-        proto::Verified v;
-        err = proto::verify_frame_body(reply.bytes, &v);
-        if (!err.empty()) throw NetError("bad reply from " + host + ": " + err);
-        if (v.message->body_type() == proto::Body::ForwardAccepted) continue;
-        reply.msg = v.message;
-        return reply;
+        Reply reply = read_frame(fd.get(), deadline, host);
+        if (reply.msg->body_type() != proto::Body::ForwardAccepted) return reply;
     }
 }
 
@@ -151,9 +180,9 @@ std::atomic<std::size_t> g_in_control{0};
 
 }  // namespace
 
-Reply call(const std::string &host, uint16_t port, std::span<const uint8_t> message,
-           const Signer &sign, int timeout_ms) {
-    return call_once(host, port, message, sign, timeout_ms, timeout_ms);
+Reply call(const std::string &host, uint16_t port, const std::string &to,
+           std::span<const uint8_t> message, const Signer &sign, int timeout_ms) {
+    return call_once(host, port, to, message, sign, timeout_ms, timeout_ms);
 }
 
 Reply call_controller(const Config &conf, std::span<const uint8_t> message, const Signer &sign,
@@ -164,10 +193,10 @@ Reply call_controller(const Config &conf, std::span<const uint8_t> message, cons
     auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(conf.slurmctld_timeout + 10);
     // The credential socket may be between daemons too (its server was the controller that
     // died; another daemon of the host takes it over within seconds).
-    Signer patient = [&](std::span<const uint8_t> m) {
+    Signer patient = [&](std::span<const uint8_t> m, std::string_view to) {
         for (;;) {
             try {
-                return sign(m);
+                return sign(m, to);
             } catch (const SocketUnreachable &) {
                 if (n < 2 || !wait_for_takeover || std::chrono::steady_clock::now() > give_up) throw;
                 std::this_thread::sleep_for(std::chrono::milliseconds(250));
@@ -182,7 +211,7 @@ Reply call_controller(const Config &conf, std::span<const uint8_t> message, cons
             std::size_t i = (first + k) % n;
             try {
                 Reply r = call_once(cs[i].addr.empty() ? cs[i].name : cs[i].addr, conf.slurmctld_port,
-                                    message, patient, timeout_ms, n > 1 ? 2000 : timeout_ms);
+                                    cs[i].name, message, patient, timeout_ms, n > 1 ? 2000 : timeout_ms);
                 const auto *e = r.msg->body_as_ErrorResponse();
                 if (e && e->code() == kNotInControl) {
                     standby = true;

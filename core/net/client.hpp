@@ -11,9 +11,10 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
-#include "proto/message_generated.h"
+#include "proto/frame.hpp"
 
 namespace drover {
 struct Config;
@@ -47,10 +48,22 @@ class RpcError : public std::runtime_error {
 // control over): the caller tries the next SlurmctldHost.
 inline constexpr int kNotInControl = -1000;
 
-// Makes a credential for a finished Message buffer.
-using Signer = std::function<std::vector<uint8_t>(std::span<const uint8_t> message)>;
+// What a sender puts in a frame's preamble for a finished Message: the body's digest and a
+// credential over the seal (proto::seal_input), which names the receiver.
+struct Seal {
+    proto::Digest digest{};
+    std::vector<uint8_t> cred;
+};
 
-// A reply: owns its bytes; msg points into them and was verified.
+// Seals a finished Message for the daemon named to (a NodeName, a SlurmctldHost name; "" for a
+// reply, which travels on the connection its receiver opened).
+using Signer = std::function<Seal(std::span<const uint8_t> message, std::string_view to)>;
+
+// A frame for message, sealed for to.
+std::vector<uint8_t> sealed_frame(std::span<const uint8_t> message, std::string_view to,
+                                  const Signer &sign);
+
+// A reply: owns its bytes (the Message); msg points into them and was verified.
 struct Reply {
     std::vector<uint8_t> bytes;
     const proto::Message *msg = nullptr;
@@ -66,9 +79,25 @@ struct Reply {
     }
 };
 
-// Sends one message to host:port and waits up to timeout_ms for its reply.
-Reply call(const std::string &host, uint16_t port, std::span<const uint8_t> message,
-           const Signer &sign, int timeout_ms = 30000);
+// Sends one message to the daemon named to at host:port and waits up to timeout_ms for its reply.
+Reply call(const std::string &host, uint16_t port, const std::string &to,
+           std::span<const uint8_t> message, const Signer &sign, int timeout_ms = 30000);
+
+// Daemons check who sent every reply they read (commands cannot: they hold no key). Returns an
+// empty string, or why the reply is refused. Set once at start, before any call; unset, replies are
+// not checked. ForwardAccepted, which carries nothing, is not checked.
+using ReplyCheck = std::function<std::string(const proto::FrameHeader &header, const proto::Preamble &preamble,
+                                             std::span<const uint8_t> body)>;
+void set_reply_check(ReplyCheck check);
+// Parses a reply's preamble and applies the reply check. Returns an empty string or the reason.
+std::string check_reply(const proto::FrameHeader &header, std::span<const uint8_t> preamble,
+                        std::span<const uint8_t> body);
+
+struct Deadline;
+// Reads one frame from a blocking socket: header, preamble (not checked: the reader opened the
+// connection), body of at most max_body bytes, verified. Throws NetError naming from.
+Reply read_frame(int fd, const Deadline &deadline, const std::string &from,
+                 uint32_t max_body = proto::kMaxFrameBody);
 
 // Sends to the controller in control, trying each SlurmctldHost in order (starting with the one
 // that answered last in this process). A standby refuses with kNotInControl; while one does and
@@ -82,9 +111,11 @@ Reply call_controller(const Config &conf, std::span<const uint8_t> message, cons
 Signer socket_signer(const Config &conf);
 
 inline constexpr const char *kDefaultAuthSocket = "/run/drover/auth.socket";
+// The first word of a request on the credential socket ("DRVS"): an older request is refused.
+inline constexpr uint32_t kAuthSocketMagic = 0x44525653;
 std::string auth_socket_path(const Config &conf);
 
-// Asks the credential socket at path to sign message for the calling user.
-std::vector<uint8_t> sign_via_socket(const std::string &path, std::span<const uint8_t> message);
+// Asks the credential socket at path to seal message for to as the calling user.
+Seal sign_via_socket(const std::string &path, std::span<const uint8_t> message, std::string_view to);
 
 }  // namespace drover::net

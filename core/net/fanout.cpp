@@ -195,8 +195,8 @@ class Fanout : public std::enable_shared_from_this<Fanout> {
         auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline_ - std::chrono::steady_clock::now());
         int left_ms = std::max(1, int(left.count()));
         std::span<const std::string> names(nodes_.data() + p.begin, p.end - p.begin);
-        async_forward_call(calls_ ? *calls_ : io_, host, port, make_forward_request(names, width_, left_ms, inner_, origin_uid_),
-                           sign_, std::min(accept_ms_, left_ms), left_ms,
+        async_forward_call(calls_ ? *calls_ : io_, host, port, names.front(),
+                           make_forward_request(names, width_, left_ms, inner_, origin_uid_), sign_, std::min(accept_ms_, left_ms), left_ms,
                            [self = shared_from_this(), id](const std::string &err, std::shared_ptr<Reply> reply) {
                                if (!self->calls_) return self->answered(id, err, reply);
                                boost::asio::post(self->io_, [self, id, err, reply] { self->answered(id, err, reply); });

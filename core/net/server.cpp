@@ -1,8 +1,10 @@
 // server.cpp - Asio accept/read/write loops for the RPC server and the credential socket.
 //
-// A connection reads one frame, verifies it (header, FlatBuffers verifier, credential), hands the
-// request to the handler and waits for its reply before reading the next frame. Anything wrong
-// with a frame is logged and closes that connection only; the server keeps serving everyone else.
+// A connection reads one frame, checks it (header, then the preamble's receiver and credential,
+// then the body's digest and the FlatBuffers verifier), hands the request to the handler and waits
+// for its reply before reading the next frame. Anything wrong with a frame is logged (a line per
+// interval at most) and closes that connection only; the server keeps serving everyone else.
+// Connections are admitted through the process's Admission (admission.hpp).
 #include "net/server.hpp"
 
 #include <deque>
@@ -14,7 +16,10 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "net/accept_loop.hpp"
+#include "net/admission.hpp"
 #include "net/authenticator.hpp"
+#include "net/log_limit.hpp"
 #include "proto/frame.hpp"
 
 namespace asio = boost::asio;
@@ -39,38 +44,89 @@ std::vector<uint8_t> make_ok(const std::string &text) {
 void Responder::error(int code, const std::string &text) { reply(make_error(code, text)); }
 void Responder::ok(const std::string &text) { reply(make_ok(text)); }
 
+uint32_t default_body_limit(proto::Body type) {
+    switch (type) {
+    case proto::Body::JobSubmitRequest:    // the script and the environment
+    case proto::Body::JobUpdateRequest:
+    case proto::Body::BatchLaunchRequest:
+    case proto::Body::StepLaunchRequest:   // the task layout of a large step
+    case proto::Body::ForwardRequest:      // node lists and the message forwarded
+    case proto::Body::NodeRegisterRequest: // the jobs and steps an emulating daemon runs
+    case proto::Body::AcctAdminRequest:
+        return proto::kMaxFrameBody;
+    default:
+        return 1u << 20;
+    }
+}
+
 namespace {
 
-constexpr auto kIdleTimeout = std::chrono::seconds(120);
+constexpr int DROVER_AUTH_REFUSED = -1;
 
+// What every connection of one server shares.
+struct ServerShared {
+    ServerShared(const Authenticator &a, Handler h, std::string n, ServerLimits l)
+        : auth(a), handler(std::move(h)), name(std::move(n)), limits(std::move(l)) {}
+    const Authenticator &auth;
+    Handler handler;
+    std::string name;
+    ServerLimits limits;
+    LogLimit refused_log, evicted_log;
+};
+
+std::string suppressed(uint64_t n) {
+    return n ? " (" + std::to_string(n) + " more like it not logged)" : "";
+}
+
+// One connection: reads a frame (header, preamble: authenticated; then the body), hands the request
+// to the handler, writes its reply, and waits for the next frame. A frame must arrive whole within
+// MessageTimeout of the connection's accept or its last reply.
 class Connection : public std::enable_shared_from_this<Connection> {
   public:
-    Connection(tcp::socket sock, const Authenticator &auth, const Handler &handler)
-        : sock_(std::move(sock)), timer_(sock_.get_executor()), auth_(auth), handler_(handler) {
+    Connection(tcp::socket sock, std::shared_ptr<ServerShared> shared, Admission::Id id)
+        : sock_(std::move(sock)), timer_(sock_.get_executor()), shared_(std::move(shared)), id_(id) {
         boost::system::error_code ec;
         auto ep = sock_.remote_endpoint(ec);
         if (!ec) peer_addr_ = ep.address().to_string() + ":" + std::to_string(ep.port());
         sock_.set_option(tcp::no_delay(true), ec);
     }
+    ~Connection() { Admission::process().close(id_); }
 
     void start() { read_header(); }
 
+    // What closes this connection when the admission evicts it (from any thread).
+    std::function<void()> closer() {
+        return [weak = weak_from_this(), ex = sock_.get_executor()] {
+            asio::post(ex, [weak] {
+                auto self = weak.lock();
+                if (!self) return;
+                uint64_t held = 0;
+                if (self->shared_->evicted_log.allow(&held))
+                    spdlog::warn("port {}: closed a connection from {} that had sent no whole frame, "
+                                 "for a newer one: too many connections waiting{}",
+                                 self->sock_.local_endpoint().port(), self->peer_addr_, suppressed(held));
+                self->close();
+            });
+        };
+    }
+
     // Sends message; the connection reads its next request once the last frame is out. An
     // interim frame (ForwardAccepted) goes ahead of the reply, which may be sent before it is out.
-    void send(std::span<const uint8_t> message, bool last = true) {
+    void send(std::span<const uint8_t> message, bool last = true, bool then_close = false) {
         if (!sock_.is_open()) return;
-        std::vector<uint8_t> cred;
+        std::vector<uint8_t> frame;
         try {
             // ForwardAccepted says only "alive" on a connection the sender opened: a forged one
             // could only make it wait for its deadline instead of its hop timeout. Left unsigned,
             // it costs a hop of the tree one frame, not a second signature.
-            cred = last ? auth_.sign_as_self(message) : std::vector<uint8_t>{0};
+            Seal seal = last ? shared_->auth.seal_as_self(message, "") : Seal{{}, {0}};
+            frame = proto::make_frame(message, "", seal.digest, seal.cred);
         } catch (const std::exception &e) {
             spdlog::error("cannot sign reply to {}: {}", peer_addr_, e.what());
             close();
             return;
         }
-        out_.push_back({proto::make_frame(message, cred), last});
+        out_.push_back({std::move(frame), last, then_close});
         if (out_.size() == 1) write_front();
     }
 
@@ -84,23 +140,27 @@ class Connection : public std::enable_shared_from_this<Connection> {
     struct Out {
         std::vector<uint8_t> frame;
         bool last;
+        bool then_close;
     };
 
     void write_front() {
         auto self = shared_from_this();
         asio::async_write(sock_, asio::buffer(out_.front().frame), [self](boost::system::error_code ec, size_t) {
             if (ec) return self->close();
-            bool last = self->out_.front().last;
+            Out done = std::move(self->out_.front());
             self->out_.pop_front();
             if (!self->out_.empty()) return self->write_front();
-            if (last) self->read_header();
+            if (done.then_close) return self->close();
+            if (done.last) {
+                if (!Admission::process().wait(self->id_)) return self->close();
+                self->read_header();
+            }
         });
     }
 
     void arm_timer() {
-        timer_.expires_after(kIdleTimeout);
-        std::weak_ptr<Connection> weak = shared_from_this();
-        timer_.async_wait([weak](boost::system::error_code ec) {
+        timer_.expires_after(shared_->limits.message_timeout);
+        timer_.async_wait([weak = weak_from_this()](boost::system::error_code ec) {
             if (ec) return;
             if (auto self = weak.lock()) self->close();
         });
@@ -111,46 +171,85 @@ class Connection : public std::enable_shared_from_this<Connection> {
         auto self = shared_from_this();
         asio::async_read(sock_, asio::buffer(header_), [self](boost::system::error_code ec, size_t) {
             if (ec) return self->close();
-            uint32_t len = 0;
-            std::string err = proto::decode_frame_header(self->header_.data(), &len);
+            std::string err = proto::decode_frame_header(self->header_.data(), &self->frame_,
+                                                         proto::kMaxFrameBody);
             if (!err.empty()) return self->refuse(err);
-            self->read_body(len);
+            self->read_preamble();
         });
     }
 
-    void read_body(uint32_t len) {
-        auto req = std::make_shared<Request>();
-        req->bytes.resize(len);
+    void read_preamble() {
         auto self = shared_from_this();
-        asio::async_read(sock_, asio::buffer(req->bytes),
+        asio::async_read(sock_, asio::buffer(preamble_.data(), frame_.preamble_len),
+                         [self](boost::system::error_code ec, size_t) {
+                             if (ec) return self->close();
+                             self->authenticate();
+                         });
+    }
+
+    // The sender proves who it is before anything the size of its body is allocated.
+    void authenticate() {
+        proto::Preamble p;
+        std::string err = proto::decode_preamble({preamble_.data(), frame_.preamble_len}, &p);
+        if (!err.empty()) return refuse(err);
+        std::string type = proto::body_name(frame_.type);
+        if (p.to != shared_->name)
+            return refuse_auth(type + " for '" + std::string(p.to) + "' reached '" + shared_->name + "'");
+        auto req = std::make_shared<Request>();
+        err = shared_->auth.verify_seal(frame_.type, frame_.body_len, p.to, p.digest, p.cred,
+                                        &req->peer.uid, &req->peer.gid);
+        if (!err.empty()) return refuse_auth(type + ": " + err);
+        uint32_t limit = shared_->limits.body_limit(frame_.type);
+        if (frame_.body_len > limit)
+            return refuse_auth(type + " of " + std::to_string(frame_.body_len) +
+                               " bytes exceeds the limit of " + std::to_string(limit));
+        Admission::process().authenticated(id_);
+        std::copy(p.digest.begin(), p.digest.end(), digest_.begin());
+        read_body(req);
+    }
+
+    // The body grows as its bytes arrive, a chunk at a time: what a sender announces costs the
+    // daemon nothing until it is sent.
+    void read_body(const std::shared_ptr<Request> &req) {
+        constexpr std::size_t kChunk = 1u << 20;
+        std::size_t have = req->bytes.size();
+        std::size_t n = std::min<std::size_t>(kChunk, frame_.body_len - have);
+        req->bytes.resize(have + n);
+        auto self = shared_from_this();
+        asio::async_read(sock_, asio::buffer(req->bytes.data() + have, n),
                          [self, req](boost::system::error_code ec, size_t) {
                              if (ec) return self->close();
+                             if (req->bytes.size() < self->frame_.body_len) return self->read_body(req);
                              self->dispatch(req);
                          });
     }
 
     void dispatch(const std::shared_ptr<Request> &req) {
         timer_.cancel();
-        proto::Verified v;
-        std::string err = proto::verify_frame_body(req->bytes, &v);
+        proto::Digest got;
+        sha256(req->bytes, got.data());
+        if (got != digest_) return refuse("body does not match the digest its credential covers");
+        std::string err = proto::verify_message(req->bytes, frame_.type, &req->msg);
         if (!err.empty()) return refuse(err);
-        err = auth_.verify(v.cred, v.body, &req->peer.uid, &req->peer.gid);
-        if (!err.empty()) {
-            spdlog::warn("refused {} from {}: {}", proto::body_name(v.message->body_type()),
-                         peer_addr_, err);
-            // Tell the sender why, then close: it may not be a Drover peer at all.
-            auto msg = make_error(DROVER_AUTH_REFUSED, "Authentication failure: " + err);
-            send(msg);
-            return;
-        }
-        req->msg = v.message;
         req->peer.addr = peer_addr_;
-        handler_(req, std::make_shared<ConnResponder>(shared_from_this()));
+        shared_->handler(req, std::make_shared<ConnResponder>(shared_from_this()));
     }
 
+    // A frame that is not one: logged (at most a line per interval) and the connection closed.
     void refuse(const std::string &why) {
-        spdlog::warn("refused frame from {}: {}", peer_addr_, why);
+        uint64_t held = 0;
+        if (shared_->refused_log.allow(&held))
+            spdlog::warn("refused frame from {}: {}{}", peer_addr_, why, suppressed(held));
         close();
+    }
+
+    // A sender that did not prove who it is, or sent what it may not: told why, then closed (it
+    // may be a Drover peer with the wrong key or configuration).
+    void refuse_auth(const std::string &why) {
+        uint64_t held = 0;
+        if (shared_->refused_log.allow(&held))
+            spdlog::warn("refused {} from {}{}", why, peer_addr_, suppressed(held));
+        send(make_error(DROVER_AUTH_REFUSED, "Authentication failure: " + why), true, true);
     }
 
     struct ConnResponder : Responder {
@@ -176,40 +275,32 @@ class Connection : public std::enable_shared_from_this<Connection> {
         bool accepted = false;
     };
 
-    static constexpr int DROVER_AUTH_REFUSED = -1;
-
     tcp::socket sock_;
     asio::steady_timer timer_;
-    const Authenticator &auth_;
-    const Handler &handler_;
+    std::shared_ptr<ServerShared> shared_;
+    Admission::Id id_;
     std::string peer_addr_;
     std::array<uint8_t, proto::kFrameHeaderSize> header_{};
+    std::array<uint8_t, proto::kMaxPreamble> preamble_{};
+    proto::FrameHeader frame_;
+    proto::Digest digest_{};
     std::deque<Out> out_;  // frames being written, the front one on the wire
 };
 
+using TcpAcceptLoop = AcceptLoop<tcp::acceptor, tcp::socket>;
+
 }  // namespace
 
-struct Server::Impl : std::enable_shared_from_this<Server::Impl> {
-    Impl(asio::io_context &io, const Authenticator &a, Handler h)
-        : acceptor(io), auth(a), handler(std::move(h)) {}
-
-    void accept() {
-        auto self = shared_from_this();
-        acceptor.async_accept([self](boost::system::error_code ec, tcp::socket sock) {
-            if (ec == asio::error::operation_aborted || !self->acceptor.is_open()) return;
-            if (!ec) std::make_shared<Connection>(std::move(sock), self->auth, self->handler)->start();
-            self->accept();
-        });
-    }
-
+struct Server::Impl {
+    Impl(asio::io_context &io, std::shared_ptr<ServerShared> s) : acceptor(io), shared(std::move(s)) {}
     tcp::acceptor acceptor;
-    const Authenticator &auth;
-    Handler handler;
+    std::shared_ptr<ServerShared> shared;
 };
 
 Server::Server(asio::io_context &io, const std::string &bind_addr, uint16_t port,
-               const Authenticator &auth, Handler handler)
-    : impl_(std::make_shared<Impl>(io, auth, std::move(handler))) {
+               const Authenticator &auth, std::string name, Handler handler, ServerLimits limits)
+    : impl_(std::make_shared<Impl>(
+          io, std::make_shared<ServerShared>(auth, std::move(handler), std::move(name), std::move(limits)))) {
     boost::system::error_code ec;
     auto addr = asio::ip::make_address(bind_addr.empty() ? "0.0.0.0" : bind_addr, ec);
     if (ec) throw std::runtime_error("bad listen address '" + bind_addr + "'");
@@ -221,7 +312,20 @@ Server::Server(asio::io_context &io, const std::string &bind_addr, uint16_t port
         throw std::runtime_error("cannot listen on " + bind_addr + ":" + std::to_string(port) +
                                  ": " + ec.message());
     impl_->acceptor.listen(asio::socket_base::max_listen_connections);
-    impl_->accept();
+    auto shared = impl_->shared;
+    auto loop = std::make_shared<TcpAcceptLoop>(
+        impl_->acceptor, "port " + std::to_string(this->port()),
+        [](tcp::socket &s) {
+            boost::system::error_code e;
+            auto ep = s.remote_endpoint(e);
+            return e ? std::string("?") : ep.address().to_string();
+        },
+        [shared](tcp::socket s, Admission::Id id) {
+            auto conn = std::make_shared<Connection>(std::move(s), shared, id);
+            conn->start();
+            return conn->closer();
+        });
+    loop->run();
 }
 
 Server::~Server() { stop(); }
@@ -232,165 +336,5 @@ void Server::stop() {
     boost::system::error_code ec;
     impl_->acceptor.close(ec);
 }
-
-// ---- credential socket ----
-
-namespace {
-
-class AuthConn : public std::enable_shared_from_this<AuthConn> {
-  public:
-    AuthConn(asio::local::stream_protocol::socket s, const Authenticator &a)
-        : sock_(std::move(s)), auth_(a) {}
-
-    void start() {
-        ucred cred{};
-        socklen_t len = sizeof cred;
-        if (getsockopt(sock_.native_handle(), SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0) return;
-        uid_ = cred.uid;
-        gid_ = cred.gid;
-        auto self = shared_from_this();
-        asio::async_read(sock_, asio::buffer(len_, 4), [self](boost::system::error_code ec, size_t) {
-            if (ec) return;
-            uint32_t n;
-            std::memcpy(&n, self->len_, 4);
-            if (n == 0 || n > proto::kMaxFrameBody) return;
-            self->body_.resize(n);
-            asio::async_read(self->sock_, asio::buffer(self->body_),
-                             [self](boost::system::error_code ec, size_t) {
-                                 if (!ec) self->answer();
-                             });
-        });
-    }
-
-  private:
-    void answer() {
-        std::vector<uint8_t> cred;
-        std::string err;
-        try {
-            cred = auth_.sign(body_, uid_, gid_);
-        } catch (const std::exception &e) {
-            err = e.what();
-        }
-        out_.clear();
-        auto put = [this](uint32_t v) {
-            uint8_t b[4];
-            std::memcpy(b, &v, 4);
-            out_.insert(out_.end(), b, b + 4);
-        };
-        if (err.empty()) {
-            put(uint32_t(cred.size()));
-            out_.insert(out_.end(), cred.begin(), cred.end());
-        } else {
-            put(0xffffffffu);
-            put(uint32_t(err.size()));
-            out_.insert(out_.end(), err.begin(), err.end());
-        }
-        auto self = shared_from_this();
-        asio::async_write(sock_, asio::buffer(out_), [self](boost::system::error_code, size_t) {});
-    }
-
-    asio::local::stream_protocol::socket sock_;
-    const Authenticator &auth_;
-    uint32_t uid_ = 0, gid_ = 0;
-    uint8_t len_[4]{};
-    std::vector<uint8_t> body_, out_;
-};
-
-bool socket_is_live(const std::string &path) {
-    int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    sockaddr_un addr{};
-    addr.sun_family = AF_UNIX;
-    std::snprintf(addr.sun_path, sizeof addr.sun_path, "%s", path.c_str());
-    bool live = ::connect(fd, reinterpret_cast<sockaddr *>(&addr), sizeof addr) == 0;
-    ::close(fd);
-    return live;
-}
-
-}  // namespace
-
-struct AuthSocketServer::Impl : std::enable_shared_from_this<AuthSocketServer::Impl> {
-    Impl(asio::io_context &io, const Authenticator &a) : acceptor(io), auth(a) {}
-    void accept() {
-        auto self = shared_from_this();
-        acceptor.async_accept(
-            [self](boost::system::error_code ec, asio::local::stream_protocol::socket s) {
-                if (ec == asio::error::operation_aborted || !self->acceptor.is_open()) return;
-                if (!ec) std::make_shared<AuthConn>(std::move(s), self->auth)->start();
-                self->accept();
-            });
-    }
-    asio::local::stream_protocol::acceptor acceptor;
-    const Authenticator &auth;
-    std::string path;
-    ino_t inode = 0;  // the socket file we made; another daemon's replacement is not ours
-};
-
-AuthSocketServer::AuthSocketServer(asio::io_context &io, const std::string &path,
-                                   const Authenticator &auth)
-    : impl_(std::make_shared<Impl>(io, auth)) {
-    if (socket_is_live(path))
-        throw std::runtime_error("credential socket " + path + " is served by another daemon");
-    ::unlink(path.c_str());
-    if (auto slash = path.find_last_of('/'); slash != std::string::npos && slash > 0)
-        ::mkdir(path.substr(0, slash).c_str(), 0755);  // /run/drover on a fresh machine
-    asio::local::stream_protocol::endpoint ep(path);
-    boost::system::error_code ec;
-    impl_->acceptor.open(ep.protocol());
-    impl_->acceptor.bind(ep, ec);
-    if (ec) throw std::runtime_error("cannot bind credential socket " + path + ": " + ec.message());
-    ::chmod(path.c_str(), 0666);  // every local user may ask; the kernel tells us who they are
-    impl_->acceptor.listen();
-    impl_->path = path;
-    struct stat st {};
-    if (::stat(path.c_str(), &st) == 0) impl_->inode = st.st_ino;
-    impl_->accept();
-}
-
-AuthSocketServer::~AuthSocketServer() {
-    boost::system::error_code ec;
-    impl_->acceptor.close(ec);
-    struct stat st {};
-    if (::stat(impl_->path.c_str(), &st) == 0 && st.st_ino == impl_->inode) ::unlink(impl_->path.c_str());
-}
-
-struct AuthSocketKeeper::Impl : std::enable_shared_from_this<AuthSocketKeeper::Impl> {
-    Impl(asio::io_context &io_, std::string p, const Authenticator &a)
-        : io(io_), timer(io_), path(std::move(p)), auth(a) {}
-    void attempt() {
-        if (!server) {
-            try {
-                server = std::make_unique<AuthSocketServer>(io, path, auth);
-                spdlog::info("serving the credential socket {}", path);
-            } catch (const std::exception &e) {
-                if (!told) spdlog::info("credential socket not served here: {}", e.what());
-                told = true;
-            }
-        }
-        if (server) return;
-        std::weak_ptr<Impl> weak = shared_from_this();
-        timer.expires_after(std::chrono::seconds(2));
-        timer.async_wait([weak](boost::system::error_code ec) {
-            if (auto self = weak.lock(); self && !ec) self->attempt();
-        });
-    }
-    asio::io_context &io;
-    asio::steady_timer timer;
-    std::string path;
-    const Authenticator &auth;
-    std::unique_ptr<AuthSocketServer> server;
-    bool told = false;
-};
-
-AuthSocketKeeper::AuthSocketKeeper(asio::io_context &io, std::string path, const Authenticator &auth)
-    : impl_(std::make_shared<Impl>(io, std::move(path), auth)) {
-    impl_->attempt();
-}
-
-AuthSocketKeeper::~AuthSocketKeeper() {
-    impl_->timer.cancel();
-    impl_->server.reset();
-}
-
-bool AuthSocketKeeper::serving() const { return impl_->server != nullptr; }
 
 }  // namespace drover::net

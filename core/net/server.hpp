@@ -4,6 +4,7 @@
 // Boost.Asio stays inside server.cpp: callers only name boost::asio::io_context.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -51,11 +52,23 @@ class Responder {
 using ResponderPtr = std::shared_ptr<Responder>;
 using Handler = std::function<void(std::shared_ptr<Request>, ResponderPtr)>;
 
+// The largest body a request of this type may have (replies are read by clients, not here):
+// those that carry scripts, environments or node lists up to proto::kMaxFrameBody, any other 1 MiB.
+uint32_t default_body_limit(proto::Body type);
+
+struct ServerLimits {
+    // A frame must arrive whole within this from the connection's accept (or its last reply):
+    // MessageTimeout.
+    std::chrono::milliseconds message_timeout{10000};
+    std::function<uint32_t(proto::Body)> body_limit = default_body_limit;
+};
+
 class Server {
   public:
-    // Listens on bind_addr:port (port 0 picks one). Throws std::runtime_error when it cannot.
+    // Listens on bind_addr:port (port 0 picks one) as the daemon named name: a frame sealed for
+    // another receiver is refused. Throws std::runtime_error when it cannot listen.
     Server(boost::asio::io_context &io, const std::string &bind_addr, uint16_t port,
-           const Authenticator &auth, Handler handler);
+           const Authenticator &auth, std::string name, Handler handler, ServerLimits limits = {});
     ~Server();
     uint16_t port() const;
     // Stops accepting; open connections finish their current request.
@@ -69,8 +82,11 @@ class Server {
 // The Unix socket where commands that cannot read the auth key get a credential for their uid.
 class AuthSocketServer {
   public:
-    // Binds path (replacing a stale socket file; refusing when a live daemon answers there).
-    AuthSocketServer(boost::asio::io_context &io, const std::string &path, const Authenticator &auth);
+    // Binds path (replacing a stale socket file; refusing when a live daemon answers there, or
+    // when the socket is busy: a daemon whose backlog is full is alive). A request must arrive
+    // whole within message_timeout.
+    AuthSocketServer(boost::asio::io_context &io, const std::string &path, const Authenticator &auth,
+                     std::chrono::milliseconds message_timeout = std::chrono::milliseconds(10000));
     ~AuthSocketServer();
 
   private:

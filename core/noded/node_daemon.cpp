@@ -31,15 +31,6 @@ namespace drover::noded {
 
 namespace {
 
-// Every node here needs sockets, pipes and children's descriptors: take what the hard limit allows.
-void raise_fd_limit() {
-    struct rlimit rl {};
-    if (::getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
-        rl.rlim_cur = rl.rlim_max;
-        ::setrlimit(RLIMIT_NOFILE, &rl);
-    }
-}
-
 }  // namespace
 
 int run_node_daemon(const Options &opts) {
@@ -57,7 +48,7 @@ int run_node_daemon(const Options &opts) {
     }
     // Plugins that keep per-node state on a shared host (cgroup paths) read this with conf_get.
     conf.raw["drover.node_name"] = names.front();
-    raise_fd_limit();
+    daemon::raise_fd_limit();
 
     asio::io_context io(1);
     plugin::PluginSet plugins(conf, "noded");
@@ -70,6 +61,7 @@ int run_node_daemon(const Options &opts) {
     // droverd registers its nodes through it, so it gets a few more threads, not one per node.
     net::CallPool pool(io, names.size() > 1 ? 32 : 4);
     uint32_t slurm_uid = daemon::uid_of(conf.slurm_user);
+    net::set_reply_check(net::admin_reply_check(auth, [slurm_uid](uint32_t u) { return u == 0 || u == slurm_uid; }));
     Reaper reaper(io);
 
     // Sends msg to the controller, again and again until it acknowledges (job and step ends).

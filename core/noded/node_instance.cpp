@@ -210,7 +210,7 @@ uint16_t NodeInstance::port() const { return server_ ? server_->port() : 0; }
 
 void NodeInstance::start() {
     std::string bind = daemon::listen_address(sh_.conf.node_addr(me_));
-    server_ = std::make_unique<net::Server>(sh_.io, bind, sh_.conf.node_port(me_), sh_.auth,
+    server_ = std::make_unique<net::Server>(sh_.io, bind, sh_.conf.node_port(me_), sh_.auth, name_,
                                             [this](std::shared_ptr<net::Request> q, net::ResponderPtr r) {
                                                 handle(std::move(q), std::move(r), false);
                                             });

@@ -1,23 +1,38 @@
-// frame_tool.cpp - sends bad frames to a daemon for bad_input_test.sh, then checks that the daemon
-// still answers a good request. Prints one line per case: "<case> <outcome>".
+// frame_tool.cpp - an attacker's and a tester's frames for bad_input_test.sh and
+// security_test.sh. Prints one line per case: "<case> <outcome>".
 //
-//   frame_tool HOST PORT AUTH_SOCKET
+//   frame_tool HOST PORT SOCKET NAME bad           malformed, forged, tampered, replayed frames
+//   frame_tool HOST PORT SOCKET NAME ping [EPOCH]  a ControllerPingRequest carrying EPOCH
+//   frame_tool HOST PORT SOCKET NAME seal TO FILE  writes a ping frame sealed for TO into FILE
+//   frame_tool HOST PORT SOCKET NAME send FILE     sends the frame in FILE
+//   frame_tool HOST PORT SOCKET NAME claim N SECS  N connections announcing 64 MiB bodies,
+//                                                  held SECS seconds
+//
+// SOCKET is the credential socket that seals frames for the calling user; NAME is the name of
+// the daemon at HOST:PORT (its SlurmctldHost or NodeName), the receiver a frame is sealed for.
 #include <arpa/inet.h>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <iterator>
 #include <netinet/in.h>
 #include <string>
 #include <sys/socket.h>
+#include <thread>
 #include <unistd.h>
 #include <vector>
 
 #include "net/client.hpp"
+#include "net/fd.hpp"
 #include "proto/frame.hpp"
 
 namespace {
 
-using drover::proto::kFrameHeaderSize;
+namespace proto = drover::proto;
+namespace net = drover::net;
+using Bytes = std::vector<uint8_t>;
 
 int connect_to(const char *host, int port) {
     int fd = ::socket(AF_INET, SOCK_STREAM, 0);
@@ -29,92 +44,136 @@ int connect_to(const char *host, int port) {
         ::close(fd);
         return -1;
     }
-    timeval tv{5, 0};
+    timeval tv{15, 0};
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
     return fd;
 }
 
 // Sends bytes, then reads a reply frame: "closed", "timeout", or the reply's body type/text.
-std::string exchange(const char *host, int port, const std::vector<uint8_t> &bytes,
-                     bool half_close = false) {
+std::string exchange(const char *host, int port, const Bytes &bytes, bool half_close = false) {
     int fd = connect_to(host, port);
     if (fd < 0) return "connect-failed";
     (void)!::send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL);
     if (half_close) ::shutdown(fd, SHUT_WR);
-    uint8_t hdr[kFrameHeaderSize];
-    ssize_t n = ::recv(fd, hdr, sizeof hdr, MSG_WAITALL);
-    if (n <= 0) {
+    std::string out;
+    try {
+        net::Reply r = net::read_frame(fd, net::Deadline(15000), host);
+        if (auto *e = r.msg->body_as_ErrorResponse())
+            out = std::string("error: ") + (e->message() ? e->message()->c_str() : "");
+        else
+            out = proto::EnumNameBody(r.msg->body_type());
+    } catch (const net::NetError &e) {
         // Closing with our bytes unread makes the kernel reset the connection: also a refusal.
-        bool reset = n < 0 && errno == ECONNRESET;
-        ::close(fd);
-        return n == 0 || reset ? "closed" : "timeout";
+        std::string why = e.what();
+        out = why.find("timed out") != std::string::npos ? "timeout" : "closed";
     }
-    uint32_t len = 0;
-    if (!drover::proto::decode_frame_header(hdr, &len).empty()) {
-        ::close(fd);
-        return "bad-reply";
-    }
-    std::vector<uint8_t> body(len);
-    ::recv(fd, body.data(), len, MSG_WAITALL);
     ::close(fd);
-    drover::proto::Verified v;
-    if (!drover::proto::verify_frame_body(body, &v).empty()) return "bad-reply";
-    if (auto *e = v.message->body_as_ErrorResponse())
-        return std::string("error: ") + (e->message() ? e->message()->c_str() : "");
-    return drover::proto::EnumNameBody(v.message->body_type());
+    return out;
 }
 
-std::vector<uint8_t> ping_message() {
+Bytes ping_message(uint64_t epoch = 0) {
     flatbuffers::FlatBufferBuilder fbb(64);
-    fbb.Finish(drover::proto::CreateMessage(fbb, drover::proto::Body::ControllerPingRequest,
-                                            drover::proto::CreateControllerPingRequest(fbb).Union()));
+    fbb.Finish(proto::CreateMessage(fbb, proto::Body::ControllerPingRequest,
+                                    proto::CreateControllerPingRequest(fbb).Union(), epoch));
     return {fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize()};
+}
+
+Bytes sealed(const std::string &socket, const Bytes &msg, const std::string &to) {
+    net::Seal s = net::sign_via_socket(socket, msg, to);
+    return proto::make_frame(msg, to, s.digest, s.cred);
+}
+
+int bad_frames(const char *host, int port, const std::string &socket, const std::string &name) {
+    Bytes garbage(4096);
+    for (std::size_t i = 0; i < garbage.size(); ++i) garbage[i] = uint8_t(i * 131 + 7);
+    std::printf("garbage %s\n", exchange(host, port, garbage, true).c_str());
+
+    auto msg = ping_message();
+    Bytes good = sealed(socket, msg, name);
+    Bytes oversize = good;
+    oversize[12] = oversize[13] = oversize[14] = oversize[15] = 0xff;  // a 4 GiB body announced
+    std::printf("oversize %s\n", exchange(host, port, oversize).c_str());
+
+    Bytes truncated(good.begin(), good.begin() + long(good.size() / 2));
+    std::printf("truncated %s\n", exchange(host, port, truncated, true).c_str());
+
+    Bytes corrupt = sealed(socket, msg, name);  // the body only: the seal holds, the digest not
+    for (std::size_t i = corrupt.size() - msg.size(); i < corrupt.size(); i += 3) corrupt[i] ^= 0x5a;
+    std::printf("corrupt %s\n", exchange(host, port, corrupt).c_str());
+
+    net::Seal seal = net::sign_via_socket(socket, msg, name);
+    Bytes forged_cred(65, 0x42);
+    std::printf("forged %s\n", exchange(host, port, proto::make_frame(msg, name, seal.digest, forged_cred)).c_str());
+
+    // A real seal over a different body: the credential must not cover it.
+    flatbuffers::FlatBufferBuilder fbb(64);
+    fbb.Finish(proto::CreateMessage(fbb, proto::Body::ShutdownRequest, proto::CreateShutdownRequest(fbb).Union()));
+    Bytes other(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
+    std::printf("tampered %s\n", exchange(host, port, proto::make_frame(other, name, seal.digest, seal.cred)).c_str());
+
+    std::printf("misdirected %s\n", exchange(host, port, sealed(socket, msg, name + "x")).c_str());
+    std::printf("first %s\n", exchange(host, port, good).c_str());
+    std::printf("replay %s\n", exchange(host, port, good).c_str());
+    std::printf("after %s\n", exchange(host, port, sealed(socket, msg, name)).c_str());
+    return 0;
+}
+
+// N connections that announce a 64 MiB JobSubmitRequest with a forged credential and then send
+// nothing more, held for secs: the daemon must refuse them at the preamble, allocating nothing.
+int claim(const char *host, int port, const std::string &name, int n, int secs) {
+    Bytes msg = ping_message();
+    Bytes frame = proto::make_frame(msg, name, proto::Digest{}, Bytes(65, 0x42));
+    frame[6] = uint8_t(proto::Body::JobSubmitRequest);
+    frame[12] = 0x04;  // body length 64 MiB
+    frame[13] = frame[14] = frame[15] = 0;
+    Bytes head(frame.begin(), frame.end() - long(msg.size()));
+    std::vector<int> fds;
+    for (int i = 0; i < n; ++i) {
+        int fd = connect_to(host, port);
+        if (fd < 0) continue;
+        (void)!::send(fd, head.data(), head.size(), MSG_NOSIGNAL);
+        fds.push_back(fd);
+    }
+    std::printf("claimed %zu\n", fds.size());
+    std::fflush(stdout);
+    std::this_thread::sleep_for(std::chrono::seconds(secs));
+    for (int fd : fds) ::close(fd);
+    return 0;
 }
 
 }  // namespace
 
 int main(int argc, char **argv) {
-    if (argc != 4) {
-        std::fprintf(stderr, "usage: frame_tool HOST PORT AUTH_SOCKET\n");
+    if (argc < 6) {
+        std::fprintf(stderr, "usage: frame_tool HOST PORT SOCKET NAME bad|ping|seal|send|claim ...\n");
         return 2;
     }
     const char *host = argv[1];
     int port = std::atoi(argv[2]);
-    std::string socket = argv[3];
-
-    std::vector<uint8_t> garbage(4096);
-    for (std::size_t i = 0; i < garbage.size(); ++i) garbage[i] = uint8_t(i * 131 + 7);
-    std::printf("garbage %s\n", exchange(host, port, garbage, true).c_str());
-
-    std::vector<uint8_t> oversize(kFrameHeaderSize);
-    drover::proto::encode_frame_header(oversize.data(), 0xffffffffu);
-    std::printf("oversize %s\n", exchange(host, port, oversize).c_str());
-
-    auto msg = ping_message();
-    auto good = drover::proto::make_frame(msg, drover::net::sign_via_socket(socket, msg));
-    std::vector<uint8_t> truncated(good.begin(), good.begin() + long(good.size() / 2));
-    std::printf("truncated %s\n", exchange(host, port, truncated, true).c_str());
-
-    std::vector<uint8_t> corrupt = good;
-    for (std::size_t i = kFrameHeaderSize; i < corrupt.size(); i += 3) corrupt[i] ^= 0x5a;
-    std::printf("corrupt %s\n", exchange(host, port, corrupt).c_str());
-
-    std::vector<uint8_t> forged_cred(64, 0x42);
-    std::printf("forged %s\n",
-                exchange(host, port, drover::proto::make_frame(msg, forged_cred)).c_str());
-
-    // A real credential over a different body: the signature must not cover it.
-    flatbuffers::FlatBufferBuilder fbb(64);
-    fbb.Finish(drover::proto::CreateMessage(fbb, drover::proto::Body::ShutdownRequest,
-                                            drover::proto::CreateShutdownRequest(fbb).Union()));
-    std::vector<uint8_t> other(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
-    auto cred = drover::net::sign_via_socket(socket, msg);
-    std::printf("tampered %s\n", exchange(host, port, drover::proto::make_frame(other, cred)).c_str());
-
-    std::printf("first %s\n", exchange(host, port, good).c_str());
-    std::printf("replay %s\n", exchange(host, port, good).c_str());
-
-    auto fresh = drover::proto::make_frame(msg, drover::net::sign_via_socket(socket, msg));
-    std::printf("after %s\n", exchange(host, port, fresh).c_str());
-    return 0;
+    std::string socket = argv[3], name = argv[4], what = argv[5];
+    try {
+        if (what == "bad") return bad_frames(host, port, socket, name);
+        if (what == "ping") {
+            uint64_t epoch = argc > 6 ? std::strtoull(argv[6], nullptr, 10) : 0;
+            std::printf("ping %s\n", exchange(host, port, sealed(socket, ping_message(epoch), name)).c_str());
+            return 0;
+        }
+        if (what == "seal" && argc == 8) {
+            Bytes f = sealed(socket, ping_message(), argv[6]);
+            std::ofstream(argv[7], std::ios::binary).write(reinterpret_cast<const char *>(f.data()), long(f.size()));
+            return 0;
+        }
+        if (what == "send" && argc == 7) {
+            std::ifstream in(argv[6], std::ios::binary);
+            Bytes f((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+            std::printf("send %s\n", exchange(host, port, f).c_str());
+            return 0;
+        }
+        if (what == "claim" && argc == 8) return claim(host, port, name, std::atoi(argv[6]), std::atoi(argv[7]));
+    } catch (const std::exception &e) {
+        std::printf("failed %s\n", e.what());
+        return 1;
+    }
+    std::fprintf(stderr, "frame_tool: bad arguments\n");
+    return 2;
 }

@@ -57,13 +57,11 @@ int launch(const char *file, bool forge) {
     Config conf = load_config(find_config_path(std::nullopt));
     std::ifstream in(file, std::ios::binary);
     std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    // The file holds the reply as it came: an envelope around the message.
-    flatbuffers::Verifier v(bytes.data(), bytes.size());
-    if (!v.VerifyBuffer<proto::Envelope>(nullptr)) return std::printf("bad file\n"), 2;
-    const auto *env = flatbuffers::GetRoot<proto::Envelope>(bytes.data());
-    if (!env->body()) return std::printf("bad file\n"), 2;
-    const auto *resp = env->body_nested_root()->body_as_StepCreateResponse();
-    if (!resp) return std::printf("bad file\n"), 2;
+    // The file holds the reply's message as it came.
+    const proto::Message *m = nullptr;
+    if (!proto::verify_message(bytes, proto::Body::StepCreateResponse, &m).empty())
+        return std::printf("bad file\n"), 2;
+    const auto *resp = m->body_as_StepCreateResponse();
     std::vector<uint8_t> cred(resp->cred()->begin(), resp->cred()->end());
     if (forge) {
         // What the credential grants, changed (one more CPU), under the controller's signature.
@@ -111,7 +109,7 @@ int launch(const char *file, bool forge) {
     fbb.Finish(proto::CreateMessage(fbb, proto::Body::StepLaunchRequest, req.Union()));
     try {
         net::call(addr.substr(0, addr.rfind(':')), uint16_t(std::stoi(addr.substr(addr.rfind(':') + 1))),
-                  {fbb.GetBufferPointer(), fbb.GetSize()}, net::socket_signer(conf))
+                  resp->nodes()->Get(0)->str(), {fbb.GetBufferPointer(), fbb.GetSize()}, net::socket_signer(conf))
             .as<proto::StepLaunchResponse>();
         std::printf("launched\n");
         return 0;
@@ -131,7 +129,7 @@ int forward(const std::string &nodelist, const std::string &origin, std::vector<
     uint32_t origin_uid = origin == "-" ? net::kSenderOrigin : uint32_t(std::stoul(origin));
     auto msg = net::make_forward_request(nodes, 3, 20000, inner, origin_uid);
     try {
-        net::Reply r = net::call(conf.node_addr(*first), conf.node_port(*first), msg, net::socket_signer(conf), 30000);
+        net::Reply r = net::call(conf.node_addr(*first), conf.node_port(*first), first->name, msg, net::socket_signer(conf), 30000);
         const auto *fr = r.as<proto::ForwardResponse>();
         std::vector<std::string> lines;
         if (fr->results())

@@ -1,15 +1,18 @@
 // key.cpp - auth/key: credentials signed with HMAC-SHA256 under a key file shared by the cluster.
 //
 // A credential is 65 bytes, integers big-endian:
-//   [0]      version (1)
+//   [0]      version (2)
 //   [1..5)   uid
 //   [5..9)   gid
-//   [9..17)  timestamp, seconds since the epoch (signed)
+//   [9..17)  timestamp, milliseconds since the epoch (signed)
 //   [17..33) nonce, 16 random bytes
 //   [33..65) HMAC-SHA256(key, bytes [0..33) || body_hash)
-// The body hash is not carried: the receiver hashes the body it got, so a credential moved to
-// another message fails its signature. A credential is accepted for ttl seconds either side of the
-// receiver's clock, and only once: its nonce is remembered until it would have expired anyway.
+// The body hash is not carried: the receiver hashes what it got (the core hashes a frame's seal,
+// which names the receiver), so a credential moved to another message or receiver fails its
+// signature. A credential is accepted for ttl seconds either side of the receiver's clock, and only
+// once: its nonce is remembered until it would have expired anyway. The nonces live in memory, so
+// a credential made before this process started is refused too (the start fence): one captured
+// before a restart cannot be replayed after it. Hosts' clocks must agree (NTP), as for the ttl.
 //
 // Configuration: AuthInfo=key=PATH,ttl=SECONDS. Without key=, the file is drover.key next to
 // slurm.conf. The file must hold at least 32 bytes and be readable by its owner only.
@@ -45,7 +48,7 @@ using drover::sdk::guard;
 using drover::sdk::set_error;
 using drover::sdk::set_errorf;
 
-constexpr uint8_t kVersion = 1;
+constexpr uint8_t kVersion = 2;
 constexpr size_t kSignedLen = 33;                // version .. nonce
 constexpr size_t kCredLen = kSignedLen + 32;     // + MAC
 constexpr size_t kNonceOffset = 17;
@@ -89,10 +92,18 @@ class ReplayCache {
     size_t sweep_at_ = kMinSweep;
 };
 
+int64_t now_ms()
+{
+    timespec ts{};
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return static_cast<int64_t>(ts.tv_sec) * 1000 + ts.tv_nsec / 1000000;
+}
+
 struct State {
     drover::sdk::Host host;
     std::string key;  // secret bytes, cleansed at fini
     int64_t ttl = kDefaultTtl;
+    int64_t fence_ms = now_ms();  // credentials made before this are refused
     ReplayCache replay;
 };
 
@@ -110,7 +121,6 @@ uint64_t get_be(const uint8_t *p, int bytes)
     return v;
 }
 
-int64_t now_seconds() { return static_cast<int64_t>(std::time(nullptr)); }
 
 // HMAC over the signed part of cred and the body hash.
 void sign(const State &s, const uint8_t *cred, const uint8_t body_hash[32], uint8_t mac[32])
@@ -179,7 +189,7 @@ int key_cred_create(void *state, uint32_t uid, uint32_t gid, const uint8_t body_
     cred[0] = kVersion;
     put_be(cred + 1, uid, 4);
     put_be(cred + 5, gid, 4);
-    put_be(cred + 9, static_cast<uint64_t>(now_seconds()), 8);
+    put_be(cred + 9, static_cast<uint64_t>(now_ms()), 8);
     if (RAND_bytes(cred + kNonceOffset, static_cast<int>(sizeof(Nonce))) != 1) {
         set_error(err, "no random bytes for the credential nonce");
         return DROVER_EIO;
@@ -206,20 +216,25 @@ int key_cred_verify(void *state, const uint8_t *cred, uint32_t cred_len,
             return DROVER_EPERM;
         }
         const int64_t stamp = static_cast<int64_t>(get_be(cred + 9, 8));
-        const int64_t now = now_seconds();
+        const int64_t now = now_ms();
         const int64_t age = now - stamp;
-        if (age > s.ttl) {
-            set_errorf(err, "credential expired (age %lld s)", static_cast<long long>(age));
+        if (age > s.ttl * 1000) {
+            set_errorf(err, "credential expired (age %lld s)", static_cast<long long>(age / 1000));
             return DROVER_EPERM;
         }
-        if (-age > s.ttl) {
+        if (-age > s.ttl * 1000) {
             set_errorf(err, "credential from the future (%lld s ahead)",
-                       static_cast<long long>(-age));
+                       static_cast<long long>(-age / 1000));
+            return DROVER_EPERM;
+        }
+        if (stamp < s.fence_ms) {
+            set_errorf(err, "credential made %lld ms before this daemon started (replayed?)",
+                       static_cast<long long>(s.fence_ms - stamp));
             return DROVER_EPERM;
         }
         Nonce nonce;
         std::memcpy(nonce.data(), cred + kNonceOffset, nonce.size());
-        if (!s.replay.insert(nonce, stamp + s.ttl, now)) {
+        if (!s.replay.insert(nonce, stamp + s.ttl * 1000, now)) {
             set_error(err, "credential replayed");
             return DROVER_EPERM;
         }

@@ -113,6 +113,7 @@ class FakeNode : public std::enable_shared_from_this<FakeNode> {
         tcp::socket sock;
         uint8_t header[proto::kFrameHeaderSize];
         std::vector<uint8_t> body;
+        proto::Body type = proto::Body::NONE;
         std::deque<std::vector<uint8_t>> out;  // frames to write, the front one being written
     };
     void accept();
@@ -157,7 +158,11 @@ struct FakeNode::Cluster {
 const std::vector<uint8_t> kCredential{1, 2, 3};
 
 net::Signer no_credential() {
-    return [](std::span<const uint8_t>) { return kCredential; };
+    return [](std::span<const uint8_t>, std::string_view) { return net::Seal{{}, kCredential}; };
+}
+
+std::vector<uint8_t> frame_of(const flatbuffers::FlatBufferBuilder &fbb) {
+    return proto::make_frame({fbb.GetBufferPointer(), fbb.GetSize()}, "", proto::Digest{}, kCredential);
 }
 
 std::vector<uint8_t> ping_message() {
@@ -169,7 +174,7 @@ std::vector<uint8_t> ping_message() {
 void FakeNode::accept() {
     acceptor_.async_accept([self = shared_from_this()](boost::system::error_code ec, tcp::socket s) {
         if (ec) return;
-        auto c = std::make_shared<Conn>(Conn{std::move(s), {}, {}, {}});
+        auto c = std::make_shared<Conn>(Conn{std::move(s), {}, {}, {}, {}});
         self->read(c);
         self->accept();
     });
@@ -178,11 +183,16 @@ void FakeNode::accept() {
 void FakeNode::read(std::shared_ptr<Conn> c) {
     asio::async_read(c->sock, asio::buffer(c->header), [self = shared_from_this(), c](boost::system::error_code ec, std::size_t) {
         if (ec) return;
-        uint32_t len = 0;
-        ASSERT_EQ(proto::decode_frame_header(c->header, &len), "");
-        c->body.resize(len);
-        asio::async_read(c->sock, asio::buffer(c->body), [self, c](boost::system::error_code ec, std::size_t) {
+        proto::FrameHeader h;
+        ASSERT_EQ(proto::decode_frame_header(c->header, &h), "");
+        c->body.resize(h.preamble_len + h.body_len);
+        asio::async_read(c->sock, asio::buffer(c->body), [self, c, h](boost::system::error_code ec, std::size_t) {
             if (ec) return;
+            proto::Preamble p;
+            ASSERT_EQ(proto::decode_preamble({c->body.data(), h.preamble_len}, &p), "");
+            EXPECT_EQ(p.to, self->name_);  // each hop is sealed for the node it goes to
+            c->type = h.type;
+            c->body.erase(c->body.begin(), c->body.begin() + h.preamble_len);
             ++self->requests;
             if (self->hung) return self->held_.push_back(c);
             self->answer(c);
@@ -207,12 +217,12 @@ void FakeNode::answer(std::shared_ptr<Conn> c) {
     {
         flatbuffers::FlatBufferBuilder fbb(32);
         fbb.Finish(proto::CreateMessage(fbb, proto::Body::ForwardAccepted, proto::CreateForwardAccepted(fbb).Union()));
-        send(c, proto::make_frame({fbb.GetBufferPointer(), fbb.GetSize()}, kCredential));
+        send(c, frame_of(fbb));
     }
     if (silent) return held_.push_back(c);
-    proto::Verified v;
-    ASSERT_EQ(proto::verify_frame_body(c->body, &v), "");
-    const auto *f = v.message->body_as_ForwardRequest();
+    const proto::Message *m = nullptr;
+    ASSERT_EQ(proto::verify_message(c->body, c->type, &m), "");
+    const auto *f = m->body_as_ForwardRequest();
     ASSERT_NE(f, nullptr);
     std::vector<std::string> part;
     for (const auto *s : *f->nodes()) part.push_back(s->str());
@@ -226,7 +236,7 @@ void FakeNode::answer(std::shared_ptr<Conn> c) {
             rs.push_back(proto::CreateNodeResultDirect(fbb, r.node.c_str(), r.rc, r.message.c_str()));
         auto vec = fbb.CreateVector(rs);
         fbb.Finish(proto::CreateMessage(fbb, proto::Body::ForwardResponse, proto::CreateForwardResponse(fbb, vec).Union()));
-        send(c, proto::make_frame({fbb.GetBufferPointer(), fbb.GetSize()}, kCredential));
+        send(c, frame_of(fbb));
     };
     if (part.size() == 1) return reply();
     std::vector<std::string> rest(part.begin() + 1, part.end());

@@ -6,9 +6,11 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <ctime>
 #include <fstream>
 #include <memory>
+#include <thread>
 
 #include <gtest/gtest.h>
 
@@ -35,8 +37,16 @@ Hash hash_of(uint8_t fill)
     return h;
 }
 
+// Milliseconds since the epoch, as auth/key stamps its credentials.
+int64_t now_ms()
+{
+    return std::chrono::duration_cast<std::chrono::milliseconds>(
+               std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
 // A credential in auth/key's documented layout (plugins/auth/key/key.cpp), signed with key: how
-// a peer with a skewed clock, or an attacker replaying bytes, would present one.
+// a peer with a skewed clock, or an attacker replaying bytes, would present one. stamp is in ms.
 Cred forge(const std::string &key, uint32_t uid, uint32_t gid, int64_t stamp, uint8_t nonce_fill,
            const Hash &body)
 {
@@ -45,7 +55,7 @@ Cred forge(const std::string &key, uint32_t uid, uint32_t gid, int64_t stamp, ui
         for (int i = n - 1; i >= 0; --i, v >>= 8)
             c[at + i] = static_cast<uint8_t>(v);
     };
-    c[0] = 1;
+    c[0] = 2;
     put(1, uid, 4);
     put(5, gid, 4);
     put(9, static_cast<uint64_t>(stamp), 8);
@@ -154,17 +164,22 @@ TEST_F(PluginAuthKey, RefusesStaleAndFutureTimestamps)
 {
     ASSERT_EQ(load(), "");
     std::string text;
-    const int64_t now = std::time(nullptr);
-    EXPECT_EQ(verify(forge(kKey, 5, 5, now - 75, 1, hash_of(2)), hash_of(2), &text),
+    const int64_t now = now_ms();
+    EXPECT_EQ(verify(forge(kKey, 5, 5, now - 75'000, 1, hash_of(2)), hash_of(2), &text),
               DROVER_EPERM);
     EXPECT_TRUE(text == "credential expired (age 75 s)" || text == "credential expired (age 76 s)")
         << text;
-    EXPECT_EQ(verify(forge(kKey, 5, 5, now + 600, 2, hash_of(2)), hash_of(2), &text),
+    EXPECT_EQ(verify(forge(kKey, 5, 5, now + 600'000, 2, hash_of(2)), hash_of(2), &text),
               DROVER_EPERM);
     EXPECT_EQ(text.rfind("credential from the future", 0), 0u) << text;
-    // Inside the window either way, a peer's credential is good.
-    EXPECT_EQ(verify(forge(kKey, 5, 6, now - 30, 3, hash_of(2)), hash_of(2), &text), DROVER_OK);
-    EXPECT_EQ(verify(forge(kKey, 5, 6, now + 30, 4, hash_of(2)), hash_of(2), &text), DROVER_OK);
+    // Inside the window, a peer's credential is good: one made ahead of this clock, or after this
+    // daemon started.
+    EXPECT_EQ(verify(forge(kKey, 5, 6, now + 30'000, 4, hash_of(2)), hash_of(2), &text), DROVER_OK);
+    EXPECT_EQ(verify(forge(kKey, 5, 6, now_ms(), 6, hash_of(2)), hash_of(2), &text), DROVER_OK);
+    // Inside the window but made before this daemon started: it may have been spent before a
+    // restart, and the nonces seen then are gone.
+    EXPECT_EQ(verify(forge(kKey, 5, 6, now - 30'000, 3, hash_of(2)), hash_of(2), &text), DROVER_EPERM);
+    EXPECT_EQ(text.rfind("credential made 30", 0), 0u) << text;
     EXPECT_EQ(verify(forge("another key, as long as the first", 5, 6, now, 5, hash_of(2)),
                      hash_of(2), &text),
               DROVER_EPERM);
@@ -198,7 +213,7 @@ TEST_F(PluginAuthKey, FindsTheKeyNextToSlurmConfByDefault)
     conf_.path = dir_ / "slurm.conf";
     ASSERT_EQ(load(), "");
     std::string text;
-    EXPECT_EQ(verify(forge(kKey, 1, 2, std::time(nullptr), 9, hash_of(3)), hash_of(3), &text),
+    EXPECT_EQ(verify(forge(kKey, 1, 2, now_ms(), 9, hash_of(3)), hash_of(3), &text),
               DROVER_OK);
     EXPECT_EQ(text, "1:2");
 }
@@ -212,6 +227,27 @@ TEST_F(PluginAuthKey, ReadsTheDirectoryTheCoreNames)
     ASSERT_EQ(load(), "");
     std::string text;
     EXPECT_EQ(verify(create(3, 4, hash_of(5)), hash_of(5), &text), DROVER_OK);
+}
+
+}  // namespace
+}  // namespace drover::plugin::test
+
+namespace drover::plugin::test {
+namespace {
+
+// A credential spent before a restart cannot be replayed after it: the daemon that comes back has
+// lost the nonces it had seen, so it refuses every credential made before it started.
+TEST_F(PluginAuthKey, RefusesCredentialsMadeBeforeItStarted)
+{
+    ASSERT_EQ(load(), "");
+    Cred before = create(7, 7, hash_of(4));
+    std::string text;
+    EXPECT_EQ(verify(before, hash_of(4), &text), DROVER_OK);
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));  // the clock must move past it
+    ASSERT_EQ(load(), "");  // the daemon restarted
+    EXPECT_EQ(verify(before, hash_of(4), &text), DROVER_EPERM);
+    EXPECT_NE(text.find("before this daemon started"), std::string::npos) << text;
+    EXPECT_EQ(verify(create(7, 7, hash_of(4)), hash_of(4), &text), DROVER_OK);
 }
 
 }  // namespace

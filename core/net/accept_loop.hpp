@@ -1,0 +1,87 @@
+// accept_loop.hpp - the accept loop of the daemons' listening sockets (TCP and the credential
+// socket): every connection goes through the process's admission first, and accept errors (out of
+// descriptors, above all) back off instead of spinning, with one log line per interval.
+//
+// Boost.Asio stays inside the .cpp files that include this header.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include <spdlog/spdlog.h>
+
+#include "net/admission.hpp"
+#include "net/log_limit.hpp"
+
+namespace drover::net {
+
+// Accepts on acceptor until it closes. For each connection, peer_of names its peer for the
+// admission; start(socket, id) gets the admitted ones, each with its admission id. what names the
+// listener in logs ("port 6817", "credential socket /run/drover/auth.socket").
+template <class Acceptor, class Socket>
+struct AcceptLoop : std::enable_shared_from_this<AcceptLoop<Acceptor, Socket>> {
+    AcceptLoop(Acceptor &a, std::string what_, std::function<std::string(Socket &)> peer,
+               std::function<std::function<void()>(Socket, Admission::Id)> start_)
+        : acceptor(a), retry(a.get_executor()), what(std::move(what_)), peer_of(std::move(peer)),
+          start(std::move(start_)) {}
+
+    void run() {
+        auto self = this->shared_from_this();
+        acceptor.async_accept([self](boost::system::error_code ec, Socket sock) {
+            if (ec == boost::asio::error::operation_aborted || !self->acceptor.is_open()) return;
+            if (ec) return self->back_off(ec);
+            self->admit(std::move(sock));
+            self->run();
+        });
+    }
+
+  private:
+    void admit(Socket sock) {
+        std::string peer = peer_of(sock);
+        // The connection does not exist yet when it is admitted: its closer is filled in after (it
+        // cannot be evicted before, being younger than the admission's min_age).
+        auto closer = std::make_shared<std::function<void()>>();
+        Admission &adm = Admission::process();
+        Admission::Id id = adm.open(peer, [closer] {
+            if (*closer) (*closer)();
+        });
+        if (id == 0) {
+            uint64_t held = 0;
+            if (refused_log.allow(&held))
+                spdlog::warn("{}: refused a connection from {}: {} connections open, {} waiting for a "
+                             "frame (limits {}, {}, {} a peer){}",
+                             what, peer, adm.open_count(), adm.waiting_count(), adm.limits().open,
+                             adm.limits().waiting, adm.limits().waiting_per_peer, suppressed(held));
+            boost::system::error_code ignored;
+            sock.close(ignored);
+            return;
+        }
+        *closer = start(std::move(sock), id);
+    }
+
+    void back_off(const boost::system::error_code &ec) {
+        uint64_t held = 0;
+        if (error_log.allow(&held))
+            spdlog::error("{}: accept failed: {} ({} connections open); retrying in 100 ms{}", what,
+                          ec.message(), Admission::process().open_count(), suppressed(held));
+        retry.expires_after(std::chrono::milliseconds(100));
+        retry.async_wait([self = this->shared_from_this()](boost::system::error_code e) {
+            if (!e && self->acceptor.is_open()) self->run();
+        });
+    }
+
+    static std::string suppressed(uint64_t n) {
+        return n ? " (" + std::to_string(n) + " more like it not logged)" : "";
+    }
+
+    Acceptor &acceptor;
+    boost::asio::steady_timer retry;
+    std::string what;
+    std::function<std::string(Socket &)> peer_of;
+    std::function<std::function<void()>(Socket, Admission::Id)> start;
+    LogLimit refused_log, error_log;
+};
+
+}  // namespace drover::net
