@@ -63,18 +63,21 @@ flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<proto::KeyValue>>> k
     return fbb.CreateVector(out);
 }
 
+// Prints the controller's refusal. Slurm's own lines (" Need name of account to add.", " Problem
+// with query.") print as they are.
+void report_refusal(const net::RpcError &e) {
+    std::string what = e.what();
+    write_err(what.starts_with(' ') ? what + "\n" : std::string(kProg) + ": error: " + what + "\n");
+}
+
 // Sends the request; nullptr after printing the controller's refusal.
 const proto::AcctAdminResponse *ask(net::Reply &reply, const SacctmgrArgs &a, bool commit) {
     flatbuffers::FlatBufferBuilder fbb;
     auto verb = fbb.CreateString(a.verb), entity = fbb.CreateString(a.entity);
     auto set = key_values(fbb, a.set), where = key_values(fbb, a.where);
     auto req = proto::CreateAcctAdminRequest(fbb, verb, entity, set, where, commit);
-    return ask_ctld<proto::AcctAdminResponse>(
-        reply, fbb, proto::Body::AcctAdminRequest, req.Union(), [](const net::RpcError &e) {
-            std::string what = e.what();
-            // Slurm's own lines (" Need name of account to add.") print as they are.
-            write_err(what.starts_with(' ') ? what + "\n" : std::string(kProg) + ": error: " + what + "\n");
-        });
+    return ask_ctld<proto::AcctAdminResponse>(reply, fbb, proto::Body::AcctAdminRequest, req.Union(),
+                                              report_refusal);
 }
 
 // Slurm's question: y commits; n, Enter, end of input or 30 s of silence do not.
@@ -112,8 +115,7 @@ int show_events(const SacctmgrArgs &a) {
     auto req = proto::CreateAcctEventQueryRequest(fbb, clusters, c.all_clusters, nodes, c.start, c.end);
     net::Reply reply;
     const auto *r = ask_ctld<proto::AcctEventQueryResponse>(
-        reply, fbb, proto::Body::AcctEventQueryRequest, req.Union(),
-        [](const net::RpcError &e) { print_error(kProg, e.what()); });
+        reply, fbb, proto::Body::AcctEventQueryRequest, req.Union(), report_refusal);
     if (!r) return 1;
     std::vector<SacctmgrRow> rows;
     if (r->events())

@@ -13,6 +13,7 @@
 
 #include "common/cgroup_conf.hpp"
 #include "common/name_index.hpp"
+#include "common/private_data.hpp"
 #include "common/shared_value.hpp"
 
 namespace drover {
@@ -98,7 +99,7 @@ struct Config {
     std::string slurmd_log_file;
     uint32_t min_job_age = 300;                // seconds a finished job stays visible to squeue
     uint32_t return_to_service = 0;            // 0, 1 or 2, as Slurm's ReturnToService
-    std::string private_data;                  // PrivateData, as written (e.g. "jobs,usage")
+    PrivateData private_data;                  // PrivateData (private_data.hpp)
     std::string accounting_storage_enforce;    // AccountingStorageEnforce, as written
     std::string accounting_storage_loc;        // AccountingStorageLoc
     std::string accounting_storage_host;       // AccountingStorageHost (accounting/postgres)

@@ -118,7 +118,6 @@ const StringKey kStringKeys[] = {
     {"epilog", &Config::epilog},
     {"slurmctldlogfile", &Config::slurmctld_log_file},
     {"slurmdlogfile", &Config::slurmd_log_file},
-    {"privatedata", &Config::private_data},
     {"accountingstorageenforce", &Config::accounting_storage_enforce},
     {"accountingstorageloc", &Config::accounting_storage_loc},
     {"accountingstoragehost", &Config::accounting_storage_host},
@@ -226,6 +225,13 @@ void ConfigBuilder::top_level(const std::string &loc, const ConfPair &p) {
     } else if (k == "defmempercpu" || k == "defmempernode") {
         uint64_t mb = parse_size(loc, p);
         (k == "defmempercpu" ? cfg_.def_mem_per_cpu_mb : cfg_.def_mem_per_node_mb) = mb;
+    } else if (k == "privatedata") {
+        std::vector<std::string> unknown;
+        cfg_.private_data = parse_private_data(p.value, &unknown);
+        for (const auto &word : unknown)
+            cfg_.warnings.push_back(loc + ": unknown PrivateData value '" + word +
+                                    "' ignored (known: accounts, cloud, events, jobs, nodes, "
+                                    "partitions, reservations, usage, users, all)");
     } else if (k == "slurmctldport") {
         cfg_.slurmctld_port = parse_port(loc, p);
     } else if (k == "slurmdport") {

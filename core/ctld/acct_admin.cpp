@@ -4,14 +4,13 @@
 
 #include "proto/fb_read.hpp"
 
-#include <pwd.h>
-
 #include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
 #include <boost/asio/steady_timer.hpp>
 #include <spdlog/spdlog.h>
 
 #include "ctld/acct_queue.hpp"
 #include "ctld/committer.hpp"
+#include "ctld/privacy.hpp"
 #include "proto/message_generated.h"
 #include "state/store.hpp"
 
@@ -27,11 +26,6 @@ AdminFields fields_of(const flatbuffers::Vector<flatbuffers::Offset<proto::KeyVa
     if (v)
         for (const auto *kv : *v) out.emplace_back(proto::str(kv->key()), proto::str(kv->value()));
     return out;
-}
-
-std::string user_name(uint32_t uid) {
-    if (const passwd *pw = ::getpwuid(uid)) return pw->pw_name;
-    return std::to_string(uid);
 }
 
 state::Bytes key_bytes() {
@@ -104,10 +98,7 @@ void AcctAdmin::refresh() {
         });
 }
 
-uint32_t AcctAdmin::admin_level(uint32_t uid) const {
-    if (impl_->ctx.is_admin(uid)) return DROVER_ADMIN_ADMINISTRATOR;
-    return impl_->ctx.acct.assocs().admin_level(user_name(uid));
-}
+uint32_t AcctAdmin::admin_level(uint32_t uid) const { return ctld::admin_level(impl_->ctx, uid); }
 
 void AcctAdmin::on_request(const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp) {
     auto &ctx = impl_->ctx;
@@ -123,6 +114,9 @@ void AcctAdmin::on_request(const std::shared_ptr<net::Request> &req, const net::
         return resp->error(DROVER_EPERM, "Access/permission denied");
     AdminPlan plan = plan_admin(ctx.acct.assocs(), r, local);
     if (!plan.error.empty()) return resp->error(DROVER_EINVAL, plan.error);
+    // PrivateData=users or accounts: the rows this user may see.
+    std::string refused = r.verb == "show" ? Viewer(ctx, req->peer.uid).trim_admin_rows(r.entity, plan.rows) : "";
+    if (!refused.empty()) return resp->error(DROVER_EPERM, refused);
     if (r.verb == "show" || plan.change.empty() || !m->commit())
         return impl_->reply(resp, plan, !plan.change.empty());
     auto change = std::make_shared<AssocChange>(std::move(plan.change));

@@ -1,7 +1,7 @@
 // acct_admin.hpp - sacctmgr in the controller: an AcctAdminRequest is planned against the
 // AssocDb (plan_admin, pure), stored through the accounting plugin all at once, then applied to the
-// copy and saved in the state store (AcctAdmin). Anyone may show; only root, SlurmUser and users
-// with AdminLevel=Administrator may change.
+// copy and saved in the state store (AcctAdmin). Anyone may show (what PrivateData lets them see,
+// privacy.hpp); only root, SlurmUser and users with AdminLevel=Administrator may change.
 #pragma once
 
 #include <cstdint>

@@ -4,7 +4,6 @@
 #include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
-#include <cctype>
 #include <variant>
 #include <spdlog/spdlog.h>
 
@@ -14,20 +13,6 @@
 #include "plugin/cstr.hpp"
 
 namespace drover::ctld {
-
-bool acct_private(const std::string &private_data) {
-    std::string item;
-    for (std::size_t i = 0; i <= private_data.size(); ++i) {
-        char c = i < private_data.size() ? private_data[i] : ',';
-        if (c == ',') {
-            if (item == "jobs" || item == "usage") return true;
-            item.clear();
-        } else if (c != ' ') {
-            item.push_back(char(std::tolower(static_cast<unsigned char>(c))));
-        }
-    }
-    return false;
-}
 
 AcctQueue::AcctQueue(boost::asio::io_context &io, const plugin::Bound<drover_acct_ops> &acct,
                      std::string cluster, std::function<void(uint64_t)> delivered)

@@ -42,10 +42,6 @@ struct AcctEventQuery {
     int64_t period_start = 0, period_end = 0;
 };
 
-// PrivateData (as slurm.conf writes it) keeps accounting records private: "jobs" or "usage" in
-// the list, in any case. Non-administrators then see only their own records.
-bool acct_private(const std::string &private_data);
-
 class AcctQueue {
   public:
     // delivered(seq) runs on the loop once the record spooled under seq is in the store.

@@ -23,6 +23,7 @@
 #include "ctld/context.hpp"
 #include "ctld/handover.hpp"
 #include "ctld/peers.hpp"
+#include "ctld/privacy.hpp"
 #include "ctld/repl_source.hpp"
 #include "ctld/standby.hpp"
 #include "ctld/job_mgr.hpp"
@@ -204,12 +205,14 @@ ActiveOutcome run_active(Config &conf, plugin::PluginSet &plugins, net::Authenti
              query.end_before = a->end_before();
              query.duplicates = a->duplicates();
              query.jobs_only = a->jobs_only();
-             if (acct_private(conf.private_data) && admin.admin_level(q->peer.uid) < DROVER_ADMIN_OPERATOR)
-                 query.uid = q->peer.uid;
+             if (uint32_t only = Viewer(ctx, q->peer.uid).acct_records_user(); only != DROVER_NO_VAL)
+                 query.uid = only;
              acct.query(std::move(query), [r](std::vector<uint8_t> msg) { r->reply(msg); });
          }},
         {proto::Body::AcctEventQueryRequest,
          [&](const Req &q, const Resp &r) {
+             if (!Viewer(ctx, q->peer.uid).sees_events())
+                 return r->error(DROVER_EPERM, std::string(" Error with request: ") + kAccessDenied);
              const auto *a = q->msg->body_as_AcctEventQueryRequest();
              AcctEventQuery query;
              if (a->clusters())

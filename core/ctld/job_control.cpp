@@ -1,6 +1,6 @@
 // job_control.cpp - what users do to jobs after submitting them: look (squeue, scontrol show job),
 // signal or cancel (scancel), hold, release and update (scontrol). Users may act only on their own
-// jobs; root and SlurmUser on any.
+// jobs; root and SlurmUser on any. With PrivateData=jobs users see only their own (privacy.hpp).
 #include <csignal>
 #include <unordered_set>
 #include <spdlog/spdlog.h>
@@ -12,6 +12,7 @@
 #include "ctld/job_mgr.hpp"
 #include "ctld/job_record.hpp"
 #include "ctld/node_mgr.hpp"
+#include "ctld/privacy.hpp"
 #include "ctld/scheduler.hpp"
 #include "ctld/step_mgr.hpp"
 
@@ -36,17 +37,19 @@ flatbuffers::Offset<proto::NodeResult> result(flatbuffers::FlatBufferBuilder &fb
 
 void JobManager::on_info(const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp) {
     const auto *r = req->msg->body_as_JobInfoRequest();
+    Viewer viewer(ctx_, req->peer.uid);  // PrivateData=jobs: a job it may not see is not there
     std::vector<const Job *> pick;
     if (r->job_ids() && r->job_ids()->size()) {
         // An array's id names every task of the array, as in Slurm.
         std::unordered_set<const Job *> seen;
         for (auto id : *r->job_ids())
             for (const Target &t : resolve(std::to_string(id)))
-                if (t.job && seen.insert(t.job).second) pick.push_back(t.job);
+                if (t.job && viewer.sees_job(*t.job) && seen.insert(t.job).second) pick.push_back(t.job);
         if (pick.empty()) return resp->error(DROVER_ENOENT, kInvalidId);
     } else {
         pick.reserve(jobs_.size());
-        for (const auto &[id, j] : jobs_) pick.push_back(j.get());
+        for (const auto &[id, j] : jobs_)
+            if (viewer.sees_job(*j)) pick.push_back(j.get());
     }
     flatbuffers::FlatBufferBuilder fbb(1024 + pick.size() * 400);
     std::vector<flatbuffers::Offset<proto::JobInfo>> out;
@@ -96,8 +99,9 @@ void JobManager::on_signal(const std::shared_ptr<net::Request> &req,
                           (r->states() && r->states()->size()) ||
                           (r->partition() && r->partition()->size());
         if (!any_filter) return resp->error(DROVER_EINVAL, "No job identification provided");
+        Viewer viewer(ctx_, uid);  // filters reach only the jobs the user may see, as in Slurm
         for (auto &[id, j] : jobs_) {
-            if (j->finished()) continue;
+            if (j->finished() || !viewer.sees_job(*j)) continue;
             if (r->user_id() != DROVER_NO_VAL && j->uid != r->user_id()) continue;
             if (r->name() && r->name()->size() && j->name != r->name()->str()) continue;
             if (r->partition() && r->partition()->size() && j->partition != r->partition()->str())

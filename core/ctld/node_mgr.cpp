@@ -14,6 +14,7 @@
 #include "ctld/job.hpp"
 #include "ctld/job_mgr.hpp"
 #include "ctld/node_calls.hpp"
+#include "ctld/privacy.hpp"
 #include "ctld/scheduler.hpp"
 #include "net/authenticator.hpp"
 #include "net/fanout.hpp"
@@ -346,6 +347,7 @@ void NodeManager::on_register(const std::shared_ptr<net::Request> &req,
 
 void NodeManager::on_node_info(const std::shared_ptr<net::Request> &req,
                                const net::ResponderPtr &resp) {
+    if (!Viewer(ctx_, req->peer.uid).sees_nodes()) return resp->error(DROVER_EPERM, kAccessDenied);
     const auto *r = req->msg->body_as_NodeInfoRequest();
     std::vector<const Node *> pick;
     if (r->names() && r->names()->size()) {
@@ -440,8 +442,9 @@ void NodeManager::on_node_update(const std::shared_ptr<net::Request> &req,
     ctx_.commit.after_commit([resp] { resp->ok(); });
 }
 
-void NodeManager::on_partition_info(const std::shared_ptr<net::Request> &,
+void NodeManager::on_partition_info(const std::shared_ptr<net::Request> &req,
                                     const net::ResponderPtr &resp) {
+    if (!Viewer(ctx_, req->peer.uid).sees_partitions()) return resp->error(DROVER_EPERM, kAccessDenied);
     flatbuffers::FlatBufferBuilder fbb(1024);
     std::vector<flatbuffers::Offset<proto::PartitionInfo>> out;
     for (const auto &p : parts_) {

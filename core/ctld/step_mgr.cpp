@@ -20,6 +20,7 @@
 #include "ctld/job_signal_spec.hpp"
 #include "ctld/node_calls.hpp"
 #include "ctld/node_mgr.hpp"
+#include "ctld/privacy.hpp"
 #include "ctld/step_acct.hpp"
 #include "ctld/step_layout.hpp"
 #include "ctld/step_record.hpp"
@@ -611,8 +612,7 @@ void StepManager::on_info(const std::shared_ptr<net::Request> &req, const net::R
     std::unordered_set<uint32_t> want;
     if (r->job_ids())
         for (uint32_t id : *r->job_ids()) want.insert(id);
-    bool private_jobs = I.ctx.conf.private_data.find("jobs") != std::string::npos &&
-                        !I.ctx.is_admin(req->peer.uid);
+    Viewer viewer(I.ctx, req->peer.uid);  // PrivateData=jobs
     flatbuffers::FlatBufferBuilder fbb(4096);
     std::vector<flatbuffers::Offset<proto::StepInfo>> out;
     auto add = [&](const Job &job, uint32_t sid, const std::string &name, int64_t start,
@@ -653,7 +653,7 @@ void StepManager::on_info(const std::shared_ptr<net::Request> &req, const net::R
     };
     for (Job *job : I.ctx.jobs->running()) {
         if (!want.empty() && !want.count(job->id)) continue;
-        if (private_jobs && job->uid != req->peer.uid) continue;
+        if (!viewer.sees_job(*job)) continue;
         bool any = r->step_id() == DROVER_NO_VAL;
         if (!job->interactive && (any || r->step_id() == DROVER_STEP_BATCH)) {
             const std::string &batch = I.ctx.nodes->at(job->nodes.front()).conf->name;

@@ -520,11 +520,38 @@ TEST(Config, DaemonTuningKeys) {
     EXPECT_TRUE(c.warnings.empty());
     EXPECT_EQ(c.min_job_age, 60u);
     EXPECT_EQ(c.return_to_service, 2u);
-    EXPECT_EQ(c.private_data, "jobs,usage");
+    EXPECT_TRUE(c.private_data.jobs);
+    EXPECT_TRUE(c.private_data.usage);
+    EXPECT_FALSE(c.private_data.nodes);
     EXPECT_EQ(c.state_save_sync, "yes");
     EXPECT_EQ(c.accounting_storage_loc, "/var/acct");
     EXPECT_EQ(c.tmp_fs, "/scratch");
     EXPECT_THROW(parse("ReturnToService=3\n"), ParseError);
+}
+
+TEST(Config, PrivateDataWords) {
+    Config c = parse("PrivateData=Jobs,node,PARTITIONS,usage,users,accounts,events\n");
+    EXPECT_TRUE(c.warnings.empty());
+    const PrivateData &pd = c.private_data;
+    EXPECT_TRUE(pd.jobs && pd.nodes && pd.partitions && pd.usage && pd.users && pd.accounts && pd.events);
+    EXPECT_FALSE(pd.reservations || pd.cloud);
+    EXPECT_FALSE(parse("ClusterName=x\n").private_data.any());
+}
+
+TEST(Config, PrivateDataAllAndUnknown) {
+    PrivateData all = parse("PrivateData=all\n").private_data;
+    EXPECT_TRUE(all.jobs && all.nodes && all.partitions && all.usage && all.users && all.accounts &&
+                all.events && all.reservations && all.cloud);
+    // As in Slurm, an unknown word changes nothing; Drover says so.
+    Config c = parse("PrivateData=jobs,jobz\n");
+    EXPECT_TRUE(c.private_data.jobs);
+    ASSERT_EQ(c.warnings.size(), 1u);
+    EXPECT_NE(c.warnings[0].find("unknown PrivateData value 'jobz' ignored"), std::string::npos);
+    std::vector<std::string> unknown;
+    PrivateData pd = parse_private_data("jobss, ,Nodes", &unknown);
+    EXPECT_TRUE(pd.nodes);
+    EXPECT_FALSE(pd.jobs);
+    EXPECT_EQ(unknown, std::vector<std::string>{"jobss"});
 }
 
 }  // namespace
