@@ -115,7 +115,8 @@ void AcctAdmin::on_request(const std::shared_ptr<net::Request> &req, const net::
     AdminPlan plan = plan_admin(ctx.acct.assocs(), r, local);
     if (!plan.error.empty()) return resp->error(DROVER_EINVAL, plan.error);
     // PrivateData=users or accounts: the rows this user may see.
-    std::string refused = r.verb == "show" ? Viewer(ctx, req->peer.uid).trim_admin_rows(r.entity, plan.rows) : "";
+    std::string refused =
+        r.verb == "show" ? Viewer(ctx, req->peer.uid).trim_admin_rows(r.entity, plan.rows) : "";
     if (!refused.empty()) return resp->error(DROVER_EPERM, refused);
     if (r.verb == "show" || plan.change.empty() || !m->commit())
         return impl_->reply(resp, plan, !plan.change.empty());
