@@ -371,11 +371,9 @@ void apply(Pending &p, const ParsedOpt &o, const SbatchContext &ctx, MemSeen &se
         r.signal = v;
         break;
     case kGres:
-        try {
-            r.gres = format_gres(parse_gres_request(v));   // "none" gives none
-        } catch (const ParseError &e) {
-            throw ParseError(e.what());
-        }
+        // Slurm's words, whatever is wrong with it (the controller answers the same).
+        if (!valid_gres_request(v)) throw ParseError(kInvalidGres);
+        r.gres = format_gres(parse_gres_request(v));   // "none" gives none
         break;
     case kGpus: {
         GpuCount g = gpu_count(v, "number of gpus");

@@ -6,6 +6,7 @@
 #include "cli/options.hpp"
 #include "cli/scancel_args.hpp"
 #include "cli/text.hpp"
+#include "common/gres.hpp"
 #include "common/timefmt.hpp"
 
 namespace drover::cli {
@@ -119,7 +120,10 @@ SrunRequest parse_srun(std::span<const std::string> args,
             break;
         }
         case kKillBad: r.kill_on_bad_exit = !o.value || *o.value != "0"; break;
-        case kGres: r.gres = v; break;
+        case kGres:
+            if (!valid_gres_request(v)) throw ParseError(kInvalidGres);
+            r.gres = v;
+            break;
         case kExport: r.export_spec = v; break;
         case kMultiProg: r.multi_prog = true; break;
         case kPty: r.pty = true; break;

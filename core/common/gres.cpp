@@ -47,7 +47,8 @@ bool valid_name(std::string_view s) {
     return !s.empty() && std::all_of(s.begin(), s.end(), is_name_char);
 }
 
-// "12", "4G" (powers of 1024 for K M G T P). False if s is not a count or it overflows.
+// "12", "4G" (powers of 1024 for K M G T P). False if s is not a count, or it overflows or
+// reaches the two highest values (Slurm's NO_VAL64 and INFINITE64, which no count may be).
 bool parse_count(std::string_view s, uint64_t &out) {
     if (s.empty() || !is_digit(s.front())) return false;
     uint64_t mult = 1;
@@ -68,12 +69,15 @@ bool parse_count(std::string_view s, uint64_t &out) {
         v = v * 10 + d;
     }
     if (v != 0 && mult > UINT64_MAX / v) return false;
+    if (v * mult >= UINT64_MAX - 1) return false;
     out = v * mult;
     return true;
 }
 
-// Digits with at most one letter after them: meant as a count even when parse_count refuses it.
+// Digits with at most one letter after them, maybe signed ("-1", "+2"): meant as a count even
+// when parse_count refuses it, so never read as a type.
 bool looks_like_count(std::string_view s) {
+    if (!s.empty() && (s.front() == '-' || s.front() == '+')) s.remove_prefix(1);
     if (!s.empty() && !is_digit(s.back())) s.remove_suffix(1);
     return !s.empty() && std::all_of(s.begin(), s.end(), is_digit);
 }
@@ -378,6 +382,15 @@ std::vector<GresCount> parse_gres_request(std::string_view spec) {
     items.erase(std::remove_if(items.begin(), items.end(), [](const GresCount &g) { return g.count == 0; }),
                 items.end());
     return items;
+}
+
+bool valid_gres_request(std::string_view spec) {
+    try {
+        (void)parse_gres_request(spec);
+        return true;
+    } catch (const ParseError &) {
+        return false;
+    }
 }
 
 uint64_t gres_total(const std::vector<GresCount> &items, std::string_view name) {

@@ -92,10 +92,16 @@ std::vector<GresCount> parse_node_gres(std::string_view spec);
 
 // A job's per-node request (--gres): "gpu:2", "gpu:a100:1,nic:1", "gpu" (1), "gpu:a100" (1);
 // an optional "gres/" or "gres:" before a name is dropped (--tres-per-node spelling). "" and
-// "none" give an empty list; a zero count ("gpu:0") requests nothing and its item is dropped.
-// Throws ParseError "invalid --gres 'TEXT': what" for an empty item, a bad name, type or count,
-// or more than three ':' fields.
+// "none" give an empty list; a zero count ("gpu:0") requests nothing and its item is dropped, as
+// Slurm ignores it. Throws ParseError "invalid --gres 'TEXT': what" for an empty item, a bad
+// name, type or count (a signed one such as "gpu:-1" included: it is never a type), a count past
+// 2^64 - 3, or more than three ':' fields.
 std::vector<GresCount> parse_gres_request(std::string_view spec);
+
+// Whether parse_gres_request accepts spec. What the commands and the controller answer when it
+// does not is Slurm's text for ESLURM_INVALID_GRES, kInvalidGres.
+bool valid_gres_request(std::string_view spec);
+inline constexpr const char *kInvalidGres = "Invalid generic resource (gres) specification";
 
 // The total count of name over items (every type), e.g. gres_total(parse_node_gres("gpu:a:2,
 // gpu:b:2"), "gpu") == 4.

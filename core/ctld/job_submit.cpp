@@ -6,6 +6,7 @@
 #include <pwd.h>
 #include <spdlog/spdlog.h>
 
+#include "common/gres.hpp"
 #include "common/hostlist.hpp"
 #include "common/timefmt.hpp"
 #include "ctld/job_signal_spec.hpp"
@@ -151,6 +152,10 @@ std::string JobManager::read_request(Job &j, const proto::JobDesc &d, bool admin
     if (any_extra) {
         JobExtra &x = j.mutable_extra();
         x.gres = str(d.gres());
+        if (!valid_gres_request(x.gres)) {
+            spdlog::info("job submission refused: invalid --gres '{}'", x.gres);
+            return kInvalidGres;
+        }
         x.constraint = str(d.constraint());
         x.req_nodes = str(d.req_nodes());
         x.exc_nodes = str(d.exc_nodes());

@@ -125,6 +125,10 @@ struct StepManager::Impl {
         shape.exact = r->exact();
         shape.overlap = r->overlap();
         shape.cyclic = r->cyclic();
+        if (!valid_gres_request(str(r->gres()))) {
+            spdlog::info("job {}: step refused: invalid --gres '{}'", job.id, str(r->gres()));
+            return resp->error(DROVER_EINVAL, kInvalidGres);
+        }
         if (r->node_list() || r->exc_nodes()) {
             std::unordered_set<std::string> want, skip;
             try {

@@ -47,6 +47,13 @@ wait_job "$g1"; wait_job "$g2"
 assert_eq "0 1" "$(cat g1.out g2.out | awk '{print $1}' | sort | tr '\n' ' ' | sed 's/ $//')" "the two jobs got GPU 0 and GPU 1"
 err=$(sbatch --gres=gpu:5 --wrap true 2>&1)
 assert_eq "sbatch: error: Batch job submission failed: Requested node configuration is not available" "$err" "more GPUs than any node has is refused"
+# Negative, overflowing and malformed counts are refused at submit with Slurm's words.
+for spec in gpu:-1 gpu:+1 gpu:a100:-2 gpu:99999999999999999999 gpu:18446744073709551614 'gpu:1(S:0)'; do
+  assert_eq "sbatch: error: Invalid generic resource (gres) specification" "$(sbatch --gres="$spec" --wrap true 2>&1)" "sbatch --gres=$spec is refused"
+done
+assert_eq "srun: error: Invalid generic resource (gres) specification" "$(srun --gres=gpu:-1 true 2>&1)" "srun --gres=gpu:-1 is refused"
+assert_eq "salloc: error: Invalid generic resource (gres) specification" "$(salloc --gres=gpu:-1 true 2>&1)" "salloc --gres=gpu:-1 is refused"
+assert_contains "Invalid generic resource (gres) specification" "$(SBATCH_GRES=gpu:-1 sbatch --wrap true 2>&1)" "so is SBATCH_GRES=gpu:-1"
 err=$(sbatch -n1 --ntasks-per-node=3 --wrap true 2>&1)
 assert_match "Requested node configuration is not available" "$err" "more CPUs per node than exist is refused"
 err=$(sbatch --mem=100 --mem-per-cpu=10 --wrap true 2>&1)

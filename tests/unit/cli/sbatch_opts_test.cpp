@@ -341,7 +341,11 @@ TEST(SbatchResources, GresAndGpus) {
     EXPECT_EQ(parse({"--gres=gpu:a100:1,nic", "job.sh"}, s).gres, "gpu:a100:1,nic:1");
     EXPECT_EQ(parse({"--gres=none", "job.sh"}, s).gres, "");
     EXPECT_EQ(parse({"--gres=gpu:2", "--gres=none", "job.sh"}, s).gres, "");
-    EXPECT_EQ(error_of({"job.sh"}, "#!/bin/sh\n#SBATCH --gres=gpu:x:y:z\n").rfind("script line 2: invalid --gres 'gpu:x:y:z'", 0), 0u);
+    EXPECT_EQ(error_of({"job.sh"}, "#!/bin/sh\n#SBATCH --gres=gpu:x:y:z\n"),
+              "script line 2: Invalid generic resource (gres) specification");
+    EXPECT_EQ(error_of({"--gres=gpu:-1", "job.sh"}, s), "Invalid generic resource (gres) specification");
+    EXPECT_EQ(error_of({"--gres=gpu:99999999999999999999", "job.sh"}, s),
+              "Invalid generic resource (gres) specification");
     auto r = parse({"--gpus=1", "job.sh"}, s);
     EXPECT_EQ(r.gpus, 1u);
     EXPECT_TRUE(r.warnings.empty());

@@ -70,6 +70,13 @@ TEST(SrunOpts, BadValuesAreRefusedWithTheirOption) {
     } catch (const ParseError &e) {
         EXPECT_STREQ(e.what(), "Invalid time limit specification");
     }
+    try {
+        srun({"--gres=gpu:-1", "true"});
+        FAIL() << "a negative gres count was accepted";
+    } catch (const ParseError &e) {
+        EXPECT_STREQ(e.what(), "Invalid generic resource (gres) specification");
+    }
+    EXPECT_EQ(srun({"--gres=gpu:a100:2", "true"}).gres, "gpu:a100:2");
 }
 
 TEST(MultiProg, EachTaskGetsItsLine) {

@@ -163,6 +163,28 @@ TEST(GresStrings, JobRequest) {
     EXPECT_EQ(error_of([] { parse_gres_request(",gpu"); }), "invalid --gres ',gpu': empty item");
 }
 
+// A signed or too large count is refused, never read as a type; a zero one is dropped (Slurm
+// ignores it too). MIG-style types that start with a digit stay types.
+TEST(GresStrings, JobRequestCounts) {
+    using V = std::vector<GresCount>;
+    EXPECT_EQ(error_of([] { parse_gres_request("gpu:-1"); }), "invalid --gres 'gpu:-1': bad type or count '-1'");
+    EXPECT_EQ(error_of([] { parse_gres_request("gpu:+2"); }), "invalid --gres 'gpu:+2': bad type or count '+2'");
+    EXPECT_EQ(error_of([] { parse_gres_request("gpu:-0"); }), "invalid --gres 'gpu:-0': bad type or count '-0'");
+    EXPECT_EQ(error_of([] { parse_gres_request("gpu:a100:-1"); }), "invalid --gres 'gpu:a100:-1': bad count '-1'");
+    EXPECT_EQ(error_of([] { parse_gres_request("gpu:1x"); }), "invalid --gres 'gpu:1x': bad type or count '1x'");
+    EXPECT_FALSE(valid_gres_request("gpu:18446744073709551616"));  // 2^64
+    EXPECT_FALSE(valid_gres_request("gpu:18446744073709551615"));  // INFINITE64
+    EXPECT_FALSE(valid_gres_request("gpu:18446744073709551614"));  // NO_VAL64
+    EXPECT_FALSE(valid_gres_request("gpu:16384P"));                // 2^64 through a unit
+    EXPECT_TRUE(valid_gres_request("gpu:18446744073709551613"));
+    EXPECT_FALSE(valid_gres_request("gpu:-1,nic:1"));
+    EXPECT_TRUE(valid_gres_request("gpu:0"));
+    EXPECT_TRUE(parse_gres_request("gpu:0").empty());
+    EXPECT_EQ(parse_gres_request("gpu:1g.5gb:2"), (V{{"gpu", "1g.5gb", 2, ""}}));
+    EXPECT_EQ(parse_gres_request("gpu:1g.5gb"), (V{{"gpu", "1g.5gb", 1, ""}}));
+    EXPECT_STREQ(kInvalidGres, "Invalid generic resource (gres) specification");
+}
+
 TEST(GresStrings, IndexLists) {
     EXPECT_EQ(format_index_list({}), "");
     EXPECT_EQ(format_index_list({3, 0, 1}), "0-1,3");
