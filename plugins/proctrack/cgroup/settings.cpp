@@ -36,6 +36,14 @@ bool flag(const drover::sdk::Host &host, const char *key, bool fallback)
                              ": expected yes or no");
 }
 
+// A name that becomes one directory level.
+void check_dir_name(const char *what, const std::string &name)
+{
+    if (name.empty() || name.find('/') != std::string::npos || name == "." || name == "..")
+        throw std::runtime_error(std::string(what) + " name '" + name +
+                                 "' cannot name a cgroup directory");
+}
+
 std::string short_hostname()
 {
     char buf[256] = {};
@@ -80,12 +88,19 @@ Settings read_settings(const drover::sdk::Host &host)
                                      ": expected a percentage above 0");
         s.allowed_ram_percent = pct;
     }
+    // Two clusters may run on one host (with the same node names and job ids): the cluster's
+    // name keeps their directories apart. Slurm lower-cases it, and so does the core.
+    if (auto v = host.conf("ClusterName"); v && !v->empty()) {
+        s.cluster.clear();
+        for (char c : *v)
+            s.cluster.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+    }
     if (auto v = host.conf("drover.node_name"); v && !v->empty())
         s.node = std::string(*v);
     else
         s.node = short_hostname();
-    if (s.node.find('/') != std::string::npos || s.node == "." || s.node == "..")
-        throw std::runtime_error("node name '" + s.node + "' cannot name a cgroup directory");
+    check_dir_name("cluster", s.cluster);
+    check_dir_name("node", s.node);
     return s;
 }
 

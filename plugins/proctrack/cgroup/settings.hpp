@@ -1,5 +1,5 @@
 // settings.hpp - what proctrack/cgroup takes from the host: cgroup.conf keys (which the core
-// exposes as "cgroup.<Key>") and the node name its directories are named after.
+// exposes as "cgroup.<Key>"), and the cluster and node names its directories are named after.
 #pragma once
 
 #include <optional>
@@ -17,6 +17,7 @@ struct Settings {
     bool constrain_swap = false;                // ConstrainSwapSpace
     bool constrain_cores = false;               // ConstrainCores
     double allowed_ram_percent = 100.0;         // AllowedRAMSpace
+    std::string cluster = "default";            // ClusterName (lower-cased), when set
     std::string node;                           // drover.node_name, else the short hostname
 
     // Whether cont_limit sets a memory limit: either constraint asks for one (RAM and swap are

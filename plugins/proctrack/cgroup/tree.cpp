@@ -57,7 +57,7 @@ Tree::Tree(const Settings &settings, std::vector<Hierarchy> hierarchies, size_t 
 
 std::string Tree::node_dir(const Hierarchy &h) const
 {
-    return h.root + "/drover/" + settings_.node;
+    return h.root + "/drover/" + settings_.cluster + "/" + settings_.node;
 }
 
 std::string Tree::step_dir(const Hierarchy &h, Step s) const
@@ -88,6 +88,7 @@ void Tree::prepare()
 {
     for (const Hierarchy &h : hier_) {
         make_dir(h, h.root + "/drover", {});
+        make_dir(h, parent_of(node_dir(h)), {});
         const std::string dir = node_dir(h);
         make_dir(h, dir, {});
         struct statvfs vfs {};

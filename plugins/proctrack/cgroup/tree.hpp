@@ -1,9 +1,10 @@
 // tree.hpp - the cgroup directories of one node daemon's steps, in cgroup v1 or v2.
 //
-// Layout: <hierarchy>/drover/<node>/job_<job>/step_<step>, where <hierarchy> is each v1
-// controller's mount (<mount>/freezer, <mount>/memory, ...) or, in v2, the mount itself. Step
-// directories are named by number, or "batch" and "extern" for DROVER_STEP_BATCH and
-// DROVER_STEP_EXTERN. Nothing is kept in memory per step: the directories are the state, so a
+// Layout: <hierarchy>/drover/<cluster>/<node>/job_<job>/step_<step>, where <hierarchy> is each
+// v1 controller's mount (<mount>/freezer, <mount>/memory, ...) or, in v2, the mount itself, and
+// <cluster> the ClusterName ("default" without one): two clusters on one host, whose job ids and
+// node names may well be the same, never share a directory. Step directories are named by
+// number, or "batch" and "extern" for DROVER_STEP_BATCH and DROVER_STEP_EXTERN. Nothing is kept in memory per step: the directories are the state, so a
 // restarted daemon finds its steps where it left them.
 #pragma once
 
@@ -49,8 +50,8 @@ class Tree {
   public:
     virtual ~Tree() = default;
 
-    // Creates drover/<node> in every hierarchy, checks each is writable, and removes empty step
-    // and job directories a previous daemon left. Throws Error naming the path.
+    // Creates drover/<cluster>/<node> in every hierarchy, checks each is writable, and removes
+    // empty step and job directories a previous daemon left. Throws Error naming the path.
     void prepare();
     // "cgroup v1 (freezer memory cpuset cpuacct) under /sys/fs/cgroup" for the log.
     virtual std::string describe() const = 0;

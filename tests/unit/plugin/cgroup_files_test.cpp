@@ -96,6 +96,7 @@ class FakeHierarchy : public ::testing::Test {
         root_ = fs::temp_directory_path() / ("drover-cgfiles-test-" + std::to_string(::getpid()));
         fs::create_directories(root_);
         settings_.mountpoint = root_.string();
+        settings_.cluster = "c1";
         settings_.node = "n1";
         settings_.constrain_ram = true;
         settings_.constrain_cores = true;
@@ -130,7 +131,7 @@ class FakeHierarchy : public ::testing::Test {
 
 TEST_F(FakeHierarchy, V2LimitsAndUsage)
 {
-    const std::string dir = "drover/n1/job_7/step_0";
+    const std::string dir = "drover/c1/n1/job_7/step_0";
     for (const char *f : {"memory.max", "memory.swap.max", "cpuset.cpus"})
         file(dir, f);
     file(dir, "memory.current", "1000\n");
@@ -175,14 +176,14 @@ TEST_F(FakeHierarchy, V2LimitsAndUsage)
         FAIL() << "no error";
     } catch (const Error &e) {
         EXPECT_EQ(e.code(), DROVER_ENOENT);
-        EXPECT_NE(std::string(e.what()).find("drover/n1/job_8/step_0"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("drover/c1/n1/job_8/step_0"), std::string::npos) << e.what();
     }
 }
 
 TEST_F(FakeHierarchy, V2WithoutConstraintsSetsNoLimit)
 {
     settings_.constrain_ram = settings_.constrain_cores = false;
-    const std::string dir = "drover/n1/job_7/step_0";
+    const std::string dir = "drover/c1/n1/job_7/step_0";
     file(dir, "memory.max");
     file(dir, "cpuset.cpus");
     make_tree_v2(settings_)->limit(step_, limits(64 << 20, "0"));
@@ -192,7 +193,7 @@ TEST_F(FakeHierarchy, V2WithoutConstraintsSetsNoLimit)
 
 TEST_F(FakeHierarchy, V1LimitsAndUsage)
 {
-    const std::string step = "/drover/n1/job_7/step_0";
+    const std::string step = "/drover/c1/n1/job_7/step_0";
     file("freezer" + step, "cgroup.procs", "99\n");
     file("memory" + step, "memory.limit_in_bytes");
     file("memory" + step, "memory.memsw.limit_in_bytes");

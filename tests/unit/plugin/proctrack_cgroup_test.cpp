@@ -177,14 +177,18 @@ class PluginProctrackCgroup : public ::testing::Test {
         set_.reset();
         conf_.reset();
         for (const std::string &root : host_.roots())
-            remove_cgroups(fs::path(root) / "drover" / node_);
+            for (const char *cluster : {"cgtest", "cgother"}) {
+                remove_cgroups(fs::path(root) / "drover" / cluster / node_);
+                ::rmdir((fs::path(root) / "drover" / cluster).c_str());  // when no other test's is left
+            }
         ::prctl(PR_SET_CHILD_SUBREAPER, 0);
     }
 
     // Loads proctrack/cgroup as droverd would, with this cgroup.conf beside a slurm.conf.
-    void load(const std::string &cgroup_conf)
+    void load(const std::string &cgroup_conf, const std::string &cluster = "cgtest")
     {
-        std::ofstream(dir_ / "slurm.conf") << "ClusterName=cgtest\nProctrackType=proctrack/cgroup\n"
+        std::ofstream(dir_ / "slurm.conf") << "ClusterName=" << cluster
+                                           << "\nProctrackType=proctrack/cgroup\n"
                                               "NodeName=" << node_ << " CPUs=1\n";
         std::ofstream(dir_ / "cgroup.conf") << cgroup_conf;
         conf_ = std::make_unique<Config>(load_config(dir_ / "slurm.conf"));
@@ -247,7 +251,7 @@ class PluginProctrackCgroup : public ::testing::Test {
 
     fs::path job_dir(const std::string &controller, uint32_t job) const
     {
-        return fs::path(host_.root(controller)) / "drover" / node_ / ("job_" + std::to_string(job));
+        return fs::path(host_.root(controller)) / "drover" / "cgtest" / node_ / ("job_" + std::to_string(job));
     }
 
     HostCgroups host_;
@@ -303,8 +307,44 @@ TEST_F(PluginProctrackCgroup, FindsSetsidDoubleForkedChildrenAndKillsThemAll)
 
     ASSERT_EQ(ops().cont_destroy(state(), cont, &err), DROVER_OK) << err.text;
     for (const std::string &root : host_.roots())
-        EXPECT_FALSE(fs::exists(fs::path(root) / "drover" / node_ / "job_21")) << root;
+        EXPECT_FALSE(fs::exists(fs::path(root) / "drover" / "cgtest" / node_ / "job_21")) << root;
     EXPECT_EQ(ops().cont_destroy(state(), cont, &err), DROVER_OK) << "a second destroy is harmless";
+}
+
+// Two clusters' droverd on one host, with the same node name and the same job id: each job has a
+// cgroup of its own, and ending one leaves the other running.
+TEST_F(PluginProctrackCgroup, TwoClustersOnOneHostKeepApart)
+{
+    load("", "cgother");
+    std::unique_ptr<Config> other_conf = std::move(conf_);
+    std::unique_ptr<PluginSet> other = std::move(set_);
+    const auto &theirs = other->proctrack();
+    load("");
+    Held mine = hold([] {}), their_job = hold([] {});
+    const drover_cont_id cont = create(31, 0, mine);
+    children_.push_back(their_job.pid);
+    drover_cont_id their_cont = 0;
+    drover_error err{};
+    ASSERT_EQ(theirs.ops.cont_create(theirs.state, 31, 0, their_job.pid, &their_cont, &err), DROVER_OK)
+        << err.text;
+    int rc = 0;
+    EXPECT_EQ(pids_become(cont, {mine.pid}), std::vector<int32_t>{mine.pid});
+    EXPECT_EQ(container_pids(theirs, their_cont, &rc, &err), std::vector<int32_t>{their_job.pid});
+
+    ASSERT_EQ(ops().cont_signal(state(), cont, SIGKILL, &err), DROVER_OK) << err.text;
+    const int st = wait_end(mine.pid);
+    EXPECT_TRUE(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL) << st;
+    ASSERT_EQ(ops().cont_destroy(state(), cont, &err), DROVER_OK) << err.text;
+    EXPECT_EQ(::kill(their_job.pid, 0), 0) << "the other cluster's job goes on";
+    EXPECT_EQ(container_pids(theirs, their_cont, &rc, &err), std::vector<int32_t>{their_job.pid});
+    for (const std::string &root : host_.roots()) {
+        EXPECT_FALSE(fs::exists(fs::path(root) / "drover" / "cgtest" / node_ / "job_31")) << root;
+        EXPECT_TRUE(fs::is_directory(fs::path(root) / "drover" / "cgother" / node_ / "job_31" / "step_0"))
+            << root;
+    }
+    EXPECT_EQ(theirs.ops.cont_signal(theirs.state, their_cont, SIGKILL, &err), DROVER_OK) << err.text;
+    wait_end(their_job.pid);
+    EXPECT_EQ(theirs.ops.cont_destroy(theirs.state, their_cont, &err), DROVER_OK) << err.text;
 }
 
 TEST_F(PluginProctrackCgroup, MemoryLimitEndsInAnOutOfMemoryKill)
