@@ -117,4 +117,13 @@ struct Job {
 // The name Slurm prints for a base state (PENDING, RUNNING, COMPLETED, ...).
 const char *job_state_name(uint32_t state);
 
+// Slurm's SIG_OOM: the raw status it records for an out-of-memory end, shown as ExitCode 0:125.
+inline constexpr int32_t kSigOom = 253;
+
+// The job's CPU ids on its node at position pos: what the select plugin allocated, else the
+// node's first node_cpus[pos] CPUs. Steps take theirs from these; the batch step has them all.
+std::vector<uint32_t> job_cpu_ids(const Job &job, std::size_t pos);
+// The job's memory on its node at position pos, in MB (0: none allocated, so no limit).
+uint64_t job_mem_on(const Job &job, std::size_t pos);
+
 }  // namespace drover::ctld

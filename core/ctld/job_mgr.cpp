@@ -326,9 +326,15 @@ void JobManager::on_complete(const std::shared_ptr<net::Request> &req,
         if (job->cancelled_by != DROVER_NO_VAL) state = DROVER_JOB_CANCELLED;
         else if (job->timed_out) state = DROVER_JOB_TIMEOUT;
         else if (r->failed_to_launch()) state = DROVER_JOB_FAILED;
+        else if (r->state() == DROVER_JOB_OOM) state = DROVER_JOB_OOM;
         else state = status == 0 ? DROVER_JOB_COMPLETE : DROVER_JOB_FAILED;
         if (r->failed_to_launch() && r->message())
             job->reason = r->message()->str();
+        if (state == DROVER_JOB_OOM) {
+            // As Slurm shows it: Reason=OutOfMemory, ExitCode 0:125 (its SIG_OOM, 253).
+            job->reason = "OutOfMemory";
+            status = kSigOom;
+        }
         end_job(*job, state, status);
         if (!job->interactive)
             record_batch_step(ctx_, *job, state == DROVER_JOB_TIMEOUT ? DROVER_JOB_CANCELLED : state,

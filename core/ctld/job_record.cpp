@@ -3,6 +3,7 @@
 
 #include "proto/fb_read.hpp"
 
+#include "common/gres.hpp"
 #include "common/hostlist.hpp"
 #include "ctld/job_mgr.hpp"
 
@@ -64,6 +65,25 @@ const char *job_state_name(uint32_t state) {
     case DROVER_JOB_OOM: return "OUT_OF_MEMORY";
     default: return "UNKNOWN";
     }
+}
+
+std::vector<uint32_t> job_cpu_ids(const Job &job, std::size_t pos) {
+    if (pos < job.node_alloc.size() && !job.node_alloc[pos].cpu_ids.empty()) {
+        try {
+            return parse_index_list(job.node_alloc[pos].cpu_ids);
+        } catch (const std::exception &) {
+        }
+    }
+    std::vector<uint32_t> ids(pos < job.node_cpus.size() ? job.node_cpus[pos] : 0);
+    for (uint32_t i = 0; i < ids.size(); ++i) ids[i] = i;
+    return ids;
+}
+
+uint64_t job_mem_on(const Job &job, std::size_t pos) {
+    if (pos < job.node_alloc.size() && job.node_alloc[pos].mem_mb) return job.node_alloc[pos].mem_mb;
+    if (job.mem_per_node_mb) return job.mem_per_node_mb;
+    if (job.mem_per_cpu_mb && pos < job.node_cpus.size()) return job.mem_per_cpu_mb * job.node_cpus[pos];
+    return 0;
 }
 
 flatbuffers::Offset<proto::JobInfo> write_job_info(flatbuffers::FlatBufferBuilder &fbb,

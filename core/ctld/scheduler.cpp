@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "common/gres.hpp"
 #include "common/timefmt.hpp"
 #include "ctld/acct_queue.hpp"
 #include "ctld/committer.hpp"
@@ -548,7 +549,9 @@ void Scheduler::launch(uint32_t job_id) {
         fbb.CreateVector(argv), fbb.CreateString(job->work_dir), fbb.CreateString(out),
         fbb.CreateString(err), fbb.CreateString(in), fbb.CreateString(node_list),
         job->node_cpus.front(), job->open_append, job->time_limit_min,
-        fbb.CreateString(job->partition), job->restart_count);
+        fbb.CreateString(job->partition), job->restart_count, job_mem_on(*job, 0),
+        fbb.CreateString(job->node_alloc.empty() ? std::string()
+                                                 : format_index_list(job_cpu_ids(*job, 0))));
     fbb.Finish(proto::CreateMessage(fbb, proto::Body::BatchLaunchRequest, req.Union(), ctx_.epoch));
     std::vector<uint8_t> msg(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
     launching_.insert(job_id);

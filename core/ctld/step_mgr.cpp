@@ -91,26 +91,6 @@ struct StepManager::Impl {
         for (uint32_t c : job.node_cpus) js.used.emplace_back(c, false);
     }
 
-    // The job's CPU ids on its node at position pos (slot i is the i-th of them).
-    static std::vector<uint32_t> cpu_ids(const Job &job, std::size_t pos) {
-        if (pos < job.node_alloc.size() && !job.node_alloc[pos].cpu_ids.empty()) {
-            try {
-                return parse_index_list(job.node_alloc[pos].cpu_ids);
-            } catch (const std::exception &) {
-            }
-        }
-        std::vector<uint32_t> ids(job.node_cpus[pos]);
-        for (uint32_t i = 0; i < ids.size(); ++i) ids[i] = i;
-        return ids;
-    }
-
-    static uint64_t job_mem_on(const Job &job, std::size_t pos) {
-        if (pos < job.node_alloc.size() && job.node_alloc[pos].mem_mb) return job.node_alloc[pos].mem_mb;
-        if (job.mem_per_node_mb) return job.mem_per_node_mb;
-        if (job.mem_per_cpu_mb) return job.mem_per_cpu_mb * job.node_cpus[pos];
-        return 0;
-    }
-
     // Tries to create the step; answers resp unless it was queued to wait.
     void attempt(Job &job, const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp) {
         const auto *r = req->msg->body_as_StepCreateRequest();
@@ -207,7 +187,7 @@ struct StepManager::Impl {
         for (std::size_t k = 0; k < lay.nodes.size(); ++k) {
             uint32_t pos = lay.nodes[k];
             names.push_back(ctx.nodes->at(job.nodes[pos]).conf->name);
-            auto ids = cpu_ids(job, pos);
+            auto ids = job_cpu_ids(job, pos);
             std::vector<uint32_t> held, mine;
             if (!shape.overlap) {
                 uint32_t need = lay.cpus_per_node[k];

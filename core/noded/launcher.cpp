@@ -27,6 +27,7 @@
 #include "noded/fork_child.hpp"
 #include "noded/prolog.hpp"
 #include "noded/shepherd.hpp"
+#include "noded/step_limits.hpp"
 
 namespace asio = boost::asio;
 namespace fs = std::filesystem;
@@ -47,6 +48,26 @@ using proto::str;
 int open_output(const std::string &path, bool append) {
     int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC);
     return ::open(path.c_str(), flags, 0644);
+}
+
+// In the script's child: a standard stream it cannot open (0 stdin, 1 stdout, 2 stderr) is
+// recorded as a Failed record carrying errno, for droverd to log and report, and the script
+// never runs.
+[[noreturn]] void stream_fail(int record_fd, uint32_t stream) {
+    ShepherdRecord r;
+    r.kind = ShepherdRecord::Failed;
+    r.task = stream;
+    r.value = errno;
+    (void)!::write(record_fd, &r, sizeof r);
+    ::_exit(1);
+}
+
+// Slurm's line for a stream that could not be opened.
+std::string open_failure(const RunningJob &job, const ShepherdRecord &r) {
+    const char *names[] = {"stdin", "stdout", "stderr"};
+    const std::string *paths[] = {&job.in_path, &job.out_path, &job.err_path};
+    uint32_t k = r.task < 3 ? r.task : 1;
+    return std::string("Could not open ") + names[k] + " file " + *paths[k] + ": " + std::strerror(r.value);
 }
 
 }  // namespace
@@ -216,11 +237,11 @@ std::string Launcher::launch(const proto::BatchLaunchRequest &req) {
             (void)!::chdir("/tmp");
         }
         int fin = ::open(in.empty() ? "/dev/null" : in.c_str(), O_RDONLY);
+        if (fin < 0) stream_fail(record_fd, 0);
         int fout = open_output(out, append);
+        if (fout < 0) stream_fail(record_fd, 1);
         int ferr = err == out ? fout : open_output(err, append);
-        if (fin < 0) child_fail("cannot open input " + in, 1);
-        if (fout < 0) child_fail("cannot open output " + out, 1);
-        if (ferr < 0) child_fail("cannot open error file " + err, 1);
+        if (ferr < 0) stream_fail(record_fd, 2);
         ::dup2(fin, 0);
         ::dup2(fout, 1);
         ::dup2(ferr, 2);
@@ -244,18 +265,24 @@ std::string Launcher::launch(const proto::BatchLaunchRequest &req) {
     job.spool_dir = spool.string();
     job.user_name = user;
     job.node_list = node_list;
-    const auto &pt = I.plugins.proctrack();
-    drover_error perr{};
-    if (pt.ops.cont_create(pt.state, id, DROVER_STEP_BATCH, pid, &job.cont, &perr) != DROVER_OK) {
+    job.in_path = in.empty() ? "/dev/null" : in;
+    job.out_path = out;
+    job.err_path = err;
+    // The batch step is a step like any other: contained, and limited to what the job holds here.
+    StepLimits limits{req.mem_mb(), str(req.cpu_ids())};
+    if (std::string why = contain_step(I.plugins.proctrack(), id, DROVER_STEP_BATCH, pid, limits,
+                                       std::to_string(id) + ".batch", &job.cont);
+        !why.empty()) {
         release(child, false);
         I.reaper.watch(pid, [](int, const struct rusage &) {});
-        return give_up(std::string("proctrack: ") + perr.text);
+        return give_up(why);
     }
     // Recorded before the script may run: a droverd killed from here on finds it again.
     Fields f{{"job", std::to_string(id)},   {"run", std::to_string(run)},
              {"cont", std::to_string(job.cont)}, {"uid", std::to_string(uid)},
              {"gid", std::to_string(gid)},  {"user", user},
-             {"nodes", node_list}};
+             {"nodes", node_list},          {"in", job.in_path},
+             {"out", out},                  {"err", err}};
     put_process(f, identify(pid));
     if (!save_fields((spool / "batch").string(), f)) {
         release(child, false);
@@ -294,6 +321,9 @@ void Launcher::recover() {
         job.gid = uint32_t(field_u64(f, "gid"));
         job.user_name = f["user"];
         job.node_list = f["nodes"];
+        job.in_path = f["in"];
+        job.out_path = f["out"];
+        job.err_path = f["err"];
         job.spool_dir = dir;
         ProcessId keeper = get_process(f);
         job.pid = keeper.pid;
@@ -339,6 +369,38 @@ bool Launcher::signal(uint32_t job_id, int sig, bool terminate) {
     return true;
 }
 
+// How the script ended, as its keeper (or the script's child, when it could not start) wrote it,
+// and what its container saw.
+BatchEnd Launcher::end_of(const RunningJob &job, int keeper_status) {
+    BatchEnd end;
+    // No record: the keeper died first (killed with the whole container), and the script with
+    // it; keeper_status is -1 when we did not see it die (it is not our child).
+    end.status = keeper_status >= 0 && WIFSIGNALED(keeper_status) ? keeper_status : SIGKILL;
+    for (const ShepherdRecord &r : read_records(job.spool_dir + "/records")) {
+        if (r.kind == ShepherdRecord::Exited) {
+            end.status = r.value;
+            end.ru = rusage_of(r);
+        } else if (r.kind == ShepherdRecord::Failed) {
+            end.failure = open_failure(job, r);
+            spdlog::error("job {}: {}", job.job_id, end.failure);
+        }
+    }
+    const auto &pt = impl_->plugins.proctrack();
+    drover_error err{};
+    end.cont.struct_size = sizeof end.cont;
+    if (pt.ops.cont_usage) pt.ops.cont_usage(pt.state, job.cont, &end.cont, &err);
+    uint32_t ooms = DROVER_HAS(drover_cont_usage, &end.cont, oom_kills) ? end.cont.oom_kills : 0;
+    if (ooms > 0 && end.failure.empty()) {
+        // As slurmstepd does: the job ends OUT_OF_MEMORY, and says so in its error file.
+        std::string label = std::to_string(job.job_id) + ".batch";
+        spdlog::info("step {}: {} oom_kill event(s); the job ends OUT_OF_MEMORY", label, ooms);
+        end.state = DROVER_JOB_OOM;
+        std::string why = append_as_user(job.err_path, job.uid, job.gid, job.user_name, oom_message(ooms, label));
+        if (!why.empty()) spdlog::warn("step {}: cannot write to {}: {}", label, job.err_path, why);
+    }
+    return end;
+}
+
 void Launcher::script_ended(uint32_t id, int keeper_status) {
     auto &I = *impl_;
     auto jt = I.jobs.find(id);
@@ -346,30 +408,18 @@ void Launcher::script_ended(uint32_t id, int keeper_status) {
     RunningJob job = std::move(jt->second);
     I.jobs.erase(jt);
     I.kill_timers.erase(id);
-    // How the script ended, as its keeper wrote it. No record: the keeper died first (killed with
-    // the whole container), and the script with it; keeper_status is -1 when we did not see it
-    // die (it is not our child).
-    int status = keeper_status >= 0 && WIFSIGNALED(keeper_status) ? keeper_status : SIGKILL;
-    struct rusage ru {};
-    for (const ShepherdRecord &r : read_records(job.spool_dir + "/records"))
-        if (r.kind == ShepherdRecord::Exited) {
-            status = r.value;
-            ru = rusage_of(r);
-        }
+    BatchEnd end = end_of(job, keeper_status);
     // The batch script is over: whatever it left behind goes with it.
     const auto &pt = I.plugins.proctrack();
     drover_error err{};
-    drover_cont_usage cu{};
-    cu.struct_size = sizeof cu;
-    if (pt.ops.cont_usage) pt.ops.cont_usage(pt.state, job.cont, &cu, &err);
     pt.ops.cont_signal(pt.state, job.cont, SIGKILL, &err);
     if (pt.ops.cont_destroy) pt.ops.cont_destroy(pt.state, job.cont, &err);
     const auto &sw = I.plugins.switch_();
     if (sw && sw.ops.job_fini) sw.ops.job_fini(sw.state, id, &err);
-    spdlog::info("job {} ended with status {}", id, status);
+    spdlog::info("job {} ended with status {}", id, end.status);
     // The report is kept before the Epilog runs, so a droverd killed meanwhile reports the end
     // after its restart (and runs the Epilog then) rather than ending the job a second time.
-    std::vector<uint8_t> msg = I.ended(job, status, ru, cu);
+    std::vector<uint8_t> msg = I.ended(job, end);
     save_bytes(job.spool_dir + "/end.msg", msg);
     I.ended_runs[id] = {job.restart, int64_t(::time(nullptr))};
     I.epilog_once(job.spool_dir, id, job.uid, job.user_name, job.node_list);

@@ -6,6 +6,8 @@
 // reports each end once it happens, and never starts a job's run twice.
 #pragma once
 
+#include <sys/resource.h>
+
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -36,17 +38,25 @@ struct RunningJob {
     std::string spool_dir;
     std::string user_name;
     std::string node_list;
+    std::string in_path, out_path, err_path;  // the script's standard streams
     bool terminating = false;
+};
+
+// How a batch script ended, for the controller.
+struct BatchEnd {
+    int status = 0;             // raw wait status
+    struct rusage ru {};        // the script's
+    drover_cont_usage cont{};   // its container's (the whole batch step)
+    uint32_t state = 0;         // drover_job_state decided here (OOM); 0 none
+    std::string failure;        // why the script never ran (an output file it could not open)
 };
 
 class Launcher {
   public:
-    // ended(job, raw wait status, the script's rusage, its container's usage) is called on the
-    // loop once a job's script has exited, and returns the end report for the controller; the
-    // report is kept in the spool and sent (with tell) until the controller acknowledges it.
-    using Ended = std::function<std::vector<uint8_t>(const RunningJob &job, int status,
-                                                     const struct rusage &ru,
-                                                     const drover_cont_usage &cont)>;
+    // ended(job, how it ended) is called on the loop once a job's script has exited, and
+    // returns the end report for the controller; the report is kept in the spool and sent (with
+    // tell) until the controller acknowledges it.
+    using Ended = std::function<std::vector<uint8_t>(const RunningJob &job, const BatchEnd &end)>;
 
     Launcher(boost::asio::io_context &io, const Config &conf, const std::string &node_name,
              plugin::PluginSet &plugins, Reaper &reaper, Ended ended, Tell tell);
@@ -71,6 +81,7 @@ class Launcher {
 
   private:
     void script_ended(uint32_t job_id, int keeper_status);
+    BatchEnd end_of(const RunningJob &job, int keeper_status);
     struct Impl;
     std::unique_ptr<Impl> impl_;
 };

@@ -64,22 +64,28 @@ NodeInstance::NodeInstance(NodeShared &sh, const NodeConf &me) : sh_(sh), me_(me
     });
     launcher_ = std::make_unique<Launcher>(
         sh.io, sh.conf, name_, sh.plugins, sh.reaper,
-        [this](const RunningJob &job, int status, const struct rusage &ru, const drover_cont_usage &cu) {
+        [this](const RunningJob &job, const BatchEnd &end) {
             // The script is over, and with it the job: its steps here go too.
             steps_->job_ended(job.job_id);
             StepSampler sampler({{0, job.pid}});
-            sampler.task_ended(0, ru);
-            sampler.add_container(cu);
+            sampler.task_ended(0, end.ru);
+            sampler.add_container(end.cont);
             StepUsageSummary usage = sampler.summary(name_);
             flatbuffers::FlatBufferBuilder fbb(512);
             auto n = fbb.CreateString(name_);
             auto u = net::usage_to_proto(fbb, usage);
+            auto why = end.failure.empty() ? 0 : fbb.CreateString(end.failure);
             proto::JobCompleteRequestBuilder b(fbb);
             b.add_job_id(job.job_id);
             b.add_node(n);
-            b.add_exit_status(status);
+            b.add_exit_status(end.status);
             b.add_usage(u);
             b.add_restart_count(job.restart);
+            b.add_state(end.state);
+            if (!end.failure.empty()) {
+                b.add_failed_to_launch(true);
+                b.add_message(why);
+            }
             fbb.Finish(proto::CreateMessage(fbb, proto::Body::JobCompleteRequest, b.Finish().Union(), sh_.epoch));
             return finish(fbb);
         },

@@ -29,6 +29,7 @@
 #include "noded/sampler.hpp"
 #include "noded/shepherd.hpp"
 #include "noded/step_env.hpp"
+#include "noded/step_limits.hpp"
 #include "noded/step_paths.hpp"
 #include "noded/step_recovery.hpp"
 
@@ -320,9 +321,7 @@ struct StepRunner::Impl : std::enable_shared_from_this<StepRunner::Impl> {
         if (end.state == DROVER_JOB_OOM) {
             spdlog::info("step {}: {} oom_kill event(s); the step ends OUT_OF_MEMORY", s->label,
                          end.usage.oom_kills);
-            message(s, "slurmstepd: error: Detected " + std::to_string(end.usage.oom_kills) +
-                           " oom_kill event" + (end.usage.oom_kills == 1 ? "" : "s") + " in StepId=" +
-                           s->label + ". Some of the step tasks have been OOM Killed.");
+            message(s, oom_message(end.usage.oom_kills, s->label));
         }
         for (auto &[t, p] : s->stdin_pipes) {
             boost::system::error_code ec;
@@ -645,30 +644,20 @@ std::string StepRunner::launch(const proto::StepLaunchRequest &req, uint32_t req
     ::close(status_fds[1]);
     ::close(spec.record_fd);
     for (int fd : close_after) ::close(fd);
-    const auto &pt = I.pt();
-    drover_error err{};
-    if (pt.ops.cont_create(pt.state, s->job_id, s->step_id, pid, &s->cont, &err) != DROVER_OK) {
+    StepLimits limits;
+    if (cred->mem_per_node_mb() && node_index < cred->mem_per_node_mb()->size())
+        limits.mem_mb = cred->mem_per_node_mb()->Get(node_index);
+    if (cred->cpu_ids() && node_index < cred->cpu_ids()->size())
+        limits.cpus = cred->cpu_ids()->Get(node_index)->str();
+    if (std::string why = contain_step(I.pt(), s->job_id, s->step_id, pid, limits, s->label, &s->cont);
+        !why.empty()) {
         release(child, false);
         ::close(status_fds[0]);
         I.reaper.watch(pid, [](int, const struct rusage &) {});
         std::filesystem::remove_all(s->spool, fec);
-        return std::string("proctrack: ") + err.text;
+        return why;
     }
     s->contained = true;
-    if (pt.ops.cont_limit) {
-        drover_cont_limits lim{};
-        lim.struct_size = sizeof lim;
-        uint64_t mem_mb = cred->mem_per_node_mb() && node_index < cred->mem_per_node_mb()->size()
-                              ? cred->mem_per_node_mb()->Get(node_index)
-                              : 0;
-        lim.mem_bytes = mem_mb << 20;
-        std::string cpus = cred->cpu_ids() && node_index < cred->cpu_ids()->size()
-                               ? cred->cpu_ids()->Get(node_index)->str()
-                               : std::string();
-        lim.cpus = {cpus.data(), cpus.size()};
-        if (pt.ops.cont_limit(pt.state, s->cont, &lim, &err) != DROVER_OK)
-            spdlog::warn("step {}: limits not applied: {}", s->label, err.text);
-    }
     // Recorded before the shepherd may run: a droverd killed from here on finds it again.
     if (!save_spooled_step(s->spool, {s->job_id, s->step_id, s->uid, s->gid, s->user, s->tasks, s->cont,
                                       identify(pid)})) {

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # batch_job_test.sh - a first batch job end to end: sbatch's output, the job's environment and
-# output files, squeue and sinfo while it runs, exit codes, and sacct afterwards.
+# output files, squeue and sinfo while it runs, exit codes, and sacct afterwards; a job whose
+# output file cannot be opened fails with the reason.
 source "$(dirname "$0")/lib.sh"
 start_cluster 2
 
@@ -65,5 +66,14 @@ assert_eq 1 "$rc" "unknown partition exits 1"
 assert_eq "sbatch: error: Batch job submission failed: Invalid partition name specified" "$err" "unknown partition message"
 err=$(sbatch -N 5 --wrap true 2>&1)
 assert_eq "sbatch: error: Batch job submission failed: Node count specification invalid" "$err" "more nodes than the partition has"
+
+# An output file its user cannot open: the script never runs, the job ends FAILED with the reason,
+# and the node daemon's log names the path and the error.
+bad=$(sbatch --parsable -o /nonexistent-drover/dir/out.txt --wrap 'echo never')
+wait_job "$bad"
+assert_eq FAILED "$(job_state "$bad")" "a job whose output file cannot be opened ends FAILED"
+assert_match "JobState=FAILED Reason=Could_not_open_stdout_file_/nonexistent-drover/dir/out.txt:_No_such_file_or_directory " "$(scontrol show job "$bad")" "scontrol shows why"
+assert_eq "FAILED|1:0" "$(sacct -j "$bad" -X -n -P -o State,ExitCode)" "sacct shows it FAILED"
+assert_contains "job $bad: Could not open stdout file /nonexistent-drover/dir/out.txt: No such file or directory" "$(cat "$T"/c/log/droverd-n*.log)" "the node daemon logs the path and errno"
 
 finish

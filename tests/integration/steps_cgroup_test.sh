@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # steps_cgroup_test.sh - steps in real cgroups (proctrack/cgroup): memory limits end a step
-# OUT_OF_MEMORY with srun exiting 137, CPUs are confined, processes that setsid and double-fork
-# are found and killed, and sstat shows memory and CPU figures that rise while a step runs.
+# OUT_OF_MEMORY with srun exiting 137, and a batch script past its --mem ends its job
+# OUT_OF_MEMORY; CPUs are confined, processes that setsid and double-fork are found and killed,
+# and sstat shows memory and CPU figures that rise while a step runs.
 source "$(dirname "$0")/lib.sh"
 if [ "$(id -u)" -ne 0 ] || [ ! -w /sys/fs/cgroup ] && [ ! -w /sys/fs/cgroup/memory ]; then
   echo "steps_cgroup_test: needs root and a writable cgroup file system; skipped"; exit 0
 fi
-make_cluster 1 "ProctrackType=proctrack/cgroup" "JobAcctGatherFrequency=1"
+# A ClusterName of its own: the cgroups of clusters that other tests run on this host at the same
+# time (all with node n1 and job ids from 1) stay apart from this one's.
+make_cluster 1 "ProctrackType=proctrack/cgroup" "JobAcctGatherFrequency=1" "ClusterName=cgsteps$$"
 sed -i 's/^NodeName=DEFAULT CPUs=1 RealMemory=100/NodeName=DEFAULT CPUs=2 RealMemory=1000/' "$T/c/slurm.conf"
 printf 'ConstrainRAMSpace=yes\nConstrainCores=yes\n' > "$T/c/cgroup.conf"
 cluster_start "$T/c" 1
@@ -18,6 +21,20 @@ assert_eq 137 "$?" "srun of a step over its memory limit exits 137"
 assert_contains "oom_kill event" "$(cat oom.err)" "srun relays the node's OOM report"
 oom_job=$(sacct -X -n -P -o JobID,JobName | awk -F'|' '$2 == "python3" {print $1}' | tail -1)
 assert_eq OUT_OF_MEMORY "$(sacct -j "$oom_job.0" -n -P -o State)" "sacct shows the step OUT_OF_MEMORY"
+
+# The batch script is a step like the others: past its --mem it is killed, and the job ends
+# OUT_OF_MEMORY as Slurm ends it; within its --mem it completes.
+grab='a = bytearray(%d * 1024 * 1024); a[::4096] = b"x" * len(a[::4096])'
+big=$(sbatch --parsable --mem=50M -o big.out --wrap "python3 -c '$(printf "$grab" 300)'; echo survived")
+small=$(sbatch --parsable --mem=200M -o small.out --wrap "python3 -c '$(printf "$grab" 50)' && echo fits")
+wait_job "$big" 60
+wait_job "$small" 60
+assert_eq "OUT_OF_MEMORY|0:125" "$(sacct -j "$big" -X -n -P -o State,ExitCode)" "sacct: a batch script past its --mem ends the job OUT_OF_MEMORY"
+assert_eq OUT_OF_MEMORY "$(sacct -j "$big.batch" -n -P -o State)" "sacct: and its batch step"
+assert_contains "JobState=OUT_OF_MEMORY Reason=OutOfMemory" "$(scontrol show job "$big")" "scontrol shows the job OUT_OF_MEMORY with Slurm's reason"
+assert_contains "slurmstepd: error: Detected 1 oom_kill event in StepId=$big.batch. Some of the step tasks have been OOM Killed." "$(cat big.out)" "the job's output gets slurmstepd's line"
+assert_eq "COMPLETED|0:0" "$(sacct -j "$small" -X -n -P -o State,ExitCode)" "a batch script within its --mem completes"
+assert_eq fits "$(cat small.out)" "and its output is whole"
 
 # CPUs: an --exact step of one CPU runs on one CPU.
 assert_eq 1 "$(srun -n1 --exact -c1 bash -c 'grep Cpus_allowed_list /proc/self/status' | awk '{print $2}' | tr ',' '\n' | wc -l)" "the step's tasks are confined to its CPU"
