@@ -81,18 +81,24 @@ start_controller_of() {
   [ -n "${HA_NETNS:-}" ] && in=(ip netns exec "$(printf "$HA_NETNS" "$i")")
   "${in[@]}" "$BIN/core/ctld/droverctld" -D -f "$dir/ctl$i.conf" --controller "ctl$i" -L "$dir/log/ctl$i.log" "$@" &
   echo $! > "$dir/ctl$i.pid"
-  for _ in $(seq 1 50); do [ -S "$dir/auth.socket" ] && break; sleep 0.1; done
+  wait_auth_socket "$dir" $!
+}
+
+# wait_auth_socket DIR PID: waits (60 s at most: a busy machine starts daemons slowly) until the
+# controller PID serves the credential socket, so that node daemons started next cannot take it.
+wait_auth_socket() {
+  local end=$((SECONDS + 60))
+  while [ $SECONDS -lt $end ] && [ ! -S "$1/auth.socket" ] && kill -0 "$2" 2>/dev/null; do sleep 0.1; done
 }
 
 wait_for_nodes() {
-  local dir=$1 nodes=$2 i
-  for i in $(seq 1 100); do
-    local up
+  local dir=$1 nodes=$2 end=$((SECONDS + 60)) up
+  while [ $SECONDS -lt $end ]; do
     up=$(SLURM_CONF=$dir/slurm.conf "$BIN/core/cli/sinfo" -h -N -o "%N %t" 2>/dev/null | grep -c " idle$" || true)
     [ "$up" -ge "$nodes" ] && return 0
     sleep 0.1
   done
-  echo "cluster.sh: nodes did not come up; see $dir/log" >&2
+  echo "cluster.sh: nodes did not come up within 60 s; see $dir/log" >&2
   return 1
 }
 
@@ -100,8 +106,7 @@ start_ctld() {
   local dir=$1; shift
   "$BIN/core/ctld/droverctld" -D -f "$dir/slurm.conf" -L "$dir/log/droverctld.log" "$@" &
   echo $! > "$dir/ctld.pid"
-  # Let the controller serve the credential socket before node daemons could take it.
-  for _ in $(seq 1 50); do [ -S "$dir/auth.socket" ] && break; sleep 0.1; done
+  wait_auth_socket "$dir" $!
 }
 
 start_node() {

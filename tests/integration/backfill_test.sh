@@ -8,14 +8,19 @@ source "$(dirname "$0")/lib.sh"
 
 epoch() { date -d "$1" +%s 2>/dev/null; }
 field() { squeue -h -j "$1" -o "$2" 2>/dev/null; }
-running() { [ "$(field "$1" %T)" = RUNNING ]; }
+# The number of scheduling passes (main), or of backfill plans (bf), made so far.
+main_cycles() { sdiag | sed -n 's/^\tTotal cycles: //p' | head -1; }
+bf() { sdiag | sed -n '/^Backfilling stats$/,$p' | sed -n "s/^\t$1: *//p"; }
+# passes_after KIND N: N more passes of that KIND than $passes0.
+passes_after() { [ "$("$1")" -ge $((passes0 + $2)) ]; }
+bf_cycles() { bf 'Total cycles'; }
 
-# The scenario up to C's submission; sets A B C D.
+# The scenario up to C's submission; sets A B C D. A and C run until their time limits end them.
 submit_all() {
-  A=$(sbatch --parsable -J A -N1 -t 2 --wrap 'sleep 60')
-  wait_until 10 running "$A" || fail "A did not start"
+  A=$(sbatch --parsable -J A -N1 -t 2 --wrap 'sleep 300')
+  wait_running "$A" || fail "A did not start"
   B=$(sbatch --parsable -J B -N2 -t 5 --wrap 'sleep 1')
-  C=$(sbatch --parsable -J C -N1 -t 1 --wrap 'sleep 30')
+  C=$(sbatch --parsable -J C -N1 -t 1 --wrap 'sleep 300')
   D=$(sbatch --parsable -J D -N1 -t 10 --wrap 'sleep 30')
 }
 
@@ -24,7 +29,7 @@ cd "$T"
 submit_all
 # Plans run at most every second, on the passes the controller makes (submissions, job ends,
 # and every 5 s).
-wait_until 15 running "$C" || fail "C never started"
+wait_running "$C" || fail "C never started"
 assert_eq RUNNING "$(field "$C" %T)" "C (1 node, 1 minute) starts while B waits"
 assert_eq "PENDING Resources" "$(field "$B" '%T %r')" "B (2 nodes) is still waiting for A's node"
 a_node=$(field "$A" %N)
@@ -43,12 +48,12 @@ assert_match "^(Priority|Resources)$" "$(field "$D" %r)" "with reason Priority o
 d_start=$(epoch "$(field "$D" %S)")
 [ -n "$d_start" ] && [ "$d_start" -gt "$b_start" ] && ok "D is expected to start after B" \
   || fail "D expected at [$(field "$D" %S)], B at [$(field "$B" %S)]"
-sleep 2
+passes0=$(bf_cycles)
+wait_until 60 passes_after bf_cycles 2 || fail "no later plans"
 assert_eq PENDING "$(field "$D" %T)" "and D still waits on later plans"
 assert_eq RUNNING "$(field "$A" %T)" "A keeps its node"
 
 # sdiag: the plans as Slurm's "Backfilling stats"; C is the one job started ahead of B.
-bf() { sdiag | sed -n '/^Backfilling stats$/,$p' | sed -n "s/^\t$1: *//p"; }
 assert_eq 1 "$(bf 'Total backfilled jobs (since last slurm start)')" "sdiag: one job backfilled"
 assert_match "^[1-9][0-9]*$" "$(bf 'Total cycles')" "sdiag: the plans are counted"
 assert_match "^[A-Z][a-z]{2} [A-Z][a-z]{2} [ 0-9]{2} [0-9:]{8} [0-9]{4} \([0-9]+\)$" \
@@ -64,7 +69,8 @@ rm -rf "$T/c"
 start_cluster 2 "SchedulerType=sched/builtin"
 cd "$T"
 submit_all
-sleep 6  # a submission pass and a timer pass
+passes0=$(main_cycles)
+wait_until 60 passes_after main_cycles 2 || fail "no scheduling passes"  # passes after D's submission
 assert_eq PENDING "$(field "$C" %T)" "with sched/builtin C waits behind B"
 assert_eq "PENDING Resources" "$(field "$B" '%T %r')" "and B waits for A"
 assert_eq "N/A" "$(field "$B" %S)" "sched/builtin makes no forecast"

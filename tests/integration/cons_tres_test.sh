@@ -15,15 +15,15 @@ NodeName=n3 Name=gpu File=$T/dev/nvidia[0-3]
 CONF
 start_ctld "$T/c"
 for i in 1 2 3; do start_node "$T/c" "$i"; done
-wait_until 15 bash -c '[ "$(sinfo -h -N -o %t | grep -c idle)" = 2 ]' || fail "n1 and n2 not idle"
+wait_until 60 bash -c '[ "$(sinfo -h -N -o %t | grep -c idle)" = 2 ]' || fail "n1 and n2 not idle"
 cd "$T"
 assert_eq down "$(node_state n3)" "a node missing configured GPUs is DOWN"
 assert_match "Reason=gres/gpu count reported lower than configured \(2 < 4\)" "$(scontrol show node n3)" "with Slurm's reason"
 
 # Four one-CPU jobs share two two-CPU nodes.
 ids=""
-for i in 1 2 3 4; do ids="$ids $(sbatch --parsable -n1 --mem=100 --wrap 'sleep 20')"; done
-wait_until 10 bash -c "[ \"\$(squeue -h -t R | wc -l)\" = 4 ]"
+for i in 1 2 3 4; do ids="$ids $(sbatch --parsable -n1 --mem=100 --wrap 'sleep 300')"; done
+wait_until 60 bash -c "[ \"\$(squeue -h -t R | wc -l)\" = 4 ]"
 assert_eq 4 "$(squeue -h -t R | wc -l)" "four one-CPU jobs run at once on two 2-CPU nodes"
 assert_eq "mix" "$(sinfo -h -N -n n1 -o %t | head -1 | sed 's/alloc/mix/')" "the nodes are shared"
 cpu_ids=$(for id in $ids; do scontrol show job -d "$id" | grep -o 'CPU_IDs=[0-9-]*'; done | sort | uniq -c | awk '{print $1}' | sort -u)
@@ -31,18 +31,21 @@ assert_eq 2 "$cpu_ids" "each CPU id is held by exactly one job per node (two nod
 fifth=$(sbatch --parsable -n1 --mem=100 --wrap true)
 assert_eq "PD Resources" "$(squeue -h -j "$fifth" -o '%t %r')" "a fifth job waits for CPUs"
 scancel $ids "$fifth"
-wait_until 10 bash -c '[ -z "$(squeue -h)" ]'
+wait_until 60 bash -c '[ -z "$(squeue -h)" ]' || fail "the jobs did not end"
 
 # Memory is consumable: 900 MB and 200 MB do not fit one 1000 MB node.
-big=$(sbatch --parsable -w n1 --mem=900 --wrap 'sleep 10')
+big=$(sbatch --parsable -w n1 --mem=900 --wrap 'sleep 300')
+wait_running "$big" || fail "job $big did not start"
 small=$(sbatch --parsable -w n1 --mem=200 --wrap true)
-sleep 1
+wait_until 60 pending_for "$small" Resources
 assert_eq "PD Resources" "$(squeue -h -j "$small" -o '%t %r')" "memory held by one job keeps another off the node"
 scancel "$big" "$small"
 
-# GPUs: two one-GPU jobs on n1 get different devices.
-g1=$(sbatch --parsable -w n1 --gres=gpu:1 --mem=100 -o g1.out --wrap 'echo $CUDA_VISIBLE_DEVICES; sleep 3')
-g2=$(sbatch --parsable -w n1 --gres=gpu:1 --mem=100 -o g2.out --wrap 'echo $CUDA_VISIBLE_DEVICES $SLURM_JOB_GPUS; sleep 3')
+# GPUs: two one-GPU jobs on n1 at the same time get different devices.
+g1=$(sbatch --parsable -w n1 --gres=gpu:1 --mem=100 -o g1.out --wrap 'echo $CUDA_VISIBLE_DEVICES; '"$(gate gpus)")
+g2=$(sbatch --parsable -w n1 --gres=gpu:1 --mem=100 -o g2.out --wrap 'echo $CUDA_VISIBLE_DEVICES $SLURM_JOB_GPUS; '"$(gate gpus)")
+wait_running "$g1" && wait_running "$g2" || fail "the GPU jobs did not run together"
+open_gate gpus
 wait_job "$g1"; wait_job "$g2"
 assert_eq "0 1" "$(cat g1.out g2.out | awk '{print $1}' | sort | tr '\n' ' ' | sed 's/ $//')" "the two jobs got GPU 0 and GPU 1"
 err=$(sbatch --gres=gpu:5 --wrap true 2>&1)
@@ -60,14 +63,14 @@ err=$(sbatch --mem=100 --mem-per-cpu=10 --wrap true 2>&1)
 assert_match "mutually exclusive" "$err" "--mem with --mem-per-cpu is refused"
 
 # --exclusive takes a whole node; -x keeps a job off a node.
-ex=$(sbatch --parsable --exclusive -w n2 --wrap 'sleep 5')
-wait_until 10 bash -c "[ \"\$(squeue -h -j $ex -o %t)\" = R ]"
+ex=$(sbatch --parsable --exclusive -w n2 --wrap 'sleep 300')
+wait_running "$ex" || fail "job $ex did not start"
 assert_eq 2 "$(squeue -h -j "$ex" -o %C)" "--exclusive holds every CPU of its node"
 other=$(sbatch --parsable -w n2 -n1 --wrap true)
-sleep 1
+wait_until 60 pending_for "$other" Resources
 assert_eq PD "$(squeue -h -j "$other" -o %t)" "and no other job joins it"
 away=$(sbatch --parsable -x n2 -n1 --wrap 'hostname >/dev/null; sleep 1')
-wait_until 10 bash -c "[ \"\$(squeue -h -t all -j $away -o %N)\" != '' ]"
+wait_until 60 bash -c "[ \"\$(squeue -h -t all -j $away -o %N)\" != '' ]"
 assert_eq n1 "$(squeue -h -t all -j "$away" -o %N)" "-x n2 (and n3 down) leaves n1"
 scancel "$ex" "$other"
 finish

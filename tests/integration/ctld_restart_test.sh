@@ -10,13 +10,14 @@ cd "$T"
 
 held=$(sbatch --parsable --hold -J held --wrap true)
 later=$(sbatch --parsable --begin=now+1hour -J later --wrap true)
+# Step 0 runs until the test opens its gate, after the restart.
 job=$(sbatch --parsable -w n1 -J withsteps -o steps.out --wrap \
-  'echo $SLURM_JOB_ID >> ran.txt; srun -n1 sh -c "sleep 4; exit 5"; srun -n1 true; echo "after $?"')
-wait_until 10 bash -c "squeue -h --steps -j $job -o %i | grep -q '\.0$'" || fail "step $job.0 did not start"
+  'echo $SLURM_JOB_ID >> ran.txt; srun -n1 sh -c "'"$(gate step0)"'; exit 5"; srun -n1 true; echo "after $?"')
+wait_until 60 bash -c "squeue -h --steps -j $job -o %i | grep -q '\.0$'" || fail "step $job.0 did not start"
 
 kill_ctld KILL
 restart_ctld -R
-wait_until 10 squeue -h || fail "controller did not come back"
+wait_until 60 squeue -h || fail "controller did not come back"
 
 assert_eq "PENDING JobHeldUser" "$(squeue -h -j "$held" -o '%T %r')" "the held job is back, held"
 assert_eq "PENDING BeginTime" "$(squeue -h -j "$later" -o '%T %r')" "the job waiting for its begin time is back"
@@ -26,13 +27,17 @@ assert_contains "StepId=$job.0" "$(scontrol show step "$job.0")" "scontrol show 
 assert_contains "n1" "$(scontrol show step "$job.0")" "on its node"
 # The restarted controller repeats the launch of the running job (it cannot know whether its
 # first launch left before the kill): the node, which has it, ignores it.
-wait_until 5 grep -q "job $job: launch of run 0 ignored" "$T/c/log/droverd-n1.log" &&
+wait_until 60 grep -q "job $job: launch of run 0 ignored" "$T/c/log/droverd-n1.log" &&
   ok "a repeated launch of a job already running is ignored" || fail "no repeated launch reached n1"
 
-srun --jobid="$job" -n1 true 2> waited.err
+srun --jobid="$job" -n1 true 2> waited.err &
+srun_pid=$!
+wait_until 60 grep -q "temporarily disabled" waited.err
 assert_contains "temporarily disabled" "$(cat waited.err)" "the recovered step still holds its CPU: a new step waits for it"
+open_gate step0
+wait "$srun_pid"
 
-wait_job "$job" 30
+wait_job "$job"
 assert_eq COMPLETED "$(job_state "$job")" "the job completed"
 steps=$(sacct -j "$job" -n -P -o JobID,State,ExitCode)
 assert_contains "$job.0|FAILED|5:0" "$steps" "the step's end after the restart is recorded in sacct"
@@ -42,12 +47,12 @@ assert_eq "$job" "$(cat ran.txt)" "the job ran once"
 
 kill_ctld TERM
 restart_ctld -c
-wait_until 10 sinfo -h || fail "controller did not come back cold"
+wait_until 60 sinfo -h || fail "controller did not come back cold"
 assert_eq "" "$(squeue -h -t all)" "-c starts with no jobs"
 assert_eq "" "$(squeue -h --steps)" "and no steps"
 kill_ctld KILL
 restart_ctld -R
-wait_until 10 sinfo -h || fail "controller did not come back"
+wait_until 60 sinfo -h || fail "controller did not come back"
 assert_eq "" "$(squeue -h -t all)" "the jobs -c discarded stay gone"
 next=$(sbatch --parsable --hold --wrap true)
 [ "$next" -gt "$job" ] && ok "job ids go on after -c ($next)" || fail "job id $next after $job"

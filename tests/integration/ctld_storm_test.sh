@@ -11,12 +11,12 @@ clients=${STORM_CLIENTS:-4}
 start_cluster 3 "MinJobAge=3600"
 cd "$T"
 
-# Jobs that run through every kill.
+# Jobs that run through every kill: they end once the kills are over.
 longs=()
 for i in 1 2; do
-  longs+=("$(sbatch --parsable -J long -o "long-$i.out" --wrap 'echo $SLURM_JOB_ID >> ran.txt; sleep 14; echo finished')")
+  longs+=("$(sbatch --parsable -J long -o "long-$i.out" --wrap 'echo $SLURM_JOB_ID >> ran.txt; '"$(gate kills)"'; echo finished')")
 done
-wait_until 10 bash -c "[ \"\$(squeue -h -n long -t R | wc -l)\" = 2 ]" || fail "the long jobs did not start"
+wait_until 60 bash -c "[ \"\$(squeue -h -n long -t R | wc -l)\" = 2 ]" || fail "the long jobs did not start"
 
 submit() {  # until ./stop appears; sbatch fails at once while the controller is down
   while [ ! -f stop ]; do sbatch -J "storm-$1" -o /dev/null --wrap 'echo $SLURM_JOB_ID >> ran.txt'; done
@@ -34,7 +34,8 @@ for k in $(seq 1 "$kills"); do
 done
 touch stop
 wait "${pids[@]}"
-wait_until 10 squeue -h || fail "the controller did not come back"
+wait_until 60 squeue -h || fail "the controller did not come back"
+open_gate kills
 
 printed=$(cat storm-*.txt | awk '/^Submitted batch job/ {print $4}' | sort -n)
 n=$(echo "$printed" | grep -c . || true)

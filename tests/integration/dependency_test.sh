@@ -6,12 +6,13 @@ source "$(dirname "$0")/lib.sh"
 start_cluster 2
 cd "$T"
 
-a=$(sbatch --parsable -J a --wrap 'sleep 2; echo a >> order.txt')
+a=$(sbatch --parsable -J a --wrap "$(gate a); echo a >> order.txt")
 b=$(sbatch --parsable -J b -d afterok:$a --wrap 'echo b >> order.txt')
 c=$(sbatch --parsable -J c --dependency=afterok:$a:$b --wrap 'echo c >> order.txt')
 assert_eq "PD Dependency" "$(squeue -h -j "$b" -o '%t %r')" "a dependent job waits with reason Dependency"
 assert_match "afterok:$a" "$(squeue -h -j "$b" -o %E)" "squeue %E shows what it waits for"
-wait_job "$c" 30
+open_gate a
+wait_job "$c"
 assert_eq "a b c" "$(tr '\n' ' ' < order.txt | sed 's/ $//')" "an afterok chain runs in order"
 
 bad=$(sbatch --parsable -J bad --wrap 'exit 1')
@@ -21,14 +22,14 @@ any=$(sbatch --parsable -d afterany:$bad -o any.txt --wrap 'echo ran')
 wait_job "$notok"; wait_job "$any"
 assert_eq ran "$(cat notok.txt)" "afternotok runs after a failure"
 assert_eq ran "$(cat any.txt)" "afterany runs after any end"
-wait_until 10 bash -c "[ \"\$(squeue -h -j $ok_after_bad -o %r)\" = DependencyNeverSatisfied ]"
+wait_until 60 pending_for "$ok_after_bad" DependencyNeverSatisfied
 assert_eq "PD DependencyNeverSatisfied" "$(squeue -h -j "$ok_after_bad" -o '%t %r')" "afterok on a failed job can never run"
 killed=$(sbatch --parsable --kill-on-invalid-dep=yes -d afterok:$bad --wrap true)
 wait_job "$killed"
 assert_eq CANCELLED "$(job_state "$killed")" "--kill-on-invalid-dep=yes cancels it instead"
 
 # '?' (any one will do), after (started), +time
-slow=$(sbatch --parsable --wrap 'sleep 30')
+slow=$(sbatch --parsable --wrap 'sleep 300')
 either=$(sbatch --parsable -d "afterok:$slow?afterany:$bad" -o either.txt --wrap 'echo ran')
 wait_job "$either"
 assert_eq ran "$(cat either.txt)" "'?' needs only one term"
@@ -38,12 +39,16 @@ assert_eq ran "$(cat after.txt)" "after: runs once the other has started"
 scancel "$slow"
 
 # singleton: one at a time per name and user
-s1=$(sbatch --parsable -J single -d singleton --wrap 'sleep 2')
-s2=$(sbatch --parsable -J single -d singleton --wrap 'sleep 1')
-sleep 1
+s1=$(sbatch --parsable -J single -d singleton --wrap "$(gate s1)")
+wait_running "$s1" || fail "the first singleton did not start"
+s2=$(sbatch --parsable -J single -d singleton --wrap true)
+wait_until 60 pending_for "$s2" Dependency
 assert_eq "PD Dependency" "$(squeue -h -j "$s2" -o '%t %r')" "the second singleton waits for the first"
-wait_job "$s2" 20
-[ "$(squeue -h -t all -j "$s2" -o %S)" \> "$(squeue -h -t all -j "$s1" -o %S)" ] || [ "$(squeue -h -t all -j "$s2" -o %S)" = "$(squeue -h -t all -j "$s1" -o %e)" ] && ok "singleton started after the first" || ok "singleton order checked by reason"
+open_gate s1
+wait_job "$s2"
+s1_end=$(squeue -h -t all -j "$s1" -o %e); s2_start=$(squeue -h -t all -j "$s2" -o %S)
+[[ ! "$s2_start" < "$s1_end" ]] && ok "the second singleton started once the first had ended" ||
+  fail "the second singleton started at $s2_start, the first ended at $s1_end"
 
 # refused: an unknown job, a bad spec
 err=$(sbatch -d afterok:999999 --wrap true 2>&1)

@@ -6,8 +6,8 @@ source "$(dirname "$0")/lib.sh"
 start_cluster 2
 cd "$T"
 
-running=$(sbatch --parsable -J survivor --wrap 'sleep 4; echo survived')
-wait_until 10 bash -c "[ \"\$(squeue -h -j $running -o %t)\" = R ]" || fail "job $running did not start"
+running=$(sbatch --parsable -J survivor --wrap "$(gate survivor); echo survived")
+wait_running "$running" || fail "job $running did not start"
 held1=$(sbatch --parsable --hold -J held1 --wrap true)
 held2=$(sbatch --parsable --hold -J held2 --wrap true)
 
@@ -17,11 +17,12 @@ for c in a b; do
   ( for i in $(seq 1 400); do sbatch --hold -J storm-$c --wrap true 2>/dev/null; done > "storm-$c.txt" ) &
   storms+=($!)
 done
-sleep 0.3
+# The kill lands once some submissions are acknowledged, however slowly they come.
+wait_until 60 acked_at_least 20 storm-a.txt storm-b.txt || fail "the storm did not start"
 kill_ctld KILL
 wait "${storms[@]}"
 restart_ctld
-wait_until 10 squeue -h || fail "controller did not come back"
+wait_until 60 squeue -h || fail "controller did not come back"
 
 acked=$(cat storm-a.txt storm-b.txt | grep -c '^Submitted batch job' || true)
 [ "$acked" -gt 0 ] && ok "some submissions were acknowledged before the kill ($acked)" || fail "no submission acknowledged"
@@ -40,7 +41,8 @@ last=$(cat storm-a.txt storm-b.txt | awk '/^Submitted/ {print $4}' | sort -n | t
 next=$(sbatch --parsable --hold --wrap true)
 [ "$next" -gt "${last:-$held2}" ] && ok "job ids continue after the restart ($next)" || fail "id $next does not follow $last"
 
-wait_job "$running" 20
+open_gate survivor
+wait_job "$running"
 assert_eq COMPLETED "$(job_state "$running")" "the job that ran through the kill completed"
 assert_eq survived "$(cat "slurm-$running.out")" "and its output is whole"
 assert_match "COMPLETED" "$(sacct -j "$running" -X -n -o State)" "its end is recorded in accounting"
@@ -48,6 +50,6 @@ assert_match "COMPLETED" "$(sacct -j "$running" -X -n -o State)" "its end is rec
 # A cold start discards jobs on purpose.
 kill_ctld TERM
 restart_ctld -c
-wait_until 10 sinfo -h || fail "controller did not come back cold"
+wait_until 60 sinfo -h || fail "controller did not come back cold"
 assert_eq "" "$(squeue -h)" "-c starts with no jobs"
 finish

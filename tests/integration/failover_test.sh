@@ -14,35 +14,36 @@ cd "$T"
 assert_eq "Slurmctld(primary) at ctl1 is UP (in control)
 Slurmctld(backup) at ctl2 is UP" "$(scontrol ping)" "scontrol ping: both up, the primary in control"
 
-running=$(sbatch --parsable -J through --wrap 'sleep 6; echo survived')
-wait_until 10 bash -c "[ \"\$(squeue -h -j $running -o %t)\" = R ]" || fail "job $running did not start"
+running=$(sbatch --parsable -J through --wrap "$(gate through); echo survived")
+wait_running "$running" || fail "job $running did not start"
 
 # A storm of submissions while the primary is killed: every acknowledged job is on the backup.
 ( for i in $(seq 1 300); do sbatch --hold -J storm --wrap true 2>&1; done > storm.txt ) &
 storm=$!
-sleep 0.5
+# The kill lands once some submissions are acknowledged, however slowly they come.
+wait_until 60 acked_at_least 20 storm.txt || fail "the storm did not start"
 kill_controller 1 KILL
-t0=$(date +%s.%N)
 wait $storm
 acked=$(grep -c '^Submitted batch job' storm.txt || true)
 assert_eq 300 "$acked" "every submission in the storm was acknowledged (commands waited for the takeover)"
-wait_until 15 in_control 2 || fail "the backup did not take control"
+wait_until 60 in_control 2 || fail "the backup did not take control"
 assert_match "Slurmctld\(primary\) at ctl1 is DOWN" "$(scontrol ping)" "scontrol ping shows the primary down"
 missing=$(missing_jobs storm.txt)
 assert_eq 0 "$missing" "every acknowledged job is known to the backup"
 assert_eq 0 "$(awk '/^Submitted/ {print $4}' storm.txt | sort | uniq -d | wc -l)" "no job id was handed out twice"
 assert_eq RUNNING "$(squeue -h -j "$running" -o %T)" "the running job kept running through the takeover"
-wait_job "$running" 20
+open_gate through
+wait_job "$running"
 assert_eq COMPLETED "$(job_state "$running")" "its end was reported to the backup"
 assert_eq survived "$(cat "slurm-$running.out")" "and its output is whole"
 assert_match COMPLETED "$(sacct -j "$running" -X -n -o State)" "the backup recorded it in accounting"
 after=$(sbatch --parsable --wrap 'echo on-backup')
-wait_job "$after" 15
+wait_job "$after"
 assert_eq COMPLETED "$(job_state "$after")" "the backup schedules and nodes run its jobs"
 
 # The primary comes back, catches up from the backup and takes control back.
 start_controller 1
-wait_until 20 only_in_control 1 || fail "the primary did not take control back"
+wait_until 60 only_in_control 1 || fail "the primary did not take control back"
 assert_match "ctl2 is UP$" "$(scontrol ping)" "the backup is standing by again"
 assert_eq COMPLETED "$(job_state "$after")" "the primary holds what the backup did"
 last=$(awk '/^Submitted/ {print $4}' storm.txt | sort -n | tail -1)
@@ -51,13 +52,13 @@ next=$(sbatch --parsable --hold --wrap true)
 
 # scontrol takeover: by hand, and only for an administrator.
 scontrol takeover
-wait_until 15 only_in_control 2 || fail "scontrol takeover did not move control"
+wait_until 60 only_in_control 2 || fail "scontrol takeover did not move control"
 assert_eq PENDING "$(squeue -h -j "$next" -o %T)" "after scontrol takeover the backup knows every job"
 assert_contains "Invalid takeover index" "$(scontrol takeover x 2>&1)" "a bad index is refused"
 
 # scontrol shutdown stops every controller.
 scontrol shutdown >/dev/null
 for i in 1 2; do
-  wait_until 10 bash -c "! kill -0 \$(cat $T/c/ctl$i.pid) 2>/dev/null" && ok "controller $i shut down" || fail "controller $i still runs"
+  wait_until 60 pid_gone "$(cat "$T/c/ctl$i.pid")" && ok "controller $i shut down" || fail "controller $i still runs"
 done
 finish

@@ -22,7 +22,7 @@ start_controller() { start_controller_of "$T/c" "$@"; }  # INDEX [droverctld opt
 kill_controller() {  # INDEX [SIGNAL]
   local pid; pid=$(cat "$T/c/ctl$1.pid")
   kill -"${2:-TERM}" "$pid" 2>/dev/null
-  for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  wait_gone "$pid"
 }
 
 # in_control I: scontrol ping says controller I is in control.

@@ -6,44 +6,47 @@ start_cluster 1
 cd "$T"
 
 # requeue: a running job goes back to the queue, runs again, and counts the restart
-rq=$(sbatch --parsable -o rq.out --wrap 'echo run; sleep 30')
-wait_until 10 bash -c "[ \"\$(squeue -h -j $rq -o %t)\" = R ]"
+rq=$(sbatch --parsable -o rq.out --wrap 'echo run; sleep 300')
+wait_running "$rq"
 scontrol requeue "$rq"
-wait_until 15 bash -c "scontrol show job $rq | grep -q 'Restarts=1'" || fail "no restart recorded"
+wait_until 60 bash -c "scontrol show job $rq | grep -q 'Restarts=1'" || fail "no restart recorded"
 assert_match "Restarts=1" "$(scontrol show job "$rq")" "scontrol requeue puts the job back and counts the restart"
-wait_until 15 bash -c "[ \"\$(squeue -h -j $rq -o %t)\" = R ]"
+wait_running "$rq"
 assert_eq R "$(squeue -h -j "$rq" -o %t)" "and it runs again"
 scontrol requeuehold "$rq"
-wait_until 15 bash -c "[ \"\$(squeue -h -j $rq -o %r)\" = JobHeldUser ]"
+wait_until 60 bash -c "[ \"\$(squeue -h -j $rq -o %r)\" = JobHeldUser ]"
 assert_eq "PD JobHeldUser" "$(squeue -h -j "$rq" -o '%t %r')" "requeuehold requeues it held"
 scancel "$rq"
 
 # scontrol top: the user's job moves ahead of their earlier ones
-blocker=$(sbatch --parsable --wrap 'sleep 4')
+# The blocker holds the node until both others are queued and one is moved to the top.
+blocker=$(sbatch --parsable --wrap "$(gate blocker)")
+wait_running "$blocker" || fail "job $blocker did not start"
 first=$(sbatch --parsable -J first -o /dev/null --wrap "echo first >> $T/top.txt")
 second=$(sbatch --parsable -J second -o /dev/null --wrap "echo second >> $T/top.txt")
 scontrol top "$second"
 [ "$(squeue -h -j "$second" -o %Q)" -gt "$(squeue -h -j "$first" -o %Q)" ] && ok "top raises the job above the user's others" || fail "top did not raise $second"
-wait_job "$first" 30; wait_job "$second" 30
+open_gate blocker
+wait_job "$first"; wait_job "$second"
 assert_eq "second first" "$(tr '\n' ' ' < top.txt | sed 's/ $//')" "and it starts first"
 
 # --begin keeps a job waiting with BeginTime; updating StartTime releases it
 later=$(sbatch --parsable --begin=now+1hour --wrap true)
 assert_eq "PD BeginTime" "$(squeue -h -j "$later" -o '%t %r')" "--begin waits with reason BeginTime"
 scontrol update JobId="$later" StartTime=now
-wait_job "$later" 20
+wait_job "$later"
 assert_eq COMPLETED "$(job_state "$later")" "StartTime=now lets it run"
 
 # --deadline: a job that can no longer finish in time ends DEADLINE
 block2=$(sbatch --parsable --wrap 'sleep 5')
 dl=$(sbatch --parsable -t 1 --deadline=now+30seconds --wrap true)
-wait_job "$dl" 40
+wait_job "$dl" 120
 assert_eq DEADLINE "$(job_state "$dl")" "a job that cannot finish before its deadline ends DEADLINE"
 scancel "$block2"
 
 # a dependency on one task of an array
 arr=$(sbatch --parsable --array=0-2 --wrap 'sleep 1')
 one=$(sbatch --parsable -d "afterok:${arr}_1" -o one.txt --wrap 'echo after-task-1')
-wait_job "$one" 30
+wait_job "$one"
 assert_eq after-task-1 "$(cat one.txt)" "afterok on one array task"
 finish

@@ -15,6 +15,7 @@ PASSES=0
 
 cleanup() {
   cluster_stop "$T/c" 2>/dev/null
+  release_ports
   if [ "$FAILS" -ne 0 ]; then
     echo "--- logs of $T/c/log ---"
     tail -n 30 "$T"/c/log/*.log 2>/dev/null
@@ -23,11 +24,63 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# Ports: tests run side by side (ctest -j, other checkouts on the same machine) must not hand
+# their daemons the same ones, and checking that nobody listens yet is not enough (the other
+# test's daemons may not have bound theirs). Each port a test hands out is reserved as a symlink
+# $PORT_LOCKS/PORT -> the test's pid (made atomically), dropped when the test ends; a reservation
+# whose test is gone is taken over.
+PORT_LOCKS=${TMPDIR:-/tmp}/drover-test-ports
+
+reserve_port() {  # PORT: true when PORT is now this test's and nobody listens on it
+  local lock=$PORT_LOCKS/$1 owner
+  if ! ln -s "$$" "$lock" 2>/dev/null; then
+    owner=$(readlink "$lock")
+    [ -n "$owner" ] && kill -0 "$owner" 2>/dev/null && return 1
+    rm -f "$lock"
+    ln -s "$$" "$lock" 2>/dev/null || return 1
+  fi
+  ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
+}
+
+# reserve_ports LOW HIGH COUNT: reserves COUNT consecutive ports in [LOW, HIGH), picked at
+# random (50 tries), and prints the first; fails when it finds none.
+reserve_ports() {
+  local low=$1 high=$2 count=$3 first p n
+  mkdir -p "$PORT_LOCKS"
+  for _ in $(seq 1 50); do
+    first=$(( low + RANDOM % (high - low - count + 1) ))
+    n=0
+    for p in $(seq "$first" $((first + count - 1))); do
+      reserve_port "$p" || break
+      n=$((n + 1))
+    done
+    [ "$n" = "$count" ] && { echo "$first"; return 0; }
+    for p in $(seq "$first" $((first + n))); do
+      [ "$(readlink "$PORT_LOCKS/$p")" = "$$" ] && rm -f "$PORT_LOCKS/$p"
+    done
+  done
+  return 1
+}
+
+release_ports() {
+  local lock
+  for lock in "$PORT_LOCKS"/*; do
+    [ "$(readlink "$lock" 2>/dev/null)" = "$$" ] && rm -f "$lock"
+  done
+  return 0
+}
+
+# The controller's (and PostgreSQL's) port: scripts/cluster.sh's free_port, reserved.
+free_port() { reserve_ports 20000 31000 1; }
+
 # make_cluster [NODES] [EXTRA CONFIG LINES...]: writes the config without starting anything.
 make_cluster() {
   local nodes=${1:-2}; shift || true
   mkdir -p "$T/c"
-  write_config "$T/c" "$nodes" "$(free_port)" "$(( RANDOM % 11000 + 20000 ))"
+  local ctld_port first_node_port
+  ctld_port=$(free_port) && first_node_port=$(reserve_ports 20000 31000 "$nodes") ||
+    { fail "no free ports"; finish; exit 1; }
+  write_config "$T/c" "$nodes" "$ctld_port" "$((first_node_port - 1))"
   local line
   for line in "$@"; do
     # a later line wins for top-level keys; drop an earlier one of the same key first
@@ -47,31 +100,18 @@ start_cluster() {
   cluster_start "$T/c" "${1:-2}"
 }
 
-# free_ports LOW HIGH COUNT: the first of COUNT consecutive ports in [LOW, HIGH) that nobody
-# listens on (20 tries at random), for emulated nodes; fails when it finds none.
-free_ports() {
-  local low=$1 high=$2 count=$3 port p busy
-  for _ in $(seq 1 20); do
-    port=$(( low + RANDOM % (high - low - count + 1) ))
-    busy=0
-    for p in $(seq "$port" $((port + count - 1))); do
-      (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null && { busy=1; break; }
-    done
-    [ "$busy" = 0 ] && { echo "$port"; return 0; }
-  done
-  return 1
-}
-
 # make_emulated_cluster NAME COUNT LOW HIGH [CONFIG LINES...]: a controller for COUNT nodes
 # NAME[01-COUNT] (CPUs=2, 1000 MB; emulated: SlurmdParameters=config_overrides) on COUNT
-# consecutive free ports in [LOW, HIGH) (each test that emulates nodes keeps a window of its own),
+# consecutive ports reserved in [LOW, HIGH) (each test that emulates nodes keeps a window of its own),
 # in one partition "all"; the lines given (TreeWidth=, SlurmdTimeout=, ...) replace the defaults.
 # The node daemons are started with emulate_nodes. Exits the test when no ports are free.
 make_emulated_cluster() {
   local name=$1 count=$2 low=$3 high=$4 line; shift 4
   mkdir -p "$T/c"
-  write_config "$T/c" 1 "$(free_port)" 20000
-  local port; port=$(free_ports "$low" "$high" "$count") || { fail "no $count free ports in $low-$((high - 1))"; finish; exit; }
+  local ctld_port port
+  ctld_port=$(free_port) && port=$(reserve_ports "$low" "$high" "$count") ||
+    { fail "no $count free ports in $low-$((high - 1))"; finish; exit 1; }
+  write_config "$T/c" 1 "$ctld_port" 20000
   sed -i "/^NodeName=/d; /^PartitionName=/d" "$T/c/slurm.conf"
   for line in SlurmdParameters=config_overrides "$@"; do sed -i "/^${line%%=*}=/d" "$T/c/slurm.conf"; echo "$line" >> "$T/c/slurm.conf"; done
   local last; last=$(printf '%02d' "$count")
@@ -96,12 +136,23 @@ restart_ctld() {
   start_ctld "$T/c" "$@"
 }
 
+# pid_gone PID / wait_gone PID: a daemon killed is gone only when its process has exited (its
+# port and state are free for the next one), which on a busy machine takes a while.
+pid_gone() { ! kill -0 "$1" 2>/dev/null; }
+wait_gone() { wait_until 60 pid_gone "$1" || fail "process $1 did not exit"; }
+
 kill_ctld() {
-  local sig=${1:-TERM}
   local pid; pid=$(cat "$T/c/ctld.pid")
-  kill -"$sig" "$pid" 2>/dev/null
-  for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  kill -"${1:-TERM}" "$pid" 2>/dev/null
+  wait_gone "$pid"
   rm -f "$T/c/ctld.pid"
+}
+
+# kill_node I [SIGNAL]: stops node daemon nI (SIGTERM by default) and waits for its end.
+kill_node() {
+  local pid; pid=$(cat "$T/c/n$1.pid")
+  kill -"${2:-TERM}" "$pid" 2>/dev/null
+  wait_gone "$pid"
 }
 
 ok() { PASSES=$((PASSES + 1)); echo "ok - $*"; }
@@ -130,7 +181,23 @@ wait_until() {
 
 job_state() { squeue -h -j "$1" -t all -o "%T" 2>/dev/null; }
 job_done() { local s; s=$(job_state "$1"); [ -n "$s" ] && [ "$s" != PENDING ] && [ "$s" != RUNNING ] && [ "$s" != COMPLETING ]; }
-wait_job() { wait_until "${2:-30}" job_done "$1"; }
+wait_job() { wait_until "${2:-60}" job_done "$1"; }
+job_running() { [ "$(squeue -h -j "$1" -o %t 2>/dev/null)" = R ]; }
+wait_running() { wait_until "${2:-60}" job_running "$1"; }
+# pending_for ID REASON: the job waits with that reason. Waiting for it (rather than for a fixed
+# time) to see that a job does not start cannot pass by accident: a job that starts is not PD.
+pending_for() { [ "$(squeue -h -j "$1" -o '%t %r' 2>/dev/null)" = "PD $2" ]; }
+
+# acked_at_least N FILE...: sbatch acknowledged N submissions or more in the files (a storm's
+# output), so that what a test does in the middle of a storm lands in its middle.
+acked_at_least() { [ "$(cat "${@:2}" 2>/dev/null | grep -c '^Submitted batch job')" -ge "$1" ]; }
+
+# A job or step that must still be running at a later point of a test waits for a gate that the
+# test opens when it is done with it, rather than sleeping for a time a busy machine may outlast.
+#   gate NAME        prints a shell command that returns once gate NAME is open
+#   open_gate NAME   opens it
+gate() { echo "until [ -e '$T/gate.$1' ]; do sleep 0.2; done"; }
+open_gate() { touch "$T/gate.$1"; }
 
 finish() {
   echo "$TEST_NAME: $PASSES passed, $FAILS failed"

@@ -40,7 +40,7 @@ acct_id=$(sbatch --parsable -p acct -A physics --hold --wrap true)
 assert_match "^[0-9]+$" "$acct_id" "and admits its own"
 
 queued=$(sbatch --parsable -p down --wrap true)
-sleep 1
+wait_until 60 pending_for "$queued" PartitionDown
 assert_eq "PD PartitionDown" "$(squeue -h -j "$queued" -o '%t %r')" "a DOWN partition queues jobs without starting them"
 err=$(sbatch -p drained --wrap true 2>&1)
 assert_match "Batch job submission failed: .*not available" "$err" "a DRAIN partition refuses new jobs"
@@ -52,7 +52,7 @@ scancel "$queued" "$wide" "$dflt" "$ok_id" "$acct_id"
 # A job naming a drained node waits with ReqNodeNotAvail; --nice lowers a job's priority.
 scontrol update NodeName=n2 State=DRAIN Reason=test
 pinned=$(sbatch --parsable -w n2 --wrap true)
-sleep 1
+wait_until 60 pending_for "$pinned" ReqNodeNotAvail
 assert_eq "PD ReqNodeNotAvail" "$(squeue -h -j "$pinned" -o '%t %r')" "a job naming a drained node waits with ReqNodeNotAvail"
 scancel "$pinned"
 scontrol update NodeName=n2 State=RESUME

@@ -14,11 +14,11 @@ as() { local u=$1; shift; runuser -u "$u" -- env SLURM_CONF="$SLURM_CONF" PATH="
 mkdir -p "$T/home1" "$T/home2"
 chown drvtest1: "$T/home1"; chown drvtest2: "$T/home2"
 cd "$T/home1"
-id1=$(as drvtest1 sbatch --parsable -J mine --wrap 'id -un; id -u; sleep 30')
+id1=$(as drvtest1 sbatch --parsable -J mine --wrap 'id -un; id -u; sleep 300')
 [ -n "$id1" ] && ok "an ordinary user submits through the credential socket" || fail "drvtest1 could not submit"
-wait_until 10 bash -c "[ \"\$(squeue -h -j $id1 -o %t)\" = R ]"
+wait_running "$id1"
 assert_eq "drvtest1" "$(squeue -h -j "$id1" -o %u)" "squeue shows the submitting user"
-wait_until 5 test -s "slurm-$id1.out"
+wait_until 60 bash -c "[ \$(wc -l < slurm-$id1.out) = 2 ]"
 assert_eq "drvtest1 $(id -u drvtest1)" "$(tr '\n' ' ' < "slurm-$id1.out" | sed 's/ $//')" "the job runs as its user"
 assert_eq "drvtest1" "$(stat -c %U "slurm-$id1.out")" "its output file belongs to the user"
 
