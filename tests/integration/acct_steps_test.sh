@@ -11,7 +11,7 @@ cd "$T"
 TOOL=$BIN/tests/integration/acct_spool_tool
 
 job=$(sbatch --parsable -J stepper --wrap true)
-wait_job "$job" 20 || fail "job $job did not finish"
+wait_job "$job" || fail "job $job did not finish"
 assert_eq "$job|stepper|COMPLETED $job.batch|batch|COMPLETED" \
   "$(sacct -j "$job" -n -P -o JobID,JobName,State | xargs)" \
   "without step records the batch line comes from the job's record"
@@ -24,7 +24,7 @@ kill_ctld TERM
 "$TOOL" "$T/c/state" end "$job" 0 hostname n1 || fail "spooling"
 "$TOOL" "$T/c/state" start "$job" 1 sleeper n1 || fail "spooling"
 restart_ctld
-wait_until 10 squeue -h || fail "controller did not come back"
+wait_until 60 squeue -h || fail "controller did not come back"
 assert_contains "5 accounting records from before the restart are being delivered" \
   "$(cat "$T/c/log/droverctld.log")" "the restart hands the spooled step records on"
 
@@ -68,7 +68,7 @@ assert_eq "AccountingRecordsWaiting = 0" \
 # Delivered records are not delivered again by the next restart.
 kill_ctld TERM
 restart_ctld
-wait_until 10 squeue -h || fail "controller did not come back"
+wait_until 60 squeue -h || fail "controller did not come back"
 assert_eq 1 "$(grep -c "accounting records from before the restart" "$T/c/log/droverctld.log")" \
   "a second restart finds the spool empty"
 assert_eq 5 "$(sacct -j "$job" -n -P -o JobID | wc -l)" "and the records are still there, once each"

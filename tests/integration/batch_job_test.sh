@@ -47,7 +47,7 @@ assert_eq from-stdin "$(cat "slurm-$id3.out" 2>/dev/null)" "script read from std
 
 # squeue while a job runs; scancel ends it CANCELLED
 id4=$(sbatch --parsable -J sleeper --wrap 'sleep 60')
-wait_until 10 bash -c "[ \"\$(squeue -h -j $id4 -o %t)\" = R ]"
+wait_running "$id4"
 line=$(squeue -h -j "$id4")
 assert_match "^ +$id4 +debug +sleeper +root +R +[0-9]+:[0-9]+ +1 n[12]$" "$line" "squeue default columns for a running job"
 header=$(squeue | head -1)

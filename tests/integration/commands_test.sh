@@ -41,9 +41,9 @@ MY_SECRET=2 sbatch -W --export=MY_SECRET -o some.txt --wrap 'echo "secret=$MY_SE
 assert_eq "secret=2" "$(cat some.txt)" "--export=VAR passes just that variable"
 
 # squeue formats and filters
-a=$(sbatch --parsable -J alpha --wrap 'sleep 30')
+a=$(sbatch --parsable -J alpha --wrap 'sleep 300')
 b=$(sbatch --parsable -J beta --hold --wrap true)
-wait_until 10 bash -c "[ \"\$(squeue -h -j $a -o %t)\" = R ]"
+wait_running "$a"
 assert_eq "$a|alpha|RUNNING" "$(squeue -h -j "$a" -o '%i|%j|%T')" "squeue -o with literal separators"
 assert_match "^$b +beta +PENDING" "$(squeue -h -j "$b" -O 'JobID:10,Name:8,State')" "squeue -O with widths"
 assert_eq "$b" "$(squeue -h -t PD -o %i)" "squeue -t PD"

@@ -50,12 +50,12 @@ node_events_scenario() {
 
   # ---- a node daemon that dies: DOWN, Not responding ----
   kill "$(cat "$T/c/n1.pid")"
-  wait_until 20 node_is n1 "down*" || fail "n1 never went down"
+  wait_until 60 node_is n1 "down*" || fail "n1 never went down"
   assert_eq "n1|DOWN*|Not responding|root(0)|Unknown" "$(ev nodes=n1 format=NodeName,State,Reason,User,End)" \
     "a killed node goes DOWN \"Not responding\" and is an event"
   assert_eq "n1" "$(ev states=down format=NodeName)" "states=down: the nodes down now"
   start_node "$T/c" 1
-  wait_until 20 node_is n1 idle || fail "n1 did not come back"
+  wait_until 60 node_is n1 idle || fail "n1 did not come back"
   assert_match "^n1\|DOWN\*\|[0-9]{4}-" "$(ev nodes=n1 format=NodeName,State,End)" \
     "the event ends when the node registers again"
   assert_eq "n2 n1" "$(ev format=NodeName | xargs)" "events in the order they began"
@@ -64,7 +64,7 @@ node_events_scenario() {
   scontrol update NodeName=n3 State=DRAIN Reason="across restart"
   kill_ctld TERM
   restart_ctld
-  wait_until 15 squeue -h || fail "controller did not come back"
+  wait_until 60 squeue -h || fail "controller did not come back"
   assert_eq "n3|Unknown" "$(ev nodes=n3 format=NodeName,End)" "still open after a restart, and not recorded twice"
   sleep 1
   scontrol update NodeName=n3 State=RESUME
@@ -93,7 +93,7 @@ node_events_scenario() {
     assert_match "unreachable" "$(ev nodes=n3)" "sacctmgr says why while the store is down"
     "$store_up"
     outage() { [ "$(ev nodes=n3 states=drain format=Reason)" = "while the store was down" ]; }
-    wait_until 15 outage || fail "the event made during the outage never arrived"
+    wait_until 60 outage || fail "the event made during the outage never arrived"
     assert_eq "while the store was down|Unknown" "$(ev nodes=n3 states=drain format=Reason,End)" \
       "an event made while the store was down is recorded once it is back"
   fi

@@ -47,13 +47,13 @@ assert_eq 24 "$(sql "SELECT count(*) FROM information_schema.columns WHERE table
 # ---- submit, start, end ----
 good=$(sbatch --parsable -J pg-good --wrap true)
 bad=$(sbatch --parsable -J pg-bad --wrap 'exit 3')
-long=$(sbatch --parsable -J pg-long --wrap 'sleep 60')
+long=$(sbatch --parsable -J pg-long --wrap 'sleep 300')
 held=$(sbatch --parsable --hold -J pg-held --wrap true)
-wait_job "$good" 20 || fail "job $good did not finish"
-wait_job "$bad" 20 || fail "job $bad did not finish"
-wait_until 10 recorded "$long" 1 || fail "job $long not recorded as running"
-wait_until 10 recorded "$bad" 5 || fail "job $bad not recorded as failed"
-wait_until 10 recorded "$good" 3 || fail "job $good not recorded as completed"
+wait_job "$good" || fail "job $good did not finish"
+wait_job "$bad" || fail "job $bad did not finish"
+wait_until 60 recorded "$long" 1 || fail "job $long not recorded as running"
+wait_until 60 recorded "$bad" 5 || fail "job $bad not recorded as failed"
+wait_until 60 recorded "$good" 3 || fail "job $good not recorded as completed"
 
 assert_eq "$good|COMPLETED|0:0" "$(acct "$good")" "sacct: a completed job"
 assert_eq "$bad|FAILED|3:0" "$(acct "$bad")" "sacct: a failed job with its exit code"
@@ -70,8 +70,8 @@ assert_eq "0|0|pg-held|debug|0|t|f|f|f|0|4294967295|t" "$(row "$held" "$cols")" 
 assert_eq "t" "$(row "$good" "start_time >= submit_time AND end_time >= start_time")" "psql: times in order"
 
 scancel "$long"
-wait_job "$long" 20 || fail "job $long did not end after scancel"
-wait_until 10 recorded "$long" 4 || fail "job $long not recorded as cancelled"
+wait_job "$long" || fail "job $long did not end after scancel"
+wait_until 60 recorded "$long" 4 || fail "job $long not recorded as cancelled"
 assert_match "^$long\|CANCELLED( by 0)?\|0:[0-9]+$" "$(acct "$long")" "sacct: a cancelled job"
 assert_eq "4|0|t" "$(row "$long" "state, cancelled_by, end_time > 0")" "psql: cancelled, by root, ended"
 assert_eq 4 "$(sql "SELECT count(*) FROM jobs")" "one row per job: events update it in place"
@@ -97,18 +97,18 @@ sacct -j "$good" >/dev/null 2>&1
 [ $((SECONDS - start)) -le 5 ] && ok "and answers quickly" || fail "sacct took $((SECONDS - start)) s with the database down"
 outage=$(sbatch --parsable -J pg-outage --wrap true)
 assert_match "^[0-9]+$" "$outage" "the controller takes jobs while the database is down"
-wait_job "$outage" 20 || fail "job $outage did not finish"
+wait_job "$outage" || fail "job $outage did not finish"
 assert_contains "accounting database unreachable" "$(cat "$LOG")" "the failure is logged"
 pg_start "$PG_PORT" || fail "PostgreSQL did not restart"
 # The whole life of that job happened while the database was down: the core kept its records
 # (each call failed with DROVER_EIO) and sends them again once the plugin reconnects.
-wait_until 15 recorded "$outage" 3 || fail "job $outage not recorded after the database came back"
+wait_until 60 recorded "$outage" 3 || fail "job $outage not recorded after the database came back"
 assert_eq "$outage|COMPLETED|0:0" "$(acct "$outage")" "the job that ran during the outage is recorded afterwards"
 assert_eq "3|t|t|t" "$(row "$outage" "state, submit_time > 0, start_time > 0, end_time > 0")" \
   "psql: with its whole record"
 after=$(sbatch --parsable -J pg-after --wrap true)
-wait_job "$after" 20
-wait_until 10 recorded "$after" 3 || fail "job $after not recorded"
+wait_job "$after"
+wait_until 60 recorded "$after" 3 || fail "job $after not recorded"
 assert_eq "$after|COMPLETED|0:0" "$(acct "$after")" "jobs after the outage are recorded (reconnected)"
 assert_contains "accounting database reachable again" "$(cat "$LOG")" "the reconnection is logged"
 
@@ -134,11 +134,11 @@ sql "INSERT INTO assocs VALUES (4, '', 'local', 'physics', 'zoe', '', 'physics',
 # ---- restarts: migrations are idempotent ----
 kill_ctld TERM
 restart_ctld
-wait_until 10 squeue -h || fail "controller did not come back"
+wait_until 60 squeue -h || fail "controller did not come back"
 assert_eq "1,2,3,4,5,6,7" "$(sql "SELECT string_agg(version::text, ',' ORDER BY version) FROM drover_schema_version")" \
   "a restart applies no step twice"
 assert_eq "$good|COMPLETED|0:0" "$(acct "$good")" "records survive a controller restart"
-wait_until 10 bash -c "sacctmgr -n -P show user zoe | grep -q zoe"
+wait_until 60 bash -c "sacctmgr -n -P show user zoe | grep -q zoe"
 assert_eq "zoe|physics|None" "$(sacctmgr -n -P show user zoe)" "the restarted controller loads the associations from PostgreSQL"
 out=$(sacctmgr -n -P show assoc where user=zoe format=cluster,account,user)
 assert_eq "local|physics|zoe" "$out" "with their associations"
@@ -154,16 +154,16 @@ for ev in "start batch batch" "end batch batch" "end 0 hostname"; do
   "$BIN/tests/integration/acct_spool_tool" "$T/c/state" "$1" "$good" "$2" "$3" n1 || fail "spooling step $2"
 done
 restart_ctld
-if wait_until 15 squeue -h; then ok "the controller starts while the database is down"; else fail "the controller did not start with the database down"; fi
+if wait_until 60 squeue -h; then ok "the controller starts while the database is down"; else fail "the controller did not start with the database down"; fi
 assert_eq $((warned + 1)) "$(grep -c "accounting database unreachable.*retrying on the next call" "$LOG")" \
   "and warns once at start"
 pg_start "$PG_PORT" || fail "PostgreSQL did not restart"
 late=$(sbatch --parsable -J pg-late --wrap true)
-wait_job "$late" 20
-wait_until 10 recorded "$late" 3 || fail "job $late not recorded once the database is up"
+wait_job "$late"
+wait_until 60 recorded "$late" 3 || fail "job $late not recorded once the database is up"
 assert_eq "$late|COMPLETED|0:0" "$(acct "$late")" "it connects when the database comes up"
 steps_recorded() { [ "$(sql "SELECT count(*) FROM steps WHERE job_id = $good")" = 2 ]; }
-wait_until 10 steps_recorded || fail "the spooled step records were not delivered"
+wait_until 60 steps_recorded || fail "the spooled step records were not delivered"
 assert_eq "4294967291|3|2147483648|61250000|n1 0|3|2147483648|61250000|n1" \
   "$(sql "SELECT step_id, state, max_rss, user_cpu_usec, max_rss_node FROM steps
           WHERE cluster = 'local' AND job_id = $good ORDER BY step_id DESC" | xargs)" \
@@ -177,7 +177,7 @@ kill_ctld TERM
 WRONG="Wrong-$(head -c 6 /dev/urandom | od -An -tx1 | tr -d ' \n')"
 sed -i "s/^AccountingStoragePass=.*/AccountingStoragePass=$WRONG/" "$T/c/slurm.conf"
 restart_ctld
-wait_until 10 squeue -h || fail "controller did not come back"
+wait_until 60 squeue -h || fail "controller did not come back"
 assert_match "password authentication failed" "$(acct "$good")" "a wrong password is reported by sacct"
 logs=$(cat "$T"/c/log/*.log "$T/pg/server.log" 2>/dev/null)
 assert_eq "0 0" "$(grep -c -- "$PW" <<<"$logs") $(grep -c -- "$WRONG" <<<"$logs")" \

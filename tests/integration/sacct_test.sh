@@ -13,8 +13,8 @@ cd "$T"
 ok_job=$(sbatch --parsable -J alpha --mem=64M --wrap true)
 bad=$(sbatch --parsable -J beta --wrap 'exit 4')
 arr=$(sbatch --parsable -J gamma -a 1-2 --wrap true)
-wait_job "$ok_job" 20; wait_job "$bad" 20
-wait_until 20 bash -c "[ \"\$(sacct -j $arr -X -n -P -o State | sort -u)\" = COMPLETED ]"
+wait_job "$ok_job"; wait_job "$bad"
+wait_until 60 bash -c "[ \"\$(sacct -j $arr -X -n -P -o State | sort -u)\" = COMPLETED ]"
 
 # ---- rows and layouts ----
 assert_eq "$ok_job|alpha|COMPLETED|0:0 $ok_job.batch|batch|COMPLETED|0:0" \
@@ -65,11 +65,11 @@ check_err "sacct: error: Start time (2020-01-02T00:00:00) requested is after end
 check_err 'sacct: fatal: Invalid unit type' --units=Q
 
 # ---- -D: a requeued job's earlier run is a record of its own ----
-rq=$(sbatch --parsable -J again --wrap 'sleep 30')
-wait_until 10 bash -c "[ \"\$(squeue -h -j $rq -o %t)\" = R ]"
+rq=$(sbatch --parsable -J again --wrap 'sleep 300')
+wait_running "$rq"
 scontrol requeue "$rq"
-wait_until 15 bash -c "scontrol show job $rq | grep -q 'Restarts=1'" || fail "no restart recorded"
-wait_until 15 bash -c "[ \"\$(squeue -h -j $rq -o %t)\" = R ]" || fail "the requeued job did not run again"
+wait_until 60 bash -c "scontrol show job $rq | grep -q 'Restarts=1'" || fail "no restart recorded"
+wait_running "$rq" || fail "the requeued job did not run again"
 assert_eq "$rq|RUNNING" "$(sacct -j "$rq" -X -n -P -o JobID,State)" "without -D: the current run only"
 assert_eq "$rq|REQUEUED $rq|RUNNING" "$(sacct -j "$rq" -X -n -P -D -o JobID,State | xargs)" "-D: the earlier run too, REQUEUED"
 assert_match "^$rq\|REQUEUED\|[0-9T:-]{19}\|00:00:[0-9]{2}$" \
@@ -81,7 +81,7 @@ if [ "$MULTI" = 1 ]; then
   mkdir -p "$T/u1" && chown drvtest1: "$T/u1"
   cd "$T/u1"
   mine=$(as drvtest1 sbatch --parsable -J theirs --wrap true)
-  wait_job "$mine" 20
+  wait_job "$mine"
   cd "$T"
   assert_eq "$mine" "$(as drvtest1 sacct -X -n -P -o JobID)" "an ordinary user sees their own jobs by default"
   assert_eq "$mine" "$(as drvtest1 sacct -X -n -P -a -o JobID)" "with PrivateData=jobs, -a still shows only their own"

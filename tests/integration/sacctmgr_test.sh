@@ -72,7 +72,7 @@ assert_eq "local|chem||physics" "$(sacctmgr -n -P show assoc where account=chem 
 sacctmgr -i add user root account=physics >/dev/null
 j1=$(sbatch --parsable -A physics --wrap true)
 j2=$(sbatch --parsable --wrap true)
-wait_job "$j1" 20; wait_job "$j2" 20
+wait_job "$j1"; wait_job "$j2"
 assert_eq "$j1|physics $j2|root" "$(sacct -j "$j1,$j2" -X -n -P -o JobID,Account | xargs)" \
   "the account is recorded on every job; without -A the user's default"
 out=$(sbatch -A theory --wrap true 2>&1); rc=$?
@@ -94,7 +94,7 @@ if [ "$MULTI" = 1 ]; then
   cd /tmp
   j3=$(as drvtest2 sbatch --parsable -o /dev/null --wrap true)
   cd "$T"
-  wait_job "$j3" 20
+  wait_job "$j3"
   assert_eq "physics" "$(sacct -j "$j3" -X -n -P -o Account)" "another user's job gets their default account"
 fi
 
@@ -115,7 +115,7 @@ assert_eq "" "$(sacctmgr -n -P show assoc where user=bob)" "with its association
 # ---- a restart keeps them ----
 kill_ctld TERM
 restart_ctld
-wait_until 10 squeue -h || fail "controller did not come back"
+wait_until 60 squeue -h || fail "controller did not come back"
 assert_eq "alice|physics|None" "$(sacctmgr -n -P show user alice)" "the associations survive a restart"
 assert_match "^[0-9]+$" "$(sbatch --parsable -A physics -o /dev/null --wrap true)" "and enforcement still finds them"
 finish

@@ -15,8 +15,8 @@ assert_eq 0 "$(count "Jobs submitted")" "nothing submitted yet"
 a=$(sbatch --parsable --wrap true)
 b=$(sbatch --parsable --wrap 'exit 1')
 c=$(sbatch --parsable --hold --wrap true)
-wait_job "$a" 20; wait_job "$b" 20
-scancel "$c"; wait_job "$c" 20
+wait_job "$a"; wait_job "$b"
+scancel "$c"; wait_job "$c"
 assert_eq "3 2 1 1 1" \
   "$(echo $(count "Jobs submitted") $(count "Jobs started") $(count "Jobs completed") $(count "Jobs canceled") $(count "Jobs failed"))" \
   "submitted, started, completed, canceled, failed"

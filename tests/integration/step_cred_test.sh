@@ -9,23 +9,28 @@ fi
 for u in drvtest1 drvtest2; do
   id "$u" >/dev/null 2>&1 || useradd -M -s /bin/bash "$u" || fail "useradd $u"
 done
-# Credentials live 3 seconds here so that expiry can be seen.
+# Credentials live 20 seconds here so that expiry can be seen, and a busy machine still uses
+# one well within its life.
+expire=20
 make_cluster 1
-sed -i "s|^AuthInfo=socket=\(.*\)|AuthInfo=socket=\1,cred_expire=3|" "$T/c/slurm.conf"
+sed -i "s|^AuthInfo=socket=\(.*\)|AuthInfo=socket=\1,cred_expire=$expire|" "$T/c/slurm.conf"
 cluster_start "$T/c" 1
 as() { local u=$1; shift; runuser -u "$u" -- env SLURM_CONF="$SLURM_CONF" PATH="$PATH" "$@"; }
 TOOL=$BIN/tests/integration/step_tool
 mkdir -p "$T/w" && chmod 777 "$T/w" && cd "$T/w"
 
 # The steps of drvtest1's job run as drvtest1.
-job=$(as drvtest1 sbatch --parsable -o /dev/null --wrap 'sleep 60')
-wait_until 10 bash -c "[ \"\$(squeue -h -j $job -o %t)\" = R ]"
+job=$(as drvtest1 sbatch --parsable -o /dev/null --wrap 'sleep 300')
+wait_running "$job"
 assert_eq "drvtest1" "$(as drvtest1 srun --jobid="$job" --overlap id -un)" "srun's tasks run as the job's user"
 out=$(as drvtest2 srun --jobid="$job" --overlap true 2>&1); rc=$?
 assert_eq 1 "$rc" "another user cannot add a step to the job"
 assert_contains "Access/permission denied" "$out" "the controller refuses it"
 
-# A credential made for drvtest1 is good once, for drvtest1 only, unforged and unexpired.
+# A credential made for drvtest1 is good once, for drvtest1 only, unforged and unexpired. cred2
+# is made now, to be used once it has expired.
+as drvtest1 "$TOOL" create "$job" "$T/w/cred2" >/dev/null
+cred2_made=$(date +%s)  # made by then
 as drvtest1 "$TOOL" create "$job" "$T/w/cred1" >/dev/null || fail "step_tool create"
 chmod 644 "$T/w/cred1"
 out=$(as drvtest2 "$TOOL" launch "$T/w/cred1")
@@ -36,8 +41,8 @@ out=$(as drvtest1 "$TOOL" launch "$T/w/cred1")
 assert_eq "launched" "$out" "the owner's credential launches"
 out=$(as drvtest1 "$TOOL" launch "$T/w/cred1")
 assert_match "^refused: .*replayed" "$out" "the same credential a second time is refused"
-as drvtest1 "$TOOL" create "$job" "$T/w/cred2" >/dev/null
-sleep 4
+expired() { [ "$(date +%s)" -gt $((cred2_made + expire + 1)) ]; }
+wait_until $((expire + 10)) expired
 out=$(as drvtest1 "$TOOL" launch "$T/w/cred2")
 assert_match "^refused: .*expired" "$out" "an expired credential is refused"
 assert_eq "drvtest1" "$(as drvtest1 srun --jobid="$job" --overlap id -un)" "and the node still serves good ones"

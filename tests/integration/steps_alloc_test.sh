@@ -25,42 +25,42 @@ assert_match "0: .* 1: " "$out" "and srun runs a step in the allocation"
 job=$(sed -n 's/.*job=\([0-9]*\).*/\1/p' <<<"$out")
 assert_match "salloc: Granted job allocation $job" "$(cat salloc.err)" "salloc says the allocation was granted"
 assert_match "salloc: Relinquishing job allocation $job" "$(cat salloc.err)" "and when it gives it back"
-wait_job "$job" 10
+wait_job "$job"
 assert_eq COMPLETED "$(job_state "$job")" "the allocation ends when the command does"
 salloc -N1 bash -c 'exit 3' 2>/dev/null
 assert_eq 3 "$?" "a failing command's status comes back"
 
 # Prolog and Epilog ran as root on both nodes of the salloc job.
-wait_until 10 test -f "$T/epilog.$job.n2"
+wait_until 60 test -f "$T/epilog.$job.n2"
 assert_eq "0 $job|0 $job" "$(cat "$T/prolog.$job.n1")|$(cat "$T/prolog.$job.n2")" "the Prolog ran as root on each node"
 assert_eq "0 $job|0 $job" "$(cat "$T/epilog.$job.n1")|$(cat "$T/epilog.$job.n2")" "and so did the Epilog"
 
-# Ctrl-C on srun: one interrupt reaches the tasks; two within a second end the step.
-srun -n1 bash -c 'trap "echo got-int; exit 7" INT; sleep 30 & wait' > int.out 2> int.err &
+# Ctrl-C on srun: one interrupt reaches the tasks; two within a second end the step. Each task
+# says "ready" once its trap is set, and the interrupts come after that.
+srun -n1 bash -c 'trap "echo got-int; exit 7" INT; echo ready; sleep 300 & wait' > int.out 2> int.err &
 srun_pid=$!
-wait_until 10 bash -c "squeue -h -s -o %j | grep -q bash"
-sleep 0.5
+wait_until 60 grep -q ready int.out || fail "the task did not start"
 kill -INT "$srun_pid"
 wait "$srun_pid"
 assert_eq 7 "$?" "Ctrl-C once: the tasks get SIGINT and srun returns their exit code"
-assert_eq got-int "$(cat int.out)" "the task saw the interrupt"
+assert_eq "ready got-int" "$(xargs < int.out)" "the task saw the interrupt"
 assert_contains "interrupt (one more within 1 sec to abort)" "$(cat int.err)" "srun says what one more would do"
 start=$(date +%s)
-srun -n1 bash -c 'trap "" INT; sleep 30' > /dev/null 2> int2.err &
+srun -n1 bash -c 'trap "" INT; echo ready; sleep 300' > int2.out 2> int2.err &
 srun_pid=$!
-wait_until 10 bash -c "squeue -h -s -o %j | grep -q bash"
-sleep 0.5
+wait_until 60 grep -q ready int2.out || fail "the task did not start"
 kill -INT "$srun_pid"; sleep 0.2; kill -INT "$srun_pid"
 wait "$srun_pid"
 rc=$?
-[ "$rc" -ne 0 ] && [ $(( $(date +%s) - start )) -lt 20 ] && ok "Ctrl-C twice ends the step (rc $rc)" || fail "Ctrl-C twice did not end the step (rc $rc)"
+# Left alone, the task would run 300 s.
+[ "$rc" -ne 0 ] && [ $(( $(date +%s) - start )) -lt 200 ] && ok "Ctrl-C twice ends the step (rc $rc)" || fail "Ctrl-C twice did not end the step (rc $rc)"
 
 # The end of the allocation ends its steps CANCELLED.
 job=$(sbatch --parsable -o alloc.out --wrap 'srun -J inner sleep 60')
-wait_until 10 bash -c "squeue -h -s -j $job -o %j | grep -q inner"
+wait_until 60 bash -c "squeue -h -s -j $job -o %j | grep -q inner"
 scancel "$job"
-wait_job "$job" 30
+wait_job "$job"
 assert_match "^CANCELLED" "$(sacct -j "$job.0" -n -P -o State)" "a step of a cancelled job ends CANCELLED"
-wait_until 10 bash -c "! squeue -h -s -o %i | grep -q '^ *$job\\.'"
+wait_until 60 bash -c "! squeue -h -s -o %i | grep -q '^ *$job\\.'"
 assert_eq "" "$(squeue -h -s -j "$job" -o %i 2>/dev/null)" "and is gone from squeue --steps"
 finish

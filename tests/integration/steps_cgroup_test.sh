@@ -40,15 +40,17 @@ assert_eq fits "$(cat small.out)" "and its output is whole"
 assert_eq 1 "$(srun -n1 --exact -c1 bash -c 'grep Cpus_allowed_list /proc/self/status' | awk '{print $2}' | tr ',' '\n' | wc -l)" "the step's tasks are confined to its CPU"
 
 # Tracking: a process that leaves the session and the process group still goes with its step.
-srun -n1 bash -c '(setsid sleep 3011 &) ; sleep 0.2; exit 0'
-sleep 0.5
-assert_eq "" "$(pgrep -f 'sleep 3011')" "a setsid double-forked process is killed with its step"
+# The process sleeps for a time of this test's own, which no test running beside it has.
+mark=$((300000 + RANDOM))
+srun -n1 bash -c "(setsid sleep $mark &); until pgrep -f 'sleep $mark' >/dev/null; do sleep 0.1; done"
+wait_until 60 bash -c "! pgrep -f 'sleep $mark'"
+assert_eq "" "$(pgrep -f "sleep $mark")" "a setsid double-forked process is killed with its step"
 
-# sstat while the step grows and burns CPU; sacct keeps the peaks.
-cat > grow.py <<'PY'
-import time
-blocks, t0 = [], time.time()
-while time.time() - t0 < 6:
+# sstat while the step grows and burns CPU (until the test opens its gate); sacct keeps the peaks.
+cat > grow.py <<PY
+import os, time
+blocks = []
+while not os.path.exists("$T/gate.grow"):
     if len(blocks) < 12:
         blocks.append(bytearray(10 * 1024 * 1024))
         blocks[-1][::4096] = b"x" * len(blocks[-1][::4096])
@@ -57,16 +59,21 @@ while time.time() - t0 < 6:
         pass
 PY
 job=$(sbatch --parsable -o grow.out --wrap "srun -J grow python3 $T/grow.py")
-wait_until 10 bash -c "squeue -h -s -j $job -o %j | grep -q grow"
-sleep 1.5
-first=$(sstat -j "$job.0" --format=AveCPU,MaxRSS -P -n)
-sleep 2.5
-second=$(sstat -j "$job.0" --format=AveCPU,MaxRSS -P -n)
+wait_until 60 bash -c "squeue -h -s -j $job -o %j | grep -q grow"
+sample() { sstat -j "$job.0" --format=AveCPU,MaxRSS -P -n; }
 kib() { awk -F'|' '{ v = $2; u = substr(v, length(v)); n = v + 0; if (u == "M") n *= 1024; if (u == "G") n *= 1048576; print int(n) }' <<<"$1"; }
 secs() { awk -F'|' '{ split($1, p, ":"); print p[1] * 3600 + p[2] * 60 + p[3] }' <<<"$1"; }
+# A first sample with figures, then one where both have risen (samples come every second).
+measured() { first=$(sample); [ "$(kib "$first")" -gt 0 ]; }
+wait_until 60 measured || fail "sstat shows no memory for the step: $first"
+risen() { second=$(sample); [ "$(kib "$second")" -gt "$(kib "$first")" ] && [ "$(secs "$second")" -gt "$(secs "$first")" ]; }
+wait_until 60 risen
 [ "$(kib "$second")" -gt "$(kib "$first")" ] && ok "sstat's MaxRSS rises while the step allocates ($first -> $second)" || fail "MaxRSS did not rise: $first -> $second"
 [ "$(secs "$second")" -gt "$(secs "$first")" ] && ok "and AveCPU rises while it computes" || fail "AveCPU did not rise: $first -> $second"
-wait_job "$job" 30
+grown() { [ "$(kib "$(sample)")" -ge 100000 ]; }  # its 12 blocks of 10 MB
+wait_until 60 grown || fail "the step never held 100 MB: $(sample)"
+open_gate grow
+wait_job "$job"
 final=$(sacct -j "$job.0" -n -P -o MaxRSS,AveCPU,TotalCPU)
 [ "$(kib "x|${final%%|*}")" -ge 100000 ] && ok "sacct keeps the step's MaxRSS ($final)" || fail "sacct MaxRSS too small: $final"
 sstat -j "$job.0" -P -n -o MaxRSS >/dev/null 2>&1

@@ -43,9 +43,10 @@ srun -n1 /no/such/program 2> err.txt
 assert_eq 2 "$?" "a program that cannot run exits 2"
 assert_contains "No such file or directory" "$(cat err.txt)" "with the reason"
 start=$(date +%s)
-srun -n2 -K bash -c '[ $SLURM_PROCID = 1 ] && exit 5; sleep 30' 2>/dev/null
+srun -n2 -K bash -c '[ $SLURM_PROCID = 1 ] && exit 5; sleep 300' 2>/dev/null
 rc=$?
-[ "$rc" -ne 0 ] && [ $(( $(date +%s) - start )) -lt 20 ] && ok "-K ends the step when a task fails (rc $rc)" || fail "-K did not end the step (rc $rc)"
+# Left alone, task 0 would run 300 s.
+[ "$rc" -ne 0 ] && [ $(( $(date +%s) - start )) -lt 200 ] && ok "-K ends the step when a task fails (rc $rc)" || fail "-K did not end the step (rc $rc)"
 
 # --multi-prog: a program per task.
 printf '0 echo first %%t\n1-2 echo rest %%t %%o\n' > mp.conf
@@ -56,23 +57,25 @@ srun -n2 --multi-prog bad.conf 2> err.txt
 assert_eq 1 "$?" "--multi-prog with a task missing fails"
 assert_contains "no program for task 1" "$(cat err.txt)" "and says which"
 
-# Steps inside a batch job: concurrent --exact steps, one that waits for CPUs, and the step list.
-cat > steps.sh <<'SCRIPT'
+# Steps inside a batch job: concurrent --exact steps that hold every CPU until the test opens
+# their gate, one that waits for CPUs meanwhile, and the step list.
+cat > steps.sh <<SCRIPT
 #!/bin/bash
 #SBATCH -N2 -n4 -o steps.out
-srun -n2 --exact -J long sleep 4 &
-srun -n2 --exact -J short sleep 4 &
-sleep 1
+srun -n2 --exact -J long sh -c "touch running.long.\\\$SLURM_PROCID; $(gate steps)" &
+srun -n2 --exact -J short sh -c "touch running.short.\\\$SLURM_PROCID; $(gate steps)" &
+until [ \$(ls running.* 2>/dev/null | wc -l) = 4 ]; do sleep 0.2; done
 srun -n1 --exact -J waiter echo waited &
 wait
 srun -l -J last hostname
 SCRIPT
 job=$(sbatch --parsable steps.sh)
-wait_until 10 bash -c "squeue -h -s -j $job -o %j | grep -q short"
+wait_until 60 grep -q "temporarily disabled" steps.out || fail "the waiting step did not wait"
 steps=$(squeue -h --steps -j "$job" -o '%i|%j' | sort | tr '\n' ' ')
 assert_match "^$job\.[01]\|(long|short) $job\.[01]\|(long|short) $job\.batch\|batch $" "$steps" "squeue --steps -o '%i|%j' lists each step by id and name"
 assert_match "StepId=$job.0 UserId=0 .*Tasks=2 Name=(long|short)" "$(scontrol show step "$job.0" | tr '\n' ' ')" "scontrol show step"
-wait_job "$job" 30
+open_gate steps
+wait_job "$job"
 assert_contains "step creation temporarily disabled, retrying (Requested nodes are busy)" "$(cat steps.out)" "a step waits while the allocation's CPUs are busy"
 assert_contains "waited" "$(cat steps.out)" "and runs when they free up"
 assert_eq "$job|$job.batch|$job.0|$job.1|$job.2|$job.3" "$(sacct -j "$job" -n -P -o JobID | tr '\n' '|' | sed 's/|$//')" "sacct has the job, .batch and every step"
@@ -86,9 +89,9 @@ srun -J victim sleep 60
 echo "srun said $?"
 SCRIPT
 job=$(sbatch --parsable cancel.sh)
-wait_until 10 bash -c "squeue -h -s -j $job -o %i | grep -q '$job.0'"
+wait_until 60 bash -c "squeue -h -s -j $job -o %i | grep -q '$job.0'"
 scancel "$job.0"
-wait_job "$job" 30
+wait_job "$job"
 assert_eq "COMPLETED" "$(sacct -j "$job" -X -n -P -o State)" "the job outlives its cancelled step"
 assert_match "^CANCELLED" "$(sacct -j "$job.0" -n -P -o State)" "the step ends CANCELLED"
 assert_contains "CANCELLED AT" "$(cat cancel.out)" "and srun says so"

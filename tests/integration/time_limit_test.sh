@@ -19,8 +19,8 @@ trap 'echo "got TERM"; sleep 30' TERM
 while true; do sleep 1; done
 JOB
 id=$(sbatch --parsable -t 1 --signal=B:USR1@20 -o tl.out tl.sh)
-wait_until 15 bash -c "[ \"\$(squeue -h -j $id -o %t)\" = R ]"
-wait_job "$id" 100
+wait_running "$id"
+wait_job "$id" 150
 assert_eq TIMEOUT "$(job_state "$id")" "a job past its limit ends TIMEOUT"
 out=$(cat tl.out)
 assert_match "got USR1 at (3[5-9]|4[0-9])" "$out" "--signal=USR1@20 arrives about 20 s before the limit"
@@ -29,7 +29,7 @@ start=$(squeue -h -t all -j "$id" -o %S); end=$(squeue -h -t all -j "$id" -o %e)
 elapsed=$(( $(date -d "$end" +%s) - $(date -d "$start" +%s) ))
 [ "$elapsed" -ge 60 ] && [ "$elapsed" -le 70 ] && ok "killed KillWait after the limit (${elapsed}s)" || fail "ran ${elapsed}s"
 assert_match "TIMEOUT +0:15|TIMEOUT +0:9" "$(sacct -j "$id" -X -n -o State,ExitCode)" "sacct: TIMEOUT with the signal that ended it"
-wait_job "$step_job" 30
+wait_job "$step_job"
 assert_eq "step-warned|srun exit 152" "$(tr '\n' '|' < step.out | sed 's/|$//')" "--signal warns the step, and srun of a step past its --time exits 152"
 assert_contains "DUE TO TIME LIMIT" "$(cat step.err)" "srun says why the step ended"
 assert_eq TIMEOUT "$(sacct -j "$step_job.0" -n -P -o State)" "sacct shows the step TIMEOUT"

@@ -16,25 +16,25 @@ make_emulated_cluster tr 40 17500 19940 TreeWidth=3 SlurmdTimeout=30 "Epilog=$T/
 emulate_nodes 'tr[01-39]' emu
 "$BIN/core/noded/droverd" -D -f "$SLURM_CONF" -N tr40 -L "$T/c/log/droverd-tr40.log" &
 echo $! > "$T/c/node-tr40.pid"
-wait_until 20 bash -c '[ "$(sinfo -h -t idle -o %D)" = 40 ]' || fail "the 40 nodes did not come up"
+wait_until 60 bash -c '[ "$(sinfo -h -t idle -o %D)" = 40 ]' || fail "the 40 nodes did not come up"
 
 ended() { ls "$T" | grep -c "^ended\.$1\."; }
-job=$(sbatch --parsable -N 40 --wrap 'srun sleep 60')
-wait_until 15 bash -c "squeue -h --steps -j $job -o %i | grep -q '^$job\.0$'" || fail "job $job's step did not start"
-sleep 1
+# NODES nodes have launched step JOB.0.
+step_on() { [ "$(cat "$T"/c/log/droverd-*.log | grep -c "step $1.0 launched")" = "$2" ]; }
+job=$(sbatch --parsable -N 40 --wrap 'srun sleep 300')
+wait_until 60 step_on "$job" 40 || fail "job $job's step did not start on the 40 nodes"
 scancel "$job"
-wait_until 20 bash -c "[ \$(ls $T | grep -c '^ended\.$job\.') = 40 ]"
+wait_until 60 bash -c "[ \$(ls $T | grep -c '^ended\.$job\.') = 40 ]"
 assert_eq 40 "$(ended "$job")" "the Epilog ran on all 40 nodes: the end reached each through the tree"
 
 # One node daemon gone (tr40, the last node of the last part): the others still hear of the end.
-job=$(sbatch --parsable -N 40 --wrap 'srun sleep 60')
-wait_until 15 bash -c "squeue -h --steps -j $job -o %i | grep -q '^$job\.0$'" || fail "job $job's step did not start"
-sleep 1
+job=$(sbatch --parsable -N 40 --wrap 'srun sleep 300')
+wait_until 60 step_on "$job" 40 || fail "job $job's step did not start on the 40 nodes"
 kill -9 "$(cat "$T/c/node-tr40.pid")"
 scancel "$job"
-wait_until 20 bash -c "[ \$(ls $T | grep -c '^ended\.$job\.') = 39 ]"
+wait_until 60 bash -c "[ \$(ls $T | grep -c '^ended\.$job\.') = 39 ]"
 assert_eq 39 "$(ended "$job")" "with tr40 gone, the other 39 nodes still ran the Epilog"
-wait_until 20 grep -q "job $job: cannot announce its end on tr40" "$T/c/log/droverctld.log" &&
+wait_until 60 grep -q "job $job: cannot announce its end on tr40" "$T/c/log/droverctld.log" &&
   ok "the controller names the node it could not reach" || fail "tr40's failure was not reported"
 
 # scontrol reconfigure travels the same tree: every live node daemon re-reads the file.

@@ -12,14 +12,14 @@ source "$(dirname "$0")/lib.sh"
 make_emulated_cluster tt 30 17200 17500 TreeWidth=3 SlurmdTimeout=6 ReturnToService=1
 emulate_nodes 'tt[01-10,16-30]' emu
 emulate_nodes 'tt[11-15]' hung
-wait_until 20 bash -c '[ "$(sinfo -h -t idle -o %D)" = 30 ]' || fail "the 30 nodes did not come up"
+wait_until 60 bash -c '[ "$(sinfo -h -t idle -o %D)" = 30 ]' || fail "the 30 nodes did not come up"
 mkdir -p "$T/w" && cd "$T/w"
 hung='tt11 tt12 tt13 tt14 tt15'
 is_hung() { [[ " $hung " == *" $1 "* ]]; }
 
 # A job on nodes that the tree reaches through the hung ones (tt16-tt20 are in tt11's part).
-job=$(sbatch --parsable -w 'tt[16-20]' -N 5 -o /dev/null --wrap 'sleep 60')
-wait_until 15 bash -c "[ \"\$(squeue -h -j $job -o %t)\" = R ]" || fail "job $job did not start"
+job=$(sbatch --parsable -w 'tt[16-20]' -N 5 -o /dev/null --wrap 'sleep 300')
+wait_running "$job" || fail "job $job did not start"
 rounds_before=$(grep -c "ping round:" "$T/c/log/droverctld.log")
 
 kill -STOP "$(cat "$T/c/node-hung.pid")"
@@ -55,7 +55,7 @@ assert_eq RUNNING "$(squeue -h -j "$job" -o %T)" "the job behind the hung nodes 
 
 # The daemon resumes: the nodes answer pings again, are asked to register, and come back.
 kill -CONT "$(cat "$T/c/node-hung.pid")"
-wait_until 20 bash -c '[ "$(sinfo -h -t idle -o %D)" = 25 ]' && ok "the five came back (ReturnToService=1)" \
+wait_until 60 bash -c '[ "$(sinfo -h -t idle -o %D)" = 25 ]' && ok "the five came back (ReturnToService=1)" \
   || fail "they did not come back: $(sinfo -h -N -o '%N %t' | grep -v ' idle$\| alloc$' | tr '\n' ' ')"
 assert_match "answer again after not responding" "$(cat "$T/c/log/droverctld.log")" "the controller asked them to register"
 scancel "$job"
