@@ -11,6 +11,7 @@ packages=(
   libgtest-dev
   clang libclang-rt-14-dev        # the libFuzzer targets
   procps iproute2 passwd          # pgrep, ip, useradd in the tests
+  stress-ng                       # scripts/stress-test.sh: the tests on a busy machine
 )
 
 missing=()
