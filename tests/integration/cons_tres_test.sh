@@ -69,8 +69,10 @@ assert_eq 2 "$(squeue -h -j "$ex" -o %C)" "--exclusive holds every CPU of its no
 other=$(sbatch --parsable -w n2 -n1 --wrap true)
 wait_until 60 pending_for "$other" Resources
 assert_eq PD "$(squeue -h -j "$other" -o %t)" "and no other job joins it"
-away=$(sbatch --parsable -x n2 -n1 --wrap 'hostname >/dev/null; sleep 1')
-wait_until 60 bash -c "[ \"\$(squeue -h -t all -j $away -o %N)\" != '' ]"
-assert_eq n1 "$(squeue -h -t all -j "$away" -o %N)" "-x n2 (and n3 down) leaves n1"
 scancel "$ex" "$other"
+wait_job "$ex"
+# Both nodes are free: without -x the job would take the first.
+away=$(sbatch --parsable -x n1 -n1 --wrap 'hostname >/dev/null; sleep 1')
+wait_until 60 bash -c "[ \"\$(squeue -h -t all -j $away -o %N)\" != '' ]"
+assert_eq n2 "$(squeue -h -t all -j "$away" -o %N)" "-x n1 (and n3 down) leaves n2"
 finish
