@@ -23,6 +23,9 @@ int run_script(const std::string &path, uint32_t job_id, uint32_t uid, const std
         ::setenv("SLURM_JOB_UID", std::to_string(uid).c_str(), 1);
         ::setenv("SLURM_JOB_USER", user.c_str(), 1);
         ::setenv("SLURM_JOB_NODELIST", nodes.c_str(), 1);
+        // Nothing of droverd's (its listening sockets above all): a Prolog or Epilog that
+        // outlives a killed droverd must not keep the next one from binding its port.
+        ::close_range(3, ~0u, 0);
         ::execl(path.c_str(), path.c_str(), static_cast<char *>(nullptr));
         ::_exit(127);
     }
