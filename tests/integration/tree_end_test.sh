@@ -21,14 +21,14 @@ wait_until 60 bash -c '[ "$(sinfo -h -t idle -o %D)" = 40 ]' || fail "the 40 nod
 ended() { ls "$T" | grep -c "^ended\.$1\."; }
 # NODES nodes have launched step JOB.0.
 step_on() { [ "$(cat "$T"/c/log/droverd-*.log | grep -c "step $1.0 launched")" = "$2" ]; }
-job=$(sbatch --parsable -N 40 --wrap 'srun sleep 300')
+job=$(sbatch --parsable -N 40 -o /dev/null --wrap 'srun sleep 300')
 wait_until 60 step_on "$job" 40 || fail "job $job's step did not start on the 40 nodes"
 scancel "$job"
 wait_until 60 bash -c "[ \$(ls $T | grep -c '^ended\.$job\.') = 40 ]"
 assert_eq 40 "$(ended "$job")" "the Epilog ran on all 40 nodes: the end reached each through the tree"
 
 # One node daemon gone (tr40, the last node of the last part): the others still hear of the end.
-job=$(sbatch --parsable -N 40 --wrap 'srun sleep 300')
+job=$(sbatch --parsable -N 40 -o /dev/null --wrap 'srun sleep 300')
 wait_until 60 step_on "$job" 40 || fail "job $job's step did not start on the 40 nodes"
 kill -9 "$(cat "$T/c/node-tr40.pid")"
 scancel "$job"
