@@ -132,7 +132,11 @@ bool allocate(const SrunRequest &r, const std::string &prog, Allocation *out) {
     net::Reply reply;
     const proto::JobSubmitResponse *sub = nullptr;
     try {
-        reply = call_ctld(fbb, proto::Body::JobSubmitRequest, proto::CreateJobSubmitRequest(fbb, desc).Union());
+        // MaxJobCount reached: said once, then retried with growing pauses (as Slurm's salloc).
+        reply = call_ctld_retrying(fbb, proto::Body::JobSubmitRequest,
+                                   proto::CreateJobSubmitRequest(fbb, desc).Union(), [&](int retry) {
+                                       if (retry == 1) print_error(prog, kSubmitRetryText);
+                                   });
         sub = reply.as<proto::JobSubmitResponse>();
     } catch (const net::RpcError &e) {
         print_error(prog, std::string("Job submit/allocate failed: ") + e.what());

@@ -1,6 +1,9 @@
 // rpc.cpp - config loading, message sending and error reporting shared by the commands.
 #include "cli/rpc.hpp"
 
+#include <drover/plugin.h>
+
+#include <cerrno>
 #include <ctime>
 #include <new>
 #include <optional>
@@ -22,6 +25,23 @@ net::Reply call_ctld(flatbuffers::FlatBufferBuilder &fbb, proto::Body type,
     fbb.Finish(proto::CreateMessage(fbb, type, body));
     return net::call_controller(conf, {fbb.GetBufferPointer(), fbb.GetSize()},
                                 net::socket_signer(conf), timeout_ms);
+}
+
+net::Reply call_ctld_retrying(flatbuffers::FlatBufferBuilder &fbb, proto::Body type,
+                              flatbuffers::Offset<void> body,
+                              const std::function<void(int retry)> &waiting) {
+    const Config &conf = cli_config();
+    fbb.Finish(proto::CreateMessage(fbb, type, body));
+    std::span<const uint8_t> message{fbb.GetBufferPointer(), fbb.GetSize()};
+    for (int retry = 1;; ++retry) {
+        net::Reply reply = net::call_controller(conf, message, net::socket_signer(conf));
+        const auto *e = reply.msg->body_as_ErrorResponse();
+        if (!e || e->code() != DROVER_EBUSY || retry > kSubmitRetries) return reply;
+        waiting(retry);
+        struct timespec ts{retry, 0};
+        while (::nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+        }
+    }
 }
 
 net::Reply call_host(const ControllerHost &host, flatbuffers::FlatBufferBuilder &fbb,

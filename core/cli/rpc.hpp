@@ -21,6 +21,20 @@ const Config &cli_config();
 net::Reply call_ctld(flatbuffers::FlatBufferBuilder &fbb, proto::Body type,
                      flatbuffers::Offset<void> body, int timeout_ms = 30000);
 
+// A submission the controller refuses for now (ErrorResponse code DROVER_EBUSY: MaxJobCount is
+// reached) is sent again, as Slurm's sbatch and salloc do: after 1, 2, ... kSubmitRetries
+// seconds (two minutes in all), then the refusal stands.
+inline constexpr int kSubmitRetries = 15;
+inline constexpr const char *kSubmitRetryText =
+    "Slurm temporarily unable to accept job, sleeping and retrying.";
+
+// As call_ctld, but while the controller refuses the request for now, calls waiting(n) before
+// the n-th retry (n = 1, 2, ...), sleeps n seconds and sends the same request again, at most
+// kSubmitRetries times. The reply it returns may still be the refusal (reply.as<> throws it).
+net::Reply call_ctld_retrying(flatbuffers::FlatBufferBuilder &fbb, proto::Body type,
+                              flatbuffers::Offset<void> body,
+                              const std::function<void(int retry)> &waiting);
+
 // Sends the request and reads the answer as a Response, which points into reply. When the
 // controller refuses (an ErrorResponse), hands the net::RpcError to report and returns nullptr.
 // Throws as call_ctld does otherwise.

@@ -96,6 +96,9 @@ constexpr const char *kUsage =
 
 constexpr CommandText kText{kProg, kHelp, kUsage, "slurm-compatible drover "};
 
+// Slurm's text for ESLURM_PATHNAME_TOO_LONG, its refusal of a script over max_script_size.
+constexpr const char *kScriptTooLarge = "Pathname of a file, directory or other parameter too long";
+
 bool read_fd(int fd, std::string &out) {
     char buf[65536];
     while (true) {
@@ -260,14 +263,25 @@ int run(const SbatchCommandLine &cl) {
     }
     if (!req.quiet)
         for (const auto &w : req.warnings) print_warning(kProg, w);
+    // The controller refuses a script over SchedulerParameters=max_script_size with Slurm's
+    // error; sbatch, reading the same slurm.conf, does not send one in the first place.
+    if (req.script.size() > cli_config().max_script_size) {
+        print_error(kProg, std::string("Batch job submission failed: ") + kScriptTooLarge);
+        return 1;
+    }
 
     flatbuffers::FlatBufferBuilder fbb(req.script.size() + 4096);
     auto desc = job_desc(fbb, req, ctx);
     auto body = proto::CreateJobSubmitRequest(fbb, desc);
     uint32_t job_id = 0;
     std::string cluster;
+    // MaxJobCount reached: said once (later ones with -vv), then retried with growing pauses.
+    auto waiting = [&req](int retry) {
+        if (retry == 1) print_error(kProg, kSubmitRetryText);
+        else if (req.verbose >= 2) write_err(std::string(kProg) + ": debug:  " + kSubmitRetryText + "\n");
+    };
     try {
-        net::Reply reply = call_ctld(fbb, proto::Body::JobSubmitRequest, body.Union());
+        net::Reply reply = call_ctld_retrying(fbb, proto::Body::JobSubmitRequest, body.Union(), waiting);
         const auto *r = reply.as<proto::JobSubmitResponse>();
         if (req.test_only) {
             std::string msg = r->message() ? r->message()->str() : "Job would be accepted";

@@ -79,6 +79,11 @@ struct Config {
     std::string select_type_parameters;
     std::string scheduler_type = "sched/builtin";
     std::string scheduler_parameters;
+    // SchedulerParameters=max_script_size=N: the largest batch script (bytes) the controller
+    // accepts, as Slurm's (default 4 MiB; 1 to 512 MiB).
+    uint64_t max_script_size = kDefaultMaxScriptSize;
+    static constexpr uint64_t kDefaultMaxScriptSize = uint64_t{4} << 20;
+    static constexpr uint64_t kMaxMaxScriptSize = uint64_t{512} << 20;
     std::string accounting_storage_type = "accounting/lmdb";
     std::string switch_type = "switch/none";
     std::string proctrack_type = "proctrack/pgid";
@@ -107,6 +112,8 @@ struct Config {
     std::string accounting_storage_user;       // AccountingStorageUser
     std::string accounting_storage_pass;       // AccountingStoragePass
     std::string state_save_sync = "no";        // Drover: StateSaveSync=yes fsyncs every commit
+    uint64_t state_save_max_size_mb = 32 * 1024;  // Drover: StateSaveMaxSize, the largest the state store may grow
+    static constexpr uint64_t kMaxStateSaveMaxSizeMb = uint64_t{64} << 20;  // 64 TiB
     std::string tmp_fs = "/tmp";               // TmpFS: where TmpDisk is measured
     uint32_t max_array_size = 1001;            // MaxArraySize: task ids must be below it
     std::string dependency_parameters;         // DependencyParameters (kill_invalid_depend)

@@ -110,7 +110,6 @@ const StringKey kStringKeys[] = {
     {"selecttype", &Config::select_type},
     {"selecttypeparameters", &Config::select_type_parameters},
     {"schedulertype", &Config::scheduler_type},
-    {"schedulerparameters", &Config::scheduler_parameters},
     {"switchtype", &Config::switch_type},
     {"proctracktype", &Config::proctrack_type},
     {"plugindir", &Config::plugin_dir},
@@ -209,7 +208,24 @@ void ConfigBuilder::top_level(const std::string &loc, const ConfPair &p) {
             return;
         }
     }
-    if (k == "clustername") {
+    if (k == "schedulerparameters") {
+        // The plugin reads its own options (bf_*); the core reads max_script_size.
+        cfg_.scheduler_parameters = p.value;
+        cfg_.max_script_size = Config::kDefaultMaxScriptSize;
+        for (const std::string &opt : split_list(p.value)) {
+            std::string_view o = opt;
+            if (!iequals(o.substr(0, o.find('=')), "max_script_size")) continue;
+            ConfPair whole = p, number = p;  // the option named in the message, its number parsed
+            whole.value = opt;
+            number.value = o.find('=') == std::string_view::npos ? "" : std::string(o.substr(o.find('=') + 1));
+            try {
+                cfg_.max_script_size = parse_uint(loc, number, 1, Config::kMaxMaxScriptSize);
+            } catch (const ParseError &) {
+                bad_value(loc, whole, "max_script_size: expected a number of bytes from 1 to " +
+                                          std::to_string(Config::kMaxMaxScriptSize));
+            }
+        }
+    } else if (k == "clustername") {
         // Slurm maps the cluster name to lower case (accounting databases need it so).
         cfg_.cluster_name = to_lower(trim(p.value));
     } else if (k == "slurmctldhost") {
@@ -232,6 +248,11 @@ void ConfigBuilder::top_level(const std::string &loc, const ConfPair &p) {
             cfg_.warnings.push_back(loc + ": unknown PrivateData value '" + word +
                                     "' ignored (known: accounts, cloud, events, jobs, nodes, "
                                     "partitions, reservations, usage, users, all)");
+    } else if (k == "statesavemaxsize") {
+        uint64_t mb = parse_size(loc, p);
+        if (mb < 1 || mb > Config::kMaxStateSaveMaxSizeMb)
+            bad_value(loc, p, "expected a size from 1M to " + std::to_string(Config::kMaxStateSaveMaxSizeMb >> 20) + "T");
+        cfg_.state_save_max_size_mb = mb;
     } else if (k == "slurmctldport") {
         cfg_.slurmctld_port = parse_port(loc, p);
     } else if (k == "slurmdport") {

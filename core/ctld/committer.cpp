@@ -4,6 +4,7 @@
 #include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
+#include <algorithm>
 #include <cstdlib>
 #include <spdlog/spdlog.h>
 
@@ -65,6 +66,17 @@ void Committer::flush() {
     auto run = std::move(after_);
     after_.clear();
     for (auto &fn : run) fn();
+}
+
+bool Committer::room_for(uint64_t bytes) const {
+    // A record costs about its size again in B-tree pages copied on write (and a large one whole
+    // overflow pages); the batch's earlier puts are not in the store's figures yet.
+    uint64_t pending = txn_ ? txn_->bytes_put() : 0;
+    state::Store::Space s = store_.space(false);
+    uint64_t reserve = std::max<uint64_t>(s.map_bytes / 8, uint64_t{64} << 10);
+    uint64_t need = 2 * (bytes + pending) + 4 * s.page_bytes + reserve;
+    if (s.free_bytes >= need) return true;
+    return store_.space(true).free_bytes >= need;
 }
 
 void Committer::released(uint64_t seq) {

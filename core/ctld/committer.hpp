@@ -43,6 +43,13 @@ class Committer {
     // it could not keep, so it exits and a restart recovers the last committed state.
     void flush();
 
+    // Whether the store has room for a new record of about this many bytes (a submission) on top
+    // of what the open batch holds, while keeping a reserve (an eighth of the map, at least
+    // 64 KiB) for the changes jobs already accepted still make: starting, ending, accounting.
+    // Refusing new records before the map is full keeps a full store from failing a commit,
+    // which would stop the controller.
+    bool room_for(uint64_t bytes) const;
+
     // The controller generation stamped on each transaction (meta "repl_epoch").
     void set_epoch(uint64_t epoch) { epoch_ = epoch; }
     void set_listener(CommitListener *l) { listener_ = l; }

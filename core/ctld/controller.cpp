@@ -83,6 +83,7 @@ void config_reply(const Config &conf, const Ctx &ctx, const Resp &resp) {
     add("PluginDir", conf.plugin_dir.empty() ? "(built-in)" : conf.plugin_dir);
     add("ProctrackType", conf.proctrack_type);
     add("Prolog", conf.prolog.empty() ? "(null)" : conf.prolog);
+    add("SchedulerParameters", conf.scheduler_parameters.empty() ? "(null)" : conf.scheduler_parameters);
     add("SchedulerType", conf.scheduler_type);
     add("SelectType", conf.select_type);
     std::string hosts;
@@ -96,6 +97,11 @@ void config_reply(const Config &conf, const Ctx &ctx, const Resp &resp) {
     add("SlurmUser", conf.slurm_user + "(" + std::to_string(ctx.slurm_uid) + ")");
     add("SLURM_CONF", conf.path);
     add("StateSaveLocation", conf.state_save_location);
+    {
+        state::Store::Space sp = ctx.store.space(true);
+        add("StateSaveMaxSize", std::to_string(sp.map_bytes >> 20) + "M (" +
+                                    std::to_string((sp.map_bytes - sp.free_bytes) >> 20) + "M used)");
+    }
     add("SwitchType", conf.switch_type);
     add("TreeWidth", std::to_string(conf.tree_width));
     add("AccountingRecordsWaiting", std::to_string(ctx.acct.backlog()));
@@ -396,7 +402,7 @@ int run_controller(const Options &opts) {
     daemon::raise_fd_limit();
 
     bool sync_each = conf.state_save_sync == "yes" || conf.state_save_sync == "1";
-    state::Store store(dir, sync_each);
+    state::Store store(dir, sync_each, conf.state_save_max_size_mb << 20);
 
     // With backups, every controller starts as a standby: the primary takes control at once when
     // nobody has it, else it catches up and asks for it back; a backup waits.

@@ -20,12 +20,16 @@ enum class Hold : uint8_t { None = 0, User = 1, Admin = 2 };
 
 // The requests most jobs never make. Shared between copies of a Job and never changed in place:
 // whoever changes one makes a new JobExtra.
+//
+// Every member of these structs must survive a controller restart: a new one is stored in the
+// job's record (job_record.cpp) or derived there, and listed in job_fields.hpp (the build fails
+// until it is; that file says what else to do).
 struct JobExtra {
     std::string gres, constraint, req_nodes, exc_nodes, signal;
     uint32_t gpus = 0, gpus_per_node = 0, gpus_per_task = 0;
-    Bitmap req_bits, exc_bits;      // -w / -x as node bitmaps (empty when not given)
+    Bitmap req_bits, exc_bits;      // -w / -x as node bitmaps (empty when not given; derived)
     int64_t deadline = 0;
-    int signal_num = 0;             // --signal: which signal, how long before the end, to whom
+    int signal_num = 0;             // --signal: which signal, how long before the end, to whom (derived)
     uint32_t signal_secs = 0;
     bool signal_batch_only = false;
     bool signal_sent = false;

@@ -223,6 +223,7 @@ std::string JobManager::update_job(Job &job, const proto::JobUpdateRequest &r, u
             j->requeue_when_ended = true;
             j->hold_when_requeued = hold;
             j->kill_sent = true;
+            persist(*j);  // a restart before its end still requeues it
             send_kill(*j, SIGTERM, true);
         } else {
             requeue_job(*j, hold);

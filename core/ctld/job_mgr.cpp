@@ -39,15 +39,23 @@ void JobManager::recover(bool cold) {
     auto t0 = std::chrono::steady_clock::now();
     next_id_ = uint32_t(state::get_meta_u64(ctx_.store, "next_job_id", ctx_.conf.first_job_id));
     std::size_t running = 0;
+    std::vector<std::pair<uint32_t, std::string>> unplaceable;
     ctx_.store.scan(state::Table::Jobs, [&](state::Bytes, state::Bytes value) {
         flatbuffers::Verifier v(value.data(), value.size());
         if (!v.VerifyBuffer<proto::JobInfo>(nullptr)) {
             spdlog::error("skipping a damaged job record");
             return;
         }
+        std::string problem;
         auto job = std::make_unique<Job>(read_job_info(
             *flatbuffers::GetRoot<proto::JobInfo>(value.data()),
-            [this](const std::string &n) { return ctx_.nodes->index_of(n); }));
+            [this](const std::string &n) { return ctx_.nodes->index_of(n); }, ctx_.nodes->size(),
+            &problem));
+        if (!problem.empty() && !job->finished()) {
+            spdlog::error("job {}: {} (-w {}, -x {}; was slurm.conf changed?)", job->id, problem,
+                          job->ext().req_nodes, job->ext().exc_nodes);
+            if (job->pending()) unplaceable.emplace_back(job->id, problem);
+        }
         if (job->running()) {
             ++running;
             ctx_.nodes->job_started(*job);
@@ -68,6 +76,13 @@ void JobManager::recover(bool cold) {
     spdlog::info("recovered {} jobs ({} running) in {} ms, next job id {}", jobs_.size(), running,
                  std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count(),
                  next_id_);
+    // A pending job whose node lists name nodes no longer configured cannot run where it asked
+    // to: as Slurm does, it ends NODE_FAIL rather than run anywhere else.
+    for (const auto &[id, why] : unplaceable) {
+        Job &j = *jobs_.at(id);
+        j.reason = why;
+        end_job(j, DROVER_JOB_NODE_FAIL, 0);
+    }
     if (ctx_.steps) ctx_.steps->recover(cold);
     for (auto &[id, j] : jobs_)
         if (j->running() && !j->interactive) ctx_.sched->relaunch(id);
@@ -279,6 +294,7 @@ void JobManager::tick() {
             now >= j->start_time + int64_t(j->time_limit_min) * 60 - int64_t(j->ext().signal_secs)) {
             JobExtra &x = j->mutable_extra();
             x.signal_sent = true;
+            persist(*j);  // sent once per run, restarts included
             send_kill(*j, x.signal_num, false);
         }
         if (j->running() && !j->kill_sent && j->time_limit_min != DROVER_INFINITE &&
@@ -286,6 +302,7 @@ void JobManager::tick() {
             spdlog::info("job {} reached its time limit", id);
             j->timed_out = true;
             j->kill_sent = true;
+            persist(*j);  // after a restart it still ends TIMEOUT
             send_kill(*j, SIGTERM, true);
         } else if (j->finished() && now - j->end_time >= int64_t(min_age)) {
             old.push_back(id);

@@ -5,7 +5,9 @@
 
 #include "common/gres.hpp"
 #include "common/hostlist.hpp"
+#include "ctld/job_fields.hpp"  // fails to compile when Job gains a member not listed there
 #include "ctld/job_mgr.hpp"
+#include "ctld/job_signal_spec.hpp"
 
 namespace drover::ctld {
 
@@ -193,12 +195,48 @@ flatbuffers::Offset<proto::JobInfo> write_job_info(flatbuffers::FlatBufferBuilde
     b.add_array_meta(array_meta);
     b.add_node_alloc(node_alloc);
     b.add_interactive(j.interactive);
+    b.add_oversubscribe(j.oversubscribe);
+    b.add_open_append(j.open_append);
+    b.add_alloc_cpus(j.alloc_cpus);
+    b.add_timed_out(j.timed_out);
+    b.add_kill_sent(j.kill_sent);
+    b.add_requeue_when_ended(j.requeue_when_ended);
+    b.add_hold_when_requeued(j.hold_when_requeued);
+    b.add_signal_sent(x.signal_sent);
     if (j.pending() && j.expected_start) b.add_start_time(j.expected_start);
     return b.Finish();
 }
 
-Job read_job_info(const proto::JobInfo &i,
-                  const std::function<int(const std::string &)> &node_index) {
+std::string derive_job_fields(JobExtra &x, const NodeIndex &node_index, std::size_t node_count) {
+    auto bits = [&](const std::string &list, Bitmap *out) -> std::string {
+        *out = Bitmap();
+        if (list.empty()) return {};
+        *out = Bitmap(node_count);
+        try {
+            for (const auto &n : hostlist_expand(list)) {
+                int i = node_index(n);
+                if (i < 0 || std::size_t(i) >= node_count) return "Invalid node name specified";
+                out->set(std::size_t(i));
+            }
+        } catch (const std::exception &) {
+            return "Invalid node name specified";
+        }
+        return {};
+    };
+    std::string why = bits(x.req_nodes, &x.req_bits);
+    if (std::string exc = bits(x.exc_nodes, &x.exc_bits); why.empty()) why = exc;
+    x.signal_num = 0;
+    x.signal_secs = 0;
+    x.signal_batch_only = false;
+    if (!x.signal.empty() &&
+        !parse_signal_spec(x.signal, &x.signal_num, &x.signal_secs, &x.signal_batch_only) &&
+        why.empty())
+        why = "Invalid --signal specification";
+    return why;
+}
+
+Job read_job_info(const proto::JobInfo &i, const NodeIndex &node_index, std::size_t node_count,
+                  std::string *problem) {
     Job j;
     j.id = i.job_id();
     j.name = proto::str(i.name());
@@ -253,6 +291,12 @@ Job read_job_info(const proto::JobInfo &i,
     j.nice = i.nice();
     j.kill_on_invalid_dep = i.kill_on_invalid_dep();
     j.interactive = i.interactive();
+    j.oversubscribe = i.oversubscribe();
+    j.open_append = i.open_append();
+    j.timed_out = i.timed_out();
+    j.kill_sent = i.kill_sent();
+    j.requeue_when_ended = i.requeue_when_ended();
+    j.hold_when_requeued = i.hold_when_requeued();
     j.state_flags = i.state_flags();
     j.array_job_id = i.array_job_id();
     j.array_task_id = i.array_task_id();
@@ -276,7 +320,8 @@ Job read_job_info(const proto::JobInfo &i,
         }
     }
     if (i.gres() || i.constraint() || i.req_nodes() || i.exc_nodes() || i.signal() ||
-        i.dependency() || i.gpus() || i.gpus_per_node() || i.gpus_per_task() || i.deadline()) {
+        i.dependency() || i.orig_dependency() || i.gpus() || i.gpus_per_node() ||
+        i.gpus_per_task() || i.deadline() || i.signal_sent()) {
         auto x = std::make_shared<JobExtra>();
         x->gres = proto::str(i.gres());
         x->constraint = proto::str(i.constraint());
@@ -289,18 +334,22 @@ Job read_job_info(const proto::JobInfo &i,
         x->deadline = i.deadline();
         x->orig_dependency = proto::str(i.orig_dependency());
         x->dependency = parse_dependency(proto::str(i.dependency()));
+        x->signal_sent = i.signal_sent();
+        if (std::string why = derive_job_fields(*x, node_index, node_count); !why.empty() && problem)
+            *problem = why;
         j.extra = std::move(x);
+    }
+    if (i.sched_nodes() && i.sched_nodes()->size()) {
+        for (const auto &n : hostlist_expand(i.sched_nodes()->str()))
+            if (int idx = node_index(n); idx >= 0) j.sched_nodes.push_back(uint32_t(idx));
     }
     j.node_cpus.resize(j.nodes.size(), 0);
     if (i.node_alloc() && i.node_alloc()->size() == j.nodes.size())
         for (const auto *a : *i.node_alloc())
             j.node_alloc.push_back({a->mem_mb(), proto::str(a->cpu_ids()), proto::str(a->gres())});
-    if (j.running()) {
-        j.alloc_cpus = 0;
+    j.alloc_cpus = i.alloc_cpus();
+    if (j.running() && j.alloc_cpus == 0)  // a record written before alloc_cpus was stored
         for (auto c : j.node_cpus) j.alloc_cpus += c;
-    } else {
-        j.alloc_cpus = i.num_cpus();
-    }
     return j;
 }
 

@@ -13,6 +13,7 @@
 #include "ctld/committer.hpp"
 #include "ctld/features.hpp"
 #include "ctld/job_mgr.hpp"
+#include "ctld/job_record.hpp"
 
 #include "ctld/acct_queue.hpp"
 #include "ctld/node_mgr.hpp"
@@ -25,6 +26,10 @@ namespace drover::ctld {
 namespace {
 
 using proto::str;
+
+constexpr const char *kStoreFull =
+    "Unable to save the job: the controller's state store is full (StateSaveMaxSize); "
+    "finished jobs free room once they are purged (MinJobAge)";
 
 bool user_in_groups(uint32_t uid, uint32_t gid, const std::vector<uint32_t> &allowed) {
     if (allowed.empty()) return true;
@@ -114,21 +119,6 @@ uint32_t resolve_share(const std::string &part_oversubscribe, bool exclusive, bo
 
 }  // namespace
 
-std::string JobManager::node_bits(const std::string &list, Bitmap *out) {
-    if (list.empty()) return {};
-    *out = Bitmap(ctx_.nodes->size());
-    try {
-        for (const auto &n : hostlist_expand(list)) {
-            int i = ctx_.nodes->index_of(n);
-            if (i < 0) return "Invalid node name specified";
-            out->set(std::size_t(i));
-        }
-    } catch (const std::exception &) {
-        return "Invalid node name specified";
-    }
-    return {};
-}
-
 std::string JobManager::read_request(Job &j, const proto::JobDesc &d, bool admin) {
     j.mem_per_cpu_mb = d.mem_per_cpu_mb();
     if (j.mem_per_cpu_mb && j.mem_per_node_mb)
@@ -163,16 +153,13 @@ std::string JobManager::read_request(Job &j, const proto::JobDesc &d, bool admin
         x.gpus_per_node = d.gpus_per_node();
         x.gpus_per_task = d.gpus_per_task();
         x.deadline = d.deadline();
-        if (auto why = node_bits(x.req_nodes, &x.req_bits); !why.empty()) return why;
-        if (auto why = node_bits(x.exc_nodes, &x.exc_bits); !why.empty()) return why;
+        x.signal = str(d.signal());
+        // -w/-x bitmaps and --signal's parts, as a restart derives them again from the record.
+        auto index = [this](const std::string &n) { return ctx_.nodes->index_of(n); };
+        if (auto why = derive_job_fields(x, index, ctx_.nodes->size()); !why.empty()) return why;
         if (x.req_bits.size() && j.min_nodes < x.req_bits.count()) {
             j.min_nodes = uint32_t(x.req_bits.count());
             if (j.max_nodes != DROVER_INFINITE && j.max_nodes < j.min_nodes) j.max_nodes = j.min_nodes;
-        }
-        if (d.signal() && d.signal()->size()) {
-            x.signal = d.signal()->str();
-            if (!parse_signal_spec(x.signal, &x.signal_num, &x.signal_secs, &x.signal_batch_only))
-                return "Invalid --signal specification";
         }
         if (d.dependency() && d.dependency()->size()) {
             x.orig_dependency = d.dependency()->str();
@@ -259,8 +246,20 @@ void JobManager::on_submit(const std::shared_ptr<net::Request> &req,
     const proto::JobDesc *d = r->desc();
     if (!d || ((!d->script() || d->script()->size() == 0) && !d->interactive()))
         return resp->error(DROVER_EINVAL, "Batch script is empty!");
-    if (jobs_.size() >= ctx_.conf.max_job_count)
-        return resp->error(DROVER_EBUSY, "Slurm temporarily unable to accept job, sleeping and retrying");
+    // SchedulerParameters=max_script_size: Slurm refuses a larger script with
+    // ESLURM_PATHNAME_TOO_LONG, whose text this is.
+    if (d->script() && d->script()->size() > ctx_.conf.max_script_size) {
+        spdlog::info("submission from uid {} refused: batch script of {} bytes exceeds max_script_size {}",
+                     req->peer.uid, d->script()->size(), ctx_.conf.max_script_size);
+        return resp->error(DROVER_EINVAL, "Pathname of a file, directory or other parameter too long");
+    }
+    // MaxJobCount: Slurm answers EAGAIN, on which sbatch and salloc wait and try again
+    // (cli::call_ctld_retrying), and which they print as this when they give up.
+    if (jobs_.size() >= ctx_.conf.max_job_count) {
+        spdlog::debug("submission from uid {} refused for now: MaxJobCount {} reached", req->peer.uid,
+                      ctx_.conf.max_job_count);
+        return resp->error(DROVER_EBUSY, "Resource temporarily unavailable");
+    }
 
     auto job = std::make_unique<Job>();
     Job &j = *job;
@@ -308,6 +307,13 @@ void JobManager::on_submit(const std::shared_ptr<net::Request> &req,
         return resp->reply({fbb.GetBufferPointer(), fbb.GetSize()});
     }
 
+    // The job's record and the request itself (its script record) must fit in the state store,
+    // with room to spare for what the jobs already accepted will still write.
+    if (!ctx_.commit.room_for(req->bytes.size() + 1024)) {
+        spdlog::warn("submission from uid {} refused: the state store in {} is full (StateSaveMaxSize={}M)",
+                     j.uid, ctx_.store.dir(), ctx_.conf.state_save_max_size_mb);
+        return resp->error(DROVER_ENOSPC, kStoreFull);
+    }
     j.id = take_job_id();
     if (j.array) {
         j.array_job_id = j.id;

@@ -36,7 +36,7 @@ struct Store::Env {
     }
 };
 
-Store::Store(const std::string &dir, bool sync_each_commit) : dir_(dir), env_(new Env) {
+Store::Store(const std::string &dir, bool sync_each_commit, uint64_t map_bytes) : dir_(dir), env_(new Env) {
     if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST)
         throw StateError("cannot create " + dir + ": " + std::strerror(errno));
     // One process owns a state directory: a backup controller replicates into its own (a
@@ -50,8 +50,9 @@ Store::Store(const std::string &dir, bool sync_each_commit) : dir_(dir), env_(ne
                          " is locked): is another droverctld running for this controller?");
     check(mdb_env_create(&env_->env), "mdb_env_create");
     check(mdb_env_set_maxdbs(env_->env, kTables), "mdb_env_set_maxdbs");
-    // Address space only: the file grows as it fills.
-    check(mdb_env_set_mapsize(env_->env, size_t(32) << 30), "mdb_env_set_mapsize");
+    // Address space only: the file grows as it fills, up to this size (puts beyond it fail with
+    // MDB_MAP_FULL, which the controller avoids by refusing submissions first: Committer::room_for).
+    check(mdb_env_set_mapsize(env_->env, std::size_t(map_bytes)), "mdb_env_set_mapsize");
     unsigned flags = MDB_NOTLS | (sync_each_commit ? 0 : MDB_NOSYNC);
     int rc = mdb_env_open(env_->env, dir.c_str(), flags, 0600);
     if (rc != MDB_SUCCESS) throw StateError("cannot open state in " + dir + ": " + mdb_strerror(rc));
@@ -75,7 +76,9 @@ Store::Txn Store::begin() {
     return Txn(*this, txn);
 }
 
-Store::Txn::Txn(Txn &&o) noexcept : store_(o.store_), txn_(o.txn_), log_(o.log_) { o.txn_ = nullptr; }
+Store::Txn::Txn(Txn &&o) noexcept : store_(o.store_), txn_(o.txn_), log_(o.log_), bytes_put_(o.bytes_put_) {
+    o.txn_ = nullptr;
+}
 
 Store::Txn::~Txn() {
     if (txn_) mdb_txn_abort(static_cast<MDB_txn *>(txn_));
@@ -84,6 +87,7 @@ Store::Txn::~Txn() {
 void Store::Txn::put(Table t, Bytes key, Bytes value) {
     MDB_val k = val(key), v = val(value);
     check(mdb_put(static_cast<MDB_txn *>(txn_), store_->env_->dbi[int(t)], &k, &v, 0), "mdb_put");
+    bytes_put_ += key.size() + value.size();
     if (log_) log_->push_back({t, Change::Put, {key.begin(), key.end()}, {value.begin(), value.end()}});
 }
 
@@ -158,6 +162,40 @@ std::optional<std::vector<uint8_t>> Store::get(Table t, Bytes key) const {
 }
 
 void Store::sync() { check(mdb_env_sync(env_->env, 1), "mdb_env_sync"); }
+
+Store::Space Store::space(bool free_list) const {
+    MDB_envinfo info;
+    MDB_stat st;
+    check(mdb_env_info(env_->env, &info), "mdb_env_info");
+    check(mdb_env_stat(env_->env, &st), "mdb_env_stat");
+    Space s;
+    s.page_bytes = st.ms_psize;
+    s.map_bytes = info.me_mapsize;
+    uint64_t pages = info.me_mapsize / st.ms_psize, used = uint64_t(info.me_last_pgno) + 1;
+    uint64_t free_pages = pages > used ? pages - used : 0;
+    if (free_list) {
+        // LMDB's free list is its database 0: each record a transaction id -> the pages it freed,
+        // an array of page numbers whose first element is their count (as mdb_stat -f reads it).
+        MDB_txn *txn = nullptr;
+        check(mdb_txn_begin(env_->env, nullptr, MDB_RDONLY, &txn), "begin read transaction");
+        MDB_cursor *cur = nullptr;
+        int rc = mdb_cursor_open(txn, 0, &cur);
+        if (rc == MDB_SUCCESS) {
+            MDB_val k, v;
+            while (mdb_cursor_get(cur, &k, &v, MDB_NEXT) == MDB_SUCCESS)
+                if (v.mv_size >= sizeof(std::size_t)) {
+                    std::size_t n;
+                    std::memcpy(&n, v.mv_data, sizeof n);
+                    free_pages += n;
+                }
+            mdb_cursor_close(cur);
+        }
+        mdb_txn_abort(txn);
+        check(rc, "mdb_cursor_open(free list)");
+    }
+    s.free_bytes = free_pages * st.ms_psize;
+    return s;
+}
 
 std::array<uint8_t, 4> job_key(uint32_t id) {
     return {uint8_t(id >> 24), uint8_t(id >> 16), uint8_t(id >> 8), uint8_t(id)};

@@ -47,8 +47,13 @@ struct Change {
 
 class Store {
   public:
-    // Opens or creates the environment in dir (created 0700). Throws StateError.
-    Store(const std::string &dir, bool sync_each_commit);
+    // The default map size: address space only, the file grows as it fills.
+    static constexpr uint64_t kDefaultMapBytes = uint64_t{32} << 30;
+
+    // Opens or creates the environment in dir (created 0700), whose file may grow to map_bytes
+    // (StateSaveMaxSize; LMDB raises it to the file's size when the file is already larger).
+    // Throws StateError.
+    Store(const std::string &dir, bool sync_each_commit, uint64_t map_bytes = kDefaultMapBytes);
     ~Store();
     Store(const Store &) = delete;
     Store &operator=(const Store &) = delete;
@@ -66,6 +71,8 @@ class Store {
         void commit();
         // From now on every put, del and clear is also appended to log (until commit or abort).
         void record_into(std::vector<Change> *log) { log_ = log; }
+        // Bytes of keys and values put so far in this transaction (what it may add to the file).
+        uint64_t bytes_put() const { return bytes_put_; }
 
       private:
         friend class Store;
@@ -73,6 +80,7 @@ class Store {
         Store *store_;
         void *txn_;
         std::vector<Change> *log_ = nullptr;
+        uint64_t bytes_put_ = 0;
     };
 
     Txn begin();
@@ -83,6 +91,16 @@ class Store {
     std::optional<std::vector<uint8_t>> get(Table t, Bytes key) const;
     // Flushes committed data to disk now.
     void sync();
+
+    // How much room the map has left, as of the last commit: the pages past the last one used,
+    // and, with free_list, also the pages LMDB's free list holds for reuse (records deleted;
+    // counting them reads the whole free list, so ask for them only when the first figure is short).
+    struct Space {
+        uint64_t map_bytes = 0;
+        uint64_t free_bytes = 0;
+        uint64_t page_bytes = 0;
+    };
+    Space space(bool free_list) const;
 
     const std::string &dir() const { return dir_; }
 

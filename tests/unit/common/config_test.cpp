@@ -47,6 +47,8 @@ TEST(Config, Defaults) {
     EXPECT_TRUE(c.controllers.empty());
     EXPECT_EQ(c.default_partition(), nullptr);
     EXPECT_TRUE(c.warnings.empty());
+    EXPECT_EQ(c.max_script_size, 4194304u);
+    EXPECT_EQ(c.state_save_max_size_mb, 32768u);
 }
 
 TEST(Config, TopLevelKeys) {
@@ -71,7 +73,21 @@ TEST(Config, TopLevelKeys) {
          [](const Config &c) { EXPECT_EQ(c.select_type_parameters, "CR_Core_Memory"); }},
         {"SchedulerType=sched/backfill", [](const Config &c) { EXPECT_EQ(c.scheduler_type, "sched/backfill"); }},
         {"SchedulerParameters=bf_interval=30,max_job_bf=100",
-         [](const Config &c) { EXPECT_EQ(c.scheduler_parameters, "bf_interval=30,max_job_bf=100"); }},
+         [](const Config &c) {
+             EXPECT_EQ(c.scheduler_parameters, "bf_interval=30,max_job_bf=100");
+             EXPECT_EQ(c.max_script_size, 4194304u);  // Slurm's default, 4 MiB
+         }},
+        {"SchedulerParameters=bf_interval=30,max_script_size=1000",
+         [](const Config &c) {
+             EXPECT_EQ(c.scheduler_parameters, "bf_interval=30,max_script_size=1000");
+             EXPECT_EQ(c.max_script_size, 1000u);
+         }},
+        {"SchedulerParameters=Max_Script_Size=536870912",
+         [](const Config &c) { EXPECT_EQ(c.max_script_size, 536870912u); }},
+        {"SchedulerParameters=max_script_size=1000\nSchedulerParameters=bf_interval=30",
+         [](const Config &c) { EXPECT_EQ(c.max_script_size, 4194304u); }},  // the last line wins, whole
+        {"StateSaveMaxSize=1", [](const Config &c) { EXPECT_EQ(c.state_save_max_size_mb, 1u); }},
+        {"StateSaveMaxSize=2G", [](const Config &c) { EXPECT_EQ(c.state_save_max_size_mb, 2048u); }},
         {"AccountingStorageType=accounting_storage/slurmdbd",
          [](const Config &c) { EXPECT_EQ(c.accounting_storage_type, "accounting/slurmdbd"); }},
         {"AccountingStorageType=accounting_storage/none",
@@ -324,6 +340,15 @@ TEST(Config, Errors) {
         {"ClusterName=a NodeName=n1", "NodeName= must begin its line"},
         {"Include /definitely/not/here.conf", "slurm.conf:1: cannot read Include"},
         {"DownNodes=zz", "DownNodes names node 'zz'"},
+        {"SchedulerParameters=bf_interval=30,max_script_size=abc",
+         "slurm.conf:1: bad value for SchedulerParameters: 'max_script_size=abc' (max_script_size: "
+         "expected a number of bytes from 1 to 536870912)"},
+        {"SchedulerParameters=max_script_size=0", "bad value for SchedulerParameters: 'max_script_size=0'"},
+        {"SchedulerParameters=max_script_size=536870913", "'max_script_size=536870913'"},
+        {"SchedulerParameters=max_script_size=", "'max_script_size='"},
+        {"SchedulerParameters=max_script_size=4M", "'max_script_size=4M'"},
+        {"StateSaveMaxSize=0", "bad value for StateSaveMaxSize: '0' (expected a size from 1M to 64T)"},
+        {"StateSaveMaxSize=lots", "slurm.conf:1: StateSaveMaxSize: bad size"},
     };
     for (const auto &c : cases) {
         std::string got = error_of(c.text);
