@@ -91,6 +91,7 @@ struct Config {
     uint32_t tree_width = 50;
     uint32_t slurmctld_timeout = 120;          // seconds
     uint32_t slurmd_timeout = 300;
+    uint32_t message_timeout = 10;             // MessageTimeout: a whole request must arrive within it
     uint32_t kill_wait = 30;
     uint32_t unkillable_step_timeout = 60;     // after SIGKILL: then the node drains "Kill task failed"
     std::string jobacct_gather_frequency;      // "30", "task=30": step sampling period (s); 0 = at the end only

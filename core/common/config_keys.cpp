@@ -141,6 +141,7 @@ const NumberKey kNumberKeys[] = {
     {"treewidth", &Config::tree_width, 1, 65533},
     {"slurmctldtimeout", &Config::slurmctld_timeout, 0, kU32Max},
     {"slurmdtimeout", &Config::slurmd_timeout, 0, kU32Max},
+    {"messagetimeout", &Config::message_timeout, 1, 3600},
     {"killwait", &Config::kill_wait, 0, kU32Max},
     {"unkillablesteptimeout", &Config::unkillable_step_timeout, 1, kU32Max},
     {"maxjobcount", &Config::max_job_count, 1, kU32Max},

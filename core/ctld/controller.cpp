@@ -303,7 +303,7 @@ ActiveOutcome run_active(Config &conf, plugin::PluginSet &plugins, net::Authenti
     const auto &me = conf.controllers.empty() ? ControllerHost{"localhost", "127.0.0.1"}
                                               : conf.controllers[self];
     std::string bind = daemon::listen_address(me.addr.empty() ? me.name : me.addr);
-    net::Server server(io, bind, conf.slurmctld_port, auth, me.name, handler);
+    net::Server server(io, bind, conf.slurmctld_port, auth, me.name, handler, net::server_limits(conf));
     net::AuthSocketKeeper auth_socket(io, net::auth_socket_path(conf), auth);
 
     uint32_t ping_s = std::clamp<uint32_t>(conf.slurmd_timeout / 3, 1, 60);

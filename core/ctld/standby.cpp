@@ -324,7 +324,8 @@ StandbyOutcome run_standby(const Config &conf, state::Store &store, const net::A
     const auto &self = conf.controllers[opts.self];
     std::string bind = daemon::listen_address(self.addr.empty() ? self.name : self.addr);
     net::Server server(sb.io, bind, conf.slurmctld_port, auth, self.name,
-                       [&sb](std::shared_ptr<net::Request> q, net::ResponderPtr r) { sb.on_request(q, r); });
+                       [&sb](std::shared_ptr<net::Request> q, net::ResponderPtr r) { sb.on_request(q, r); },
+                       net::server_limits(conf));
     net::AuthSocketKeeper auth_socket(sb.io, net::auth_socket_path(conf), auth);
     asio::signal_set signals(sb.io, SIGINT, SIGTERM);
     signals.async_wait([&sb](boost::system::error_code ec, int sig) {

@@ -16,6 +16,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "common/config.hpp"
 #include "net/accept_loop.hpp"
 #include "net/admission.hpp"
 #include "net/authenticator.hpp"
@@ -49,6 +50,7 @@ uint32_t default_body_limit(proto::Body type) {
     case proto::Body::JobSubmitRequest:    // the script and the environment
     case proto::Body::JobUpdateRequest:
     case proto::Body::BatchLaunchRequest:
+        return 64u << 20;
     case proto::Body::StepLaunchRequest:   // the task layout of a large step
     case proto::Body::ForwardRequest:      // node lists and the message forwarded
     case proto::Body::NodeRegisterRequest: // the jobs and steps an emulating daemon runs
@@ -57,6 +59,17 @@ uint32_t default_body_limit(proto::Body type) {
     default:
         return 1u << 20;
     }
+}
+
+ServerLimits server_limits(const Config &conf) {
+    ServerLimits l;
+    l.message_timeout = std::chrono::seconds(conf.message_timeout);
+    uint64_t script = std::min<uint64_t>(conf.max_script_size + (16u << 20), proto::kMaxFrameBody);
+    l.body_limit = [script](proto::Body type) {
+        bool carries_script = type == proto::Body::JobSubmitRequest || type == proto::Body::BatchLaunchRequest;
+        return carries_script ? uint32_t(script) : default_body_limit(type);
+    };
+    return l;
 }
 
 namespace {

@@ -18,6 +18,10 @@ namespace boost::asio {
 class io_context;
 }
 
+namespace drover {
+struct Config;
+}
+
 namespace drover::net {
 
 class Authenticator;
@@ -53,7 +57,8 @@ using ResponderPtr = std::shared_ptr<Responder>;
 using Handler = std::function<void(std::shared_ptr<Request>, ResponderPtr)>;
 
 // The largest body a request of this type may have (replies are read by clients, not here):
-// those that carry scripts, environments or node lists up to proto::kMaxFrameBody, any other 1 MiB.
+// those that carry scripts and environments 64 MiB, node lists and layouts proto::kMaxFrameBody,
+// any other 1 MiB.
 uint32_t default_body_limit(proto::Body type);
 
 struct ServerLimits {
@@ -62,6 +67,10 @@ struct ServerLimits {
     std::chrono::milliseconds message_timeout{10000};
     std::function<uint32_t(proto::Body)> body_limit = default_body_limit;
 };
+
+// A daemon's limits from its configuration: MessageTimeout, and requests that carry a batch script
+// up to SchedulerParameters=max_script_size with 16 MiB for the rest (environment, options).
+ServerLimits server_limits(const Config &conf);
 
 class Server {
   public:

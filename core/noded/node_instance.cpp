@@ -219,7 +219,8 @@ void NodeInstance::start() {
     server_ = std::make_unique<net::Server>(sh_.io, bind, sh_.conf.node_port(me_), sh_.auth, name_,
                                             [this](std::shared_ptr<net::Request> q, net::ResponderPtr r) {
                                                 handle(std::move(q), std::move(r), false);
-                                            });
+                                            },
+                                            net::server_limits(sh_.conf));
     if (!sh_.emulated)
         spdlog::info("droverd {} listening on {}:{} ({} CPUs, {} MB)", name_, bind, server_->port(),
                      sh_.res.cpus, sh_.res.real_memory_mb);

@@ -32,7 +32,7 @@ inline constexpr std::size_t kFrameHeaderSize = 16;
 inline constexpr std::size_t kMaxPreamble = 1024;
 inline constexpr std::size_t kMaxReceiver = 255;
 inline constexpr std::size_t kDigestSize = 32;
-inline constexpr uint32_t kMaxFrameBody = 64u << 20;
+inline constexpr uint32_t kMaxFrameBody = 1u << 30;  // a reply listing every job; a 512 MiB script
 
 using Digest = std::array<uint8_t, kDigestSize>;
 
