@@ -32,14 +32,18 @@ struct AcceptLoop : std::enable_shared_from_this<AcceptLoop<Acceptor, Socket>> {
         acceptor.async_accept([self](boost::system::error_code ec, Socket sock) {
             if (ec == boost::asio::error::operation_aborted || !self->acceptor.is_open()) return;
             if (ec) return self->back_off(ec);
-            self->admit(std::move(sock));
-            self->run();
+            self->admit(std::make_shared<Socket>(std::move(sock)), 0);
         });
     }
 
   private:
-    void admit(Socket sock) {
-        std::string peer = peer_of(sock);
+    // Admits a connection and accepts the next. When there is no room and no waiting connection is
+    // old enough to evict, the loop holds this one and stops accepting for a moment: the peers
+    // behind it wait in the kernel's backlog rather than being refused, and a real client, which
+    // sends its frame at once, gets in as soon as a flood's connections may be evicted.
+    void admit(std::shared_ptr<Socket> sock, int tries) {
+        constexpr int kTries = 40;  // 2 s
+        std::string peer = peer_of(*sock);
         // The connection does not exist yet when it is admitted: its closer is filled in after (it
         // cannot be evicted before, being younger than the admission's min_age).
         auto closer = std::make_shared<std::function<void()>>();
@@ -47,18 +51,25 @@ struct AcceptLoop : std::enable_shared_from_this<AcceptLoop<Acceptor, Socket>> {
         Admission::Id id = adm.open(peer, [closer] {
             if (*closer) (*closer)();
         });
-        if (id == 0) {
-            uint64_t held = 0;
-            if (refused_log.allow(&held))
-                spdlog::warn("{}: refused a connection from {}: {} connections open, {} waiting for a "
-                             "frame (limits {}, {}, {} a peer){}",
-                             what, peer, adm.open_count(), adm.waiting_count(), adm.limits().open,
-                             adm.limits().waiting, adm.limits().waiting_per_peer, suppressed(held));
-            boost::system::error_code ignored;
-            sock.close(ignored);
-            return;
+        if (id != 0) {
+            *closer = start(std::move(*sock), id);
+            return run();
         }
-        *closer = start(std::move(sock), id);
+        uint64_t held = 0;
+        if (tries == 0 && refused_log.allow(&held))
+            spdlog::warn("{}: holding new connections (from {} first): {} connections open, {} waiting "
+                         "for a frame (limits {}, {}, {} a peer){}",
+                         what, peer, adm.open_count(), adm.waiting_count(), adm.limits().open,
+                         adm.limits().waiting, adm.limits().waiting_per_peer, suppressed(held));
+        if (tries >= kTries) {
+            boost::system::error_code ignored;
+            sock->close(ignored);
+            return run();
+        }
+        retry.expires_after(std::chrono::milliseconds(50));
+        retry.async_wait([self = this->shared_from_this(), sock, tries](boost::system::error_code e) {
+            if (!e && self->acceptor.is_open()) self->admit(sock, tries + 1);
+        });
     }
 
     void back_off(const boost::system::error_code &ec) {

@@ -6,8 +6,8 @@
 // waiting connections cost a peer nothing to hold, so only they are bounded per peer and evicted:
 // when a limit is reached, the oldest waiting connection (of the same peer, when that peer is at its
 // own limit) is closed for the new one, if it has waited at least min_age; otherwise the new one is
-// refused. A flood of idle connections thus churns through its own slots, while a real client,
-// which sends its frame at once, gets in. Descriptors are kept in reserve for the daemon's own
+// not admitted (the accept loop holds it and asks again shortly). A flood of idle connections thus
+// churns through its own slots, while a real client, which sends its frame at once, gets in. Descriptors are kept in reserve for the daemon's own
 // outbound calls (pings, launches), its files and its children.
 #pragma once
 
@@ -30,7 +30,9 @@ class Admission {
         std::size_t open = 0;              // connections of every kind
         std::size_t waiting = 0;           // waiting ones (see above)
         std::size_t waiting_per_peer = 0;  // waiting ones from one address (or local uid)
-        Clock::duration min_age = std::chrono::seconds(1);
+        // A real client's frame is in flight when it is accepted; a flood's idle connection is
+        // still idle this long after.
+        Clock::duration min_age = std::chrono::milliseconds(250);
     };
     // The limits for a process that may hold nofile descriptors: an eighth (at least 64) kept in
     // reserve, half of the rest for waiting connections, a quarter of those for one peer.

@@ -7,6 +7,10 @@
 //   frame_tool HOST PORT SOCKET NAME send FILE     sends the frame in FILE
 //   frame_tool HOST PORT SOCKET NAME claim N SECS  N connections announcing 64 MiB bodies,
 //                                                  held SECS seconds
+//   frame_tool HOST PORT SOCKET NAME flood N SECS  N idle connections to HOST:PORT, held SECS
+//   frame_tool HOST PORT SOCKET NAME sockflood N SECS  N connections to SOCKET announcing a
+//                                                  64 MiB message and sending nothing more
+//   frame_tool HOST PORT SOCKET NAME garbage N     N frames of garbage, one connection each
 //
 // SOCKET is the credential socket that seals frames for the calling user; NAME is the name of
 // the daemon at HOST:PORT (its SlurmctldHost or NodeName), the receiver a frame is sealed for.
@@ -19,7 +23,9 @@
 #include <iterator>
 #include <netinet/in.h>
 #include <string>
+#include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <thread>
 #include <unistd.h>
 #include <vector>
@@ -141,6 +147,67 @@ int claim(const char *host, int port, const std::string &name, int n, int secs) 
     return 0;
 }
 
+// As many of n descriptors as this process may open: the soft limit raised to the hard one.
+void raise_fd_limit() {
+    rlimit rl{};
+    if (::getrlimit(RLIMIT_NOFILE, &rl) == 0) {
+        rl.rlim_cur = rl.rlim_max;
+        ::setrlimit(RLIMIT_NOFILE, &rl);
+    }
+}
+
+// Opens up to n connections without waiting for the daemon to accept them (non-blocking
+// connects), holds them secs seconds, then prints how many it opened.
+int flood(const char *host, int port, const std::string &socket, bool unix_socket, int n, int secs) {
+    raise_fd_limit();
+    std::vector<int> fds;
+    for (int i = 0; i < n; ++i) {
+        int fd = -1;
+        if (unix_socket) {
+            fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0);
+            sockaddr_un a{};
+            a.sun_family = AF_UNIX;
+            std::snprintf(a.sun_path, sizeof a.sun_path, "%s", socket.c_str());
+            if (fd >= 0 && ::connect(fd, reinterpret_cast<sockaddr *>(&a), sizeof a) == 0) {
+                uint8_t head[4 + 2 + 4] = {};
+                uint32_t magic = drover::net::kAuthSocketMagic, len = 64u << 20;
+                std::memcpy(head, &magic, 4);
+                head[4] = uint8_t(proto::Body::JobSubmitRequest);
+                std::memcpy(head + 6, &len, 4);
+                (void)!::send(fd, head, sizeof head, MSG_NOSIGNAL);
+            }
+        } else {
+            fd = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+            sockaddr_in a{};
+            a.sin_family = AF_INET;
+            a.sin_port = htons(uint16_t(port));
+            ::inet_pton(AF_INET, host, &a.sin_addr);
+            if (fd >= 0) (void)!::connect(fd, reinterpret_cast<sockaddr *>(&a), sizeof a);
+        }
+        if (fd < 0) break;  // out of descriptors: hold what we have
+        fds.push_back(fd);
+    }
+    std::printf("opened %zu\n", fds.size());
+    std::fflush(stdout);
+    std::this_thread::sleep_for(std::chrono::seconds(secs));
+    for (int fd : fds) ::close(fd);
+    return 0;
+}
+
+int garbage(const char *host, int port, int n) {
+    Bytes junk(64);
+    for (std::size_t i = 0; i < junk.size(); ++i) junk[i] = uint8_t(i * 37 + 11);
+    int sent = 0;
+    for (int i = 0; i < n; ++i) {
+        int fd = connect_to(host, port);
+        if (fd < 0) continue;
+        sent += ::send(fd, junk.data(), junk.size(), MSG_NOSIGNAL) > 0;
+        ::close(fd);
+    }
+    std::printf("garbage %d\n", sent);
+    return 0;
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -170,6 +237,9 @@ int main(int argc, char **argv) {
             return 0;
         }
         if (what == "claim" && argc == 8) return claim(host, port, name, std::atoi(argv[6]), std::atoi(argv[7]));
+        if ((what == "flood" || what == "sockflood") && argc == 8)
+            return flood(host, port, socket, what == "sockflood", std::atoi(argv[6]), std::atoi(argv[7]));
+        if (what == "garbage" && argc == 7) return garbage(host, port, std::atoi(argv[6]));
     } catch (const std::exception &e) {
         std::printf("failed %s\n", e.what());
         return 1;

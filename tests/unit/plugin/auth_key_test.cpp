@@ -179,7 +179,8 @@ TEST_F(PluginAuthKey, RefusesStaleAndFutureTimestamps)
     // Inside the window but made before this daemon started: it may have been spent before a
     // restart, and the nonces seen then are gone.
     EXPECT_EQ(verify(forge(kKey, 5, 6, now - 30'000, 3, hash_of(2)), hash_of(2), &text), DROVER_EPERM);
-    EXPECT_EQ(text.rfind("credential made 30", 0), 0u) << text;
+    EXPECT_EQ(text.rfind("credential made ", 0), 0u) << text;
+    EXPECT_NE(text.find(" ms before this daemon started"), std::string::npos) << text;
     EXPECT_EQ(verify(forge("another key, as long as the first", 5, 6, now, 5, hash_of(2)),
                      hash_of(2), &text),
               DROVER_EPERM);
