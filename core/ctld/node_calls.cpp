@@ -19,8 +19,9 @@ void call_nodes(Ctx &ctx, std::vector<std::string> names, std::vector<uint8_t> m
     std::string host;
     uint16_t port = 0;
     if (!resolve(names.front(), &host, &port)) return done({{names.front(), DROVER_EIO, "unknown node"}});
-    ctx.pool.call(host, port, names.front(), std::move(msg), ctx.auth.self_signer(), timeout_ms,
-                  [node = std::move(names.front()), done = std::move(done)](const std::string &err,
+    const std::string node_name = names.front();  // the receiver, and the outcome's node
+    ctx.pool.call(host, port, node_name, std::move(msg), ctx.auth.self_signer(), timeout_ms,
+                  [node = node_name, done = std::move(done)](const std::string &err,
                                                                             std::shared_ptr<net::Reply> reply) {
                       net::NodeOutcome r{node, 0, {}};
                       if (const auto *e = reply ? reply->msg->body_as_ErrorResponse() : nullptr) {

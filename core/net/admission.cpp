@@ -2,6 +2,7 @@
 #include "net/admission.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <sys/resource.h>
 #include <vector>
 
@@ -16,13 +17,28 @@ Admission::Limits Admission::for_descriptors(std::size_t nofile) {
     return l;
 }
 
+namespace {
+// Descriptors this process has open now: its listening sockets above all (an emulating droverd
+// has one per node), which connections cannot have.
+std::size_t open_descriptors() {
+    std::error_code ec;
+    std::size_t n = 0;
+    for (auto it = std::filesystem::directory_iterator("/proc/self/fd", ec);
+         !ec && it != std::filesystem::directory_iterator(); it.increment(ec))
+        ++n;
+    return n;
+}
+}  // namespace
+
 Admission &Admission::process() {
+    // First used when the first connection arrives: the daemon's listeners are all open by then.
     static Admission admission([] {
         rlimit rl{};
         std::size_t n = 1024;
         if (::getrlimit(RLIMIT_NOFILE, &rl) == 0)
             n = rl.rlim_cur == RLIM_INFINITY ? std::size_t(1) << 20 : std::size_t(rl.rlim_cur);
-        return for_descriptors(n);
+        std::size_t used = open_descriptors();
+        return for_descriptors(n > used ? n - used : 0);
     }());
     return admission;
 }

@@ -37,7 +37,8 @@ class Admission {
     // The limits for a process that may hold nofile descriptors: an eighth (at least 64) kept in
     // reserve, half of the rest for waiting connections, a quarter of those for one peer.
     static Limits for_descriptors(std::size_t nofile);
-    // The process's admission, shared by all its servers, sized by RLIMIT_NOFILE at first use.
+    // The process's admission, shared by all its servers, sized at first use by RLIMIT_NOFILE less
+    // the descriptors then open.
     static Admission &process();
 
     explicit Admission(Limits limits) : limits_(limits) {}
