@@ -17,24 +17,26 @@ cluster_start "$T/c2" 1
 cd "$T"
 in_b() { SLURM_CONF=$T/c2/slurm.conf "$@"; }
 
-ja=$(sbatch --parsable -o a.out --wrap 'sleep 3017')
-jb=$(in_b sbatch --parsable -o b.out --wrap 'sleep 3018')
+# Sleep lengths of this run only: processes another run left behind must not count.
+sa=3017$RANDOM sb=3018$RANDOM
+ja=$(sbatch --parsable -o a.out --wrap "sleep $sa")
+jb=$(in_b sbatch --parsable -o b.out --wrap "sleep $sb")
 assert_eq "1 1" "$ja $jb" "both clusters' first job is job 1"
-wait_until 20 bash -c "[ \"\$(squeue -h -j $ja -o %T)\" = RUNNING ] && pgrep -f 'sleep 301[7]'"
-wait_until 20 bash -c "[ \"\$(SLURM_CONF=$T/c2/slurm.conf squeue -h -j $jb -o %T)\" = RUNNING ] && pgrep -f 'sleep 301[8]'"
-pa=$(pgrep -f 'sleep 301[7]' | head -1) pb=$(pgrep -f 'sleep 301[8]' | head -1)
+wait_until 20 bash -c "[ \"\$(squeue -h -j $ja -o %T)\" = RUNNING ] && pgrep -f '^sleep $sa\$'"
+wait_until 20 bash -c "[ \"\$(SLURM_CONF=$T/c2/slurm.conf squeue -h -j $jb -o %T)\" = RUNNING ] && pgrep -f '^sleep $sb\$'"
+pa=$(pgrep -f "^sleep $sa\$" | head -1) pb=$(pgrep -f "^sleep $sb\$" | head -1)
 assert_contains "/drover/$a/n1/job_1/step_batch" "$(cat "/proc/$pa/cgroup" 2>/dev/null)" "cluster $a's job 1 runs in its cluster's cgroup"
 assert_contains "/drover/$b/n1/job_1/step_batch" "$(cat "/proc/$pb/cgroup" 2>/dev/null)" "cluster $b's job 1 runs in its own"
 
 scancel "$ja"
 wait_job "$ja"
 assert_eq CANCELLED "$(job_state "$ja")" "cluster $a's job 1 is cancelled"
-wait_until 10 bash -c "! pgrep -f 'sleep 301[7]'"
-assert_eq "" "$(pgrep -f 'sleep 301[7]')" "its processes are gone"
+wait_until 10 bash -c "! pgrep -f '^sleep $sa\$'"
+assert_eq "" "$(pgrep -f "^sleep $sa\$")" "its processes are gone"
 assert_eq RUNNING "$(in_b squeue -h -j "$jb" -o %T)" "cluster $b's job 1 still runs"
-assert_eq "$pb" "$(pgrep -f 'sleep 301[8]' | head -1)" "and its processes are untouched"
+assert_eq "$pb" "$(pgrep -f "^sleep $sb\$" | head -1)" "and its processes are untouched"
 in_b scancel "$jb"
 wait_until 20 bash -c "[ \"\$(SLURM_CONF=$T/c2/slurm.conf squeue -h -j $jb -t all -o %T)\" = CANCELLED ]"
-wait_until 10 bash -c "! pgrep -f 'sleep 301[8]'"
-assert_eq "" "$(pgrep -f 'sleep 301[8]')" "ending cluster $b's job ends its processes"
+wait_until 10 bash -c "! pgrep -f '^sleep $sb\$'"
+assert_eq "" "$(pgrep -f "^sleep $sb\$")" "ending cluster $b's job ends its processes"
 finish
