@@ -64,6 +64,7 @@ assert_eq "1 0" "$(echo $(bf 'Total backfilled jobs (since last slurm start)') \
   $(bf 'Total backfilled jobs (since last stats cycle start)'))" "a reset keeps the total since start"
 
 # The same with strict priority order: C waits behind B.
+end_jobs
 cluster_stop "$T/c"
 rm -rf "$T/c"
 start_cluster 2 "SchedulerType=sched/builtin"

@@ -13,7 +13,19 @@ chmod 755 "$T"
 FAILS=0
 PASSES=0
 
+# end_jobs: cancels what the test left running and waits (briefly) for it to end. Jobs outlive
+# their node daemon, as they outlive its restart, and one left running would keep the test's
+# output open after the test (ctest then waits for it until its timeout).
+end_jobs() {
+  [ -f "$T/c/ctld.pid" ] && [ -n "${SLURM_CONF:-}" ] || return 0
+  local ids; ids=$(timeout 10 squeue -h -t pending,running,suspended -o %i 2>/dev/null)
+  [ -n "$ids" ] || return 0
+  timeout 10 scancel $ids 2>/dev/null
+  wait_until 30 bash -c '[ -z "$(squeue -h -t running,completing -o %i 2>/dev/null)" ]'
+}
+
 cleanup() {
+  end_jobs
   cluster_stop "$T/c" 2>/dev/null
   release_ports
   if [ "$FAILS" -ne 0 ]; then

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # security_test.sh - the attacks of an account that holds no credential, and of an ordinary user,
 # against a 3-node cluster; each must leave the cluster serving, its nodes up and its jobs running:
-#   - 20,000 idle connections to the controller's port, and a flood on the credential socket,
-#     from `nobody` (descriptor exhaustion before authentication);
+#   - 20,000 idle connections to the controller's port, 5,000 to a node daemon's port the job runs
+#     on, and a flood on the credential socket, from `nobody` (descriptor exhaustion before
+#     authentication; the node daemons must not take the busy socket over);
 #   - connections announcing 64 MiB bodies with no credential (memory before authentication);
 #   - a burst of garbage frames (logged at a bounded rate);
 #   - a user's message carrying a newer controller generation (deposing the controller);
@@ -32,8 +33,11 @@ as_nobody "$TOOL" 127.0.0.1 "$ctld_port" "$SOCK" localhost flood 20000 25 > floo
 flood_pid=$!
 as_nobody "$TOOL" 127.0.0.1 0 "$SOCK" - sockflood 2000 25 > sockflood.out &
 sock_pid=$!
+as_nobody "$TOOL" 127.0.0.1 "$(node_port n1)" "$SOCK" n1 flood 5000 25 > nodeflood.out &
+node_pid=$!
 wait_until 60 grep -q opened flood.out || fail "the flood did not start"
-echo "# $(cat flood.out) to the controller port, $(cat sockflood.out 2>/dev/null) to the socket"
+echo "# $(cat flood.out) to the controller port, $(cat sockflood.out 2>/dev/null) to the socket," \
+  "$(cat nodeflood.out 2>/dev/null) to n1's port"
 # While both floods hold their connections: the controller answers, accepts work and keeps
 # pinging its nodes, longer than SlurmdTimeout.
 flood_ok=1 down=""
@@ -47,7 +51,9 @@ assert_eq "" "$down" "no node goes DOWN or not-responding during the flood"
 during=$(sbatch --parsable --wrap true 2>&1)
 assert_match '^[0-9]+$' "$during" "sbatch is accepted during the flood"
 assert_eq RUNNING "$(job_state "$job")" "the running job keeps running"
-wait "$flood_pid" "$sock_pid"
+wait "$flood_pid" "$sock_pid" "$node_pid"
+assert_eq "" "$(grep -l 'serving the credential socket' "$T"/c/log/droverd-*.log)" \
+  "no node daemon took the credential socket from the busy controller"
 assert_match "too many connections waiting|holding new connections" "$(cat "$T"/c/log/droverctld.log)" \
   "the controller says it is shedding connections"
 assert_eq 0 "$(scontrol show job "$job" | grep -o 'Restarts=[0-9]*' | cut -d= -f2)" \
