@@ -48,14 +48,15 @@ pings() {
     echo $(( (t1 - t0) / 1000000 )) >> "$DIR/ms"
   done
   sort -n "$DIR/ms" | awk -v f="$failed" '{a[NR] = $1} END {
-    printf "p50 %4d ms  p99 %4d ms  max %4d ms  failed %d", a[int(NR * 0.5) + 1], a[int(NR * 0.99) + 1 > NR ? NR : int(NR * 0.99) + 1], a[NR], f }'
+    i50 = int(NR * 0.5) + 1; i99 = int(NR * 0.99) + 1; if (i99 > NR) i99 = NR
+    printf "p50 %4d ms  p99 %4d ms  max %4d ms  failed %d", a[i50], a[i99], a[NR], f }'
 }
 not_up() { sinfo -h -N -o '%N %t' | awk '$2 !~ /^(idle|alloc|mix)$/ {printf "%s ", $1}'; }
 phase() { printf '%-34s %s  nodes not up: [%s]\n' "$1" "$(pings)" "$(not_up)"; }
 
 echo "flood.sh: 3 nodes on loopback, $PINGS pings a phase ($(nproc) cores)"
 phase "idle"
-"${runas[@]}" "$TOOL" 127.0.0.1 "$port" "$DIR/auth.socket" localhost flood "$CONNS" 600 > "$DIR/flood.out" &
+"${runas[@]}" "$TOOL" 127.0.0.1 "$port" "$DIR/auth.socket" localhost flood "$CONNS" 600 > "$DIR/flood.out" 2>/dev/null &
 flood=$!
 until grep -q opened "$DIR/flood.out" 2>/dev/null; do sleep 0.2; done
 phase "$(cut -d' ' -f2 "$DIR/flood.out") idle connections held"
