@@ -60,7 +60,7 @@ struct AcceptLoop : std::enable_shared_from_this<AcceptLoop<Acceptor, Socket>> {
             spdlog::warn("{}: holding new connections (from {} first): {} connections open, {} waiting "
                          "for a frame (limits {}, {}, {} a peer){}",
                          what, peer, adm.open_count(), adm.waiting_count(), adm.limits().open,
-                         adm.limits().waiting, adm.limits().waiting_per_peer, suppressed(held));
+                         adm.limits().waiting, adm.limits().waiting_per_peer, not_logged(held));
         if (tries >= kTries) {
             boost::system::error_code ignored;
             sock->close(ignored);
@@ -76,15 +76,11 @@ struct AcceptLoop : std::enable_shared_from_this<AcceptLoop<Acceptor, Socket>> {
         uint64_t held = 0;
         if (error_log.allow(&held))
             spdlog::error("{}: accept failed: {} ({} connections open); retrying in 100 ms{}", what,
-                          ec.message(), Admission::process().open_count(), suppressed(held));
+                          ec.message(), Admission::process().open_count(), not_logged(held));
         retry.expires_after(std::chrono::milliseconds(100));
         retry.async_wait([self = this->shared_from_this()](boost::system::error_code e) {
             if (!e && self->acceptor.is_open()) self->run();
         });
-    }
-
-    static std::string suppressed(uint64_t n) {
-        return n ? " (" + std::to_string(n) + " more like it not logged)" : "";
     }
 
     Acceptor &acceptor;

@@ -11,6 +11,12 @@ namespace drover::net {
 
 void sha256(std::span<const uint8_t> data, uint8_t out[32]) { SHA256(data.data(), data.size(), out); }
 
+bool matches_digest(std::span<const uint8_t> body, std::span<const uint8_t> digest) {
+    proto::Digest got;
+    sha256(body, got.data());
+    return digest.size() == got.size() && std::equal(got.begin(), got.end(), digest.begin());
+}
+
 std::vector<uint8_t> Authenticator::sign_hash(const uint8_t hash[32], uint32_t uid, uint32_t gid) const {
     std::vector<uint8_t> cred(DROVER_AUTH_CRED_MAX);
     uint32_t len = uint32_t(cred.size());
@@ -79,9 +85,7 @@ namespace drover::net {
 ReplyCheck admin_reply_check(const Authenticator &auth, std::function<bool(uint32_t)> is_admin) {
     return [&auth, is_admin = std::move(is_admin)](const proto::FrameHeader &h, const proto::Preamble &p,
                                                    std::span<const uint8_t> body) -> std::string {
-        proto::Digest got;
-        sha256(body, got.data());
-        if (!std::equal(got.begin(), got.end(), p.digest.begin())) return "body does not match its digest";
+        if (!matches_digest(body, p.digest)) return "body does not match its digest";
         uint32_t uid = 0, gid = 0;
         std::string err = auth.verify_seal(h.type, h.body_len, p.to, p.digest, p.cred, &uid, &gid);
         if (!err.empty()) return err;

@@ -53,5 +53,7 @@ ReplyCheck admin_reply_check(const Authenticator &auth, std::function<bool(uint3
 
 // SHA-256 of data.
 void sha256(std::span<const uint8_t> data, uint8_t out[32]);
+// Whether body's SHA-256 is digest (a frame's preamble names it; the credential covers it).
+bool matches_digest(std::span<const uint8_t> body, std::span<const uint8_t> digest);
 
 }  // namespace drover::net

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdint>
 #include <mutex>
+#include <string>
 
 namespace drover::net {
 
@@ -35,5 +36,10 @@ class LogLimit {
     bool logged_ = false;
     uint64_t held_ = 0;
 };
+
+// The end of a line that LogLimit allowed: " (N more like it not logged)", or nothing.
+inline std::string not_logged(uint64_t suppressed) {
+    return suppressed ? " (" + std::to_string(suppressed) + " more like it not logged)" : "";
+}
 
 }  // namespace drover::net

@@ -45,11 +45,12 @@ std::vector<uint8_t> make_ok(const std::string &text) {
 void Responder::error(int code, const std::string &text) { reply(make_error(code, text)); }
 void Responder::ok(const std::string &text) { reply(make_ok(text)); }
 
-uint32_t default_body_limit(proto::Body type) {
+uint32_t body_limit(proto::Body type, uint32_t script_limit) {
     switch (type) {
     case proto::Body::JobSubmitRequest:    // the script and the environment
-    case proto::Body::JobUpdateRequest:
     case proto::Body::BatchLaunchRequest:
+        return script_limit;
+    case proto::Body::JobUpdateRequest:
         return 64u << 20;
     case proto::Body::StepLaunchRequest:   // the task layout of a large step
     case proto::Body::ForwardRequest:      // node lists and the message forwarded
@@ -64,11 +65,7 @@ uint32_t default_body_limit(proto::Body type) {
 ServerLimits server_limits(const Config &conf) {
     ServerLimits l;
     l.message_timeout = std::chrono::seconds(conf.message_timeout);
-    uint64_t script = std::min<uint64_t>(conf.max_script_size + (16u << 20), proto::kMaxFrameBody);
-    l.body_limit = [script](proto::Body type) {
-        bool carries_script = type == proto::Body::JobSubmitRequest || type == proto::Body::BatchLaunchRequest;
-        return carries_script ? uint32_t(script) : default_body_limit(type);
-    };
+    l.script_limit = uint32_t(std::min<uint64_t>(conf.max_script_size + (16u << 20), proto::kMaxFrameBody));
     return l;
 }
 
@@ -86,10 +83,6 @@ struct ServerShared {
     ServerLimits limits;
     LogLimit refused_log, evicted_log;
 };
-
-std::string suppressed(uint64_t n) {
-    return n ? " (" + std::to_string(n) + " more like it not logged)" : "";
-}
 
 // One connection: reads a frame (header, preamble: authenticated; then the body), hands the request
 // to the handler, writes its reply, and waits for the next frame. A frame must arrive whole within
@@ -117,7 +110,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
                 if (self->shared_->evicted_log.allow(&held))
                     spdlog::warn("port {}: closed a connection from {} that had sent no whole frame, "
                                  "for a newer one: too many connections waiting{}",
-                                 self->sock_.local_endpoint().port(), self->peer_addr_, suppressed(held));
+                                 self->sock_.local_endpoint().port(), self->peer_addr_, not_logged(held));
                 self->close();
             });
         };
@@ -212,7 +205,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
         err = shared_->auth.verify_seal(frame_.type, frame_.body_len, p.to, p.digest, p.cred,
                                         &req->peer.uid, &req->peer.gid);
         if (!err.empty()) return refuse_auth(type + ": " + err);
-        uint32_t limit = shared_->limits.body_limit(frame_.type);
+        uint32_t limit = body_limit(frame_.type, shared_->limits.script_limit);
         if (frame_.body_len > limit)
             return refuse_auth(type + " of " + std::to_string(frame_.body_len) +
                                " bytes exceeds the limit of " + std::to_string(limit));
@@ -239,9 +232,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
 
     void dispatch(const std::shared_ptr<Request> &req) {
         timer_.cancel();
-        proto::Digest got;
-        sha256(req->bytes, got.data());
-        if (got != digest_) return refuse("body does not match the digest its credential covers");
+        if (!matches_digest(req->bytes, digest_)) return refuse("body does not match the digest its credential covers");
         std::string err = proto::verify_message(req->bytes, frame_.type, &req->msg);
         if (!err.empty()) return refuse(err);
         req->peer.addr = peer_addr_;
@@ -252,7 +243,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
     void refuse(const std::string &why) {
         uint64_t held = 0;
         if (shared_->refused_log.allow(&held))
-            spdlog::warn("refused frame from {}: {}{}", peer_addr_, why, suppressed(held));
+            spdlog::warn("refused frame from {}: {}{}", peer_addr_, why, not_logged(held));
         close();
     }
 
@@ -261,7 +252,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
     void refuse_auth(const std::string &why) {
         uint64_t held = 0;
         if (shared_->refused_log.allow(&held))
-            spdlog::warn("refused {} from {}{}", why, peer_addr_, suppressed(held));
+            spdlog::warn("refused {} from {}{}", why, peer_addr_, not_logged(held));
         send(make_error(DROVER_AUTH_REFUSED, "Authentication failure: " + why), true, true);
     }
 

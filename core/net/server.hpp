@@ -57,15 +57,15 @@ using ResponderPtr = std::shared_ptr<Responder>;
 using Handler = std::function<void(std::shared_ptr<Request>, ResponderPtr)>;
 
 // The largest body a request of this type may have (replies are read by clients, not here):
-// those that carry scripts and environments 64 MiB, node lists and layouts proto::kMaxFrameBody,
-// any other 1 MiB.
-uint32_t default_body_limit(proto::Body type);
+// those that carry a batch script script_limit, updates 64 MiB, node lists and layouts
+// proto::kMaxFrameBody, any other 1 MiB.
+uint32_t body_limit(proto::Body type, uint32_t script_limit);
 
 struct ServerLimits {
     // A frame must arrive whole within this from the connection's accept (or its last reply):
     // MessageTimeout.
     std::chrono::milliseconds message_timeout{10000};
-    std::function<uint32_t(proto::Body)> body_limit = default_body_limit;
+    uint32_t script_limit = 64u << 20;  // see body_limit
 };
 
 // A daemon's limits from its configuration: MessageTimeout, and requests that carry a batch script
