@@ -95,18 +95,14 @@ class Call : public std::enable_shared_from_this<Call> {
 
     void got_frame() {
         reply_->bytes.assign(rest_.begin() + head_.preamble_len, rest_.end());
-        std::string why = check_reply(head_, {rest_.data(), head_.preamble_len}, reply_->bytes);
-        if (!why.empty()) return finish("reply from " + host_ + " refused: " + why);
-        const proto::Message *msg = nullptr;
-        std::string err = proto::verify_message(reply_->bytes, head_.type, &msg);
-        if (!err.empty()) return finish("bad reply from " + host_ + ": " + err);
-        if (awaiting_accept_ && msg->body_type() == proto::Body::ForwardAccepted) {
+        std::string err = accept_reply(head_, {rest_.data(), head_.preamble_len}, *reply_, host_);
+        if (!err.empty()) return finish(err);
+        if (awaiting_accept_ && reply_->msg->body_type() == proto::Body::ForwardAccepted) {
             // Accepted: now the reply, within the call's whole timeout.
             awaiting_accept_ = false;
             arm(timeout_ms_);
             return read_header();
         }
-        reply_->msg = msg;
         finish({});
     }
 

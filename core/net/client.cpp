@@ -131,12 +131,23 @@ ReplyCheck g_reply_check;
 
 void set_reply_check(ReplyCheck check) { g_reply_check = std::move(check); }
 
+namespace {
 std::string check_reply(const proto::FrameHeader &header, std::span<const uint8_t> preamble,
                         std::span<const uint8_t> body) {
     if (!g_reply_check || header.type == proto::Body::ForwardAccepted) return {};
     proto::Preamble p;
     std::string err = proto::decode_preamble(preamble, &p);
     return err.empty() ? g_reply_check(header, p, body) : err;
+}
+}  // namespace
+
+std::string accept_reply(const proto::FrameHeader &header, std::span<const uint8_t> preamble,
+                         Reply &reply, const std::string &from) {
+    std::string err = check_reply(header, preamble, reply.bytes);
+    if (!err.empty()) return "reply from " + from + " refused: " + err;
+    err = proto::verify_message(reply.bytes, header.type, &reply.msg);
+    if (!err.empty()) return "bad reply from " + from + ": " + err;
+    return {};
 }
 
 Reply read_frame(int fd, const Deadline &deadline, const std::string &from, uint32_t max_body) {
@@ -150,10 +161,8 @@ Reply read_frame(int fd, const Deadline &deadline, const std::string &from, uint
     Reply reply;
     reply.bytes.resize(h.body_len);
     read_all(fd, reply.bytes.data(), h.body_len, deadline);
-    err = check_reply(h, {preamble, h.preamble_len}, reply.bytes);
-    if (!err.empty()) throw NetError("reply from " + from + " refused: " + err);
-    err = proto::verify_message(reply.bytes, h.type, &reply.msg);
-    if (!err.empty()) throw NetError("bad reply from " + from + ": " + err);
+    err = accept_reply(h, {preamble, h.preamble_len}, reply, from);
+    if (!err.empty()) throw NetError(err);
     return reply;
 }
 

@@ -89,9 +89,10 @@ Reply call(const std::string &host, uint16_t port, const std::string &to,
 using ReplyCheck = std::function<std::string(const proto::FrameHeader &header, const proto::Preamble &preamble,
                                              std::span<const uint8_t> body)>;
 void set_reply_check(ReplyCheck check);
-// Parses a reply's preamble and applies the reply check. Returns an empty string or the reason.
-std::string check_reply(const proto::FrameHeader &header, std::span<const uint8_t> preamble,
-                        std::span<const uint8_t> body);
+// Takes a reply read whole (its body in reply.bytes): applies the reply check to it, verifies its
+// message and points reply.msg into it. Returns an empty string, or the error naming from.
+std::string accept_reply(const proto::FrameHeader &header, std::span<const uint8_t> preamble,
+                         Reply &reply, const std::string &from);
 
 struct Deadline;
 // Reads one frame from a blocking socket: header, preamble (not checked: the reader opened the

@@ -23,13 +23,13 @@
 #include <iterator>
 #include <netinet/in.h>
 #include <string>
-#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <thread>
 #include <unistd.h>
 #include <vector>
 
+#include "daemon/daemon.hpp"
 #include "net/client.hpp"
 #include "net/fd.hpp"
 #include "proto/frame.hpp"
@@ -147,19 +147,10 @@ int claim(const char *host, int port, const std::string &name, int n, int secs) 
     return 0;
 }
 
-// As many of n descriptors as this process may open: the soft limit raised to the hard one.
-void raise_fd_limit() {
-    rlimit rl{};
-    if (::getrlimit(RLIMIT_NOFILE, &rl) == 0) {
-        rl.rlim_cur = rl.rlim_max;
-        ::setrlimit(RLIMIT_NOFILE, &rl);
-    }
-}
-
 // Opens up to n connections without waiting for the daemon to accept them (non-blocking
 // connects), holds them secs seconds, then prints how many it opened.
 int flood(const char *host, int port, const std::string &socket, bool unix_socket, int n, int secs) {
-    raise_fd_limit();
+    drover::daemon::raise_fd_limit();  // as many descriptors as the hard limit allows
     std::vector<int> fds;
     for (int i = 0; i < n; ++i) {
         int fd = -1;
