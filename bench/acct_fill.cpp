@@ -18,18 +18,22 @@
 
 namespace {
 
-drover_str str(const std::string &s) { return {s.data(), s.size()}; }
+drover_str str(const std::string &s) {
+    return {s.data(), s.size()};
+}
 
 std::string lower(std::string s) {
     for (char &c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
     return s;
 }
 
-}  // namespace
+} // namespace
 
 int main(int argc, char **argv) {
     if (argc < 3) {
-        std::fprintf(stderr, "usage: %s accounting/lmdb|accounting/postgres COUNT [Key=Value ...]\n", argv[0]);
+        std::fprintf(stderr,
+                     "usage: %s accounting/lmdb|accounting/postgres COUNT [Key=Value ...]\n",
+                     argv[0]);
         return 2;
     }
     const std::string type = argv[1];
@@ -47,8 +51,8 @@ int main(int argc, char **argv) {
         set.load(type);
         const auto &acct = set.acct();
         const int64_t now = std::time(nullptr);
-        const std::string name = "bench", part = "debug", nodes = "n[1-4]", wd = "/tmp", node = "n1",
-                          tres = "cpu=16,mem=4G,node=4", batch = "batch";
+        const std::string name = "bench", part = "debug", nodes = "n[1-4]", wd = "/tmp",
+                          node = "n1", tres = "cpu=16,mem=4G,node=4", batch = "batch";
         std::string account;
         auto t0 = std::chrono::steady_clock::now();
         for (uint32_t i = 1; i <= count; ++i) {
@@ -107,8 +111,9 @@ int main(int argc, char **argv) {
             }
         }
         double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        std::printf("%s: %u jobs and %u steps stored through the plugin in %.2f s (%.0f records/s)\n",
-                    type.c_str(), count, count, secs, 2.0 * count / secs);
+        std::printf(
+            "%s: %u jobs and %u steps stored through the plugin in %.2f s (%.0f records/s)\n",
+            type.c_str(), count, count, secs, 2.0 * count / secs);
     } catch (const std::exception &e) {
         std::fprintf(stderr, "%s\n", e.what());
         return 1;

@@ -38,7 +38,7 @@
 #include <string>
 #include <string_view>
 #include <thread>
-#include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
+#include <utility> // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
 #include <vector>
 
 #include <boost/asio/io_context.hpp>
@@ -79,8 +79,7 @@ struct JobShape {
     uint32_t nodes, tasks_per_node, limit_min;
 };
 
-std::vector<JobShape> make_shapes(const Options &o)
-{
+std::vector<JobShape> make_shapes(const Options &o) {
     std::mt19937_64 rng(o.seed);
     std::uniform_real_distribution<double> unit(0.0, 1.0);
     const uint32_t per_node[] = {1, 2, 4, 8, 16, 32};
@@ -92,13 +91,13 @@ std::vector<JobShape> make_shapes(const Options &o)
         if (u < 0.50)
             n = 1;
         else if (u < 0.75)
-            n = 2 + uint32_t(unit(rng) * 3);  // 2-4
+            n = 2 + uint32_t(unit(rng) * 3); // 2-4
         else if (u < 0.90)
-            n = 5 + uint32_t(unit(rng) * 12);  // 5-16
+            n = 5 + uint32_t(unit(rng) * 12); // 5-16
         else if (u < 0.97)
-            n = 17 + uint32_t(unit(rng) * 16);  // 17-32
+            n = 17 + uint32_t(unit(rng) * 16); // 17-32
         else
-            n = 33 + uint32_t(unit(rng) * 32);  // 33-64
+            n = 33 + uint32_t(unit(rng) * 32); // 33-64
         const uint32_t tpn = per_node[uint32_t(unit(rng) * 6) % 6];
         const uint32_t limit = uint32_t(std::lround(5.0 * std::pow(1440.0 / 5.0, unit(rng))));
         shapes.push_back({std::min<uint32_t>(n, o.nodes), tpn, limit});
@@ -107,38 +106,46 @@ std::vector<JobShape> make_shapes(const Options &o)
 }
 
 std::string config_text(const Options &o, const std::string &dir, const std::string &select,
-                        const std::string &sched)
-{
+                        const std::string &sched) {
     const std::string last = std::to_string(o.nodes);
     char range[64];
     std::snprintf(range, sizeof range, "b[%0*u-%s]", int(last.size()), 1u, last.c_str());
     return "ClusterName=bench\n"
            "SlurmctldHost=localhost(127.0.0.1)\n"
-           "SlurmdPort=9\n"  // discard: nothing is ever sent there
-           "StateSaveLocation=" + dir + "\n"
-           "SelectType=" + select + "\n"
-           "SchedulerType=" + sched + "\n"
-           "SchedulerParameters=" + o.params + "\n"
-           "MaxJobCount=" + std::to_string(o.jobs * 2 + 10) + "\n"
-           "NodeName=" + std::string(range) +
+           "SlurmdPort=9\n" // discard: nothing is ever sent there
+           "StateSaveLocation=" +
+           dir +
+           "\n"
+           "SelectType=" +
+           select +
+           "\n"
+           "SchedulerType=" +
+           sched +
+           "\n"
+           "SchedulerParameters=" +
+           o.params +
+           "\n"
+           "MaxJobCount=" +
+           std::to_string(o.jobs * 2 + 10) +
+           "\n"
+           "NodeName=" +
+           std::string(range) +
            " CPUs=32 Sockets=2 CoresPerSocket=16 ThreadsPerCore=1 RealMemory=128000 "
            "State=UNKNOWN\n"
-           "PartitionName=batch Nodes=" + std::string(range) +
-           " Default=YES MaxTime=INFINITE State=UP\n";
+           "PartitionName=batch Nodes=" +
+           std::string(range) + " Default=YES MaxTime=INFINITE State=UP\n";
 }
 
 // Drops the controller's log lines but keeps the last summary sched/backfill logs of its plan.
 class PlanLine : public spdlog::sinks::base_sink<std::mutex> {
   public:
-    std::string take()
-    {
+    std::string take() {
         std::lock_guard lk(mutex_);
         return std::exchange(last_, {});
     }
 
   protected:
-    void sink_it_(const spdlog::details::log_msg &msg) override
-    {
+    void sink_it_(const spdlog::details::log_msg &msg) override {
         const std::string_view text(msg.payload.data(), msg.payload.size());
         if (const auto at = text.find("plan: "); at != std::string_view::npos)
             last_.assign(text.substr(at + 6));
@@ -151,8 +158,7 @@ class PlanLine : public spdlog::sinks::base_sink<std::mutex> {
 
 std::shared_ptr<PlanLine> plan_line;
 
-double ms_since(Clock::time_point t0)
-{
+double ms_since(Clock::time_point t0) {
     return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
 }
 
@@ -162,22 +168,19 @@ struct Figure {
 };
 
 // One timed pass.
-Figure timed_pass(ctld::Scheduler &sched, ctld::JobManager &jobs)
-{
+Figure timed_pass(ctld::Scheduler &sched, ctld::JobManager &jobs) {
     const std::size_t pending = jobs.pending().size();
     const std::size_t running = jobs.running().size();
     const auto t0 = Clock::now();
     sched.pass();
     const double ms = ms_since(t0);
     std::size_t forecasts = 0;
-    for (const ctld::Job *j : jobs.pending())
-        forecasts += j->expected_start != 0;
+    for (const ctld::Job *j : jobs.pending()) forecasts += j->expected_start != 0;
     return {ms, pending, jobs.running().size() - running, forecasts};
 }
 
-void print(const std::string &select, const std::string &sched, const char *what,
-           const Options &o, const Figure &f, const char *target)
-{
+void print(const std::string &select, const std::string &sched, const char *what, const Options &o,
+           const Figure &f, const char *target) {
     std::printf("%-17s %-15s %-9s %6u nodes %7zu pending %9.1f ms  (started %zu)%s\n",
                 select.c_str(), sched.c_str(), what, o.nodes, f.pending_before, f.ms, f.started,
                 target);
@@ -188,11 +191,9 @@ void print(const std::string &select, const std::string &sched, const char *what
 }
 
 void run_case(const Options &o, const std::vector<JobShape> &shapes, const std::string &select,
-              const std::string &sched_name)
-{
+              const std::string &sched_name) {
     std::string tmpl = "/tmp/drover-sched-bench-XXXXXX";
-    if (!::mkdtemp(tmpl.data()))
-        throw std::runtime_error("mkdtemp failed");
+    if (!::mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
     const std::string dir = tmpl;
     {
         Config conf = parse_config(config_text(o, dir + "/state", select, sched_name),
@@ -201,22 +202,21 @@ void run_case(const Options &o, const std::vector<JobShape> &shapes, const std::
         plugin::PluginSet plugins(conf, "ctld");
         plugins.load(select);
         plugins.load(sched_name);
-        net::Authenticator auth(plugins.auth());  // none loaded: nothing is signed here
+        net::Authenticator auth(plugins.auth()); // none loaded: nothing is signed here
         state::Store store(conf.state_save_location, false);
         ctld::Committer commit(io, store);
         net::CallPool pool(io, 1);
-        ctld::AcctQueue acct(io, plugins.acct(), conf.cluster_name, [](uint64_t) {});  // none loaded
+        ctld::AcctQueue acct(io, plugins.acct(), conf.cluster_name, [](uint64_t) {}); // none loaded
         ctld::AcctRecorder recorder(commit, store, acct);
-        ctld::Ctx ctx{io, conf, plugins, auth, store, commit, pool, acct,
-                      nullptr, nullptr, nullptr, nullptr, 0, "bench", &recorder};
+        ctld::Ctx ctx{io,      conf,    plugins, auth,    store, commit,  pool,     acct,
+                      nullptr, nullptr, nullptr, nullptr, 0,     "bench", &recorder};
         ctld::NodeManager nodes(ctx);
         ctld::JobManager jobs(ctx);
         ctld::Scheduler sched(ctx);
         ctx.nodes = &nodes;
         ctx.jobs = &jobs;
         ctx.sched = &sched;
-        for (uint32_t i = 0; i < nodes.size(); ++i)
-            nodes.mark_up(i);
+        for (uint32_t i = 0; i < nodes.size(); ++i) nodes.mark_up(i);
         sched.init_select();
 
         const int64_t now = ctld::Ctx::now();
@@ -230,13 +230,14 @@ void run_case(const Options &o, const std::vector<JobShape> &shapes, const std::
             j->min_nodes = j->max_nodes = s.nodes;
             j->num_tasks = s.nodes * s.tasks_per_node;
             j->cpus_per_task = 1;
-            j->mem_per_cpu_mb = 2000;  // --mem-per-cpu: without it cons_tres gives whole nodes' memory
+            j->mem_per_cpu_mb =
+                2000; // --mem-per-cpu: without it cons_tres gives whole nodes' memory
             j->time_limit_min = s.limit_min;
             j->submit_time = j->eligible_time = now;
             j->work_dir = "/tmp";
             jobs.adopt(std::move(j));
         }
-        commit.flush();  // the adopted jobs' records; nothing waits on this commit
+        commit.flush(); // the adopted jobs' records; nothing waits on this commit
 
         const bool backfill = sched_name == "sched/backfill";
         const Figure fill = timed_pass(sched, jobs);
@@ -258,7 +259,7 @@ void run_case(const Options &o, const std::vector<JobShape> &shapes, const std::
         print(select, sched_name, "pass", o, strict[strict.size() / 2],
               strict.size() > 1 ? "  (median)  target < 100 ms" : "  target < 100 ms");
         if (backfill) {
-            std::this_thread::sleep_for(std::chrono::milliseconds(2100));  // bf_interval=2
+            std::this_thread::sleep_for(std::chrono::milliseconds(2100)); // bf_interval=2
             const Figure plan = timed_pass(sched, jobs);
             print(select, sched_name, "backfill", o, plan, "  target < 1000 ms");
         }
@@ -267,20 +268,17 @@ void run_case(const Options &o, const std::vector<JobShape> &shapes, const std::
     std::filesystem::remove_all(dir, ec);
 }
 
-bool plugin_built(const std::string &id)
-{
+bool plugin_built(const std::string &id) {
     Config conf;
     plugin::PluginSet probe(conf, "ctld");
     for (const auto &d : probe.search_dirs())
-        if (std::filesystem::exists(d + "/" + plugin::plugin_file_name(id)))
-            return true;
+        if (std::filesystem::exists(d + "/" + plugin::plugin_file_name(id))) return true;
     return false;
 }
 
-}  // namespace
+} // namespace
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     Options o;
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string k = argv[i], v = argv[i + 1];
@@ -315,8 +313,7 @@ int main(int argc, char **argv)
     spdlog::set_default_logger(logger);
 
     std::vector<std::string> selects;
-    if (o.select == "all" || o.select == "linear")
-        selects.push_back("select/linear");
+    if (o.select == "all" || o.select == "linear") selects.push_back("select/linear");
     if (o.select == "all" || o.select == "cons_tres") {
         if (plugin_built("select/cons_tres"))
             selects.push_back("select/cons_tres");

@@ -20,7 +20,9 @@ namespace drover::cli {
 namespace {
 
 volatile sig_atomic_t g_interrupted = 0;
-void on_int(int) { g_interrupted = 1; }
+void on_int(int) {
+    g_interrupted = 1;
+}
 
 using proto::str;
 
@@ -31,7 +33,7 @@ const proto::JobInfoLite *wait_job(net::Reply &reply, uint32_t id, uint32_t time
     return reply.as<proto::JobWaitResponse>()->job();
 }
 
-}  // namespace
+} // namespace
 
 void cancel_quietly(const std::string &spec) {
     flatbuffers::FlatBufferBuilder fbb(64);
@@ -100,9 +102,9 @@ bool allocate(const SrunRequest &r, const std::string &prog, Allocation *out) {
     }
     flatbuffers::FlatBufferBuilder fbb(1024);
     auto o = [&](const std::string &v) { return v.empty() ? 0 : fbb.CreateString(v); };
-    auto n = o(name), wd = o(work), part = o(r.partition), acct = o(r.account), comment = o(r.comment),
-         gres = o(r.gres), cons = o(r.constraint), req = o(r.req_nodes), exc = o(r.exc_nodes),
-         host = o(short_host());
+    auto n = o(name), wd = o(work), part = o(r.partition), acct = o(r.account),
+         comment = o(r.comment), gres = o(r.gres), cons = o(r.constraint), req = o(r.req_nodes),
+         exc = o(r.exc_nodes), host = o(short_host());
     proto::JobDescBuilder d(fbb);
     d.add_name(n);
     d.add_work_dir(wd);
@@ -133,10 +135,11 @@ bool allocate(const SrunRequest &r, const std::string &prog, Allocation *out) {
     const proto::JobSubmitResponse *sub = nullptr;
     try {
         // MaxJobCount reached: said once, then retried with growing pauses (as Slurm's salloc).
-        reply = call_ctld_retrying(fbb, proto::Body::JobSubmitRequest,
-                                   proto::CreateJobSubmitRequest(fbb, desc).Union(), [&](int retry) {
-                                       if (retry == 1) print_error(prog, kSubmitRetryText);
-                                   });
+        reply =
+            call_ctld_retrying(fbb, proto::Body::JobSubmitRequest,
+                               proto::CreateJobSubmitRequest(fbb, desc).Union(), [&](int retry) {
+                                   if (retry == 1) print_error(prog, kSubmitRetryText);
+                               });
         sub = reply.as<proto::JobSubmitResponse>();
     } catch (const net::RpcError &e) {
         print_error(prog, std::string("Job submit/allocate failed: ") + e.what());
@@ -144,7 +147,8 @@ bool allocate(const SrunRequest &r, const std::string &prog, Allocation *out) {
     }
     uint32_t id = sub->job_id();
     if (prog == "salloc") say("Pending job allocation " + std::to_string(id));
-    struct sigaction sa {}, old_int {}, old_term {};
+    struct sigaction sa {
+    }, old_int{}, old_term{};
     sa.sa_handler = on_int;
     ::sigaction(SIGINT, &sa, &old_int);
     ::sigaction(SIGTERM, &sa, &old_term);
@@ -174,7 +178,9 @@ bool allocate(const SrunRequest &r, const std::string &prog, Allocation *out) {
     }
     if (!job || job->state() != DROVER_JOB_RUNNING) {
         print_error(prog, "Job allocation " + std::to_string(id) + " has been revoked." +
-                              (job && job->reason() && job->reason()->size() ? " (" + job->reason()->str() + ")" : ""));
+                              (job && job->reason() && job->reason()->size()
+                                   ? " (" + job->reason()->str() + ")"
+                                   : ""));
         return false;
     }
     if (queued_said) say("job " + std::to_string(id) + " has been allocated resources");
@@ -217,4 +223,4 @@ int job_state(uint32_t job_id) {
     }
 }
 
-}  // namespace drover::cli
+} // namespace drover::cli

@@ -44,4 +44,4 @@ void release(uint32_t job_id, int exit_status);
 // The current state of a job (a drover_job_state), or -1 when the controller does not know it.
 int job_state(uint32_t job_id);
 
-}  // namespace drover::cli
+} // namespace drover::cli

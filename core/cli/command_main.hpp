@@ -19,17 +19,21 @@ namespace drover::cli {
 struct CommandText {
     std::string_view prog;
     const char *help;
-    const char *usage = nullptr;                // nullptr: --usage prints the help
-    std::string_view version_prefix = "drover ";  // the version line is this, then the version
+    const char *usage = nullptr;                 // nullptr: --usage prints the help
+    std::string_view version_prefix = "drover "; // the version line is this, then the version
 };
 
 // Prints the first of --help, --usage and --version that a asks for; returns whether it did.
 template <class Args>
 bool print_help_usage_version(const CommandText &t, const Args &a) {
-    if (a.help) write_out(t.help);
-    else if (a.usage) write_out(t.usage ? t.usage : t.help);
-    else if (a.version) write_out(version_line(t.version_prefix));
-    else return false;
+    if (a.help)
+        write_out(t.help);
+    else if (a.usage)
+        write_out(t.usage ? t.usage : t.help);
+    else if (a.version)
+        write_out(version_line(t.version_prefix));
+    else
+        return false;
     return true;
 }
 
@@ -50,4 +54,4 @@ int command_main(const CommandText &t, std::span<const std::string> args,
     });
 }
 
-}  // namespace drover::cli
+} // namespace drover::cli

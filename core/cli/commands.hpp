@@ -27,4 +27,4 @@ int sstat_main(std::span<const std::string> args);
 int sacctmgr_main(std::span<const std::string> args);
 int sdiag_main(std::span<const std::string> args);
 
-}  // namespace drover::cli
+} // namespace drover::cli

@@ -25,4 +25,4 @@ void append_header(std::string &out, const std::vector<std::string> &names,
     out += "\n";
 }
 
-}  // namespace drover::cli
+} // namespace drover::cli

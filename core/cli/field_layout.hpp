@@ -20,4 +20,4 @@ void append_field(std::string &out, std::string_view value, int width, bool last
 void append_header(std::string &out, const std::vector<std::string> &names,
                    const std::vector<int> &widths, FieldLayout layout, std::string_view delimiter);
 
-}  // namespace drover::cli
+} // namespace drover::cli

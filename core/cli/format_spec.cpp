@@ -7,13 +7,17 @@
 namespace drover::cli {
 
 namespace {
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-}  // namespace
+bool is_digit(char c) {
+    return c >= '0' && c <= '9';
+}
+bool is_alpha(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+} // namespace
 
 FormatSpec parse_percent_format(std::string_view fmt) {
     FormatSpec spec;
-    std::string *text = &spec.prefix;   // where literal text goes
+    std::string *text = &spec.prefix; // where literal text goes
     std::size_t i = 0;
     while (i < fmt.size()) {
         char c = fmt[i];
@@ -73,8 +77,10 @@ FormatSpec parse_long_format(std::string_view fmt, int default_width) {
                 if (width < 100000) width = width * 10 + (rest[k] - '0');
                 ++k;
             }
-            if (k > digits) f.width = width;
-            else if (f.right) throw ParseError("Invalid format specification: " + item);
+            if (k > digits)
+                f.width = width;
+            else if (f.right)
+                throw ParseError("Invalid format specification: " + item);
             f.suffix = std::string(rest.substr(k));
         }
         spec.fields.push_back(std::move(f));
@@ -94,4 +100,4 @@ std::string render_line(const FormatSpec &spec,
     return line;
 }
 
-}  // namespace drover::cli
+} // namespace drover::cli

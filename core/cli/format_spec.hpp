@@ -9,16 +9,16 @@
 namespace drover::cli {
 
 struct FieldSpec {
-    char type = 0;          // the letter of a -o field ('i', 'P', ...)
-    std::string name;       // the name of a -O field ("JobID"), as written
-    int width = 0;          // 0 = as wide as the value
-    bool right = false;     // "." given: right-justified
-    bool hash = false;      // sinfo's "#": width found from the data
-    std::string suffix;     // literal text after the field, up to the next one
+    char type = 0;      // the letter of a -o field ('i', 'P', ...)
+    std::string name;   // the name of a -O field ("JobID"), as written
+    int width = 0;      // 0 = as wide as the value
+    bool right = false; // "." given: right-justified
+    bool hash = false;  // sinfo's "#": width found from the data
+    std::string suffix; // literal text after the field, up to the next one
 };
 
 struct FormatSpec {
-    std::string prefix;     // literal text before the first field
+    std::string prefix; // literal text before the first field
     std::vector<FieldSpec> fields;
 };
 
@@ -41,4 +41,4 @@ struct FieldValue {
 std::string render_line(const FormatSpec &spec,
                         const std::function<FieldValue(const FieldSpec &)> &value_of);
 
-}  // namespace drover::cli
+} // namespace drover::cli

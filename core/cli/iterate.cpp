@@ -11,7 +11,7 @@ namespace drover::cli {
 std::string date_line(int64_t now) {
     time_t t = static_cast<time_t>(now);
     char buf[64];
-    struct tm tm{};
+    struct tm tm {};
     localtime_r(&t, &tm);
     strftime(buf, sizeof buf, "%a %b %d %H:%M:%S %Y\n", &tm);
     return buf;
@@ -27,4 +27,4 @@ int show_every(int seconds, const std::function<int()> &show) {
     }
 }
 
-}  // namespace drover::cli
+} // namespace drover::cli

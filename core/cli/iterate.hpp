@@ -15,4 +15,4 @@ std::string date_line(int64_t now);
 // seconds, over and over, until show returns non-zero. Returns show's last status.
 int show_every(int seconds, const std::function<int()> &show);
 
-}  // namespace drover::cli
+} // namespace drover::cli

@@ -48,7 +48,7 @@ std::optional<std::vector<uint32_t>> expand_tasks(const std::vector<TaskRange> &
         if (uint64_t(r.hi) - r.lo + 1 > limit) return std::nullopt;
         for (uint64_t t = r.lo; t <= r.hi; ++t) {
             out.push_back(uint32_t(t));
-            if (out.size() > limit * 2) {   // duplicates may be dropped below; bound the work
+            if (out.size() > limit * 2) { // duplicates may be dropped below; bound the work
                 std::sort(out.begin(), out.end());
                 out.erase(std::unique(out.begin(), out.end()), out.end());
                 if (out.size() > limit) return std::nullopt;
@@ -62,7 +62,8 @@ std::optional<std::vector<uint32_t>> expand_tasks(const std::vector<TaskRange> &
 }
 
 bool JobSpec::matches(const proto::JobInfo &job) const {
-    if (!has_tasks) return job.job_id() == job_id || (job.array_job_id() && job.array_job_id() == job_id);
+    if (!has_tasks)
+        return job.job_id() == job_id || (job.array_job_id() && job.array_job_id() == job_id);
     if (job.array_job_id() != job_id) return false;
     if (job.array_task_id() != kNoVal) return task_in(tasks, job.array_task_id());
     // The pending record: named when it still holds one of the tasks.
@@ -79,12 +80,17 @@ std::optional<JobSpec> parse_job_spec(std::string_view text) {
     JobSpec s;
     std::string_view t = trim(text);
     s.text = std::string(t);
-    if (auto dot = t.rfind('.'); dot != std::string_view::npos && t.find(']', dot) == std::string_view::npos) {
+    if (auto dot = t.rfind('.');
+        dot != std::string_view::npos && t.find(']', dot) == std::string_view::npos) {
         std::string_view step = t.substr(dot + 1);
-        if (step == "batch") s.step_id = 0xfffffffbu;
-        else if (step == "extern") s.step_id = 0xfffffffcu;
-        else if (auto v = parse_u32(step); v && *v < 0xfffffff0u) s.step_id = *v;
-        else return std::nullopt;
+        if (step == "batch")
+            s.step_id = 0xfffffffbu;
+        else if (step == "extern")
+            s.step_id = 0xfffffffcu;
+        else if (auto v = parse_u32(step); v && *v < 0xfffffff0u)
+            s.step_id = *v;
+        else
+            return std::nullopt;
         t = t.substr(0, dot);
     }
     std::size_t us = t.find('_');
@@ -101,7 +107,7 @@ std::optional<JobSpec> parse_job_spec(std::string_view text) {
             tasks = tasks.substr(0, pct);
         }
     } else if (tasks.find_first_of(",-") != std::string_view::npos) {
-        return std::nullopt;   // a list or range needs brackets: "12_[1-3]"
+        return std::nullopt; // a list or range needs brackets: "12_[1-3]"
     }
     auto ranges = parse_task_ranges(tasks);
     if (!ranges) return std::nullopt;
@@ -146,4 +152,4 @@ std::vector<uint32_t> spec_job_ids(const std::vector<JobSpec> &specs) {
     return ids;
 }
 
-}  // namespace drover::cli
+} // namespace drover::cli

@@ -40,10 +40,10 @@ std::optional<std::vector<uint32_t>> expand_tasks(const std::vector<TaskRange> &
 // One job as a user names it.
 struct JobSpec {
     uint32_t job_id = 0;
-    bool has_tasks = false;          // "_4" or "_[...]" given
-    std::vector<TaskRange> tasks;    // when has_tasks
-    std::string text;                // as written (spaces around it removed)
-    uint32_t step_id = 0xfffffffeu;  // "123.4": a step (0xfffffffb for "123.batch"); NO_VAL = none
+    bool has_tasks = false;         // "_4" or "_[...]" given
+    std::vector<TaskRange> tasks;   // when has_tasks
+    std::string text;               // as written (spaces around it removed)
+    uint32_t step_id = 0xfffffffeu; // "123.4": a step (0xfffffffb for "123.batch"); NO_VAL = none
 
     // Whether job is what this spec names: the job itself or, for a bare id, any task of the
     // array with that id; with tasks, a task among them or the array's pending record while it
@@ -69,4 +69,4 @@ std::vector<std::string> split_job_specs(std::string_view list);
 // The distinct job ids the specs name, in the order first named.
 std::vector<uint32_t> spec_job_ids(const std::vector<JobSpec> &specs);
 
-}  // namespace drover::cli
+} // namespace drover::cli

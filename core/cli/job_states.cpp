@@ -18,20 +18,13 @@ struct StateName {
 };
 
 constexpr StateName kStates[] = {
-    {DROVER_JOB_PENDING, "PENDING", "PD"},
-    {DROVER_JOB_RUNNING, "RUNNING", "R"},
-    {DROVER_JOB_SUSPENDED, "SUSPENDED", "S"},
-    {DROVER_JOB_COMPLETE, "COMPLETED", "CD"},
-    {DROVER_JOB_CANCELLED, "CANCELLED", "CA"},
-    {DROVER_JOB_FAILED, "FAILED", "F"},
-    {DROVER_JOB_TIMEOUT, "TIMEOUT", "TO"},
-    {DROVER_JOB_NODE_FAIL, "NODE_FAIL", "NF"},
-    {DROVER_JOB_PREEMPTED, "PREEMPTED", "PR"},
-    {DROVER_JOB_BOOT_FAIL, "BOOT_FAIL", "BF"},
-    {DROVER_JOB_DEADLINE, "DEADLINE", "DL"},
-    {DROVER_JOB_OOM, "OUT_OF_MEMORY", "OOM"},
-    {kStateCompleting, "COMPLETING", "CG"},
-    {kStateConfiguring, "CONFIGURING", "CF"},
+    {DROVER_JOB_PENDING, "PENDING", "PD"},     {DROVER_JOB_RUNNING, "RUNNING", "R"},
+    {DROVER_JOB_SUSPENDED, "SUSPENDED", "S"},  {DROVER_JOB_COMPLETE, "COMPLETED", "CD"},
+    {DROVER_JOB_CANCELLED, "CANCELLED", "CA"}, {DROVER_JOB_FAILED, "FAILED", "F"},
+    {DROVER_JOB_TIMEOUT, "TIMEOUT", "TO"},     {DROVER_JOB_NODE_FAIL, "NODE_FAIL", "NF"},
+    {DROVER_JOB_PREEMPTED, "PREEMPTED", "PR"}, {DROVER_JOB_BOOT_FAIL, "BOOT_FAIL", "BF"},
+    {DROVER_JOB_DEADLINE, "DEADLINE", "DL"},   {DROVER_JOB_OOM, "OUT_OF_MEMORY", "OOM"},
+    {kStateCompleting, "COMPLETING", "CG"},    {kStateConfiguring, "CONFIGURING", "CF"},
     {kStateRequeued, "REQUEUED", "RQ"},
 };
 
@@ -49,7 +42,7 @@ uint32_t shown_state(uint32_t state) {
     return state & kJobStateBase;
 }
 
-}  // namespace
+} // namespace
 
 const char *job_state_long(uint32_t state) {
     const StateName *s = lookup(shown_state(state));
@@ -64,11 +57,12 @@ const char *job_state_compact(uint32_t state) {
 bool job_is_active(uint32_t state) {
     if (state & (kJobFlagCompleting | kJobFlagConfiguring)) return true;
     uint32_t base = state & kJobStateBase;
-    return base == DROVER_JOB_PENDING || base == DROVER_JOB_RUNNING ||
-           base == DROVER_JOB_SUSPENDED;
+    return base == DROVER_JOB_PENDING || base == DROVER_JOB_RUNNING || base == DROVER_JOB_SUSPENDED;
 }
 
-bool job_is_finished(uint32_t state) { return !job_is_active(state); }
+bool job_is_finished(uint32_t state) {
+    return !job_is_active(state);
+}
 
 std::optional<uint32_t> parse_job_state(std::string_view name) {
     for (const auto &s : kStates)
@@ -125,4 +119,4 @@ std::string exit_code_string(int32_t wait_status) {
     return str_i(code) + ":" + str_i(sig);
 }
 
-}  // namespace drover::cli
+} // namespace drover::cli

@@ -38,7 +38,7 @@ std::optional<uint32_t> parse_job_state(std::string_view name);
 // A parsed -t list. Empty = no filter; "all" sets all.
 struct JobStateFilter {
     bool all = false;
-    std::vector<uint32_t> states;   // base states and kState* pseudo states
+    std::vector<uint32_t> states; // base states and kState* pseudo states
     bool empty() const { return !all && states.empty(); }
     bool matches(uint32_t state) const;
 };
@@ -53,4 +53,4 @@ std::string valid_job_state_names();
 // A raw wait status as "code:signal" ("0:0", "1:0", "0:9").
 std::string exit_code_string(int32_t wait_status);
 
-}  // namespace drover::cli
+} // namespace drover::cli

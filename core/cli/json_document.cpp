@@ -11,13 +11,18 @@ void meta(JsonWriter &w) {
     w.key("client").begin_object().kv("source", "").end_object();
     w.key("command").begin_array().end_array();
     w.key("slurm").begin_object();
-    w.key("version").begin_object().kv_num("major", 0).kv_num("micro", 0).kv_num("minor", 1).end_object();
+    w.key("version")
+        .begin_object()
+        .kv_num("major", 0)
+        .kv_num("micro", 0)
+        .kv_num("minor", 1)
+        .end_object();
     w.kv("release", "drover 0.1.0").kv("cluster", "");
     w.end_object();
     w.end_object();
 }
 
-}  // namespace
+} // namespace
 
 std::string json_document(std::string_view list_key, JsonStamps stamps, int64_t now,
                           const std::function<void(JsonWriter &)> &write_records) {
@@ -36,4 +41,4 @@ std::string json_document(std::string_view list_key, JsonStamps stamps, int64_t 
     return w.finish();
 }
 
-}  // namespace drover::cli
+} // namespace drover::cli

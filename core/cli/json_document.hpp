@@ -13,9 +13,9 @@ namespace drover::cli {
 
 // Which stamps follow the record list.
 enum class JsonStamps {
-    none,                       // sinfo, sacct
-    last_update,                // "last_update": nodes, partitions
-    last_backfill_and_update,   // "last_backfill", then "last_update": jobs
+    none,                     // sinfo, sacct
+    last_update,              // "last_update": nodes, partitions
+    last_backfill_and_update, // "last_backfill", then "last_update": jobs
 };
 
 // {"<list_key>": [<what write_records writes>], <stamps>, "meta": {...}, "errors": [],
@@ -23,4 +23,4 @@ enum class JsonStamps {
 std::string json_document(std::string_view list_key, JsonStamps stamps, int64_t now,
                           const std::function<void(JsonWriter &)> &write_records);
 
-}  // namespace drover::cli
+} // namespace drover::cli

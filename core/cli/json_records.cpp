@@ -18,7 +18,9 @@ namespace drover::cli {
 
 namespace {
 
-std::string_view sv(const flatbuffers::String *s) { return s ? s->string_view() : std::string_view(); }
+std::string_view sv(const flatbuffers::String *s) {
+    return s ? s->string_view() : std::string_view();
+}
 
 void time_obj(JsonWriter &w, std::string_view key, int64_t t) {
     w.kv_number_obj(key, t > 0 ? uint64_t(t) : 0, t > 0, false);
@@ -35,7 +37,8 @@ void partition_state(JsonWriter &w, const proto::PartitionInfo &p) {
 
 void job(JsonWriter &w, const proto::JobInfo &j, int64_t now) {
     bool active = job_is_active(j.state());
-    std::string user = sv(j.user_name()).empty() ? user_name(j.user_id()) : std::string(sv(j.user_name()));
+    std::string user =
+        sv(j.user_name()).empty() ? user_name(j.user_id()) : std::string(sv(j.user_name()));
     w.begin_object();
     w.kv("account", sv(j.account()));
     w.kv_number_obj("array_job_id", j.array_job_id(), true, false);
@@ -75,7 +78,8 @@ void job(JsonWriter &w, const proto::JobInfo &j, int64_t now) {
     w.kv("standard_input", sv(j.std_in()).empty() ? std::string_view("/dev/null") : sv(j.std_in()));
     w.kv("standard_output", sv(j.std_out()));
     time_obj(w, "start_time", j.start_time());
-    w.kv("state_reason", sv(j.state_reason()).empty() ? std::string_view("None") : sv(j.state_reason()));
+    w.kv("state_reason",
+         sv(j.state_reason()).empty() ? std::string_view("None") : sv(j.state_reason()));
     w.kv("submit_host", sv(j.submit_host()));
     time_obj(w, "submit_time", j.submit_time());
     w.kv_number_obj("tasks", j.num_tasks() ? j.num_tasks() : 1, true, false);
@@ -160,8 +164,9 @@ void sinfo_entry(JsonWriter &w, const SinfoRow &r) {
             ++o;
             co += n->cpus() - alloc;
         } else {
-            (n->state() == DROVER_NODE_IDLE ? i : (n->state() == DROVER_NODE_ALLOCATED ||
-                                                    n->state() == DROVER_NODE_MIXED) ? a : o) += 1;
+            (n->state() == DROVER_NODE_IDLE                                             ? i
+             : (n->state() == DROVER_NODE_ALLOCATED || n->state() == DROVER_NODE_MIXED) ? a
+                                                                                        : o) += 1;
             ci += n->cpus() - alloc;
         }
     }
@@ -229,7 +234,7 @@ void acct_job(JsonWriter &w, const proto::AcctJob &j, int64_t now) {
     w.end_object();
 }
 
-}  // namespace
+} // namespace
 
 std::string jobs_json(const std::vector<const proto::JobInfo *> &jobs, int64_t now) {
     return json_document("jobs", JsonStamps::last_backfill_and_update, now, [&](JsonWriter &w) {
@@ -261,4 +266,4 @@ std::string acct_jobs_json(const std::vector<const proto::AcctJob *> &jobs, int6
     });
 }
 
-}  // namespace drover::cli
+} // namespace drover::cli

@@ -22,4 +22,4 @@ std::string sinfo_json(const std::vector<SinfoRow> &rows, int64_t now);
 // {"jobs":[...]} with each job's steps.
 std::string acct_jobs_json(const std::vector<const proto::AcctJob *> &jobs, int64_t now);
 
-}  // namespace drover::cli
+} // namespace drover::cli

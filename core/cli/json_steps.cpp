@@ -20,7 +20,9 @@ namespace drover::cli {
 
 namespace {
 
-std::string_view sv(const flatbuffers::String *s) { return s ? s->string_view() : std::string_view(); }
+std::string_view sv(const flatbuffers::String *s) {
+    return s ? s->string_view() : std::string_view();
+}
 
 // One TRES entry; node and task are the ones that had a "max" figure (task < 0: none).
 struct Tres {
@@ -71,7 +73,7 @@ std::vector<Tres> allocated(std::string_view tres) {
         try {
             count = type == "mem" ? parse_size_mb(value) : std::stoull(value);
         } catch (const std::exception &) {
-            continue;  // a figure this version cannot read is left out rather than guessed
+            continue; // a figure this version cannot read is left out rather than guessed
         }
         out.push_back({type, name, tres_id(type), count});
     }
@@ -92,13 +94,13 @@ void step(JsonWriter &w, const proto::AcctJob &j, const proto::AcctStep &s, int6
     const int64_t elapsed = s.start_time() && end > s.start_time() ? end - s.start_time() : 0;
     w.begin_object();
     json_exit_code(w, s.exit_status(), active);
-    const bool cancelled = (s.state() & kJobStateBase) == DROVER_JOB_CANCELLED && s.cancelled_by() != kNoVal;
+    const bool cancelled =
+        (s.state() & kJobStateBase) == DROVER_JOB_CANCELLED && s.cancelled_by() != kNoVal;
     w.kv("kill_request_user", cancelled ? user_name(s.cancelled_by()) : std::string());
     std::vector<std::string> names;
     try {
         names = hostlist_expand(sv(s.node_list()));
-    } catch (const ParseError &) {
-    }
+    } catch (const ParseError &) {}
     w.key("nodes").begin_object();
     w.kv_num("count", s.nodes()).kv("range", sv(s.node_list()));
     w.key("list").begin_array();
@@ -159,7 +161,7 @@ void step(JsonWriter &w, const proto::AcctJob &j, const proto::AcctStep &s, int6
     w.end_object();
 }
 
-}  // namespace
+} // namespace
 
 void json_exit_code(JsonWriter &w, int32_t raw, bool active) {
     int status = static_cast<int>(raw);
@@ -182,4 +184,4 @@ void json_acct_steps(JsonWriter &w, const proto::AcctJob &job, int64_t now) {
     w.end_array();
 }
 
-}  // namespace drover::cli
+} // namespace drover::cli

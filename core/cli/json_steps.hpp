@@ -17,4 +17,4 @@ void json_exit_code(JsonWriter &w, int32_t raw, bool active);
 // "steps": [...], the job's recorded steps in sacct's order.
 void json_acct_steps(JsonWriter &w, const proto::AcctJob &job, int64_t now);
 
-}  // namespace drover::cli
+} // namespace drover::cli

@@ -14,10 +14,17 @@ std::size_t utf8_len(std::string_view s, std::size_t i) {
     std::size_t n;
     uint32_t cp;
     if (c < 0x80) return 1;
-    if ((c & 0xe0) == 0xc0) { n = 2; cp = c & 0x1f; }
-    else if ((c & 0xf0) == 0xe0) { n = 3; cp = c & 0x0f; }
-    else if ((c & 0xf8) == 0xf0) { n = 4; cp = c & 0x07; }
-    else return 0;
+    if ((c & 0xe0) == 0xc0) {
+        n = 2;
+        cp = c & 0x1f;
+    } else if ((c & 0xf0) == 0xe0) {
+        n = 3;
+        cp = c & 0x0f;
+    } else if ((c & 0xf8) == 0xf0) {
+        n = 4;
+        cp = c & 0x07;
+    } else
+        return 0;
     if (i + n > s.size()) return 0;
     for (std::size_t k = 1; k < n; ++k) {
         if ((b(i + k) & 0xc0) != 0x80) return 0;
@@ -29,7 +36,7 @@ std::size_t utf8_len(std::string_view s, std::size_t i) {
     return n;
 }
 
-}  // namespace
+} // namespace
 
 std::string json_escape(std::string_view s) {
     std::string out;
@@ -37,14 +44,36 @@ std::string json_escape(std::string_view s) {
     for (std::size_t i = 0; i < s.size();) {
         unsigned char c = static_cast<unsigned char>(s[i]);
         switch (c) {
-        case '"': out += "\\\""; ++i; continue;
-        case '\\': out += "\\\\"; ++i; continue;
-        case '\n': out += "\\n"; ++i; continue;
-        case '\r': out += "\\r"; ++i; continue;
-        case '\t': out += "\\t"; ++i; continue;
-        case '\b': out += "\\b"; ++i; continue;
-        case '\f': out += "\\f"; ++i; continue;
-        default: break;
+        case '"':
+            out += "\\\"";
+            ++i;
+            continue;
+        case '\\':
+            out += "\\\\";
+            ++i;
+            continue;
+        case '\n':
+            out += "\\n";
+            ++i;
+            continue;
+        case '\r':
+            out += "\\r";
+            ++i;
+            continue;
+        case '\t':
+            out += "\\t";
+            ++i;
+            continue;
+        case '\b':
+            out += "\\b";
+            ++i;
+            continue;
+        case '\f':
+            out += "\\f";
+            ++i;
+            continue;
+        default:
+            break;
         }
         if (c < 0x20 || c == 0x7f) {
             char buf[8];
@@ -165,4 +194,4 @@ std::string JsonWriter::finish() {
     return out;
 }
 
-}  // namespace drover::cli
+} // namespace drover::cli

@@ -43,13 +43,13 @@ class JsonWriter {
     std::string finish();
 
   private:
-    JsonWriter &open(char bracket);    // '{' or '['
-    JsonWriter &close(char bracket);   // '}' or ']'
+    JsonWriter &open(char bracket);  // '{' or '['
+    JsonWriter &close(char bracket); // '}' or ']'
     void before_value();
     void newline();
     std::string out_;
-    std::vector<bool> has_items_;   // per open container
+    std::vector<bool> has_items_; // per open container
     bool after_key_ = false;
 };
 
-}  // namespace drover::cli
+} // namespace drover::cli

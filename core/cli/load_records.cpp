@@ -27,4 +27,4 @@ const proto::PartitionInfoResponse *load_partitions(net::Reply &reply, std::stri
                                                   req.Union(), error_line(std::move(error_prefix)));
 }
 
-}  // namespace drover::cli
+} // namespace drover::cli

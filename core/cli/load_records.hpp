@@ -24,11 +24,12 @@ const proto::PartitionInfoResponse *load_partitions(net::Reply &reply, std::stri
 
 // The records of a reply's list, as pointers (none when the list is absent).
 template <class Record>
-std::vector<const Record *> records_of(const flatbuffers::Vector<flatbuffers::Offset<Record>> *list) {
+std::vector<const Record *>
+records_of(const flatbuffers::Vector<flatbuffers::Offset<Record>> *list) {
     std::vector<const Record *> out;
     if (list)
         for (const auto *r : *list) out.push_back(r);
     return out;
 }
 
-}  // namespace drover::cli
+} // namespace drover::cli

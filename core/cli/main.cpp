@@ -17,9 +17,9 @@ struct Command {
 };
 
 constexpr Command kCommands[] = {
-    {"sbatch", sbatch_main},   {"squeue", squeue_main},     {"scancel", scancel_main},
-    {"sinfo", sinfo_main},     {"scontrol", scontrol_main}, {"sacct", sacct_main},
-    {"srun", srun_main},       {"salloc", salloc_main},     {"sstat", sstat_main},
+    {"sbatch", sbatch_main},     {"squeue", squeue_main},     {"scancel", scancel_main},
+    {"sinfo", sinfo_main},       {"scontrol", scontrol_main}, {"sacct", sacct_main},
+    {"srun", srun_main},         {"salloc", salloc_main},     {"sstat", sstat_main},
     {"sacctmgr", sacctmgr_main}, {"sdiag", sdiag_main},
 };
 
@@ -31,11 +31,12 @@ int usage() {
     return 1;
 }
 
-}  // namespace
+} // namespace
 
 int main(int argc, char **argv) {
     std::string_view prog = argc > 0 && argv[0] ? argv[0] : "drover";
-    if (auto slash = prog.rfind('/'); slash != std::string_view::npos) prog.remove_prefix(slash + 1);
+    if (auto slash = prog.rfind('/'); slash != std::string_view::npos)
+        prog.remove_prefix(slash + 1);
     std::vector<std::string> args;
     args.reserve(argc > 1 ? std::size_t(argc - 1) : 0);
     for (int i = 1; i < argc; ++i) args.emplace_back(argv[i]);

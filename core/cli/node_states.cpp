@@ -12,7 +12,9 @@ namespace drover::cli {
 
 namespace {
 
-bool has(uint32_t flags, uint32_t f) { return (flags & f) != 0; }
+bool has(uint32_t flags, uint32_t f) {
+    return (flags & f) != 0;
+}
 
 bool draining(uint32_t state, uint32_t flags) {
     return has(flags, DROVER_NODE_FLAG_COMPLETING) || state == DROVER_NODE_ALLOCATED ||
@@ -39,28 +41,42 @@ Names names(uint32_t state, uint32_t flags) {
     if (has(flags, DROVER_NODE_FLAG_DRAIN))
         return draining(state, flags) ? Names{"DRNG", "DRAINING"} : Names{"DRAIN", "DRAINED"};
     switch (state) {
-    case DROVER_NODE_DOWN: return {"DOWN", "DOWN"};
-    case DROVER_NODE_FUTURE: return {"FUTR", "FUTURE"};
-    case DROVER_NODE_UNKNOWN: return {"UNK", "UNKNOWN"};
-    default: break;
+    case DROVER_NODE_DOWN:
+        return {"DOWN", "DOWN"};
+    case DROVER_NODE_FUTURE:
+        return {"FUTR", "FUTURE"};
+    case DROVER_NODE_UNKNOWN:
+        return {"UNK", "UNKNOWN"};
+    default:
+        break;
     }
     if (has(flags, DROVER_NODE_FLAG_COMPLETING)) return {"COMP", "COMPLETING"};
     switch (state) {
-    case DROVER_NODE_IDLE: return {"IDLE", "IDLE"};
-    case DROVER_NODE_ALLOCATED: return {"ALLOC", "ALLOCATED"};
-    case DROVER_NODE_MIXED: return {"MIX", "MIXED"};
-    default: return {"UNK", "UNKNOWN"};
+    case DROVER_NODE_IDLE:
+        return {"IDLE", "IDLE"};
+    case DROVER_NODE_ALLOCATED:
+        return {"ALLOC", "ALLOCATED"};
+    case DROVER_NODE_MIXED:
+        return {"MIX", "MIXED"};
+    default:
+        return {"UNK", "UNKNOWN"};
     }
 }
 
 const char *base_name(uint32_t state) {
     switch (state) {
-    case DROVER_NODE_DOWN: return "DOWN";
-    case DROVER_NODE_IDLE: return "IDLE";
-    case DROVER_NODE_ALLOCATED: return "ALLOCATED";
-    case DROVER_NODE_MIXED: return "MIXED";
-    case DROVER_NODE_FUTURE: return "FUTURE";
-    default: return "UNKNOWN";
+    case DROVER_NODE_DOWN:
+        return "DOWN";
+    case DROVER_NODE_IDLE:
+        return "IDLE";
+    case DROVER_NODE_ALLOCATED:
+        return "ALLOCATED";
+    case DROVER_NODE_MIXED:
+        return "MIXED";
+    case DROVER_NODE_FUTURE:
+        return "FUTURE";
+    default:
+        return "UNKNOWN";
     }
 }
 
@@ -83,16 +99,22 @@ constexpr FlagName kFlags[] = {
 // FUTURE 6).
 int slurm_base_number(uint32_t state) {
     switch (state) {
-    case DROVER_NODE_DOWN: return 1;
-    case DROVER_NODE_IDLE: return 2;
-    case DROVER_NODE_ALLOCATED: return 3;
-    case DROVER_NODE_MIXED: return 5;
-    case DROVER_NODE_FUTURE: return 6;
-    default: return 0;
+    case DROVER_NODE_DOWN:
+        return 1;
+    case DROVER_NODE_IDLE:
+        return 2;
+    case DROVER_NODE_ALLOCATED:
+        return 3;
+    case DROVER_NODE_MIXED:
+        return 5;
+    case DROVER_NODE_FUTURE:
+        return 6;
+    default:
+        return 0;
     }
 }
 
-}  // namespace
+} // namespace
 
 std::string node_state_compact(uint32_t state, uint32_t flags) {
     return std::string(names(state, flags).compact) + suffix(flags);
@@ -112,10 +134,14 @@ std::string node_state_complete(uint32_t state, uint32_t flags) {
 uint32_t node_state_slurm_raw(uint32_t state, uint32_t flags) {
     // Slurm's NODE_STATE_* flag bits for the flags Drover has.
     static constexpr std::pair<uint32_t, uint32_t> kSlurmBits[] = {
-        {DROVER_NODE_FLAG_CLOUD, 0x80},          {DROVER_NODE_FLAG_DRAIN, 0x200},
-        {DROVER_NODE_FLAG_COMPLETING, 0x400},    {DROVER_NODE_FLAG_NOT_RESPONDING, 0x800},
-        {DROVER_NODE_FLAG_POWERED_DOWN, 0x1000}, {DROVER_NODE_FLAG_POWERING_UP, 0x4000},
-        {DROVER_NODE_FLAG_POWERING_DOWN, 0x40000}, {DROVER_NODE_FLAG_POWER_DOWN, 0x800000},
+        {DROVER_NODE_FLAG_CLOUD, 0x80},
+        {DROVER_NODE_FLAG_DRAIN, 0x200},
+        {DROVER_NODE_FLAG_COMPLETING, 0x400},
+        {DROVER_NODE_FLAG_NOT_RESPONDING, 0x800},
+        {DROVER_NODE_FLAG_POWERED_DOWN, 0x1000},
+        {DROVER_NODE_FLAG_POWERING_UP, 0x4000},
+        {DROVER_NODE_FLAG_POWERING_DOWN, 0x40000},
+        {DROVER_NODE_FLAG_POWER_DOWN, 0x800000},
     };
     uint32_t raw = static_cast<uint32_t>(slurm_base_number(state));
     for (const auto &[ours, slurm] : kSlurmBits)
@@ -159,12 +185,14 @@ bool NodeStateMatch::matches(uint32_t state, uint32_t flags) const {
 }
 
 std::vector<NodeStateMatch> parse_node_state_list(std::string_view list) {
-    static constexpr const char *kKnown[] = {
-        "ALLOC",      "ALLOCATED",      "MIX",          "MIXED",         "IDLE",
-        "DOWN",       "FUTURE",         "FUTR",         "UNK",           "UNKNOWN",
-        "DRAIN",      "DRAINED",        "DRAINING",     "DRNG",          "COMP",
-        "COMPLETING", "CLOUD",          "NO_RESPOND",   "NOT_RESPONDING", "POWER_DOWN",
-        "POWERED_DOWN", "POWERING_DOWN", "POWERING_UP", "POWER_UP"};
+    static constexpr const char *kKnown[] = {"ALLOC",          "ALLOCATED",   "MIX",
+                                             "MIXED",          "IDLE",        "DOWN",
+                                             "FUTURE",         "FUTR",        "UNK",
+                                             "UNKNOWN",        "DRAIN",       "DRAINED",
+                                             "DRAINING",       "DRNG",        "COMP",
+                                             "COMPLETING",     "CLOUD",       "NO_RESPOND",
+                                             "NOT_RESPONDING", "POWER_DOWN",  "POWERED_DOWN",
+                                             "POWERING_DOWN",  "POWERING_UP", "POWER_UP"};
     std::vector<NodeStateMatch> out;
     for (const auto &item : split(list, ',')) {
         std::string up = to_upper(item);
@@ -177,4 +205,4 @@ std::vector<NodeStateMatch> parse_node_state_list(std::string_view list) {
     return out;
 }
 
-}  // namespace drover::cli
+} // namespace drover::cli

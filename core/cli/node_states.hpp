@@ -28,11 +28,11 @@ bool node_is_unavailable(uint32_t state, uint32_t flags);
 
 // One sinfo -t/--states entry; matches() tests a node.
 struct NodeStateMatch {
-    std::string name;   // upper-case, as given
+    std::string name; // upper-case, as given
     bool matches(uint32_t state, uint32_t flags) const;
 };
 
 // Parses "idle,drain" (case-insensitive). Throws drover::ParseError for an unknown state.
 std::vector<NodeStateMatch> parse_node_state_list(std::string_view list);
 
-}  // namespace drover::cli
+} // namespace drover::cli

@@ -41,7 +41,7 @@ const OptSpec *find_long(std::span<const OptSpec> specs, std::string_view name,
     throw UsageError(msg);
 }
 
-}  // namespace
+} // namespace
 
 ParsedArgs parse_options(std::span<const std::string> args, std::span<const OptSpec> specs,
                          bool stop_at_positional) {
@@ -108,7 +108,9 @@ void print_usage_error(std::string_view prog, const UsageError &err) {
     write_err(msg);
 }
 
-std::string quoted(std::string_view v) { return "'" + std::string(v) + "'"; }
+std::string quoted(std::string_view v) {
+    return "'" + std::string(v) + "'";
+}
 
 uint32_t positive(std::string_view v, const char *what) {
     auto n = parse_u32(trim(v));
@@ -134,4 +136,4 @@ std::pair<uint32_t, uint32_t> node_count(std::string_view v) {
     return {*lo, *hi};
 }
 
-}  // namespace drover::cli
+} // namespace drover::cli

@@ -24,7 +24,7 @@ struct OptSpec {
 struct ParsedOpt {
     int id;
     std::optional<std::string> value;
-    std::string spelled;   // as written: "--job-name" or "-J"
+    std::string spelled; // as written: "--job-name" or "-J"
 };
 
 struct ParsedArgs {
@@ -52,9 +52,9 @@ ParsedArgs parse_options(std::span<const std::string> args, std::span<const OptS
 std::string quoted(std::string_view v);                       // 'v'
 uint32_t positive(std::string_view v, const char *what);      // 1..2^32-1
 uint64_t size_mb(std::string_view v, const char *what);       // "4G", "100" (MB), ...
-std::pair<uint32_t, uint32_t> node_count(std::string_view v);  // -N: "4" or "2-8" (min, max)
+std::pair<uint32_t, uint32_t> node_count(std::string_view v); // -N: "4" or "2-8" (min, max)
 
 // Prints "<prog>: <err>\nTry \"<prog> --help\" for more information\n" to stderr.
 void print_usage_error(std::string_view prog, const UsageError &err);
 
-}  // namespace drover::cli
+} // namespace drover::cli

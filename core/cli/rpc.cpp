@@ -38,9 +38,10 @@ net::Reply call_ctld_retrying(flatbuffers::FlatBufferBuilder &fbb, proto::Body t
         const auto *e = reply.msg->body_as_ErrorResponse();
         if (!e || e->code() != DROVER_EBUSY || retry > kSubmitRetries) return reply;
         waiting(retry);
-        struct timespec ts{retry, 0};
-        while (::nanosleep(&ts, &ts) != 0 && errno == EINTR) {
-        }
+        struct timespec ts {
+            retry, 0
+        };
+        while (::nanosleep(&ts, &ts) != 0 && errno == EINTR) {}
     }
 }
 
@@ -49,8 +50,7 @@ net::Reply call_host(const ControllerHost &host, flatbuffers::FlatBufferBuilder 
     const Config &conf = cli_config();
     fbb.Finish(proto::CreateMessage(fbb, type, body));
     return net::call(host.addr.empty() ? host.name : host.addr, conf.slurmctld_port, host.name,
-                     {fbb.GetBufferPointer(), fbb.GetSize()}, net::socket_signer(conf),
-                     timeout_ms);
+                     {fbb.GetBufferPointer(), fbb.GetSize()}, net::socket_signer(conf), timeout_ms);
 }
 
 int guarded(std::string_view prog, const std::function<int()> &fn) {
@@ -70,6 +70,8 @@ int guarded(std::string_view prog, const std::function<int()> &fn) {
     return 1;
 }
 
-int64_t now_seconds() { return static_cast<int64_t>(std::time(nullptr)); }
+int64_t now_seconds() {
+    return static_cast<int64_t>(std::time(nullptr));
+}
 
-}  // namespace drover::cli
+} // namespace drover::cli

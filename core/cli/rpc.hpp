@@ -69,6 +69,8 @@ int guarded(std::string_view prog, const std::function<int()> &fn);
 int64_t now_seconds();
 
 // The time a reply was stamped with by the controller, or ours when it carries none (0).
-inline int64_t reply_time(int64_t stamped) { return stamped ? stamped : now_seconds(); }
+inline int64_t reply_time(int64_t stamped) {
+    return stamped ? stamped : now_seconds();
+}
 
-}  // namespace drover::cli
+} // namespace drover::cli

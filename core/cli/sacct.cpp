@@ -66,19 +66,22 @@ constexpr const char *kHelp =
     "     -X, --allocations:\n"
     "                   Only show statistics relevant to the job allocation itself.\n";
 
-constexpr CommandText kText{kProg, kHelp};   // --usage prints the help, as in Slurm
+constexpr CommandText kText{kProg, kHelp}; // --usage prints the help, as in Slurm
 
 bool in(const std::vector<std::string> &list, std::string_view v) {
     return std::find(list.begin(), list.end(), v) != list.end();
 }
 
-std::string_view sv(const flatbuffers::String *s) { return s ? s->string_view() : std::string_view(); }
+std::string_view sv(const flatbuffers::String *s) {
+    return s ? s->string_view() : std::string_view();
+}
 
 // With -X the steps are not asked for, unless a field of the job's line adds them up.
 bool jobs_only(const SacctArgs &a, const std::vector<SacctField> &fields) {
     if (!a.allocations) return false;
     for (const auto &f : fields)
-        if (f.kind == kTotalCpu || f.kind == kUserCpu || f.kind == kSystemCpu || f.kind == kDerivedExitCode)
+        if (f.kind == kTotalCpu || f.kind == kUserCpu || f.kind == kSystemCpu ||
+            f.kind == kDerivedExitCode)
             return false;
     return true;
 }
@@ -92,8 +95,8 @@ int run(const SacctArgs &a) {
         write_out(sacct_field_names());
         return 0;
     }
-    std::string field_list = a.format      ? *a.format
-                             : a.brief     ? std::string(kSacctBriefFields)
+    std::string field_list = a.format        ? *a.format
+                             : a.brief       ? std::string(kSacctBriefFields)
                              : a.long_format ? std::string(kSacctLongFields)
                                              : std::string(kSacctDefaultFields);
     std::vector<SacctField> fields = parse_sacct_fields(field_list);
@@ -101,12 +104,14 @@ int run(const SacctArgs &a) {
     // Like Slurm: from midnight, or from now when states are asked for, unless -S or -j.
     int64_t now = now_seconds();
     int64_t start = 0, end = 0;
-    if (a.start) start = parse_sacct_time(*a.start, now);
-    else if (a.jobs.empty()) start = a.states.empty() ? parse_timestamp("today", now) : now;
+    if (a.start)
+        start = parse_sacct_time(*a.start, now);
+    else if (a.jobs.empty())
+        start = a.states.empty() ? parse_timestamp("today", now) : now;
     if (a.end) end = parse_sacct_time(*a.end, now);
     if (start && end && start > end) {
-        print_error(kProg, "Start time (" + format_timestamp(start) + ") requested is after end time (" +
-                               format_timestamp(end) + ").");
+        print_error(kProg, "Start time (" + format_timestamp(start) +
+                               ") requested is after end time (" + format_timestamp(end) + ").");
         return 1;
     }
 
@@ -149,8 +154,7 @@ int run(const SacctArgs &a) {
                 std::vector<std::string> held;
                 try {
                     held = hostlist_expand(sv(j->node_list()));
-                } catch (const ParseError &) {
-                }
+                } catch (const ParseError &) {}
                 bool hit = false;
                 for (const auto &n : held) hit = hit || in(nodes, n);
                 if (!hit) continue;
@@ -169,8 +173,8 @@ int run(const SacctArgs &a) {
     SacctLayout layout = a.parsable2  ? SacctLayout::parsable2
                          : a.parsable ? SacctLayout::parsable
                                       : SacctLayout::fixed;
-    write_out(sacct_render(fields, rows, layout, a.delimiter.value_or("|"), !a.noheader, now,
-                           a.units));
+    write_out(
+        sacct_render(fields, rows, layout, a.delimiter.value_or("|"), !a.noheader, now, a.units));
     return 0;
 }
 
@@ -185,10 +189,10 @@ SacctArgs parse(std::span<const std::string> args) {
     }
 }
 
-}  // namespace
+} // namespace
 
 int sacct_main(std::span<const std::string> args) {
     return command_main(kText, args, parse, run);
 }
 
-}  // namespace drover::cli
+} // namespace drover::cli

@@ -13,10 +13,42 @@ namespace drover::cli {
 namespace {
 
 enum Id : int {
-    kAllUsers, kAccounts, kBrief, kCompletion, kDuplicates, kHelpFormat, kEndTime, kJobs, kLong,
-    kAllClusters, kClusters, kNoheader, kNodelist, kName, kFormat, kParsable, kParsable2,
-    kPartition, kState, kStartTime, kTruncate, kUser, kUid, kAllocations, kHelp, kUsage,
-    kVersion, kVerbose, kDelimiter, kJson, kYaml, kUnits, kArray, kGroup, kQos, kNoconvert,
+    kAllUsers,
+    kAccounts,
+    kBrief,
+    kCompletion,
+    kDuplicates,
+    kHelpFormat,
+    kEndTime,
+    kJobs,
+    kLong,
+    kAllClusters,
+    kClusters,
+    kNoheader,
+    kNodelist,
+    kName,
+    kFormat,
+    kParsable,
+    kParsable2,
+    kPartition,
+    kState,
+    kStartTime,
+    kTruncate,
+    kUser,
+    kUid,
+    kAllocations,
+    kHelp,
+    kUsage,
+    kVersion,
+    kVerbose,
+    kDelimiter,
+    kJson,
+    kYaml,
+    kUnits,
+    kArray,
+    kGroup,
+    kQos,
+    kNoconvert,
 };
 
 constexpr OptSpec kSpecs[] = {
@@ -63,7 +95,7 @@ void append_list(std::vector<std::string> &to, const std::string &list) {
     for (auto &s : split(list, ',')) to.push_back(std::move(s));
 }
 
-}  // namespace
+} // namespace
 
 SacctArgs parse_sacct_args(std::span<const std::string> args) {
     ParsedArgs pa = parse_options(args, kSpecs, /*stop_at_positional=*/false);
@@ -72,35 +104,65 @@ SacctArgs parse_sacct_args(std::span<const std::string> args) {
     for (const auto &o : pa.opts) {
         const std::string v = o.value.value_or("");
         switch (static_cast<Id>(o.id)) {
-        case kAllUsers: a.allusers = true; break;
-        case kAccounts: append_list(a.accounts, v); break;
-        case kBrief: a.brief = true; break;
-        case kHelpFormat: a.helpformat = true; break;
-        case kEndTime: a.end = v; break;
+        case kAllUsers:
+            a.allusers = true;
+            break;
+        case kAccounts:
+            append_list(a.accounts, v);
+            break;
+        case kBrief:
+            a.brief = true;
+            break;
+        case kHelpFormat:
+            a.helpformat = true;
+            break;
+        case kEndTime:
+            a.end = v;
+            break;
         case kJobs:
             for (auto &sel : parse_sacct_jobs(v)) a.jobs.push_back(std::move(sel));
             a.job_ids = sacct_job_ids(a.jobs);
             break;
-        case kLong: a.long_format = true; break;
-        case kNoheader: a.noheader = true; break;
-        case kNodelist: a.nodelist = v; break;
-        case kName: append_list(a.names, v); break;
-        case kFormat:
-            if (a.format) a.format = *a.format + "," + v;
-            else a.format = v;
+        case kLong:
+            a.long_format = true;
             break;
-        case kParsable: a.parsable = true; break;
-        case kParsable2: a.parsable2 = true; break;
-        case kPartition: append_list(a.partitions, v); break;
+        case kNoheader:
+            a.noheader = true;
+            break;
+        case kNodelist:
+            a.nodelist = v;
+            break;
+        case kName:
+            append_list(a.names, v);
+            break;
+        case kFormat:
+            if (a.format)
+                a.format = *a.format + "," + v;
+            else
+                a.format = v;
+            break;
+        case kParsable:
+            a.parsable = true;
+            break;
+        case kParsable2:
+            a.parsable2 = true;
+            break;
+        case kPartition:
+            append_list(a.partitions, v);
+            break;
         case kState:
             for (const auto &name : split(v, ',')) {
                 auto st = parse_job_state(trim(name));
-                if (!st) throw SacctFatal("unrecognized job state value '" + std::string(trim(name)) + "'");
+                if (!st)
+                    throw SacctFatal("unrecognized job state value '" + std::string(trim(name)) +
+                                     "'");
                 a.states.states.push_back(*st);
             }
             break;
-        case kDuplicates: a.duplicates = true; break;
-        case kClusters: {  // a later -M replaces an earlier one; "all" means every cluster
+        case kDuplicates:
+            a.duplicates = true;
+            break;
+        case kClusters: { // a later -M replaces an earlier one; "all" means every cluster
             auto items = split(v, ',');
             bool all = false;
             for (const auto &c : items) all = all || iequals(trim(c), "all") || trim(c) == "-1";
@@ -109,18 +171,39 @@ SacctArgs parse_sacct_args(std::span<const std::string> args) {
                 for (const auto &c : items) a.clusters.push_back(to_lower(trim(c)));
             break;
         }
-        case kAllClusters: a.clusters.clear(); break;
-        case kStartTime: a.start = v; break;
+        case kAllClusters:
+            a.clusters.clear();
+            break;
+        case kStartTime:
+            a.start = v;
+            break;
         case kUser:
-        case kUid: append_list(a.users, v); break;
-        case kAllocations: a.allocations = true; break;
-        case kHelp: a.help = true; break;
-        case kUsage: a.usage = true; break;
-        case kVersion: a.version = true; break;
-        case kVerbose: ++a.verbose; break;
-        case kDelimiter: a.delimiter = v; break;
-        case kJson: a.json = true; break;
-        case kYaml: throw ParseError("--yaml is not supported by Drover; use --json");
+        case kUid:
+            append_list(a.users, v);
+            break;
+        case kAllocations:
+            a.allocations = true;
+            break;
+        case kHelp:
+            a.help = true;
+            break;
+        case kUsage:
+            a.usage = true;
+            break;
+        case kVersion:
+            a.version = true;
+            break;
+        case kVerbose:
+            ++a.verbose;
+            break;
+        case kDelimiter:
+            a.delimiter = v;
+            break;
+        case kJson:
+            a.json = true;
+            break;
+        case kYaml:
+            throw ParseError("--yaml is not supported by Drover; use --json");
         case kUnits: {
             char u = v.size() == 1 ? char(std::toupper(static_cast<unsigned char>(v[0]))) : 0;
             if (std::string_view("KMGTP").find(u) == std::string_view::npos || !u)
@@ -128,10 +211,11 @@ SacctArgs parse_sacct_args(std::span<const std::string> args) {
             a.units = u;
             break;
         }
-        default: break;
+        default:
+            break;
         }
     }
     return a;
 }
 
-}  // namespace drover::cli
+} // namespace drover::cli

@@ -20,17 +20,17 @@ struct SacctArgs {
     bool help = false, usage = false, version = false, helpformat = false;
     int verbose = 0;
     std::optional<std::string> delimiter;
-    std::optional<std::string> format;            // -o (repeats are joined)
-    std::vector<SacctSel> jobs;                   // -j items ("12", "12.batch", "12_3", "12_3.0")
-    std::vector<uint32_t> job_ids;                // the job ids they name, for the store
-    std::optional<std::string> start, end;        // -S, -E as written
-    JobStateFilter states;                        // -s
+    std::optional<std::string> format;     // -o (repeats are joined)
+    std::vector<SacctSel> jobs;            // -j items ("12", "12.batch", "12_3", "12_3.0")
+    std::vector<uint32_t> job_ids;         // the job ids they name, for the store
+    std::optional<std::string> start, end; // -S, -E as written
+    JobStateFilter states;                 // -s
     std::vector<std::string> users, accounts, partitions, names;
-    std::optional<std::string> nodelist;          // -N
-    char units = 0;                               // --units: K, M, G, T or P (0: per figure)
-    bool duplicates = false;                      // -D: earlier runs of requeued jobs too
-    std::vector<std::string> clusters;            // -M (empty, or -M all / -L: every cluster)
-    std::optional<std::string> fatal;             // set instead of throwing SacctFatal (sacct.cpp)
+    std::optional<std::string> nodelist; // -N
+    char units = 0;                      // --units: K, M, G, T or P (0: per figure)
+    bool duplicates = false;             // -D: earlier runs of requeued jobs too
+    std::vector<std::string> clusters;   // -M (empty, or -M all / -L: every cluster)
+    std::optional<std::string> fatal;    // set instead of throwing SacctFatal (sacct.cpp)
 };
 
 // A mistake Slurm reports as fatal ("sacct: fatal: Bad job/step specified: x").
@@ -43,4 +43,4 @@ class SacctFatal : public ParseError {
 // drover::ParseError for other bad values.
 SacctArgs parse_sacct_args(std::span<const std::string> args);
 
-}  // namespace drover::cli
+} // namespace drover::cli

@@ -37,69 +37,129 @@ struct Def {
 
 // In Slurm's order, so an abbreviation picks the same field it does.
 constexpr Def kDefs[] = {
-    {"Account", 10, kAccount},           {"AdminComment", 15, kEmpty},
-    {"AllocCPUS", 10, kAllocCpus},       {"AllocGRES", 12, kEmpty},
-    {"AllocNodes", 10, kAllocNodes},     {"AllocTRES", 10, kAllocTres},
-    {"AssocID", 7, kEmpty},              {"AveCPU", 10, kAveCpu},
-    {"AveCPUFreq", 10, kUsage},          {"AveDiskRead", 14, kAveDiskRead},
-    {"AveDiskWrite", 14, kAveDiskWrite},        {"AvePages", 10, kUsage},
-    {"AveRSS", 10, kAveRss},              {"AveVMSize", 10, kAveVmSize},
-    {"BlockID", 16, kEmpty},             {"Cluster", 10, kCluster},
-    {"Comment", 14, kComment},           {"Constraints", 19, kEmpty},
-    {"ConsumedEnergy", 14, kConsumedEnergy},      {"ConsumedEnergyRaw", 17, kConsumedEnergy},
-    {"CPUTime", 10, kCpuTime},           {"CPUTimeRAW", 10, kCpuTimeRaw},
-    {"DerivedExitCode", 15, kDerivedExitCode}, {"Elapsed", 10, kElapsed},
-    {"ElapsedRaw", 10, kElapsedRaw},     {"Eligible", 19, kEligible},
-    {"End", 19, kEnd},                   {"ExitCode", 8, kExitCode},
-    {"Flags", 19, kFlags},               {"GID", 6, kGid},
-    {"Group", 9, kGroup},                {"JobID", -12, kJobId},
-    {"JobIDRaw", -12, kJobIdRaw},        {"JobName", 10, kJobName},
-    {"Layout", 9, kEmpty},               {"MaxDiskRead", 12, kMaxDiskRead},
-    {"MaxDiskReadNode", 15, kMaxDiskReadNode},     {"MaxDiskReadTask", 15, kUsage},
-    {"MaxDiskWrite", 12, kMaxDiskWrite},        {"MaxDiskWriteNode", 16, kMaxDiskWriteNode},
-    {"MaxDiskWriteTask", 16, kUsage},    {"MaxPages", 8, kUsage},
-    {"MaxPagesNode", 12, kUsage},        {"MaxPagesTask", 14, kUsage},
-    {"MaxRSS", 10, kMaxRss},              {"MaxRSSNode", 10, kMaxRssNode},
-    {"MaxRSSTask", 10, kMaxRssTask},          {"MaxVMSize", 10, kMaxVmSize},
-    {"MaxVMSizeNode", 14, kMaxVmSizeNode},       {"MaxVMSizeTask", 14, kUsage},
-    {"McsLabel", 12, kEmpty},            {"MinCPU", 10, kMinCpu},
-    {"MinCPUNode", 10, kUsage},          {"MinCPUTask", 10, kUsage},
-    {"NCPUS", 10, kAllocCpus},           {"NNodes", 8, kNNodes},
-    {"NodeList", 15, kNodeList},         {"NTasks", 8, kNTasks},
-    {"Priority", 10, kPriority},         {"Partition", 10, kPartition},
-    {"QOS", 10, kQos},                   {"QOSRAW", 6, kQosRaw},
-    {"Reason", 22, kReason},             {"ReqCPUFreq", 10, kUsage},
-    {"ReqCPUFreqMin", 13, kUsage},       {"ReqCPUFreqMax", 13, kUsage},
-    {"ReqCPUFreqGov", 13, kUsage},       {"ReqCPUS", 8, kReqCpus},
-    {"ReqGRES", 12, kEmpty},             {"ReqMem", 10, kReqMem},
-    {"ReqNodes", 8, kReqNodes},          {"ReqTRES", 10, kReqTres},
-    {"Reservation", 20, kEmpty},         {"ReservationId", 8, kEmpty},
-    {"Reserved", 10, kReserved},         {"ResvCPU", 10, kZeroTime},
-    {"ResvCPURAW", 10, kEmpty},          {"Start", 19, kStart},
-    {"State", 10, kState},               {"Submit", 19, kSubmit},
-    {"Suspended", 10, kSuspended},       {"SystemCPU", 10, kSystemCpu},
-    {"SystemComment", 15, kEmpty},       {"Timelimit", 10, kTimelimit},
-    {"TimelimitRaw", 10, kTimelimitRaw}, {"TotalCPU", 10, kTotalCpu},
-    {"TRESUsageInAve", 14, kUsage},      {"TRESUsageInMax", 14, kUsage},
-    {"TRESUsageInMaxNode", 18, kUsage},  {"TRESUsageInMaxTask", 18, kUsage},
-    {"TRESUsageInMin", 14, kUsage},      {"TRESUsageInMinNode", 18, kUsage},
-    {"TRESUsageInMinTask", 18, kUsage},  {"TRESUsageInTot", 14, kUsage},
-    {"TRESUsageOutAve", 15, kUsage},     {"TRESUsageOutMax", 15, kUsage},
-    {"TRESUsageOutMaxNode", 19, kUsage}, {"TRESUsageOutMaxTask", 19, kUsage},
-    {"TRESUsageOutMin", 15, kUsage},     {"TRESUsageOutMinNode", 19, kUsage},
-    {"TRESUsageOutMinTask", 19, kUsage}, {"TRESUsageOutTot", 15, kUsage},
-    {"UID", 6, kUid},                    {"User", 9, kUser},
-    {"UserCPU", 10, kUserCpu},             {"WCKey", 10, kEmpty},
-    {"WCKeyID", 10, kEmpty},             {"WorkDir", 20, kWorkDir},
+    {"Account", 10, kAccount},
+    {"AdminComment", 15, kEmpty},
+    {"AllocCPUS", 10, kAllocCpus},
+    {"AllocGRES", 12, kEmpty},
+    {"AllocNodes", 10, kAllocNodes},
+    {"AllocTRES", 10, kAllocTres},
+    {"AssocID", 7, kEmpty},
+    {"AveCPU", 10, kAveCpu},
+    {"AveCPUFreq", 10, kUsage},
+    {"AveDiskRead", 14, kAveDiskRead},
+    {"AveDiskWrite", 14, kAveDiskWrite},
+    {"AvePages", 10, kUsage},
+    {"AveRSS", 10, kAveRss},
+    {"AveVMSize", 10, kAveVmSize},
+    {"BlockID", 16, kEmpty},
+    {"Cluster", 10, kCluster},
+    {"Comment", 14, kComment},
+    {"Constraints", 19, kEmpty},
+    {"ConsumedEnergy", 14, kConsumedEnergy},
+    {"ConsumedEnergyRaw", 17, kConsumedEnergy},
+    {"CPUTime", 10, kCpuTime},
+    {"CPUTimeRAW", 10, kCpuTimeRaw},
+    {"DerivedExitCode", 15, kDerivedExitCode},
+    {"Elapsed", 10, kElapsed},
+    {"ElapsedRaw", 10, kElapsedRaw},
+    {"Eligible", 19, kEligible},
+    {"End", 19, kEnd},
+    {"ExitCode", 8, kExitCode},
+    {"Flags", 19, kFlags},
+    {"GID", 6, kGid},
+    {"Group", 9, kGroup},
+    {"JobID", -12, kJobId},
+    {"JobIDRaw", -12, kJobIdRaw},
+    {"JobName", 10, kJobName},
+    {"Layout", 9, kEmpty},
+    {"MaxDiskRead", 12, kMaxDiskRead},
+    {"MaxDiskReadNode", 15, kMaxDiskReadNode},
+    {"MaxDiskReadTask", 15, kUsage},
+    {"MaxDiskWrite", 12, kMaxDiskWrite},
+    {"MaxDiskWriteNode", 16, kMaxDiskWriteNode},
+    {"MaxDiskWriteTask", 16, kUsage},
+    {"MaxPages", 8, kUsage},
+    {"MaxPagesNode", 12, kUsage},
+    {"MaxPagesTask", 14, kUsage},
+    {"MaxRSS", 10, kMaxRss},
+    {"MaxRSSNode", 10, kMaxRssNode},
+    {"MaxRSSTask", 10, kMaxRssTask},
+    {"MaxVMSize", 10, kMaxVmSize},
+    {"MaxVMSizeNode", 14, kMaxVmSizeNode},
+    {"MaxVMSizeTask", 14, kUsage},
+    {"McsLabel", 12, kEmpty},
+    {"MinCPU", 10, kMinCpu},
+    {"MinCPUNode", 10, kUsage},
+    {"MinCPUTask", 10, kUsage},
+    {"NCPUS", 10, kAllocCpus},
+    {"NNodes", 8, kNNodes},
+    {"NodeList", 15, kNodeList},
+    {"NTasks", 8, kNTasks},
+    {"Priority", 10, kPriority},
+    {"Partition", 10, kPartition},
+    {"QOS", 10, kQos},
+    {"QOSRAW", 6, kQosRaw},
+    {"Reason", 22, kReason},
+    {"ReqCPUFreq", 10, kUsage},
+    {"ReqCPUFreqMin", 13, kUsage},
+    {"ReqCPUFreqMax", 13, kUsage},
+    {"ReqCPUFreqGov", 13, kUsage},
+    {"ReqCPUS", 8, kReqCpus},
+    {"ReqGRES", 12, kEmpty},
+    {"ReqMem", 10, kReqMem},
+    {"ReqNodes", 8, kReqNodes},
+    {"ReqTRES", 10, kReqTres},
+    {"Reservation", 20, kEmpty},
+    {"ReservationId", 8, kEmpty},
+    {"Reserved", 10, kReserved},
+    {"ResvCPU", 10, kZeroTime},
+    {"ResvCPURAW", 10, kEmpty},
+    {"Start", 19, kStart},
+    {"State", 10, kState},
+    {"Submit", 19, kSubmit},
+    {"Suspended", 10, kSuspended},
+    {"SystemCPU", 10, kSystemCpu},
+    {"SystemComment", 15, kEmpty},
+    {"Timelimit", 10, kTimelimit},
+    {"TimelimitRaw", 10, kTimelimitRaw},
+    {"TotalCPU", 10, kTotalCpu},
+    {"TRESUsageInAve", 14, kUsage},
+    {"TRESUsageInMax", 14, kUsage},
+    {"TRESUsageInMaxNode", 18, kUsage},
+    {"TRESUsageInMaxTask", 18, kUsage},
+    {"TRESUsageInMin", 14, kUsage},
+    {"TRESUsageInMinNode", 18, kUsage},
+    {"TRESUsageInMinTask", 18, kUsage},
+    {"TRESUsageInTot", 14, kUsage},
+    {"TRESUsageOutAve", 15, kUsage},
+    {"TRESUsageOutMax", 15, kUsage},
+    {"TRESUsageOutMaxNode", 19, kUsage},
+    {"TRESUsageOutMaxTask", 19, kUsage},
+    {"TRESUsageOutMin", 15, kUsage},
+    {"TRESUsageOutMinNode", 19, kUsage},
+    {"TRESUsageOutMinTask", 19, kUsage},
+    {"TRESUsageOutTot", 15, kUsage},
+    {"UID", 6, kUid},
+    {"User", 9, kUser},
+    {"UserCPU", 10, kUserCpu},
+    {"WCKey", 10, kEmpty},
+    {"WCKeyID", 10, kEmpty},
+    {"WorkDir", 20, kWorkDir},
 };
 
-std::string_view sv(const flatbuffers::String *s) { return s ? s->string_view() : std::string_view(); }
+std::string_view sv(const flatbuffers::String *s) {
+    return s ? s->string_view() : std::string_view();
+}
 
 // A requeued job's earlier run (sacct -D) is REQUEUED over PENDING, and over.
-bool requeued_run(const proto::AcctJob &j) { return (j.state() & kJobFlagRequeued) != 0; }
+bool requeued_run(const proto::AcctJob &j) {
+    return (j.state() & kJobFlagRequeued) != 0;
+}
 
 // Still pending or running (an earlier run of a requeued job is not).
-bool active(const proto::AcctJob &j) { return job_is_active(j.state()) && !requeued_run(j); }
+bool active(const proto::AcctJob &j) {
+    return job_is_active(j.state()) && !requeued_run(j);
+}
 
 // It ran: it got nodes (a job cancelled while pending has a start time but no nodes).
 bool started(const proto::AcctJob &j) {
@@ -124,8 +184,7 @@ std::string first_node(const proto::AcctJob &j) {
     try {
         auto names = hostlist_expand(list);
         if (!names.empty()) return names.front();
-    } catch (const ParseError &) {
-    }
+    } catch (const ParseError &) {}
     return std::string(list);
 }
 
@@ -138,7 +197,7 @@ std::string tres(uint32_t cpus, uint64_t mem_mb, uint32_t nodes, bool billing) {
     return t;
 }
 
-}  // namespace
+} // namespace
 
 std::vector<SacctField> parse_sacct_fields(std::string_view list) {
     std::vector<SacctField> out;
@@ -223,50 +282,93 @@ std::string sacct_value(const SacctField &f, const SacctRow &row, int64_t now, c
     std::string raw = str_u(j.job_id()) + (step ? ".batch" : "");
     switch (static_cast<SacctKind>(f.kind)) {
     case kUsage:
-    case kEmpty: return "";
-    case kMaxRss: case kMaxRssNode: case kMaxRssTask: case kMaxVmSize: case kMaxVmSizeNode:
-    case kAveRss: case kAveVmSize: case kAveCpu: case kMinCpu: case kTotalCpu: case kUserCpu:
-    case kSystemCpu: case kMaxDiskRead: case kMaxDiskReadNode: case kMaxDiskWrite:
-    case kMaxDiskWriteNode: case kAveDiskRead: case kAveDiskWrite: case kConsumedEnergy:
+    case kEmpty:
+        return "";
+    case kMaxRss:
+    case kMaxRssNode:
+    case kMaxRssTask:
+    case kMaxVmSize:
+    case kMaxVmSizeNode:
+    case kAveRss:
+    case kAveVmSize:
+    case kAveCpu:
+    case kMinCpu:
+    case kTotalCpu:
+    case kUserCpu:
+    case kSystemCpu:
+    case kMaxDiskRead:
+    case kMaxDiskReadNode:
+    case kMaxDiskWrite:
+    case kMaxDiskWriteNode:
+    case kAveDiskRead:
+    case kAveDiskWrite:
+    case kConsumedEnergy:
         return step ? "" : sacct_job_usage(f, j);
-    case kJobId:  // an array task as "ARRAY_TASK", as Slurm prints it
+    case kJobId: // an array task as "ARRAY_TASK", as Slurm prints it
         if (j.array_job_id() && j.array_task_id() != kNoVal)
-            return str_u(j.array_job_id()) + "_" + str_u(j.array_task_id()) + (step ? ".batch" : "");
+            return str_u(j.array_job_id()) + "_" + str_u(j.array_task_id()) +
+                   (step ? ".batch" : "");
         return raw;
-    case kJobIdRaw: return raw;
-    case kJobName: return step ? "batch" : std::string(sv(j.name()));
-    case kPartition: return step ? "" : std::string(sv(j.partition()));
-    case kAccount: return std::string(sv(j.account()));
-    case kUser: return step ? "" : user_name(j.user_id());
-    case kUid: return step ? "" : str_u(j.user_id());
-    case kGroup: return step ? "" : group_name(j.group_id());
-    case kGid: return step ? "" : str_u(j.group_id());
-    case kCluster: return std::string(sv(j.cluster()));
-    case kAllocCpus: return str_u(step ? batch_cpus(j) : j.alloc_cpus());
-    case kAllocNodes: return step ? "1" : str_u(j.alloc_nodes());
-    case kNNodes: return step ? "1" : str_u(j.alloc_nodes() ? j.alloc_nodes() : 1);
-    case kReqCpus: return str_u(step ? batch_cpus(j) : j.req_cpus());
-    case kReqMem:  // the job's requested memory in all, as Slurm's TRES (steps: blank)
+    case kJobIdRaw:
+        return raw;
+    case kJobName:
+        return step ? "batch" : std::string(sv(j.name()));
+    case kPartition:
+        return step ? "" : std::string(sv(j.partition()));
+    case kAccount:
+        return std::string(sv(j.account()));
+    case kUser:
+        return step ? "" : user_name(j.user_id());
+    case kUid:
+        return step ? "" : str_u(j.user_id());
+    case kGroup:
+        return step ? "" : group_name(j.group_id());
+    case kGid:
+        return step ? "" : str_u(j.group_id());
+    case kCluster:
+        return std::string(sv(j.cluster()));
+    case kAllocCpus:
+        return str_u(step ? batch_cpus(j) : j.alloc_cpus());
+    case kAllocNodes:
+        return step ? "1" : str_u(j.alloc_nodes());
+    case kNNodes:
+        return step ? "1" : str_u(j.alloc_nodes() ? j.alloc_nodes() : 1);
+    case kReqCpus:
+        return str_u(step ? batch_cpus(j) : j.req_cpus());
+    case kReqMem: // the job's requested memory in all, as Slurm's TRES (steps: blank)
         return step ? "" : sacct_size(j.req_mem_mb() * std::max(j.alloc_nodes(), 1u) << 20, units);
-    case kReqNodes: return step ? "" : str_u(j.alloc_nodes() ? j.alloc_nodes() : 1);
+    case kReqNodes:
+        return step ? "" : str_u(j.alloc_nodes() ? j.alloc_nodes() : 1);
     case kAllocTres:
         if (!started(j)) return "";
         return step ? tres(batch_cpus(j), j.req_mem_mb(), 1, false)
                     : tres(j.alloc_cpus(), j.req_mem_mb() * j.alloc_nodes(), j.alloc_nodes(), true);
     case kReqTres:
-        return step ? "" : tres(j.req_cpus(), j.req_mem_mb(), j.alloc_nodes() ? j.alloc_nodes() : 1, true);
-    case kState: return sacct_state(j, step);
-    case kExitCode: return exit_code_string(j.exit_status());
-    case kDerivedExitCode: return step ? "" : exit_code_string(sacct_derived_exit(j));
-    case kSubmit: return format_timestamp(j.submit_time());
-    case kEligible: return format_timestamp(j.eligible_time());
-    case kStart: return started(j) ? format_timestamp(j.start_time()) : "Unknown";
-    case kEnd: return active(j) ? "Unknown" : format_timestamp(j.end_time());
-    case kElapsed: return format_elapsed_hms(elapsed(j, now));
-    case kElapsedRaw: return str_i(elapsed(j, now));
+        return step ? ""
+                    : tres(j.req_cpus(), j.req_mem_mb(), j.alloc_nodes() ? j.alloc_nodes() : 1,
+                           true);
+    case kState:
+        return sacct_state(j, step);
+    case kExitCode:
+        return exit_code_string(j.exit_status());
+    case kDerivedExitCode:
+        return step ? "" : exit_code_string(sacct_derived_exit(j));
+    case kSubmit:
+        return format_timestamp(j.submit_time());
+    case kEligible:
+        return format_timestamp(j.eligible_time());
+    case kStart:
+        return started(j) ? format_timestamp(j.start_time()) : "Unknown";
+    case kEnd:
+        return active(j) ? "Unknown" : format_timestamp(j.end_time());
+    case kElapsed:
+        return format_elapsed_hms(elapsed(j, now));
+    case kElapsedRaw:
+        return str_i(elapsed(j, now));
     case kCpuTime:
         return format_elapsed_hms(elapsed(j, now) * (step ? batch_cpus(j) : j.alloc_cpus()));
-    case kCpuTimeRaw: return str_i(elapsed(j, now) * (step ? batch_cpus(j) : j.alloc_cpus()));
+    case kCpuTimeRaw:
+        return str_i(elapsed(j, now) * (step ? batch_cpus(j) : j.alloc_cpus()));
     case kTimelimit:
         if (step) return "";
         if (j.time_limit_min() == kNoVal) return "Partition_Limit";
@@ -279,17 +381,26 @@ std::string sacct_value(const SacctField &f, const SacctRow &row, int64_t now, c
     case kNodeList:
         if (step) return first_node(j);
         return sv(j.node_list()).empty() ? "None assigned" : std::string(sv(j.node_list()));
-    case kWorkDir: return step ? "" : std::string(sv(j.work_dir()));
-    case kReason: return step ? "" : "None";
-    case kPriority: return "";
-    case kQos: return step ? "" : "normal";
-    case kQosRaw: return step ? "" : "1";
-    case kComment: return step ? "" : std::string(sv(j.comment()));
-    case kNTasks: return step ? "1" : "";
+    case kWorkDir:
+        return step ? "" : std::string(sv(j.work_dir()));
+    case kReason:
+        return step ? "" : "None";
+    case kPriority:
+        return "";
+    case kQos:
+        return step ? "" : "normal";
+    case kQosRaw:
+        return step ? "" : "1";
+    case kComment:
+        return step ? "" : std::string(sv(j.comment()));
+    case kNTasks:
+        return step ? "1" : "";
     case kReserved:
     case kZeroTime:
-    case kSuspended: return step ? "" : "00:00:00";
-    case kFlags: return step ? "" : "SchedMain";
+    case kSuspended:
+        return step ? "" : "00:00:00";
+    case kFlags:
+        return step ? "" : "SchedMain";
     }
     return "";
 }
@@ -314,4 +425,4 @@ std::string sacct_render(const std::vector<SacctField> &fields, const std::vecto
     return out;
 }
 
-}  // namespace drover::cli
+} // namespace drover::cli

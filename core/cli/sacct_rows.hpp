@@ -18,8 +18,8 @@ extern const char *const kSacctLongFields;
 
 struct SacctField {
     int kind = 0;
-    int width = 0;      // negative: left-justified
-    std::string name;   // the header, as Slurm spells it
+    int width = 0;    // negative: left-justified
+    std::string name; // the header, as Slurm spells it
 };
 
 // Parses "JobID,JobName%30,state" (names case-insensitive, unique prefixes allowed).
@@ -54,4 +54,4 @@ std::string sacct_render(const std::vector<SacctField> &fields, const std::vecto
 // The state a job line shows: "CANCELLED by 1000" names who cancelled.
 std::string sacct_state(const proto::AcctJob &job, bool batch_step);
 
-}  // namespace drover::cli
+} // namespace drover::cli

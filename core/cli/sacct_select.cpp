@@ -26,7 +26,7 @@ uint32_t row_step(const SacctRow &row) {
     return row.batch_step ? DROVER_STEP_BATCH : DROVER_NO_VAL;
 }
 
-}  // namespace
+} // namespace
 
 std::vector<SacctSel> parse_sacct_jobs(std::string_view list) {
     std::vector<SacctSel> out;
@@ -40,10 +40,14 @@ std::vector<SacctSel> parse_sacct_jobs(std::string_view list) {
         if (dot != std::string::npos && item.find(']', dot) == std::string::npos) {
             std::string step = item.substr(dot + 1);
             job = item.substr(0, dot);
-            if (step == "batch") sel.step = DROVER_STEP_BATCH;
-            else if (step == "extern") sel.step = DROVER_STEP_EXTERN;
-            else if (auto n = parse_u32(step); n && *n < DROVER_STEP_BATCH) sel.step = *n;
-            else throw SacctFatal("Bad step specified: " + item);
+            if (step == "batch")
+                sel.step = DROVER_STEP_BATCH;
+            else if (step == "extern")
+                sel.step = DROVER_STEP_EXTERN;
+            else if (auto n = parse_u32(step); n && *n < DROVER_STEP_BATCH)
+                sel.step = *n;
+            else
+                throw SacctFatal("Bad step specified: " + item);
         }
         auto spec = job.empty() || !std::isdigit(static_cast<unsigned char>(job[0]))
                         ? std::nullopt
@@ -58,7 +62,8 @@ std::vector<SacctSel> parse_sacct_jobs(std::string_view list) {
 std::vector<uint32_t> sacct_job_ids(const std::vector<SacctSel> &sels) {
     std::vector<uint32_t> ids;
     for (const auto &s : sels)
-        if (std::find(ids.begin(), ids.end(), s.spec.job_id) == ids.end()) ids.push_back(s.spec.job_id);
+        if (std::find(ids.begin(), ids.end(), s.spec.job_id) == ids.end())
+            ids.push_back(s.spec.job_id);
     return ids;
 }
 
@@ -79,4 +84,4 @@ std::vector<SacctRow> sacct_select_rows(const std::vector<SacctRow> &rows,
     return out;
 }
 
-}  // namespace drover::cli
+} // namespace drover::cli

@@ -14,7 +14,7 @@ namespace drover::cli {
 // One -j item: a job, an array's tasks ("123_4", "123_[1-3]"), either with a step or not.
 struct SacctSel {
     JobSpec spec;
-    uint32_t step = 0xfffffffeu;  // DROVER_NO_VAL: the job line and all its steps
+    uint32_t step = 0xfffffffeu; // DROVER_NO_VAL: the job line and all its steps
 };
 
 // Parses -j's comma-separated list: "123", "123.batch", "123.extern", "123.4", "123_4",
@@ -30,4 +30,4 @@ std::vector<uint32_t> sacct_job_ids(const std::vector<SacctSel> &sels);
 std::vector<SacctRow> sacct_select_rows(const std::vector<SacctRow> &rows,
                                         const std::vector<SacctSel> &sels);
 
-}  // namespace drover::cli
+} // namespace drover::cli

@@ -17,7 +17,9 @@ namespace drover::cli {
 
 namespace {
 
-std::string_view sv(const flatbuffers::String *s) { return s ? s->string_view() : std::string_view(); }
+std::string_view sv(const flatbuffers::String *s) {
+    return s ? s->string_view() : std::string_view();
+}
 
 // Batch first, then extern, then numbered steps in id order.
 uint64_t order(uint32_t id) {
@@ -26,7 +28,9 @@ uint64_t order(uint32_t id) {
     return uint64_t{id} + 2;
 }
 
-bool ended(const proto::AcctStep &s) { return !job_is_active(s.state()) && s.end_time() != 0; }
+bool ended(const proto::AcctStep &s) {
+    return !job_is_active(s.state()) && s.end_time() != 0;
+}
 
 int64_t elapsed(const proto::AcctStep &s, int64_t now) {
     if (s.start_time() == 0) return 0;
@@ -46,7 +50,7 @@ std::string step_state(const proto::AcctStep &s) {
     return job_state_long(s.state());
 }
 
-}  // namespace
+} // namespace
 
 std::string sacct_step_name(uint32_t step_id) {
     if (step_id == DROVER_STEP_BATCH) return "batch";
@@ -69,11 +73,11 @@ std::string sacct_size(uint64_t bytes, char units) {
     if (bytes == 0) return "0";
     double num = double(bytes);
     int unit = 0;
-    if (units) {  // --units: exactly that unit
+    if (units) { // --units: exactly that unit
         const char *at = std::find(kUnits + 1, kUnits + 6, units);
         int want = at == kUnits + 6 ? 0 : int(at - kUnits);
         for (; unit < want; ++unit) num /= 1024;
-    } else {      // convert while the figure stays whole or a half
+    } else { // convert while the figure stays whole or a half
         while (num >= 1024 && std::fmod(num, 512) == 0) {
             num /= 1024;
             ++unit;
@@ -95,7 +99,8 @@ std::string sacct_cpu_time(uint64_t usec, bool whole_seconds) {
     char buf[64];
     if (days)
         std::snprintf(buf, sizeof buf, "%llu-%02llu:%02llu:%02llu", (unsigned long long)days,
-                      (unsigned long long)hours, (unsigned long long)minutes, (unsigned long long)s);
+                      (unsigned long long)hours, (unsigned long long)minutes,
+                      (unsigned long long)s);
     else if (hours)
         std::snprintf(buf, sizeof buf, "%02llu:%02llu:%02llu", (unsigned long long)hours,
                       (unsigned long long)minutes, (unsigned long long)s);
@@ -125,7 +130,7 @@ std::string sacct_job_usage(const SacctField &f, const proto::AcctJob &job) {
     if (!job.steps() || job.steps()->size() == 0) return "";
     uint64_t user = 0, sys = 0;
     for (const auto *s : *job.steps()) {
-        if (!ended(*s)) continue;  // its figures come when it ends
+        if (!ended(*s)) continue; // its figures come when it ends
         user += s->user_cpu_usec();
         sys += s->sys_cpu_usec();
     }
@@ -138,52 +143,94 @@ std::string sacct_step_value(const SacctField &f, const proto::AcctJob &j, const
     const bool done = ended(s);
     // Usage is known once the step has ended (sstat reports it while it runs).
     auto size = [&](uint64_t v) { return done ? sacct_size(v, units) : std::string(); };
-    auto cpu = [&](uint64_t v, bool whole) { return done ? sacct_cpu_time(v, whole) : std::string(); };
-    auto text = [&](const flatbuffers::String *v) { return done ? std::string(sv(v)) : std::string(); };
+    auto cpu = [&](uint64_t v, bool whole) {
+        return done ? sacct_cpu_time(v, whole) : std::string();
+    };
+    auto text = [&](const flatbuffers::String *v) {
+        return done ? std::string(sv(v)) : std::string();
+    };
     switch (static_cast<SacctKind>(f.kind)) {
-    case kJobId: return job_id_of(j) + suffix;
-    case kJobIdRaw: return str_u(j.job_id()) + suffix;
-    case kJobName: return std::string(sv(s.name()));
-    case kAccount: return std::string(sv(j.account()));
-    case kCluster: return std::string(sv(j.cluster()));
+    case kJobId:
+        return job_id_of(j) + suffix;
+    case kJobIdRaw:
+        return str_u(j.job_id()) + suffix;
+    case kJobName:
+        return std::string(sv(s.name()));
+    case kAccount:
+        return std::string(sv(j.account()));
+    case kCluster:
+        return std::string(sv(j.cluster()));
     case kAllocCpus:
-    case kReqCpus: return str_u(s.cpus());
+    case kReqCpus:
+        return str_u(s.cpus());
     case kAllocNodes:
-    case kNNodes: return str_u(s.nodes());
-    case kNTasks: return str_u(s.tasks());
-    case kAllocTres: return std::string(sv(s.tres_alloc()));
-    case kState: return step_state(s);
-    case kExitCode: return exit_code_string(s.exit_status());
+    case kNNodes:
+        return str_u(s.nodes());
+    case kNTasks:
+        return str_u(s.tasks());
+    case kAllocTres:
+        return std::string(sv(s.tres_alloc()));
+    case kState:
+        return step_state(s);
+    case kExitCode:
+        return exit_code_string(s.exit_status());
     case kSubmit:
     case kEligible:
-    case kStart: return s.start_time() ? format_timestamp(s.start_time()) : "Unknown";
-    case kEnd: return done ? format_timestamp(s.end_time()) : "Unknown";
-    case kElapsed: return format_elapsed_hms(elapsed(s, now));
-    case kElapsedRaw: return str_i(elapsed(s, now));
-    case kCpuTime: return format_elapsed_hms(elapsed(s, now) * s.cpus());
-    case kCpuTimeRaw: return str_i(elapsed(s, now) * s.cpus());
-    case kNodeList: return std::string(sv(s.node_list()));
-    case kMaxRss: return size(s.max_rss());
-    case kMaxRssNode: return text(s.max_rss_node());
-    case kMaxRssTask: return done ? str_u(s.max_rss_task()) : "";
-    case kMaxVmSize: return size(s.max_vsize());
-    case kMaxVmSizeNode: return text(s.max_vsize_node());
-    case kAveRss: return size(s.ave_rss());
-    case kAveVmSize: return size(s.ave_vsize());
-    case kAveCpu: return cpu(s.ave_cpu_usec(), true);
-    case kMinCpu: return cpu(s.min_cpu_usec(), true);
-    case kTotalCpu: return cpu(s.user_cpu_usec() + s.sys_cpu_usec(), false);
-    case kUserCpu: return cpu(s.user_cpu_usec(), false);
-    case kSystemCpu: return cpu(s.sys_cpu_usec(), false);
-    case kMaxDiskRead: return size(s.max_disk_read());
-    case kMaxDiskReadNode: return text(s.max_disk_read_node());
-    case kMaxDiskWrite: return size(s.max_disk_write());
-    case kMaxDiskWriteNode: return text(s.max_disk_write_node());
-    case kAveDiskRead: return size(s.ave_disk_read());
-    case kAveDiskWrite: return size(s.ave_disk_write());
-    case kConsumedEnergy: return done ? "0" : "";
-    default: return "";  // the job's own fields (user, partition, limits, ...) are blank on steps
+    case kStart:
+        return s.start_time() ? format_timestamp(s.start_time()) : "Unknown";
+    case kEnd:
+        return done ? format_timestamp(s.end_time()) : "Unknown";
+    case kElapsed:
+        return format_elapsed_hms(elapsed(s, now));
+    case kElapsedRaw:
+        return str_i(elapsed(s, now));
+    case kCpuTime:
+        return format_elapsed_hms(elapsed(s, now) * s.cpus());
+    case kCpuTimeRaw:
+        return str_i(elapsed(s, now) * s.cpus());
+    case kNodeList:
+        return std::string(sv(s.node_list()));
+    case kMaxRss:
+        return size(s.max_rss());
+    case kMaxRssNode:
+        return text(s.max_rss_node());
+    case kMaxRssTask:
+        return done ? str_u(s.max_rss_task()) : "";
+    case kMaxVmSize:
+        return size(s.max_vsize());
+    case kMaxVmSizeNode:
+        return text(s.max_vsize_node());
+    case kAveRss:
+        return size(s.ave_rss());
+    case kAveVmSize:
+        return size(s.ave_vsize());
+    case kAveCpu:
+        return cpu(s.ave_cpu_usec(), true);
+    case kMinCpu:
+        return cpu(s.min_cpu_usec(), true);
+    case kTotalCpu:
+        return cpu(s.user_cpu_usec() + s.sys_cpu_usec(), false);
+    case kUserCpu:
+        return cpu(s.user_cpu_usec(), false);
+    case kSystemCpu:
+        return cpu(s.sys_cpu_usec(), false);
+    case kMaxDiskRead:
+        return size(s.max_disk_read());
+    case kMaxDiskReadNode:
+        return text(s.max_disk_read_node());
+    case kMaxDiskWrite:
+        return size(s.max_disk_write());
+    case kMaxDiskWriteNode:
+        return text(s.max_disk_write_node());
+    case kAveDiskRead:
+        return size(s.ave_disk_read());
+    case kAveDiskWrite:
+        return size(s.ave_disk_write());
+    case kConsumedEnergy:
+        return done ? "0" : "";
+    default:
+        return ""; // the job's own fields (user, partition, limits, ...) are blank on steps
     }
 }
 
-}  // namespace drover::cli
+} // namespace drover::cli

@@ -37,4 +37,4 @@ int32_t sacct_derived_exit(const proto::AcctJob &job);
 // which add up the job's steps.
 std::string sacct_job_usage(const SacctField &f, const proto::AcctJob &job);
 
-}  // namespace drover::cli
+} // namespace drover::cli

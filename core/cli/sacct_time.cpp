@@ -31,13 +31,14 @@ int64_t year_before(int64_t t) {
     return static_cast<int64_t>(std::mktime(&tm));
 }
 
-}  // namespace
+} // namespace
 
 int64_t parse_sacct_time(std::string_view text, int64_t now) {
     std::string s(trim(text));
     for (char &c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    const bool iso = s.size() >= 10 && std::isdigit(static_cast<unsigned char>(s[0])) && s[4] == '-';
-    const bool word = !s.empty() && std::isalpha(static_cast<unsigned char>(s[0]));  // now, noon
+    const bool iso =
+        s.size() >= 10 && std::isdigit(static_cast<unsigned char>(s[0])) && s[4] == '-';
+    const bool word = !s.empty() && std::isalpha(static_cast<unsigned char>(s[0])); // now, noon
     std::string normal = s;
     bool has_date = iso, has_year = iso;
     if (!iso && !word) {
@@ -46,7 +47,8 @@ int64_t parse_sacct_time(std::string_view text, int64_t now) {
         std::string date = s.substr(0, end), rest = end == std::string::npos ? "" : s.substr(end);
         // MMDD[YY] and MM.DD[.YY] are MM/DD[/YY].
         if (digits(date) && (date.size() == 4 || date.size() == 6))
-            date = date.substr(0, 2) + "/" + date.substr(2, 2) + (date.size() == 6 ? "/" + date.substr(4) : "");
+            date = date.substr(0, 2) + "/" + date.substr(2, 2) +
+                   (date.size() == 6 ? "/" + date.substr(4) : "");
         else if (date.find('.') != std::string::npos &&
                  date.find_first_not_of("0123456789.") == std::string::npos)
             for (char &c : date)
@@ -62,9 +64,9 @@ int64_t parse_sacct_time(std::string_view text, int64_t now) {
     } catch (const ParseError &) {
         throw ParseError("Invalid time specification: " + std::string(trim(text)));
     }
-    if (t > now && clock_only) t -= 86400;           // still ahead today: yesterday's
-    if (t > now && has_date && !has_year) t = year_before(t);  // ahead this year: last year's
+    if (t > now && clock_only) t -= 86400;                    // still ahead today: yesterday's
+    if (t > now && has_date && !has_year) t = year_before(t); // ahead this year: last year's
     return t;
 }
 
-}  // namespace drover::cli
+} // namespace drover::cli

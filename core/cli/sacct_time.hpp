@@ -13,4 +13,4 @@ namespace drover::cli {
 // drover::ParseError("Invalid time specification: X").
 int64_t parse_sacct_time(std::string_view text, int64_t now);
 
-}  // namespace drover::cli
+} // namespace drover::cli

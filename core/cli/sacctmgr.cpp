@@ -56,10 +56,12 @@ constexpr const char *kHelp =
 
 constexpr CommandText kText{kProg, kHelp, nullptr, "slurm-compatible drover "};
 
-flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<proto::KeyValue>>> key_values(
-    flatbuffers::FlatBufferBuilder &fbb, const std::vector<std::pair<std::string, std::string>> &kv) {
+flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<proto::KeyValue>>>
+key_values(flatbuffers::FlatBufferBuilder &fbb,
+           const std::vector<std::pair<std::string, std::string>> &kv) {
     std::vector<flatbuffers::Offset<proto::KeyValue>> out;
-    for (const auto &[k, v] : kv) out.push_back(proto::CreateKeyValueDirect(fbb, k.c_str(), v.c_str()));
+    for (const auto &[k, v] : kv)
+        out.push_back(proto::CreateKeyValueDirect(fbb, k.c_str(), v.c_str()));
     return fbb.CreateVector(out);
 }
 
@@ -76,8 +78,8 @@ const proto::AcctAdminResponse *ask(net::Reply &reply, const SacctmgrArgs &a, bo
     auto verb = fbb.CreateString(a.verb), entity = fbb.CreateString(a.entity);
     auto set = key_values(fbb, a.set), where = key_values(fbb, a.where);
     auto req = proto::CreateAcctAdminRequest(fbb, verb, entity, set, where, commit);
-    return ask_ctld<proto::AcctAdminResponse>(reply, fbb, proto::Body::AcctAdminRequest, req.Union(),
-                                              report_refusal);
+    return ask_ctld<proto::AcctAdminResponse>(reply, fbb, proto::Body::AcctAdminRequest,
+                                              req.Union(), report_refusal);
 }
 
 // Slurm's question: y commits; n, Enter, end of input or 30 s of silence do not.
@@ -100,7 +102,9 @@ bool confirmed() {
 }
 
 FieldLayout layout_of(const SacctmgrArgs &a) {
-    return a.parsable2 ? FieldLayout::parsable2 : a.parsable ? FieldLayout::parsable : FieldLayout::fixed;
+    return a.parsable2  ? FieldLayout::parsable2
+           : a.parsable ? FieldLayout::parsable
+                        : FieldLayout::fixed;
 }
 
 // show event: the controller answers from the store what overlaps the window for the nodes and
@@ -112,7 +116,8 @@ int show_events(const SacctmgrArgs &a) {
     flatbuffers::FlatBufferBuilder fbb;
     auto clusters = fbb.CreateVectorOfStrings(c.clusters);
     auto nodes = fbb.CreateVectorOfStrings(c.nodes);
-    auto req = proto::CreateAcctEventQueryRequest(fbb, clusters, c.all_clusters, nodes, c.start, c.end);
+    auto req =
+        proto::CreateAcctEventQueryRequest(fbb, clusters, c.all_clusters, nodes, c.start, c.end);
     net::Reply reply;
     const auto *r = ask_ctld<proto::AcctEventQueryResponse>(
         reply, fbb, proto::Body::AcctEventQueryRequest, req.Union(), report_refusal);
@@ -129,7 +134,8 @@ int run(const SacctmgrArgs &a) {
     net::Reply reply;
     if (a.entity == "event") return show_events(a);
     if (a.verb == "show") {
-        auto fields = parse_sacctmgr_format(a.format.empty() ? sacctmgr_default_format(a.entity) : a.format);
+        auto fields =
+            parse_sacctmgr_format(a.format.empty() ? sacctmgr_default_format(a.entity) : a.format);
         const auto *r = ask(reply, a, false);
         if (!r) return 1;
         std::vector<SacctmgrRow> rows;
@@ -138,7 +144,8 @@ int run(const SacctmgrArgs &a) {
                 SacctmgrRow out;
                 if (row->fields())
                     for (const auto *kv : *row->fields())
-                        out.emplace_back(kv->key() ? kv->key()->str() : "", kv->value() ? kv->value()->str() : "");
+                        out.emplace_back(kv->key() ? kv->key()->str() : "",
+                                         kv->value() ? kv->value()->str() : "");
                 rows.push_back(std::move(out));
             }
         write_out(render_sacctmgr(fields, rows, layout_of(a), !a.noheader));
@@ -147,7 +154,7 @@ int run(const SacctmgrArgs &a) {
     const auto *r = ask(reply, a, a.immediate);
     if (!r) return 1;
     if (!a.quiet && r->message()) write_out(r->message()->string_view());
-    if (!r->changed()) return 1;  // " Nothing new added." and the like
+    if (!r->changed()) return 1; // " Nothing new added." and the like
     if (a.immediate) return 0;
     if (!confirmed()) {
         write_out(" Changes Discarded\n");
@@ -157,12 +164,14 @@ int run(const SacctmgrArgs &a) {
     return ask(again, a, true) ? 0 : 1;
 }
 
-SacctmgrArgs parse(std::span<const std::string> args) { return parse_sacctmgr_args(args); }
+SacctmgrArgs parse(std::span<const std::string> args) {
+    return parse_sacctmgr_args(args);
+}
 
-}  // namespace
+} // namespace
 
 int sacctmgr_main(std::span<const std::string> args) {
     return command_main(kText, args, parse, run);
 }
 
-}  // namespace drover::cli
+} // namespace drover::cli

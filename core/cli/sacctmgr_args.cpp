@@ -9,36 +9,55 @@ namespace drover::cli {
 
 namespace {
 
-enum Id : int { kImmediate, kNoheader, kParsable, kParsable2, kQuiet, kVerbose, kVersion, kHelp, kUsage, kAssocs, kReadonly };
+enum Id : int {
+    kImmediate,
+    kNoheader,
+    kParsable,
+    kParsable2,
+    kQuiet,
+    kVerbose,
+    kVersion,
+    kHelp,
+    kUsage,
+    kAssocs,
+    kReadonly
+};
 
 constexpr OptSpec kSpecs[] = {
-    {kImmediate, 'i', "immediate", Arg::none},   {kNoheader, 'n', "noheader", Arg::none},
-    {kParsable, 'p', "parsable", Arg::none},     {kParsable2, 'P', "parsable2", Arg::none},
-    {kQuiet, 'Q', "quiet", Arg::none},           {kVerbose, 'v', "verbose", Arg::none},
-    {kVersion, 'V', "version", Arg::none},       {kHelp, 'h', "help", Arg::none},
-    {kUsage, 0, "usage", Arg::none},             {kAssocs, 's', "associations", Arg::none},
+    {kImmediate, 'i', "immediate", Arg::none}, {kNoheader, 'n', "noheader", Arg::none},
+    {kParsable, 'p', "parsable", Arg::none},   {kParsable2, 'P', "parsable2", Arg::none},
+    {kQuiet, 'Q', "quiet", Arg::none},         {kVerbose, 'v', "verbose", Arg::none},
+    {kVersion, 'V', "version", Arg::none},     {kHelp, 'h', "help", Arg::none},
+    {kUsage, 0, "usage", Arg::none},           {kAssocs, 's', "associations", Arg::none},
     {kReadonly, 'r', "readonly", Arg::none},
 };
 
 struct Word {
     const char *name;
-    std::size_t min;  // the shortest abbreviation taken
+    std::size_t min; // the shortest abbreviation taken
     const char *canonical;
 };
 
 // Slurm's spellings, in the order it tries them.
-constexpr Word kVerbs[] = {{"add", 3, "add"},       {"create", 2, "add"},   {"modify", 1, "modify"},
-                           {"update", 1, "modify"}, {"delete", 3, "delete"}, {"remove", 3, "delete"},
-                           {"show", 3, "show"},     {"list", 3, "show"},    {"view", 3, "show"}};
-constexpr Word kEntities[] = {{"associations", 3, "association"}, {"accounts", 3, "account"},
-                              {"acct", 4, "account"},             {"clusters", 2, "cluster"},
-                              {"events", 1, "event"},             {"users", 1, "user"}};
-constexpr Word kKeys[] = {{"accounts", 3, "account"},         {"acct", 4, "account"},
-                          {"adminlevel", 2, "adminlevel"},     {"clusters", 2, "cluster"},
-                          {"defaultaccount", 3, "defaultaccount"}, {"description", 3, "description"},
-                          {"names", 1, "name"},                {"organization", 1, "organization"},
-                          {"parent", 3, "parent"},             {"parentname", 7, "parent"},
-                          {"partitions", 4, "partition"},      {"users", 1, "user"}};
+constexpr Word kVerbs[] = {
+    {"add", 3, "add"},       {"create", 2, "add"},    {"modify", 1, "modify"},
+    {"update", 1, "modify"}, {"delete", 3, "delete"}, {"remove", 3, "delete"},
+    {"show", 3, "show"},     {"list", 3, "show"},     {"view", 3, "show"}};
+constexpr Word kEntities[] = {
+    {"associations", 3, "association"}, {"accounts", 3, "account"}, {"acct", 4, "account"},
+    {"clusters", 2, "cluster"},         {"events", 1, "event"},     {"users", 1, "user"}};
+constexpr Word kKeys[] = {{"accounts", 3, "account"},
+                          {"acct", 4, "account"},
+                          {"adminlevel", 2, "adminlevel"},
+                          {"clusters", 2, "cluster"},
+                          {"defaultaccount", 3, "defaultaccount"},
+                          {"description", 3, "description"},
+                          {"names", 1, "name"},
+                          {"organization", 1, "organization"},
+                          {"parent", 3, "parent"},
+                          {"parentname", 7, "parent"},
+                          {"partitions", 4, "partition"},
+                          {"users", 1, "user"}};
 
 const char *lookup(std::span<const Word> words, std::string_view w) {
     for (const auto &x : words)
@@ -48,29 +67,49 @@ const char *lookup(std::span<const Word> words, std::string_view w) {
     return nullptr;
 }
 
-}  // namespace
+} // namespace
 
 SacctmgrArgs parse_sacctmgr_args(std::span<const std::string> args) {
     ParsedArgs pa = parse_options(args, kSpecs, /*stop_at_positional=*/true);
     SacctmgrArgs a;
     for (const auto &o : pa.opts) {
         switch (static_cast<Id>(o.id)) {
-        case kImmediate: a.immediate = true; break;
-        case kNoheader: a.noheader = true; break;
-        case kParsable: a.parsable = true; break;
-        case kParsable2: a.parsable2 = true; break;
-        case kQuiet: a.quiet = true; break;
-        case kVerbose: ++a.verbose; break;
-        case kVersion: a.version = true; break;
-        case kHelp: a.help = true; break;
-        case kUsage: a.usage = true; break;
-        default: break;
+        case kImmediate:
+            a.immediate = true;
+            break;
+        case kNoheader:
+            a.noheader = true;
+            break;
+        case kParsable:
+            a.parsable = true;
+            break;
+        case kParsable2:
+            a.parsable2 = true;
+            break;
+        case kQuiet:
+            a.quiet = true;
+            break;
+        case kVerbose:
+            ++a.verbose;
+            break;
+        case kVersion:
+            a.version = true;
+            break;
+        case kHelp:
+            a.help = true;
+            break;
+        case kUsage:
+            a.usage = true;
+            break;
+        default:
+            break;
         }
     }
     const auto &w = pa.positionals;
     if (w.empty()) {
         if (!a.help && !a.usage && !a.version)
-            throw ParseError("Drover's sacctmgr takes one command on its line (add, modify, delete, show)");
+            throw ParseError(
+                "Drover's sacctmgr takes one command on its line (add, modify, delete, show)");
         return a;
     }
     const char *verb = lookup(kVerbs, to_lower(w[0]));
@@ -78,9 +117,11 @@ SacctmgrArgs parse_sacctmgr_args(std::span<const std::string> args) {
     a.verb = verb;
     if (w.size() < 2) throw ParseError("Invalid command: " + w[0] + ": what to " + a.verb + "?");
     const char *entity = lookup(kEntities, to_lower(w[1]));
-    if (!entity) throw ParseError("Not supported by Drover: " + w[0] + " " + w[1] + " (cluster, account, user, association and event are)");
+    if (!entity)
+        throw ParseError("Not supported by Drover: " + w[0] + " " + w[1] +
+                         " (cluster, account, user, association and event are)");
     a.entity = entity;
-    if (a.entity == "event") {  // only listed; its conditions are its own (sacctmgr_events.hpp)
+    if (a.entity == "event") { // only listed; its conditions are its own (sacctmgr_events.hpp)
         if (a.verb != "show") throw ParseError("No valid entity in " + a.verb + " command");
         a.conditions.assign(w.begin() + 2, w.end());
         return a;
@@ -96,14 +137,16 @@ SacctmgrArgs parse_sacctmgr_args(std::span<const std::string> args) {
             continue;
         }
         if (lw == "set") {
-            if (a.verb != "modify") throw ParseError(" Unknown option: set (only modify sets values)");
+            if (a.verb != "modify")
+                throw ParseError(" Unknown option: set (only modify sets values)");
             setting = true;
             continue;
         }
-        if (lw == "withassoc" || lw == "withassocs" || lw == "withcoord" || lw == "withdeleted") continue;
+        if (lw == "withassoc" || lw == "withassocs" || lw == "withcoord" || lw == "withdeleted")
+            continue;
         auto eq = word.find('=');
         auto &to = setting ? a.set : a.where;
-        if (eq == std::string::npos) {  // bare names
+        if (eq == std::string::npos) { // bare names
             to.emplace_back("name", word);
             continue;
         }
@@ -120,4 +163,4 @@ SacctmgrArgs parse_sacctmgr_args(std::span<const std::string> args) {
     return a;
 }
 
-}  // namespace drover::cli
+} // namespace drover::cli

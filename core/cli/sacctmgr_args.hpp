@@ -15,12 +15,12 @@ struct SacctmgrArgs {
     bool immediate = false, noheader = false, parsable = false, parsable2 = false, quiet = false;
     bool help = false, usage = false, version = false;
     int verbose = 0;
-    std::string verb;    // add, modify, delete, show
-    std::string entity;  // cluster, account, user, association, event
+    std::string verb;   // add, modify, delete, show
+    std::string entity; // cluster, account, user, association, event
     // Canonical lower-case keys: name, cluster, account, user, partition, parent, description,
     // organization, defaultaccount, adminlevel. Names written bare are name=.
     std::vector<std::pair<std::string, std::string>> set, where;
-    std::vector<std::string> format;  // format= items as written ("User", "Account%20")
+    std::vector<std::string> format; // format= items as written ("User", "Account%20")
     // show event: the words after the entity as written (sacctmgr_events.hpp reads them).
     std::vector<std::string> conditions;
 };
@@ -29,4 +29,4 @@ struct SacctmgrArgs {
 // is the line sacctmgr prints, Slurm's where Slurm has one).
 SacctmgrArgs parse_sacctmgr_args(std::span<const std::string> args);
 
-}  // namespace drover::cli
+} // namespace drover::cli

@@ -17,7 +17,9 @@ namespace drover::cli {
 
 namespace {
 
-std::string_view sv(const flatbuffers::String *s) { return s ? s->string_view() : std::string_view(); }
+std::string_view sv(const flatbuffers::String *s) {
+    return s ? s->string_view() : std::string_view();
+}
 
 // Slurm's sacctmgr takes a word that is a prefix of name, at least min long.
 bool abbrev(std::string_view word, std::string_view name, std::size_t min) {
@@ -29,9 +31,13 @@ void event_types(EventConditions &c, bool &chosen, std::string_view list) {
     if (!chosen) c.node_events = c.cluster_events = false;
     chosen = true;
     for (const auto &t : split(list, ',')) {
-        if (abbrev(t, "Node", 1)) c.node_events = true;
-        else if (abbrev(t, "Cluster", 1)) c.cluster_events = true;
-        else throw ParseError(" Unknown event type: '" + t + "'  Valid events are Cluster and Node.");
+        if (abbrev(t, "Node", 1))
+            c.node_events = true;
+        else if (abbrev(t, "Cluster", 1))
+            c.cluster_events = true;
+        else
+            throw ParseError(" Unknown event type: '" + t +
+                             "'  Valid events are Cluster and Node.");
     }
 }
 
@@ -45,15 +51,19 @@ EventConditions::State event_state(const std::string &v) {
         bool never;
     };
     static constexpr Base kBases[] = {
-        {"UNKNOWN", DROVER_NODE_UNKNOWN, false}, {"DOWN", DROVER_NODE_DOWN, false},
-        {"IDLE", DROVER_NODE_IDLE, false},       {"ALLOCATED", DROVER_NODE_ALLOCATED, false},
-        {"ERROR", 0, true},                      {"MIXED", DROVER_NODE_MIXED, false},
+        {"UNKNOWN", DROVER_NODE_UNKNOWN, false},
+        {"DOWN", DROVER_NODE_DOWN, false},
+        {"IDLE", DROVER_NODE_IDLE, false},
+        {"ALLOCATED", DROVER_NODE_ALLOCATED, false},
+        {"ERROR", 0, true},
+        {"MIXED", DROVER_NODE_MIXED, false},
         {"FUTURE", DROVER_NODE_FUTURE, false},
     };
     for (const auto &b : kBases)
         if (abbrev(v, b.name, 3)) return {b.state, false, b.never};
-    throw ParseError("Invalid state: " + v +
-                     "\nValid node states are: DRAIN FAIL UNKNOWN DOWN IDLE ALLOCATED ERROR MIXED FUTURE");
+    throw ParseError(
+        "Invalid state: " + v +
+        "\nValid node states are: DRAIN FAIL UNKNOWN DOWN IDLE ALLOCATED ERROR MIXED FUTURE");
 }
 
 // 00:00:00 of the day before now, local time: Slurm's default start of the window.
@@ -67,7 +77,7 @@ int64_t midnight_yesterday(int64_t now) {
     return int64_t(std::mktime(&tm));
 }
 
-}  // namespace
+} // namespace
 
 EventConditions parse_event_conditions(const std::vector<std::string> &words, int64_t now) {
     EventConditions c;
@@ -75,10 +85,14 @@ EventConditions parse_event_conditions(const std::vector<std::string> &words, in
     for (const auto &word : words) {
         const auto eq = word.find('=');
         if (eq == std::string::npos) {
-            if (abbrev(word, "all_clusters", 5)) c.all_clusters = true;
-            else if (abbrev(word, "all_time", 5)) all_time = true;
-            else if (abbrev(word, "where", 5) || abbrev(word, "set", 3)) continue;
-            else event_types(c, types_chosen, word);  // a bare word names event types
+            if (abbrev(word, "all_clusters", 5))
+                c.all_clusters = true;
+            else if (abbrev(word, "all_time", 5))
+                all_time = true;
+            else if (abbrev(word, "where", 5) || abbrev(word, "set", 3))
+                continue;
+            else
+                event_types(c, types_chosen, word); // a bare word names event types
             continue;
         }
         const std::string key(trim(std::string_view(word).substr(0, eq)));
@@ -107,7 +121,7 @@ EventConditions parse_event_conditions(const std::vector<std::string> &words, in
             start_set = true;
         } else if (abbrev(key, "States", 4)) {
             for (const auto &s : list()) c.states.push_back(event_state(s));
-            c.node_events = true;  // states are a node's: Event=Node
+            c.node_events = true; // states are a node's: Event=Node
             c.cluster_events = false;
         } else if (abbrev(key, "User", 1)) {
             for (const auto &u : list()) {
@@ -115,7 +129,7 @@ EventConditions parse_event_conditions(const std::vector<std::string> &words, in
                 if (!uid) throw ParseError("Invalid user id: " + u);
                 c.users.push_back(*uid);
             }
-            c.node_events = true;  // only SlurmUser makes cluster events
+            c.node_events = true; // only SlurmUser makes cluster events
             c.cluster_events = false;
         } else {
             throw ParseError(" Unknown condition: " + word);
@@ -127,12 +141,13 @@ EventConditions parse_event_conditions(const std::vector<std::string> &words, in
 }
 
 bool event_matches(const EventConditions &c, const proto::AcctNodeEvent &ev) {
-    if (!c.node_events) return false;  // Drover records no cluster events
+    if (!c.node_events) return false; // Drover records no cluster events
     if (c.open_only && ev.end_time() != 0) return false;
     if (!c.states.empty()) {
         bool any = false;
         for (const auto &s : c.states)
-            any = any || (!s.never && (s.flag ? (ev.flags() & s.value) != 0 : ev.state() == s.value));
+            any =
+                any || (!s.never && (s.flag ? (ev.flags() & s.value) != 0 : ev.state() == s.value));
         if (!any) return false;
     }
     if (!c.users.empty()) {
@@ -152,7 +167,8 @@ bool event_matches(const EventConditions &c, const proto::AcctNodeEvent &ev) {
 SacctmgrRow event_row(const proto::AcctNodeEvent &ev, int64_t now) {
     const int64_t until = ev.end_time() ? ev.end_time() : now;
     std::string user;
-    if (ev.reason_uid() != kNoVal) user = user_name(ev.reason_uid()) + "(" + str_u(ev.reason_uid()) + ")";
+    if (ev.reason_uid() != kNoVal)
+        user = user_name(ev.reason_uid()) + "(" + str_u(ev.reason_uid()) + ")";
     return {
         {"cluster", std::string(sv(ev.cluster()))},
         {"nodename", std::string(sv(ev.node_name()))},
@@ -164,13 +180,14 @@ SacctmgrRow event_row(const proto::AcctNodeEvent &ev, int64_t now) {
         {"reason", std::string(sv(ev.reason()))},
         {"user", user},
         {"event", "Node"},
-        {"eventraw", "2"},  // Slurm's SLURMDB_EVENT_NODE
+        {"eventraw", "2"}, // Slurm's SLURMDB_EVENT_NODE
     };
 }
 
 std::vector<std::string> event_default_format(const EventConditions &c) {
-    if (c.cluster_events && !c.node_events) return {"Cluster", "TRES", "Start", "End", "ClusterNodes"};
+    if (c.cluster_events && !c.node_events)
+        return {"Cluster", "TRES", "Start", "End", "ClusterNodes"};
     return {"Cluster", "NodeName", "Start", "End", "State", "Reason", "User"};
 }
 
-}  // namespace drover::cli
+} // namespace drover::cli

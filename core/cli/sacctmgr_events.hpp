@@ -14,21 +14,21 @@
 namespace drover::cli {
 
 struct EventConditions {
-    std::vector<std::string> clusters;  // empty: the controller's own, unless all_clusters
+    std::vector<std::string> clusters; // empty: the controller's own, unless all_clusters
     bool all_clusters = false;
-    std::vector<std::string> nodes;     // hostlists expanded
-    int64_t start = 0, end = 0;         // the period the events overlap; 0: open-ended
-    bool node_events = true, cluster_events = true;  // Event=; Drover records node events only
-    bool open_only = false;             // CondFlags=Open
+    std::vector<std::string> nodes;                 // hostlists expanded
+    int64_t start = 0, end = 0;                     // the period the events overlap; 0: open-ended
+    bool node_events = true, cluster_events = true; // Event=; Drover records node events only
+    bool open_only = false;                         // CondFlags=Open
     // States=: each a base state (enum drover_node_state) or, with flag set, a flag to have.
     struct State {
         uint32_t value = 0;
         bool flag = false;
-        bool never = false;  // FAIL and ERROR, which Drover's nodes never are
+        bool never = false; // FAIL and ERROR, which Drover's nodes never are
     };
     std::vector<State> states;
-    std::vector<uint32_t> users;        // User=, as uids
-    std::vector<std::string> reasons;   // Reason=: any of them within the reason, in any case
+    std::vector<uint32_t> users;      // User=, as uids
+    std::vector<std::string> reasons; // Reason=: any of them within the reason, in any case
     std::vector<std::string> format;
 };
 
@@ -48,4 +48,4 @@ SacctmgrRow event_row(const proto::AcctNodeEvent &ev, int64_t now);
 // The default format: Slurm's for node events, or for cluster events with Event=Cluster alone.
 std::vector<std::string> event_default_format(const EventConditions &c);
 
-}  // namespace drover::cli
+} // namespace drover::cli

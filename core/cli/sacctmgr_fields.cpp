@@ -10,7 +10,7 @@ namespace {
 
 struct Def {
     const char *name;
-    std::size_t min;  // the shortest abbreviation Slurm takes
+    std::size_t min; // the shortest abbreviation Slurm takes
     const char *header;
     int width;
     const char *key;
@@ -19,35 +19,52 @@ struct Def {
 // In Slurm's order (it takes the first name the item abbreviates). A negative width is
 // left-justified.
 constexpr Def kDefs[] = {
-    {"Account", 3, "Account", 10, "account"},          {"Acct", 4, "Account", 10, "account"},
-    {"AdminLevel", 2, "Admin", 9, "adminlevel"},       {"TRES", 2, "TRES", 20, "tres"},
+    {"Account", 3, "Account", 10, "account"},
+    {"Acct", 4, "Account", 10, "account"},
+    {"AdminLevel", 2, "Admin", 9, "adminlevel"},
+    {"TRES", 2, "TRES", 20, "tres"},
     {"ClusterNodes", 8, "Cluster Nodes", 20, "clusternodes"},
     {"Clusters", 2, "Cluster", 10, "cluster"},
     {"ControlHost", 8, "ControlHost", 15, "controlhost"},
     {"ControlPort", 8, "ControlPort", 12, "controlport"},
     {"CPUCount", 2, "CPU Cnt", 7, "cpus"},
     {"DefaultAccount", 8, "Def Acct", 10, "defaultaccount"},
-    {"DefaultQOS", 8, "Def QOS", 9, ""},               {"Description", 3, "Descr", 20, "description"},
-    {"Duration", 2, "Duration", 13, "duration"},       {"EventRaw", 6, "EventRaw", 8, "eventraw"},
+    {"DefaultQOS", 8, "Def QOS", 9, ""},
+    {"Description", 3, "Descr", 20, "description"},
+    {"Duration", 2, "Duration", 13, "duration"},
+    {"EventRaw", 6, "EventRaw", 8, "eventraw"},
     {"Event", 2, "Event", 7, "event"},
-    {"GrpJobs", 4, "GrpJobs", 7, ""},                  {"GrpSubmitJobs", 4, "GrpSubmit", 9, ""},
-    {"GrpTRES", 7, "GrpTRES", 13, ""},                 {"GrpTRESMins", 7, "GrpTRESMins", 13, ""},
-    {"GrpTRESRunMins", 7, "GrpTRESRunMins", 13, ""},   {"GrpWall", 4, "GrpWall", 11, ""},
-    {"MaxJobs", 4, "MaxJobs", 7, ""},                  {"MaxSubmitJobs", 4, "MaxSubmit", 9, ""},
-    {"MaxTRES", 7, "MaxTRES", 13, ""},                 {"MaxTRESMinsPerJob", 8, "MaxTRESMins", 13, ""},
-    {"MaxTRESPerNode", 11, "MaxTRESPerNode", 14, ""},  {"MaxWallDurationPerJob", 4, "MaxWall", 11, ""},
+    {"GrpJobs", 4, "GrpJobs", 7, ""},
+    {"GrpSubmitJobs", 4, "GrpSubmit", 9, ""},
+    {"GrpTRES", 7, "GrpTRES", 13, ""},
+    {"GrpTRESMins", 7, "GrpTRESMins", 13, ""},
+    {"GrpTRESRunMins", 7, "GrpTRESRunMins", 13, ""},
+    {"GrpWall", 4, "GrpWall", 11, ""},
+    {"MaxJobs", 4, "MaxJobs", 7, ""},
+    {"MaxSubmitJobs", 4, "MaxSubmit", 9, ""},
+    {"MaxTRES", 7, "MaxTRES", 13, ""},
+    {"MaxTRESMinsPerJob", 8, "MaxTRESMins", 13, ""},
+    {"MaxTRESPerNode", 11, "MaxTRESPerNode", 14, ""},
+    {"MaxWallDurationPerJob", 4, "MaxWall", 11, ""},
     {"NodeNames", 5, "NodeName", -15, "nodename"},
-    {"Organization", 1, "Org", 20, "organization"},    {"ParentName", 7, "ParentName", 10, "parentname"},
-    {"Partition", 4, "Partition", 10, "partition"},    {"Priority", 3, "Priority", 10, ""},
-    {"QOSLevel", 3, "QOS", 20, "qos"},                 {"Reason", 1, "Reason", 30, "reason"},
-    {"RPC", 1, "RPC", 5, "rpc"},                       {"Share", 1, "Share", 9, "share"},
-    {"StateRaw", 6, "StateRaw", 8, "stateraw"},        {"State", 1, "State", 6, "state"},
-    {"TimeEnd", 6, "TimeEnd", 19, "timeend"},          {"End", 2, "TimeEnd", 19, "timeend"},
-    {"TimeStart", 7, "TimeStart", 19, "timestart"},    {"Start", 3, "TimeStart", 19, "timestart"},
+    {"Organization", 1, "Org", 20, "organization"},
+    {"ParentName", 7, "ParentName", 10, "parentname"},
+    {"Partition", 4, "Partition", 10, "partition"},
+    {"Priority", 3, "Priority", 10, ""},
+    {"QOSLevel", 3, "QOS", 20, "qos"},
+    {"Reason", 1, "Reason", 30, "reason"},
+    {"RPC", 1, "RPC", 5, "rpc"},
+    {"Share", 1, "Share", 9, "share"},
+    {"StateRaw", 6, "StateRaw", 8, "stateraw"},
+    {"State", 1, "State", 6, "state"},
+    {"TimeEnd", 6, "TimeEnd", 19, "timeend"},
+    {"End", 2, "TimeEnd", 19, "timeend"},
+    {"TimeStart", 7, "TimeStart", 19, "timestart"},
+    {"Start", 3, "TimeStart", 19, "timestart"},
     {"User", 1, "User", 10, "user"},
 };
 
-}  // namespace
+} // namespace
 
 std::vector<SacctmgrField> parse_sacctmgr_format(const std::vector<std::string> &items) {
     std::vector<SacctmgrField> out;
@@ -82,13 +99,15 @@ std::vector<SacctmgrField> parse_sacctmgr_format(const std::vector<std::string> 
 
 std::vector<std::string> sacctmgr_default_format(std::string_view entity) {
     if (entity == "cluster")
-        return {"Cluster", "ControlHost", "ControlPort", "RPC", "Share", "GrpJobs", "GrpTRES",
-                "GrpSubmit", "MaxJobs", "MaxTRES", "MaxSubmit", "MaxWall", "QOS", "DefaultQOS"};
+        return {"Cluster",   "ControlHost", "ControlPort", "RPC",       "Share",
+                "GrpJobs",   "GrpTRES",     "GrpSubmit",   "MaxJobs",   "MaxTRES",
+                "MaxSubmit", "MaxWall",     "QOS",         "DefaultQOS"};
     if (entity == "account") return {"Account", "Description", "Organization"};
     if (entity == "user") return {"User", "DefaultAccount", "AdminLevel"};
-    return {"Cluster", "Account", "User", "Partition", "Share", "Priority", "GrpJobs", "GrpTRES",
-            "GrpSubmit", "GrpWall", "GrpTRESMins", "MaxJobs", "MaxTRES", "MaxTRESPerNode",
-            "MaxSubmit", "MaxWall", "MaxTRESMins", "QOS", "DefaultQOS", "GrpTRESRunMins"};
+    return {"Cluster",     "Account",     "User",    "Partition",      "Share",
+            "Priority",    "GrpJobs",     "GrpTRES", "GrpSubmit",      "GrpWall",
+            "GrpTRESMins", "MaxJobs",     "MaxTRES", "MaxTRESPerNode", "MaxSubmit",
+            "MaxWall",     "MaxTRESMins", "QOS",     "DefaultQOS",     "GrpTRESRunMins"};
 }
 
 std::string render_sacctmgr(const std::vector<SacctmgrField> &fields,
@@ -113,4 +132,4 @@ std::string render_sacctmgr(const std::vector<SacctmgrField> &fields,
     return out;
 }
 
-}  // namespace drover::cli
+} // namespace drover::cli

@@ -14,7 +14,7 @@ namespace drover::cli {
 struct SacctmgrField {
     std::string header;
     int width = 10;  // negative: left-justified
-    std::string key;  // the row's field, as the controller names it ("" : no data, blank)
+    std::string key; // the row's field, as the controller names it ("" : no data, blank)
 };
 
 // Parses format= items ("User", "acc%20", "Def%-12"); throws drover::ParseError("Unknown field
@@ -29,4 +29,4 @@ using SacctmgrRow = std::vector<std::pair<std::string, std::string>>;
 std::string render_sacctmgr(const std::vector<SacctmgrField> &fields,
                             const std::vector<SacctmgrRow> &rows, FieldLayout layout, bool header);
 
-}  // namespace drover::cli
+} // namespace drover::cli

@@ -26,13 +26,12 @@ const char *kUsage =
     "Usage: salloc [-N nnodes] [-n ntasks] [-c ncpus] [--mem=MB] [-J jobname] [-t time]\n"
     "              [-p partition] [-w hosts] [-x hosts] [--no-shell] [command [args...]]\n";
 
-
 volatile sig_atomic_t g_child = 0;
 void forward(int sig) {
     if (g_child > 0) ::kill(g_child, sig);
 }
 
-}  // namespace
+} // namespace
 
 int salloc_main(std::span<const std::string> args) {
     SrunRequest r;
@@ -46,7 +45,9 @@ int salloc_main(std::span<const std::string> args) {
         if (argv.empty()) {
             const char *shell = ::getenv("SHELL");
             const passwd *pw = ::getpwuid(::getuid());
-            argv.push_back(shell && *shell ? shell : pw && pw->pw_shell && *pw->pw_shell ? pw->pw_shell : "/bin/sh");
+            argv.push_back(shell && *shell                       ? shell
+                           : pw && pw->pw_shell && *pw->pw_shell ? pw->pw_shell
+                                                                 : "/bin/sh");
         }
         std::vector<std::pair<std::string, std::string>> set = {
             {"SLURM_JOB_ID", id},
@@ -66,9 +67,12 @@ int salloc_main(std::span<const std::string> args) {
             set.push_back({"SLURM_NTASKS", std::to_string(r.num_tasks)});
             set.push_back({"SLURM_NPROCS", std::to_string(r.num_tasks)});
         }
-        if (r.cpus_per_task) set.push_back({"SLURM_CPUS_PER_TASK", std::to_string(r.cpus_per_task)});
-        if (r.mem_per_node_mb) set.push_back({"SLURM_MEM_PER_NODE", std::to_string(r.mem_per_node_mb)});
-        if (r.mem_per_cpu_mb) set.push_back({"SLURM_MEM_PER_CPU", std::to_string(r.mem_per_cpu_mb)});
+        if (r.cpus_per_task)
+            set.push_back({"SLURM_CPUS_PER_TASK", std::to_string(r.cpus_per_task)});
+        if (r.mem_per_node_mb)
+            set.push_back({"SLURM_MEM_PER_NODE", std::to_string(r.mem_per_node_mb)});
+        if (r.mem_per_cpu_mb)
+            set.push_back({"SLURM_MEM_PER_CPU", std::to_string(r.mem_per_cpu_mb)});
         pid_t pid = ::fork();
         if (pid == 0) {
             for (const auto &[k, v] : set) ::setenv(k.c_str(), v.c_str(), 1);
@@ -83,7 +87,7 @@ int salloc_main(std::span<const std::string> args) {
         struct sigaction sa {};
         sa.sa_handler = forward;
         for (int sig : {SIGHUP, SIGTERM, SIGUSR1, SIGUSR2}) ::sigaction(sig, &sa, nullptr);
-        ::signal(SIGINT, SIG_IGN);  // Ctrl-C belongs to the command (the shell handles it)
+        ::signal(SIGINT, SIG_IGN); // Ctrl-C belongs to the command (the shell handles it)
         int status = 0;
         bool revoked = false;
         // Waits for the command; every two seconds checks that the allocation still stands
@@ -106,4 +110,4 @@ int salloc_main(std::span<const std::string> args) {
     });
 }
 
-}  // namespace drover::cli
+} // namespace drover::cli

@@ -140,15 +140,15 @@ flatbuffers::Offset<proto::JobDesc> job_desc(flatbuffers::FlatBufferBuilder &fbb
     std::vector<flatbuffers::Offset<proto::KeyValue>> env;
     env.reserve(r.environment.size());
     for (const auto &kv : r.environment)
-        env.push_back(proto::CreateKeyValue(fbb, fbb.CreateString(kv.first), fbb.CreateString(kv.second)));
+        env.push_back(
+            proto::CreateKeyValue(fbb, fbb.CreateString(kv.first), fbb.CreateString(kv.second)));
     auto env_vec = fbb.CreateVector(env);
     auto argv = fbb.CreateVectorOfStrings(r.argv);
     auto name = s(r.name), script = s(r.script), wd = s(r.work_dir), out = s(r.std_out),
          err = s(r.std_err), in = s(r.std_in), part = s(r.partition), acct = s(r.account),
-         host = s(ctx.hostname), comment = s(r.comment), command = s(r.command),
-         gres = s(r.gres), constraint = s(r.constraint), req_nodes = s(r.req_nodes),
-         exc_nodes = s(r.exc_nodes), dependency = s(r.dependency), array = s(r.array),
-         signal = s(r.signal);
+         host = s(ctx.hostname), comment = s(r.comment), command = s(r.command), gres = s(r.gres),
+         constraint = s(r.constraint), req_nodes = s(r.req_nodes), exc_nodes = s(r.exc_nodes),
+         dependency = s(r.dependency), array = s(r.array), signal = s(r.signal);
     proto::JobDescBuilder b(fbb);
     b.add_name(name);
     b.add_script(script);
@@ -203,7 +203,9 @@ flatbuffers::Offset<proto::JobDesc> job_desc(flatbuffers::FlatBufferBuilder &fbb
 // exit status sbatch -W gives (an array: the highest of its tasks').
 int wait_for(uint32_t job_id) {
     while (true) {
-        struct timespec ts{0, 500 * 1000 * 1000};
+        struct timespec ts {
+            0, 500 * 1000 * 1000
+        };
         ::nanosleep(&ts, nullptr);
         flatbuffers::FlatBufferBuilder fbb;
         auto ids = fbb.CreateVector(std::vector<uint32_t>{job_id});
@@ -212,7 +214,7 @@ int wait_for(uint32_t job_id) {
         try {
             reply = call_ctld(fbb, proto::Body::JobInfoRequest, req.Union());
         } catch (const net::RpcError &) {
-            return 0;   // no longer known: it ended and was purged
+            return 0; // no longer known: it ended and was purged
         }
         const auto *r = reply.as<proto::JobInfoResponse>();
         bool any = false, all_done = true;
@@ -229,7 +231,7 @@ int wait_for(uint32_t job_id) {
                 if ((j->state() & kJobStateBase) != DROVER_JOB_COMPLETE && c == 0) c = 1;
                 code = std::max(code, c);
             }
-        if (!any) return 0;   // no longer known: it ended and was purged
+        if (!any) return 0; // no longer known: it ended and was purged
         if (all_done) return code;
     }
 }
@@ -277,11 +279,14 @@ int run(const SbatchCommandLine &cl) {
     std::string cluster;
     // MaxJobCount reached: said once (later ones with -vv), then retried with growing pauses.
     auto waiting = [&req](int retry) {
-        if (retry == 1) print_error(kProg, kSubmitRetryText);
-        else if (req.verbose >= 2) write_err(std::string(kProg) + ": debug:  " + kSubmitRetryText + "\n");
+        if (retry == 1)
+            print_error(kProg, kSubmitRetryText);
+        else if (req.verbose >= 2)
+            write_err(std::string(kProg) + ": debug:  " + kSubmitRetryText + "\n");
     };
     try {
-        net::Reply reply = call_ctld_retrying(fbb, proto::Body::JobSubmitRequest, body.Union(), waiting);
+        net::Reply reply =
+            call_ctld_retrying(fbb, proto::Body::JobSubmitRequest, body.Union(), waiting);
         const auto *r = reply.as<proto::JobSubmitResponse>();
         if (req.test_only) {
             std::string msg = r->message() ? r->message()->str() : "Job would be accepted";
@@ -303,15 +308,16 @@ int run(const SbatchCommandLine &cl) {
     if (req.parsable)
         write_out(str_u(job_id) + (named ? ";" + cluster : std::string()) + "\n");
     else if (!req.quiet)
-        write_out("Submitted batch job " + str_u(job_id) + (named ? " on cluster " + cluster : std::string()) + "\n");
+        write_out("Submitted batch job " + str_u(job_id) +
+                  (named ? " on cluster " + cluster : std::string()) + "\n");
     if (req.wait) return wait_for(job_id);
     return 0;
 }
 
-}  // namespace
+} // namespace
 
 int sbatch_main(std::span<const std::string> args) {
     return command_main(kText, args, parse_sbatch_command_line, run);
 }
 
-}  // namespace drover::cli
+} // namespace drover::cli

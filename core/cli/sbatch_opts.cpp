@@ -15,13 +15,56 @@ namespace drover::cli {
 namespace {
 
 enum Id : int {
-    kJobName, kOutput, kError, kInput, kPartition, kNodes, kNtasks, kCpusPerTask, kTime, kMem,
-    kMemPerCpu, kChdir, kAccount, kExport, kHold, kTestOnly, kWait, kWrap, kParsable, kComment,
-    kExclusive, kOpenMode, kQuiet, kVerbose, kVersion, kHelp, kUsage, kClusters, kBegin,
-    kArray, kDependency, kNtasksPerNode, kKillOnInvalidDep, kNice, kRequeue, kNoRequeue, kSignal,
-    kDeadline, kMinCpus, kTmp, kGres, kGpus, kGpusPerNode, kGpusPerTask, kConstraint, kNodelist,
-    kExclude, kContiguous, kOversubscribe,
-    kIgnoredBase = 1000,   // + index into kIgnored
+    kJobName,
+    kOutput,
+    kError,
+    kInput,
+    kPartition,
+    kNodes,
+    kNtasks,
+    kCpusPerTask,
+    kTime,
+    kMem,
+    kMemPerCpu,
+    kChdir,
+    kAccount,
+    kExport,
+    kHold,
+    kTestOnly,
+    kWait,
+    kWrap,
+    kParsable,
+    kComment,
+    kExclusive,
+    kOpenMode,
+    kQuiet,
+    kVerbose,
+    kVersion,
+    kHelp,
+    kUsage,
+    kClusters,
+    kBegin,
+    kArray,
+    kDependency,
+    kNtasksPerNode,
+    kKillOnInvalidDep,
+    kNice,
+    kRequeue,
+    kNoRequeue,
+    kSignal,
+    kDeadline,
+    kMinCpus,
+    kTmp,
+    kGres,
+    kGpus,
+    kGpusPerNode,
+    kGpusPerTask,
+    kConstraint,
+    kNodelist,
+    kExclude,
+    kContiguous,
+    kOversubscribe,
+    kIgnoredBase = 1000, // + index into kIgnored
 };
 
 constexpr OptSpec kMain[] = {
@@ -163,12 +206,11 @@ struct MemSeen {
 struct Pending {
     SbatchRequest req;
     std::optional<std::string> export_spec;
-    std::optional<uint64_t> mem_mb, mem_per_cpu_mb;   // the last value each was given
+    std::optional<uint64_t> mem_mb, mem_per_cpu_mb; // the last value each was given
     std::optional<uint32_t> tasks_per_node;
-    std::string gpus_per_node_type;                    // --gpus-per-node=TYPE:N
+    std::string gpus_per_node_type; // --gpus-per-node=TYPE:N
     bool name_set = false;
 };
-
 
 // --array: "0-15", "1,3,5", "0-15:4", each with an optional "%N" throttle. The controller decides
 // the limits (MaxArraySize); this checks the form, so a bad directive names its line.
@@ -216,7 +258,7 @@ void check_signal(std::string_view v) {
 // --gpus / --gpus-per-node / --gpus-per-task: "N", "TYPE:N", or a list of them (counts add up).
 struct GpuCount {
     uint32_t count = 0;
-    std::string type;   // the one type named, "" when none (or several: see mixed)
+    std::string type; // the one type named, "" when none (or several: see mixed)
     bool mixed = false;
 };
 
@@ -264,22 +306,47 @@ void apply(Pending &p, const ParsedOpt &o, const SbatchContext &ctx, MemSeen &se
         return;
     }
     switch (static_cast<Id>(o.id)) {
-    case kJobName: r.name = v; p.name_set = true; break;
-    case kOutput: r.std_out = v; break;
-    case kError: r.std_err = v; break;
-    case kInput: r.std_in = v; break;
-    case kPartition: r.partition = v; break;
-    case kAccount: r.account = v; break;
-    case kComment: r.comment = v; break;
+    case kJobName:
+        r.name = v;
+        p.name_set = true;
+        break;
+    case kOutput:
+        r.std_out = v;
+        break;
+    case kError:
+        r.std_err = v;
+        break;
+    case kInput:
+        r.std_in = v;
+        break;
+    case kPartition:
+        r.partition = v;
+        break;
+    case kAccount:
+        r.account = v;
+        break;
+    case kComment:
+        r.comment = v;
+        break;
     case kChdir:
         if (v.empty()) throw ParseError("invalid working directory ''");
         r.work_dir = v;
         break;
-    case kNodes: std::tie(r.min_nodes, r.max_nodes) = node_count(v); break;
-    case kNtasks: r.num_tasks = positive(v, "number of tasks"); break;
-    case kNtasksPerNode: p.tasks_per_node = positive(v, "number of tasks per node"); break;
-    case kCpusPerTask: r.cpus_per_task = positive(v, "number of cpus per task"); break;
-    case kMinCpus: r.min_cpus_per_node = positive(v, "minimum number of cpus per node"); break;
+    case kNodes:
+        std::tie(r.min_nodes, r.max_nodes) = node_count(v);
+        break;
+    case kNtasks:
+        r.num_tasks = positive(v, "number of tasks");
+        break;
+    case kNtasksPerNode:
+        p.tasks_per_node = positive(v, "number of tasks per node");
+        break;
+    case kCpusPerTask:
+        r.cpus_per_task = positive(v, "number of cpus per task");
+        break;
+    case kMinCpus:
+        r.min_cpus_per_node = positive(v, "minimum number of cpus per node");
+        break;
     case kTime:
         try {
             r.time_limit_min = parse_time_limit(v);
@@ -295,21 +362,35 @@ void apply(Pending &p, const ParsedOpt &o, const SbatchContext &ctx, MemSeen &se
         p.mem_per_cpu_mb = size_mb(v, "memory size");
         seen.per_cpu = true;
         break;
-    case kTmp: r.tmp_disk_mb = size_mb(v, "temporary disk size"); break;
+    case kTmp:
+        r.tmp_disk_mb = size_mb(v, "temporary disk size");
+        break;
     case kExport:
-        export_environment(v, {});   // validates
+        export_environment(v, {}); // validates
         p.export_spec = v;
         break;
-    case kHold: r.hold = true; break;
-    case kTestOnly: r.test_only = true; break;
-    case kWait: r.wait = true; break;
-    case kParsable: r.parsable = true; break;
-    case kQuiet: r.quiet = true; break;
-    case kVerbose: ++r.verbose; break;
+    case kHold:
+        r.hold = true;
+        break;
+    case kTestOnly:
+        r.test_only = true;
+        break;
+    case kWait:
+        r.wait = true;
+        break;
+    case kParsable:
+        r.parsable = true;
+        break;
+    case kQuiet:
+        r.quiet = true;
+        break;
+    case kVerbose:
+        ++r.verbose;
+        break;
     case kExclusive:
         if (!o.value || o.value->empty()) {
             r.exclusive = true;
-            r.oversubscribe = false;   // the later of the two wins, as in Slurm
+            r.oversubscribe = false; // the later of the two wins, as in Slurm
         } else if (iequals(v, "user") || iequals(v, "mcs") || iequals(v, "topo")) {
             warn_once(r, "--exclusive=" + v + " is not supported by Drover yet and was ignored");
         } else {
@@ -320,11 +401,16 @@ void apply(Pending &p, const ParsedOpt &o, const SbatchContext &ctx, MemSeen &se
         r.oversubscribe = true;
         r.exclusive = false;
         break;
-    case kContiguous: r.contiguous = true; break;
+    case kContiguous:
+        r.contiguous = true;
+        break;
     case kOpenMode:
-        if (iequals(v, "append") || iequals(v, "a")) r.open_mode_append = true;
-        else if (iequals(v, "truncate") || iequals(v, "t")) r.open_mode_append = false;
-        else throw ParseError("invalid open mode " + quoted(v) + " (expected append or truncate)");
+        if (iequals(v, "append") || iequals(v, "a"))
+            r.open_mode_append = true;
+        else if (iequals(v, "truncate") || iequals(v, "t"))
+            r.open_mode_append = false;
+        else
+            throw ParseError("invalid open mode " + quoted(v) + " (expected append or truncate)");
         break;
     case kBegin:
         try {
@@ -345,15 +431,21 @@ void apply(Pending &p, const ParsedOpt &o, const SbatchContext &ctx, MemSeen &se
         check_array(v);
         r.array = std::string(trim(v));
         break;
-    case kDependency: r.dependency = std::string(trim(v)); break;   // the controller checks it
+    case kDependency:
+        r.dependency = std::string(trim(v));
+        break; // the controller checks it
     case kKillOnInvalidDep:
-        if (iequals(v, "yes")) r.kill_on_invalid_dep = 1;
-        else if (iequals(v, "no")) r.kill_on_invalid_dep = 0;
-        else throw ParseError("invalid --kill-on-invalid-dep value " + quoted(v) + " (expected yes or no)");
+        if (iequals(v, "yes"))
+            r.kill_on_invalid_dep = 1;
+        else if (iequals(v, "no"))
+            r.kill_on_invalid_dep = 0;
+        else
+            throw ParseError("invalid --kill-on-invalid-dep value " + quoted(v) +
+                             " (expected yes or no)");
         break;
     case kNice: {
         if (!o.value || o.value->empty()) {
-            r.nice = 100;   // Slurm's adjustment when none is given
+            r.nice = 100; // Slurm's adjustment when none is given
             break;
         }
         std::string_view n = trim(v);
@@ -364,8 +456,12 @@ void apply(Pending &p, const ParsedOpt &o, const SbatchContext &ctx, MemSeen &se
         r.nice = neg ? -int32_t(*mag) : int32_t(*mag);
         break;
     }
-    case kRequeue: r.requeue = 1; break;
-    case kNoRequeue: r.requeue = 0; break;
+    case kRequeue:
+        r.requeue = 1;
+        break;
+    case kNoRequeue:
+        r.requeue = 0;
+        break;
     case kSignal:
         check_signal(v);
         r.signal = v;
@@ -373,12 +469,13 @@ void apply(Pending &p, const ParsedOpt &o, const SbatchContext &ctx, MemSeen &se
     case kGres:
         // Slurm's words, whatever is wrong with it (the controller answers the same).
         if (!valid_gres_request(v)) throw ParseError(kInvalidGres);
-        r.gres = format_gres(parse_gres_request(v));   // "none" gives none
+        r.gres = format_gres(parse_gres_request(v)); // "none" gives none
         break;
     case kGpus: {
         GpuCount g = gpu_count(v, "number of gpus");
         if (!g.type.empty())
-            warn_once(r, "--gpus=" + v + ": GPU types are not supported by Drover yet; any GPU may be given");
+            warn_once(r, "--gpus=" + v +
+                             ": GPU types are not supported by Drover yet; any GPU may be given");
         r.gpus = g.count;
         break;
     }
@@ -388,17 +485,21 @@ void apply(Pending &p, const ParsedOpt &o, const SbatchContext &ctx, MemSeen &se
         // One type per node is what --gres=gpu:TYPE:N asks; resolved at the end.
         p.gpus_per_node_type = g.mixed ? std::string() : g.type;
         if (g.mixed)
-            warn_once(r, "--gpus-per-node=" + v + ": GPU types are not supported by Drover yet; any GPU may be given");
+            warn_once(r, "--gpus-per-node=" + v +
+                             ": GPU types are not supported by Drover yet; any GPU may be given");
         break;
     }
     case kGpusPerTask: {
         GpuCount g = gpu_count(v, "number of gpus per task");
         if (!g.type.empty())
-            warn_once(r, "--gpus-per-task=" + v + ": GPU types are not supported by Drover yet; any GPU may be given");
+            warn_once(r, "--gpus-per-task=" + v +
+                             ": GPU types are not supported by Drover yet; any GPU may be given");
         r.gpus_per_task = g.count;
         break;
     }
-    case kConstraint: r.constraint = v; break;
+    case kConstraint:
+        r.constraint = v;
+        break;
     case kNodelist:
     case kExclude: {
         const char *what = o.id == kNodelist ? "node list" : "excluded node list";
@@ -413,12 +514,15 @@ void apply(Pending &p, const ParsedOpt &o, const SbatchContext &ctx, MemSeen &se
     case kWrap:
         if (from_script) throw ParseError("--wrap is only valid on the command line");
         break;
-    case kClusters: r.clusters_given = true; break;   // one cluster for now: only named
+    case kClusters:
+        r.clusters_given = true;
+        break; // one cluster for now: only named
     case kVersion:
     case kHelp:
     case kUsage:
         break;
-    default: break;
+    default:
+        break;
     }
 }
 
@@ -427,16 +531,26 @@ struct EnvOption {
     Id id;
 };
 constexpr EnvOption kEnvOptions[] = {
-    {"SBATCH_ACCOUNT", kAccount},       {"SBATCH_JOB_NAME", kJobName},
-    {"SBATCH_PARTITION", kPartition},   {"SBATCH_TIMELIMIT", kTime},
-    {"SBATCH_EXPORT", kExport},         {"SBATCH_WAIT", kWait},
-    {"SBATCH_EXCLUSIVE", kExclusive},   {"SBATCH_MEM_PER_NODE", kMem},
-    {"SBATCH_MEM_PER_CPU", kMemPerCpu}, {"SBATCH_OPEN_MODE", kOpenMode},
-    {"SBATCH_CLUSTERS", kClusters},     {"SBATCH_ARRAY_INX", kArray},
-    {"SBATCH_CONSTRAINT", kConstraint}, {"SBATCH_GRES", kGres},
-    {"SBATCH_GPUS", kGpus},             {"SBATCH_GPUS_PER_NODE", kGpusPerNode},
-    {"SBATCH_GPUS_PER_TASK", kGpusPerTask}, {"SBATCH_REQUEUE", kRequeue},
-    {"SBATCH_NO_REQUEUE", kNoRequeue}, {"SBATCH_SIGNAL", kSignal},
+    {"SBATCH_ACCOUNT", kAccount},
+    {"SBATCH_JOB_NAME", kJobName},
+    {"SBATCH_PARTITION", kPartition},
+    {"SBATCH_TIMELIMIT", kTime},
+    {"SBATCH_EXPORT", kExport},
+    {"SBATCH_WAIT", kWait},
+    {"SBATCH_EXCLUSIVE", kExclusive},
+    {"SBATCH_MEM_PER_NODE", kMem},
+    {"SBATCH_MEM_PER_CPU", kMemPerCpu},
+    {"SBATCH_OPEN_MODE", kOpenMode},
+    {"SBATCH_CLUSTERS", kClusters},
+    {"SBATCH_ARRAY_INX", kArray},
+    {"SBATCH_CONSTRAINT", kConstraint},
+    {"SBATCH_GRES", kGres},
+    {"SBATCH_GPUS", kGpus},
+    {"SBATCH_GPUS_PER_NODE", kGpusPerNode},
+    {"SBATCH_GPUS_PER_TASK", kGpusPerTask},
+    {"SBATCH_REQUEUE", kRequeue},
+    {"SBATCH_NO_REQUEUE", kNoRequeue},
+    {"SBATCH_SIGNAL", kSignal},
 };
 
 // Whether an option takes no value (SBATCH_* variables for such options are set by presence).
@@ -461,17 +575,21 @@ std::string basename_of(const std::string &path) {
     return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
-}  // namespace
+} // namespace
 
 SbatchCommandLine parse_sbatch_command_line(std::span<const std::string> args) {
     const auto &specs = all_specs();
     ParsedArgs pa = parse_options(args, specs, /*stop_at_positional=*/true);
     SbatchCommandLine cl;
     for (auto &o : pa.opts) {
-        if (o.id == kHelp) cl.help = true;
-        else if (o.id == kUsage) cl.usage = true;
-        else if (o.id == kVersion) cl.version = true;
-        else if (o.id == kWrap) cl.wrap = o.value.value_or("");
+        if (o.id == kHelp)
+            cl.help = true;
+        else if (o.id == kUsage)
+            cl.usage = true;
+        else if (o.id == kVersion)
+            cl.version = true;
+        else if (o.id == kWrap)
+            cl.wrap = o.value.value_or("");
         cl.opts.push_back(std::move(o));
     }
     if (!pa.positionals.empty()) {
@@ -489,7 +607,7 @@ SbatchRequest build_sbatch_request(const SbatchCommandLine &cl, std::string scri
     const auto &specs = all_specs();
 
     // 1. #SBATCH directives, in order.
-    MemSeen given;   // by the script and the command line together
+    MemSeen given; // by the script and the command line together
     for (const auto &d : scan_directives(script)) {
         std::string where = "script line " + str_i(d.line) + ": ";
         try {
@@ -508,19 +626,20 @@ SbatchRequest build_sbatch_request(const SbatchCommandLine &cl, std::string scri
     MemSeen env_seen;
     std::optional<uint64_t> env_mem, env_mem_per_cpu;
     {
-        Pending env_p;   // memory from variables is kept apart until the rule below
+        Pending env_p; // memory from variables is kept apart until the rule below
         for (const auto &eo : kEnvOptions) {
             for (const auto &kv : ctx.env) {
                 if (kv.first != eo.var) continue;
                 ParsedOpt o{eo.id, kv.second, kv.first};
                 // Flags are set by their presence; SBATCH_EXCLUSIVE may carry a mode.
-                if (is_flag(eo.id) ||
-                    (eo.id == kExclusive && !iequals(kv.second, "user") &&
-                     !iequals(kv.second, "mcs") && !iequals(kv.second, "topo")))
+                if (is_flag(eo.id) || (eo.id == kExclusive && !iequals(kv.second, "user") &&
+                                       !iequals(kv.second, "mcs") && !iequals(kv.second, "topo")))
                     o.value.reset();
                 try {
-                    if (eo.id == kMem || eo.id == kMemPerCpu) apply(env_p, o, ctx, env_seen, false);
-                    else apply(p, o, ctx, env_seen, false);
+                    if (eo.id == kMem || eo.id == kMemPerCpu)
+                        apply(env_p, o, ctx, env_seen, false);
+                    else
+                        apply(p, o, ctx, env_seen, false);
                 } catch (const ParseError &e) {
                     throw ParseError(std::string(eo.var) + ": " + e.what());
                 }
@@ -549,9 +668,12 @@ SbatchRequest build_sbatch_request(const SbatchCommandLine &cl, std::string scri
     r.script = std::move(script);
     r.argv = cl.script_args;
     if (!p.name_set) {
-        if (cl.wrap) r.name = "wrap";
-        else if (cl.script_path) r.name = basename_of(*cl.script_path);
-        else r.name = "sbatch";
+        if (cl.wrap)
+            r.name = "wrap";
+        else if (cl.script_path)
+            r.name = basename_of(*cl.script_path);
+        else
+            r.name = "sbatch";
     }
     if (cl.script_path && !cl.wrap) r.command = absolute(*cl.script_path, ctx.cwd);
     r.work_dir = r.work_dir.empty() ? ctx.cwd : absolute(r.work_dir, ctx.cwd);
@@ -567,10 +689,12 @@ SbatchRequest build_sbatch_request(const SbatchCommandLine &cl, std::string scri
         bool gres_gpu = false;
         for (const auto &g : parse_gres_request(r.gres)) gres_gpu = gres_gpu || g.name == "gpu";
         if (gres_gpu) {
-            warn_once(r, "--gpus-per-node: GPU types are not supported by Drover yet; any GPU may be given");
+            warn_once(
+                r,
+                "--gpus-per-node: GPU types are not supported by Drover yet; any GPU may be given");
         } else {
-            r.gres += (r.gres.empty() ? "" : ",") + std::string("gpu:") + p.gpus_per_node_type + ":" +
-                      str_u(r.gpus_per_node);
+            r.gres += (r.gres.empty() ? "" : ",") + std::string("gpu:") + p.gpus_per_node_type +
+                      ":" + str_u(r.gpus_per_node);
             r.gpus_per_node = 0;
         }
     }
@@ -583,4 +707,4 @@ SbatchRequest parse_sbatch(std::span<const std::string> args, std::string script
     return build_sbatch_request(parse_sbatch_command_line(args), std::move(script), ctx);
 }
 
-}  // namespace drover::cli
+} // namespace drover::cli

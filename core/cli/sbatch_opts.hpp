@@ -19,8 +19,8 @@ using Env = std::vector<std::pair<std::string, std::string>>;
 
 // What sbatch needs from the world besides its arguments and script.
 struct SbatchContext {
-    Env env;                 // the submitter's environment, in order
-    std::string cwd = "/";   // absolute
+    Env env;               // the submitter's environment, in order
+    std::string cwd = "/"; // absolute
     std::string hostname;
     int64_t now = 0;
     uint32_t uid = 0xfffffffe, gid = 0xfffffffe;
@@ -30,41 +30,41 @@ struct SbatchContext {
 struct SbatchRequest {
     std::string name;
     std::string script;
-    std::vector<std::string> argv;   // script arguments
+    std::vector<std::string> argv; // script arguments
     Env environment;
-    std::string command;             // the script's absolute path; empty for stdin and --wrap
+    std::string command; // the script's absolute path; empty for stdin and --wrap
     std::string work_dir;
     std::string std_out, std_err, std_in;
     std::string partition, account, comment;
     uint32_t min_nodes = 0, max_nodes = 0, num_tasks = 0, cpus_per_task = 0;
     uint64_t mem_per_node_mb = 0;
-    uint32_t time_limit_min = 0xfffffffe;   // NO_VAL: the partition's default
+    uint32_t time_limit_min = 0xfffffffe; // NO_VAL: the partition's default
     int64_t begin_time = 0;
     bool hold = false, test_only = false, exclusive = false, open_mode_append = false;
 
     // Resources and scheduling, as JobDesc carries them (0 / "" = not asked for).
-    uint64_t mem_per_cpu_mb = 0;         // --mem-per-cpu (never together with mem_per_node_mb)
+    uint64_t mem_per_cpu_mb = 0; // --mem-per-cpu (never together with mem_per_node_mb)
     uint32_t ntasks_per_node = 0;
-    uint32_t min_cpus_per_node = 0;      // --mincpus
-    uint64_t tmp_disk_mb = 0;            // --tmp
-    std::string gres;                    // --gres per node, checked and written canonically
+    uint32_t min_cpus_per_node = 0; // --mincpus
+    uint64_t tmp_disk_mb = 0;       // --tmp
+    std::string gres;               // --gres per node, checked and written canonically
     uint32_t gpus = 0, gpus_per_node = 0, gpus_per_task = 0;
-    std::string constraint;              // -C, as written
-    std::string req_nodes, exc_nodes;    // -w / -x hostlists, as written
+    std::string constraint;           // -C, as written
+    std::string req_nodes, exc_nodes; // -w / -x hostlists, as written
     bool contiguous = false;
-    bool oversubscribe = false;          // -s
-    int32_t nice = 0;                    // --nice[=N] (100 without a value)
-    std::string dependency;              // -d, as written
-    std::string array;                   // -a, as written ("0-15%2")
-    int requeue = -1;                    // -1 default, 0 --no-requeue, 1 --requeue
-    std::string signal;                  // --signal=[{R|B}:]SIG[@TIME], checked, as written
-    int64_t deadline = 0;                // --deadline, absolute
-    int kill_on_invalid_dep = -1;        // -1 default, 0 no, 1 yes
+    bool oversubscribe = false;   // -s
+    int32_t nice = 0;             // --nice[=N] (100 without a value)
+    std::string dependency;       // -d, as written
+    std::string array;            // -a, as written ("0-15%2")
+    int requeue = -1;             // -1 default, 0 --no-requeue, 1 --requeue
+    std::string signal;           // --signal=[{R|B}:]SIG[@TIME], checked, as written
+    int64_t deadline = 0;         // --deadline, absolute
+    int kill_on_invalid_dep = -1; // -1 default, 0 no, 1 yes
 
     bool parsable = false, wait = false, quiet = false;
-    bool clusters_given = false;     // -M: name the cluster in what sbatch prints
+    bool clusters_given = false; // -M: name the cluster in what sbatch prints
     int verbose = 0;
-    std::vector<std::string> warnings;   // print as "sbatch: warning: <w>" unless quiet
+    std::vector<std::string> warnings; // print as "sbatch: warning: <w>" unless quiet
 };
 
 // A refusal Slurm makes with "sbatch: fatal: ..." rather than "sbatch: error: ..." (the memory
@@ -77,7 +77,7 @@ class SbatchFatal : public drover::ParseError {
 // The command line on its own: options not yet applied, the script path and its arguments.
 struct SbatchCommandLine {
     std::vector<ParsedOpt> opts;
-    std::optional<std::string> script_path;   // nullopt: the script comes from stdin or --wrap
+    std::optional<std::string> script_path; // nullopt: the script comes from stdin or --wrap
     std::vector<std::string> script_args;
     std::optional<std::string> wrap;
     bool help = false, usage = false, version = false;
@@ -119,4 +119,4 @@ SbatchRequest parse_sbatch(std::span<const std::string> args, std::string script
 // Which variables of env --export=<spec> passes on. Throws drover::ParseError for an empty spec.
 Env export_environment(std::string_view spec, const Env &env);
 
-}  // namespace drover::cli
+} // namespace drover::cli

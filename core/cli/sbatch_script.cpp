@@ -9,7 +9,9 @@ namespace drover::cli {
 
 namespace {
 
-bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\r'; }
+bool is_blank(char c) {
+    return c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\r';
+}
 
 bool only_whitespace(std::string_view s) {
     for (char c : s)
@@ -17,7 +19,9 @@ bool only_whitespace(std::string_view s) {
     return true;
 }
 
-std::string line_prefix(int line) { return "script line " + str_i(line) + ": "; }
+std::string line_prefix(int line) {
+    return "script line " + str_i(line) + ": ";
+}
 
 // Splits the text after "#SBATCH" into arguments: whitespace separates, single and double quotes
 // group (and are removed), an unquoted '#' starting an argument ends the line.
@@ -53,7 +57,7 @@ bool valid_var_name(std::string_view name) {
     return true;
 }
 
-}  // namespace
+} // namespace
 
 std::string wrap_script(std::string_view command) {
     std::string s = "#!/bin/sh\n# This script was created by sbatch --wrap.\n\n";
@@ -91,7 +95,7 @@ std::vector<Directive> scan_directives(std::string_view script) {
         }
         if (line.starts_with("#")) continue;
         if (only_whitespace(line)) continue;
-        break;   // the first command: directives after it are ordinary comments
+        break; // the first command: directives after it are ordinary comments
     }
     return out;
 }
@@ -137,4 +141,4 @@ Env export_environment(std::string_view spec, const Env &env) {
     return out;
 }
 
-}  // namespace drover::cli
+} // namespace drover::cli

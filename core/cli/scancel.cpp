@@ -100,13 +100,13 @@ int run(const ScancelArgs &a) {
         auto item = parse_job_spec(label);
         if (!item || !item->has_tasks) return nullptr;
         for (const auto &j : a.jobs)
-            if (j.text == label) return nullptr;   // named as written
+            if (j.text == label) return nullptr; // named as written
         for (const auto &j : a.jobs)
             if (!j.has_tasks && j.job_id == item->job_id) return &j;
         return nullptr;
     };
     constexpr std::string_view kDone = "already completing or completed";
-    std::vector<std::pair<const JobSpec *, bool>> arrays;   // bare array spec, any item acted on
+    std::vector<std::pair<const JobSpec *, bool>> arrays; // bare array spec, any item acted on
     auto note_array = [&](const JobSpec *s, bool ok) {
         for (auto &x : arrays)
             if (x.first == s) {
@@ -115,7 +115,7 @@ int run(const ScancelArgs &a) {
             }
         arrays.emplace_back(s, ok);
     };
-    std::vector<std::string> answered;   // every label the controller answered for
+    std::vector<std::string> answered; // every label the controller answered for
     if (r->results()) {
         for (const auto *res : *r->results()) {
             std::string id = res->node() ? res->node()->str() : "?";
@@ -143,10 +143,10 @@ int run(const ScancelArgs &a) {
     return rc;
 }
 
-}  // namespace
+} // namespace
 
 int scancel_main(std::span<const std::string> args) {
     return command_main(kText, args, parse_scancel_args, run);
 }
 
-}  // namespace drover::cli
+} // namespace drover::cli

@@ -13,9 +13,32 @@ namespace drover::cli {
 
 namespace {
 
-enum Id : int { kAccount, kBatch, kCtld, kFull, kHelp, kHurry, kInteractive, kClusters, kName,
-                kPartition, kQos, kQuiet, kReservation, kSignal, kState, kUser, kMe, kUsage,
-                kVerbose, kVersion, kNodelist, kWckey, kSibling, kJobName };
+enum Id : int {
+    kAccount,
+    kBatch,
+    kCtld,
+    kFull,
+    kHelp,
+    kHurry,
+    kInteractive,
+    kClusters,
+    kName,
+    kPartition,
+    kQos,
+    kQuiet,
+    kReservation,
+    kSignal,
+    kState,
+    kUser,
+    kMe,
+    kUsage,
+    kVerbose,
+    kVersion,
+    kNodelist,
+    kWckey,
+    kSibling,
+    kJobName
+};
 
 constexpr OptSpec kSpecs[] = {
     {kAccount, 'A', "account", Arg::required},
@@ -55,7 +78,7 @@ constexpr Sig kSignals[] = {
     {"TTIN", SIGTTIN}, {"TTOU", SIGTTOU}, {"URG", SIGURG},   {"XCPU", SIGXCPU},
 };
 
-}  // namespace
+} // namespace
 
 std::optional<int> parse_signal(std::string_view s) {
     if (auto n = parse_u32(s)) {
@@ -76,13 +99,25 @@ ScancelArgs parse_scancel_args(std::span<const std::string> args) {
     for (const auto &o : pa.opts) {
         const std::string v = o.value.value_or("");
         switch (static_cast<Id>(o.id)) {
-        case kBatch: a.batch = true; break;
-        case kFull: a.full = true; break;
-        case kHelp: a.help = true; break;
+        case kBatch:
+            a.batch = true;
+            break;
+        case kFull:
+            a.full = true;
+            break;
+        case kHelp:
+            a.help = true;
+            break;
         case kName:
-        case kJobName: a.name = v; break;
-        case kPartition: a.partition = v; break;
-        case kQuiet: a.quiet = true; break;
+        case kJobName:
+            a.name = v;
+            break;
+        case kPartition:
+            a.partition = v;
+            break;
+        case kQuiet:
+            a.quiet = true;
+            break;
         case kSignal: {
             auto s = parse_signal(v);
             if (!s) throw ParseError("Invalid job signal: " + v);
@@ -98,13 +133,25 @@ ScancelArgs parse_scancel_args(std::span<const std::string> args) {
                 a.states.push_back(*st);
             }
             break;
-        case kUser: a.user = v; break;
-        case kMe: a.me = true; break;
-        case kUsage: a.usage = true; break;
-        case kVerbose: ++a.verbose; break;
-        case kVersion: a.version = true; break;
-        case kInteractive: throw ParseError("--interactive is not supported by Drover");
-        default: break;
+        case kUser:
+            a.user = v;
+            break;
+        case kMe:
+            a.me = true;
+            break;
+        case kUsage:
+            a.usage = true;
+            break;
+        case kVerbose:
+            ++a.verbose;
+            break;
+        case kVersion:
+            a.version = true;
+            break;
+        case kInteractive:
+            throw ParseError("--interactive is not supported by Drover");
+        default:
+            break;
         }
     }
     for (const auto &p : pa.positionals) {
@@ -118,4 +165,4 @@ ScancelArgs parse_scancel_args(std::span<const std::string> args) {
     return a;
 }
 
-}  // namespace drover::cli
+} // namespace drover::cli

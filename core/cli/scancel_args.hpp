@@ -13,13 +13,13 @@
 namespace drover::cli {
 
 struct ScancelArgs {
-    std::vector<JobSpec> jobs;                // "12", "12_3", "12_[1-4]", as written
-    std::optional<std::string> user;          // -u, name or uid
+    std::vector<JobSpec> jobs;       // "12", "12_3", "12_[1-4]", as written
+    std::optional<std::string> user; // -u, name or uid
     bool me = false;
-    std::optional<std::string> name;          // -n
-    std::optional<std::string> partition;     // -p
-    std::vector<uint32_t> states;             // -t: PENDING, RUNNING, SUSPENDED
-    std::optional<int> signal;                // -s; nullopt = cancel
+    std::optional<std::string> name;      // -n
+    std::optional<std::string> partition; // -p
+    std::vector<uint32_t> states;         // -t: PENDING, RUNNING, SUSPENDED
+    std::optional<int> signal;            // -s; nullopt = cancel
     bool batch = false, full = false, quiet = false, help = false, usage = false, version = false;
     int verbose = 0;
     bool has_filter() const { return user || me || name || partition || !states.empty(); }
@@ -33,4 +33,4 @@ ScancelArgs parse_scancel_args(std::span<const std::string> args);
 // "KILL", "SIGKILL", "9", "usr1" -> signal number; nullopt when unknown.
 std::optional<int> parse_signal(std::string_view s);
 
-}  // namespace drover::cli
+} // namespace drover::cli

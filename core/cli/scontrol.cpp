@@ -58,7 +58,7 @@ constexpr const char *kHelp =
     "                              Requeue; NodeName=<name> with State and Reason.\n"
     "     version                  display tool version number.\n";
 
-constexpr CommandText kText{kProg, kHelp};   // --usage prints the help, as in Slurm
+constexpr CommandText kText{kProg, kHelp}; // --usage prints the help, as in Slurm
 
 struct Opts {
     bool one_liner = false, json = false, quiet = false, details = false;
@@ -107,9 +107,9 @@ int show_jobs(const Opts &o, std::span<const std::string> rest) {
         write_err("slurm_load_jobs error: Invalid job id specified\n");
         return 1;
     }
-    print_found(o, jobs, "No jobs in the system\n",
-                [&](const auto &v) { return jobs_json(v, now); },
-                [&](const auto &j) { return show_job(j, now, o.one_liner, o.details); });
+    print_found(
+        o, jobs, "No jobs in the system\n", [&](const auto &v) { return jobs_json(v, now); },
+        [&](const auto &j) { return show_job(j, now, o.one_liner, o.details); });
     return 0;
 }
 
@@ -139,9 +139,10 @@ int show_nodes(const Opts &o, std::span<const std::string> rest) {
             }
         }
     }
-    print_found(o, nodes, names.empty() ? "No nodes in the system\n" : nullptr,
-                [&](const auto &v) { return nodes_json(v, now); },
-                [&](const auto &n) { return show_node(n, o.one_liner); });
+    print_found(
+        o, nodes, names.empty() ? "No nodes in the system\n" : nullptr,
+        [&](const auto &v) { return nodes_json(v, now); },
+        [&](const auto &n) { return show_node(n, o.one_liner); });
     return rc;
 }
 
@@ -158,9 +159,10 @@ int show_partitions(const Opts &o, std::span<const std::string> rest) {
         write_err("Partition " + rest[0] + " not found\n");
         return 1;
     }
-    print_found(o, parts, "No partitions in the system\n",
-                [&](const auto &v) { return partitions_json(v, now); },
-                [&](const auto &p) { return show_partition(p, o.one_liner); });
+    print_found(
+        o, parts, "No partitions in the system\n",
+        [&](const auto &v) { return partitions_json(v, now); },
+        [&](const auto &p) { return show_partition(p, o.one_liner); });
     return 0;
 }
 
@@ -187,7 +189,8 @@ int show_steps(const Opts &o, std::span<const std::string> rest) {
     std::string out;
     if (r->steps())
         for (const auto *st : *r->steps())
-            if (!spec || spec->step_id == 0xfffffffeu || spec->step_id == st->step_id()) out += show_step(*st, o.one_liner);
+            if (!spec || spec->step_id == 0xfffffffeu || spec->step_id == st->step_id())
+                out += show_step(*st, o.one_liner);
     if (out.empty()) {
         if (spec) {
             write_err("Job step " + spec->text + " not found\n");
@@ -219,11 +222,16 @@ int show(const Opts &o, std::span<const std::string> rest) {
     }
     rest = rest.subspan(1);
     switch (*what) {
-    case ShowWhat::job: return show_jobs(o, rest);
-    case ShowWhat::node: return show_nodes(o, rest);
-    case ShowWhat::partition: return show_partitions(o, rest);
-    case ShowWhat::config: return show_conf();
-    case ShowWhat::step: return show_steps(o, rest);
+    case ShowWhat::job:
+        return show_jobs(o, rest);
+    case ShowWhat::node:
+        return show_nodes(o, rest);
+    case ShowWhat::partition:
+        return show_partitions(o, rest);
+    case ShowWhat::config:
+        return show_conf();
+    case ShowWhat::step:
+        return show_steps(o, rest);
     }
     return 1;
 }
@@ -241,7 +249,7 @@ int simple(proto::Body type, flatbuffers::Offset<void> body, flatbuffers::FlatBu
 struct JobChange {
     const std::vector<std::pair<std::string, std::string>> *fields = nullptr;
     int hold = -1;
-    const char *action = nullptr;   // "requeue", "requeuehold", "top"
+    const char *action = nullptr; // "requeue", "requeuehold", "top"
 };
 
 // Sends one JobUpdateRequest; on a refusal prints Slurm's line for the command and returns 1.
@@ -250,7 +258,8 @@ int update_one_job(uint32_t id, const std::string &spec, const JobChange &c) {
     std::vector<flatbuffers::Offset<proto::KeyValue>> kvs;
     if (c.fields)
         for (const auto &kv : *c.fields)
-            kvs.push_back(proto::CreateKeyValue(fbb, fbb.CreateString(kv.first), fbb.CreateString(kv.second)));
+            kvs.push_back(proto::CreateKeyValue(fbb, fbb.CreateString(kv.first),
+                                                fbb.CreateString(kv.second)));
     auto fields = fbb.CreateVector(kvs);
     auto action = c.action ? fbb.CreateString(c.action) : 0;
     auto job_spec = spec.empty() ? 0 : fbb.CreateString(spec);
@@ -259,11 +268,15 @@ int update_one_job(uint32_t id, const std::string &spec, const JobChange &c) {
     net::Reply reply;
     auto report = [&](const net::RpcError &e) {
         std::string action_name = c.action ? c.action : "";
-        if (action_name == "top") write_err(std::string("slurm_top_job error: ") + e.what() + "\n");
-        else if (!action_name.empty()) write_err(std::string(e.what()) + " for job " + label + "\n");
-        else write_err(std::string("slurm_update error: ") + e.what() + "\n");
+        if (action_name == "top")
+            write_err(std::string("slurm_top_job error: ") + e.what() + "\n");
+        else if (!action_name.empty())
+            write_err(std::string(e.what()) + " for job " + label + "\n");
+        else
+            write_err(std::string("slurm_update error: ") + e.what() + "\n");
     };
-    return ask_ctld<proto::OkResponse>(reply, fbb, proto::Body::JobUpdateRequest, req.Union(), report)
+    return ask_ctld<proto::OkResponse>(reply, fbb, proto::Body::JobUpdateRequest, req.Union(),
+                                       report)
                ? 0
                : 1;
 }
@@ -289,18 +302,23 @@ int update(std::span<const std::string> rest) {
         } catch (const ParseError &e) {
             // Slurm prints the reason rule bare.
             std::string msg = e.what();
-            if (msg.starts_with("You must specify")) write_err(msg + "\n");
-            else print_error(kProg, msg);
+            if (msg.starts_with("You must specify"))
+                write_err(msg + "\n");
+            else
+                print_error(kProg, msg);
             return 1;
         }
         flatbuffers::FlatBufferBuilder fbb;
-        auto req = proto::CreateNodeUpdateRequestDirect(fbb, u.names.c_str(), u.state.c_str(),
-                                                        u.reason.empty() ? nullptr : u.reason.c_str());
+        auto req = proto::CreateNodeUpdateRequestDirect(
+            fbb, u.names.c_str(), u.state.c_str(), u.reason.empty() ? nullptr : u.reason.c_str());
         return simple(proto::Body::NodeUpdateRequest, req.Union(), fbb, "slurm_update");
     }
-    case UpdateWhat::unknown: break;
+    case UpdateWhat::unknown:
+        break;
     }
-    print_error(kProg, "No valid entity in update command\nInput line must include \"JobId\" or \"NodeName\"");
+    print_error(
+        kProg,
+        "No valid entity in update command\nInput line must include \"JobId\" or \"NodeName\"");
     return 1;
 }
 
@@ -312,7 +330,8 @@ int hold(std::span<const std::string> rest, int how) {
     int rc = 0;
     JobChange c;
     c.hold = how;
-    for (const auto &[id, spec] : update_targets(parse_hold_ids(rest))) rc |= update_one_job(id, spec, c);
+    for (const auto &[id, spec] : update_targets(parse_hold_ids(rest)))
+        rc |= update_one_job(id, spec, c);
     return rc;
 }
 
@@ -331,7 +350,8 @@ int job_action(std::span<const std::string> rest, const char *action) {
     int rc = 0;
     JobChange c;
     c.action = action;
-    for (const auto &[id, spec] : update_targets(parse_hold_ids(ids))) rc |= update_one_job(id, spec, c);
+    for (const auto &[id, spec] : update_targets(parse_hold_ids(ids)))
+        rc |= update_one_job(id, spec, c);
     return rc;
 }
 
@@ -352,13 +372,14 @@ int ping() {
         try {
             flatbuffers::FlatBufferBuilder fbb;
             auto req = proto::CreateControllerPingRequest(fbb);
-            net::Reply reply = call_host(c, fbb, proto::Body::ControllerPingRequest, req.Union(), 5000);
+            net::Reply reply =
+                call_host(c, fbb, proto::Body::ControllerPingRequest, req.Union(), 5000);
             const auto *p = reply.as<proto::ControllerPingResponse>();
             up = true;
             in_control = p->role() && p->role()->str() == "primary";
         } catch (const net::NetError &) {
         } catch (const net::RpcError &) {
-            up = true;   // it answered
+            up = true; // it answered
         }
         any_up = any_up || up;
         out += std::string("Slurmctld(") + (i == 0 ? "primary" : "backup") + ") at " + c.name +
@@ -408,14 +429,22 @@ int execute(const Opts &o, std::span<const std::string> words) {
     }
     auto rest = words.subspan(1);
     switch (*cmd) {
-    case ScontrolCmd::show: return show(o, rest);
-    case ScontrolCmd::update: return update(rest);
-    case ScontrolCmd::hold: return hold(rest, is_admin() ? 2 : 1);
-    case ScontrolCmd::uhold: return hold(rest, 1);
-    case ScontrolCmd::release: return hold(rest, 0);
-    case ScontrolCmd::requeue: return job_action(rest, "requeue");
-    case ScontrolCmd::requeuehold: return job_action(rest, "requeuehold");
-    case ScontrolCmd::top: return job_action(rest, "top");
+    case ScontrolCmd::show:
+        return show(o, rest);
+    case ScontrolCmd::update:
+        return update(rest);
+    case ScontrolCmd::hold:
+        return hold(rest, is_admin() ? 2 : 1);
+    case ScontrolCmd::uhold:
+        return hold(rest, 1);
+    case ScontrolCmd::release:
+        return hold(rest, 0);
+    case ScontrolCmd::requeue:
+        return job_action(rest, "requeue");
+    case ScontrolCmd::requeuehold:
+        return job_action(rest, "requeuehold");
+    case ScontrolCmd::top:
+        return job_action(rest, "top");
     case ScontrolCmd::reconfigure: {
         flatbuffers::FlatBufferBuilder fbb;
         auto req = proto::CreateReconfigureRequest(fbb);
@@ -426,11 +455,18 @@ int execute(const Opts &o, std::span<const std::string> words) {
         auto req = proto::CreateShutdownRequest(fbb);
         return simple(proto::Body::ShutdownRequest, req.Union(), fbb, "slurm_shutdown");
     }
-    case ScontrolCmd::ping: return ping();
-    case ScontrolCmd::takeover: return takeover(rest);
-    case ScontrolCmd::version: write_out(version_line()); return 0;
-    case ScontrolCmd::help: write_out(kHelp); return 0;
-    case ScontrolCmd::quit: return 0;
+    case ScontrolCmd::ping:
+        return ping();
+    case ScontrolCmd::takeover:
+        return takeover(rest);
+    case ScontrolCmd::version:
+        write_out(version_line());
+        return 0;
+    case ScontrolCmd::help:
+        write_out(kHelp);
+        return 0;
+    case ScontrolCmd::quit:
+        return 0;
     }
     return 1;
 }
@@ -443,8 +479,10 @@ std::vector<std::string> words_of(std::string_view line) {
     char quote = 0;
     for (char c : line) {
         if (quote) {
-            if (c == quote) quote = 0;
-            else cur.push_back(c);
+            if (c == quote)
+                quote = 0;
+            else
+                cur.push_back(c);
             continue;
         }
         if (c == '"' || c == '\'') {
@@ -488,10 +526,10 @@ int run(const ScontrolArgs &a) {
     return execute(o, a.words);
 }
 
-}  // namespace
+} // namespace
 
 int scontrol_main(std::span<const std::string> args) {
     return command_main(kText, args, parse_scontrol_args, run);
 }
 
-}  // namespace drover::cli
+} // namespace drover::cli

@@ -12,8 +12,24 @@ namespace drover::cli {
 
 namespace {
 
-enum Id : int { kAll, kDetails, kHelp, kHide, kClusters, kOneLiner, kQuiet, kUsage, kVerbose,
-                kVersion, kJson, kYaml, kLocal, kSibling, kFederation, kUid };
+enum Id : int {
+    kAll,
+    kDetails,
+    kHelp,
+    kHide,
+    kClusters,
+    kOneLiner,
+    kQuiet,
+    kUsage,
+    kVerbose,
+    kVersion,
+    kJson,
+    kYaml,
+    kLocal,
+    kSibling,
+    kFederation,
+    kUid
+};
 
 constexpr OptSpec kSpecs[] = {
     {kAll, 'a', "all", Arg::none},
@@ -36,19 +52,26 @@ constexpr OptSpec kSpecs[] = {
 
 struct Word {
     const char *word;
-    std::size_t min;   // shortest accepted abbreviation
+    std::size_t min; // shortest accepted abbreviation
     ScontrolCmd cmd;
 };
 constexpr Word kWords[] = {
-    {"show", 3, ScontrolCmd::show},          {"update", 1, ScontrolCmd::update},
-    {"hold", 2, ScontrolCmd::hold},          {"uhold", 2, ScontrolCmd::uhold},
-    {"release", 3, ScontrolCmd::release},    {"requeuehold", 8, ScontrolCmd::requeuehold},
-    {"requeue", 3, ScontrolCmd::requeue},    {"top", 3, ScontrolCmd::top},
+    {"show", 3, ScontrolCmd::show},
+    {"update", 1, ScontrolCmd::update},
+    {"hold", 2, ScontrolCmd::hold},
+    {"uhold", 2, ScontrolCmd::uhold},
+    {"release", 3, ScontrolCmd::release},
+    {"requeuehold", 8, ScontrolCmd::requeuehold},
+    {"requeue", 3, ScontrolCmd::requeue},
+    {"top", 3, ScontrolCmd::top},
     {"reconfigure", 3, ScontrolCmd::reconfigure},
-    {"ping", 2, ScontrolCmd::ping},          {"version", 4, ScontrolCmd::version},
-    {"shutdown", 8, ScontrolCmd::shutdown},  {"help", 2, ScontrolCmd::help},
+    {"ping", 2, ScontrolCmd::ping},
+    {"version", 4, ScontrolCmd::version},
+    {"shutdown", 8, ScontrolCmd::shutdown},
+    {"help", 2, ScontrolCmd::help},
     {"takeover", 8, ScontrolCmd::takeover},
-    {"quit", 4, ScontrolCmd::quit},          {"exit", 4, ScontrolCmd::quit},
+    {"quit", 4, ScontrolCmd::quit},
+    {"exit", 4, ScontrolCmd::quit},
 };
 
 // Splits "Key=value" (key case-insensitive); false without '='.
@@ -62,24 +85,44 @@ bool key_value(const std::string &w, std::string &key, std::string &value) {
 
 constexpr std::string_view kBadJobId = "Invalid job id specified: ";
 
-}  // namespace
+} // namespace
 
 ScontrolArgs parse_scontrol_args(std::span<const std::string> args) {
     ParsedArgs pa = parse_options(args, kSpecs, /*stop_at_positional=*/false);
     ScontrolArgs a;
     for (const auto &o : pa.opts) {
         switch (static_cast<Id>(o.id)) {
-        case kAll: a.all = true; break;
-        case kDetails: a.details = true; break;
-        case kHelp: a.help = true; break;
-        case kOneLiner: a.one_liner = true; break;
-        case kQuiet: a.quiet = true; break;
-        case kUsage: a.usage = true; break;
-        case kVerbose: ++a.verbose; break;
-        case kVersion: a.version = true; break;
-        case kJson: a.json = true; break;
-        case kYaml: throw ParseError("--yaml is not supported by Drover; use --json");
-        default: break;
+        case kAll:
+            a.all = true;
+            break;
+        case kDetails:
+            a.details = true;
+            break;
+        case kHelp:
+            a.help = true;
+            break;
+        case kOneLiner:
+            a.one_liner = true;
+            break;
+        case kQuiet:
+            a.quiet = true;
+            break;
+        case kUsage:
+            a.usage = true;
+            break;
+        case kVerbose:
+            ++a.verbose;
+            break;
+        case kVersion:
+            a.version = true;
+            break;
+        case kJson:
+            a.json = true;
+            break;
+        case kYaml:
+            throw ParseError("--yaml is not supported by Drover; use --json");
+        default:
+            break;
         }
     }
     a.words = std::move(pa.positionals);
@@ -124,11 +167,12 @@ JobUpdate parse_job_update(std::span<const std::string> words, int64_t now) {
     JobUpdate u;
     for (const auto &w : words) {
         std::string key, value;
-        if (iequals(w, "nice")) {   // "Nice" alone: Slurm's default adjustment
+        if (iequals(w, "nice")) { // "Nice" alone: Slurm's default adjustment
             u.fields.emplace_back("Nice", "100");
             continue;
         }
-        if (!key_value(w, key, value)) throw ParseError("Invalid input: " + w + "\nRequest aborted");
+        if (!key_value(w, key, value))
+            throw ParseError("Invalid input: " + w + "\nRequest aborted");
         if (key == "jobid" || key == "job") {
             auto specs = parse_job_spec_list(value, kBadJobId);
             u.jobs.insert(u.jobs.end(), specs.begin(), specs.end());
@@ -152,13 +196,16 @@ JobUpdate parse_job_update(std::span<const std::string> words, int64_t now) {
         } else if (key == "numnodes" || key == "reqnodes" || key == "minnodes") {
             std::size_t dash = value.find('-');
             auto lo = parse_u32(std::string_view(value).substr(0, dash));
-            auto hi = dash == std::string::npos ? lo : parse_u32(std::string_view(value).substr(dash + 1));
-            if (!lo || !hi || *lo == 0 || *hi < *lo) throw ParseError("Invalid NumNodes value: " + value);
+            auto hi = dash == std::string::npos
+                          ? lo
+                          : parse_u32(std::string_view(value).substr(dash + 1));
+            if (!lo || !hi || *lo == 0 || *hi < *lo)
+                throw ParseError("Invalid NumNodes value: " + value);
             u.fields.emplace_back("NumNodes", value);
         } else if (key == "comment") {
             u.fields.emplace_back("Comment", value);
         } else if (key == "dependency" || key == "depend") {
-            u.fields.emplace_back("Dependency", value);   // the controller checks it; "" clears
+            u.fields.emplace_back("Dependency", value); // the controller checks it; "" clears
         } else if (key == "features" || key == "feature" || key == "constraint" ||
                    key == "constraints") {
             u.fields.emplace_back("Features", value);
@@ -180,7 +227,8 @@ JobUpdate parse_job_update(std::span<const std::string> words, int64_t now) {
             if (value != "0" && value != "1") throw ParseError("Invalid Requeue value: " + value);
             u.fields.emplace_back("Requeue", value);
         } else {
-            throw ParseError("Update of this parameter is not supported: " + w + "\nRequest aborted");
+            throw ParseError("Update of this parameter is not supported: " + w +
+                             "\nRequest aborted");
         }
     }
     if (u.jobs.empty()) throw ParseError("No job id specified\nRequest aborted");
@@ -193,7 +241,8 @@ NodeUpdate parse_node_update(std::span<const std::string> words) {
     bool have_state = false, have_reason = false;
     for (const auto &w : words) {
         std::string key, value;
-        if (!key_value(w, key, value)) throw ParseError("Invalid input: " + w + "\nRequest aborted");
+        if (!key_value(w, key, value))
+            throw ParseError("Invalid input: " + w + "\nRequest aborted");
         if (key == "nodename" || key == "node") {
             try {
                 if (hostlist_expand(value).empty()) throw ParseError("empty");
@@ -207,20 +256,23 @@ NodeUpdate parse_node_update(std::span<const std::string> words) {
                 u.state = s;
                 have_state = true;
             } else {
-                throw ParseError("Invalid input: " + w +
-                                 "\nRequest aborted\nValid states are: DOWN DRAIN IDLE RESUME UNDRAIN");
+                throw ParseError(
+                    "Invalid input: " + w +
+                    "\nRequest aborted\nValid states are: DOWN DRAIN IDLE RESUME UNDRAIN");
             }
         } else if (key == "reason") {
             u.reason = value;
             have_reason = !value.empty();
         } else {
-            throw ParseError("Update of this parameter is not supported: " + w + "\nRequest aborted");
+            throw ParseError("Update of this parameter is not supported: " + w +
+                             "\nRequest aborted");
         }
     }
     if (u.names.empty()) throw ParseError("No node name specified\nRequest aborted");
     if (!have_state && !have_reason) throw ParseError("No changes specified\nRequest aborted");
     if ((u.state == "DRAIN" || u.state == "DOWN") && !have_reason)
-        throw ParseError("You must specify a reason when DOWNING or DRAINING a node. Request denied");
+        throw ParseError(
+            "You must specify a reason when DOWNING or DRAINING a node. Request denied");
     return u;
 }
 
@@ -252,4 +304,4 @@ std::vector<std::pair<uint32_t, std::string>> update_targets(const std::vector<J
     return out;
 }
 
-}  // namespace drover::cli
+} // namespace drover::cli

@@ -17,14 +17,29 @@ struct ScontrolArgs {
     bool one_liner = false, details = false, json = false, quiet = false, all = false;
     bool help = false, usage = false, version = false;
     int verbose = 0;
-    std::vector<std::string> words;   // the command and its arguments
+    std::vector<std::string> words; // the command and its arguments
 };
 
 // Throws UsageError for an unknown option.
 ScontrolArgs parse_scontrol_args(std::span<const std::string> args);
 
-enum class ScontrolCmd { show, update, hold, uhold, release, requeue, requeuehold, top,
-                         reconfigure, ping, version, shutdown, takeover, help, quit };
+enum class ScontrolCmd {
+    show,
+    update,
+    hold,
+    uhold,
+    release,
+    requeue,
+    requeuehold,
+    top,
+    reconfigure,
+    ping,
+    version,
+    shutdown,
+    takeover,
+    help,
+    quit
+};
 
 // A command word, abbreviated or not ("sh" for show, "reconfig"); nullopt when unknown or
 // ambiguous.
@@ -36,13 +51,13 @@ enum class ShowWhat { job, node, partition, config, step };
 std::optional<ShowWhat> match_show_entity(std::string_view word);
 
 struct JobUpdate {
-    std::vector<JobSpec> jobs;                                  // JobId=5,6_3,7_[1-2]
-    std::vector<std::pair<std::string, std::string>> fields;   // canonical key, value
+    std::vector<JobSpec> jobs;                               // JobId=5,6_3,7_[1-2]
+    std::vector<std::pair<std::string, std::string>> fields; // canonical key, value
 };
 
 struct NodeUpdate {
-    std::string names;    // hostlist expression
-    std::string state;    // upper-case: DRAIN, RESUME, DOWN, UNDRAIN, IDLE
+    std::string names; // hostlist expression
+    std::string state; // upper-case: DRAIN, RESUME, DOWN, UNDRAIN, IDLE
     std::string reason;
 };
 
@@ -69,4 +84,4 @@ std::vector<JobSpec> parse_hold_ids(std::span<const std::string> words);
 // specified: x") for a task list over 100000 tasks.
 std::vector<std::pair<uint32_t, std::string>> update_targets(const std::vector<JobSpec> &jobs);
 
-}  // namespace drover::cli
+} // namespace drover::cli

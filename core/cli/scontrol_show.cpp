@@ -21,8 +21,12 @@ namespace drover::cli {
 
 namespace {
 
-std::string_view sv(const flatbuffers::String *s) { return s ? s->string_view() : std::string_view(); }
-std::string nul(const flatbuffers::String *s) { return or_null(sv(s)); }
+std::string_view sv(const flatbuffers::String *s) {
+    return s ? s->string_view() : std::string_view();
+}
+std::string nul(const flatbuffers::String *s) {
+    return or_null(sv(s));
+}
 
 // Joins a record's lines the way scontrol does.
 std::string record(const std::vector<std::string> &lines, bool one_liner) {
@@ -35,23 +39,32 @@ std::string record(const std::vector<std::string> &lines, bool one_liner) {
     return out;
 }
 
-std::string when(int64_t t) { return format_timestamp(t); }
+std::string when(int64_t t) {
+    return format_timestamp(t);
+}
 
-std::string limit_or(uint32_t v) { return v == kInfinite ? "UNLIMITED" : str_u(v); }
+std::string limit_or(uint32_t v) {
+    return v == kInfinite ? "UNLIMITED" : str_u(v);
+}
 
-}  // namespace
+} // namespace
 
 std::string show_step(const proto::StepInfo &st, bool one_liner) {
     std::string sep = one_liner ? " " : "\n   ";
-    auto s = [](const flatbuffers::String *v) { return v && v->size() ? v->str() : std::string("(null)"); };
+    auto s = [](const flatbuffers::String *v) {
+        return v && v->size() ? v->str() : std::string("(null)");
+    };
     std::string id = std::to_string(st.job_id()) + ".";
-    id += st.step_id() == 0xfffffffbu ? "batch" : st.step_id() == 0xfffffffcu ? "extern" : std::to_string(st.step_id());
+    id += st.step_id() == 0xfffffffbu   ? "batch"
+          : st.step_id() == 0xfffffffcu ? "extern"
+                                        : std::to_string(st.step_id());
     std::string out = "StepId=" + id + " UserId=" + std::to_string(st.user_id()) +
                       " StartTime=" + format_timestamp(st.start_time()) +
                       " TimeLimit=" + minutes_hms(st.time_limit_min());
     out += sep + "State=RUNNING Partition=" + s(st.partition()) + " NodeList=" + s(st.node_list());
-    out += sep + "Nodes=" + std::to_string(st.num_nodes()) + " CPUs=" + std::to_string(st.num_cpus()) +
-           " Tasks=" + std::to_string(st.num_tasks()) + " Name=" + s(st.name()) + " Network=(null)";
+    out += sep + "Nodes=" + std::to_string(st.num_nodes()) +
+           " CPUs=" + std::to_string(st.num_cpus()) + " Tasks=" + std::to_string(st.num_tasks()) +
+           " Name=" + s(st.name()) + " Network=(null)";
     out += sep + "TRES=" + s(st.tres());
     out += sep + "ResvPorts=(null)";
     out += sep + "CPUFreqReq=Default Dist=Block";
@@ -81,7 +94,8 @@ std::string gres_with_indexes(std::string_view held) {
             out += item;
             continue;
         }
-        out += item.substr(0, colon) + ":" + str_u(idx.size()) + "(IDX:" + item.substr(colon + 1) + ")";
+        out += item.substr(0, colon) + ":" + str_u(idx.size()) + "(IDX:" + item.substr(colon + 1) +
+               ")";
     }
     return out;
 }
@@ -94,11 +108,13 @@ std::string show_job(const proto::JobInfo &j, int64_t now, bool one_liner, bool 
     if (j.array_job_id()) {
         first += "ArrayJobId=" + str_u(j.array_job_id()) + " ArrayTaskId=" +
                  (is_array_record(j) ? array_task_string(j) : str_u(j.array_task_id())) + " ";
-        if (j.array_max_running()) first += "ArrayTaskThrottle=" + str_u(j.array_max_running()) + " ";
+        if (j.array_max_running())
+            first += "ArrayTaskThrottle=" + str_u(j.array_max_running()) + " ";
     }
     l.push_back(first + "JobName=" + std::string(sv(j.name())));
 
-    std::string user = sv(j.user_name()).empty() ? user_name(j.user_id()) : std::string(sv(j.user_name()));
+    std::string user =
+        sv(j.user_name()).empty() ? user_name(j.user_id()) : std::string(sv(j.user_name()));
     l.push_back("UserId=" + user + "(" + str_u(j.user_id()) + ") GroupId=" +
                 group_name(j.group_id()) + "(" + str_u(j.group_id()) + ") MCS_label=N/A");
     l.push_back("Priority=" + str_u(j.priority()) + " Nice=" + str_i(j.nice()) +
@@ -114,7 +130,8 @@ std::string show_job(const proto::JobInfo &j, int64_t now, bool one_liner, bool 
                 " BatchFlag=1 Reboot=0 ExitCode=" + exit_code_string(j.exit_status()));
     if (details) l.push_back("DerivedExitCode=0:0");
 
-    std::string limit = j.time_limit_min() == kNoVal ? "Partition_Limit" : minutes_hms(j.time_limit_min());
+    std::string limit =
+        j.time_limit_min() == kNoVal ? "Partition_Limit" : minutes_hms(j.time_limit_min());
     bool limited = j.time_limit_min() != kNoVal && j.time_limit_min() != kInfinite;
     l.push_back("RunTime=" + format_elapsed_hms(job_time_used(j, now)) + " TimeLimit=" + limit +
                 " TimeMin=N/A");
@@ -122,20 +139,24 @@ std::string show_job(const proto::JobInfo &j, int64_t now, bool one_liner, bool 
     l.push_back("AccrueTime=" + when(j.eligible_time()));
     int64_t end_time = job_end_time(j);
     // A pending job's start is the scheduler's forecast; its end follows from the limit.
-    if (pending && j.start_time() && limited) end_time = j.start_time() + int64_t(j.time_limit_min()) * 60;
+    if (pending && j.start_time() && limited)
+        end_time = j.start_time() + int64_t(j.time_limit_min()) * 60;
     std::string end = (j.time_limit_min() == kInfinite && end_time > now) || end_time == 0
                           ? std::string("Unknown")
                           : when(end_time);
-    l.push_back("StartTime=" + when(j.start_time()) + " EndTime=" + end + " Deadline=" +
-                (j.deadline() ? when(j.deadline()) : std::string("N/A")));
+    l.push_back("StartTime=" + when(j.start_time()) + " EndTime=" + end +
+                " Deadline=" + (j.deadline() ? when(j.deadline()) : std::string("N/A")));
     l.push_back("SuspendTime=None SecsPreSuspend=0 LastSchedEval=" +
-                when(j.start_time() && !pending ? j.start_time() : j.submit_time()) + " Scheduler=Main");
-    l.push_back("Partition=" + std::string(sv(j.partition())) + " AllocNode:Sid=" +
-                (sv(j.submit_host()).empty() ? std::string("(null)") : std::string(sv(j.submit_host()))) +
-                ":0");
+                when(j.start_time() && !pending ? j.start_time() : j.submit_time()) +
+                " Scheduler=Main");
+    l.push_back(
+        "Partition=" + std::string(sv(j.partition())) + " AllocNode:Sid=" +
+        (sv(j.submit_host()).empty() ? std::string("(null)") : std::string(sv(j.submit_host()))) +
+        ":0");
     l.push_back("ReqNodeList=" + nul(j.req_nodes()) + " ExcNodeList=" + nul(j.exc_nodes()));
     std::string nodelist = "NodeList=" + nul(j.node_list());
-    if (!sv(j.sched_nodes()).empty()) nodelist += " SchedNodeList=" + std::string(sv(j.sched_nodes()));
+    if (!sv(j.sched_nodes()).empty())
+        nodelist += " SchedNodeList=" + std::string(sv(j.sched_nodes()));
     l.push_back(nodelist);
     if (!sv(j.batch_host()).empty()) l.push_back("BatchHost=" + std::string(sv(j.batch_host())));
 
@@ -145,14 +166,17 @@ std::string show_job(const proto::JobInfo &j, int64_t now, bool one_liner, bool 
         num_nodes += "-" + str_u(j.max_nodes());
     uint32_t cpt = j.cpus_per_task() ? j.cpus_per_task() : 1;
     l.push_back("NumNodes=" + num_nodes + " NumCPUs=" + str_u(j.num_cpus()) +
-                " NumTasks=" + str_u(j.num_tasks() ? j.num_tasks() : 1) + " CPUs/Task=" +
-                str_u(cpt) + " ReqB:S:C:T=0:0:*:*");
+                " NumTasks=" + str_u(j.num_tasks() ? j.num_tasks() : 1) +
+                " CPUs/Task=" + str_u(cpt) + " ReqB:S:C:T=0:0:*:*");
     std::string tres = "cpu=" + str_u(j.num_cpus());
-    if (j.mem_per_cpu_mb()) tres += ",mem=" + format_size_mb(j.mem_per_cpu_mb() * j.num_cpus());
-    else if (j.mem_per_node_mb()) tres += ",mem=" + format_size_mb(j.mem_per_node_mb() * nodes);
+    if (j.mem_per_cpu_mb())
+        tres += ",mem=" + format_size_mb(j.mem_per_cpu_mb() * j.num_cpus());
+    else if (j.mem_per_node_mb())
+        tres += ",mem=" + format_size_mb(j.mem_per_node_mb() * nodes);
     tres += ",node=" + str_u(nodes) + ",billing=" + str_u(j.num_cpus());
     l.push_back("TRES=" + tres);
-    l.push_back("Socks/Node=* NtasksPerN:B:S:C=" + str_u(j.ntasks_per_node()) + ":0:*:* CoreSpec=*");
+    l.push_back("Socks/Node=* NtasksPerN:B:S:C=" + str_u(j.ntasks_per_node()) +
+                ":0:*:* CoreSpec=*");
     if (details && j.node_alloc() && j.node_alloc()->size()) {
         // JOB_GRES: what the job holds in all, by name ("gpu:2").
         const auto &na = *j.node_alloc();
@@ -168,12 +192,16 @@ std::string show_job(const proto::JobInfo &j, int64_t now, bool one_liner, bool 
                     continue;
                 }
                 std::string name = item.substr(0, colon);
-                auto it = std::find_if(held.begin(), held.end(), [&](const auto &h) { return h.first == name; });
-                if (it == held.end()) held.emplace_back(name, n);
-                else it->second += n;
+                auto it = std::find_if(held.begin(), held.end(),
+                                       [&](const auto &h) { return h.first == name; });
+                if (it == held.end())
+                    held.emplace_back(name, n);
+                else
+                    it->second += n;
             }
         std::string job_gres;
-        for (const auto &[name, n] : held) job_gres += (job_gres.empty() ? "" : ",") + name + ":" + str_u(n);
+        for (const auto &[name, n] : held)
+            job_gres += (job_gres.empty() ? "" : ",") + name + ":" + str_u(n);
         l.push_back("JOB_GRES=" + (job_gres.empty() ? std::string("(null)") : job_gres));
         // Nodes holding the same, one after another, share a line.
         for (uint32_t i = 0; i < na.size();) {
@@ -193,8 +221,8 @@ std::string show_job(const proto::JobInfo &j, int64_t now, bool one_liner, bool 
             } catch (const ParseError &) {
                 for (const auto &n : names) hosts += (hosts.empty() ? "" : ",") + n;
             }
-            l.push_back(std::string(one_liner ? "" : "  ") + "Nodes=" + hosts + " CPU_IDs=" +
-                        std::string(sv(a->cpu_ids())) + " Mem=" + str_u(a->mem_mb()) +
+            l.push_back(std::string(one_liner ? "" : "  ") + "Nodes=" + hosts +
+                        " CPU_IDs=" + std::string(sv(a->cpu_ids())) + " Mem=" + str_u(a->mem_mb()) +
                         " GRES=" + gres_with_indexes(sv(a->gres())));
             i = k;
         }
@@ -212,8 +240,10 @@ std::string show_job(const proto::JobInfo &j, int64_t now, bool one_liner, bool 
     l.push_back("Command=" + nul(j.command()));
     l.push_back("WorkDir=" + std::string(sv(j.work_dir())));
     if (!sv(j.comment()).empty()) l.push_back("Comment=" + std::string(sv(j.comment())));
-    l.push_back("StdErr=" + std::string(sv(j.std_err()).empty() ? sv(j.std_out()) : sv(j.std_err())));
-    l.push_back("StdIn=" + (sv(j.std_in()).empty() ? std::string("/dev/null") : std::string(sv(j.std_in()))));
+    l.push_back("StdErr=" +
+                std::string(sv(j.std_err()).empty() ? sv(j.std_out()) : sv(j.std_err())));
+    l.push_back("StdIn=" +
+                (sv(j.std_in()).empty() ? std::string("/dev/null") : std::string(sv(j.std_in()))));
     l.push_back("StdOut=" + std::string(sv(j.std_out())));
     l.push_back("Power=");
     if (auto t = tres_per_job(j); !t.empty()) l.push_back("TresPerJob=" + t);
@@ -235,9 +265,9 @@ std::string show_node(const proto::NodeInfo &n, bool one_liner) {
     l.push_back("NodeAddr=" + addr + " NodeHostName=" + name + " Version=" +
                 (sv(n.version()).empty() ? std::string("N/A") : std::string(sv(n.version()))));
     l.push_back("OS=" + (sv(n.os()).empty() ? std::string("N/A") : std::string(sv(n.os()))));
-    l.push_back("RealMemory=" + str_u(n.real_memory_mb()) + " AllocMem=" +
-                str_u(n.alloc_memory_mb()) + " FreeMem=N/A Sockets=" + str_u(n.sockets()) +
-                " Boards=1");
+    l.push_back("RealMemory=" + str_u(n.real_memory_mb()) +
+                " AllocMem=" + str_u(n.alloc_memory_mb()) +
+                " FreeMem=N/A Sockets=" + str_u(n.sockets()) + " Boards=1");
     l.push_back("State=" + node_state_complete(n.state(), n.flags()) + " ThreadsPerCore=" +
                 str_u(n.threads_per_core()) + " TmpDisk=" + str_u(n.tmp_disk_mb()) +
                 " Weight=" + str_u(n.weight()) + " Owner=N/A MCS_label=N/A");
@@ -255,13 +285,16 @@ std::string show_node(const proto::NodeInfo &n, bool one_liner) {
                 ",billing=" + str_u(n.cpus()));
     std::string alloc;
     if (n.alloc_cpus()) alloc = "cpu=" + str_u(n.alloc_cpus());
-    if (n.alloc_memory_mb()) alloc += (alloc.empty() ? "" : ",") + std::string("mem=") + format_size_mb(n.alloc_memory_mb());
+    if (n.alloc_memory_mb())
+        alloc +=
+            (alloc.empty() ? "" : ",") + std::string("mem=") + format_size_mb(n.alloc_memory_mb());
     l.push_back("AllocTRES=" + alloc);
     l.push_back("CapWatts=n/a");
     l.push_back("CurrentWatts=0 AveWatts=0");
     l.push_back("ExtSensorsJoules=n/s ExtSensorsWatts=0 ExtSensorsTemp=n/s");
     if (!sv(n.reason()).empty()) {
-        std::string who = n.reason_uid() == kNoVal ? std::string("Unknown") : user_name(n.reason_uid());
+        std::string who =
+            n.reason_uid() == kNoVal ? std::string("Unknown") : user_name(n.reason_uid());
         l.push_back("Reason=" + std::string(sv(n.reason())) + " [" + who + "@" +
                     format_timestamp(n.reason_time()) + "]");
     }
@@ -273,19 +306,21 @@ std::string show_partition(const proto::PartitionInfo &p, bool one_liner) {
     l.push_back("PartitionName=" + std::string(sv(p.name())));
     std::string groups = sv(p.allow_groups()).empty() ? "ALL" : std::string(sv(p.allow_groups()));
     l.push_back("AllowGroups=" + groups + " AllowAccounts=ALL AllowQos=ALL");
-    l.push_back(std::string("AllocNodes=ALL Default=") + (p.is_default() ? "YES" : "NO") + " QoS=N/A");
+    l.push_back(std::string("AllocNodes=ALL Default=") + (p.is_default() ? "YES" : "NO") +
+                " QoS=N/A");
     l.push_back("DefaultTime=" + minutes_hms(p.default_time_min()) +
                 " DisableRootJobs=NO ExclusiveUser=NO GraceTime=0 Hidden=NO");
-    l.push_back("MaxNodes=" + limit_or(p.max_nodes()) + " MaxTime=" + minutes_hms(p.max_time_min()) +
-                " MinNodes=" + str_u(p.min_nodes()) + " LLN=NO MaxCPUsPerNode=UNLIMITED");
+    l.push_back("MaxNodes=" + limit_or(p.max_nodes()) +
+                " MaxTime=" + minutes_hms(p.max_time_min()) + " MinNodes=" + str_u(p.min_nodes()) +
+                " LLN=NO MaxCPUsPerNode=UNLIMITED");
     l.push_back("Nodes=" + nul(p.nodes()));
     std::string over = sv(p.oversubscribe()).empty() ? "NO" : to_upper(sv(p.oversubscribe()));
     l.push_back("PriorityJobFactor=1 PriorityTier=" + str_u(p.priority_tier()) +
                 " RootOnly=NO ReqResv=NO OverSubscribe=" + over);
     l.push_back("OverTimeLimit=NONE PreemptMode=OFF");
     std::string state = sv(p.state()).empty() ? "UP" : to_upper(sv(p.state()));
-    l.push_back("State=" + state + " TotalCPUs=" + str_u(p.total_cpus()) + " TotalNodes=" +
-                str_u(p.total_nodes()) + " SelectTypeParameters=NONE");
+    l.push_back("State=" + state + " TotalCPUs=" + str_u(p.total_cpus()) +
+                " TotalNodes=" + str_u(p.total_nodes()) + " SelectTypeParameters=NONE");
     l.push_back("JobDefaults=(null)");
     l.push_back("DefMemPerNode=UNLIMITED MaxMemPerNode=UNLIMITED");
     l.push_back("TRES=cpu=" + str_u(p.total_cpus()) + ",node=" + str_u(p.total_nodes()) +
@@ -305,4 +340,4 @@ std::string show_config(const proto::ConfigResponse &conf, int64_t now) {
     return out;
 }
 
-}  // namespace drover::cli
+} // namespace drover::cli

@@ -31,4 +31,4 @@ std::string show_config(const proto::ConfigResponse &conf, int64_t now);
 // Minutes as scontrol prints a limit: "UNLIMITED", "00:30:00", "1-00:00:00".
 std::string minutes_hms(uint32_t minutes);
 
-}  // namespace drover::cli
+} // namespace drover::cli

@@ -10,15 +10,14 @@ namespace {
 
 constexpr std::string_view kProg = "sdiag";
 
-constexpr const char *kHelp =
-    "Usage: sdiag [OPTIONS]\n"
-    "  -a, --all             all statistics\n"
-    "  -r, --reset           reset statistics\n"
-    "\n"
-    "Help options:\n"
-    "  --help                show this help message\n"
-    "  --usage               display brief usage message\n"
-    "  -V, --version         display current version number\n";
+constexpr const char *kHelp = "Usage: sdiag [OPTIONS]\n"
+                              "  -a, --all             all statistics\n"
+                              "  -r, --reset           reset statistics\n"
+                              "\n"
+                              "Help options:\n"
+                              "  --help                show this help message\n"
+                              "  --usage               display brief usage message\n"
+                              "  -V, --version         display current version number\n";
 
 constexpr const char *kUsage = "Usage: sdiag [-aritT] [--help] [--usage] [-V]\n";
 
@@ -28,13 +27,27 @@ struct SdiagArgs {
     bool reset = false, help = false, usage = false, version = false;
 };
 
-enum Id : int { kAll, kReset, kSortId, kSortName, kSortTime, kSortTime2, kHelpId, kUsageId, kVersion };
+enum Id : int {
+    kAll,
+    kReset,
+    kSortId,
+    kSortName,
+    kSortTime,
+    kSortTime2,
+    kHelpId,
+    kUsageId,
+    kVersion
+};
 
 constexpr OptSpec kSpecs[] = {
-    {kAll, 'a', "all", Arg::none},          {kReset, 'r', "reset", Arg::none},
-    {kSortId, 'i', "sort-by-id", Arg::none}, {kSortName, 'n', "sort-by-name", Arg::none},
-    {kSortTime, 't', "sort-by-time", Arg::none}, {kSortTime2, 'T', "sort-by-time2", Arg::none},
-    {kHelpId, 'h', "help", Arg::none},      {kUsageId, 0, "usage", Arg::none},
+    {kAll, 'a', "all", Arg::none},
+    {kReset, 'r', "reset", Arg::none},
+    {kSortId, 'i', "sort-by-id", Arg::none},
+    {kSortName, 'n', "sort-by-name", Arg::none},
+    {kSortTime, 't', "sort-by-time", Arg::none},
+    {kSortTime2, 'T', "sort-by-time2", Arg::none},
+    {kHelpId, 'h', "help", Arg::none},
+    {kUsageId, 0, "usage", Arg::none},
     {kVersion, 'V', "version", Arg::none},
 };
 
@@ -55,9 +68,10 @@ int run(const SdiagArgs &a) {
     flatbuffers::FlatBufferBuilder fbb;
     auto req = proto::CreateStatsRequest(fbb, a.reset);
     net::Reply reply;
-    const auto *r = ask_ctld<proto::StatsResponse>(
-        reply, fbb, proto::Body::StatsRequest, req.Union(),
-        a.reset ? error_line("slurm_reset_statistics: ") : error_line(std::string(kProg) + ": error: "));
+    const auto *r =
+        ask_ctld<proto::StatsResponse>(reply, fbb, proto::Body::StatsRequest, req.Union(),
+                                       a.reset ? error_line("slurm_reset_statistics: ")
+                                               : error_line(std::string(kProg) + ": error: "));
     if (!r) return 1;
     if (a.reset) {
         write_out("Reset scheduling statistics\n");
@@ -71,10 +85,10 @@ int run(const SdiagArgs &a) {
     return 0;
 }
 
-}  // namespace
+} // namespace
 
 int sdiag_main(std::span<const std::string> args) {
     return command_main(kText, args, parse, run);
 }
 
-}  // namespace drover::cli
+} // namespace drover::cli

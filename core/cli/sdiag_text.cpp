@@ -33,7 +33,9 @@ uint64_t number(const std::map<std::string, std::string> &f, const char *key) {
 // cycle has run.
 std::string backfill_section(const std::map<std::string, std::string> &f) {
     auto v = [&](const char *k) { return field(f, k); };
-    auto mean = [&](const char *sum) { return std::to_string(number(f, sum) / number(f, "bf_cycles")); };
+    auto mean = [&](const char *sum) {
+        return std::to_string(number(f, sum) / number(f, "bf_cycles"));
+    };
     const bool cycled = number(f, "bf_cycles") > 0;
     std::string out = "\nBackfilling stats\n";
     out += "\tTotal backfilled jobs (since last slurm start): " + v("bf_backfilled_jobs") + "\n";
@@ -61,7 +63,7 @@ std::string backfill_section(const std::map<std::string, std::string> &f) {
     return out;
 }
 
-}  // namespace
+} // namespace
 
 std::string sdiag_report(const std::map<std::string, std::string> &f) {
     auto v = [&](const char *k) { return field(f, k); };
@@ -96,4 +98,4 @@ std::string sdiag_report(const std::map<std::string, std::string> &f) {
     return out;
 }
 
-}  // namespace drover::cli
+} // namespace drover::cli

@@ -12,4 +12,4 @@ namespace drover::cli {
 // bf_* (drover_sched_stats's members), printed only when bf_cycles is there.
 std::string sdiag_report(const std::map<std::string, std::string> &fields);
 
-}  // namespace drover::cli
+} // namespace drover::cli

@@ -54,7 +54,7 @@ int show_once(const SinfoArgs &a, const FormatSpec &spec, const SinfoFilter &fil
     std::vector<const proto::PartitionInfo *> parts = records_of(pr->partitions());
     std::vector<const proto::NodeInfo *> nodes = records_of(nr->nodes());
 
-    SinfoView view = a.list_reasons     ? SinfoView::reasons
+    SinfoView view = a.list_reasons    ? SinfoView::reasons
                      : a.node_oriented ? SinfoView::nodes
                                        : SinfoView::partitions;
     if (a.json) {
@@ -71,8 +71,8 @@ int show_once(const SinfoArgs &a, const FormatSpec &spec, const SinfoFilter &fil
 }
 
 int run(const SinfoArgs &a) {
-    FormatSpec spec = a.long_fmt ? sinfo_long_format(*a.long_fmt)
-                                 : sinfo_percent_format(sinfo_format_string(a));
+    FormatSpec spec =
+        a.long_fmt ? sinfo_long_format(*a.long_fmt) : sinfo_percent_format(sinfo_format_string(a));
     SinfoFilter filter;
     filter.partitions = a.partitions;
     filter.states = a.states;
@@ -84,10 +84,10 @@ int run(const SinfoArgs &a) {
     return show_every(a.iterate, [&] { return show_once(a, spec, filter); });
 }
 
-}  // namespace
+} // namespace
 
 int sinfo_main(std::span<const std::string> args) {
     return command_main(kText, args, parse_sinfo_args, run);
 }
 
-}  // namespace drover::cli
+} // namespace drover::cli

@@ -10,9 +10,35 @@ namespace drover::cli {
 namespace {
 
 enum Id : int {
-    kAll, kDead, kExact, kFuture, kFormat, kLongFormat, kHelp, kHide, kIterate, kJson, kYaml,
-    kListReasons, kLong, kLocal, kNode, kNodes, kNoheader, kNoconvert, kPartition, kResponding,
-    kSort, kSummarize, kStates, kUsage, kVerbose, kVersion, kClusters, kReservation, kFederation,
+    kAll,
+    kDead,
+    kExact,
+    kFuture,
+    kFormat,
+    kLongFormat,
+    kHelp,
+    kHide,
+    kIterate,
+    kJson,
+    kYaml,
+    kListReasons,
+    kLong,
+    kLocal,
+    kNode,
+    kNodes,
+    kNoheader,
+    kNoconvert,
+    kPartition,
+    kResponding,
+    kSort,
+    kSummarize,
+    kStates,
+    kUsage,
+    kVerbose,
+    kVersion,
+    kClusters,
+    kReservation,
+    kFederation,
 };
 
 constexpr OptSpec kSpecs[] = {
@@ -47,7 +73,7 @@ constexpr OptSpec kSpecs[] = {
     {kVersion, 'V', "version", Arg::none},
 };
 
-}  // namespace
+} // namespace
 
 SinfoArgs parse_sinfo_args(std::span<const std::string> args) {
     ParsedArgs pa = parse_options(args, kSpecs, /*stop_at_positional=*/false);
@@ -56,41 +82,80 @@ SinfoArgs parse_sinfo_args(std::span<const std::string> args) {
     for (const auto &o : pa.opts) {
         const std::string v = o.value.value_or("");
         switch (static_cast<Id>(o.id)) {
-        case kAll: a.all = true; break;
-        case kDead: a.dead = true; break;
-        case kFuture: a.future = true; break;
-        case kFormat: a.format = v; break;
-        case kLongFormat: a.long_fmt = v; break;
-        case kHelp: a.help = true; break;
+        case kAll:
+            a.all = true;
+            break;
+        case kDead:
+            a.dead = true;
+            break;
+        case kFuture:
+            a.future = true;
+            break;
+        case kFormat:
+            a.format = v;
+            break;
+        case kLongFormat:
+            a.long_fmt = v;
+            break;
+        case kHelp:
+            a.help = true;
+            break;
         case kIterate: {
             auto n = parse_u32(v);
             if (!n || *n == 0) throw ParseError("invalid --iterate value: " + v);
             a.iterate = static_cast<int>(*n);
             break;
         }
-        case kJson: a.json = true; break;
-        case kYaml: throw ParseError("--yaml is not supported by Drover; use --json");
-        case kListReasons: a.list_reasons = true; break;
-        case kLong: a.long_format = true; break;
-        case kNode: a.node_oriented = true; break;
-        case kNodes: a.nodes = v; break;
-        case kNoheader: a.noheader = true; break;
+        case kJson:
+            a.json = true;
+            break;
+        case kYaml:
+            throw ParseError("--yaml is not supported by Drover; use --json");
+        case kListReasons:
+            a.list_reasons = true;
+            break;
+        case kLong:
+            a.long_format = true;
+            break;
+        case kNode:
+            a.node_oriented = true;
+            break;
+        case kNodes:
+            a.nodes = v;
+            break;
+        case kNoheader:
+            a.noheader = true;
+            break;
         case kPartition:
             for (auto &p : split(v, ',')) a.partitions.push_back(std::move(p));
             break;
-        case kResponding: a.responding = true; break;
-        case kSort: a.sort = v; break;
-        case kSummarize: a.summarize = true; break;
+        case kResponding:
+            a.responding = true;
+            break;
+        case kSort:
+            a.sort = v;
+            break;
+        case kSummarize:
+            a.summarize = true;
+            break;
         case kStates: {
             auto s = parse_node_state_list(v);
             a.states.insert(a.states.end(), s.begin(), s.end());
             break;
         }
-        case kReservation: throw ParseError("reservations are not supported by Drover yet");
-        case kUsage: a.usage = true; break;
-        case kVerbose: ++a.verbose; break;
-        case kVersion: a.version = true; break;
-        default: break;
+        case kReservation:
+            throw ParseError("reservations are not supported by Drover yet");
+        case kUsage:
+            a.usage = true;
+            break;
+        case kVerbose:
+            ++a.verbose;
+            break;
+        case kVersion:
+            a.version = true;
+            break;
+        default:
+            break;
         }
     }
     return a;
@@ -104,4 +169,4 @@ std::string sinfo_format_string(const SinfoArgs &a) {
     return a.long_format ? kSinfoLongFormat : kSinfoDefaultFormat;
 }
 
-}  // namespace drover::cli
+} // namespace drover::cli

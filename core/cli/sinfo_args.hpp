@@ -25,12 +25,12 @@ struct SinfoArgs {
     bool summarize = false, json = false, help = false, usage = false, version = false;
     bool dead = false, responding = false, future = false, all = false;
     int iterate = 0, verbose = 0;
-    std::optional<std::string> format;       // -o
-    std::optional<std::string> long_fmt;     // -O
-    std::optional<std::string> sort;         // -S (accepted; the default order is used)
-    std::vector<std::string> partitions;     // -p
-    std::optional<std::string> nodes;        // -n hostlist
-    std::vector<NodeStateMatch> states;      // -t
+    std::optional<std::string> format;   // -o
+    std::optional<std::string> long_fmt; // -O
+    std::optional<std::string> sort;     // -S (accepted; the default order is used)
+    std::vector<std::string> partitions; // -p
+    std::optional<std::string> nodes;    // -n hostlist
+    std::vector<NodeStateMatch> states;  // -t
 };
 
 // Throws UsageError for unknown options and drover::ParseError for bad values.
@@ -39,4 +39,4 @@ SinfoArgs parse_sinfo_args(std::span<const std::string> args);
 // The -o format the options ask for (an explicit -o wins over -l/-N/-R/-s).
 std::string sinfo_format_string(const SinfoArgs &a);
 
-}  // namespace drover::cli
+} // namespace drover::cli

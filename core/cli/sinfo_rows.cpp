@@ -18,34 +18,56 @@ namespace {
 
 struct Col {
     char letter;
-    const char *name;   // -O name
+    const char *name; // -O name
     const char *header;
 };
 
 // '+' is internal: the -O StateComplete column.
 constexpr Col kCols[] = {
-    {'a', "Available", "AVAIL"},          {'A', "NodeAI", "NODES(A/I)"},
-    {'b', "features_act", "ACTIVE_FEATURES"}, {'B', "MaxCPUsPerNode", "MAX_CPUS_PER_NODE"},
-    {'c', "CPUs", "CPUS"},                {'C', "CPUsState", "CPUS(A/I/O/T)"},
-    {'d', "Disk", "TMP_DISK"},            {'D', "Nodes", "NODES"},
-    {'e', "FreeMem", "FREE_MEM"},         {'E', "Reason", "REASON"},
-    {'f', "Features", "AVAIL_FEATURES"},  {'F', "NodeAIOT", "NODES(A/I/O/T)"},
-    {'g', "Groups", "GROUPS"},            {'G', "Gres", "GRES"},
-    {'h', "OverSubscribe", "OVERSUBSCRIBE"}, {'H', "TimeStamp", "TIMESTAMP"},
-    {'i', "Reservation", "RESERVATION"},  {'I', "PriorityJobFactor", "PRIO_JOB_FACTOR"},
-    {'l', "Time", "TIMELIMIT"},           {'L', "DefaultTime", "DEFAULTTIME"},
-    {'m', "Memory", "MEMORY"},            {'M', "PreemptMode", "PREEMPT_MODE"},
-    {'n', "NodeHost", "HOSTNAMES"},       {'N', "NodeList", "NODELIST"},
-    {'o', "NodeAddr", "NODE_ADDR"},       {'O', "CPUsLoad", "CPU_LOAD"},
-    {'p', "PriorityTier", "PRIO_TIER"},   {'P', "Partition", "PARTITION"},
-    {'r', "Root", "ROOT"},                {'R', "PartitionName", "PARTITION"},
-    {'s', "Size", "JOB_SIZE"},            {'S', "AllocNodes", "ALLOCNODES"},
-    {'t', "StateCompact", "STATE"},       {'T', "StateLong", "STATE"},
-    {'u', "User", "USER"},                {'U', "UserLong", "USER"},
-    {'v', "Version", "VERSION"},          {'V', "Cluster", "CLUSTER"},
-    {'w', "Weight", "WEIGHT"},            {'X', "Sockets", "SOCKETS"},
-    {'Y', "Cores", "CORES"},              {'Z', "Threads", "THREADS"},
-    {'z', "SocketCoreThread", "S:C:T"},   {'+', "StateComplete", "STATECOMPLETE"},
+    {'a', "Available", "AVAIL"},
+    {'A', "NodeAI", "NODES(A/I)"},
+    {'b', "features_act", "ACTIVE_FEATURES"},
+    {'B', "MaxCPUsPerNode", "MAX_CPUS_PER_NODE"},
+    {'c', "CPUs", "CPUS"},
+    {'C', "CPUsState", "CPUS(A/I/O/T)"},
+    {'d', "Disk", "TMP_DISK"},
+    {'D', "Nodes", "NODES"},
+    {'e', "FreeMem", "FREE_MEM"},
+    {'E', "Reason", "REASON"},
+    {'f', "Features", "AVAIL_FEATURES"},
+    {'F', "NodeAIOT", "NODES(A/I/O/T)"},
+    {'g', "Groups", "GROUPS"},
+    {'G', "Gres", "GRES"},
+    {'h', "OverSubscribe", "OVERSUBSCRIBE"},
+    {'H', "TimeStamp", "TIMESTAMP"},
+    {'i', "Reservation", "RESERVATION"},
+    {'I', "PriorityJobFactor", "PRIO_JOB_FACTOR"},
+    {'l', "Time", "TIMELIMIT"},
+    {'L', "DefaultTime", "DEFAULTTIME"},
+    {'m', "Memory", "MEMORY"},
+    {'M', "PreemptMode", "PREEMPT_MODE"},
+    {'n', "NodeHost", "HOSTNAMES"},
+    {'N', "NodeList", "NODELIST"},
+    {'o', "NodeAddr", "NODE_ADDR"},
+    {'O', "CPUsLoad", "CPU_LOAD"},
+    {'p', "PriorityTier", "PRIO_TIER"},
+    {'P', "Partition", "PARTITION"},
+    {'r', "Root", "ROOT"},
+    {'R', "PartitionName", "PARTITION"},
+    {'s', "Size", "JOB_SIZE"},
+    {'S', "AllocNodes", "ALLOCNODES"},
+    {'t', "StateCompact", "STATE"},
+    {'T', "StateLong", "STATE"},
+    {'u', "User", "USER"},
+    {'U', "UserLong", "USER"},
+    {'v', "Version", "VERSION"},
+    {'V', "Cluster", "CLUSTER"},
+    {'w', "Weight", "WEIGHT"},
+    {'X', "Sockets", "SOCKETS"},
+    {'Y', "Cores", "CORES"},
+    {'Z', "Threads", "THREADS"},
+    {'z', "SocketCoreThread", "S:C:T"},
+    {'+', "StateComplete", "STATECOMPLETE"},
     {'p', "Priority", "PRIO_TIER"},
 };
 
@@ -58,9 +80,13 @@ const Col *col(char c) {
     return nullptr;
 }
 
-std::string_view sv(const flatbuffers::String *s) { return s ? s->string_view() : std::string_view(); }
+std::string_view sv(const flatbuffers::String *s) {
+    return s ? s->string_view() : std::string_view();
+}
 
-bool has(uint32_t flags, uint32_t f) { return (flags & f) != 0; }
+bool has(uint32_t flags, uint32_t f) {
+    return (flags & f) != 0;
+}
 
 std::string time_or(uint32_t minutes) {
     if (minutes == kInfinite) return "infinite";
@@ -79,22 +105,34 @@ Use use_of(const proto::NodeInfo &n) {
 
 std::string node_value(char c, const proto::NodeInfo &n) {
     switch (c) {
-    case 't': return to_lower(node_state_compact(n.state(), n.flags()));
-    case 'T': return to_lower(node_state_long(n.state(), n.flags()));
-    case '+': return to_lower(node_state_complete(n.state(), n.flags()));
-    case 'c': return str_u(n.cpus());
-    case 'm': return str_u(n.real_memory_mb());
-    case 'd': return str_u(n.tmp_disk_mb());
-    case 'w': return str_u(n.weight());
+    case 't':
+        return to_lower(node_state_compact(n.state(), n.flags()));
+    case 'T':
+        return to_lower(node_state_long(n.state(), n.flags()));
+    case '+':
+        return to_lower(node_state_complete(n.state(), n.flags()));
+    case 'c':
+        return str_u(n.cpus());
+    case 'm':
+        return str_u(n.real_memory_mb());
+    case 'd':
+        return str_u(n.tmp_disk_mb());
+    case 'w':
+        return str_u(n.weight());
     case 'f':
-    case 'b': return or_null(sv(n.features()));
+    case 'b':
+        return or_null(sv(n.features()));
     case 'z':
         return str_u(n.sockets()) + ":" + str_u(n.cores_per_socket()) + ":" +
                str_u(n.threads_per_core());
-    case 'X': return str_u(n.sockets());
-    case 'Y': return str_u(n.cores_per_socket());
-    case 'Z': return str_u(n.threads_per_core());
-    case 'E': return sv(n.reason()).empty() ? "none" : std::string(sv(n.reason()));
+    case 'X':
+        return str_u(n.sockets());
+    case 'Y':
+        return str_u(n.cores_per_socket());
+    case 'Z':
+        return str_u(n.threads_per_core());
+    case 'E':
+        return sv(n.reason()).empty() ? "none" : std::string(sv(n.reason()));
     case 'u':
         if (sv(n.reason()).empty() || n.reason_uid() == kNoVal) return "Unknown";
         return user_name(n.reason_uid());
@@ -103,12 +141,16 @@ std::string node_value(char c, const proto::NodeInfo &n) {
         return user_name(n.reason_uid()) + "(" + str_u(n.reason_uid()) + ")";
     case 'H':
         return n.reason_time() && !sv(n.reason()).empty() ? format_timestamp(n.reason_time())
-                                                           : "Unknown";
+                                                          : "Unknown";
     case 'O':
-    case 'e': return "N/A";
-    case 'v': return sv(n.version()).empty() ? "N/A" : std::string(sv(n.version()));
-    case 'G': return "(null)";
-    case 'i': return "";
+    case 'e':
+        return "N/A";
+    case 'v':
+        return sv(n.version()).empty() ? "N/A" : std::string(sv(n.version()));
+    case 'G':
+        return "(null)";
+    case 'i':
+        return "";
     }
     return "";
 }
@@ -119,37 +161,50 @@ std::string part_value(char c, const proto::PartitionInfo *p, int width) {
     case 'P': {
         std::string name(sv(p->name()));
         if (p->is_default()) {
-            if (width <= 0 || name.size() < std::size_t(width)) name += "*";
-            else name[std::size_t(width) - 1] = '*';
+            if (width <= 0 || name.size() < std::size_t(width))
+                name += "*";
+            else
+                name[std::size_t(width) - 1] = '*';
         }
         return name;
     }
-    case 'R': return std::string(sv(p->name()));
+    case 'R':
+        return std::string(sv(p->name()));
     case 'a': {
         std::string s = to_lower(sv(p->state()));
         if (s.empty()) return "up";
         if (s == "inactive") return "inact";
         return s;
     }
-    case 'l': return time_or(p->max_time_min());
-    case 'L': return time_or(p->default_time_min());
+    case 'l':
+        return time_or(p->max_time_min());
+    case 'L':
+        return time_or(p->default_time_min());
     case 's': {
         uint32_t lo = p->min_nodes(), hi = p->max_nodes();
         if (lo < 1 && hi > 0) lo = 1;
         if (lo == hi) return str_u(hi);
         return str_u(lo) + "-" + (hi == kInfinite ? std::string("infinite") : str_u(hi));
     }
-    case 'r': return "no";
-    case 'h': return sv(p->oversubscribe()).empty() ? "NO" : to_upper(sv(p->oversubscribe()));
+    case 'r':
+        return "no";
+    case 'h':
+        return sv(p->oversubscribe()).empty() ? "NO" : to_upper(sv(p->oversubscribe()));
     case 'g':
         if (sv(p->allow_groups()).empty() || iequals(sv(p->allow_groups()), "ALL")) return "all";
         return std::string(sv(p->allow_groups()));
-    case 'p': return str_u(p->priority_tier());
-    case 'I': return "1";
-    case 'S': return "all";
-    case 'B': return "UNLIMITED";
-    case 'M': return "OFF";
-    case 'V': return "";
+    case 'p':
+        return str_u(p->priority_tier());
+    case 'I':
+        return "1";
+    case 'S':
+        return "all";
+    case 'B':
+        return "UNLIMITED";
+    case 'M':
+        return "OFF";
+    case 'V':
+        return "";
     }
     return "";
 }
@@ -162,7 +217,8 @@ FieldValue value(const FieldSpec &f, const SinfoRow &row, int width) {
     }
     std::vector<std::string> names;
     switch (c) {
-    case 'D': return {str_u(row.nodes.size())};
+    case 'D':
+        return {str_u(row.nodes.size())};
     case 'N':
     case 'n':
     case 'o':
@@ -185,8 +241,10 @@ FieldValue value(const FieldSpec &f, const SinfoRow &row, int width) {
             uint64_t alloc = std::min(n->alloc_cpus(), n->cpus());
             a += alloc;
             t += n->cpus();
-            if (use_of(*n) == Use::other) o += n->cpus() - alloc;
-            else i += n->cpus() - alloc;
+            if (use_of(*n) == Use::other)
+                o += n->cpus() - alloc;
+            else
+                i += n->cpus() - alloc;
         }
         return {str_u(a) + "/" + str_u(i) + "/" + str_u(o) + "/" + str_u(t)};
     }
@@ -247,7 +305,7 @@ std::vector<SinfoRow> group(const FormatSpec &spec, const proto::PartitionInfo *
     return rows;
 }
 
-}  // namespace
+} // namespace
 
 bool SinfoFilter::keep(const proto::NodeInfo &n) const {
     std::string_view name = sv(n.name());
@@ -298,8 +356,7 @@ std::vector<SinfoRow> sinfo_rows(const FormatSpec &spec, SinfoView view,
         std::vector<std::string> names;
         try {
             names = hostlist_expand(sv(parts[i]->nodes()));
-        } catch (const ParseError &) {
-        }
+        } catch (const ParseError &) {}
         for (const auto &nm : names)
             if (auto it = by_name.find(nm); it != by_name.end()) members[i].push_back(it->second);
     }
@@ -322,7 +379,8 @@ std::vector<SinfoRow> sinfo_rows(const FormatSpec &spec, SinfoView view,
             std::stable_sort(g.begin(), g.end(), [](const SinfoRow &a, const SinfoRow &b) {
                 const auto &x = *a.nodes.front();
                 const auto &y = *b.nodes.front();
-                return node_state_rank(x.state(), x.flags()) > node_state_rank(y.state(), y.flags());
+                return node_state_rank(x.state(), x.flags()) >
+                       node_state_rank(y.state(), y.flags());
             });
             rows.insert(rows.end(), g.begin(), g.end());
         }
@@ -386,4 +444,4 @@ std::string sinfo_render(const FormatSpec &spec, const std::vector<SinfoRow> &ro
     return out;
 }
 
-}  // namespace drover::cli
+} // namespace drover::cli

@@ -22,9 +22,9 @@ enum class SinfoView { partitions, nodes, reasons };
 
 // Which nodes and partitions sinfo reports.
 struct SinfoFilter {
-    std::vector<std::string> partitions;   // empty = all
-    std::vector<std::string> nodes;        // expanded -n list; empty = all
-    std::vector<NodeStateMatch> states;    // empty = all (FUTURE nodes hidden unless future)
+    std::vector<std::string> partitions; // empty = all
+    std::vector<std::string> nodes;      // expanded -n list; empty = all
+    std::vector<NodeStateMatch> states;  // empty = all (FUTURE nodes hidden unless future)
     bool dead = false, responding = false, future = false;
     bool keep(const proto::NodeInfo &n) const;
 };
@@ -49,4 +49,4 @@ std::vector<SinfoRow> sinfo_rows(const FormatSpec &spec, SinfoView view,
 // longest value (at least their header's, 9 for node lists).
 std::string sinfo_render(const FormatSpec &spec, const std::vector<SinfoRow> &rows, bool header);
 
-}  // namespace drover::cli
+} // namespace drover::cli

@@ -122,36 +122,44 @@ int show_steps(const SqueueArgs &a, const SqueueFilter &filter) {
             steps.push_back(st);
         }
     std::sort(steps.begin(), steps.end(), [](const proto::StepInfo *x, const proto::StepInfo *y) {
-        return std::make_pair(x->job_id(), x->step_id()) < std::make_pair(y->job_id(), y->step_id());
+        return std::make_pair(x->job_id(), x->step_id()) <
+               std::make_pair(y->job_id(), y->step_id());
     });
-    write_out(render_steps(a.format.value_or(kSqueueStepsFormat), steps, reply_time(r->now()), a.noheader));
+    write_out(render_steps(a.format.value_or(kSqueueStepsFormat), steps, reply_time(r->now()),
+                           a.noheader));
     return 0;
 }
 
 int run(const SqueueArgs &a) {
     if (a.steps) {
         SqueueFilter filter = make_squeue_filter(a, static_cast<uint32_t>(::getuid()));
-        render_steps(a.format.value_or(kSqueueStepsFormat), {}, 0, true);  // a bad -o fails first
+        render_steps(a.format.value_or(kSqueueStepsFormat), {}, 0, true); // a bad -o fails first
         return show_every(a.iterate, [&] { return show_steps(a, filter); });
     }
     SqueueFilter filter = make_squeue_filter(a, static_cast<uint32_t>(::getuid()));
     SqueueFormat fmt;
-    if (a.long_fmt) fmt = squeue_long_format(*a.long_fmt);
-    else if (a.format) fmt = squeue_percent_format(*a.format);
-    else if (a.steps) fmt = squeue_percent_format(kSqueueStepsFormat);
-    else if (a.start) fmt = squeue_percent_format(kSqueueStartFormat);
-    else if (a.long_format) fmt = squeue_percent_format(kSqueueLongFormat);
-    else fmt = squeue_percent_format(kSqueueDefaultFormat);
+    if (a.long_fmt)
+        fmt = squeue_long_format(*a.long_fmt);
+    else if (a.format)
+        fmt = squeue_percent_format(*a.format);
+    else if (a.steps)
+        fmt = squeue_percent_format(kSqueueStepsFormat);
+    else if (a.start)
+        fmt = squeue_percent_format(kSqueueStartFormat);
+    else if (a.long_format)
+        fmt = squeue_percent_format(kSqueueLongFormat);
+    else
+        fmt = squeue_percent_format(kSqueueDefaultFormat);
     std::vector<const proto::JobInfo *> none;
-    squeue_sort(none, a.sort.value_or(kSqueueDefaultSort), 0);   // a bad -S fails before any RPC
+    squeue_sort(none, a.sort.value_or(kSqueueDefaultSort), 0); // a bad -S fails before any RPC
 
     return show_every(a.iterate, [&] { return show_once(a, filter, fmt); });
 }
 
-}  // namespace
+} // namespace
 
 int squeue_main(std::span<const std::string> args) {
     return command_main(kText, args, parse_args, run);
 }
 
-}  // namespace drover::cli
+} // namespace drover::cli

@@ -13,10 +13,42 @@ namespace drover::cli {
 namespace {
 
 enum Id : int {
-    kAccount, kAll, kArray, kNoheader, kHelp, kHide, kIterate, kJobs, kLocal, kLong, kLicenses,
-    kMe, kClusters, kName, kNoconvert, kFormat, kLongFormat, kPartition, kPriority, kQos,
-    kReservation, kSteps, kSort, kStart, kStates, kUser, kUsage, kVerbose, kVersion, kNodelist,
-    kJson, kYaml, kFederation, kSibling, kArrayUnique, kOnlyJobState,
+    kAccount,
+    kAll,
+    kArray,
+    kNoheader,
+    kHelp,
+    kHide,
+    kIterate,
+    kJobs,
+    kLocal,
+    kLong,
+    kLicenses,
+    kMe,
+    kClusters,
+    kName,
+    kNoconvert,
+    kFormat,
+    kLongFormat,
+    kPartition,
+    kPriority,
+    kQos,
+    kReservation,
+    kSteps,
+    kSort,
+    kStart,
+    kStates,
+    kUser,
+    kUsage,
+    kVerbose,
+    kVersion,
+    kNodelist,
+    kJson,
+    kYaml,
+    kFederation,
+    kSibling,
+    kArrayUnique,
+    kOnlyJobState,
 };
 
 constexpr OptSpec kSpecs[] = {
@@ -67,7 +99,7 @@ void append_list(std::vector<std::string> &to, const std::string &list) {
 
 constexpr std::string_view kBadJobId = "Invalid job id: ";
 
-}  // namespace
+} // namespace
 
 SqueueArgs parse_squeue_args(std::span<const std::string> args) {
     ParsedArgs pa = parse_options(args, kSpecs, /*stop_at_positional=*/false);
@@ -75,12 +107,24 @@ SqueueArgs parse_squeue_args(std::span<const std::string> args) {
     for (const auto &o : pa.opts) {
         const std::string v = o.value.value_or("");
         switch (static_cast<Id>(o.id)) {
-        case kAccount: append_list(a.accounts, v); break;
-        case kNoheader: a.noheader = true; break;
-        case kHelp: a.help = true; break;
-        case kUsage: a.usage = true; break;
-        case kVersion: a.version = true; break;
-        case kVerbose: ++a.verbose; break;
+        case kAccount:
+            append_list(a.accounts, v);
+            break;
+        case kNoheader:
+            a.noheader = true;
+            break;
+        case kHelp:
+            a.help = true;
+            break;
+        case kUsage:
+            a.usage = true;
+            break;
+        case kVersion:
+            a.version = true;
+            break;
+        case kVerbose:
+            ++a.verbose;
+            break;
         case kIterate: {
             auto n = parse_u32(v);
             if (!n || *n == 0) throw ParseError("invalid --iterate value: " + v);
@@ -94,31 +138,58 @@ SqueueArgs parse_squeue_args(std::span<const std::string> args) {
                 a.job_specs.insert(a.job_specs.end(), specs.begin(), specs.end());
             }
             break;
-        case kArray: a.array = true; break;
-        case kLong: a.long_format = true; break;
-        case kMe: a.me = true; break;
-        case kName: append_list(a.names, v); break;
-        case kFormat: a.format = v; break;
-        case kLongFormat: a.long_fmt = v; break;
-        case kPartition: append_list(a.partitions, v); break;
+        case kArray:
+            a.array = true;
+            break;
+        case kLong:
+            a.long_format = true;
+            break;
+        case kMe:
+            a.me = true;
+            break;
+        case kName:
+            append_list(a.names, v);
+            break;
+        case kFormat:
+            a.format = v;
+            break;
+        case kLongFormat:
+            a.long_fmt = v;
+            break;
+        case kPartition:
+            append_list(a.partitions, v);
+            break;
         case kSteps:
             a.steps = true;
             if (o.value)
-                for (const auto &id : split(*o.value, ',')) a.step_ids.push_back(std::string(trim(id)));
+                for (const auto &id : split(*o.value, ','))
+                    a.step_ids.push_back(std::string(trim(id)));
             break;
-        case kSort: a.sort = v; break;
-        case kStart: a.start = true; break;
+        case kSort:
+            a.sort = v;
+            break;
+        case kStart:
+            a.start = true;
+            break;
         case kStates: {
             JobStateFilter f = parse_job_state_list(v);
             a.states.all = a.states.all || f.all;
             a.states.states.insert(a.states.states.end(), f.states.begin(), f.states.end());
             break;
         }
-        case kUser: append_list(a.users, v); break;
-        case kNodelist: a.nodelist = v; break;
-        case kJson: a.json = true; break;
-        case kYaml: throw ParseError("--yaml is not supported by Drover; use --json");
-        default: break;   // accepted for compatibility, nothing to do
+        case kUser:
+            append_list(a.users, v);
+            break;
+        case kNodelist:
+            a.nodelist = v;
+            break;
+        case kJson:
+            a.json = true;
+            break;
+        case kYaml:
+            throw ParseError("--yaml is not supported by Drover; use --json");
+        default:
+            break; // accepted for compatibility, nothing to do
         }
     }
     // squeue takes the job list after a bare -j as its own argument ("squeue -j 12 -h").
@@ -153,7 +224,9 @@ SqueueFilter make_squeue_filter(const SqueueArgs &a, uint32_t my_uid) {
 }
 
 bool SqueueFilter::keep(const proto::JobInfo &job) const {
-    auto str = [](const flatbuffers::String *s) { return s ? s->string_view() : std::string_view(); };
+    auto str = [](const flatbuffers::String *s) {
+        return s ? s->string_view() : std::string_view();
+    };
     auto in = [](const std::vector<std::string> &list, std::string_view v) {
         for (const auto &x : list)
             if (x == v) return true;
@@ -193,4 +266,4 @@ bool SqueueFilter::keep(const proto::JobInfo &job) const {
     return true;
 }
 
-}  // namespace drover::cli
+} // namespace drover::cli

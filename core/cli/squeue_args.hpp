@@ -17,33 +17,34 @@ namespace drover::cli {
 struct SqueueArgs {
     bool noheader = false, long_format = false, json = false, steps = false;
     bool help = false, usage = false, version = false, me = false, start = false;
-    int iterate = 0;                         // seconds; 0 = once
+    int iterate = 0; // seconds; 0 = once
     int verbose = 0;
-    std::optional<std::string> format;       // -o
-    std::optional<std::string> long_fmt;     // -O
-    std::optional<std::string> sort;         // -S
-    std::vector<std::string> step_ids;       // -s/--steps=list: "12.0,13.batch"
-    std::vector<uint32_t> job_ids;           // -j (and a list after a bare -j): the job ids named
-    std::vector<JobSpec> job_specs;          // ... as written: "12", "12_3", "12_[1-4]"
+    std::optional<std::string> format;   // -o
+    std::optional<std::string> long_fmt; // -O
+    std::optional<std::string> sort;     // -S
+    std::vector<std::string> step_ids;   // -s/--steps=list: "12.0,13.batch"
+    std::vector<uint32_t> job_ids;       // -j (and a list after a bare -j): the job ids named
+    std::vector<JobSpec> job_specs;      // ... as written: "12", "12_3", "12_[1-4]"
     bool jobs_given = false;
-    bool array = false;                      // -r: one line per waiting array task
-    std::vector<std::string> users;          // -u, names or uids as given
+    bool array = false;             // -r: one line per waiting array task
+    std::vector<std::string> users; // -u, names or uids as given
     std::vector<std::string> partitions, names, accounts;
-    std::optional<std::string> nodelist;     // -w
-    JobStateFilter states;                   // -t
+    std::optional<std::string> nodelist; // -w
+    JobStateFilter states;               // -t
 };
 
 // Parses squeue's arguments (without argv[0]). Throws UsageError for unknown options, and
-// drover::ParseError ("Invalid job id: x" for a bad -j item such as "12_x", "Invalid job state specified: x") for bad values.
+// drover::ParseError ("Invalid job id: x" for a bad -j item such as "12_x", "Invalid job state
+// specified: x") for bad values.
 SqueueArgs parse_squeue_args(std::span<const std::string> args);
 
 // Which jobs squeue shows.
 struct SqueueFilter {
     JobStateFilter states;
-    std::vector<JobSpec> job_specs;          // empty: any job
+    std::vector<JobSpec> job_specs; // empty: any job
     std::vector<uint32_t> uids;
     std::vector<std::string> partitions, names, accounts;
-    std::vector<std::string> nodes;          // expanded -w list
+    std::vector<std::string> nodes; // expanded -w list
     bool keep(const proto::JobInfo &job) const;
     bool keep_user(uint32_t uid) const {
         return uids.empty() || std::find(uids.begin(), uids.end(), uid) != uids.end();
@@ -58,4 +59,4 @@ struct SqueueFilter {
 // ("Invalid user: x") for an unknown user, or for a malformed -w hostlist.
 SqueueFilter make_squeue_filter(const SqueueArgs &a, uint32_t my_uid);
 
-}  // namespace drover::cli
+} // namespace drover::cli

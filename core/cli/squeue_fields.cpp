@@ -20,21 +20,77 @@ namespace drover::cli {
 namespace {
 
 enum Kind : int {
-    kAccount, kJobId, kJobArrayId, kBatchHost, kMinCpus, kNumCpus, kMinTmpDisk, kNumNodes,
-    kEndTime, kDependency, kFeatures, kArrayJobId, kGroupName, kGroupId, kOverSubscribe,
-    kSocketsPerNode, kCoresPerSocket, kThreadsPerCore, kComment, kArrayTaskId, kTimeLimit,
-    kTimeLeft, kMinMemory, kTimeUsed, kReqNodes, kNodeList, kCommand, kContiguous, kPriority,
-    kPartition, kQos, kPriorityLong, kReason, kReasonList, kSelectInfo, kStartTime,
-    kStateCompact, kState, kUserName, kUserId, kReservation, kSubmitTime, kWCKey, kLicenses,
-    kExcNodes, kCoreSpec, kNice, kSchedNodes, kSct, kWorkDir, kGres, kName, kExitCode, kStdOut,
-    kStdErr, kStdIn, kCpusPerTask, kCluster, kNumTasks, kEligibleTime, kAllocNode, kBatchFlag,
-    kRequeue, kRestarts, kPrefix,
+    kAccount,
+    kJobId,
+    kJobArrayId,
+    kBatchHost,
+    kMinCpus,
+    kNumCpus,
+    kMinTmpDisk,
+    kNumNodes,
+    kEndTime,
+    kDependency,
+    kFeatures,
+    kArrayJobId,
+    kGroupName,
+    kGroupId,
+    kOverSubscribe,
+    kSocketsPerNode,
+    kCoresPerSocket,
+    kThreadsPerCore,
+    kComment,
+    kArrayTaskId,
+    kTimeLimit,
+    kTimeLeft,
+    kMinMemory,
+    kTimeUsed,
+    kReqNodes,
+    kNodeList,
+    kCommand,
+    kContiguous,
+    kPriority,
+    kPartition,
+    kQos,
+    kPriorityLong,
+    kReason,
+    kReasonList,
+    kSelectInfo,
+    kStartTime,
+    kStateCompact,
+    kState,
+    kUserName,
+    kUserId,
+    kReservation,
+    kSubmitTime,
+    kWCKey,
+    kLicenses,
+    kExcNodes,
+    kCoreSpec,
+    kNice,
+    kSchedNodes,
+    kSct,
+    kWorkDir,
+    kGres,
+    kName,
+    kExitCode,
+    kStdOut,
+    kStdErr,
+    kStdIn,
+    kCpusPerTask,
+    kCluster,
+    kNumTasks,
+    kEligibleTime,
+    kAllocNode,
+    kBatchFlag,
+    kRequeue,
+    kRestarts,
+    kPrefix,
 };
 
 struct Def {
     Kind kind;
-    char letter;        // 0: -O only
-    const char *name;   // nullptr: -o only
+    char letter;      // 0: -O only
+    const char *name; // nullptr: -o only
     const char *header;
 };
 
@@ -108,7 +164,9 @@ constexpr Def kDefs[] = {
     {kStdOut, 0, "StdOut", "STDOUT"},
 };
 
-std::string_view sv(const flatbuffers::String *s) { return s ? s->string_view() : std::string_view(); }
+std::string_view sv(const flatbuffers::String *s) {
+    return s ? s->string_view() : std::string_view();
+}
 
 // squeue's elapsed form, with Slurm's "INVALID" for negative or over a year.
 std::string secs(int64_t t) {
@@ -116,7 +174,9 @@ std::string secs(int64_t t) {
     return format_elapsed(t);
 }
 
-std::string when(int64_t t) { return format_timestamp(t, /*na_for_zero=*/true); }
+std::string when(int64_t t) {
+    return format_timestamp(t, /*na_for_zero=*/true);
+}
 
 std::string reason(const proto::JobInfo &j) {
     std::string_view r = sv(j.state_reason());
@@ -140,38 +200,54 @@ FieldValue value(Kind k, const SqueueRow &row, int64_t now) {
     uint32_t task = row.task;
     bool expanded = task != kNoVal;
     switch (k) {
-    case kAccount: return {or_null(sv(j.account()))};
-    case kJobId: return {str_u(j.job_id())};
+    case kAccount:
+        return {or_null(sv(j.account()))};
+    case kJobId:
+        return {str_u(j.job_id())};
     case kJobArrayId:
         if (expanded) return {str_u(j.array_job_id()) + "_" + str_u(task)};
         if (!row.tasks.empty()) return {str_u(j.array_job_id()) + "_[" + row.tasks + "]"};
         return {job_array_id(j)};
-    case kArrayJobId: return {str_u(j.array_job_id() ? j.array_job_id() : j.job_id())};
+    case kArrayJobId:
+        return {str_u(j.array_job_id() ? j.array_job_id() : j.job_id())};
     case kArrayTaskId:
         if (expanded) return {str_u(task)};
         if (!row.tasks.empty()) return {row.tasks};
         if (is_array_record(j)) return {array_task_string(j)};
         if (j.array_job_id() && j.array_task_id() != kNoVal) return {str_u(j.array_task_id())};
         return {"N/A"};
-    case kBatchHost: return {sv(j.batch_host()).empty() ? "n/a" : std::string(sv(j.batch_host()))};
-    case kMinCpus: return {str_u(min_cpus_node(j))};
-    case kNumCpus: return {str_u(j.num_cpus())};
-    case kMinTmpDisk: return {format_size_mb(j.tmp_disk_mb())};
-    case kNumNodes: return {str_u(job_node_count(j))};
+    case kBatchHost:
+        return {sv(j.batch_host()).empty() ? "n/a" : std::string(sv(j.batch_host()))};
+    case kMinCpus:
+        return {str_u(min_cpus_node(j))};
+    case kNumCpus:
+        return {str_u(j.num_cpus())};
+    case kMinTmpDisk:
+        return {format_size_mb(j.tmp_disk_mb())};
+    case kNumNodes:
+        return {str_u(job_node_count(j))};
     case kEndTime:
         if (j.time_limit_min() == kInfinite && (j.end_time() > now || job_is_active(j.state())))
             return {"NONE"};
         return {when(job_end_time(j))};
-    case kDependency: return {dependency_text(j)};
-    case kFeatures: return {or_null(sv(j.constraint()))};
-    case kGroupName: return {group_name(j.group_id())};
-    case kGroupId: return {str_u(j.group_id())};
-    case kOverSubscribe: return {share_text(j)};
+    case kDependency:
+        return {dependency_text(j)};
+    case kFeatures:
+        return {or_null(sv(j.constraint()))};
+    case kGroupName:
+        return {group_name(j.group_id())};
+    case kGroupId:
+        return {str_u(j.group_id())};
+    case kOverSubscribe:
+        return {share_text(j)};
     case kSocketsPerNode:
     case kCoresPerSocket:
-    case kThreadsPerCore: return {"*"};
-    case kSct: return {"*:*:*"};
-    case kComment: return {or_null(sv(j.comment()))};
+    case kThreadsPerCore:
+        return {"*"};
+    case kSct:
+        return {"*:*:*"};
+    case kComment:
+        return {or_null(sv(j.comment()))};
     case kTimeLimit:
         if (j.time_limit_min() == kInfinite) return {"UNLIMITED"};
         if (j.time_limit_min() == kNoVal) return {"NOT_SET"};
@@ -182,62 +258,97 @@ FieldValue value(Kind k, const SqueueRow &row, int64_t now) {
         return {secs(int64_t(j.time_limit_min()) * 60 - job_time_used(j, now)), false};
     case kMinMemory:
         return {format_size_mb(j.mem_per_cpu_mb() ? j.mem_per_cpu_mb() : j.mem_per_node_mb())};
-    case kTimeUsed: return {secs(job_time_used(j, now)), false};
-    case kReqNodes: return {std::string(sv(j.req_nodes()))};
-    case kExcNodes: return {std::string(sv(j.exc_nodes()))};
-    case kNodeList: return {std::string(sv(j.node_list())), false};
-    case kSchedNodes: return {or_null(sv(j.sched_nodes())), false};
-    case kCommand: return {or_null(sv(j.command()))};
-    case kContiguous: return {j.contiguous() ? "1" : "0"};
+    case kTimeUsed:
+        return {secs(job_time_used(j, now)), false};
+    case kReqNodes:
+        return {std::string(sv(j.req_nodes()))};
+    case kExcNodes:
+        return {std::string(sv(j.exc_nodes()))};
+    case kNodeList:
+        return {std::string(sv(j.node_list())), false};
+    case kSchedNodes:
+        return {or_null(sv(j.sched_nodes())), false};
+    case kCommand:
+        return {or_null(sv(j.command()))};
+    case kContiguous:
+        return {j.contiguous() ? "1" : "0"};
     case kPriority: {
         char buf[32];
         std::snprintf(buf, sizeof buf, "%16.14f", double(j.priority()) / double(0xffffffffu));
         return {buf};
     }
-    case kPriorityLong: return {str_u(j.priority())};
-    case kPartition: return {std::string(sv(j.partition()))};
-    case kQos: return {"normal"};
-    case kReason: return {reason(j)};
+    case kPriorityLong:
+        return {str_u(j.priority())};
+    case kPartition:
+        return {std::string(sv(j.partition()))};
+    case kQos:
+        return {"normal"};
+    case kReason:
+        return {reason(j)};
     case kReasonList: {
         bool completing = (j.state() & kJobFlagCompleting) != 0;
-        if (!completing && (base == DROVER_JOB_PENDING || base == DROVER_JOB_TIMEOUT ||
-                            base == DROVER_JOB_FAILED))
+        if (!completing &&
+            (base == DROVER_JOB_PENDING || base == DROVER_JOB_TIMEOUT || base == DROVER_JOB_FAILED))
             return {"(" + reason(j) + ")"};
         return {std::string(sv(j.node_list())), false};
     }
-    case kSelectInfo: return {"N/A"};
-    case kStartTime: return {when(j.start_time())};
-    case kSubmitTime: return {when(j.submit_time())};
-    case kStateCompact: return {job_state_compact(j.state())};
-    case kState: return {job_state_long(j.state())};
+    case kSelectInfo:
+        return {"N/A"};
+    case kStartTime:
+        return {when(j.start_time())};
+    case kSubmitTime:
+        return {when(j.submit_time())};
+    case kStateCompact:
+        return {job_state_compact(j.state())};
+    case kState:
+        return {job_state_long(j.state())};
     case kUserName:
         return {sv(j.user_name()).empty() ? user_name(j.user_id())
                                           : std::string(sv(j.user_name()))};
-    case kUserId: return {str_u(j.user_id())};
+    case kUserId:
+        return {str_u(j.user_id())};
     case kReservation:
     case kWCKey:
-    case kLicenses: return {"(null)"};
-    case kCoreSpec: return {"N/A"};
-    case kNice: return {str_i(j.nice())};
-    case kWorkDir: return {std::string(sv(j.work_dir()))};
+    case kLicenses:
+        return {"(null)"};
+    case kCoreSpec:
+        return {"N/A"};
+    case kNice:
+        return {str_i(j.nice())};
+    case kWorkDir:
+        return {std::string(sv(j.work_dir()))};
     case kGres: {
         std::string t = tres_per_node(j);
         return {t.empty() ? "N/A" : t};
     }
-    case kName: return {std::string(sv(j.name()))};
-    case kExitCode: return {exit_code_string(j.exit_status())};
-    case kStdOut: return {std::string(sv(j.std_out()))};
-    case kStdErr: return {std::string(sv(j.std_err()))};
-    case kStdIn: return {sv(j.std_in()).empty() ? "/dev/null" : std::string(sv(j.std_in()))};
-    case kCpusPerTask: return {str_u(j.cpus_per_task() ? j.cpus_per_task() : 1)};
-    case kCluster: return {std::string(sv(j.cluster()))};
-    case kNumTasks: return {str_u(j.num_tasks() ? j.num_tasks() : 1)};
-    case kEligibleTime: return {when(j.eligible_time())};
-    case kAllocNode: return {std::string(sv(j.submit_host()))};
-    case kBatchFlag: return {"1"};
-    case kRequeue: return {j.requeue() ? "1" : "0"};
-    case kRestarts: return {str_u(j.restart_count())};
-    case kPrefix: return {""};
+    case kName:
+        return {std::string(sv(j.name()))};
+    case kExitCode:
+        return {exit_code_string(j.exit_status())};
+    case kStdOut:
+        return {std::string(sv(j.std_out()))};
+    case kStdErr:
+        return {std::string(sv(j.std_err()))};
+    case kStdIn:
+        return {sv(j.std_in()).empty() ? "/dev/null" : std::string(sv(j.std_in()))};
+    case kCpusPerTask:
+        return {str_u(j.cpus_per_task() ? j.cpus_per_task() : 1)};
+    case kCluster:
+        return {std::string(sv(j.cluster()))};
+    case kNumTasks:
+        return {str_u(j.num_tasks() ? j.num_tasks() : 1)};
+    case kEligibleTime:
+        return {when(j.eligible_time())};
+    case kAllocNode:
+        return {std::string(sv(j.submit_host()))};
+    case kBatchFlag:
+        return {"1"};
+    case kRequeue:
+        return {j.requeue() ? "1" : "0"};
+    case kRestarts:
+        return {str_u(j.restart_count())};
+    case kPrefix:
+        return {""};
     }
     return {""};
 }
@@ -280,7 +391,7 @@ const char *header_of(int kind, const FieldSpec &f) {
     return "";
 }
 
-}  // namespace
+} // namespace
 
 int64_t job_time_used(const proto::JobInfo &j, int64_t now) {
     uint32_t base = j.state() & kJobStateBase;
@@ -306,8 +417,7 @@ uint32_t job_node_count(const proto::JobInfo &j) {
     if (!nodes.empty() && base != DROVER_JOB_PENDING) {
         try {
             return static_cast<uint32_t>(hostlist_expand(nodes).size());
-        } catch (const ParseError &) {
-        }
+        } catch (const ParseError &) {}
     }
     return j.min_nodes() ? j.min_nodes() : 1;
 }
@@ -376,7 +486,8 @@ std::vector<SqueueRow> squeue_rows(const std::vector<const proto::JobInfo *> &jo
                 }
         }
         if (whole) named = *waiting;
-        std::sort(named.begin(), named.end(), [](const TaskRange &a, const TaskRange &b) { return a.lo < b.lo; });
+        std::sort(named.begin(), named.end(),
+                  [](const TaskRange &a, const TaskRange &b) { return a.lo < b.lo; });
         std::vector<TaskRange> merged;
         for (const auto &r : named) {
             if (!merged.empty() && uint64_t(r.lo) <= uint64_t(merged.back().hi) + 1)
@@ -431,7 +542,9 @@ std::string array_task_string(const proto::JobInfo &j) {
 }
 
 std::string job_array_id(const proto::JobInfo &j) {
-    if (is_array_record(j)) return str_u(j.array_job_id() ? j.array_job_id() : j.job_id()) + "_[" + array_task_string(j) + "]";
+    if (is_array_record(j))
+        return str_u(j.array_job_id() ? j.array_job_id() : j.job_id()) + "_[" +
+               array_task_string(j) + "]";
     if (j.array_job_id() && j.array_task_id() != kNoVal)
         return str_u(j.array_job_id()) + "_" + str_u(j.array_task_id());
     return str_u(j.job_id());
@@ -495,45 +608,65 @@ void squeue_sort(std::vector<const proto::JobInfo *> &jobs, std::string_view spe
             desc = k[0] == '-';
             k.remove_prefix(1);
         }
-        if (k.size() != 1 || std::string_view("PtTpQiAjuUMSVeDClNr").find(k[0]) == std::string_view::npos)
+        if (k.size() != 1 ||
+            std::string_view("PtTpQiAjuUMSVeDClNr").find(k[0]) == std::string_view::npos)
             throw ParseError("Invalid sort specification: " + std::string(k));
         keys.push_back({k[0], desc});
     }
     auto cmp_key = [&](char c, const proto::JobInfo &a, const proto::JobInfo &b) -> int {
         auto three = [](auto x, auto y) { return x < y ? -1 : (y < x ? 1 : 0); };
         switch (c) {
-        case 'P': return three(sv(a.partition()), sv(b.partition()));
-        case 't': return three(std::string_view(job_state_compact(a.state())),
-                               std::string_view(job_state_compact(b.state())));
-        case 'T': return three(std::string_view(job_state_long(a.state())),
-                               std::string_view(job_state_long(b.state())));
+        case 'P':
+            return three(sv(a.partition()), sv(b.partition()));
+        case 't':
+            return three(std::string_view(job_state_compact(a.state())),
+                         std::string_view(job_state_compact(b.state())));
+        case 'T':
+            return three(std::string_view(job_state_long(a.state())),
+                         std::string_view(job_state_long(b.state())));
         case 'p':
-        case 'Q': return three(a.priority(), b.priority());
+        case 'Q':
+            return three(a.priority(), b.priority());
         case 'i':
-        case 'A': return three(a.job_id(), b.job_id());
-        case 'j': return three(sv(a.name()), sv(b.name()));
-        case 'u': return three(sv(a.user_name()), sv(b.user_name()));
-        case 'U': return three(a.user_id(), b.user_id());
-        case 'M': return three(job_time_used(a, now), job_time_used(b, now));
-        case 'S': return three(a.start_time(), b.start_time());
-        case 'V': return three(a.submit_time(), b.submit_time());
-        case 'e': return three(a.end_time(), b.end_time());
-        case 'D': return three(job_node_count(a), job_node_count(b));
-        case 'C': return three(a.num_cpus(), b.num_cpus());
-        case 'l': return three(a.time_limit_min(), b.time_limit_min());
-        case 'N': return three(sv(a.node_list()), sv(b.node_list()));
-        case 'r': return three(sv(a.state_reason()), sv(b.state_reason()));
+        case 'A':
+            return three(a.job_id(), b.job_id());
+        case 'j':
+            return three(sv(a.name()), sv(b.name()));
+        case 'u':
+            return three(sv(a.user_name()), sv(b.user_name()));
+        case 'U':
+            return three(a.user_id(), b.user_id());
+        case 'M':
+            return three(job_time_used(a, now), job_time_used(b, now));
+        case 'S':
+            return three(a.start_time(), b.start_time());
+        case 'V':
+            return three(a.submit_time(), b.submit_time());
+        case 'e':
+            return three(a.end_time(), b.end_time());
+        case 'D':
+            return three(job_node_count(a), job_node_count(b));
+        case 'C':
+            return three(a.num_cpus(), b.num_cpus());
+        case 'l':
+            return three(a.time_limit_min(), b.time_limit_min());
+        case 'N':
+            return three(sv(a.node_list()), sv(b.node_list()));
+        case 'r':
+            return three(sv(a.state_reason()), sv(b.state_reason()));
         }
         return 0;
     };
-    std::stable_sort(jobs.begin(), jobs.end(), [&](const proto::JobInfo *a, const proto::JobInfo *b) {
-        for (const auto &k : keys) {
-            int c = cmp_key(k.c, *a, *b);
-            if (c != 0) return k.desc ? c > 0 : c < 0;
-        }
-        if (a->start_time() != b->start_time()) return a->start_time() > b->start_time();
-        return a->job_id() < b->job_id();
-    });
+    std::stable_sort(jobs.begin(), jobs.end(),
+                     [&](const proto::JobInfo *a, const proto::JobInfo *b) {
+                         for (const auto &k : keys) {
+                             int c = cmp_key(k.c, *a, *b);
+                             if (c != 0) return k.desc ? c > 0 : c < 0;
+                         }
+                         if (a->start_time() != b->start_time())
+                             return a->start_time() > b->start_time();
+                         return a->job_id() < b->job_id();
+                     });
 }
 
-}  // namespace drover::cli
+} // namespace drover::cli

@@ -22,7 +22,7 @@ inline constexpr const char *kSqueueDefaultSort = "P,t,-p";
 // A format with each field resolved to the job attribute it shows.
 struct SqueueFormat {
     FormatSpec spec;
-    std::vector<int> kinds;   // parallel to spec.fields
+    std::vector<int> kinds; // parallel to spec.fields
 };
 
 // Resolves a -o format. Throws drover::ParseError("Invalid job format specification: x").
@@ -35,8 +35,8 @@ std::string squeue_header(const SqueueFormat &f);
 // (squeue -r, or -j naming one), or some of its waiting tasks (-j naming several).
 struct SqueueRow {
     const proto::JobInfo *job = nullptr;
-    uint32_t task = 0xfffffffeu;   // one waiting task; NO_VAL: not one task
-    std::string tasks;             // some waiting tasks ("5-6"); "": not a subset
+    uint32_t task = 0xfffffffeu; // one waiting task; NO_VAL: not one task
+    std::string tasks;           // some waiting tasks ("5-6"); "": not a subset
 };
 
 std::string squeue_line(const SqueueFormat &f, const SqueueRow &row, int64_t now);
@@ -80,4 +80,4 @@ uint32_t job_node_count(const proto::JobInfo &job);
 // Throws drover::ParseError("Invalid sort specification: x").
 void squeue_sort(std::vector<const proto::JobInfo *> &jobs, std::string_view spec, int64_t now);
 
-}  // namespace drover::cli
+} // namespace drover::cli

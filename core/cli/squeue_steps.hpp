@@ -20,4 +20,4 @@ std::string step_id_text(const proto::StepInfo &s);
 std::string render_steps(std::string_view fmt, const std::vector<const proto::StepInfo *> &steps,
                          int64_t now, bool noheader);
 
-}  // namespace drover::cli
+} // namespace drover::cli

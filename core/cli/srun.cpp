@@ -21,7 +21,7 @@ const char *kUsage =
     "            [-J jobname] [-t time] [-p partition] [-w hosts] [-x hosts] [-l] [-K]\n"
     "            [-o out] [-e err] [-i in] [--jobid=id] [--multi-prog] executable [args...]\n";
 
-}  // namespace
+} // namespace
 
 int srun_main(std::span<const std::string> args) {
     SrunRequest r;
@@ -40,4 +40,4 @@ int srun_main(std::span<const std::string> args) {
     });
 }
 
-}  // namespace drover::cli
+} // namespace drover::cli

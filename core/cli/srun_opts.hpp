@@ -17,8 +17,8 @@ struct SrunRequest {
     // The allocation (used when srun or salloc makes one).
     std::string partition, account, comment, constraint, req_nodes, exc_nodes, gres;
     uint32_t min_nodes = 0, max_nodes = 0;
-    uint32_t num_tasks = 0;           // 0: not given
-    uint32_t cpus_per_task = 0;       // 0: not given (1)
+    uint32_t num_tasks = 0;     // 0: not given
+    uint32_t cpus_per_task = 0; // 0: not given (1)
     uint32_t ntasks_per_node = 0;
     uint64_t mem_per_node_mb = 0, mem_per_cpu_mb = 0;
     uint32_t time_limit_min = 0xfffffffe;
@@ -26,22 +26,22 @@ struct SrunRequest {
     std::string job_name;
     bool exclusive = false, hold = false;
     // The step.
-    uint32_t job_id = 0;              // --jobid or SLURM_JOB_ID; 0: make an allocation
+    uint32_t job_id = 0; // --jobid or SLURM_JOB_ID; 0: make an allocation
     bool exact = false, overlap = false;
     std::string cpu_bind, distribution, signal;
     bool label = false, kill_on_bad_exit = false, pty = false, multi_prog = false;
     bool unbuffered = false, quiet = false;
     int verbose = 0;
-    std::optional<uint32_t> wait_secs;   // -W
+    std::optional<uint32_t> wait_secs; // -W
     std::string std_out, std_err, std_in;
     bool open_append = false;
     std::string export_spec = "ALL";
     std::string work_dir;
-    std::vector<std::string> argv;       // the program and its arguments
+    std::vector<std::string> argv; // the program and its arguments
     std::vector<std::string> warnings;
     bool help = false, usage = false, version = false;
     bool immediate = false;
-    bool no_shell = false;               // salloc --no-shell
+    bool no_shell = false; // salloc --no-shell
 };
 
 // Parses srun's (or salloc's: prog "salloc") arguments; env is the caller's environment, read
@@ -51,4 +51,4 @@ SrunRequest parse_srun(std::span<const std::string> args,
                        const std::vector<std::pair<std::string, std::string>> &env,
                        const std::string &prog = "srun");
 
-}  // namespace drover::cli
+} // namespace drover::cli

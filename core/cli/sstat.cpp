@@ -20,7 +20,21 @@ namespace {
 
 constexpr const char *kProg = "sstat";
 
-enum Id { kJobs = 1, kAll, kFormat, kNoHeader, kParsable, kParsable2, kHelpFormat, kUnits, kHelp, kUsage, kVersion, kPidFormat, kVerbose };
+enum Id {
+    kJobs = 1,
+    kAll,
+    kFormat,
+    kNoHeader,
+    kParsable,
+    kParsable2,
+    kHelpFormat,
+    kUnits,
+    kHelp,
+    kUsage,
+    kVersion,
+    kPidFormat,
+    kVerbose
+};
 
 const OptSpec kSpecs[] = {
     {kJobs, 'j', "jobs", Arg::required},       {kAll, 'a', "allsteps", Arg::none},
@@ -45,7 +59,7 @@ const char *kHelpText =
 
 constexpr uint32_t kNoVal = 0xfffffffeu;
 
-}  // namespace
+} // namespace
 
 int sstat_main(std::span<const std::string> args) {
     ParsedArgs pa;
@@ -65,36 +79,57 @@ int sstat_main(std::span<const std::string> args) {
             std::string v = o.value.value_or("");
             switch (o.id) {
             case kJobs:
-                for (auto &s : parse_job_spec_list(v, "Invalid job id: ")) specs.push_back(std::move(s));
+                for (auto &s : parse_job_spec_list(v, "Invalid job id: "))
+                    specs.push_back(std::move(s));
                 break;
-            case kAll: all = true; break;
-            case kFormat: format = v; break;
-            case kNoHeader: noheader = true; break;
-            case kParsable: parsable = 1; break;
-            case kParsable2: parsable = 2; break;
-            case kHelpFormat: write_out(sstat_field_names()); return 0;
+            case kAll:
+                all = true;
+                break;
+            case kFormat:
+                format = v;
+                break;
+            case kNoHeader:
+                noheader = true;
+                break;
+            case kParsable:
+                parsable = 1;
+                break;
+            case kParsable2:
+                parsable = 2;
+                break;
+            case kHelpFormat:
+                write_out(sstat_field_names());
+                return 0;
             case kUnits:
-                if (v.size() != 1 || std::string("KMGTP").find(char(std::toupper(v[0]))) == std::string::npos)
+                if (v.size() != 1 ||
+                    std::string("KMGTP").find(char(std::toupper(v[0]))) == std::string::npos)
                     throw ParseError("Invalid unit type '" + v + "'");
                 units = char(std::toupper(v[0]));
                 break;
             case kHelp:
-            case kUsage: write_out(kHelpText); return 0;
-            case kVersion: write_out(version_line("slurm-compatible drover ")); return 0;
-            default: break;
+            case kUsage:
+                write_out(kHelpText);
+                return 0;
+            case kVersion:
+                write_out(version_line("slurm-compatible drover "));
+                return 0;
+            default:
+                break;
             }
         }
         for (const auto &p : pa.positionals)
-            for (auto &s : parse_job_spec_list(p, "Invalid job id: ")) specs.push_back(std::move(s));
+            for (auto &s : parse_job_spec_list(p, "Invalid job id: "))
+                specs.push_back(std::move(s));
         if (specs.empty()) throw ParseError("You didn't give me any jobs to stat.");
         auto fields = parse_sstat_format(format);
         std::vector<uint32_t> ids = spec_job_ids(specs);
         flatbuffers::FlatBufferBuilder fbb(128);
         auto idv = fbb.CreateVector(ids);
         net::Reply reply;
-        const auto *r = ask_ctld<proto::StepInfoResponse>(
-            reply, fbb, proto::Body::StepInfoRequest, proto::CreateStepInfoRequest(fbb, idv).Union(),
-            error_line(std::string(kProg) + ": error: "));
+        const auto *r =
+            ask_ctld<proto::StepInfoResponse>(reply, fbb, proto::Body::StepInfoRequest,
+                                              proto::CreateStepInfoRequest(fbb, idv).Union(),
+                                              error_line(std::string(kProg) + ": error: "));
         if (!r) return 1;
         const Config &conf = cli_config();
         std::vector<SstatRow> rows;
@@ -104,11 +139,14 @@ int sstat_main(std::span<const std::string> args) {
             if (r->steps())
                 for (const auto *st : *r->steps()) {
                     if (st->job_id() != spec.job_id) continue;
-                    if (spec.step_id != kNoVal ? st->step_id() == spec.step_id : all || st->step_id() < 0xfffffff0u)
+                    if (spec.step_id != kNoVal ? st->step_id() == spec.step_id
+                                               : all || st->step_id() < 0xfffffff0u)
                         chosen.push_back(st);
                 }
             if (spec.step_id == kNoVal && !all && !chosen.empty()) {
-                auto lowest = *std::min_element(chosen.begin(), chosen.end(), [](auto *a, auto *b) { return a->step_id() < b->step_id(); });
+                auto lowest = *std::min_element(chosen.begin(), chosen.end(), [](auto *a, auto *b) {
+                    return a->step_id() < b->step_id();
+                });
                 chosen = {lowest};
             }
             if (chosen.empty()) {
@@ -126,19 +164,26 @@ int sstat_main(std::span<const std::string> args) {
                     if (!nc) continue;
                     flatbuffers::FlatBufferBuilder q(128);
                     auto n = q.CreateString(node);
-                    q.Finish(proto::CreateMessage(q, proto::Body::StepStatRequest,
-                                                  proto::CreateStepStatRequest(q, st->job_id(), st->step_id(), n).Union()));
+                    q.Finish(proto::CreateMessage(
+                        q, proto::Body::StepStatRequest,
+                        proto::CreateStepStatRequest(q, st->job_id(), st->step_id(), n).Union()));
                     try {
                         net::Reply rep = net::call(conf.node_addr(*nc), conf.node_port(*nc), node,
-                                                   {q.GetBufferPointer(), q.GetSize()}, net::socket_signer(conf), 10000);
+                                                   {q.GetBufferPointer(), q.GetSize()},
+                                                   net::socket_signer(conf), 10000);
                         const auto *s = rep.as<proto::StepStatResponse>();
-                        StepUsageSummary u = s->usage() ? net::usage_from_proto(*s->usage()) : StepUsageSummary{};
-                        if (first) row.usage = u;
-                        else merge(row.usage, u);
+                        StepUsageSummary u =
+                            s->usage() ? net::usage_from_proto(*s->usage()) : StepUsageSummary{};
+                        if (first)
+                            row.usage = u;
+                        else
+                            merge(row.usage, u);
                         first = false;
-                        if (s->pids()) row.pids.insert(row.pids.end(), s->pids()->begin(), s->pids()->end());
+                        if (s->pids())
+                            row.pids.insert(row.pids.end(), s->pids()->begin(), s->pids()->end());
                     } catch (const std::exception &e) {
-                        print_error(kProg, "couldn't get step " + row.job_step + " usage on " + node + ": " + e.what());
+                        print_error(kProg, "couldn't get step " + row.job_step + " usage on " +
+                                               node + ": " + e.what());
                         rc = 1;
                     }
                 }
@@ -150,4 +195,4 @@ int sstat_main(std::span<const std::string> args) {
     });
 }
 
-}  // namespace drover::cli
+} // namespace drover::cli

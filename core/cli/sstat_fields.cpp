@@ -15,15 +15,42 @@ struct Known {
 };
 
 const Known kFields[] = {
-    {"AveCPU", 10},        {"AveCPUFreq", 10},    {"AveDiskRead", 14},  {"AveDiskWrite", 14},
-    {"AvePages", 10},      {"AveRSS", 10},        {"AveVMSize", 10},    {"ConsumedEnergy", 14},
-    {"JobID", 12},         {"MaxDiskRead", 12},   {"MaxDiskReadNode", 15}, {"MaxDiskReadTask", 15},
-    {"MaxDiskWrite", 12},  {"MaxDiskWriteNode", 16}, {"MaxDiskWriteTask", 16}, {"MaxPages", 8},
-    {"MaxPagesNode", 12},  {"MaxPagesTask", 12},  {"MaxRSS", 10},       {"MaxRSSNode", 10},
-    {"MaxRSSTask", 10},    {"MaxVMSize", 10},     {"MaxVMSizeNode", 14}, {"MaxVMSizeTask", 14},
-    {"MinCPU", 10},        {"MinCPUNode", 10},    {"MinCPUTask", 10},   {"Nodelist", 20},
-    {"NTasks", 8},         {"Pids", 20},          {"ReqCPUFreqMin", 13}, {"ReqCPUFreqMax", 13},
-    {"ReqCPUFreqGov", 13}, {"TotalCPU", 10},      {"UserCPU", 10},      {"SystemCPU", 10},
+    {"AveCPU", 10},
+    {"AveCPUFreq", 10},
+    {"AveDiskRead", 14},
+    {"AveDiskWrite", 14},
+    {"AvePages", 10},
+    {"AveRSS", 10},
+    {"AveVMSize", 10},
+    {"ConsumedEnergy", 14},
+    {"JobID", 12},
+    {"MaxDiskRead", 12},
+    {"MaxDiskReadNode", 15},
+    {"MaxDiskReadTask", 15},
+    {"MaxDiskWrite", 12},
+    {"MaxDiskWriteNode", 16},
+    {"MaxDiskWriteTask", 16},
+    {"MaxPages", 8},
+    {"MaxPagesNode", 12},
+    {"MaxPagesTask", 12},
+    {"MaxRSS", 10},
+    {"MaxRSSNode", 10},
+    {"MaxRSSTask", 10},
+    {"MaxVMSize", 10},
+    {"MaxVMSizeNode", 14},
+    {"MaxVMSizeTask", 14},
+    {"MinCPU", 10},
+    {"MinCPUNode", 10},
+    {"MinCPUTask", 10},
+    {"Nodelist", 20},
+    {"NTasks", 8},
+    {"Pids", 20},
+    {"ReqCPUFreqMin", 13},
+    {"ReqCPUFreqMax", 13},
+    {"ReqCPUFreqGov", 13},
+    {"TotalCPU", 10},
+    {"UserCPU", 10},
+    {"SystemCPU", 10},
 };
 
 std::string value(const SstatField &f, const SstatRow &r, char units) {
@@ -62,14 +89,15 @@ std::string value(const SstatField &f, const SstatRow &r, char units) {
         for (int32_t pid : r.pids) p += (p.empty() ? "" : ",") + std::to_string(pid);
         return p;
     }
-    if (n == "ConsumedEnergy" || n == "AvePages" || n == "MaxPages" || n == "MaxPagesTask") return "0";
+    if (n == "ConsumedEnergy" || n == "AvePages" || n == "MaxPages" || n == "MaxPagesTask")
+        return "0";
     if (n == "MaxPagesNode") return u.max_rss_node;
     if (n == "AveCPUFreq") return "0";
     if (n.rfind("ReqCPUFreq", 0) == 0) return "Unknown";
     return "";
 }
 
-}  // namespace
+} // namespace
 
 std::string sstat_default_format() {
     return "JobID,MaxVMSize,MaxVMSizeNode,MaxVMSizeTask,AveVMSize,MaxRSS,MaxRSSNode,MaxRSSTask,"
@@ -129,10 +157,11 @@ std::string render_sstat(const std::vector<SstatField> &fields, const std::vecto
     };
     if (!noheader) {
         line([](const SstatField &f) { return f.name; });
-        if (!parsable) line([](const SstatField &f) { return std::string(std::size_t(f.width), '-'); });
+        if (!parsable)
+            line([](const SstatField &f) { return std::string(std::size_t(f.width), '-'); });
     }
     for (const auto &r : rows) line([&](const SstatField &f) { return value(f, r, units); });
     return out;
 }
 
-}  // namespace drover::cli
+} // namespace drover::cli

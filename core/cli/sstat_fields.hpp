@@ -10,14 +10,14 @@
 namespace drover::cli {
 
 struct SstatRow {
-    std::string job_step;      // "123.0"
+    std::string job_step; // "123.0"
     std::string node_list;
     std::vector<int32_t> pids;
     StepUsageSummary usage;
 };
 
 struct SstatField {
-    std::string name;          // canonical spelling
+    std::string name; // canonical spelling
     int width = 10;
 };
 
@@ -33,4 +33,4 @@ std::string sstat_field_names();
 std::string render_sstat(const std::vector<SstatField> &fields, const std::vector<SstatRow> &rows,
                          bool noheader, int parsable, char units);
 
-}  // namespace drover::cli
+} // namespace drover::cli

@@ -1,5 +1,6 @@
 // step_launch.cpp - srun's step: create it, launch its tasks on its nodes with the credential
-// (one request down the fan-out tree), then serve its I/O (output out, input and signals in) until every node says it is done.
+// (one request down the fan-out tree), then serve its I/O (output out, input and signals in) until
+// every node says it is done.
 #include "cli/step_launch.hpp"
 
 #include <arpa/inet.h>
@@ -47,7 +48,6 @@ void on_signal(int sig) {
 // as failed): each level of the tree gives the level below a little less.
 constexpr int kLaunchTimeoutMs = 30000;
 
-
 // The address nodes reach us at: the local end of a route to the first node.
 std::string local_address_towards(const std::string &host, uint16_t port) {
     int fd = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
@@ -87,8 +87,8 @@ struct Conn {
     int fd = -1;
     bool hello = false;
     std::string node;
-    std::string in;      // bytes read, not yet framed
-    std::string out;     // bytes to write
+    std::string in;  // bytes read, not yet framed
+    std::string out; // bytes to write
     bool done = false;
 };
 
@@ -124,17 +124,18 @@ class StepSession {
     std::map<uint32_t, std::string> task_node_;
     std::map<uint32_t, int> task_status_;
     std::vector<Conn> conns_;
-    std::set<std::string> nodes_done_;  // nodes whose part is over (or never started)
+    std::set<std::string> nodes_done_; // nodes whose part is over (or never started)
     uint32_t end_state_ = 0;
     uint32_t oom_kills_ = 0;
-    std::map<std::pair<uint32_t, bool>, std::string> partial_;  // --label: unfinished lines
+    std::map<std::pair<uint32_t, bool>, std::string> partial_; // --label: unfinished lines
     bool cancelled_ = false;
 };
 
 bool StepSession::create(uint32_t job_id) {
     std::string name = r_.job_name;
     if (name.empty() && !r_.argv.empty())
-        name = r_.argv[0].substr(r_.argv[0].rfind('/') == std::string::npos ? 0 : r_.argv[0].rfind('/') + 1);
+        name = r_.argv[0].substr(
+            r_.argv[0].rfind('/') == std::string::npos ? 0 : r_.argv[0].rfind('/') + 1);
     std::string command;
     for (const auto &a : r_.argv) command += (command.empty() ? "" : " ") + a;
     bool waited = false;
@@ -175,13 +176,15 @@ bool StepSession::create(uint32_t job_id) {
             step_ = create_reply_.as<proto::StepCreateResponse>();
             break;
         } catch (const net::RpcError &e) {
-            if (e.code() == DROVER_EBUSY && !waited && std::string(e.what()) != "Job is pending execution") {
-                say("Job " + std::to_string(job_id) + " step creation temporarily disabled, retrying (" +
-                    e.what() + ")");
+            if (e.code() == DROVER_EBUSY && !waited &&
+                std::string(e.what()) != "Job is pending execution") {
+                say("Job " + std::to_string(job_id) +
+                    " step creation temporarily disabled, retrying (" + e.what() + ")");
                 waited = true;
                 continue;
             }
-            print_error(prog_, "Unable to create step for job " + std::to_string(job_id) + ": " + e.what());
+            print_error(prog_, "Unable to create step for job " + std::to_string(job_id) + ": " +
+                                   e.what());
             return false;
         }
     }
@@ -205,7 +208,8 @@ bool StepSession::launch() {
     a.sin_addr.s_addr = htonl(INADDR_ANY);
     socklen_t len = sizeof a;
     if (listen_fd_ < 0 || ::bind(listen_fd_, reinterpret_cast<sockaddr *>(&a), sizeof a) != 0 ||
-        ::listen(listen_fd_, 1024) != 0 || ::getsockname(listen_fd_, reinterpret_cast<sockaddr *>(&a), &len) != 0) {
+        ::listen(listen_fd_, 1024) != 0 ||
+        ::getsockname(listen_fd_, reinterpret_cast<sockaddr *>(&a), &len) != 0) {
         print_error(prog_, std::string("cannot open the I/O port: ") + std::strerror(errno));
         return false;
     }
@@ -220,7 +224,8 @@ bool StepSession::launch() {
                                      uint16_t(std::stoi(first.substr(first.rfind(':') + 1))));
 
     char cwd[4096] = {};
-    std::string work = r_.work_dir.empty() ? (::getcwd(cwd, sizeof cwd) ? cwd : "/tmp") : r_.work_dir;
+    std::string work =
+        r_.work_dir.empty() ? (::getcwd(cwd, sizeof cwd) ? cwd : "/tmp") : r_.work_dir;
     std::string multi;
     if (r_.multi_prog) {
         std::ifstream f(r_.argv.empty() ? "" : r_.argv[0]);
@@ -228,7 +233,8 @@ bool StepSession::launch() {
         ss << f.rdbuf();
         multi = ss.str();
         if (!f) {
-            print_error(prog_, "cannot read --multi-prog file " + (r_.argv.empty() ? "" : r_.argv[0]));
+            print_error(prog_,
+                        "cannot read --multi-prog file " + (r_.argv.empty() ? "" : r_.argv[0]));
             return false;
         }
         try {
@@ -248,7 +254,8 @@ bool StepSession::launch() {
         if (keep) env.emplace_back(k, v);
     }
     for (const auto &n : names)
-        if (auto eq = n.find('='); eq != std::string::npos) env.emplace_back(n.substr(0, eq), n.substr(eq + 1));
+        if (auto eq = n.find('='); eq != std::string::npos)
+            env.emplace_back(n.substr(0, eq), n.substr(eq + 1));
     env.emplace_back("SLURM_SUBMIT_DIR", work);
     env.emplace_back("SLURM_SUBMIT_HOST", short_host());
     std::vector<uint32_t> tpn(step_->tasks_per_node()->begin(), step_->tasks_per_node()->end());
@@ -258,7 +265,8 @@ bool StepSession::launch() {
     // tasks, which it finds by its place in the credential.
     flatbuffers::FlatBufferBuilder fbb(4096 + step_->cred()->size() + 8 * task_node_.size());
     std::vector<flatbuffers::Offset<proto::KeyValue>> kv;
-    for (const auto &[k, v] : env) kv.push_back(proto::CreateKeyValueDirect(fbb, k.c_str(), v.c_str()));
+    for (const auto &[k, v] : env)
+        kv.push_back(proto::CreateKeyValueDirect(fbb, k.c_str(), v.c_str()));
     auto cred = fbb.CreateVector(step_->cred()->data(), step_->cred()->size());
     auto argv = fbb.CreateVectorOfStrings(r_.argv);
     auto kvs = fbb.CreateVector(kv);
@@ -294,7 +302,7 @@ bool StepSession::launch() {
     b.add_task_ids(ids);
     b.add_node_task_counts(counts);
     fbb.Finish(proto::CreateMessage(fbb, proto::Body::StepLaunchRequest, b.Finish().Union()));
-    std::map<std::string, std::string> addrs;  // node -> "host:port" of its droverd
+    std::map<std::string, std::string> addrs; // node -> "host:port" of its droverd
     for (uint32_t i = 0; i < step_->nodes()->size() && i < step_->node_addrs()->size(); ++i)
         addrs[step_->nodes()->Get(i)->str()] = step_->node_addrs()->Get(i)->str();
     auto resolve = [&addrs](const std::string &node, std::string *host, uint16_t *port) {
@@ -304,13 +312,15 @@ bool StepSession::launch() {
         *port = uint16_t(std::strtoul(it->second.c_str() + it->second.rfind(':') + 1, nullptr, 10));
         return *port != 0;
     };
-    auto results = net::forward_and_wait(resolve, nodes_, conf.tree_width, kLaunchTimeoutMs,
-                                         {fbb.GetBufferPointer(), fbb.GetSize()}, net::socket_signer(conf));
+    auto results =
+        net::forward_and_wait(resolve, nodes_, conf.tree_width, kLaunchTimeoutMs,
+                              {fbb.GetBufferPointer(), fbb.GetSize()}, net::socket_signer(conf));
     std::size_t failed = 0;
     for (const auto &r : results) {
         if (r.rc == 0) continue;
-        print_error(prog_, "Task launch for StepId=" + label_ + " failed on node " + r.node + ": " + r.message);
-        nodes_done_.insert(r.node);  // nothing to wait for there
+        print_error(prog_, "Task launch for StepId=" + label_ + " failed on node " + r.node + ": " +
+                               r.message);
+        nodes_done_.insert(r.node); // nothing to wait for there
         ++failed;
     }
     if (failed == 0) return true;
@@ -355,14 +365,23 @@ void StepSession::flush_labels() {
 
 void StepSession::on_frame(Conn &c, const stepio::Header &h, std::string_view data) {
     switch (h.type) {
-    case stepio::Stdout: output(h.task, false, data); break;
-    case stepio::Stderr: output(h.task, true, data); break;
-    case stepio::Message: write_err(std::string(data) + "\n"); break;
+    case stepio::Stdout:
+        output(h.task, false, data);
+        break;
+    case stepio::Stderr:
+        output(h.task, true, data);
+        break;
+    case stepio::Message:
+        write_err(std::string(data) + "\n");
+        break;
     case stepio::TaskExit: {
-        int status = data.size() >= 4 ? int(stepio::get32(reinterpret_cast<const uint8_t *>(data.data()))) : 0;
+        int status = data.size() >= 4
+                         ? int(stepio::get32(reinterpret_cast<const uint8_t *>(data.data())))
+                         : 0;
         task_status_[h.task] = status;
         if (status != 0)
-            print_error(prog_, c.node + ": task " + std::to_string(h.task) + ": " + describe_end(status));
+            print_error(prog_,
+                        c.node + ": task " + std::to_string(h.task) + ": " + describe_end(status));
         if (status != 0 && r_.kill_on_bad_exit) cancel_step();
         break;
     }
@@ -376,7 +395,8 @@ void StepSession::on_frame(Conn &c, const stepio::Header &h, std::string_view da
         c.done = true;
         break;
     }
-    default: break;
+    default:
+        break;
     }
 }
 
@@ -408,10 +428,12 @@ int StepSession::serve() {
     uint32_t stdin_task = 0;
     if (r_.std_in == "none" || (!r_.std_in.empty() && r_.std_in != "all" && !parse_u32(r_.std_in)))
         stdin_open = false;
-    else if (r_.std_in == "all") stdin_task = stepio::kAllTasks;
-    else if (!r_.std_in.empty()) stdin_task = *parse_u32(r_.std_in);
+    else if (r_.std_in == "all")
+        stdin_task = stepio::kAllTasks;
+    else if (!r_.std_in.empty())
+        stdin_task = *parse_u32(r_.std_in);
     std::string stdin_node = stdin_task == stepio::kAllTasks ? "" : task_node_[stdin_task];
-    std::string pending_stdin;  // read before its node connected
+    std::string pending_stdin; // read before its node connected
     bool stdin_eof = false;
     auto last_int = std::chrono::steady_clock::time_point{};
     int ints = 0;
@@ -422,11 +444,13 @@ int StepSession::serve() {
         for (auto &c : conns_) {
             if (!c.hello || c.done) continue;
             if (!stdin_node.empty() && c.node != stdin_node) continue;
-            if (!pending_stdin.empty()) stepio::frame(c.out, stepio::Stdin, stdin_task, pending_stdin);
+            if (!pending_stdin.empty())
+                stepio::frame(c.out, stepio::Stdin, stdin_task, pending_stdin);
             if (stdin_eof && stdin_open) stepio::frame(c.out, stepio::StdinEof, stdin_task, {});
         }
         bool delivered = false;
-        for (auto &c : conns_) delivered = delivered || (c.hello && (stdin_node.empty() || c.node == stdin_node));
+        for (auto &c : conns_)
+            delivered = delivered || (c.hello && (stdin_node.empty() || c.node == stdin_node));
         if (delivered) {
             pending_stdin.clear();
             if (stdin_eof) stdin_open = false;
@@ -440,7 +464,9 @@ int StepSession::serve() {
             fds.push_back({c.fd, short(POLLIN | (c.out.empty() ? 0 : POLLOUT)), 0});
         int timeout = -1;
         if (wait_deadline) {
-            auto left = std::chrono::duration_cast<std::chrono::milliseconds>(*wait_deadline - std::chrono::steady_clock::now()).count();
+            auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                            *wait_deadline - std::chrono::steady_clock::now())
+                            .count();
             timeout = int(std::max<long>(0, left));
         }
         int n = ::poll(fds.data(), fds.size(), timeout);
@@ -461,7 +487,8 @@ int StepSession::serve() {
                     if (++ints == 1) {
                         say("interrupt (one more within 1 sec to abort)");
                         std::size_t running = task_node_.size() - task_status_.size();
-                        say("StepId=" + label_ + " tasks 0-" + std::to_string(task_node_.size() - 1) + ": " +
+                        say("StepId=" + label_ + " tasks 0-" +
+                            std::to_string(task_node_.size() - 1) + ": " +
                             (running ? "running" : "exited"));
                     } else if (ints == 2) {
                         say("sending Ctrl-C to StepId=" + label_);
@@ -480,7 +507,7 @@ int StepSession::serve() {
                 send_all(stepio::Signal, 0, {reinterpret_cast<char *>(d), 4});
             }
         }
-        std::size_t polled = conns_.size();  // conns_[i] is fds[3 + i] for i < polled
+        std::size_t polled = conns_.size(); // conns_[i] is fds[3 + i] for i < polled
         if (fds[1].revents & POLLIN) {
             int fd = ::accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
             if (fd >= 0) {
@@ -492,8 +519,10 @@ int StepSession::serve() {
         if (fds[2].revents & (POLLIN | POLLHUP)) {
             char buf[65536];
             ssize_t got = ::read(0, buf, sizeof buf);
-            if (got > 0) pending_stdin.append(buf, std::size_t(got));
-            else stdin_eof = true;
+            if (got > 0)
+                pending_stdin.append(buf, std::size_t(got));
+            else
+                stdin_eof = true;
         }
         for (std::size_t i = 0; i < polled; ++i) {
             Conn &c = conns_[i];
@@ -517,7 +546,7 @@ int StepSession::serve() {
                     if (!c.hello) {
                         if (h.type != stepio::Hello || data.size() < stepio::kKeyLen ||
                             data.substr(0, stepio::kKeyLen) != key_) {
-                            got = 0;  // not one of our nodes
+                            got = 0; // not one of our nodes
                             break;
                         }
                         c.hello = true;
@@ -530,7 +559,8 @@ int StepSession::serve() {
                 if (got == 0 || (got < 0 && errno != EAGAIN && errno != EINTR)) {
                     ::close(c.fd);
                     if (c.hello && !c.done) {
-                        nodes_done_.insert(c.node);  // the node went away without saying how its tasks ended
+                        nodes_done_.insert(
+                            c.node); // the node went away without saying how its tasks ended
                         print_error(prog_, c.node + ": lost the connection to the step's tasks");
                     }
                     c.done = true;
@@ -539,7 +569,8 @@ int StepSession::serve() {
             }
         }
         std::erase_if(conns_, [](const Conn &c) { return c.fd < 0; });
-        if (r_.wait_secs && !wait_deadline && !task_status_.empty() && task_status_.size() < task_node_.size())
+        if (r_.wait_secs && !wait_deadline && !task_status_.empty() &&
+            task_status_.size() < task_node_.size())
             wait_deadline = std::chrono::steady_clock::now() + std::chrono::seconds(*r_.wait_secs);
     }
     flush_labels();
@@ -558,11 +589,11 @@ int StepSession::run(uint32_t job_id) {
     return serve();
 }
 
-}  // namespace
+} // namespace
 
 int run_step(const SrunRequest &r, uint32_t job_id, const std::string &prog) {
     StepSession session(r, prog);
     return session.run(job_id);
 }
 
-}  // namespace drover::cli
+} // namespace drover::cli

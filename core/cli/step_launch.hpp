@@ -13,4 +13,4 @@ namespace drover::cli {
 // tasks were killed for exceeding their memory, 1 when it could not start.
 int run_step(const SrunRequest &r, uint32_t job_id, const std::string &prog);
 
-}  // namespace drover::cli
+} // namespace drover::cli

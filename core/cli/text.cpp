@@ -7,9 +7,15 @@
 namespace drover::cli {
 
 namespace {
-char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
-char upper(char c) { return c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c; }
-bool space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+char lower(char c) {
+    return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+}
+char upper(char c) {
+    return c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c;
+}
+bool space(char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
 
 void write_fd(int fd, std::string_view s) {
     while (!s.empty()) {
@@ -18,7 +24,7 @@ void write_fd(int fd, std::string_view s) {
         s.remove_prefix(static_cast<std::size_t>(n));
     }
 }
-}  // namespace
+} // namespace
 
 std::vector<std::string> split(std::string_view s, char sep, bool keep_empty) {
     std::vector<std::string> out;
@@ -111,8 +117,12 @@ std::string fit_sacct(std::string_view s, int width) {
     return (left ? v + pad : pad + v) + " ";
 }
 
-void write_out(std::string_view s) { write_fd(1, s); }
-void write_err(std::string_view s) { write_fd(2, s); }
+void write_out(std::string_view s) {
+    write_fd(1, s);
+}
+void write_err(std::string_view s) {
+    write_fd(2, s);
+}
 
 void print_error(std::string_view prog, std::string_view msg) {
     std::string out;
@@ -129,4 +139,4 @@ void print_warning(std::string_view prog, std::string_view msg) {
     write_err(out);
 }
 
-}  // namespace drover::cli
+} // namespace drover::cli

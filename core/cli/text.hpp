@@ -33,7 +33,9 @@ std::string fit(std::string_view s, int width, bool right, bool cut = true);
 std::string fit_sacct(std::string_view s, int width);
 
 // "(null)" for an empty string, as Slurm prints unset strings.
-inline std::string or_null(std::string_view s) { return s.empty() ? "(null)" : std::string(s); }
+inline std::string or_null(std::string_view s) {
+    return s.empty() ? "(null)" : std::string(s);
+}
 
 // Writes all of s to stdout / stderr (no buffering surprises, no iostreams).
 void write_out(std::string_view s);
@@ -44,4 +46,4 @@ void print_error(std::string_view prog, std::string_view msg);
 // "<prog>: warning: <msg>" to stderr.
 void print_warning(std::string_view prog, std::string_view msg);
 
-}  // namespace drover::cli
+} // namespace drover::cli

@@ -36,7 +36,7 @@ const char *group_entry_name(uint32_t gid) {
     return gr ? gr->gr_name : nullptr;
 }
 
-}  // namespace
+} // namespace
 
 std::string user_name(uint32_t uid) {
     static NameCache cache;
@@ -56,4 +56,4 @@ std::optional<uint32_t> lookup_user(std::string_view name_or_uid) {
     return std::nullopt;
 }
 
-}  // namespace drover::cli
+} // namespace drover::cli

@@ -15,4 +15,4 @@ std::string group_name(uint32_t gid);
 // A user name or a numeric uid; nullopt when neither.
 std::optional<uint32_t> lookup_user(std::string_view name_or_uid);
 
-}  // namespace drover::cli
+} // namespace drover::cli

@@ -12,9 +12,11 @@ uint64_t tail_mask(std::size_t nbits) {
     std::size_t r = nbits & 63;
     return r == 0 ? ~uint64_t{0} : (uint64_t{1} << r) - 1;
 }
-}  // namespace
+} // namespace
 
-void Bitmap::clear_all() { std::fill(words_.begin(), words_.end(), 0); }
+void Bitmap::clear_all() {
+    std::fill(words_.begin(), words_.end(), 0);
+}
 
 void Bitmap::set_all() {
     std::fill(words_.begin(), words_.end(), ~uint64_t{0});
@@ -66,4 +68,4 @@ Bitmap &Bitmap::subtract(const Bitmap &o) {
     return *this;
 }
 
-}  // namespace drover
+} // namespace drover

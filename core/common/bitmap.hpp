@@ -37,4 +37,4 @@ class Bitmap {
     std::size_t nbits_ = 0;
 };
 
-}  // namespace drover
+} // namespace drover

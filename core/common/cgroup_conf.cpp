@@ -27,7 +27,8 @@ double parse_percent(const std::string &loc, const ConfPair &p) {
     auto digits = [](std::string_view d) {
         return !d.empty() && d.find_first_not_of("0123456789") == std::string_view::npos;
     };
-    bool ok = dot == std::string_view::npos ? digits(s) : digits(s.substr(0, dot)) && digits(s.substr(dot + 1));
+    bool ok = dot == std::string_view::npos ? digits(s)
+                                            : digits(s.substr(0, dot)) && digits(s.substr(dot + 1));
     double v = 0;
     if (!ok || std::from_chars(s.data(), s.data() + s.size(), v).ec != std::errc() || v <= 0)
         detail::bad_value(loc, p, expected);
@@ -71,7 +72,7 @@ void apply(const std::string &loc, const ConfPair &p, Config &conf) {
     }
 }
 
-}  // namespace
+} // namespace
 
 void parse_cgroup_conf(std::string_view text, const std::string &name, Config &conf) {
     conf.cgroup.path = name;
@@ -89,4 +90,4 @@ void load_cgroup_conf(const std::string &config_dir, Config &conf) {
     parse_cgroup_conf(text, path, conf);
 }
 
-}  // namespace drover
+} // namespace drover

@@ -20,13 +20,13 @@ namespace drover {
 struct Config;
 
 struct CgroupConf {
-    std::string path;                       // the file read; empty when there was none
+    std::string path; // the file read; empty when there was none
     std::string mountpoint = "/sys/fs/cgroup";
-    std::string plugin = "autodetect";      // lower-cased: autodetect, cgroup/v1, cgroup/v2, disabled
+    std::string plugin = "autodetect"; // lower-cased: autodetect, cgroup/v1, cgroup/v2, disabled
     bool constrain_ram_space = false;
     bool constrain_swap_space = false;
     bool constrain_cores = false;
-    double allowed_ram_space = 100.0;       // percent
+    double allowed_ram_space = 100.0; // percent
 };
 
 // Parses cgroup.conf text (name is what messages call the file) into conf.cgroup, and records
@@ -42,4 +42,4 @@ void parse_cgroup_conf(std::string_view text, const std::string &name, Config &c
 // parse_cgroup_conf.
 void load_cgroup_conf(const std::string &config_dir, Config &conf);
 
-}  // namespace drover
+} // namespace drover

@@ -16,8 +16,10 @@ namespace drover {
 namespace detail {
 
 namespace {
-char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
-}  // namespace
+char lower(char c) {
+    return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+}
+} // namespace
 
 bool iequals(std::string_view a, std::string_view b) {
     if (a.size() != b.size()) return false;
@@ -39,16 +41,19 @@ std::string to_upper(std::string_view s) {
     return out;
 }
 
-}  // namespace detail
+} // namespace detail
 
 namespace {
 
 using detail::ConfigBuilder;
 using detail::ConfPair;
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
+bool is_space(char c) {
+    return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
+}
 bool is_key_char(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.';
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == '.';
 }
 
 std::string shown(std::string_view s) {
@@ -57,7 +62,7 @@ std::string shown(std::string_view s) {
     return out;
 }
 
-}  // namespace
+} // namespace
 
 namespace detail {
 
@@ -118,7 +123,7 @@ std::vector<ConfPair> split_pairs(std::string_view line, const std::string &loc)
     return pairs;
 }
 
-}  // namespace detail
+} // namespace detail
 
 namespace detail {
 
@@ -148,7 +153,8 @@ void for_each_line(std::string_view text, const std::string &name,
     std::string logical;
     while (pos < text.size()) {
         std::size_t nl = text.find('\n', pos);
-        std::string_view raw = text.substr(pos, nl == std::string_view::npos ? text.npos : nl - pos);
+        std::string_view raw =
+            text.substr(pos, nl == std::string_view::npos ? text.npos : nl - pos);
         pos = nl == std::string_view::npos ? text.size() : nl + 1;
         ++lineno;
         int first = lineno;
@@ -167,7 +173,7 @@ void for_each_line(std::string_view text, const std::string &name,
     }
 }
 
-}  // namespace detail
+} // namespace detail
 
 namespace {
 
@@ -186,18 +192,21 @@ class Reader {
   public:
     Reader(ConfigBuilder &b, const ConfigParseOptions &opts) : b_(b), opts_(opts) {}
 
-    void parse(std::string_view text, const std::string &name, const std::string &dir, std::size_t depth) {
+    void parse(std::string_view text, const std::string &name, const std::string &dir,
+               std::size_t depth) {
         detail::for_each_line(text, name, [&](std::string_view logical, const std::string &loc) {
             line(logical, loc, dir, depth);
         });
     }
 
   private:
-    void line(std::string_view text, const std::string &loc, const std::string &dir, std::size_t depth) {
+    void line(std::string_view text, const std::string &loc, const std::string &dir,
+              std::size_t depth) {
         std::size_t i = 0;
         skip_space(text, i);
         // "Include PATH" (Slurm's form) and "Include=PATH".
-        if (text.size() - i > 7 && detail::iequals(text.substr(i, 7), "include") && is_space(text[i + 7])) {
+        if (text.size() - i > 7 && detail::iequals(text.substr(i, 7), "include") &&
+            is_space(text[i + 7])) {
             i += 7;
             skip_space(text, i);
             if (i < text.size() && text[i] == '=') {
@@ -206,7 +215,8 @@ class Reader {
             }
             std::string path = read_value(text, i, loc);
             skip_space(text, i);
-            if (i < text.size() && text[i] != '#') throw ParseError(loc + ": Include takes one path");
+            if (i < text.size() && text[i] != '#')
+                throw ParseError(loc + ": Include takes one path");
             include(path, loc, dir, depth);
             return;
         }
@@ -219,11 +229,13 @@ class Reader {
         b_.add_line(loc, pairs);
     }
 
-    void include(const std::string &pattern, const std::string &loc, const std::string &dir, std::size_t depth) {
+    void include(const std::string &pattern, const std::string &loc, const std::string &dir,
+                 std::size_t depth) {
         if (!opts_.allow_include) throw ParseError(loc + ": Include is not allowed here");
         if (pattern.empty()) throw ParseError(loc + ": Include needs a path");
         if (depth + 1 > opts_.max_include_depth)
-            throw ParseError(loc + ": Includes nested more than " + std::to_string(opts_.max_include_depth) +
+            throw ParseError(loc + ": Includes nested more than " +
+                             std::to_string(opts_.max_include_depth) +
                              " deep (does a file include itself?)");
         std::string full = pattern[0] == '/' ? pattern : dir + "/" + pattern;
         std::vector<std::string> files;
@@ -234,13 +246,15 @@ class Reader {
                 for (std::size_t k = 0; k < g.gl_pathc; ++k) files.emplace_back(g.gl_pathv[k]);
             }
             ::globfree(&g);
-            if (rc != 0 && rc != GLOB_NOMATCH) throw ParseError(loc + ": cannot read Include '" + pattern + "'");
+            if (rc != 0 && rc != GLOB_NOMATCH)
+                throw ParseError(loc + ": cannot read Include '" + pattern + "'");
         } else {
             files.push_back(full);
         }
         for (const std::string &f : files) {
             std::string text, err;
-            if (!detail::read_text_file(f, text, err)) throw ParseError(loc + ": cannot read Include '" + f + "': " + err);
+            if (!detail::read_text_file(f, text, err))
+                throw ParseError(loc + ": cannot read Include '" + f + "': " + err);
             parse(text, f, dir_of(f), depth + 1);
         }
     }
@@ -249,7 +263,7 @@ class Reader {
     const ConfigParseOptions &opts_;
 };
 
-}  // namespace
+} // namespace
 
 Config parse_config(std::string_view text, const std::string &name, const std::string &dir,
                     const ConfigParseOptions &opts) {
@@ -270,7 +284,9 @@ Config load_config(const std::string &path, const ConfigParseOptions &opts) {
     return conf;
 }
 
-Config load_config(const std::string &path) { return load_config(path, ConfigParseOptions{}); }
+Config load_config(const std::string &path) {
+    return load_config(path, ConfigParseOptions{});
+}
 
 std::string find_config_path(const std::optional<std::string> &cli_path) {
     if (cli_path && !cli_path->empty()) return *cli_path;
@@ -285,13 +301,15 @@ void Config::rebuild_node_index() const {
     node_index_.clear();
     node_index_.reserve(nodes.size());
     auto name_at = [this](uint32_t i) -> const std::string & { return nodes[i].name; };
-    for (std::size_t i = 0; i < nodes.size(); ++i) node_index_.insert(nodes[i].name, uint32_t(i), name_at);
+    for (std::size_t i = 0; i < nodes.size(); ++i)
+        node_index_.insert(nodes[i].name, uint32_t(i), name_at);
     node_index_size_ = nodes.size();
 }
 
 const NodeConf *Config::find_node(std::string_view name) const {
     if (node_index_size_ != nodes.size()) rebuild_node_index();
-    uint32_t at = node_index_.find(name, [this](uint32_t i) -> const std::string & { return nodes[i].name; });
+    uint32_t at =
+        node_index_.find(name, [this](uint32_t i) -> const std::string & { return nodes[i].name; });
     if (at == NameIndex::npos) return nullptr;
     return &nodes[at];
 }
@@ -328,4 +346,4 @@ std::optional<std::string> Config::auth_option(std::string_view name) const {
     return std::nullopt;
 }
 
-}  // namespace drover
+} // namespace drover

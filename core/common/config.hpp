@@ -1,4 +1,5 @@
-// config.hpp - slurm.conf syntax: the whole cluster configuration as the daemons and commands see it.
+// config.hpp - slurm.conf syntax: the whole cluster configuration as the daemons and commands see
+// it.
 #pragma once
 
 #include <cstddef>
@@ -27,54 +28,56 @@ class ConfigBuilder;
 // one block for the line, 8 bytes a node.
 struct NodeConf {
     std::string name;
-    Shared<std::string> addr;       // NodeAddr as given; empty = the hostname (Config::node_addr)
-    Shared<std::string> hostname;   // NodeHostname as given; empty = the name (Config::node_hostname)
+    Shared<std::string> addr;     // NodeAddr as given; empty = the hostname (Config::node_addr)
+    Shared<std::string> hostname; // NodeHostname as given; empty = the name (Config::node_hostname)
     Shared<std::vector<std::string>> features;
     Shared<std::string> gres;
-    Shared<std::string> state{"UNKNOWN"};  // State= as written (UNKNOWN, FUTURE, CLOUD, DOWN, DRAIN, IDLE)
+    Shared<std::string> state{
+        "UNKNOWN"}; // State= as written (UNKNOWN, FUTURE, CLOUD, DOWN, DRAIN, IDLE)
     uint64_t real_memory_mb = 1;
     uint64_t tmp_disk_mb = 0;
-    uint32_t cpus = 0;          // 0 until resolved: CPUs, else boards*sockets*cores*threads
+    uint32_t cpus = 0; // 0 until resolved: CPUs, else boards*sockets*cores*threads
     uint32_t boards = 1;
-    uint32_t sockets = 1;       // Sockets (or SocketsPerBoard): per board; CPUs alone -> sockets = CPUs
+    uint32_t sockets = 1; // Sockets (or SocketsPerBoard): per board; CPUs alone -> sockets = CPUs
     uint32_t cores_per_socket = 1;
     uint32_t threads_per_core = 1;
     uint32_t weight = 1;
-    uint16_t port = 0;          // Port; 0 = SlurmdPort
+    uint16_t port = 0; // Port; 0 = SlurmdPort
 };
 
 struct PartitionConf {
     std::string name;
-    std::string nodes_expr;          // Nodes= as written (or "ALL")
-    std::vector<uint32_t> nodes;     // positions in Config::nodes, in the order Nodes= gives them
+    std::string nodes_expr;      // Nodes= as written (or "ALL")
+    std::vector<uint32_t> nodes; // positions in Config::nodes, in the order Nodes= gives them
     bool is_default = false;
-    std::string state = "UP";        // UP, DOWN, DRAIN, INACTIVE
-    uint32_t max_time_min = 0xffffffffu;      // kInfinite
-    uint32_t default_time_min = 0xfffffffeu;  // kNoVal: MaxTime is used
+    std::string state = "UP";                // UP, DOWN, DRAIN, INACTIVE
+    uint32_t max_time_min = 0xffffffffu;     // kInfinite
+    uint32_t default_time_min = 0xfffffffeu; // kNoVal: MaxTime is used
     uint32_t max_nodes = 0xffffffffu;
     uint32_t min_nodes = 0;
-    std::vector<std::string> allow_groups;    // empty = ALL
-    std::vector<std::string> allow_accounts;  // empty = ALL
-    std::string oversubscribe = "NO";         // NO, YES, EXCLUSIVE, FORCE (with :count as written)
+    std::vector<std::string> allow_groups;   // empty = ALL
+    std::vector<std::string> allow_accounts; // empty = ALL
+    std::string oversubscribe = "NO";        // NO, YES, EXCLUSIVE, FORCE (with :count as written)
     uint32_t priority_tier = 1;
 };
 
 struct ControllerHost {
-    std::string name;   // SlurmctldHost=name(addr) -> name
-    std::string addr;   // -> addr, or name
+    std::string name; // SlurmctldHost=name(addr) -> name
+    std::string addr; // -> addr, or name
 };
 
 struct Config {
-    std::string path;   // the main file read
+    std::string path; // the main file read
     std::string cluster_name;
-    std::vector<ControllerHost> controllers;   // SlurmctldHost lines in order (ControlMachine, BackupController)
+    std::vector<ControllerHost>
+        controllers; // SlurmctldHost lines in order (ControlMachine, BackupController)
     uint16_t slurmctld_port = 6817;
     uint16_t slurmd_port = 6818;
     std::string state_save_location = "/var/spool/drover/ctld";
     std::string slurmd_spool_dir = "/var/spool/drover/d";
     std::string slurm_user = "root";
-    std::string auth_type = "auth/key";        // auth/slurm is accepted as auth/key
-    std::string auth_info;                     // AuthInfo, as written
+    std::string auth_type = "auth/key"; // auth/slurm is accepted as auth/key
+    std::string auth_info;              // AuthInfo, as written
     std::string select_type = "select/linear";
     std::string select_type_parameters;
     std::string scheduler_type = "sched/builtin";
@@ -87,44 +90,46 @@ struct Config {
     std::string accounting_storage_type = "accounting/lmdb";
     std::string switch_type = "switch/none";
     std::string proctrack_type = "proctrack/pgid";
-    std::string plugin_dir;                    // empty = the build's own plugin directory
+    std::string plugin_dir; // empty = the build's own plugin directory
     uint32_t tree_width = 50;
-    uint32_t slurmctld_timeout = 120;          // seconds
+    uint32_t slurmctld_timeout = 120; // seconds
     uint32_t slurmd_timeout = 300;
-    uint32_t message_timeout = 10;             // MessageTimeout: a whole request must arrive within it
+    uint32_t message_timeout = 10; // MessageTimeout: a whole request must arrive within it
     uint32_t kill_wait = 30;
-    uint32_t unkillable_step_timeout = 60;     // after SIGKILL: then the node drains "Kill task failed"
-    std::string jobacct_gather_frequency;      // "30", "task=30": step sampling period (s); 0 = at the end only
-    std::string jobacct_gather_type;           // accepted: droverd samples /proc and the proctrack container
+    uint32_t unkillable_step_timeout = 60; // after SIGKILL: then the node drains "Kill task failed"
+    std::string
+        jobacct_gather_frequency; // "30", "task=30": step sampling period (s); 0 = at the end only
+    std::string jobacct_gather_type; // accepted: droverd samples /proc and the proctrack container
     uint32_t max_job_count = 10000;
     uint32_t first_job_id = 1;
-    uint32_t max_job_id = 0x03ff0000;          // ids are 26 bits: the top 6 bits name a federation origin
+    uint32_t max_job_id = 0x03ff0000; // ids are 26 bits: the top 6 bits name a federation origin
     std::string prolog;
     std::string epilog;
     std::string slurmctld_log_file;
     std::string slurmd_log_file;
-    uint32_t min_job_age = 300;                // seconds a finished job stays visible to squeue
-    uint32_t return_to_service = 0;            // 0, 1 or 2, as Slurm's ReturnToService
-    PrivateData private_data;                  // PrivateData (private_data.hpp)
-    std::string accounting_storage_enforce;    // AccountingStorageEnforce, as written
-    std::string accounting_storage_loc;        // AccountingStorageLoc
-    std::string accounting_storage_host;       // AccountingStorageHost (accounting/postgres)
-    std::string accounting_storage_port;       // AccountingStoragePort
-    std::string accounting_storage_user;       // AccountingStorageUser
-    std::string accounting_storage_pass;       // AccountingStoragePass
-    std::string state_save_sync = "no";        // Drover: StateSaveSync=yes fsyncs every commit
-    uint64_t state_save_max_size_mb = 32 * 1024;  // Drover: StateSaveMaxSize, the largest the state store may grow
-    static constexpr uint64_t kMaxStateSaveMaxSizeMb = uint64_t{64} << 20;  // 64 TiB
-    std::string tmp_fs = "/tmp";               // TmpFS: where TmpDisk is measured
-    uint32_t max_array_size = 1001;            // MaxArraySize: task ids must be below it
-    std::string dependency_parameters;         // DependencyParameters (kill_invalid_depend)
-    std::string slurmd_parameters;             // SlurmdParameters (config_overrides)
-    uint64_t def_mem_per_cpu_mb = 0;           // DefMemPerCPU; 0 = not set (select plugins read raw)
-    uint64_t def_mem_per_node_mb = 0;          // DefMemPerNode
+    uint32_t min_job_age = 300;             // seconds a finished job stays visible to squeue
+    uint32_t return_to_service = 0;         // 0, 1 or 2, as Slurm's ReturnToService
+    PrivateData private_data;               // PrivateData (private_data.hpp)
+    std::string accounting_storage_enforce; // AccountingStorageEnforce, as written
+    std::string accounting_storage_loc;     // AccountingStorageLoc
+    std::string accounting_storage_host;    // AccountingStorageHost (accounting/postgres)
+    std::string accounting_storage_port;    // AccountingStoragePort
+    std::string accounting_storage_user;    // AccountingStorageUser
+    std::string accounting_storage_pass;    // AccountingStoragePass
+    std::string state_save_sync = "no";     // Drover: StateSaveSync=yes fsyncs every commit
+    uint64_t state_save_max_size_mb =
+        32 * 1024; // Drover: StateSaveMaxSize, the largest the state store may grow
+    static constexpr uint64_t kMaxStateSaveMaxSizeMb = uint64_t{64} << 20; // 64 TiB
+    std::string tmp_fs = "/tmp";       // TmpFS: where TmpDisk is measured
+    uint32_t max_array_size = 1001;    // MaxArraySize: task ids must be below it
+    std::string dependency_parameters; // DependencyParameters (kill_invalid_depend)
+    std::string slurmd_parameters;     // SlurmdParameters (config_overrides)
+    uint64_t def_mem_per_cpu_mb = 0;   // DefMemPerCPU; 0 = not set (select plugins read raw)
+    uint64_t def_mem_per_node_mb = 0;  // DefMemPerNode
 
-    CgroupConf cgroup;                         // cgroup.conf beside the main file (defaults if none)
+    CgroupConf cgroup; // cgroup.conf beside the main file (defaults if none)
 
-    std::vector<NodeConf> nodes;               // NodeName lines, expanded, in order (DEFAULT applied)
+    std::vector<NodeConf> nodes; // NodeName lines, expanded, in order (DEFAULT applied)
     std::vector<PartitionConf> partitions;
 
     // Every key=value seen at top level, key lower-cased, last one wins (for plugins' conf_get and
@@ -138,8 +143,12 @@ struct Config {
     const PartitionConf *default_partition() const;
     // Where a node's daemon listens: NodeAddr (else NodeHostname, else its name), and Port (else
     // SlurmdPort).
-    const std::string &node_addr(const NodeConf &n) const { return n.addr.empty() ? node_hostname(n) : n.addr.get(); }
-    const std::string &node_hostname(const NodeConf &n) const { return n.hostname.empty() ? n.name : n.hostname.get(); }
+    const std::string &node_addr(const NodeConf &n) const {
+        return n.addr.empty() ? node_hostname(n) : n.addr.get();
+    }
+    const std::string &node_hostname(const NodeConf &n) const {
+        return n.hostname.empty() ? n.name : n.hostname.get();
+    }
     uint16_t node_port(const NodeConf &n) const { return n.port ? n.port : slurmd_port; }
     // AuthInfo's comma-separated option (e.g. "socket", "key", "ttl"), if given ("" for an option
     // given without "=value"). Names compare case-insensitively.
@@ -158,9 +167,9 @@ struct Config {
 // Limits for parse_config/load_config. The defaults suit real sites; the fuzz target turns
 // Include off so arbitrary text cannot make the parser read files.
 struct ConfigParseOptions {
-    bool allow_include = true;           // false: an Include line is a ParseError
-    std::size_t max_include_depth = 16;  // nested Includes deeper than this are a ParseError
-    std::size_t max_nodes = std::size_t{1} << 20;  // more NodeName entries than this is a ParseError
+    bool allow_include = true;          // false: an Include line is a ParseError
+    std::size_t max_include_depth = 16; // nested Includes deeper than this are a ParseError
+    std::size_t max_nodes = std::size_t{1} << 20; // more NodeName entries than this is a ParseError
 };
 
 // Reads a config file and everything it Includes (relative paths resolve against the file's
@@ -190,4 +199,4 @@ Config parse_config(std::string_view text, const std::string &name, const std::s
 inline constexpr const char *kDefaultConfigPath = "/etc/slurm/slurm.conf";
 std::string find_config_path(const std::optional<std::string> &cli_path);
 
-}  // namespace drover
+} // namespace drover

@@ -15,7 +15,8 @@ std::string_view trim(std::string_view s) {
     return s;
 }
 
-[[noreturn]] void bad_value(const std::string &loc, const ConfPair &p, const std::string &expected) {
+[[noreturn]] void bad_value(const std::string &loc, const ConfPair &p,
+                            const std::string &expected) {
     std::string v = p.value.substr(0, 60);
     throw ParseError(loc + ": bad value for " + p.key + ": '" + v + "' (" + expected + ")");
 }
@@ -40,11 +41,13 @@ uint64_t parse_uint(const std::string &loc, const ConfPair &p, uint64_t min, uin
         v = v * 10 + static_cast<uint64_t>(c - '0');
     }
     if (v < min || v > max)
-        bad_value(loc, p, "expected a number from " + std::to_string(min) + " to " + std::to_string(max));
+        bad_value(loc, p,
+                  "expected a number from " + std::to_string(min) + " to " + std::to_string(max));
     return v;
 }
 
-uint32_t parse_u32(const std::string &loc, const ConfPair &p, uint32_t min = 0, uint32_t max = kU32Max) {
+uint32_t parse_u32(const std::string &loc, const ConfPair &p, uint32_t min = 0,
+                   uint32_t max = kU32Max) {
     return static_cast<uint32_t>(parse_uint(loc, p, min, max));
 }
 
@@ -158,11 +161,13 @@ ControllerHost parse_controller(const std::string &loc, const ConfPair &p) {
     ControllerHost h;
     std::size_t open = s.find('(');
     if (open == std::string_view::npos) {
-        if (s.find(')') != std::string_view::npos) bad_value(loc, p, "expected name or name(address)");
+        if (s.find(')') != std::string_view::npos)
+            bad_value(loc, p, "expected name or name(address)");
         h.name = std::string(s);
         h.addr = h.name;
     } else {
-        if (s.back() != ')' || s.find(')') != s.size() - 1) bad_value(loc, p, "expected name or name(address)");
+        if (s.back() != ')' || s.find(')') != s.size() - 1)
+            bad_value(loc, p, "expected name or name(address)");
         h.name = std::string(trim(s.substr(0, open)));
         h.addr = std::string(trim(s.substr(open + 1, s.size() - open - 2)));
     }
@@ -171,14 +176,15 @@ ControllerHost parse_controller(const std::string &loc, const ConfPair &p) {
 }
 
 bool is_line_key(const std::string &lkey) {
-    return lkey == "nodename" || lkey == "partitionname" || lkey == "nodeset" || lkey == "downnodes" ||
-           lkey == "frontendname";
+    return lkey == "nodename" || lkey == "partitionname" || lkey == "nodeset" ||
+           lkey == "downnodes" || lkey == "frontendname";
 }
 
-}  // namespace
+} // namespace
 
 void ConfigBuilder::warn_unknown(const std::string &loc, const ConfPair &p) {
-    if (warned_.insert(p.lkey).second) cfg_.warnings.push_back(loc + ": unknown key '" + p.key + "' ignored");
+    if (warned_.insert(p.lkey).second)
+        cfg_.warnings.push_back(loc + ": unknown key '" + p.key + "' ignored");
 }
 
 void ConfigBuilder::add_line(const std::string &loc, std::vector<ConfPair> &pairs) {
@@ -216,14 +222,16 @@ void ConfigBuilder::top_level(const std::string &loc, const ConfPair &p) {
         for (const std::string &opt : split_list(p.value)) {
             std::string_view o = opt;
             if (!iequals(o.substr(0, o.find('=')), "max_script_size")) continue;
-            ConfPair whole = p, number = p;  // the option named in the message, its number parsed
+            ConfPair whole = p, number = p; // the option named in the message, its number parsed
             whole.value = opt;
-            number.value = o.find('=') == std::string_view::npos ? "" : std::string(o.substr(o.find('=') + 1));
+            number.value =
+                o.find('=') == std::string_view::npos ? "" : std::string(o.substr(o.find('=') + 1));
             try {
                 cfg_.max_script_size = parse_uint(loc, number, 1, Config::kMaxMaxScriptSize);
             } catch (const ParseError &) {
-                bad_value(loc, whole, "max_script_size: expected a number of bytes from 1 to " +
-                                          std::to_string(Config::kMaxMaxScriptSize));
+                bad_value(loc, whole,
+                          "max_script_size: expected a number of bytes from 1 to " +
+                              std::to_string(Config::kMaxMaxScriptSize));
             }
         }
     } else if (k == "clustername") {
@@ -252,7 +260,9 @@ void ConfigBuilder::top_level(const std::string &loc, const ConfPair &p) {
     } else if (k == "statesavemaxsize") {
         uint64_t mb = parse_size(loc, p);
         if (mb < 1 || mb > Config::kMaxStateSaveMaxSizeMb)
-            bad_value(loc, p, "expected a size from 1M to " + std::to_string(Config::kMaxStateSaveMaxSizeMb >> 20) + "T");
+            bad_value(loc, p,
+                      "expected a size from 1M to " +
+                          std::to_string(Config::kMaxStateSaveMaxSizeMb >> 20) + "T");
         cfg_.state_save_max_size_mb = mb;
     } else if (k == "slurmctldport") {
         cfg_.slurmctld_port = parse_port(loc, p);
@@ -262,7 +272,8 @@ void ConfigBuilder::top_level(const std::string &loc, const ConfPair &p) {
         cfg_.auth_type = iequals(p.value, "auth/slurm") ? "auth/key" : p.value;
     } else if (k == "accountingstoragetype") {
         constexpr std::string_view kSlurmPrefix = "accounting_storage/";
-        if (p.value.size() > kSlurmPrefix.size() && iequals(std::string_view(p.value).substr(0, kSlurmPrefix.size()), kSlurmPrefix))
+        if (p.value.size() > kSlurmPrefix.size() &&
+            iequals(std::string_view(p.value).substr(0, kSlurmPrefix.size()), kSlurmPrefix))
             cfg_.accounting_storage_type = "accounting/" + p.value.substr(kSlurmPrefix.size());
         else
             cfg_.accounting_storage_type = p.value;
@@ -313,7 +324,8 @@ void ConfigBuilder::node_line(const std::string &loc, const std::vector<ConfPair
         } else if (k == "port") {
             port = &p;
         } else if (k == "nodeaddr" || k == "nodehostname") {
-            if (is_default) throw ParseError(loc + ": " + p.key + " cannot be given with NodeName=DEFAULT");
+            if (is_default)
+                throw ParseError(loc + ": " + p.key + " cannot be given with NodeName=DEFAULT");
             (k == "nodeaddr" ? addr : host) = &p;
         } else if (is_line_key(k)) {
             throw ParseError(loc + ": " + p.key + "= must begin its line");
@@ -363,19 +375,21 @@ void ConfigBuilder::node_line(const std::string &loc, const std::vector<ConfPair
             continue;
         }
         if (given.size() != names.size())
-            throw ParseError(loc + ": " + key->key + " names " + std::to_string(given.size()) + " hosts for " +
-                             std::to_string(names.size()) + " nodes");
+            throw ParseError(loc + ": " + key->key + " names " + std::to_string(given.size()) +
+                             " hosts for " + std::to_string(names.size()) + " nodes");
         list->assign(given.begin(), given.end());
     }
     if (!flags.cpus) {
         uint64_t cpus = 1;
         for (uint32_t f : {n.boards, n.sockets, n.cores_per_socket, n.threads_per_core}) {
             cpus *= f;
-            if (cpus > kU32Max) throw ParseError(loc + ": node topology gives more than " + std::to_string(kU32Max) + " CPUs");
+            if (cpus > kU32Max)
+                throw ParseError(loc + ": node topology gives more than " +
+                                 std::to_string(kU32Max) + " CPUs");
         }
         n.cpus = static_cast<uint32_t>(cpus);
     } else if (!flags.topology) {
-        n.sockets = n.cpus;  // CPUs alone: each CPU counts as a socket of one core, as Slurm does
+        n.sockets = n.cpus; // CPUs alone: each CPU counts as a socket of one core, as Slurm does
     }
     // Room grows geometrically (a config may have a line per node); finish() trims the slack.
     if (std::size_t need = cfg_.nodes.size() + names.size(); need > cfg_.nodes.capacity())
@@ -426,7 +440,8 @@ void ConfigBuilder::partition_line(const std::string &loc, const std::vector<Con
             std::string s = to_upper(trim(p.value));
             std::string_view base = std::string_view(s).substr(0, s.find(':'));
             if (base != "NO" && base != "YES" && base != "EXCLUSIVE" && base != "FORCE")
-                bad_value(loc, p, "expected NO, YES, EXCLUSIVE or FORCE, with :count for YES and FORCE");
+                bad_value(loc, p,
+                          "expected NO, YES, EXCLUSIVE or FORCE, with :count for YES and FORCE");
             if (base.size() < s.size()) {
                 ConfPair count{p.key, p.lkey, s.substr(base.size() + 1)};
                 parse_u32(loc, count, 1);
@@ -445,7 +460,8 @@ void ConfigBuilder::partition_line(const std::string &loc, const std::vector<Con
         return;
     }
     if (name.empty()) throw ParseError(loc + ": PartitionName needs a name");
-    if (!partition_names_.insert(name).second) throw ParseError(loc + ": partition '" + name + "' is defined twice");
+    if (!partition_names_.insert(name).second)
+        throw ParseError(loc + ": partition '" + name + "' is defined twice");
     part.name = name;
     partitions_.push_back(PendingPartition{std::move(part), loc});
 }
@@ -457,9 +473,12 @@ void ConfigBuilder::nodeset_line(const std::string &loc, const std::vector<ConfP
     if (set.name.empty()) throw ParseError(loc + ": NodeSet needs a name");
     for (std::size_t i = 1; i < pairs.size(); ++i) {
         const ConfPair &p = pairs[i];
-        if (p.lkey == "nodes") set.nodes_expr = p.value;
-        else if (p.lkey == "feature") set.feature = std::string(trim(p.value));
-        else warn_unknown(loc, p);
+        if (p.lkey == "nodes")
+            set.nodes_expr = p.value;
+        else if (p.lkey == "feature")
+            set.feature = std::string(trim(p.value));
+        else
+            warn_unknown(loc, p);
     }
     nodesets_.push_back(std::move(set));
 }
@@ -468,8 +487,10 @@ void ConfigBuilder::downnodes_line(const std::string &loc, const std::vector<Con
     DownNodes d{pairs[0].value, "DOWN", loc};
     for (std::size_t i = 1; i < pairs.size(); ++i) {
         const ConfPair &p = pairs[i];
-        if (p.lkey == "state") d.state = to_upper(trim(p.value));
-        else if (p.lkey != "reason") warn_unknown(loc, p);
+        if (p.lkey == "state")
+            d.state = to_upper(trim(p.value));
+        else if (p.lkey != "reason")
+            warn_unknown(loc, p);
     }
     downnodes_.push_back(std::move(d));
 }
@@ -500,17 +521,21 @@ std::vector<uint32_t> ConfigBuilder::resolve_nodes(const std::string &loc, const
         const NodeSet *set = nullptr;
         for (const NodeSet &s : nodesets_)
             if (s.name == name) set = &s;
-        if (set == nullptr) throw ParseError(loc + ": " + what + " names node '" + name + "', which is not defined");
+        if (set == nullptr)
+            throw ParseError(loc + ": " + what + " names node '" + name +
+                             "', which is not defined");
         if (!set->feature.empty()) {
             for (std::size_t i = 0; i < cfg_.nodes.size(); ++i)
                 for (const std::string &f : cfg_.nodes[i].features.get())
                     if (f == set->feature) add(i);
         }
         if (!set->nodes_expr.empty()) {
-            for (const std::string &m : expand(set->loc, ConfPair{"Nodes", "nodes", set->nodes_expr}, opts_.max_nodes)) {
+            for (const std::string &m :
+                 expand(set->loc, ConfPair{"Nodes", "nodes", set->nodes_expr}, opts_.max_nodes)) {
                 uint32_t at = cfg_.node_index_.find(m, node_name_at());
                 if (at == NameIndex::npos)
-                    throw ParseError(set->loc + ": NodeSet '" + set->name + "' names node '" + m + "', which is not defined");
+                    throw ParseError(set->loc + ": NodeSet '" + set->name + "' names node '" + m +
+                                     "', which is not defined");
                 add(at);
             }
         }
@@ -523,21 +548,25 @@ Config ConfigBuilder::finish(const std::string &path) {
     if (!ctld_hosts_.empty()) {
         cfg_.controllers = ctld_hosts_;
     } else if (!control_machine_.empty()) {
-        cfg_.controllers.push_back({control_machine_, control_addr_.empty() ? control_machine_ : control_addr_});
+        cfg_.controllers.push_back(
+            {control_machine_, control_addr_.empty() ? control_machine_ : control_addr_});
         if (!backup_controller_.empty())
-            cfg_.controllers.push_back({backup_controller_, backup_addr_.empty() ? backup_controller_ : backup_addr_});
+            cfg_.controllers.push_back(
+                {backup_controller_, backup_addr_.empty() ? backup_controller_ : backup_addr_});
     }
     for (PendingPartition &pp : partitions_) {
         if (!pp.part.nodes_expr.empty())
-            pp.part.nodes = resolve_nodes(pp.loc, "partition '" + pp.part.name + "'", pp.part.nodes_expr);
+            pp.part.nodes =
+                resolve_nodes(pp.loc, "partition '" + pp.part.name + "'", pp.part.nodes_expr);
         cfg_.partitions.push_back(std::move(pp.part));
     }
     for (const DownNodes &d : downnodes_) {
-        for (uint32_t at : resolve_nodes(d.loc, "DownNodes", d.expr)) cfg_.nodes[at].state = d.state;
+        for (uint32_t at : resolve_nodes(d.loc, "DownNodes", d.expr))
+            cfg_.nodes[at].state = d.state;
     }
     cfg_.nodes.shrink_to_fit();
-    cfg_.node_index_size_ = cfg_.nodes.size();  // the index was built line by line
+    cfg_.node_index_size_ = cfg_.nodes.size(); // the index was built line by line
     return std::move(cfg_);
 }
 
-}  // namespace drover::detail
+} // namespace drover::detail

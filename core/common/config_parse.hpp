@@ -14,9 +14,9 @@
 namespace drover::detail {
 
 struct ConfPair {
-    std::string key;    // as written
-    std::string lkey;   // lower-cased
-    std::string value;  // quotes removed
+    std::string key;   // as written
+    std::string lkey;  // lower-cased
+    std::string value; // quotes removed
 };
 
 bool iequals(std::string_view a, std::string_view b);
@@ -27,7 +27,7 @@ std::vector<ConfPair> split_pairs(std::string_view line, const std::string &loc)
 std::string read_value(std::string_view line, std::size_t &i, const std::string &loc);
 std::string to_lower(std::string_view s);
 std::string to_upper(std::string_view s);
-std::string_view trim(std::string_view s);  // spaces and tabs at both ends
+std::string_view trim(std::string_view s); // spaces and tabs at both ends
 
 // Calls fn(line, "NAME:LINE") for each logical line of text: a trailing backslash joins the next
 // line, '\r' before a newline is dropped. Shared by slurm.conf and cgroup.conf.
@@ -54,8 +54,8 @@ class ConfigBuilder {
 
   private:
     struct NodeFlags {
-        bool cpus = false;      // CPUs= given
-        bool topology = false;  // Boards, Sockets, CoresPerSocket or ThreadsPerCore given
+        bool cpus = false;     // CPUs= given
+        bool topology = false; // Boards, Sockets, CoresPerSocket or ThreadsPerCore given
     };
     struct PendingPartition {
         PartitionConf part;
@@ -96,8 +96,8 @@ class ConfigBuilder {
     std::vector<NodeSet> nodesets_;
     std::vector<DownNodes> downnodes_;
     std::unordered_set<std::string> warned_;
-    std::vector<ControllerHost> ctld_hosts_;  // SlurmctldHost lines
+    std::vector<ControllerHost> ctld_hosts_; // SlurmctldHost lines
     std::string control_machine_, control_addr_, backup_controller_, backup_addr_;
 };
 
-}  // namespace drover::detail
+} // namespace drover::detail

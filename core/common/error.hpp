@@ -13,4 +13,4 @@ class ParseError : public std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-}  // namespace drover
+} // namespace drover

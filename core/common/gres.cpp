@@ -22,9 +22,15 @@ namespace {
 // Names a single gres.conf line or value may expand to; more is certainly a mistake.
 constexpr std::size_t kMaxExpand = 1u << 16;
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; }
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+bool is_space(char c) {
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v';
+}
+bool is_digit(char c) {
+    return c >= '0' && c <= '9';
+}
+char lower(char c) {
+    return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+}
 
 std::string to_lower(std::string_view s) {
     std::string out(s);
@@ -39,8 +45,8 @@ std::string shown(std::string_view s) {
 }
 
 bool is_name_char(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_digit(c) || c == '_' || c == '-' ||
-           c == '.' || c == '+';
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_digit(c) || c == '_' ||
+           c == '-' || c == '.' || c == '+';
 }
 
 bool valid_name(std::string_view s) {
@@ -109,8 +115,8 @@ std::string_view trim(std::string_view s) {
 
 // Parses a list of name[:type][:count][(affinity)] items; fail(what) throws.
 template <class Fail>
-std::vector<GresCount> parse_items(std::string_view spec, bool allow_affinity, bool strip_gres_prefix,
-                                   Fail fail) {
+std::vector<GresCount> parse_items(std::string_view spec, bool allow_affinity,
+                                   bool strip_gres_prefix, Fail fail) {
     std::vector<GresCount> out;
     spec = trim(spec);
     if (spec.empty() || to_lower(spec) == "none") return out;
@@ -190,7 +196,8 @@ void parse_line(GresConf &conf, std::string_view text, const std::string &loc, u
     auto fail = [&](const std::string &what) { throw ParseError(loc + ": " + what); };
     std::vector<detail::ConfPair> pairs = detail::split_pairs(text, loc);
     if (pairs.empty()) return;
-    bool has_nodes = false, has_name = false, has_auto = false, has_count = false, has_files = false;
+    bool has_nodes = false, has_name = false, has_auto = false, has_count = false,
+         has_files = false;
     std::string nodes_expr, auto_mode, count_text, files_expr;
     GresConfEntry e;
     e.line = lineno;
@@ -212,8 +219,9 @@ void parse_line(GresConf &conf, std::string_view text, const std::string &loc, u
             has_count = true;
             count_text = p.value;
         } else if (p.lkey == "cores" || p.lkey == "cpus") {
-            if (!valid_cores(p.value)) fail("bad " + std::string(p.lkey == "cores" ? "Cores" : "CPUs") +
-                                            " '" + shown(p.value) + "'");
+            if (!valid_cores(p.value))
+                fail("bad " + std::string(p.lkey == "cores" ? "Cores" : "CPUs") + " '" +
+                     shown(p.value) + "'");
             e.device.cores = p.value;
         } else if (p.lkey == "autodetect") {
             has_auto = true;
@@ -235,7 +243,8 @@ void parse_line(GresConf &conf, std::string_view text, const std::string &loc, u
         a.line = lineno;
         if (auto_mode == "off" || auto_mode == "nvml" || auto_mode == "nvidia") {
             a.mode = auto_mode;
-        } else if (!auto_mode.empty() && std::all_of(auto_mode.begin(), auto_mode.end(), is_name_char)) {
+        } else if (!auto_mode.empty() &&
+                   std::all_of(auto_mode.begin(), auto_mode.end(), is_name_char)) {
             a.mode = "off";
             conf.warnings.push_back(loc + ": AutoDetect=" + auto_mode +
                                     " is not supported (off, nvml or nvidia); read as off");
@@ -245,7 +254,8 @@ void parse_line(GresConf &conf, std::string_view text, const std::string &loc, u
         conf.autodetect.push_back(std::move(a));
     }
     if (!has_name) {
-        if (has_auto && !has_files && !has_count && e.device.type.empty() && e.device.cores.empty()) return;
+        if (has_auto && !has_files && !has_count && e.device.type.empty() && e.device.cores.empty())
+            return;
         fail("a record needs Name=");
     }
     e.nodes = std::move(nodes);
@@ -256,8 +266,8 @@ void parse_line(GresConf &conf, std::string_view text, const std::string &loc, u
     if (has_count) {
         if (!parse_count(count_text, e.device.count)) fail("bad Count '" + shown(count_text) + "'");
         if (has_files && e.device.count != e.device.files.size())
-            fail("Count=" + count_text + " but File names " + std::to_string(e.device.files.size()) +
-                 " file(s)");
+            fail("Count=" + count_text + " but File names " +
+                 std::to_string(e.device.files.size()) + " file(s)");
     } else {
         e.device.count = has_files ? e.device.files.size() : 1;
     }
@@ -277,7 +287,7 @@ long nvidia_number(const char *name) {
     return v;
 }
 
-}  // namespace
+} // namespace
 
 GresConf parse_gres_conf(std::string_view text, const std::string &name) {
     GresConf conf;
@@ -287,7 +297,8 @@ GresConf parse_gres_conf(std::string_view text, const std::string &name) {
     std::size_t pos = 0;
     while (pos <= text.size()) {
         std::size_t nl = text.find('\n', pos);
-        std::string_view line = text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
+        std::string_view line =
+            text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
         pos = nl == std::string_view::npos ? text.size() + 1 : nl + 1;
         ++lineno;
         if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
@@ -379,8 +390,9 @@ std::vector<GresCount> parse_gres_request(std::string_view spec) {
         throw ParseError("invalid --gres '" + shown(spec) + "': " + what);
     };
     std::vector<GresCount> items = parse_items(spec, false, true, fail);
-    items.erase(std::remove_if(items.begin(), items.end(), [](const GresCount &g) { return g.count == 0; }),
-                items.end());
+    items.erase(
+        std::remove_if(items.begin(), items.end(), [](const GresCount &g) { return g.count == 0; }),
+        items.end());
     return items;
 }
 
@@ -432,7 +444,8 @@ std::vector<uint32_t> parse_index_list(std::string_view text) {
         throw ParseError("bad index list '" + shown(text) + "': " + what);
     };
     auto number = [&](std::string_view s) -> uint32_t {
-        if (s.empty() || s.size() > 9 || !std::all_of(s.begin(), s.end(), is_digit)) fail("not a number");
+        if (s.empty() || s.size() > 9 || !std::all_of(s.begin(), s.end(), is_digit))
+            fail("not a number");
         uint32_t v = 0;
         for (char c : s) v = v * 10 + static_cast<uint32_t>(c - '0');
         return v;
@@ -460,7 +473,7 @@ std::string gpu_indexes(const std::string &g) {
         std::size_t end = g.find(',', at);
         while (end != std::string::npos && end + 1 < g.size() &&
                std::isdigit(static_cast<unsigned char>(g[end + 1])))
-            end = g.find(',', end + 1);  // commas inside an index list belong to it
+            end = g.find(',', end + 1); // commas inside an index list belong to it
         std::string item = g.substr(at, end == std::string::npos ? std::string::npos : end - at);
         at = end == std::string::npos ? g.size() : end + 1;
         auto colon = item.rfind(':');
@@ -475,4 +488,4 @@ std::string gpu_indexes(const std::string &g) {
     return list;
 }
 
-}  // namespace drover
+} // namespace drover

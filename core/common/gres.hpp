@@ -23,30 +23,30 @@ namespace drover {
 // files (empty for count-only resources) and near these cores ("0-7", as written; empty = any).
 struct GresDevice {
     std::string name;
-    std::string type;                // empty = untyped
-    uint64_t count = 0;              // the number of files when File= is given
-    std::vector<std::string> files;  // File= expanded ("/dev/nvidia[0-1]" -> two names)
-    std::string cores;               // Cores= (or the older CPUs=) as written
+    std::string type;               // empty = untyped
+    uint64_t count = 0;             // the number of files when File= is given
+    std::vector<std::string> files; // File= expanded ("/dev/nvidia[0-1]" -> two names)
+    std::string cores;              // Cores= (or the older CPUs=) as written
 };
 
 // One gres.conf line that names resources.
 struct GresConfEntry {
-    std::vector<std::string> nodes;  // NodeName= expanded; empty = every node
+    std::vector<std::string> nodes; // NodeName= expanded; empty = every node
     GresDevice device;
-    unsigned line = 0;               // where it was written (1-based)
+    unsigned line = 0; // where it was written (1-based)
 };
 
 // An AutoDetect setting; nodes empty = the default for every node.
 struct GresAutoDetect {
     std::vector<std::string> nodes;
-    std::string mode;                // "off", "nvml" or "nvidia" (lower-cased)
+    std::string mode; // "off", "nvml" or "nvidia" (lower-cased)
     unsigned line = 0;
 };
 
 struct GresConf {
-    std::vector<GresConfEntry> entries;        // in file order
-    std::vector<GresAutoDetect> autodetect;    // in file order; the last that names a node wins
-    std::vector<std::string> warnings;         // "gres.conf:3: AutoDetect=rsmi is not supported..."
+    std::vector<GresConfEntry> entries;     // in file order
+    std::vector<GresAutoDetect> autodetect; // in file order; the last that names a node wins
+    std::vector<std::string> warnings;      // "gres.conf:3: AutoDetect=rsmi is not supported..."
 };
 
 // Parses gres.conf text. name is what messages call the file ("gres.conf" or its path). Throws
@@ -78,9 +78,9 @@ std::vector<GresDevice> gres_for_this_node(const GresConf &conf, const std::stri
 // name[:type]:count, the unit of slurm.conf Gres= strings and of job requests.
 struct GresCount {
     std::string name;
-    std::string type;     // empty = untyped (any type)
+    std::string type; // empty = untyped (any type)
     uint64_t count = 0;
-    std::string affinity;  // a node's "(S:0-1)": what the parentheses hold ("S:0-1"); empty = none
+    std::string affinity; // a node's "(S:0-1)": what the parentheses hold ("S:0-1"); empty = none
     bool operator==(const GresCount &) const = default;
 };
 
@@ -120,4 +120,4 @@ std::vector<uint32_t> parse_index_list(std::string_view text);
 // lists them; empty when it holds no GPU.
 std::string gpu_indexes(const std::string &alloc_gres);
 
-}  // namespace drover
+} // namespace drover

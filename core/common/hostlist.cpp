@@ -11,15 +11,20 @@ namespace drover {
 
 namespace {
 
-constexpr std::size_t kMaxDigits = 18;  // a bracket number fits in uint64_t with room to spare
+constexpr std::size_t kMaxDigits = 18; // a bracket number fits in uint64_t with room to spare
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_space(char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+bool is_digit(char c) {
+    return c >= '0' && c <= '9';
+}
 
 [[noreturn]] void fail(std::string_view expr, std::size_t pos, const std::string &what) {
     std::string shown(expr.substr(0, 80));
     if (expr.size() > 80) shown += "...";
-    throw ParseError("bad hostlist '" + shown + "': " + what + " at position " + std::to_string(pos + 1));
+    throw ParseError("bad hostlist '" + shown + "': " + what + " at position " +
+                     std::to_string(pos + 1));
 }
 
 std::string_view trim(std::string_view s) {
@@ -31,7 +36,7 @@ std::string_view trim(std::string_view s) {
 struct Range {
     uint64_t lo = 0;
     uint64_t hi = 0;
-    std::size_t width = 0;  // zero-pad to this many digits (0: as is)
+    std::size_t width = 0; // zero-pad to this many digits (0: as is)
 };
 
 // One piece of an element: literal text, or a bracket group of ranges.
@@ -58,7 +63,8 @@ void append_number(std::string &out, uint64_t v, std::size_t width) {
 }
 
 // Parses "1-3,07,9" (the inside of a bracket starting at expr[base]).
-Piece parse_bracket(std::string_view expr, std::size_t base, std::string_view body, std::size_t max) {
+Piece parse_bracket(std::string_view expr, std::size_t base, std::string_view body,
+                    std::size_t max) {
     Piece p;
     p.bracket = true;
     p.count = 0;
@@ -67,7 +73,8 @@ Piece parse_bracket(std::string_view expr, std::size_t base, std::string_view bo
     bool first = true;
     while (true) {
         std::size_t comma = body.find(',', start);
-        std::string_view item = trim(body.substr(start, comma == std::string_view::npos ? body.npos : comma - start));
+        std::string_view item =
+            trim(body.substr(start, comma == std::string_view::npos ? body.npos : comma - start));
         std::size_t at = base + start;
         if (item.empty()) fail(expr, at, "empty range in brackets");
         std::size_t dash = item.find('-');
@@ -75,9 +82,11 @@ Piece parse_bracket(std::string_view expr, std::size_t base, std::string_view bo
         std::string_view hi_s = dash == std::string_view::npos ? lo_s : trim(item.substr(dash + 1));
         for (std::string_view s : {lo_s, hi_s}) {
             if (s.empty()) fail(expr, at, "missing number in range '" + std::string(item) + "'");
-            if (s.size() > kMaxDigits) fail(expr, at, "number too long in range '" + std::string(item) + "'");
+            if (s.size() > kMaxDigits)
+                fail(expr, at, "number too long in range '" + std::string(item) + "'");
             for (char c : s)
-                if (!is_digit(c)) fail(expr, at, "not a number in range '" + std::string(item) + "'");
+                if (!is_digit(c))
+                    fail(expr, at, "not a number in range '" + std::string(item) + "'");
         }
         Range r;
         for (char c : lo_s) r.lo = r.lo * 10 + static_cast<uint64_t>(c - '0');
@@ -100,14 +109,16 @@ Piece parse_bracket(std::string_view expr, std::size_t base, std::string_view bo
 }
 
 // Splits one element ("rack[1-2]-n[01-16]") into pieces; elem starts at expr[base].
-std::vector<Piece> parse_element(std::string_view expr, std::size_t base, std::string_view elem, std::size_t max) {
+std::vector<Piece> parse_element(std::string_view expr, std::size_t base, std::string_view elem,
+                                 std::size_t max) {
     std::vector<Piece> pieces;
     std::size_t i = 0;
     while (i < elem.size()) {
         if (elem[i] == '[') {
             std::size_t close = elem.find(']', i + 1);
             if (close == std::string_view::npos) fail(expr, base + i, "unbalanced '['");
-            pieces.push_back(parse_bracket(expr, base + i + 1, elem.substr(i + 1, close - i - 1), max));
+            pieces.push_back(
+                parse_bracket(expr, base + i + 1, elem.substr(i + 1, close - i - 1), max));
             i = close + 1;
         } else {
             std::size_t open = elem.find('[', i);
@@ -121,7 +132,8 @@ std::vector<Piece> parse_element(std::string_view expr, std::size_t base, std::s
     return pieces;
 }
 
-void generate(const std::vector<Piece> &pieces, std::size_t k, std::string &name, std::vector<std::string> &out) {
+void generate(const std::vector<Piece> &pieces, std::size_t k, std::string &name,
+              std::vector<std::string> &out) {
     if (k == pieces.size()) {
         out.push_back(name);
         return;
@@ -144,9 +156,11 @@ void generate(const std::vector<Piece> &pieces, std::size_t k, std::string &name
     name.resize(keep);
 }
 
-}  // namespace
+} // namespace
 
-std::vector<std::string> hostlist_expand(std::string_view expr) { return hostlist_expand(expr, kHostlistMax); }
+std::vector<std::string> hostlist_expand(std::string_view expr) {
+    return hostlist_expand(expr, kHostlistMax);
+}
 
 std::vector<std::string> hostlist_expand(std::string_view expr, std::size_t max) {
     max = std::min(max, kHostlistMax);
@@ -214,7 +228,7 @@ std::vector<std::string> hostlist_expand(std::string_view expr, std::size_t max)
 std::string hostlist_compress(const std::vector<std::string> &names) {
     struct Group {
         std::string_view prefix;
-        std::size_t width = 0;  // digits when written with leading zeros, else 0
+        std::size_t width = 0; // digits when written with leading zeros, else 0
         std::vector<uint64_t> nums;
     };
     // Entries in order of first appearance: a group index, or a name kept as is (~index).
@@ -250,7 +264,7 @@ std::string hostlist_compress(const std::vector<std::string> &names) {
     std::string out;
     for (std::size_t e : entries) {
         if (!out.empty()) out.push_back(',');
-        if (e >= groups.size()) {  // ~index of a name kept as is
+        if (e >= groups.size()) { // ~index of a name kept as is
             out.append(literals[~e]);
             continue;
         }
@@ -291,4 +305,4 @@ std::string compress_counts(const std::vector<uint32_t> &counts) {
     return out;
 }
 
-}  // namespace drover
+} // namespace drover

@@ -33,4 +33,4 @@ std::string hostlist_compress(const std::vector<std::string> &names);
 // runs of equal values as "N(xK)": {2,2,2,1} -> "2(x3),1".
 std::string compress_counts(const std::vector<uint32_t> &counts);
 
-}  // namespace drover
+} // namespace drover

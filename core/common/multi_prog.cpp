@@ -17,9 +17,10 @@ bool number(std::string_view s, uint32_t *out) {
     return ec == std::errc() && end == s.data() + s.size();
 }
 
-}  // namespace
+} // namespace
 
-std::vector<std::vector<std::string>> parse_multi_prog(const std::string &text, uint32_t num_tasks) {
+std::vector<std::vector<std::string>> parse_multi_prog(const std::string &text,
+                                                       uint32_t num_tasks) {
     std::vector<std::vector<std::string>> out(num_tasks);
     std::vector<bool> set(num_tasks, false);
     std::istringstream in(text);
@@ -85,4 +86,4 @@ std::vector<std::vector<std::string>> parse_multi_prog(const std::string &text, 
     return out;
 }
 
-}  // namespace drover
+} // namespace drover

@@ -14,4 +14,4 @@ namespace drover {
 // line.
 std::vector<std::vector<std::string>> parse_multi_prog(const std::string &text, uint32_t num_tasks);
 
-}  // namespace drover
+} // namespace drover

@@ -79,8 +79,8 @@ class NameIndex {
         }
     }
 
-    std::vector<uint32_t> slots_;  // position + 1; 0 = empty
+    std::vector<uint32_t> slots_; // position + 1; 0 = empty
     std::size_t count_ = 0;
 };
 
-}  // namespace drover
+} // namespace drover

@@ -13,10 +13,14 @@ struct Word {
 };
 
 constexpr Word kWords[] = {
-    {"account", &PrivateData::accounts},         {"cloud", &PrivateData::cloud},
-    {"event", &PrivateData::events},             {"job", &PrivateData::jobs},
-    {"node", &PrivateData::nodes},               {"partition", &PrivateData::partitions},
-    {"reservation", &PrivateData::reservations}, {"usage", &PrivateData::usage},
+    {"account", &PrivateData::accounts},
+    {"cloud", &PrivateData::cloud},
+    {"event", &PrivateData::events},
+    {"job", &PrivateData::jobs},
+    {"node", &PrivateData::nodes},
+    {"partition", &PrivateData::partitions},
+    {"reservation", &PrivateData::reservations},
+    {"usage", &PrivateData::usage},
     {"user", &PrivateData::users},
 };
 
@@ -36,7 +40,8 @@ bool apply(const std::string &word, PrivateData &pd) {
     }
     for (const Word &w : kWords) {
         std::string_view s = w.singular;
-        if (word == s || (word.size() == s.size() + 1 && word.starts_with(s) && word.back() == 's')) {
+        if (word == s ||
+            (word.size() == s.size() + 1 && word.starts_with(s) && word.back() == 's')) {
             pd.*w.flag = true;
             return true;
         }
@@ -44,7 +49,7 @@ bool apply(const std::string &word, PrivateData &pd) {
     return false;
 }
 
-}  // namespace
+} // namespace
 
 PrivateData parse_private_data(std::string_view text, std::vector<std::string> *unknown) {
     PrivateData pd;
@@ -58,4 +63,4 @@ PrivateData parse_private_data(std::string_view text, std::vector<std::string> *
     return pd;
 }
 
-}  // namespace drover
+} // namespace drover

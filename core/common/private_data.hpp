@@ -9,18 +9,19 @@
 namespace drover {
 
 struct PrivateData {
-    bool accounts = false;      // sacctmgr show account
-    bool cloud = false;         // accepted; Drover has no powered-down cloud nodes to show
-    bool events = false;        // sacctmgr show event
-    bool jobs = false;          // squeue, scontrol show job/step, sstat, sacct
-    bool nodes = false;         // sinfo, scontrol show node
-    bool partitions = false;    // sinfo, scontrol show partition
-    bool reservations = false;  // accepted; Drover has no reservations
-    bool usage = false;         // sacct (Drover's only view of usage)
-    bool users = false;         // sacctmgr show user/association
+    bool accounts = false;     // sacctmgr show account
+    bool cloud = false;        // accepted; Drover has no powered-down cloud nodes to show
+    bool events = false;       // sacctmgr show event
+    bool jobs = false;         // squeue, scontrol show job/step, sstat, sacct
+    bool nodes = false;        // sinfo, scontrol show node
+    bool partitions = false;   // sinfo, scontrol show partition
+    bool reservations = false; // accepted; Drover has no reservations
+    bool usage = false;        // sacct (Drover's only view of usage)
+    bool users = false;        // sacctmgr show user/association
 
     bool any() const {
-        return accounts || cloud || events || jobs || nodes || partitions || reservations || usage || users;
+        return accounts || cloud || events || jobs || nodes || partitions || reservations ||
+               usage || users;
     }
 };
 
@@ -29,4 +30,4 @@ struct PrivateData {
 // each such word is added to unknown (as written) so that the caller can warn.
 PrivateData parse_private_data(std::string_view text, std::vector<std::string> *unknown);
 
-}  // namespace drover
+} // namespace drover

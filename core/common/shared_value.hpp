@@ -26,7 +26,8 @@ class Shared {
     Shared(T value) : block_(value == T{} ? nullptr : new Block{{1}, std::move(value)}) {}
     // Text from a literal or a view (Shared<std::string> only).
     Shared(const char *text) requires std::is_same_v<T, std::string> : Shared(std::string(text)) {}
-    Shared(std::string_view text) requires std::is_same_v<T, std::string> : Shared(std::string(text)) {}
+    Shared(std::string_view text) requires std::is_same_v<T, std::string>
+        : Shared(std::string(text)) {}
 
     Shared(const Shared &o) noexcept : block_(o.block_) { retain(); }
     Shared(Shared &&o) noexcept : block_(std::exchange(o.block_, nullptr)) {}
@@ -51,8 +52,10 @@ class Shared {
     void swap(Shared &o) noexcept { std::swap(block_, o.block_); }
 
     // A shared list reads in a range-for as the list.
-    auto begin() const requires requires(const T &t) { t.begin(); } { return get().begin(); }
-    auto end() const requires requires(const T &t) { t.end(); } { return get().end(); }
+    auto begin() const requires requires(const T &t) { t.begin(); }
+    { return get().begin(); }
+    auto end() const requires requires(const T &t) { t.end(); }
+    { return get().end(); }
 
     // The members of std::string callers use most.
     const char *c_str() const requires std::is_same_v<T, std::string> { return get().c_str(); }
@@ -62,17 +65,18 @@ class Shared {
         return a.block_ == b.block_ || a.get() == b.get();
     }
     friend bool operator==(const Shared &a, const T &b) { return a.get() == b; }
-    friend bool operator==(const Shared &a, std::string_view b) requires std::is_same_v<T, std::string> {
+    friend bool operator==(const Shared &a,
+                           std::string_view b) requires std::is_same_v<T, std::string> {
         return a.get() == b;
     }
     friend bool operator==(const Shared &a, const char *b) requires std::is_same_v<T, std::string> {
         return a.get() == b;
     }
-    friend std::ostream &operator<<(std::ostream &os, const Shared &s)
-        requires requires(std::ostream &o, const T &t) { o << t; }
-    {
-        return os << s.get();
+    friend std::ostream &operator<<(std::ostream &os, const Shared &s) requires
+        requires(std::ostream &o, const T &t) {
+        o << t;
     }
+    { return os << s.get(); }
 
   private:
     struct Block {
@@ -93,4 +97,4 @@ class Shared {
     Block *block_ = nullptr;
 };
 
-}  // namespace drover
+} // namespace drover

@@ -14,8 +14,8 @@
 namespace drover::stepio {
 
 enum Type : uint8_t {
-    Hello = 1,     // node -> srun: key (32 bytes) then the node's name
-    Stdout = 2,    // node -> srun: a task's output
+    Hello = 1,  // node -> srun: key (32 bytes) then the node's name
+    Stdout = 2, // node -> srun: a task's output
     Stderr = 3,
     TaskExit = 4,  // node -> srun: int32 raw wait status
     NodeDone = 5,  // node -> srun: uint32 state the node decided (0 = none), uint32 OOM kills
@@ -64,8 +64,9 @@ inline bool parse_header(const uint8_t *p, Header *h) {
     h->type = p[0];
     h->task = get32(p + 4);
     h->len = get32(p + 8);
-    bool known = (h->type >= Hello && h->type <= Message) || (h->type >= Stdin && h->type <= Signal);
+    bool known =
+        (h->type >= Hello && h->type <= Message) || (h->type >= Stdin && h->type <= Signal);
     return known && h->len <= kMaxFrame && p[1] == 0 && p[2] == 0 && p[3] == 0;
 }
 
-}  // namespace drover::stepio
+} // namespace drover::stepio

@@ -15,4 +15,4 @@ Shared<std::string> TextPool::get(std::string_view text) {
     return s;
 }
 
-}  // namespace drover
+} // namespace drover

@@ -23,4 +23,4 @@ class TextPool {
     std::size_t sweep_at_ = 64;
 };
 
-}  // namespace drover
+} // namespace drover

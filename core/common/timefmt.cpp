@@ -10,9 +10,15 @@ namespace drover {
 
 namespace {
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+bool is_space(char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+bool is_digit(char c) {
+    return c >= '0' && c <= '9';
+}
+char lower(char c) {
+    return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+}
 
 std::string_view trim(std::string_view s) {
     while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
@@ -63,7 +69,7 @@ std::string fmt(const char *f, long long a, long long b, long long c = 0, long l
     return buf;
 }
 
-}  // namespace
+} // namespace
 
 uint32_t parse_time_limit(std::string_view text) {
     std::string_view s = trim(text);
@@ -135,7 +141,9 @@ std::string format_timestamp(int64_t t, bool na_for_zero) {
 
 namespace {
 
-bool leap(int y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
+bool leap(int y) {
+    return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+}
 int days_in_month(int y, int m) {
     static const int d[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
     return m == 2 && leap(y) ? 29 : d[m - 1];
@@ -188,15 +196,16 @@ int64_t next_clock(int64_t now, int h, int m, int s) {
     return t;
 }
 
-}  // namespace
+} // namespace
 
 int64_t parse_timestamp(std::string_view text, int64_t now) {
     std::string s;
     for (char c : trim(text)) s.push_back(lower(c));
     auto bad = [&]() -> ParseError {
-        return ParseError("bad time '" + shown(text) +
-                          "': expected now[+N[units]], YYYY-MM-DD[THH:MM[:SS]], MM/DD[/YY], HH:MM[:SS], "
-                          "today, tomorrow, midnight, noon or teatime");
+        return ParseError(
+            "bad time '" + shown(text) +
+            "': expected now[+N[units]], YYYY-MM-DD[THH:MM[:SS]], MM/DD[/YY], HH:MM[:SS], "
+            "today, tomorrow, midnight, noon or teatime");
     };
     std::string_view v = s;
     if (v.starts_with("now")) {
@@ -217,13 +226,19 @@ int64_t parse_timestamp(std::string_view text, int64_t now) {
                 if (unit == nm) return true;
             return false;
         };
-        if (is({"", "s", "sec", "secs", "second", "seconds"})) mult = 1;
-        else if (is({"m", "min", "mins", "minute", "minutes"})) mult = 60;
-        else if (is({"h", "hr", "hrs", "hour", "hours"})) mult = 3600;
-        else if (is({"d", "day", "days"})) mult = 86400;
-        else if (is({"w", "week", "weeks"})) mult = 7 * 86400;
-        else throw bad();
-        int64_t delta = static_cast<int64_t>(n) * mult;  // n < 10^12, mult < 10^6: no overflow
+        if (is({"", "s", "sec", "secs", "second", "seconds"}))
+            mult = 1;
+        else if (is({"m", "min", "mins", "minute", "minutes"}))
+            mult = 60;
+        else if (is({"h", "hr", "hrs", "hour", "hours"}))
+            mult = 3600;
+        else if (is({"d", "day", "days"}))
+            mult = 86400;
+        else if (is({"w", "week", "weeks"}))
+            mult = 7 * 86400;
+        else
+            throw bad();
+        int64_t delta = static_cast<int64_t>(n) * mult; // n < 10^12, mult < 10^6: no overflow
         return rest[0] == '+' ? now + delta : now - delta;
     }
     if (v == "today" || v == "tomorrow" || v == "midnight") {
@@ -241,7 +256,7 @@ int64_t parse_timestamp(std::string_view text, int64_t now) {
     int year = -1, month = 0, day = 0;
     std::string_view clock;
     bool year_given = true;
-    if (v.size() >= 10 && is_digit(v[0]) && v[4] == '-') {  // YYYY-MM-DD
+    if (v.size() >= 10 && is_digit(v[0]) && v[4] == '-') { // YYYY-MM-DD
         uint64_t y, mo, d;
         if (!parse_digits(v.substr(0, 4), y) || v[7] != '-' || !parse_digits(v.substr(5, 2), mo) ||
             !parse_digits(v.substr(8, 2), d))
@@ -250,7 +265,7 @@ int64_t parse_timestamp(std::string_view text, int64_t now) {
         month = static_cast<int>(mo);
         day = static_cast<int>(d);
         v.remove_prefix(10);
-    } else if (v.find('/') != std::string_view::npos) {  // MM/DD[/YY[YY]]
+    } else if (v.find('/') != std::string_view::npos) { // MM/DD[/YY[YY]]
         std::size_t end = v.find_first_of("t -");
         std::string_view date = v.substr(0, end);
         v.remove_prefix(end == std::string_view::npos ? v.size() : end);
@@ -264,9 +279,12 @@ int64_t parse_timestamp(std::string_view text, int64_t now) {
         day = static_cast<int>(parts[1]);
         if (n == 3) {
             std::size_t ylen = tmp.size() - tmp.rfind(':') - 1;
-            if (ylen == 2) year = 2000 + static_cast<int>(parts[2]);
-            else if (ylen == 4) year = static_cast<int>(parts[2]);
-            else throw bad();
+            if (ylen == 2)
+                year = 2000 + static_cast<int>(parts[2]);
+            else if (ylen == 4)
+                year = static_cast<int>(parts[2]);
+            else
+                throw bad();
         } else {
             year_given = false;
             year = local_tm(now).tm_year + 1900;
@@ -280,7 +298,8 @@ int64_t parse_timestamp(std::string_view text, int64_t now) {
         clock = trim(v.substr(1));
         if (!parse_clock(clock, h, m, sec)) throw bad();
     }
-    if (year < 1970 || year > 9999 || month < 1 || month > 12 || day < 1 || day > days_in_month(year, month))
+    if (year < 1970 || year > 9999 || month < 1 || month > 12 || day < 1 ||
+        day > days_in_month(year, month))
         throw bad();
     std::tm tm{};
     tm.tm_year = year - 1900;
@@ -303,7 +322,8 @@ int64_t parse_timestamp(std::string_view text, int64_t now) {
 uint64_t parse_size_mb(std::string_view text) {
     std::string_view s = trim(text);
     auto bad = [&]() -> ParseError {
-        return ParseError("bad size '" + shown(text) + "': expected a number of megabytes, or a number with K, M, G or T");
+        return ParseError("bad size '" + shown(text) +
+                          "': expected a number of megabytes, or a number with K, M, G or T");
     };
     std::size_t k = 0;
     while (k < s.size() && is_digit(s[k])) ++k;
@@ -319,10 +339,14 @@ uint64_t parse_size_mb(std::string_view text) {
     uint64_t mult = 1;
     if (unit.empty() || iequals(unit, "m")) return v;
     if (iequals(unit, "k")) return v / 1024 + (v % 1024 != 0);
-    if (iequals(unit, "g")) mult = 1024;
-    else if (iequals(unit, "t")) mult = 1024 * 1024;
-    else if (iequals(unit, "p")) mult = 1024ull * 1024 * 1024;
-    else throw bad();
+    if (iequals(unit, "g"))
+        mult = 1024;
+    else if (iequals(unit, "t"))
+        mult = 1024 * 1024;
+    else if (iequals(unit, "p"))
+        mult = 1024ull * 1024 * 1024;
+    else
+        throw bad();
     if (v > kMax / mult) throw ParseError("size '" + shown(text) + "' is too large");
     return v * mult;
 }
@@ -336,4 +360,4 @@ std::string format_size_mb(uint64_t mb) {
     return std::to_string(mb) + "M";
 }
 
-}  // namespace drover
+} // namespace drover

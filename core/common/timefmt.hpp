@@ -8,8 +8,8 @@
 
 namespace drover {
 
-inline constexpr uint32_t kInfinite = 0xffffffffu;  // UNLIMITED / INFINITE
-inline constexpr uint32_t kNoVal = 0xfffffffeu;     // not set
+inline constexpr uint32_t kInfinite = 0xffffffffu; // UNLIMITED / INFINITE
+inline constexpr uint32_t kNoVal = 0xfffffffeu;    // not set
 
 // Parses a time limit into minutes (seconds round up): "M", "M:S", "H:M:S", "D-H", "D-H:M",
 // "D-H:M:S", "UNLIMITED", "INFINITE" (-> kInfinite). "0" is 0. Throws ParseError otherwise.
@@ -47,4 +47,4 @@ uint64_t parse_size_mb(std::string_view text);
 // 1048576 -> "1T", 0 -> "0". parse_size_mb reads every result back.
 std::string format_size_mb(uint64_t mb);
 
-}  // namespace drover
+} // namespace drover

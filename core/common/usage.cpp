@@ -22,14 +22,14 @@ uint64_t weighted(uint64_t a, uint32_t na, uint64_t b, uint32_t nb) {
     return static_cast<uint64_t>((sum + n / 2) / n);
 }
 
-}  // namespace
+} // namespace
 
 void merge(StepUsageSummary &into, const StepUsageSummary &from) {
     into.user_cpu_usec += from.user_cpu_usec;
     into.sys_cpu_usec += from.sys_cpu_usec;
     into.oom_kills += from.oom_kills;
     if (from.tasks == 0) return;
-    if (into.tasks == 0) {  // nothing measured yet: from's figures, with the totals so far
+    if (into.tasks == 0) { // nothing measured yet: from's figures, with the totals so far
         StepUsageSummary totals = into;
         into = from;
         into.user_cpu_usec = totals.user_cpu_usec;
@@ -61,4 +61,4 @@ void merge(StepUsageSummary &into, const StepUsageSummary &from) {
     into.tasks += from.tasks;
 }
 
-}  // namespace drover
+} // namespace drover

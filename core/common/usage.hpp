@@ -21,7 +21,7 @@ struct StepUsageSummary {
     uint32_t max_vsize_task = 0;
     uint64_t ave_vsize = 0;
 
-    uint64_t min_cpu_usec = 0;  // the task that used the least CPU (user + system)
+    uint64_t min_cpu_usec = 0; // the task that used the least CPU (user + system)
     std::string min_cpu_node;
     uint32_t min_cpu_task = 0;
     uint64_t ave_cpu_usec = 0;
@@ -38,8 +38,8 @@ struct StepUsageSummary {
     uint32_t max_disk_write_task = 0;
     uint64_t ave_disk_write = 0;
 
-    uint32_t tasks = 0;      // how many tasks the figures cover; 0 = nothing measured yet
-    uint32_t oom_kills = 0;  // processes the kernel killed at a memory limit
+    uint32_t tasks = 0;     // how many tasks the figures cover; 0 = nothing measured yet
+    uint32_t oom_kills = 0; // processes the kernel killed at a memory limit
 
     bool operator==(const StepUsageSummary &) const = default;
 };
@@ -51,4 +51,4 @@ struct StepUsageSummary {
 // tasks == 0, `from` gives every other figure as it is.
 void merge(StepUsageSummary &into, const StepUsageSummary &from);
 
-}  // namespace drover
+} // namespace drover

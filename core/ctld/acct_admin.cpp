@@ -4,7 +4,7 @@
 
 #include "proto/fb_read.hpp"
 
-#include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
+#include <utility> // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
 #include <boost/asio/steady_timer.hpp>
 #include <spdlog/spdlog.h>
 
@@ -20,7 +20,6 @@ namespace {
 
 constexpr std::string_view kSnapshotKey = "assoc_snapshot";
 
-
 AdminFields fields_of(const flatbuffers::Vector<flatbuffers::Offset<proto::KeyValue>> *v) {
     AdminFields out;
     if (v)
@@ -32,7 +31,7 @@ state::Bytes key_bytes() {
     return {reinterpret_cast<const uint8_t *>(kSnapshotKey.data()), kSnapshotKey.size()};
 }
 
-}  // namespace
+} // namespace
 
 struct AcctAdmin::Impl {
     Ctx &ctx;
@@ -49,10 +48,12 @@ struct AcctAdmin::Impl {
         std::vector<flatbuffers::Offset<proto::AcctAdminRow>> rows;
         for (const auto &row : plan.rows) {
             std::vector<flatbuffers::Offset<proto::KeyValue>> kvs;
-            for (const auto &[k, v] : row) kvs.push_back(proto::CreateKeyValueDirect(fbb, k.c_str(), v.c_str()));
+            for (const auto &[k, v] : row)
+                kvs.push_back(proto::CreateKeyValueDirect(fbb, k.c_str(), v.c_str()));
             rows.push_back(proto::CreateAcctAdminRow(fbb, fbb.CreateVector(kvs)));
         }
-        auto r = proto::CreateAcctAdminResponse(fbb, fbb.CreateVector(rows), fbb.CreateString(plan.message), changed);
+        auto r = proto::CreateAcctAdminResponse(fbb, fbb.CreateVector(rows),
+                                                fbb.CreateString(plan.message), changed);
         fbb.Finish(proto::CreateMessage(fbb, proto::Body::AcctAdminResponse, r.Union()));
         resp->reply({fbb.GetBufferPointer(), fbb.GetSize()});
     }
@@ -65,7 +66,8 @@ void AcctAdmin::start() {
     auto &ctx = impl_->ctx;
     if (auto saved = ctx.store.get(state::Table::Meta, key_bytes()))
         if (!ctx.acct.assocs().restore(saved->data(), saved->size()))
-            spdlog::error("the saved copy of the associations is damaged; waiting for the accounting store");
+            spdlog::error(
+                "the saved copy of the associations is damaged; waiting for the accounting store");
     refresh();
 }
 
@@ -83,9 +85,11 @@ void AcctAdmin::refresh() {
         },
         [this, recs](int rc, std::string why) {
             auto &ctx = impl_->ctx;
-            if (rc == DROVER_ENOENT) return;  // a store without associations: nothing to load
+            if (rc == DROVER_ENOENT) return; // a store without associations: nothing to load
             if (rc != DROVER_OK) {
-                spdlog::warn("associations not loaded from the accounting store ({}); trying again in 10 s", why);
+                spdlog::warn(
+                    "associations not loaded from the accounting store ({}); trying again in 10 s",
+                    why);
                 impl_->retry.expires_after(std::chrono::seconds(10));
                 impl_->retry.async_wait([this](const boost::system::error_code &ec) {
                     if (!ec) refresh();
@@ -94,21 +98,27 @@ void AcctAdmin::refresh() {
             }
             ctx.acct.assocs().replace(std::move(*recs));
             impl_->save();
-            spdlog::info("{} associations, accounts, users and clusters loaded", ctx.acct.assocs().all().size());
+            spdlog::info("{} associations, accounts, users and clusters loaded",
+                         ctx.acct.assocs().all().size());
         });
 }
 
-uint32_t AcctAdmin::admin_level(uint32_t uid) const { return ctld::admin_level(impl_->ctx, uid); }
+uint32_t AcctAdmin::admin_level(uint32_t uid) const {
+    return ctld::admin_level(impl_->ctx, uid);
+}
 
-void AcctAdmin::on_request(const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp) {
+void AcctAdmin::on_request(const std::shared_ptr<net::Request> &req,
+                           const net::ResponderPtr &resp) {
     auto &ctx = impl_->ctx;
     const auto *m = req->msg->body_as_AcctAdminRequest();
-    AdminRequest r{proto::str(m->verb()), proto::str(m->entity()), fields_of(m->fields()), fields_of(m->where())};
+    AdminRequest r{proto::str(m->verb()), proto::str(m->entity()), fields_of(m->fields()),
+                   fields_of(m->where())};
     LocalCluster local{ctx.conf.cluster_name, ctx.host, ctx.conf.slurmctld_port};
     if (!ctx.conf.controllers.empty()) local.control_host = ctx.conf.controllers.front().addr;
     const auto &acct = ctx.plugins.acct();
     if (!acct || !acct.ops.assoc_update || !acct.ops.assoc_list)
-        return resp->error(DROVER_ENOENT, "The accounting store (" + (acct ? acct.id : std::string("none")) +
+        return resp->error(DROVER_ENOENT, "The accounting store (" +
+                                              (acct ? acct.id : std::string("none")) +
                                               ") does not keep associations");
     if (r.verb != "show" && admin_level(req->peer.uid) < DROVER_ADMIN_ADMINISTRATOR)
         return resp->error(DROVER_EPERM, "Access/permission denied");
@@ -136,11 +146,13 @@ void AcctAdmin::on_request(const std::shared_ptr<net::Request> &req, const net::
         [this, change, shown, resp](int rc, std::string why) {
             auto &ctx = impl_->ctx;
             if (rc != DROVER_OK)
-                return resp->error(DROVER_EIO, "accounting store: " + (why.empty() ? std::string("refused the change") : why));
+                return resp->error(DROVER_EIO,
+                                   "accounting store: " +
+                                       (why.empty() ? std::string("refused the change") : why));
             ctx.acct.assocs().apply(*change);
             impl_->save();
             ctx.commit.after_commit([this, shown, resp] { impl_->reply(resp, *shown, true); });
         });
 }
 
-}  // namespace drover::ctld
+} // namespace drover::ctld

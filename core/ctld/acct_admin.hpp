@@ -33,10 +33,10 @@ struct LocalCluster {
 };
 
 struct AdminPlan {
-    std::string error;                // a refusal: nothing changes
-    std::string message;              // what changes, as sacctmgr says it
-    AssocChange change;               // empty: nothing to change
-    std::vector<AdminFields> rows;    // show: each record's fields by canonical name
+    std::string error;             // a refusal: nothing changes
+    std::string message;           // what changes, as sacctmgr says it
+    AssocChange change;            // empty: nothing to change
+    std::vector<AdminFields> rows; // show: each record's fields by canonical name
 };
 
 AdminPlan plan_admin(const AssocDb &db, const AdminRequest &req, const LocalCluster &local);
@@ -58,4 +58,4 @@ class AcctAdmin {
     std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace drover::ctld
+} // namespace drover::ctld

@@ -49,25 +49,32 @@ std::string one(const AdminFields &fields, std::string_view key, bool *given = n
     for (const auto &[k, v] : fields)
         if (k == key) {
             out = v;
-            if (out.size() >= 2 && (out.front() == '"' || out.front() == '\'') && out.back() == out.front())
+            if (out.size() >= 2 && (out.front() == '"' || out.front() == '\'') &&
+                out.back() == out.front())
                 out = out.substr(1, out.size() - 2);
             if (given) *given = true;
         }
     return out;
 }
 
-bool has(const Names &list, std::string_view v) { return std::find(list.begin(), list.end(), v) != list.end(); }
+bool has(const Names &list, std::string_view v) {
+    return std::find(list.begin(), list.end(), v) != list.end();
+}
 // An empty filter matches everything.
-bool pass(const Names &filter, std::string_view v) { return filter.empty() || has(filter, v); }
+bool pass(const Names &filter, std::string_view v) {
+    return filter.empty() || has(filter, v);
+}
 
-std::string fmt(const char *f, const std::string &a, const std::string &b = {}, const std::string &c = {}) {
+std::string fmt(const char *f, const std::string &a, const std::string &b = {},
+                const std::string &c = {}) {
     char buf[512];
     std::snprintf(buf, sizeof buf, f, a.c_str(), b.c_str(), c.c_str());
     return buf;
 }
 
-const std::set<std::string> kKeys = {"name", "cluster", "account", "user", "partition", "parent",
-                                      "description", "organization", "defaultaccount", "adminlevel"};
+const std::set<std::string> kKeys = {"name",           "cluster",   "account",     "user",
+                                     "partition",      "parent",    "description", "organization",
+                                     "defaultaccount", "adminlevel"};
 
 struct Planner {
     const AssocDb &db;
@@ -97,14 +104,17 @@ struct Planner {
         if (named.empty()) {
             *out = all_clusters();
             if (out->empty()) {
-                plan.error = "  Can't add accounts, no cluster defined yet.\n Please contact your administrator.";
+                plan.error = "  Can't add accounts, no cluster defined yet.\n Please contact your "
+                             "administrator.";
                 return false;
             }
             return true;
         }
         for (const auto &c : named)
             if (!db.cluster(c)) {
-                plan.error = fmt(" This cluster '%s' doesn't exist.\n        Contact your admin to add it to accounting.", c);
+                plan.error = fmt(" This cluster '%s' doesn't exist.\n        Contact your admin to "
+                                 "add it to accounting.",
+                                 c);
                 return false;
             }
         *out = named;
@@ -123,7 +133,12 @@ struct Planner {
             plan.change.puts.push_back(AssocRec::cluster_rec(n));
             added += fmt("  Name           = %s\n", n);
             // Every cluster starts with the root account and root as its user, as in Slurm.
-            if (!pending([] { AssocRec k; k.kind = DROVER_ACCT_ACCOUNT; k.name = "root"; return k; }())) {
+            if (!pending([] {
+                    AssocRec k;
+                    k.kind = DROVER_ACCT_ACCOUNT;
+                    k.name = "root";
+                    return k;
+                }())) {
                 AssocRec root;
                 root.kind = DROVER_ACCT_ACCOUNT;
                 root.name = "root";
@@ -131,7 +146,12 @@ struct Planner {
                 root.organization = "root";
                 plan.change.puts.push_back(root);
             }
-            if (!pending([] { AssocRec k; k.kind = DROVER_ACCT_USER; k.name = "root"; return k; }())) {
+            if (!pending([] {
+                    AssocRec k;
+                    k.kind = DROVER_ACCT_USER;
+                    k.name = "root";
+                    return k;
+                }())) {
                 AssocRec user;
                 user.kind = DROVER_ACCT_USER;
                 user.name = "root";
@@ -169,7 +189,9 @@ struct Planner {
             for (const auto &c : cl) {
                 if (account_on(n, c)) continue;
                 if (!account_on(parent, c)) {
-                    plan.error = fmt(" Parent account '%s' doesn't exist on cluster %s\n        Contact your admin to add this account.", parent, c);
+                    plan.error = fmt(" Parent account '%s' doesn't exist on cluster %s\n        "
+                                     "Contact your admin to add this account.",
+                                     parent, c);
                     return;
                 }
                 plan.change.puts.push_back(AssocRec::assoc(c, n, "", "", parent));
@@ -179,11 +201,15 @@ struct Planner {
         if (plan.change.empty()) return void(plan.message = " Nothing new added.\n");
         if (!accts.empty()) {
             plan.message += " Adding Account(s)\n" + accts + " Settings\n";
-            plan.message += "  Description     = " + (has_descr ? descr : std::string("Account Name")) + "\n";
-            plan.message += "  Organization    = " + (has_org ? org : std::string("Parent/Account Name")) + "\n";
+            plan.message +=
+                "  Description     = " + (has_descr ? descr : std::string("Account Name")) + "\n";
+            plan.message +=
+                "  Organization    = " + (has_org ? org : std::string("Parent/Account Name")) +
+                "\n";
         }
         if (!assocs.empty())
-            plan.message += " Associations\n" + assocs + " Settings\n  Parent        = " + parent + "\n";
+            plan.message +=
+                " Associations\n" + assocs + " Settings\n  Parent        = " + parent + "\n";
     }
 
     void add_user() {
@@ -197,13 +223,17 @@ struct Planner {
         std::string level_text = one(req.set, "adminlevel", &has_level);
         int level = has_level ? parse_admin_level(level_text) : DROVER_ADMIN_NONE;
         if (level < 0) return void(plan.error = " Invalid AdminLevel: " + level_text);
-        if (!defaults.empty() && !has(accounts, defaults.front())) accounts.push_back(defaults.front());
+        if (!defaults.empty() && !has(accounts, defaults.front()))
+            accounts.push_back(defaults.front());
         Names cl;
         if (!clusters(req.set, &cl)) return;
         for (const auto &a : accounts)
             for (const auto &c : cl)
                 if (!account_on(a, c))
-                    return void(plan.error = fmt(" This account '%s' doesn't exist on cluster %s.\n        Contact your admin to add this account.", a, c));
+                    return void(plan.error =
+                                    fmt(" This account '%s' doesn't exist on cluster %s.\n        "
+                                        "Contact your admin to add this account.",
+                                        a, c));
         std::string users, assocs;
         for (const auto &n : names) {
             const AssocRec *u = db.user(n);
@@ -230,8 +260,13 @@ struct Planner {
         if (plan.change.empty()) return void(plan.message = " Nothing new added.\n");
         if (!users.empty()) {
             plan.message += " Adding User(s)\n" + users + " Settings =\n";
-            plan.message += "  Default Account = " + (defaults.empty() ? (accounts.empty() ? "" : accounts.front()) : defaults.front()) + "\n";
-            if (has_level) plan.message += std::string("  Admin Level     = ") + admin_level_name(uint32_t(level)) + "\n";
+            plan.message +=
+                "  Default Account = " +
+                (defaults.empty() ? (accounts.empty() ? "" : accounts.front()) : defaults.front()) +
+                "\n";
+            if (has_level)
+                plan.message +=
+                    std::string("  Admin Level     = ") + admin_level_name(uint32_t(level)) + "\n";
         }
         if (!assocs.empty()) plan.message += " Associations =\n" + assocs;
     }
@@ -252,7 +287,9 @@ struct Planner {
                     if (!any) continue;
                 }
             }
-            if (kind == DROVER_ACCT_ACCOUNT && !pass(values(req.where, "organization"), r->organization)) continue;
+            if (kind == DROVER_ACCT_ACCOUNT &&
+                !pass(values(req.where, "organization"), r->organization))
+                continue;
             out.push_back(r);
         }
         return out;
@@ -275,9 +312,11 @@ struct Planner {
             AssocRec r = *u;
             if (has_def) {
                 bool assoc = false;
-                for (const auto *a : db.all(DROVER_ACCT_ASSOC)) assoc = assoc || (a->user == r.name && a->account == def);
+                for (const auto *a : db.all(DROVER_ACCT_ASSOC))
+                    assoc = assoc || (a->user == r.name && a->account == def);
                 if (!assoc)
-                    return void(plan.error = fmt(" User '%s' has no association with account '%s'", r.name, def));
+                    return void(plan.error = fmt(" User '%s' has no association with account '%s'",
+                                                 r.name, def));
                 r.default_account = def;
             }
             if (has_level) r.admin_level = uint32_t(level);
@@ -309,16 +348,19 @@ struct Planner {
             }
             if (!has_parent) continue;
             if (a->name == "root" || parent == a->name)
-                return void(plan.error = " Can't make '" + parent + "' the parent of '" + a->name + "'");
+                return void(plan.error =
+                                " Can't make '" + parent + "' the parent of '" + a->name + "'");
             for (const auto *as : db.all(DROVER_ACCT_ASSOC)) {
                 if (as->account != a->name || !as->user.empty()) continue;
                 if (!pass(values(req.where, "cluster"), as->cluster)) continue;
                 if (!account_on(parent, as->cluster))
-                    return void(plan.error = fmt(" Parent account '%s' doesn't exist on cluster %s", parent, as->cluster));
+                    return void(plan.error = fmt(" Parent account '%s' doesn't exist on cluster %s",
+                                                 parent, as->cluster));
                 // A parent may not sit below the account it would hold.
                 for (std::string up = parent; !up.empty();) {
                     if (up == a->name)
-                        return void(plan.error = " Can't make '" + parent + "' the parent of '" + a->name + "': it is below it");
+                        return void(plan.error = " Can't make '" + parent + "' the parent of '" +
+                                                 a->name + "': it is below it");
                     const AssocRec *p = pending(AssocRec::assoc(as->cluster, up, "", "", ""));
                     up = p ? p->parent : "";
                 }
@@ -335,16 +377,19 @@ struct Planner {
 
     // Associations the where clause names (users' and accounts').
     bool assoc_matches(const AssocRec &a) {
-        return pass(values(req.where, "cluster"), a.cluster) && pass(values(req.where, "account"), a.account) &&
-               pass(values(req.where, "user"), a.user) && pass(values(req.where, "partition"), a.partition);
+        return pass(values(req.where, "cluster"), a.cluster) &&
+               pass(values(req.where, "account"), a.account) &&
+               pass(values(req.where, "user"), a.user) &&
+               pass(values(req.where, "partition"), a.partition);
     }
 
     void remove_assoc(const AssocRec &a, std::string &said) {
         for (const auto &r : plan.change.removes)
             if (r.key() == a.key()) return;
         plan.change.removes.push_back(a);
-        said += a.user.empty() ? fmt("  C = %-10.10s A = %-10.10s\n", a.cluster, a.account)
-                               : fmt("  C = %-10.10s A = %-10.10s U = %-9.9s\n", a.cluster, a.account, a.user);
+        said += a.user.empty()
+                    ? fmt("  C = %-10.10s A = %-10.10s\n", a.cluster, a.account)
+                    : fmt("  C = %-10.10s A = %-10.10s U = %-9.9s\n", a.cluster, a.account, a.user);
     }
 
     void delete_cluster() {
@@ -366,13 +411,19 @@ struct Planner {
             if (a->name == "root") return void(plan.error = " You can't delete the root account");
             for (const auto *as : db.all(DROVER_ACCT_ASSOC)) {
                 if (!pass(cl, as->cluster)) continue;
-                if (as->user.empty() && as->parent == a->name && !has(values(req.where, "name"), as->account))
-                    return void(plan.error = fmt(" Account '%s' has sub-accounts (%s); delete or move them first", a->name, as->account));
+                if (as->user.empty() && as->parent == a->name &&
+                    !has(values(req.where, "name"), as->account))
+                    return void(
+                        plan.error =
+                            fmt(" Account '%s' has sub-accounts (%s); delete or move them first",
+                                a->name, as->account));
                 if (as->account != a->name) continue;
                 if (!as->user.empty()) {
                     const AssocRec *u = db.user(as->user);
                     if (u && u->default_account == a->name && cl.empty())
-                        return void(plan.error = fmt(" Account '%s' is the default account of user '%s'; change it first", a->name, u->name));
+                        return void(plan.error = fmt(" Account '%s' is the default account of user "
+                                                     "'%s'; change it first",
+                                                     a->name, u->name));
                 }
                 remove_assoc(*as, assocs);
             }
@@ -381,15 +432,19 @@ struct Planner {
                 list += "  " + a->name + "\n";
             }
         }
-        if (!list.empty()) plan.message = " Deleting accounts...\n" + list;
-        else if (!assocs.empty()) plan.message = " Deleting account associations...\n" + assocs;
-        else plan.message = " Nothing deleted\n";
+        if (!list.empty())
+            plan.message = " Deleting accounts...\n" + list;
+        else if (!assocs.empty())
+            plan.message = " Deleting account associations...\n" + assocs;
+        else
+            plan.message = " Nothing deleted\n";
     }
 
     void delete_user() {
         auto users = named(DROVER_ACCT_USER);
         // With account=, cluster= or partition= only those associations go; else the users.
-        bool some = !values(req.where, "account").empty() || !values(req.where, "cluster").empty() ||
+        bool some = !values(req.where, "account").empty() ||
+                    !values(req.where, "cluster").empty() ||
                     !values(req.where, "partition").empty();
         std::string list, assocs;
         for (const auto *u : users) {
@@ -397,7 +452,10 @@ struct Planner {
                 if (a->user != u->name) continue;
                 if (some && !assoc_matches(*a)) continue;
                 if (some && a->account == u->default_account && a->partition.empty())
-                    return void(plan.error = fmt(" Account '%s' is the default account of user '%s'; change it first", a->account, u->name));
+                    return void(
+                        plan.error = fmt(
+                            " Account '%s' is the default account of user '%s'; change it first",
+                            a->account, u->name));
                 remove_assoc(*a, assocs);
             }
             if (!some) {
@@ -405,9 +463,12 @@ struct Planner {
                 list += "  " + u->name + "\n";
             }
         }
-        if (!list.empty()) plan.message = " Deleting users...\n" + list;
-        else if (!assocs.empty()) plan.message = " Deleting user associations...\n" + assocs;
-        else plan.message = " Nothing deleted\n";
+        if (!list.empty())
+            plan.message = " Deleting users...\n" + list;
+        else if (!assocs.empty())
+            plan.message = " Deleting user associations...\n" + assocs;
+        else
+            plan.message = " Nothing deleted\n";
     }
 
     void delete_assoc() {
@@ -415,7 +476,8 @@ struct Planner {
         std::string said;
         for (const auto *a : db.all(DROVER_ACCT_ASSOC))
             if (!a->user.empty() && assoc_matches(*a)) remove_assoc(*a, said);
-        plan.message = said.empty() ? " Nothing deleted\n" : " Deleting user associations...\n" + said;
+        plan.message =
+            said.empty() ? " Nothing deleted\n" : " Deleting user associations...\n" + said;
     }
 
     // ---- show ----
@@ -435,15 +497,18 @@ struct Planner {
     void show_accounts() {
         for (const auto *a : named(DROVER_ACCT_ACCOUNT)) {
             if (!pass(values(req.where, "description"), lower(a->description))) continue;
-            plan.rows.push_back({{"account", a->name}, {"description", a->description},
+            plan.rows.push_back({{"account", a->name},
+                                 {"description", a->description},
                                  {"organization", a->organization}});
         }
     }
 
     void show_users() {
         for (const auto *u : named(DROVER_ACCT_USER)) {
-            if (!pass(values(req.where, "adminlevel"), lower(admin_level_name(u->admin_level)))) continue;
-            plan.rows.push_back({{"user", u->name}, {"defaultaccount", u->default_account},
+            if (!pass(values(req.where, "adminlevel"), lower(admin_level_name(u->admin_level))))
+                continue;
+            plan.rows.push_back({{"user", u->name},
+                                 {"defaultaccount", u->default_account},
                                  {"adminlevel", admin_level_name(u->admin_level)}});
         }
     }
@@ -460,7 +525,9 @@ struct Planner {
                 for (const auto *a : all)
                     if (a->cluster == c && a->account == acct && !a->user.empty()) add_row(*a);
                 for (const auto *a : all)
-                    if (a->cluster == c && a->user.empty() && a->parent == acct && a->account != acct) walk(a->account);
+                    if (a->cluster == c && a->user.empty() && a->parent == acct &&
+                        a->account != acct)
+                        walk(a->account);
             };
             walk("root");
         }
@@ -468,9 +535,13 @@ struct Planner {
 
     void add_row(const AssocRec &a) {
         if (!assoc_matches(a)) return;
-        plan.rows.push_back({{"cluster", a.cluster}, {"account", a.account}, {"user", a.user},
-                             {"partition", a.partition}, {"parentname", a.user.empty() ? a.parent : ""},
-                             {"share", "1"}, {"qos", "normal"}});
+        plan.rows.push_back({{"cluster", a.cluster},
+                             {"account", a.account},
+                             {"user", a.user},
+                             {"partition", a.partition},
+                             {"parentname", a.user.empty() ? a.parent : ""},
+                             {"share", "1"},
+                             {"qos", "normal"}});
     }
 
     void run() {
@@ -479,33 +550,51 @@ struct Planner {
                 if (!kKeys.count(k)) return void(plan.error = " Unknown option: " + k + "=" + v);
         const std::string &v = req.verb, &e = req.entity;
         if (v == "show") {
-            if (e == "cluster") show_clusters();
-            else if (e == "account") show_accounts();
-            else if (e == "user") show_users();
-            else if (e == "association") show_assocs();
-            else plan.error = " Unknown entity: " + e;
+            if (e == "cluster")
+                show_clusters();
+            else if (e == "account")
+                show_accounts();
+            else if (e == "user")
+                show_users();
+            else if (e == "association")
+                show_assocs();
+            else
+                plan.error = " Unknown entity: " + e;
         } else if (v == "add") {
-            if (e == "cluster") add_cluster();
-            else if (e == "account") add_account();
-            else if (e == "user") add_user();
-            else plan.error = " Can't add " + e + "s: add a user with account= to make an association";
+            if (e == "cluster")
+                add_cluster();
+            else if (e == "account")
+                add_account();
+            else if (e == "user")
+                add_user();
+            else
+                plan.error =
+                    " Can't add " + e + "s: add a user with account= to make an association";
         } else if (v == "modify") {
-            if (e == "user") modify_user();
-            else if (e == "account") modify_account();
-            else plan.error = " Can't modify " + e + "s";
+            if (e == "user")
+                modify_user();
+            else if (e == "account")
+                modify_account();
+            else
+                plan.error = " Can't modify " + e + "s";
         } else if (v == "delete") {
-            if (e == "cluster") delete_cluster();
-            else if (e == "account") delete_account();
-            else if (e == "user") delete_user();
-            else if (e == "association") delete_assoc();
-            else plan.error = " Unknown entity: " + e;
+            if (e == "cluster")
+                delete_cluster();
+            else if (e == "account")
+                delete_account();
+            else if (e == "user")
+                delete_user();
+            else if (e == "association")
+                delete_assoc();
+            else
+                plan.error = " Unknown entity: " + e;
         } else {
             plan.error = " Unknown command: " + v;
         }
     }
 };
 
-}  // namespace
+} // namespace
 
 AdminPlan plan_admin(const AssocDb &db, const AdminRequest &req, const LocalCluster &local) {
     Planner p{db, req, local, {}};
@@ -514,4 +603,4 @@ AdminPlan plan_admin(const AssocDb &db, const AdminRequest &req, const LocalClus
     return std::move(p.plan);
 }
 
-}  // namespace drover::ctld
+} // namespace drover::ctld

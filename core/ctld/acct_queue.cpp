@@ -1,7 +1,7 @@
 // acct_queue.cpp - the accounting worker thread.
 #include "ctld/acct_queue.hpp"
 
-#include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
+#include <utility> // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 #include <variant>
@@ -40,8 +40,8 @@ void AcctQueue::run() {
         {
             std::unique_lock lk(mu_);
             cv_.wait(lk, [this] { return stopping_ || !queue_.empty(); });
-            if (stopping_) return;  // whatever is left stays spooled for the next start
-            item = queue_.front();  // an event leaves the queue only once delivered
+            if (stopping_) return; // whatever is left stays spooled for the next start
+            item = queue_.front(); // an event leaves the queue only once delivered
         }
         if (item.query) {
             item.query();
@@ -51,7 +51,8 @@ void AcctQueue::run() {
         }
         std::string why;
         if (deliver(item, &why)) {
-            if (failing) spdlog::info("[{}] accounting store is back; delivering spooled records", acct_.id);
+            if (failing)
+                spdlog::info("[{}] accounting store is back; delivering spooled records", acct_.id);
             failing = false;
             {
                 std::lock_guard lk(mu_);
@@ -86,7 +87,7 @@ bool AcctQueue::deliver(const Item &item, std::string *why) {
 }
 
 bool AcctQueue::deliver(int event, const AcctRecord &r, std::string *why) {
-    if (!acct_ || !acct_.ops.job_event) return true;  // no store: nothing to keep
+    if (!acct_ || !acct_.ops.job_event) return true; // no store: nothing to keep
     drover_acct_job j{};
     j.struct_size = sizeof j;
     j.job_id = r.job_id;
@@ -115,7 +116,8 @@ bool AcctQueue::deliver(int event, const AcctRecord &r, std::string *why) {
     j.comment = plugin::cstr(r.comment);
     drover_error err{};
     if (acct_.ops.job_event(acct_.state, event, &j, &err) == DROVER_OK) return true;
-    *why = "job " + std::to_string(r.job_id) + ": " + (err.text[0] ? err.text : "store refused the record");
+    *why = "job " + std::to_string(r.job_id) + ": " +
+           (err.text[0] ? err.text : "store refused the record");
     return false;
 }
 
@@ -136,7 +138,8 @@ bool AcctQueue::deliver(int, const AcctNodeEvent &r, std::string *why) {
     drover_acct_node_event ev = acct_node_event_view(r, cluster_);
     drover_error err{};
     if (acct_.ops.node_event(acct_.state, &ev, &err) == DROVER_OK) return true;
-    *why = "event of node " + r.node_name + ": " + (err.text[0] ? err.text : "store refused the record");
+    *why = "event of node " + r.node_name + ": " +
+           (err.text[0] ? err.text : "store refused the record");
     return false;
 }
 
@@ -247,4 +250,4 @@ void AcctQueue::answer_event_query(const AcctEventQuery &q,
     boost::asio::post(io_, [done, out = std::move(out)]() mutable { done(std::move(out)); });
 }
 
-}  // namespace drover::ctld
+} // namespace drover::ctld

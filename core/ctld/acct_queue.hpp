@@ -33,7 +33,7 @@ struct AcctQuery {
     uint32_t uid = DROVER_NO_VAL;
     int64_t start_after = 0, end_before = 0;
     bool duplicates = false;
-    bool jobs_only = false;  // no steps (sacct -X)
+    bool jobs_only = false; // no steps (sacct -X)
 };
 
 // sacctmgr show event: drover_acct_event_query's members (empty: no filter).
@@ -47,7 +47,7 @@ class AcctQueue {
     // delivered(seq) runs on the loop once the record spooled under seq is in the store.
     AcctQueue(boost::asio::io_context &io, const plugin::Bound<drover_acct_ops> &acct,
               std::string cluster, std::function<void(uint64_t seq)> delivered);
-    ~AcctQueue();  // stops; undelivered records stay spooled for the next start
+    ~AcctQueue(); // stops; undelivered records stay spooled for the next start
 
     // Queues a record already spooled (and committed) under seq: a job's (event DROVER_ACCT_JOB_*),
     // a step's (DROVER_ACCT_STEP_START or _END) or a node event (kAcctNodeEventCode).
@@ -71,10 +71,10 @@ class AcctQueue {
 
   private:
     struct Item {
-        uint64_t seq = 0;  // a record when non-zero
+        uint64_t seq = 0; // a record when non-zero
         int event = 0;
         AcctPayload rec;
-        std::function<void()> query;  // or a query (or sacctmgr's task) to run in turn
+        std::function<void()> query; // or a query (or sacctmgr's task) to run in turn
     };
     void run();
     void push_task(std::function<void()> task);
@@ -100,4 +100,4 @@ class AcctQueue {
     std::thread thread_;
 };
 
-}  // namespace drover::ctld
+} // namespace drover::ctld

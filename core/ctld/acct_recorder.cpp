@@ -44,4 +44,4 @@ void AcctRecorder::recover() {
     if (n) spdlog::info("{} accounting records from before the restart are being delivered", n);
 }
 
-}  // namespace drover::ctld
+} // namespace drover::ctld

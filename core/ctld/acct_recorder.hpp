@@ -36,7 +36,7 @@ class AcctRecorder {
     Committer &commit_;
     state::Store &store_;
     AcctQueue &queue_;
-    uint64_t seq_ = 0;  // the last sequence number spooled
+    uint64_t seq_ = 0; // the last sequence number spooled
 };
 
-}  // namespace drover::ctld
+} // namespace drover::ctld

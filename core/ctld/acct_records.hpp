@@ -36,12 +36,12 @@ struct AcctRecord {
 // microseconds; the "max" figures name the node and task that had them.
 struct AcctStepRecord {
     uint32_t job_id = 0;
-    uint32_t step_id = 0;  // 0.. for srun steps; DROVER_STEP_BATCH, DROVER_STEP_EXTERN
+    uint32_t step_id = 0; // 0.. for srun steps; DROVER_STEP_BATCH, DROVER_STEP_EXTERN
     std::string name, node_list;
     uint32_t nodes = 0, tasks = 0, cpus = 0;
-    uint64_t req_mem_mb = 0;  // per node; 0 when not limited
-    uint32_t state = 0;       // enum drover_job_state
-    int32_t exit_status = 0;  // raw wait status (the highest of its tasks)
+    uint64_t req_mem_mb = 0; // per node; 0 when not limited
+    uint32_t state = 0;      // enum drover_job_state
+    int32_t exit_status = 0; // raw wait status (the highest of its tasks)
     int64_t start_time = 0, end_time = 0;
     uint32_t cancelled_by = DROVER_NO_VAL;
     uint32_t max_rss_task = 0;
@@ -50,21 +50,21 @@ struct AcctStepRecord {
     uint64_t max_vsize = 0, ave_vsize = 0;
     std::string max_vsize_node;
     uint64_t ave_cpu_usec = 0, min_cpu_usec = 0;
-    uint64_t user_cpu_usec = 0, sys_cpu_usec = 0;  // totals over all tasks
+    uint64_t user_cpu_usec = 0, sys_cpu_usec = 0; // totals over all tasks
     uint64_t max_disk_read = 0, max_disk_write = 0, ave_disk_read = 0, ave_disk_write = 0;
     std::string max_disk_read_node, max_disk_write_node;
-    std::string tres_alloc;  // "cpu=4,mem=1G,node=1"
+    std::string tres_alloc; // "cpu=4,mem=1G,node=1"
 };
 
 // One node event: every drover_acct_node_event member but the cluster, which the accounting
 // thread adds (this controller's ClusterName), as it does for jobs.
 struct AcctNodeEvent {
     std::string node_name;
-    uint32_t state = 0, flags = 0;  // the node's when the event began
+    uint32_t state = 0, flags = 0; // the node's when the event began
     std::string reason;
     uint32_t reason_uid = DROVER_NO_VAL;
     int64_t start_time = 0;
-    int64_t end_time = 0;  // 0: it lasts
+    int64_t end_time = 0; // 0: it lasts
 };
 
 // Any record, as the spool and the accounting thread carry them, in the order they were made.
@@ -84,4 +84,4 @@ drover_acct_node_event acct_node_event_view(const AcctNodeEvent &r, const std::s
 std::vector<uint8_t> encode_acct(int event, const AcctPayload &r);
 bool decode_acct(const uint8_t *data, std::size_t len, int *event, AcctPayload *r);
 
-}  // namespace drover::ctld
+} // namespace drover::ctld

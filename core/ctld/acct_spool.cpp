@@ -15,7 +15,6 @@ namespace drover::ctld {
 
 namespace {
 
-
 std::vector<uint8_t> with_event(int event, const flatbuffers::FlatBufferBuilder &fbb) {
     std::vector<uint8_t> out(1 + fbb.GetSize());
     out[0] = uint8_t(event);
@@ -23,8 +22,12 @@ std::vector<uint8_t> with_event(int event, const flatbuffers::FlatBufferBuilder 
     return out;
 }
 
-bool job_event(int event) { return event >= DROVER_ACCT_JOB_SUBMIT && event <= DROVER_ACCT_JOB_END; }
-bool step_event(int event) { return event == DROVER_ACCT_STEP_START || event == DROVER_ACCT_STEP_END; }
+bool job_event(int event) {
+    return event >= DROVER_ACCT_JOB_SUBMIT && event <= DROVER_ACCT_JOB_END;
+}
+bool step_event(int event) {
+    return event == DROVER_ACCT_STEP_START || event == DROVER_ACCT_STEP_END;
+}
 
 // The table after the event byte, verified; nullptr when damaged. buf keeps it aligned.
 template <class T>
@@ -36,7 +39,7 @@ const T *verified(const uint8_t *data, std::size_t len, std::vector<uint8_t> &bu
     return flatbuffers::GetRoot<T>(buf.data());
 }
 
-}  // namespace
+} // namespace
 
 drover_acct_step acct_step_view(const AcctStepRecord &r) {
     drover_acct_step s{};
@@ -85,9 +88,9 @@ flatbuffers::Offset<proto::AcctStep> build_acct_step(flatbuffers::FlatBufferBuil
     return proto::CreateAcctStep(
         b, s.job_id, s.step_id, name, nodes, s.nodes, s.tasks, s.cpus, s.req_mem_mb, s.state,
         s.exit_status, s.start_time, s.end_time, s.cancelled_by, s.max_rss_task, s.max_rss,
-        s.ave_rss, rss_node, s.max_vsize, s.ave_vsize, vsize_node, s.ave_cpu_usec,
-        s.user_cpu_usec, s.sys_cpu_usec, s.max_disk_read, s.max_disk_write, read_node, write_node,
-        tres, tail ? s.min_cpu_usec : 0, tail ? s.ave_disk_read : 0, tail ? s.ave_disk_write : 0);
+        s.ave_rss, rss_node, s.max_vsize, s.ave_vsize, vsize_node, s.ave_cpu_usec, s.user_cpu_usec,
+        s.sys_cpu_usec, s.max_disk_read, s.max_disk_write, read_node, write_node, tres,
+        tail ? s.min_cpu_usec : 0, tail ? s.ave_disk_read : 0, tail ? s.ave_disk_write : 0);
 }
 
 drover_acct_node_event acct_node_event_view(const AcctNodeEvent &r, const std::string &cluster) {
@@ -105,7 +108,7 @@ drover_acct_node_event acct_node_event_view(const AcctNodeEvent &r, const std::s
 }
 
 flatbuffers::Offset<proto::AcctNodeEvent> build_acct_node_event(flatbuffers::FlatBufferBuilder &b,
-                                                               const drover_acct_node_event &in) {
+                                                                const drover_acct_node_event &in) {
     drover_acct_node_event ev{};
     std::memcpy(&ev, &in, std::min<std::size_t>(in.struct_size, sizeof ev));
     auto str = [&](drover_str v) { return b.CreateString(v.ptr ? v.ptr : "", v.len); };
@@ -217,7 +220,7 @@ bool decode_as(const uint8_t *data, std::size_t len, AcctPayload *out) {
     return true;
 }
 
-}  // namespace
+} // namespace
 
 std::vector<uint8_t> encode_acct(int event, const AcctPayload &r) {
     flatbuffers::FlatBufferBuilder fbb(256);
@@ -228,10 +231,11 @@ std::vector<uint8_t> encode_acct(int event, const AcctPayload &r) {
 bool decode_acct(const uint8_t *data, std::size_t len, int *event, AcctPayload *r) {
     if (len < 1) return false;
     const int ev = data[0];
-    bool ok = job_event(ev)              ? decode_as<proto::AcctJob, AcctRecord>(data, len, r)
-              : step_event(ev)           ? decode_as<proto::AcctStep, AcctStepRecord>(data, len, r)
-              : ev == kAcctNodeEventCode ? decode_as<proto::AcctNodeEvent, AcctNodeEvent>(data, len, r)
-                                         : false;
+    bool ok = job_event(ev)    ? decode_as<proto::AcctJob, AcctRecord>(data, len, r)
+              : step_event(ev) ? decode_as<proto::AcctStep, AcctStepRecord>(data, len, r)
+              : ev == kAcctNodeEventCode
+                  ? decode_as<proto::AcctNodeEvent, AcctNodeEvent>(data, len, r)
+                  : false;
     if (ok) *event = ev;
     return ok;
 }
@@ -265,8 +269,8 @@ void AcctResponseBuilder::flush() {
     rows_.push_back(proto::CreateAcctJob(
         fbb_, j.job_id, j.user_id, j.group_id, cluster_, name_, part_, acct_, nodes_, wd_,
         j.alloc_nodes, j.alloc_cpus, j.req_cpus, j.req_mem_mb, j.state, j.exit_status,
-        j.time_limit_min, j.submit_time, j.eligible_time, j.start_time, j.end_time,
-        j.cancelled_by, j.array_job_id, j.array_task_id, comment_, steps));
+        j.time_limit_min, j.submit_time, j.eligible_time, j.start_time, j.end_time, j.cancelled_by,
+        j.array_job_id, j.array_task_id, comment_, steps));
     steps_.clear();
     pending_ = false;
 }
@@ -286,4 +290,4 @@ std::vector<uint8_t> AcctResponseBuilder::finish() {
     return {fbb_.GetBufferPointer(), fbb_.GetBufferPointer() + fbb_.GetSize()};
 }
 
-}  // namespace drover::ctld
+} // namespace drover::ctld

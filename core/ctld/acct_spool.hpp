@@ -17,7 +17,7 @@ flatbuffers::Offset<proto::AcctStep> build_acct_step(flatbuffers::FlatBufferBuil
 
 // A node event as proto::AcctNodeEvent. Members past ev.struct_size are written as 0 / empty.
 flatbuffers::Offset<proto::AcctNodeEvent> build_acct_node_event(flatbuffers::FlatBufferBuilder &b,
-                                                               const drover_acct_node_event &ev);
+                                                                const drover_acct_node_event &ev);
 
 // Builds an AcctQueryResponse message from a store's stream: each job, then that job's steps.
 class AcctResponseBuilder {
@@ -34,7 +34,7 @@ class AcctResponseBuilder {
 
     flatbuffers::FlatBufferBuilder fbb_;
     std::vector<flatbuffers::Offset<proto::AcctJob>> rows_;
-    bool pending_ = false;  // job_ waits for its steps
+    bool pending_ = false; // job_ waits for its steps
     drover_acct_job job_{};
     flatbuffers::Offset<flatbuffers::String> cluster_, name_, part_, acct_, nodes_, wd_, comment_;
     std::vector<flatbuffers::Offset<proto::AcctStep>> steps_;
@@ -44,7 +44,9 @@ class AcctResponseBuilder {
 class AcctEventResponseBuilder {
   public:
     AcctEventResponseBuilder() : fbb_(1 << 12) {}
-    void event(const drover_acct_node_event &ev) { rows_.push_back(build_acct_node_event(fbb_, ev)); }
+    void event(const drover_acct_node_event &ev) {
+        rows_.push_back(build_acct_node_event(fbb_, ev));
+    }
     // The finished Message (Body::AcctEventQueryResponse).
     std::vector<uint8_t> finish();
 
@@ -53,4 +55,4 @@ class AcctEventResponseBuilder {
     std::vector<flatbuffers::Offset<proto::AcctNodeEvent>> rows_;
 };
 
-}  // namespace drover::ctld
+} // namespace drover::ctld

@@ -14,7 +14,9 @@ namespace drover::ctld {
 
 namespace {
 
-std::string text(drover_str s) { return s.ptr ? std::string(s.ptr, s.len) : std::string(); }
+std::string text(drover_str s) {
+    return s.ptr ? std::string(s.ptr, s.len) : std::string();
+}
 
 std::string lower(std::string_view s) {
     std::string out(s);
@@ -24,7 +26,7 @@ std::string lower(std::string_view s) {
 
 constexpr std::string_view kRefused = "Invalid account or account/partition combination specified";
 
-}  // namespace
+} // namespace
 
 std::string AssocRec::key() const {
     std::string k(1, char('0' + kind));
@@ -89,9 +91,12 @@ AssocRec AssocRec::assoc(std::string cluster, std::string account, std::string u
 
 const char *admin_level_name(uint32_t level) {
     switch (level) {
-    case DROVER_ADMIN_OPERATOR: return "Operator";
-    case DROVER_ADMIN_ADMINISTRATOR: return "Administrator";
-    default: return "None";
+    case DROVER_ADMIN_OPERATOR:
+        return "Operator";
+    case DROVER_ADMIN_ADMINISTRATOR:
+        return "Administrator";
+    default:
+        return "None";
     }
 }
 
@@ -107,7 +112,8 @@ bool acct_enforce_associations(std::string_view enforce) {
     std::string item;
     for (std::size_t i = 0; i <= enforce.size(); ++i) {
         if (i == enforce.size() || enforce[i] == ',') {
-            if (item == "associations" || item == "limits" || item == "qos" || item == "safe") return true;
+            if (item == "associations" || item == "limits" || item == "qos" || item == "safe")
+                return true;
             item.clear();
         } else if (enforce[i] != ' ') {
             item.push_back(char(std::tolower(static_cast<unsigned char>(enforce[i]))));
@@ -228,4 +234,4 @@ bool AssocDb::restore(const uint8_t *data, std::size_t len) {
     return true;
 }
 
-}  // namespace drover::ctld
+} // namespace drover::ctld

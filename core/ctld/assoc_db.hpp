@@ -17,7 +17,7 @@ namespace drover::ctld {
 
 // One drover_acct_assoc, owning its strings.
 struct AssocRec {
-    uint32_t kind = 0;  // enum drover_acct_assoc_kind
+    uint32_t kind = 0; // enum drover_acct_assoc_kind
     std::string name, cluster, account, user, partition, parent, description, organization,
         default_account;
     uint32_t admin_level = DROVER_ADMIN_NONE;
@@ -60,7 +60,8 @@ class AssocDb {
     // Every record of kind (0: all), in key order.
     std::vector<const AssocRec *> all(uint32_t kind = 0) const;
     // The user's associations on cluster (any partition).
-    std::vector<const AssocRec *> user_assocs(std::string_view cluster, std::string_view user) const;
+    std::vector<const AssocRec *> user_assocs(std::string_view cluster,
+                                              std::string_view user) const;
 
     uint32_t admin_level(std::string_view user) const;
 
@@ -75,8 +76,8 @@ class AssocDb {
     bool restore(const uint8_t *data, std::size_t len);
 
   private:
-    std::map<std::string, AssocRec> recs_;  // by key()
+    std::map<std::string, AssocRec> recs_; // by key()
     bool loaded_ = false;
 };
 
-}  // namespace drover::ctld
+} // namespace drover::ctld

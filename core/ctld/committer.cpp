@@ -1,7 +1,7 @@
 // committer.cpp - batched commits on the controller's loop.
 #include "ctld/committer.hpp"
 
-#include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
+#include <utility> // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 #include <algorithm>
@@ -87,4 +87,4 @@ void Committer::released(uint64_t seq) {
     }
 }
 
-}  // namespace drover::ctld
+} // namespace drover::ctld

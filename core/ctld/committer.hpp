@@ -76,7 +76,7 @@ class Committer {
     std::optional<state::Store::Txn> txn_;
     std::vector<state::Change> changes_;
     std::vector<std::function<void()>> after_;
-    std::deque<Waiting> waiting_;  // committed, not yet acknowledged by the replica
+    std::deque<Waiting> waiting_; // committed, not yet acknowledged by the replica
     CommitListener *listener_ = nullptr;
     uint64_t commits_ = 0;
     uint64_t seq_ = 0, epoch_ = 0;
@@ -89,4 +89,4 @@ inline constexpr const char *kMetaReplEpoch = "repl_epoch";
 // The highest controller generation this store has seen.
 inline constexpr const char *kMetaEpoch = "epoch";
 
-}  // namespace drover::ctld
+} // namespace drover::ctld

@@ -19,7 +19,7 @@ class PluginSet;
 namespace drover::net {
 class Authenticator;
 class CallPool;
-}  // namespace drover::net
+} // namespace drover::net
 namespace drover::state {
 class Store;
 }
@@ -48,14 +48,14 @@ struct Ctx {
     Scheduler *sched = nullptr;
     StepManager *steps = nullptr;
     uint32_t slurm_uid = 0;
-    std::string host;  // this controller's name
-    AcctRecorder *recorder = nullptr;  // accounting records go through its spool
-    uint64_t epoch = 0;  // this controller's generation, stamped on what it sends to nodes
-    std::function<void()> fenced;  // a node refused us for a newer generation: step down
+    std::string host;                 // this controller's name
+    AcctRecorder *recorder = nullptr; // accounting records go through its spool
+    uint64_t epoch = 0;           // this controller's generation, stamped on what it sends to nodes
+    std::function<void()> fenced; // a node refused us for a newer generation: step down
 
     // root and SlurmUser administer.
     bool is_admin(uint32_t uid) const { return uid == 0 || uid == slurm_uid; }
     static int64_t now() { return int64_t(::time(nullptr)); }
 };
 
-}  // namespace drover::ctld
+} // namespace drover::ctld

@@ -1,7 +1,7 @@
 // controller.cpp - droverctld's wiring: parts, message routing and timers.
 #include "ctld/controller.hpp"
 
-#include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
+#include <utility> // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
 #include <boost/asio.hpp>
 #include <pwd.h>
 #include <sys/stat.h>
@@ -83,7 +83,8 @@ void config_reply(const Config &conf, const Ctx &ctx, const Resp &resp) {
     add("PluginDir", conf.plugin_dir.empty() ? "(built-in)" : conf.plugin_dir);
     add("ProctrackType", conf.proctrack_type);
     add("Prolog", conf.prolog.empty() ? "(null)" : conf.prolog);
-    add("SchedulerParameters", conf.scheduler_parameters.empty() ? "(null)" : conf.scheduler_parameters);
+    add("SchedulerParameters",
+        conf.scheduler_parameters.empty() ? "(null)" : conf.scheduler_parameters);
     add("SchedulerType", conf.scheduler_type);
     add("SelectType", conf.select_type);
     std::string hosts;
@@ -100,7 +101,8 @@ void config_reply(const Config &conf, const Ctx &ctx, const Resp &resp) {
     {
         state::Store::Space sp = ctx.store.space(true);
         add("StateSaveMaxSize", std::to_string(sp.map_bytes >> 20) + "M (" +
-                                    std::to_string((sp.map_bytes - sp.free_bytes) >> 20) + "M used)");
+                                    std::to_string((sp.map_bytes - sp.free_bytes) >> 20) +
+                                    "M used)");
     }
     add("SwitchType", conf.switch_type);
     add("TreeWidth", std::to_string(conf.tree_width));
@@ -111,29 +113,31 @@ void config_reply(const Config &conf, const Ctx &ctx, const Resp &resp) {
     resp->reply({fbb.GetBufferPointer(), fbb.GetSize()});
 }
 
-}  // namespace
+} // namespace
 
 namespace {
 
 struct ActiveOutcome {
     bool stop = true;
-    bool take_back = false;  // as a standby, ask for control again once caught up
+    bool take_back = false; // as a standby, ask for control again once caught up
 };
 
 // The controller in control: recovers the store, serves until shut down or until control moves
 // to another controller.
 ActiveOutcome run_active(Config &conf, plugin::PluginSet &plugins, net::Authenticator &auth,
-                         state::Store &store, std::size_t self, uint64_t seen_epoch, bool cold_start) {
+                         state::Store &store, std::size_t self, uint64_t seen_epoch,
+                         bool cold_start) {
     asio::io_context io(1);
     Committer commit(io, store);
     net::CallPool pool(io, 8);
-    AcctRecorder *recorder_ptr = nullptr;  // set below; records are delivered only after recovery
+    AcctRecorder *recorder_ptr = nullptr; // set below; records are delivered only after recovery
     AcctQueue acct(io, plugins.acct(), conf.cluster_name,
                    [&recorder_ptr](uint64_t seq) { recorder_ptr->delivered(seq); });
     AcctRecorder recorder(commit, store, acct);
     recorder_ptr = &recorder;
 
-    Ctx ctx{io, conf, plugins, auth, store, commit, pool, acct, nullptr, nullptr, nullptr, nullptr, 0, {}, &recorder};
+    Ctx ctx{io,      conf,    plugins, auth,    store, commit, pool,     acct,
+            nullptr, nullptr, nullptr, nullptr, 0,     {},     &recorder};
     ctx.host = conf.controllers.empty() ? daemon::short_hostname() : conf.controllers[self].name;
     ctx.slurm_uid = daemon::uid_of(conf.slurm_user);
     // Each time a controller takes control it starts a newer generation, which fences the
@@ -181,16 +185,24 @@ ActiveOutcome run_active(Config &conf, plugin::PluginSet &plugins, net::Authenti
         {proto::Body::JobInfoRequest, [&](const Req &q, const Resp &r) { jobs.on_info(q, r); }},
         {proto::Body::JobSignalRequest, [&](const Req &q, const Resp &r) { jobs.on_signal(q, r); }},
         {proto::Body::JobUpdateRequest, [&](const Req &q, const Resp &r) { jobs.on_update(q, r); }},
-        {proto::Body::JobCompleteRequest, [&](const Req &q, const Resp &r) { jobs.on_complete(q, r); }},
-        {proto::Body::StepCreateRequest, [&](const Req &q, const Resp &r) { steps.on_create(q, r); }},
-        {proto::Body::StepCompleteRequest, [&](const Req &q, const Resp &r) { steps.on_complete(q, r); }},
+        {proto::Body::JobCompleteRequest,
+         [&](const Req &q, const Resp &r) { jobs.on_complete(q, r); }},
+        {proto::Body::StepCreateRequest,
+         [&](const Req &q, const Resp &r) { steps.on_create(q, r); }},
+        {proto::Body::StepCompleteRequest,
+         [&](const Req &q, const Resp &r) { steps.on_complete(q, r); }},
         {proto::Body::StepInfoRequest, [&](const Req &q, const Resp &r) { steps.on_info(q, r); }},
         {proto::Body::JobWaitRequest, [&](const Req &q, const Resp &r) { steps.on_wait(q, r); }},
-        {proto::Body::NodeRegisterRequest, [&](const Req &q, const Resp &r) { nodes.on_register(q, r); }},
-        {proto::Body::NodeInfoRequest, [&](const Req &q, const Resp &r) { nodes.on_node_info(q, r); }},
-        {proto::Body::NodeUpdateRequest, [&](const Req &q, const Resp &r) { nodes.on_node_update(q, r); }},
-        {proto::Body::PartitionInfoRequest, [&](const Req &q, const Resp &r) { nodes.on_partition_info(q, r); }},
-        {proto::Body::ConfigRequest, [&](const Req &, const Resp &r) { config_reply(conf, ctx, r); }},
+        {proto::Body::NodeRegisterRequest,
+         [&](const Req &q, const Resp &r) { nodes.on_register(q, r); }},
+        {proto::Body::NodeInfoRequest,
+         [&](const Req &q, const Resp &r) { nodes.on_node_info(q, r); }},
+        {proto::Body::NodeUpdateRequest,
+         [&](const Req &q, const Resp &r) { nodes.on_node_update(q, r); }},
+        {proto::Body::PartitionInfoRequest,
+         [&](const Req &q, const Resp &r) { nodes.on_partition_info(q, r); }},
+        {proto::Body::ConfigRequest,
+         [&](const Req &, const Resp &r) { config_reply(conf, ctx, r); }},
         {proto::Body::ControllerPingRequest,
          [&](const Req &, const Resp &r) {
              flatbuffers::FlatBufferBuilder fbb(128);
@@ -211,32 +223,39 @@ ActiveOutcome run_active(Config &conf, plugin::PluginSet &plugins, net::Authenti
              query.end_before = a->end_before();
              query.duplicates = a->duplicates();
              query.jobs_only = a->jobs_only();
-             if (uint32_t only = Viewer(ctx, q->peer.uid).acct_records_user(); only != DROVER_NO_VAL)
+             if (uint32_t only = Viewer(ctx, q->peer.uid).acct_records_user();
+                 only != DROVER_NO_VAL)
                  query.uid = only;
              acct.query(std::move(query), [r](std::vector<uint8_t> msg) { r->reply(msg); });
          }},
         {proto::Body::AcctEventQueryRequest,
          [&](const Req &q, const Resp &r) {
              if (!Viewer(ctx, q->peer.uid).sees_events())
-                 return r->error(DROVER_EPERM, std::string(" Error with request: ") + kAccessDenied);
+                 return r->error(DROVER_EPERM,
+                                 std::string(" Error with request: ") + kAccessDenied);
              const auto *a = q->msg->body_as_AcctEventQueryRequest();
              AcctEventQuery query;
              if (a->clusters())
                  for (const auto *c : *a->clusters()) query.clusters.push_back(c->str());
              // As Slurm's sacctmgr: this cluster's events unless others (or all) are named.
-             if (query.clusters.empty() && !a->all_clusters()) query.clusters.push_back(conf.cluster_name);
+             if (query.clusters.empty() && !a->all_clusters())
+                 query.clusters.push_back(conf.cluster_name);
              if (a->nodes())
                  for (const auto *n : *a->nodes()) query.nodes.push_back(n->str());
              query.period_start = a->period_start();
              query.period_end = a->period_end();
              acct.event_query(std::move(query), [r](std::vector<uint8_t> msg) { r->reply(msg); });
          }},
-        {proto::Body::AcctAdminRequest, [&](const Req &q, const Resp &r) { admin.on_request(q, r); }},
+        {proto::Body::AcctAdminRequest,
+         [&](const Req &q, const Resp &r) { admin.on_request(q, r); }},
         {proto::Body::StatsRequest,
-         [&](const Req &q, const Resp &r) { stats_reply(ctx, q, r, admin.admin_level(q->peer.uid)); }},
+         [&](const Req &q, const Resp &r) {
+             stats_reply(ctx, q, r, admin.admin_level(q->peer.uid));
+         }},
         {proto::Body::ReconfigureRequest,
          [&](const Req &q, const Resp &r) {
-             if (!ctx.is_admin(q->peer.uid)) return r->error(DROVER_EPERM, "Access/permission denied");
+             if (!ctx.is_admin(q->peer.uid))
+                 return r->error(DROVER_EPERM, "Access/permission denied");
              try {
                  Config fresh = load_config(conf.path);
                  (void)fresh;
@@ -245,8 +264,9 @@ ActiveOutcome run_active(Config &conf, plugin::PluginSet &plugins, net::Authenti
              }
              spdlog::info("reconfigure: {} re-read and valid; telling the node daemons", conf.path);
              nodes.reconfigure_nodes([r](std::size_t ok, std::vector<std::string> failed) {
-                 std::string text = "configuration re-read here and by " + std::to_string(ok) +
-                                    " node daemons; node and partition changes take effect at restart";
+                 std::string text =
+                     "configuration re-read here and by " + std::to_string(ok) +
+                     " node daemons; node and partition changes take effect at restart";
                  if (!failed.empty()) text += "; not re-read by " + hostlist_compress(failed);
                  spdlog::info("reconfigure: {}", text);
                  r->ok(text);
@@ -254,24 +274,28 @@ ActiveOutcome run_active(Config &conf, plugin::PluginSet &plugins, net::Authenti
          }},
         {proto::Body::ShutdownRequest,
          [&](const Req &q, const Resp &r) {
-             if (!ctx.is_admin(q->peer.uid)) return r->error(DROVER_EPERM, "Access/permission denied");
+             if (!ctx.is_admin(q->peer.uid))
+                 return r->error(DROVER_EPERM, "Access/permission denied");
              r->ok();
              handover.shutdown_standbys();
              asio::post(io, [&] { io.stop(); });
          }},
         {proto::Body::ReplPullRequest,
          [&](const Req &q, const Resp &r) {
-             if (!ctx.is_admin(q->peer.uid)) return r->error(DROVER_EPERM, "Access/permission denied");
+             if (!ctx.is_admin(q->peer.uid))
+                 return r->error(DROVER_EPERM, "Access/permission denied");
              repl.on_pull(*q->msg->body_as_ReplPullRequest(), r);
          }},
         {proto::Body::RelinquishRequest,
          [&](const Req &q, const Resp &r) {
-             if (!ctx.is_admin(q->peer.uid)) return r->error(DROVER_EPERM, "Access/permission denied");
+             if (!ctx.is_admin(q->peer.uid))
+                 return r->error(DROVER_EPERM, "Access/permission denied");
              handover.on_relinquish(q, r);
          }},
         {proto::Body::ControlRequest,
          [&](const Req &q, const Resp &r) {
-             if (!ctx.is_admin(q->peer.uid)) return r->error(DROVER_EPERM, "Access/permission denied");
+             if (!ctx.is_admin(q->peer.uid))
+                 return r->error(DROVER_EPERM, "Access/permission denied");
              r->ok("controller " + ctx.host + " is already in control");
          }},
     };
@@ -282,15 +306,17 @@ ActiveOutcome run_active(Config &conf, plugin::PluginSet &plugins, net::Authenti
         // message carrying a newer one is not evidence of another controller in control.
         if (req->msg->epoch() > ctx.epoch && ctx.is_admin(req->peer.uid)) {
             handover.newer_epoch(req->msg->epoch());
-            return resp->error(net::kNotInControl, "controller " + ctx.host + " is no longer in control");
+            return resp->error(net::kNotInControl,
+                               "controller " + ctx.host + " is no longer in control");
         }
         if (handover.handing_over() && type != proto::Body::ControllerPingRequest &&
             type != proto::Body::ReplPullRequest)
-            return resp->error(net::kNotInControl, "controller " + ctx.host + " is handing over control");
+            return resp->error(net::kNotInControl,
+                               "controller " + ctx.host + " is handing over control");
         auto it = routes.find(type);
         if (it == routes.end())
             return resp->error(DROVER_EINVAL, std::string("unexpected message ") +
-                                                   proto::EnumNameBody(req->msg->body_type()));
+                                                  proto::EnumNameBody(req->msg->body_type()));
         try {
             it->second(req, resp);
         } catch (const std::exception &e) {
@@ -303,13 +329,15 @@ ActiveOutcome run_active(Config &conf, plugin::PluginSet &plugins, net::Authenti
     const auto &me = conf.controllers.empty() ? ControllerHost{"localhost", "127.0.0.1"}
                                               : conf.controllers[self];
     std::string bind = daemon::listen_address(me.addr.empty() ? me.name : me.addr);
-    net::Server server(io, bind, conf.slurmctld_port, auth, me.name, handler, net::server_limits(conf));
+    net::Server server(io, bind, conf.slurmctld_port, auth, me.name, handler,
+                       net::server_limits(conf));
     net::AuthSocketKeeper auth_socket(io, net::auth_socket_path(conf), auth);
 
     uint32_t ping_s = std::clamp<uint32_t>(conf.slurmd_timeout / 3, 1, 60);
     // With backups, nodes must hear from the controller in control more often than a backup waits
     // (SlurmctldTimeout): a backup asks them before it takes control (standby.cpp).
-    if (conf.controllers.size() > 1) ping_s = std::min(ping_s, std::max<uint32_t>(1, conf.slurmctld_timeout / 3));
+    if (conf.controllers.size() > 1)
+        ping_s = std::min(ping_s, std::max<uint32_t>(1, conf.slurmctld_timeout / 3));
     // Nothing changes on its own while control is handed over.
     auto unless_handing = [&](std::function<void()> fn) {
         return [&handover, fn = std::move(fn)] {
@@ -332,7 +360,9 @@ ActiveOutcome run_active(Config &conf, plugin::PluginSet &plugins, net::Authenti
             if (ec) return;
             try {
                 load_config(conf.path);
-                spdlog::info("SIGHUP: {} re-read and valid; node and partition changes take effect at restart", conf.path);
+                spdlog::info("SIGHUP: {} re-read and valid; node and partition changes take effect "
+                             "at restart",
+                             conf.path);
             } catch (const std::exception &e) {
                 spdlog::error("SIGHUP: {}", e.what());
             }
@@ -345,9 +375,10 @@ ActiveOutcome run_active(Config &conf, plugin::PluginSet &plugins, net::Authenti
         spdlog::info("signal {}: shutting down", sig);
         io.stop();
     });
-    spdlog::info("droverctld {} in control (generation {}) on {}:{} ({} nodes, {} partitions, {} jobs)",
-                 ctx.host, ctx.epoch, bind, server.port(), nodes.size(), nodes.partitions().size(),
-                 jobs.count());
+    spdlog::info(
+        "droverctld {} in control (generation {}) on {}:{} ({} nodes, {} partitions, {} jobs)",
+        ctx.host, ctx.epoch, bind, server.port(), nodes.size(), nodes.partitions().size(),
+        jobs.count());
     sched.request();
     nodes.ping_all();
     io.run();
@@ -364,19 +395,25 @@ void warn_if_remote(const std::string &dir) {
     std::string probe = dir;
     while (::statfs(probe.c_str(), &fs) != 0 && probe.find('/') != std::string::npos)
         probe = probe.rfind('/') == 0 ? "/" : probe.substr(0, probe.rfind('/'));
-    constexpr long kRemote[] = {0x6969 /* NFS */,      0x517B /* SMB */,     long(0xFF534D42) /* CIFS */,
-                                long(0xFE534D42) /* SMB2 */, 0x00C36400 /* Ceph */, 0x47504653 /* GPFS */,
-                                0x0BD00BD0 /* Lustre */, 0x65735546 /* FUSE */};
+    constexpr long kRemote[] = {0x6969 /* NFS */,
+                                0x517B /* SMB */,
+                                long(0xFF534D42) /* CIFS */,
+                                long(0xFE534D42) /* SMB2 */,
+                                0x00C36400 /* Ceph */,
+                                0x47504653 /* GPFS */,
+                                0x0BD00BD0 /* Lustre */,
+                                0x65735546 /* FUSE */};
     for (long t : kRemote)
         if (long(fs.f_type) == t) {
-            spdlog::warn("state directory {} is on a network filesystem: LMDB needs a local one (backup "
-                         "controllers copy state over the network, no shared StateSaveLocation is needed)",
-                         dir);
+            spdlog::warn(
+                "state directory {} is on a network filesystem: LMDB needs a local one (backup "
+                "controllers copy state over the network, no shared StateSaveLocation is needed)",
+                dir);
             return;
         }
 }
 
-}  // namespace
+} // namespace
 
 int run_controller(const Options &opts) {
     Config conf = load_config(opts.config_path);
@@ -386,7 +423,8 @@ int run_controller(const Options &opts) {
     std::size_t self = self_index(conf, opts.controller_name);
     std::string dir = state_dir(conf, self);
     if (self > 0 && ::mkdir(conf.state_save_location.c_str(), 0700) != 0 && errno != EEXIST)
-        throw std::runtime_error("cannot create " + conf.state_save_location + ": " + std::strerror(errno));
+        throw std::runtime_error("cannot create " + conf.state_save_location + ": " +
+                                 std::strerror(errno));
     warn_if_remote(dir);
     // Plugins that keep files under StateSaveLocation (accounting/lmdb) use this controller's own.
     conf.raw["statesavelocation"] = dir;
@@ -398,7 +436,8 @@ int run_controller(const Options &opts) {
     plugins.load(conf.accounting_storage_type);
     net::Authenticator auth(plugins.auth());
     uint32_t slurm_uid = daemon::uid_of(conf.slurm_user);
-    net::set_reply_check(net::admin_reply_check(auth, [slurm_uid](uint32_t u) { return u == 0 || u == slurm_uid; }));
+    net::set_reply_check(
+        net::admin_reply_check(auth, [slurm_uid](uint32_t u) { return u == 0 || u == slurm_uid; }));
     daemon::raise_fd_limit();
 
     bool sync_each = conf.state_save_sync == "yes" || conf.state_save_sync == "1";
@@ -426,4 +465,4 @@ int run_controller(const Options &opts) {
     return 0;
 }
 
-}  // namespace drover::ctld
+} // namespace drover::ctld

@@ -9,12 +9,12 @@ namespace drover::ctld {
 
 struct Options {
     std::string config_path;
-    bool cold_start = false;   // -c: discard saved jobs
-    std::string controller_name;  // --controller NAME: which SlurmctldHost this is
+    bool cold_start = false;     // -c: discard saved jobs
+    std::string controller_name; // --controller NAME: which SlurmctldHost this is
     bool foreground = true;
 };
 
 // Runs the controller until SIGTERM/SIGINT or an admin's shutdown. Returns the exit code.
 int run_controller(const Options &opts);
 
-}  // namespace drover::ctld
+} // namespace drover::ctld

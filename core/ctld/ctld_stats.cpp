@@ -21,8 +21,8 @@ void stats_reply(Ctx &ctx, const std::shared_ptr<net::Request> &req,
     const auto &sched = ctx.plugins.sched();
     drover_sched_stats bf{};
     bf.struct_size = sizeof bf;
-    const bool backfill = sched && sched.ops.stats &&
-                          sched.ops.stats(sched.state, m->reset(), &bf) == DROVER_OK;
+    const bool backfill =
+        sched && sched.ops.stats && sched.ops.stats(sched.state, m->reset(), &bf) == DROVER_OK;
     if (m->reset()) s.reset(Ctx::now());
     flatbuffers::FlatBufferBuilder fbb(512);
     std::vector<flatbuffers::Offset<proto::KeyValue>> kv;
@@ -49,8 +49,9 @@ void stats_reply(Ctx &ctx, const std::shared_ptr<net::Request> &req,
     if (backfill) {
         // Only what the plugin filled in (an older plugin's struct is shorter).
         auto has = [&](std::size_t end) { return bf.struct_size >= end; };
-#define DROVER_BF(member) \
-    if (has(offsetof(drover_sched_stats, member) + sizeof bf.member)) add("bf_" #member, uint64_t(bf.member))
+#define DROVER_BF(member)                                                                          \
+    if (has(offsetof(drover_sched_stats, member) + sizeof bf.member))                              \
+    add("bf_" #member, uint64_t(bf.member))
         DROVER_BF(backfilled_jobs);
         DROVER_BF(backfilled_jobs_since_reset);
         DROVER_BF(cycles);
@@ -74,4 +75,4 @@ void stats_reply(Ctx &ctx, const std::shared_ptr<net::Request> &req,
     resp->reply({fbb.GetBufferPointer(), fbb.GetSize()});
 }
 
-}  // namespace drover::ctld
+} // namespace drover::ctld

@@ -12,15 +12,15 @@
 namespace drover::net {
 struct Request;
 class Responder;
-}  // namespace drover::net
+} // namespace drover::net
 
 namespace drover::ctld {
 
 struct Ctx;
 
 struct CtldStats {
-    int64_t server_start = 0;  // when the controller started
-    int64_t since = 0;         // when the counts began (start, or the last sdiag -r)
+    int64_t server_start = 0; // when the controller started
+    int64_t since = 0;        // when the counts began (start, or the last sdiag -r)
     uint64_t submitted = 0, started = 0, completed = 0, canceled = 0, failed = 0;
     // The main scheduler's passes ("Main schedule statistics"), times in microseconds: depth is
     // the jobs a pass tried, queue length the pending jobs it was given.
@@ -38,13 +38,18 @@ struct CtldStats {
 
     // A job's accounting event with the state it records.
     void count(int event, uint32_t state) {
-        if (event == DROVER_ACCT_JOB_SUBMIT) ++submitted;
-        else if (event == DROVER_ACCT_JOB_START) ++started;
+        if (event == DROVER_ACCT_JOB_SUBMIT)
+            ++submitted;
+        else if (event == DROVER_ACCT_JOB_START)
+            ++started;
         else if (event == DROVER_ACCT_JOB_END) {
             uint32_t base = state & 0xff;
-            if (base == DROVER_JOB_COMPLETE) ++completed;
-            else if (base == DROVER_JOB_CANCELLED) ++canceled;
-            else ++failed;
+            if (base == DROVER_JOB_COMPLETE)
+                ++completed;
+            else if (base == DROVER_JOB_CANCELLED)
+                ++canceled;
+            else
+                ++failed;
         }
     }
     void reset(int64_t now) {
@@ -61,4 +66,4 @@ struct CtldStats {
 void stats_reply(Ctx &ctx, const std::shared_ptr<net::Request> &req,
                  const std::shared_ptr<net::Responder> &resp, uint32_t admin_level);
 
-}  // namespace drover::ctld
+} // namespace drover::ctld

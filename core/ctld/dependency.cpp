@@ -34,7 +34,7 @@ uint32_t number(std::string_view s, std::string_view whole, const char *what) {
     return v;
 }
 
-}  // namespace
+} // namespace
 
 Dependency parse_dependency(std::string_view text) {
     Dependency dep;
@@ -42,7 +42,8 @@ Dependency parse_dependency(std::string_view text) {
     bool has_and = text.find(',') != std::string_view::npos;
     bool has_or = text.find('?') != std::string_view::npos;
     if (has_and && has_or)
-        throw ParseError("invalid dependency '" + std::string(text) + "': ',' and '?' cannot be mixed");
+        throw ParseError("invalid dependency '" + std::string(text) +
+                         "': ',' and '?' cannot be mixed");
     dep.any = has_or;
     char sep = has_or ? '?' : ',';
     std::size_t at = 0;
@@ -51,7 +52,8 @@ Dependency parse_dependency(std::string_view text) {
         if (end == std::string_view::npos) end = text.size();
         std::string_view part = text.substr(at, end - at);
         at = end + 1;
-        if (part.empty()) throw ParseError("invalid dependency '" + std::string(text) + "': empty term");
+        if (part.empty())
+            throw ParseError("invalid dependency '" + std::string(text) + "': empty term");
         std::size_t colon = part.find(':');
         std::string_view tname = part.substr(0, colon);
         const TypeName *type = nullptr;
@@ -62,13 +64,14 @@ Dependency parse_dependency(std::string_view text) {
                              std::string(tname) + "'");
         if (type->type == DepType::Singleton) {
             if (colon != std::string_view::npos)
-                throw ParseError("invalid dependency '" + std::string(text) + "': singleton takes no job ids");
+                throw ParseError("invalid dependency '" + std::string(text) +
+                                 "': singleton takes no job ids");
             dep.terms.push_back({DepType::Singleton, 0, 0xfffffffeu, 0});
             continue;
         }
         if (colon == std::string_view::npos || colon + 1 >= part.size())
-            throw ParseError("invalid dependency '" + std::string(text) + "': " + std::string(tname) +
-                             " needs a job id");
+            throw ParseError("invalid dependency '" + std::string(text) +
+                             "': " + std::string(tname) + " needs a job id");
         // "afterok:1:2+5" - the delay, if any, applies to every id of the term.
         std::string_view ids = part.substr(colon + 1);
         uint32_t delay = 0;
@@ -91,12 +94,12 @@ Dependency parse_dependency(std::string_view text) {
             } else {
                 t.job_id = number(id, text, "job id");
             }
-            if (t.job_id == 0) throw ParseError("invalid dependency '" + std::string(text) + "': job id 0");
+            if (t.job_id == 0)
+                throw ParseError("invalid dependency '" + std::string(text) + "': job id 0");
             dep.terms.push_back(t);
         }
     }
-    if (dep.terms.size() > 1000)
-        throw ParseError("invalid dependency: more than 1000 terms");
+    if (dep.terms.size() > 1000) throw ParseError("invalid dependency: more than 1000 terms");
     return dep;
 }
 
@@ -113,4 +116,4 @@ std::string Dependency::to_string() const {
     return out;
 }
 
-}  // namespace drover::ctld
+} // namespace drover::ctld

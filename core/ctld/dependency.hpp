@@ -15,13 +15,13 @@ enum class DepType : uint8_t { After, AfterAny, AfterOk, AfterNotOk, AfterCorr, 
 struct DepTerm {
     DepType type = DepType::AfterAny;
     uint32_t job_id = 0;
-    uint32_t task_id = 0xfffffffeu;  // a task of an array ("12_3"); NO_VAL: the whole job
-    uint32_t delay_min = 0;          // "+N": minutes after the condition holds
+    uint32_t task_id = 0xfffffffeu; // a task of an array ("12_3"); NO_VAL: the whole job
+    uint32_t delay_min = 0;         // "+N": minutes after the condition holds
 };
 
 struct Dependency {
     std::vector<DepTerm> terms;
-    bool any = false;  // joined by '?'
+    bool any = false; // joined by '?'
     bool empty() const { return terms.empty(); }
     // As Slurm prints it: "afterok:12_3,afterany:14".
     std::string to_string() const;
@@ -33,4 +33,4 @@ Dependency parse_dependency(std::string_view text);
 // How a term stands now.
 enum class DepState : uint8_t { Waiting, Satisfied, Never };
 
-}  // namespace drover::ctld
+} // namespace drover::ctld

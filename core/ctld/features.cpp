@@ -18,7 +18,7 @@ bool has_feature(std::string_view features, std::string_view name) {
     return false;
 }
 
-}  // namespace
+} // namespace
 
 bool per_node_constraint(std::string_view c) {
     return c.find_first_of("*[(") == std::string_view::npos;
@@ -31,7 +31,8 @@ std::vector<std::string> constraint_names(std::string_view c) {
         if (std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-' || ch == '.') {
             cur += ch;
         } else {
-            if (!cur.empty() && !std::isdigit(static_cast<unsigned char>(cur[0]))) out.push_back(cur);
+            if (!cur.empty() && !std::isdigit(static_cast<unsigned char>(cur[0])))
+                out.push_back(cur);
             cur.clear();
         }
     }
@@ -50,7 +51,7 @@ bool node_satisfies(std::string_view c, std::string_view features) {
         bool all = !term.empty();
         std::size_t p = 0;
         while (all && p <= term.size()) {
-            std::size_t e = term.find_first_of("&,", p);  // ',' is an older spelling of '&'
+            std::size_t e = term.find_first_of("&,", p); // ',' is an older spelling of '&'
             if (e == std::string_view::npos) e = term.size();
             if (!has_feature(features, term.substr(p, e - p))) all = false;
             p = e + 1;
@@ -60,4 +61,4 @@ bool node_satisfies(std::string_view c, std::string_view features) {
     return false;
 }
 
-}  // namespace drover::ctld
+} // namespace drover::ctld

@@ -18,4 +18,4 @@ bool node_satisfies(std::string_view constraint, std::string_view features);
 // The feature names a constraint mentions.
 std::vector<std::string> constraint_names(std::string_view constraint);
 
-}  // namespace drover::ctld
+} // namespace drover::ctld

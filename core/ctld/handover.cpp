@@ -1,7 +1,7 @@
 // handover.cpp - handing control to a standby, and stepping down for a newer generation.
 #include "ctld/handover.hpp"
 
-#include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
+#include <utility> // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <spdlog/spdlog.h>
@@ -36,14 +36,18 @@ struct Handover::Impl {
     }
 };
 
-Handover::Handover(Ctx &ctx, ReplSource &repl, std::size_t self, std::function<void(bool)> step_down)
+Handover::Handover(Ctx &ctx, ReplSource &repl, std::size_t self,
+                   std::function<void(bool)> step_down)
     : impl_(std::make_unique<Impl>(ctx, repl, self, std::move(step_down))) {}
 
 Handover::~Handover() = default;
 
-bool Handover::handing_over() const { return impl_->handing; }
+bool Handover::handing_over() const {
+    return impl_->handing;
+}
 
-void Handover::on_relinquish(const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp) {
+void Handover::on_relinquish(const std::shared_ptr<net::Request> &req,
+                             const net::ResponderPtr &resp) {
     auto &I = *impl_;
     const auto *r = req->msg->body_as_RelinquishRequest();
     std::string name = r->name() ? r->name()->str() : "?";
@@ -55,7 +59,8 @@ void Handover::on_relinquish(const std::shared_ptr<net::Request> &req, const net
         if (!ok) {
             I.handing = false;
             spdlog::warn("{} did not catch up within 5 s: keeping control", name);
-            return resp->error(DROVER_EBUSY, name + " did not catch up with the controller in control");
+            return resp->error(DROVER_EBUSY,
+                               name + " did not catch up with the controller in control");
         }
         I.ctx.commit.freeze();
         flatbuffers::FlatBufferBuilder fbb(64);
@@ -63,7 +68,8 @@ void Handover::on_relinquish(const std::shared_ptr<net::Request> &req, const net
             fbb, proto::Body::RelinquishResponse,
             proto::CreateRelinquishResponse(fbb, I.ctx.commit.seq(), I.ctx.epoch).Union()));
         resp->reply({fbb.GetBufferPointer(), fbb.GetSize()});
-        spdlog::info("handed control to {} at transaction {}; standing by", name, I.ctx.commit.seq());
+        spdlog::info("handed control to {} at transaction {}; standing by", name,
+                     I.ctx.commit.seq());
         // Time for the reply to leave before this controller's server closes.
         I.grace.expires_after(std::chrono::milliseconds(300));
         I.grace.async_wait([&I](boost::system::error_code ec) {
@@ -104,12 +110,14 @@ void Handover::watch_peers() {
             // Cut off from every other controller and every node for SlurmctldTimeout: a backup
             // that can reach them may have taken control. Stop acknowledging changes no one
             // else will hold.
-            int64_t heard = std::max(I.last_peer_answer, I.ctx.nodes ? I.ctx.nodes->last_answer() : now);
+            int64_t heard =
+                std::max(I.last_peer_answer, I.ctx.nodes ? I.ctx.nodes->last_answer() : now);
             bool has_nodes = I.ctx.nodes && I.ctx.nodes->size() > 0;
             if (has_nodes && now - heard > int64_t(conf.slurmctld_timeout)) {
-                spdlog::warn("no other controller and no node has answered for {} s: this controller "
-                             "may be cut off; stepping down",
-                             now - heard);
+                spdlog::warn(
+                    "no other controller and no node has answered for {} s: this controller "
+                    "may be cut off; stepping down",
+                    now - heard);
                 return I.leave(I.self == 0);
             }
             for (std::size_t i = 0; i < st->size(); ++i) {
@@ -135,8 +143,9 @@ void Handover::shutdown_standbys() {
                                         proto::CreateShutdownRequest(fbb, from).Union()));
         I.ctx.pool.call(peer_addr(conf, i), conf.slurmctld_port, conf.controllers[i].name,
                         {fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize()},
-                        I.ctx.auth.self_signer(), 2000, [](const std::string &, std::shared_ptr<net::Reply>) {});
+                        I.ctx.auth.self_signer(), 2000,
+                        [](const std::string &, std::shared_ptr<net::Reply>) {});
     }
 }
 
-}  // namespace drover::ctld
+} // namespace drover::ctld

@@ -41,4 +41,4 @@ class Handover {
     std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace drover::ctld
+} // namespace drover::ctld

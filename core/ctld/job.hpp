@@ -27,21 +27,21 @@ enum class Hold : uint8_t { None = 0, User = 1, Admin = 2 };
 struct JobExtra {
     std::string gres, constraint, req_nodes, exc_nodes, signal;
     uint32_t gpus = 0, gpus_per_node = 0, gpus_per_task = 0;
-    Bitmap req_bits, exc_bits;      // -w / -x as node bitmaps (empty when not given; derived)
+    Bitmap req_bits, exc_bits; // -w / -x as node bitmaps (empty when not given; derived)
     int64_t deadline = 0;
-    int signal_num = 0;             // --signal: which signal, how long before the end, to whom (derived)
+    int signal_num = 0; // --signal: which signal, how long before the end, to whom (derived)
     uint32_t signal_secs = 0;
     bool signal_batch_only = false;
     bool signal_sent = false;
-    std::string orig_dependency;    // as submitted
-    Dependency dependency;          // what is still unmet
+    std::string orig_dependency; // as submitted
+    Dependency dependency;       // what is still unmet
 };
 
 // A job array's pending tasks. The array's record carries the tasks that have not started; each
 // task that starts becomes a Job of its own (the last one is the record itself).
 struct ArrayInfo {
-    std::vector<uint32_t> pending;  // task ids not started yet, ascending
-    uint32_t max_running = 0;       // %N throttle; 0 = none
+    std::vector<uint32_t> pending; // task ids not started yet, ascending
+    uint32_t max_running = 0;      // %N throttle; 0 = none
     uint32_t step = 1;
     uint32_t min_task = 0, max_task = 0, count = 0;
 };
@@ -51,7 +51,7 @@ struct ArrayMeta {
     uint32_t count = 0, min_task = 0, max_task = 0, step = 1;
 };
 
-#define DROVER_JOB_FLAG_REQUEUED 0x400u   /* as Slurm numbers JOB_REQUEUE */
+#define DROVER_JOB_FLAG_REQUEUED 0x400u /* as Slurm numbers JOB_REQUEUE */
 
 struct Job {
     uint32_t id = 0;
@@ -70,24 +70,24 @@ struct Job {
     bool oversubscribe = false;
     bool requeue = true;
     bool open_append = false;
-    bool timed_out = false;     // the time limit was reached; the end is TIMEOUT
-    bool kill_sent = false;     // a terminate was sent to the batch host
-    bool requeue_when_ended = false;  // scontrol requeue of a running job: pend again at its end
+    bool timed_out = false;          // the time limit was reached; the end is TIMEOUT
+    bool kill_sent = false;          // a terminate was sent to the batch host
+    bool requeue_when_ended = false; // scontrol requeue of a running job: pend again at its end
     bool hold_when_requeued = false;
-    bool interactive = false;   // salloc/srun: no batch script; ends when its srun/salloc says
+    bool interactive = false; // salloc/srun: no batch script; ends when its srun/salloc says
     uint64_t mem_per_node_mb = 0;
     int64_t submit_time = 0, eligible_time = 0, start_time = 0, end_time = 0;
     std::string name, user_name, partition, account, reason;
     std::string work_dir, std_out, std_err, std_in, submit_host, comment, command;
-    std::vector<uint32_t> nodes;        // node indexes held, in order; nodes[0] is the batch host
-    std::vector<uint32_t> node_cpus;    // CPUs held on each of nodes
+    std::vector<uint32_t> nodes;     // node indexes held, in order; nodes[0] is the batch host
+    std::vector<uint32_t> node_cpus; // CPUs held on each of nodes
 
     // What the select plugin says the job holds on each node (when it tracks more than CPUs).
     struct NodeAlloc {
         uint64_t mem_mb = 0;
         std::string cpu_ids, gres;
     };
-    std::vector<NodeAlloc> node_alloc;  // parallel to nodes; empty when not tracked
+    std::vector<NodeAlloc> node_alloc; // parallel to nodes; empty when not tracked
 
     // Resources beyond nodes and CPUs.
     uint64_t mem_per_cpu_mb = 0, tmp_disk_mb = 0;
@@ -96,21 +96,21 @@ struct Job {
     int32_t nice = 0;
     bool contiguous = false;
     bool kill_on_invalid_dep = false;
-    uint32_t state_flags = 0;           // DROVER_JOB_FLAG_*
+    uint32_t state_flags = 0; // DROVER_JOB_FLAG_*
     std::shared_ptr<const JobExtra> extra;
 
     // Arrays: a task has array_job_id set; the record with pending tasks also has array.
     uint32_t array_job_id = 0;
     uint32_t array_task_id = DROVER_NO_VAL;
-    std::shared_ptr<ArrayInfo> array;   // owned by the array's pending record
-    std::shared_ptr<const ArrayMeta> array_meta;  // shared by the record and its tasks
+    std::shared_ptr<ArrayInfo> array;            // owned by the array's pending record
+    std::shared_ptr<const ArrayMeta> array_meta; // shared by the record and its tasks
 
     // The scheduler's forecast for a pending job.
     int64_t expected_start = 0;
     std::vector<uint32_t> sched_nodes;
 
-    const JobExtra &ext() const;        // extra, or an empty one
-    JobExtra &mutable_extra();          // a private copy of extra to change
+    const JobExtra &ext() const; // extra, or an empty one
+    JobExtra &mutable_extra();   // a private copy of extra to change
     bool is_array_record() const { return array != nullptr; }
 
     bool pending() const { return state == DROVER_JOB_PENDING; }
@@ -130,4 +130,4 @@ std::vector<uint32_t> job_cpu_ids(const Job &job, std::size_t pos);
 // The job's memory on its node at position pos, in MB (0: none allocated, so no limit).
 uint64_t job_mem_on(const Job &job, std::size_t pos);
 
-}  // namespace drover::ctld
+} // namespace drover::ctld

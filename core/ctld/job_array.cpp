@@ -39,4 +39,4 @@ Job *JobManager::split_array_task(Job &rec, uint32_t task) {
     return out;
 }
 
-}  // namespace drover::ctld
+} // namespace drover::ctld

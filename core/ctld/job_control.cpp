@@ -28,23 +28,24 @@ std::string lower(std::string s) {
 constexpr const char *kDenied = "Access/permission denied";
 constexpr const char *kInvalidId = "Invalid job id specified";
 
-flatbuffers::Offset<proto::NodeResult> result(flatbuffers::FlatBufferBuilder &fbb,
-                                              const std::string &id, int rc, const std::string &msg) {
+flatbuffers::Offset<proto::NodeResult>
+result(flatbuffers::FlatBufferBuilder &fbb, const std::string &id, int rc, const std::string &msg) {
     return proto::CreateNodeResultDirect(fbb, id.c_str(), rc, msg.empty() ? nullptr : msg.c_str());
 }
 
-}  // namespace
+} // namespace
 
 void JobManager::on_info(const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp) {
     const auto *r = req->msg->body_as_JobInfoRequest();
-    Viewer viewer(ctx_, req->peer.uid);  // PrivateData=jobs: a job it may not see is not there
+    Viewer viewer(ctx_, req->peer.uid); // PrivateData=jobs: a job it may not see is not there
     std::vector<const Job *> pick;
     if (r->job_ids() && r->job_ids()->size()) {
         // An array's id names every task of the array, as in Slurm.
         std::unordered_set<const Job *> seen;
         for (auto id : *r->job_ids())
             for (const Target &t : resolve(std::to_string(id)))
-                if (t.job && viewer.sees_job(*t.job) && seen.insert(t.job).second) pick.push_back(t.job);
+                if (t.job && viewer.sees_job(*t.job) && seen.insert(t.job).second)
+                    pick.push_back(t.job);
         if (pick.empty()) return resp->error(DROVER_ENOENT, kInvalidId);
     } else {
         pick.reserve(jobs_.size());
@@ -55,7 +56,8 @@ void JobManager::on_info(const std::shared_ptr<net::Request> &req, const net::Re
     std::vector<flatbuffers::Offset<proto::JobInfo>> out;
     out.reserve(pick.size());
     auto namer = [this](const std::vector<uint32_t> &n) { return ctx_.nodes->names(n); };
-    for (const Job *j : pick) out.push_back(write_job_info(fbb, *j, namer, ctx_.conf.cluster_name, true));
+    for (const Job *j : pick)
+        out.push_back(write_job_info(fbb, *j, namer, ctx_.conf.cluster_name, true));
     auto v = fbb.CreateVector(out);
     fbb.Finish(proto::CreateMessage(fbb, proto::Body::JobInfoResponse,
                                     proto::CreateJobInfoResponse(fbb, v, Ctx::now()).Union()));
@@ -72,16 +74,19 @@ void JobManager::on_signal(const std::shared_ptr<net::Request> &req,
 
     // Which jobs: explicit specs or ids, else every live job matching all the filters given.
     std::vector<Target> targets;
-    std::vector<std::pair<Target, uint32_t>> step_targets;  // "123.4": a step of a job
-    bool by_id = (r->job_ids() && r->job_ids()->size()) || (r->job_specs() && r->job_specs()->size());
+    std::vector<std::pair<Target, uint32_t>> step_targets; // "123.4": a step of a job
+    bool by_id =
+        (r->job_ids() && r->job_ids()->size()) || (r->job_specs() && r->job_specs()->size());
     if (r->job_specs() && r->job_specs()->size()) {
         for (const auto *spec : *r->job_specs()) {
             std::string text = spec->str();
             if (auto dot = text.rfind('.'); dot != std::string::npos) {
                 uint32_t step = DROVER_NO_VAL;
                 std::string s = text.substr(dot + 1);
-                if (s == "batch") step = DROVER_STEP_BATCH;
-                else if (!s.empty() && s.find_first_not_of("0123456789") == std::string::npos && s.size() < 10)
+                if (s == "batch")
+                    step = DROVER_STEP_BATCH;
+                else if (!s.empty() && s.find_first_not_of("0123456789") == std::string::npos &&
+                         s.size() < 10)
                     step = uint32_t(std::stoul(s));
                 for (auto &t : resolve(text.substr(0, dot))) {
                     t.label = text;
@@ -99,7 +104,7 @@ void JobManager::on_signal(const std::shared_ptr<net::Request> &req,
                           (r->states() && r->states()->size()) ||
                           (r->partition() && r->partition()->size());
         if (!any_filter) return resp->error(DROVER_EINVAL, "No job identification provided");
-        Viewer viewer(ctx_, uid);  // filters reach only the jobs the user may see, as in Slurm
+        Viewer viewer(ctx_, uid); // filters reach only the jobs the user may see, as in Slurm
         for (auto &[id, j] : jobs_) {
             if (j->finished() || !viewer.sees_job(*j)) continue;
             if (r->user_id() != DROVER_NO_VAL && j->uid != r->user_id()) continue;
@@ -122,7 +127,8 @@ void JobManager::on_signal(const std::shared_ptr<net::Request> &req,
         } else if (!admin && j->uid != uid) {
             results.push_back(result(fbb, t.label, DROVER_EPERM, kDenied));
         } else if (!j->running()) {
-            results.push_back(result(fbb, t.label, DROVER_EINVAL, "Job/step already completing or completed"));
+            results.push_back(
+                result(fbb, t.label, DROVER_EINVAL, "Job/step already completing or completed"));
         } else if (step == DROVER_STEP_BATCH) {
             send_kill(*j, sig == SIGKILL ? SIGTERM : sig, false);
             results.push_back(result(fbb, t.label, 0, {}));
@@ -164,8 +170,10 @@ void JobManager::on_signal(const std::shared_ptr<net::Request> &req,
                 j->cancelled_by = uid;
                 j->kill_sent = true;
                 persist(*j);
-                if (j->interactive) end_job(*j, DROVER_JOB_CANCELLED, 0);
-                else send_kill(*j, SIGTERM, true);
+                if (j->interactive)
+                    end_job(*j, DROVER_JOB_CANCELLED, 0);
+                else
+                    send_kill(*j, SIGTERM, true);
             } else {
                 send_kill(*j, sig, false);
             }
@@ -186,8 +194,8 @@ void JobManager::on_update(const std::shared_ptr<net::Request> &req,
     bool admin = ctx_.is_admin(uid);
     // The jobs meant: one job, an array task, or every task of an array. A task still waiting in
     // its array's record is split out first, so that it can differ from the rest.
-    std::string spec = r->job_spec() && r->job_spec()->size() ? r->job_spec()->str()
-                                                              : std::to_string(r->job_id());
+    std::string spec =
+        r->job_spec() && r->job_spec()->size() ? r->job_spec()->str() : std::to_string(r->job_id());
     std::vector<Job *> jobs;
     for (const Target &t : resolve(spec)) {
         if (!t.job) return resp->error(DROVER_ENOENT, kInvalidId);
@@ -202,8 +210,10 @@ void JobManager::on_update(const std::shared_ptr<net::Request> &req,
     std::size_t applied = 0;
     for (Job *j : jobs) {
         std::string why = update_job(*j, *r, uid, admin);
-        if (why.empty()) ++applied;
-        else if (first_refusal.empty()) first_refusal = why;
+        if (why.empty())
+            ++applied;
+        else if (first_refusal.empty())
+            first_refusal = why;
     }
     if (applied == 0 || (jobs.size() == 1 && !first_refusal.empty()))
         return resp->error(first_refusal == kDenied ? DROVER_EPERM : DROVER_EINVAL, first_refusal);
@@ -223,7 +233,7 @@ std::string JobManager::update_job(Job &job, const proto::JobUpdateRequest &r, u
             j->requeue_when_ended = true;
             j->hold_when_requeued = hold;
             j->kill_sent = true;
-            persist(*j);  // a restart before its end still requeues it
+            persist(*j); // a restart before its end still requeues it
             send_kill(*j, SIGTERM, true);
         } else {
             requeue_job(*j, hold);
@@ -249,8 +259,7 @@ std::string JobManager::update_job(Job &job, const proto::JobUpdateRequest &r, u
     if (hold >= 0) {
         if (!next.pending()) return "Job is no longer pending execution";
         if (hold == 2 && !admin) return kDenied;
-        if (hold == 0 && next.hold == Hold::Admin && !admin)
-            return kDenied;
+        if (hold == 0 && next.hold == Hold::Admin && !admin) return kDenied;
         next.hold = Hold(hold);
         next.reason = hold == 0 ? "None" : hold == 1 ? "JobHeldUser" : "JobHeldAdmin";
         if (hold == 0 && next.priority == 0) next.priority = initial_priority(next);
@@ -263,8 +272,8 @@ std::string JobManager::update_job(Job &job, const proto::JobUpdateRequest &r, u
             try {
                 if (key == "timelimit") {
                     uint32_t t = parse_time_limit(val);
-                    if (!admin && (t == kInfinite || (next.time_limit_min != kInfinite &&
-                                                      t > next.time_limit_min)))
+                    if (!admin && (t == kInfinite ||
+                                   (next.time_limit_min != kInfinite && t > next.time_limit_min)))
                         return kDenied;
                     next.time_limit_min = t;
                 } else if (key == "name" || key == "jobname") {
@@ -274,7 +283,9 @@ std::string JobManager::update_job(Job &job, const proto::JobUpdateRequest &r, u
                 } else if (key == "nice") {
                     int n = std::stoi(val);
                     if (n < 0 && !admin) return kDenied;
-                    if (next.priority) next.priority = uint32_t(std::clamp<int64_t>(int64_t(next.priority) + next.nice - n, 1, 0xfffffffeLL));
+                    if (next.priority)
+                        next.priority = uint32_t(std::clamp<int64_t>(
+                            int64_t(next.priority) + next.nice - n, 1, 0xfffffffeLL));
                     next.nice = n;
                 } else if (key == "dependency") {
                     JobExtra &x = next.mutable_extra();
@@ -285,7 +296,8 @@ std::string JobManager::update_job(Job &job, const proto::JobUpdateRequest &r, u
                         return "Job dependency problem";
                     }
                     for (const auto &t : x.dependency.terms)
-                        if (t.type != DepType::Singleton && !find_for_dependency(t.job_id, t.task_id))
+                        if (t.type != DepType::Singleton &&
+                            !find_for_dependency(t.job_id, t.task_id))
                             return "Job dependency problem";
                 } else if (key == "features" || key == "constraint" || key == "constraints") {
                     if (!next.pending()) return "Job is no longer pending execution";
@@ -299,7 +311,7 @@ std::string JobManager::update_job(Job &job, const proto::JobUpdateRequest &r, u
                     if (!admin) return kDenied;
                     next.priority = uint32_t(std::stoul(val));
                     if (next.priority == 0 && next.hold == Hold::None) {
-                        next.hold = Hold::Admin;  // as Slurm: priority 0 is an admin hold
+                        next.hold = Hold::Admin; // as Slurm: priority 0 is an admin hold
                         next.reason = "JobHeldAdmin";
                     }
                 } else if (key == "partition") {
@@ -310,8 +322,9 @@ std::string JobManager::update_job(Job &job, const proto::JobUpdateRequest &r, u
                     if (!next.pending()) return "Job is no longer pending execution";
                     auto dash = val.find('-');
                     next.min_nodes = uint32_t(std::stoul(val.substr(0, dash)));
-                    next.max_nodes = dash == std::string::npos ? next.min_nodes
-                                                               : uint32_t(std::stoul(val.substr(dash + 1)));
+                    next.max_nodes = dash == std::string::npos
+                                         ? next.min_nodes
+                                         : uint32_t(std::stoul(val.substr(dash + 1)));
                 } else {
                     return "Update of this parameter is not supported: " +
                            (kv->key() ? kv->key()->str() : "");
@@ -331,4 +344,4 @@ std::string JobManager::update_job(Job &job, const proto::JobUpdateRequest &r, u
     return {};
 }
 
-}  // namespace drover::ctld
+} // namespace drover::ctld

@@ -68,8 +68,10 @@ EnvList batch_job_environment(const Job &job, const std::string &node_list,
             env.push_back({"GPU_DEVICE_ORDINAL", list});
         }
     }
-    if (job.cpus_per_task > 1) env.push_back({"SLURM_CPUS_PER_TASK", std::to_string(job.cpus_per_task)});
-    if (job.mem_per_node_mb) env.push_back({"SLURM_MEM_PER_NODE", std::to_string(job.mem_per_node_mb)});
+    if (job.cpus_per_task > 1)
+        env.push_back({"SLURM_CPUS_PER_TASK", std::to_string(job.cpus_per_task)});
+    if (job.mem_per_node_mb)
+        env.push_back({"SLURM_MEM_PER_NODE", std::to_string(job.mem_per_node_mb)});
     return env;
 }
 
@@ -78,7 +80,7 @@ std::string expand_output_path(const std::string &pattern, const Job &job,
     std::string out;
     for (std::size_t i = 0; i < pattern.size(); ++i) {
         char c = pattern[i];
-        if (c == '\\' && i + 1 < pattern.size()) {  // "\%" keeps a literal per Slurm's rules
+        if (c == '\\' && i + 1 < pattern.size()) { // "\%" keeps a literal per Slurm's rules
             out += pattern[++i];
             continue;
         }
@@ -100,20 +102,38 @@ std::string expand_output_path(const std::string &pattern, const Job &job,
             return s;
         };
         switch (pattern[j]) {
-        case '%': out += '%'; break;
-        case 'j': out += num(job.id); break;
-        case 'A': out += num(job.array_job_id ? job.array_job_id : job.id); break;
-        case 'a':  // a job that is not an array task gets 4294967294, as Slurm writes it
-            out += num(job.array_job_id && job.array_task_id != DROVER_NO_VAL ? job.array_task_id
-                                                                               : 4294967294u);
+        case '%':
+            out += '%';
             break;
-        case 'x': out += job.name; break;
-        case 'u': out += job.user_name; break;
-        case 'N': out += node_name; break;
+        case 'j':
+            out += num(job.id);
+            break;
+        case 'A':
+            out += num(job.array_job_id ? job.array_job_id : job.id);
+            break;
+        case 'a': // a job that is not an array task gets 4294967294, as Slurm writes it
+            out += num(job.array_job_id && job.array_task_id != DROVER_NO_VAL ? job.array_task_id
+                                                                              : 4294967294u);
+            break;
+        case 'x':
+            out += job.name;
+            break;
+        case 'u':
+            out += job.user_name;
+            break;
+        case 'N':
+            out += node_name;
+            break;
         case 'n':
-        case 't': out += num(0); break;
-        case 's': out += "batch"; break;
-        default: out += pattern.substr(i, j - i + 1); break;
+        case 't':
+            out += num(0);
+            break;
+        case 's':
+            out += "batch";
+            break;
+        default:
+            out += pattern.substr(i, j - i + 1);
+            break;
         }
         i = j;
     }
@@ -121,4 +141,4 @@ std::string expand_output_path(const std::string &pattern, const Job &job,
     return out;
 }
 
-}  // namespace drover::ctld
+} // namespace drover::ctld

@@ -16,5 +16,4 @@ EnvList batch_job_environment(const Job &job, const std::string &node_list,
                               const std::string &batch_host, const std::string &cluster,
                               const std::string &conf_path);
 
-
-}  // namespace drover::ctld
+} // namespace drover::ctld

@@ -26,10 +26,10 @@ inline auto job_fields(const Job &j) {
     const auto &[id, uid, gid, state, priority, min_nodes, max_nodes, num_tasks, cpus_per_task,
                  time_limit_min, alloc_cpus, cancelled_by, restart_count, exit_status, hold,
                  exclusive, oversubscribe, requeue, open_append, timed_out, kill_sent,
-                 requeue_when_ended, hold_when_requeued, interactive, mem_per_node_mb,
-                 submit_time, eligible_time, start_time, end_time, name, user_name, partition,
-                 account, reason, work_dir, std_out, std_err, std_in, submit_host, comment, command,
-                 nodes, node_cpus, node_alloc, mem_per_cpu_mb, tmp_disk_mb, ntasks_per_node,
+                 requeue_when_ended, hold_when_requeued, interactive, mem_per_node_mb, submit_time,
+                 eligible_time, start_time, end_time, name, user_name, partition, account, reason,
+                 work_dir, std_out, std_err, std_in, submit_host, comment, command, nodes,
+                 node_cpus, node_alloc, mem_per_cpu_mb, tmp_disk_mb, ntasks_per_node,
                  min_cpus_per_node, share, nice, contiguous, kill_on_invalid_dep, state_flags,
                  extra, array_job_id, array_task_id, array, array_meta, expected_start,
                  sched_nodes] = j;
@@ -44,38 +44,92 @@ inline auto job_fields(const Job &j) {
         state_flags, extra, array_job_id, array_task_id, array, array_meta, expected_start,
         sched_nodes);
 }
-inline constexpr std::array kJobFieldNames = {
-    "id", "uid", "gid", "state", "priority", "min_nodes", "max_nodes", "num_tasks",
-    "cpus_per_task", "time_limit_min", "alloc_cpus", "cancelled_by", "restart_count",
-    "exit_status", "hold", "exclusive", "oversubscribe", "requeue", "open_append", "timed_out",
-    "kill_sent", "requeue_when_ended", "hold_when_requeued", "interactive", "mem_per_node_mb",
-    "submit_time", "eligible_time", "start_time", "end_time", "name", "user_name", "partition",
-    "account", "reason", "work_dir", "std_out", "std_err", "std_in", "submit_host", "comment",
-    "command", "nodes", "node_cpus", "node_alloc", "mem_per_cpu_mb", "tmp_disk_mb",
-    "ntasks_per_node", "min_cpus_per_node", "share", "nice", "contiguous", "kill_on_invalid_dep",
-    "state_flags", "extra", "array_job_id", "array_task_id", "array", "array_meta",
-    "expected_start", "sched_nodes"};
+inline constexpr std::array kJobFieldNames = {"id",
+                                              "uid",
+                                              "gid",
+                                              "state",
+                                              "priority",
+                                              "min_nodes",
+                                              "max_nodes",
+                                              "num_tasks",
+                                              "cpus_per_task",
+                                              "time_limit_min",
+                                              "alloc_cpus",
+                                              "cancelled_by",
+                                              "restart_count",
+                                              "exit_status",
+                                              "hold",
+                                              "exclusive",
+                                              "oversubscribe",
+                                              "requeue",
+                                              "open_append",
+                                              "timed_out",
+                                              "kill_sent",
+                                              "requeue_when_ended",
+                                              "hold_when_requeued",
+                                              "interactive",
+                                              "mem_per_node_mb",
+                                              "submit_time",
+                                              "eligible_time",
+                                              "start_time",
+                                              "end_time",
+                                              "name",
+                                              "user_name",
+                                              "partition",
+                                              "account",
+                                              "reason",
+                                              "work_dir",
+                                              "std_out",
+                                              "std_err",
+                                              "std_in",
+                                              "submit_host",
+                                              "comment",
+                                              "command",
+                                              "nodes",
+                                              "node_cpus",
+                                              "node_alloc",
+                                              "mem_per_cpu_mb",
+                                              "tmp_disk_mb",
+                                              "ntasks_per_node",
+                                              "min_cpus_per_node",
+                                              "share",
+                                              "nice",
+                                              "contiguous",
+                                              "kill_on_invalid_dep",
+                                              "state_flags",
+                                              "extra",
+                                              "array_job_id",
+                                              "array_task_id",
+                                              "array",
+                                              "array_meta",
+                                              "expected_start",
+                                              "sched_nodes"};
 
 inline auto extra_fields(const JobExtra &x) {
-    const auto &[gres, constraint, req_nodes, exc_nodes, signal, gpus, gpus_per_node,
-                 gpus_per_task, req_bits, exc_bits, deadline, signal_num, signal_secs,
-                 signal_batch_only, signal_sent, orig_dependency, dependency] = x;
+    const auto &[gres, constraint, req_nodes, exc_nodes, signal, gpus, gpus_per_node, gpus_per_task,
+                 req_bits, exc_bits, deadline, signal_num, signal_secs, signal_batch_only,
+                 signal_sent, orig_dependency, dependency] = x;
     return std::forward_as_tuple(gres, constraint, req_nodes, exc_nodes, signal, gpus,
                                  gpus_per_node, gpus_per_task, req_bits, exc_bits, deadline,
                                  signal_num, signal_secs, signal_batch_only, signal_sent,
                                  orig_dependency, dependency);
 }
-inline constexpr std::array kExtraFieldNames = {
-    "gres", "constraint", "req_nodes", "exc_nodes", "signal", "gpus", "gpus_per_node",
-    "gpus_per_task", "req_bits", "exc_bits", "deadline", "signal_num", "signal_secs",
-    "signal_batch_only", "signal_sent", "orig_dependency", "dependency"};
+inline constexpr std::array kExtraFieldNames = {"gres",          "constraint",
+                                                "req_nodes",     "exc_nodes",
+                                                "signal",        "gpus",
+                                                "gpus_per_node", "gpus_per_task",
+                                                "req_bits",      "exc_bits",
+                                                "deadline",      "signal_num",
+                                                "signal_secs",   "signal_batch_only",
+                                                "signal_sent",   "orig_dependency",
+                                                "dependency"};
 
 inline auto array_info_fields(const ArrayInfo &a) {
     const auto &[pending, max_running, step, min_task, max_task, count] = a;
     return std::forward_as_tuple(pending, max_running, step, min_task, max_task, count);
 }
-inline constexpr std::array kArrayInfoFieldNames = {"pending", "max_running", "step",
-                                                    "min_task", "max_task", "count"};
+inline constexpr std::array kArrayInfoFieldNames = {"pending",  "max_running", "step",
+                                                    "min_task", "max_task",    "count"};
 
 inline auto array_meta_fields(const ArrayMeta &m) {
     const auto &[count, min_task, max_task, step] = m;
@@ -98,7 +152,8 @@ static_assert(std::tuple_size_v<decltype(array_info_fields(std::declval<const Ar
               kArrayInfoFieldNames.size());
 static_assert(std::tuple_size_v<decltype(array_meta_fields(std::declval<const ArrayMeta &>()))> ==
               kArrayMetaFieldNames.size());
-static_assert(std::tuple_size_v<decltype(node_alloc_fields(std::declval<const Job::NodeAlloc &>()))> ==
-              kNodeAllocFieldNames.size());
+static_assert(
+    std::tuple_size_v<decltype(node_alloc_fields(std::declval<const Job::NodeAlloc &>()))> ==
+    kNodeAllocFieldNames.size());
 
-}  // namespace drover::ctld
+} // namespace drover::ctld

@@ -66,16 +66,21 @@ void JobManager::recover(bool cold) {
             if (job->array) c.pending += uint32_t(job->array->pending.size());
             if (job->array_task_id != DROVER_NO_VAL) {
                 tasks_[{job->array_job_id, job->array_task_id}] = job->id;
-                if (job->running()) c.running++;
-                else if (job->finished()) (job->state == DROVER_JOB_COMPLETE ? c.ok : c.bad)++;
-                else c.pending++;
+                if (job->running())
+                    c.running++;
+                else if (job->finished())
+                    (job->state == DROVER_JOB_COMPLETE ? c.ok : c.bad)++;
+                else
+                    c.pending++;
             }
         }
         jobs_[job->id] = std::move(job);
     });
-    spdlog::info("recovered {} jobs ({} running) in {} ms, next job id {}", jobs_.size(), running,
-                 std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count(),
-                 next_id_);
+    spdlog::info(
+        "recovered {} jobs ({} running) in {} ms, next job id {}", jobs_.size(), running,
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0)
+            .count(),
+        next_id_);
     // A pending job whose node lists name nodes no longer configured cannot run where it asked
     // to: as Slurm does, it ends NODE_FAIL rather than run anywhere else.
     for (const auto &[id, why] : unplaceable) {
@@ -185,8 +190,10 @@ void JobManager::end_job(Job &job, uint32_t state, int32_t exit_status) {
         ArrayCounts &c = arrays_[job.array_job_id];
         // A cancelled pending record ends every task it still holds.
         uint32_t n = job.array ? uint32_t(job.array->pending.size()) : 1;
-        if (was_running) c.running -= std::min(c.running, 1u);
-        else c.pending -= std::min(c.pending, n);
+        if (was_running)
+            c.running -= std::min(c.running, 1u);
+        else
+            c.pending -= std::min(c.pending, n);
         (state == DROVER_JOB_COMPLETE ? c.ok : c.bad) += n;
     }
     job.state = state;
@@ -216,8 +223,10 @@ void JobManager::node_failed(uint32_t node) {
     for (auto &[id, j] : jobs_) {
         if (!j->running()) continue;
         if (std::find(j->nodes.begin(), j->nodes.end(), node) == j->nodes.end()) continue;
-        if (j->requeue) requeue_job(*j, false);  // --requeue (the default): run it again elsewhere
-        else end_job(*j, DROVER_JOB_NODE_FAIL, 0);
+        if (j->requeue)
+            requeue_job(*j, false); // --requeue (the default): run it again elsewhere
+        else
+            end_job(*j, DROVER_JOB_NODE_FAIL, 0);
     }
 }
 
@@ -225,30 +234,36 @@ void JobManager::node_registered(uint32_t node, const std::vector<uint32_t> &bat
                                  const std::vector<uint32_t> &step_jobs) {
     std::unordered_set<uint32_t> has(batch.begin(), batch.end());
     auto orphan = [&](uint32_t id, bool as_batch) {
-        spdlog::info("job {} is not running on {} as far as the controller knows: terminating it there", id,
-                     ctx_.nodes->at(node).conf->name);
-        kill_on_nodes({node}, id, SIGKILL, true, as_batch ? "terminate an unknown job" : "end its steps");
+        spdlog::info(
+            "job {} is not running on {} as far as the controller knows: terminating it there", id,
+            ctx_.nodes->at(node).conf->name);
+        kill_on_nodes({node}, id, SIGKILL, true,
+                      as_batch ? "terminate an unknown job" : "end its steps");
     };
     for (uint32_t id : batch) {
         Job *j = find(id);
-        if (!(j && j->running() && !j->interactive && !j->nodes.empty() && j->nodes.front() == node))
+        if (!(j && j->running() && !j->interactive && !j->nodes.empty() &&
+              j->nodes.front() == node))
             orphan(id, true);
     }
     for (uint32_t id : step_jobs) {
         Job *j = find(id);
-        bool here = j && j->running() && std::find(j->nodes.begin(), j->nodes.end(), node) != j->nodes.end();
+        bool here = j && j->running() &&
+                    std::find(j->nodes.begin(), j->nodes.end(), node) != j->nodes.end();
         if (!here && !has.count(id)) orphan(id, false);
     }
     for (auto &[id, j] : jobs_) {
-        if (!j->running() || j->interactive || j->nodes.empty() || j->nodes.front() != node) continue;
+        if (!j->running() || j->interactive || j->nodes.empty() || j->nodes.front() != node)
+            continue;
         if (has.count(id) || ctx_.sched->launching(id)) continue;
-        spdlog::info("job {}: {} registered without it; launching it again", id, ctx_.nodes->at(node).conf->name);
+        spdlog::info("job {}: {} registered without it; launching it again", id,
+                     ctx_.nodes->at(node).conf->name);
         ctx_.sched->relaunch(id);
     }
 }
 
-void JobManager::kill_on_nodes(const std::vector<uint32_t> &nodes, uint32_t job_id, int sig, bool terminate,
-                               const char *what) {
+void JobManager::kill_on_nodes(const std::vector<uint32_t> &nodes, uint32_t job_id, int sig,
+                               bool terminate, const char *what) {
     std::vector<std::string> names;
     names.reserve(nodes.size());
     for (uint32_t n : nodes) names.push_back(ctx_.nodes->at(n).conf->name);
@@ -256,28 +271,32 @@ void JobManager::kill_on_nodes(const std::vector<uint32_t> &nodes, uint32_t job_
     fbb.Finish(proto::CreateMessage(
         fbb, proto::Body::JobKillRequest,
         proto::CreateJobKillRequest(fbb, job_id, sig, terminate).Union(), ctx_.epoch));
-    call_nodes(ctx_, std::move(names), {fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize()}, 10000,
-               [this, job_id, what](std::vector<net::NodeOutcome> results) {
-                   if (fenced_by(ctx_, results)) return;
-                   for (const auto &r : results)
-                       if (r.rc != 0) spdlog::warn("job {}: cannot {} on {}: {}", job_id, what, r.node, r.message);
-               });
+    call_nodes(
+        ctx_, std::move(names), {fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize()},
+        10000, [this, job_id, what](std::vector<net::NodeOutcome> results) {
+            if (fenced_by(ctx_, results)) return;
+            for (const auto &r : results)
+                if (r.rc != 0)
+                    spdlog::warn("job {}: cannot {} on {}: {}", job_id, what, r.node, r.message);
+        });
 }
 
 void JobManager::end_on_nodes(const Job &job) {
     std::size_t first = job.interactive ? 0 : 1;
     if (job.nodes.size() <= first) return;
-    kill_on_nodes(std::vector<uint32_t>(job.nodes.begin() + std::ptrdiff_t(first), job.nodes.end()), job.id,
-                  SIGKILL, true, "announce its end");
+    kill_on_nodes(std::vector<uint32_t>(job.nodes.begin() + std::ptrdiff_t(first), job.nodes.end()),
+                  job.id, SIGKILL, true, "announce its end");
 }
 
 void JobManager::send_kill(Job &job, int sig, bool terminate) {
     if (job.nodes.empty()) return;
     if (job.interactive) {
         // No script to signal: the job is its steps, and a terminated allocation simply ends.
-        if (terminate) return end_job(job, job.timed_out ? DROVER_JOB_TIMEOUT : DROVER_JOB_CANCELLED, 0);
+        if (terminate)
+            return end_job(job, job.timed_out ? DROVER_JOB_TIMEOUT : DROVER_JOB_CANCELLED, 0);
         if (ctx_.steps)
-            for (uint32_t s : ctx_.steps->step_ids(job.id)) ctx_.steps->signal_step(job, s, sig, false, 0);
+            for (uint32_t s : ctx_.steps->step_ids(job.id))
+                ctx_.steps->signal_step(job, s, sig, false, 0);
         return;
     }
     kill_on_nodes({job.nodes.front()}, job.id, sig, terminate, "signal it");
@@ -291,10 +310,11 @@ void JobManager::tick() {
         // --signal: warn the job ahead of its limit, once.
         if (j->running() && j->extra && j->ext().signal_num && !j->ext().signal_sent &&
             j->time_limit_min != DROVER_INFINITE &&
-            now >= j->start_time + int64_t(j->time_limit_min) * 60 - int64_t(j->ext().signal_secs)) {
+            now >=
+                j->start_time + int64_t(j->time_limit_min) * 60 - int64_t(j->ext().signal_secs)) {
             JobExtra &x = j->mutable_extra();
             x.signal_sent = true;
-            persist(*j);  // sent once per run, restarts included
+            persist(*j); // sent once per run, restarts included
             send_kill(*j, x.signal_num, false);
         }
         if (j->running() && !j->kill_sent && j->time_limit_min != DROVER_INFINITE &&
@@ -302,7 +322,7 @@ void JobManager::tick() {
             spdlog::info("job {} reached its time limit", id);
             j->timed_out = true;
             j->kill_sent = true;
-            persist(*j);  // after a restart it still ends TIMEOUT
+            persist(*j); // after a restart it still ends TIMEOUT
             send_kill(*j, SIGTERM, true);
         } else if (j->finished() && now - j->end_time >= int64_t(min_age)) {
             old.push_back(id);
@@ -331,8 +351,8 @@ void JobManager::on_complete(const std::shared_ptr<net::Request> &req,
         return resp->error(DROVER_EPERM, "job completion must come from SlurmUser");
     if (job && !job->interactive && r->restart_count() != job->restart_count) {
         // The end of an earlier run (requeued since), reported late: this run goes on.
-        spdlog::info("job {}: end of run {} ignored (run {} is current)", job->id, r->restart_count(),
-                     job->restart_count);
+        spdlog::info("job {}: end of run {} ignored (run {} is current)", job->id,
+                     r->restart_count(), job->restart_count);
         job = nullptr;
     }
     if (job && job->running() && job->requeue_when_ended) {
@@ -340,13 +360,17 @@ void JobManager::on_complete(const std::shared_ptr<net::Request> &req,
     } else if (job && job->running()) {
         uint32_t state;
         int32_t status = r->exit_status();
-        if (job->cancelled_by != DROVER_NO_VAL) state = DROVER_JOB_CANCELLED;
-        else if (job->timed_out) state = DROVER_JOB_TIMEOUT;
-        else if (r->failed_to_launch()) state = DROVER_JOB_FAILED;
-        else if (r->state() == DROVER_JOB_OOM) state = DROVER_JOB_OOM;
-        else state = status == 0 ? DROVER_JOB_COMPLETE : DROVER_JOB_FAILED;
-        if (r->failed_to_launch() && r->message())
-            job->reason = r->message()->str();
+        if (job->cancelled_by != DROVER_NO_VAL)
+            state = DROVER_JOB_CANCELLED;
+        else if (job->timed_out)
+            state = DROVER_JOB_TIMEOUT;
+        else if (r->failed_to_launch())
+            state = DROVER_JOB_FAILED;
+        else if (r->state() == DROVER_JOB_OOM)
+            state = DROVER_JOB_OOM;
+        else
+            state = status == 0 ? DROVER_JOB_COMPLETE : DROVER_JOB_FAILED;
+        if (r->failed_to_launch() && r->message()) job->reason = r->message()->str();
         if (state == DROVER_JOB_OOM) {
             // As Slurm shows it: Reason=OutOfMemory, ExitCode 0:125 (its SIG_OOM, 253).
             job->reason = "OutOfMemory";
@@ -354,10 +378,11 @@ void JobManager::on_complete(const std::shared_ptr<net::Request> &req,
         }
         end_job(*job, state, status);
         if (!job->interactive)
-            record_batch_step(ctx_, *job, state == DROVER_JOB_TIMEOUT ? DROVER_JOB_CANCELLED : state,
+            record_batch_step(ctx_, *job,
+                              state == DROVER_JOB_TIMEOUT ? DROVER_JOB_CANCELLED : state,
                               r->usage() ? net::usage_from_proto(*r->usage()) : StepUsageSummary{});
     }
     ctx_.commit.after_commit([resp] { resp->ok(); });
 }
 
-}  // namespace drover::ctld
+} // namespace drover::ctld

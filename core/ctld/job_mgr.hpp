@@ -89,8 +89,8 @@ class JobManager {
     // A job named by scancel/scontrol: a job, a running or finished array task, or a task still
     // waiting inside its array's record (pending_task set).
     struct Target {
-        std::string label;     // as the user wrote it, for messages
-        Job *job = nullptr;    // nullptr: no such job
+        std::string label;  // as the user wrote it, for messages
+        Job *job = nullptr; // nullptr: no such job
         uint32_t pending_task = DROVER_NO_VAL;
     };
     // Resolves "123", "123_4", "123_[1-3,5]"; a bare array id means every task of the array.
@@ -123,7 +123,7 @@ class JobManager {
                        const char *what);
 
     Ctx &ctx_;
-    std::map<uint32_t, std::unique_ptr<Job>> jobs_;  // ordered: submit order is id order
+    std::map<uint32_t, std::unique_ptr<Job>> jobs_; // ordered: submit order is id order
     uint32_t next_id_ = 1;
     std::unordered_map<uint32_t, std::string> user_names_;
     std::unordered_map<uint32_t, ArrayCounts> arrays_;
@@ -136,4 +136,4 @@ class JobManager {
 std::string expand_output_path(const std::string &pattern, const Job &job,
                                const std::string &node_name);
 
-}  // namespace drover::ctld
+} // namespace drover::ctld

@@ -5,7 +5,7 @@
 
 #include "common/gres.hpp"
 #include "common/hostlist.hpp"
-#include "ctld/job_fields.hpp"  // fails to compile when Job gains a member not listed there
+#include "ctld/job_fields.hpp" // fails to compile when Job gains a member not listed there
 #include "ctld/job_mgr.hpp"
 #include "ctld/job_signal_spec.hpp"
 
@@ -53,19 +53,32 @@ std::vector<uint32_t> parse_task_list(const std::string &text) {
 
 const char *job_state_name(uint32_t state) {
     switch (state) {
-    case DROVER_JOB_PENDING: return "PENDING";
-    case DROVER_JOB_RUNNING: return "RUNNING";
-    case DROVER_JOB_SUSPENDED: return "SUSPENDED";
-    case DROVER_JOB_COMPLETE: return "COMPLETED";
-    case DROVER_JOB_CANCELLED: return "CANCELLED";
-    case DROVER_JOB_FAILED: return "FAILED";
-    case DROVER_JOB_TIMEOUT: return "TIMEOUT";
-    case DROVER_JOB_NODE_FAIL: return "NODE_FAIL";
-    case DROVER_JOB_PREEMPTED: return "PREEMPTED";
-    case DROVER_JOB_BOOT_FAIL: return "BOOT_FAIL";
-    case DROVER_JOB_DEADLINE: return "DEADLINE";
-    case DROVER_JOB_OOM: return "OUT_OF_MEMORY";
-    default: return "UNKNOWN";
+    case DROVER_JOB_PENDING:
+        return "PENDING";
+    case DROVER_JOB_RUNNING:
+        return "RUNNING";
+    case DROVER_JOB_SUSPENDED:
+        return "SUSPENDED";
+    case DROVER_JOB_COMPLETE:
+        return "COMPLETED";
+    case DROVER_JOB_CANCELLED:
+        return "CANCELLED";
+    case DROVER_JOB_FAILED:
+        return "FAILED";
+    case DROVER_JOB_TIMEOUT:
+        return "TIMEOUT";
+    case DROVER_JOB_NODE_FAIL:
+        return "NODE_FAIL";
+    case DROVER_JOB_PREEMPTED:
+        return "PREEMPTED";
+    case DROVER_JOB_BOOT_FAIL:
+        return "BOOT_FAIL";
+    case DROVER_JOB_DEADLINE:
+        return "DEADLINE";
+    case DROVER_JOB_OOM:
+        return "OUT_OF_MEMORY";
+    default:
+        return "UNKNOWN";
     }
 }
 
@@ -73,8 +86,7 @@ std::vector<uint32_t> job_cpu_ids(const Job &job, std::size_t pos) {
     if (pos < job.node_alloc.size() && !job.node_alloc[pos].cpu_ids.empty()) {
         try {
             return parse_index_list(job.node_alloc[pos].cpu_ids);
-        } catch (const std::exception &) {
-        }
+        } catch (const std::exception &) {}
     }
     std::vector<uint32_t> ids(pos < job.node_cpus.size() ? job.node_cpus[pos] : 0);
     for (uint32_t i = 0; i < ids.size(); ++i) ids[i] = i;
@@ -82,9 +94,11 @@ std::vector<uint32_t> job_cpu_ids(const Job &job, std::size_t pos) {
 }
 
 uint64_t job_mem_on(const Job &job, std::size_t pos) {
-    if (pos < job.node_alloc.size() && job.node_alloc[pos].mem_mb) return job.node_alloc[pos].mem_mb;
+    if (pos < job.node_alloc.size() && job.node_alloc[pos].mem_mb)
+        return job.node_alloc[pos].mem_mb;
     if (job.mem_per_node_mb) return job.mem_per_node_mb;
-    if (job.mem_per_cpu_mb && pos < job.node_cpus.size()) return job.mem_per_cpu_mb * job.node_cpus[pos];
+    if (job.mem_per_cpu_mb && pos < job.node_cpus.size())
+        return job.mem_per_cpu_mb * job.node_cpus[pos];
     return 0;
 }
 
@@ -98,8 +112,9 @@ flatbuffers::Offset<proto::JobInfo> write_job_info(flatbuffers::FlatBufferBuilde
     };
     auto name = s(j.name), user = s(j.user_name), part = s(j.partition), acct = s(j.account),
          reason = s(j.reason), wd = s(j.work_dir), out = s(path(j.std_out)),
-         err = s(path(j.std_err.empty() && display ? j.std_out : j.std_err)), in = s(path(j.std_in)), host = s(j.submit_host), cmd = s(j.command), comment = s(j.comment),
-         cl = s(cluster);
+         err = s(path(j.std_err.empty() && display ? j.std_out : j.std_err)),
+         in = s(path(j.std_in)), host = s(j.submit_host), cmd = s(j.command),
+         comment = s(j.comment), cl = s(cluster);
     flatbuffers::Offset<flatbuffers::String> nodes, batch;
     flatbuffers::Offset<flatbuffers::Vector<uint32_t>> node_cpus;
     if (!j.nodes.empty()) {
@@ -109,8 +124,8 @@ flatbuffers::Offset<proto::JobInfo> write_job_info(flatbuffers::FlatBufferBuilde
     }
     const JobExtra &x = j.ext();
     auto gres = s(x.gres), constraint = s(x.constraint), req_nodes = s(x.req_nodes),
-         exc_nodes = s(x.exc_nodes), signal = s(x.signal),
-         dependency = s(x.dependency.to_string()), orig_dep = s(x.orig_dependency);
+         exc_nodes = s(x.exc_nodes), signal = s(x.signal), dependency = s(x.dependency.to_string()),
+         orig_dep = s(x.orig_dependency);
     flatbuffers::Offset<flatbuffers::String> array_tasks, sched_nodes;
     if (j.array) array_tasks = fbb.CreateString(format_task_list(j.array->pending));
     if (!j.sched_nodes.empty()) sched_nodes = fbb.CreateString(names(j.sched_nodes));
@@ -118,15 +133,16 @@ flatbuffers::Offset<proto::JobInfo> write_job_info(flatbuffers::FlatBufferBuilde
     if (!j.node_alloc.empty()) {
         std::vector<flatbuffers::Offset<proto::NodeAlloc>> v;
         for (std::size_t k = 0; k < j.node_alloc.size() && k < j.nodes.size(); ++k)
-            v.push_back(proto::CreateNodeAllocDirect(fbb, names({j.nodes[k]}).c_str(), j.node_cpus[k],
-                                                     j.node_alloc[k].cpu_ids.c_str(),
-                                                     j.node_alloc[k].mem_mb, j.node_alloc[k].gres.c_str()));
+            v.push_back(proto::CreateNodeAllocDirect(
+                fbb, names({j.nodes[k]}).c_str(), j.node_cpus[k], j.node_alloc[k].cpu_ids.c_str(),
+                j.node_alloc[k].mem_mb, j.node_alloc[k].gres.c_str()));
         node_alloc = fbb.CreateVector(v);
     }
     flatbuffers::Offset<flatbuffers::Vector<uint32_t>> array_meta;
     if (j.array_meta) {
         const ArrayMeta &m = *j.array_meta;
-        array_meta = fbb.CreateVector(std::vector<uint32_t>{m.count, m.min_task, m.max_task, m.step});
+        array_meta =
+            fbb.CreateVector(std::vector<uint32_t>{m.count, m.min_task, m.max_task, m.step});
     }
     proto::JobInfoBuilder b(fbb);
     b.add_job_id(j.id);
@@ -257,7 +273,7 @@ Job read_job_info(const proto::JobInfo &i, const NodeIndex &node_index, std::siz
     j.submit_time = i.submit_time();
     j.eligible_time = i.eligible_time();
     j.start_time = i.start_time();
-    if (j.pending()) {  // a pending job's stored start is only the scheduler's forecast
+    if (j.pending()) { // a pending job's stored start is only the scheduler's forecast
         j.expected_start = j.start_time;
         j.start_time = 0;
     }
@@ -335,7 +351,8 @@ Job read_job_info(const proto::JobInfo &i, const NodeIndex &node_index, std::siz
         x->orig_dependency = proto::str(i.orig_dependency());
         x->dependency = parse_dependency(proto::str(i.dependency()));
         x->signal_sent = i.signal_sent();
-        if (std::string why = derive_job_fields(*x, node_index, node_count); !why.empty() && problem)
+        if (std::string why = derive_job_fields(*x, node_index, node_count);
+            !why.empty() && problem)
             *problem = why;
         j.extra = std::move(x);
     }
@@ -348,9 +365,9 @@ Job read_job_info(const proto::JobInfo &i, const NodeIndex &node_index, std::siz
         for (const auto *a : *i.node_alloc())
             j.node_alloc.push_back({a->mem_mb(), proto::str(a->cpu_ids()), proto::str(a->gres())});
     j.alloc_cpus = i.alloc_cpus();
-    if (j.running() && j.alloc_cpus == 0)  // a record written before alloc_cpus was stored
+    if (j.running() && j.alloc_cpus == 0) // a record written before alloc_cpus was stored
         for (auto c : j.node_cpus) j.alloc_cpus += c;
     return j;
 }
 
-}  // namespace drover::ctld
+} // namespace drover::ctld

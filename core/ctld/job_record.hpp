@@ -41,4 +41,4 @@ Job read_job_info(const proto::JobInfo &info, const NodeIndex &node_index, std::
 // is refused.
 std::string derive_job_fields(JobExtra &extra, const NodeIndex &node_index, std::size_t node_count);
 
-}  // namespace drover::ctld
+} // namespace drover::ctld

@@ -48,4 +48,4 @@ bool parse_signal_spec(std::string_view spec, int *sig, uint32_t *secs, bool *ba
     return *sig != 0;
 }
 
-}  // namespace drover::ctld
+} // namespace drover::ctld

@@ -14,4 +14,4 @@ int signal_number(std::string_view name);
 // Parses the spec; TIME defaults to 60 seconds. Returns false when malformed.
 bool parse_signal_spec(std::string_view spec, int *sig, uint32_t *secs, bool *batch_only);
 
-}  // namespace drover::ctld
+} // namespace drover::ctld

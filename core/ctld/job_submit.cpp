@@ -79,12 +79,14 @@ std::string parse_array_spec(const std::string &spec, uint32_t max_size, ArrayIn
             uint32_t step = 1;
             if (auto colon = part.find(':'); colon != std::string::npos) {
                 step = uint32_t(std::stoul(part.substr(colon + 1), &used));
-                if (step == 0 || used != part.size() - colon - 1) return "Invalid job array specification";
+                if (step == 0 || used != part.size() - colon - 1)
+                    return "Invalid job array specification";
                 part.resize(colon);
             }
             auto dash = part.find('-');
             uint32_t lo = uint32_t(std::stoul(part.substr(0, dash), &used));
-            if (used != (dash == std::string::npos ? part.size() : dash)) return "Invalid job array specification";
+            if (used != (dash == std::string::npos ? part.size() : dash))
+                return "Invalid job array specification";
             uint32_t hi = lo;
             if (dash != std::string::npos) {
                 hi = uint32_t(std::stoul(part.substr(dash + 1), &used));
@@ -109,7 +111,8 @@ std::string parse_array_spec(const std::string &spec, uint32_t max_size, ArrayIn
 }
 
 uint32_t resolve_share(const std::string &part_oversubscribe, bool exclusive, bool oversubscribe) {
-    std::string_view base = std::string_view(part_oversubscribe).substr(0, part_oversubscribe.find(':'));
+    std::string_view base =
+        std::string_view(part_oversubscribe).substr(0, part_oversubscribe.find(':'));
     if (base == "EXCLUSIVE") return DROVER_SHARE_EXCLUSIVE;
     if (base == "FORCE") return DROVER_SHARE_OVERSUB;
     if (exclusive) return DROVER_SHARE_EXCLUSIVE;
@@ -117,7 +120,7 @@ uint32_t resolve_share(const std::string &part_oversubscribe, bool exclusive, bo
     return DROVER_SHARE_CORES;
 }
 
-}  // namespace
+} // namespace
 
 std::string JobManager::read_request(Job &j, const proto::JobDesc &d, bool admin) {
     j.mem_per_cpu_mb = d.mem_per_cpu_mb();
@@ -133,7 +136,8 @@ std::string JobManager::read_request(Job &j, const proto::JobDesc &d, bool admin
     j.requeue = d.requeue() != 0;
     j.interactive = d.interactive();
     if (j.interactive && d.array()) return "--array is not valid for an interactive allocation";
-    j.kill_on_invalid_dep = d.kill_on_invalid_dep() == 1 ||
+    j.kill_on_invalid_dep =
+        d.kill_on_invalid_dep() == 1 ||
         (d.kill_on_invalid_dep() == -1 &&
          ctx_.conf.dependency_parameters.find("kill_invalid_depend") != std::string::npos);
     bool any_extra = d.gres() || d.constraint() || d.req_nodes() || d.exc_nodes() || d.signal() ||
@@ -159,7 +163,8 @@ std::string JobManager::read_request(Job &j, const proto::JobDesc &d, bool admin
         if (auto why = derive_job_fields(x, index, ctx_.nodes->size()); !why.empty()) return why;
         if (x.req_bits.size() && j.min_nodes < x.req_bits.count()) {
             j.min_nodes = uint32_t(x.req_bits.count());
-            if (j.max_nodes != DROVER_INFINITE && j.max_nodes < j.min_nodes) j.max_nodes = j.min_nodes;
+            if (j.max_nodes != DROVER_INFINITE && j.max_nodes < j.min_nodes)
+                j.max_nodes = j.min_nodes;
         }
         if (d.dependency() && d.dependency()->size()) {
             x.orig_dependency = d.dependency()->str();
@@ -203,7 +208,8 @@ std::string JobManager::validate(Job &job, Partition *&part, uint32_t uid, uint3
         !why.empty())
         return why;
     const auto &accounts = part->conf->allow_accounts;
-    if (!accounts.empty() && std::find(accounts.begin(), accounts.end(), job.account) == accounts.end())
+    if (!accounts.empty() &&
+        std::find(accounts.begin(), accounts.end(), job.account) == accounts.end())
         return "Invalid account or account/partition combination specified";
     if (job.min_nodes > part->nodes.count()) return "Node count specification invalid";
     if (job.max_nodes != DROVER_INFINITE && job.max_nodes < job.min_nodes)
@@ -211,13 +217,15 @@ std::string JobManager::validate(Job &job, Partition *&part, uint32_t uid, uint3
     // A feature no node of the partition has can never be satisfied.
     for (const auto &name : constraint_names(job.ext().constraint)) {
         bool known = false;
-        for (std::size_t i = part->nodes.next(0); i < part->nodes.size() && !known; i = part->nodes.next(i + 1))
-            for (const auto &f : ctx_.nodes->at(uint32_t(i)).conf->features) known = known || f == name;
+        for (std::size_t i = part->nodes.next(0); i < part->nodes.size() && !known;
+             i = part->nodes.next(i + 1))
+            for (const auto &f : ctx_.nodes->at(uint32_t(i)).conf->features)
+                known = known || f == name;
         if (!known) return "Invalid feature specification";
     }
     if (job.time_limit_min == kNoVal)
         job.time_limit_min = part->conf->default_time_min != kNoVal ? part->conf->default_time_min
-                                                                     : part->conf->max_time_min;
+                                                                    : part->conf->max_time_min;
     int rc = ctx_.sched->test_job(job, *part);
     if (rc == DROVER_ENOSPC) return "Requested node configuration is not available";
     return {};
@@ -249,21 +257,23 @@ void JobManager::on_submit(const std::shared_ptr<net::Request> &req,
     // SchedulerParameters=max_script_size: Slurm refuses a larger script with
     // ESLURM_PATHNAME_TOO_LONG, whose text this is.
     if (d->script() && d->script()->size() > ctx_.conf.max_script_size) {
-        spdlog::info("submission from uid {} refused: batch script of {} bytes exceeds max_script_size {}",
-                     req->peer.uid, d->script()->size(), ctx_.conf.max_script_size);
-        return resp->error(DROVER_EINVAL, "Pathname of a file, directory or other parameter too long");
+        spdlog::info(
+            "submission from uid {} refused: batch script of {} bytes exceeds max_script_size {}",
+            req->peer.uid, d->script()->size(), ctx_.conf.max_script_size);
+        return resp->error(DROVER_EINVAL,
+                           "Pathname of a file, directory or other parameter too long");
     }
     // MaxJobCount: Slurm answers EAGAIN, on which sbatch and salloc wait and try again
     // (cli::call_ctld_retrying), and which they print as this when they give up.
     if (jobs_.size() >= ctx_.conf.max_job_count) {
-        spdlog::debug("submission from uid {} refused for now: MaxJobCount {} reached", req->peer.uid,
-                      ctx_.conf.max_job_count);
+        spdlog::debug("submission from uid {} refused for now: MaxJobCount {} reached",
+                      req->peer.uid, ctx_.conf.max_job_count);
         return resp->error(DROVER_EBUSY, "Resource temporarily unavailable");
     }
 
     auto job = std::make_unique<Job>();
     Job &j = *job;
-    j.uid = req->peer.uid;  // the credential says who submitted, never the request
+    j.uid = req->peer.uid; // the credential says who submitted, never the request
     j.gid = req->peer.gid;
     j.user_name = user_name(j.uid);
     j.name = d->name() && d->name()->size() ? d->name()->str() : "sbatch";
@@ -271,7 +281,8 @@ void JobManager::on_submit(const std::shared_ptr<net::Request> &req,
     if (auto comma = j.partition.find(','); comma != std::string::npos) j.partition.resize(comma);
     j.account = str(d->account());
     j.min_nodes = d->min_nodes() ? d->min_nodes() : 1;
-    j.max_nodes = d->max_nodes() ? d->max_nodes() : (d->min_nodes() ? d->min_nodes() : DROVER_INFINITE);
+    j.max_nodes =
+        d->max_nodes() ? d->max_nodes() : (d->min_nodes() ? d->min_nodes() : DROVER_INFINITE);
     j.num_tasks = d->num_tasks() ? d->num_tasks() : j.min_nodes;
     j.cpus_per_task = d->cpus_per_task() ? d->cpus_per_task() : 1;
     j.mem_per_node_mb = d->mem_per_node_mb();
@@ -281,8 +292,8 @@ void JobManager::on_submit(const std::shared_ptr<net::Request> &req,
     j.open_append = d->open_mode_append();
     j.work_dir = d->work_dir() && d->work_dir()->size() ? d->work_dir()->str() : "/tmp";
     j.std_out = d->std_out() && d->std_out()->size() ? d->std_out()->str()
-                : d->array() && d->array()->size()    ? "slurm-%A_%a.out"
-                                                       : "slurm-%j.out";
+                : d->array() && d->array()->size()   ? "slurm-%A_%a.out"
+                                                     : "slurm-%j.out";
     j.std_err = str(d->std_err());
     j.std_in = d->std_in() && d->std_in()->size() ? d->std_in()->str() : "/dev/null";
     j.submit_host = str(d->submit_host());
@@ -310,8 +321,9 @@ void JobManager::on_submit(const std::shared_ptr<net::Request> &req,
     // The job's record and the request itself (its script record) must fit in the state store,
     // with room to spare for what the jobs already accepted will still write.
     if (!ctx_.commit.room_for(req->bytes.size() + 1024)) {
-        spdlog::warn("submission from uid {} refused: the state store in {} is full (StateSaveMaxSize={}M)",
-                     j.uid, ctx_.store.dir(), ctx_.conf.state_save_max_size_mb);
+        spdlog::warn(
+            "submission from uid {} refused: the state store in {} is full (StateSaveMaxSize={}M)",
+            j.uid, ctx_.store.dir(), ctx_.conf.state_save_max_size_mb);
         return resp->error(DROVER_ENOSPC, kStoreFull);
     }
     j.id = take_job_id();
@@ -353,4 +365,4 @@ void JobManager::on_submit(const std::shared_ptr<net::Request> &req,
     });
 }
 
-}  // namespace drover::ctld
+} // namespace drover::ctld

@@ -12,7 +12,10 @@ namespace drover::ctld {
 
 std::vector<JobManager::Target> JobManager::resolve(const std::string &spec) {
     std::vector<Target> out;
-    auto bad = [&] { out.push_back({spec, nullptr, DROVER_NO_VAL}); return out; };
+    auto bad = [&] {
+        out.push_back({spec, nullptr, DROVER_NO_VAL});
+        return out;
+    };
     std::size_t us = spec.find('_');
     uint32_t id = 0;
     try {
@@ -28,7 +31,8 @@ std::vector<JobManager::Target> JobManager::resolve(const std::string &spec) {
             // The whole array: the record with its waiting tasks, and every task that left it.
             for (auto &[key, jid] : tasks_)
                 if (key.first == id)
-                    if (Job *t = find(jid)) out.push_back({std::to_string(id) + "_" + std::to_string(key.second), t});
+                    if (Job *t = find(jid))
+                        out.push_back({std::to_string(id) + "_" + std::to_string(key.second), t});
             if (j->is_array_record()) out.push_back({spec, j});
             return out;
         }
@@ -36,7 +40,8 @@ std::vector<JobManager::Target> JobManager::resolve(const std::string &spec) {
         return out;
     }
     std::string tasks = spec.substr(us + 1);
-    if (tasks.size() > 2 && tasks.front() == '[' && tasks.back() == ']') tasks = tasks.substr(1, tasks.size() - 2);
+    if (tasks.size() > 2 && tasks.front() == '[' && tasks.back() == ']')
+        tasks = tasks.substr(1, tasks.size() - 2);
     if (auto pct = tasks.find('%'); pct != std::string::npos) tasks.resize(pct);
     std::vector<uint32_t> ids;
     try {
@@ -52,7 +57,8 @@ std::vector<JobManager::Target> JobManager::resolve(const std::string &spec) {
             continue;
         }
         Job *rec = find(id);
-        if (rec && rec->array && std::binary_search(rec->array->pending.begin(), rec->array->pending.end(), t))
+        if (rec && rec->array &&
+            std::binary_search(rec->array->pending.begin(), rec->array->pending.end(), t))
             out.push_back({label, rec, t});
         else
             out.push_back({label, nullptr});
@@ -103,7 +109,7 @@ void JobManager::requeue_job(Job &job, bool hold) {
     job.start_time = job.end_time = 0;
     job.exit_status = 0;
     job.kill_sent = job.timed_out = job.requeue_when_ended = job.hold_when_requeued = false;
-    if (job.ext().signal_sent) job.mutable_extra().signal_sent = false;  // the next run gets it too
+    if (job.ext().signal_sent) job.mutable_extra().signal_sent = false; // the next run gets it too
     job.cancelled_by = DROVER_NO_VAL;
     job.reason = "None";
     if (hold) {
@@ -112,9 +118,9 @@ void JobManager::requeue_job(Job &job, bool hold) {
         job.reason = "JobHeldUser";
     }
     persist(job);
-    account(DROVER_ACCT_JOB_SUBMIT, job);  // the next run's record
+    account(DROVER_ACCT_JOB_SUBMIT, job); // the next run's record
     spdlog::info("job {} requeued (restart {})", job.id, job.restart_count);
     ctx_.sched->request();
 }
 
-}  // namespace drover::ctld
+} // namespace drover::ctld

@@ -11,31 +11,47 @@
 
 namespace {
 void usage() {
-    std::fputs("Usage: droverctld [-D] [-f config] [-c] [-R] [-L logfile] [-v] [--controller NAME]\n"
-               "  -D  stay in the foreground\n"
-               "  -c  cold start: discard saved jobs\n"
-               "  -R  recover all saved state (the default)\n"
-               "  --controller NAME  run as this SlurmctldHost (default: the one whose address\n"
-               "                     is on this host, or named like it)\n",
-               stderr);
+    std::fputs(
+        "Usage: droverctld [-D] [-f config] [-c] [-R] [-L logfile] [-v] [--controller NAME]\n"
+        "  -D  stay in the foreground\n"
+        "  -c  cold start: discard saved jobs\n"
+        "  -R  recover all saved state (the default)\n"
+        "  --controller NAME  run as this SlurmctldHost (default: the one whose address\n"
+        "                     is on this host, or named like it)\n",
+        stderr);
 }
-}  // namespace
+} // namespace
 
 int main(int argc, char **argv) {
     drover::daemon::CommonFlags flags;
     drover::ctld::Options opts;
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
-        if (a == "-D") flags.foreground = true;
-        else if (a == "-c") opts.cold_start = true;
-        else if (a == "-R") opts.cold_start = false;
-        else if (a == "-v" || a == "-vv") flags.verbosity += int(a.size()) - 1;
-        else if (a == "-f" && i + 1 < argc) flags.config = argv[++i];
-        else if (a == "-L" && i + 1 < argc) flags.log_file = argv[++i];
-        else if (a == "--controller" && i + 1 < argc) opts.controller_name = argv[++i];
-        else if (a == "-V" || a == "--version") { std::puts("droverctld 0.1.0"); return 0; }
-        else if (a == "-h" || a == "--help") { usage(); return 0; }
-        else { std::fprintf(stderr, "droverctld: unrecognized option '%s'\n", argv[i]); usage(); return 1; }
+        if (a == "-D")
+            flags.foreground = true;
+        else if (a == "-c")
+            opts.cold_start = true;
+        else if (a == "-R")
+            opts.cold_start = false;
+        else if (a == "-v" || a == "-vv")
+            flags.verbosity += int(a.size()) - 1;
+        else if (a == "-f" && i + 1 < argc)
+            flags.config = argv[++i];
+        else if (a == "-L" && i + 1 < argc)
+            flags.log_file = argv[++i];
+        else if (a == "--controller" && i + 1 < argc)
+            opts.controller_name = argv[++i];
+        else if (a == "-V" || a == "--version") {
+            std::puts("droverctld 0.1.0");
+            return 0;
+        } else if (a == "-h" || a == "--help") {
+            usage();
+            return 0;
+        } else {
+            std::fprintf(stderr, "droverctld: unrecognized option '%s'\n", argv[i]);
+            usage();
+            return 1;
+        }
     }
     try {
         opts.config_path = drover::find_config_path(flags.config);
@@ -44,8 +60,8 @@ int main(int argc, char **argv) {
         std::string log = drover::load_config(opts.config_path).slurmctld_log_file;
         if (!flags.log_file.empty()) log = flags.log_file;
         if (!flags.foreground) drover::daemon::detach();
-        drover::daemon::setup_logging("droverctld", flags.foreground && flags.log_file.empty() ? "" : log,
-                                      flags.verbosity);
+        drover::daemon::setup_logging(
+            "droverctld", flags.foreground && flags.log_file.empty() ? "" : log, flags.verbosity);
         return drover::ctld::run_controller(opts);
     } catch (const std::exception &e) {
         std::fprintf(stderr, "droverctld: fatal: %s\n", e.what());

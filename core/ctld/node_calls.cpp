@@ -12,17 +12,20 @@ namespace drover::ctld {
 
 void call_nodes(Ctx &ctx, std::vector<std::string> names, std::vector<uint8_t> msg, int timeout_ms,
                 std::function<void(std::vector<net::NodeOutcome>)> done) {
-    auto resolve = [&ctx](const std::string &n, std::string *h, uint16_t *p) { return ctx.nodes->resolve(n, h, p); };
+    auto resolve = [&ctx](const std::string &n, std::string *h, uint16_t *p) {
+        return ctx.nodes->resolve(n, h, p);
+    };
     if (names.size() != 1)
         return net::forward(ctx.io, resolve, std::move(names), ctx.conf.tree_width, timeout_ms, msg,
                             ctx.auth.self_signer(), std::move(done));
     std::string host;
     uint16_t port = 0;
-    if (!resolve(names.front(), &host, &port)) return done({{names.front(), DROVER_EIO, "unknown node"}});
-    const std::string node_name = names.front();  // the receiver, and the outcome's node
+    if (!resolve(names.front(), &host, &port))
+        return done({{names.front(), DROVER_EIO, "unknown node"}});
+    const std::string node_name = names.front(); // the receiver, and the outcome's node
     ctx.pool.call(host, port, node_name, std::move(msg), ctx.auth.self_signer(), timeout_ms,
                   [node = node_name, done = std::move(done)](const std::string &err,
-                                                                            std::shared_ptr<net::Reply> reply) {
+                                                             std::shared_ptr<net::Reply> reply) {
                       net::NodeOutcome r{node, 0, {}};
                       if (const auto *e = reply ? reply->msg->body_as_ErrorResponse() : nullptr) {
                           r.rc = e->code() ? e->code() : DROVER_EIO;
@@ -44,4 +47,4 @@ bool fenced_by(const Ctx &ctx, const std::vector<net::NodeOutcome> &results) {
     return false;
 }
 
-}  // namespace drover::ctld
+} // namespace drover::ctld

@@ -23,4 +23,4 @@ void call_nodes(Ctx &ctx, std::vector<std::string> names, std::vector<uint8_t> m
 // ctx.fenced runs and the results are not to be acted on (true).
 bool fenced_by(const Ctx &ctx, const std::vector<net::NodeOutcome> &results);
 
-}  // namespace drover::ctld
+} // namespace drover::ctld

@@ -10,8 +10,10 @@ std::vector<AcctNodeEvent> node_event_changes(OpenNodeEvent &open, const NodeEve
     const bool down = node.state == DROVER_NODE_DOWN;
     const bool drain = (node.flags & DROVER_NODE_FLAG_DRAIN) != 0;
     const bool wanted = down || drain;
-    if (open.start && wanted && open.down == down && open.drain == drain && open.reason == node.reason)
-        return {};  // still the same event (a draining node that drained, one that stopped answering)
+    if (open.start && wanted && open.down == down && open.drain == drain &&
+        open.reason == node.reason)
+        return {}; // still the same event (a draining node that drained, one that stopped
+                   // answering)
     std::vector<AcctNodeEvent> out;
     if (open.start && !(wanted && open.start == now)) {
         AcctNodeEvent end;
@@ -39,4 +41,4 @@ std::vector<AcctNodeEvent> node_event_changes(OpenNodeEvent &open, const NodeEve
     return out;
 }
 
-}  // namespace drover::ctld
+} // namespace drover::ctld

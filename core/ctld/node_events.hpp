@@ -15,8 +15,8 @@ namespace drover::ctld {
 
 // The event a node has open in the store, and what it began as.
 struct OpenNodeEvent {
-    int64_t start = 0;  // 0: none open
-    Shared<std::string> reason;  // the node's own reason block (one per node would add up)
+    int64_t start = 0;          // 0: none open
+    Shared<std::string> reason; // the node's own reason block (one per node would add up)
     bool down = false, drain = false;
 };
 
@@ -35,4 +35,4 @@ struct NodeEventInput {
 std::vector<AcctNodeEvent> node_event_changes(OpenNodeEvent &open, const NodeEventInput &node,
                                               int64_t now);
 
-}  // namespace drover::ctld
+} // namespace drover::ctld

@@ -48,7 +48,6 @@ uint32_t initial_state(const std::string &s, uint32_t *flags) {
     return DROVER_NODE_UNKNOWN;
 }
 
-
 // Slurm's reason when a node has fewer generic resources than slurm.conf gives it.
 std::string gres_shortfall(const std::string &configured, const std::string &reported) {
     try {
@@ -65,7 +64,7 @@ std::string gres_shortfall(const std::string &configured, const std::string &rep
     return {};
 }
 
-}  // namespace
+} // namespace
 
 NodeManager::NodeManager(Ctx &ctx) : ctx_(ctx) {
     nodes_.resize(ctx.conf.nodes.size());
@@ -109,8 +108,10 @@ NodeManager::NodeManager(Ctx &ctx) : ctx_(ctx) {
                 p.allow_gids.clear();
                 break;
             }
-            if (const group *gr = ::getgrnam(g.c_str())) p.allow_gids.push_back(gr->gr_gid);
-            else spdlog::warn("partition {}: AllowGroups names unknown group {}", pc.name, g);
+            if (const group *gr = ::getgrnam(g.c_str()))
+                p.allow_gids.push_back(gr->gr_gid);
+            else
+                spdlog::warn("partition {}: AllowGroups names unknown group {}", pc.name, g);
         }
         parts_.push_back(std::move(p));
     }
@@ -128,9 +129,10 @@ void NodeManager::recover() {
         n->reason = texts_.get(info->reason() ? info->reason()->string_view() : "");
         n->reason_time = info->reason_time();
         n->reason_uid = info->reason_uid();
-        if (info->event_start())  // the event open in the store began as the node is now
-            n->event = OpenNodeEvent{info->event_start(), n->reason, info->state() == DROVER_NODE_DOWN,
-                                     (info->flags() & DROVER_NODE_FLAG_DRAIN) != 0};
+        if (info->event_start()) // the event open in the store began as the node is now
+            n->event =
+                OpenNodeEvent{info->event_start(), n->reason, info->state() == DROVER_NODE_DOWN,
+                              (info->flags() & DROVER_NODE_FLAG_DRAIN) != 0};
         // Nodes were up when we stopped: keep scheduling on them; pings will tell.
         if (info->state() != DROVER_NODE_DOWN && info->state() != DROVER_NODE_UNKNOWN &&
             n->state == DROVER_NODE_UNKNOWN) {
@@ -181,8 +183,10 @@ Bitmap NodeManager::usable(const Partition &p) const {
 void NodeManager::refresh_state(Node &n) {
     if (n.state != DROVER_NODE_DOWN && n.state != DROVER_NODE_FUTURE &&
         !(n.state == DROVER_NODE_UNKNOWN && !n.registered && n.run_jobs == 0)) {
-        if (n.run_jobs == 0) n.state = DROVER_NODE_IDLE;
-        else n.state = n.alloc_cpus >= n.conf->cpus ? DROVER_NODE_ALLOCATED : DROVER_NODE_MIXED;
+        if (n.run_jobs == 0)
+            n.state = DROVER_NODE_IDLE;
+        else
+            n.state = n.alloc_cpus >= n.conf->cpus ? DROVER_NODE_ALLOCATED : DROVER_NODE_MIXED;
     }
     // Plugins read node state from the views they were lent: keep them current.
     views_[n.index].state = n.state;
@@ -194,7 +198,8 @@ void NodeManager::job_started(const Job &job) {
         Node &n = nodes_[job.nodes[k]];
         n.run_jobs++;
         n.alloc_cpus += job.node_cpus[k];
-        n.alloc_memory_mb += job.node_alloc.empty() ? job.mem_per_node_mb : job.node_alloc[k].mem_mb;
+        n.alloc_memory_mb +=
+            job.node_alloc.empty() ? job.mem_per_node_mb : job.node_alloc[k].mem_mb;
         if (n.state == DROVER_NODE_UNKNOWN) n.state = DROVER_NODE_IDLE;
         refresh_state(n);
     }
@@ -283,11 +288,12 @@ void NodeManager::set_down(Node &n, const std::string &reason, uint32_t uid) {
 // Slurm's reason when a node reports less than slurm.conf gives it; empty when it has enough.
 std::string NodeManager::shortfall(const NodeConf &c, const proto::NodeRegisterRequest &r) {
     auto low = [](const char *what, uint64_t reg, uint64_t conf) {
-        return std::string("Low ") + what + " (reg=" + std::to_string(reg) + " < config=" +
-               std::to_string(conf) + ")";
+        return std::string("Low ") + what + " (reg=" + std::to_string(reg) +
+               " < config=" + std::to_string(conf) + ")";
     };
     if (r.cpus() < c.cpus) return low("CPUs", r.cpus(), c.cpus);
-    if (r.real_memory_mb() < c.real_memory_mb) return low("RealMemory", r.real_memory_mb(), c.real_memory_mb);
+    if (r.real_memory_mb() < c.real_memory_mb)
+        return low("RealMemory", r.real_memory_mb(), c.real_memory_mb);
     if (r.tmp_disk_mb() < c.tmp_disk_mb) return low("TmpDisk", r.tmp_disk_mb(), c.tmp_disk_mb);
     if (r.gres() && !c.gres.empty()) return gres_shortfall(c.gres, r.gres()->str());
     return {};
@@ -319,7 +325,8 @@ void NodeManager::on_register(const std::shared_ptr<net::Request> &req,
         bool lost_contact = n->reason == "Not responding";
         uint32_t rts = ctx_.conf.return_to_service;
         // Down for too little of something the node now has: it comes back by itself.
-        bool shortfall_gone = n->reason.get().starts_with("Low ") || n->reason.get().starts_with("gres/");
+        bool shortfall_gone =
+            n->reason.get().starts_with("Low ") || n->reason.get().starts_with("gres/");
         bool revive = was_down && (shortfall_gone || (lost_contact && rts >= 1) || rts >= 2);
         if (revive || n->state == DROVER_NODE_UNKNOWN) {
             if (revive) {
@@ -329,7 +336,8 @@ void NodeManager::on_register(const std::shared_ptr<net::Request> &req,
             n->state = DROVER_NODE_IDLE;
             refresh_state(*n);
             persist(*n);
-            spdlog::info("node {} registered: {} CPUs, {} MB", n->conf->name, r->cpus(), r->real_memory_mb());
+            spdlog::info("node {} registered: {} CPUs, {} MB", n->conf->name, r->cpus(),
+                         r->real_memory_mb());
         }
     }
     std::vector<uint32_t> batch, step_jobs;
@@ -340,7 +348,8 @@ void NodeManager::on_register(const std::shared_ptr<net::Request> &req,
     ctx_.commit.after_commit([resp, epoch = ctx_.epoch] {
         flatbuffers::FlatBufferBuilder fbb(64);
         fbb.Finish(proto::CreateMessage(fbb, proto::Body::NodeRegisterResponse,
-                                        proto::CreateNodeRegisterResponse(fbb, epoch).Union(), epoch));
+                                        proto::CreateNodeRegisterResponse(fbb, epoch).Union(),
+                                        epoch));
         resp->reply({fbb.GetBufferPointer(), fbb.GetSize()});
     });
 }
@@ -374,12 +383,12 @@ void NodeManager::on_node_info(const std::shared_ptr<net::Request> &req,
         const NodeConf &c = *n->conf;
         out.push_back(proto::CreateNodeInfo(
             fbb, fbb.CreateString(c.name), fbb.CreateString(ctx_.conf.node_addr(c)),
-            ctx_.conf.node_port(c), n->state, n->flags,
-            fbb.CreateString(n->reason.get()), n->reason_time, n->reason_uid, c.cpus, n->alloc_cpus,
-            c.sockets, c.cores_per_socket, c.threads_per_core, c.real_memory_mb,
-            n->alloc_memory_mb, c.tmp_disk_mb, c.weight, fbb.CreateString(n->features_csv.get()),
-            fbb.CreateVector(parts), n->boot_time, n->last_busy, n->reg_cpus, n->reg_memory_mb,
-            fbb.CreateString(n->os.get()), fbb.CreateString(n->version.get())));
+            ctx_.conf.node_port(c), n->state, n->flags, fbb.CreateString(n->reason.get()),
+            n->reason_time, n->reason_uid, c.cpus, n->alloc_cpus, c.sockets, c.cores_per_socket,
+            c.threads_per_core, c.real_memory_mb, n->alloc_memory_mb, c.tmp_disk_mb, c.weight,
+            fbb.CreateString(n->features_csv.get()), fbb.CreateVector(parts), n->boot_time,
+            n->last_busy, n->reg_cpus, n->reg_memory_mb, fbb.CreateString(n->os.get()),
+            fbb.CreateString(n->version.get())));
     }
     auto v = fbb.CreateVector(out);
     fbb.Finish(proto::CreateMessage(fbb, proto::Body::NodeInfoResponse,
@@ -389,8 +398,7 @@ void NodeManager::on_node_info(const std::shared_ptr<net::Request> &req,
 
 void NodeManager::on_node_update(const std::shared_ptr<net::Request> &req,
                                  const net::ResponderPtr &resp) {
-    if (!ctx_.is_admin(req->peer.uid))
-        return resp->error(DROVER_EPERM, "Access/permission denied");
+    if (!ctx_.is_admin(req->peer.uid)) return resp->error(DROVER_EPERM, "Access/permission denied");
     const auto *r = req->msg->body_as_NodeUpdateRequest();
     std::vector<std::string> names;
     try {
@@ -407,7 +415,9 @@ void NodeManager::on_node_update(const std::shared_ptr<net::Request> &req,
     std::string state = lower(r->state() ? r->state()->str() : "");
     Shared<std::string> reason = texts_.get(r->reason() ? r->reason()->string_view() : "");
     if ((state == "drain" || state == "down") && reason.empty())
-        return resp->error(DROVER_EINVAL, "You must specify a reason when DOWNING or DRAINING a node. Request denied");
+        return resp->error(
+            DROVER_EINVAL,
+            "You must specify a reason when DOWNING or DRAINING a node. Request denied");
     if (state != "drain" && state != "down" && state != "resume" && state != "undrain" &&
         state != "idle" && !state.empty())
         return resp->error(DROVER_EINVAL, "Invalid node state specified");
@@ -444,7 +454,8 @@ void NodeManager::on_node_update(const std::shared_ptr<net::Request> &req,
 
 void NodeManager::on_partition_info(const std::shared_ptr<net::Request> &req,
                                     const net::ResponderPtr &resp) {
-    if (!Viewer(ctx_, req->peer.uid).sees_partitions()) return resp->error(DROVER_EPERM, kAccessDenied);
+    if (!Viewer(ctx_, req->peer.uid).sees_partitions())
+        return resp->error(DROVER_EPERM, kAccessDenied);
     flatbuffers::FlatBufferBuilder fbb(1024);
     std::vector<flatbuffers::Offset<proto::PartitionInfo>> out;
     for (const auto &p : parts_) {
@@ -453,17 +464,16 @@ void NodeManager::on_partition_info(const std::shared_ptr<net::Request> &req,
         for (std::size_t i = p.nodes.next(0); i < p.nodes.size(); i = p.nodes.next(i + 1))
             names.push_back(nodes_[i].conf->name);
         out.push_back(proto::CreatePartitionInfo(
-            fbb, fbb.CreateString(c.name), fbb.CreateString(hostlist_compress(names)),
-            c.is_default, fbb.CreateString(p.state), c.max_time_min, c.default_time_min,
-            c.max_nodes, c.min_nodes,
+            fbb, fbb.CreateString(c.name), fbb.CreateString(hostlist_compress(names)), c.is_default,
+            fbb.CreateString(p.state), c.max_time_min, c.default_time_min, c.max_nodes, c.min_nodes,
             fbb.CreateString(c.allow_groups.empty() ? "ALL" : join(c.allow_groups)),
             fbb.CreateString(c.oversubscribe), p.total_cpus, uint32_t(names.size()),
             c.priority_tier));
     }
     auto v = fbb.CreateVector(out);
-    fbb.Finish(proto::CreateMessage(
-        fbb, proto::Body::PartitionInfoResponse,
-        proto::CreatePartitionInfoResponse(fbb, v, Ctx::now()).Union()));
+    fbb.Finish(
+        proto::CreateMessage(fbb, proto::Body::PartitionInfoResponse,
+                             proto::CreatePartitionInfoResponse(fbb, v, Ctx::now()).Union()));
     resp->reply({fbb.GetBufferPointer(), fbb.GetSize()});
 }
 
@@ -475,20 +485,24 @@ std::vector<std::string> NodeManager::daemon_names() const {
     return names;
 }
 
-void NodeManager::reconfigure_nodes(std::function<void(std::size_t, std::vector<std::string>)> done) {
+void NodeManager::reconfigure_nodes(
+    std::function<void(std::size_t, std::vector<std::string>)> done) {
     std::vector<std::string> names = daemon_names();
     if (names.empty()) return done(0, {});
     flatbuffers::FlatBufferBuilder fbb(64);
     fbb.Finish(proto::CreateMessage(fbb, proto::Body::ReconfigureRequest,
                                     proto::CreateReconfigureRequest(fbb).Union(), ctx_.epoch));
     net::forward(
-        ctx_.io, [this](const std::string &n, std::string *h, uint16_t *p) { return resolve(n, h, p); },
-        std::move(names), ctx_.conf.tree_width, 10000, {fbb.GetBufferPointer(), fbb.GetSize()}, ctx_.auth.self_signer(),
+        ctx_.io,
+        [this](const std::string &n, std::string *h, uint16_t *p) { return resolve(n, h, p); },
+        std::move(names), ctx_.conf.tree_width, 10000, {fbb.GetBufferPointer(), fbb.GetSize()},
+        ctx_.auth.self_signer(),
         [done = std::move(done)](std::vector<net::NodeOutcome> results) {
             std::size_t ok = 0;
             std::vector<std::string> failed;
             for (const auto &r : results) {
-                if (r.rc == 0) ++ok;
+                if (r.rc == 0)
+                    ++ok;
                 else {
                     failed.push_back(r.node);
                     spdlog::warn("reconfigure: {}: {}", r.node, r.message);
@@ -499,7 +513,7 @@ void NodeManager::reconfigure_nodes(std::function<void(std::size_t, std::vector<
 }
 
 void NodeManager::ping_all() {
-    if (pinging_) return;  // the previous round is still out
+    if (pinging_) return; // the previous round is still out
     std::vector<std::string> names = daemon_names();
     if (names.empty()) return;
     pinging_ = true;
@@ -512,13 +526,18 @@ void NodeManager::ping_all() {
         ctx_.io,
         [this](const std::string &n, std::string *h, uint16_t *p) { return resolve(n, h, p); },
         std::move(names), ctx_.conf.tree_width, timeout, inner, ctx_.auth.self_signer(),
-        [this, sent = Ctx::now(), t0 = std::chrono::steady_clock::now()](std::vector<net::NodeOutcome> results) {
+        [this, sent = Ctx::now(),
+         t0 = std::chrono::steady_clock::now()](std::vector<net::NodeOutcome> results) {
             pinging_ = false;
             int64_t now = Ctx::now();
-            std::size_t answered = std::count_if(results.begin(), results.end(),
-                                                 [](const net::NodeOutcome &r) { return r.rc == 0; });
-            auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
-            spdlog::info("ping round: {} of {} nodes answered in {} ms", answered, results.size(), ms);
+            std::size_t answered =
+                std::count_if(results.begin(), results.end(),
+                              [](const net::NodeOutcome &r) { return r.rc == 0; });
+            auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                          std::chrono::steady_clock::now() - t0)
+                          .count();
+            spdlog::info("ping round: {} of {} nodes answered in {} ms", answered, results.size(),
+                         ms);
             if (answered > 0) last_answer_ = now;
             // A node that has seen a newer controller generation refuses ours: we are not in
             // control any more, and must not mark nodes down for it.
@@ -527,7 +546,7 @@ void NodeManager::ping_all() {
                     if (ctx_.fenced) ctx_.fenced();
                     return;
                 }
-            std::vector<std::string> back;  // DOWN for not responding, answering again
+            std::vector<std::string> back; // DOWN for not responding, answering again
             for (const auto &r : results) {
                 Node *n = find(r.node);
                 if (!n) continue;
@@ -561,16 +580,19 @@ void NodeManager::ping_all() {
 // asked to now. Its registration lists what it still runs (the controller ended those jobs
 // meanwhile: the node is told to kill them) and ReturnToService then brings it back.
 void NodeManager::ask_to_register(std::vector<std::string> names) {
-    spdlog::info("{} node(s) answer again after not responding: asking them to register", names.size());
+    spdlog::info("{} node(s) answer again after not responding: asking them to register",
+                 names.size());
     flatbuffers::FlatBufferBuilder fbb(64);
-    fbb.Finish(proto::CreateMessage(fbb, proto::Body::PingRequest, proto::CreatePingRequest(fbb, true).Union(),
-                                    ctx_.epoch));
-    call_nodes(ctx_, std::move(names), {fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize()}, 10000,
-               [this](std::vector<net::NodeOutcome> results) {
-                   if (fenced_by(ctx_, results)) return;
-                   for (const auto &r : results)
-                       if (r.rc != 0) spdlog::debug("node {}: cannot ask it to register: {}", r.node, r.message);
-               });
+    fbb.Finish(proto::CreateMessage(fbb, proto::Body::PingRequest,
+                                    proto::CreatePingRequest(fbb, true).Union(), ctx_.epoch));
+    call_nodes(
+        ctx_, std::move(names), {fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize()},
+        10000, [this](std::vector<net::NodeOutcome> results) {
+            if (fenced_by(ctx_, results)) return;
+            for (const auto &r : results)
+                if (r.rc != 0)
+                    spdlog::debug("node {}: cannot ask it to register: {}", r.node, r.message);
+        });
 }
 
-}  // namespace drover::ctld
+} // namespace drover::ctld

@@ -31,7 +31,7 @@ struct Node {
     int64_t boot_time = 0, last_response = 0, last_busy = 0;
     uint64_t reg_memory_mb = 0, reg_tmp_mb = 0;
     uint64_t alloc_memory_mb = 0;
-    OpenNodeEvent event;  // its node event in the accounting store, while down or drained
+    OpenNodeEvent event; // its node event in the accounting store, while down or drained
     uint32_t index = 0;
     uint32_t state = DROVER_NODE_UNKNOWN;
     uint32_t flags = 0;
@@ -39,7 +39,7 @@ struct Node {
     uint32_t reg_cpus = 0;
     uint32_t alloc_cpus = 0;
     uint32_t run_jobs = 0;
-    bool registered = false;      // has registered since this controller started
+    bool registered = false; // has registered since this controller started
 
     bool usable() const {
         return (state == DROVER_NODE_IDLE || state == DROVER_NODE_ALLOCATED ||
@@ -50,10 +50,10 @@ struct Node {
 
 struct Partition {
     const PartitionConf *conf = nullptr;
-    std::string state;       // UP, DOWN, DRAIN, INACTIVE
+    std::string state; // UP, DOWN, DRAIN, INACTIVE
     Bitmap nodes;
     uint32_t total_cpus = 0;
-    std::vector<uint32_t> allow_gids;  // empty = all
+    std::vector<uint32_t> allow_gids; // empty = all
 };
 
 class NodeManager {
@@ -100,8 +100,7 @@ class NodeManager {
     void on_register(const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp);
     void on_node_info(const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp);
     void on_node_update(const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp);
-    void on_partition_info(const std::shared_ptr<net::Request> &req,
-                           const net::ResponderPtr &resp);
+    void on_partition_info(const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp);
 
     // Pings every node through the fan-out tree; marks those that do not answer.
     void ping_all();
@@ -122,11 +121,11 @@ class NodeManager {
     std::vector<Node> nodes_;
     std::vector<drover_node_view> views_;
     std::vector<Partition> parts_;
-    std::vector<std::string> daemon_names() const;  // nodes whose daemons should answer
+    std::vector<std::string> daemon_names() const; // nodes whose daemons should answer
 
-    TextPool texts_;  // OS, version and reason texts nodes share
+    TextPool texts_; // OS, version and reason texts nodes share
     bool pinging_ = false;
-    int64_t last_answer_ = Ctx::now();  // when a node last answered a ping round
+    int64_t last_answer_ = Ctx::now(); // when a node last answered a ping round
 };
 
-}  // namespace drover::ctld
+} // namespace drover::ctld

@@ -21,23 +21,26 @@ bool local_address(const std::string &addr) {
         if (!a->ifa_addr) continue;
         char buf[INET6_ADDRSTRLEN] = {};
         if (a->ifa_addr->sa_family == AF_INET)
-            ::inet_ntop(AF_INET, &reinterpret_cast<sockaddr_in *>(a->ifa_addr)->sin_addr, buf, sizeof buf);
+            ::inet_ntop(AF_INET, &reinterpret_cast<sockaddr_in *>(a->ifa_addr)->sin_addr, buf,
+                        sizeof buf);
         else if (a->ifa_addr->sa_family == AF_INET6)
-            ::inet_ntop(AF_INET6, &reinterpret_cast<sockaddr_in6 *>(a->ifa_addr)->sin6_addr, buf, sizeof buf);
+            ::inet_ntop(AF_INET6, &reinterpret_cast<sockaddr_in6 *>(a->ifa_addr)->sin6_addr, buf,
+                        sizeof buf);
         found = addr == buf;
     }
     ::freeifaddrs(list);
     return found;
 }
 
-}  // namespace
+} // namespace
 
 std::size_t self_index(const Config &conf, const std::string &name) {
     const auto &cs = conf.controllers;
     if (!name.empty()) {
         for (std::size_t i = 0; i < cs.size(); ++i)
             if (cs[i].name == name) return i;
-        throw std::runtime_error("--controller " + name + ": no SlurmctldHost of that name in " + conf.path);
+        throw std::runtime_error("--controller " + name + ": no SlurmctldHost of that name in " +
+                                 conf.path);
     }
     if (cs.size() <= 1) return 0;
     for (std::size_t i = 0; i < cs.size(); ++i)
@@ -51,7 +54,7 @@ std::size_t self_index(const Config &conf, const std::string &name) {
 std::string state_dir(const Config &conf, std::size_t self) {
     if (self == 0 || self >= conf.controllers.size()) return conf.state_save_location;
     std::string name = conf.controllers[self].name;
-    std::replace(name.begin(), name.end(), '/', '_');  // a name is one path component
+    std::replace(name.begin(), name.end(), '/', '_'); // a name is one path component
     return conf.state_save_location + "/backup." + name;
 }
 
@@ -67,8 +70,7 @@ PeerStatus ping_peer(const Config &conf, std::size_t i, const net::Signer &sign,
         st.up = true;
         st.active = p->role() && p->role()->str() == kRoleActive;
         st.epoch = p->epoch();
-    } catch (const std::exception &) {
-    }
+    } catch (const std::exception &) {}
     return st;
 }
 
@@ -80,4 +82,4 @@ std::vector<PeerStatus> ping_others(const Config &conf, std::size_t self, const 
     return st;
 }
 
-}  // namespace drover::ctld
+} // namespace drover::ctld

@@ -17,8 +17,8 @@ namespace drover::ctld {
 // first named like this host, else 0. Throws std::runtime_error for an unknown name.
 std::size_t self_index(const Config &conf, const std::string &name);
 
-// The directory that holds controller self's state. The primary keeps it in StateSaveLocation itself;
-// backup i in StateSaveLocation/backup.NAME, so that one StateSaveLocation shared by every
+// The directory that holds controller self's state. The primary keeps it in StateSaveLocation
+// itself; backup i in StateSaveLocation/backup.NAME, so that one StateSaveLocation shared by every
 // controller (as Slurm sites have it, on a shared filesystem) still gives each its own LMDB
 // environment: a backup fills its copy from the controller in control over the network, never by
 // reading the primary's files.
@@ -26,7 +26,7 @@ std::string state_dir(const Config &conf, std::size_t self);
 
 struct PeerStatus {
     bool up = false;
-    bool active = false;  // in control ("primary" in its ping reply)
+    bool active = false; // in control ("primary" in its ping reply)
     uint64_t epoch = 0;
 };
 
@@ -47,4 +47,4 @@ inline std::string peer_addr(const Config &conf, std::size_t i) {
 inline constexpr const char *kRoleActive = "primary";
 inline constexpr const char *kRoleStandby = "backup";
 
-}  // namespace drover::ctld
+} // namespace drover::ctld

@@ -30,10 +30,12 @@ std::string field(const AdminFields &row, const std::string &key) {
 
 // The accounts, per cluster, above the user's associations: Slurm shows a user the branch of the
 // tree that leads to them, and no other user's lines.
-std::set<std::pair<std::string, std::string>> branch_of(const AssocDb &db, const std::string &user) {
+std::set<std::pair<std::string, std::string>> branch_of(const AssocDb &db,
+                                                        const std::string &user) {
     std::set<std::pair<std::string, std::string>> out;
     auto assocs = db.all(DROVER_ACCT_ASSOC);
-    auto account_line = [&](const std::string &cluster, const std::string &account) -> const AssocRec * {
+    auto account_line = [&](const std::string &cluster,
+                            const std::string &account) -> const AssocRec * {
         for (const auto *a : assocs)
             if (a->user.empty() && a->cluster == cluster && a->account == account) return a;
         return nullptr;
@@ -51,7 +53,7 @@ std::set<std::pair<std::string, std::string>> branch_of(const AssocDb &db, const
     return out;
 }
 
-}  // namespace
+} // namespace
 
 uint32_t admin_level(const Ctx &ctx, uint32_t uid) {
     if (ctx.is_admin(uid)) return DROVER_ADMIN_ADMINISTRATOR;
@@ -72,7 +74,8 @@ uint32_t Viewer::acct_records_user() const {
     return (pd.jobs || pd.usage) && !privileged() ? uid_ : DROVER_NO_VAL;
 }
 
-std::string Viewer::trim_admin_rows(const std::string &entity, std::vector<AdminFields> &rows) const {
+std::string Viewer::trim_admin_rows(const std::string &entity,
+                                    std::vector<AdminFields> &rows) const {
     const PrivateData &pd = ctx_.conf.private_data;
     // Slurm shows accounts to coordinators only (theirs); Drover has none.
     if (entity == "account") return pd.accounts && !privileged() ? kProblemWithQuery : "";
@@ -89,4 +92,4 @@ std::string Viewer::trim_admin_rows(const std::string &entity, std::vector<Admin
     return "";
 }
 
-}  // namespace drover::ctld
+} // namespace drover::ctld

@@ -43,10 +43,10 @@ class Viewer {
     std::string trim_admin_rows(const std::string &entity, std::vector<AdminFields> &rows) const;
 
   private:
-    bool privileged() const;  // Operator or above; looked up once, when first needed
+    bool privileged() const; // Operator or above; looked up once, when first needed
     const Ctx &ctx_;
     uint32_t uid_;
     mutable std::optional<bool> privileged_;
 };
 
-}  // namespace drover::ctld
+} // namespace drover::ctld

@@ -18,8 +18,8 @@ encode_changes(flatbuffers::FlatBufferBuilder &fbb, std::span<const state::Chang
     return fbb.CreateVector(out);
 }
 
-std::vector<state::Change> decode_changes(
-    const flatbuffers::Vector<flatbuffers::Offset<proto::ReplChange>> *changes) {
+std::vector<state::Change>
+decode_changes(const flatbuffers::Vector<flatbuffers::Offset<proto::ReplChange>> *changes) {
     std::vector<state::Change> out;
     if (!changes) return out;
     out.reserve(changes->size());
@@ -41,4 +41,4 @@ std::vector<state::Change> decode_changes(
     return out;
 }
 
-}  // namespace drover::ctld
+} // namespace drover::ctld

@@ -13,10 +13,12 @@ flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<proto::ReplChange>>>
 encode_changes(flatbuffers::FlatBufferBuilder &fbb, std::span<const state::Change> changes);
 
 // Throws std::runtime_error naming the change for an unknown table or kind.
-std::vector<state::Change> decode_changes(
-    const flatbuffers::Vector<flatbuffers::Offset<proto::ReplChange>> *changes);
+std::vector<state::Change>
+decode_changes(const flatbuffers::Vector<flatbuffers::Offset<proto::ReplChange>> *changes);
 
 // The encoded size of a change, near enough to cap a reply.
-inline std::size_t change_size(const state::Change &c) { return c.key.size() + c.value.size() + 32; }
+inline std::size_t change_size(const state::Change &c) {
+    return c.key.size() + c.value.size() + 32;
+}
 
-}  // namespace drover::ctld
+} // namespace drover::ctld

@@ -33,7 +33,8 @@ std::vector<uint8_t> ReplReplica::pull_request(const std::string &name, uint32_t
 
 void ReplReplica::apply(const proto::ReplPullResponse &r) {
     if (r.snapshot()) {
-        if (r.snap_seq() == 0) throw std::runtime_error("table copy without a starting transaction");
+        if (r.snap_seq() == 0)
+            throw std::runtime_error("table copy without a starting transaction");
         auto page = decode_changes(r.page());
         bool first = !snap_ || snap_->seq != r.snap_seq();
         if (first) {
@@ -47,8 +48,9 @@ void ReplReplica::apply(const proto::ReplPullResponse &r) {
             state::put_meta_u64(snap_->txn, kMetaReplSeq, snap_->seq);
             state::put_meta_u64(snap_->txn, kMetaReplEpoch, snap_->epoch);
             snap_->txn.commit();
-            spdlog::info("copied the tables of the controller in control ({} records) at its transaction {}",
-                         snap_->records, snap_->seq);
+            spdlog::info(
+                "copied the tables of the controller in control ({} records) at its transaction {}",
+                snap_->records, snap_->seq);
             seq_ = snap_->seq;
             epoch_ = snap_->epoch;
             snap_.reset();
@@ -63,8 +65,8 @@ void ReplReplica::apply(const proto::ReplPullResponse &r) {
         uint64_t seq = seq_, epoch = epoch_;
         for (const auto *b : *r.batches()) {
             if (b->seq() != seq + 1)
-                throw std::runtime_error("transaction " + std::to_string(b->seq()) + " does not follow " +
-                                         std::to_string(seq));
+                throw std::runtime_error("transaction " + std::to_string(b->seq()) +
+                                         " does not follow " + std::to_string(seq));
             for (const auto &c : decode_changes(b->changes())) txn.apply(c);
             seq = b->seq();
             epoch = b->epoch();
@@ -77,4 +79,4 @@ void ReplReplica::apply(const proto::ReplPullResponse &r) {
     active_epoch_ = r.epoch();
 }
 
-}  // namespace drover::ctld
+} // namespace drover::ctld

@@ -43,9 +43,9 @@ class ReplReplica {
         std::size_t records = 0;
     };
     state::Store &store_;
-    uint64_t seq_, epoch_;  // the last transaction held, and its epoch
+    uint64_t seq_, epoch_; // the last transaction held, and its epoch
     uint64_t head_ = 0, active_epoch_ = 0;
     std::optional<Copy> snap_;
 };
 
-}  // namespace drover::ctld
+} // namespace drover::ctld

@@ -1,7 +1,7 @@
 // repl_source.cpp - the active controller's transaction log for standbys, and their pulls.
 #include "ctld/repl_source.hpp"
 
-#include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
+#include <utility> // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <chrono>
@@ -24,12 +24,13 @@ constexpr std::size_t kPageBytes = 4u << 20;
 // The log kept for standbys; one that falls further behind copies the tables again.
 constexpr std::size_t kLogBytes = 512u << 20;
 
-std::vector<uint8_t> finish(flatbuffers::FlatBufferBuilder &fbb, flatbuffers::Offset<proto::ReplPullResponse> r) {
+std::vector<uint8_t> finish(flatbuffers::FlatBufferBuilder &fbb,
+                            flatbuffers::Offset<proto::ReplPullResponse> r) {
     fbb.Finish(proto::CreateMessage(fbb, proto::Body::ReplPullResponse, r.Union()));
     return {fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize()};
 }
 
-}  // namespace
+} // namespace
 
 struct ReplSource::Impl {
     struct Entry {
@@ -57,7 +58,7 @@ struct ReplSource::Impl {
     Committer &commit;
     std::deque<Entry> log;
     std::size_t log_bytes = 0;
-    uint64_t base_seq, base_epoch;  // the transaction before the oldest kept
+    uint64_t base_seq, base_epoch; // the transaction before the oldest kept
     std::map<std::string, Standby> standbys;
     std::vector<std::shared_ptr<Waiter>> waiters;
     asio::steady_timer detach_timer;
@@ -90,7 +91,8 @@ struct ReplSource::Impl {
         std::size_t bytes = 0;
         for (uint64_t s = from + 1; s <= head_seq() && bytes < kReplyBytes; ++s) {
             const Entry &e = log[s - base_seq - 1];
-            out.push_back(proto::CreateReplBatch(fbb, e.seq, e.epoch, encode_changes(fbb, e.changes)));
+            out.push_back(
+                proto::CreateReplBatch(fbb, e.seq, e.epoch, encode_changes(fbb, e.changes)));
             bytes += e.bytes;
         }
         auto v = fbb.CreateVector(out);
@@ -114,7 +116,9 @@ struct ReplSource::Impl {
                     full = true;
                     return false;
                 }
-                changes.push_back({state::Table(table), state::Change::Put, {k.begin(), k.end()},
+                changes.push_back({state::Table(table),
+                                   state::Change::Put,
+                                   {k.begin(), k.end()},
                                    {v.begin(), v.end()}});
                 bytes += change_size(changes.back());
                 return true;
@@ -174,14 +178,15 @@ struct ReplSource::Impl {
             auto now = Clock::now();
             for (auto &[name, st] : standbys) {
                 if (!st.attached) continue;
-                bool behind = st.acked < head_seq() &&
-                              now - log[st.acked - base_seq].at > std::chrono::milliseconds(kDetachMs);
+                bool behind = st.acked < head_seq() && now - log[st.acked - base_seq].at >
+                                                           std::chrono::milliseconds(kDetachMs);
                 bool silent = now - st.last_contact > std::chrono::milliseconds(kDetachMs);
                 if (behind || silent) {
                     st.attached = false;
-                    spdlog::warn("backup controller {} detached: it has not acknowledged transaction "
-                                 "{} for {} ms; going on without it",
-                                 name, st.acked + 1, kDetachMs);
+                    spdlog::warn(
+                        "backup controller {} detached: it has not acknowledged transaction "
+                        "{} for {} ms; going on without it",
+                        name, st.acked + 1, kDetachMs);
                 } else {
                     any = true;
                 }
@@ -216,7 +221,7 @@ void ReplSource::committed(uint64_t seq, uint64_t epoch, std::vector<state::Chan
             if (st.attached && st.acked < I.base_seq) st.attached = false;
     }
     for (auto &[name, st] : I.standbys) I.answer_held(st);
-    if (must_wait()) I.arm_detach();  // watch for a standby that stops acknowledging
+    if (must_wait()) I.arm_detach(); // watch for a standby that stops acknowledging
 }
 
 bool ReplSource::must_wait() const {
@@ -230,7 +235,7 @@ void ReplSource::on_pull(const proto::ReplPullRequest &req, const net::Responder
     std::string name = req.name() ? req.name()->str() : "?";
     auto &st = I.standbys[name];
     st.last_contact = Clock::now();
-    if (st.held) {  // its earlier pull gave up waiting
+    if (st.held) { // its earlier pull gave up waiting
         st.held->reply(I.batches_after(st.held_from));
         st.held.reset();
     }
@@ -245,14 +250,18 @@ void ReplSource::on_pull(const proto::ReplPullRequest &req, const net::Responder
         return resp->reply(I.page(req.snap_seq(), snap_epoch, req.snap_table(), std::move(key)));
     }
     if (!I.continues(req.have_seq(), req.have_epoch())) {
-        if (st.attached) spdlog::warn("backup controller {} lost its place; copying the tables to it", name);
-        else spdlog::info("backup controller {} holds transaction {} of epoch {}, not ours: copying "
-                          "the tables to it", name, req.have_seq(), req.have_epoch());
+        if (st.attached)
+            spdlog::warn("backup controller {} lost its place; copying the tables to it", name);
+        else
+            spdlog::info("backup controller {} holds transaction {} of epoch {}, not ours: copying "
+                         "the tables to it",
+                         name, req.have_seq(), req.have_epoch());
         st.attached = false;
         I.release();
         return resp->reply(I.page(I.head_seq(), I.head_epoch(), 0, {}));
     }
-    if (!st.attached) spdlog::info("backup controller {} attached at transaction {}", name, req.have_seq());
+    if (!st.attached)
+        spdlog::info("backup controller {} attached at transaction {}", name, req.have_seq());
     st.attached = true;
     st.acked = req.have_seq();
     I.release();
@@ -262,7 +271,8 @@ void ReplSource::on_pull(const proto::ReplPullRequest &req, const net::Responder
     st.held = resp;
     st.held_from = req.have_seq();
     st.hold_timer = std::make_shared<asio::steady_timer>(I.io);
-    st.hold_timer->expires_after(std::chrono::milliseconds(std::min<uint32_t>(req.wait_ms(), 5000)));
+    st.hold_timer->expires_after(
+        std::chrono::milliseconds(std::min<uint32_t>(req.wait_ms(), 5000)));
     st.hold_timer->async_wait([this, name](boost::system::error_code ec) {
         if (ec) return;
         auto it = impl_->standbys.find(name);
@@ -270,7 +280,8 @@ void ReplSource::on_pull(const proto::ReplPullRequest &req, const net::Responder
     });
 }
 
-void ReplSource::when_caught_up(const std::string &name, int timeout_ms, std::function<void(bool)> fn) {
+void ReplSource::when_caught_up(const std::string &name, int timeout_ms,
+                                std::function<void(bool)> fn) {
     auto &I = *impl_;
     auto it = I.standbys.find(name);
     if (it != I.standbys.end() && it->second.acked >= I.head_seq()) return fn(true);
@@ -287,9 +298,10 @@ void ReplSource::when_caught_up(const std::string &name, int timeout_ms, std::fu
 std::vector<std::string> ReplSource::standbys() const {
     std::vector<std::string> out;
     for (const auto &[name, st] : impl_->standbys)
-        out.push_back(name + (st.attached ? " (attached, transaction " : " (detached, transaction ") +
+        out.push_back(name +
+                      (st.attached ? " (attached, transaction " : " (detached, transaction ") +
                       std::to_string(st.acked) + ")");
     return out;
 }
 
-}  // namespace drover::ctld
+} // namespace drover::ctld

@@ -45,4 +45,4 @@ class ReplSource : public CommitListener {
     std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace drover::ctld
+} // namespace drover::ctld

@@ -1,7 +1,7 @@
 // scheduler.cpp - scheduling passes, job start and batch launch.
 #include "ctld/scheduler.hpp"
 
-#include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
+#include <utility> // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -43,8 +43,9 @@ namespace drover::ctld {
 
 namespace {
 
-
-uint32_t host_pending_count(drover_sched_pass *p) { return uint32_t(p->views.size()); }
+uint32_t host_pending_count(drover_sched_pass *p) {
+    return uint32_t(p->views.size());
+}
 const drover_job_view *host_pending_job(drover_sched_pass *p, uint32_t i) {
     return i < p->views.size() ? &p->views[i] : nullptr;
 }
@@ -54,9 +55,13 @@ int host_try_start(drover_sched_pass *p, uint32_t job_id) {
     p->tried.insert(job_id);
     return p->sched->try_start(*it->second);
 }
-int64_t host_now(drover_sched_pass *p) { return p->now; }
+int64_t host_now(drover_sched_pass *p) {
+    return p->now;
+}
 
-uint32_t host_node_count(drover_sched_pass *p) { return p->sched->node_views().size(); }
+uint32_t host_node_count(drover_sched_pass *p) {
+    return p->sched->node_views().size();
+}
 const drover_node_view *host_node(drover_sched_pass *p, uint32_t i) {
     const auto &v = p->sched->node_views();
     return i < v.size() ? &v[i] : nullptr;
@@ -106,13 +111,22 @@ drover_str host_parameters(drover_sched_pass *p) {
     return {s.data(), s.size()};
 }
 
-const drover_sched_host kSchedHost = {
-    sizeof(drover_sched_host), host_pending_count, host_pending_job,   host_try_start,
-    host_now,                  host_node_count,    host_node,          host_running_count,
-    host_running_job,          host_job_nodes,     host_usable_nodes,  host_try_start_on,
-    host_set_expected_start,   host_parameters};
+const drover_sched_host kSchedHost = {sizeof(drover_sched_host),
+                                      host_pending_count,
+                                      host_pending_job,
+                                      host_try_start,
+                                      host_now,
+                                      host_node_count,
+                                      host_node,
+                                      host_running_count,
+                                      host_running_job,
+                                      host_job_nodes,
+                                      host_usable_nodes,
+                                      host_try_start_on,
+                                      host_set_expected_start,
+                                      host_parameters};
 
-}  // namespace
+} // namespace
 
 struct Scheduler::Timer {
     explicit Timer(boost::asio::io_context &io) : t(io) {}
@@ -179,7 +193,8 @@ void Scheduler::init_select() {
         drover_job_view v = view(*j);
         Bitmap held(views.size());
         for (auto i : j->nodes) held.set(i);
-        if (sel.ops.job_begin(sel.state, &v, {held.words(), uint32_t(held.size())}, &err) != DROVER_OK)
+        if (sel.ops.job_begin(sel.state, &v, {held.words(), uint32_t(held.size())}, &err) !=
+            DROVER_OK)
             spdlog::error("[{}] job_begin {} on recovery: {}", sel.id, j->id, err.text);
     }
 }
@@ -231,7 +246,8 @@ Scheduler::PassFigures Scheduler::run_pass() {
         spdlog::error("[{}] schedule: {}", sched.id, err.text);
     // Jobs the policy did not reach wait behind higher-priority work.
     for (Job *j : p.jobs)
-        if (j->pending() && !p.tried.count(j->id) && (j->reason == "None" || j->reason == "Resources"))
+        if (j->pending() && !p.tried.count(j->id) &&
+            (j->reason == "None" || j->reason == "Resources"))
             j->reason = "Priority";
     return {uint32_t(p.jobs.size()), uint32_t(p.tried.size())};
 }
@@ -242,7 +258,8 @@ void Scheduler::narrow_for(const Job &job, Bitmap &nodes) const {
     const std::string &constraint = job.ext().constraint;
     if (!constraint.empty() && per_node_constraint(constraint))
         for (std::size_t i = nodes.next(0); i < nodes.size(); i = nodes.next(i + 1))
-            if (!node_satisfies(constraint, ctx_.nodes->at(uint32_t(i)).features_csv.get())) nodes.clear(i);
+            if (!node_satisfies(constraint, ctx_.nodes->at(uint32_t(i)).features_csv.get()))
+                nodes.clear(i);
 }
 
 int Scheduler::test_job(const Job &job, const Partition &part) {
@@ -282,9 +299,15 @@ std::string Scheduler::estimate(const Job &job, const Partition &part, uint32_t 
            part.conf->name;
 }
 
-const std::vector<drover_node_view> &Scheduler::node_views() const { return ctx_.nodes->views(); }
-std::vector<Job *> Scheduler::running_jobs() const { return ctx_.jobs->running(); }
-const std::string &Scheduler::parameters() const { return ctx_.conf.scheduler_parameters; }
+const std::vector<drover_node_view> &Scheduler::node_views() const {
+    return ctx_.nodes->views();
+}
+std::vector<Job *> Scheduler::running_jobs() const {
+    return ctx_.jobs->running();
+}
+const std::string &Scheduler::parameters() const {
+    return ctx_.conf.scheduler_parameters;
+}
 
 int Scheduler::job_nodes(uint32_t job_id, drover_bitmap *nodes, uint32_t *cpus) {
     Job *j = ctx_.jobs->find(job_id);
@@ -343,7 +366,7 @@ int Scheduler::try_start(Job &job, const drover_bitmap_view *allowed) {
     }
     if (int64_t deadline = job.ext().deadline) {
         int64_t need = job.time_limit_min == kInfinite ? 0 : int64_t(job.time_limit_min) * 60;
-        if (now + need > deadline) {  // it could no longer finish in time
+        if (now + need > deadline) { // it could no longer finish in time
             job.reason = "DeadLine";
             ctx_.jobs->end_job(job, DROVER_JOB_DEADLINE, 0);
             return DROVER_EPERM;
@@ -372,7 +395,8 @@ int Scheduler::try_start(Job &job, const drover_bitmap_view *allowed) {
     return rc;
 }
 
-int Scheduler::start_array_tasks(Job &rec, const Partition &part, const drover_bitmap_view *allowed) {
+int Scheduler::start_array_tasks(Job &rec, const Partition &part,
+                                 const drover_bitmap_view *allowed) {
     // Strict order inside an array: start tasks while they fit; the first that does not fit
     // leaves the rest waiting (EBUSY, so a strict policy stops the partition there).
     // Every task asks for what the record asks for, so the nodes chosen for the record are the
@@ -398,7 +422,8 @@ int Scheduler::choose(Job &job, const Partition &part, const drover_bitmap_view 
     // A planning policy asks with no node allowed to learn only whether the job is eligible.
     if (allowed && allowed->words) {
         bool any = false;
-        for (std::size_t w = 0; w < (allowed->nbits + 63) / 64 && !any; ++w) any = allowed->words[w] != 0;
+        for (std::size_t w = 0; w < (allowed->nbits + 63) / 64 && !any; ++w)
+            any = allowed->words[w] != 0;
         if (!any) {
             job.reason = "Resources";
             return DROVER_EBUSY;
@@ -409,7 +434,8 @@ int Scheduler::choose(Job &job, const Partition &part, const drover_bitmap_view 
     Bitmap usable = ctx_.nodes->usable(part);
     narrow_for(job, usable);
     if (allowed && allowed->words)
-        for (std::size_t w = 0; w < (usable.size() + 63) / 64 && w < (allowed->nbits + 63) / 64; ++w)
+        for (std::size_t w = 0; w < (usable.size() + 63) / 64 && w < (allowed->nbits + 63) / 64;
+             ++w)
             usable.words()[w] &= allowed->words[w];
     Bitmap picked(usable.size());
     drover_bitmap pb{picked.words(), uint32_t(picked.size())};
@@ -423,7 +449,7 @@ int Scheduler::choose(Job &job, const Partition &part, const drover_bitmap_view 
         for (std::size_t i = req.size() ? req.next(0) : 0; i < req.size(); i = req.next(i + 1))
             if (!ctx_.nodes->at(uint32_t(i)).usable()) req_unavailable = true;
         job.reason = req_unavailable ? "ReqNodeNotAvail" : "Resources";
-        return DROVER_EBUSY;  // nodes may free up or come back: the job waits either way
+        return DROVER_EBUSY; // nodes may free up or come back: the job waits either way
     }
     nodes->clear();
     for (std::size_t i = picked.next(0); i < picked.size(); i = picked.next(i + 1))
@@ -452,7 +478,8 @@ void Scheduler::start(Job &job, const std::vector<uint32_t> &picked) {
                                               : ctx_.nodes->at(i).conf->cpus;
         drover_node_alloc a{};
         a.struct_size = sizeof a;
-        if (sel.ops.job_alloc_detail && sel.ops.job_alloc_detail(sel.state, job.id, i, &a) == DROVER_OK) {
+        if (sel.ops.job_alloc_detail &&
+            sel.ops.job_alloc_detail(sel.state, job.id, i, &a) == DROVER_OK) {
             c = a.cpus;
             job.node_alloc.push_back({a.mem_mb, a.cpu_ids, a.gres});
         }
@@ -474,7 +501,7 @@ void Scheduler::start(Job &job, const std::vector<uint32_t> &picked) {
     ctx_.commit.after_commit([this, id] {
         Job *j = ctx_.jobs->find(id);
         if (j && j->interactive) {
-            if (ctx_.steps) ctx_.steps->job_started(*j);  // salloc/srun: the allocation is theirs
+            if (ctx_.steps) ctx_.steps->job_started(*j); // salloc/srun: the allocation is theirs
             return;
         }
         launch(id);
@@ -497,11 +524,13 @@ const proto::Message *stored_submission(std::span<const uint8_t> rec) {
     flatbuffers::Verifier v(rec.data(), rec.size(), 64, 50'000'000);
     if (!v.VerifyBuffer<proto::Envelope>(nullptr)) return nullptr;
     const auto *body = flatbuffers::GetRoot<proto::Envelope>(rec.data())->body();
-    if (!body || !proto::verify_message({body->data(), body->size()}, proto::Body::JobSubmitRequest, &m).empty())
+    if (!body ||
+        !proto::verify_message({body->data(), body->size()}, proto::Body::JobSubmitRequest, &m)
+             .empty())
         return nullptr;
     return m;
 }
-}  // namespace
+} // namespace
 
 void Scheduler::launch(uint32_t job_id) {
     Job *job = ctx_.jobs->find(job_id);
@@ -541,7 +570,8 @@ void Scheduler::launch(uint32_t job_id) {
     if (d->argv())
         for (const auto *a : *d->argv()) argv.push_back(fbb.CreateString(a));
     std::string out = expand_output_path(job->std_out, *job, batch.conf->name);
-    std::string err = job->std_err.empty() ? out : expand_output_path(job->std_err, *job, batch.conf->name);
+    std::string err =
+        job->std_err.empty() ? out : expand_output_path(job->std_err, *job, batch.conf->name);
     std::string in = expand_output_path(job->std_in, *job, batch.conf->name);
     auto req = proto::CreateBatchLaunchRequest(
         fbb, job->id, job->uid, job->gid, fbb.CreateString(job->user_name),
@@ -556,31 +586,34 @@ void Scheduler::launch(uint32_t job_id) {
     std::vector<uint8_t> msg(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
     launching_.insert(job_id);
     uint32_t run = job->restart_count;
-    ctx_.pool.call(host, port, batch.conf->name, std::move(msg), ctx_.auth.self_signer(), 30000,
-                   [this, job_id, run](const std::string &e, std::shared_ptr<net::Reply> reply) {
-                       launching_.erase(job_id);
-                       std::string why = e;
-                       if (reply && reply->msg->body_as_ErrorResponse())
-                           why = reply->msg->body_as_ErrorResponse()->message()->str();
-                       if (why.empty()) return;
-                       Job *j = ctx_.jobs->find(job_id);
-                       if (!j || !j->running() || j->restart_count != run) return;
-                       if (!reply) {
-                           // The node may have it (the answer was lost) or be restarting: the
-                           // launch is tried again until the node takes it or is declared down
-                           // (which ends or requeues the job).
-                           spdlog::warn("job {}: cannot launch it on its node ({}); trying again in 5 s", job_id, why);
-                           auto t = std::make_shared<boost::asio::steady_timer>(ctx_.io, std::chrono::seconds(5));
-                           t->async_wait([this, t, job_id, run](boost::system::error_code ec) {
-                               Job *again = ctx_.jobs->find(job_id);
-                               if (!ec && again && again->restart_count == run) relaunch(job_id);
-                           });
-                           return;
-                       }
-                       spdlog::error("job {}: batch launch failed: {}", job_id, why);
-                       j->reason = "launch failed: " + why;
-                       ctx_.jobs->end_job(*j, DROVER_JOB_FAILED, 1 << 8);
-                   });
+    ctx_.pool.call(
+        host, port, batch.conf->name, std::move(msg), ctx_.auth.self_signer(), 30000,
+        [this, job_id, run](const std::string &e, std::shared_ptr<net::Reply> reply) {
+            launching_.erase(job_id);
+            std::string why = e;
+            if (reply && reply->msg->body_as_ErrorResponse())
+                why = reply->msg->body_as_ErrorResponse()->message()->str();
+            if (why.empty()) return;
+            Job *j = ctx_.jobs->find(job_id);
+            if (!j || !j->running() || j->restart_count != run) return;
+            if (!reply) {
+                // The node may have it (the answer was lost) or be restarting: the
+                // launch is tried again until the node takes it or is declared down
+                // (which ends or requeues the job).
+                spdlog::warn("job {}: cannot launch it on its node ({}); trying again in 5 s",
+                             job_id, why);
+                auto t =
+                    std::make_shared<boost::asio::steady_timer>(ctx_.io, std::chrono::seconds(5));
+                t->async_wait([this, t, job_id, run](boost::system::error_code ec) {
+                    Job *again = ctx_.jobs->find(job_id);
+                    if (!ec && again && again->restart_count == run) relaunch(job_id);
+                });
+                return;
+            }
+            spdlog::error("job {}: batch launch failed: {}", job_id, why);
+            j->reason = "launch failed: " + why;
+            ctx_.jobs->end_job(*j, DROVER_JOB_FAILED, 1 << 8);
+        });
 }
 
-}  // namespace drover::ctld
+} // namespace drover::ctld

@@ -75,7 +75,7 @@ class Scheduler {
     void start(Job &job, const std::vector<uint32_t> &picked);
     void launch(uint32_t job_id);
 
-    struct Timer;  // the loop's timer for spaced passes (Asio stays in the .cpp)
+    struct Timer; // the loop's timer for spaced passes (Asio stays in the .cpp)
     Ctx &ctx_;
     std::unique_ptr<Timer> timer_;
     bool queued_ = false;
@@ -84,4 +84,4 @@ class Scheduler {
     std::chrono::steady_clock::duration last_cost_{};
 };
 
-}  // namespace drover::ctld
+} // namespace drover::ctld

@@ -2,7 +2,7 @@
 // transactions, answering pings, and deciding when to take control.
 #include "ctld/standby.hpp"
 
-#include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
+#include <utility> // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
 #include <boost/asio.hpp>
 #include <chrono>
 #include <optional>
@@ -41,18 +41,19 @@ struct Standby {
     ReplReplica replica;
     std::string me;
     StandbyOutcome out;
-    std::optional<std::size_t> source;   // the controller in control, when known
+    std::optional<std::size_t> source; // the controller in control, when known
     Clock::time_point last_contact = Clock::now();
     Clock::time_point last_find{};
     bool finding = false, pulling = false, asking = false, checking = false, done = false;
     bool first_round = true;
     bool warned_witness = false;
     bool warned_alone = false;
-    bool forced = false;                  // an administrator asked for control (scontrol takeover)
-    bool want_control;                    // ask for control once caught up
-    std::optional<uint64_t> handed_head;  // the active handed over at this transaction
+    bool forced = false;                 // an administrator asked for control (scontrol takeover)
+    bool want_control;                   // ask for control once caught up
+    std::optional<uint64_t> handed_head; // the active handed over at this transaction
 
-    Standby(const Config &c, state::Store &store, const net::Authenticator &a, const StandbyOptions &o)
+    Standby(const Config &c, state::Store &store, const net::Authenticator &a,
+            const StandbyOptions &o)
         : conf(c), auth(a), opts(o), replica(store), me(c.controllers[o.self].name),
           want_control(o.take_back) {
         out.seen_epoch = std::max(state::get_meta_u64(store, kMetaEpoch, 0),
@@ -77,38 +78,36 @@ struct Standby {
     void find() {
         if (done || source) return;
         if (finding) {
-            if (forced) after(100, [this] { find(); });  // the answer must come from a fresh round
+            if (forced) after(100, [this] { find(); }); // the answer must come from a fresh round
             return;
         }
         finding = true;
         last_find = Clock::now();
         auto st = std::make_shared<std::vector<PeerStatus>>(conf.controllers.size());
-        pool.run(
-            [this, st] {
-                *st = ping_others(conf, opts.self, auth.self_signer(), 1000);
-            },
-            [this, st] {
-                finding = false;
-                if (done) return;
-                std::optional<std::size_t> best;
-                for (std::size_t i = 0; i < st->size(); ++i) {
-                    const PeerStatus &p = (*st)[i];
-                    out.seen_epoch = std::max(out.seen_epoch, p.epoch);
-                    if (p.active && (!best || p.epoch > (*st)[*best].epoch)) best = i;
-                }
-                bool first = std::exchange(first_round, false);
-                if (best) {
-                    source = best;
-                    last_contact = Clock::now();
-                    spdlog::info("standby: following {} (in control, epoch {}) from transaction {}",
-                                 conf.controllers[*best].name, (*st)[*best].epoch, replica.seq());
-                    return pull();
-                }
-                if ((first && opts.start_if_alone) || forced) {
-                    spdlog::info("no other controller is in control: taking control");
-                    finish(true);
-                }
-            });
+        pool.run([this, st] { *st = ping_others(conf, opts.self, auth.self_signer(), 1000); },
+                 [this, st] {
+                     finding = false;
+                     if (done) return;
+                     std::optional<std::size_t> best;
+                     for (std::size_t i = 0; i < st->size(); ++i) {
+                         const PeerStatus &p = (*st)[i];
+                         out.seen_epoch = std::max(out.seen_epoch, p.epoch);
+                         if (p.active && (!best || p.epoch > (*st)[*best].epoch)) best = i;
+                     }
+                     bool first = std::exchange(first_round, false);
+                     if (best) {
+                         source = best;
+                         last_contact = Clock::now();
+                         spdlog::info(
+                             "standby: following {} (in control, epoch {}) from transaction {}",
+                             conf.controllers[*best].name, (*st)[*best].epoch, replica.seq());
+                         return pull();
+                     }
+                     if ((first && opts.start_if_alone) || forced) {
+                         spdlog::info("no other controller is in control: taking control");
+                         finish(true);
+                     }
+                 });
     }
 
     void lost(const std::string &why) {
@@ -121,8 +120,9 @@ struct Standby {
         if (!source || pulling || done) return;
         pulling = true;
         std::size_t from = *source;
-        pool.call(peer_addr(conf, from), conf.slurmctld_port, conf.controllers[from].name, replica.pull_request(me, kPullWaitMs),
-                  auth.self_signer(), int(kPullWaitMs) + 4000,
+        pool.call(peer_addr(conf, from), conf.slurmctld_port, conf.controllers[from].name,
+                  replica.pull_request(me, kPullWaitMs), auth.self_signer(),
+                  int(kPullWaitMs) + 4000,
                   [this, from](const std::string &err, std::shared_ptr<net::Reply> reply) {
                       pulling = false;
                       if (done || source != from) return;
@@ -151,12 +151,15 @@ struct Standby {
         asking = true;
         want_control = false;
         std::size_t from = *source;
-        spdlog::info("asking {} for control at transaction {}", conf.controllers[from].name, replica.seq());
+        spdlog::info("asking {} for control at transaction {}", conf.controllers[from].name,
+                     replica.seq());
         flatbuffers::FlatBufferBuilder fbb(128);
         auto n = fbb.CreateString(me);
-        fbb.Finish(proto::CreateMessage(fbb, proto::Body::RelinquishRequest,
-                                        proto::CreateRelinquishRequest(fbb, n, out.seen_epoch).Union()));
-        pool.call(peer_addr(conf, from), conf.slurmctld_port, conf.controllers[from].name, finish_msg(fbb), auth.self_signer(), 15000,
+        fbb.Finish(
+            proto::CreateMessage(fbb, proto::Body::RelinquishRequest,
+                                 proto::CreateRelinquishRequest(fbb, n, out.seen_epoch).Union()));
+        pool.call(peer_addr(conf, from), conf.slurmctld_port, conf.controllers[from].name,
+                  finish_msg(fbb), auth.self_signer(), 15000,
                   [this, from](const std::string &err, std::shared_ptr<net::Reply> reply) {
                       asking = false;
                       if (done) return;
@@ -197,10 +200,12 @@ struct Standby {
         for (std::size_t i = 0; i < n; i += step) {
             const NodeConf &c = conf.nodes[i];
             flatbuffers::FlatBufferBuilder fbb(64);
-            fbb.Finish(proto::CreateMessage(fbb, proto::Body::PingRequest, proto::CreatePingRequest(fbb).Union()));
+            fbb.Finish(proto::CreateMessage(fbb, proto::Body::PingRequest,
+                                            proto::CreatePingRequest(fbb).Union()));
             try {
-                net::Reply r = net::call(conf.node_addr(c), conf.node_port(c), c.name, {fbb.GetBufferPointer(), fbb.GetSize()},
-                                         auth.self_signer(), 1000);
+                net::Reply r =
+                    net::call(conf.node_addr(c), conf.node_port(c), c.name,
+                              {fbb.GetBufferPointer(), fbb.GetSize()}, auth.self_signer(), 1000);
                 w.answered = true;
                 const auto *p = r.as<proto::PingResponse>();
                 if (p->quiet_ms() < uint64_t(conf.slurmctld_timeout) * 1000) {
@@ -208,8 +213,7 @@ struct Standby {
                     w.quiet_ms = p->quiet_ms();
                     return w;
                 }
-            } catch (const std::exception &) {
-            }
+            } catch (const std::exception &) {}
         }
         return w;
     }
@@ -237,7 +241,7 @@ struct Standby {
                 checking = false;
                 if (done || source) return;
                 for (const PeerStatus &p : *st) out.seen_epoch = std::max(out.seen_epoch, p.epoch);
-                if (*up && (*st)[**up].active) {  // one took control meanwhile (or came back)
+                if (*up && (*st)[**up].active) { // one took control meanwhile (or came back)
                     last_contact = Clock::now();
                     return find();
                 }
@@ -250,8 +254,9 @@ struct Standby {
                 // would only start a generation that no node follows.
                 if (!nodes->answered) {
                     if (!warned_alone)
-                        spdlog::warn("no controller is in control, but no node answers here either: "
-                                     "not taking control");
+                        spdlog::warn(
+                            "no controller is in control, but no node answers here either: "
+                            "not taking control");
                     warned_alone = true;
                     return;
                 }
@@ -261,16 +266,18 @@ struct Standby {
                 // the link returns).
                 if (!nodes->heard_by.empty()) {
                     if (!warned_witness)
-                        spdlog::warn("no word from the controller in control for {} s, but node {} heard from it "
+                        spdlog::warn("no word from the controller in control for {} s, but node {} "
+                                     "heard from it "
                                      "{} ms ago: it is alive, not taking control",
                                      conf.slurmctld_timeout, nodes->heard_by, nodes->quiet_ms);
                     warned_witness = true;
                     return;
                 }
                 warned_witness = false;
-                spdlog::warn("no controller has been in control for {} s (SlurmctldTimeout): taking "
-                             "control at transaction {}",
-                             conf.slurmctld_timeout, replica.seq());
+                spdlog::warn(
+                    "no controller has been in control for {} s (SlurmctldTimeout): taking "
+                    "control at transaction {}",
+                    conf.slurmctld_timeout, replica.seq());
                 finish(true);
             });
     }
@@ -278,8 +285,10 @@ struct Standby {
     void tick() {
         if (done || source) return;
         auto now = Clock::now();
-        if (now - last_contact > std::chrono::seconds(conf.slurmctld_timeout)) consider_taking_control();
-        else if (now - last_find > std::chrono::milliseconds(500)) find();
+        if (now - last_contact > std::chrono::seconds(conf.slurmctld_timeout))
+            consider_taking_control();
+        else if (now - last_find > std::chrono::milliseconds(500))
+            find();
     }
 
     void on_request(std::shared_ptr<net::Request> req, net::ResponderPtr resp) {
@@ -299,8 +308,10 @@ struct Standby {
             if (type == proto::Body::ShutdownRequest) {
                 // A command's shutdown goes to the controller in control, which passes it on.
                 if (!req->msg->body_as_ShutdownRequest()->from_controller())
-                    return resp->error(net::kNotInControl, "controller " + me + " is a backup in standby");
-                spdlog::info("shutdown passed on by {}", req->msg->body_as_ShutdownRequest()->from_controller()->str());
+                    return resp->error(net::kNotInControl,
+                                       "controller " + me + " is a backup in standby");
+                spdlog::info("shutdown passed on by {}",
+                             req->msg->body_as_ShutdownRequest()->from_controller()->str());
                 resp->ok();
                 return after(50, [this] { finish(false); });
             }
@@ -316,16 +327,17 @@ struct Standby {
     }
 };
 
-}  // namespace
+} // namespace
 
 StandbyOutcome run_standby(const Config &conf, state::Store &store, const net::Authenticator &auth,
                            const StandbyOptions &opts) {
     Standby sb(conf, store, auth, opts);
     const auto &self = conf.controllers[opts.self];
     std::string bind = daemon::listen_address(self.addr.empty() ? self.name : self.addr);
-    net::Server server(sb.io, bind, conf.slurmctld_port, auth, self.name,
-                       [&sb](std::shared_ptr<net::Request> q, net::ResponderPtr r) { sb.on_request(q, r); },
-                       net::server_limits(conf));
+    net::Server server(
+        sb.io, bind, conf.slurmctld_port, auth, self.name,
+        [&sb](std::shared_ptr<net::Request> q, net::ResponderPtr r) { sb.on_request(q, r); },
+        net::server_limits(conf));
     net::AuthSocketKeeper auth_socket(sb.io, net::auth_socket_path(conf), auth);
     asio::signal_set signals(sb.io, SIGINT, SIGTERM);
     signals.async_wait([&sb](boost::system::error_code ec, int sig) {
@@ -345,4 +357,4 @@ StandbyOutcome run_standby(const Config &conf, state::Store &store, const net::A
     return sb.out;
 }
 
-}  // namespace drover::ctld
+} // namespace drover::ctld

@@ -23,8 +23,8 @@ class Authenticator;
 namespace drover::ctld {
 
 struct StandbyOutcome {
-    bool take_control = false;  // false: shut down
-    uint64_t seen_epoch = 0;    // the highest controller generation heard of
+    bool take_control = false; // false: shut down
+    uint64_t seen_epoch = 0;   // the highest controller generation heard of
 };
 
 struct StandbyOptions {
@@ -38,4 +38,4 @@ struct StandbyOptions {
 StandbyOutcome run_standby(const Config &conf, state::Store &store, const net::Authenticator &auth,
                            const StandbyOptions &opts);
 
-}  // namespace drover::ctld
+} // namespace drover::ctld

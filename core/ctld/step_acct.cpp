@@ -14,7 +14,9 @@ namespace {
 
 std::string tres(uint32_t cpus, uint64_t mem_mb, uint32_t nodes) {
     std::string t = "cpu=" + std::to_string(cpus);
-    if (mem_mb) t += ",mem=" + (mem_mb % 1024 ? std::to_string(mem_mb) + "M" : std::to_string(mem_mb / 1024) + "G");
+    if (mem_mb)
+        t += ",mem=" +
+             (mem_mb % 1024 ? std::to_string(mem_mb) + "M" : std::to_string(mem_mb / 1024) + "G");
     return t + ",node=" + std::to_string(nodes);
 }
 
@@ -38,7 +40,7 @@ void put_usage(AcctStepRecord &r, const StepUsageSummary &u) {
     r.ave_disk_write = u.ave_disk_write;
 }
 
-}  // namespace
+} // namespace
 
 void record_step(Ctx &ctx, const Job &job, const Step &s, int event, const std::string &node_list) {
     AcctStepRecord r;
@@ -75,9 +77,10 @@ void record_batch_step(Ctx &ctx, const Job &job, uint32_t state, const StepUsage
     r.start_time = job.start_time;
     r.end_time = job.end_time ? job.end_time : Ctx::now();
     r.cancelled_by = job.cancelled_by;
-    r.tres_alloc = tres(r.cpus, job.node_alloc.empty() ? job.mem_per_node_mb : job.node_alloc.front().mem_mb, 1);
+    r.tres_alloc = tres(
+        r.cpus, job.node_alloc.empty() ? job.mem_per_node_mb : job.node_alloc.front().mem_mb, 1);
     put_usage(r, usage);
     ctx.recorder->record(DROVER_ACCT_STEP_END, std::move(r));
 }
 
-}  // namespace drover::ctld
+} // namespace drover::ctld

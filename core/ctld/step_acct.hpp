@@ -12,9 +12,10 @@ struct Job;
 struct Step;
 
 // Spools the step's start or end record (usage and state as the step holds them).
-void record_step(Ctx &ctx, const Job &job, const Step &step, int event, const std::string &node_list);
+void record_step(Ctx &ctx, const Job &job, const Step &step, int event,
+                 const std::string &node_list);
 
 // Spools the end of a batch job's .batch step: the script's usage on the batch host.
 void record_batch_step(Ctx &ctx, const Job &job, uint32_t state, const StepUsageSummary &usage);
 
-}  // namespace drover::ctld
+} // namespace drover::ctld

@@ -9,7 +9,8 @@ namespace drover::ctld {
 namespace {
 
 // Tasks each node can hold given its usable CPUs.
-std::vector<uint32_t> capacity(const StepShape &s, const std::vector<NodeCpus> &nodes, bool all_free) {
+std::vector<uint32_t> capacity(const StepShape &s, const std::vector<NodeCpus> &nodes,
+                               bool all_free) {
     std::vector<uint32_t> cap(nodes.size(), 0);
     uint32_t c = std::max(1u, s.cpus_per_task);
     for (std::size_t i = 0; i < nodes.size(); ++i) {
@@ -27,12 +28,17 @@ std::vector<uint32_t> capacity(const StepShape &s, const std::vector<NodeCpus> &
 bool place(const StepShape &s, const std::vector<NodeCpus> &nodes, const std::vector<uint32_t> &cap,
            StepLayout *out) {
     uint32_t n = std::max(1u, s.num_tasks);
-    uint32_t usable = uint32_t(std::count_if(cap.begin(), cap.end(), [](uint32_t v) { return v > 0; }));
-    uint32_t want;  // nodes to use
-    if (s.ntasks_per_node) want = (n + s.ntasks_per_node - 1) / s.ntasks_per_node;
-    else if (s.min_nodes) want = s.min_nodes;
-    else if (s.exact) want = 0;  // as few as hold the tasks
-    else want = std::min<uint32_t>(n, usable);
+    uint32_t usable =
+        uint32_t(std::count_if(cap.begin(), cap.end(), [](uint32_t v) { return v > 0; }));
+    uint32_t want; // nodes to use
+    if (s.ntasks_per_node)
+        want = (n + s.ntasks_per_node - 1) / s.ntasks_per_node;
+    else if (s.min_nodes)
+        want = s.min_nodes;
+    else if (s.exact)
+        want = 0; // as few as hold the tasks
+    else
+        want = std::min<uint32_t>(n, usable);
     if (s.min_nodes && want < s.min_nodes) want = s.min_nodes;
     if (want > n) want = n;
     if (want > usable) return false;
@@ -48,7 +54,8 @@ bool place(const StepShape &s, const std::vector<NodeCpus> &nodes, const std::ve
         // The first nodes are too small: take the roomiest ones instead.
         std::vector<uint32_t> order(cap.size());
         std::iota(order.begin(), order.end(), 0u);
-        std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return cap[a] > cap[b]; });
+        std::stable_sort(order.begin(), order.end(),
+                         [&](uint32_t a, uint32_t b) { return cap[a] > cap[b]; });
         picked.assign(order.begin(), order.begin() + want);
         std::sort(picked.begin(), picked.end());
         room = 0;
@@ -92,7 +99,7 @@ bool place(const StepShape &s, const std::vector<NodeCpus> &nodes, const std::ve
     return true;
 }
 
-}  // namespace
+} // namespace
 
 LayoutResult layout_step(const StepShape &s, const std::vector<NodeCpus> &nodes, StepLayout *out,
                          std::string *why) {
@@ -114,4 +121,4 @@ LayoutResult layout_step(const StepShape &s, const std::vector<NodeCpus> &nodes,
     return LayoutResult::Ok;
 }
 
-}  // namespace drover::ctld
+} // namespace drover::ctld

@@ -11,25 +11,25 @@ namespace drover::ctld {
 
 struct StepShape {
     uint32_t num_tasks = 1;
-    uint32_t min_nodes = 0, max_nodes = 0;  // 0 = not given
+    uint32_t min_nodes = 0, max_nodes = 0; // 0 = not given
     uint32_t cpus_per_task = 1;
     uint32_t ntasks_per_node = 0;
-    bool exact = false;     // only the CPUs the tasks need (else all the job's CPUs on each node)
-    bool overlap = false;   // uses CPUs without taking them from other steps
+    bool exact = false;   // only the CPUs the tasks need (else all the job's CPUs on each node)
+    bool overlap = false; // uses CPUs without taking them from other steps
     bool cyclic = false;
-    std::vector<bool> allowed;  // per job node (-w/-x); empty = all
+    std::vector<bool> allowed; // per job node (-w/-x); empty = all
 };
 
 struct NodeCpus {
-    uint32_t total = 0;  // the job's CPUs on the node
-    uint32_t free = 0;   // not held by a running step
+    uint32_t total = 0; // the job's CPUs on the node
+    uint32_t free = 0;  // not held by a running step
 };
 
 struct StepLayout {
-    std::vector<uint32_t> nodes;            // positions in the job's node list, ascending
+    std::vector<uint32_t> nodes; // positions in the job's node list, ascending
     std::vector<uint32_t> tasks_per_node;
     std::vector<uint32_t> cpus_per_node;
-    std::vector<std::vector<uint32_t>> task_ids;  // per node
+    std::vector<std::vector<uint32_t>> task_ids; // per node
 };
 
 enum class LayoutResult { Ok, Busy, Impossible };
@@ -38,4 +38,4 @@ enum class LayoutResult { Ok, Busy, Impossible };
 LayoutResult layout_step(const StepShape &shape, const std::vector<NodeCpus> &nodes,
                          StepLayout *out, std::string *why);
 
-}  // namespace drover::ctld
+} // namespace drover::ctld

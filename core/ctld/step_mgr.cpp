@@ -3,7 +3,7 @@
 
 #include "proto/fb_read.hpp"
 
-#include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
+#include <utility> // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
 #include <boost/asio.hpp>
 #include <csignal>
 #include <spdlog/spdlog.h>
@@ -53,7 +53,7 @@ int64_t cred_lifetime(const std::string &auth_info) {
     }
 }
 
-}  // namespace
+} // namespace
 
 struct StepManager::Impl {
     explicit Impl(Ctx &c) : ctx(c) {}
@@ -66,7 +66,7 @@ struct StepManager::Impl {
     struct JobSteps {
         uint32_t next_id = 0;
         std::map<uint32_t, Step> steps;
-        std::vector<std::vector<bool>> used;  // per job node: CPU slots held by steps
+        std::vector<std::vector<bool>> used; // per job node: CPU slots held by steps
         std::deque<Waiting> waiting;
     };
     std::unordered_map<uint32_t, JobSteps> jobs;
@@ -92,7 +92,8 @@ struct StepManager::Impl {
     }
 
     // Tries to create the step; answers resp unless it was queued to wait.
-    void attempt(Job &job, const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp) {
+    void attempt(Job &job, const std::shared_ptr<net::Request> &req,
+                 const net::ResponderPtr &resp) {
         const auto *r = req->msg->body_as_StepCreateRequest();
         JobSteps &js = jobs[job.id];
         size_used(job, js);
@@ -119,10 +120,12 @@ struct StepManager::Impl {
             }
             for (const auto &n : want) {
                 bool in_job = false;
-                for (uint32_t idx : job.nodes) in_job = in_job || ctx.nodes->at(idx).conf->name == n;
+                for (uint32_t idx : job.nodes)
+                    in_job = in_job || ctx.nodes->at(idx).conf->name == n;
                 if (!in_job)
-                    return resp->error(DROVER_EINVAL, "Requested node configuration is not available (" +
-                                                          n + " is not in job " + std::to_string(job.id) + ")");
+                    return resp->error(DROVER_EINVAL,
+                                       "Requested node configuration is not available (" + n +
+                                           " is not in job " + std::to_string(job.id) + ")");
             }
             shape.allowed.resize(job.nodes.size(), false);
             for (std::size_t i = 0; i < job.nodes.size(); ++i) {
@@ -141,19 +144,23 @@ struct StepManager::Impl {
         StepLayout lay;
         std::string why;
         switch (layout_step(shape, caps, &lay, &why)) {
-        case LayoutResult::Impossible: return resp->error(DROVER_ENOSPC, why);
+        case LayoutResult::Impossible:
+            return resp->error(DROVER_ENOSPC, why);
         case LayoutResult::Busy:
-            if (r->wait()) js.waiting.push_back({req, resp});
-            else resp->error(DROVER_EBUSY, why);
+            if (r->wait())
+                js.waiting.push_back({req, resp});
+            else
+                resp->error(DROVER_EBUSY, why);
             return;
-        case LayoutResult::Ok: break;
+        case LayoutResult::Ok:
+            break;
         }
         // Memory per node: --mem, --mem-per-cpu, else all the job has there.
         std::vector<uint64_t> mem;
         for (std::size_t k = 0; k < lay.nodes.size(); ++k) {
             uint32_t pos = lay.nodes[k];
             uint64_t have = job_mem_on(job, pos);
-            uint64_t m = r->mem_per_node_mb() ? r->mem_per_node_mb()
+            uint64_t m = r->mem_per_node_mb()  ? r->mem_per_node_mb()
                          : r->mem_per_cpu_mb() ? r->mem_per_cpu_mb() * lay.cpus_per_node[k]
                                                : have;
             if (have && m > have)
@@ -176,12 +183,15 @@ struct StepManager::Impl {
         st.cpus_per_task = shape.cpus_per_task;
         st.mem_per_node_mb = r->mem_per_node_mb();
         st.start_time = Ctx::now();
-        st.time_limit_min = r->time_limit_min() == DROVER_NO_VAL ? DROVER_INFINITE : r->time_limit_min();
+        st.time_limit_min =
+            r->time_limit_min() == DROVER_NO_VAL ? DROVER_INFINITE : r->time_limit_min();
         st.reporting = lay.nodes;
         if (r->signal() && r->signal()->size()) {
             bool batch_only = false;
-            if (!parse_signal_spec(r->signal()->str(), &st.signal_num, &st.signal_secs, &batch_only))
-                return resp->error(DROVER_EINVAL, "Invalid --signal specification: " + r->signal()->str());
+            if (!parse_signal_spec(r->signal()->str(), &st.signal_num, &st.signal_secs,
+                                   &batch_only))
+                return resp->error(DROVER_EINVAL,
+                                   "Invalid --signal specification: " + r->signal()->str());
         }
         std::vector<std::string> names, cpu_id_lists, gres;
         for (std::size_t k = 0; k < lay.nodes.size(); ++k) {
@@ -221,8 +231,8 @@ struct StepManager::Impl {
             auto jn = cb.CreateString(job.name);
             auto gv = cb.CreateVector(g_off);
             auto sg = cb.CreateString(str(r->signal()));
-            cb.Finish(proto::CreateStepCred(cb, job.id, st.id, job.uid, job.gid, user, nv, cv, civ, mv,
-                                            Ctx::now() + cred_lifetime(ctx.conf.auth_info),
+            cb.Finish(proto::CreateStepCred(cb, job.id, st.id, job.uid, job.gid, user, nv, cv, civ,
+                                            mv, Ctx::now() + cred_lifetime(ctx.conf.auth_info),
                                             st.time_limit_min, jnl, jc, part, jn, gv, sg));
         }
         std::vector<uint8_t> cred;
@@ -252,22 +262,24 @@ struct StepManager::Impl {
         auto cv = fbb.CreateVector(cred);
         auto nl = fbb.CreateString(hostlist_compress(names));
         auto cpn = fbb.CreateVector(st.cpus);
-        fbb.Finish(proto::CreateMessage(
-            fbb, proto::Body::StepCreateResponse,
-            proto::CreateStepCreateResponse(fbb, job.id, st.id, nv, av, tv, tpn, cv, nl, cpn,
-                                            st.time_limit_min)
-                .Union()));
-        spdlog::info("step {}.{} created on {} ({} task(s))", job.id, st.id, hostlist_compress(names),
-                     st.num_tasks);
+        fbb.Finish(proto::CreateMessage(fbb, proto::Body::StepCreateResponse,
+                                        proto::CreateStepCreateResponse(fbb, job.id, st.id, nv, av,
+                                                                        tv, tpn, cv, nl, cpn,
+                                                                        st.time_limit_min)
+                                            .Union()));
+        spdlog::info("step {}.{} created on {} ({} task(s))", job.id, st.id,
+                     hostlist_compress(names), st.num_tasks);
         record_step(ctx, job, st, DROVER_ACCT_STEP_START, step_node_list(job, st));
         persist(st);
         auto next = state::job_key(js.next_id);
-        ctx.commit.txn().put(state::Table::Steps, state::step_key(job.id, state::kNextStepKey), next);
+        ctx.commit.txn().put(state::Table::Steps, state::step_key(job.id, state::kNextStepKey),
+                             next);
         js.steps.emplace(st.id, std::move(st));
-        ctx.commit.after_commit([resp, msg = std::vector<uint8_t>(fbb.GetBufferPointer(),
-                                                                   fbb.GetBufferPointer() + fbb.GetSize())] {
-            resp->reply(msg);
-        });
+        ctx.commit.after_commit(
+            [resp, msg = std::vector<uint8_t>(fbb.GetBufferPointer(),
+                                              fbb.GetBufferPointer() + fbb.GetSize())] {
+                resp->reply(msg);
+            });
     }
 
     std::string step_node_list(const Job &job, const Step &st) const {
@@ -284,7 +296,7 @@ struct StepManager::Impl {
             if (st.cancelled_by == DROVER_NO_VAL)
                 st.cancelled_by = job.cancelled_by != DROVER_NO_VAL ? job.cancelled_by : 0;
         }
-        uint32_t state = st.end_state ? st.end_state
+        uint32_t state = st.end_state          ? st.end_state
                          : st.exit_status == 0 ? uint32_t(DROVER_JOB_COMPLETE)
                                                : uint32_t(DROVER_JOB_FAILED);
         for (std::size_t k = 0; k < st.nodes.size(); ++k)
@@ -350,21 +362,25 @@ struct StepManager::Impl {
         flatbuffers::FlatBufferBuilder fbb(128);
         fbb.Finish(proto::CreateMessage(
             fbb, proto::Body::StepSignalRequest,
-            proto::CreateStepSignalRequest(fbb, job.id, st.id, sig, terminate, 0, reason).Union(), ctx.epoch));
+            proto::CreateStepSignalRequest(fbb, job.id, st.id, sig, terminate, 0, reason).Union(),
+            ctx.epoch));
         uint32_t job_id = job.id, step_id = st.id;
-        call_nodes(ctx, std::move(names), {fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize()}, 10000,
-                   [this, terminate, job_id, step_id, reason](std::vector<net::NodeOutcome> results) {
-                       if (fenced_by(ctx, results)) return;
-                       for (const auto &r : results) {
-                           // A node that never started its part (srun gave up on the launch) has
-                           // nothing to report: its part ends now.
-                           if (r.rc == DROVER_ENOENT) {
-                               if (terminate) node_done(job_id, step_id, r.node, 0, {}, reason);
-                           } else if (r.rc != 0) {
-                               spdlog::warn("step {}.{}: cannot signal on {}: {}", job_id, step_id, r.node, r.message);
-                           }
-                       }
-                   });
+        call_nodes(
+            ctx, std::move(names), {fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize()},
+            10000,
+            [this, terminate, job_id, step_id, reason](std::vector<net::NodeOutcome> results) {
+                if (fenced_by(ctx, results)) return;
+                for (const auto &r : results) {
+                    // A node that never started its part (srun gave up on the launch) has
+                    // nothing to report: its part ends now.
+                    if (r.rc == DROVER_ENOENT) {
+                        if (terminate) node_done(job_id, step_id, r.node, 0, {}, reason);
+                    } else if (r.rc != 0) {
+                        spdlog::warn("step {}.{}: cannot signal on {}: {}", job_id, step_id, r.node,
+                                     r.message);
+                    }
+                }
+            });
     }
 
     void reply_wait(const Job &job, const net::ResponderPtr &resp) {
@@ -472,7 +488,8 @@ std::vector<uint32_t> StepManager::step_ids(uint32_t job_id) const {
     return ids;
 }
 
-void StepManager::on_create(const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp) {
+void StepManager::on_create(const std::shared_ptr<net::Request> &req,
+                            const net::ResponderPtr &resp) {
     auto &I = *impl_;
     const auto *r = req->msg->body_as_StepCreateRequest();
     Job *job = I.ctx.jobs->find(r->job_id());
@@ -485,7 +502,8 @@ void StepManager::on_create(const std::shared_ptr<net::Request> &req, const net:
     I.attempt(*job, req, resp);
 }
 
-void StepManager::on_complete(const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp) {
+void StepManager::on_complete(const std::shared_ptr<net::Request> &req,
+                              const net::ResponderPtr &resp) {
     auto &I = *impl_;
     if (!I.ctx.is_admin(req->peer.uid))
         return resp->error(DROVER_EPERM, "step completion must come from SlurmUser");
@@ -495,7 +513,8 @@ void StepManager::on_complete(const std::shared_ptr<net::Request> &req, const ne
     I.ctx.commit.after_commit([resp] { resp->ok(); });
 }
 
-std::string StepManager::signal_step(Job &job, uint32_t step_id, int sig, bool terminate, uint32_t uid) {
+std::string StepManager::signal_step(Job &job, uint32_t step_id, int sig, bool terminate,
+                                     uint32_t uid) {
     auto &I = *impl_;
     auto jt = I.jobs.find(job.id);
     std::string label = std::to_string(job.id) + "." + std::to_string(step_id);
@@ -522,17 +541,19 @@ void StepManager::job_started(const Job &job) {
 
 void StepManager::job_ended(const Job &job) {
     auto &I = *impl_;
-    job_started(job);  // anyone still waiting learns how it ended
+    job_started(job); // anyone still waiting learns how it ended
     auto jt = I.jobs.find(job.id);
     if (jt == I.jobs.end()) return;
     Impl::JobSteps &js = jt->second;
-    for (auto &w : js.waiting) w.resp->error(DROVER_EINVAL, "Job/step already completing or completed");
+    for (auto &w : js.waiting)
+        w.resp->error(DROVER_EINVAL, "Job/step already completing or completed");
     js.waiting.clear();
     Job &j = *I.ctx.jobs->find(job.id);
     while (!js.steps.empty()) {
         Step &s = js.steps.begin()->second;
         if (!s.end_state) s.end_state = DROVER_JOB_CANCELLED;
-        if (s.cancelled_by == DROVER_NO_VAL) s.cancelled_by = job.cancelled_by != DROVER_NO_VAL ? job.cancelled_by : 0;
+        if (s.cancelled_by == DROVER_NO_VAL)
+            s.cancelled_by = job.cancelled_by != DROVER_NO_VAL ? job.cancelled_by : 0;
         I.finish(j, js, s);
     }
     I.ctx.commit.txn().del(state::Table::Steps, state::step_key(job.id, state::kNextStepKey));
@@ -570,8 +591,10 @@ void StepManager::tick() {
                 ++w;
                 continue;
             }
-            if (job) I.reply_wait(*job, w->resp);
-            else w->resp->error(DROVER_ENOENT, "Invalid job id specified");
+            if (job)
+                I.reply_wait(*job, w->resp);
+            else
+                w->resp->error(DROVER_ENOENT, "Invalid job id specified");
             w = ws.erase(w);
         }
         it = ws.empty() ? I.alloc_waiters.erase(it) : std::next(it);
@@ -596,7 +619,7 @@ void StepManager::on_info(const std::shared_ptr<net::Request> &req, const net::R
     std::unordered_set<uint32_t> want;
     if (r->job_ids())
         for (uint32_t id : *r->job_ids()) want.insert(id);
-    Viewer viewer(I.ctx, req->peer.uid);  // PrivateData=jobs
+    Viewer viewer(I.ctx, req->peer.uid); // PrivateData=jobs
     flatbuffers::FlatBufferBuilder fbb(4096);
     std::vector<flatbuffers::Offset<proto::StepInfo>> out;
     auto add = [&](const Job &job, uint32_t sid, const std::string &name, int64_t start,
@@ -609,7 +632,8 @@ void StepManager::on_info(const std::shared_ptr<net::Request> &req, const net::R
         auto nl = fbb.CreateString(nodes);
         auto h = fbb.CreateString(host);
         auto c = fbb.CreateString(cmd);
-        std::string tres = "cpu=" + std::to_string(cpus) + (mem ? ",mem=" + std::to_string(mem * nnodes) + "M" : "") +
+        std::string tres = "cpu=" + std::to_string(cpus) +
+                           (mem ? ",mem=" + std::to_string(mem * nnodes) + "M" : "") +
                            ",node=" + std::to_string(nnodes);
         auto t = fbb.CreateString(tres);
         proto::StepInfoBuilder b(fbb);
@@ -661,4 +685,4 @@ void StepManager::on_info(const std::shared_ptr<net::Request> &req, const net::R
     resp->reply({fbb.GetBufferPointer(), fbb.GetSize()});
 }
 
-}  // namespace drover::ctld
+} // namespace drover::ctld

@@ -27,20 +27,21 @@ struct Step {
     uint32_t job_id = 0, id = 0;
     uint32_t uid = 0;
     std::string name, command, submit_host;
-    std::vector<uint32_t> nodes;          // positions in the job's node list
-    std::vector<uint32_t> cpus;           // per step node
-    std::vector<std::vector<uint32_t>> slots;  // the job-local CPU slots held per node (none: --overlap)
+    std::vector<uint32_t> nodes; // positions in the job's node list
+    std::vector<uint32_t> cpus;  // per step node
+    std::vector<std::vector<uint32_t>>
+        slots; // the job-local CPU slots held per node (none: --overlap)
     std::vector<uint32_t> tasks_per_node;
     uint32_t num_tasks = 0, cpus_per_task = 1;
     uint64_t mem_per_node_mb = 0;
     int64_t start_time = 0;
     uint32_t time_limit_min = DROVER_INFINITE;
-    std::vector<uint32_t> reporting;      // step nodes that have not reported their end
+    std::vector<uint32_t> reporting; // step nodes that have not reported their end
     int32_t exit_status = 0;
-    uint32_t end_state = 0;               // decided here (TIMEOUT, CANCELLED) or by a node (OOM)
+    uint32_t end_state = 0; // decided here (TIMEOUT, CANCELLED) or by a node (OOM)
     uint32_t cancelled_by = DROVER_NO_VAL;
     bool kill_sent = false;
-    int signal_num = 0;                   // --signal
+    int signal_num = 0; // --signal
     uint32_t signal_secs = 0;
     bool signal_sent = false;
     StepUsageSummary usage;
@@ -75,4 +76,4 @@ class StepManager {
     std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace drover::ctld
+} // namespace drover::ctld

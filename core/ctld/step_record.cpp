@@ -12,7 +12,7 @@ namespace {
 using proto::str;
 using proto::vec;
 
-}  // namespace
+} // namespace
 
 flatbuffers::Offset<proto::StepRecord> write_step_record(flatbuffers::FlatBufferBuilder &fbb,
                                                          const Step &st) {
@@ -22,7 +22,8 @@ flatbuffers::Offset<proto::StepRecord> write_step_record(flatbuffers::FlatBuffer
     auto nodes = fbb.CreateVector(st.nodes);
     auto cpus = fbb.CreateVector(st.cpus);
     std::vector<flatbuffers::Offset<proto::StepSlots>> slot_offs;
-    for (const auto &held : st.slots) slot_offs.push_back(proto::CreateStepSlots(fbb, fbb.CreateVector(held)));
+    for (const auto &held : st.slots)
+        slot_offs.push_back(proto::CreateStepSlots(fbb, fbb.CreateVector(held)));
     auto slots = fbb.CreateVector(slot_offs);
     auto tpn = fbb.CreateVector(st.tasks_per_node);
     auto reporting = fbb.CreateVector(st.reporting);
@@ -86,4 +87,4 @@ Step read_step_record(const proto::StepRecord &r) {
     return st;
 }
 
-}  // namespace drover::ctld
+} // namespace drover::ctld

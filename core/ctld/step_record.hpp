@@ -12,4 +12,4 @@ flatbuffers::Offset<proto::StepRecord> write_step_record(flatbuffers::FlatBuffer
                                                          const Step &st);
 Step read_step_record(const proto::StepRecord &r);
 
-}  // namespace drover::ctld
+} // namespace drover::ctld

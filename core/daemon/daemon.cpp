@@ -14,8 +14,10 @@ namespace drover::daemon {
 
 void setup_logging(const std::string &name, const std::string &file, int verbosity) {
     std::shared_ptr<spdlog::logger> logger;
-    if (file.empty()) logger = spdlog::stderr_logger_mt(name);
-    else logger = spdlog::basic_logger_mt(name, file);
+    if (file.empty())
+        logger = spdlog::stderr_logger_mt(name);
+    else
+        logger = spdlog::basic_logger_mt(name, file);
     logger->set_pattern("[%Y-%m-%dT%H:%M:%S.%e] %n: %l: %v");
     logger->set_level(verbosity >= 1 ? spdlog::level::debug : spdlog::level::info);
     logger->flush_on(spdlog::level::info);
@@ -36,7 +38,8 @@ uint32_t uid_of(const std::string &user) {
 
 std::string listen_address(const std::string &addr) {
     if (addr == "localhost") return "127.0.0.1";
-    if (addr.empty() || addr.find_first_not_of("0123456789.") != std::string::npos) return "0.0.0.0";
+    if (addr.empty() || addr.find_first_not_of("0123456789.") != std::string::npos)
+        return "0.0.0.0";
     return addr;
 }
 
@@ -62,4 +65,4 @@ void raise_fd_limit() {
     }
 }
 
-}  // namespace drover::daemon
+} // namespace drover::daemon

@@ -8,10 +8,10 @@
 namespace drover::daemon {
 
 struct CommonFlags {
-    std::optional<std::string> config;  // -f
-    bool foreground = false;            // -D
-    int verbosity = 0;                  // -v, -vv
-    std::string log_file;               // -L, else the config's log file, else stderr
+    std::optional<std::string> config; // -f
+    bool foreground = false;           // -D
+    int verbosity = 0;                 // -v, -vv
+    std::string log_file;              // -L, else the config's log file, else stderr
 };
 
 // Logs to file (or stderr when empty) at info, debug with verbosity >= 1.
@@ -35,4 +35,4 @@ void raise_fd_limit();
 // Forks into the background (setsid, stdio to /dev/null). Returns in the child only.
 void detach();
 
-}  // namespace drover::daemon
+} // namespace drover::daemon

@@ -3,16 +3,19 @@
 
 #include <malloc.h>
 
-#include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
+#include <utility> // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
 
 namespace drover::daemon {
 
-void trim_heap() { ::malloc_trim(0); }
+void trim_heap() {
+    ::malloc_trim(0);
+}
 
 struct HeapTrimmer::Impl : std::enable_shared_from_this<Impl> {
-    Impl(boost::asio::io_context &io, std::chrono::milliseconds period) : timer(io), period(period) {}
+    Impl(boost::asio::io_context &io, std::chrono::milliseconds period)
+        : timer(io), period(period) {}
     void arm() {
         timer.expires_after(period);
         timer.async_wait([self = weak_from_this()](boost::system::error_code ec) {
@@ -32,6 +35,8 @@ HeapTrimmer::HeapTrimmer(boost::asio::io_context &io, std::chrono::milliseconds 
     impl_->arm();
 }
 
-HeapTrimmer::~HeapTrimmer() { impl_->timer.cancel(); }
+HeapTrimmer::~HeapTrimmer() {
+    impl_->timer.cancel();
+}
 
-}  // namespace drover::daemon
+} // namespace drover::daemon

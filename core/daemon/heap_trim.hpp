@@ -31,4 +31,4 @@ class HeapTrimmer {
     std::shared_ptr<Impl> impl_;
 };
 
-}  // namespace drover::daemon
+} // namespace drover::daemon

@@ -42,7 +42,7 @@ struct AcceptLoop : std::enable_shared_from_this<AcceptLoop<Acceptor, Socket>> {
     // behind it wait in the kernel's backlog rather than being refused, and a real client, which
     // sends its frame at once, gets in as soon as a flood's connections may be evicted.
     void admit(std::shared_ptr<Socket> sock, int tries) {
-        constexpr int kTries = 40;  // 2 s
+        constexpr int kTries = 40; // 2 s
         std::string peer = peer_of(*sock);
         // The connection does not exist yet when it is admitted: its closer is filled in after (it
         // cannot be evicted before, being younger than the admission's min_age).
@@ -57,19 +57,21 @@ struct AcceptLoop : std::enable_shared_from_this<AcceptLoop<Acceptor, Socket>> {
         }
         uint64_t held = 0;
         if (tries == 0 && refused_log.allow(&held))
-            spdlog::warn("{}: holding new connections (from {} first): {} connections open, {} waiting "
-                         "for a frame (limits {}, {}, {} a peer){}",
-                         what, peer, adm.open_count(), adm.waiting_count(), adm.limits().open,
-                         adm.limits().waiting, adm.limits().waiting_per_peer, not_logged(held));
+            spdlog::warn(
+                "{}: holding new connections (from {} first): {} connections open, {} waiting "
+                "for a frame (limits {}, {}, {} a peer){}",
+                what, peer, adm.open_count(), adm.waiting_count(), adm.limits().open,
+                adm.limits().waiting, adm.limits().waiting_per_peer, not_logged(held));
         if (tries >= kTries) {
             boost::system::error_code ignored;
             sock->close(ignored);
             return run();
         }
         retry.expires_after(std::chrono::milliseconds(50));
-        retry.async_wait([self = this->shared_from_this(), sock, tries](boost::system::error_code e) {
-            if (!e && self->acceptor.is_open()) self->admit(sock, tries + 1);
-        });
+        retry.async_wait(
+            [self = this->shared_from_this(), sock, tries](boost::system::error_code e) {
+                if (!e && self->acceptor.is_open()) self->admit(sock, tries + 1);
+            });
     }
 
     void back_off(const boost::system::error_code &ec) {
@@ -91,4 +93,4 @@ struct AcceptLoop : std::enable_shared_from_this<AcceptLoop<Acceptor, Socket>> {
     LogLimit refused_log, error_log;
 };
 
-}  // namespace drover::net
+} // namespace drover::net

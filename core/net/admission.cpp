@@ -28,7 +28,7 @@ std::size_t open_descriptors() {
         ++n;
     return n;
 }
-}  // namespace
+} // namespace
 
 Admission &Admission::process() {
     // First used when the first connection arrives: the daemon's listeners are all open by then.
@@ -65,7 +65,7 @@ std::function<void()> Admission::evict_oldest(std::list<Id> &order, Clock::time_
     auto it = entries_.find(order.front());
     if (now - it->second.since < limits_.min_age) return {};
     std::function<void()> evict = std::move(it->second.evict);
-    stop_waiting(it->second);  // may erase order itself (a peer's list that became empty)
+    stop_waiting(it->second); // may erase order itself (a peer's list that became empty)
     entries_.erase(it);
     return evict ? evict : [] {};
 }
@@ -80,7 +80,8 @@ bool Admission::make_room(const std::string &peer, bool new_connection, Clock::t
     };
     if (new_connection && entries_.size() >= limits_.open && !evict_from(waiting_)) return false;
     auto mine = by_peer_.find(peer);
-    if (mine != by_peer_.end() && mine->second.size() >= limits_.waiting_per_peer && !evict_from(mine->second))
+    if (mine != by_peer_.end() && mine->second.size() >= limits_.waiting_per_peer &&
+        !evict_from(mine->second))
         return false;
     return waiting_.size() < limits_.waiting || evict_from(waiting_);
 }
@@ -112,8 +113,10 @@ bool Admission::wait(Id id, Clock::time_point now) {
         if (it == entries_.end()) return false;
         if (it->second.waiting) return true;
         ok = make_room(it->second.peer, false, now, evicted);
-        if (ok) start_waiting(id, it->second, now);
-        else entries_.erase(it);
+        if (ok)
+            start_waiting(id, it->second, now);
+        else
+            entries_.erase(it);
     }
     for (auto &e : evicted) e();
     return ok;
@@ -143,4 +146,4 @@ std::size_t Admission::waiting_count() const {
     return waiting_.size();
 }
 
-}  // namespace drover::net
+} // namespace drover::net

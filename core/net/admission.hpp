@@ -4,11 +4,12 @@
 // A connection is "waiting" from its accept (and again after each reply) until its sender has
 // proved who it is: the frame's header and preamble are in and its credential checks out. Only
 // waiting connections cost a peer nothing to hold, so only they are bounded per peer and evicted:
-// when a limit is reached, the oldest waiting connection (of the same peer, when that peer is at its
-// own limit) is closed for the new one, if it has waited at least min_age; otherwise the new one is
-// not admitted (the accept loop holds it and asks again shortly). A flood of idle connections thus
-// churns through its own slots, while a real client, which sends its frame at once, gets in. Descriptors are kept in reserve for the daemon's own
-// outbound calls (pings, launches), its files and its children.
+// when a limit is reached, the oldest waiting connection (of the same peer, when that peer is at
+// its own limit) is closed for the new one, if it has waited at least min_age; otherwise the new
+// one is not admitted (the accept loop holds it and asks again shortly). A flood of idle
+// connections thus churns through its own slots, while a real client, which sends its frame at
+// once, gets in. Descriptors are kept in reserve for the daemon's own outbound calls (pings,
+// launches), its files and its children.
 #pragma once
 
 #include <chrono>
@@ -27,9 +28,9 @@ class Admission {
   public:
     using Clock = std::chrono::steady_clock;
     struct Limits {
-        std::size_t open = 0;              // connections of every kind
-        std::size_t waiting = 0;           // waiting ones (see above)
-        std::size_t waiting_per_peer = 0;  // waiting ones from one address (or local uid)
+        std::size_t open = 0;             // connections of every kind
+        std::size_t waiting = 0;          // waiting ones (see above)
+        std::size_t waiting_per_peer = 0; // waiting ones from one address (or local uid)
         // A real client's frame is in flight when it is accepted; a flood's idle connection is
         // still idle this long after.
         Clock::duration min_age = std::chrono::milliseconds(250);
@@ -47,7 +48,8 @@ class Admission {
     // A new connection from peer, waiting from now. Returns its id, or 0 when it is refused (the
     // caller closes it). May evict older waiting connections first: each one's evict runs once,
     // outside this object's lock, and its id is then forgotten.
-    Id open(const std::string &peer, std::function<void()> evict, Clock::time_point now = Clock::now());
+    Id open(const std::string &peer, std::function<void()> evict,
+            Clock::time_point now = Clock::now());
     // The connection waits again (for its next frame), making room as open does. False when there
     // is none: the id is then forgotten and the caller closes the connection.
     bool wait(Id id, Clock::time_point now = Clock::now());
@@ -82,7 +84,7 @@ class Admission {
     Id next_ = 1;
     std::unordered_map<Id, Entry> entries_;
     std::list<Id> waiting_;                                  // oldest first
-    std::unordered_map<std::string, std::list<Id>> by_peer_;  // waiting ones, oldest first
+    std::unordered_map<std::string, std::list<Id>> by_peer_; // waiting ones, oldest first
 };
 
-}  // namespace drover::net
+} // namespace drover::net

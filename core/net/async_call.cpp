@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
+#include <utility> // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
 #include <boost/asio.hpp>
 
 #include "proto/frame.hpp"
@@ -32,36 +32,40 @@ class Call : public std::enable_shared_from_this<Call> {
         boost::system::error_code ec;
         asio::ip::address addr = asio::ip::make_address(host_, ec);
         if (!ec) return connect(std::vector<tcp::endpoint>{tcp::endpoint(addr, port_)});
-        resolver_.async_resolve(host_, std::to_string(port_),
-                                [self = shared_from_this()](boost::system::error_code ec,
-                                                            tcp::resolver::results_type results) {
-                                    if (ec) return self->finish("cannot resolve " + self->host_ + ": " + ec.message());
-                                    self->connect(std::vector<tcp::endpoint>(results.begin(), results.end()));
-                                });
+        resolver_.async_resolve(
+            host_, std::to_string(port_),
+            [self = shared_from_this()](boost::system::error_code ec,
+                                        tcp::resolver::results_type results) {
+                if (ec) return self->finish("cannot resolve " + self->host_ + ": " + ec.message());
+                self->connect(std::vector<tcp::endpoint>(results.begin(), results.end()));
+            });
     }
 
   private:
     // One timer bounds the call: first until the accept is due, then until the reply is.
     void arm(int ms) {
         timer_.expires_at(start_ + std::chrono::milliseconds(ms));
-        timer_.async_wait([self = shared_from_this(), ms, gen = ++timer_gen_](boost::system::error_code ec) {
-            if (ec || gen != self->timer_gen_) return;
-            self->finish(self->awaiting_accept_ ? "timed out after " + std::to_string(ms) + " ms (not accepted)"
-                                                : "timed out after " + std::to_string(ms) + " ms");
-        });
+        timer_.async_wait(
+            [self = shared_from_this(), ms, gen = ++timer_gen_](boost::system::error_code ec) {
+                if (ec || gen != self->timer_gen_) return;
+                self->finish(self->awaiting_accept_
+                                 ? "timed out after " + std::to_string(ms) + " ms (not accepted)"
+                                 : "timed out after " + std::to_string(ms) + " ms");
+            });
     }
 
     void connect(std::vector<tcp::endpoint> endpoints) {
         if (finished_) return;
-        asio::async_connect(sock_, endpoints,
-                            [self = shared_from_this()](boost::system::error_code ec, const tcp::endpoint &) {
-                                if (ec)
-                                    return self->finish("connect to " + self->host_ + ":" +
-                                                        std::to_string(self->port_) + " failed: " + ec.message());
-                                boost::system::error_code ignored;
-                                self->sock_.set_option(tcp::no_delay(true), ignored);
-                                self->write();
-                            });
+        asio::async_connect(
+            sock_, endpoints,
+            [self = shared_from_this()](boost::system::error_code ec, const tcp::endpoint &) {
+                if (ec)
+                    return self->finish("connect to " + self->host_ + ":" +
+                                        std::to_string(self->port_) + " failed: " + ec.message());
+                boost::system::error_code ignored;
+                self->sock_.set_option(tcp::no_delay(true), ignored);
+                self->write();
+            });
     }
 
     void write() {
@@ -77,8 +81,10 @@ class Call : public std::enable_shared_from_this<Call> {
         asio::async_read(sock_, asio::buffer(header_),
                          [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
                              if (ec) return self->finish(self->read_error(ec));
-                             std::string err = proto::decode_frame_header(self->header_, &self->head_);
-                             if (!err.empty()) return self->finish("bad reply from " + self->host_ + ": " + err);
+                             std::string err =
+                                 proto::decode_frame_header(self->header_, &self->head_);
+                             if (!err.empty())
+                                 return self->finish("bad reply from " + self->host_ + ": " + err);
                              self->read_rest();
                          });
     }
@@ -107,7 +113,8 @@ class Call : public std::enable_shared_from_this<Call> {
     }
 
     static std::string read_error(const boost::system::error_code &ec) {
-        return ec == asio::error::eof ? "connection closed by peer" : "receive failed: " + ec.message();
+        return ec == asio::error::eof ? "connection closed by peer"
+                                      : "receive failed: " + ec.message();
     }
 
     // Ends the call once: stops the timer and the socket (their handlers then see it finished).
@@ -136,15 +143,16 @@ class Call : public std::enable_shared_from_this<Call> {
     bool finished_ = false;
     bool awaiting_accept_ = false;
     int timeout_ms_ = 0;
-    unsigned timer_gen_ = 0;  // a wait the timer was re-armed past must not end the call
+    unsigned timer_gen_ = 0; // a wait the timer was re-armed past must not end the call
     std::chrono::steady_clock::time_point start_;
 };
 
-}  // namespace
+} // namespace
 
 void async_call(asio::io_context &io, const std::string &host, uint16_t port, const std::string &to,
                 std::vector<uint8_t> message, const Signer &sign, int timeout_ms, CallDone done) {
-    async_forward_call(io, host, port, to, std::move(message), sign, 0, timeout_ms, std::move(done));
+    async_forward_call(io, host, port, to, std::move(message), sign, 0, timeout_ms,
+                       std::move(done));
 }
 
 void async_forward_call(asio::io_context &io, const std::string &host, uint16_t port,
@@ -166,4 +174,4 @@ void async_forward_call(asio::io_context &io, const std::string &host, uint16_t 
     });
 }
 
-}  // namespace drover::net
+} // namespace drover::net

@@ -41,4 +41,4 @@ void async_forward_call(boost::asio::io_context &io, const std::string &host, ui
                         const std::string &to, std::vector<uint8_t> message, const Signer &sign,
                         int accept_ms, int timeout_ms, CallDone done);
 
-}  // namespace drover::net
+} // namespace drover::net

@@ -22,24 +22,29 @@ std::string auth_socket_path(const Config &conf) {
 }
 
 namespace {
-void put_u32(uint8_t *p, uint32_t v) { std::memcpy(p, &v, 4); }
+void put_u32(uint8_t *p, uint32_t v) {
+    std::memcpy(p, &v, 4);
+}
 uint32_t get_u32(const uint8_t *p) {
     uint32_t v;
     std::memcpy(&v, p, 4);
     return v;
 }
-}  // namespace
+} // namespace
 
-Seal sign_via_socket(const std::string &path, std::span<const uint8_t> message, std::string_view to) {
-    if (to.size() > proto::kMaxReceiver) throw NetError("receiver name too long: " + std::string(to));
+Seal sign_via_socket(const std::string &path, std::span<const uint8_t> message,
+                     std::string_view to) {
+    if (to.size() > proto::kMaxReceiver)
+        throw NetError("receiver name too long: " + std::string(to));
     UniqueFd fd(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
     sockaddr_un addr{};
     addr.sun_family = AF_UNIX;
     if (path.size() >= sizeof addr.sun_path) throw NetError("auth socket path too long: " + path);
     std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
     if (!fd || ::connect(fd.get(), reinterpret_cast<sockaddr *>(&addr), sizeof addr) != 0)
-        throw SocketUnreachable("Unable to contact slurm controller (cannot reach credential socket " +
-                       path + ": " + std::strerror(errno) + ")");
+        throw SocketUnreachable(
+            "Unable to contact slurm controller (cannot reach credential socket " + path + ": " +
+            std::strerror(errno) + ")");
     Deadline deadline(10000);
     std::vector<uint8_t> head(4 + 2 + to.size() + 4);
     put_u32(head.data(), kAuthSocketMagic);
@@ -75,4 +80,4 @@ Signer socket_signer(const Config &conf) {
     };
 }
 
-}  // namespace drover::net
+} // namespace drover::net

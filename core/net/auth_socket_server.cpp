@@ -6,7 +6,7 @@
 // large its message; each connection goes through the process's admission like a TCP one, and a
 // request must arrive whole within MessageTimeout.
 #include <cstring>
-#include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
+#include <utility> // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
 #include <boost/asio.hpp>
 #include <openssl/evp.h>
 #include <spdlog/spdlog.h>
@@ -28,7 +28,8 @@ namespace {
 
 class AuthConn : public std::enable_shared_from_this<AuthConn> {
   public:
-    AuthConn(local_socket s, const Authenticator &a, std::chrono::milliseconds timeout, Admission::Id id)
+    AuthConn(local_socket s, const Authenticator &a, std::chrono::milliseconds timeout,
+             Admission::Id id)
         : sock_(std::move(s)), timer_(sock_.get_executor()), auth_(a), timeout_(timeout), id_(id),
           sha_(EVP_MD_CTX_new()) {}
     ~AuthConn() {
@@ -67,13 +68,15 @@ class AuthConn : public std::enable_shared_from_this<AuthConn> {
     void got_head() {
         uint32_t magic;
         std::memcpy(&magic, buf_.data(), 4);
-        if (magic != kAuthSocketMagic) return fail("request in an unknown format (an older command?)");
+        if (magic != kAuthSocketMagic)
+            return fail("request in an unknown format (an older command?)");
         type_ = proto::Body(buf_[4]);
         std::size_t to_len = buf_[5];
         read(to_len + 4, [to_len](AuthConn &c) {
             c.to_.assign(reinterpret_cast<const char *>(c.buf_.data()), to_len);
             std::memcpy(&c.left_, c.buf_.data() + to_len, 4);
-            if (c.left_ == 0 || c.left_ > proto::kMaxFrameBody) return c.fail("message size out of range");
+            if (c.left_ == 0 || c.left_ > proto::kMaxFrameBody)
+                return c.fail("message size out of range");
             c.body_len_ = c.left_;
             EVP_DigestInit_ex(c.sha_, EVP_sha256(), nullptr);
             c.hash_more();
@@ -93,7 +96,7 @@ class AuthConn : public std::enable_shared_from_this<AuthConn> {
     }
 
     void answer(Seal seal) {
-        Admission::process().authenticated(id_);  // its whole request is in
+        Admission::process().authenticated(id_); // its whole request is in
         try {
             seal.cred = auth_.sign_seal(type_, body_len_, to_, seal.digest, uid_, gid_);
         } catch (const std::exception &e) {
@@ -119,9 +122,9 @@ class AuthConn : public std::enable_shared_from_this<AuthConn> {
     }
 
     void write() {
-        asio::async_write(sock_, asio::buffer(out_), [self = shared_from_this()](boost::system::error_code, size_t) {
-            self->close();
-        });
+        asio::async_write(
+            sock_, asio::buffer(out_),
+            [self = shared_from_this()](boost::system::error_code, size_t) { self->close(); });
     }
 
     void close() {
@@ -170,13 +173,13 @@ bool peer_cred(local_socket &s, uint32_t *uid, uint32_t *gid) {
     return true;
 }
 
-}  // namespace
+} // namespace
 
 struct AuthSocketServer::Impl {
     explicit Impl(asio::io_context &io) : acceptor(io) {}
     asio::local::stream_protocol::acceptor acceptor;
     std::string path;
-    ino_t inode = 0;  // the socket file we made; another daemon's replacement is not ours
+    ino_t inode = 0; // the socket file we made; another daemon's replacement is not ours
 };
 
 AuthSocketServer::AuthSocketServer(asio::io_context &io, const std::string &path,
@@ -186,13 +189,13 @@ AuthSocketServer::AuthSocketServer(asio::io_context &io, const std::string &path
         throw std::runtime_error("credential socket " + path + " is served by another daemon");
     ::unlink(path.c_str());
     if (auto slash = path.find_last_of('/'); slash != std::string::npos && slash > 0)
-        ::mkdir(path.substr(0, slash).c_str(), 0755);  // /run/drover on a fresh machine
+        ::mkdir(path.substr(0, slash).c_str(), 0755); // /run/drover on a fresh machine
     asio::local::stream_protocol::endpoint ep(path);
     boost::system::error_code ec;
     impl_->acceptor.open(ep.protocol());
     impl_->acceptor.bind(ep, ec);
     if (ec) throw std::runtime_error("cannot bind credential socket " + path + ": " + ec.message());
-    ::chmod(path.c_str(), 0666);  // every local user may ask; the kernel tells us who they are
+    ::chmod(path.c_str(), 0666); // every local user may ask; the kernel tells us who they are
     impl_->acceptor.listen(asio::socket_base::max_listen_connections);
     impl_->path = path;
     struct stat st {};
@@ -221,7 +224,8 @@ AuthSocketServer::~AuthSocketServer() {
     boost::system::error_code ec;
     impl_->acceptor.close(ec);
     struct stat st {};
-    if (::stat(impl_->path.c_str(), &st) == 0 && st.st_ino == impl_->inode) ::unlink(impl_->path.c_str());
+    if (::stat(impl_->path.c_str(), &st) == 0 && st.st_ino == impl_->inode)
+        ::unlink(impl_->path.c_str());
 }
 
 struct AuthSocketKeeper::Impl : std::enable_shared_from_this<AuthSocketKeeper::Impl> {
@@ -252,7 +256,8 @@ struct AuthSocketKeeper::Impl : std::enable_shared_from_this<AuthSocketKeeper::I
     bool told = false;
 };
 
-AuthSocketKeeper::AuthSocketKeeper(asio::io_context &io, std::string path, const Authenticator &auth)
+AuthSocketKeeper::AuthSocketKeeper(asio::io_context &io, std::string path,
+                                   const Authenticator &auth)
     : impl_(std::make_shared<Impl>(io, std::move(path), auth)) {
     impl_->attempt();
 }
@@ -262,6 +267,8 @@ AuthSocketKeeper::~AuthSocketKeeper() {
     impl_->server.reset();
 }
 
-bool AuthSocketKeeper::serving() const { return impl_->server != nullptr; }
+bool AuthSocketKeeper::serving() const {
+    return impl_->server != nullptr;
+}
 
-}  // namespace drover::net
+} // namespace drover::net

@@ -9,7 +9,9 @@
 
 namespace drover::net {
 
-void sha256(std::span<const uint8_t> data, uint8_t out[32]) { SHA256(data.data(), data.size(), out); }
+void sha256(std::span<const uint8_t> data, uint8_t out[32]) {
+    SHA256(data.data(), data.size(), out);
+}
 
 bool matches_digest(std::span<const uint8_t> body, std::span<const uint8_t> digest) {
     proto::Digest got;
@@ -17,7 +19,8 @@ bool matches_digest(std::span<const uint8_t> body, std::span<const uint8_t> dige
     return digest.size() == got.size() && std::equal(got.begin(), got.end(), digest.begin());
 }
 
-std::vector<uint8_t> Authenticator::sign_hash(const uint8_t hash[32], uint32_t uid, uint32_t gid) const {
+std::vector<uint8_t> Authenticator::sign_hash(const uint8_t hash[32], uint32_t uid,
+                                              uint32_t gid) const {
     std::vector<uint8_t> cred(DROVER_AUTH_CRED_MAX);
     uint32_t len = uint32_t(cred.size());
     drover_error err{};
@@ -54,9 +57,9 @@ std::string Authenticator::verify(std::span<const uint8_t> cred, std::span<const
     return verify_hash(cred, hash, uid, gid);
 }
 
-std::vector<uint8_t> Authenticator::sign_seal(proto::Body type, uint32_t body_len, std::string_view to,
-                                              std::span<const uint8_t> digest, uint32_t uid,
-                                              uint32_t gid) const {
+std::vector<uint8_t> Authenticator::sign_seal(proto::Body type, uint32_t body_len,
+                                              std::string_view to, std::span<const uint8_t> digest,
+                                              uint32_t uid, uint32_t gid) const {
     return sign(proto::seal_input(type, body_len, to, digest), uid, gid);
 }
 
@@ -73,26 +76,29 @@ Signer Authenticator::self_signer() const {
 }
 
 std::string Authenticator::verify_seal(proto::Body type, uint32_t body_len, std::string_view to,
-                                       std::span<const uint8_t> digest, std::span<const uint8_t> cred,
-                                       uint32_t *uid, uint32_t *gid) const {
+                                       std::span<const uint8_t> digest,
+                                       std::span<const uint8_t> cred, uint32_t *uid,
+                                       uint32_t *gid) const {
     return verify(cred, proto::seal_input(type, body_len, to, digest), uid, gid);
 }
 
-}  // namespace drover::net
+} // namespace drover::net
 
 namespace drover::net {
 
 ReplyCheck admin_reply_check(const Authenticator &auth, std::function<bool(uint32_t)> is_admin) {
-    return [&auth, is_admin = std::move(is_admin)](const proto::FrameHeader &h, const proto::Preamble &p,
+    return [&auth, is_admin = std::move(is_admin)](const proto::FrameHeader &h,
+                                                   const proto::Preamble &p,
                                                    std::span<const uint8_t> body) -> std::string {
         if (!matches_digest(body, p.digest)) return "body does not match its digest";
         uint32_t uid = 0, gid = 0;
         std::string err = auth.verify_seal(h.type, h.body_len, p.to, p.digest, p.cred, &uid, &gid);
         if (!err.empty()) return err;
         if (!p.to.empty()) return "a reply addressed to '" + std::string(p.to) + "'";
-        if (!is_admin(uid)) return "sent by uid " + std::to_string(uid) + ", not by a Drover daemon";
+        if (!is_admin(uid))
+            return "sent by uid " + std::to_string(uid) + ", not by a Drover daemon";
         return {};
     };
 }
 
-}  // namespace drover::net
+} // namespace drover::net

@@ -18,7 +18,8 @@ class Authenticator {
   public:
     explicit Authenticator(const plugin::Bound<drover_auth_ops> &auth) : auth_(auth) {}
 
-    // A credential over data as uid/gid (step credentials). Throws NetError when the plugin refuses.
+    // A credential over data as uid/gid (step credentials). Throws NetError when the plugin
+    // refuses.
     std::vector<uint8_t> sign(std::span<const uint8_t> data, uint32_t uid, uint32_t gid) const;
     std::vector<uint8_t> sign_as_self(std::span<const uint8_t> data) const;
     // Checks cred against data. Returns an empty string and sets uid/gid, or the reason.
@@ -27,7 +28,8 @@ class Authenticator {
 
     // A credential over a frame's seal (proto::seal_input) as uid/gid.
     std::vector<uint8_t> sign_seal(proto::Body type, uint32_t body_len, std::string_view to,
-                                   std::span<const uint8_t> digest, uint32_t uid, uint32_t gid) const;
+                                   std::span<const uint8_t> digest, uint32_t uid,
+                                   uint32_t gid) const;
     // Seals a finished Message for to, as this process's own uid/gid.
     Seal seal_as_self(std::span<const uint8_t> message, std::string_view to) const;
     // A Signer for net::call that seals as this process.
@@ -56,4 +58,4 @@ void sha256(std::span<const uint8_t> data, uint8_t out[32]);
 // Whether body's SHA-256 is digest (a frame's preamble names it; the credential covers it).
 bool matches_digest(std::span<const uint8_t> body, std::span<const uint8_t> digest);
 
-}  // namespace drover::net
+} // namespace drover::net

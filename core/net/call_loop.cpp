@@ -3,7 +3,7 @@
 
 #include <thread>
 
-#include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
+#include <utility> // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 
@@ -11,7 +11,8 @@ namespace drover::net {
 
 struct CallLoop::Impl {
     boost::asio::io_context io{1};
-    boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work{io.get_executor()};
+    boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work{
+        io.get_executor()};
     std::thread thread{[this] { io.run(); }};
 };
 
@@ -23,6 +24,8 @@ CallLoop::~CallLoop() {
     impl_->thread.join();
 }
 
-boost::asio::io_context &CallLoop::io() { return impl_->io; }
+boost::asio::io_context &CallLoop::io() {
+    return impl_->io;
+}
 
-}  // namespace drover::net
+} // namespace drover::net

@@ -17,7 +17,7 @@ namespace drover::net {
 class CallLoop {
   public:
     CallLoop();
-    ~CallLoop();  // stops the loop (calls still out are dropped) and joins its thread
+    ~CallLoop(); // stops the loop (calls still out are dropped) and joins its thread
     CallLoop(const CallLoop &) = delete;
     CallLoop &operator=(const CallLoop &) = delete;
 
@@ -28,4 +28,4 @@ class CallLoop {
     std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace drover::net
+} // namespace drover::net

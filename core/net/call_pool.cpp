@@ -1,7 +1,7 @@
 // call_pool.cpp - worker threads for blocking calls; results are posted back to the loop.
 #include "net/call_pool.hpp"
 
-#include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
+#include <utility> // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 
@@ -45,8 +45,8 @@ void CallPool::run(std::function<void()> work, std::function<void()> done) {
     cv_.notify_one();
 }
 
-void CallPool::call(std::string host, uint16_t port, std::string to, std::vector<uint8_t> message, Signer sign,
-                    int timeout_ms, Done done) {
+void CallPool::call(std::string host, uint16_t port, std::string to, std::vector<uint8_t> message,
+                    Signer sign, int timeout_ms, Done done) {
     auto reply = std::make_shared<Reply>();
     auto error = std::make_shared<std::string>();
     run(
@@ -61,4 +61,4 @@ void CallPool::call(std::string host, uint16_t port, std::string to, std::vector
         [reply, error, done = std::move(done)] { done(*error, error->empty() ? reply : nullptr); });
 }
 
-}  // namespace drover::net
+} // namespace drover::net

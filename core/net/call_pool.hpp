@@ -22,7 +22,7 @@ namespace drover::net {
 class CallPool {
   public:
     CallPool(boost::asio::io_context &io, unsigned threads);
-    ~CallPool();  // finishes queued work, then joins
+    ~CallPool(); // finishes queued work, then joins
     CallPool(const CallPool &) = delete;
     CallPool &operator=(const CallPool &) = delete;
 
@@ -30,8 +30,8 @@ class CallPool {
     using Done = std::function<void(const std::string &error, std::shared_ptr<Reply> reply)>;
 
     // Runs net::call(host, port, to, message, sign, timeout_ms) on a worker; done runs on the loop.
-    void call(std::string host, uint16_t port, std::string to, std::vector<uint8_t> message, Signer sign,
-              int timeout_ms, Done done);
+    void call(std::string host, uint16_t port, std::string to, std::vector<uint8_t> message,
+              Signer sign, int timeout_ms, Done done);
 
     // Runs work on a worker, then done (if set) on the loop.
     void run(std::function<void()> work, std::function<void()> done = {});
@@ -46,4 +46,4 @@ class CallPool {
     std::vector<std::thread> threads_;
 };
 
-}  // namespace drover::net
+} // namespace drover::net

@@ -70,7 +70,7 @@ UniqueFd connect_tcp(const std::string &host, uint16_t port, const Deadline &dea
     throw NetError("connect to " + host + ":" + service + " failed: " + last);
 }
 
-}  // namespace
+} // namespace
 
 int Deadline::remaining_ms() const {
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -127,9 +127,11 @@ std::vector<uint8_t> sealed_frame(std::span<const uint8_t> message, std::string_
 
 namespace {
 ReplyCheck g_reply_check;
-}  // namespace
+} // namespace
 
-void set_reply_check(ReplyCheck check) { g_reply_check = std::move(check); }
+void set_reply_check(ReplyCheck check) {
+    g_reply_check = std::move(check);
+}
 
 namespace {
 std::string check_reply(const proto::FrameHeader &header, std::span<const uint8_t> preamble,
@@ -139,7 +141,7 @@ std::string check_reply(const proto::FrameHeader &header, std::span<const uint8_
     std::string err = proto::decode_preamble(preamble, &p);
     return err.empty() ? g_reply_check(header, p, body) : err;
 }
-}  // namespace
+} // namespace
 
 std::string accept_reply(const proto::FrameHeader &header, std::span<const uint8_t> preamble,
                          Reply &reply, const std::string &from) {
@@ -171,7 +173,8 @@ namespace {
 // connect_ms bounds the connection alone: a controller that is cut off must not hold the caller
 // for the whole request timeout when another controller may answer.
 Reply call_once(const std::string &host, uint16_t port, const std::string &to,
-                std::span<const uint8_t> message, const Signer &sign, int timeout_ms, int connect_ms) {
+                std::span<const uint8_t> message, const Signer &sign, int timeout_ms,
+                int connect_ms) {
     Deadline deadline(timeout_ms);
     std::vector<uint8_t> frame = sealed_frame(message, to, sign);
     UniqueFd fd = connect_tcp(host, port, Deadline(std::min(timeout_ms, connect_ms)));
@@ -187,7 +190,7 @@ Reply call_once(const std::string &host, uint16_t port, const std::string &to,
 // The controller that answered last, tried first next time (a daemon follows a takeover).
 std::atomic<std::size_t> g_in_control{0};
 
-}  // namespace
+} // namespace
 
 Reply call(const std::string &host, uint16_t port, const std::string &to,
            std::span<const uint8_t> message, const Signer &sign, int timeout_ms) {
@@ -199,7 +202,8 @@ Reply call_controller(const Config &conf, std::span<const uint8_t> message, cons
     const auto &cs = conf.controllers;
     const std::size_t n = cs.size();
     // While a standby answers, one of them takes control within SlurmctldTimeout.
-    auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(conf.slurmctld_timeout + 10);
+    auto give_up =
+        std::chrono::steady_clock::now() + std::chrono::seconds(conf.slurmctld_timeout + 10);
     // The credential socket may be between daemons too (its server was the controller that
     // died; another daemon of the host takes it over within seconds).
     Signer patient = [&](std::span<const uint8_t> m, std::string_view to) {
@@ -207,20 +211,22 @@ Reply call_controller(const Config &conf, std::span<const uint8_t> message, cons
             try {
                 return sign(m, to);
             } catch (const SocketUnreachable &) {
-                if (n < 2 || !wait_for_takeover || std::chrono::steady_clock::now() > give_up) throw;
+                if (n < 2 || !wait_for_takeover || std::chrono::steady_clock::now() > give_up)
+                    throw;
                 std::this_thread::sleep_for(std::chrono::milliseconds(250));
             }
         }
     };
-    bool standby = false;  // once seen, a takeover is under way: keep trying through it
+    bool standby = false; // once seen, a takeover is under way: keep trying through it
     int unreachable_rounds = 0;
     for (;;) {
         std::size_t first = g_in_control.load() % std::max<std::size_t>(n, 1);
         for (std::size_t k = 0; k < n; ++k) {
             std::size_t i = (first + k) % n;
             try {
-                Reply r = call_once(cs[i].addr.empty() ? cs[i].name : cs[i].addr, conf.slurmctld_port,
-                                    cs[i].name, message, patient, timeout_ms, n > 1 ? 2000 : timeout_ms);
+                Reply r =
+                    call_once(cs[i].addr.empty() ? cs[i].name : cs[i].addr, conf.slurmctld_port,
+                              cs[i].name, message, patient, timeout_ms, n > 1 ? 2000 : timeout_ms);
                 const auto *e = r.msg->body_as_ErrorResponse();
                 if (e && e->code() == kNotInControl) {
                     standby = true;
@@ -228,17 +234,17 @@ Reply call_controller(const Config &conf, std::span<const uint8_t> message, cons
                 }
                 g_in_control = i;
                 return r;
-            } catch (const NetError &) {
-            }
+            } catch (const NetError &) {}
         }
         // With backups, every controller refusing at once may be one of them between standing by
         // and taking control: look again a few times before giving up.
         bool between = n > 1 && ++unreachable_rounds <= 4;
-        if ((!standby && !between) || !wait_for_takeover || std::chrono::steady_clock::now() > give_up)
+        if ((!standby && !between) || !wait_for_takeover ||
+            std::chrono::steady_clock::now() > give_up)
             break;
         std::this_thread::sleep_for(std::chrono::milliseconds(250));
     }
     throw NetError("Unable to contact slurm controller (connect failure)");
 }
 
-}  // namespace drover::net
+} // namespace drover::net

@@ -86,8 +86,9 @@ Reply call(const std::string &host, uint16_t port, const std::string &to,
 // Daemons check who sent every reply they read (commands cannot: they hold no key). Returns an
 // empty string, or why the reply is refused. Set once at start, before any call; unset, replies are
 // not checked. ForwardAccepted, which carries nothing, is not checked.
-using ReplyCheck = std::function<std::string(const proto::FrameHeader &header, const proto::Preamble &preamble,
-                                             std::span<const uint8_t> body)>;
+using ReplyCheck =
+    std::function<std::string(const proto::FrameHeader &header, const proto::Preamble &preamble,
+                              std::span<const uint8_t> body)>;
 void set_reply_check(ReplyCheck check);
 // Takes a reply read whole (its body in reply.bytes): applies the reply check to it, verifies its
 // message and points reply.msg into it. Returns an empty string, or the error naming from.
@@ -117,6 +118,7 @@ inline constexpr uint32_t kAuthSocketMagic = 0x44525653;
 std::string auth_socket_path(const Config &conf);
 
 // Asks the credential socket at path to seal message for to as the calling user.
-Seal sign_via_socket(const std::string &path, std::span<const uint8_t> message, std::string_view to);
+Seal sign_via_socket(const std::string &path, std::span<const uint8_t> message,
+                     std::string_view to);
 
-}  // namespace drover::net
+} // namespace drover::net

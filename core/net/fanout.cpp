@@ -9,7 +9,7 @@
 #include <map>
 #include <memory>
 
-#include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
+#include <utility> // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -95,24 +95,28 @@ class BudgetService : public boost::asio::execution_context::service {
     void shutdown() override { budget.drop_waiting(); }
 };
 
-HopBudget &budget_of(boost::asio::io_context &io) { return boost::asio::use_service<BudgetService>(io).budget; }
+HopBudget &budget_of(boost::asio::io_context &io) {
+    return boost::asio::use_service<BudgetService>(io).budget;
+}
 
 // One forward(): the nodes, the parts still out or waiting to leave, and the outcomes so far.
 // Parts are ranges of nodes, so that re-sending the rest of a part copies no names.
 class Fanout : public std::enable_shared_from_this<Fanout> {
   public:
     Fanout(boost::asio::io_context &io, boost::asio::io_context *calls, Resolver resolve,
-           std::vector<std::string> nodes, unsigned width, int timeout_ms, std::span<const uint8_t> inner,
-           Signer sign, std::function<void(std::vector<NodeOutcome>)> done, uint32_t origin_uid)
-        : io_(io), calls_(calls), budget_(budget_of(io)), resolve_(std::move(resolve)), nodes_(std::move(nodes)), width_(width ? width : 1),
-          timeout_ms_(timeout_ms), accept_ms_(hop_accept_ms(timeout_ms, nodes_.size(), width_)),
+           std::vector<std::string> nodes, unsigned width, int timeout_ms,
+           std::span<const uint8_t> inner, Signer sign,
+           std::function<void(std::vector<NodeOutcome>)> done, uint32_t origin_uid)
+        : io_(io), calls_(calls), budget_(budget_of(io)), resolve_(std::move(resolve)),
+          nodes_(std::move(nodes)), width_(width ? width : 1), timeout_ms_(timeout_ms),
+          accept_ms_(hop_accept_ms(timeout_ms, nodes_.size(), width_)),
           deadline_(std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms)),
-          timer_(io), inner_(inner.begin(), inner.end()), sign_(std::move(sign)), done_(std::move(done)),
-          origin_uid_(origin_uid) {}
+          timer_(io), inner_(inner.begin(), inner.end()), sign_(std::move(sign)),
+          done_(std::move(done)), origin_uid_(origin_uid) {}
 
     void start() {
         results_.reserve(nodes_.size());
-        parts_left_ = 1;  // the whole list, as a part being split
+        parts_left_ = 1; // the whole list, as a part being split
         timer_.expires_at(deadline_);
         timer_.async_wait([self = shared_from_this()](boost::system::error_code ec) {
             if (!ec) self->expire();
@@ -131,7 +135,8 @@ class Fanout : public std::enable_shared_from_this<Fanout> {
         if (finished_) return;
         std::string why = "no answer within " + std::to_string(timeout_ms_) + " ms";
         auto report = [&](Part p) {
-            for (std::size_t i = p.begin; i < p.end; ++i) results_.push_back({nodes_[i], DROVER_EIO, why});
+            for (std::size_t i = p.begin; i < p.end; ++i)
+                results_.push_back({nodes_[i], DROVER_EIO, why});
         };
         for (Part p : waiting_) report(p);
         for (const auto &[id, p] : out_parts_) report(p);
@@ -149,7 +154,8 @@ class Fanout : public std::enable_shared_from_this<Fanout> {
 
     // Queues [begin, end) as at most width parts; the part it came from is then accounted for.
     void split(std::size_t begin, std::size_t end) {
-        auto parts = split_tree(std::span<const std::string>(nodes_).subspan(begin, end - begin), width_);
+        auto parts =
+            split_tree(std::span<const std::string>(nodes_).subspan(begin, end - begin), width_);
         for (auto p : parts) {
             std::size_t b = std::size_t(p.data() - nodes_.data());
             waiting_.push_back({b, b + p.size()});
@@ -184,7 +190,9 @@ class Fanout : public std::enable_shared_from_this<Fanout> {
         uint64_t id = ++sent_;
         out_parts_.emplace(id, p);
         budget_.acquire(tree_depth(p.end - p.begin, width_),
-                        [self = shared_from_this(), id, host = std::move(host), port] { self->launch(id, host, port); });
+                        [self = shared_from_this(), id, host = std::move(host), port] {
+                            self->launch(id, host, port);
+                        });
     }
 
     void launch(uint64_t id, const std::string &host, uint16_t port) {
@@ -192,23 +200,29 @@ class Fanout : public std::enable_shared_from_this<Fanout> {
         if (finished_ || it == out_parts_.end()) return budget_.release();
         Part p = it->second;
         // The receiver is given what is left of the deadline, and answers for its part by then.
-        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline_ - std::chrono::steady_clock::now());
+        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+            deadline_ - std::chrono::steady_clock::now());
         int left_ms = std::max(1, int(left.count()));
         std::span<const std::string> names(nodes_.data() + p.begin, p.end - p.begin);
-        async_forward_call(calls_ ? *calls_ : io_, host, port, names.front(),
-                           make_forward_request(names, width_, left_ms, inner_, origin_uid_), sign_, std::min(accept_ms_, left_ms), left_ms,
-                           [self = shared_from_this(), id](const std::string &err, std::shared_ptr<Reply> reply) {
-                               if (!self->calls_) return self->answered(id, err, reply);
-                               boost::asio::post(self->io_, [self, id, err, reply] { self->answered(id, err, reply); });
-                           });
+        async_forward_call(
+            calls_ ? *calls_ : io_, host, port, names.front(),
+            make_forward_request(names, width_, left_ms, inner_, origin_uid_), sign_,
+            std::min(accept_ms_, left_ms), left_ms,
+            [self = shared_from_this(), id](const std::string &err, std::shared_ptr<Reply> reply) {
+                if (!self->calls_) return self->answered(id, err, reply);
+                boost::asio::post(self->io_,
+                                  [self, id, err, reply] { self->answered(id, err, reply); });
+            });
     }
 
     void answered(uint64_t id, const std::string &err, const std::shared_ptr<Reply> &reply) {
         budget_.release();
         auto it = out_parts_.find(id);
-        if (finished_ || it == out_parts_.end()) return;  // reported when the deadline passed
-        // A call that ran out with the forward's own time is reported with the rest at the deadline.
-        if (!reply && std::chrono::steady_clock::now() >= deadline_ - std::chrono::milliseconds(5)) return expire();
+        if (finished_ || it == out_parts_.end()) return; // reported when the deadline passed
+        // A call that ran out with the forward's own time is reported with the rest at the
+        // deadline.
+        if (!reply && std::chrono::steady_clock::now() >= deadline_ - std::chrono::milliseconds(5))
+            return expire();
         Part p = it->second;
         out_parts_.erase(it);
         arrived(p, err, reply.get());
@@ -217,7 +231,8 @@ class Fanout : public std::enable_shared_from_this<Fanout> {
 
     void arrived(Part p, const std::string &err, const Reply *reply) {
         const proto::ForwardResponse *fr = reply ? reply->msg->body_as_ForwardResponse() : nullptr;
-        if (!fr) return reroute(p, "no reply: " + (err.empty() ? std::string("unexpected reply") : err));
+        if (!fr)
+            return reroute(p, "no reply: " + (err.empty() ? std::string("unexpected reply") : err));
         if (fr->results())
             for (const auto *r : *fr->results())
                 results_.push_back({r->node() ? r->node()->str() : "", r->rc(),
@@ -226,13 +241,13 @@ class Fanout : public std::enable_shared_from_this<Fanout> {
     }
 
     boost::asio::io_context &io_;
-    boost::asio::io_context *calls_;  // where the hops' sockets are served; null: io_
+    boost::asio::io_context *calls_; // where the hops' sockets are served; null: io_
     HopBudget &budget_;
     Resolver resolve_;
     std::vector<std::string> nodes_;
     unsigned width_;
     int timeout_ms_;
-    int accept_ms_;  // a part's head that has not accepted by then is hung
+    int accept_ms_; // a part's head that has not accepted by then is hung
     std::chrono::steady_clock::time_point deadline_;
     boost::asio::steady_timer timer_;
     std::vector<uint8_t> inner_;
@@ -241,20 +256,21 @@ class Fanout : public std::enable_shared_from_this<Fanout> {
     uint32_t origin_uid_;
     std::vector<NodeOutcome> results_;
     std::deque<Part> waiting_;
-    std::map<uint64_t, Part> out_parts_;  // messages out (or waiting for a hop slot), by send number
+    std::map<uint64_t, Part> out_parts_; // messages out (or waiting for a hop slot), by send number
     uint64_t sent_ = 0;
-    std::size_t parts_left_ = 0;  // parts not yet answered for, whether waiting or out
+    std::size_t parts_left_ = 0; // parts not yet answered for, whether waiting or out
     bool finished_ = false;
 };
 
-}  // namespace
+} // namespace
 
 void forward(boost::asio::io_context &io, Resolver resolve, std::vector<std::string> nodes,
              unsigned width, int timeout_ms, std::span<const uint8_t> inner, Signer sign,
              std::function<void(std::vector<NodeOutcome>)> done, boost::asio::io_context *calls,
              uint32_t origin_uid) {
-    auto f = std::make_shared<Fanout>(io, calls == &io ? nullptr : calls, std::move(resolve), std::move(nodes),
-                                      width, timeout_ms, inner, std::move(sign), std::move(done), origin_uid);
+    auto f = std::make_shared<Fanout>(io, calls == &io ? nullptr : calls, std::move(resolve),
+                                      std::move(nodes), width, timeout_ms, inner, std::move(sign),
+                                      std::move(done), origin_uid);
     f->start();
 }
 
@@ -269,4 +285,4 @@ std::vector<NodeOutcome> forward_and_wait(Resolver resolve, std::vector<std::str
     return results;
 }
 
-}  // namespace drover::net
+} // namespace drover::net

@@ -23,7 +23,7 @@ inline constexpr uint32_t kSenderOrigin = 0xfffffffe;
 
 struct NodeOutcome {
     std::string node;
-    int rc = 0;  // 0 ok; negative DROVER_E* code
+    int rc = 0; // 0 ok; negative DROVER_E* code
     std::string message;
 };
 
@@ -80,4 +80,4 @@ std::optional<uint32_t> forward_origin(uint32_t peer_uid, uint32_t origin_uid,
                                        const std::function<bool(uint32_t)> &is_admin,
                                        std::string *why);
 
-}  // namespace drover::net
+} // namespace drover::net

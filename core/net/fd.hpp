@@ -45,4 +45,4 @@ struct Deadline {
 void write_all(int fd, const uint8_t *data, std::size_t len, const Deadline &deadline);
 void read_all(int fd, uint8_t *data, std::size_t len, const Deadline &deadline);
 
-}  // namespace drover::net
+} // namespace drover::net

@@ -19,7 +19,7 @@ std::size_t open_fds() {
     return n;
 }
 
-}  // namespace
+} // namespace
 
 std::size_t HopBudget::slots_for_this_process() {
     rlimit rl{};
@@ -76,4 +76,4 @@ std::size_t HopBudget::waiting() const {
     return waiting_.size();
 }
 
-}  // namespace drover::net
+} // namespace drover::net

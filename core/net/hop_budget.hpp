@@ -23,7 +23,8 @@ namespace drover::net {
 
 class HopBudget {
   public:
-    explicit HopBudget(std::size_t slots) : slots_(std::max<std::size_t>(slots, 1)), free_(slots_) {}
+    explicit HopBudget(std::size_t slots)
+        : slots_(std::max<std::size_t>(slots, 1)), free_(slots_) {}
 
     // A budget for this process: half of the file descriptors not open now (less a reserve for
     // everything else), at least 16.
@@ -46,7 +47,7 @@ class HopBudget {
     mutable std::mutex mu_;
     const std::size_t slots_;
     std::size_t free_;
-    std::multimap<unsigned, std::function<void()>> waiting_;  // by need; first come first within one
+    std::multimap<unsigned, std::function<void()>> waiting_; // by need; first come first within one
 };
 
-}  // namespace drover::net
+} // namespace drover::net

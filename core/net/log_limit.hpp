@@ -42,4 +42,4 @@ inline std::string not_logged(uint64_t suppressed) {
     return suppressed ? " (" + std::to_string(suppressed) + " more like it not logged)" : "";
 }
 
-}  // namespace drover::net
+} // namespace drover::net

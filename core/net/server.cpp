@@ -8,7 +8,7 @@
 #include "net/server.hpp"
 
 #include <deque>
-#include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
+#include <utility> // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
 #include <boost/asio.hpp>
 #include <spdlog/spdlog.h>
 #include <sys/socket.h>
@@ -42,12 +42,16 @@ std::vector<uint8_t> make_ok(const std::string &text) {
     return {fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize()};
 }
 
-void Responder::error(int code, const std::string &text) { reply(make_error(code, text)); }
-void Responder::ok(const std::string &text) { reply(make_ok(text)); }
+void Responder::error(int code, const std::string &text) {
+    reply(make_error(code, text));
+}
+void Responder::ok(const std::string &text) {
+    reply(make_ok(text));
+}
 
 uint32_t body_limit(proto::Body type, uint32_t script_limit) {
     switch (type) {
-    case proto::Body::JobSubmitRequest:    // the script and the environment
+    case proto::Body::JobSubmitRequest: // the script and the environment
     case proto::Body::BatchLaunchRequest:
         return script_limit;
     case proto::Body::JobUpdateRequest:
@@ -65,7 +69,8 @@ uint32_t body_limit(proto::Body type, uint32_t script_limit) {
 ServerLimits server_limits(const Config &conf) {
     ServerLimits l;
     l.message_timeout = std::chrono::seconds(conf.message_timeout);
-    l.script_limit = uint32_t(std::min<uint64_t>(conf.max_script_size + (16u << 20), proto::kMaxFrameBody));
+    l.script_limit =
+        uint32_t(std::min<uint64_t>(conf.max_script_size + (16u << 20), proto::kMaxFrameBody));
     return l;
 }
 
@@ -90,7 +95,8 @@ struct ServerShared {
 class Connection : public std::enable_shared_from_this<Connection> {
   public:
     Connection(tcp::socket sock, std::shared_ptr<ServerShared> shared, Admission::Id id)
-        : sock_(std::move(sock)), timer_(sock_.get_executor()), shared_(std::move(shared)), id_(id) {
+        : sock_(std::move(sock)), timer_(sock_.get_executor()), shared_(std::move(shared)),
+          id_(id) {
         boost::system::error_code ec;
         auto ep = sock_.remote_endpoint(ec);
         if (!ec) peer_addr_ = ep.address().to_string() + ":" + std::to_string(ep.port());
@@ -108,9 +114,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
                 if (!self) return;
                 uint64_t held = 0;
                 if (self->shared_->evicted_log.allow(&held))
-                    spdlog::warn("port {}: closed a connection from {} that had sent no whole frame, "
-                                 "for a newer one: too many connections waiting{}",
-                                 self->sock_.local_endpoint().port(), self->peer_addr_, not_logged(held));
+                    spdlog::warn(
+                        "port {}: closed a connection from {} that had sent no whole frame, "
+                        "for a newer one: too many connections waiting{}",
+                        self->sock_.local_endpoint().port(), self->peer_addr_, not_logged(held));
                 self->close();
             });
         };
@@ -151,17 +158,18 @@ class Connection : public std::enable_shared_from_this<Connection> {
 
     void write_front() {
         auto self = shared_from_this();
-        asio::async_write(sock_, asio::buffer(out_.front().frame), [self](boost::system::error_code ec, size_t) {
-            if (ec) return self->close();
-            Out done = std::move(self->out_.front());
-            self->out_.pop_front();
-            if (!self->out_.empty()) return self->write_front();
-            if (done.then_close) return self->close();
-            if (done.last) {
-                if (!Admission::process().wait(self->id_)) return self->close();
-                self->read_header();
-            }
-        });
+        asio::async_write(sock_, asio::buffer(out_.front().frame),
+                          [self](boost::system::error_code ec, size_t) {
+                              if (ec) return self->close();
+                              Out done = std::move(self->out_.front());
+                              self->out_.pop_front();
+                              if (!self->out_.empty()) return self->write_front();
+                              if (done.then_close) return self->close();
+                              if (done.last) {
+                                  if (!Admission::process().wait(self->id_)) return self->close();
+                                  self->read_header();
+                              }
+                          });
     }
 
     void arm_timer() {
@@ -175,13 +183,14 @@ class Connection : public std::enable_shared_from_this<Connection> {
     void read_header() {
         arm_timer();
         auto self = shared_from_this();
-        asio::async_read(sock_, asio::buffer(header_), [self](boost::system::error_code ec, size_t) {
-            if (ec) return self->close();
-            std::string err = proto::decode_frame_header(self->header_.data(), &self->frame_,
-                                                         proto::kMaxFrameBody);
-            if (!err.empty()) return self->refuse(err);
-            self->read_preamble();
-        });
+        asio::async_read(sock_, asio::buffer(header_),
+                         [self](boost::system::error_code ec, size_t) {
+                             if (ec) return self->close();
+                             std::string err = proto::decode_frame_header(
+                                 self->header_.data(), &self->frame_, proto::kMaxFrameBody);
+                             if (!err.empty()) return self->refuse(err);
+                             self->read_preamble();
+                         });
     }
 
     void read_preamble() {
@@ -200,7 +209,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
         if (!err.empty()) return refuse(err);
         std::string type = proto::body_name(frame_.type);
         if (p.to != shared_->name)
-            return refuse_auth(type + " for '" + std::string(p.to) + "' reached '" + shared_->name + "'");
+            return refuse_auth(type + " for '" + std::string(p.to) + "' reached '" + shared_->name +
+                               "'");
         auto req = std::make_shared<Request>();
         err = shared_->auth.verify_seal(frame_.type, frame_.body_len, p.to, p.digest, p.cred,
                                         &req->peer.uid, &req->peer.gid);
@@ -225,14 +235,16 @@ class Connection : public std::enable_shared_from_this<Connection> {
         asio::async_read(sock_, asio::buffer(req->bytes.data() + have, n),
                          [self, req](boost::system::error_code ec, size_t) {
                              if (ec) return self->close();
-                             if (req->bytes.size() < self->frame_.body_len) return self->read_body(req);
+                             if (req->bytes.size() < self->frame_.body_len)
+                                 return self->read_body(req);
                              self->dispatch(req);
                          });
     }
 
     void dispatch(const std::shared_ptr<Request> &req) {
         timer_.cancel();
-        if (!matches_digest(req->bytes, digest_)) return refuse("body does not match the digest its credential covers");
+        if (!matches_digest(req->bytes, digest_))
+            return refuse("body does not match the digest its credential covers");
         std::string err = proto::verify_message(req->bytes, frame_.type, &req->msg);
         if (!err.empty()) return refuse(err);
         req->peer.addr = peer_addr_;
@@ -259,7 +271,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
     struct ConnResponder : Responder {
         explicit ConnResponder(std::shared_ptr<Connection> c) : conn(std::move(c)) {}
         ~ConnResponder() override {
-            if (!done && conn) conn->close();  // a handler that never answered frees the peer
+            if (!done && conn) conn->close(); // a handler that never answered frees the peer
         }
         void reply(std::span<const uint8_t> message) override {
             if (done) return;
@@ -288,23 +300,25 @@ class Connection : public std::enable_shared_from_this<Connection> {
     std::array<uint8_t, proto::kMaxPreamble> preamble_{};
     proto::FrameHeader frame_;
     proto::Digest digest_{};
-    std::deque<Out> out_;  // frames being written, the front one on the wire
+    std::deque<Out> out_; // frames being written, the front one on the wire
 };
 
 using TcpAcceptLoop = AcceptLoop<tcp::acceptor, tcp::socket>;
 
-}  // namespace
+} // namespace
 
 struct Server::Impl {
-    Impl(asio::io_context &io, std::shared_ptr<ServerShared> s) : acceptor(io), shared(std::move(s)) {}
+    Impl(asio::io_context &io, std::shared_ptr<ServerShared> s)
+        : acceptor(io), shared(std::move(s)) {}
     tcp::acceptor acceptor;
     std::shared_ptr<ServerShared> shared;
 };
 
 Server::Server(asio::io_context &io, const std::string &bind_addr, uint16_t port,
                const Authenticator &auth, std::string name, Handler handler, ServerLimits limits)
-    : impl_(std::make_shared<Impl>(
-          io, std::make_shared<ServerShared>(auth, std::move(handler), std::move(name), std::move(limits)))) {
+    : impl_(std::make_shared<Impl>(io, std::make_shared<ServerShared>(auth, std::move(handler),
+                                                                      std::move(name),
+                                                                      std::move(limits)))) {
     boost::system::error_code ec;
     auto addr = asio::ip::make_address(bind_addr.empty() ? "0.0.0.0" : bind_addr, ec);
     if (ec) throw std::runtime_error("bad listen address '" + bind_addr + "'");
@@ -332,13 +346,17 @@ Server::Server(asio::io_context &io, const std::string &bind_addr, uint16_t port
     loop->run();
 }
 
-Server::~Server() { stop(); }
+Server::~Server() {
+    stop();
+}
 
-uint16_t Server::port() const { return impl_->acceptor.local_endpoint().port(); }
+uint16_t Server::port() const {
+    return impl_->acceptor.local_endpoint().port();
+}
 
 void Server::stop() {
     boost::system::error_code ec;
     impl_->acceptor.close(ec);
 }
 
-}  // namespace drover::net
+} // namespace drover::net

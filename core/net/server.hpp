@@ -30,7 +30,7 @@ class Authenticator;
 struct Peer {
     uint32_t uid = 0;
     uint32_t gid = 0;
-    std::string addr;  // "127.0.0.1:40122"
+    std::string addr; // "127.0.0.1:40122"
 };
 
 // A verified request. Owns its bytes; msg points into them.
@@ -65,7 +65,7 @@ struct ServerLimits {
     // A frame must arrive whole within this from the connection's accept (or its last reply):
     // MessageTimeout.
     std::chrono::milliseconds message_timeout{10000};
-    uint32_t script_limit = 64u << 20;  // see body_limit
+    uint32_t script_limit = 64u << 20; // see body_limit
 };
 
 // A daemon's limits from its configuration: MessageTimeout, and requests that carry a batch script
@@ -94,7 +94,8 @@ class AuthSocketServer {
     // Binds path (replacing a stale socket file; refusing when a live daemon answers there, or
     // when the socket is busy: a daemon whose backlog is full is alive). A request must arrive
     // whole within message_timeout.
-    AuthSocketServer(boost::asio::io_context &io, const std::string &path, const Authenticator &auth,
+    AuthSocketServer(boost::asio::io_context &io, const std::string &path,
+                     const Authenticator &auth,
                      std::chrono::milliseconds message_timeout = std::chrono::milliseconds(10000));
     ~AuthSocketServer();
 
@@ -120,4 +121,4 @@ class AuthSocketKeeper {
 std::vector<uint8_t> make_error(int code, const std::string &text);
 std::vector<uint8_t> make_ok(const std::string &text = {});
 
-}  // namespace drover::net
+} // namespace drover::net

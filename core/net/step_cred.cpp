@@ -20,7 +20,9 @@ bool CheckedCreds::seen(const std::string &key, int64_t now) {
     return expiry_.count(key) != 0;
 }
 
-void CheckedCreds::add(std::string key, int64_t expires) { expiry_[std::move(key)] = expires; }
+void CheckedCreds::add(std::string key, int64_t expires) {
+    expiry_[std::move(key)] = expires;
+}
 
 std::string check_step_cred(const Authenticator &auth, std::span<const uint8_t> signed_cred,
                             const std::function<bool(uint32_t)> &is_admin, uint32_t requester_uid,
@@ -56,4 +58,4 @@ std::string check_step_cred(const Authenticator &auth, std::span<const uint8_t> 
     return {};
 }
 
-}  // namespace drover::net
+} // namespace drover::net

@@ -38,4 +38,4 @@ std::string check_step_cred(const Authenticator &auth, std::span<const uint8_t> 
                             const std::string &node, int64_t now, const proto::StepCred **out,
                             CheckedCreds *checked = nullptr);
 
-}  // namespace drover::net
+} // namespace drover::net

@@ -45,4 +45,4 @@ StepUsageSummary usage_from_proto(const proto::StepUsage &p) {
     return u;
 }
 
-}  // namespace drover::net
+} // namespace drover::net

@@ -10,4 +10,4 @@ flatbuffers::Offset<proto::StepUsage> usage_to_proto(flatbuffers::FlatBufferBuil
                                                      const StepUsageSummary &u);
 StepUsageSummary usage_from_proto(const proto::StepUsage &p);
 
-}  // namespace drover::net
+} // namespace drover::net

@@ -41,7 +41,7 @@ HeldChild fork_held() {
         (void)!::write(ready[1], "r", 1);
         ::close(ready[1]);
         char c = 0;
-        if (::read(go[0], &c, 1) != 1 || c != 'g') ::_exit(1);  // the daemon gave up on it
+        if (::read(go[0], &c, 1) != 1 || c != 'g') ::_exit(1); // the daemon gave up on it
         ::close(go[0]);
         return {0, -1};
     }
@@ -53,8 +53,7 @@ HeldChild fork_held() {
         return {};
     }
     char c;
-    while (::read(ready[0], &c, 1) < 0 && errno == EINTR) {
-    }
+    while (::read(ready[0], &c, 1) < 0 && errno == EINTR) {}
     ::close(ready[0]);
     return {pid, go[1]};
 }
@@ -66,4 +65,4 @@ void release(HeldChild &child, bool go) {
     child.release_fd = -1;
 }
 
-}  // namespace drover::noded
+} // namespace drover::noded

@@ -18,12 +18,12 @@ pid_t fork_child();
 // it is a session (so process group) leader, so a proctrack container can take it before it
 // runs anything.
 struct HeldChild {
-    pid_t pid = -1;       // -1: fork failed
-    int release_fd = -1;  // the parent's end; release() closes it
+    pid_t pid = -1;      // -1: fork failed
+    int release_fd = -1; // the parent's end; release() closes it
 };
 // In the child this returns pid 0 only once the parent has released it with go = true (it exits
 // when the parent gives up instead), with signals blocked as fork_child leaves them.
 HeldChild fork_held();
 void release(HeldChild &child, bool go);
 
-}  // namespace drover::noded
+} // namespace drover::noded

@@ -8,7 +8,7 @@
 
 #include "proto/fb_read.hpp"
 
-#include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
+#include <utility> // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
 #include <boost/asio.hpp>
 #include <csignal>
 #include <fcntl.h>
@@ -67,10 +67,11 @@ std::string open_failure(const RunningJob &job, const ShepherdRecord &r) {
     const char *names[] = {"stdin", "stdout", "stderr"};
     const std::string *paths[] = {&job.in_path, &job.out_path, &job.err_path};
     uint32_t k = r.task < 3 ? r.task : 1;
-    return std::string("Could not open ") + names[k] + " file " + *paths[k] + ": " + std::strerror(r.value);
+    return std::string("Could not open ") + names[k] + " file " + *paths[k] + ": " +
+           std::strerror(r.value);
 }
 
-}  // namespace
+} // namespace
 
 struct Launcher::Impl {
     Impl(asio::io_context &io_, const Config &c, std::string node, plugin::PluginSet &p, Reaper &r,
@@ -87,7 +88,7 @@ struct Launcher::Impl {
     Tell tell;
     std::map<uint32_t, RunningJob> jobs;
     std::map<uint32_t, std::unique_ptr<asio::steady_timer>> kill_timers;
-    std::map<uint32_t, uint32_t> reporting;  // ended, report not yet acknowledged: job -> run
+    std::map<uint32_t, uint32_t> reporting; // ended, report not yet acknowledged: job -> run
     // Runs that ended here lately (job -> run, when): a launch of one of them that arrives late
     // (the controller repeats launches after its own restart) must not start it again.
     std::map<uint32_t, std::pair<uint32_t, int64_t>> ended_runs;
@@ -95,7 +96,8 @@ struct Launcher::Impl {
     // One directory per run, so that the acknowledgement of one run's end, which removes its
     // directory, never touches the next run's.
     fs::path spool_of(uint32_t id, uint32_t run) const {
-        return fs::path(node_spool(conf, node_name)) / ("job" + std::to_string(id) + "." + std::to_string(run));
+        return fs::path(node_spool(conf, node_name)) /
+               ("job" + std::to_string(id) + "." + std::to_string(run));
     }
     // Whether this run of the job is (or lately was) here.
     bool seen(uint32_t id, uint32_t run) {
@@ -120,12 +122,13 @@ struct Launcher::Impl {
     }
     void send_report(uint32_t id, uint32_t run, std::vector<uint8_t> msg, bool already_kept) {
         reporting[id] = run;
-        send_kept_report(tell, spool_of(id, run).string(), std::move(msg), "job " + std::to_string(id),
-                         [this, id, run] {
-                             if (auto r = reporting.find(id); r != reporting.end() && r->second == run)
-                                 reporting.erase(r);
-                         },
-                         already_kept);
+        send_kept_report(
+            tell, spool_of(id, run).string(), std::move(msg), "job " + std::to_string(id),
+            [this, id, run] {
+                if (auto r = reporting.find(id); r != reporting.end() && r->second == run)
+                    reporting.erase(r);
+            },
+            already_kept);
     }
 };
 
@@ -136,7 +139,9 @@ Launcher::Launcher(asio::io_context &io, const Config &conf, const std::string &
 
 Launcher::~Launcher() = default;
 
-bool Launcher::has(uint32_t job_id) const { return impl_->jobs.count(job_id) != 0; }
+bool Launcher::has(uint32_t job_id) const {
+    return impl_->jobs.count(job_id) != 0;
+}
 
 std::vector<uint32_t> Launcher::running() const {
     std::vector<uint32_t> out;
@@ -150,7 +155,8 @@ std::string Launcher::launch(const proto::BatchLaunchRequest &req) {
     auto &I = *impl_;
     uint32_t id = req.job_id();
     if (I.seen(id, req.restart_count())) {
-        spdlog::info("job {}: launch of run {} ignored: it is already here", id, req.restart_count());
+        spdlog::info("job {}: launch of run {} ignored: it is already here", id,
+                     req.restart_count());
         return {};
     }
     uint32_t uid = req.uid(), gid = req.gid();
@@ -184,8 +190,8 @@ std::string Launcher::launch(const proto::BatchLaunchRequest &req) {
     if (sw && sw.ops.job_init) {
         drover_error err{};
         auto add = [](void *arg, drover_str k, drover_str v) {
-            static_cast<std::vector<std::string> *>(arg)->push_back(std::string(k.ptr, k.len) + "=" +
-                                                                    std::string(v.ptr, v.len));
+            static_cast<std::vector<std::string> *>(arg)->push_back(
+                std::string(k.ptr, k.len) + "=" + std::string(v.ptr, v.len));
         };
         if (sw.ops.job_init(sw.state, id, {node_list.data(), node_list.size()}, add, &env, &err) !=
             DROVER_OK)
@@ -219,13 +225,14 @@ std::string Launcher::launch(const proto::BatchLaunchRequest &req) {
         if (record_fd > 3) ::close_range(3, unsigned(record_fd - 1), 0);
         ::close_range(unsigned(std::max(record_fd, 2) + 1), ~0u, 0);
         pid_t script = fork_child();
-        if (script != 0) keep_batch_script(script, record_fd);  // a failed fork records nothing
+        if (script != 0) keep_batch_script(script, record_fd); // a failed fork records nothing
         sigset_t none;
         sigemptyset(&none);
         ::sigprocmask(SIG_SETMASK, &none, nullptr);
         if (!prolog.empty()) {
             int st = run_script(prolog, id, uid, user, node_list, node);
-            if (st != 0) child_fail("prolog " + prolog + " failed with status " + std::to_string(st), 1);
+            if (st != 0)
+                child_fail("prolog " + prolog + " failed with status " + std::to_string(st), 1);
         }
         if (::getuid() == 0) {
             if (::setgid(gid) != 0) child_fail("setgid failed", 1);
@@ -278,11 +285,16 @@ std::string Launcher::launch(const proto::BatchLaunchRequest &req) {
         return give_up(why);
     }
     // Recorded before the script may run: a droverd killed from here on finds it again.
-    Fields f{{"job", std::to_string(id)},   {"run", std::to_string(run)},
-             {"cont", std::to_string(job.cont)}, {"uid", std::to_string(uid)},
-             {"gid", std::to_string(gid)},  {"user", user},
-             {"nodes", node_list},          {"in", job.in_path},
-             {"out", out},                  {"err", err}};
+    Fields f{{"job", std::to_string(id)},
+             {"run", std::to_string(run)},
+             {"cont", std::to_string(job.cont)},
+             {"uid", std::to_string(uid)},
+             {"gid", std::to_string(gid)},
+             {"user", user},
+             {"nodes", node_list},
+             {"in", job.in_path},
+             {"out", out},
+             {"err", err}};
     put_process(f, identify(pid));
     if (!save_fields((spool / "batch").string(), f)) {
         release(child, false);
@@ -291,7 +303,8 @@ std::string Launcher::launch(const proto::BatchLaunchRequest &req) {
     }
     release(child, true);
     I.jobs[id] = std::move(job);
-    I.reaper.watch(pid, [this, id](int status, const struct rusage &) { script_ended(id, status); });
+    I.reaper.watch(pid,
+                   [this, id](int status, const struct rusage &) { script_ended(id, status); });
     spdlog::info("job {} launched as pid {} for {}", id, pid, user);
     return {};
 }
@@ -330,7 +343,8 @@ void Launcher::recover() {
         I.jobs[id] = std::move(job);
         auto gone = [this, id](int status, const struct rusage &) { script_ended(id, status); };
         if (still_running(keeper)) {
-            spdlog::info("job {}: its batch script still runs (keeper pid {}); watching it again", id, keeper.pid);
+            spdlog::info("job {}: its batch script still runs (keeper pid {}); watching it again",
+                         id, keeper.pid);
             I.reaper.watch_adopted(keeper.pid, gone);
         } else {
             // (A live pid that is not the keeper's start is another process by now.)
@@ -395,7 +409,8 @@ BatchEnd Launcher::end_of(const RunningJob &job, int keeper_status) {
         std::string label = std::to_string(job.job_id) + ".batch";
         spdlog::info("step {}: {} oom_kill event(s); the job ends OUT_OF_MEMORY", label, ooms);
         end.state = DROVER_JOB_OOM;
-        std::string why = append_as_user(job.err_path, job.uid, job.gid, job.user_name, oom_message(ooms, label));
+        std::string why =
+            append_as_user(job.err_path, job.uid, job.gid, job.user_name, oom_message(ooms, label));
         if (!why.empty()) spdlog::warn("step {}: cannot write to {}: {}", label, job.err_path, why);
     }
     return end;
@@ -426,4 +441,4 @@ void Launcher::script_ended(uint32_t id, int keeper_status) {
     I.send_report(id, job.restart, std::move(msg), true);
 }
 
-}  // namespace drover::noded
+} // namespace drover::noded

@@ -31,24 +31,24 @@ namespace drover::noded {
 
 struct RunningJob {
     uint32_t job_id = 0;
-    uint32_t restart = 0;      // the controller's restart count: which run of the job this is
-    int32_t pid = 0;           // the script's keeper (its parent, the container's first process)
+    uint32_t restart = 0; // the controller's restart count: which run of the job this is
+    int32_t pid = 0;      // the script's keeper (its parent, the container's first process)
     drover_cont_id cont = 0;
     uint32_t uid = 0, gid = 0;
     std::string spool_dir;
     std::string user_name;
     std::string node_list;
-    std::string in_path, out_path, err_path;  // the script's standard streams
+    std::string in_path, out_path, err_path; // the script's standard streams
     bool terminating = false;
 };
 
 // How a batch script ended, for the controller.
 struct BatchEnd {
-    int status = 0;             // raw wait status
-    struct rusage ru {};        // the script's
-    drover_cont_usage cont{};   // its container's (the whole batch step)
-    uint32_t state = 0;         // drover_job_state decided here (OOM); 0 none
-    std::string failure;        // why the script never ran (an output file it could not open)
+    int status = 0;           // raw wait status
+    struct rusage ru {};      // the script's
+    drover_cont_usage cont{}; // its container's (the whole batch step)
+    uint32_t state = 0;       // drover_job_state decided here (OOM); 0 none
+    std::string failure;      // why the script never ran (an output file it could not open)
 };
 
 class Launcher {
@@ -86,4 +86,4 @@ class Launcher {
     std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace drover::noded
+} // namespace drover::noded

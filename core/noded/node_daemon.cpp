@@ -3,7 +3,7 @@
 // and the fan-out tree (own port, jobs and steps), sharing one loop.
 #include "noded/node_daemon.hpp"
 
-#include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
+#include <utility> // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
 #include <boost/asio.hpp>
 #include <spdlog/spdlog.h>
 #include <sys/resource.h>
@@ -29,17 +29,17 @@ namespace asio = boost::asio;
 
 namespace drover::noded {
 
-namespace {
-
-}  // namespace
+namespace {} // namespace
 
 int run_node_daemon(const Options &opts) {
     Config conf = load_config(opts.config_path);
     for (const auto &w : conf.warnings) spdlog::warn("{}", w);
     conf.raw["drover.config_dir"] = conf.path.substr(0, conf.path.find_last_of('/') + 1);
     std::vector<std::string> names;
-    if (!opts.emulate.empty()) names = hostlist_expand(opts.emulate);
-    else names.push_back(opts.node_name.empty() ? daemon::short_hostname() : opts.node_name);
+    if (!opts.emulate.empty())
+        names = hostlist_expand(opts.emulate);
+    else
+        names.push_back(opts.node_name.empty() ? daemon::short_hostname() : opts.node_name);
     std::vector<const NodeConf *> mine;
     for (const auto &n : names) {
         const NodeConf *me = conf.find_node(n);
@@ -61,13 +61,15 @@ int run_node_daemon(const Options &opts) {
     // droverd registers its nodes through it, so it gets a few more threads, not one per node.
     net::CallPool pool(io, names.size() > 1 ? 32 : 4);
     uint32_t slurm_uid = daemon::uid_of(conf.slurm_user);
-    net::set_reply_check(net::admin_reply_check(auth, [slurm_uid](uint32_t u) { return u == 0 || u == slurm_uid; }));
+    net::set_reply_check(
+        net::admin_reply_check(auth, [slurm_uid](uint32_t u) { return u == 0 || u == slurm_uid; }));
     Reaper reaper(io);
 
     // Sends msg to the controller, again and again until it acknowledges (job and step ends).
     // acked (if set) runs on the loop once the controller has it.
-    std::function<void(std::vector<uint8_t>, std::string, int, std::function<void()>)> tell_controller =
-        [&](std::vector<uint8_t> msg, std::string what, int attempt, std::function<void()> acked) {
+    std::function<void(std::vector<uint8_t>, std::string, int, std::function<void()>)>
+        tell_controller = [&](std::vector<uint8_t> msg, std::string what, int attempt,
+                              std::function<void()> acked) {
             auto ok = std::make_shared<bool>(false);
             pool.run(
                 [&conf, &auth, msg, what, attempt, ok] {
@@ -76,7 +78,8 @@ int run_node_daemon(const Options &opts) {
                             .as<proto::OkResponse>();
                         *ok = true;
                     } catch (const std::exception &e) {
-                        spdlog::warn("{}: cannot report it (try {}): {}", what, attempt + 1, e.what());
+                        spdlog::warn("{}: cannot report it (try {}): {}", what, attempt + 1,
+                                     e.what());
                     }
                 },
                 [&io, msg, what, attempt, ok, acked, &tell_controller] {
@@ -85,7 +88,8 @@ int run_node_daemon(const Options &opts) {
                         return;
                     }
                     auto t = std::make_shared<asio::steady_timer>(io, std::chrono::seconds(2));
-                    t->async_wait([t, msg, what, attempt, acked, &tell_controller](boost::system::error_code) {
+                    t->async_wait([t, msg, what, attempt, acked,
+                                   &tell_controller](boost::system::error_code) {
                         tell_controller(msg, what, attempt + 1, acked);
                     });
                 });
@@ -93,9 +97,17 @@ int run_node_daemon(const Options &opts) {
 
     std::optional<net::CallLoop> call_loop;
     if (names.size() > 1) call_loop.emplace();
-    NodeShared shared{io,     call_loop ? call_loop->io() : io, conf, plugins, auth, pool, reaper,
+    NodeShared shared{io,
+                      call_loop ? call_loop->io() : io,
+                      conf,
+                      plugins,
+                      auth,
+                      pool,
+                      reaper,
                       [slurm_uid](uint32_t uid) { return uid == 0 || uid == slurm_uid; },
-                      tell_controller, detect_resources(conf.tmp_fs), names.size() > 1};
+                      tell_controller,
+                      detect_resources(conf.tmp_fs),
+                      names.size() > 1};
     std::vector<std::unique_ptr<NodeInstance>> nodes;
     nodes.reserve(mine.size());
     for (const NodeConf *me : mine) nodes.push_back(std::make_unique<NodeInstance>(shared, *me));
@@ -105,7 +117,7 @@ int run_node_daemon(const Options &opts) {
                      nodes.front()->port(), nodes.back()->port());
 
     net::AuthSocketKeeper auth_socket(io, net::auth_socket_path(conf), auth);
-    asio::signal_set hup(io, SIGHUP);  // logs are reopened per write; nothing to redo
+    asio::signal_set hup(io, SIGHUP); // logs are reopened per write; nothing to redo
     std::function<void()> on_hup = [&] {
         hup.async_wait([&](boost::system::error_code ec, int) {
             if (!ec) on_hup();
@@ -122,4 +134,4 @@ int run_node_daemon(const Options &opts) {
     return 0;
 }
 
-}  // namespace drover::noded
+} // namespace drover::noded

@@ -8,11 +8,11 @@ namespace drover::noded {
 
 struct Options {
     std::string config_path;
-    std::string node_name;  // -N; empty = this host's short name
-    std::string emulate;    // --emulate HOSTLIST: serve all these nodes from this process
+    std::string node_name; // -N; empty = this host's short name
+    std::string emulate;   // --emulate HOSTLIST: serve all these nodes from this process
 };
 
 // Runs until SIGTERM/SIGINT. Returns the exit code.
 int run_node_daemon(const Options &opts);
 
-}  // namespace drover::noded
+} // namespace drover::noded

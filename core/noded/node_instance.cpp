@@ -3,7 +3,7 @@
 
 #include <chrono>
 
-#include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
+#include <utility> // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
 #include <boost/asio.hpp>
 #include <spdlog/spdlog.h>
 
@@ -27,7 +27,8 @@ namespace drover::noded {
 namespace {
 
 int64_t steady_ms() {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
+    return std::chrono::duration_cast<std::chrono::milliseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
         .count();
 }
 
@@ -35,7 +36,7 @@ std::vector<uint8_t> finish(flatbuffers::FlatBufferBuilder &fbb) {
     return {fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize()};
 }
 
-}  // namespace
+} // namespace
 
 NodeInstance::NodeInstance(NodeShared &sh, const NodeConf &me) : sh_(sh), me_(me), name_(me.name) {
     gres_ = sh.emulated ? me.gres.get() : detect_gres(sh.conf.path, name_);
@@ -47,8 +48,8 @@ NodeInstance::NodeInstance(NodeShared &sh, const NodeConf &me) : sh_(sh), me_(me
             auto u = net::usage_to_proto(fbb, end.usage);
             fbb.Finish(proto::CreateMessage(
                 fbb, proto::Body::StepCompleteRequest,
-                proto::CreateStepCompleteRequest(fbb, end.job_id, end.step_id, n, end.exit_status, u,
-                                                 end.state)
+                proto::CreateStepCompleteRequest(fbb, end.job_id, end.step_id, n, end.exit_status,
+                                                 u, end.state)
                     .Union(),
                 sh_.epoch));
             return finish(fbb);
@@ -58,7 +59,8 @@ NodeInstance::NodeInstance(NodeShared &sh, const NodeConf &me) : sh_(sh), me_(me
         flatbuffers::FlatBufferBuilder fbb(128);
         fbb.Finish(proto::CreateMessage(
             fbb, proto::Body::NodeUpdateRequest,
-            proto::CreateNodeUpdateRequestDirect(fbb, name_.c_str(), "DRAIN", reason.c_str()).Union(),
+            proto::CreateNodeUpdateRequestDirect(fbb, name_.c_str(), "DRAIN", reason.c_str())
+                .Union(),
             sh_.epoch));
         sh_.tell_controller(finish(fbb), "drain of " + name_, 0, {});
     });
@@ -86,20 +88,22 @@ NodeInstance::NodeInstance(NodeShared &sh, const NodeConf &me) : sh_(sh), me_(me
                 b.add_failed_to_launch(true);
                 b.add_message(why);
             }
-            fbb.Finish(proto::CreateMessage(fbb, proto::Body::JobCompleteRequest, b.Finish().Union(), sh_.epoch));
+            fbb.Finish(proto::CreateMessage(fbb, proto::Body::JobCompleteRequest,
+                                            b.Finish().Union(), sh_.epoch));
             return finish(fbb);
         },
         sh.tell_controller);
 }
 
-void NodeInstance::handle(std::shared_ptr<net::Request> req, net::ResponderPtr resp, bool forwarded) {
+void NodeInstance::handle(std::shared_ptr<net::Request> req, net::ResponderPtr resp,
+                          bool forwarded) {
     const proto::Message *m = req->msg;
     // Fencing: once a newer controller generation has been seen, an older one is ignored.
     if (uint64_t e = m->epoch(); e != 0 && sh_.is_admin(req->peer.uid)) {
         if (e < sh_.epoch)
             return resp->error(net::kNotInControl, "controller generation " + std::to_string(e) +
-                                                       " is older than " + std::to_string(sh_.epoch) +
-                                                       ": ignored");
+                                                       " is older than " +
+                                                       std::to_string(sh_.epoch) + ": ignored");
         sh_.epoch = e;
         sh_.controller_seen_ms = steady_ms();
     }
@@ -138,10 +142,12 @@ void NodeInstance::handle(std::shared_ptr<net::Request> req, net::ResponderPtr r
     // Many nodes at once, down the fan-out tree: users too (each node holds the request to
     // their rights), but never a forward inside a forward.
     case proto::Body::ForwardRequest:
-        if (forwarded) return resp->error(DROVER_EINVAL, "a forwarded request may not be a ForwardRequest");
-        return serve_forward(sh_, name_, req, resp, [this](std::shared_ptr<net::Request> q, net::ResponderPtr r) {
-            handle(std::move(q), std::move(r), true);
-        });
+        if (forwarded)
+            return resp->error(DROVER_EINVAL, "a forwarded request may not be a ForwardRequest");
+        return serve_forward(sh_, name_, req, resp,
+                             [this](std::shared_ptr<net::Request> q, net::ResponderPtr r) {
+                                 handle(std::move(q), std::move(r), true);
+                             });
     default:
         break;
     }
@@ -152,10 +158,12 @@ void NodeInstance::handle(std::shared_ptr<net::Request> req, net::ResponderPtr r
         flatbuffers::FlatBufferBuilder fbb(64);
         auto n = fbb.CreateString(name_);
         int64_t quiet = sh_.controller_seen_ms < 0 ? -1 : steady_ms() - sh_.controller_seen_ms;
-        fbb.Finish(proto::CreateMessage(
-            fbb, proto::Body::PingResponse,
-            proto::CreatePingResponse(fbb, n, 0, sh_.epoch, quiet < 0 || quiet > 0xfffffffe ? 0xffffffffu : uint32_t(quiet))
-                .Union()));
+        fbb.Finish(proto::CreateMessage(fbb, proto::Body::PingResponse,
+                                        proto::CreatePingResponse(fbb, n, 0, sh_.epoch,
+                                                                  quiet < 0 || quiet > 0xfffffffe
+                                                                      ? 0xffffffffu
+                                                                      : uint32_t(quiet))
+                                            .Union()));
         resp->reply(finish(fbb));
         if (m->body_as_PingRequest()->register_()) register_node();
         return;
@@ -191,7 +199,7 @@ void NodeInstance::handle(std::shared_ptr<net::Request> req, net::ResponderPtr r
     }
     default:
         return resp->error(DROVER_EINVAL, std::string("unexpected message ") +
-                                               proto::EnumNameBody(m->body_type()));
+                                              proto::EnumNameBody(m->body_type()));
     }
 }
 
@@ -202,7 +210,8 @@ std::string NodeShared::reread_config() {
     try {
         load_config(conf.path);
         reread_error.clear();
-        spdlog::info("reconfigure: {} re-read and valid; changes take effect at restart", conf.path);
+        spdlog::info("reconfigure: {} re-read and valid; changes take effect at restart",
+                     conf.path);
     } catch (const std::exception &e) {
         reread_error = e.what();
         spdlog::error("reconfigure: {}", reread_error);
@@ -212,15 +221,18 @@ std::string NodeShared::reread_config() {
 
 NodeInstance::~NodeInstance() = default;
 
-uint16_t NodeInstance::port() const { return server_ ? server_->port() : 0; }
+uint16_t NodeInstance::port() const {
+    return server_ ? server_->port() : 0;
+}
 
 void NodeInstance::start() {
     std::string bind = daemon::listen_address(sh_.conf.node_addr(me_));
-    server_ = std::make_unique<net::Server>(sh_.io, bind, sh_.conf.node_port(me_), sh_.auth, name_,
-                                            [this](std::shared_ptr<net::Request> q, net::ResponderPtr r) {
-                                                handle(std::move(q), std::move(r), false);
-                                            },
-                                            net::server_limits(sh_.conf));
+    server_ = std::make_unique<net::Server>(
+        sh_.io, bind, sh_.conf.node_port(me_), sh_.auth, name_,
+        [this](std::shared_ptr<net::Request> q, net::ResponderPtr r) {
+            handle(std::move(q), std::move(r), false);
+        },
+        net::server_limits(sh_.conf));
     if (!sh_.emulated)
         spdlog::info("droverd {} listening on {}:{} ({} CPUs, {} MB)", name_, bind, server_->port(),
                      sh_.res.cpus, sh_.res.real_memory_mb);
@@ -249,32 +261,36 @@ void NodeInstance::register_node() {
     fbb.Finish(proto::CreateMessage(fbb, proto::Body::NodeRegisterRequest, req.Union(), sh_.epoch));
     auto epoch = std::make_shared<uint64_t>(0);
     auto err = std::make_shared<std::string>();
-    sh_.pool.run([this, msg = finish(fbb), epoch, err] {
-                     try {
-                         net::Reply r = net::call_controller(sh_.conf, msg, sh_.auth.self_signer(), 10000, false);
-                         *epoch = r.as<proto::NodeRegisterResponse>()->epoch();
-                     } catch (const std::exception &e) {
-                         *err = e.what();
-                     }
-                 },
-                 [this, epoch, err, gen = ++register_gen_] {
-                      const std::string &why = *err;
-                      sh_.epoch = std::max(sh_.epoch, *epoch);
-                      auto t = std::make_shared<asio::steady_timer>(sh_.io);
-                      if (why.empty()) {
-                          if (sh_.emulated) spdlog::debug("{} registered with the controller", name_);
-                          else spdlog::info("registered with the controller");
-                          t->expires_after(std::chrono::minutes(5));
-                      } else {
-                          spdlog::warn("{}: registration failed: {}; retrying", name_, why);
-                          t->expires_after(std::chrono::seconds(2));
-                      }
-                      // One registration timer per node: a registration the controller asked
-                      // for meanwhile (a ping with register) has started a newer one.
-                      t->async_wait([t, this, gen](boost::system::error_code ec) {
-                          if (!ec && gen == register_gen_) register_node();
-                      });
-                  });
+    sh_.pool.run(
+        [this, msg = finish(fbb), epoch, err] {
+            try {
+                net::Reply r =
+                    net::call_controller(sh_.conf, msg, sh_.auth.self_signer(), 10000, false);
+                *epoch = r.as<proto::NodeRegisterResponse>()->epoch();
+            } catch (const std::exception &e) {
+                *err = e.what();
+            }
+        },
+        [this, epoch, err, gen = ++register_gen_] {
+            const std::string &why = *err;
+            sh_.epoch = std::max(sh_.epoch, *epoch);
+            auto t = std::make_shared<asio::steady_timer>(sh_.io);
+            if (why.empty()) {
+                if (sh_.emulated)
+                    spdlog::debug("{} registered with the controller", name_);
+                else
+                    spdlog::info("registered with the controller");
+                t->expires_after(std::chrono::minutes(5));
+            } else {
+                spdlog::warn("{}: registration failed: {}; retrying", name_, why);
+                t->expires_after(std::chrono::seconds(2));
+            }
+            // One registration timer per node: a registration the controller asked
+            // for meanwhile (a ping with register) has started a newer one.
+            t->async_wait([t, this, gen](boost::system::error_code ec) {
+                if (!ec && gen == register_gen_) register_node();
+            });
+        });
 }
 
-}  // namespace drover::noded
+} // namespace drover::noded

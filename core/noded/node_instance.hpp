@@ -17,7 +17,7 @@ class io_context;
 namespace drover {
 struct Config;
 struct NodeConf;
-}  // namespace drover
+} // namespace drover
 namespace drover::plugin {
 class PluginSet;
 }
@@ -27,7 +27,7 @@ class CallPool;
 class Server;
 struct Request;
 class Responder;
-}  // namespace drover::net
+} // namespace drover::net
 
 namespace drover::noded {
 
@@ -47,10 +47,12 @@ struct NodeShared {
     net::CallPool &pool;
     Reaper &reaper;
     std::function<bool(uint32_t)> is_admin;
-    // Sends a message to the controller until it acknowledges; acked (if set) then runs on the loop.
-    std::function<void(std::vector<uint8_t>, std::string, int, std::function<void()>)> tell_controller;
+    // Sends a message to the controller until it acknowledges; acked (if set) then runs on the
+    // loop.
+    std::function<void(std::vector<uint8_t>, std::string, int, std::function<void()>)>
+        tell_controller;
     Resources res;
-    bool emulated = false;  // many nodes here: quieter logs, configured sizes registered
+    bool emulated = false; // many nodes here: quieter logs, configured sizes registered
     // The newest controller generation seen (on the loop's thread): requests stamped with an
     // older one come from a controller no longer in control and are refused.
     uint64_t epoch = 0;
@@ -78,7 +80,8 @@ class NodeInstance {
     void register_node();
     // Serves one request; req->peer.uid is the user it acts for (a forward's origin when it came
     // inside a ForwardRequest: forwarded).
-    void handle(std::shared_ptr<net::Request> req, std::shared_ptr<net::Responder> resp, bool forwarded);
+    void handle(std::shared_ptr<net::Request> req, std::shared_ptr<net::Responder> resp,
+                bool forwarded);
 
     NodeShared &sh_;
     const NodeConf &me_;
@@ -87,7 +90,7 @@ class NodeInstance {
     std::unique_ptr<StepRunner> steps_;
     std::unique_ptr<Launcher> launcher_;
     std::unique_ptr<net::Server> server_;
-    uint64_t register_gen_ = 0;  // which registration's retry or refresh timer is the live one
+    uint64_t register_gen_ = 0; // which registration's retry or refresh timer is the live one
 };
 
-}  // namespace drover::noded
+} // namespace drover::noded

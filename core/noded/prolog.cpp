@@ -34,4 +34,4 @@ int run_script(const std::string &path, uint32_t job_id, uint32_t uid, const std
     return status;
 }
 
-}  // namespace drover::noded
+} // namespace drover::noded

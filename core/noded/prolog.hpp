@@ -11,4 +11,4 @@ namespace drover::noded {
 int run_script(const std::string &path, uint32_t job_id, uint32_t uid, const std::string &user,
                const std::string &nodes, const std::string &node = {});
 
-}  // namespace drover::noded
+} // namespace drover::noded

@@ -1,7 +1,7 @@
 // reaper.cpp - waits for registered children on SIGCHLD.
 #include "noded/reaper.hpp"
 
-#include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
+#include <utility> // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
 #include <boost/asio.hpp>
 #include <csignal>
 #include <sys/syscall.h>
@@ -57,7 +57,9 @@ struct Reaper::Impl {
     }
 };
 
-Reaper::Reaper(asio::io_context &io) : impl_(std::make_unique<Impl>(io)) { impl_->arm(); }
+Reaper::Reaper(asio::io_context &io) : impl_(std::make_unique<Impl>(io)) {
+    impl_->arm();
+}
 Reaper::~Reaper() = default;
 
 void Reaper::watch_adopted(int32_t pid, Exited exited) {
@@ -70,8 +72,9 @@ void Reaper::watch_adopted(int32_t pid, Exited exited) {
     }
     // A pidfd turns readable when its process exits.
     auto d = std::make_shared<asio::posix::stream_descriptor>(io, fd);
-    d->async_wait(asio::posix::stream_descriptor::wait_read,
-                  [d, exited = std::move(exited)](boost::system::error_code) { exited(-1, rusage{}); });
+    d->async_wait(
+        asio::posix::stream_descriptor::wait_read,
+        [d, exited = std::move(exited)](boost::system::error_code) { exited(-1, rusage{}); });
 }
 
 void Reaper::watch(int32_t pid, Exited exited) {
@@ -80,4 +83,4 @@ void Reaper::watch(int32_t pid, Exited exited) {
     asio::post(impl_->sigchld.get_executor(), [impl = impl_.get()] { impl->reap(); });
 }
 
-}  // namespace drover::noded
+} // namespace drover::noded

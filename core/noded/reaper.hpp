@@ -31,4 +31,4 @@ class Reaper {
     std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace drover::noded
+} // namespace drover::noded

@@ -49,4 +49,4 @@ std::string detect_gres(const std::string &config_path, const std::string &node)
     return format_gres(items);
 }
 
-}  // namespace drover::noded
+} // namespace drover::noded

@@ -22,4 +22,4 @@ Resources detect_resources(const std::string &tmp_fs);
 // "gpu:2,gpu:a100:1". Empty when there is no gres.conf. Throws ParseError for a bad gres.conf.
 std::string detect_gres(const std::string &config_path, const std::string &node);
 
-}  // namespace drover::noded
+} // namespace drover::noded

@@ -48,13 +48,13 @@ uint64_t io_field(std::string_view text, std::string_view key) {
     return 0;
 }
 
-}  // namespace
+} // namespace
 
 struct StepSampler::Reading {
     int32_t ppid = 0;
     uint64_t start = 0;
     uint64_t user = 0, sys = 0;  // usec
-    uint64_t vsize = 0, rss = 0;  // bytes
+    uint64_t vsize = 0, rss = 0; // bytes
     uint64_t read = 0, write = 0;
 };
 
@@ -72,12 +72,13 @@ uint32_t StepSampler::owner_of(int32_t pid, const std::map<int32_t, Reading> &no
     for (int depth = 0; depth < 256 && p > 1; ++depth) {
         if (auto t = task_by_pid_.find(p); t != task_by_pid_.end()) return t->second;
         // An ancestor charged in an earlier sample (its own parent may have gone since).
-        if (auto known = procs_.find(p); known != procs_.end() && p != pid) return known->second.task;
+        if (auto known = procs_.find(p); known != procs_.end() && p != pid)
+            return known->second.task;
         auto r = now.find(p);
         if (r == now.end()) break;
         p = r->second.ppid;
     }
-    return tasks_.empty() ? 0 : tasks_.begin()->first;  // the lowest task id of this node
+    return tasks_.empty() ? 0 : tasks_.begin()->first; // the lowest task id of this node
 }
 
 void StepSampler::retire(const Proc &p) {
@@ -109,7 +110,7 @@ void StepSampler::sample(std::span<const int32_t> pids) {
             if (e == std::string_view::npos) break;
             rest.remove_prefix(e);
         }
-        if (f.size() < 22) continue;  // f[0] is field 3 (state): field N is f[N - 3]
+        if (f.size() < 22) continue; // f[0] is field 3 (state): field N is f[N - 3]
         Reading r;
         r.ppid = static_cast<int32_t>(to_u64(f[1]));
         r.user = to_u64(f[11]) * 1000000 / hz;
@@ -117,7 +118,7 @@ void StepSampler::sample(std::span<const int32_t> pids) {
         r.start = to_u64(f[19]);
         r.vsize = to_u64(f[20]);
         r.rss = to_u64(f[21]) * page;
-        const std::string io = slurp(dir + "/io");  // unreadable: no figures, silently
+        const std::string io = slurp(dir + "/io"); // unreadable: no figures, silently
         r.read = io_field(io, "read_bytes");
         r.write = io_field(io, "write_bytes");
         now.emplace(pid, r);
@@ -183,7 +184,8 @@ void StepSampler::task_ended(uint32_t task_id, const rusage &ru) {
 void StepSampler::add_container(const drover_cont_usage &u) {
     // The kernel's counters only grow while the container lives: keep the largest seen.
     if (DROVER_HAS(drover_cont_usage, &u, max_mem_bytes))
-        container_.max_mem_bytes = std::max({container_.max_mem_bytes, u.max_mem_bytes, u.mem_bytes});
+        container_.max_mem_bytes =
+            std::max({container_.max_mem_bytes, u.max_mem_bytes, u.mem_bytes});
     if (DROVER_HAS(drover_cont_usage, &u, cpu_sys_usec)) {
         container_.cpu_user_usec = std::max(container_.cpu_user_usec, u.cpu_user_usec);
         container_.cpu_sys_usec = std::max(container_.cpu_sys_usec, u.cpu_sys_usec);
@@ -240,4 +242,4 @@ StepUsageSummary StepSampler::summary(const std::string &node_name) const {
     return out;
 }
 
-}  // namespace drover::noded
+} // namespace drover::noded

@@ -57,29 +57,29 @@ class StepSampler {
   private:
     struct Task {
         int32_t pid = 0;
-        uint32_t samples = 0;                  // samples in which it had processes
-        uint64_t rss_sum = 0, vsize_sum = 0;   // over those samples
+        uint32_t samples = 0;                // samples in which it had processes
+        uint64_t rss_sum = 0, vsize_sum = 0; // over those samples
         uint64_t max_rss = 0, max_vsize = 0;
         // CPU (usec) and I/O (bytes) of processes gone (retired) and of those in the last sample.
         uint64_t gone_user = 0, gone_sys = 0, gone_read = 0, gone_write = 0;
         uint64_t live_user = 0, live_sys = 0, live_read = 0, live_write = 0;
-        uint64_t final_user = 0, final_sys = 0;  // from wait4
+        uint64_t final_user = 0, final_sys = 0; // from wait4
     };
     struct Proc {
-        uint64_t start = 0;  // start time in ticks: tells a reused pid from the old process
+        uint64_t start = 0; // start time in ticks: tells a reused pid from the old process
         uint32_t task = 0;
         uint64_t user = 0, sys = 0, read = 0, write = 0;
     };
-    struct Reading;  // one /proc read of one pid (sampler.cpp)
+    struct Reading; // one /proc read of one pid (sampler.cpp)
 
     uint32_t owner_of(int32_t pid, const std::map<int32_t, Reading> &now) const;
     void retire(const Proc &p);
 
     std::string proc_dir_;
-    std::map<uint32_t, Task> tasks_;           // by task id
-    std::map<int32_t, uint32_t> task_by_pid_;  // first process -> task id
-    std::map<int32_t, Proc> procs_;            // every process of the last sample
+    std::map<uint32_t, Task> tasks_;          // by task id
+    std::map<int32_t, uint32_t> task_by_pid_; // first process -> task id
+    std::map<int32_t, Proc> procs_;           // every process of the last sample
     drover_cont_usage container_{};
 };
 
-}  // namespace drover::noded
+} // namespace drover::noded

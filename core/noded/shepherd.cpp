@@ -24,8 +24,7 @@ namespace {
 
 void put(int fd, const ShepherdRecord &r) {
     // Records are smaller than PIPE_BUF, so each write is whole.
-    while (::write(fd, &r, sizeof r) < 0 && errno == EINTR) {
-    }
+    while (::write(fd, &r, sizeof r) < 0 && errno == EINTR) {}
 }
 
 // Records go to droverd while it listens, and always to the spool.
@@ -45,7 +44,9 @@ void ignore_job_signals() {
     ::signal(SIGCHLD, SIG_DFL);
 }
 
-int64_t usec(const timeval &t) { return int64_t(t.tv_sec) * 1000000 + t.tv_usec; }
+int64_t usec(const timeval &t) {
+    return int64_t(t.tv_sec) * 1000000 + t.tv_usec;
+}
 
 [[noreturn]] void task_fail(const std::string &msg, int code) {
     std::string line = "droverd: error: " + msg + "\n";
@@ -66,7 +67,7 @@ int open_file(const std::string &path, bool write, bool append) {
     ::sigprocmask(SIG_SETMASK, &none, nullptr);
     int in = t.in_path.empty() ? t.in_fd : open_file(t.in_path, false, false);
     int out = t.out_path.empty() ? t.out_fd : open_file(t.out_path, true, spec.open_append);
-    int err = t.err_path.empty() ? t.err_fd
+    int err = t.err_path.empty()         ? t.err_fd
               : t.err_path == t.out_path ? out
                                          : open_file(t.err_path, true, spec.open_append);
     if (in < 0) in = ::open("/dev/null", O_RDONLY);
@@ -108,7 +109,7 @@ void drain(std::vector<pollfd> &fds) {
     }
 }
 
-}  // namespace
+} // namespace
 
 ShepherdRecord exited_record(uint32_t task, int status, const struct rusage &ru) {
     ShepherdRecord r;
@@ -149,8 +150,7 @@ void keep_batch_script(pid_t script, int record_fd) {
     int status = 0;
     struct rusage ru {};
     pid_t got;
-    while ((got = ::wait4(script, &status, 0, &ru)) < 0 && errno == EINTR) {
-    }
+    while ((got = ::wait4(script, &status, 0, &ru)) < 0 && errno == EINTR) {}
     if (got == script) put(record_fd, exited_record(0, status, ru));
     ::_exit(0);
 }
@@ -163,7 +163,8 @@ void run_shepherd(const ShepherdSpec &spec) {
     sigemptyset(&none);
     ::sigprocmask(SIG_SETMASK, &none, nullptr);
     if (!spec.prolog.empty()) {
-        int st = run_script(spec.prolog, spec.job_id, spec.uid, spec.user, spec.job_node_list, spec.node);
+        int st = run_script(spec.prolog, spec.job_id, spec.uid, spec.user, spec.job_node_list,
+                            spec.node);
         if (st != 0) {
             for (const auto &t : spec.tasks) {
                 ShepherdRecord r;
@@ -230,8 +231,10 @@ void run_shepherd(const ShepherdSpec &spec) {
         // is gone (no reader left); from then on the output pipes are ours to drain.
         std::vector<pollfd> fds{{sfd, POLLIN, 0}};
         bool listening = report.status_fd >= 0;
-        if (listening) fds.push_back({report.status_fd, 0, 0});
-        else fds.insert(fds.end(), drains.begin(), drains.end());
+        if (listening)
+            fds.push_back({report.status_fd, 0, 0});
+        else
+            fds.insert(fds.end(), drains.begin(), drains.end());
         if (::poll(fds.data(), fds.size(), sfd < 0 ? 200 : -1) < 0 && errno != EINTR) break;
         if (listening && (fds[1].revents & (POLLERR | POLLHUP))) {
             ::close(report.status_fd);
@@ -243,17 +246,16 @@ void run_shepherd(const ShepherdSpec &spec) {
         }
         if (sfd >= 0 && (fds[0].revents & POLLIN)) {
             signalfd_siginfo si;
-            while (::read(sfd, &si, sizeof si) == ssize_t(sizeof si)) {
-            }
+            while (::read(sfd, &si, sizeof si) == ssize_t(sizeof si)) {}
         }
         for (;;) {
             int status = 0;
             struct rusage ru {};
             pid_t pid = ::wait4(-1, &status, WNOHANG, &ru);
-            if (pid < 0 && errno == ECHILD) tasks.clear();  // nothing left to wait for
+            if (pid < 0 && errno == ECHILD) tasks.clear(); // nothing left to wait for
             if (pid <= 0) break;
             auto it = tasks.find(pid);
-            if (it == tasks.end()) continue;  // an orphan the kernel re-parented to us
+            if (it == tasks.end()) continue; // an orphan the kernel re-parented to us
             report(exited_record(it->second, status, ru));
             tasks.erase(it);
         }
@@ -261,4 +263,4 @@ void run_shepherd(const ShepherdSpec &spec) {
     ::_exit(0);
 }
 
-}  // namespace drover::noded
+} // namespace drover::noded

@@ -24,8 +24,8 @@ namespace drover::noded {
 struct ShepherdRecord {
     enum Kind : uint32_t { Started = 1, Exited = 2, Failed = 3 };
     uint32_t kind = 0;
-    uint32_t task = 0;     // global task id
-    int32_t value = 0;     // Started: pid; Exited: raw wait status
+    uint32_t task = 0; // global task id
+    int32_t value = 0; // Started: pid; Exited: raw wait status
     int32_t pad = 0;
     int64_t user_usec = 0, sys_usec = 0, max_rss_kb = 0;
 };
@@ -38,11 +38,11 @@ struct rusage rusage_of(const ShepherdRecord &r);
 std::vector<ShepherdRecord> read_records(const std::string &path);
 
 struct ShepherdTask {
-    uint32_t task_id = 0;           // SLURM_PROCID
-    uint32_t local_id = 0;          // SLURM_LOCALID
-    int in_fd = -1, out_fd = -1, err_fd = -1;   // pipe ends, or -1 to open the paths below
-    std::string in_path, out_path, err_path;    // files (opened as the user); empty = the fd
-    std::vector<std::string> argv;  // empty = the step's argv
+    uint32_t task_id = 0;                     // SLURM_PROCID
+    uint32_t local_id = 0;                    // SLURM_LOCALID
+    int in_fd = -1, out_fd = -1, err_fd = -1; // pipe ends, or -1 to open the paths below
+    std::string in_path, out_path, err_path;  // files (opened as the user); empty = the fd
+    std::vector<std::string> argv;            // empty = the step's argv
 };
 
 struct ShepherdSpec {
@@ -51,17 +51,17 @@ struct ShepherdSpec {
     std::string user;
     std::string work_dir;
     std::vector<std::string> argv;
-    std::vector<std::string> env;   // shared by every task; per-task variables are added
+    std::vector<std::string> env; // shared by every task; per-task variables are added
     std::vector<ShepherdTask> tasks;
     bool open_append = false;
-    int status_fd = -1;             // droverd's pipe
-    int record_fd = -1;             // the spool's records file (append)
-    std::vector<int> drain_fds;     // read ends of the tasks' output, drained once droverd is gone
-    std::string prolog;             // run as root first, when set
+    int status_fd = -1;         // droverd's pipe
+    int record_fd = -1;         // the spool's records file (append)
+    std::vector<int> drain_fds; // read ends of the tasks' output, drained once droverd is gone
+    std::string prolog;         // run as root first, when set
     std::string job_node_list;
-    std::string node;               // this node's name (SLURMD_NODENAME for the Prolog)
-    std::vector<unsigned> groups;   // the user's supplementary groups (looked up by the daemon)
-    int pty_fd = -1;                // --pty: the terminal task 0 runs on (it becomes the session's)
+    std::string node;             // this node's name (SLURMD_NODENAME for the Prolog)
+    std::vector<unsigned> groups; // the user's supplementary groups (looked up by the daemon)
+    int pty_fd = -1;              // --pty: the terminal task 0 runs on (it becomes the session's)
 };
 
 // Runs in the forked child; never returns.
@@ -73,4 +73,4 @@ struct ShepherdSpec {
 // container's signals) is what lets a restarted droverd learn it.
 [[noreturn]] void keep_batch_script(pid_t script, int record_fd);
 
-}  // namespace drover::noded
+} // namespace drover::noded

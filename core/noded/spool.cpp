@@ -96,7 +96,7 @@ uint64_t start_ticks(int32_t pid) {
     return 0;
 }
 
-}  // namespace
+} // namespace
 
 ProcessId identify(int32_t pid) {
     static const std::string boot = read_boot_id();
@@ -151,4 +151,4 @@ std::vector<std::string> spool_entries(const std::string &node_dir, const std::s
     return out;
 }
 
-}  // namespace drover::noded
+} // namespace drover::noded

@@ -42,8 +42,8 @@ std::optional<std::vector<uint8_t>> load_bytes(const std::string &path);
 // A process as this boot of the machine knows it: a pid alone may since have been reused.
 struct ProcessId {
     int32_t pid = 0;
-    uint64_t start = 0;   // clock ticks from boot to its start (/proc/PID/stat, field 22)
-    std::string boot;     // /proc/sys/kernel/random/boot_id
+    uint64_t start = 0; // clock ticks from boot to its start (/proc/PID/stat, field 22)
+    std::string boot;   // /proc/sys/kernel/random/boot_id
 };
 // pid 0 when the process is gone.
 ProcessId identify(int32_t pid);
@@ -66,4 +66,4 @@ std::optional<std::vector<uint8_t>> kept_report(const std::string &dir);
 // The subdirectories of a node's spool whose names start with prefix.
 std::vector<std::string> spool_entries(const std::string &node_dir, const std::string &prefix);
 
-}  // namespace drover::noded
+} // namespace drover::noded

@@ -9,8 +9,8 @@
 namespace drover::noded {
 
 std::vector<std::string> step_environment(const proto::StepCred &cred,
-                                          const proto::StepLaunchRequest &req,
-                                          uint32_t node_index, const std::string &node,
+                                          const proto::StepLaunchRequest &req, uint32_t node_index,
+                                          const std::string &node,
                                           const std::vector<uint32_t> &tasks) {
     std::map<std::string, std::string> env;
     if (req.environment())
@@ -66,4 +66,4 @@ std::vector<std::string> step_environment(const proto::StepCred &cred,
     return out;
 }
 
-}  // namespace drover::noded
+} // namespace drover::noded

@@ -38,8 +38,8 @@ std::string oom_message(uint32_t oom_kills, const std::string &label) {
            ". Some of the step tasks have been OOM Killed.";
 }
 
-std::string append_as_user(const std::string &path, uint32_t uid, uint32_t gid, const std::string &user,
-                           const std::string &line) {
+std::string append_as_user(const std::string &path, uint32_t uid, uint32_t gid,
+                           const std::string &user, const std::string &line) {
     // Looked up before the fork: the name service is no business of a forked child.
     int n = 64;
     std::vector<gid_t> groups(64);
@@ -52,8 +52,8 @@ std::string append_as_user(const std::string &path, uint32_t uid, uint32_t gid, 
     pid_t pid = fork_child();
     if (pid < 0) return std::string("fork: ") + std::strerror(errno);
     if (pid == 0) {
-        if (::getuid() == 0 &&
-            (::setgroups(groups.size(), groups.data()) != 0 || ::setgid(gid) != 0 || ::setuid(uid) != 0))
+        if (::getuid() == 0 && (::setgroups(groups.size(), groups.data()) != 0 ||
+                                ::setgid(gid) != 0 || ::setuid(uid) != 0))
             ::_exit(126);
         int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_NOCTTY | O_CLOEXEC);
         if (fd < 0) ::_exit(errno & 0x7f);
@@ -61,11 +61,10 @@ std::string append_as_user(const std::string &path, uint32_t uid, uint32_t gid, 
         ::_exit(whole ? 0 : 125);
     }
     int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return {};
     if (WIFEXITED(status) && WEXITSTATUS(status) < 125) return std::strerror(WEXITSTATUS(status));
     return "cannot write as uid " + std::to_string(uid);
 }
 
-}  // namespace drover::noded
+} // namespace drover::noded

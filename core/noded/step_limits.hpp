@@ -14,8 +14,8 @@
 namespace drover::noded {
 
 struct StepLimits {
-    uint64_t mem_mb = 0;  // 0: none
-    std::string cpus;     // "0-1,4"; empty: any
+    uint64_t mem_mb = 0; // 0: none
+    std::string cpus;    // "0-1,4"; empty: any
 };
 
 // Puts pid in a new container for (job, step) and applies the limits. Returns an empty string,
@@ -31,7 +31,7 @@ std::string oom_message(uint32_t oom_kills, const std::string &label);
 
 // Appends line (and a newline) to the file at path as uid/gid (the job's user, never root: the
 // path is the user's to choose), creating nothing. Returns an empty string or why not.
-std::string append_as_user(const std::string &path, uint32_t uid, uint32_t gid, const std::string &user,
-                           const std::string &line);
+std::string append_as_user(const std::string &path, uint32_t uid, uint32_t gid,
+                           const std::string &user, const std::string &line);
 
-}  // namespace drover::noded
+} // namespace drover::noded

@@ -28,16 +28,36 @@ std::string expand_step_path(const std::string &pattern, const PathContext &c, u
             return s;
         };
         switch (pattern[j]) {
-        case 'j': out += num(c.job_id); break;
-        case 'J': out += num(c.job_id) + "." + std::to_string(c.step_id); break;
-        case 's': out += num(c.step_id); break;
-        case 't': out += num(task); break;
-        case 'n': out += num(c.node_index); break;
-        case 'N': out += c.node; break;
-        case 'u': out += c.user; break;
-        case 'x': out += c.job_name; break;
-        case '%': out += '%'; break;
-        default: out += pattern.substr(i, j - i + 1); break;
+        case 'j':
+            out += num(c.job_id);
+            break;
+        case 'J':
+            out += num(c.job_id) + "." + std::to_string(c.step_id);
+            break;
+        case 's':
+            out += num(c.step_id);
+            break;
+        case 't':
+            out += num(task);
+            break;
+        case 'n':
+            out += num(c.node_index);
+            break;
+        case 'N':
+            out += c.node;
+            break;
+        case 'u':
+            out += c.user;
+            break;
+        case 'x':
+            out += c.job_name;
+            break;
+        case '%':
+            out += '%';
+            break;
+        default:
+            out += pattern.substr(i, j - i + 1);
+            break;
         }
         i = j;
     }
@@ -48,15 +68,19 @@ std::string expand_step_path(const std::string &pattern, const PathContext &c, u
 StdinTarget stdin_target(const std::string &spec) {
     StdinTarget t;
     if (spec.empty()) return t;
-    if (spec == "all") t.all = true;
-    else if (spec == "none") t.none = true;
+    if (spec == "all")
+        t.all = true;
+    else if (spec == "none")
+        t.none = true;
     else {
         uint32_t v = 0;
         auto [end, ec] = std::from_chars(spec.data(), spec.data() + spec.size(), v);
-        if (ec == std::errc() && end == spec.data() + spec.size()) t.task = v;
-        else t.file = true;
+        if (ec == std::errc() && end == spec.data() + spec.size())
+            t.task = v;
+        else
+            t.file = true;
     }
     return t;
 }
 
-}  // namespace drover::noded
+} // namespace drover::noded

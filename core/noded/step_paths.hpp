@@ -27,4 +27,4 @@ struct StdinTarget {
 };
 StdinTarget stdin_target(const std::string &spec);
 
-}  // namespace drover::noded
+} // namespace drover::noded

@@ -1,7 +1,7 @@
 // step_recovery.cpp - steps' spool records, and steps found again after a droverd restart.
 #include "noded/step_recovery.hpp"
 
-#include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
+#include <utility> // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 #include <spdlog/spdlog.h>
@@ -29,15 +29,19 @@ int create_step_spool(const std::string &dir) {
         errno = ec.value();
         return -1;
     }
-    return ::open((dir + "/records").c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0600);
+    return ::open((dir + "/records").c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC,
+                  0600);
 }
 
 bool save_spooled_step(const std::string &dir, const SpooledStep &step) {
     std::string task_list;
     for (uint32_t t : step.tasks) task_list += (task_list.empty() ? "" : ",") + std::to_string(t);
-    Fields fields{{"job", std::to_string(step.job_id)}, {"step", std::to_string(step.step_id)},
-                  {"cont", std::to_string(step.cont)},  {"uid", std::to_string(step.uid)},
-                  {"gid", std::to_string(step.gid)},    {"user", step.user},
+    Fields fields{{"job", std::to_string(step.job_id)},
+                  {"step", std::to_string(step.step_id)},
+                  {"cont", std::to_string(step.cont)},
+                  {"uid", std::to_string(step.uid)},
+                  {"gid", std::to_string(step.gid)},
+                  {"user", step.user},
                   {"tasks", task_list}};
     put_process(fields, step.shepherd);
     return save_fields(dir + "/step", fields);
@@ -46,7 +50,8 @@ bool save_spooled_step(const std::string &dir, const SpooledStep &step) {
 std::vector<ShepherdRecord> new_records(const std::string &dir, std::size_t *seen) {
     auto records = read_records(dir + "/records");
     std::vector<ShepherdRecord> fresh;
-    if (records.size() > *seen) fresh.assign(records.begin() + std::ptrdiff_t(*seen), records.end());
+    if (records.size() > *seen)
+        fresh.assign(records.begin() + std::ptrdiff_t(*seen), records.end());
     *seen = std::max(*seen, records.size());
     return fresh;
 }
@@ -63,7 +68,8 @@ SpooledStep read_spooled_step(Fields &f) {
     std::string tasks = f["tasks"];
     for (std::size_t at = 0; at < tasks.size();) {
         std::size_t comma = std::min(tasks.find(',', at), tasks.size());
-        s.tasks.push_back(uint32_t(std::strtoul(tasks.substr(at, comma - at).c_str(), nullptr, 10)));
+        s.tasks.push_back(
+            uint32_t(std::strtoul(tasks.substr(at, comma - at).c_str(), nullptr, 10)));
         at = comma + 1;
     }
     s.cont = field_u64(f, "cont");
@@ -71,7 +77,7 @@ SpooledStep read_spooled_step(Fields &f) {
     return s;
 }
 
-}  // namespace
+} // namespace
 
 void recover_steps(boost::asio::io_context &io, const Config &conf, const std::string &node,
                    const Tell &tell, Reaper &reaper, const StepAdoption &adoption) {
@@ -93,7 +99,8 @@ void recover_steps(boost::asio::io_context &io, const Config &conf, const std::s
         }
         std::function<void()> gone = adoption.adopt(step, dir);
         if (still_running(step.shepherd)) {
-            spdlog::info("step {}: still runs (shepherd pid {}); watching it again", label, step.shepherd.pid);
+            spdlog::info("step {}: still runs (shepherd pid {}); watching it again", label,
+                         step.shepherd.pid);
             reaper.watch_adopted(step.shepherd.pid, [gone](int, const struct rusage &) { gone(); });
         } else {
             spdlog::info("step {}: ended while droverd was away", label);
@@ -102,4 +109,4 @@ void recover_steps(boost::asio::io_context &io, const Config &conf, const std::s
     }
 }
 
-}  // namespace drover::noded
+} // namespace drover::noded

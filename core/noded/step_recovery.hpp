@@ -25,8 +25,8 @@ namespace drover::noded {
 struct SpooledStep {
     uint32_t job_id = 0, step_id = 0, uid = 0, gid = 0;
     std::string user;
-    std::vector<uint32_t> tasks;  // global task ids run here
-    uint64_t cont = 0;            // its proctrack container
+    std::vector<uint32_t> tasks; // global task ids run here
+    uint64_t cont = 0;           // its proctrack container
     ProcessId shepherd;
 };
 
@@ -61,4 +61,4 @@ struct StepAdoption {
 void recover_steps(boost::asio::io_context &io, const Config &conf, const std::string &node,
                    const Tell &tell, Reaper &reaper, const StepAdoption &adoption);
 
-}  // namespace drover::noded
+} // namespace drover::noded

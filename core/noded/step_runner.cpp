@@ -3,7 +3,7 @@
 
 #include "proto/fb_read.hpp"
 
-#include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
+#include <utility> // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
 #include <boost/asio.hpp>
 #include <csignal>
 #include <fcntl.h>
@@ -42,13 +42,17 @@ namespace {
 
 using proto::str;
 
-bool make_pipe(int fds[2]) { return ::pipe2(fds, O_CLOEXEC) == 0; }
+bool make_pipe(int fds[2]) {
+    return ::pipe2(fds, O_CLOEXEC) == 0;
+}
 
 // JobAcctGatherFrequency: "30" or "task=30[,energy=...]"; Slurm's default is 30 seconds.
 int sample_period(const std::string &spec) {
     std::string v = spec;
-    if (auto at = v.find("task="); at != std::string::npos) v = v.substr(at + 5);
-    else if (v.find('=') != std::string::npos) return 30;
+    if (auto at = v.find("task="); at != std::string::npos)
+        v = v.substr(at + 5);
+    else if (v.find('=') != std::string::npos)
+        return 30;
     try {
         return v.empty() ? 30 : std::stoi(v);
     } catch (const std::exception &) {
@@ -62,7 +66,7 @@ int worse(int a, int b) {
     return rank(b) > rank(a) ? b : a;
 }
 
-}  // namespace
+} // namespace
 
 struct StepRunner::Step : std::enable_shared_from_this<StepRunner::Step> {
     struct Output {
@@ -74,8 +78,8 @@ struct StepRunner::Step : std::enable_shared_from_this<StepRunner::Step> {
 
     uint32_t job_id = 0, step_id = 0, uid = 0, gid = 0;
     std::string user, label;
-    std::string spool;              // its directory in the node's spool
-    std::size_t records_seen = 0;   // of the spool's records, for a step found again
+    std::string spool;            // its directory in the node's spool
+    std::size_t records_seen = 0; // of the spool's records, for a step found again
     std::vector<uint32_t> tasks;
     drover_cont_id cont = 0;
     bool contained = false;
@@ -89,14 +93,14 @@ struct StepRunner::Step : std::enable_shared_from_this<StepRunner::Step> {
     std::vector<std::unique_ptr<Output>> outputs;
     int open_outputs = 0;
     std::map<uint32_t, std::unique_ptr<asio::posix::stream_descriptor>> stdin_pipes;
-    std::deque<std::pair<uint32_t, std::string>> stdin_queue;  // (task, data); empty data = close
+    std::deque<std::pair<uint32_t, std::string>> stdin_queue; // (task, data); empty data = close
     bool stdin_writing = false;
     std::unique_ptr<tcp::socket> io;
     std::array<uint8_t, 4096> io_buf{};
     std::string io_in;
     std::deque<std::string> outq;
     bool writing = false, io_closed = false;
-    bool done_queued = false;  // NodeDone is in outq: the connection may close once it is sent
+    bool done_queued = false; // NodeDone is in outq: the connection may close once it is sent
     bool shepherd_done = false, status_done = false, finished = false;
     bool terminating = false;
     uint32_t end_state = 0;
@@ -122,9 +126,9 @@ struct StepRunner::Impl : std::enable_shared_from_this<StepRunner::Impl> {
     Report report;
     Tell tell;
     std::map<std::pair<uint32_t, uint32_t>, std::shared_ptr<Step>> steps;
-    std::set<std::pair<uint32_t, uint32_t>> launched;  // never launched twice (replay)
-    std::set<uint32_t> jobs_here;                       // jobs whose Prolog ran here
-    std::map<uint32_t, int64_t> ended_jobs;             // job -> when it ended (no late launches)
+    std::set<std::pair<uint32_t, uint32_t>> launched; // never launched twice (replay)
+    std::set<uint32_t> jobs_here;                     // jobs whose Prolog ran here
+    std::map<uint32_t, int64_t> ended_jobs;           // job -> when it ended (no late launches)
     std::function<void(const std::string &)> unkillable;
     // Supplementary groups by user, looked up at most once a minute: a step's start should not
     // wait on the name service each time.
@@ -161,14 +165,15 @@ struct StepRunner::Impl : std::enable_shared_from_this<StepRunner::Impl> {
     void flush(const std::shared_ptr<Step> &s) {
         if (s->writing || s->outq.empty() || !s->io || s->io_closed) return;
         s->writing = true;
-        asio::async_write(*s->io, asio::buffer(s->outq.front()),
-                          [self = shared_from_this(), s](boost::system::error_code ec, std::size_t) {
-                              s->writing = false;
-                              if (!s->outq.empty()) s->outq.pop_front();
-                              if (ec) return self->io_lost(s, ec.message());
-                              self->flush(s);
-                              self->maybe_close_io(s);
-                          });
+        asio::async_write(
+            *s->io, asio::buffer(s->outq.front()),
+            [self = shared_from_this(), s](boost::system::error_code ec, std::size_t) {
+                s->writing = false;
+                if (!s->outq.empty()) s->outq.pop_front();
+                if (ec) return self->io_lost(s, ec.message());
+                self->flush(s);
+                self->maybe_close_io(s);
+            });
     }
     void maybe_close_io(const std::shared_ptr<Step> &s) {
         if (s->done_queued && s->outq.empty() && !s->writing && s->io && !s->io_closed) {
@@ -193,7 +198,8 @@ struct StepRunner::Impl : std::enable_shared_from_this<StepRunner::Impl> {
 
     void read_output(const std::shared_ptr<Step> &s, Step::Output *o) {
         o->fd->async_read_some(
-            asio::buffer(o->buf), [self = shared_from_this(), s, o](boost::system::error_code ec, std::size_t n) {
+            asio::buffer(o->buf),
+            [self = shared_from_this(), s, o](boost::system::error_code ec, std::size_t n) {
                 if (n) {
                     std::string f;
                     stepio::frame(f, o->type, o->task, {o->buf.data(), n});
@@ -211,7 +217,8 @@ struct StepRunner::Impl : std::enable_shared_from_this<StepRunner::Impl> {
 
     void read_status(const std::shared_ptr<Step> &s) {
         s->status->async_read_some(
-            asio::buffer(s->status_buf), [self = shared_from_this(), s](boost::system::error_code ec, std::size_t n) {
+            asio::buffer(s->status_buf),
+            [self = shared_from_this(), s](boost::system::error_code ec, std::size_t n) {
                 s->status_acc.append(s->status_buf.data(), n);
                 while (s->status_acc.size() >= sizeof(ShepherdRecord)) {
                     ShepherdRecord r;
@@ -235,7 +242,8 @@ struct StepRunner::Impl : std::enable_shared_from_this<StepRunner::Impl> {
         }
         s->task_status[r.task] = r.value;
         if (r.kind == ShepherdRecord::Failed) ++s->failed_tasks, start_sampler(s);
-        if (s->sampler && r.kind == ShepherdRecord::Exited) s->sampler->task_ended(r.task, rusage_of(r));
+        if (s->sampler && r.kind == ShepherdRecord::Exited)
+            s->sampler->task_ended(r.task, rusage_of(r));
         std::string f;
         stepio::frame32(f, stepio::TaskExit, r.task, uint32_t(r.value));
         send(s, std::move(f));
@@ -252,7 +260,8 @@ struct StepRunner::Impl : std::enable_shared_from_this<StepRunner::Impl> {
         std::vector<int32_t> pids(4096);
         uint32_t n = uint32_t(pids.size());
         drover_error err{};
-        if (!s.contained || pt().ops.cont_pids(pt().state, s.cont, pids.data(), &n, &err) != DROVER_OK)
+        if (!s.contained ||
+            pt().ops.cont_pids(pt().state, s.cont, pids.data(), &n, &err) != DROVER_OK)
             n = 0;
         pids.resize(n);
         return pids;
@@ -301,7 +310,8 @@ struct StepRunner::Impl : std::enable_shared_from_this<StepRunner::Impl> {
         end.step_id = s->step_id;
         // Tasks with no recorded end were killed along with the shepherd.
         for (uint32_t t : s->tasks)
-            end.exit_status = worse(end.exit_status, s->task_status.count(t) ? s->task_status[t] : SIGKILL);
+            end.exit_status =
+                worse(end.exit_status, s->task_status.count(t) ? s->task_status[t] : SIGKILL);
         if (s->contained) {
             // The tasks are gone, so /proc has nothing more to say; the container's own figures
             // (the memory peak, OOM kills) still count.
@@ -329,14 +339,15 @@ struct StepRunner::Impl : std::enable_shared_from_this<StepRunner::Impl> {
         }
         steps.erase({s->job_id, s->step_id});
         spdlog::info("step {} ended here, status {}", s->label, end.exit_status);
-        send_kept_report(tell, s->spool, report(end), "step " + s->label,
-                         [self = shared_from_this(), s, state = end.state, ooms = end.usage.oom_kills] {
-                             std::string f;
-                             stepio::frame32(f, stepio::NodeDone, 0, state, ooms, true);
-                             s->done_queued = true;
-                             self->send(s, std::move(f));
-                             self->maybe_close_io(s);
-                         });
+        send_kept_report(
+            tell, s->spool, report(end), "step " + s->label,
+            [self = shared_from_this(), s, state = end.state, ooms = end.usage.oom_kills] {
+                std::string f;
+                stepio::frame32(f, stepio::NodeDone, 0, state, ooms, true);
+                s->done_queued = true;
+                self->send(s, std::move(f));
+                self->maybe_close_io(s);
+            });
     }
 
     // A step found again after a restart: the shepherd's records since the last look.
@@ -355,14 +366,16 @@ struct StepRunner::Impl : std::enable_shared_from_this<StepRunner::Impl> {
         if (!s->end_state) s->end_state = state;
         if (s->terminating || !s->contained) return;
         s->terminating = true;
-        spdlog::info("step {}: terminating (container {}, shepherd {})", s->label, s->cont, s->shepherd);
+        spdlog::info("step {}: terminating (container {}, shepherd {})", s->label, s->cont,
+                     s->shepherd);
         message(s, "slurmstepd: error: *** STEP " + s->label + " ON " + node + " CANCELLED AT " +
                        format_timestamp(int64_t(::time(nullptr))) +
                        (s->end_state == DROVER_JOB_TIMEOUT ? " DUE TO TIME LIMIT ***" : " ***"));
         drover_error err{};
         pt().ops.cont_signal(pt().state, s->cont, SIGCONT, &err);
         pt().ops.cont_signal(pt().state, s->cont, SIGTERM, &err);
-        s->kill_timer = std::make_unique<asio::steady_timer>(io, std::chrono::seconds(conf.kill_wait));
+        s->kill_timer =
+            std::make_unique<asio::steady_timer>(io, std::chrono::seconds(conf.kill_wait));
         s->kill_timer->async_wait([self = shared_from_this(), s](boost::system::error_code ec) {
             if (ec || s->finished) return;
             drover_error e{};
@@ -380,8 +393,9 @@ struct StepRunner::Impl : std::enable_shared_from_this<StepRunner::Impl> {
 
     // Input from srun: frames for tasks' stdin and signals.
     void read_io(const std::shared_ptr<Step> &s) {
-        s->io->async_read_some(asio::buffer(s->io_buf), [self = shared_from_this(), s](
-                                                            boost::system::error_code ec, std::size_t n) {
+        s->io->async_read_some(asio::buffer(s->io_buf), [self = shared_from_this(),
+                                                         s](boost::system::error_code ec,
+                                                            std::size_t n) {
             s->io_in.append(reinterpret_cast<const char *>(s->io_buf.data()), n);
             while (s->io_in.size() >= stepio::kHeader) {
                 stepio::Header h;
@@ -433,18 +447,19 @@ struct StepRunner::Impl : std::enable_shared_from_this<StepRunner::Impl> {
                 continue;
             }
             s->stdin_writing = true;
-            asio::async_write(*it->second, asio::buffer(data),
-                              [self = shared_from_this(), s](boost::system::error_code ec, std::size_t) {
-                                  s->stdin_writing = false;
-                                  if (ec) {
-                                      // the task closed its input: drop what was for it
-                                      uint32_t t = s->stdin_queue.front().first;
-                                      boost::system::error_code ig;
-                                      s->stdin_pipes[t]->close(ig);
-                                  }
-                                  s->stdin_queue.pop_front();
-                                  self->write_stdin(s);
-                              });
+            asio::async_write(
+                *it->second, asio::buffer(data),
+                [self = shared_from_this(), s](boost::system::error_code ec, std::size_t) {
+                    s->stdin_writing = false;
+                    if (ec) {
+                        // the task closed its input: drop what was for it
+                        uint32_t t = s->stdin_queue.front().first;
+                        boost::system::error_code ig;
+                        s->stdin_pipes[t]->close(ig);
+                    }
+                    s->stdin_queue.pop_front();
+                    self->write_stdin(s);
+                });
             return;
         }
     }
@@ -471,13 +486,14 @@ std::string StepRunner::launch(const proto::StepLaunchRequest &req, uint32_t req
     const proto::StepCred *cred = nullptr;
     // One per process (all on the loop's thread): the nodes an emulating process hosts share it.
     static net::CheckedCreds checked;
-    std::string why = net::check_step_cred(I.auth, {req.cred()->data(), req.cred()->size()},
-                                           I.is_admin, requester, I.node, int64_t(::time(nullptr)), &cred,
-                                           &checked);
+    std::string why =
+        net::check_step_cred(I.auth, {req.cred()->data(), req.cred()->size()}, I.is_admin,
+                             requester, I.node, int64_t(::time(nullptr)), &cred, &checked);
     if (!why.empty()) return why;
     auto key = std::make_pair(cred->job_id(), cred->step_id());
     if (I.launched.count(key)) return "job credential replayed: step already launched here";
-    if (I.ended_jobs.count(key.first)) return "job " + std::to_string(key.first) + " has already ended";
+    if (I.ended_jobs.count(key.first))
+        return "job " + std::to_string(key.first) + " has already ended";
     if (!req.argv() || req.argv()->size() == 0) return "no command to run";
     uint32_t node_index = 0;
     for (uint32_t i = 0; i < cred->nodes()->size(); ++i)
@@ -503,7 +519,8 @@ std::string StepRunner::launch(const proto::StepLaunchRequest &req, uint32_t req
     if (total != ids->size())
         return "malformed step launch: " + std::to_string(ids->size()) + " task id(s) for " +
                std::to_string(total) + " task(s)";
-    for (uint64_t k = first; k < first + counts->Get(node_index); ++k) s->tasks.push_back(ids->Get(uint32_t(k)));
+    for (uint64_t k = first; k < first + counts->Get(node_index); ++k)
+        s->tasks.push_back(ids->Get(uint32_t(k)));
     if (s->tasks.empty()) return "no tasks for this node";
 
     ShepherdSpec spec;
@@ -522,9 +539,10 @@ std::string StepRunner::launch(const proto::StepLaunchRequest &req, uint32_t req
     spec.env = step_environment(*cred, req, node_index, I.node, s->tasks);
 
     // Where each task's streams go: files the user named, or pipes to us (and on to srun).
-    std::string out_pat = str(req.std_out()), err_pat = str(req.std_err()), in_pat = str(req.std_in());
+    std::string out_pat = str(req.std_out()), err_pat = str(req.std_err()),
+                in_pat = str(req.std_in());
     PathContext pc{s->job_id, s->step_id, I.node, node_index, s->user, str(cred->job_name())};
-    std::vector<std::vector<std::string>> programs;  // --multi-prog: argv per task
+    std::vector<std::vector<std::string>> programs; // --multi-prog: argv per task
     if (req.multi_prog() && req.multi_prog()->size()) {
         try {
             programs = parse_multi_prog(req.multi_prog()->str(), req.num_tasks());
@@ -532,7 +550,7 @@ std::string StepRunner::launch(const proto::StepLaunchRequest &req, uint32_t req
             return e.what();
         }
     }
-    std::vector<int> close_after;  // our copies of the tasks' ends
+    std::vector<int> close_after; // our copies of the tasks' ends
     bool pipes_ok = true;
     uint32_t local = 0;
     for (uint32_t t : s->tasks) {
@@ -541,8 +559,10 @@ std::string StepRunner::launch(const proto::StepLaunchRequest &req, uint32_t req
         st.local_id = local++;
         if (t < programs.size()) st.argv = programs[t];
         if (!out_pat.empty()) st.out_path = expand_step_path(out_pat, pc, t, spec.work_dir);
-        if (!err_pat.empty()) st.err_path = expand_step_path(err_pat, pc, t, spec.work_dir);
-        else if (!out_pat.empty()) st.err_path = st.out_path;
+        if (!err_pat.empty())
+            st.err_path = expand_step_path(err_pat, pc, t, spec.work_dir);
+        else if (!out_pat.empty())
+            st.err_path = st.out_path;
         if (req.pty()) {
             // --pty: task 0 runs on a terminal whose other end we hold; the other tasks' output
             // goes nowhere, as in Slurm.
@@ -562,7 +582,8 @@ std::string StepRunner::launch(const proto::StepLaunchRequest &req, uint32_t req
             st.in_fd = st.out_fd = st.err_fd = slave;
             spec.pty_fd = slave;
             close_after.push_back(slave);
-            s->stdin_pipes[t] = std::make_unique<asio::posix::stream_descriptor>(I.io, ::fcntl(master, F_DUPFD_CLOEXEC, 3));
+            s->stdin_pipes[t] = std::make_unique<asio::posix::stream_descriptor>(
+                I.io, ::fcntl(master, F_DUPFD_CLOEXEC, 3));
             auto o = std::make_unique<Step::Output>();
             o->fd = std::make_unique<asio::posix::stream_descriptor>(I.io, master);
             o->task = t;
@@ -573,7 +594,7 @@ std::string StepRunner::launch(const proto::StepLaunchRequest &req, uint32_t req
         auto wants_stdin = stdin_target(in_pat);
         if (wants_stdin.file) st.in_path = expand_step_path(in_pat, pc, t, spec.work_dir);
         for (int which = 0; which < 3 && pipes_ok; ++which) {
-            bool needed = which == 0 ? (!wants_stdin.file && wants_stdin.takes(t))
+            bool needed = which == 0   ? (!wants_stdin.file && wants_stdin.takes(t))
                           : which == 1 ? st.out_path.empty()
                                        : st.err_path.empty();
             if (!needed) continue;
@@ -615,7 +636,8 @@ std::string StepRunner::launch(const proto::StepLaunchRequest &req, uint32_t req
         std::filesystem::remove_all(s->spool, fec);
         return why;
     };
-    if (spec.record_fd < 0) return give_up("cannot create " + s->spool + "/records: " + std::strerror(errno));
+    if (spec.record_fd < 0)
+        return give_up("cannot create " + s->spool + "/records: " + std::strerror(errno));
     for (const auto &o : s->outputs) spec.drain_fds.push_back(o->fd->native_handle());
 
     HeldChild child = fork_held();
@@ -649,7 +671,8 @@ std::string StepRunner::launch(const proto::StepLaunchRequest &req, uint32_t req
         limits.mem_mb = cred->mem_per_node_mb()->Get(node_index);
     if (cred->cpu_ids() && node_index < cred->cpu_ids()->size())
         limits.cpus = cred->cpu_ids()->Get(node_index)->str();
-    if (std::string why = contain_step(I.pt(), s->job_id, s->step_id, pid, limits, s->label, &s->cont);
+    if (std::string why =
+            contain_step(I.pt(), s->job_id, s->step_id, pid, limits, s->label, &s->cont);
         !why.empty()) {
         release(child, false);
         ::close(status_fds[0]);
@@ -659,8 +682,8 @@ std::string StepRunner::launch(const proto::StepLaunchRequest &req, uint32_t req
     }
     s->contained = true;
     // Recorded before the shepherd may run: a droverd killed from here on finds it again.
-    if (!save_spooled_step(s->spool, {s->job_id, s->step_id, s->uid, s->gid, s->user, s->tasks, s->cont,
-                                      identify(pid)})) {
+    if (!save_spooled_step(s->spool, {s->job_id, s->step_id, s->uid, s->gid, s->user, s->tasks,
+                                      s->cont, identify(pid)})) {
         release(child, false);
         ::close(status_fds[0]);
         I.reaper.watch(pid, [](int, const struct rusage &) {});
@@ -686,7 +709,8 @@ std::string StepRunner::launch(const proto::StepLaunchRequest &req, uint32_t req
 
     // The I/O connection back to srun.
     s->io = std::make_unique<tcp::socket>(I.io);
-    std::string key_bytes = req.io_key() ? std::string(req.io_key()->begin(), req.io_key()->end()) : "";
+    std::string key_bytes =
+        req.io_key() ? std::string(req.io_key()->begin(), req.io_key()->end()) : "";
     key_bytes.resize(stepio::kKeyLen);
     std::string hello;
     stepio::frame(hello, stepio::Hello, 0, key_bytes + I.node);
@@ -694,11 +718,12 @@ std::string StepRunner::launch(const proto::StepLaunchRequest &req, uint32_t req
     boost::system::error_code ec;
     auto addr = asio::ip::make_address(str(req.io_host()), ec);
     if (ec) {
-        spdlog::warn("step {}: srun's address {} is not valid; output is dropped", s->label, str(req.io_host()));
+        spdlog::warn("step {}: srun's address {} is not valid; output is dropped", s->label,
+                     str(req.io_host()));
         s->io_closed = true;
     } else {
         tcp::endpoint ep(addr, req.io_port());
-        s->writing = true;  // nothing is written before the connection is up
+        s->writing = true; // nothing is written before the connection is up
         s->io->async_connect(ep, [self = impl_, s](boost::system::error_code e) {
             s->writing = false;
             if (e) return self->io_lost(s, "cannot connect to srun: " + e.message());
@@ -709,7 +734,7 @@ std::string StepRunner::launch(const proto::StepLaunchRequest &req, uint32_t req
         });
     }
     I.arm_sampling(s);
-    pids->push_back(pid);  // the tasks' pids come later, from the shepherd
+    pids->push_back(pid); // the tasks' pids come later, from the shepherd
     spdlog::info("step {} launched: {} task(s) for {}", s->label, s->tasks.size(), s->user);
     return {};
 }
@@ -718,7 +743,8 @@ std::string StepRunner::signal(uint32_t job_id, uint32_t step_id, int sig, bool 
                                uint32_t end_state, uint32_t requester) {
     auto &I = *impl_;
     auto it = I.steps.find({job_id, step_id});
-    if (it == I.steps.end()) return "no step " + std::to_string(job_id) + "." + std::to_string(step_id) + " here";
+    if (it == I.steps.end())
+        return "no step " + std::to_string(job_id) + "." + std::to_string(step_id) + " here";
     auto s = it->second;
     if (s->uid != requester && !I.is_admin(requester)) return "Access/permission denied";
     if (terminate) {
@@ -734,7 +760,8 @@ std::string StepRunner::stat(uint32_t job_id, uint32_t step_id, uint32_t request
                              StepUsageSummary *out, std::vector<int32_t> *pids) {
     auto &I = *impl_;
     auto it = I.steps.find({job_id, step_id});
-    if (it == I.steps.end()) return "no step " + std::to_string(job_id) + "." + std::to_string(step_id) + " here";
+    if (it == I.steps.end())
+        return "no step " + std::to_string(job_id) + "." + std::to_string(step_id) + " here";
     auto s = it->second;
     if (s->uid != requester && !I.is_admin(requester)) return "Access/permission denied";
     I.sample(s);
@@ -751,7 +778,8 @@ void StepRunner::recover() {
         I.launched.insert({job_id, step_id});
         I.jobs_here.insert(job_id);
     };
-    adoption.adopt = [&I, weak](const SpooledStep &found, const std::string &dir) -> std::function<void()> {
+    adoption.adopt = [&I, weak](const SpooledStep &found,
+                                const std::string &dir) -> std::function<void()> {
         auto s = std::make_shared<Step>();
         s->job_id = found.job_id;
         s->step_id = found.step_id;
@@ -785,7 +813,9 @@ void StepRunner::on_unkillable(std::function<void(const std::string &)> drain) {
     impl_->unkillable = std::move(drain);
 }
 
-void StepRunner::job_started_here(uint32_t job_id) { impl_->jobs_here.insert(job_id); }
+void StepRunner::job_started_here(uint32_t job_id) {
+    impl_->jobs_here.insert(job_id);
+}
 
 bool StepRunner::job_ended(uint32_t job_id) {
     auto &I = *impl_;
@@ -801,4 +831,4 @@ bool StepRunner::job_ended(uint32_t job_id) {
     return I.jobs_here.erase(job_id) > 0;
 }
 
-}  // namespace drover::noded
+} // namespace drover::noded

@@ -35,8 +35,8 @@ namespace drover::noded {
 // How a step ended on this node.
 struct StepEnd {
     uint32_t job_id = 0, step_id = 0;
-    int32_t exit_status = 0;   // the worst task's raw wait status
-    uint32_t state = 0;        // drover_job_state the node decided (OOM, TIMEOUT, CANCELLED); 0 none
+    int32_t exit_status = 0; // the worst task's raw wait status
+    uint32_t state = 0;      // drover_job_state the node decided (OOM, TIMEOUT, CANCELLED); 0 none
     StepUsageSummary usage;
 };
 
@@ -84,4 +84,4 @@ class StepRunner {
     std::shared_ptr<Impl> impl_;
 };
 
-}  // namespace drover::noded
+} // namespace drover::noded

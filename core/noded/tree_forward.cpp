@@ -1,4 +1,5 @@
-// tree_forward.cpp - serving a ForwardRequest: own share as the origin user, the rest down the tree.
+// tree_forward.cpp - serving a ForwardRequest: own share as the origin user, the rest down the
+// tree.
 #include "noded/tree_forward.hpp"
 
 #include <drover/plugin.h>
@@ -6,7 +7,7 @@
 #include <algorithm>
 #include <chrono>
 
-#include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
+#include <utility> // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
 
@@ -49,9 +50,10 @@ struct OutcomeResponder : net::Responder {
     std::function<void(int, std::string)> done;
 };
 
-}  // namespace
+} // namespace
 
-void serve_forward(NodeShared &sh, const std::string &self, const std::shared_ptr<net::Request> &req,
+void serve_forward(NodeShared &sh, const std::string &self,
+                   const std::shared_ptr<net::Request> &req,
                    const std::shared_ptr<net::Responder> &resp, const ShareHandler &run_here) {
     const auto *f = req->msg->body_as_ForwardRequest();
     std::vector<std::string> nodes;
@@ -69,7 +71,8 @@ void serve_forward(NodeShared &sh, const std::string &self, const std::shared_pt
     // end of a branch is answered at once and needs no ForwardAccepted before it, which spares most
     // hops of a ping round a frame (anything else may keep the loop busy a while: accepted first).
     bool quick_ping = nodes.size() == 1 &&
-                flatbuffers::GetRoot<proto::Message>(f->inner()->data())->body_type() == proto::Body::PingRequest;
+                      flatbuffers::GetRoot<proto::Message>(f->inner()->data())->body_type() ==
+                          proto::Body::PingRequest;
     if (!quick_ping) resp->accept();
     int timeout = int(std::min(f->timeout_ms(), kMaxForwardTimeoutMs));
 
@@ -80,7 +83,8 @@ void serve_forward(NodeShared &sh, const std::string &self, const std::shared_pt
         flatbuffers::FlatBufferBuilder fbb(256 + results->size() * 48);
         std::vector<flatbuffers::Offset<proto::NodeResult>> rs;
         for (const auto &r : *results)
-            rs.push_back(proto::CreateNodeResultDirect(fbb, r.node.c_str(), r.rc, r.message.c_str()));
+            rs.push_back(
+                proto::CreateNodeResultDirect(fbb, r.node.c_str(), r.rc, r.message.c_str()));
         auto v = fbb.CreateVector(rs);
         fbb.Finish(proto::CreateMessage(fbb, proto::Body::ForwardResponse,
                                         proto::CreateForwardResponse(fbb, v).Union()));
@@ -101,16 +105,18 @@ void serve_forward(NodeShared &sh, const std::string &self, const std::shared_pt
         done();
     };
     int own_ms = timeout * 9 / 10;
-    auto due = std::make_shared<boost::asio::steady_timer>(sh.io, std::chrono::milliseconds(own_ms));
+    auto due =
+        std::make_shared<boost::asio::steady_timer>(sh.io, std::chrono::milliseconds(own_ms));
     due->async_wait([own_done, due, own_ms](boost::system::error_code ec) {
         if (!ec) own_done(DROVER_EIO, "no answer within " + std::to_string(own_ms) + " ms");
     });
     run_here(inner, std::make_shared<OutcomeResponder>([own_done, due](int rc, std::string text) {
-        due->cancel();
-        own_done(rc, std::move(text));
-    }));
+                 due->cancel();
+                 own_done(rc, std::move(text));
+             }));
     // The rest, split again, on the origin's behalf; they answer before this node must.
-    std::vector<std::string> rest(std::make_move_iterator(nodes.begin() + 1), std::make_move_iterator(nodes.end()));
+    std::vector<std::string> rest(std::make_move_iterator(nodes.begin() + 1),
+                                  std::make_move_iterator(nodes.end()));
     int child_timeout = std::max(200, timeout * 8 / 10);
     const Config &conf = sh.conf;
     auto resolve = [&conf](const std::string &n, std::string *host, uint16_t *port) {
@@ -120,14 +126,15 @@ void serve_forward(NodeShared &sh, const std::string &self, const std::shared_pt
         *port = conf.node_port(*c);
         return true;
     };
-    net::forward(sh.io, resolve, std::move(rest), f->tree_width(), child_timeout,
-                 {f->inner()->data(), f->inner()->size()}, sh.auth.self_signer(),
-                 [results, done](std::vector<net::NodeOutcome> rs) {
-                     for (auto &r : rs) results->push_back(std::move(r));
-                     done();
-                 },
-                 &sh.calls_io, *origin);
-    if (quick_ping && *waiting > 0) resp->accept();  // (not answered after all)
+    net::forward(
+        sh.io, resolve, std::move(rest), f->tree_width(), child_timeout,
+        {f->inner()->data(), f->inner()->size()}, sh.auth.self_signer(),
+        [results, done](std::vector<net::NodeOutcome> rs) {
+            for (auto &r : rs) results->push_back(std::move(r));
+            done();
+        },
+        &sh.calls_io, *origin);
+    if (quick_ping && *waiting > 0) resp->accept(); // (not answered after all)
 }
 
-}  // namespace drover::noded
+} // namespace drover::noded

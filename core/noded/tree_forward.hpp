@@ -14,7 +14,7 @@
 namespace drover::net {
 struct Request;
 class Responder;
-}  // namespace drover::net
+} // namespace drover::net
 
 namespace drover::noded {
 
@@ -27,7 +27,8 @@ using ShareHandler =
 // Serves req, a verified ForwardRequest that reached node self: runs its inner request here
 // through run_here as the origin user, forwards it to the rest of its nodes, and answers resp
 // with the ForwardResponse of them all.
-void serve_forward(NodeShared &sh, const std::string &self, const std::shared_ptr<net::Request> &req,
+void serve_forward(NodeShared &sh, const std::string &self,
+                   const std::shared_ptr<net::Request> &req,
                    const std::shared_ptr<net::Responder> &resp, const ShareHandler &run_here);
 
-}  // namespace drover::noded
+} // namespace drover::noded

@@ -8,6 +8,8 @@
 namespace drover::plugin {
 
 // A view of s, valid while s is alive and unchanged.
-inline drover_str cstr(const std::string &s) { return {s.data(), s.size()}; }
+inline drover_str cstr(const std::string &s) {
+    return {s.data(), s.size()};
+}
 
-}  // namespace drover::plugin
+} // namespace drover::plugin

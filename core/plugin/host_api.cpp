@@ -17,30 +17,31 @@ namespace {
 // Key that answers the directory holding slurm.conf when the core did not put it in Config::raw.
 constexpr std::string_view kConfigDirKey = "drover.config_dir";
 
-std::shared_ptr<spdlog::logger> plugin_logger()
-{
+std::shared_ptr<spdlog::logger> plugin_logger() {
     auto logger = spdlog::get("plugin");
     return logger ? logger : spdlog::default_logger();
 }
 
-spdlog::level::level_enum to_spdlog(int level)
-{
+spdlog::level::level_enum to_spdlog(int level) {
     switch (level) {
-    case DROVER_LOG_DEBUG: return spdlog::level::debug;
-    case DROVER_LOG_INFO: return spdlog::level::info;
-    case DROVER_LOG_WARN: return spdlog::level::warn;
-    case DROVER_LOG_ERROR: return spdlog::level::err;
-    default: return level > DROVER_LOG_ERROR ? spdlog::level::err : spdlog::level::debug;
+    case DROVER_LOG_DEBUG:
+        return spdlog::level::debug;
+    case DROVER_LOG_INFO:
+        return spdlog::level::info;
+    case DROVER_LOG_WARN:
+        return spdlog::level::warn;
+    case DROVER_LOG_ERROR:
+        return spdlog::level::err;
+    default:
+        return level > DROVER_LOG_ERROR ? spdlog::level::err : spdlog::level::debug;
     }
 }
 
-std::string_view view_of(drover_str s)
-{
+std::string_view view_of(drover_str s) {
     return s.ptr ? std::string_view(s.ptr, s.len) : std::string_view();
 }
 
-void host_log(drover_ctx *ctx, int level, drover_str msg)
-{
+void host_log(drover_ctx *ctx, int level, drover_str msg) {
     try {
         plugin_logger()->log(to_spdlog(level), "[{}] {}", ctx ? ctx->id : "?", view_of(msg));
     } catch (...) {
@@ -48,11 +49,9 @@ void host_log(drover_ctx *ctx, int level, drover_str msg)
     }
 }
 
-int host_conf_get(drover_ctx *ctx, drover_str key, drover_str *value_out)
-{
+int host_conf_get(drover_ctx *ctx, drover_str key, drover_str *value_out) {
     try {
-        if (!ctx || !ctx->conf || !value_out)
-            return DROVER_EINVAL;
+        if (!ctx || !ctx->conf || !value_out) return DROVER_EINVAL;
         std::string lower(view_of(key));
         std::transform(lower.begin(), lower.end(), lower.begin(),
                        [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
@@ -70,15 +69,13 @@ int host_conf_get(drover_ctx *ctx, drover_str key, drover_str *value_out)
     }
 }
 
-const char *host_role(drover_ctx *ctx)
-{
+const char *host_role(drover_ctx *ctx) {
     return ctx ? ctx->role.c_str() : "";
 }
 
-}  // namespace
+} // namespace
 
-const drover_host_api &host_api()
-{
+const drover_host_api &host_api() {
     static const drover_host_api api = {
         .struct_size = sizeof(drover_host_api),
         .abi_major = DROVER_ABI_MAJOR,
@@ -90,8 +87,7 @@ const drover_host_api &host_api()
     return api;
 }
 
-drover_ctx make_host_context(std::string id, const Config &conf, std::string role)
-{
+drover_ctx make_host_context(std::string id, const Config &conf, std::string role) {
     drover_ctx ctx;
     ctx.id = std::move(id);
     ctx.conf = &conf;
@@ -103,4 +99,4 @@ drover_ctx make_host_context(std::string id, const Config &conf, std::string rol
     return ctx;
 }
 
-}  // namespace drover::plugin
+} // namespace drover::plugin

@@ -13,10 +13,10 @@ struct Config;
 // OWNERSHIP: owned by the PluginSet's record of that plugin; lives from before init() until after
 // fini() returns. conf is borrowed from the PluginSet's owner and must outlive it.
 struct drover_ctx {
-    std::string id;          // "select/linear": the log tag
+    std::string id; // "select/linear": the log tag
     const drover::Config *conf = nullptr;
-    std::string role;        // "ctld", "noded" or "cli"
-    std::string config_dir;  // directory of conf->path; answers conf_get("drover.config_dir")
+    std::string role;       // "ctld", "noded" or "cli"
+    std::string config_dir; // directory of conf->path; answers conf_get("drover.config_dir")
 };
 
 namespace drover::plugin {
@@ -27,4 +27,4 @@ const drover_host_api &host_api();
 // A context for plugin `id` loaded by a daemon in `role`.
 drover_ctx make_host_context(std::string id, const Config &conf, std::string role);
 
-}  // namespace drover::plugin
+} // namespace drover::plugin

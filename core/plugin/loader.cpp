@@ -25,8 +25,7 @@ constexpr const char *kEntrySymbol = "drover_plugin_entry";
 // Boost.DLL reports a failed dlopen as "bad file descriptor"; the dynamic linker's own message
 // ("undefined symbol: foo", "wrong ELF class") is what an admin needs, so prefer dlerror().
 // It usually repeats the path first; drop that, since our line already starts with it.
-std::string load_failure(const std::string &path, const dll::fs::error_code &ec)
-{
+std::string load_failure(const std::string &path, const dll::fs::error_code &ec) {
     const char *why = ::dlerror();
     std::string text = why ? why : ec.message();
     std::string_view prefix = path;
@@ -36,12 +35,11 @@ std::string load_failure(const std::string &path, const dll::fs::error_code &ec)
     return text;
 }
 
-}  // namespace
+} // namespace
 
-Library::Library(const std::string &path) : impl_(std::make_unique<Impl>()), path_(path)
-{
+Library::Library(const std::string &path) : impl_(std::make_unique<Impl>()), path_(path) {
     dll::fs::error_code ec;
-    ::dlerror();  // clear any stale message
+    ::dlerror(); // clear any stale message
     impl_->lib.load(path, ec, dll::load_mode::rtld_now | dll::load_mode::rtld_local);
     if (ec || !impl_->lib.is_loaded())
         throw LoadError(path + ": cannot load: " + load_failure(path, ec));
@@ -53,4 +51,4 @@ Library::Library(const std::string &path) : impl_(std::make_unique<Impl>()), pat
 
 Library::~Library() = default;
 
-}  // namespace drover::plugin
+} // namespace drover::plugin

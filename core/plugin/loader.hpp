@@ -29,10 +29,10 @@ class Library {
     const std::string &path() const { return path_; }
 
   private:
-    struct Impl;  // the Boost.DLL handle
+    struct Impl; // the Boost.DLL handle
     std::unique_ptr<Impl> impl_;
     std::string path_;
     drover_plugin_entry_fn entry_ = nullptr;
 };
 
-}  // namespace drover::plugin
+} // namespace drover::plugin

@@ -30,9 +30,9 @@ namespace drover::plugin {
 // then the context goes, and the library is unloaded last.
 struct PluginSet::Loaded {
     std::unique_ptr<Library> lib;
-    const drover_plugin_desc *desc = nullptr;  // static storage inside lib
+    const drover_plugin_desc *desc = nullptr; // static storage inside lib
     drover_ctx ctx;
-    void *state = nullptr;                     // the plugin's, from init
+    void *state = nullptr; // the plugin's, from init
     bool initialized = false;
 
     Loaded() = default;
@@ -50,27 +50,22 @@ constexpr uint32_t kDescMinSize = offsetof(drover_plugin_desc, ops) + sizeof(voi
 // Every ops table starts with its uint32_t struct_size.
 constexpr uint32_t kOpsMinSize = sizeof(uint32_t);
 
-std::shared_ptr<spdlog::logger> logger()
-{
+std::shared_ptr<spdlog::logger> logger() {
     auto l = spdlog::get("plugin");
     return l ? l : spdlog::default_logger();
 }
 
 // Slurm spellings that name a Drover plugin under another name.
-std::string canonical_id(const std::string &id)
-{
-    if (id == "auth/slurm")
-        return "auth/key";
-    if (id == "select/cons_res")
-        return "select/cons_tres";
+std::string canonical_id(const std::string &id) {
+    if (id == "auth/slurm") return "auth/key";
+    if (id == "select/cons_res") return "select/cons_tres";
     constexpr std::string_view kAcctPrefix = "accounting_storage/";
     if (id.compare(0, kAcctPrefix.size(), kAcctPrefix) == 0)
         return "accounting/" + id.substr(kAcctPrefix.size());
     return id;
 }
 
-std::pair<std::string, std::string> split_id(const std::string &id)
-{
+std::pair<std::string, std::string> split_id(const std::string &id) {
     auto slash = id.find('/');
     if (slash == std::string::npos || slash == 0 || slash + 1 == id.size() ||
         id.find('/', slash + 1) != std::string::npos)
@@ -84,19 +79,18 @@ std::pair<std::string, std::string> split_id(const std::string &id)
 }
 
 // Text a plugin wrote, made safe for a one-line message.
-std::string one_line(const char *text, size_t cap)
-{
+std::string one_line(const char *text, size_t cap) {
     std::string s(text, strnlen(text, cap));
     for (char &c : s)
-        if (c == '\n' || c == '\r')
-            c = ' ';
+        if (c == '\n' || c == '\r') c = ' ';
     return s;
 }
 
-const char *or_empty(const char *s) { return s ? s : ""; }
+const char *or_empty(const char *s) {
+    return s ? s : "";
+}
 
-const drover_plugin_desc *call_entry(const Library &lib)
-{
+const drover_plugin_desc *call_entry(const Library &lib) {
     try {
         return lib.entry()(DROVER_ABI_MAJOR, DROVER_ABI_MINOR);
     } catch (const std::exception &e) {
@@ -108,8 +102,7 @@ const drover_plugin_desc *call_entry(const Library &lib)
 
 // Identity and version checks, in the order a reader would ask them.
 void check_descriptor(const std::string &path, const drover_plugin_desc *d, const std::string &type,
-                      const std::string &name)
-{
+                      const std::string &name) {
     const std::string host_abi =
         std::to_string(DROVER_ABI_MAJOR) + "." + std::to_string(DROVER_ABI_MINOR);
     if (!d)
@@ -127,8 +120,7 @@ void check_descriptor(const std::string &path, const drover_plugin_desc *d, cons
     if (type != or_empty(d->type) || name != or_empty(d->name))
         throw LoadError(path + ": is " + or_empty(d->type) + "/" + or_empty(d->name) +
                         ", expected " + type + "/" + name);
-    if (!d->ops)
-        throw LoadError(path + ": " + type + "/" + name + " has no operations table");
+    if (!d->ops) throw LoadError(path + ": " + type + "/" + name + " has no operations table");
     uint32_t ops_size;
     std::memcpy(&ops_size, d->ops, sizeof ops_size);
     if (ops_size < kOpsMinSize)
@@ -141,7 +133,10 @@ struct RequiredOp {
     const char *name;
     size_t offset;
 };
-#define DROVER_REQUIRED_OP(T, member) RequiredOp{#member, offsetof(T, member)}
+#define DROVER_REQUIRED_OP(T, member)                                                              \
+    RequiredOp {                                                                                   \
+#member, offsetof(T, member)                                                               \
+    }
 
 constexpr RequiredOp kSelectRequired[] = {
     DROVER_REQUIRED_OP(drover_select_ops, node_init),
@@ -169,8 +164,7 @@ constexpr RequiredOp kProctrackRequired[] = {
 // The plugin's table in the core's layout: copied up to min(sizes), the rest zero (NULL ops).
 // struct_size then says how much of the copy came from the plugin.
 template <class Ops>
-Ops copy_ops(const void *plugin_ops)
-{
+Ops copy_ops(const void *plugin_ops) {
     Ops ops;
     std::memset(&ops, 0, sizeof ops);
     uint32_t plugin_size;
@@ -183,8 +177,7 @@ Ops copy_ops(const void *plugin_ops)
 
 template <class Ops>
 void check_required(const std::string &path, const std::string &id, const std::string &type,
-                    const Ops &ops, std::span<const RequiredOp> required)
-{
+                    const Ops &ops, std::span<const RequiredOp> required) {
     for (const RequiredOp &op : required) {
         void *fn;
         std::memcpy(&fn, reinterpret_cast<const char *>(&ops) + op.offset, sizeof fn);
@@ -194,8 +187,7 @@ void check_required(const std::string &path, const std::string &id, const std::s
     }
 }
 
-void run_init(PluginSet::Loaded &rec, const std::string &path, const std::string &id)
-{
+void run_init(PluginSet::Loaded &rec, const std::string &path, const std::string &id) {
     if (!rec.desc->init) {
         rec.initialized = true;
         return;
@@ -211,8 +203,7 @@ void run_init(PluginSet::Loaded &rec, const std::string &path, const std::string
     }
     if (rc != DROVER_OK) {
         std::string text = one_line(err.text, sizeof err.text);
-        if (text.empty())
-            text = "error " + std::to_string(rc);
+        if (text.empty()) text = "error " + std::to_string(rc);
         throw LoadError(path + ": " + id + " init failed: " + text);
     }
     rec.initialized = true;
@@ -222,8 +213,7 @@ void run_init(PluginSet::Loaded &rec, const std::string &path, const std::string
 template <class Ops>
 void bind_plugin(Bound<Ops> &slot, PluginSet::Loaded &rec, const std::string &path,
                  const std::string &id, const std::string &type,
-                 std::span<const RequiredOp> required)
-{
+                 std::span<const RequiredOp> required) {
     if (slot)
         throw LoadError(path + ": a " + type + " plugin is already loaded (" + slot.id + " from " +
                         slot.path + ")");
@@ -236,12 +226,10 @@ void bind_plugin(Bound<Ops> &slot, PluginSet::Loaded &rec, const std::string &pa
     slot.path = path;
 }
 
-}  // namespace
+} // namespace
 
-PluginSet::Loaded::~Loaded()
-{
-    if (!initialized || !desc || !desc->fini)
-        return;
+PluginSet::Loaded::~Loaded() {
+    if (!initialized || !desc || !desc->fini) return;
     try {
         desc->fini(state);
     } catch (const std::exception &e) {
@@ -253,49 +241,41 @@ PluginSet::Loaded::~Loaded()
 
 PluginSet::PluginSet(const Config &conf, std::string role) : conf_(conf), role_(std::move(role)) {}
 
-PluginSet::~PluginSet()
-{
+PluginSet::~PluginSet() {
     // Reverse load order: a plugin loaded later may rely on one loaded earlier.
-    while (!loaded_.empty())
-        loaded_.pop_back();
+    while (!loaded_.empty()) loaded_.pop_back();
 }
 
-std::vector<std::string> PluginSet::search_dirs() const
-{
+std::vector<std::string> PluginSet::search_dirs() const {
     std::vector<std::string> dirs;
-    if (conf_.plugin_dir.empty())
-        return {DROVER_BUILD_PLUGIN_DIR, DROVER_INSTALL_PLUGIN_DIR};
+    if (conf_.plugin_dir.empty()) return {DROVER_BUILD_PLUGIN_DIR, DROVER_INSTALL_PLUGIN_DIR};
     std::string_view rest = conf_.plugin_dir;
     while (!rest.empty()) {
         auto colon = rest.find(':');
         std::string_view dir = rest.substr(0, colon);
-        if (!dir.empty())
-            dirs.emplace_back(dir);
+        if (!dir.empty()) dirs.emplace_back(dir);
         rest = colon == std::string_view::npos ? std::string_view() : rest.substr(colon + 1);
     }
     return dirs;
 }
 
-void PluginSet::load(const std::string &id)
-{
+void PluginSet::load(const std::string &id) {
     const std::string canon = canonical_id(id);
-    split_id(canon);  // refuse a malformed id or unknown type before touching the disk
+    split_id(canon); // refuse a malformed id or unknown type before touching the disk
     const std::string file = plugin_file_name(canon);
     const auto dirs = search_dirs();
     std::string tried;
     for (const auto &dir : dirs) {
         std::filesystem::path path = std::filesystem::path(dir) / file;
         std::error_code ec;
-        if (std::filesystem::is_regular_file(path, ec))
-            return load_file(path.string(), canon);
+        if (std::filesystem::is_regular_file(path, ec)) return load_file(path.string(), canon);
         tried += (tried.empty() ? "" : ":") + dir;
     }
     throw LoadError(canon + ": " + file + " not found in " +
                     (tried.empty() ? "(no directory)" : tried));
 }
 
-void PluginSet::load_file(const std::string &path, const std::string &id_in)
-{
+void PluginSet::load_file(const std::string &path, const std::string &id_in) {
     const std::string id = canonical_id(id_in);
     const auto [type, name] = split_id(id);
 
@@ -304,7 +284,7 @@ void PluginSet::load_file(const std::string &path, const std::string &id_in)
     rec->desc = call_entry(*rec->lib);
     check_descriptor(path, rec->desc, type, name);
     rec->ctx = make_host_context(id, conf_, role_);
-    loaded_.reserve(loaded_.size() + 1);  // so that recording rec below cannot fail
+    loaded_.reserve(loaded_.size() + 1); // so that recording rec below cannot fail
 
     if (type == "select")
         bind_plugin(select_, *rec, path, id, type, kSelectRequired);
@@ -319,20 +299,18 @@ void PluginSet::load_file(const std::string &path, const std::string &id_in)
     else if (type == "proctrack")
         bind_plugin(proctrack_, *rec, path, id, type, kProctrackRequired);
     else
-        throw LoadError(path + ": unknown plugin type " + type);  // split_id let it through
+        throw LoadError(path + ": unknown plugin type " + type); // split_id let it through
 
     logger()->info("[{}] loaded {} version {} (ABI {}.{})", id, path, or_empty(rec->desc->version),
                    rec->desc->abi_major, rec->desc->abi_minor);
     loaded_.push_back(std::move(rec));
 }
 
-std::string plugin_file_name(std::string_view id)
-{
+std::string plugin_file_name(std::string_view id) {
     std::string file(id);
     for (char &c : file)
-        if (c == '/')
-            c = '_';
+        if (c == '/') c = '_';
     return file + ".so";
 }
 
-}  // namespace drover::plugin
+} // namespace drover::plugin

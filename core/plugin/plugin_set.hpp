@@ -38,8 +38,8 @@ template <class Ops>
 struct Bound {
     Ops ops{};
     void *state = nullptr;
-    std::string id;    // "select/linear"
-    std::string path;  // the file it came from
+    std::string id;   // "select/linear"
+    std::string path; // the file it came from
     explicit operator bool() const { return !id.empty(); }
 };
 
@@ -74,7 +74,7 @@ class PluginSet {
     // The directories searched, in order.
     std::vector<std::string> search_dirs() const;
 
-    struct Loaded;  // one loaded plugin (library, descriptor, state, host context)
+    struct Loaded; // one loaded plugin (library, descriptor, state, host context)
 
   private:
     const Config &conf_;
@@ -91,4 +91,4 @@ class PluginSet {
 // The file name for a plugin id: "select/linear" -> "select_linear.so".
 std::string plugin_file_name(std::string_view id);
 
-}  // namespace drover::plugin
+} // namespace drover::plugin

@@ -9,11 +9,13 @@
 
 namespace drover::proto {
 
-inline std::string str(const flatbuffers::String *s) { return s ? s->str() : std::string(); }
+inline std::string str(const flatbuffers::String *s) {
+    return s ? s->str() : std::string();
+}
 
 template <class T>
 std::vector<T> vec(const flatbuffers::Vector<T> *v) {
     return v ? std::vector<T>(v->begin(), v->end()) : std::vector<T>();
 }
 
-}  // namespace drover::proto
+} // namespace drover::proto

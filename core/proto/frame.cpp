@@ -22,8 +22,10 @@ uint32_t get_u32(const uint8_t *p) {
 // The smallest preamble: an empty receiver, the digest, an empty credential.
 constexpr std::size_t kMinPreamble = 1 + kDigestSize + 2;
 
-bool known_type(uint8_t t) { return t > uint8_t(Body::NONE) && t <= uint8_t(Body::MAX); }
-}  // namespace
+bool known_type(uint8_t t) {
+    return t > uint8_t(Body::NONE) && t <= uint8_t(Body::MAX);
+}
+} // namespace
 
 void encode_frame_header(uint8_t out[kFrameHeaderSize], const FrameHeader &h) {
     put_u32(out, kFrameMagic);
@@ -95,7 +97,7 @@ std::vector<uint8_t> seal_input(Body type, uint32_t body_len, std::string_view t
     static constexpr char kTag[] = "drover frame seal v2";
     std::vector<uint8_t> out(sizeof kTag + 1 + 4 + 1 + to.size() + digest.size());
     uint8_t *p = out.data();
-    std::memcpy(p, kTag, sizeof kTag);  // with its NUL: the tag ends where the fields begin
+    std::memcpy(p, kTag, sizeof kTag); // with its NUL: the tag ends where the fields begin
     p += sizeof kTag;
     *p++ = uint8_t(type);
     put_u32(p, body_len);
@@ -127,12 +129,14 @@ Body message_type(std::span<const uint8_t> message) {
 
 std::vector<uint8_t> make_frame(std::span<const uint8_t> message, std::string_view to,
                                 std::span<const uint8_t> digest, std::span<const uint8_t> cred) {
-    if (to.size() > kMaxReceiver) throw std::invalid_argument("receiver name too long: " + std::string(to));
+    if (to.size() > kMaxReceiver)
+        throw std::invalid_argument("receiver name too long: " + std::string(to));
     if (digest.size() != kDigestSize) throw std::invalid_argument("digest must be 32 bytes");
     std::size_t preamble = 1 + to.size() + kDigestSize + 2 + cred.size();
     if (preamble > kMaxPreamble) throw std::invalid_argument("credential too long for a frame");
     std::vector<uint8_t> out(kFrameHeaderSize + preamble + message.size());
-    encode_frame_header(out.data(), {message_type(message), uint32_t(preamble), uint32_t(message.size())});
+    encode_frame_header(out.data(),
+                        {message_type(message), uint32_t(preamble), uint32_t(message.size())});
     uint8_t *p = out.data() + kFrameHeaderSize;
     *p++ = uint8_t(to.size());
     std::memcpy(p, to.data(), to.size());
@@ -152,4 +156,4 @@ std::string body_name(Body b) {
     return EnumNameBody(b);
 }
 
-}  // namespace drover::proto
+} // namespace drover::proto

@@ -26,13 +26,13 @@
 
 namespace drover::proto {
 
-inline constexpr uint32_t kFrameMagic = 0x44525652;  // "DRVR"
+inline constexpr uint32_t kFrameMagic = 0x44525652; // "DRVR"
 inline constexpr uint16_t kProtocolVersion = 2;
 inline constexpr std::size_t kFrameHeaderSize = 16;
 inline constexpr std::size_t kMaxPreamble = 1024;
 inline constexpr std::size_t kMaxReceiver = 255;
 inline constexpr std::size_t kDigestSize = 32;
-inline constexpr uint32_t kMaxFrameBody = 1u << 30;  // a reply listing every job; a 512 MiB script
+inline constexpr uint32_t kMaxFrameBody = 1u << 30; // a reply listing every job; a 512 MiB script
 
 using Digest = std::array<uint8_t, kDigestSize>;
 
@@ -55,7 +55,7 @@ std::string decode_frame_header(const uint8_t in[kFrameHeaderSize], FrameHeader 
 // A parsed preamble. Views point into the caller's buffer.
 struct Preamble {
     std::string_view to;
-    std::span<const uint8_t> digest;  // kDigestSize bytes
+    std::span<const uint8_t> digest; // kDigestSize bytes
     std::span<const uint8_t> cred;
 };
 
@@ -83,4 +83,4 @@ std::vector<uint8_t> make_frame(std::span<const uint8_t> message, std::string_vi
 // The message type's name for logs ("JobSubmitRequest"); "type N" for an unknown one.
 std::string body_name(Body b);
 
-}  // namespace drover::proto
+} // namespace drover::proto

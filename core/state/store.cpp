@@ -17,14 +17,18 @@ void check(int rc, const char *what) {
     if (rc != MDB_SUCCESS) throw StateError(std::string(what) + ": " + mdb_strerror(rc));
 }
 
-MDB_val val(Bytes b) { return MDB_val{b.size(), const_cast<uint8_t *>(b.data())}; }
-Bytes bytes(const MDB_val &v) { return {static_cast<const uint8_t *>(v.mv_data), v.mv_size}; }
+MDB_val val(Bytes b) {
+    return MDB_val{b.size(), const_cast<uint8_t *>(b.data())};
+}
+Bytes bytes(const MDB_val &v) {
+    return {static_cast<const uint8_t *>(v.mv_data), v.mv_size};
+}
 
 constexpr const char *kTableNames[] = {"jobs", "scripts", "nodes", "meta", "acct_spool", "steps"};
 constexpr int kTables = kTableCount;
 static_assert(std::size(kTableNames) == kTables);
 
-}  // namespace
+} // namespace
 
 struct Store::Env {
     MDB_env *env = nullptr;
@@ -36,7 +40,8 @@ struct Store::Env {
     }
 };
 
-Store::Store(const std::string &dir, bool sync_each_commit, uint64_t map_bytes) : dir_(dir), env_(new Env) {
+Store::Store(const std::string &dir, bool sync_each_commit, uint64_t map_bytes)
+    : dir_(dir), env_(new Env) {
     if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST)
         throw StateError("cannot create " + dir + ": " + std::strerror(errno));
     // One process owns a state directory: a backup controller replicates into its own (a
@@ -51,11 +56,13 @@ Store::Store(const std::string &dir, bool sync_each_commit, uint64_t map_bytes) 
     check(mdb_env_create(&env_->env), "mdb_env_create");
     check(mdb_env_set_maxdbs(env_->env, kTables), "mdb_env_set_maxdbs");
     // Address space only: the file grows as it fills, up to this size (puts beyond it fail with
-    // MDB_MAP_FULL, which the controller avoids by refusing submissions first: Committer::room_for).
+    // MDB_MAP_FULL, which the controller avoids by refusing submissions first:
+    // Committer::room_for).
     check(mdb_env_set_mapsize(env_->env, std::size_t(map_bytes)), "mdb_env_set_mapsize");
     unsigned flags = MDB_NOTLS | (sync_each_commit ? 0 : MDB_NOSYNC);
     int rc = mdb_env_open(env_->env, dir.c_str(), flags, 0600);
-    if (rc != MDB_SUCCESS) throw StateError("cannot open state in " + dir + ": " + mdb_strerror(rc));
+    if (rc != MDB_SUCCESS)
+        throw StateError("cannot open state in " + dir + ": " + mdb_strerror(rc));
     MDB_txn *txn = nullptr;
     check(mdb_txn_begin(env_->env, nullptr, 0, &txn), "mdb_txn_begin");
     for (int i = 0; i < kTables; ++i) {
@@ -76,7 +83,8 @@ Store::Txn Store::begin() {
     return Txn(*this, txn);
 }
 
-Store::Txn::Txn(Txn &&o) noexcept : store_(o.store_), txn_(o.txn_), log_(o.log_), bytes_put_(o.bytes_put_) {
+Store::Txn::Txn(Txn &&o) noexcept
+    : store_(o.store_), txn_(o.txn_), log_(o.log_), bytes_put_(o.bytes_put_) {
     o.txn_ = nullptr;
 }
 
@@ -88,7 +96,8 @@ void Store::Txn::put(Table t, Bytes key, Bytes value) {
     MDB_val k = val(key), v = val(value);
     check(mdb_put(static_cast<MDB_txn *>(txn_), store_->env_->dbi[int(t)], &k, &v, 0), "mdb_put");
     bytes_put_ += key.size() + value.size();
-    if (log_) log_->push_back({t, Change::Put, {key.begin(), key.end()}, {value.begin(), value.end()}});
+    if (log_)
+        log_->push_back({t, Change::Put, {key.begin(), key.end()}, {value.begin(), value.end()}});
 }
 
 void Store::Txn::del(Table t, Bytes key) {
@@ -105,9 +114,12 @@ void Store::Txn::clear(Table t) {
 
 void Store::Txn::apply(const Change &c) {
     switch (c.kind) {
-    case Change::Put: return put(c.table, c.key, c.value);
-    case Change::Del: return del(c.table, c.key);
-    case Change::Clear: return clear(c.table);
+    case Change::Put:
+        return put(c.table, c.key, c.value);
+    case Change::Del:
+        return del(c.table, c.key);
+    case Change::Clear:
+        return clear(c.table);
     }
     throw StateError("unknown change kind " + std::to_string(int(c.kind)));
 }
@@ -138,8 +150,8 @@ void Store::scan_from(Table t, Bytes from, const std::function<bool(Bytes, Bytes
     MDB_val k = val(from), v;
     try {
         for (rc = mdb_cursor_get(cur, &k, &v, from.empty() ? MDB_FIRST : MDB_SET_RANGE);
-             rc == MDB_SUCCESS && fn(bytes(k), bytes(v)); rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
-        }
+             rc == MDB_SUCCESS && fn(bytes(k), bytes(v));
+             rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {}
     } catch (...) {
         mdb_cursor_close(cur);
         mdb_txn_abort(txn);
@@ -161,7 +173,9 @@ std::optional<std::vector<uint8_t>> Store::get(Table t, Bytes key) const {
     return out;
 }
 
-void Store::sync() { check(mdb_env_sync(env_->env, 1), "mdb_env_sync"); }
+void Store::sync() {
+    check(mdb_env_sync(env_->env, 1), "mdb_env_sync");
+}
 
 Store::Space Store::space(bool free_list) const {
     MDB_envinfo info;
@@ -236,4 +250,4 @@ void put_meta_u64(Store::Txn &t, std::string_view name, uint64_t v) {
     t.put(Table::Meta, as_bytes(name), {b, 8});
 }
 
-}  // namespace drover::state
+} // namespace drover::state

@@ -2,8 +2,9 @@
 //
 // Tables: jobs (job id -> JobInfo record), scripts (job id -> the submit request as received),
 // nodes (name -> NodeInfo record: admin state and reasons), meta (small named counters such as
-// the next job id), steps (job id + step id -> StepRecord of a running step). Writes happen in one transaction per batch of changes on the controller's
-// event loop; the loop answers clients only after that batch has committed.
+// the next job id), steps (job id + step id -> StepRecord of a running step). Writes happen in one
+// transaction per batch of changes on the controller's event loop; the loop answers clients only
+// after that batch has committed.
 //
 // Durability: commits are written to the file before a client is answered, so killing the
 // process at any moment loses nothing acknowledged. The file is fsynced on every commit when
@@ -87,14 +88,16 @@ class Store {
     // Calls fn for every record of t in key order (read transaction).
     void scan(Table t, const std::function<void(Bytes key, Bytes value)> &fn) const;
     // Calls fn for the records of t from the first key >= from, until fn returns false.
-    void scan_from(Table t, Bytes from, const std::function<bool(Bytes key, Bytes value)> &fn) const;
+    void scan_from(Table t, Bytes from,
+                   const std::function<bool(Bytes key, Bytes value)> &fn) const;
     std::optional<std::vector<uint8_t>> get(Table t, Bytes key) const;
     // Flushes committed data to disk now.
     void sync();
 
     // How much room the map has left, as of the last commit: the pages past the last one used,
     // and, with free_list, also the pages LMDB's free list holds for reuse (records deleted;
-    // counting them reads the whole free list, so ask for them only when the first figure is short).
+    // counting them reads the whole free list, so ask for them only when the first figure is
+    // short).
     struct Space {
         uint64_t map_bytes = 0;
         uint64_t free_bytes = 0;
@@ -125,4 +128,4 @@ inline Bytes as_bytes(std::string_view s) {
 uint64_t get_meta_u64(const Store &s, std::string_view name, uint64_t dflt);
 void put_meta_u64(Store::Txn &t, std::string_view name, uint64_t v);
 
-}  // namespace drover::state
+} // namespace drover::state

@@ -27,16 +27,25 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         switch (op) {
         case 0: {
             auto evictions = std::make_shared<int>(0);
-            Admission::Id id = adm.open("peer" + std::to_string(arg % 4), [evictions] {
-                if (++*evictions > 1) std::abort();
-            }, now);
+            Admission::Id id = adm.open(
+                "peer" + std::to_string(arg % 4),
+                [evictions] {
+                    if (++*evictions > 1) std::abort();
+                },
+                now);
             if (id) ids.push_back(id);
             break;
         }
-        case 1: adm.wait(pick, now); break;
-        case 2: adm.authenticated(pick); break;
+        case 1:
+            adm.wait(pick, now);
+            break;
+        case 2:
+            adm.authenticated(pick);
+            break;
         case 3:
-        case 4: adm.close(pick); break;
+        case 4:
+            adm.close(pick);
+            break;
         }
         if (adm.open_count() > limits.open || adm.waiting_count() > limits.waiting) std::abort();
     }

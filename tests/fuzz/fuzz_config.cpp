@@ -19,18 +19,20 @@ void check_cgroup_conf(std::string_view text) {
     }
     const drover::CgroupConf &g = c.cgroup;
     if (!(g.allowed_ram_space > 0 && g.allowed_ram_space <= 10000)) std::abort();
-    if (g.plugin != "autodetect" && g.plugin != "cgroup/v1" && g.plugin != "cgroup/v2" && g.plugin != "disabled")
+    if (g.plugin != "autodetect" && g.plugin != "cgroup/v1" && g.plugin != "cgroup/v2" &&
+        g.plugin != "disabled")
         std::abort();
     if (g.mountpoint.empty() || g.mountpoint[0] != '/') std::abort();
     for (const auto &[key, value] : c.raw)
         if (key.rfind("cgroup.", 0) != 0) std::abort();
-    for (const char *flag : {"cgroup.constrainramspace", "cgroup.constraincores", "cgroup.constrainswapspace"}) {
+    for (const char *flag :
+         {"cgroup.constrainramspace", "cgroup.constraincores", "cgroup.constrainswapspace"}) {
         auto it = c.raw.find(flag);
         if (it != c.raw.end() && it->second != "yes" && it->second != "no") std::abort();
     }
 }
 
-}  // namespace
+} // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size > (1u << 16)) return 0;
@@ -47,13 +49,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     if (c.nodes.size() > opts.max_nodes) std::abort();
     for (const drover::NodeConf &n : c.nodes) {
-        if (c.find_node(n.name) != &n) std::abort();  // names are unique and indexed
-        if (n.cpus == 0 || n.name.empty() || c.node_addr(n).empty() || c.node_hostname(n).empty()) std::abort();
+        if (c.find_node(n.name) != &n) std::abort(); // names are unique and indexed
+        if (n.cpus == 0 || n.name.empty() || c.node_addr(n).empty() || c.node_hostname(n).empty())
+            std::abort();
     }
     for (const drover::PartitionConf &p : c.partitions) {
         if (c.find_partition(p.name) != &p) std::abort();
         for (uint32_t n : p.nodes)
-            if (n >= c.nodes.size()) std::abort();  // partitions name only defined nodes
+            if (n >= c.nodes.size()) std::abort(); // partitions name only defined nodes
     }
     if (!c.partitions.empty() && c.default_partition() == nullptr) std::abort();
     (void)c.auth_option("socket");

@@ -26,7 +26,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     (void)n;
     in = in.subspan(h.preamble_len);
     const Message *m = nullptr;
-    if (!verify_message(in.first(std::min<std::size_t>(in.size(), h.body_len)), h.type, &m).empty()) return 0;
+    if (!verify_message(in.first(std::min<std::size_t>(in.size(), h.body_len)), h.type, &m).empty())
+        return 0;
     // A verified message is safe to walk: touch what the daemons read first.
     (void)EnumNameBody(m->body_type());
     if (const auto *f = m->body_as_ForwardRequest()) {

@@ -41,7 +41,7 @@ void check_index_list(std::string_view text) {
     if (back != idx) std::abort();
 }
 
-}  // namespace
+} // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size > 4096) return 0;
@@ -56,8 +56,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         }
         (void)drover::gres_for_node(conf, "n1");
         (void)drover::gres_autodetect_mode(conf, "n1");
-    } catch (const drover::ParseError &) {
-    }
+    } catch (const drover::ParseError &) {}
     if (size <= 256) {
         check_counts(text, false);
         check_counts(text, true);

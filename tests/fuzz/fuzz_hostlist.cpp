@@ -1,4 +1,5 @@
-// fuzz_hostlist.cpp - fuzz target: hostlist_expand, then compress must expand back to the same names.
+// fuzz_hostlist.cpp - fuzz target: hostlist_expand, then compress must expand back to the same
+// names.
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>

@@ -16,7 +16,8 @@ namespace {
 
 drover::state::Store &store() {
     static std::unique_ptr<drover::state::Store> s = [] {
-        auto dir = std::filesystem::temp_directory_path() / ("drover-fuzz-repl-" + std::to_string(::getpid()));
+        auto dir = std::filesystem::temp_directory_path() /
+                   ("drover-fuzz-repl-" + std::to_string(::getpid()));
         std::filesystem::remove_all(dir);
         std::atexit([] {
             std::filesystem::remove_all(std::filesystem::temp_directory_path() /
@@ -33,7 +34,9 @@ std::vector<drover::state::Change> changes_of(const uint8_t *d, size_t n) {
     size_t i = 0;
     while (i + 3 <= n) {
         drover::state::Change c{drover::state::Table(d[i] % (drover::state::kTableCount + 1)),
-                                drover::state::Change::Kind(d[i + 1] % 4), {}, {}};
+                                drover::state::Change::Kind(d[i + 1] % 4),
+                                {},
+                                {}};
         size_t kl = std::min<size_t>(d[i + 2], n - i - 3);
         c.key.assign(d + i + 3, d + i + 3 + kl);
         i += 3 + kl;
@@ -51,11 +54,11 @@ void apply(drover::ctld::ReplReplica &r, const uint8_t *buf) {
     try {
         r.apply(*flatbuffers::GetRoot<drover::proto::ReplPullResponse>(buf));
     } catch (const std::runtime_error &) {
-        r.abandon_copy();  // refused: what the standby does before it asks again
+        r.abandon_copy(); // refused: what the standby does before it asks again
     }
 }
 
-}  // namespace
+} // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     using namespace drover;
@@ -71,13 +74,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         proto::CreateReplBatch(fbb, replica.seq() + data[1] % 3, data[1], enc)};
     auto batches = fbb.CreateVector(bs);
     proto::ReplPullResponseBuilder b(fbb);
-    if (data[0] & 1) {  // a one-page table copy
+    if (data[0] & 1) { // a one-page table copy
         b.add_snapshot(true);
         b.add_snap_seq(replica.seq() + 1 + data[1] % 3);
         b.add_snap_epoch(data[1]);
         b.add_page(enc);
         b.add_last_page(data[0] & 2);
-    } else {  // a transaction, maybe out of order
+    } else { // a transaction, maybe out of order
         b.add_batches(batches);
     }
     b.add_head_seq(replica.seq() + 1);

@@ -25,17 +25,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (a.entity == "event" && a.verb != "show") std::abort();
         if (a.entity == "event") {
             auto c = drover::cli::parse_event_conditions(a.conditions, now);
-            drover::cli::parse_sacctmgr_format(c.format.empty() ? drover::cli::event_default_format(c)
-                                                                : c.format);
+            drover::cli::parse_sacctmgr_format(
+                c.format.empty() ? drover::cli::event_default_format(c) : c.format);
         }
     } catch (const drover::ParseError &) {
-    } catch (const drover::cli::UsageError &) {
-    }
+    } catch (const drover::cli::UsageError &) {}
     try {
         auto c = drover::cli::parse_event_conditions(args, now);
         for (const auto &s : c.states)
             if (s.flag && s.never && s.value != 0) std::abort();
-    } catch (const drover::ParseError &) {
-    }
+    } catch (const drover::ParseError &) {}
     return 0;
 }

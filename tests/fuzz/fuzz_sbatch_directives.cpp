@@ -23,8 +23,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (r.script != script) std::abort();
         if (r.max_nodes < r.min_nodes) std::abort();
         if (r.work_dir.empty() || r.work_dir[0] != '/') std::abort();
-    } catch (const drover::ParseError &) {
-    }
+    } catch (const drover::ParseError &) {}
     // The scanner alone must agree: directives come in line order.
     try {
         int last = 0;
@@ -32,7 +31,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             if (d.line <= last) std::abort();
             last = d.line;
         }
-    } catch (const drover::ParseError &) {
-    }
+    } catch (const drover::ParseError &) {}
     return 0;
 }

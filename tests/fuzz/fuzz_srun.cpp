@@ -20,23 +20,23 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     std::istringstream in(text);
     for (std::string w; in >> w;) args.push_back(w);
     try {
-        auto r = drover::cli::parse_srun(args, {{"SLURM_JOB_ID", "5"}, {"SLURM_NTASKS", "3"}}, "srun");
+        auto r =
+            drover::cli::parse_srun(args, {{"SLURM_JOB_ID", "5"}, {"SLURM_NTASKS", "3"}}, "srun");
         if (r.max_nodes && r.max_nodes < r.min_nodes) std::abort();
     } catch (const drover::ParseError &) {
-    } catch (const drover::cli::UsageError &) {
-    }
+    } catch (const drover::cli::UsageError &) {}
     for (uint32_t n : {1u, 4u}) {
         try {
             auto p = drover::parse_multi_prog(text, n);
             if (p.size() != n) std::abort();
             for (const auto &argv : p)
                 if (argv.empty()) std::abort();
-        } catch (const drover::ParseError &) {
-        }
+        } catch (const drover::ParseError &) {}
     }
     if (size >= drover::stepio::kHeader) {
         drover::stepio::Header h;
-        if (drover::stepio::parse_header(data, &h) && h.len > drover::stepio::kMaxFrame) std::abort();
+        if (drover::stepio::parse_header(data, &h) && h.len > drover::stepio::kMaxFrame)
+            std::abort();
     }
     return 0;
 }

@@ -14,20 +14,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         uint32_t m = drover::parse_time_limit(text);
         if (m == drover::kNoVal) std::abort();
         if (drover::parse_time_limit(drover::format_time_limit(m)) != m) std::abort();
-    } catch (const drover::ParseError &) {
-    }
+    } catch (const drover::ParseError &) {}
     try {
         uint64_t mb = drover::parse_size_mb(text);
         if (drover::parse_size_mb(drover::format_size_mb(mb)) != mb) std::abort();
-    } catch (const drover::ParseError &) {
-    }
+    } catch (const drover::ParseError &) {}
     try {
-        const int64_t now = 1795233662;  // fixed, so a failure reproduces
+        const int64_t now = 1795233662; // fixed, so a failure reproduces
         int64_t t = drover::parse_timestamp(text, now);
         (void)drover::format_timestamp(t);
         (void)drover::format_elapsed(t - now);
         (void)drover::format_elapsed_hms(t - now);
-    } catch (const drover::ParseError &) {
-    }
+    } catch (const drover::ParseError &) {}
     return 0;
 }

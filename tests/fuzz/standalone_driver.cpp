@@ -45,10 +45,12 @@ void write_all(int fd, const void *p, size_t n) {
     }
 }
 
-void say(const char *s) { write_all(2, s, std::strlen(s)); }
+void say(const char *s) {
+    write_all(2, s, std::strlen(s));
+}
 
 void dump_input(const char *why) {
-    uint64_t h = 1469598103934665603ull;  // FNV-1a: a stable name for the same input
+    uint64_t h = 1469598103934665603ull; // FNV-1a: a stable name for the same input
     for (size_t i = 0; i < g_size; ++i) h = (h ^ g_data[i]) * 1099511628211ull;
     char path[4096];
     char hex[17];
@@ -98,7 +100,7 @@ void install_handlers() {
         sa.sa_flags = SA_NODEFER | SA_ONSTACK;
         ::sigaction(sig, &sa, nullptr);
     }
-    static std::vector<char> alt(1 << 16);  // so a stack overflow still reaches the handler
+    static std::vector<char> alt(1 << 16); // so a stack overflow still reaches the handler
     stack_t ss{};
     ss.ss_sp = alt.data();
     ss.ss_size = alt.size();
@@ -164,47 +166,63 @@ Input mutate(const std::vector<Input> &pool, std::mt19937_64 &rng, size_t max_le
     size_t rounds = 1 + pick(8);
     for (size_t r = 0; r < rounds; ++r) {
         switch (pick(9)) {
-        case 0:  // flip a bit
+        case 0: // flip a bit
             if (!in.empty()) in[pick(in.size())] ^= static_cast<uint8_t>(1u << pick(8));
             break;
-        case 1:  // random byte
+        case 1: // random byte
             if (!in.empty()) in[pick(in.size())] = static_cast<uint8_t>(rng());
             break;
-        case 2:  // insert a special byte
+        case 2: // insert a special byte
             in.insert(in.begin() + static_cast<long>(pick(in.size() + 1)),
                       static_cast<uint8_t>(kSpecial[pick(sizeof kSpecial - 1)]));
             break;
-        case 3:  // replace with a special byte
-            if (!in.empty()) in[pick(in.size())] = static_cast<uint8_t>(kSpecial[pick(sizeof kSpecial - 1)]);
+        case 3: // replace with a special byte
+            if (!in.empty())
+                in[pick(in.size())] = static_cast<uint8_t>(kSpecial[pick(sizeof kSpecial - 1)]);
             break;
-        case 4: {  // erase a range
+        case 4: { // erase a range
             if (in.empty()) break;
             size_t at = pick(in.size());
             size_t n = 1 + pick(std::min<size_t>(16, in.size() - at));
             in.erase(in.begin() + static_cast<long>(at), in.begin() + static_cast<long>(at + n));
             break;
         }
-        case 5: {  // duplicate a range
+        case 5: { // duplicate a range
             if (in.empty()) break;
             size_t at = pick(in.size());
             size_t n = 1 + pick(std::min<size_t>(32, in.size() - at));
             Input chunk(in.begin() + static_cast<long>(at), in.begin() + static_cast<long>(at + n));
-            in.insert(in.begin() + static_cast<long>(pick(in.size() + 1)), chunk.begin(), chunk.end());
+            in.insert(in.begin() + static_cast<long>(pick(in.size() + 1)), chunk.begin(),
+                      chunk.end());
             break;
         }
-        case 6: {  // splice in a piece of another input
+        case 6: { // splice in a piece of another input
             const Input &other = pool.empty() ? in : pool[pick(pool.size())];
             if (other.empty()) break;
             size_t at = pick(other.size());
             size_t n = 1 + pick(std::min<size_t>(64, other.size() - at));
-            Input chunk(other.begin() + static_cast<long>(at), other.begin() + static_cast<long>(at + n));
-            in.insert(in.begin() + static_cast<long>(pick(in.size() + 1)), chunk.begin(), chunk.end());
+            Input chunk(other.begin() + static_cast<long>(at),
+                        other.begin() + static_cast<long>(at + n));
+            in.insert(in.begin() + static_cast<long>(pick(in.size() + 1)), chunk.begin(),
+                      chunk.end());
             break;
         }
-        case 7: {  // replace a digit run with an edge-case number
-            static const char *const kNumbers[] = {"0", "1", "9", "10", "00", "007", "59", "60", "99",
-                                                   "4294967295", "4294967296", "18446744073709551615",
-                                                   "99999999999999999999", "1048576", "65536"};
+        case 7: { // replace a digit run with an edge-case number
+            static const char *const kNumbers[] = {"0",
+                                                   "1",
+                                                   "9",
+                                                   "10",
+                                                   "00",
+                                                   "007",
+                                                   "59",
+                                                   "60",
+                                                   "99",
+                                                   "4294967295",
+                                                   "4294967296",
+                                                   "18446744073709551615",
+                                                   "99999999999999999999",
+                                                   "1048576",
+                                                   "65536"};
             if (in.empty()) break;
             size_t at = pick(in.size());
             size_t end = at;
@@ -214,7 +232,7 @@ Input mutate(const std::vector<Input> &pool, std::mt19937_64 &rng, size_t max_le
             in.insert(in.begin() + static_cast<long>(at), num, num + std::strlen(num));
             break;
         }
-        default:  // truncate
+        default: // truncate
             if (!in.empty()) in.resize(pick(in.size() + 1));
             break;
         }
@@ -223,7 +241,7 @@ Input mutate(const std::vector<Input> &pool, std::mt19937_64 &rng, size_t max_le
     return in;
 }
 
-}  // namespace
+} // namespace
 
 int main(int argc, char **argv) {
     double seconds = 3;
@@ -233,14 +251,22 @@ int main(int argc, char **argv) {
     if (LLVMFuzzerInitialize) LLVMFuzzerInitialize(&argc, &argv);
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
-        if (a.rfind("--seconds=", 0) == 0) seconds = std::atof(a.c_str() + 10);
-        else if (a.rfind("--seed=", 0) == 0) seed = std::strtoull(a.c_str() + 7, nullptr, 10);
-        else if (a.rfind("--max-len=", 0) == 0) max_len = std::strtoull(a.c_str() + 10, nullptr, 10);
-        else if (a.rfind("--timeout=", 0) == 0) g_timeout = static_cast<unsigned>(std::atoi(a.c_str() + 10));
+        if (a.rfind("--seconds=", 0) == 0)
+            seconds = std::atof(a.c_str() + 10);
+        else if (a.rfind("--seed=", 0) == 0)
+            seed = std::strtoull(a.c_str() + 7, nullptr, 10);
+        else if (a.rfind("--max-len=", 0) == 0)
+            max_len = std::strtoull(a.c_str() + 10, nullptr, 10);
+        else if (a.rfind("--timeout=", 0) == 0)
+            g_timeout = static_cast<unsigned>(std::atoi(a.c_str() + 10));
         else if (a.rfind("-", 0) == 0) {
-            std::fprintf(stderr, "usage: %s [--seconds=N] [--seed=N] [--max-len=N] [--timeout=N] FILE_OR_DIR...\n", argv[0]);
+            std::fprintf(
+                stderr,
+                "usage: %s [--seconds=N] [--seed=N] [--max-len=N] [--timeout=N] FILE_OR_DIR...\n",
+                argv[0]);
             return 2;
-        } else paths.push_back(a);
+        } else
+            paths.push_back(a);
     }
     if (const char *d = std::getenv("DROVER_FUZZ_ARTIFACTS")) g_artifact_dir = d;
     install_handlers();
@@ -248,8 +274,8 @@ int main(int argc, char **argv) {
     std::vector<Input> pool;
     for (const std::string &p : paths) load(p, pool);
     for (const Input &in : pool) run_one(in);
-    std::fprintf(stderr, "drover-fuzz: %zu seed inputs ok; mutating for %.1fs (--seed=%llu)\n", pool.size(),
-                 seconds, static_cast<unsigned long long>(seed));
+    std::fprintf(stderr, "drover-fuzz: %zu seed inputs ok; mutating for %.1fs (--seed=%llu)\n",
+                 pool.size(), seconds, static_cast<unsigned long long>(seed));
 
     std::mt19937_64 rng(seed);
     auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
@@ -261,10 +287,13 @@ int main(int argc, char **argv) {
         ++runs;
         // Without coverage feedback, keep some mutants so later rounds go deeper than one step.
         if (rng() % 8 == 0) {
-            if (pool.size() < seeds + 512) pool.push_back(std::move(in));
-            else pool[seeds + rng() % 512] = std::move(in);
+            if (pool.size() < seeds + 512)
+                pool.push_back(std::move(in));
+            else
+                pool[seeds + rng() % 512] = std::move(in);
         }
     }
-    std::fprintf(stderr, "drover-fuzz: %llu mutated inputs ok\n", static_cast<unsigned long long>(runs));
+    std::fprintf(stderr, "drover-fuzz: %llu mutated inputs ok\n",
+                 static_cast<unsigned long long>(runs));
     return 0;
 }

@@ -50,9 +50,10 @@ int main(int argc, char **argv) {
     try {
         drover::state::Store store(argv[1], true);
         uint64_t seq = 0;
-        store.scan(drover::state::Table::AcctSpool, [&](drover::state::Bytes key, drover::state::Bytes) {
-            seq = std::max(seq, drover::state::seq_from_key(key));
-        });
+        store.scan(drover::state::Table::AcctSpool,
+                   [&](drover::state::Bytes key, drover::state::Bytes) {
+                       seq = std::max(seq, drover::state::seq_from_key(key));
+                   });
         auto key = drover::state::seq_key(seq + 1);
         auto value = drover::ctld::encode_acct(
             event == "end" ? DROVER_ACCT_STEP_END : DROVER_ACCT_STEP_START, r);

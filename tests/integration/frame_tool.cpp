@@ -97,25 +97,31 @@ int bad_frames(const char *host, int port, const std::string &socket, const std:
     auto msg = ping_message();
     Bytes good = sealed(socket, msg, name);
     Bytes oversize = good;
-    oversize[12] = oversize[13] = oversize[14] = oversize[15] = 0xff;  // a 4 GiB body announced
+    oversize[12] = oversize[13] = oversize[14] = oversize[15] = 0xff; // a 4 GiB body announced
     std::printf("oversize %s\n", exchange(host, port, oversize).c_str());
 
     Bytes truncated(good.begin(), good.begin() + long(good.size() / 2));
     std::printf("truncated %s\n", exchange(host, port, truncated, true).c_str());
 
-    Bytes corrupt = sealed(socket, msg, name);  // the body only: the seal holds, the digest not
-    for (std::size_t i = corrupt.size() - msg.size(); i < corrupt.size(); i += 3) corrupt[i] ^= 0x5a;
+    Bytes corrupt = sealed(socket, msg, name); // the body only: the seal holds, the digest not
+    for (std::size_t i = corrupt.size() - msg.size(); i < corrupt.size(); i += 3)
+        corrupt[i] ^= 0x5a;
     std::printf("corrupt %s\n", exchange(host, port, corrupt).c_str());
 
     net::Seal seal = net::sign_via_socket(socket, msg, name);
     Bytes forged_cred(65, 0x42);
-    std::printf("forged %s\n", exchange(host, port, proto::make_frame(msg, name, seal.digest, forged_cred)).c_str());
+    std::printf(
+        "forged %s\n",
+        exchange(host, port, proto::make_frame(msg, name, seal.digest, forged_cred)).c_str());
 
     // A real seal over a different body: the credential must not cover it.
     flatbuffers::FlatBufferBuilder fbb(64);
-    fbb.Finish(proto::CreateMessage(fbb, proto::Body::ShutdownRequest, proto::CreateShutdownRequest(fbb).Union()));
+    fbb.Finish(proto::CreateMessage(fbb, proto::Body::ShutdownRequest,
+                                    proto::CreateShutdownRequest(fbb).Union()));
     Bytes other(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
-    std::printf("tampered %s\n", exchange(host, port, proto::make_frame(other, name, seal.digest, seal.cred)).c_str());
+    std::printf(
+        "tampered %s\n",
+        exchange(host, port, proto::make_frame(other, name, seal.digest, seal.cred)).c_str());
 
     std::printf("misdirected %s\n", exchange(host, port, sealed(socket, msg, name + "x")).c_str());
     std::printf("first %s\n", exchange(host, port, good).c_str());
@@ -130,7 +136,7 @@ int claim(const char *host, int port, const std::string &name, int n, int secs) 
     Bytes msg = ping_message();
     Bytes frame = proto::make_frame(msg, name, proto::Digest{}, Bytes(65, 0x42));
     frame[6] = uint8_t(proto::Body::JobSubmitRequest);
-    frame[12] = 0x04;  // body length 64 MiB
+    frame[12] = 0x04; // body length 64 MiB
     frame[13] = frame[14] = frame[15] = 0;
     Bytes head(frame.begin(), frame.end() - long(msg.size()));
     std::vector<int> fds;
@@ -149,8 +155,9 @@ int claim(const char *host, int port, const std::string &name, int n, int secs) 
 
 // Opens up to n connections without waiting for the daemon to accept them (non-blocking
 // connects), holds them secs seconds, then prints how many it opened.
-int flood(const char *host, int port, const std::string &socket, bool unix_socket, int n, int secs) {
-    drover::daemon::raise_fd_limit();  // as many descriptors as the hard limit allows
+int flood(const char *host, int port, const std::string &socket, bool unix_socket, int n,
+          int secs) {
+    drover::daemon::raise_fd_limit(); // as many descriptors as the hard limit allows
     std::vector<int> fds;
     for (int i = 0; i < n; ++i) {
         int fd = -1;
@@ -175,7 +182,7 @@ int flood(const char *host, int port, const std::string &socket, bool unix_socke
             ::inet_pton(AF_INET, host, &a.sin_addr);
             if (fd >= 0) (void)!::connect(fd, reinterpret_cast<sockaddr *>(&a), sizeof a);
         }
-        if (fd < 0) break;  // out of descriptors: hold what we have
+        if (fd < 0) break; // out of descriptors: hold what we have
         fds.push_back(fd);
     }
     std::printf("opened %zu\n", fds.size());
@@ -199,11 +206,12 @@ int garbage(const char *host, int port, int n) {
     return 0;
 }
 
-}  // namespace
+} // namespace
 
 int main(int argc, char **argv) {
     if (argc < 6) {
-        std::fprintf(stderr, "usage: frame_tool HOST PORT SOCKET NAME bad|ping|seal|send|claim ...\n");
+        std::fprintf(stderr,
+                     "usage: frame_tool HOST PORT SOCKET NAME bad|ping|seal|send|claim ...\n");
         return 2;
     }
     const char *host = argv[1];
@@ -213,12 +221,14 @@ int main(int argc, char **argv) {
         if (what == "bad") return bad_frames(host, port, socket, name);
         if (what == "ping") {
             uint64_t epoch = argc > 6 ? std::strtoull(argv[6], nullptr, 10) : 0;
-            std::printf("ping %s\n", exchange(host, port, sealed(socket, ping_message(epoch), name)).c_str());
+            std::printf("ping %s\n",
+                        exchange(host, port, sealed(socket, ping_message(epoch), name)).c_str());
             return 0;
         }
         if (what == "seal" && argc == 8) {
             Bytes f = sealed(socket, ping_message(), argv[6]);
-            std::ofstream(argv[7], std::ios::binary).write(reinterpret_cast<const char *>(f.data()), long(f.size()));
+            std::ofstream(argv[7], std::ios::binary)
+                .write(reinterpret_cast<const char *>(f.data()), long(f.size()));
             return 0;
         }
         if (what == "send" && argc == 7) {
@@ -227,9 +237,11 @@ int main(int argc, char **argv) {
             std::printf("send %s\n", exchange(host, port, f).c_str());
             return 0;
         }
-        if (what == "claim" && argc == 8) return claim(host, port, name, std::atoi(argv[6]), std::atoi(argv[7]));
+        if (what == "claim" && argc == 8)
+            return claim(host, port, name, std::atoi(argv[6]), std::atoi(argv[7]));
         if ((what == "flood" || what == "sockflood") && argc == 8)
-            return flood(host, port, socket, what == "sockflood", std::atoi(argv[6]), std::atoi(argv[7]));
+            return flood(host, port, socket, what == "sockflood", std::atoi(argv[6]),
+                         std::atoi(argv[7]));
         if (what == "garbage" && argc == 7) return garbage(host, port, std::atoi(argv[6]));
     } catch (const std::exception &e) {
         std::printf("failed %s\n", e.what());

@@ -36,15 +36,15 @@ int create(uint32_t job, const char *file) {
     b.add_name(name);
     b.add_num_tasks(1);
     b.add_exact(true);
-    b.add_overlap(true);  // beside whatever the job already runs
+    b.add_overlap(true); // beside whatever the job already runs
     auto body = b.Finish();
     fbb.Finish(proto::CreateMessage(fbb, proto::Body::StepCreateRequest, body.Union()));
     try {
         net::Reply r = net::call_controller(conf, {fbb.GetBufferPointer(), fbb.GetSize()},
                                             net::socket_signer(conf));
         r.as<proto::StepCreateResponse>();
-        std::ofstream(file, std::ios::binary).write(reinterpret_cast<const char *>(r.bytes.data()),
-                                                    std::streamsize(r.bytes.size()));
+        std::ofstream(file, std::ios::binary)
+            .write(reinterpret_cast<const char *>(r.bytes.data()), std::streamsize(r.bytes.size()));
         std::printf("created\n");
         return 0;
     } catch (const std::exception &e) {
@@ -56,7 +56,8 @@ int create(uint32_t job, const char *file) {
 int launch(const char *file, bool forge) {
     Config conf = load_config(find_config_path(std::nullopt));
     std::ifstream in(file, std::ios::binary);
-    std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
+                               std::istreambuf_iterator<char>());
     // The file holds the reply's message as it came.
     const proto::Message *m = nullptr;
     if (!proto::verify_message(bytes, proto::Body::StepCreateResponse, &m).empty())
@@ -73,7 +74,8 @@ int launch(const char *file, bool forge) {
         std::vector<uint32_t> cpus(c->cpus_per_node()->begin(), c->cpus_per_node()->end());
         cpus[0] += 1;
         std::vector<uint64_t> mem;
-        if (c->mem_per_node_mb()) mem.assign(c->mem_per_node_mb()->begin(), c->mem_per_node_mb()->end());
+        if (c->mem_per_node_mb())
+            mem.assign(c->mem_per_node_mb()->begin(), c->mem_per_node_mb()->end());
         auto nv = b.CreateVectorOfStrings(nodes);
         auto cv = b.CreateVector(cpus);
         auto mv = b.CreateVector(mem);
@@ -108,8 +110,10 @@ int launch(const char *file, bool forge) {
         1, 0, false, 0, fbb.CreateVector(tasks), fbb.CreateVector(counts));
     fbb.Finish(proto::CreateMessage(fbb, proto::Body::StepLaunchRequest, req.Union()));
     try {
-        net::call(addr.substr(0, addr.rfind(':')), uint16_t(std::stoi(addr.substr(addr.rfind(':') + 1))),
-                  resp->nodes()->Get(0)->str(), {fbb.GetBufferPointer(), fbb.GetSize()}, net::socket_signer(conf))
+        net::call(addr.substr(0, addr.rfind(':')),
+                  uint16_t(std::stoi(addr.substr(addr.rfind(':') + 1))),
+                  resp->nodes()->Get(0)->str(), {fbb.GetBufferPointer(), fbb.GetSize()},
+                  net::socket_signer(conf))
             .as<proto::StepLaunchResponse>();
         std::printf("launched\n");
         return 0;
@@ -129,12 +133,14 @@ int forward(const std::string &nodelist, const std::string &origin, std::vector<
     uint32_t origin_uid = origin == "-" ? net::kSenderOrigin : uint32_t(std::stoul(origin));
     auto msg = net::make_forward_request(nodes, 3, 20000, inner, origin_uid);
     try {
-        net::Reply r = net::call(conf.node_addr(*first), conf.node_port(*first), first->name, msg, net::socket_signer(conf), 30000);
+        net::Reply r = net::call(conf.node_addr(*first), conf.node_port(*first), first->name, msg,
+                                 net::socket_signer(conf), 30000);
         const auto *fr = r.as<proto::ForwardResponse>();
         std::vector<std::string> lines;
         if (fr->results())
             for (const auto *n : *fr->results())
-                lines.push_back((n->node() ? n->node()->str() : "?") + " " + std::to_string(n->rc()) + " " +
+                lines.push_back((n->node() ? n->node()->str() : "?") + " " +
+                                std::to_string(n->rc()) + " " +
                                 (n->message() ? n->message()->str() : ""));
         std::sort(lines.begin(), lines.end());
         for (const auto &l : lines) std::printf("%s\n", l.c_str());
@@ -154,23 +160,27 @@ std::vector<uint8_t> kill_request(uint32_t job) {
 
 std::vector<uint8_t> signal_request(uint32_t job, uint32_t step, int sig) {
     flatbuffers::FlatBufferBuilder fbb(64);
-    fbb.Finish(proto::CreateMessage(fbb, proto::Body::StepSignalRequest,
-                                    proto::CreateStepSignalRequest(fbb, job, step, sig, false).Union()));
+    fbb.Finish(
+        proto::CreateMessage(fbb, proto::Body::StepSignalRequest,
+                             proto::CreateStepSignalRequest(fbb, job, step, sig, false).Union()));
     return {fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize()};
 }
 
-}  // namespace
+} // namespace
 
 int main(int argc, char **argv) {
     std::string cmd = argc > 1 ? argv[1] : "";
     if (cmd == "create" && argc == 4) return create(uint32_t(std::stoul(argv[2])), argv[3]);
-    if (cmd == "launch" && argc >= 3) return launch(argv[2], argc > 3 && std::string(argv[3]) == "forge");
+    if (cmd == "launch" && argc >= 3)
+        return launch(argv[2], argc > 3 && std::string(argv[3]) == "forge");
     if (cmd == "forward" && argc == 6 && std::string(argv[4]) == "kill")
         return forward(argv[2], argv[3], kill_request(uint32_t(std::stoul(argv[5]))));
     if (cmd == "forward" && argc == 8 && std::string(argv[4]) == "signal")
         return forward(argv[2], argv[3],
-                       signal_request(uint32_t(std::stoul(argv[5])), uint32_t(std::stoul(argv[6])), std::stoi(argv[7])));
+                       signal_request(uint32_t(std::stoul(argv[5])), uint32_t(std::stoul(argv[6])),
+                                      std::stoi(argv[7])));
     std::fprintf(stderr, "usage: step_tool create JOBID FILE | launch FILE [forge] |\n"
-                         "       forward NODES ORIGIN_UID|- kill JOBID | forward NODES ORIGIN_UID|- signal JOBID STEPID SIG\n");
+                         "       forward NODES ORIGIN_UID|- kill JOBID | forward NODES "
+                         "ORIGIN_UID|- signal JOBID STEPID SIG\n");
     return 2;
 }

@@ -13,8 +13,7 @@
 #ifdef ORDER_SCHED
 #define ORDER_TYPE "sched"
 static int order_schedule(void *state, const drover_sched_host *host, drover_sched_pass *pass,
-                          drover_error *err)
-{
+                          drover_error *err) {
     return DROVER_OK;
 }
 static const drover_sched_ops ops = {
@@ -30,8 +29,7 @@ struct order_state {
     char path[512];
 };
 
-static void append(const struct order_state *s, const char *line)
-{
+static void append(const struct order_state *s, const char *line) {
     FILE *f = fopen(s->path, "a");
     if (f) {
         fputs(line, f);
@@ -40,16 +38,14 @@ static void append(const struct order_state *s, const char *line)
 }
 
 static int order_init(drover_ctx *ctx, const drover_host_api *host, void **state_out,
-                      drover_error *err)
-{
+                      drover_error *err) {
     drover_str key = {"testpluginlog", 13}, value = {NULL, 0};
     if (host->conf_get(ctx, key, &value) != DROVER_OK || value.len >= 512) {
         snprintf(err->text, sizeof err->text, "TestPluginLog is not set");
         return DROVER_EINVAL;
     }
     struct order_state *s = calloc(1, sizeof *s);
-    if (!s)
-        return DROVER_EIO;
+    if (!s) return DROVER_EIO;
     memcpy(s->path, value.ptr, value.len);
     char line[128];
     snprintf(line, sizeof line, "init %s/order role=%s\n", ORDER_TYPE, host->role(ctx));
@@ -60,15 +56,13 @@ static int order_init(drover_ctx *ctx, const drover_host_api *host, void **state
     return DROVER_OK;
 }
 
-static void order_fini(void *state)
-{
+static void order_fini(void *state) {
     append(state, "fini " ORDER_TYPE "/order\n");
     free(state);
 }
 
 DROVER_EXPORT const drover_plugin_desc *drover_plugin_entry(uint16_t host_major,
-                                                            uint16_t host_minor)
-{
+                                                            uint16_t host_minor) {
     static drover_plugin_desc desc = STUB_DESC("order", order_init, &ops);
     desc.type = ORDER_TYPE;
     desc.fini = order_fini;

@@ -16,8 +16,7 @@ typedef struct future_select_ops {
     int (*job_expand)(void *, uint32_t job_id, drover_error *);
 } future_select_ops;
 
-static int future_job_expand(void *state, uint32_t job_id, drover_error *err)
-{
+static int future_job_expand(void *state, uint32_t job_id, drover_error *err) {
     return DROVER_OK;
 }
 
@@ -32,8 +31,7 @@ static const future_select_ops ops = {
 };
 
 DROVER_EXPORT const drover_plugin_desc *drover_plugin_entry(uint16_t host_major,
-                                                            uint16_t host_minor)
-{
+                                                            uint16_t host_minor) {
     static const drover_plugin_desc desc = STUB_DESC("future", NULL, &ops);
     return &desc;
 }

@@ -9,15 +9,13 @@ namespace {
 
 const drover_select_ops ops = STUB_SELECT_OPS;
 
-int throwing_init(drover_ctx *, const drover_host_api *, void **, drover_error *)
-{
+int throwing_init(drover_ctx *, const drover_host_api *, void **, drover_error *) {
     throw std::runtime_error("init exploded");
 }
 
-}  // namespace
+} // namespace
 
-extern "C" DROVER_EXPORT const drover_plugin_desc *drover_plugin_entry(uint16_t, uint16_t)
-{
+extern "C" DROVER_EXPORT const drover_plugin_desc *drover_plugin_entry(uint16_t, uint16_t) {
     static const drover_plugin_desc desc = STUB_DESC("init_throws", throwing_init, &ops);
     return &desc;
 }

@@ -10,8 +10,7 @@ static const drover_select_ops ops = {
 };
 
 DROVER_EXPORT const drover_plugin_desc *drover_plugin_entry(uint16_t host_major,
-                                                            uint16_t host_minor)
-{
+                                                            uint16_t host_minor) {
     static const drover_plugin_desc desc = STUB_DESC("missing_op", NULL, &ops);
     return &desc;
 }

@@ -2,7 +2,6 @@
 #include <drover/plugin.h>
 
 DROVER_EXPORT const drover_plugin_desc *drover_plugin_entry(uint16_t host_major,
-                                                            uint16_t host_minor)
-{
+                                                            uint16_t host_minor) {
     return NULL;
 }

@@ -1,12 +1,12 @@
 /* old_accounting.c - an accounting plugin built against SDK 1.3: its table ends before node_event
  * and its descriptor says ABI 1.3. It loads in a 1.4 core with node_event and node_event_query
- * reading NULL (the core then keeps no node events), even though non-zero bytes follow its table. */
+ * reading NULL (the core then keeps no node events), even though non-zero bytes follow its table.
+ */
 #include <stddef.h>
 
 #include <drover/accounting.h>
 
-static int old_job_event(void *state, int event, const drover_acct_job *job, drover_error *err)
-{
+static int old_job_event(void *state, int event, const drover_acct_job *job, drover_error *err) {
     (void)state, (void)event, (void)job, (void)err;
     return DROVER_OK;
 }
@@ -26,12 +26,17 @@ static const struct {
 };
 
 DROVER_EXPORT const drover_plugin_desc *drover_plugin_entry(uint16_t host_major,
-                                                            uint16_t host_minor)
-{
+                                                            uint16_t host_minor) {
     (void)host_major, (void)host_minor;
     static const drover_plugin_desc desc = {
-        .struct_size = sizeof(drover_plugin_desc), .abi_major = 1, .abi_minor = 3,
-        .type = "accounting", .name = "old", .version = "test", .init = NULL, .fini = NULL,
+        .struct_size = sizeof(drover_plugin_desc),
+        .abi_major = 1,
+        .abi_minor = 3,
+        .type = "accounting",
+        .name = "old",
+        .version = "test",
+        .init = NULL,
+        .fini = NULL,
         .ops = &table.ops,
     };
     return &desc;

@@ -17,19 +17,19 @@ static const struct {
     old_select_ops ops;
     uint32_t (*after_the_table)(void *, uint32_t, uint32_t);
 } table = {
-    .ops = {
-        .struct_size = sizeof(old_select_ops),
-        .node_init = stub_node_init,
-        .job_test = stub_job_test,
-        .job_begin = stub_job_begin,
-        .job_fini = stub_job_fini,
-    },
+    .ops =
+        {
+            .struct_size = sizeof(old_select_ops),
+            .node_init = stub_node_init,
+            .job_test = stub_job_test,
+            .job_begin = stub_job_begin,
+            .job_fini = stub_job_fini,
+        },
     .after_the_table = stub_job_cpus_on_node,
 };
 
 DROVER_EXPORT const drover_plugin_desc *drover_plugin_entry(uint16_t host_major,
-                                                            uint16_t host_minor)
-{
+                                                            uint16_t host_minor) {
     static const drover_plugin_desc desc = STUB_DESC("old", NULL, &table.ops);
     return &desc;
 }

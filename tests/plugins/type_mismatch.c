@@ -4,8 +4,7 @@
 static const drover_select_ops ops = STUB_SELECT_OPS;
 
 DROVER_EXPORT const drover_plugin_desc *drover_plugin_entry(uint16_t host_major,
-                                                            uint16_t host_minor)
-{
+                                                            uint16_t host_minor) {
     static drover_plugin_desc desc = STUB_DESC("type_mismatch", NULL, &ops);
     desc.type = "sched";
     return &desc;

@@ -13,31 +13,29 @@ namespace {
 constexpr uint8_t kVersion = 1;
 
 template <class Rec, class F>
-void strings(Rec &r, F &&f)
-{
+void strings(Rec &r, F &&f) {
     for (auto *s : {&r.name, &r.cluster, &r.account, &r.user, &r.partition, &r.parent,
                     &r.description, &r.organization, &r.default_account})
         f(*s);
 }
 
-}  // namespace
+} // namespace
 
-AssocRecord AssocRecord::from(const drover_acct_assoc &in)
-{
+AssocRecord AssocRecord::from(const drover_acct_assoc &in) {
     drover_acct_assoc a{};
     std::memcpy(&a, &in, std::min<size_t>(in.struct_size, sizeof a));
     AssocRecord r;
     r.kind = a.kind;
     r.admin_level = a.admin_level;
-    const drover_str from[] = {a.name,   a.cluster,     a.account,      a.user,           a.partition,
-                               a.parent, a.description, a.organization, a.default_account};
+    const drover_str from[] = {a.name,        a.cluster,      a.account,
+                               a.user,        a.partition,    a.parent,
+                               a.description, a.organization, a.default_account};
     int i = 0;
     strings(r, [&](std::string &s) { s = copy(from[i++]); });
     return r;
 }
 
-drover_acct_assoc AssocRecord::view() const
-{
+drover_acct_assoc AssocRecord::view() const {
     auto str = [](const std::string &s) { return drover_str{s.data(), s.size()}; };
     drover_acct_assoc a{};
     a.struct_size = sizeof a;
@@ -55,16 +53,14 @@ drover_acct_assoc AssocRecord::view() const
     return a;
 }
 
-std::string AssocRecord::key() const
-{
+std::string AssocRecord::key() const {
     std::string k(1, static_cast<char>(kind));
     if (kind == DROVER_ACCT_ASSOC)
         return k + cluster + '\0' + account + '\0' + user + '\0' + partition;
     return k + name;
 }
 
-std::string AssocRecord::pack() const
-{
+std::string AssocRecord::pack() const {
     Writer w;
     w.u8(kVersion);
     w.u32(kind);
@@ -74,18 +70,15 @@ std::string AssocRecord::pack() const
     return w.take();
 }
 
-std::optional<AssocRecord> AssocRecord::unpack(std::string_view bytes)
-{
+std::optional<AssocRecord> AssocRecord::unpack(std::string_view bytes) {
     Reader r(bytes);
-    if (r.u8() != kVersion)
-        return std::nullopt;
+    if (r.u8() != kVersion) return std::nullopt;
     AssocRecord rec;
     rec.kind = r.u32();
     rec.admin_level = r.u32();
     strings(rec, [&](std::string &s) { s = r.str(); });
-    if (!r.ok())
-        return std::nullopt;
+    if (!r.ok()) return std::nullopt;
     return rec;
 }
 
-}  // namespace drover::acct_lmdb
+} // namespace drover::acct_lmdb

@@ -29,4 +29,4 @@ struct AssocRecord {
     static std::optional<AssocRecord> unpack(std::string_view bytes);
 };
 
-}  // namespace drover::acct_lmdb
+} // namespace drover::acct_lmdb

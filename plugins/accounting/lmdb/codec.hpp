@@ -15,19 +15,15 @@ class Writer {
     void u8(uint8_t v) { out_.push_back(static_cast<char>(v)); }
     void u32(uint32_t v) { put(v, 4); }
     void u64(uint64_t v) { put(v, 8); }
-    void str(drover_str s)
-    {
+    void str(drover_str s) {
         u32(static_cast<uint32_t>(s.len));
-        if (s.len)
-            out_.append(s.ptr, s.len);
+        if (s.len) out_.append(s.ptr, s.len);
     }
     std::string take() { return std::move(out_); }
 
   private:
-    void put(uint64_t v, int bytes)
-    {
-        for (int i = 0; i < bytes; ++i, v >>= 8)
-            out_.push_back(static_cast<char>(v & 0xff));
+    void put(uint64_t v, int bytes) {
+        for (int i = 0; i < bytes; ++i, v >>= 8) out_.push_back(static_cast<char>(v & 0xff));
     }
     std::string out_;
 };
@@ -39,8 +35,7 @@ class Reader {
     uint8_t u8() { return static_cast<uint8_t>(get(1)); }
     uint32_t u32() { return static_cast<uint32_t>(get(4)); }
     uint64_t u64() { return get(8); }
-    std::string str()
-    {
+    std::string str() {
         const uint32_t len = u32();
         if (!ok_ || len > in_.size() - pos_) {
             ok_ = false;
@@ -52,15 +47,13 @@ class Reader {
     }
 
   private:
-    uint64_t get(int bytes)
-    {
+    uint64_t get(int bytes) {
         if (!ok_ || in_.size() - pos_ < static_cast<size_t>(bytes)) {
             ok_ = false;
             return 0;
         }
         uint64_t v = 0;
-        for (int i = bytes - 1; i >= 0; --i)
-            v = v << 8 | static_cast<uint8_t>(in_[pos_ + i]);
+        for (int i = bytes - 1; i >= 0; --i) v = v << 8 | static_cast<uint8_t>(in_[pos_ + i]);
         pos_ += bytes;
         return v;
     }
@@ -69,6 +62,8 @@ class Reader {
     bool ok_ = true;
 };
 
-inline std::string copy(drover_str s) { return s.ptr ? std::string(s.ptr, s.len) : std::string(); }
+inline std::string copy(drover_str s) {
+    return s.ptr ? std::string(s.ptr, s.len) : std::string();
+}
 
-}  // namespace drover::acct_lmdb
+} // namespace drover::acct_lmdb

@@ -13,4 +13,4 @@ namespace drover::acct_lmdb {
 // (also when there is nothing to move).
 int archive_ended_run(MDB_txn *txn, MDB_dbi main, MDB_dbi runs, uint32_t job);
 
-}  // namespace drover::acct_lmdb
+} // namespace drover::acct_lmdb

@@ -15,8 +15,7 @@ namespace drover::acct_lmdb {
 template <int N>
 struct KeyBytes {
     unsigned char bytes[4 * N];
-    KeyBytes(std::initializer_list<uint32_t> ids)
-    {
+    KeyBytes(std::initializer_list<uint32_t> ids) {
         int i = 0;
         for (uint32_t id : ids)
             for (int shift = 24; shift >= 0; shift -= 8)
@@ -25,15 +24,14 @@ struct KeyBytes {
     MDB_val val() { return MDB_val{sizeof bytes, bytes}; }
 };
 
-using Key = KeyBytes<1>;      // {job}
-using StepKey = KeyBytes<2>;  // {job, step}, or {job, run} in earlier_runs
-using RunStepKey = KeyBytes<3>;  // {job, run, step}
+using Key = KeyBytes<1>;        // {job}
+using StepKey = KeyBytes<2>;    // {job, step}, or {job, run} in earlier_runs
+using RunStepKey = KeyBytes<3>; // {job, run, step}
 
 // The id at byte offset off of a key.
-inline uint32_t key_id(const MDB_val &k, size_t off)
-{
+inline uint32_t key_id(const MDB_val &k, size_t off) {
     const auto *b = static_cast<const unsigned char *>(k.mv_data) + off;
     return uint32_t{b[0]} << 24 | uint32_t{b[1]} << 16 | uint32_t{b[2]} << 8 | b[3];
 }
 
-}  // namespace drover::acct_lmdb
+} // namespace drover::acct_lmdb

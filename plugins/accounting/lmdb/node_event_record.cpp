@@ -12,12 +12,13 @@ namespace {
 
 constexpr uint8_t kVersion = 1;
 
-drover_str str(const std::string &s) { return drover_str{s.data(), s.size()}; }
+drover_str str(const std::string &s) {
+    return drover_str{s.data(), s.size()};
+}
 
-}  // namespace
+} // namespace
 
-NodeEventRecord NodeEventRecord::from(const drover_acct_node_event &in)
-{
+NodeEventRecord NodeEventRecord::from(const drover_acct_node_event &in) {
     drover_acct_node_event ev{};
     std::memcpy(&ev, &in, std::min<size_t>(in.struct_size, sizeof ev));
     NodeEventRecord r;
@@ -32,8 +33,7 @@ NodeEventRecord NodeEventRecord::from(const drover_acct_node_event &in)
     return r;
 }
 
-drover_acct_node_event NodeEventRecord::view() const
-{
+drover_acct_node_event NodeEventRecord::view() const {
     drover_acct_node_event ev{};
     ev.struct_size = sizeof ev;
     ev.state = state;
@@ -47,15 +47,13 @@ drover_acct_node_event NodeEventRecord::view() const
     return ev;
 }
 
-std::string node_event_cluster_prefix(std::string_view cluster)
-{
+std::string node_event_cluster_prefix(std::string_view cluster) {
     std::string k(cluster);
     k.push_back('\0');
     return k;
 }
 
-std::string NodeEventRecord::key() const
-{
+std::string NodeEventRecord::key() const {
     std::string k = node_event_cluster_prefix(cluster);
     const auto start = static_cast<uint64_t>(start_time);
     for (int shift = 56; shift >= 0; shift -= 8)
@@ -63,8 +61,7 @@ std::string NodeEventRecord::key() const
     return k + node_name;
 }
 
-std::string NodeEventRecord::pack() const
-{
+std::string NodeEventRecord::pack() const {
     Writer w;
     w.u8(kVersion);
     w.u32(state);
@@ -78,11 +75,9 @@ std::string NodeEventRecord::pack() const
     return w.take();
 }
 
-std::optional<NodeEventRecord> NodeEventRecord::unpack(std::string_view bytes)
-{
+std::optional<NodeEventRecord> NodeEventRecord::unpack(std::string_view bytes) {
     Reader r(bytes);
-    if (r.u8() != kVersion)
-        return std::nullopt;
+    if (r.u8() != kVersion) return std::nullopt;
     NodeEventRecord rec;
     rec.state = r.u32();
     rec.flags = r.u32();
@@ -92,9 +87,8 @@ std::optional<NodeEventRecord> NodeEventRecord::unpack(std::string_view bytes)
     rec.cluster = r.str();
     rec.node_name = r.str();
     rec.reason = r.str();
-    if (!r.ok())
-        return std::nullopt;
+    if (!r.ok()) return std::nullopt;
     return rec;
 }
 
-}  // namespace drover::acct_lmdb
+} // namespace drover::acct_lmdb

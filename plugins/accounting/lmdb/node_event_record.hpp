@@ -34,4 +34,4 @@ struct NodeEventRecord {
 // The first key of a cluster's events (every key of the cluster starts with it).
 std::string node_event_cluster_prefix(std::string_view cluster);
 
-}  // namespace drover::acct_lmdb
+} // namespace drover::acct_lmdb

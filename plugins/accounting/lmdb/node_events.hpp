@@ -17,4 +17,4 @@ int put_node_event(MDB_txn *txn, MDB_dbi dbi, const drover_acct_node_event &ev);
 int walk_node_events(MDB_txn *txn, MDB_dbi dbi, const drover_acct_event_query &q,
                      drover_acct_node_event_emit_fn emit, void *arg, bool *bad);
 
-}  // namespace drover::acct_lmdb
+} // namespace drover::acct_lmdb

@@ -11,10 +11,9 @@ namespace {
 
 constexpr uint8_t kVersion = 2;
 
-}  // namespace
+} // namespace
 
-Record Record::from(const drover_acct_job &in)
-{
+Record Record::from(const drover_acct_job &in) {
     Record r;
     // A newer core may pass a longer struct, an older one a shorter: read our common prefix.
     const size_t n = in.struct_size < sizeof r.job ? in.struct_size : sizeof r.job;
@@ -29,12 +28,11 @@ Record Record::from(const drover_acct_job &in)
     r.comment = copy(r.job.comment);
     for (drover_str *s : {&r.job.cluster, &r.job.name, &r.job.partition, &r.job.account,
                           &r.job.node_list, &r.job.work_dir, &r.job.comment})
-        *s = drover_str{nullptr, 0};  // the caller's, gone after the call
+        *s = drover_str{nullptr, 0}; // the caller's, gone after the call
     return r;
 }
 
-drover_acct_job Record::view() const
-{
+drover_acct_job Record::view() const {
     auto str = [](const std::string &s) { return drover_str{s.data(), s.size()}; };
     drover_acct_job v = job;
     v.cluster = str(cluster);
@@ -47,12 +45,11 @@ drover_acct_job Record::view() const
     return v;
 }
 
-std::string Record::pack() const
-{
+std::string Record::pack() const {
     Writer w;
     w.u8(kVersion);
-    for (uint32_t v : {job.job_id, job.user_id, job.group_id, job.alloc_nodes, job.alloc_cpus,
-                       job.req_cpus})
+    for (uint32_t v :
+         {job.job_id, job.user_id, job.group_id, job.alloc_nodes, job.alloc_cpus, job.req_cpus})
         w.u32(v);
     w.u64(job.req_mem_mb);
     w.u32(job.state);
@@ -69,17 +66,15 @@ std::string Record::pack() const
     return w.take();
 }
 
-std::optional<Record> Record::unpack(std::string_view bytes)
-{
+std::optional<Record> Record::unpack(std::string_view bytes) {
     Reader r(bytes);
     const uint8_t version = r.u8();
-    if (version != 1 && version != 2)
-        return std::nullopt;
+    if (version != 1 && version != 2) return std::nullopt;
     Record rec;
     drover_acct_job &j = rec.job;
     j.struct_size = sizeof j;
-    for (uint32_t *v : {&j.job_id, &j.user_id, &j.group_id, &j.alloc_nodes, &j.alloc_cpus,
-                        &j.req_cpus})
+    for (uint32_t *v :
+         {&j.job_id, &j.user_id, &j.group_id, &j.alloc_nodes, &j.alloc_cpus, &j.req_cpus})
         *v = r.u32();
     j.req_mem_mb = r.u64();
     j.state = r.u32();
@@ -88,8 +83,8 @@ std::optional<Record> Record::unpack(std::string_view bytes)
     for (int64_t *t : {&j.submit_time, &j.eligible_time, &j.start_time, &j.end_time})
         *t = static_cast<int64_t>(r.u64());
     j.cancelled_by = r.u32();
-    for (std::string *s : {&rec.cluster, &rec.name, &rec.partition, &rec.account, &rec.node_list,
-                           &rec.work_dir})
+    for (std::string *s :
+         {&rec.cluster, &rec.name, &rec.partition, &rec.account, &rec.node_list, &rec.work_dir})
         *s = r.str();
     j.array_task_id = DROVER_NO_VAL;
     if (version >= 2) {
@@ -97,9 +92,8 @@ std::optional<Record> Record::unpack(std::string_view bytes)
         j.array_task_id = r.u32();
         rec.comment = r.str();
     }
-    if (!r.ok())
-        return std::nullopt;
+    if (!r.ok()) return std::nullopt;
     return rec;
 }
 
-}  // namespace drover::acct_lmdb
+} // namespace drover::acct_lmdb

@@ -22,7 +22,7 @@
 namespace drover::acct_lmdb {
 
 struct Record {
-    drover_acct_job job{};  // the numbers; its drover_str members stay empty
+    drover_acct_job job{}; // the numbers; its drover_str members stay empty
     std::string cluster, name, partition, account, node_list, work_dir, comment;
 
     // A copy of a borrowed job (reads only the members job.struct_size covers).
@@ -36,4 +36,4 @@ struct Record {
     static std::optional<Record> unpack(std::string_view bytes);
 };
 
-}  // namespace drover::acct_lmdb
+} // namespace drover::acct_lmdb

@@ -14,11 +14,9 @@ constexpr uint8_t kVersion = 1;
 
 // The members in packed order; one list for both directions.
 template <class F32, class F64, class FStr>
-void members(StepRecord &rec, F32 &&u32, F64 &&u64, FStr &&str)
-{
+void members(StepRecord &rec, F32 &&u32, F64 &&u64, FStr &&str) {
     auto &s = rec.step;
-    for (auto *v : {&s.job_id, &s.step_id, &s.nodes, &s.tasks, &s.cpus, &s.state})
-        u32(*v);
+    for (auto *v : {&s.job_id, &s.step_id, &s.nodes, &s.tasks, &s.cpus, &s.state}) u32(*v);
     u32(reinterpret_cast<uint32_t &>(s.exit_status));
     u32(s.cancelled_by);
     u32(s.max_rss_task);
@@ -34,10 +32,9 @@ void members(StepRecord &rec, F32 &&u32, F64 &&u64, FStr &&str)
         str(*v);
 }
 
-}  // namespace
+} // namespace
 
-StepRecord StepRecord::from(const drover_acct_step &in)
-{
+StepRecord StepRecord::from(const drover_acct_step &in) {
     StepRecord r;
     // A newer core may pass a longer struct, an older one a shorter: read our common prefix.
     std::memcpy(&r.step, &in, std::min<size_t>(in.struct_size, sizeof r.step));
@@ -52,12 +49,11 @@ StepRecord StepRecord::from(const drover_acct_step &in)
     r.tres_alloc = copy(s.tres_alloc);
     for (drover_str *v : {&s.name, &s.node_list, &s.max_rss_node, &s.max_vsize_node,
                           &s.max_disk_read_node, &s.max_disk_write_node, &s.tres_alloc})
-        *v = drover_str{nullptr, 0};  // the caller's, gone after the call
+        *v = drover_str{nullptr, 0}; // the caller's, gone after the call
     return r;
 }
 
-drover_acct_step StepRecord::view() const
-{
+drover_acct_step StepRecord::view() const {
     auto str = [](const std::string &v) { return drover_str{v.data(), v.size()}; };
     drover_acct_step v = step;
     v.name = str(name);
@@ -70,30 +66,28 @@ drover_acct_step StepRecord::view() const
     return v;
 }
 
-std::string StepRecord::pack() const
-{
+std::string StepRecord::pack() const {
     Writer w;
     w.u8(kVersion);
-    StepRecord self = *this;  // members() hands out references it could write through
+    StepRecord self = *this; // members() hands out references it could write through
     members(
         self, [&](uint32_t v) { w.u32(v); }, [&](uint64_t v) { w.u64(v); },
-        [&](const std::string &v) { w.str(drover_str{v.data(), v.size()}); });
+        [&](const std::string &v) {
+            w.str(drover_str{v.data(), v.size()});
+        });
     return w.take();
 }
 
-std::optional<StepRecord> StepRecord::unpack(std::string_view bytes)
-{
+std::optional<StepRecord> StepRecord::unpack(std::string_view bytes) {
     Reader r(bytes);
-    if (r.u8() != kVersion)
-        return std::nullopt;
+    if (r.u8() != kVersion) return std::nullopt;
     StepRecord rec;
     rec.step.struct_size = sizeof rec.step;
     members(
         rec, [&](uint32_t &v) { v = r.u32(); }, [&](uint64_t &v) { v = r.u64(); },
         [&](std::string &v) { v = r.str(); });
-    if (!r.ok())
-        return std::nullopt;
+    if (!r.ok()) return std::nullopt;
     return rec;
 }
 
-}  // namespace drover::acct_lmdb
+} // namespace drover::acct_lmdb

@@ -20,7 +20,7 @@
 namespace drover::acct_lmdb {
 
 struct StepRecord {
-    drover_acct_step step{};  // the numbers; its drover_str members stay empty
+    drover_acct_step step{}; // the numbers; its drover_str members stay empty
     std::string name, node_list, max_rss_node, max_vsize_node, max_disk_read_node,
         max_disk_write_node, tres_alloc;
 
@@ -34,4 +34,4 @@ struct StepRecord {
     static std::optional<StepRecord> unpack(std::string_view bytes);
 };
 
-}  // namespace drover::acct_lmdb
+} // namespace drover::acct_lmdb

@@ -12,8 +12,8 @@ namespace {
 
 using drover::sdk::guard;
 
-#define DROVER_PG_ASSOC_COLUMNS                                                                  \
-    "kind, name, cluster, account, user_name, partition, parent, description, organization, "   \
+#define DROVER_PG_ASSOC_COLUMNS                                                                    \
+    "kind, name, cluster, account, user_name, partition, parent, description, organization, "      \
     "default_account, admin_level"
 constexpr const char *kAssocUpsert =
     "INSERT INTO assocs (" DROVER_PG_ASSOC_COLUMNS ") VALUES ($1::integer, $2, $3, $4, $5, $6, $7,"
@@ -28,36 +28,34 @@ constexpr const char *kAssocSelect = "SELECT " DROVER_PG_ASSOC_COLUMNS " FROM as
                                      "kind, name, cluster, account, user_name, partition";
 
 // A record's eleven parameters, in DROVER_PG_ASSOC_COLUMNS order.
-std::array<std::string, 11> assoc_params(const drover_acct_assoc *in)
-{
+std::array<std::string, 11> assoc_params(const drover_acct_assoc *in) {
     drover_acct_assoc a{};
     std::memcpy(&a, in, std::min<size_t>(in->struct_size, sizeof a));
-    return {std::to_string(a.kind),     text_param(a.name),         text_param(a.cluster),
-            text_param(a.account),      text_param(a.user),         text_param(a.partition),
-            text_param(a.parent),       text_param(a.description),  text_param(a.organization),
+    return {std::to_string(a.kind),        text_param(a.name),           text_param(a.cluster),
+            text_param(a.account),         text_param(a.user),           text_param(a.partition),
+            text_param(a.parent),          text_param(a.description),    text_param(a.organization),
             text_param(a.default_account), std::to_string(a.admin_level)};
 }
 
-}  // namespace
+} // namespace
 
 int assoc_update(void *state, const drover_acct_assoc *const *puts, uint32_t put_count,
-                 const drover_acct_assoc *const *removes, uint32_t remove_count, drover_error *err)
-{
+                 const drover_acct_assoc *const *removes, uint32_t remove_count,
+                 drover_error *err) {
     return guard(err, [&] {
         auto run = [&](PGconn *c, Result &r) {
             for (uint32_t i = 0; i < remove_count; ++i) {
                 auto v = assoc_params(removes[i]);
-                if (!ok(r = exec(c, kAssocDelete, {v[0].c_str(), v[1].c_str(), v[2].c_str(),
-                                                   v[3].c_str(), v[4].c_str(), v[5].c_str()})))
+                if (!ok(r = exec(c, kAssocDelete,
+                                 {v[0].c_str(), v[1].c_str(), v[2].c_str(), v[3].c_str(),
+                                  v[4].c_str(), v[5].c_str()})))
                     return false;
             }
             for (uint32_t i = 0; i < put_count; ++i) {
                 auto v = assoc_params(puts[i]);
                 std::vector<const char *> params;
-                for (const auto &p : v)
-                    params.push_back(p.c_str());
-                if (!ok(r = exec(c, kAssocUpsert, params)))
-                    return false;
+                for (const auto &p : v) params.push_back(p.c_str());
+                if (!ok(r = exec(c, kAssocUpsert, params))) return false;
             }
             return true;
         };
@@ -66,12 +64,10 @@ int assoc_update(void *state, const drover_acct_assoc *const *puts, uint32_t put
     });
 }
 
-int assoc_list(void *state, drover_acct_assoc_emit_fn emit, void *arg, drover_error *err)
-{
+int assoc_list(void *state, drover_acct_assoc_emit_fn emit, void *arg, drover_error *err) {
     return guard(err, [&] {
         auto run = [&](PGconn *c, Result &r) {
-            if (!ok(r = exec(c, kAssocSelect)))
-                return false;
+            if (!ok(r = exec(c, kAssocSelect))) return false;
             for (int row = 0; row < PQntuples(r.get()); ++row) {
                 drover_acct_assoc a{};
                 a.struct_size = sizeof a;
@@ -86,8 +82,7 @@ int assoc_list(void *state, drover_acct_assoc_emit_fn emit, void *arg, drover_er
                 a.organization = str_value(r.get(), row, 8);
                 a.default_account = str_value(r.get(), row, 9);
                 a.admin_level = static_cast<uint32_t>(int_value(r.get(), row, 10));
-                if (emit(arg, &a) != 0)
-                    break;
+                if (emit(arg, &a) != 0) break;
             }
             return true;
         };
@@ -96,4 +91,4 @@ int assoc_list(void *state, drover_acct_assoc_emit_fn emit, void *arg, drover_er
     });
 }
 
-}  // namespace drover::acct_pg
+} // namespace drover::acct_pg

@@ -13,11 +13,11 @@ namespace {
 
 using drover::sdk::guard;
 
-#define DROVER_PG_EVENT_COLUMNS                                                                  \
+#define DROVER_PG_EVENT_COLUMNS                                                                    \
     "cluster, node_name, start_time, end_time, state, flags, reason, reason_uid"
-#define DROVER_PG_EVENT_INSERT                                                                   \
-    "INSERT INTO node_events (" DROVER_PG_EVENT_COLUMNS ") VALUES ($1, $2, $3::bigint, "        \
-    "$4::bigint, $5::bigint, $6::bigint, $7, $8::bigint) ON CONFLICT (cluster, node_name, "      \
+#define DROVER_PG_EVENT_INSERT                                                                     \
+    "INSERT INTO node_events (" DROVER_PG_EVENT_COLUMNS ") VALUES ($1, $2, $3::bigint, "           \
+    "$4::bigint, $5::bigint, $6::bigint, $7, $8::bigint) ON CONFLICT (cluster, node_name, "        \
     "start_time) DO UPDATE SET "
 // An event that lasts replaces what is stored under its key.
 constexpr const char *kEventBegins =
@@ -35,12 +35,11 @@ constexpr const char *kEventSelect =
     " AND ($4::bigint = 0 OR start_time <= $4::bigint)"
     " ORDER BY cluster, start_time, node_name";
 
-}  // namespace
+} // namespace
 
-int node_event(void *state, const drover_acct_node_event *in, drover_error *err)
-{
+int node_event(void *state, const drover_acct_node_event *in, drover_error *err) {
     return guard(err, [&] {
-        drover_acct_node_event ev{};  // a shorter struct from an older core reads as zeros
+        drover_acct_node_event ev{}; // a shorter struct from an older core reads as zeros
         std::memcpy(&ev, in, std::min<size_t>(in->struct_size, sizeof ev));
         const std::array<std::string, 8> v = {
             text_param(ev.cluster),        text_param(ev.node_name),
@@ -48,8 +47,7 @@ int node_event(void *state, const drover_acct_node_event *in, drover_error *err)
             std::to_string(ev.state),      std::to_string(ev.flags),
             text_param(ev.reason),         std::to_string(ev.reason_uid)};
         std::vector<const char *> params;
-        for (const auto &p : v)
-            params.push_back(p.c_str());
+        for (const auto &p : v) params.push_back(p.c_str());
         const char *sql = ev.end_time == 0 ? kEventBegins : kEventEnds;
         auto run = [&](PGconn *c, Result &r) { return ok(r = exec(c, sql, params)); };
         return run_statements(*static_cast<State *>(state), err,
@@ -59,10 +57,9 @@ int node_event(void *state, const drover_acct_node_event *in, drover_error *err)
 }
 
 int node_event_query(void *state, const drover_acct_event_query *in,
-                     drover_acct_node_event_emit_fn emit, void *arg, drover_error *err)
-{
+                     drover_acct_node_event_emit_fn emit, void *arg, drover_error *err) {
     return guard(err, [&] {
-        drover_acct_event_query q{};  // members the caller's struct lacks do not filter
+        drover_acct_event_query q{}; // members the caller's struct lacks do not filter
         std::memcpy(&q, in, std::min<size_t>(in->struct_size, sizeof q));
         const std::string clusters = text_array_param(q.clusters, q.cluster_count),
                           nodes = text_array_param(q.node_names, q.node_count),
@@ -71,8 +68,7 @@ int node_event_query(void *state, const drover_acct_event_query *in,
                                                   q.node_count ? nodes.c_str() : nullptr,
                                                   from.c_str(), to.c_str()};
         auto run = [&](PGconn *c, Result &r) {
-            if (!ok(r = exec(c, kEventSelect, params)))
-                return false;
+            if (!ok(r = exec(c, kEventSelect, params))) return false;
             for (int row = 0; row < PQntuples(r.get()); ++row) {
                 drover_acct_node_event ev{};
                 ev.struct_size = sizeof ev;
@@ -84,8 +80,7 @@ int node_event_query(void *state, const drover_acct_event_query *in,
                 ev.flags = static_cast<uint32_t>(int_value(r.get(), row, 5));
                 ev.reason = str_value(r.get(), row, 6);
                 ev.reason_uid = static_cast<uint32_t>(int_value(r.get(), row, 7));
-                if (emit(arg, &ev) != 0)
-                    break;
+                if (emit(arg, &ev) != 0) break;
             }
             return true;
         };
@@ -94,4 +89,4 @@ int node_event_query(void *state, const drover_acct_event_query *in,
     });
 }
 
-}  // namespace drover::acct_pg
+} // namespace drover::acct_pg

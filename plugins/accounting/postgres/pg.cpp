@@ -12,21 +12,19 @@ namespace {
 using drover::sdk::set_error;
 using drover::sdk::to_view;
 
-constexpr const char *kConnectTimeout = "2";  // seconds, per address tried
+constexpr const char *kConnectTimeout = "2"; // seconds, per address tried
 // After a failed connection attempt, calls within this time fail at once with the same error
 // instead of waiting on the network again.
 constexpr auto kRetryAfter = std::chrono::seconds(1);
 
-void log_notice(void *arg, const char *message)
-{
+void log_notice(void *arg, const char *message) {
     static_cast<State *>(arg)->host.debug(one_line(message));
 }
 
-}  // namespace
+} // namespace
 
 // libpq's messages end in a newline and may span lines; one line for drover_error and the log.
-std::string one_line(const char *msg)
-{
+std::string one_line(const char *msg) {
     std::string out;
     bool line_start = true;
     for (const char *p = msg ? msg : ""; *p; ++p) {
@@ -34,46 +32,41 @@ std::string one_line(const char *msg)
         if (c == '\n' || c == '\r') {
             line_start = true;
         } else if (line_start && std::isspace(c)) {
-            continue;  // a continuation line's indent
+            continue; // a continuation line's indent
         } else {
-            if (line_start && !out.empty())
-                out += "; ";
+            if (line_start && !out.empty()) out += "; ";
             line_start = false;
             out += c == '\t' ? ' ' : *p;
         }
     }
-    while (!out.empty() && std::isspace(static_cast<unsigned char>(out.back())))
-        out.pop_back();
+    while (!out.empty() && std::isspace(static_cast<unsigned char>(out.back()))) out.pop_back();
     return out.empty() ? std::string("unknown error") : out;
 }
 
-std::string conn_error(PGconn *c) { return one_line(c ? PQerrorMessage(c) : "out of memory"); }
+std::string conn_error(PGconn *c) {
+    return one_line(c ? PQerrorMessage(c) : "out of memory");
+}
 
-std::string result_error(PGconn *c, const PGresult *r)
-{
+std::string result_error(PGconn *c, const PGresult *r) {
     const char *m = r ? PQresultErrorMessage(r) : nullptr;
     return one_line(m && *m ? m : (c ? PQerrorMessage(c) : "out of memory"));
 }
 
 // Runs one constant statement with text parameters (nullptr is SQL NULL).
-Result exec(PGconn *c, const char *sql, const std::vector<const char *> &params)
-{
+Result exec(PGconn *c, const char *sql, const std::vector<const char *> &params) {
     return Result(PQexecParams(c, sql, static_cast<int>(params.size()), nullptr, params.data(),
                                nullptr, nullptr, 0));
 }
 
-bool ok(const Result &r)
-{
-    if (!r)
-        return false;
+bool ok(const Result &r) {
+    if (!r) return false;
     const ExecStatusType st = PQresultStatus(r.get());
     return st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK;
 }
 
 // A string for a text column: the database stores UTF-8 text, which holds no NUL and no invalid
 // sequence, so those bytes become U+FFFD rather than failing the whole record.
-std::string text_param(drover_str s)
-{
+std::string text_param(drover_str s) {
     const std::string_view in = to_view(s);
     std::string out;
     out.reserve(in.size());
@@ -100,7 +93,7 @@ std::string text_param(drover_str s)
             valid = (c & 0xC0) == 0x80;
             cp = cp << 6 | (c & 0x3F);
         }
-        if (valid)  // no overlong forms, no surrogates, nothing past U+10FFFF
+        if (valid) // no overlong forms, no surrogates, nothing past U+10FFFF
             valid = !(len == 3 && cp < 0x800) && !(len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) &&
                     !(cp >= 0xD800 && cp <= 0xDFFF);
         if (valid) {
@@ -114,16 +107,14 @@ std::string text_param(drover_str s)
     return out;
 }
 
-std::string text_array_param(const drover_str *items, uint32_t count)
-{
+std::string text_array_param(const drover_str *items, uint32_t count) {
     // Every element quoted, with its quotes and backslashes escaped: nothing in a name can end
     // the element or the array early.
     std::string out = "{";
     for (uint32_t i = 0; i < count; ++i) {
         out += i ? ",\"" : "\"";
         for (char c : text_param(items[i])) {
-            if (c == '"' || c == '\\')
-                out += '\\';
+            if (c == '"' || c == '\\') out += '\\';
             out += c;
         }
         out += '"';
@@ -131,22 +122,19 @@ std::string text_array_param(const drover_str *items, uint32_t count)
     return out + "}";
 }
 
-int64_t int_value(const PGresult *r, int row, int col)
-{
+int64_t int_value(const PGresult *r, int row, int col) {
     const char *v = PQgetvalue(r, row, col);
     int64_t n = 0;
     std::from_chars(v, v + PQgetlength(r, row, col), n);
     return n;
 }
 
-drover_str str_value(const PGresult *r, int row, int col)
-{
+drover_str str_value(const PGresult *r, int row, int col) {
     return drover_str{PQgetvalue(r, row, col), static_cast<size_t>(PQgetlength(r, row, col))};
 }
 
 // Opens a connection and brings the schema up to date. On failure sets error and returns null.
-Conn open_connection(State &s, std::string &error)
-{
+Conn open_connection(State &s, std::string &error) {
     const Settings &cfg = s.cfg;
     std::vector<const char *> keys, values;
     auto add = [&](const char *k, const std::string &v) {
@@ -190,10 +178,8 @@ Conn open_connection(State &s, std::string &error)
 }
 
 // A usable connection, reconnecting if needed; nullptr with err set when there is none.
-PGconn *connection(State &s, drover_error *err)
-{
-    if (s.conn && PQstatus(s.conn.get()) == CONNECTION_OK)
-        return s.conn.get();
+PGconn *connection(State &s, drover_error *err) {
+    if (s.conn && PQstatus(s.conn.get()) == CONNECTION_OK) return s.conn.get();
     s.conn.reset();
     if (s.down && Clock::now() - s.failed_at < kRetryAfter) {
         set_error(err, s.last_error);
@@ -202,46 +188,40 @@ PGconn *connection(State &s, drover_error *err)
     std::string error;
     s.conn = open_connection(s, error);
     if (!s.conn) {
-        if (!s.down)
-            s.host.warn(error + " (" + s.where + "); retrying on the next call");
+        if (!s.down) s.host.warn(error + " (" + s.where + "); retrying on the next call");
         s.down = true;
         s.failed_at = Clock::now();
         s.last_error = error;
         set_error(err, error);
         return nullptr;
     }
-    if (s.down)
-        s.host.info("accounting database reachable again (" + s.where + ")");
+    if (s.down) s.host.info("accounting database reachable again (" + s.where + ")");
     s.down = false;
     return s.conn.get();
 }
 
-bool broken(State &s) { return !s.conn || PQstatus(s.conn.get()) != CONNECTION_OK; }
+bool broken(State &s) {
+    return !s.conn || PQstatus(s.conn.get()) != CONNECTION_OK;
+}
 
 int run_statements(State &s, drover_error *err, const std::string &what, bool transaction,
-                   const std::function<bool(PGconn *c, Result &r)> &run)
-{
+                   const std::function<bool(PGconn *c, Result &r)> &run) {
     std::lock_guard lock(s.mu);
     for (int attempt = 0;; ++attempt) {
         PGconn *c = connection(s, err);
-        if (!c)
-            return DROVER_EIO;
+        if (!c) return DROVER_EIO;
         Result r;
         bool good = (!transaction || ok(r = exec(c, "BEGIN"))) && run(c, r);
-        if (good && transaction)
-            good = ok(r = exec(c, "COMMIT"));
-        if (good)
-            return DROVER_OK;
+        if (good && transaction) good = ok(r = exec(c, "COMMIT"));
+        if (good) return DROVER_OK;
         const std::string why = result_error(c, r.get());
-        if (transaction && !broken(s))
-            exec(c, "ROLLBACK");
+        if (transaction && !broken(s)) exec(c, "ROLLBACK");
         if (attempt == 0 && broken(s))
-            continue;  // the connection died since the last call: reconnect and retry once
+            continue; // the connection died since the last call: reconnect and retry once
         drover::sdk::set_errorf(err, "%s: %s", what.c_str(), why.c_str());
-        if (broken(s))
-            s.conn.reset();
+        if (broken(s)) s.conn.reset();
         return DROVER_EIO;
     }
 }
 
-}  // namespace drover::acct_pg
+} // namespace drover::acct_pg

@@ -35,17 +35,17 @@ using Conn = std::unique_ptr<PGconn, ConnFree>;
 
 struct Settings {
     std::string host = kDefaultHost, port = kDefaultPort, database = kDefaultDatabase;
-    std::string user, password;  // empty: libpq's defaults
-    std::string cluster;         // as the core has it: trimmed, lower case
+    std::string user, password; // empty: libpq's defaults
+    std::string cluster;        // as the core has it: trimmed, lower case
 };
 
 struct State {
     drover::sdk::Host host;
     Settings cfg;
-    std::string where;  // "database D on H:P as U", for messages; never the password
-    std::mutex mu;      // guards everything below
+    std::string where; // "database D on H:P as U", for messages; never the password
+    std::mutex mu;     // guards everything below
     Conn conn;
-    bool down = false;  // the last attempt failed (warned once per outage)
+    bool down = false; // the last attempt failed (warned once per outage)
     Clock::time_point failed_at{};
     std::string last_error;
 };
@@ -88,4 +88,4 @@ int node_event(void *state, const drover_acct_node_event *ev, drover_error *err)
 int node_event_query(void *state, const drover_acct_event_query *query,
                      drover_acct_node_event_emit_fn emit, void *arg, drover_error *err);
 
-}  // namespace drover::acct_pg
+} // namespace drover::acct_pg

@@ -45,16 +45,37 @@ using drover::sdk::guard;
 using drover::sdk::set_errorf;
 
 // The record's columns, in the order of the upsert's parameters and of the query's results.
-#define DROVER_PG_COLUMNS                                                                        \
-    "cluster, job_id, user_id, group_id, name, partition, account, node_list, work_dir, "     \
-    "alloc_nodes, alloc_cpus, req_cpus, req_mem_mb, state, exit_status, time_limit_min, "     \
-    "submit_time, eligible_time, start_time, end_time, cancelled_by, array_job_id, "           \
+#define DROVER_PG_COLUMNS                                                                          \
+    "cluster, job_id, user_id, group_id, name, partition, account, node_list, work_dir, "          \
+    "alloc_nodes, alloc_cpus, req_cpus, req_mem_mb, state, exit_status, time_limit_min, "          \
+    "submit_time, eligible_time, start_time, end_time, cancelled_by, array_job_id, "               \
     "array_task_id, comment"
 constexpr int kColumns = 24;
 enum Col {
-    kCluster, kJobId, kUserId, kGroupId, kName, kPartition, kAccount, kNodeList, kWorkDir,
-    kAllocNodes, kAllocCpus, kReqCpus, kReqMem, kState, kExitStatus, kTimeLimit,
-    kSubmit, kEligible, kStart, kEnd, kCancelledBy, kArrayJobId, kArrayTaskId, kComment,
+    kCluster,
+    kJobId,
+    kUserId,
+    kGroupId,
+    kName,
+    kPartition,
+    kAccount,
+    kNodeList,
+    kWorkDir,
+    kAllocNodes,
+    kAllocCpus,
+    kReqCpus,
+    kReqMem,
+    kState,
+    kExitStatus,
+    kTimeLimit,
+    kSubmit,
+    kEligible,
+    kStart,
+    kEnd,
+    kCancelledBy,
+    kArrayJobId,
+    kArrayTaskId,
+    kComment,
 };
 
 constexpr const char *kUpsert =
@@ -74,11 +95,12 @@ constexpr const char *kUpsert =
 
 // $1 cluster; $2 job ids (NULL: any); $3 user (NULL: any); $4 start_after (0: any): drop jobs
 // that ended before it; $5 end_before (0: any): drop jobs submitted after it. As accounting/lmdb.
-#define DROVER_PG_WHERE                                                                          \
-    " WHERE cluster = $1"                                                                     \
-    " AND ($2::bigint[] IS NULL OR job_id = ANY($2::bigint[]) OR array_job_id = ANY($2::bigint[]))" \
-    " AND ($3::bigint IS NULL OR user_id = $3::bigint)"                                        \
-    " AND ($4::bigint = 0 OR end_time = 0 OR end_time >= $4::bigint)"                          \
+#define DROVER_PG_WHERE                                                                            \
+    " WHERE cluster = $1"                                                                          \
+    " AND ($2::bigint[] IS NULL OR job_id = ANY($2::bigint[]) OR array_job_id = "                  \
+    "ANY($2::bigint[]))"                                                                           \
+    " AND ($3::bigint IS NULL OR user_id = $3::bigint)"                                            \
+    " AND ($4::bigint = 0 OR end_time = 0 OR end_time >= $4::bigint)"                              \
     " AND ($5::bigint = 0 OR submit_time <= $5::bigint)"
 #define DROVER_PG_JOB_FILTER " FROM jobs" DROVER_PG_WHERE
 constexpr const char *kSelect = "SELECT " DROVER_PG_COLUMNS DROVER_PG_JOB_FILTER " ORDER BY job_id";
@@ -86,65 +108,92 @@ constexpr const char *kSelect = "SELECT " DROVER_PG_COLUMNS DROVER_PG_JOB_FILTER
 // The current run of a job sorts after its earlier runs (1, 2, ...).
 #define DROVER_PG_CURRENT_RUN "2147483647"
 // Jobs with their earlier runs (sacct -D): the job's columns, then run.
-#define DROVER_PG_ALL_RUNS                                                                       \
-    "SELECT " DROVER_PG_COLUMNS ", run FROM job_runs" DROVER_PG_WHERE                            \
+#define DROVER_PG_ALL_RUNS                                                                         \
+    "SELECT " DROVER_PG_COLUMNS ", run FROM job_runs" DROVER_PG_WHERE                              \
     " UNION ALL SELECT " DROVER_PG_COLUMNS ", " DROVER_PG_CURRENT_RUN DROVER_PG_JOB_FILTER
-constexpr const char *kSelectRuns =
-    "SELECT * FROM (" DROVER_PG_ALL_RUNS ") j ORDER BY job_id, run";
+constexpr const char *kSelectRuns = "SELECT * FROM (" DROVER_PG_ALL_RUNS ") j ORDER BY job_id, run";
 
 // A step's columns after cluster and job_id, in the order of the upsert's parameters $3.. and of
 // the joined query's results after the job's.
-#define DROVER_PG_STEP_COLUMNS(p)                                                                \
-    p "step_id, " p "name, " p "node_list, " p "nodes, " p "tasks, " p "cpus, " p "req_mem_mb, "   \
-    p "state, " p "exit_status, " p "start_time, " p "end_time, " p "cancelled_by, "            \
-    p "max_rss_task, " p "max_rss, " p "ave_rss, " p "max_rss_node, " p "max_vsize, "          \
-    p "ave_vsize, " p "max_vsize_node, " p "ave_cpu_usec, " p "min_cpu_usec, "                 \
-    p "user_cpu_usec, " p "sys_cpu_usec, " p "max_disk_read, " p "max_disk_write, "            \
-    p "ave_disk_read, " p "ave_disk_write, " p "max_disk_read_node, " p "max_disk_write_node, " \
-    p "tres_alloc"
+#define DROVER_PG_STEP_COLUMNS(p)                                                                  \
+    p "step_id, " p "name, " p "node_list, " p "nodes, " p "tasks, " p "cpus, " p "req_mem_mb, " p \
+      "state, " p "exit_status, " p "start_time, " p "end_time, " p "cancelled_by, " p             \
+      "max_rss_task, " p "max_rss, " p "ave_rss, " p "max_rss_node, " p "max_vsize, " p            \
+      "ave_vsize, " p "max_vsize_node, " p "ave_cpu_usec, " p "min_cpu_usec, " p                   \
+      "user_cpu_usec, " p "sys_cpu_usec, " p "max_disk_read, " p "max_disk_write, " p              \
+      "ave_disk_read, " p "ave_disk_write, " p "max_disk_read_node, " p "max_disk_write_node, " p  \
+      "tres_alloc"
 constexpr int kStepColumns = 30;
 enum StepCol {
-    kStepId, kStepName, kStepNodeList, kNodes, kTasks, kCpus, kStepReqMem, kStepState,
-    kStepExit, kStepStart, kStepEnd, kStepCancelledBy, kMaxRssTask, kMaxRss, kAveRss,
-    kMaxRssNode, kMaxVsize, kAveVsize, kMaxVsizeNode, kAveCpu, kMinCpu, kUserCpu, kSysCpu,
-    kMaxDiskRead, kMaxDiskWrite, kAveDiskRead, kAveDiskWrite, kMaxDiskReadNode,
-    kMaxDiskWriteNode, kTresAlloc,
+    kStepId,
+    kStepName,
+    kStepNodeList,
+    kNodes,
+    kTasks,
+    kCpus,
+    kStepReqMem,
+    kStepState,
+    kStepExit,
+    kStepStart,
+    kStepEnd,
+    kStepCancelledBy,
+    kMaxRssTask,
+    kMaxRss,
+    kAveRss,
+    kMaxRssNode,
+    kMaxVsize,
+    kAveVsize,
+    kMaxVsizeNode,
+    kAveCpu,
+    kMinCpu,
+    kUserCpu,
+    kSysCpu,
+    kMaxDiskRead,
+    kMaxDiskWrite,
+    kAveDiskRead,
+    kAveDiskWrite,
+    kMaxDiskReadNode,
+    kMaxDiskWriteNode,
+    kTresAlloc,
 };
 
-constexpr const char *kStepUpsert =
-    "INSERT INTO steps (cluster, job_id, " DROVER_PG_STEP_COLUMNS("") ") VALUES ("
-    "$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, "
-    "$21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32) "
-    "ON CONFLICT (cluster, job_id, step_id) DO UPDATE SET "
-    "name = EXCLUDED.name, node_list = EXCLUDED.node_list, nodes = EXCLUDED.nodes, "
-    "tasks = EXCLUDED.tasks, cpus = EXCLUDED.cpus, req_mem_mb = EXCLUDED.req_mem_mb, "
-    "state = EXCLUDED.state, exit_status = EXCLUDED.exit_status, "
-    "start_time = EXCLUDED.start_time, end_time = EXCLUDED.end_time, "
-    "cancelled_by = EXCLUDED.cancelled_by, max_rss_task = EXCLUDED.max_rss_task, "
-    "max_rss = EXCLUDED.max_rss, ave_rss = EXCLUDED.ave_rss, "
-    "max_rss_node = EXCLUDED.max_rss_node, max_vsize = EXCLUDED.max_vsize, "
-    "ave_vsize = EXCLUDED.ave_vsize, max_vsize_node = EXCLUDED.max_vsize_node, "
-    "ave_cpu_usec = EXCLUDED.ave_cpu_usec, min_cpu_usec = EXCLUDED.min_cpu_usec, "
-    "user_cpu_usec = EXCLUDED.user_cpu_usec, sys_cpu_usec = EXCLUDED.sys_cpu_usec, "
-    "max_disk_read = EXCLUDED.max_disk_read, max_disk_write = EXCLUDED.max_disk_write, "
-    "ave_disk_read = EXCLUDED.ave_disk_read, ave_disk_write = EXCLUDED.ave_disk_write, "
-    "max_disk_read_node = EXCLUDED.max_disk_read_node, "
-    "max_disk_write_node = EXCLUDED.max_disk_write_node, tres_alloc = EXCLUDED.tres_alloc";
+constexpr const char *kStepUpsert = "INSERT INTO steps (cluster, job_id, " DROVER_PG_STEP_COLUMNS(
+    "") ") VALUES ("
+        "$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, "
+        "$20, "
+        "$21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32) "
+        "ON CONFLICT (cluster, job_id, step_id) DO UPDATE SET "
+        "name = EXCLUDED.name, node_list = EXCLUDED.node_list, nodes = EXCLUDED.nodes, "
+        "tasks = EXCLUDED.tasks, cpus = EXCLUDED.cpus, req_mem_mb = EXCLUDED.req_mem_mb, "
+        "state = EXCLUDED.state, exit_status = EXCLUDED.exit_status, "
+        "start_time = EXCLUDED.start_time, end_time = EXCLUDED.end_time, "
+        "cancelled_by = EXCLUDED.cancelled_by, max_rss_task = EXCLUDED.max_rss_task, "
+        "max_rss = EXCLUDED.max_rss, ave_rss = EXCLUDED.ave_rss, "
+        "max_rss_node = EXCLUDED.max_rss_node, max_vsize = EXCLUDED.max_vsize, "
+        "ave_vsize = EXCLUDED.ave_vsize, max_vsize_node = EXCLUDED.max_vsize_node, "
+        "ave_cpu_usec = EXCLUDED.ave_cpu_usec, min_cpu_usec = EXCLUDED.min_cpu_usec, "
+        "user_cpu_usec = EXCLUDED.user_cpu_usec, sys_cpu_usec = EXCLUDED.sys_cpu_usec, "
+        "max_disk_read = EXCLUDED.max_disk_read, max_disk_write = EXCLUDED.max_disk_write, "
+        "ave_disk_read = EXCLUDED.ave_disk_read, ave_disk_write = EXCLUDED.ave_disk_write, "
+        "max_disk_read_node = EXCLUDED.max_disk_read_node, "
+        "max_disk_write_node = EXCLUDED.max_disk_write_node, tres_alloc = EXCLUDED.tres_alloc";
 
 // The jobs kSelect finds, each followed by its steps: one row per step (the job's columns, then
 // the step's), or one row with NULL step columns for a job without steps.
-constexpr const char *kSelectWithSteps =
-    "SELECT j.*, " DROVER_PG_STEP_COLUMNS("s.") " FROM (SELECT " DROVER_PG_COLUMNS
-    DROVER_PG_JOB_FILTER ") j LEFT JOIN steps s ON s.cluster = j.cluster AND s.job_id = j.job_id"
-    " ORDER BY j.job_id, s.step_id";
+constexpr const char *kSelectWithSteps = "SELECT j.*, " DROVER_PG_STEP_COLUMNS(
+    "s.") " FROM (SELECT " DROVER_PG_COLUMNS DROVER_PG_JOB_FILTER
+          ") j LEFT JOIN steps s ON s.cluster = j.cluster AND s.job_id = j.job_id"
+          " ORDER BY j.job_id, s.step_id";
 
 // The same with earlier runs: each run joined with the steps of that run.
-constexpr const char *kSelectRunsWithSteps =
-    "SELECT j.*, " DROVER_PG_STEP_COLUMNS("s.") " FROM (" DROVER_PG_ALL_RUNS ") j LEFT JOIN ("
-    "SELECT cluster, job_id, run, " DROVER_PG_STEP_COLUMNS("") " FROM step_runs UNION ALL "
-    "SELECT cluster, job_id, " DROVER_PG_CURRENT_RUN ", " DROVER_PG_STEP_COLUMNS("") " FROM steps"
-    ") s ON s.cluster = j.cluster AND s.job_id = j.job_id AND s.run = j.run"
-    " ORDER BY j.job_id, j.run, s.step_id";
+constexpr const char *kSelectRunsWithSteps = "SELECT j.*, " DROVER_PG_STEP_COLUMNS(
+    "s.") " FROM (" DROVER_PG_ALL_RUNS ") j LEFT JOIN ("
+          "SELECT cluster, job_id, run, " DROVER_PG_STEP_COLUMNS(
+              "") " FROM step_runs UNION ALL "
+                  "SELECT cluster, job_id, " DROVER_PG_CURRENT_RUN ", " DROVER_PG_STEP_COLUMNS(
+                      "") " FROM steps"
+                          ") s ON s.cluster = j.cluster AND s.job_id = j.job_id AND s.run = j.run"
+                          " ORDER BY j.job_id, j.run, s.step_id";
 
 // A submit event for a job whose row has ended (a requeue, or a job id used again) first moves
 // that row and its steps to job_runs and step_runs as the next run. $1 cluster, $2 job id.
@@ -160,25 +209,19 @@ const std::vector<const char *> kArchiveEndedRun = {
     " AND j.cluster = s.cluster AND j.job_id = s.job_id AND j.end_time <> 0",
 };
 
-std::string trim_lower(std::string_view v)
-{
-    while (!v.empty() && std::isspace(static_cast<unsigned char>(v.front())))
-        v.remove_prefix(1);
-    while (!v.empty() && std::isspace(static_cast<unsigned char>(v.back())))
-        v.remove_suffix(1);
+std::string trim_lower(std::string_view v) {
+    while (!v.empty() && std::isspace(static_cast<unsigned char>(v.front()))) v.remove_prefix(1);
+    while (!v.empty() && std::isspace(static_cast<unsigned char>(v.back()))) v.remove_suffix(1);
     std::string out(v);
-    for (char &c : out)
-        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    for (char &c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     return out;
 }
 
 // The query as this plugin knows it: members the caller's struct lacks keep "no filter".
-drover_acct_query read_query(const drover_acct_query *in)
-{
+drover_acct_query read_query(const drover_acct_query *in) {
     drover_acct_query q{};
     q.user_id = DROVER_NO_VAL;
-    if (in)
-        std::memcpy(&q, in, std::min<size_t>(in->struct_size, sizeof q));
+    if (in) std::memcpy(&q, in, std::min<size_t>(in->struct_size, sizeof q));
     return q;
 }
 
@@ -187,20 +230,18 @@ drover_acct_query read_query(const drover_acct_query *in)
 // ("job 12", "step 12.0").
 int upsert(State &s, const char *sql, const std::vector<const char *> &params,
            const std::string &what, drover_error *err,
-           const std::vector<const char *> &prelude = {})
-{
+           const std::vector<const char *> &prelude = {}) {
     const std::vector<const char *> key(params.begin(), params.begin() + 2);
     auto run = [&](PGconn *c, Result &r) {
         for (const char *stmt : prelude)
-            if (!ok(r = exec(c, stmt, key)))
-                return false;
+            if (!ok(r = exec(c, stmt, key))) return false;
         return ok(r = exec(c, sql, params));
     };
-    return run_statements(s, err, what + ": recording in the accounting database", !prelude.empty(), run);
+    return run_statements(s, err, what + ": recording in the accounting database", !prelude.empty(),
+                          run);
 }
 
-int acct_job_event(void *state, int event, const drover_acct_job *in, drover_error *err)
-{
+int acct_job_event(void *state, int event, const drover_acct_job *in, drover_error *err) {
     return guard(err, [&] {
         auto &s = *static_cast<State *>(state);
         if (event < DROVER_ACCT_JOB_SUBMIT || event > DROVER_ACCT_JOB_END) {
@@ -224,7 +265,7 @@ int acct_job_event(void *state, int event, const drover_acct_job *in, drover_err
         v[kAllocNodes] = std::to_string(j.alloc_nodes);
         v[kAllocCpus] = std::to_string(j.alloc_cpus);
         v[kReqCpus] = std::to_string(j.req_cpus);
-        v[kReqMem] = std::to_string(static_cast<int64_t>(j.req_mem_mb));  // the uint64's bits
+        v[kReqMem] = std::to_string(static_cast<int64_t>(j.req_mem_mb)); // the uint64's bits
         v[kState] = std::to_string(static_cast<int32_t>(j.state));
         v[kExitStatus] = std::to_string(j.exit_status);
         v[kTimeLimit] = std::to_string(j.time_limit_min);
@@ -238,18 +279,16 @@ int acct_job_event(void *state, int event, const drover_acct_job *in, drover_err
         v[kArrayTaskId] = std::to_string(j.array_job_id ? j.array_task_id : DROVER_NO_VAL);
         v[kComment] = text_param(j.comment);
         std::vector<const char *> params;
-        for (const auto &p : v)
-            params.push_back(p.c_str());
+        for (const auto &p : v) params.push_back(p.c_str());
 
-        const bool again = event == DROVER_ACCT_JOB_SUBMIT;  // a requeue or a reused id
+        const bool again = event == DROVER_ACCT_JOB_SUBMIT; // a requeue or a reused id
         return upsert(s, kUpsert, params, "job " + std::to_string(j.job_id), err,
                       again ? kArchiveEndedRun : std::vector<const char *>{});
     });
 }
 
 // A job from the columns 0..kColumns-1 of a result row. The strings point into r.
-drover_acct_job job_row(const PGresult *raw, int row)
-{
+drover_acct_job job_row(const PGresult *raw, int row) {
     drover_acct_job j{};
     j.struct_size = sizeof j;
     j.cluster = str_value(raw, row, kCluster);
@@ -280,8 +319,7 @@ drover_acct_job job_row(const PGresult *raw, int row)
 }
 
 // A step of job_id from the step columns that start at column base. The strings point into r.
-drover_acct_step step_row(const PGresult *raw, int row, int base, uint32_t job_id)
-{
+drover_acct_step step_row(const PGresult *raw, int row, int base, uint32_t job_id) {
     auto num = [&](int col) { return static_cast<uint64_t>(int_value(raw, row, base + col)); };
     auto text = [&](int col) { return str_value(raw, row, base + col); };
     drover_acct_step s{};
@@ -326,19 +364,18 @@ struct Sink {
     drover_acct_emit_fn emit;
     drover_acct_step_emit_fn step_emit;
     void *arg;
-    bool runs = false;  // earlier runs too (the rows carry run after the job's columns)
+    bool runs = false; // earlier runs too (the rows carry run after the job's columns)
 };
 
 // Streams the rows of one query (kSelect, or kSelectWithSteps when sink.step_emit is set) to the
 // sink. Returns OK, or EIO with err set; *emitted counts jobs.
-int stream(PGconn *c, const std::vector<const char *> &params, const Sink &sink,
-           size_t *emitted, drover_error *err)
-{
+int stream(PGconn *c, const std::vector<const char *> &params, const Sink &sink, size_t *emitted,
+           drover_error *err) {
     const char *sql = sink.runs ? (sink.step_emit ? kSelectRunsWithSteps : kSelectRuns)
                                 : (sink.step_emit ? kSelectWithSteps : kSelect);
     const int step_base = kColumns + (sink.runs ? 1 : 0);
-    if (!PQsendQueryParams(c, sql, static_cast<int>(params.size()), nullptr, params.data(),
-                           nullptr, nullptr, 0)) {
+    if (!PQsendQueryParams(c, sql, static_cast<int>(params.size()), nullptr, params.data(), nullptr,
+                           nullptr, 0)) {
         set_errorf(err, "querying the accounting database: %s", conn_error(c).c_str());
         return DROVER_EIO;
     }
@@ -350,13 +387,12 @@ int stream(PGconn *c, const std::vector<const char *> &params, const Sink &sink,
     while (PGresult *raw = PQgetResult(c)) {
         Result r(raw);
         const ExecStatusType st = PQresultStatus(raw);
-        if (stopped)
-            continue;  // drain what the server sent before it saw the cancel
+        if (stopped) continue; // drain what the server sent before it saw the cancel
         if (st == PGRES_SINGLE_TUPLE) {
             const auto job_id = static_cast<uint32_t>(int_value(raw, 0, kJobId));
             const int64_t run = sink.runs ? int_value(raw, 0, kColumns) : 0;
             bool stop = false;
-            if (!have_job || job_id != last_job || run != last_run) {  // rows come in job order
+            if (!have_job || job_id != last_job || run != last_run) { // rows come in job order
                 const drover_acct_job j = job_row(raw, 0);
                 ++*emitted;
                 stop = sink.emit(sink.arg, &j) != 0;
@@ -370,7 +406,7 @@ int stream(PGconn *c, const std::vector<const char *> &params, const Sink &sink,
                 stop = sink.step_emit(sink.arg, &step) != 0;
             }
             if (stop) {
-                stopped = true;  // the caller has enough: stop the server sending the rest
+                stopped = true; // the caller has enough: stop the server sending the rest
                 if (PGcancel *cancel = PQgetCancel(c)) {
                     char buf[256];
                     PQcancel(cancel, buf, sizeof buf);
@@ -388,19 +424,17 @@ int stream(PGconn *c, const std::vector<const char *> &params, const Sink &sink,
     return DROVER_OK;
 }
 
-int query(State &s, const drover_acct_query *query, const Sink &sink, drover_error *err)
-{
+int query(State &s, const drover_acct_query *query, const Sink &sink, drover_error *err) {
     const drover_acct_query q = read_query(query);
     std::string ids, user;
     const std::string after = std::to_string(q.start_after), before = std::to_string(q.end_before);
-    if (q.job_id_count > 0 && q.job_ids) {  // a bigint[] literal of numbers, as a parameter
+    if (q.job_id_count > 0 && q.job_ids) { // a bigint[] literal of numbers, as a parameter
         ids = "{";
         for (uint32_t i = 0; i < q.job_id_count; ++i)
             ids += (i ? "," : "") + std::to_string(q.job_ids[i]);
         ids += "}";
     }
-    if (q.user_id != DROVER_NO_VAL)
-        user = std::to_string(q.user_id);
+    if (q.user_id != DROVER_NO_VAL) user = std::to_string(q.user_id);
     const std::vector<const char *> params = {
         s.cfg.cluster.c_str(), ids.empty() ? nullptr : ids.c_str(),
         user.empty() ? nullptr : user.c_str(), after.c_str(), before.c_str()};
@@ -408,23 +442,19 @@ int query(State &s, const drover_acct_query *query, const Sink &sink, drover_err
     std::lock_guard lock(s.mu);
     for (int attempt = 0;; ++attempt) {
         PGconn *c = connection(s, err);
-        if (!c)
-            return DROVER_EIO;
+        if (!c) return DROVER_EIO;
         size_t emitted = 0;
         const int rc = stream(c, params, sink, &emitted, err);
-        if (rc == DROVER_OK)
-            return rc;
+        if (rc == DROVER_OK) return rc;
         if (attempt == 0 && emitted == 0 && broken(s))
-            continue;  // the connection died since the last call: reconnect and retry once
-        if (broken(s))
-            s.conn.reset();
+            continue; // the connection died since the last call: reconnect and retry once
+        if (broken(s)) s.conn.reset();
         return rc;
     }
 }
 
 int acct_job_query(void *state, const drover_acct_query *q, drover_acct_emit_fn emit, void *arg,
-                   drover_error *err)
-{
+                   drover_error *err) {
     return guard(err, [&] {
         const bool runs = read_query(q).duplicates != 0;
         return query(*static_cast<State *>(state), q, Sink{emit, nullptr, arg, runs}, err);
@@ -432,16 +462,14 @@ int acct_job_query(void *state, const drover_acct_query *q, drover_acct_emit_fn 
 }
 
 int acct_job_step_query(void *state, const drover_acct_query *q, drover_acct_emit_fn emit,
-                        drover_acct_step_emit_fn step_emit, void *arg, drover_error *err)
-{
+                        drover_acct_step_emit_fn step_emit, void *arg, drover_error *err) {
     return guard(err, [&] {
         const bool runs = read_query(q).duplicates != 0;
         return query(*static_cast<State *>(state), q, Sink{emit, step_emit, arg, runs}, err);
     });
 }
 
-int acct_step_event(void *state, int event, const drover_acct_step *in, drover_error *err)
-{
+int acct_step_event(void *state, int event, const drover_acct_step *in, drover_error *err) {
     return guard(err, [&] {
         auto &s = *static_cast<State *>(state);
         if (event != DROVER_ACCT_STEP_START && event != DROVER_ACCT_STEP_END) {
@@ -488,23 +516,22 @@ int acct_step_event(void *state, int event, const drover_acct_step *in, drover_e
         c[kMaxDiskWriteNode] = text_param(st.max_disk_write_node);
         c[kTresAlloc] = text_param(st.tres_alloc);
         std::vector<const char *> params;
-        for (const auto &p : v)
-            params.push_back(p.c_str());
+        for (const auto &p : v) params.push_back(p.c_str());
         return upsert(s, kStepUpsert, params,
                       "step " + std::to_string(st.job_id) + "." + std::to_string(st.step_id), err);
     });
 }
 
-void acct_fini(void *state) { delete static_cast<State *>(state); }
+void acct_fini(void *state) {
+    delete static_cast<State *>(state);
+}
 
-int acct_init(drover_ctx *ctx, const drover_host_api *host, void **state_out, drover_error *err)
-{
+int acct_init(drover_ctx *ctx, const drover_host_api *host, void **state_out, drover_error *err) {
     return guard(err, [&] {
         auto s = std::make_unique<State>();
         s->host = drover::sdk::Host(ctx, host);
         auto conf = [&](const char *key, std::string &out) {
-            if (auto v = s->host.conf(key); v && !v->empty())
-                out = std::string(*v);
+            if (auto v = s->host.conf(key); v && !v->empty()) out = std::string(*v);
         };
         Settings &cfg = s->cfg;
         conf("AccountingStorageHost", cfg.host);
@@ -512,8 +539,7 @@ int acct_init(drover_ctx *ctx, const drover_host_api *host, void **state_out, dr
         conf("AccountingStorageLoc", cfg.database);
         conf("AccountingStorageUser", cfg.user);
         conf("AccountingStoragePass", cfg.password);
-        if (auto v = s->host.conf("ClusterName"))
-            cfg.cluster = trim_lower(*v);
+        if (auto v = s->host.conf("ClusterName")) cfg.cluster = trim_lower(*v);
         int port = 0;
         auto [end, ec] = std::from_chars(cfg.port.data(), cfg.port.data() + cfg.port.size(), port);
         if (ec != std::errc() || end != cfg.port.data() + cfg.port.size() || port < 1 ||
@@ -528,8 +554,7 @@ int acct_init(drover_ctx *ctx, const drover_host_api *host, void **state_out, dr
             // Connect now if we can; the controller starts anyway when the database is down.
             std::lock_guard lock(s->mu);
             drover_error ignored{};
-            if (connection(*s, &ignored))
-                s->host.info("connected to the accounting database");
+            if (connection(*s, &ignored)) s->host.info("connected to the accounting database");
         }
         *state_out = s.release();
         return DROVER_OK;
@@ -548,6 +573,6 @@ const drover_acct_ops acct_ops = {
     .node_event_query = node_event_query,
 };
 
-}  // namespace
+} // namespace
 
 DROVER_PLUGIN("accounting", "postgres", "0.1.0", acct_init, acct_fini, &acct_ops)

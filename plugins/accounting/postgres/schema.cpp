@@ -13,7 +13,7 @@ constexpr const char *kMigrationLock = "28273350436676468";
 struct Step {
     int version;
     const char *description;
-    std::vector<const char *> sql;  // one statement each
+    std::vector<const char *> sql; // one statement each
 };
 
 // Append only. Step 1: the jobs table (every drover_acct_job member; uint32 numbers as bigint,
@@ -140,11 +140,10 @@ const std::vector<Step> kSteps = {
       "CREATE INDEX IF NOT EXISTS node_events_cluster_start ON node_events (cluster, start_time)"}},
 };
 
-}  // namespace
+} // namespace
 
 // Creates the version table and applies the steps not yet applied, all in one transaction.
-bool migrate(State &s, PGconn *c, std::string &error)
-{
+bool migrate(State &s, PGconn *c, std::string &error) {
     if (!ok(exec(c, "BEGIN"))) {
         error = conn_error(c);
         return false;
@@ -163,14 +162,12 @@ bool migrate(State &s, PGconn *c, std::string &error)
         !ok(r))
         return fail(r, "creating drover_schema_version");
     Result cur = exec(c, "SELECT coalesce(max(version), 0) FROM drover_schema_version");
-    if (!ok(cur) || PQntuples(cur.get()) != 1)
-        return fail(cur, "reading drover_schema_version");
+    if (!ok(cur) || PQntuples(cur.get()) != 1) return fail(cur, "reading drover_schema_version");
     const int64_t have = int_value(cur.get(), 0, 0);
     const std::string now = std::to_string(static_cast<long long>(std::time(nullptr)));
     int applied = 0;
     for (const Step &step : kSteps) {
-        if (step.version <= have)
-            continue;
+        if (step.version <= have) continue;
         for (const char *sql : step.sql)
             if (Result r = exec(c, sql); !ok(r))
                 return fail(r, ("schema step " + std::to_string(step.version)).c_str());
@@ -183,8 +180,7 @@ bool migrate(State &s, PGconn *c, std::string &error)
             return fail(r, "recording schema step");
         ++applied;
     }
-    if (Result r = exec(c, "COMMIT"); !ok(r))
-        return fail(r, "committing the schema");
+    if (Result r = exec(c, "COMMIT"); !ok(r)) return fail(r, "committing the schema");
     const int latest = kSteps.back().version;
     if (applied)
         s.host.info("schema migrated from version " + std::to_string(have) + " to " +
@@ -195,4 +191,4 @@ bool migrate(State &s, PGconn *c, std::string &error)
     return true;
 }
 
-}  // namespace drover::acct_pg
+} // namespace drover::acct_pg

@@ -49,8 +49,8 @@ using drover::sdk::set_error;
 using drover::sdk::set_errorf;
 
 constexpr uint8_t kVersion = 2;
-constexpr size_t kSignedLen = 33;                // version .. nonce
-constexpr size_t kCredLen = kSignedLen + 32;     // + MAC
+constexpr size_t kSignedLen = 33;            // version .. nonce
+constexpr size_t kCredLen = kSignedLen + 32; // + MAC
 constexpr size_t kNonceOffset = 17;
 constexpr size_t kMinKeyLen = 32;
 constexpr size_t kMaxKeyLen = 64 * 1024;
@@ -66,8 +66,7 @@ using Nonce = std::array<uint8_t, 16>;
 class ReplayCache {
   public:
     // Returns false if nonce was seen before.
-    bool insert(const Nonce &nonce, int64_t expires, int64_t now)
-    {
+    bool insert(const Nonce &nonce, int64_t expires, int64_t now) {
         std::lock_guard lock(mu_);
         if (seen_.size() >= sweep_at_) {
             std::erase_if(seen_, [now](const auto &kv) { return kv.second < now; });
@@ -79,8 +78,7 @@ class ReplayCache {
   private:
     // Nonces are random: any 8 of their bytes hash them.
     struct NonceHash {
-        size_t operator()(const Nonce &n) const noexcept
-        {
+        size_t operator()(const Nonce &n) const noexcept {
             uint64_t h;
             std::memcpy(&h, n.data(), sizeof h);
             return static_cast<size_t>(h);
@@ -88,12 +86,11 @@ class ReplayCache {
     };
     static constexpr size_t kMinSweep = 1024;
     std::mutex mu_;
-    std::unordered_map<Nonce, int64_t, NonceHash> seen_;  // nonce -> when it expires
+    std::unordered_map<Nonce, int64_t, NonceHash> seen_; // nonce -> when it expires
     size_t sweep_at_ = kMinSweep;
 };
 
-int64_t now_ms()
-{
+int64_t now_ms() {
     timespec ts{};
     clock_gettime(CLOCK_REALTIME, &ts);
     return static_cast<int64_t>(ts.tv_sec) * 1000 + ts.tv_nsec / 1000000;
@@ -101,30 +98,24 @@ int64_t now_ms()
 
 struct State {
     drover::sdk::Host host;
-    std::string key;  // secret bytes, cleansed at fini
+    std::string key; // secret bytes, cleansed at fini
     int64_t ttl = kDefaultTtl;
-    int64_t fence_ms = now_ms();  // credentials made before this are refused
+    int64_t fence_ms = now_ms(); // credentials made before this are refused
     ReplayCache replay;
 };
 
-void put_be(uint8_t *p, uint64_t v, int bytes)
-{
-    for (int i = bytes - 1; i >= 0; --i, v >>= 8)
-        p[i] = static_cast<uint8_t>(v);
+void put_be(uint8_t *p, uint64_t v, int bytes) {
+    for (int i = bytes - 1; i >= 0; --i, v >>= 8) p[i] = static_cast<uint8_t>(v);
 }
 
-uint64_t get_be(const uint8_t *p, int bytes)
-{
+uint64_t get_be(const uint8_t *p, int bytes) {
     uint64_t v = 0;
-    for (int i = 0; i < bytes; ++i)
-        v = v << 8 | p[i];
+    for (int i = 0; i < bytes; ++i) v = v << 8 | p[i];
     return v;
 }
 
-
 // HMAC over the signed part of cred and the body hash.
-void sign(const State &s, const uint8_t *cred, const uint8_t body_hash[32], uint8_t mac[32])
-{
+void sign(const State &s, const uint8_t *cred, const uint8_t body_hash[32], uint8_t mac[32]) {
     uint8_t msg[kSignedLen + 32];
     std::memcpy(msg, cred, kSignedLen);
     std::memcpy(msg + kSignedLen, body_hash, 32);
@@ -133,8 +124,7 @@ void sign(const State &s, const uint8_t *cred, const uint8_t body_hash[32], uint
 }
 
 // One option of AuthInfo ("key=/etc/drover/key,ttl=60"), if present.
-std::optional<std::string_view> auth_option(std::string_view info, std::string_view name)
-{
+std::optional<std::string_view> auth_option(std::string_view info, std::string_view name) {
     while (!info.empty()) {
         auto comma = info.find(',');
         std::string_view item = info.substr(0, comma);
@@ -147,8 +137,7 @@ std::optional<std::string_view> auth_option(std::string_view info, std::string_v
 }
 
 // Reads and checks the key file; on failure returns false with the reason in err.
-bool load_key(const std::string &path, std::string &key, drover_error *err)
-{
+bool load_key(const std::string &path, std::string &key, drover_error *err) {
     struct stat st;
     if (::stat(path.c_str(), &st) != 0) {
         set_errorf(err, "key file %s: %s", path.c_str(), std::strerror(errno));
@@ -178,8 +167,7 @@ bool load_key(const std::string &path, std::string &key, drover_error *err)
 }
 
 int key_cred_create(void *state, uint32_t uid, uint32_t gid, const uint8_t body_hash[32],
-                    uint8_t *cred, uint32_t *cred_len, drover_error *err)
-{
+                    uint8_t *cred, uint32_t *cred_len, drover_error *err) {
     const auto &s = *static_cast<State *>(state);
     if (*cred_len < kCredLen) {
         set_errorf(err, "credential buffer holds %u bytes, a credential needs %zu", *cred_len,
@@ -200,8 +188,7 @@ int key_cred_create(void *state, uint32_t uid, uint32_t gid, const uint8_t body_
 }
 
 int key_cred_verify(void *state, const uint8_t *cred, uint32_t cred_len,
-                    const uint8_t body_hash[32], uint32_t *uid, uint32_t *gid, drover_error *err)
-{
+                    const uint8_t body_hash[32], uint32_t *uid, uint32_t *gid, drover_error *err) {
     return guard(err, [&] {
         auto &s = *static_cast<State *>(state);
         if (cred_len != kCredLen || cred[0] != kVersion) {
@@ -245,16 +232,13 @@ int key_cred_verify(void *state, const uint8_t *cred, uint32_t cred_len,
 }
 
 // The default key file in the directory of slurm.conf ("" means the current directory).
-std::string key_next_to(std::string_view dir)
-{
-    if (dir.empty())
-        return "drover.key";
+std::string key_next_to(std::string_view dir) {
+    if (dir.empty()) return "drover.key";
     return std::string(dir) + (dir.back() == '/' ? "" : "/") + "drover.key";
 }
 
 // Reads AuthInfo and the key into s; false with the reason in err.
-bool configure(State &s, drover_error *err)
-{
+bool configure(State &s, drover_error *err) {
     const std::string_view info = s.host.conf("AuthInfo").value_or("");
     if (auto ttl = auth_option(info, "ttl")) {
         int64_t v = 0;
@@ -275,27 +259,22 @@ bool configure(State &s, drover_error *err)
         set_error(err, "no key file: set AuthInfo=key=PATH or put drover.key next to slurm.conf");
         return false;
     }
-    if (!load_key(path, s.key, err))
-        return false;
+    if (!load_key(path, s.key, err)) return false;
     s.host.debug("key from " + path + ", ttl " + std::to_string(s.ttl) + " s");
     return true;
 }
 
-void key_fini(void *state)
-{
+void key_fini(void *state) {
     auto *s = static_cast<State *>(state);
-    if (!s->key.empty())
-        OPENSSL_cleanse(s->key.data(), s->key.size());
+    if (!s->key.empty()) OPENSSL_cleanse(s->key.data(), s->key.size());
     delete s;
 }
 
-int key_init(drover_ctx *ctx, const drover_host_api *host, void **state_out, drover_error *err)
-{
+int key_init(drover_ctx *ctx, const drover_host_api *host, void **state_out, drover_error *err) {
     return guard(err, [&] {
         std::unique_ptr<State, void (*)(void *)> s(new State, key_fini);
         s->host = drover::sdk::Host(ctx, host);
-        if (!configure(*s, err))
-            return DROVER_EPERM;
+        if (!configure(*s, err)) return DROVER_EPERM;
         *state_out = s.release();
         return DROVER_OK;
     });
@@ -307,6 +286,6 @@ const drover_auth_ops key_ops = {
     .cred_verify = key_cred_verify,
 };
 
-}  // namespace
+} // namespace
 
 DROVER_PLUGIN("auth", "key", "0.1.0", key_init, key_fini, &key_ops)

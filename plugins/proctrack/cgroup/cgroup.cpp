@@ -26,14 +26,13 @@ using drover::sdk::set_error;
 struct State {
     drover::sdk::Host host;
     drover::cgroup::Settings settings;
-    std::unique_ptr<drover::cgroup::Tree> tree;  // null outside the node daemon
+    std::unique_ptr<drover::cgroup::Tree> tree; // null outside the node daemon
 };
 
 // Runs fn against the state's tree: an Error becomes its code with its line in err, any other
 // exception DROVER_EIO.
 template <class Fn>
-int with_tree(void *state, drover_error *err, Fn &&fn)
-{
+int with_tree(void *state, drover_error *err, Fn &&fn) {
     return guard(err, [&]() -> int {
         auto *st = static_cast<State *>(state);
         if (!st->tree) {
@@ -51,8 +50,7 @@ int with_tree(void *state, drover_error *err, Fn &&fn)
 }
 
 int cgroup_cont_create(void *state, uint32_t job_id, uint32_t step_id, int32_t pid,
-                       drover_cont_id *cont_out, drover_error *err)
-{
+                       drover_cont_id *cont_out, drover_error *err) {
     const Step step{job_id, step_id};
     if (pid <= 1) {
         drover::sdk::set_errorf(err, "%s: pid %d cannot be tracked",
@@ -67,16 +65,14 @@ int cgroup_cont_create(void *state, uint32_t job_id, uint32_t step_id, int32_t p
     });
 }
 
-int cgroup_cont_signal(void *state, drover_cont_id cont, int sig, drover_error *err)
-{
+int cgroup_cont_signal(void *state, drover_cont_id cont, int sig, drover_error *err) {
     return with_tree(state, err, [&](drover::cgroup::Tree &tree) {
         tree.signal(drover::cgroup::step_of(cont), sig);
     });
 }
 
 int cgroup_cont_pids(void *state, drover_cont_id cont, int32_t *pids, uint32_t *count,
-                     drover_error *err)
-{
+                     drover_error *err) {
     const uint32_t capacity = *count;
     *count = 0;
     return with_tree(state, err, [&](drover::cgroup::Tree &tree) {
@@ -84,9 +80,8 @@ int cgroup_cont_pids(void *state, drover_cont_id cont, int32_t *pids, uint32_t *
         try {
             found = tree.pids(drover::cgroup::step_of(cont));
         } catch (const Error &e) {
-            if (e.code() != DROVER_ENOENT)
-                throw;
-            return;  // no container: no processes, as for an emptied one
+            if (e.code() != DROVER_ENOENT) throw;
+            return; // no container: no processes, as for an emptied one
         }
         const uint32_t n = found.size() < capacity ? static_cast<uint32_t>(found.size()) : capacity;
         std::memcpy(pids, found.data(), n * sizeof(int32_t));
@@ -94,16 +89,14 @@ int cgroup_cont_pids(void *state, drover_cont_id cont, int32_t *pids, uint32_t *
     });
 }
 
-int cgroup_cont_destroy(void *state, drover_cont_id cont, drover_error *err)
-{
+int cgroup_cont_destroy(void *state, drover_cont_id cont, drover_error *err) {
     return with_tree(state, err, [&](drover::cgroup::Tree &tree) {
         tree.destroy(drover::cgroup::step_of(cont));
     });
 }
 
 int cgroup_cont_limit(void *state, drover_cont_id cont, const drover_cont_limits *limits,
-                      drover_error *err)
-{
+                      drover_error *err) {
     if (!limits || limits->struct_size < sizeof(uint32_t)) {
         set_error(err, "cont_limit: no limits given");
         return DROVER_EINVAL;
@@ -114,8 +107,7 @@ int cgroup_cont_limit(void *state, drover_cont_id cont, const drover_cont_limits
 }
 
 int cgroup_cont_usage(void *state, drover_cont_id cont, drover_cont_usage *usage,
-                      drover_error *err)
-{
+                      drover_error *err) {
     if (!usage || usage->struct_size < sizeof(uint32_t)) {
         set_error(err, "cont_usage: no usage record given");
         return DROVER_EINVAL;
@@ -125,17 +117,17 @@ int cgroup_cont_usage(void *state, drover_cont_id cont, drover_cont_usage *usage
     });
 }
 
-std::string yes_no(bool b) { return b ? "yes" : "no"; }
+std::string yes_no(bool b) {
+    return b ? "yes" : "no";
+}
 
-std::string percent(double v)
-{
+std::string percent(double v) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%g", v);
     return buf;
 }
 
-int cgroup_init(drover_ctx *ctx, const drover_host_api *host, void **state_out, drover_error *err)
-{
+int cgroup_init(drover_ctx *ctx, const drover_host_api *host, void **state_out, drover_error *err) {
     return guard(err, [&]() -> int {
         auto st = std::make_unique<State>();
         st->host = drover::sdk::Host(ctx, host);
@@ -159,7 +151,9 @@ int cgroup_init(drover_ctx *ctx, const drover_host_api *host, void **state_out, 
     });
 }
 
-void cgroup_fini(void *state) { delete static_cast<State *>(state); }
+void cgroup_fini(void *state) {
+    delete static_cast<State *>(state);
+}
 
 const drover_proctrack_ops cgroup_ops = {
     .struct_size = sizeof(drover_proctrack_ops),
@@ -171,6 +165,6 @@ const drover_proctrack_ops cgroup_ops = {
     .cont_usage = cgroup_cont_usage,
 };
 
-}  // namespace
+} // namespace
 
 DROVER_PLUGIN("proctrack", "cgroup", "0.1.0", cgroup_init, cgroup_fini, &cgroup_ops)

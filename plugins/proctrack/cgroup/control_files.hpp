@@ -48,8 +48,8 @@ bool lists_word(std::string_view text, std::string_view controller);
 
 // What /proc/self/mounts says about the hierarchies under mountpoint.
 struct Mounts {
-    bool v2 = false;                             // a cgroup2 mount exactly at mountpoint
-    std::map<std::string, std::string> v1;       // controller -> directory of its v1 mount
+    bool v2 = false;                       // a cgroup2 mount exactly at mountpoint
+    std::map<std::string, std::string> v1; // controller -> directory of its v1 mount
 };
 // Reads mounts text (the format of /proc/self/mounts). v1 mounts count only when their directory
 // is mountpoint/<something>; their controllers come from the mount options ("rw,cpu,cpuacct"
@@ -57,4 +57,4 @@ struct Mounts {
 // is itself a v1 mount of it.
 Mounts parse_mounts(std::string_view text, const std::string &mountpoint);
 
-}  // namespace drover::cgroup
+} // namespace drover::cgroup

@@ -11,19 +11,15 @@ namespace drover::cgroup {
 namespace {
 
 // Why a v1 controller is needed, for the message when it is missing; nullptr = optional.
-const char *needed_for(const Settings &s, const std::string &controller)
-{
-    if (controller == "freezer")
-        return "tracking processes";
+const char *needed_for(const Settings &s, const std::string &controller) {
+    if (controller == "freezer") return "tracking processes";
     if (controller == "memory" && s.limits_memory())
         return s.constrain_ram ? "ConstrainRAMSpace=yes" : "ConstrainSwapSpace=yes";
-    if (controller == "cpuset" && s.constrain_cores)
-        return "ConstrainCores=yes";
+    if (controller == "cpuset" && s.constrain_cores) return "ConstrainCores=yes";
     return nullptr;
 }
 
-std::unique_ptr<Tree> open_v1(const Settings &s, const Mounts &m)
-{
+std::unique_ptr<Tree> open_v1(const Settings &s, const Mounts &m) {
     std::vector<std::pair<std::string, std::string>> dirs;
     for (const char *c : {"freezer", "pids", "memory", "cpuset", "cpuacct", "blkio"}) {
         auto it = m.v1.find(c);
@@ -37,12 +33,10 @@ std::unique_ptr<Tree> open_v1(const Settings &s, const Mounts &m)
     return make_tree_v1(s, dirs);
 }
 
-std::unique_ptr<Tree> open_v2(const Settings &s)
-{
+std::unique_ptr<Tree> open_v2(const Settings &s) {
     const std::string file = s.mountpoint + "/cgroup.controllers";
     auto controllers = read_file(file);
-    if (!controllers)
-        throw Error(DROVER_EIO, file + ": cannot read: " + std::strerror(errno));
+    if (!controllers) throw Error(DROVER_EIO, file + ": cannot read: " + std::strerror(errno));
     auto need = [&](const char *c, const char *why) {
         if (!lists_word(*controllers, c))
             throw Error(DROVER_EIO, file + ": the " + std::string(c) +
@@ -50,15 +44,13 @@ std::unique_ptr<Tree> open_v2(const Settings &s)
     };
     if (s.limits_memory())
         need("memory", s.constrain_ram ? "ConstrainRAMSpace=yes" : "ConstrainSwapSpace=yes");
-    if (s.constrain_cores)
-        need("cpuset", "ConstrainCores=yes");
+    if (s.constrain_cores) need("cpuset", "ConstrainCores=yes");
     return make_tree_v2(s);
 }
 
-}  // namespace
+} // namespace
 
-std::unique_ptr<Tree> open_tree(const Settings &s)
-{
+std::unique_ptr<Tree> open_tree(const Settings &s) {
     if (s.plugin == "disabled")
         throw Error(DROVER_EINVAL, "cgroup.conf says CgroupPlugin=disabled, but proctrack/cgroup "
                                    "needs cgroups (use ProctrackType=proctrack/pgid instead)");
@@ -67,14 +59,16 @@ std::unique_ptr<Tree> open_tree(const Settings &s)
                                        ": expected autodetect, cgroup/v1 or cgroup/v2");
     auto text = read_file("/proc/self/mounts");
     if (!text)
-        throw Error(DROVER_EIO, std::string("/proc/self/mounts: cannot read: ") + std::strerror(errno));
+        throw Error(DROVER_EIO,
+                    std::string("/proc/self/mounts: cannot read: ") + std::strerror(errno));
     const Mounts m = parse_mounts(*text, s.mountpoint);
 
     std::unique_ptr<Tree> tree;
     if (s.plugin == "cgroup/v2") {
         if (!m.v2)
-            throw Error(DROVER_EIO, s.mountpoint +
-                                        ": no cgroup2 file system mounted here (CgroupPlugin=cgroup/v2)");
+            throw Error(DROVER_EIO,
+                        s.mountpoint +
+                            ": no cgroup2 file system mounted here (CgroupPlugin=cgroup/v2)");
         tree = open_v2(s);
     } else if (s.plugin == "cgroup/v1") {
         tree = open_v1(s, m);
@@ -85,12 +79,13 @@ std::unique_ptr<Tree> open_tree(const Settings &s)
         else if (m.v1.count("freezer"))
             tree = open_v1(s, m);
         else
-            throw Error(DROVER_EIO, s.mountpoint +
-                                        ": neither a cgroup2 mount with the memory controller nor "
-                                        "a cgroup v1 freezer hierarchy (CgroupMountpoint in cgroup.conf)");
+            throw Error(DROVER_EIO,
+                        s.mountpoint +
+                            ": neither a cgroup2 mount with the memory controller nor "
+                            "a cgroup v1 freezer hierarchy (CgroupMountpoint in cgroup.conf)");
     }
     tree->prepare();
     return tree;
 }
 
-}  // namespace drover::cgroup
+} // namespace drover::cgroup

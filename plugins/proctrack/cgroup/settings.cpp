@@ -12,10 +12,8 @@ namespace drover::cgroup {
 
 namespace {
 
-bool iequals(std::string_view a, std::string_view b)
-{
-    if (a.size() != b.size())
-        return false;
+bool iequals(std::string_view a, std::string_view b) {
+    if (a.size() != b.size()) return false;
     for (size_t i = 0; i < a.size(); ++i)
         if (std::tolower(static_cast<unsigned char>(a[i])) !=
             std::tolower(static_cast<unsigned char>(b[i])))
@@ -23,54 +21,44 @@ bool iequals(std::string_view a, std::string_view b)
     return true;
 }
 
-bool flag(const drover::sdk::Host &host, const char *key, bool fallback)
-{
+bool flag(const drover::sdk::Host &host, const char *key, bool fallback) {
     auto v = host.conf(std::string("cgroup.") + key);
-    if (!v)
-        return fallback;
-    if (iequals(*v, "yes") || iequals(*v, "true") || *v == "1")
-        return true;
-    if (iequals(*v, "no") || iequals(*v, "false") || *v == "0")
-        return false;
+    if (!v) return fallback;
+    if (iequals(*v, "yes") || iequals(*v, "true") || *v == "1") return true;
+    if (iequals(*v, "no") || iequals(*v, "false") || *v == "0") return false;
     throw std::runtime_error(std::string("cgroup.conf: ") + key + "=" + std::string(*v) +
                              ": expected yes or no");
 }
 
 // A name that becomes one directory level.
-void check_dir_name(const char *what, const std::string &name)
-{
+void check_dir_name(const char *what, const std::string &name) {
     if (name.empty() || name.find('/') != std::string::npos || name == "." || name == "..")
         throw std::runtime_error(std::string(what) + " name '" + name +
                                  "' cannot name a cgroup directory");
 }
 
-std::string short_hostname()
-{
+std::string short_hostname() {
     char buf[256] = {};
-    if (::gethostname(buf, sizeof buf - 1) != 0)
-        return "localhost";
+    if (::gethostname(buf, sizeof buf - 1) != 0) return "localhost";
     std::string name(buf);
     return name.substr(0, name.find('.'));
 }
 
-}  // namespace
+} // namespace
 
-uint64_t Settings::memory_limit(uint64_t alloc_bytes) const
-{
+uint64_t Settings::memory_limit(uint64_t alloc_bytes) const {
     const long double v =
         std::floor(static_cast<long double>(alloc_bytes) * allowed_ram_percent / 100.0L);
-    if (v >= 18446744073709551616.0L)  // 2^64: exact in a long double
+    if (v >= 18446744073709551616.0L) // 2^64: exact in a long double
         return UINT64_MAX;
     return static_cast<uint64_t>(v);
 }
 
-Settings read_settings(const drover::sdk::Host &host)
-{
+Settings read_settings(const drover::sdk::Host &host) {
     Settings s;
     if (auto v = host.conf("cgroup.CgroupMountpoint"); v && !v->empty())
         s.mountpoint = std::string(*v);
-    while (s.mountpoint.size() > 1 && s.mountpoint.back() == '/')
-        s.mountpoint.pop_back();
+    while (s.mountpoint.size() > 1 && s.mountpoint.back() == '/') s.mountpoint.pop_back();
     if (auto v = host.conf("cgroup.CgroupPlugin"); v && !v->empty()) {
         s.plugin.clear();
         for (char c : *v)
@@ -104,4 +92,4 @@ Settings read_settings(const drover::sdk::Host &host)
     return s;
 }
 
-}  // namespace drover::cgroup
+} // namespace drover::cgroup

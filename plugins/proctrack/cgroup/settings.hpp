@@ -11,14 +11,14 @@
 namespace drover::cgroup {
 
 struct Settings {
-    std::string mountpoint = "/sys/fs/cgroup";  // CgroupMountpoint
-    std::string plugin = "autodetect";          // CgroupPlugin, lower-cased
-    bool constrain_ram = false;                 // ConstrainRAMSpace
-    bool constrain_swap = false;                // ConstrainSwapSpace
-    bool constrain_cores = false;               // ConstrainCores
-    double allowed_ram_percent = 100.0;         // AllowedRAMSpace
-    std::string cluster = "default";            // ClusterName (lower-cased), when set
-    std::string node;                           // drover.node_name, else the short hostname
+    std::string mountpoint = "/sys/fs/cgroup"; // CgroupMountpoint
+    std::string plugin = "autodetect";         // CgroupPlugin, lower-cased
+    bool constrain_ram = false;                // ConstrainRAMSpace
+    bool constrain_swap = false;               // ConstrainSwapSpace
+    bool constrain_cores = false;              // ConstrainCores
+    double allowed_ram_percent = 100.0;        // AllowedRAMSpace
+    std::string cluster = "default";           // ClusterName (lower-cased), when set
+    std::string node;                          // drover.node_name, else the short hostname
 
     // Whether cont_limit sets a memory limit: either constraint asks for one (RAM and swap are
     // always limited together, so swap cannot extend the limit).
@@ -31,4 +31,4 @@ struct Settings {
 // for a value it cannot use (the core has checked cgroup.conf already; this guards other hosts).
 Settings read_settings(const drover::sdk::Host &host);
 
-}  // namespace drover::cgroup
+} // namespace drover::cgroup

@@ -25,56 +25,48 @@ using Clock = std::chrono::steady_clock;
 constexpr auto kExitWait = std::chrono::seconds(2);
 constexpr auto kPoll = std::chrono::milliseconds(5);
 
-std::string step_name(uint32_t step)
-{
-    if (step == DROVER_STEP_BATCH)
-        return "batch";
-    if (step == DROVER_STEP_EXTERN)
-        return "extern";
+std::string step_name(uint32_t step) {
+    if (step == DROVER_STEP_BATCH) return "batch";
+    if (step == DROVER_STEP_EXTERN) return "extern";
     return std::to_string(step);
 }
 
-std::string parent_of(const std::string &dir) { return dir.substr(0, dir.rfind('/')); }
+std::string parent_of(const std::string &dir) {
+    return dir.substr(0, dir.rfind('/'));
+}
 
-std::string why(int e) { return std::strerror(e); }
+std::string why(int e) {
+    return std::strerror(e);
+}
 
-}  // namespace
+} // namespace
 
-std::string step_path(Step s)
-{
+std::string step_path(Step s) {
     return "job_" + std::to_string(s.job) + "/step_" + step_name(s.step);
 }
 
-std::string step_label(Step s)
-{
+std::string step_label(Step s) {
     return "job " + std::to_string(s.job) + " step " + step_name(s.step);
 }
 
 Tree::Tree(const Settings &settings, std::vector<Hierarchy> hierarchies, size_t procs_index)
-    : settings_(settings), hier_(std::move(hierarchies)), procs_(procs_index)
-{
-}
+    : settings_(settings), hier_(std::move(hierarchies)), procs_(procs_index) {}
 
-std::string Tree::node_dir(const Hierarchy &h) const
-{
+std::string Tree::node_dir(const Hierarchy &h) const {
     return h.root + "/drover/" + settings_.cluster + "/" + settings_.node;
 }
 
-std::string Tree::step_dir(const Hierarchy &h, Step s) const
-{
+std::string Tree::step_dir(const Hierarchy &h, Step s) const {
     return node_dir(h) + "/" + step_path(s);
 }
 
-const Tree::Hierarchy *Tree::find(const std::string &controller) const
-{
+const Tree::Hierarchy *Tree::find(const std::string &controller) const {
     for (const Hierarchy &h : hier_)
-        if (h.controller == controller)
-            return &h;
+        if (h.controller == controller) return &h;
     return nullptr;
 }
 
-void Tree::make_dir(const Hierarchy &h, const std::string &dir, Step s)
-{
+void Tree::make_dir(const Hierarchy &h, const std::string &dir, Step s) {
     if (::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST) {
         const int e = errno;
         std::string who = s.job ? step_label(s) + ": " : std::string();
@@ -84,8 +76,7 @@ void Tree::make_dir(const Hierarchy &h, const std::string &dir, Step s)
     init_dir(h, dir);
 }
 
-void Tree::prepare()
-{
+void Tree::prepare() {
     for (const Hierarchy &h : hier_) {
         make_dir(h, h.root + "/drover", {});
         make_dir(h, parent_of(node_dir(h)), {});
@@ -102,16 +93,13 @@ void Tree::prepare()
 
 // Removes the empty step and job directories under this node's directory (rmdir refuses the
 // busy ones, which is what keeps running steps safe).
-void Tree::sweep(const Hierarchy &h)
-{
+void Tree::sweep(const Hierarchy &h) {
     const std::string base = node_dir(h);
     DIR *d = ::opendir(base.c_str());
-    if (!d)
-        return;
+    if (!d) return;
     std::vector<std::string> jobs;
     while (const dirent *e = ::readdir(d))
-        if (std::strncmp(e->d_name, "job_", 4) == 0)
-            jobs.push_back(base + "/" + e->d_name);
+        if (std::strncmp(e->d_name, "job_", 4) == 0) jobs.push_back(base + "/" + e->d_name);
     ::closedir(d);
     for (const std::string &job : jobs) {
         if (DIR *j = ::opendir(job.c_str())) {
@@ -120,22 +108,19 @@ void Tree::sweep(const Hierarchy &h)
                 if (std::strncmp(e->d_name, "step_", 5) == 0)
                     steps.push_back(job + "/" + e->d_name);
             ::closedir(j);
-            for (const std::string &step : steps)
-                ::rmdir(step.c_str());
+            for (const std::string &step : steps) ::rmdir(step.c_str());
         }
         ::rmdir(job.c_str());
     }
 }
 
-void Tree::create(Step s, int32_t pid)
-{
+void Tree::create(Step s, int32_t pid) {
     for (const Hierarchy &h : hier_) {
         const std::string dir = step_dir(h, s);
         make_dir(h, parent_of(dir), s);
         // A directory left by an earlier use of this step id starts again with fresh counters
         // when it is empty; one that still holds processes is joined.
-        if (exists(dir))
-            ::rmdir(dir.c_str());
+        if (exists(dir)) ::rmdir(dir.c_str());
         make_dir(h, dir, s);
     }
     const std::string text = std::to_string(pid);
@@ -149,28 +134,24 @@ void Tree::create(Step s, int32_t pid)
             }
             if (e == ESRCH)
                 throw Error(DROVER_ENOENT, step_label(s) + ": pid " + text + " has exited");
-            throw Error(DROVER_EIO, step_label(s) + ": " + procs + ": cannot add pid " + text +
-                                        ": " + why(e));
+            throw Error(DROVER_EIO,
+                        step_label(s) + ": " + procs + ": cannot add pid " + text + ": " + why(e));
         }
     }
 }
 
-void Tree::set(Step s, const std::string &file, const std::string &value)
-{
+void Tree::set(Step s, const std::string &file, const std::string &value) {
     if (int e = write_file(file, value))
         throw Error(e == EINVAL ? DROVER_EINVAL : DROVER_EIO,
                     step_label(s) + ": " + file + ": cannot set to '" + value + "': " + why(e));
 }
 
-void Tree::require(Step s) const
-{
+void Tree::require(Step s) const {
     const std::string dir = step_dir(hier_[procs_], s);
-    if (!exists(dir))
-        throw Error(DROVER_ENOENT, step_label(s) + ": no container at " + dir);
+    if (!exists(dir)) throw Error(DROVER_ENOENT, step_label(s) + ": no container at " + dir);
 }
 
-std::vector<int32_t> Tree::pids(Step s) const
-{
+std::vector<int32_t> Tree::pids(Step s) const {
     const std::string procs = step_dir(hier_[procs_], s) + "/cgroup.procs";
     auto text = read_file(procs);
     if (!text) {
@@ -181,13 +162,11 @@ std::vector<int32_t> Tree::pids(Step s) const
     return parse_pids(*text);
 }
 
-void Tree::signal(Step s, int sig)
-{
+void Tree::signal(Step s, int sig) {
     const std::string where = step_dir(hier_[procs_], s);
     if (pids(s).empty())
         throw Error(DROVER_ENOENT, step_label(s) + ": no process left in " + where);
-    if (sig == SIGKILL && kill_all(s))
-        return;
+    if (sig == SIGKILL && kill_all(s)) return;
     // Frozen, nothing can fork between the listing and the signals.
     freeze(s, true);
     int sent = 0, failure = 0;
@@ -198,19 +177,17 @@ void Tree::signal(Step s, int sig)
             failure = errno;
     }
     freeze(s, false);
-    if (sent > 0)
-        return;
+    if (sent > 0) return;
     if (failure)
         throw Error(failure == EPERM ? DROVER_EPERM : DROVER_EIO,
                     step_label(s) + ": signal " + std::to_string(sig) + ": " + why(failure));
     throw Error(DROVER_ENOENT, step_label(s) + ": no process left in " + where);
 }
 
-void Tree::destroy(Step s)
-{
+void Tree::destroy(Step s) {
     const std::string where = step_dir(hier_[procs_], s);
     if (exists(where)) {
-        freeze(s, false);  // a frozen process could never exit
+        freeze(s, false); // a frozen process could never exit
         const auto deadline = Clock::now() + kExitWait;
         size_t left = pids(s).size();
         while (left > 0 && Clock::now() < deadline) {
@@ -230,10 +207,9 @@ void Tree::destroy(Step s)
             std::this_thread::sleep_for(kPoll);
         if (e != 0 && e != ENOENT && exists(dir) && failed.empty())
             failed = dir + ": cannot remove: " + why(e);
-        ::rmdir(parent_of(dir).c_str());  // the job's, once its last step is gone
+        ::rmdir(parent_of(dir).c_str()); // the job's, once its last step is gone
     }
-    if (!failed.empty())
-        throw Error(DROVER_EIO, step_label(s) + ": " + failed);
+    if (!failed.empty()) throw Error(DROVER_EIO, step_label(s) + ": " + failed);
 }
 
-}  // namespace drover::cgroup
+} // namespace drover::cgroup

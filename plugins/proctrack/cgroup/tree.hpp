@@ -4,8 +4,9 @@
 // v1 controller's mount (<mount>/freezer, <mount>/memory, ...) or, in v2, the mount itself, and
 // <cluster> the ClusterName ("default" without one): two clusters on one host, whose job ids and
 // node names may well be the same, never share a directory. Step directories are named by
-// number, or "batch" and "extern" for DROVER_STEP_BATCH and DROVER_STEP_EXTERN. Nothing is kept in memory per step: the directories are the state, so a
-// restarted daemon finds its steps where it left them.
+// number, or "batch" and "extern" for DROVER_STEP_BATCH and DROVER_STEP_EXTERN. Nothing is kept in
+// memory per step: the directories are the state, so a restarted daemon finds its steps where it
+// left them.
 #pragma once
 
 #include <cstdint>
@@ -36,9 +37,10 @@ struct Step {
 };
 
 // Container ids carry the step: job in the high 32 bits, step in the low.
-inline drover_cont_id cont_of(Step s) { return (drover_cont_id{s.job} << 32) | s.step; }
-inline Step step_of(drover_cont_id c)
-{
+inline drover_cont_id cont_of(Step s) {
+    return (drover_cont_id{s.job} << 32) | s.step;
+}
+inline Step step_of(drover_cont_id c) {
     return Step{static_cast<uint32_t>(c >> 32), static_cast<uint32_t>(c & 0xffffffffu)};
 }
 // "job_7/step_batch", "job_7/step_0".
@@ -70,8 +72,8 @@ class Tree {
     virtual void usage(Step s, drover_cont_usage &usage) const = 0;
 
     struct Hierarchy {
-        std::string controller;  // "freezer", "memory", ... or "" for the v2 tree
-        std::string root;        // the mount directory
+        std::string controller; // "freezer", "memory", ... or "" for the v2 tree
+        std::string root;       // the mount directory
     };
 
   protected:
@@ -95,7 +97,7 @@ class Tree {
 
     Settings settings_;
     std::vector<Hierarchy> hier_;
-    size_t procs_ = 0;  // the hierarchy pids are listed from
+    size_t procs_ = 0; // the hierarchy pids are listed from
 
   private:
     void make_dir(const Hierarchy &h, const std::string &dir, Step s);
@@ -111,4 +113,4 @@ std::unique_ptr<Tree> make_tree_v1(const Settings &settings,
                                    const std::vector<std::pair<std::string, std::string>> &dirs);
 std::unique_ptr<Tree> make_tree_v2(const Settings &settings);
 
-}  // namespace drover::cgroup
+} // namespace drover::cgroup

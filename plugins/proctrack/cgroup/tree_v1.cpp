@@ -20,28 +20,22 @@ constexpr auto kFreezeWait = std::chrono::seconds(1);
 // The controllers used, in the order processes join them (freezer first: it tracks).
 constexpr const char *kControllers[] = {"freezer", "pids", "memory", "cpuset", "cpuacct", "blkio"};
 
-bool blank(const std::optional<std::string> &text)
-{
+bool blank(const std::optional<std::string> &text) {
     return !text || text->find_first_not_of(" \t\n") == std::string::npos;
 }
 
 class TreeV1 final : public Tree {
   public:
     TreeV1(const Settings &settings, std::vector<Hierarchy> h, size_t procs)
-        : Tree(settings, std::move(h), procs)
-    {
-    }
+        : Tree(settings, std::move(h), procs) {}
 
-    std::string describe() const override
-    {
+    std::string describe() const override {
         std::string names;
-        for (const Hierarchy &h : hier_)
-            names += (names.empty() ? "" : " ") + h.controller;
+        for (const Hierarchy &h : hier_) names += (names.empty() ? "" : " ") + h.controller;
         return "cgroup v1 (" + names + ") under " + settings_.mountpoint;
     }
 
-    void limit(Step s, const drover_cont_limits &limits) override
-    {
+    void limit(Step s, const drover_cont_limits &limits) override {
         if (settings_.limits_memory() && limits.mem_bytes > 0)
             set_memory(s, settings_.memory_limit(limits.mem_bytes));
         if (settings_.constrain_cores && DROVER_HAS(drover_cont_limits, &limits, cpus) &&
@@ -51,8 +45,7 @@ class TreeV1 final : public Tree {
         }
     }
 
-    void usage(Step s, drover_cont_usage &u) const override
-    {
+    void usage(Step s, drover_cont_usage &u) const override {
         require(s);
         if (const Hierarchy *m = find("memory")) {
             const std::string dir = step_dir(*m, s);
@@ -61,9 +54,11 @@ class TreeV1 final : public Tree {
             if (DROVER_HAS(drover_cont_usage, &u, max_mem_bytes))
                 u.max_mem_bytes = read_count(dir + "/memory.max_usage_in_bytes");
             if (DROVER_HAS(drover_cont_usage, &u, oom_kills))
-                u.oom_kills = static_cast<uint32_t>(read_keyed(dir + "/memory.oom_control", "oom_kill"));
+                u.oom_kills =
+                    static_cast<uint32_t>(read_keyed(dir + "/memory.oom_control", "oom_kill"));
         }
-        if (const Hierarchy *c = find("cpuacct"); c && DROVER_HAS(drover_cont_usage, &u, cpu_sys_usec)) {
+        if (const Hierarchy *c = find("cpuacct");
+            c && DROVER_HAS(drover_cont_usage, &u, cpu_sys_usec)) {
             const std::string dir = step_dir(*c, s);
             if (exists(dir + "/cpuacct.usage_user")) {
                 u.cpu_user_usec = read_count(dir + "/cpuacct.usage_user") / 1000;
@@ -74,7 +69,8 @@ class TreeV1 final : public Tree {
                 u.cpu_sys_usec = read_keyed(dir + "/cpuacct.stat", "system") * 1000000 / hz;
             }
         }
-        if (const Hierarchy *b = find("blkio"); b && DROVER_HAS(drover_cont_usage, &u, disk_write_bytes)) {
+        if (const Hierarchy *b = find("blkio");
+            b && DROVER_HAS(drover_cont_usage, &u, disk_write_bytes)) {
             auto text = read_file(step_dir(*b, s) + "/blkio.throttle.io_service_bytes");
             IoBytes io = text ? parse_blkio_bytes(*text) : IoBytes{};
             u.disk_read_bytes = io.read;
@@ -85,14 +81,11 @@ class TreeV1 final : public Tree {
   protected:
     // cpuset: a new cgroup has no CPUs and no memory nodes, and refuses tasks until given some:
     // copy the parent's.
-    void init_dir(const Hierarchy &h, const std::string &dir) override
-    {
-        if (h.controller != "cpuset")
-            return;
+    void init_dir(const Hierarchy &h, const std::string &dir) override {
+        if (h.controller != "cpuset") return;
         const std::string parent = dir.substr(0, dir.rfind('/'));
         for (const char *name : {"/cpuset.cpus", "/cpuset.mems"}) {
-            if (!blank(read_file(dir + name)))
-                continue;
+            if (!blank(read_file(dir + name))) continue;
             auto value = read_file(parent + name);
             if (blank(value))
                 throw Error(DROVER_EIO, parent + name + ": empty, nothing to copy to " + dir);
@@ -101,21 +94,16 @@ class TreeV1 final : public Tree {
         }
     }
 
-    bool freeze(Step s, bool frozen) override
-    {
+    bool freeze(Step s, bool frozen) override {
         const Hierarchy *f = find("freezer");
-        if (!f)
-            return false;
+        if (!f) return false;
         const std::string state = step_dir(*f, s) + "/freezer.state";
-        if (write_file(state, frozen ? "FROZEN" : "THAWED") != 0)
-            return false;
-        if (!frozen)
-            return true;
+        if (write_file(state, frozen ? "FROZEN" : "THAWED") != 0) return false;
+        if (!frozen) return true;
         const auto deadline = std::chrono::steady_clock::now() + kFreezeWait;
         while (std::chrono::steady_clock::now() < deadline) {
             auto now = read_file(state);
-            if (!now || now->compare(0, 6, "FROZEN") == 0)
-                return now.has_value();
+            if (!now || now->compare(0, 6, "FROZEN") == 0) return now.has_value();
             std::this_thread::sleep_for(std::chrono::milliseconds(1));
         }
         return false;
@@ -125,8 +113,7 @@ class TreeV1 final : public Tree {
     // memory.limit_in_bytes and memory.memsw.limit_in_bytes to the same figure, so swap cannot
     // extend the limit. The kernel keeps memsw >= limit at every step, so the order depends on
     // whether the limit goes down or up: try one order, and on EINVAL the other.
-    void set_memory(Step s, uint64_t bytes)
-    {
+    void set_memory(Step s, uint64_t bytes) {
         const std::string dir = step_dir(*find("memory"), s);
         const std::string value = std::to_string(bytes);
         std::vector<std::string> files = {dir + "/memory.limit_in_bytes"};
@@ -142,8 +129,7 @@ class TreeV1 final : public Tree {
                     failed = f;
                 }
             }
-            if (e != EINVAL)
-                break;
+            if (e != EINVAL) break;
             std::reverse(files.begin(), files.end());
         }
         if (e)
@@ -152,16 +138,14 @@ class TreeV1 final : public Tree {
     }
 };
 
-}  // namespace
+} // namespace
 
 std::unique_ptr<Tree> make_tree_v1(const Settings &settings,
-                                   const std::vector<std::pair<std::string, std::string>> &dirs)
-{
+                                   const std::vector<std::pair<std::string, std::string>> &dirs) {
     std::vector<Tree::Hierarchy> h;
     for (const char *c : kControllers)
         for (const auto &[controller, dir] : dirs)
-            if (controller == c)
-                h.push_back({controller, dir});
+            if (controller == c) h.push_back({controller, dir});
     size_t procs = 0;
     for (size_t i = 0; i < h.size(); ++i)
         if (h[i].controller == "freezer") {
@@ -171,4 +155,4 @@ std::unique_ptr<Tree> make_tree_v1(const Settings &settings,
     return std::make_unique<TreeV1>(settings, std::move(h), procs);
 }
 
-}  // namespace drover::cgroup
+} // namespace drover::cgroup

@@ -32,28 +32,24 @@ struct State {
 
 // Reads the process group and state of /proc/<pid>/stat. Returns false if the process is gone.
 // The command name (field 2) may hold spaces and parentheses, so parse after its last ')'.
-bool read_stat(const char *pid, long *pgrp, char *run_state)
-{
+bool read_stat(const char *pid, long *pgrp, char *run_state) {
     char path[64];
     std::snprintf(path, sizeof path, "/proc/%s/stat", pid);
     FILE *f = std::fopen(path, "re");
-    if (!f)
-        return false;
+    if (!f) return false;
     char buf[1024];
     size_t n = std::fread(buf, 1, sizeof buf - 1, f);
     std::fclose(f);
     buf[n] = '\0';
     const char *paren = std::strrchr(buf, ')');
-    if (!paren)
-        return false;
+    if (!paren) return false;
     int ppid;
     return std::sscanf(paren + 1, " %c %d %ld", run_state, &ppid, pgrp) == 3;
 }
 
 // The process group of pid. The first process calls setsid() itself right after fork, and the
 // daemon may ask before it has run, so give it a moment (up to kLeaderWait) to become a leader.
-pid_t group_of(pid_t pid)
-{
+pid_t group_of(pid_t pid) {
     constexpr auto kLeaderWait = std::chrono::milliseconds(500);
     const auto deadline = std::chrono::steady_clock::now() + kLeaderWait;
     pid_t pgid = ::getpgid(pid);
@@ -65,8 +61,7 @@ pid_t group_of(pid_t pid)
 }
 
 int pgid_cont_create(void *state, uint32_t job_id, uint32_t step_id, int32_t pid,
-                     drover_cont_id *cont_out, drover_error *err)
-{
+                     drover_cont_id *cont_out, drover_error *err) {
     const pid_t pgid = group_of(pid);
     if (pgid < 0) {
         const int e = errno;
@@ -86,15 +81,13 @@ int pgid_cont_create(void *state, uint32_t job_id, uint32_t step_id, int32_t pid
     });
 }
 
-int pgid_cont_signal(void *state, drover_cont_id cont, int sig, drover_error *err)
-{
+int pgid_cont_signal(void *state, drover_cont_id cont, int sig, drover_error *err) {
     if (cont <= 1 || cont > static_cast<drover_cont_id>(INT32_MAX)) {
         set_errorf(err, "container %llu is not a process group",
                    static_cast<unsigned long long>(cont));
-        return DROVER_EINVAL;  // never kill(-1) or kill(0)
+        return DROVER_EINVAL; // never kill(-1) or kill(0)
     }
-    if (::kill(-static_cast<pid_t>(cont), sig) == 0)
-        return DROVER_OK;
+    if (::kill(-static_cast<pid_t>(cont), sig) == 0) return DROVER_OK;
     const int e = errno;
     set_errorf(err, "signal %d to process group %llu: %s", sig,
                static_cast<unsigned long long>(cont), std::strerror(e));
@@ -103,8 +96,7 @@ int pgid_cont_signal(void *state, drover_cont_id cont, int sig, drover_error *er
 
 // Stores up to *count live (not zombie) pids of the group; *count becomes the number stored.
 int pgid_cont_pids(void *state, drover_cont_id cont, int32_t *pids, uint32_t *count,
-                   drover_error *err)
-{
+                   drover_error *err) {
     DIR *proc = ::opendir("/proc");
     if (!proc) {
         set_errorf(err, "cannot read /proc: %s", std::strerror(errno));
@@ -113,16 +105,14 @@ int pgid_cont_pids(void *state, drover_cont_id cont, int32_t *pids, uint32_t *co
     const uint32_t capacity = *count;
     uint32_t stored = 0;
     while (const dirent *d = ::readdir(proc)) {
-        if (d->d_name[0] < '0' || d->d_name[0] > '9')
-            continue;
+        if (d->d_name[0] < '0' || d->d_name[0] > '9') continue;
         long pgrp = 0;
         char run_state = '?';
         if (!read_stat(d->d_name, &pgrp, &run_state) || static_cast<drover_cont_id>(pgrp) != cont)
             continue;
         if (run_state == 'Z' || run_state == 'X')
-            continue;  // dead: only waiting for its parent to reap it
-        if (stored == capacity)
-            break;
+            continue; // dead: only waiting for its parent to reap it
+        if (stored == capacity) break;
         pids[stored++] = static_cast<int32_t>(std::strtol(d->d_name, nullptr, 10));
     }
     ::closedir(proc);
@@ -130,17 +120,17 @@ int pgid_cont_pids(void *state, drover_cont_id cont, int32_t *pids, uint32_t *co
     return DROVER_OK;
 }
 
-int pgid_cont_destroy(void *state, drover_cont_id cont, drover_error *err)
-{
-    return DROVER_OK;  // a process group needs no tearing down
+int pgid_cont_destroy(void *state, drover_cont_id cont, drover_error *err) {
+    return DROVER_OK; // a process group needs no tearing down
 }
 
-int pgid_init(drover_ctx *ctx, const drover_host_api *host, void **state_out, drover_error *err)
-{
+int pgid_init(drover_ctx *ctx, const drover_host_api *host, void **state_out, drover_error *err) {
     return guard(err, [&] { *state_out = new State{drover::sdk::Host(ctx, host)}; });
 }
 
-void pgid_fini(void *state) { delete static_cast<State *>(state); }
+void pgid_fini(void *state) {
+    delete static_cast<State *>(state);
+}
 
 const drover_proctrack_ops pgid_ops = {
     .struct_size = sizeof(drover_proctrack_ops),
@@ -150,6 +140,6 @@ const drover_proctrack_ops pgid_ops = {
     .cont_destroy = pgid_cont_destroy,
 };
 
-}  // namespace
+} // namespace
 
 DROVER_PLUGIN("proctrack", "pgid", "0.1.0", pgid_init, pgid_fini, &pgid_ops)

@@ -12,39 +12,41 @@ namespace drover::backfill {
 
 namespace {
 
-uint32_t count_or_one(uint32_t v) { return v == 0 || v == DROVER_NO_VAL ? 1 : v; }
+uint32_t count_or_one(uint32_t v) {
+    return v == 0 || v == DROVER_NO_VAL ? 1 : v;
+}
 
-uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+uint64_t ceil_div(uint64_t a, uint64_t b) {
+    return (a + b - 1) / b;
+}
 
-}  // namespace
+} // namespace
 
-Demand demand_of(const drover_job_view &job, bool whole_nodes, uint32_t largest_node)
-{
+Demand demand_of(const drover_job_view &job, bool whole_nodes, uint32_t largest_node) {
     Demand d;
     const uint64_t tasks = count_or_one(job.num_tasks);
     const uint64_t cpt = count_or_one(job.cpus_per_task);
     d.whole = whole_nodes || job.exclusive || job.share == DROVER_SHARE_EXCLUSIVE;
     d.nodes = count_or_one(job.min_nodes);
-    d.max_nodes = job.max_nodes == 0 || job.max_nodes == DROVER_NO_VAL ? DROVER_INFINITE
-                                                                       : job.max_nodes;
+    d.max_nodes =
+        job.max_nodes == 0 || job.max_nodes == DROVER_NO_VAL ? DROVER_INFINITE : job.max_nodes;
     d.total_cpus = tasks * cpt;
-    if (d.whole)
-        return d;
+    if (d.whole) return d;
     uint64_t per_node;
     if (job.ntasks_per_node && job.ntasks_per_node != DROVER_NO_VAL) {
         d.nodes = std::max<uint64_t>(d.nodes, ceil_div(tasks, job.ntasks_per_node));
         per_node = uint64_t{job.ntasks_per_node} * cpt;
         d.most_per_node = static_cast<uint32_t>(per_node);
     } else {
-        const uint64_t fit = largest_node >= cpt ? largest_node / cpt : 1;  // tasks per node
+        const uint64_t fit = largest_node >= cpt ? largest_node / cpt : 1; // tasks per node
         uint64_t n = std::max<uint64_t>(d.nodes, ceil_div(tasks, fit));
         if (d.max_nodes != DROVER_INFINITE)
             n = std::max<uint64_t>(d.nodes, std::min<uint64_t>(n, d.max_nodes));
-        const uint64_t spread = std::max(tasks, n);  // every node runs at least one task
+        const uint64_t spread = std::max(tasks, n); // every node runs at least one task
         d.nodes = static_cast<uint32_t>(n);
         per_node = ceil_div(spread, n) * cpt;
-        d.most_per_node = static_cast<uint32_t>(
-            std::min<uint64_t>((spread - (n - 1)) * cpt, UINT32_MAX));
+        d.most_per_node =
+            static_cast<uint32_t>(std::min<uint64_t>((spread - (n - 1)) * cpt, UINT32_MAX));
     }
     if (job.min_cpus_per_node && job.min_cpus_per_node != DROVER_NO_VAL)
         per_node = std::max<uint64_t>(per_node, job.min_cpus_per_node);
@@ -53,4 +55,4 @@ Demand demand_of(const drover_job_view &job, bool whole_nodes, uint32_t largest_
     return d;
 }
 
-}  // namespace drover::backfill
+} // namespace drover::backfill

@@ -39,12 +39,12 @@
 namespace drover::backfill {
 
 struct PlanStats {
-    uint32_t looked = 0;      // pending jobs gone through, those the strict part settled included
-    uint32_t examined = 0;    // jobs planned (bf_max_job_test bounds this)
-    uint32_t started = 0;     // started now, out of priority order
-    uint32_t reserved = 0;    // given a future start
-    uint32_t ineligible = 0;  // skipped: held, dependency, begin time, partition down...
-    uint32_t unplanned = 0;   // no start within bf_window
+    uint32_t looked = 0;     // pending jobs gone through, those the strict part settled included
+    uint32_t examined = 0;   // jobs planned (bf_max_job_test bounds this)
+    uint32_t started = 0;    // started now, out of priority order
+    uint32_t reserved = 0;   // given a future start
+    uint32_t ineligible = 0; // skipped: held, dependency, begin time, partition down...
+    uint32_t unplanned = 0;  // no start within bf_window
     bool hit_max_job_test = false;
 };
 
@@ -85,10 +85,10 @@ class Planner {
     Params params_;
     bool whole_nodes_;
     uint32_t node_count_ = 0;
-    int32_t window_ = 0;                 // the last bucket a job may start in
+    int32_t window_ = 0; // the last bucket a job may start in
     Timeline tl_;
     std::vector<uint32_t> weight_;
-    std::vector<int32_t> running_free_;  // CPUs free now, reservations aside
+    std::vector<int32_t> running_free_; // CPUs free now, reservations aside
     uint32_t largest_node_ = 0;
     std::unordered_map<std::string, Words> usable_cache_;
     // Scratch space reused from job to job.
@@ -98,4 +98,4 @@ class Planner {
     std::vector<uint32_t> job_cpus_;
 };
 
-}  // namespace drover::backfill
+} // namespace drover::backfill

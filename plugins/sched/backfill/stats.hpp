@@ -24,4 +24,4 @@ class Counters {
     drover_sched_stats s_{};
 };
 
-}  // namespace drover::backfill
+} // namespace drover::backfill

@@ -27,7 +27,7 @@ struct Step {
 // A stretch of buckets [from, to) in which a node keeps at least some number of CPUs free, and
 // the real time at which it begins.
 struct Run {
-    int32_t from, to;  // to == kForever: it never ends
+    int32_t from, to; // to == kForever: it never ends
     int64_t real;
 };
 
@@ -38,11 +38,9 @@ class Timeline {
 
     std::size_t size() const { return nodes_.size(); }
     // Steps over all nodes: how big the map of free CPUs over time is.
-    std::size_t step_count() const
-    {
+    std::size_t step_count() const {
         std::size_t n = 0;
-        for (const auto &steps : nodes_)
-            n += steps.size();
+        for (const auto &steps : nodes_) n += steps.size();
         return n;
     }
     uint32_t cpus(uint32_t node) const { return cpus_[node]; }
@@ -69,8 +67,7 @@ class Timeline {
     // Calls fn(Run) for each maximal run of buckets, ending after `from`, in which node keeps at
     // least `need` CPUs free; a run that started before `from` is reported whole.
     template <class Fn>
-    void for_each_run(uint32_t node, int32_t need, int32_t from, Fn &&fn) const
-    {
+    void for_each_run(uint32_t node, int32_t need, int32_t from, Fn &&fn) const {
         const std::vector<Step> &s = nodes_[node];
         const std::size_t n = s.size();
         std::size_t k = 0;
@@ -80,11 +77,9 @@ class Timeline {
                 continue;
             }
             const std::size_t first = k;
-            while (k < n && s[k].free >= need)
-                ++k;
+            while (k < n && s[k].free >= need) ++k;
             const int32_t to = k < n ? s[k].at : kForever;
-            if (to > from)
-                fn(Run{s[first].at, to, s[first].real});
+            if (to > from) fn(Run{s[first].at, to, s[first].real});
         }
     }
 
@@ -98,4 +93,4 @@ class Timeline {
     uint32_t res_ = 60;
 };
 
-}  // namespace drover::backfill
+} // namespace drover::backfill

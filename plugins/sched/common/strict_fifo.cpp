@@ -13,8 +13,7 @@ namespace {
 
 // Calls fn for each partition named in a comma-separated list.
 template <class Fn>
-void for_each_partition(std::string_view list, Fn &&fn)
-{
+void for_each_partition(std::string_view list, Fn &&fn) {
     while (!list.empty()) {
         const auto comma = list.find(',');
         fn(list.substr(0, comma));
@@ -22,36 +21,31 @@ void for_each_partition(std::string_view list, Fn &&fn)
     }
 }
 
-}  // namespace
+} // namespace
 
 std::vector<const drover_job_view *> by_priority(const drover_sched_host *host,
-                                                 drover_sched_pass *pass)
-{
+                                                 drover_sched_pass *pass) {
     std::vector<const drover_job_view *> jobs;
     const uint32_t n = host->pending_count(pass);
     jobs.reserve(n);
     for (uint32_t i = 0; i < n; ++i)
-        if (const drover_job_view *job = host->pending_job(pass, i))
-            jobs.push_back(job);
+        if (const drover_job_view *job = host->pending_job(pass, i)) jobs.push_back(job);
     std::sort(jobs.begin(), jobs.end(), [](const drover_job_view *a, const drover_job_view *b) {
-        if (a->priority != b->priority)
-            return a->priority > b->priority;
+        if (a->priority != b->priority) return a->priority > b->priority;
         return a->job_id < b->job_id;
     });
     return jobs;
 }
 
 std::unordered_map<uint32_t, int> run_fifo(const drover_sched_host *host, drover_sched_pass *pass,
-                                           const std::vector<const drover_job_view *> &order)
-{
+                                           const std::vector<const drover_job_view *> &order) {
     std::unordered_map<uint32_t, int> tried;
-    std::set<std::string_view> blocked;  // views borrowed from the pass's job views
+    std::set<std::string_view> blocked; // views borrowed from the pass's job views
     for (const drover_job_view *job : order) {
         const std::string_view parts = sdk::to_view(job->partition);
         bool skip = false;
         for_each_partition(parts, [&](std::string_view p) { skip |= blocked.count(p) > 0; });
-        if (skip)
-            continue;
+        if (skip) continue;
         const int rc = host->try_start(pass, job->job_id);
         tried[job->job_id] = rc;
         if (rc == DROVER_EBUSY)
@@ -60,4 +54,4 @@ std::unordered_map<uint32_t, int> run_fifo(const drover_sched_host *host, drover
     return tried;
 }
 
-}  // namespace drover::sched_common
+} // namespace drover::sched_common

@@ -22,4 +22,4 @@ std::vector<const drover_job_view *> by_priority(const drover_sched_host *host,
 std::unordered_map<uint32_t, int> run_fifo(const drover_sched_host *host, drover_sched_pass *pass,
                                            const std::vector<const drover_job_view *> &order);
 
-}  // namespace drover::sched_common
+} // namespace drover::sched_common

@@ -22,15 +22,15 @@ namespace cons_tres {
 struct NodeAlloc {
     uint32_t node = 0;
     uint32_t tasks = 0;
-    std::vector<uint32_t> cpu_ids;  // ascending
-    uint64_t mem_mb = 0;            // held (0 when memory is not consumable)
-    std::vector<std::pair<std::string, std::vector<uint32_t>>> gres;  // name -> indexes
+    std::vector<uint32_t> cpu_ids; // ascending
+    uint64_t mem_mb = 0;           // held (0 when memory is not consumable)
+    std::vector<std::pair<std::string, std::vector<uint32_t>>> gres; // name -> indexes
 };
 
 struct JobAlloc {
     uint32_t job_id = 0;
     bool exclusive = false;
-    std::vector<NodeAlloc> nodes;  // by node index
+    std::vector<NodeAlloc> nodes; // by node index
 
     const NodeAlloc *on(uint32_t node) const;
 };
@@ -50,4 +50,4 @@ std::string id_list(const std::vector<uint32_t> &ids);
 // "gpu:0-1,nic:0"
 std::string gres_list(const NodeAlloc &a);
 
-}  // namespace cons_tres
+} // namespace cons_tres

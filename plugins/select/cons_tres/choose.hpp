@@ -17,12 +17,12 @@
 namespace cons_tres {
 
 struct Cand {
-    uint32_t node = 0;       // node index
+    uint32_t node = 0; // node index
     uint32_t weight = 0;
-    uint32_t cap = 0;        // tasks it can host (>= 1)
-    uint32_t free_cpus = 0;  // for best fit
-    uint64_t gpus = 0;       // GPUs it can give to --gpus
-    uint32_t counted = 0;    // bit t: it has the feature of the job's t-th a*N term
+    uint32_t cap = 0;       // tasks it can host (>= 1)
+    uint32_t free_cpus = 0; // for best fit
+    uint64_t gpus = 0;      // GPUs it can give to --gpus
+    uint32_t counted = 0;   // bit t: it has the feature of the job's t-th a*N term
 };
 
 struct Need {
@@ -30,7 +30,7 @@ struct Need {
     uint32_t min_nodes = 1;
     uint32_t max_nodes = 0xffffffffu;
     uint64_t gpus = 0;
-    std::vector<uint32_t> counts;  // per a*N term: N
+    std::vector<uint32_t> counts; // per a*N term: N
     bool contiguous = false;
 };
 
@@ -39,4 +39,4 @@ struct Need {
 bool choose_nodes(const std::vector<Cand> &cands, const std::vector<uint32_t> &required,
                   const Need &need, std::vector<uint32_t> &nodes);
 
-}  // namespace cons_tres
+} // namespace cons_tres

@@ -37,41 +37,34 @@ struct State {
     drover::sdk::Host host;
     Options opt;
     std::vector<NodeRes> table;
-    std::map<uint32_t, JobAlloc> jobs;  // job id -> what it holds
+    std::map<uint32_t, JobAlloc> jobs; // job id -> what it holds
 };
 
 // At most this many lines of one batch of warnings reach the log.
 constexpr size_t kMaxWarnings = 20;
 
-void log_warnings(const State &s, const std::vector<std::string> &warnings)
-{
-    for (size_t i = 0; i < warnings.size() && i < kMaxWarnings; ++i)
-        s.host.warn(warnings[i]);
+void log_warnings(const State &s, const std::vector<std::string> &warnings) {
+    for (size_t i = 0; i < warnings.size() && i < kMaxWarnings; ++i) s.host.warn(warnings[i]);
     if (warnings.size() > kMaxWarnings)
         s.host.warn(std::to_string(warnings.size() - kMaxWarnings) + " more warnings");
 }
 
-std::vector<uint32_t> bits(drover_bitmap_view b, size_t limit)
-{
+std::vector<uint32_t> bits(drover_bitmap_view b, size_t limit) {
     std::vector<uint32_t> out;
-    if (!b.words)
-        return out;
+    if (!b.words) return out;
     const uint32_t n = static_cast<uint32_t>(std::min<size_t>(b.nbits, limit));
     for (uint32_t i = 0; i < n; ++i)
-        if ((b.words[i / 64] >> (i % 64)) & 1u)
-            out.push_back(i);
+        if ((b.words[i / 64] >> (i % 64)) & 1u) out.push_back(i);
     return out;
 }
 
-void read_options(State &s)
-{
+void read_options(State &s) {
     s.opt = parse_options(s.host.conf("SelectTypeParameters"), s.host.conf("DefMemPerCPU"),
                           s.host.conf("DefMemPerNode"));
     log_warnings(s, s.opt.warnings);
 }
 
-int ct_node_init(void *state, const drover_node_view *nodes, uint32_t count, drover_error *err)
-{
+int ct_node_init(void *state, const drover_node_view *nodes, uint32_t count, drover_error *err) {
     return guard(err, [&] {
         auto &s = *static_cast<State *>(state);
         std::vector<std::string> warnings;
@@ -89,8 +82,7 @@ int ct_node_init(void *state, const drover_node_view *nodes, uint32_t count, dro
 }
 
 int ct_job_test(void *state, const drover_job_view *job, drover_bitmap_view usable, int mode,
-                drover_bitmap *picked, drover_error *err)
-{
+                drover_bitmap *picked, drover_error *err) {
     return guard(err, [&] {
         const auto &s = *static_cast<State *>(state);
         Request req;
@@ -101,7 +93,8 @@ int ct_job_test(void *state, const drover_job_view *job, drover_bitmap_view usab
             return DROVER_ENOSPC;
         }
         if (std::string f = unknown_feature(s.table, req); !f.empty()) {
-            set_error(err, "job " + std::to_string(job->job_id) + ": no node has feature '" + f + "'");
+            set_error(err,
+                      "job " + std::to_string(job->job_id) + ": no node has feature '" + f + "'");
             return DROVER_ENOSPC;
         }
         const std::vector<uint32_t> open = bits(usable, s.table.size());
@@ -117,27 +110,23 @@ int ct_job_test(void *state, const drover_job_view *job, drover_bitmap_view usab
             return DROVER_ENOSPC;
         }
         for (uint32_t i : chosen)
-            if (i < picked->nbits)
-                picked->words[i / 64] |= uint64_t{1} << (i % 64);
+            if (i < picked->nbits) picked->words[i / 64] |= uint64_t{1} << (i % 64);
         return DROVER_OK;
     });
 }
 
-void forget(State &s, uint32_t job_id)
-{
+void forget(State &s, uint32_t job_id) {
     auto it = s.jobs.find(job_id);
-    if (it == s.jobs.end())
-        return;
+    if (it == s.jobs.end()) return;
     release(s.table, it->second);
     s.jobs.erase(it);
 }
 
 int ct_job_begin(void *state, const drover_job_view *job, drover_bitmap_view nodes,
-                 drover_error *err)
-{
+                 drover_error *err) {
     return guard(err, [&] {
         auto &s = *static_cast<State *>(state);
-        forget(s, job->job_id);  // a repeated begin replaces the earlier one
+        forget(s, job->job_id); // a repeated begin replaces the earlier one
         std::string bad;
         Request req = make_request(*job, s.opt, static_cast<uint32_t>(s.table.size()), &bad);
         std::vector<std::string> warnings;
@@ -151,19 +140,16 @@ int ct_job_begin(void *state, const drover_job_view *job, drover_bitmap_view nod
     });
 }
 
-int ct_job_fini(void *state, const drover_job_view *job, drover_error *err)
-{
+int ct_job_fini(void *state, const drover_job_view *job, drover_error *err) {
     return guard(err, [&] { forget(*static_cast<State *>(state), job->job_id); });
 }
 
-const NodeAlloc *find_alloc(const State &s, uint32_t job_id, uint32_t node)
-{
+const NodeAlloc *find_alloc(const State &s, uint32_t job_id, uint32_t node) {
     auto it = s.jobs.find(job_id);
     return it == s.jobs.end() ? nullptr : it->second.on(node);
 }
 
-uint32_t ct_job_cpus_on_node(void *state, uint32_t job_id, uint32_t node)
-{
+uint32_t ct_job_cpus_on_node(void *state, uint32_t job_id, uint32_t node) {
     return guard_or<uint32_t>(0, [&]() -> uint32_t {
         const NodeAlloc *a = find_alloc(*static_cast<State *>(state), job_id, node);
         return a ? static_cast<uint32_t>(a->cpu_ids.size()) : 0;
@@ -172,42 +158,33 @@ uint32_t ct_job_cpus_on_node(void *state, uint32_t job_id, uint32_t node)
 
 // Copies text into a fixed buffer; a list too long for it is cut after its last whole item.
 template <size_t N>
-void copy_list(char (&out)[N], const std::string &text)
-{
+void copy_list(char (&out)[N], const std::string &text) {
     size_t n = text.size();
     if (n >= N) {
         n = text.rfind(',', N - 1);
-        if (n == std::string::npos)
-            n = 0;
+        if (n == std::string::npos) n = 0;
     }
     text.copy(out, n);
     out[n] = '\0';
 }
 
-int ct_job_alloc_detail(void *state, uint32_t job_id, uint32_t node, drover_node_alloc *out)
-{
+int ct_job_alloc_detail(void *state, uint32_t job_id, uint32_t node, drover_node_alloc *out) {
     return guard_or<int>(DROVER_EIO, [&]() -> int {
-        if (!out)
-            return DROVER_EINVAL;
+        if (!out) return DROVER_EINVAL;
         const NodeAlloc *a = find_alloc(*static_cast<State *>(state), job_id, node);
-        if (!a)
-            return DROVER_ENOENT;
-        if (out->struct_size == 0)
-            out->struct_size = sizeof *out;
+        if (!a) return DROVER_ENOENT;
+        if (out->struct_size == 0) out->struct_size = sizeof *out;
         if (DROVER_HAS(drover_node_alloc, out, cpus))
             out->cpus = static_cast<uint32_t>(a->cpu_ids.size());
-        if (DROVER_HAS(drover_node_alloc, out, mem_mb))
-            out->mem_mb = a->mem_mb;
+        if (DROVER_HAS(drover_node_alloc, out, mem_mb)) out->mem_mb = a->mem_mb;
         if (DROVER_HAS(drover_node_alloc, out, cpu_ids))
             copy_list(out->cpu_ids, id_list(a->cpu_ids));
-        if (DROVER_HAS(drover_node_alloc, out, gres))
-            copy_list(out->gres, gres_list(*a));
+        if (DROVER_HAS(drover_node_alloc, out, gres)) copy_list(out->gres, gres_list(*a));
         return DROVER_OK;
     });
 }
 
-int ct_init(drover_ctx *ctx, const drover_host_api *host, void **state_out, drover_error *err)
-{
+int ct_init(drover_ctx *ctx, const drover_host_api *host, void **state_out, drover_error *err) {
     return guard(err, [&] {
         auto *s = new State;
         s->host = drover::sdk::Host(ctx, host);
@@ -217,7 +194,9 @@ int ct_init(drover_ctx *ctx, const drover_host_api *host, void **state_out, drov
     });
 }
 
-void ct_fini(void *state) { delete static_cast<State *>(state); }
+void ct_fini(void *state) {
+    delete static_cast<State *>(state);
+}
 
 const drover_select_ops cons_tres_ops = {
     .struct_size = sizeof(drover_select_ops),
@@ -229,6 +208,6 @@ const drover_select_ops cons_tres_ops = {
     .job_alloc_detail = ct_job_alloc_detail,
 };
 
-}  // namespace
+} // namespace
 
 DROVER_PLUGIN("select", "cons_tres", "0.1.0", ct_init, ct_fini, &cons_tres_ops)

@@ -9,13 +9,12 @@ namespace cons_tres {
 
 namespace {
 
-bool feature_char(char c)
-{
+bool feature_char(char c) {
     return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.' ||
            c == ':' || c == '/' || c == '=' || c == '+';
 }
 
-}  // namespace
+} // namespace
 
 // A recursive-descent reader over the text; depth is bounded so that hostile input cannot
 // exhaust the stack.
@@ -24,18 +23,14 @@ struct ConstraintParser {
     size_t i = 0;
     int depth = 0;
 
-    [[noreturn]] void fail(const std::string &what) const
-    {
-        throw std::invalid_argument("bad constraint '" + std::string(s.substr(0, 80)) + "': " +
-                                    what);
+    [[noreturn]] void fail(const std::string &what) const {
+        throw std::invalid_argument("bad constraint '" + std::string(s.substr(0, 80)) +
+                                    "': " + what);
     }
-    void skip()
-    {
-        while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i])))
-            ++i;
+    void skip() {
+        while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
     }
-    bool eat(char c)
-    {
+    bool eat(char c) {
         skip();
         if (i < s.size() && s[i] == c) {
             ++i;
@@ -45,21 +40,17 @@ struct ConstraintParser {
     }
 };
 
-Constraint Constraint::parse(std::string_view text)
-{
+Constraint Constraint::parse(std::string_view text) {
     Constraint c;
     ConstraintParser p{text};
     p.skip();
-    if (p.i >= text.size())
-        return c;
+    if (p.i >= text.size()) return c;
 
     // Local recursive lambdas over the private Expr type.
     struct Rd {
         ConstraintParser &p;
-        Expr parse_or()
-        {
-            if (++p.depth > 64)
-                p.fail("nested too deeply");
+        Expr parse_or() {
+            if (++p.depth > 64) p.fail("nested too deeply");
             Expr first = parse_and();
             if (!p.eat('|')) {
                 --p.depth;
@@ -68,45 +59,36 @@ Constraint Constraint::parse(std::string_view text)
             Expr e;
             e.kind = Expr::Or;
             e.kids.push_back(std::move(first));
-            do
-                e.kids.push_back(parse_and());
+            do e.kids.push_back(parse_and());
             while (p.eat('|'));
             --p.depth;
             return e;
         }
-        Expr parse_and()
-        {
+        Expr parse_and() {
             Expr first = parse_unary();
-            if (!p.eat('&') && !p.eat(','))
-                return first;
+            if (!p.eat('&') && !p.eat(',')) return first;
             Expr e;
             e.kind = Expr::And;
             e.kids.push_back(std::move(first));
-            do
-                e.kids.push_back(parse_unary());
+            do e.kids.push_back(parse_unary());
             while (p.eat('&') || p.eat(','));
             return e;
         }
-        Expr parse_unary()
-        {
+        Expr parse_unary() {
             if (p.eat('(')) {
                 Expr e = parse_or();
-                if (!p.eat(')'))
-                    p.fail("')' expected at position " + std::to_string(p.i + 1));
+                if (!p.eat(')')) p.fail("')' expected at position " + std::to_string(p.i + 1));
                 return e;
             }
             if (p.eat('[')) {
                 Expr e = parse_or();
-                if (!p.eat(']'))
-                    p.fail("']' expected at position " + std::to_string(p.i + 1));
-                if (e.kind == Expr::Or)
-                    e.kind = Expr::Match;
+                if (!p.eat(']')) p.fail("']' expected at position " + std::to_string(p.i + 1));
+                if (e.kind == Expr::Or) e.kind = Expr::Match;
                 return e;
             }
             p.skip();
             size_t start = p.i;
-            while (p.i < p.s.size() && feature_char(p.s[p.i]))
-                ++p.i;
+            while (p.i < p.s.size() && feature_char(p.s[p.i])) ++p.i;
             if (p.i == start)
                 p.fail(p.i < p.s.size() ? "unexpected '" + std::string(1, p.s[p.i]) +
                                               "' at position " + std::to_string(p.i + 1)
@@ -121,8 +103,7 @@ Constraint Constraint::parse(std::string_view text)
                 while (p.i < p.s.size() && std::isdigit(static_cast<unsigned char>(p.s[p.i])) &&
                        p.i - ds < 9)
                     n = n * 10 + static_cast<uint64_t>(p.s[p.i++] - '0');
-                if (p.i == ds || n == 0)
-                    p.fail("a count of 1 or more expected after '*'");
+                if (p.i == ds || n == 0) p.fail("a count of 1 or more expected after '*'");
                 e.count = static_cast<uint32_t>(n);
             }
             return e;
@@ -141,8 +122,7 @@ Constraint Constraint::parse(std::string_view text)
         Constraint &c;
         ConstraintParser &p;
         int &matches;
-        void operator()(const Expr &e, bool and_path, bool in_match)
-        {
+        void operator()(const Expr &e, bool and_path, bool in_match) {
             switch (e.kind) {
             case Expr::Feature:
                 if (e.count) {
@@ -155,18 +135,15 @@ Constraint Constraint::parse(std::string_view text)
                     c.names_.push_back(e.name);
                 break;
             case Expr::And:
-                for (const Expr &k : e.kids)
-                    (*this)(k, and_path, in_match);
+                for (const Expr &k : e.kids) (*this)(k, and_path, in_match);
                 break;
             case Expr::Or:
-                for (const Expr &k : e.kids)
-                    (*this)(k, false, in_match);
+                for (const Expr &k : e.kids) (*this)(k, false, in_match);
                 break;
             case Expr::Match:
                 if (!and_path || in_match || ++matches > 1)
                     p.fail("one [a|b] group is allowed, and not inside | or another [..|..]");
-                for (const Expr &k : e.kids)
-                    (*this)(k, false, true);
+                for (const Expr &k : e.kids) (*this)(k, false, true);
                 break;
             case Expr::None:
                 break;
@@ -177,25 +154,20 @@ Constraint Constraint::parse(std::string_view text)
     return c;
 }
 
-const Constraint::Expr *Constraint::find_match(const Expr &e)
-{
-    if (e.kind == Expr::Match)
-        return &e;
+const Constraint::Expr *Constraint::find_match(const Expr &e) {
+    if (e.kind == Expr::Match) return &e;
     if (e.kind == Expr::And)
         for (const Expr &k : e.kids)
-            if (const Expr *m = find_match(k))
-                return m;
+            if (const Expr *m = find_match(k)) return m;
     return nullptr;
 }
 
-size_t Constraint::variants() const
-{
+size_t Constraint::variants() const {
     const Expr *m = find_match(root_);
     return m ? m->kids.size() : 1;
 }
 
-bool Constraint::eval(const Expr &e, const std::vector<std::string> &f, size_t v)
-{
+bool Constraint::eval(const Expr &e, const std::vector<std::string> &f, size_t v) {
     switch (e.kind) {
     case Expr::None:
         return true;
@@ -213,9 +185,8 @@ bool Constraint::eval(const Expr &e, const std::vector<std::string> &f, size_t v
     return false;
 }
 
-bool Constraint::matches(const std::vector<std::string> &sorted_features, size_t v) const
-{
+bool Constraint::matches(const std::vector<std::string> &sorted_features, size_t v) const {
     return eval(root_, sorted_features, v);
 }
 
-}  // namespace cons_tres
+} // namespace cons_tres

@@ -46,4 +46,4 @@ class Constraint {
     std::vector<std::string> names_;
 };
 
-}  // namespace cons_tres
+} // namespace cons_tres

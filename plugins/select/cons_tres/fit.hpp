@@ -43,4 +43,4 @@ Misfit check(const NodeRes &node, const Options &opt, const Request &req, uint32
 uint32_t capacity(const NodeRes &node, const Options &opt, const Request &req, bool ignore,
                   uint32_t limit);
 
-}  // namespace cons_tres
+} // namespace cons_tres

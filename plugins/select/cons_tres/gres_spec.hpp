@@ -14,7 +14,7 @@ namespace cons_tres {
 
 struct GresItem {
     std::string name;
-    std::string type;  // empty = untyped
+    std::string type; // empty = untyped
     uint64_t count = 1;
 };
 
@@ -22,4 +22,4 @@ struct GresItem {
 // of 1024). Throws std::invalid_argument naming the bad item.
 std::vector<GresItem> parse_gres_list(std::string_view spec);
 
-}  // namespace cons_tres
+} // namespace cons_tres

@@ -11,36 +11,29 @@
 
 namespace cons_tres {
 
-const GresPool *NodeRes::pool(std::string_view gres_name) const
-{
+const GresPool *NodeRes::pool(std::string_view gres_name) const {
     for (const GresPool &p : gres)
-        if (p.name == gres_name)
-            return &p;
+        if (p.name == gres_name) return &p;
     return nullptr;
 }
 
-GresPool *NodeRes::pool(std::string_view gres_name)
-{
+GresPool *NodeRes::pool(std::string_view gres_name) {
     return const_cast<GresPool *>(static_cast<const NodeRes *>(this)->pool(gres_name));
 }
 
-void NodeRes::refresh_free()
-{
+void NodeRes::refresh_free() {
     free_cpus = 0;
     free_core_cpus = 0;
     for (uint32_t first = 0; first < cpus; first += threads_per_core) {
         const uint32_t end = std::min(first + threads_per_core, cpus);
         uint32_t idle = 0;
-        for (uint32_t c = first; c < end; ++c)
-            idle += cpu_use[c] == 0;
+        for (uint32_t c = first; c < end; ++c) idle += cpu_use[c] == 0;
         free_cpus += idle;
-        if (idle == end - first)
-            free_core_cpus += idle;
+        if (idle == end - first) free_core_cpus += idle;
     }
 }
 
-const drover_node_view &node_view_at(const drover_node_view *nodes, uint32_t i)
-{
+const drover_node_view &node_view_at(const drover_node_view *nodes, uint32_t i) {
     size_t stride = nodes[0].struct_size;
     if (stride < offsetof(drover_node_view, gres) || stride > (1u << 16))
         stride = sizeof(drover_node_view);
@@ -48,8 +41,7 @@ const drover_node_view &node_view_at(const drover_node_view *nodes, uint32_t i)
                                                        stride * i);
 }
 
-NodeRes node_from_view(const drover_node_view &v, std::vector<std::string> &warnings)
-{
+NodeRes node_from_view(const drover_node_view &v, std::vector<std::string> &warnings) {
     NodeRes n;
     n.name = std::string(drover::sdk::to_view(v.name));
     n.cpus = v.cpus ? v.cpus : 1;
@@ -61,12 +53,9 @@ NodeRes node_from_view(const drover_node_view &v, std::vector<std::string> &warn
     while (!f.empty()) {
         size_t comma = f.find(',');
         std::string_view one = f.substr(0, comma);
-        while (!one.empty() && one.front() == ' ')
-            one.remove_prefix(1);
-        while (!one.empty() && one.back() == ' ')
-            one.remove_suffix(1);
-        if (!one.empty())
-            n.features.emplace_back(one);
+        while (!one.empty() && one.front() == ' ') one.remove_prefix(1);
+        while (!one.empty() && one.back() == ' ') one.remove_suffix(1);
+        if (!one.empty()) n.features.emplace_back(one);
         f = comma == std::string_view::npos ? std::string_view() : f.substr(comma + 1);
     }
     std::sort(n.features.begin(), n.features.end());
@@ -74,8 +63,7 @@ NodeRes node_from_view(const drover_node_view &v, std::vector<std::string> &warn
     n.cpu_use.assign(n.cpus, 0);
     n.refresh_free();
 
-    if (!DROVER_HAS(drover_node_view, &v, gres))
-        return n;
+    if (!DROVER_HAS(drover_node_view, &v, gres)) return n;
     std::string_view spec = drover::sdk::to_view(v.gres);
     try {
         for (const GresItem &g : parse_gres_list(spec)) {
@@ -102,4 +90,4 @@ NodeRes node_from_view(const drover_node_view &v, std::vector<std::string> &warn
     return n;
 }
 
-}  // namespace cons_tres
+} // namespace cons_tres

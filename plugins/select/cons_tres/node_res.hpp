@@ -14,8 +14,8 @@ namespace cons_tres {
 // ("gpu:a100:2,gpu:v100:2": gpu 0-1 are a100, 2-3 v100).
 struct GresPool {
     std::string name;
-    std::vector<std::string> types;  // per index; empty = untyped
-    std::vector<uint16_t> used;      // per index: how many jobs hold it (0 or 1)
+    std::vector<std::string> types; // per index; empty = untyped
+    std::vector<uint16_t> used;     // per index: how many jobs hold it (0 or 1)
     size_t size() const { return types.size(); }
 };
 
@@ -27,12 +27,12 @@ struct NodeRes {
     uint64_t mem_mb = 0;
     uint64_t tmp_mb = 0;
     uint32_t weight = 0;
-    std::vector<std::string> features;  // sorted
+    std::vector<std::string> features; // sorted
     std::vector<GresPool> gres;
     // What jobs hold.
-    std::vector<uint16_t> cpu_use;  // per CPU id: how many jobs hold it
-    uint32_t free_cpus = 0;         // CPUs no job holds (kept by refresh_free)
-    uint32_t free_core_cpus = 0;    // CPUs of cores no job holds any thread of (refresh_free)
+    std::vector<uint16_t> cpu_use; // per CPU id: how many jobs hold it
+    uint32_t free_cpus = 0;        // CPUs no job holds (kept by refresh_free)
+    uint32_t free_core_cpus = 0;   // CPUs of cores no job holds any thread of (refresh_free)
     uint64_t mem_used = 0;
     uint32_t jobs = 0;
     uint32_t exclusive_jobs = 0;
@@ -55,4 +55,4 @@ NodeRes node_from_view(const drover_node_view &v, std::vector<std::string> &warn
 // view from an older, shorter layout is still walked correctly.
 const drover_node_view &node_view_at(const drover_node_view *nodes, uint32_t i);
 
-}  // namespace cons_tres
+} // namespace cons_tres

@@ -11,8 +11,8 @@
 namespace cons_tres {
 
 struct Options {
-    std::string base = "CR_Core_Memory";  // the consumable-resource mode in effect
-    bool cpu_unit = false;         // CR_CPU*: CPUs (threads) are allocated one by one; else whole cores
+    std::string base = "CR_Core_Memory"; // the consumable-resource mode in effect
+    bool cpu_unit = false; // CR_CPU*: CPUs (threads) are allocated one by one; else whole cores
     bool cpus_consumable = true;   // false for CR_Memory: CPUs are shared freely
     bool mem_consumable = true;    // *_Memory (and CR_Memory)
     uint64_t def_mem_per_cpu = 0;  // DefMemPerCPU in MB; 0 = not set
@@ -28,4 +28,4 @@ Options parse_options(std::optional<std::string_view> select_type_parameters,
                       std::optional<std::string_view> def_mem_per_cpu,
                       std::optional<std::string_view> def_mem_per_node);
 
-}  // namespace cons_tres
+} // namespace cons_tres

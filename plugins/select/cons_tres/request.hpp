@@ -14,36 +14,36 @@ namespace cons_tres {
 
 // How much memory the job needs on each node.
 enum class MemKind {
-    None,       // nothing (memory is not consumable and the job asked for none)
-    PerNode,    // mem_mb on every node (--mem, or DefMemPerNode)
-    PerCpu,     // mem_mb for each CPU allocated there (--mem-per-cpu, or DefMemPerCPU)
-    WholeNode,  // all of the node's memory (memory consumable, no request, no default)
+    None,      // nothing (memory is not consumable and the job asked for none)
+    PerNode,   // mem_mb on every node (--mem, or DefMemPerNode)
+    PerCpu,    // mem_mb for each CPU allocated there (--mem-per-cpu, or DefMemPerCPU)
+    WholeNode, // all of the node's memory (memory consumable, no request, no default)
 };
 
 // One generic resource the job needs on a node: per_node + per_task * (its tasks there).
 struct GresNeed {
     std::string name;
-    std::string type;  // empty = any type
+    std::string type; // empty = any type
     uint64_t per_node = 0;
     uint64_t per_task = 0;
 };
 
 struct Request {
     uint32_t job_id = 0;
-    uint32_t tasks = 1;          // at least min_nodes
+    uint32_t tasks = 1; // at least min_nodes
     uint32_t cpus_per_task = 1;
-    uint32_t min_nodes = 1;      // at least the number of required nodes
+    uint32_t min_nodes = 1; // at least the number of required nodes
     uint32_t max_nodes = DROVER_INFINITE;
-    uint32_t ntasks_per_node = 0;  // 0 = no cap
-    uint32_t min_cpus = 0;       // --mincpus per node
+    uint32_t ntasks_per_node = 0; // 0 = no cap
+    uint32_t min_cpus = 0;        // --mincpus per node
     MemKind mem_kind = MemKind::None;
     uint64_t mem_mb = 0;
     uint64_t tmp_mb = 0;
     std::vector<GresNeed> gres;
-    uint64_t gpus_total = 0;     // --gpus, spread over the nodes
+    uint64_t gpus_total = 0; // --gpus, spread over the nodes
     Constraint constraint;
-    std::vector<uint32_t> required;  // node indexes (-w)
-    std::vector<uint32_t> excluded;  // node indexes (-x)
+    std::vector<uint32_t> required; // node indexes (-w)
+    std::vector<uint32_t> excluded; // node indexes (-x)
     bool contiguous = false;
     uint32_t share = DROVER_SHARE_CORES;
 
@@ -58,4 +58,4 @@ struct Request {
 Request make_request(const drover_job_view &job, const Options &opt, uint32_t node_count,
                      std::string *lenient = nullptr);
 
-}  // namespace cons_tres
+} // namespace cons_tres

@@ -23,4 +23,4 @@ std::string explain_refusal(const std::vector<NodeRes> &table, const Options &op
 // The first feature req's constraint names that no node in table has, or "".
 std::string unknown_feature(const std::vector<NodeRes> &table, const Request &req);
 
-}  // namespace cons_tres
+} // namespace cons_tres

@@ -35,32 +35,37 @@ struct Node {
 
 // What a job asks for, with defaults applied.
 struct Request {
-    uint32_t min_nodes;  // at least 1
-    uint32_t max_nodes;  // DROVER_INFINITE when unbounded
-    uint64_t cpus;       // num_tasks * cpus_per_task
-    uint64_t mem_mb;     // per node; 0 = any
-    std::vector<uint32_t> required;  // -w: nodes the job must have (ABI 1.1)
+    uint32_t min_nodes;             // at least 1
+    uint32_t max_nodes;             // DROVER_INFINITE when unbounded
+    uint64_t cpus;                  // num_tasks * cpus_per_task
+    uint64_t mem_mb;                // per node; 0 = any
+    std::vector<uint32_t> required; // -w: nodes the job must have (ABI 1.1)
 };
 
 struct State {
     drover::sdk::Host host;
     std::vector<Node> nodes;
-    std::vector<uint32_t> holders;                    // per node: how many jobs hold it
-    std::map<uint32_t, std::vector<uint32_t>> jobs;   // job id -> node indexes it holds
+    std::vector<uint32_t> holders;                  // per node: how many jobs hold it
+    std::map<uint32_t, std::vector<uint32_t>> jobs; // job id -> node indexes it holds
 };
 
-bool test_bit(const uint64_t *words, uint32_t i) { return (words[i / 64] >> (i % 64)) & 1u; }
-void set_bit(uint64_t *words, uint32_t i) { words[i / 64] |= uint64_t{1} << (i % 64); }
+bool test_bit(const uint64_t *words, uint32_t i) {
+    return (words[i / 64] >> (i % 64)) & 1u;
+}
+void set_bit(uint64_t *words, uint32_t i) {
+    words[i / 64] |= uint64_t{1} << (i % 64);
+}
 
 // "Not set" counts (0 and NO_VAL) mean 1; a bound of 0, NO_VAL or INFINITE means no bound.
-uint32_t count_or_one(uint32_t v) { return v == 0 || v == DROVER_NO_VAL ? 1 : v; }
+uint32_t count_or_one(uint32_t v) {
+    return v == 0 || v == DROVER_NO_VAL ? 1 : v;
+}
 
-Request request_of(const drover_job_view *job)
-{
+Request request_of(const drover_job_view *job) {
     Request r;
     r.min_nodes = count_or_one(job->min_nodes);
-    r.max_nodes = job->max_nodes == 0 || job->max_nodes == DROVER_NO_VAL ? DROVER_INFINITE
-                                                                         : job->max_nodes;
+    r.max_nodes =
+        job->max_nodes == 0 || job->max_nodes == DROVER_NO_VAL ? DROVER_INFINITE : job->max_nodes;
     r.cpus = uint64_t{count_or_one(job->num_tasks)} * count_or_one(job->cpus_per_task);
     r.mem_mb = job->mem_per_node_mb == DROVER_NO_VAL ? 0 : job->mem_per_node_mb;
     if (DROVER_HAS(drover_job_view, job, required_nodes) && job->required_nodes.words)
@@ -72,15 +77,12 @@ Request request_of(const drover_job_view *job)
 // Usable nodes with enough memory (and, unless ignore_holdings, held by no job), in the order
 // they should be chosen: lowest weight first, then node index.
 std::vector<uint32_t> candidates(const State &s, const Request &req, drover_bitmap_view usable,
-                                 bool ignore_holdings)
-{
+                                 bool ignore_holdings) {
     std::vector<uint32_t> out;
     const uint32_t n = std::min<uint32_t>(usable.nbits, static_cast<uint32_t>(s.nodes.size()));
     for (uint32_t i = 0; i < n; ++i) {
-        if (!test_bit(usable.words, i) || s.nodes[i].real_memory_mb < req.mem_mb)
-            continue;
-        if (!ignore_holdings && s.holders[i] > 0)
-            continue;
+        if (!test_bit(usable.words, i) || s.nodes[i].real_memory_mb < req.mem_mb) continue;
+        if (!ignore_holdings && s.holders[i] > 0) continue;
         out.push_back(i);
     }
     // Nodes the job named come first (all of them or none will do), then lowest weight.
@@ -97,13 +99,11 @@ std::vector<uint32_t> candidates(const State &s, const Request &req, drover_bitm
 // When the greedy choice needs more than max_nodes: keep max_nodes nodes and swap the smallest
 // chosen for the largest unchosen while that adds CPUs. Returns false if the need is still unmet.
 bool fit_within_max(const State &s, const Request &req, const std::vector<uint32_t> &order,
-                    std::vector<uint32_t> &chosen)
-{
+                    std::vector<uint32_t> &chosen) {
     chosen.assign(order.begin(), order.begin() + req.max_nodes);
     std::vector<uint32_t> rest(order.begin() + req.max_nodes, order.end());
     uint64_t cpus = 0;
-    for (uint32_t i : chosen)
-        cpus += s.nodes[i].cpus;
+    for (uint32_t i : chosen) cpus += s.nodes[i].cpus;
     while (cpus < req.cpus && !rest.empty()) {
         auto small = std::min_element(chosen.begin(), chosen.end(), [&](uint32_t a, uint32_t b) {
             return s.nodes[a].cpus < s.nodes[b].cpus;
@@ -111,8 +111,7 @@ bool fit_within_max(const State &s, const Request &req, const std::vector<uint32
         auto large = std::max_element(rest.begin(), rest.end(), [&](uint32_t a, uint32_t b) {
             return s.nodes[a].cpus < s.nodes[b].cpus;
         });
-        if (s.nodes[*large].cpus <= s.nodes[*small].cpus)
-            return false;
+        if (s.nodes[*large].cpus <= s.nodes[*small].cpus) return false;
         cpus += s.nodes[*large].cpus - s.nodes[*small].cpus;
         std::swap(*small, *large);
     }
@@ -121,32 +120,25 @@ bool fit_within_max(const State &s, const Request &req, const std::vector<uint32
 
 // The nodes for req among the candidates, or false if they cannot satisfy it.
 bool choose(const State &s, const Request &req, const std::vector<uint32_t> &order,
-            std::vector<uint32_t> &chosen)
-{
-    if (req.min_nodes > req.max_nodes || order.size() < req.min_nodes)
-        return false;
-    for (uint32_t r : req.required)  // every named node must be a candidate
-        if (std::find(order.begin(), order.end(), r) == order.end())
-            return false;
+            std::vector<uint32_t> &chosen) {
+    if (req.min_nodes > req.max_nodes || order.size() < req.min_nodes) return false;
+    for (uint32_t r : req.required) // every named node must be a candidate
+        if (std::find(order.begin(), order.end(), r) == order.end()) return false;
     const std::size_t at_least = std::max<std::size_t>(req.min_nodes, req.required.size());
     chosen.clear();
     uint64_t cpus = 0;
     for (uint32_t i : order) {
-        if (chosen.size() >= at_least && cpus >= req.cpus)
-            break;
+        if (chosen.size() >= at_least && cpus >= req.cpus) break;
         chosen.push_back(i);
         cpus += s.nodes[i].cpus;
     }
-    if (chosen.size() < req.min_nodes || cpus < req.cpus)
-        return false;
-    if (chosen.size() <= req.max_nodes)
-        return true;
+    if (chosen.size() < req.min_nodes || cpus < req.cpus) return false;
+    if (chosen.size() <= req.max_nodes) return true;
     return fit_within_max(s, req, order, chosen);
 }
 
 int linear_node_init(void *state, const drover_node_view *nodes, uint32_t count,
-                     drover_error *err)
-{
+                     drover_error *err) {
     return guard(err, [&] {
         auto &s = *static_cast<State *>(state);
         s.nodes.assign(count, Node{});
@@ -161,8 +153,7 @@ int linear_node_init(void *state, const drover_node_view *nodes, uint32_t count,
 }
 
 int linear_job_test(void *state, const drover_job_view *job, drover_bitmap_view usable, int mode,
-                    drover_bitmap *picked, drover_error *err)
-{
+                    drover_bitmap *picked, drover_error *err) {
     return guard(err, [&] {
         const auto &s = *static_cast<State *>(state);
         const Request req = request_of(job);
@@ -171,47 +162,41 @@ int linear_job_test(void *state, const drover_job_view *job, drover_bitmap_view 
         if (!choose(s, req, candidates(s, req, usable, ignore_holdings), chosen)) {
             if (!ignore_holdings && choose(s, req, candidates(s, req, usable, true), chosen))
                 return DROVER_EBUSY;
-            set_errorf(err, "job %u needs %u or more node(s) with %llu CPU(s) in all and %llu MB "
-                       "each: more than the usable nodes offer", job->job_id, req.min_nodes,
-                       static_cast<unsigned long long>(req.cpus),
+            set_errorf(err,
+                       "job %u needs %u or more node(s) with %llu CPU(s) in all and %llu MB "
+                       "each: more than the usable nodes offer",
+                       job->job_id, req.min_nodes, static_cast<unsigned long long>(req.cpus),
                        static_cast<unsigned long long>(req.mem_mb));
             return DROVER_ENOSPC;
         }
         for (uint32_t i : chosen)
-            if (i < picked->nbits)
-                set_bit(picked->words, i);
+            if (i < picked->nbits) set_bit(picked->words, i);
         return DROVER_OK;
     });
 }
 
 // Forgets what job_begin recorded for job_id (nothing if it holds nothing).
-void release(State &s, uint32_t job_id)
-{
+void release(State &s, uint32_t job_id) {
     auto it = s.jobs.find(job_id);
-    if (it == s.jobs.end())
-        return;
+    if (it == s.jobs.end()) return;
     for (uint32_t i : it->second)
-        if (i < s.holders.size() && s.holders[i] > 0)
-            --s.holders[i];
+        if (i < s.holders.size() && s.holders[i] > 0) --s.holders[i];
     s.jobs.erase(it);
 }
 
-int linear_job_fini(void *state, const drover_job_view *job, drover_error *err)
-{
+int linear_job_fini(void *state, const drover_job_view *job, drover_error *err) {
     return guard(err, [&] { release(*static_cast<State *>(state), job->job_id); });
 }
 
 int linear_job_begin(void *state, const drover_job_view *job, drover_bitmap_view nodes,
-                     drover_error *err)
-{
+                     drover_error *err) {
     return guard(err, [&] {
         auto &s = *static_cast<State *>(state);
-        release(s, job->job_id);  // a repeated begin replaces the earlier one
+        release(s, job->job_id); // a repeated begin replaces the earlier one
         std::vector<uint32_t> held;
         const uint32_t n = std::min<uint32_t>(nodes.nbits, static_cast<uint32_t>(s.nodes.size()));
         for (uint32_t i = 0; i < n; ++i) {
-            if (!test_bit(nodes.words, i))
-                continue;
+            if (!test_bit(nodes.words, i)) continue;
             if (s.holders[i] > 0)
                 s.host.warn("job " + std::to_string(job->job_id) + " shares node index " +
                             std::to_string(i) + " with another job");
@@ -223,20 +208,17 @@ int linear_job_begin(void *state, const drover_job_view *job, drover_bitmap_view
     });
 }
 
-uint32_t linear_job_cpus_on_node(void *state, uint32_t job_id, uint32_t node)
-{
+uint32_t linear_job_cpus_on_node(void *state, uint32_t job_id, uint32_t node) {
     return guard_or<uint32_t>(0, [&]() -> uint32_t {
         const auto &s = *static_cast<State *>(state);
         auto it = s.jobs.find(job_id);
-        if (it == s.jobs.end() || node >= s.nodes.size())
-            return 0;
+        if (it == s.jobs.end() || node >= s.nodes.size()) return 0;
         const auto &held = it->second;
         return std::find(held.begin(), held.end(), node) != held.end() ? s.nodes[node].cpus : 0;
     });
 }
 
-int linear_init(drover_ctx *ctx, const drover_host_api *host, void **state_out, drover_error *err)
-{
+int linear_init(drover_ctx *ctx, const drover_host_api *host, void **state_out, drover_error *err) {
     return guard(err, [&] {
         auto *s = new State;
         s->host = drover::sdk::Host(ctx, host);
@@ -245,7 +227,9 @@ int linear_init(drover_ctx *ctx, const drover_host_api *host, void **state_out, 
     });
 }
 
-void linear_fini(void *state) { delete static_cast<State *>(state); }
+void linear_fini(void *state) {
+    delete static_cast<State *>(state);
+}
 
 const drover_select_ops linear_ops = {
     .struct_size = sizeof(drover_select_ops),
@@ -256,6 +240,6 @@ const drover_select_ops linear_ops = {
     .job_cpus_on_node = linear_job_cpus_on_node,
 };
 
-}  // namespace
+} // namespace
 
 DROVER_PLUGIN("select", "linear", "0.1.0", linear_init, linear_fini, &linear_ops)

@@ -14,8 +14,7 @@ struct State {
 };
 
 int none_job_init(void *state, uint32_t job_id, drover_str node_list, drover_env_add_fn env_add,
-                  void *env_arg, drover_error *err)
-{
+                  void *env_arg, drover_error *err) {
     return guard(err, [&] {
         const auto &s = *static_cast<State *>(state);
         s.host.debug("job " + std::to_string(job_id) + " on " + std::string(to_view(node_list)) +
@@ -23,20 +22,20 @@ int none_job_init(void *state, uint32_t job_id, drover_str node_list, drover_env
     });
 }
 
-int none_job_fini(void *state, uint32_t job_id, drover_error *err)
-{
+int none_job_fini(void *state, uint32_t job_id, drover_error *err) {
     return guard(err, [&] {
         const auto &s = *static_cast<State *>(state);
         s.host.debug("job " + std::to_string(job_id) + ": nothing to tear down");
     });
 }
 
-int none_init(drover_ctx *ctx, const drover_host_api *host, void **state_out, drover_error *err)
-{
+int none_init(drover_ctx *ctx, const drover_host_api *host, void **state_out, drover_error *err) {
     return guard(err, [&] { *state_out = new State{drover::sdk::Host(ctx, host)}; });
 }
 
-void none_fini(void *state) { delete static_cast<State *>(state); }
+void none_fini(void *state) {
+    delete static_cast<State *>(state);
+}
 
 const drover_switch_ops none_ops = {
     .struct_size = sizeof(drover_switch_ops),
@@ -44,6 +43,6 @@ const drover_switch_ops none_ops = {
     .job_fini = none_job_fini,
 };
 
-}  // namespace
+} // namespace
 
 DROVER_PLUGIN("switch", "none", "0.1.0", none_init, none_fini, &none_ops)

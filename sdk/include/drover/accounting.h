@@ -30,21 +30,21 @@ typedef struct drover_acct_job {
     drover_str name;
     drover_str partition;
     drover_str account;
-    drover_str node_list;     /* hostlist expression, empty before start */
+    drover_str node_list; /* hostlist expression, empty before start */
     drover_str work_dir;
     uint32_t alloc_nodes;
     uint32_t alloc_cpus;
     uint32_t req_cpus;
     uint64_t req_mem_mb;
-    uint32_t state;           /* enum drover_job_state */
-    int32_t exit_status;      /* raw wait status: exit code << 8 | signal */
-    uint32_t time_limit_min;  /* DROVER_INFINITE when unlimited */
+    uint32_t state;          /* enum drover_job_state */
+    int32_t exit_status;     /* raw wait status: exit code << 8 | signal */
+    uint32_t time_limit_min; /* DROVER_INFINITE when unlimited */
     int64_t submit_time, eligible_time, start_time, end_time; /* 0 when not yet */
-    uint32_t cancelled_by;    /* uid that cancelled, when state is CANCELLED */
+    uint32_t cancelled_by; /* uid that cancelled, when state is CANCELLED */
     /* ABI 1.2 */
-    uint32_t array_job_id;    /* the array this job is a task of; 0 when it is not a task */
-    uint32_t array_task_id;   /* its task id (meaningful only when array_job_id is set) */
-    drover_str comment;       /* --comment */
+    uint32_t array_job_id;  /* the array this job is a task of; 0 when it is not a task */
+    uint32_t array_task_id; /* its task id (meaningful only when array_job_id is set) */
+    drover_str comment;     /* --comment */
 } drover_acct_job;
 
 /* ABI 1.3: one step of a job (.batch, .extern or a numbered srun step) with what it used. Sizes
@@ -52,27 +52,27 @@ typedef struct drover_acct_job {
 typedef struct drover_acct_step {
     uint32_t struct_size;
     uint32_t job_id;
-    uint32_t step_id;         /* 0.. for srun steps; DROVER_STEP_BATCH / DROVER_STEP_EXTERN */
+    uint32_t step_id; /* 0.. for srun steps; DROVER_STEP_BATCH / DROVER_STEP_EXTERN */
     drover_str name;
     drover_str node_list;
     uint32_t nodes, tasks, cpus;
-    uint64_t req_mem_mb;      /* per node; 0 when not limited */
-    uint32_t state;           /* enum drover_job_state */
-    int32_t exit_status;      /* raw wait status of the step (the highest of its tasks) */
+    uint64_t req_mem_mb; /* per node; 0 when not limited */
+    uint32_t state;      /* enum drover_job_state */
+    int32_t exit_status; /* raw wait status of the step (the highest of its tasks) */
     int64_t start_time, end_time;
-    uint32_t cancelled_by;    /* uid, when state is CANCELLED */
+    uint32_t cancelled_by; /* uid, when state is CANCELLED */
     uint32_t max_rss_task;
     uint64_t max_rss, ave_rss;
     drover_str max_rss_node;
     uint64_t max_vsize, ave_vsize;
     drover_str max_vsize_node;
-    uint64_t ave_cpu_usec;    /* CPU time per task, averaged over tasks */
-    uint64_t user_cpu_usec, sys_cpu_usec;  /* totals over all tasks */
-    uint64_t max_disk_read, max_disk_write;  /* bytes, the most of one task */
+    uint64_t ave_cpu_usec;                  /* CPU time per task, averaged over tasks */
+    uint64_t user_cpu_usec, sys_cpu_usec;   /* totals over all tasks */
+    uint64_t max_disk_read, max_disk_write; /* bytes, the most of one task */
     drover_str max_disk_read_node, max_disk_write_node;
-    drover_str tres_alloc;    /* "cpu=4,mem=1G,node=1" */
-    uint64_t min_cpu_usec;    /* CPU time of the task that used the least */
-    uint64_t ave_disk_read, ave_disk_write;  /* bytes, averaged over tasks */
+    drover_str tres_alloc;                  /* "cpu=4,mem=1G,node=1" */
+    uint64_t min_cpu_usec;                  /* CPU time of the task that used the least */
+    uint64_t ave_disk_read, ave_disk_write; /* bytes, averaged over tasks */
 } drover_acct_step;
 
 /* A query; zero or empty members do not filter. */
@@ -80,11 +80,11 @@ typedef struct drover_acct_query {
     uint32_t struct_size;
     const uint32_t *job_ids;
     uint32_t job_id_count;
-    uint32_t user_id;          /* DROVER_NO_VAL: any user */
-    int64_t start_after;       /* jobs that ended after (or are not yet ended) */
-    int64_t end_before;        /* jobs that started or were submitted before */
+    uint32_t user_id;    /* DROVER_NO_VAL: any user */
+    int64_t start_after; /* jobs that ended after (or are not yet ended) */
+    int64_t end_before;  /* jobs that started or were submitted before */
     /* ABI 1.3 */
-    uint32_t duplicates;       /* non-zero: also the earlier runs of requeued jobs (sacct -D) */
+    uint32_t duplicates; /* non-zero: also the earlier runs of requeued jobs (sacct -D) */
 } drover_acct_query;
 
 /* Called once per matching job; returns 0 to go on, non-zero to stop. */
@@ -112,13 +112,13 @@ enum drover_admin_level {
  * cluster, account, user and partition. Strings are borrowed for the call. */
 typedef struct drover_acct_assoc {
     uint32_t struct_size;
-    uint32_t kind;              /* enum drover_acct_assoc_kind */
-    drover_str name;            /* cluster, account or user: its name */
-    drover_str cluster, account, user, partition;  /* association: its key */
-    drover_str parent;          /* association: the parent account (the account's own for users) */
-    drover_str description, organization;  /* account */
-    drover_str default_account; /* user */
-    uint32_t admin_level;       /* user: enum drover_admin_level */
+    uint32_t kind;                                /* enum drover_acct_assoc_kind */
+    drover_str name;                              /* cluster, account or user: its name */
+    drover_str cluster, account, user, partition; /* association: its key */
+    drover_str parent; /* association: the parent account (the account's own for users) */
+    drover_str description, organization; /* account */
+    drover_str default_account;           /* user */
+    uint32_t admin_level;                 /* user: enum drover_admin_level */
 } drover_acct_assoc;
 
 /* Called once per stored record; returns 0 to go on, non-zero to stop. */
@@ -130,14 +130,14 @@ typedef int (*drover_acct_assoc_emit_fn)(void *arg, const drover_acct_assoc *rec
  * node_name and start_time. Strings are borrowed for the call. */
 typedef struct drover_acct_node_event {
     uint32_t struct_size;
-    uint32_t state;           /* enum drover_node_state when the event began */
-    uint32_t flags;           /* DROVER_NODE_FLAG_* when the event began */
-    uint32_t reason_uid;      /* who set the reason (SlurmUser for the controller's own) */
+    uint32_t state;      /* enum drover_node_state when the event began */
+    uint32_t flags;      /* DROVER_NODE_FLAG_* when the event began */
+    uint32_t reason_uid; /* who set the reason (SlurmUser for the controller's own) */
     drover_str cluster;
     drover_str node_name;
     drover_str reason;
     int64_t start_time;
-    int64_t end_time;         /* 0 while the event lasts */
+    int64_t end_time; /* 0 while the event lasts */
 } drover_acct_node_event;
 
 /* ABI 1.4: which node events a query wants; zero or empty members do not filter. An event
@@ -146,8 +146,8 @@ typedef struct drover_acct_node_event {
 typedef struct drover_acct_event_query {
     uint32_t struct_size;
     uint32_t cluster_count;
-    const drover_str *clusters;    /* the events of these clusters only */
-    const drover_str *node_names;  /* of these nodes only */
+    const drover_str *clusters;   /* the events of these clusters only */
+    const drover_str *node_names; /* of these nodes only */
     uint32_t node_count;
     int64_t period_start;
     int64_t period_end;

@@ -1,9 +1,10 @@
 /* drover/plugin.h - the Drover plugin ABI: C only, stable within DROVER_ABI_MAJOR.
  *
  * A plugin is a shared object that exports exactly one symbol, drover_plugin_entry(), which
- * returns a static descriptor: identity (type/name, as slurm.conf names it: SelectType=select/linear
- * is type "select", name "linear"), the ABI it was built against, init/fini, and a pointer to the
- * typed operations table for its type (drover/select.h, drover/sched.h, ...).
+ * returns a static descriptor: identity (type/name, as slurm.conf names it:
+ * SelectType=select/linear is type "select", name "linear"), the ABI it was built against,
+ * init/fini, and a pointer to the typed operations table for its type (drover/select.h,
+ * drover/sched.h, ...).
  *
  * Rules that keep old plugins loading in new cores:
  *   - every table starts with uint32_t struct_size and grows only at its end;
@@ -36,12 +37,12 @@ extern "C" {
 
 /* Return codes shared by every table. */
 #define DROVER_OK 0
-#define DROVER_EINVAL (-22)  /* bad argument */
-#define DROVER_EBUSY (-16)   /* resources exist but are busy now: try later */
-#define DROVER_ENOSPC (-28)  /* can never be satisfied with this configuration */
-#define DROVER_EPERM (-1)    /* refused: not allowed */
-#define DROVER_ENOENT (-2)   /* no such object */
-#define DROVER_EIO (-5)      /* I/O or internal failure */
+#define DROVER_EINVAL (-22) /* bad argument */
+#define DROVER_EBUSY (-16)  /* resources exist but are busy now: try later */
+#define DROVER_ENOSPC (-28) /* can never be satisfied with this configuration */
+#define DROVER_EPERM (-1)   /* refused: not allowed */
+#define DROVER_ENOENT (-2)  /* no such object */
+#define DROVER_EIO (-5)     /* I/O or internal failure */
 
 /* Log levels for drover_host_api.log. */
 #define DROVER_LOG_DEBUG 1
@@ -95,15 +96,14 @@ typedef struct drover_host_api {
 /* The descriptor a plugin returns from drover_plugin_entry. OWNERSHIP: static storage inside
  * the shared object; the core reads it, never writes it. */
 typedef struct drover_plugin_desc {
-    uint32_t struct_size;           /* sizeof(drover_plugin_desc) as the plugin compiled it */
-    uint16_t abi_major, abi_minor;  /* DROVER_ABI_* the plugin was built against */
-    const char *type;               /* "select", "sched", "auth", "accounting", "switch", "proctrack" */
-    const char *name;               /* "linear" for SelectType=select/linear */
-    const char *version;            /* the vendor's own version string */
+    uint32_t struct_size;          /* sizeof(drover_plugin_desc) as the plugin compiled it */
+    uint16_t abi_major, abi_minor; /* DROVER_ABI_* the plugin was built against */
+    const char *type;    /* "select", "sched", "auth", "accounting", "switch", "proctrack" */
+    const char *name;    /* "linear" for SelectType=select/linear */
+    const char *version; /* the vendor's own version string */
     /* Creates one instance. Returns DROVER_OK and sets *state_out (plugin-owned, may be NULL),
      * or a negative code with a message in *err, in which case the daemon does not start. */
-    int (*init)(drover_ctx *ctx, const drover_host_api *host, void **state_out,
-                drover_error *err);
+    int (*init)(drover_ctx *ctx, const drover_host_api *host, void **state_out, drover_error *err);
     /* Destroys the instance made by init. May be NULL. */
     void (*fini)(void *state);
     /* The operations table for this type; begins with uint32_t struct_size. Never NULL. */

@@ -26,22 +26,18 @@
 namespace drover::sdk {
 
 // A borrowed drover_str as a string_view (no copy; valid as long as the drover_str's owner says).
-inline std::string_view to_view(drover_str s) noexcept
-{
+inline std::string_view to_view(drover_str s) noexcept {
     return s.ptr ? std::string_view(s.ptr, s.len) : std::string_view();
 }
 
 // A string_view as a drover_str. OWNERSHIP: borrows sv's storage; keep it alive for the call.
-inline drover_str to_str(std::string_view sv) noexcept
-{
+inline drover_str to_str(std::string_view sv) noexcept {
     return drover_str{sv.data(), sv.size()};
 }
 
 // Copies msg into err (truncated to fit, always NUL-terminated). err may be NULL.
-inline void set_error(drover_error *err, std::string_view msg) noexcept
-{
-    if (!err)
-        return;
+inline void set_error(drover_error *err, std::string_view msg) noexcept {
+    if (!err) return;
     size_t n = msg.size() < sizeof(err->text) - 1 ? msg.size() : sizeof(err->text) - 1;
     std::memcpy(err->text, msg.data(), n);
     err->text[n] = '\0';
@@ -49,10 +45,8 @@ inline void set_error(drover_error *err, std::string_view msg) noexcept
 
 // printf-style variant of set_error.
 __attribute__((format(printf, 2, 3))) inline void set_errorf(drover_error *err, const char *fmt,
-                                                               ...) noexcept
-{
-    if (!err)
-        return;
+                                                             ...) noexcept {
+    if (!err) return;
     va_list ap;
     va_start(ap, fmt);
     std::vsnprintf(err->text, sizeof(err->text), fmt, ap);
@@ -63,8 +57,7 @@ __attribute__((format(printf, 2, 3))) inline void set_errorf(drover_error *err, 
 // any exception it throws into DROVER_EIO with the exception's text in err.
 //   return drover::sdk::guard(err, [&] { ...; return DROVER_OK; });
 template <class Fn>
-int guard(drover_error *err, Fn &&fn) noexcept
-{
+int guard(drover_error *err, Fn &&fn) noexcept {
     try {
         if constexpr (std::is_void_v<std::invoke_result_t<Fn>>) {
             std::forward<Fn>(fn)();
@@ -83,8 +76,7 @@ int guard(drover_error *err, Fn &&fn) noexcept
 // The barrier for ops that have no error channel (job_priority, job_cpus_on_node): returns
 // fallback when fn throws.
 template <class T, class Fn>
-T guard_or(T fallback, Fn &&fn) noexcept
-{
+T guard_or(T fallback, Fn &&fn) noexcept {
     try {
         return std::forward<Fn>(fn)();
     } catch (...) {
@@ -100,10 +92,8 @@ class Host {
     Host(drover_ctx *ctx, const drover_host_api *api) noexcept : ctx_(ctx), api_(api) {}
 
     // Writes one line to the daemon's log (tagged by the core with "[type/name]").
-    void log(int level, std::string_view msg) const noexcept
-    {
-        if (api_ && api_->log)
-            api_->log(ctx_, level, to_str(msg));
+    void log(int level, std::string_view msg) const noexcept {
+        if (api_ && api_->log) api_->log(ctx_, level, to_str(msg));
     }
     void debug(std::string_view msg) const noexcept { log(DROVER_LOG_DEBUG, msg); }
     void info(std::string_view msg) const noexcept { log(DROVER_LOG_INFO, msg); }
@@ -111,8 +101,7 @@ class Host {
     void error(std::string_view msg) const noexcept { log(DROVER_LOG_ERROR, msg); }
 
     // A slurm.conf value, or nullopt when the key is not set. The view stays valid until fini.
-    std::optional<std::string_view> conf(std::string_view key) const noexcept
-    {
+    std::optional<std::string_view> conf(std::string_view key) const noexcept {
         drover_str value{nullptr, 0};
         if (!api_ || !api_->conf_get || api_->conf_get(ctx_, to_str(key), &value) != DROVER_OK)
             return std::nullopt;
@@ -120,8 +109,7 @@ class Host {
     }
 
     // "ctld", "noded" or "cli" (empty if the host does not say).
-    std::string_view role() const noexcept
-    {
+    std::string_view role() const noexcept {
         const char *r = api_ && api_->role ? api_->role(ctx_) : nullptr;
         return r ? std::string_view(r) : std::string_view();
     }
@@ -131,18 +119,23 @@ class Host {
     const drover_host_api *api_ = nullptr;
 };
 
-}  // namespace drover::sdk
+} // namespace drover::sdk
 
 // Defines the plugin's static descriptor and its one exported symbol. Use once, at the end of the
 // plugin's main source file, at namespace scope:
 //   DROVER_PLUGIN("select", "linear", "0.1.0", linear_init, linear_fini, &linear_ops);
 // The entry always returns the descriptor: the core compares ABI versions and says what is wrong,
 // which is a better message than a NULL.
-#define DROVER_PLUGIN(TYPE, NAME, VERSION, INIT, FINI, OPS)                                     \
-    extern "C" DROVER_EXPORT const drover_plugin_desc *drover_plugin_entry(uint16_t, uint16_t) \
-    {                                                                                          \
-        static const drover_plugin_desc desc = {                                               \
-            sizeof(drover_plugin_desc), DROVER_ABI_MAJOR, DROVER_ABI_MINOR, (TYPE), (NAME),    \
-            (VERSION), (INIT), (FINI), (OPS)};                                                 \
-        return &desc;                                                                          \
+#define DROVER_PLUGIN(TYPE, NAME, VERSION, INIT, FINI, OPS)                                        \
+    extern "C" DROVER_EXPORT const drover_plugin_desc *drover_plugin_entry(uint16_t, uint16_t) {   \
+        static const drover_plugin_desc desc = {sizeof(drover_plugin_desc),                        \
+                                                DROVER_ABI_MAJOR,                                  \
+                                                DROVER_ABI_MINOR,                                  \
+                                                (TYPE),                                            \
+                                                (NAME),                                            \
+                                                (VERSION),                                         \
+                                                (INIT),                                            \
+                                                (FINI),                                            \
+                                                (OPS)};                                            \
+        return &desc;                                                                              \
     }

@@ -15,28 +15,29 @@ extern "C" {
 
 typedef uint64_t drover_cont_id;
 
-#define DROVER_STEP_BATCH 0xfffffffbu  /* the step id of a job's batch script */
-#define DROVER_STEP_EXTERN 0xfffffffcu /* the step id of a job's extern step (processes adopted
-                                          on a node outside any launched step) */
+#define DROVER_STEP_BATCH 0xfffffffbu /* the step id of a job's batch script */
+#define DROVER_STEP_EXTERN                                                                         \
+    0xfffffffcu /* the step id of a job's extern step (processes adopted                           \
+                   on a node outside any launched step) */
 
 /* ABI 1.3: what a container may use. Zero or empty members set no limit. */
 typedef struct drover_cont_limits {
     uint32_t struct_size;
-    uint64_t mem_bytes;       /* memory (RSS + page cache) the container may hold; exceeding it
-                                 kills processes in it (an out-of-memory end) */
-    drover_str cpus;          /* CPU ids the container's processes may run on, "0-3,8" */
+    uint64_t mem_bytes; /* memory (RSS + page cache) the container may hold; exceeding it
+                           kills processes in it (an out-of-memory end) */
+    drover_str cpus;    /* CPU ids the container's processes may run on, "0-3,8" */
 } drover_cont_limits;
 
 /* ABI 1.3: what a container has used, for the whole container. A plugin that cannot tell a
  * figure leaves it 0; the core samples /proc for the rest. */
 typedef struct drover_cont_usage {
     uint32_t struct_size;
-    uint64_t mem_bytes;       /* memory held now */
-    uint64_t max_mem_bytes;   /* the most it has held since cont_create */
-    uint64_t cpu_user_usec;   /* CPU time of every process that ever ran in it */
+    uint64_t mem_bytes;     /* memory held now */
+    uint64_t max_mem_bytes; /* the most it has held since cont_create */
+    uint64_t cpu_user_usec; /* CPU time of every process that ever ran in it */
     uint64_t cpu_sys_usec;
     uint64_t disk_read_bytes, disk_write_bytes;
-    uint32_t oom_kills;       /* processes killed because the memory limit was reached */
+    uint32_t oom_kills; /* processes killed because the memory limit was reached */
 } drover_cont_usage;
 
 typedef struct drover_proctrack_ops {

@@ -61,14 +61,14 @@ typedef struct drover_sched_host {
  * from the last reset (sdiag -r); backfilled_jobs from the plugin's start. */
 typedef struct drover_sched_stats {
     uint32_t struct_size;
-    uint32_t last_depth;         /* pending jobs the last cycle went through */
-    uint32_t last_depth_try;     /* of which it tried to place (start now or reserve for) */
-    uint32_t last_queue_length;  /* pending jobs when the last cycle began */
-    uint32_t last_table_size;    /* entries in the last cycle's map of free resources over time */
-    uint64_t backfilled_jobs;    /* jobs it started ahead of higher-priority ones, since start */
+    uint32_t last_depth;        /* pending jobs the last cycle went through */
+    uint32_t last_depth_try;    /* of which it tried to place (start now or reserve for) */
+    uint32_t last_queue_length; /* pending jobs when the last cycle began */
+    uint32_t last_table_size;   /* entries in the last cycle's map of free resources over time */
+    uint64_t backfilled_jobs;   /* jobs it started ahead of higher-priority ones, since start */
     uint64_t backfilled_jobs_since_reset;
     uint64_t cycles;
-    int64_t last_cycle_when;     /* seconds since the epoch; 0: no cycle yet */
+    int64_t last_cycle_when; /* seconds since the epoch; 0: no cycle yet */
     uint64_t last_cycle_usec, max_cycle_usec, cycle_usec_sum;
     uint64_t depth_sum, depth_try_sum, queue_length_sum, table_size_sum;
 } drover_sched_stats;

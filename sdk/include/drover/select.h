@@ -22,10 +22,10 @@ extern "C" {
  * OWNERSHIP: the caller's; the plugin fills it. */
 typedef struct drover_node_alloc {
     uint32_t struct_size;
-    uint32_t cpus;            /* CPUs held */
-    uint64_t mem_mb;          /* memory held; 0 when memory is not tracked */
-    char cpu_ids[128];        /* the CPU ids held, as a list ("0-3,8"); empty when not tracked */
-    char gres[128];           /* generic resource indexes held, "gpu:0-1,nic:0"; empty = none */
+    uint32_t cpus;     /* CPUs held */
+    uint64_t mem_mb;   /* memory held; 0 when memory is not tracked */
+    char cpu_ids[128]; /* the CPU ids held, as a list ("0-3,8"); empty when not tracked */
+    char gres[128];    /* generic resource indexes held, "gpu:0-1,nic:0"; empty = none */
 } drover_node_alloc;
 
 typedef struct drover_select_ops {
@@ -33,8 +33,7 @@ typedef struct drover_select_ops {
     /* Gives the plugin the node table. nodes[i] is bit i in every bitmap. The array stays valid
      * until the next node_init or fini. Called once before any job_test and again after each
      * reconfigure (followed by job_begin replays). */
-    int (*node_init)(void *state, const drover_node_view *nodes, uint32_t count,
-                     drover_error *err);
+    int (*node_init)(void *state, const drover_node_view *nodes, uint32_t count, drover_error *err);
     /* Chooses nodes for job among the bits set in usable, writing the choice into picked
      * (cleared by the core beforehand). Returns DROVER_OK with picked set, DROVER_EBUSY when the
      * job fits these nodes but not now, or DROVER_ENOSPC when it can never fit them. */

@@ -59,12 +59,13 @@ typedef struct drover_node_view {
     uint32_t sockets, cores_per_socket, threads_per_core;
     uint64_t real_memory_mb;
     uint64_t tmp_disk_mb;
-    uint32_t weight;          /* lower weight is allocated first */
-    drover_str features;      /* comma-separated, as in slurm.conf Feature= */
-    uint32_t state;           /* enum drover_node_state */
-    uint32_t flags;           /* DROVER_NODE_FLAG_* */
+    uint32_t weight;     /* lower weight is allocated first */
+    drover_str features; /* comma-separated, as in slurm.conf Feature= */
+    uint32_t state;      /* enum drover_node_state */
+    uint32_t flags;      /* DROVER_NODE_FLAG_* */
     /* ABI 1.1 */
-    drover_str gres;          /* the node's generic resources, "gpu:4,gpu:a100:2,nic:1" (name[:type]:count) */
+    drover_str
+        gres; /* the node's generic resources, "gpu:4,gpu:a100:2,nic:1" (name[:type]:count) */
 } drover_node_view;
 
 /* One job as the scheduler and node selection see it. */
@@ -74,10 +75,10 @@ typedef struct drover_job_view {
     uint32_t user_id, group_id;
     drover_str name;
     drover_str partition;
-    uint32_t priority;        /* higher runs first */
-    uint32_t state;           /* enum drover_job_state */
+    uint32_t priority; /* higher runs first */
+    uint32_t state;    /* enum drover_job_state */
     uint32_t min_nodes;
-    uint32_t max_nodes;       /* DROVER_INFINITE when not bounded */
+    uint32_t max_nodes; /* DROVER_INFINITE when not bounded */
     uint32_t num_tasks;
     uint32_t cpus_per_task;
     uint64_t mem_per_node_mb; /* 0 when not requested */
@@ -85,22 +86,22 @@ typedef struct drover_job_view {
     int64_t submit_time;      /* seconds since the epoch */
     uint32_t exclusive;       /* 1 if the job asked for whole nodes */
     /* ABI 1.1 */
-    uint64_t mem_per_cpu_mb;  /* --mem-per-cpu; 0 when not requested (mem_per_node_mb applies) */
-    uint32_t ntasks_per_node; /* --ntasks-per-node; 0 when not set */
+    uint64_t mem_per_cpu_mb;    /* --mem-per-cpu; 0 when not requested (mem_per_node_mb applies) */
+    uint32_t ntasks_per_node;   /* --ntasks-per-node; 0 when not set */
     uint32_t min_cpus_per_node; /* --mincpus; 0 when not set */
-    uint64_t tmp_disk_mb;     /* --tmp, per node; 0 when not set */
-    drover_str gres;          /* per-node generic resources asked for, "gpu:2,gpu:a100:1"; empty = none */
-    uint32_t gpus;            /* --gpus, over the whole job; 0 = none */
-    uint32_t gpus_per_node;   /* --gpus-per-node; 0 = none */
-    uint32_t gpus_per_task;   /* --gpus-per-task; 0 = none */
-    drover_str constraint;    /* -C: features joined by & and |, with optional *count; empty = none */
+    uint64_t tmp_disk_mb;       /* --tmp, per node; 0 when not set */
+    drover_str gres; /* per-node generic resources asked for, "gpu:2,gpu:a100:1"; empty = none */
+    uint32_t gpus;   /* --gpus, over the whole job; 0 = none */
+    uint32_t gpus_per_node; /* --gpus-per-node; 0 = none */
+    uint32_t gpus_per_task; /* --gpus-per-task; 0 = none */
+    drover_str constraint;  /* -C: features joined by & and |, with optional *count; empty = none */
     drover_bitmap_view required_nodes; /* -w; words NULL when none */
     drover_bitmap_view excluded_nodes; /* -x; words NULL when none */
-    uint32_t contiguous;      /* --contiguous: nodes with consecutive indexes */
-    uint32_t share;           /* enum drover_share: may this job share nodes with others? */
-    int64_t start_time;       /* running: when it started; pending: 0 */
-    int64_t end_time;         /* running: start + time limit (0 when unlimited) */
-    uint32_t nice;            /* --nice, offset by DROVER_NICE_OFFSET */
+    uint32_t contiguous;               /* --contiguous: nodes with consecutive indexes */
+    uint32_t share;     /* enum drover_share: may this job share nodes with others? */
+    int64_t start_time; /* running: when it started; pending: 0 */
+    int64_t end_time;   /* running: start + time limit (0 when unlimited) */
+    uint32_t nice;      /* --nice, offset by DROVER_NICE_OFFSET */
 } drover_job_view;
 
 /* Whether a job may share its nodes: from --exclusive / --oversubscribe and the partition's
@@ -108,7 +109,8 @@ typedef struct drover_job_view {
 enum drover_share {
     DROVER_SHARE_CORES = 0,     /* shares nodes, never cores (OverSubscribe=NO, the default) */
     DROVER_SHARE_EXCLUSIVE = 1, /* whole nodes (--exclusive, OverSubscribe=EXCLUSIVE) */
-    DROVER_SHARE_OVERSUB = 2,   /* may share cores too (OverSubscribe=YES with --oversubscribe, FORCE) */
+    DROVER_SHARE_OVERSUB =
+        2, /* may share cores too (OverSubscribe=YES with --oversubscribe, FORCE) */
 };
 
 #define DROVER_NICE_OFFSET 0x80000000u

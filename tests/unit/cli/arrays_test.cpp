@@ -24,7 +24,7 @@ using drover::cli::test::Records;
 
 namespace {
 
-constexpr int64_t kNow = 1700000000;   // 2023-11-14T22:13:20 UTC
+constexpr int64_t kNow = 1700000000; // 2023-11-14T22:13:20 UTC
 
 void utc() {
     setenv("TZ", "UTC", 1);
@@ -89,7 +89,7 @@ std::string error_of(const std::function<void()> &fn) {
     return "no error";
 }
 
-}  // namespace
+} // namespace
 
 TEST(JobSpecs, Parse) {
     auto s = parse_job_spec("123");
@@ -104,7 +104,7 @@ TEST(JobSpecs, Parse) {
     s = parse_job_spec("123_[1-3,7]");
     ASSERT_TRUE(s);
     EXPECT_EQ(s->tasks, (std::vector<TaskRange>{{1, 3}, {7, 7}}));
-    s = parse_job_spec("123_[4-15%2]");   // as squeue prints a record
+    s = parse_job_spec("123_[4-15%2]"); // as squeue prints a record
     ASSERT_TRUE(s);
     EXPECT_EQ(s->tasks, (std::vector<TaskRange>{{4, 15}}));
     // Steps: "J.S", "J.batch", "J_T.S".
@@ -124,7 +124,8 @@ TEST(JobSpecs, Parse) {
     auto list = parse_job_spec_list("7, 8_[1,3]", "bad: ");
     ASSERT_EQ(list.size(), 2u);
     EXPECT_EQ(list[1].text, "8_[1,3]");
-    EXPECT_EQ(error_of([] { parse_job_spec_list("7,8_y", "Invalid job id: "); }), "Invalid job id: 8_y");
+    EXPECT_EQ(error_of([] { parse_job_spec_list("7,8_y", "Invalid job id: "); }),
+              "Invalid job id: 8_y");
     EXPECT_EQ(spec_job_ids(parse_job_spec_list("7,8_1,7_2", "")), (std::vector<uint32_t>{7, 8}));
     EXPECT_EQ(expand_tasks({{3, 5}, {4, 6}}, 10), (std::vector<uint32_t>{3, 4, 5, 6}));
     EXPECT_FALSE(expand_tasks({{0, 4000000}}, 100000));
@@ -136,12 +137,12 @@ TEST(JobSpecs, Matches) {
     const proto::JobInfo &rec_j = *jobs[0], &t3 = *jobs[1], &p = *jobs[2];
     auto spec = [](const char *t) { return *parse_job_spec(t); };
     EXPECT_TRUE(spec("123").matches(rec_j));
-    EXPECT_TRUE(spec("123").matches(t3));   // a bare array id names every task
+    EXPECT_TRUE(spec("123").matches(t3)); // a bare array id names every task
     EXPECT_FALSE(spec("123").matches(p));
-    EXPECT_TRUE(spec("126").matches(t3));   // a task's own job id
+    EXPECT_TRUE(spec("126").matches(t3)); // a task's own job id
     EXPECT_TRUE(spec("123_3").matches(t3));
     EXPECT_FALSE(spec("123_3").matches(rec_j));
-    EXPECT_TRUE(spec("123_4").matches(rec_j));   // still waiting in the record
+    EXPECT_TRUE(spec("123_4").matches(rec_j)); // still waiting in the record
     EXPECT_TRUE(spec("123_[1-4]").matches(rec_j));
     EXPECT_TRUE(spec("123_[1-4]").matches(t3));
     EXPECT_FALSE(spec("123_[16-20]").matches(rec_j));
@@ -175,10 +176,10 @@ TEST(SqueueArrays, RecordWithoutThrottleAndSteps) {
     a.array_tasks = "0-3,5,9";
     Job b = record();
     b.array_max_running = 0;
-    b.array_tasks = "1,5,9,13,17,21";   // an even spread over more than ten ids
+    b.array_tasks = "1,5,9,13,17,21"; // an even spread over more than ten ids
     Job c = record();
     c.array_max_running = 0;
-    c.array_tasks = "1,3,5,7";          // over fewer: as a list
+    c.array_tasks = "1,3,5,7"; // over fewer: as a list
     auto jobs = rec.jobs({a, b, c});
     EXPECT_EQ(line("%i", *jobs[0]), "123_[0-3,5,9]");
     EXPECT_EQ(line("%i", *jobs[1]), "123_[1-21:4]");
@@ -190,19 +191,23 @@ TEST(SqueueArrays, ExpandWithR) {
     Job r = record();
     r.array_tasks = "4-6,9";
     auto jobs = rec.jobs({task3(), r, plain(200)});
-    EXPECT_EQ(rows_of(jobs, false, {}), (std::vector<std::string>{"123_3", "123_[4-6,9%2]", "200"}));
+    EXPECT_EQ(rows_of(jobs, false, {}),
+              (std::vector<std::string>{"123_3", "123_[4-6,9%2]", "200"}));
     EXPECT_EQ(rows_of(jobs, true, {}),
               (std::vector<std::string>{"123_3", "123_4", "123_5", "123_6", "123_9", "200"}));
     // Each expanded line is that task: %K its id, the rest the record's.
-    EXPECT_EQ(rows_of(jobs, true, {}, "%i %A %F %K %t %r")[2], "123_5 123 123 5 PD JobArrayTaskLimit");
+    EXPECT_EQ(rows_of(jobs, true, {}, "%i %A %F %K %t %r")[2],
+              "123_5 123 123 5 PD JobArrayTaskLimit");
 }
 
 TEST(SqueueArrays, JobsOptionWithTasks) {
     SqueueArgs a = parse_squeue_args(std::vector<std::string>{"-j", "123_4,123_[5-6],200", "-r"});
     EXPECT_TRUE(a.array);
-    EXPECT_EQ(a.job_ids, (std::vector<uint32_t>{123, 200}));   // what the controller is asked for
+    EXPECT_EQ(a.job_ids, (std::vector<uint32_t>{123, 200})); // what the controller is asked for
     ASSERT_EQ(a.job_specs.size(), 3u);
-    EXPECT_EQ(error_of([] { parse_squeue_args(std::vector<std::string>{"-j", "123_x"}); }),
+    EXPECT_EQ(error_of([] {
+                  parse_squeue_args(std::vector<std::string>{"-j", "123_x"});
+              }),
               "Invalid job id: 123_x");
 
     Records rec;
@@ -214,7 +219,7 @@ TEST(SqueueArrays, JobsOptionWithTasks) {
     EXPECT_TRUE(f.keep(*jobs[0]));
     EXPECT_FALSE(f.keep(*jobs[1]));
     EXPECT_FALSE(f.keep(*jobs[2]));
-    f = filter({"-j", "123"});   // the whole array: tasks and record
+    f = filter({"-j", "123"}); // the whole array: tasks and record
     EXPECT_TRUE(f.keep(*jobs[0]));
     EXPECT_TRUE(f.keep(*jobs[1]));
     EXPECT_FALSE(f.keep(*jobs[2]));
@@ -230,7 +235,8 @@ TEST(SqueueArrays, JobsOptionWithTasks) {
     EXPECT_EQ(rows_of(kept, true, some.job_specs, "%i"),
               (std::vector<std::string>{"123_5", "123_6", "123_9"}));
     SqueueArgs one = parse_squeue_args(std::vector<std::string>{"-h", "-j", "123_4", "-o", "%T"});
-    EXPECT_EQ(rows_of({jobs[1]}, one.array, one.job_specs, "%i %K"), (std::vector<std::string>{"123_4 4"}));
+    EXPECT_EQ(rows_of({jobs[1]}, one.array, one.job_specs, "%i %K"),
+              (std::vector<std::string>{"123_4 4"}));
     // Finished jobs show only with -t, even when named (as in Slurm).
     Job done = task3();
     done.state = DROVER_JOB_COMPLETE;
@@ -283,7 +289,7 @@ TEST(SqueueFields, StartTimeAndResources) {
     utc();
     Records rec;
     Job pend = plain(30);
-    pend.start = kNow + 600;   // the expected start of a pending job
+    pend.start = kNow + 600; // the expected start of a pending job
     Job unknown = plain(31);
     Job res = plain(32);
     res.nice = 50;
@@ -321,15 +327,20 @@ TEST(ScontrolShowArrays, RecordAndTask) {
     t.restarts = 2;
     auto jobs = rec.jobs({r, t});
     std::string s = show_job(*jobs[0], kNow, false);
-    EXPECT_TRUE(s.starts_with("JobId=123 ArrayJobId=123 ArrayTaskId=4-15%2 ArrayTaskThrottle=2 JobName=arr\n"))
+    EXPECT_TRUE(s.starts_with(
+        "JobId=123 ArrayJobId=123 ArrayTaskId=4-15%2 ArrayTaskThrottle=2 JobName=arr\n"))
         << s;
     EXPECT_NE(s.find("\n   Priority=100 Nice=10 Account=(null) QOS=normal\n"), std::string::npos);
-    EXPECT_NE(s.find("\n   JobState=PENDING Reason=Dependency Dependency=afterok:7(unfulfilled)\n"), std::string::npos);
-    EXPECT_NE(s.find("\n   StartTime=2023-11-14T22:14:20 EndTime=2023-11-14T22:24:20 Deadline=N/A\n"), std::string::npos);
+    EXPECT_NE(s.find("\n   JobState=PENDING Reason=Dependency Dependency=afterok:7(unfulfilled)\n"),
+              std::string::npos);
+    EXPECT_NE(
+        s.find("\n   StartTime=2023-11-14T22:14:20 EndTime=2023-11-14T22:24:20 Deadline=N/A\n"),
+        std::string::npos);
     EXPECT_NE(s.find("\n   NodeList=(null) SchedNodeList=n2\n"), std::string::npos);
     std::string ts = show_job(*jobs[1], kNow, false);
     EXPECT_TRUE(ts.starts_with("JobId=126 ArrayJobId=123 ArrayTaskId=3 JobName=arr\n")) << ts;
-    EXPECT_NE(ts.find("\n   Requeue=0 Restarts=2 BatchFlag=1 Reboot=0 ExitCode=0:0\n"), std::string::npos);
+    EXPECT_NE(ts.find("\n   Requeue=0 Restarts=2 BatchFlag=1 Reboot=0 ExitCode=0:0\n"),
+              std::string::npos);
     EXPECT_NE(ts.find("\n   Priority=100 Nice=0 "), std::string::npos);
     EXPECT_EQ(ts.find("DerivedExitCode"), std::string::npos);
     EXPECT_EQ(ts.find("ArrayTaskThrottle"), std::string::npos);
@@ -358,8 +369,10 @@ TEST(ScontrolShowArrays, ResourcesAndDetails) {
                     {"n3", 2, "2-3", 2048, ""}};
     auto jobs = rec.jobs({j});
     std::string s = show_job(*jobs[0], kNow, false, true);
-    EXPECT_NE(s.find("\n   Requeue=1 Restarts=0 BatchFlag=1 Reboot=0 ExitCode=0:0\n   DerivedExitCode=0:0\n"),
-              std::string::npos) << s;
+    EXPECT_NE(s.find("\n   Requeue=1 Restarts=0 BatchFlag=1 Reboot=0 ExitCode=0:0\n   "
+                     "DerivedExitCode=0:0\n"),
+              std::string::npos)
+        << s;
     EXPECT_NE(s.find(" Deadline=2023-11-14T23:13:20\n"), std::string::npos);
     EXPECT_NE(s.find("\n   ReqNodeList=n[1-3] ExcNodeList=n4\n"), std::string::npos);
     EXPECT_NE(s.find("\n   TRES=cpu=6,mem=6G,node=3,billing=6\n"), std::string::npos);
@@ -369,16 +382,21 @@ TEST(ScontrolShowArrays, ResourcesAndDetails) {
                      "     Nodes=n3 CPU_IDs=2-3 Mem=2048 GRES=\n"
                      "   MinCPUsNode=1 MinMemoryCPU=1G MinTmpDiskNode=2G\n"
                      "   Features=a100 DelayBoot=00:00:00\n"),
-              std::string::npos) << s;
-    EXPECT_TRUE(s.ends_with("\n   Power=\n   TresPerNode=gres/gpu:2\n   TresPerTask=gres/gpu:1\n\n")) << s;
+              std::string::npos)
+        << s;
+    EXPECT_TRUE(
+        s.ends_with("\n   Power=\n   TresPerNode=gres/gpu:2\n   TresPerTask=gres/gpu:1\n\n"))
+        << s;
     // Without -d there are no per-node lines.
     std::string plain_s = show_job(*jobs[0], kNow, false);
     EXPECT_EQ(plain_s.find("Nodes=n[1-2]"), std::string::npos);
     EXPECT_EQ(plain_s.find("JOB_GRES"), std::string::npos);
     // One line: the per-node part goes with the rest.
     std::string one = show_job(*jobs[0], kNow, true, true);
-    EXPECT_NE(one.find(" JOB_GRES=gpu:4 Nodes=n[1-2] CPU_IDs=0-1 Mem=2048 GRES=gpu:2(IDX:0-1) Nodes=n3 "),
-              std::string::npos) << one;
+    EXPECT_NE(
+        one.find(" JOB_GRES=gpu:4 Nodes=n[1-2] CPU_IDs=0-1 Mem=2048 GRES=gpu:2(IDX:0-1) Nodes=n3 "),
+        std::string::npos)
+        << one;
     EXPECT_EQ(gres_with_indexes("gpu:0-1,nic:3"), "gpu:2(IDX:0-1),nic:1(IDX:3)");
     EXPECT_EQ(gres_with_indexes(""), "");
 }
@@ -392,7 +410,8 @@ TEST(ScontrolShowArrays, TresPerJobAndMemoryPerNode) {
     auto jobs = rec.jobs({j});
     std::string s = show_job(*jobs[0], kNow, true);
     EXPECT_NE(s.find(" MinCPUsNode=1 MinMemoryNode=4G MinTmpDiskNode=0 "), std::string::npos);
-    EXPECT_NE(s.find(" Power= TresPerJob=gres/gpu:4 TresPerNode=gres/gpu:2\n"), std::string::npos) << s;
+    EXPECT_NE(s.find(" Power= TresPerJob=gres/gpu:4 TresPerNode=gres/gpu:2\n"), std::string::npos)
+        << s;
 }
 
 TEST(ScontrolArrays, CommandsAndUpdates) {
@@ -405,13 +424,21 @@ TEST(ScontrolArrays, CommandsAndUpdates) {
 
     JobUpdate u = parse_job_update(std::vector<std::string>{
         "JobId=123_4", "dependency=afterany:7", "Features=a100", "StartTime=now+1hour", "Nice=-5",
-        "requeue=0", "PRIORITY=9", "numnodes=2", "Partition=p", "Name=n", "TimeLimit=5", "Comment=c"});
+        "requeue=0", "PRIORITY=9", "numnodes=2", "Partition=p", "Name=n", "TimeLimit=5",
+        "Comment=c"});
     ASSERT_EQ(u.jobs.size(), 1u);
     EXPECT_EQ(u.jobs[0].text, "123_4");
-    std::vector<std::pair<std::string, std::string>> want = {
-        {"Dependency", "afterany:7"}, {"Features", "a100"}, {"StartTime", "now+1hour"},
-        {"Nice", "-5"}, {"Requeue", "0"}, {"Priority", "9"}, {"NumNodes", "2"},
-        {"Partition", "p"}, {"Name", "n"}, {"TimeLimit", "5"}, {"Comment", "c"}};
+    std::vector<std::pair<std::string, std::string>> want = {{"Dependency", "afterany:7"},
+                                                             {"Features", "a100"},
+                                                             {"StartTime", "now+1hour"},
+                                                             {"Nice", "-5"},
+                                                             {"Requeue", "0"},
+                                                             {"Priority", "9"},
+                                                             {"NumNodes", "2"},
+                                                             {"Partition", "p"},
+                                                             {"Name", "n"},
+                                                             {"TimeLimit", "5"},
+                                                             {"Comment", "c"}};
     EXPECT_EQ(u.fields, want);
     EXPECT_EQ(parse_job_update(std::vector<std::string>{"JobId=5", "Nice"}).fields[0],
               (std::pair<std::string, std::string>{"Nice", "100"}));
@@ -420,22 +447,26 @@ TEST(ScontrolArrays, CommandsAndUpdates) {
     auto job = [](std::vector<std::string> w) { return [w] { parse_job_update(w); }; };
     EXPECT_EQ(error_of(job({"JobId=5", "Nice=x"})), "Invalid Nice value: x");
     EXPECT_EQ(error_of(job({"JobId=5", "Requeue=yes"})), "Invalid Requeue value: yes");
-    EXPECT_EQ(error_of(job({"JobId=5", "StartTime=whenever"})), "Invalid StartTime value: whenever");
+    EXPECT_EQ(error_of(job({"JobId=5", "StartTime=whenever"})),
+              "Invalid StartTime value: whenever");
     EXPECT_EQ(error_of(job({"JobId=5_x", "Nice=1"})), "Invalid job id specified: 5_x");
 
     // One request per job, or per task of a task list.
-    auto targets = update_targets(parse_hold_ids(std::vector<std::string>{"5", "6_2", "JobId=7_[1-3]"}));
+    auto targets =
+        update_targets(parse_hold_ids(std::vector<std::string>{"5", "6_2", "JobId=7_[1-3]"}));
     std::vector<std::pair<uint32_t, std::string>> want_t = {
         {5, ""}, {6, "6_2"}, {7, "7_1"}, {7, "7_2"}, {7, "7_3"}};
     EXPECT_EQ(targets, want_t);
-    EXPECT_EQ(error_of([] { update_targets(parse_hold_ids(std::vector<std::string>{"7_[0-4000000]"})); }),
-              "Invalid job id specified: 7_[0-4000000]");
+    EXPECT_EQ(
+        error_of([] { update_targets(parse_hold_ids(std::vector<std::string>{"7_[0-4000000]"})); }),
+        "Invalid job id specified: 7_[0-4000000]");
     EXPECT_EQ(error_of([] { parse_hold_ids(std::vector<std::string>{"7_"}); }),
               "Invalid job id specified: 7_");
 }
 
 TEST(ScancelArrays, Specs) {
-    ScancelArgs a = parse_scancel_args(std::vector<std::string>{"123_4", "123_[6-8],124", "125_[1,3]"});
+    ScancelArgs a =
+        parse_scancel_args(std::vector<std::string>{"123_4", "123_[6-8],124", "125_[1,3]"});
     ASSERT_EQ(a.jobs.size(), 4u);
     EXPECT_EQ(a.jobs[0].text, "123_4");
     EXPECT_EQ(a.jobs[1].text, "123_[6-8]");
@@ -443,7 +474,8 @@ TEST(ScancelArrays, Specs) {
     EXPECT_EQ(a.jobs[2].text, "124");
     EXPECT_FALSE(a.jobs[2].has_tasks);
     EXPECT_EQ(a.jobs[3].text, "125_[1,3]");
-    EXPECT_EQ(error_of([] { parse_scancel_args(std::vector<std::string>{"123_x"}); }), "Invalid job id 123_x");
+    EXPECT_EQ(error_of([] { parse_scancel_args(std::vector<std::string>{"123_x"}); }),
+              "Invalid job id 123_x");
     EXPECT_EQ(error_of([] { parse_scancel_args(std::vector<std::string>{"123_[2-1]"}); }),
               "Invalid job id 123_[2-1]");
 }

@@ -24,7 +24,7 @@ std::string id_error(std::string_view list, std::string_view prefix) {
     return "no error";
 }
 
-}  // namespace
+} // namespace
 
 TEST(CommandParts, VersionLine) {
     EXPECT_EQ(version_line(), "drover 0.1.0\n");

@@ -4,7 +4,8 @@
 namespace drover::cli::test {
 
 namespace {
-flatbuffers::Offset<flatbuffers::String> s(flatbuffers::FlatBufferBuilder &fbb, const std::string &v) {
+flatbuffers::Offset<flatbuffers::String> s(flatbuffers::FlatBufferBuilder &fbb,
+                                           const std::string &v) {
     return v.empty() ? 0 : fbb.CreateString(v);
 }
 
@@ -20,7 +21,7 @@ const std::vector<const Record *> &keep(flatbuffers::FlatBufferBuilder &fbb,
     return out;
 }
 
-}  // namespace
+} // namespace
 
 const std::vector<const proto::JobInfo *> &Records::jobs(const std::vector<Job> &in) {
     flatbuffers::FlatBufferBuilder fbb;
@@ -39,8 +40,8 @@ const std::vector<const proto::JobInfo *> &Records::jobs(const std::vector<Job> 
         if (!j.node_alloc.empty()) {
             std::vector<flatbuffers::Offset<proto::NodeAlloc>> v;
             for (const auto &a : j.node_alloc)
-                v.push_back(proto::CreateNodeAllocDirect(fbb, a.node.c_str(), a.cpus, a.cpu_ids.c_str(),
-                                                         a.mem_mb, a.gres.c_str()));
+                v.push_back(proto::CreateNodeAllocDirect(
+                    fbb, a.node.c_str(), a.cpus, a.cpu_ids.c_str(), a.mem_mb, a.gres.c_str()));
             alloc = fbb.CreateVector(v);
         }
         proto::JobInfoBuilder b(fbb);
@@ -131,7 +132,8 @@ const std::vector<const proto::NodeInfo *> &Records::nodes(const std::vector<Nod
         out.push_back(b.Finish());
     }
     fbb.Finish(proto::CreateNodeInfoResponse(fbb, fbb.CreateVector(out), 0));
-    return keep<proto::NodeInfoResponse>(fbb, bufs_, nodes_, [](const auto &r) { return r.nodes(); });
+    return keep<proto::NodeInfoResponse>(fbb, bufs_, nodes_,
+                                         [](const auto &r) { return r.nodes(); });
 }
 
 const std::vector<const proto::PartitionInfo *> &Records::parts(const std::vector<Part> &in) {
@@ -140,10 +142,12 @@ const std::vector<const proto::PartitionInfo *> &Records::parts(const std::vecto
     for (const auto &p : in) {
         out.push_back(proto::CreatePartitionInfoDirect(
             fbb, p.name.c_str(), p.nodes.c_str(), p.is_default, p.state.c_str(), p.max_time,
-            p.default_time, p.max_nodes, p.min_nodes, nullptr, "NO", p.total_cpus, p.total_nodes, 1));
+            p.default_time, p.max_nodes, p.min_nodes, nullptr, "NO", p.total_cpus, p.total_nodes,
+            1));
     }
     fbb.Finish(proto::CreatePartitionInfoResponse(fbb, fbb.CreateVector(out), 0));
-    return keep<proto::PartitionInfoResponse>(fbb, bufs_, parts_, [](const auto &r) { return r.partitions(); });
+    return keep<proto::PartitionInfoResponse>(fbb, bufs_, parts_,
+                                              [](const auto &r) { return r.partitions(); });
 }
 
 const std::vector<const proto::AcctJob *> &Records::acct(const std::vector<Acct> &in) {
@@ -153,9 +157,9 @@ const std::vector<const proto::AcctJob *> &Records::acct(const std::vector<Acct>
         std::vector<flatbuffers::Offset<proto::AcctStep>> steps;
         for (const auto &s : a.steps)
             steps.push_back(proto::CreateAcctStepDirect(
-                fbb, a.id, s.id, s.name.c_str(), s.nodes.c_str(), s.nodes_count, s.tasks, s.cpus,
-                0, s.state, s.exit_status, s.start, s.end, s.cancelled_by, s.max_rss_task,
-                s.max_rss, s.ave_rss, s.max_rss_node.c_str(), s.max_vsize, s.ave_vsize,
+                fbb, a.id, s.id, s.name.c_str(), s.nodes.c_str(), s.nodes_count, s.tasks, s.cpus, 0,
+                s.state, s.exit_status, s.start, s.end, s.cancelled_by, s.max_rss_task, s.max_rss,
+                s.ave_rss, s.max_rss_node.c_str(), s.max_vsize, s.ave_vsize,
                 s.max_vsize_node.c_str(), s.ave_cpu_usec, s.user_cpu_usec, s.sys_cpu_usec,
                 s.max_disk_read, s.max_disk_write, s.max_disk_read_node.c_str(),
                 s.max_disk_write_node.c_str(), s.tres.c_str(), s.min_cpu_usec, s.ave_disk_read,
@@ -168,7 +172,8 @@ const std::vector<const proto::AcctJob *> &Records::acct(const std::vector<Acct>
             a.steps.empty() ? nullptr : &steps));
     }
     fbb.Finish(proto::CreateAcctQueryResponse(fbb, fbb.CreateVector(out)));
-    return keep<proto::AcctQueryResponse>(fbb, bufs_, acct_, [](const auto &r) { return r.jobs(); });
+    return keep<proto::AcctQueryResponse>(fbb, bufs_, acct_,
+                                          [](const auto &r) { return r.jobs(); });
 }
 
-}  // namespace drover::cli::test
+} // namespace drover::cli::test

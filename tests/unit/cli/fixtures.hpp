@@ -33,7 +33,7 @@ struct Job {
     bool exclusive = false;
     // Arrays, dependencies and the resources beyond nodes and CPUs.
     uint32_t array_job_id = 0, array_task_id = DROVER_NO_VAL, array_max_running = 0;
-    std::string array_tasks;        // a pending record's waiting tasks, "4-15"
+    std::string array_tasks; // a pending record's waiting tasks, "4-15"
     std::string dependency, orig_dependency;
     int32_t nice = 0;
     bool requeue = true;
@@ -78,7 +78,7 @@ struct Part {
 };
 
 struct AcctStepSpec {
-    uint32_t id = 0;  // DROVER_STEP_BATCH, DROVER_STEP_EXTERN or a number
+    uint32_t id = 0; // DROVER_STEP_BATCH, DROVER_STEP_EXTERN or a number
     std::string name = "step", nodes = "n1";
     uint32_t nodes_count = 1, tasks = 1, cpus = 1;
     uint32_t state = DROVER_JOB_COMPLETE;
@@ -125,4 +125,4 @@ class Records {
     std::vector<const proto::AcctJob *> acct_;
 };
 
-}  // namespace drover::cli::test
+} // namespace drover::cli::test

@@ -47,7 +47,7 @@ std::string envelope(const char *list_key, const std::string &stamps) {
     return std::string("{\n  \"") + list_key + "\": [],\n" + stamps + kMetaErrorsWarnings;
 }
 
-}  // namespace
+} // namespace
 
 TEST(JsonDocument, JobsCarryBackfillAndUpdateStamps) {
     std::string backfill = "  \"last_backfill\": {\n    \"set\": false,\n    \"infinite\": false,\n"

@@ -34,7 +34,8 @@ std::string flat(const std::string &s) {
         }
         if (lead && c == ' ') continue;
         lead = false;
-        if (c == ' ' && out.size() >= 2 && out.back() == ':' && out[out.size() - 2] == '"') continue;
+        if (c == ' ' && out.size() >= 2 && out.back() == ':' && out[out.size() - 2] == '"')
+            continue;
         out += c;
     }
     return out;
@@ -72,12 +73,12 @@ Acct job() {
     running.name = "sleep";
     running.state = DROVER_JOB_RUNNING;
     running.end = 0;
-    running.user_cpu_usec = 9'000'000;  // not in the record until it ends
+    running.user_cpu_usec = 9'000'000; // not in the record until it ends
     a.steps = {running, srun, batch};
     return a;
 }
 
-}  // namespace
+} // namespace
 
 TEST(JsonSteps, EachJobCarriesItsStepsInSacctsOrder) {
     Records rec;
@@ -102,9 +103,12 @@ TEST(JsonSteps, AnEndedStepWithItsUsage) {
                         "\"infinite\":false,\"number\":0}"),
               std::string::npos)
         << step;
-    EXPECT_NE(step.find("\"nodes\":{\"count\":1,\"range\":\"n1\",\"list\":[\"n1\"]}"), std::string::npos) << step;
+    EXPECT_NE(step.find("\"nodes\":{\"count\":1,\"range\":\"n1\",\"list\":[\"n1\"]}"),
+              std::string::npos)
+        << step;
     EXPECT_NE(step.find("\"state\":[\"COMPLETED\"]"), std::string::npos) << step;
-    EXPECT_NE(step.find("\"step\":{\"id\":\"12.batch\",\"name\":\"batch\"}"), std::string::npos) << step;
+    EXPECT_NE(step.find("\"step\":{\"id\":\"12.batch\",\"name\":\"batch\"}"), std::string::npos)
+        << step;
     EXPECT_NE(step.find("\"tasks\":{\"count\":1}"), std::string::npos) << step;
     EXPECT_NE(step.find("\"time\":{\"elapsed\":60,\"end\":1070,\"start\":1010,\"suspended\":0,"
                         "\"system\":{\"seconds\":0,\"microseconds\":500000},"
@@ -117,33 +121,51 @@ TEST(JsonSteps, AnEndedStepWithItsUsage) {
                         "{\"type\":\"node\",\"name\":\"\",\"id\":4,\"count\":1}]"),
               std::string::npos)
         << step;
-    EXPECT_NE(step.find("\"consumed\":{\"average\":[{\"type\":\"fs\",\"name\":\"disk\",\"id\":6,\"count\":0}],"
-                        "\"max\":[{\"type\":\"fs\",\"name\":\"disk\",\"id\":6,\"count\":4096,\"node\":\"n1\"}]"),
+    EXPECT_NE(
+        step.find(
+            "\"consumed\":{\"average\":[{\"type\":\"fs\",\"name\":\"disk\",\"id\":6,\"count\":0}],"
+            "\"max\":[{\"type\":\"fs\",\"name\":\"disk\",\"id\":6,\"count\":4096,\"node\":\"n1\"}"
+            "]"),
+        std::string::npos)
+        << step;
+    EXPECT_NE(step.find("\"max\":[{\"type\":\"mem\",\"name\":\"\",\"id\":2,\"count\":3145728,"
+                        "\"node\":\"n1\",\"task\":0}"),
               std::string::npos)
         << step;
-    EXPECT_NE(step.find("\"max\":[{\"type\":\"mem\",\"name\":\"\",\"id\":2,\"count\":3145728,\"node\":\"n1\",\"task\":0}"),
+    EXPECT_NE(step.find("\"min\":[{\"type\":\"cpu\",\"name\":\"\",\"id\":1,\"count\":1750}]"),
               std::string::npos)
         << step;
-    EXPECT_NE(step.find("\"min\":[{\"type\":\"cpu\",\"name\":\"\",\"id\":1,\"count\":1750}]"), std::string::npos) << step;
-    EXPECT_NE(step.find("\"total\":[{\"type\":\"cpu\",\"name\":\"\",\"id\":1,\"count\":1750}]"), std::string::npos) << step;
+    EXPECT_NE(step.find("\"total\":[{\"type\":\"cpu\",\"name\":\"\",\"id\":1,\"count\":1750}]"),
+              std::string::npos)
+        << step;
 }
 
 TEST(JsonSteps, AFailedStepAndARunningOne) {
     Records rec;
     const std::string doc = flat(acct_jobs_json(rec.acct({job()}), kNow));
     const std::string failed = around(doc, "{\"exit_code\":{\"status\":[\"ERROR\"]", 2000);
-    EXPECT_NE(failed.find("\"return_code\":{\"set\":true,\"infinite\":false,\"number\":3}"), std::string::npos) << failed;
+    EXPECT_NE(failed.find("\"return_code\":{\"set\":true,\"infinite\":false,\"number\":3}"),
+              std::string::npos)
+        << failed;
     EXPECT_NE(failed.find("\"list\":[\"n1\",\"n2\"]"), std::string::npos) << failed;
     EXPECT_NE(failed.find("\"state\":[\"FAILED\"]"), std::string::npos) << failed;
-    EXPECT_NE(failed.find("{\"type\":\"gres\",\"name\":\"gpu\",\"id\":0,\"count\":2}"), std::string::npos) << failed;
+    EXPECT_NE(failed.find("{\"type\":\"gres\",\"name\":\"gpu\",\"id\":0,\"count\":2}"),
+              std::string::npos)
+        << failed;
     // Running: no end, no usage yet; elapsed up to now.
     const auto at = doc.rfind("{\"exit_code\"", doc.find("\"id\":\"12.1\""));
     const std::string running = doc.substr(at);
-    EXPECT_NE(running.find("\"exit_code\":{\"status\":[\"PENDING\"]"), std::string::npos) << running;
+    EXPECT_NE(running.find("\"exit_code\":{\"status\":[\"PENDING\"]"), std::string::npos)
+        << running;
     EXPECT_NE(running.find("\"state\":[\"RUNNING\"]"), std::string::npos) << running;
-    EXPECT_NE(running.find("\"elapsed\":" + std::to_string(kNow - 1010) + ",\"end\":0"), std::string::npos) << running;
-    EXPECT_NE(running.find("\"user\":{\"seconds\":0,\"microseconds\":0}"), std::string::npos) << running;
-    EXPECT_NE(running.find("\"requested\":{\"average\":[],\"max\":[],\"min\":[],\"total\":[]}"), std::string::npos) << running;
+    EXPECT_NE(running.find("\"elapsed\":" + std::to_string(kNow - 1010) + ",\"end\":0"),
+              std::string::npos)
+        << running;
+    EXPECT_NE(running.find("\"user\":{\"seconds\":0,\"microseconds\":0}"), std::string::npos)
+        << running;
+    EXPECT_NE(running.find("\"requested\":{\"average\":[],\"max\":[],\"min\":[],\"total\":[]}"),
+              std::string::npos)
+        << running;
 }
 
 TEST(JsonSteps, AJobWithoutStepsHasAnEmptyList) {

@@ -16,14 +16,14 @@ namespace {
 
 enum { kA, kB, kLong, kOpt, kLongAlias };
 constexpr OptSpec kSpecs[] = {
-    {kA, 'a', "alpha", Arg::none},
-    {kB, 'b', "beta", Arg::required},
-    {kLong, 0, "beta-long", Arg::none},
-    {kOpt, 'o', "opt", Arg::optional},
+    {kA, 'a', "alpha", Arg::none},          {kB, 'b', "beta", Arg::required},
+    {kLong, 0, "beta-long", Arg::none},     {kOpt, 'o', "opt", Arg::optional},
     {kLongAlias, 0, "alphabet", Arg::none},
 };
 
-ParsedArgs parse(std::vector<std::string> args, bool stop = false) { return parse_options(args, kSpecs, stop); }
+ParsedArgs parse(std::vector<std::string> args, bool stop = false) {
+    return parse_options(args, kSpecs, stop);
+}
 
 std::string usage_error(std::vector<std::string> args) {
     try {
@@ -34,7 +34,7 @@ std::string usage_error(std::vector<std::string> args) {
     return "no error";
 }
 
-}  // namespace
+} // namespace
 
 TEST(Options, ShortLongAndClusters) {
     ParsedArgs p = parse({"-ab", "x", "--beta=y", "--beta", "z", "-bw", "file", "--opt", "-oV"});
@@ -45,14 +45,15 @@ TEST(Options, ShortLongAndClusters) {
     EXPECT_EQ(*p.opts[3].value, "z");
     EXPECT_EQ(*p.opts[4].value, "w");
     EXPECT_EQ(p.opts[4].spelled, "-b");
-    EXPECT_FALSE(p.opts[5].value);   // a long optional argument needs '='
-    EXPECT_EQ(*p.opts[6].value, "V");   // a short one must be attached
+    EXPECT_FALSE(p.opts[5].value);    // a long optional argument needs '='
+    EXPECT_EQ(*p.opts[6].value, "V"); // a short one must be attached
     EXPECT_EQ(p.positionals, (std::vector<std::string>{"file"}));
 }
 
 TEST(Options, PrefixesAndErrors) {
-    EXPECT_EQ(usage_error({"--alp"}), "option '--alp' is ambiguous; possibilities: '--alpha' '--alphabet'");
-    EXPECT_EQ(parse({"--alpha"}).opts[0].id, kA);   // exact beats prefix
+    EXPECT_EQ(usage_error({"--alp"}),
+              "option '--alp' is ambiguous; possibilities: '--alpha' '--alphabet'");
+    EXPECT_EQ(parse({"--alpha"}).opts[0].id, kA); // exact beats prefix
     EXPECT_EQ(parse({"--beta-l"}).opts[0].id, kLong);
     EXPECT_EQ(usage_error({"--gamma"}), "unrecognized option '--gamma'");
     EXPECT_EQ(usage_error({"--gamma=1"}), "unrecognized option '--gamma=1'");
@@ -79,23 +80,29 @@ TEST(Json, EscapesAndShape) {
     EXPECT_EQ(json_escape("caf\xc3\xa9"), "caf\xc3\xa9");
     EXPECT_EQ(json_escape("bad\xff"), "bad\\ufffd");
     JsonWriter w;
-    w.begin_object().kv("name", "x").kv_num("n", -3).key("list").begin_array().str("a").unum(2).end_array();
+    w.begin_object()
+        .kv("name", "x")
+        .kv_num("n", -3)
+        .key("list")
+        .begin_array()
+        .str("a")
+        .unum(2)
+        .end_array();
     w.key("empty").begin_object().end_object().kv_number_obj("t", 5, true, false).end_object();
-    EXPECT_EQ(w.finish(),
-              "{\n"
-              "  \"name\": \"x\",\n"
-              "  \"n\": -3,\n"
-              "  \"list\": [\n"
-              "    \"a\",\n"
-              "    2\n"
-              "  ],\n"
-              "  \"empty\": {},\n"
-              "  \"t\": {\n"
-              "    \"set\": true,\n"
-              "    \"infinite\": false,\n"
-              "    \"number\": 5\n"
-              "  }\n"
-              "}\n");
+    EXPECT_EQ(w.finish(), "{\n"
+                          "  \"name\": \"x\",\n"
+                          "  \"n\": -3,\n"
+                          "  \"list\": [\n"
+                          "    \"a\",\n"
+                          "    2\n"
+                          "  ],\n"
+                          "  \"empty\": {},\n"
+                          "  \"t\": {\n"
+                          "    \"set\": true,\n"
+                          "    \"infinite\": false,\n"
+                          "    \"number\": 5\n"
+                          "  }\n"
+                          "}\n");
 }
 
 TEST(Json, JobsDocument) {
@@ -116,7 +123,8 @@ TEST(Json, JobsDocument) {
 }
 
 TEST(Scancel, Args) {
-    ScancelArgs a = parse_scancel_args(std::vector<std::string>{"12", "13,14", "-s", "SIGUSR1", "--batch"});
+    ScancelArgs a =
+        parse_scancel_args(std::vector<std::string>{"12", "13,14", "-s", "SIGUSR1", "--batch"});
     ASSERT_EQ(a.jobs.size(), 3u);
     EXPECT_EQ(a.jobs[0].job_id, 12u);
     EXPECT_EQ(a.jobs[2].text, "14");

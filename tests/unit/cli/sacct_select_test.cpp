@@ -21,7 +21,9 @@ namespace {
 
 constexpr int64_t kNow = 1700000000;
 
-SacctArgs args(std::vector<std::string> v) { return parse_sacct_args(v); }
+SacctArgs args(std::vector<std::string> v) {
+    return parse_sacct_args(v);
+}
 
 std::string fatal_of(std::vector<std::string> v) {
     try {
@@ -51,10 +53,11 @@ std::vector<const proto::AcctJob *> history(Records &rec) {
 
 std::string lines(const std::vector<const proto::AcctJob *> &jobs, const char *sel) {
     auto rows = sacct_select_rows(sacct_rows(jobs, false), parse_sacct_jobs(sel));
-    return sacct_render(parse_sacct_fields("JobID"), rows, SacctLayout::parsable2, "|", false, kNow);
+    return sacct_render(parse_sacct_fields("JobID"), rows, SacctLayout::parsable2, "|", false,
+                        kNow);
 }
 
-}  // namespace
+} // namespace
 
 TEST(SacctSelect, JobsAndStepsByName) {
     Records rec;
@@ -67,7 +70,7 @@ TEST(SacctSelect, JobsAndStepsByName) {
     EXPECT_EQ(lines(jobs, "40_4.0"), "40_4.0\n");
     EXPECT_EQ(lines(jobs, "40_[1-5]"), "40_4\n40_4.0\n");
     EXPECT_EQ(lines(jobs, "40_3"), "");
-    EXPECT_EQ(lines(jobs, "50"), "40_4\n40_4.0\n");  // a task by its own id
+    EXPECT_EQ(lines(jobs, "50"), "40_4\n40_4.0\n"); // a task by its own id
     EXPECT_EQ(sacct_job_ids(parse_sacct_jobs("5.batch,40_4,5")), (std::vector<uint32_t>{5, 40}));
 }
 
@@ -133,22 +136,22 @@ TEST(SacctFields, ReqMemAndDerivedExitCode) {
     Records rec;
     Acct j;
     j.id = 9;
-    j.req_mem = 4096;  // per node, on 2 nodes: 8G in all
+    j.req_mem = 4096; // per node, on 2 nodes: 8G in all
     j.alloc_nodes = 2;
     AcctStepSpec s0, s1, batch;
     s0.id = 0;
     s0.exit_status = 2 << 8;
     s1.id = 1;
-    s1.exit_status = 9;  // a signal, exit code 0: lower than 2:0
+    s1.exit_status = 9; // a signal, exit code 0: lower than 2:0
     batch.id = DROVER_STEP_BATCH;
-    batch.exit_status = 7 << 8;  // the batch step does not count
+    batch.exit_status = 7 << 8; // the batch step does not count
     j.steps = {s0, s1, batch};
     Acct k;
     k.id = 10;
     k.req_mem = 1536;
     auto jobs = rec.acct({j, k});
-    auto out = sacct_render(parse_sacct_fields("JobID,ReqMem,DerivedExitCode"), sacct_rows(jobs, false),
-                            SacctLayout::parsable2, "|", false, kNow);
+    auto out = sacct_render(parse_sacct_fields("JobID,ReqMem,DerivedExitCode"),
+                            sacct_rows(jobs, false), SacctLayout::parsable2, "|", false, kNow);
     EXPECT_EQ(out, "9|8G|2:0\n9.batch||\n9.0||\n9.1||\n10|1.50G|0:0\n10.batch||\n");
     out = sacct_render(parse_sacct_fields("JobID,ReqMem"), sacct_rows(jobs, true),
                        SacctLayout::parsable2, "|", false, kNow, 'M');

@@ -27,14 +27,14 @@ AcctStepSpec batch() {
     s.id = DROVER_STEP_BATCH;
     s.name = "batch";
     s.cpus = 4;
-    s.max_rss = uint64_t{2048576} * 1024;  // not a whole or half MiB: stays in K
+    s.max_rss = uint64_t{2048576} * 1024; // not a whole or half MiB: stays in K
     s.max_rss_node = "n1";
     s.max_rss_task = 0;
-    s.ave_rss = uint64_t{3} << 29;         // 1.5 GiB
+    s.ave_rss = uint64_t{3} << 29; // 1.5 GiB
     s.max_vsize = uint64_t{4} << 30;
     s.max_vsize_node = "n1";
     s.ave_vsize = uint64_t{4} << 30;
-    s.user_cpu_usec = 61'250'000;          // 1:01.250
+    s.user_cpu_usec = 61'250'000; // 1:01.250
     s.sys_cpu_usec = 2'500'000;
     s.ave_cpu_usec = 63'750'000;
     s.min_cpu_usec = 63'750'000;
@@ -57,7 +57,7 @@ AcctStepSpec numbered(uint32_t id) {
     s.cpus = 8;
     s.start = 1020;
     s.end = 1030;
-    s.user_cpu_usec = 3 * 3600 * 1000000ull + 5'000'000;  // past an hour: no milliseconds
+    s.user_cpu_usec = 3 * 3600 * 1000000ull + 5'000'000; // past an hour: no milliseconds
     s.sys_cpu_usec = 0;
     s.max_rss = 1 << 20;
     s.max_rss_node = "n2";
@@ -78,11 +78,11 @@ Acct job_with_steps() {
     ext.nodes = "n[1-2]";
     ext.nodes_count = 2;
     ext.cpus = 8;
-    a.steps = {numbered(1), numbered(0), ext, batch()};  // stored in any order
+    a.steps = {numbered(1), numbered(0), ext, batch()}; // stored in any order
     return a;
 }
 
-}  // namespace
+} // namespace
 
 TEST(SacctSteps, RowsFollowTheirJobInSlurmsOrder) {
     Records rec;
@@ -116,14 +116,14 @@ TEST(SacctSteps, UsageFiguresInSlurmsFormats) {
         "MaxDiskWriteNode,AveDiskRead,AveDiskWrite,ConsumedEnergy";
     std::string out = render(jobs, fields);
     // The job's own line: usage blank, CPU totals the sum of its steps.
-    EXPECT_EQ(out.substr(0, out.find('\n')),
-              "42||||||||||06:01:13|06:01:11|00:02.500|||||||");
+    EXPECT_EQ(out.substr(0, out.find('\n')), "42||||||||||06:01:13|06:01:11|00:02.500|||||||");
     EXPECT_NE(out.find("42.batch|2048576K|n1|0|1.50G|4G|n1|4G|00:01:03|00:01:03|01:03.750|"
                        "01:01.250|00:02.500|1.50K|n1|1M|n1|1.50K|1M|0\n"),
               std::string::npos)
         << out;
-    EXPECT_NE(out.find("42.0|1M|n2|5|0|0||0|00:00:00|00:00:00|03:00:05|03:00:05|00:00:00|0||0||0|0|0\n"),
-              std::string::npos)
+    EXPECT_NE(
+        out.find("42.0|1M|n2|5|0|0||0|00:00:00|00:00:00|03:00:05|03:00:05|00:00:00|0||0||0|0|0\n"),
+        std::string::npos)
         << out;
 }
 
@@ -172,8 +172,9 @@ TEST(SacctSteps, RunningAndCancelledSteps) {
               "42|CANCELLED by 0|0:0|00:01:00||03:00:05\n"
               "42.0|RUNNING|0:0|00:01:05||\n"
               "42.1|CANCELLED by 1000|0:9|00:00:10|1M|03:00:05\n");
-    EXPECT_EQ(sacct_value(parse_sacct_fields("End")[0], {jobs[0], false, jobs[0]->steps()->Get(0)}, kNow),
-              "Unknown");
+    EXPECT_EQ(
+        sacct_value(parse_sacct_fields("End")[0], {jobs[0], false, jobs[0]->steps()->Get(0)}, kNow),
+        "Unknown");
 }
 
 TEST(SacctSteps, WithoutStepRecordsTheBatchLineComesFromTheJob) {

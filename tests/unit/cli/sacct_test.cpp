@@ -17,8 +17,10 @@ namespace {
 constexpr int64_t kNow = 1700000000;
 
 std::string render(const std::vector<const proto::AcctJob *> &jobs, const char *fields,
-                   SacctLayout layout = SacctLayout::fixed, bool allocations = false, bool header = true) {
-    return sacct_render(parse_sacct_fields(fields), sacct_rows(jobs, allocations), layout, "|", header, kNow);
+                   SacctLayout layout = SacctLayout::fixed, bool allocations = false,
+                   bool header = true) {
+    return sacct_render(parse_sacct_fields(fields), sacct_rows(jobs, allocations), layout, "|",
+                        header, kNow);
 }
 
 Acct completed() {
@@ -28,7 +30,7 @@ Acct completed() {
     return a;
 }
 
-}  // namespace
+} // namespace
 
 TEST(Sacct, DefaultLayoutExact) {
     Records rec;
@@ -62,7 +64,7 @@ TEST(Sacct, CancelledTimeoutAndPending) {
     Acct cancelled = completed();
     cancelled.state = DROVER_JOB_CANCELLED;
     cancelled.cancelled_by = 1000;
-    cancelled.exit_status = 15;   // killed by SIGTERM
+    cancelled.exit_status = 15; // killed by SIGTERM
     Acct timeout = completed();
     timeout.id = 9;
     timeout.state = DROVER_JOB_TIMEOUT;
@@ -72,20 +74,21 @@ TEST(Sacct, CancelledTimeoutAndPending) {
     pending.start = pending.end = 0;
     pending.nodes = "";
     auto jobs = rec.acct({cancelled, timeout, pending});
-    EXPECT_EQ(render(jobs, "JobID,State,ExitCode,Elapsed,NodeList,Start,End", SacctLayout::parsable2, false, false),
+    EXPECT_EQ(render(jobs, "JobID,State,ExitCode,Elapsed,NodeList,Start,End",
+                     SacctLayout::parsable2, false, false),
               "7|CANCELLED by 1000|0:15|00:01:00|n1|" + std::string() +
                   sacct_value(parse_sacct_fields("Start")[0], {jobs[0], false}, kNow) + "|" +
                   sacct_value(parse_sacct_fields("End")[0], {jobs[0], false}, kNow) + "\n" +
-              "7.batch|CANCELLED|0:15|00:01:00|n1|" +
+                  "7.batch|CANCELLED|0:15|00:01:00|n1|" +
                   sacct_value(parse_sacct_fields("Start")[0], {jobs[0], true}, kNow) + "|" +
                   sacct_value(parse_sacct_fields("End")[0], {jobs[0], true}, kNow) + "\n" +
-              "9|TIMEOUT|0:0|00:01:00|n1|" +
+                  "9|TIMEOUT|0:0|00:01:00|n1|" +
                   sacct_value(parse_sacct_fields("Start")[0], {jobs[1], false}, kNow) + "|" +
                   sacct_value(parse_sacct_fields("End")[0], {jobs[1], false}, kNow) + "\n" +
-              "9.batch|CANCELLED|0:0|00:01:00|n1|" +
+                  "9.batch|CANCELLED|0:0|00:01:00|n1|" +
                   sacct_value(parse_sacct_fields("Start")[0], {jobs[1], true}, kNow) + "|" +
                   sacct_value(parse_sacct_fields("End")[0], {jobs[1], true}, kNow) + "\n" +
-              "10|PENDING|0:0|00:00:00|None assigned|Unknown|Unknown\n");
+                  "10|PENDING|0:0|00:00:00|None assigned|Unknown|Unknown\n");
     // A value longer than its column ends in '+'.
     EXPECT_EQ(render(jobs, "JobID,State", SacctLayout::fixed, true, false),
               "7            CANCELLED+ \n9               TIMEOUT \n10              PENDING \n");
@@ -98,8 +101,9 @@ TEST(Sacct, RunningElapsedUsesNow) {
     running.start = kNow - 3725;
     running.end = 0;
     auto jobs = rec.acct({running});
-    EXPECT_EQ(render(jobs, "JobID,State,Elapsed,End,Timelimit", SacctLayout::parsable2, false, false),
-              "7|RUNNING|01:02:05|Unknown|01:00:00\n7.batch|RUNNING|01:02:05|Unknown|\n");
+    EXPECT_EQ(
+        render(jobs, "JobID,State,Elapsed,End,Timelimit", SacctLayout::parsable2, false, false),
+        "7|RUNNING|01:02:05|Unknown|01:00:00\n7.batch|RUNNING|01:02:05|Unknown|\n");
 }
 
 TEST(Sacct, Fields) {
@@ -117,13 +121,14 @@ TEST(Sacct, Fields) {
         EXPECT_STREQ(e.what(), "Invalid field requested: \"Bogus\"");
     }
     // Torc's and OxyMake's field lists all parse.
-    EXPECT_NO_THROW(parse_sacct_fields("JobName,MaxRSS,MaxVMSize,MaxDiskRead,MaxDiskWrite,AveCPU,NodeList"));
+    EXPECT_NO_THROW(
+        parse_sacct_fields("JobName,MaxRSS,MaxVMSize,MaxDiskRead,MaxDiskWrite,AveCPU,NodeList"));
     EXPECT_NO_THROW(parse_sacct_fields(kSacctLongFields));
 }
 
 TEST(Sacct, Args) {
-    SacctArgs a = parse_sacct_args(std::vector<std::string>{"-j", "12345,12346.batch", "--parsable2", "-n",
-                                                            "-o", "JobID,State", "-X", "-s", "CD,F"});
+    SacctArgs a = parse_sacct_args(std::vector<std::string>{
+        "-j", "12345,12346.batch", "--parsable2", "-n", "-o", "JobID,State", "-X", "-s", "CD,F"});
     EXPECT_EQ(a.job_ids, (std::vector<uint32_t>{12345, 12346}));
     EXPECT_TRUE(a.parsable2 && a.noheader && a.allocations);
     EXPECT_EQ(*a.format, "JobID,State");

@@ -16,9 +16,11 @@ using namespace drover::cli;
 
 namespace {
 
-const int64_t kNow = 1795245000;  // Sat Nov 21 2026, mid-morning UTC
+const int64_t kNow = 1795245000; // Sat Nov 21 2026, mid-morning UTC
 
-EventConditions conditions(std::vector<std::string> words) { return parse_event_conditions(words, kNow); }
+EventConditions conditions(std::vector<std::string> words) {
+    return parse_event_conditions(words, kNow);
+}
 
 std::string error_of(std::vector<std::string> words) {
     try {
@@ -55,7 +57,7 @@ std::tm local(int64_t t) {
     return tm;
 }
 
-}  // namespace
+} // namespace
 
 TEST(SacctmgrEvents, ParsedAsItsOwnEntity) {
     std::vector<std::string> v = {"-P", "list", "events", "where", "nodes=n[1-2]", "states=drain"};
@@ -80,14 +82,15 @@ TEST(SacctmgrEvents, DefaultWindowIsFromMidnightYesterdayOrNowWithStates) {
     EXPECT_EQ(conditions({"states=down"}).start, kNow);
     EXPECT_EQ(conditions({"all_time"}).start, 0);
     EXPECT_EQ(conditions({"all_time", "states=down"}).start, 0);
-    EXPECT_EQ(conditions({"start=2026-11-01T00:00:00"}).start, parse_timestamp("2026-11-01T00:00:00", kNow));
+    EXPECT_EQ(conditions({"start=2026-11-01T00:00:00"}).start,
+              parse_timestamp("2026-11-01T00:00:00", kNow));
     EXPECT_EQ(conditions({"End=2026-11-02"}).end, parse_timestamp("2026-11-02", kNow));
 }
 
 TEST(SacctmgrEvents, ConditionsAndAbbreviations) {
-    EventConditions c = conditions({"where", "Nodes=n[1-3],x", "Clusters=Local,other", "all_clusters",
-                                    "reason=Disk", "user=root", "format=NodeName,Reason%40",
-                                    "condflags=open"});
+    EventConditions c =
+        conditions({"where", "Nodes=n[1-3],x", "Clusters=Local,other", "all_clusters",
+                    "reason=Disk", "user=root", "format=NodeName,Reason%40", "condflags=open"});
     EXPECT_EQ(c.nodes, (std::vector<std::string>{"n1", "n2", "n3", "x"}));
     EXPECT_EQ(c.clusters, (std::vector<std::string>{"local", "other"}));
     EXPECT_TRUE(c.all_clusters);
@@ -114,9 +117,10 @@ TEST(SacctmgrEvents, ConditionsAndAbbreviations) {
 
 TEST(SacctmgrEvents, BadConditionsSaySoLikeSlurm) {
     EXPECT_EQ(error_of({"colour=red"}), " Unknown condition: colour=red");
-    EXPECT_EQ(error_of({"bogus"}), " Unknown event type: 'bogus'  Valid events are Cluster and Node.");
-    EXPECT_EQ(error_of({"states=dr"}),
-              "Invalid state: dr\nValid node states are: DRAIN FAIL UNKNOWN DOWN IDLE ALLOCATED ERROR MIXED FUTURE");
+    EXPECT_EQ(error_of({"bogus"}),
+              " Unknown event type: 'bogus'  Valid events are Cluster and Node.");
+    EXPECT_EQ(error_of({"states=dr"}), "Invalid state: dr\nValid node states are: DRAIN FAIL "
+                                       "UNKNOWN DOWN IDLE ALLOCATED ERROR MIXED FUTURE");
     EXPECT_EQ(error_of({"user=no-such-user-here"}), "Invalid user id: no-such-user-here");
     EXPECT_EQ(error_of({"start=yesterdayish"}), "Invalid time specification: yesterdayish");
     EXPECT_EQ(error_of({"condflags=closed"}), " Unknown condition flag: closed");
@@ -145,7 +149,8 @@ TEST(SacctmgrEvents, FiltersTheControllerLeavesToTheCommand) {
 }
 
 TEST(SacctmgrEvents, RowsInSlurmsLayout) {
-    Event drained("n1", DROVER_NODE_ALLOCATED, DROVER_NODE_FLAG_DRAIN, "Disk swap", 0, kNow - 3700, 0);
+    Event drained("n1", DROVER_NODE_ALLOCATED, DROVER_NODE_FLAG_DRAIN, "Disk swap", 0, kNow - 3700,
+                  0);
     Event down("n2", DROVER_NODE_DOWN, DROVER_NODE_FLAG_NOT_RESPONDING, "Not responding", 0,
                kNow - 90000, kNow - 4200);
     SacctmgrRow r = event_row(*drained.ev, kNow);
@@ -155,7 +160,7 @@ TEST(SacctmgrEvents, RowsInSlurmsLayout) {
     EXPECT_EQ(value(r, "timeend"), "Unknown");
     EXPECT_EQ(value(r, "duration"), "01:01:40");
     EXPECT_EQ(value(r, "state"), "DRNG");
-    EXPECT_EQ(value(r, "stateraw"), "515");  // ALLOCATED (3) | DRAIN (0x200)
+    EXPECT_EQ(value(r, "stateraw"), "515"); // ALLOCATED (3) | DRAIN (0x200)
     EXPECT_EQ(value(r, "user"), "root(0)");
     r = event_row(*down.ev, kNow);
     EXPECT_EQ(value(r, "state"), "DOWN*");
@@ -171,14 +176,17 @@ TEST(SacctmgrEvents, RowsInSlurmsLayout) {
               "                        Reason       User \n"
               "---------- --------------- ------------------- ------------------- ------ "
               "------------------------------ ---------- \n"
-              "     local n1              " + start + "             Unknown   DRNG "
-              "                     Disk swap    root(0) \n");
+              "     local n1              " +
+                  start +
+                  "             Unknown   DRNG "
+                  "                     Disk swap    root(0) \n");
     EXPECT_EQ(render_sacctmgr(fields, {event_row(*down.ev, kNow)}, FieldLayout::parsable2, false),
               "local|n2|" + format_timestamp(kNow - 90000) + "|" + format_timestamp(kNow - 4200) +
                   "|DOWN*|Not responding|root(0)\n");
     // Slurm's other event fields, and their abbreviations.
-    auto more = parse_sacctmgr_format({"Duration", "EventRaw", "Event", "StateRaw", "Start", "End",
-                                       "TimeStart", "NodeNames", "ClusterNodes", "Clusters", "TRES"});
+    auto more =
+        parse_sacctmgr_format({"Duration", "EventRaw", "Event", "StateRaw", "Start", "End",
+                               "TimeStart", "NodeNames", "ClusterNodes", "Clusters", "TRES"});
     EXPECT_EQ(more[0].header, "Duration");
     EXPECT_EQ(more[1].header, "EventRaw");
     EXPECT_EQ(more[2].header, "Event");
@@ -188,7 +196,8 @@ TEST(SacctmgrEvents, RowsInSlurmsLayout) {
     EXPECT_EQ(more[7].width, -15);
     EXPECT_EQ(more[8].header, "Cluster Nodes");
     EXPECT_EQ(more[9].header, "Cluster");
-    EXPECT_EQ(parse_sacctmgr_format({"sta"})[0].header, "State");  // Slurm tries State first
+    EXPECT_EQ(parse_sacctmgr_format({"sta"})[0].header, "State"); // Slurm tries State first
     EXPECT_EQ(parse_sacctmgr_format({"star"})[0].header, "TimeStart");
-    EXPECT_EQ(parse_sacctmgr_format(event_default_format(conditions({"cluster"})))[1].header, "TRES");
+    EXPECT_EQ(parse_sacctmgr_format(event_default_format(conditions({"cluster"})))[1].header,
+              "TRES");
 }

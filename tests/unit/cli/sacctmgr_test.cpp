@@ -12,7 +12,9 @@ using namespace drover::cli;
 
 namespace {
 
-SacctmgrArgs parse(std::vector<std::string> v) { return parse_sacctmgr_args(v); }
+SacctmgrArgs parse(std::vector<std::string> v) {
+    return parse_sacctmgr_args(v);
+}
 
 using KV = std::vector<std::pair<std::string, std::string>>;
 
@@ -25,17 +27,21 @@ std::string error_of(std::vector<std::string> v) {
     return "(none)";
 }
 
-}  // namespace
+} // namespace
 
 TEST(Sacctmgr, VerbsEntitiesAndKeys) {
-    SacctmgrArgs a = parse({"-i", "add", "user", "alice,bob", "Account=physics", "DefaultAccount=physics",
-                            "AdminLevel=Operator", "Cluster=local"});
+    SacctmgrArgs a = parse({"-i", "add", "user", "alice,bob", "Account=physics",
+                            "DefaultAccount=physics", "AdminLevel=Operator", "Cluster=local"});
     EXPECT_TRUE(a.immediate);
     EXPECT_EQ(a.verb, "add");
     EXPECT_EQ(a.entity, "user");
-    EXPECT_EQ(a.set, (KV{{"name", "alice,bob"}, {"account", "physics"}, {"defaultaccount", "physics"},
-                         {"adminlevel", "Operator"}, {"cluster", "local"}}));
-    a = parse({"modify", "user", "where", "name=alice", "set", "defaultaccount=chem", "admin=None"});
+    EXPECT_EQ(a.set, (KV{{"name", "alice,bob"},
+                         {"account", "physics"},
+                         {"defaultaccount", "physics"},
+                         {"adminlevel", "Operator"},
+                         {"cluster", "local"}}));
+    a = parse(
+        {"modify", "user", "where", "name=alice", "set", "defaultaccount=chem", "admin=None"});
     EXPECT_EQ(a.verb, "modify");
     EXPECT_EQ(a.where, (KV{{"name", "alice"}}));
     EXPECT_EQ(a.set, (KV{{"defaultaccount", "chem"}, {"adminlevel", "None"}}));
@@ -43,7 +49,8 @@ TEST(Sacctmgr, VerbsEntitiesAndKeys) {
     EXPECT_EQ(a.verb, "modify");
     EXPECT_EQ(a.where, (KV{{"name", "physics"}}));
     EXPECT_EQ(a.set, (KV{{"description", "Physics"}, {"organization", "sci"}, {"parent", "root"}}));
-    a = parse({"-n", "-P", "list", "assoc", "where", "users=alice", "Accounts=physics", "format=User,Account%20"});
+    a = parse({"-n", "-P", "list", "assoc", "where", "users=alice", "Accounts=physics",
+               "format=User,Account%20"});
     EXPECT_EQ(a.verb, "show");
     EXPECT_EQ(a.entity, "association");
     EXPECT_TRUE(a.noheader && a.parsable2);
@@ -56,14 +63,18 @@ TEST(Sacctmgr, VerbsEntitiesAndKeys) {
 
 TEST(Sacctmgr, BadCommands) {
     EXPECT_EQ(error_of({"frobnicate", "user"}), "Invalid command: frobnicate");
-    EXPECT_EQ(error_of({"show", "qos"}), "Not supported by Drover: show qos (cluster, account, user, association and event are)");
+    EXPECT_EQ(
+        error_of({"show", "qos"}),
+        "Not supported by Drover: show qos (cluster, account, user, association and event are)");
     EXPECT_EQ(error_of({"add", "user", "alice", "Colour=red"}), " Unknown option: Colour=red");
-    EXPECT_EQ(error_of({"delete", "user", "alice", "set", "adminlevel=none"}), " Unknown option: set (only modify sets values)");
+    EXPECT_EQ(error_of({"delete", "user", "alice", "set", "adminlevel=none"}),
+              " Unknown option: set (only modify sets values)");
     EXPECT_THROW(parse({"--bogus"}), UsageError);
 }
 
 TEST(Sacctmgr, FormatFieldsLikeSlurm) {
-    auto f = parse_sacctmgr_format({"user", "DefaultAccount", "admin", "acct%-15", "Cluster", "ParentName", "Descr"});
+    auto f = parse_sacctmgr_format(
+        {"user", "DefaultAccount", "admin", "acct%-15", "Cluster", "ParentName", "Descr"});
     ASSERT_EQ(f.size(), 7u);
     EXPECT_EQ(f[0].header, "User");
     EXPECT_EQ(f[1].header, "Def Acct");
@@ -84,8 +95,9 @@ TEST(Sacctmgr, FormatFieldsLikeSlurm) {
 
 TEST(Sacctmgr, ShowLayouts) {
     auto f = parse_sacctmgr_format(sacctmgr_default_format("user"));
-    std::vector<SacctmgrRow> rows = {{{"user", "alice"}, {"defaultaccount", "physics"}, {"adminlevel", "None"}},
-                                     {{"user", "root"}, {"defaultaccount", "root"}, {"adminlevel", "Administrator"}}};
+    std::vector<SacctmgrRow> rows = {
+        {{"user", "alice"}, {"defaultaccount", "physics"}, {"adminlevel", "None"}},
+        {{"user", "root"}, {"defaultaccount", "root"}, {"adminlevel", "Administrator"}}};
     EXPECT_EQ(render_sacctmgr(f, rows, FieldLayout::fixed, true),
               "      User   Def Acct     Admin \n"
               "---------- ---------- --------- \n"

@@ -33,22 +33,21 @@ std::string error_of(std::vector<std::string> args, std::string script) {
     return "no error";
 }
 
-const char *kScript =
-    "#!/bin/bash\n"
-    "#SBATCH --job-name=ox_process_j-042\n"
-    "#SBATCH --output=/scratch/slurm-%j.out\n"
-    "#SBATCH --error=/scratch/slurm-%j.err\n"
-    "#SBATCH --partition=gpu\n"
-    "#SBATCH --account=my-lab\n"
-    "#SBATCH --cpus-per-task=4\n"
-    "#SBATCH --mem=8G\n"
-    "#SBATCH --time=01:06:00\n"
-    "\n"
-    "# --- Environment setup ---\n"
-    "set -euo pipefail\n"
-    "#SBATCH --partition=ignored-after-first-command\n";
+const char *kScript = "#!/bin/bash\n"
+                      "#SBATCH --job-name=ox_process_j-042\n"
+                      "#SBATCH --output=/scratch/slurm-%j.out\n"
+                      "#SBATCH --error=/scratch/slurm-%j.err\n"
+                      "#SBATCH --partition=gpu\n"
+                      "#SBATCH --account=my-lab\n"
+                      "#SBATCH --cpus-per-task=4\n"
+                      "#SBATCH --mem=8G\n"
+                      "#SBATCH --time=01:06:00\n"
+                      "\n"
+                      "# --- Environment setup ---\n"
+                      "set -euo pipefail\n"
+                      "#SBATCH --partition=ignored-after-first-command\n";
 
-}  // namespace
+} // namespace
 
 TEST(SbatchDirectives, OxyMakeScript) {
     SbatchRequest r = parse({"job.sh"}, kScript);
@@ -66,11 +65,12 @@ TEST(SbatchDirectives, OxyMakeScript) {
 }
 
 TEST(SbatchDirectives, CommandLineWins) {
-    SbatchRequest r = parse({"-J", "cli", "--partition", "batch", "-t", "10", "job.sh", "a1", "a2"}, kScript);
+    SbatchRequest r =
+        parse({"-J", "cli", "--partition", "batch", "-t", "10", "job.sh", "a1", "a2"}, kScript);
     EXPECT_EQ(r.name, "cli");
     EXPECT_EQ(r.partition, "batch");
     EXPECT_EQ(r.time_limit_min, 10u);
-    EXPECT_EQ(r.account, "my-lab");   // from the script
+    EXPECT_EQ(r.account, "my-lab"); // from the script
     EXPECT_EQ(r.argv, (std::vector<std::string>{"a1", "a2"}));
 }
 
@@ -79,7 +79,7 @@ TEST(SbatchDirectives, OptionSpellings) {
     EXPECT_EQ(parse({"-Jx", "job.sh"}, s).name, "x");
     EXPECT_EQ(parse({"--job-name=y", "job.sh"}, s).name, "y");
     EXPECT_EQ(parse({"--job-name", "z", "job.sh"}, s).name, "z");
-    EXPECT_EQ(parse({"--job=w", "job.sh"}, s).name, "w");   // unique prefix
+    EXPECT_EQ(parse({"--job=w", "job.sh"}, s).name, "w"); // unique prefix
     EXPECT_EQ(parse({"-N", "2-4", "job.sh"}, s).max_nodes, 4u);
     EXPECT_EQ(parse({"-N", "3", "job.sh"}, s).min_nodes, 3u);
     EXPECT_TRUE(parse({"-HW", "job.sh"}, s).hold);
@@ -91,15 +91,14 @@ TEST(SbatchDirectives, OptionSpellings) {
 }
 
 TEST(SbatchDirectives, QuotesAndComments) {
-    SbatchRequest r = parse({"job.sh"},
-                            "#!/bin/sh\n"
-                            "# a comment\n"
-                            "#SBATCH -J \"two words\"   # trailing comment\n"
-                            "#SBATCH --comment='it is'\n"
-                            "#SBATCHNOT -p wrong\n"
-                            "   \n"
-                            "#SBATCH -p right\n"
-                            "echo\n");
+    SbatchRequest r = parse({"job.sh"}, "#!/bin/sh\n"
+                                        "# a comment\n"
+                                        "#SBATCH -J \"two words\"   # trailing comment\n"
+                                        "#SBATCH --comment='it is'\n"
+                                        "#SBATCHNOT -p wrong\n"
+                                        "   \n"
+                                        "#SBATCH -p right\n"
+                                        "echo\n");
     EXPECT_EQ(r.name, "two words");
     EXPECT_EQ(r.comment, "it is");
     EXPECT_EQ(r.partition, "right");
@@ -130,7 +129,8 @@ TEST(SbatchDirectives, BadCommandLineValues) {
     EXPECT_EQ(error_of({"--foo", "job.sh"}, s), "usage: unrecognized option '--foo'");
     EXPECT_EQ(error_of({"-J"}, s), "usage: option requires an argument -- 'J'");
     EXPECT_EQ(error_of({"--job-name"}, s), "usage: option '--job-name' requires an argument");
-    EXPECT_EQ(error_of({"--hold=1", "job.sh"}, s), "usage: option '--hold' doesn't allow an argument");
+    EXPECT_EQ(error_of({"--hold=1", "job.sh"}, s),
+              "usage: option '--hold' doesn't allow an argument");
     EXPECT_EQ(error_of({"--array=0-", "job.sh"}, s), "invalid job array specification '0-'");
     EXPECT_EQ(error_of({"--wrap", "true", "job.sh"}, s),
               "Script arguments not permitted with --wrap option");
@@ -189,7 +189,8 @@ TEST(SbatchEnvVars, BetweenDirectivesAndCommandLine) {
     SbatchContext c = ctx();
     c.env.push_back({"SBATCH_PARTITION", "envpart"});
     c.env.push_back({"SBATCH_TIMELIMIT", "7"});
-    auto r = parse_sbatch(std::vector<std::string>{"job.sh"}, "#!/bin/sh\n#SBATCH -p scriptpart\n", c);
+    auto r =
+        parse_sbatch(std::vector<std::string>{"job.sh"}, "#!/bin/sh\n#SBATCH -p scriptpart\n", c);
     EXPECT_EQ(r.partition, "envpart");
     EXPECT_EQ(r.time_limit_min, 7u);
     r = parse_sbatch(std::vector<std::string>{"-p", "clipart", "job.sh"}, "#!/bin/sh\n", c);
@@ -197,8 +198,9 @@ TEST(SbatchEnvVars, BetweenDirectivesAndCommandLine) {
 }
 
 TEST(SbatchIgnored, WarnOnceAndKeepGoing) {
-    auto r = parse({"--gpu-bind=closest", "--licenses=x", "--qos=high", "--mail-type=FAIL", "job.sh"},
-                   "#!/bin/sh\n#SBATCH --gpu-bind=none\n");
+    auto r =
+        parse({"--gpu-bind=closest", "--licenses=x", "--qos=high", "--mail-type=FAIL", "job.sh"},
+              "#!/bin/sh\n#SBATCH --gpu-bind=none\n");
     ASSERT_EQ(r.warnings.size(), 2u);
     EXPECT_EQ(r.warnings[0], "--gpu-bind is not supported by Drover yet and was ignored");
     EXPECT_EQ(r.warnings[1], "--licenses is not supported by Drover yet and was ignored");
@@ -225,19 +227,18 @@ TEST(SbatchTasksPerNode, SetsTasksUnlessNtasksGiven) {
 
 namespace {
 
-const char *kArrayScript =
-    "#!/bin/bash\n"
-    "#SBATCH --job-name=ox_array_align\n"
-    "#SBATCH --array=0-4%2\n"
-    "#SBATCH --output=/scratch/staging/slurm-%A_%a.out\n"
-    "#SBATCH --error=/scratch/staging/slurm-%A_%a.err\n"
-    "#SBATCH --partition=gpu\n"
-    "#SBATCH --cpus-per-task=8\n"
-    "#SBATCH --mem=16G\n"
-    "\n"
-    "set -euo pipefail\n";
+const char *kArrayScript = "#!/bin/bash\n"
+                           "#SBATCH --job-name=ox_array_align\n"
+                           "#SBATCH --array=0-4%2\n"
+                           "#SBATCH --output=/scratch/staging/slurm-%A_%a.out\n"
+                           "#SBATCH --error=/scratch/staging/slurm-%A_%a.err\n"
+                           "#SBATCH --partition=gpu\n"
+                           "#SBATCH --cpus-per-task=8\n"
+                           "#SBATCH --mem=16G\n"
+                           "\n"
+                           "set -euo pipefail\n";
 
-}  // namespace
+} // namespace
 
 TEST(SbatchArray, OxyMakeArrayScript) {
     SbatchRequest r = parse({"job.sh"}, kArrayScript);
@@ -268,8 +269,10 @@ TEST(SbatchArray, FormsPassedAsWritten) {
 TEST(SbatchDependency, AsWrittenAndKillOnInvalid) {
     const char *s = "#!/bin/sh\n";
     EXPECT_EQ(parse({"--dependency=afterok:12:13", "job.sh"}, s).dependency, "afterok:12:13");
-    EXPECT_EQ(parse({"-d", "afterok:12?afterany:14", "job.sh"}, s).dependency, "afterok:12?afterany:14");
-    EXPECT_EQ(parse({"job.sh"}, "#!/bin/sh\n#SBATCH --dependency=singleton\n").dependency, "singleton");
+    EXPECT_EQ(parse({"-d", "afterok:12?afterany:14", "job.sh"}, s).dependency,
+              "afterok:12?afterany:14");
+    EXPECT_EQ(parse({"job.sh"}, "#!/bin/sh\n#SBATCH --dependency=singleton\n").dependency,
+              "singleton");
     EXPECT_EQ(parse({"job.sh"}, s).kill_on_invalid_dep, -1);
     EXPECT_EQ(parse({"--kill-on-invalid-dep=yes", "job.sh"}, s).kill_on_invalid_dep, 1);
     EXPECT_EQ(parse({"--kill-on-invalid-dep=NO", "job.sh"}, s).kill_on_invalid_dep, 0);
@@ -295,7 +298,8 @@ TEST(SbatchScheduling, NiceRequeueSignalDeadline) {
     EXPECT_EQ(parse({"--signal=SIGTERM@60", "job.sh"}, s).signal, "SIGTERM@60");
     EXPECT_EQ(parse({"--signal=RB:USR2", "job.sh"}, s).signal, "RB:USR2");
     EXPECT_EQ(error_of({"--signal=FOO", "job.sh"}, s), "invalid --signal specification 'FOO'");
-    EXPECT_EQ(error_of({"--signal=USR1@x", "job.sh"}, s), "invalid --signal specification 'USR1@x'");
+    EXPECT_EQ(error_of({"--signal=USR1@x", "job.sh"}, s),
+              "invalid --signal specification 'USR1@x'");
     EXPECT_EQ(error_of({"job.sh"}, "#!/bin/sh\n#SBATCH --signal=X:USR1\n"),
               "script line 2: invalid --signal specification 'X:USR1'");
     EXPECT_EQ(parse({"--deadline=now+1hour", "job.sh"}, s).deadline, 1700000000 + 3600);
@@ -303,15 +307,17 @@ TEST(SbatchScheduling, NiceRequeueSignalDeadline) {
     SbatchContext c = ctx();
     c.env.push_back({"SBATCH_REQUEUE", ""});
     c.env.push_back({"SBATCH_SIGNAL", "USR1@30"});
-    auto r = parse_sbatch(std::vector<std::string>{"job.sh"}, "#!/bin/sh\n#SBATCH --no-requeue\n", c);
-    EXPECT_EQ(r.requeue, 1);   // the variable wins over the script
+    auto r =
+        parse_sbatch(std::vector<std::string>{"job.sh"}, "#!/bin/sh\n#SBATCH --no-requeue\n", c);
+    EXPECT_EQ(r.requeue, 1); // the variable wins over the script
     EXPECT_EQ(r.signal, "USR1@30");
 }
 
 TEST(SbatchResources, NodesAndCpus) {
     const char *s = "#!/bin/sh\n";
     auto r = parse({"--ntasks-per-node=4", "-N", "2", "--mincpus=3", "--tmp=10G", "-C", "a100&ib",
-                    "-w", "n[1-2]", "-x", "n3", "--contiguous", "job.sh"}, s);
+                    "-w", "n[1-2]", "-x", "n3", "--contiguous", "job.sh"},
+                   s);
     EXPECT_EQ(r.ntasks_per_node, 4u);
     EXPECT_EQ(r.num_tasks, 8u);
     EXPECT_EQ(r.min_cpus_per_node, 3u);
@@ -321,7 +327,8 @@ TEST(SbatchResources, NodesAndCpus) {
     EXPECT_EQ(r.exc_nodes, "n3");
     EXPECT_TRUE(r.contiguous);
     EXPECT_TRUE(r.warnings.empty());
-    EXPECT_EQ(error_of({"--mincpus=0", "job.sh"}, s), "invalid minimum number of cpus per node '0'");
+    EXPECT_EQ(error_of({"--mincpus=0", "job.sh"}, s),
+              "invalid minimum number of cpus per node '0'");
     EXPECT_EQ(error_of({"--tmp=big", "job.sh"}, s), "invalid temporary disk size 'big'");
     EXPECT_EQ(error_of({"-w", "n[2-1]", "job.sh"}, s), "invalid node list 'n[2-1]'");
     EXPECT_EQ(error_of({"job.sh"}, "#!/bin/sh\n#SBATCH --exclude=n[1-\n"),
@@ -343,7 +350,8 @@ TEST(SbatchResources, GresAndGpus) {
     EXPECT_EQ(parse({"--gres=gpu:2", "--gres=none", "job.sh"}, s).gres, "");
     EXPECT_EQ(error_of({"job.sh"}, "#!/bin/sh\n#SBATCH --gres=gpu:x:y:z\n"),
               "script line 2: Invalid generic resource (gres) specification");
-    EXPECT_EQ(error_of({"--gres=gpu:-1", "job.sh"}, s), "Invalid generic resource (gres) specification");
+    EXPECT_EQ(error_of({"--gres=gpu:-1", "job.sh"}, s),
+              "Invalid generic resource (gres) specification");
     EXPECT_EQ(error_of({"--gres=gpu:99999999999999999999", "job.sh"}, s),
               "Invalid generic resource (gres) specification");
     auto r = parse({"--gpus=1", "job.sh"}, s);
@@ -355,7 +363,8 @@ TEST(SbatchResources, GresAndGpus) {
     r = parse({"--gpus=a100:2", "job.sh"}, s);
     EXPECT_EQ(r.gpus, 2u);
     ASSERT_EQ(r.warnings.size(), 1u);
-    EXPECT_EQ(r.warnings[0], "--gpus=a100:2: GPU types are not supported by Drover yet; any GPU may be given");
+    EXPECT_EQ(r.warnings[0],
+              "--gpus=a100:2: GPU types are not supported by Drover yet; any GPU may be given");
     // A typed per-node count is exactly a --gres request.
     r = parse({"--gpus-per-node=a100:2", "job.sh"}, s);
     EXPECT_EQ(r.gpus_per_node, 0u);
@@ -374,14 +383,14 @@ TEST(SbatchResources, GresAndGpus) {
 TEST(SbatchMemory, MutuallyExclusiveAsSlurm) {
     const char *fatal = "--mem, --mem-per-cpu, and --mem-per-gpu are mutually exclusive.";
     // In the script alone, on the command line alone, or split between them.
-    EXPECT_EQ(error_of({"job.sh"}, "#!/bin/sh\n#SBATCH --mem=1G\n#SBATCH --mem-per-cpu=1G\n"), fatal);
+    EXPECT_EQ(error_of({"job.sh"}, "#!/bin/sh\n#SBATCH --mem=1G\n#SBATCH --mem-per-cpu=1G\n"),
+              fatal);
     EXPECT_EQ(error_of({"--mem-per-cpu=1G", "job.sh"}, "#!/bin/sh\n#SBATCH --mem=1G\n"), fatal);
     EXPECT_EQ(error_of({"--mem=1G", "--mem-per-gpu=1G", "job.sh"}, "#!/bin/sh\n"), fatal);
     try {
         parse({"--mem=1G", "--mem-per-cpu=1G", "job.sh"}, "#!/bin/sh\n");
         ADD_FAILURE();
-    } catch (const SbatchFatal &) {
-    }
+    } catch (const SbatchFatal &) {}
     // The variables together are refused with Slurm's other message.
     SbatchContext c = ctx();
     c.env.push_back({"SBATCH_MEM_PER_NODE", "1G"});
@@ -390,8 +399,9 @@ TEST(SbatchMemory, MutuallyExclusiveAsSlurm) {
         parse_sbatch(std::vector<std::string>{"job.sh"}, "#!/bin/sh\n", c);
         ADD_FAILURE();
     } catch (const SbatchFatal &e) {
-        EXPECT_STREQ(e.what(),
-                     "SLURM_MEM_PER_CPU, SLURM_MEM_PER_GPU, and SLURM_MEM_PER_NODE are mutually exclusive.");
+        EXPECT_STREQ(
+            e.what(),
+            "SLURM_MEM_PER_CPU, SLURM_MEM_PER_GPU, and SLURM_MEM_PER_NODE are mutually exclusive.");
     }
     // A variable yields to the script or command line.
     c = ctx();
@@ -407,5 +417,6 @@ TEST(SbatchMemory, MutuallyExclusiveAsSlurm) {
     EXPECT_EQ(r.mem_per_node_mb, 4096u);
     EXPECT_EQ(r.mem_per_cpu_mb, 0u);
     // The same option twice: the later value.
-    EXPECT_EQ(parse({"--mem=2G", "job.sh"}, "#!/bin/sh\n#SBATCH --mem=1G\n").mem_per_node_mb, 2048u);
+    EXPECT_EQ(parse({"--mem=2G", "job.sh"}, "#!/bin/sh\n#SBATCH --mem=1G\n").mem_per_node_mb,
+              2048u);
 }

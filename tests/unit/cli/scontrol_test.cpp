@@ -18,7 +18,7 @@ using drover::cli::test::Records;
 
 namespace {
 
-constexpr int64_t kNow = 1700000000;   // 2023-11-14T22:13:20 UTC
+constexpr int64_t kNow = 1700000000; // 2023-11-14T22:13:20 UTC
 
 void utc() {
     setenv("TZ", "UTC", 1);
@@ -34,7 +34,7 @@ std::string error_of(void (*fn)(std::span<const std::string>), std::vector<std::
     return "no error";
 }
 
-}  // namespace
+} // namespace
 
 TEST(ScontrolShow, RunningJob) {
     utc();
@@ -53,34 +53,35 @@ TEST(ScontrolShow, RunningJob) {
     j.command = "/home/alice/job.sh";
     Records rec;
     auto jobs = rec.jobs({j});
-    EXPECT_EQ(show_job(*jobs[0], kNow, false),
-              "JobId=5 JobName=sleeper\n"
-              "   UserId=root(0) GroupId=root(0) MCS_label=N/A\n"
-              "   Priority=100 Nice=0 Account=(null) QOS=normal\n"
-              "   JobState=RUNNING Reason=None Dependency=(null)\n"
-              "   Requeue=1 Restarts=0 BatchFlag=1 Reboot=0 ExitCode=0:0\n"
-              "   RunTime=00:01:05 TimeLimit=00:30:00 TimeMin=N/A\n"
-              "   SubmitTime=2023-11-14T22:11:40 EligibleTime=Unknown\n"
-              "   AccrueTime=Unknown\n"
-              "   StartTime=2023-11-14T22:12:15 EndTime=2023-11-14T22:42:15 Deadline=N/A\n"
-              "   SuspendTime=None SecsPreSuspend=0 LastSchedEval=2023-11-14T22:12:15 Scheduler=Main\n"
-              "   Partition=debug AllocNode:Sid=login1:0\n"
-              "   ReqNodeList=(null) ExcNodeList=(null)\n"
-              "   NodeList=n1\n"
-              "   BatchHost=n1\n"
-              "   NumNodes=1 NumCPUs=1 NumTasks=1 CPUs/Task=1 ReqB:S:C:T=0:0:*:*\n"
-              "   TRES=cpu=1,node=1,billing=1\n"
-              "   Socks/Node=* NtasksPerN:B:S:C=0:0:*:* CoreSpec=*\n"
-              "   MinCPUsNode=1 MinMemoryNode=0 MinTmpDiskNode=0\n"
-              "   Features=(null) DelayBoot=00:00:00\n"
-              "   OverSubscribe=OK Contiguous=0 Licenses=(null) Network=(null)\n"
-              "   Command=/home/alice/job.sh\n"
-              "   WorkDir=/home/alice\n"
-              "   StdErr=/home/alice/slurm-5.out\n"
-              "   StdIn=/dev/null\n"
-              "   StdOut=/home/alice/slurm-5.out\n"
-              "   Power=\n"
-              "\n");
+    EXPECT_EQ(
+        show_job(*jobs[0], kNow, false),
+        "JobId=5 JobName=sleeper\n"
+        "   UserId=root(0) GroupId=root(0) MCS_label=N/A\n"
+        "   Priority=100 Nice=0 Account=(null) QOS=normal\n"
+        "   JobState=RUNNING Reason=None Dependency=(null)\n"
+        "   Requeue=1 Restarts=0 BatchFlag=1 Reboot=0 ExitCode=0:0\n"
+        "   RunTime=00:01:05 TimeLimit=00:30:00 TimeMin=N/A\n"
+        "   SubmitTime=2023-11-14T22:11:40 EligibleTime=Unknown\n"
+        "   AccrueTime=Unknown\n"
+        "   StartTime=2023-11-14T22:12:15 EndTime=2023-11-14T22:42:15 Deadline=N/A\n"
+        "   SuspendTime=None SecsPreSuspend=0 LastSchedEval=2023-11-14T22:12:15 Scheduler=Main\n"
+        "   Partition=debug AllocNode:Sid=login1:0\n"
+        "   ReqNodeList=(null) ExcNodeList=(null)\n"
+        "   NodeList=n1\n"
+        "   BatchHost=n1\n"
+        "   NumNodes=1 NumCPUs=1 NumTasks=1 CPUs/Task=1 ReqB:S:C:T=0:0:*:*\n"
+        "   TRES=cpu=1,node=1,billing=1\n"
+        "   Socks/Node=* NtasksPerN:B:S:C=0:0:*:* CoreSpec=*\n"
+        "   MinCPUsNode=1 MinMemoryNode=0 MinTmpDiskNode=0\n"
+        "   Features=(null) DelayBoot=00:00:00\n"
+        "   OverSubscribe=OK Contiguous=0 Licenses=(null) Network=(null)\n"
+        "   Command=/home/alice/job.sh\n"
+        "   WorkDir=/home/alice\n"
+        "   StdErr=/home/alice/slurm-5.out\n"
+        "   StdIn=/dev/null\n"
+        "   StdOut=/home/alice/slurm-5.out\n"
+        "   Power=\n"
+        "\n");
 }
 
 TEST(ScontrolShow, PendingJobOneLiner) {
@@ -122,8 +123,12 @@ TEST(ScontrolShow, DrainedNode) {
     Records rec;
     auto nodes = rec.nodes({n});
     std::string s = show_node(*nodes[0], false);
-    EXPECT_TRUE(s.starts_with("NodeName=n4 Arch=(null) CoresPerSocket=4\n   CPUAlloc=0 CPUEfctv=4 CPUTot=4 CPULoad=N/A\n"));
-    EXPECT_NE(s.find("\n   State=IDLE+DRAIN ThreadsPerCore=1 TmpDisk=0 Weight=1 Owner=N/A MCS_label=N/A\n"), std::string::npos);
+    EXPECT_TRUE(s.starts_with("NodeName=n4 Arch=(null) CoresPerSocket=4\n   CPUAlloc=0 CPUEfctv=4 "
+                              "CPUTot=4 CPULoad=N/A\n"));
+    EXPECT_NE(
+        s.find(
+            "\n   State=IDLE+DRAIN ThreadsPerCore=1 TmpDisk=0 Weight=1 Owner=N/A MCS_label=N/A\n"),
+        std::string::npos);
     EXPECT_NE(s.find("\n   Partitions=debug,long \n"), std::string::npos);
     EXPECT_NE(s.find("\n   CfgTRES=cpu=4,mem=1000M,billing=4\n"), std::string::npos);
     EXPECT_TRUE(s.ends_with("\n   Reason=bad disk [root@2023-11-14T22:13:20]\n\n"));
@@ -175,8 +180,8 @@ TEST(ScontrolArgs, CommandsAndEntities) {
 }
 
 TEST(ScontrolArgs, JobUpdate) {
-    JobUpdate u = parse_job_update(std::vector<std::string>{"jobid=5,6", "TimeLimit=1:00:00", "jobname=x",
-                                                            "Priority=7", "NumNodes=2-3", "Comment=c"});
+    JobUpdate u = parse_job_update(std::vector<std::string>{
+        "jobid=5,6", "TimeLimit=1:00:00", "jobname=x", "Priority=7", "NumNodes=2-3", "Comment=c"});
     ASSERT_EQ(u.jobs.size(), 2u);
     EXPECT_EQ(u.jobs[0].job_id, 5u);
     EXPECT_EQ(u.jobs[1].job_id, 6u);
@@ -184,7 +189,9 @@ TEST(ScontrolArgs, JobUpdate) {
     EXPECT_EQ(u.fields[0], (std::pair<std::string, std::string>{"TimeLimit", "1:00:00"}));
     EXPECT_EQ(u.fields[1], (std::pair<std::string, std::string>{"Name", "x"}));
     EXPECT_EQ(u.fields[3].first, "NumNodes");
-    EXPECT_EQ(parse_job_update(std::vector<std::string>{"JobId=5", "TimeLimit=+30"}).fields[0].second, "+30");
+    EXPECT_EQ(
+        parse_job_update(std::vector<std::string>{"JobId=5", "TimeLimit=+30"}).fields[0].second,
+        "+30");
     EXPECT_EQ(update_target(std::vector<std::string>{"TimeLimit=5", "JobId=3"}), UpdateWhat::job);
     EXPECT_EQ(update_target(std::vector<std::string>{"nodename=n1"}), UpdateWhat::node);
     EXPECT_EQ(update_target(std::vector<std::string>{"foo=1"}), UpdateWhat::unknown);
@@ -197,24 +204,29 @@ TEST(ScontrolArgs, JobUpdate) {
 }
 
 TEST(ScontrolArgs, NodeUpdate) {
-    NodeUpdate u = parse_node_update(std::vector<std::string>{"NodeName=n[1-2]", "State=drain", "Reason=disk gone"});
+    NodeUpdate u = parse_node_update(
+        std::vector<std::string>{"NodeName=n[1-2]", "State=drain", "Reason=disk gone"});
     EXPECT_EQ(u.names, "n[1-2]");
     EXPECT_EQ(u.state, "DRAIN");
     EXPECT_EQ(u.reason, "disk gone");
-    EXPECT_EQ(parse_node_update(std::vector<std::string>{"nodename=n1", "state=RESUME"}).state, "RESUME");
+    EXPECT_EQ(parse_node_update(std::vector<std::string>{"nodename=n1", "state=RESUME"}).state,
+              "RESUME");
     auto node = [](std::span<const std::string> w) { parse_node_update(w); };
     EXPECT_EQ(error_of(node, {"NodeName=n1", "State=DRAIN"}),
               "You must specify a reason when DOWNING or DRAINING a node. Request denied");
     EXPECT_EQ(error_of(node, {"NodeName=n1", "State=down", "Reason="}),
               "You must specify a reason when DOWNING or DRAINING a node. Request denied");
     EXPECT_EQ(error_of(node, {"NodeName=n1", "State=sleep"}),
-              "Invalid input: State=sleep\nRequest aborted\nValid states are: DOWN DRAIN IDLE RESUME UNDRAIN");
-    EXPECT_EQ(error_of(node, {"NodeName=n[2-1]", "State=RESUME"}), "Invalid node name specified: n[2-1]");
+              "Invalid input: State=sleep\nRequest aborted\nValid states are: DOWN DRAIN IDLE "
+              "RESUME UNDRAIN");
+    EXPECT_EQ(error_of(node, {"NodeName=n[2-1]", "State=RESUME"}),
+              "Invalid node name specified: n[2-1]");
 }
 
 TEST(ScontrolArgs, HoldIds) {
     std::vector<uint32_t> ids;
-    for (const auto &j : parse_hold_ids(std::vector<std::string>{"5", "6,7", "JobId=8"})) ids.push_back(j.job_id);
+    for (const auto &j : parse_hold_ids(std::vector<std::string>{"5", "6,7", "JobId=8"}))
+        ids.push_back(j.job_id);
     EXPECT_EQ(ids, (std::vector<uint32_t>{5, 6, 7, 8}));
     EXPECT_THROW(parse_hold_ids(std::vector<std::string>{"five"}), ParseError);
 }

@@ -6,11 +6,16 @@
 using namespace drover::cli;
 
 TEST(Sdiag, SlurmsLayoutWithDroversCounters) {
-    std::string out = sdiag_report({{"now", "1700000000"}, {"since", "1699990000"},
-                                    {"dbd_agent_queue_size", "3"}, {"jobs_submitted", "12"},
-                                    {"jobs_started", "10"}, {"jobs_completed", "7"},
-                                    {"jobs_canceled", "2"}, {"jobs_failed", "1"},
-                                    {"jobs_pending", "2"}, {"jobs_running", "1"},
+    std::string out = sdiag_report({{"now", "1700000000"},
+                                    {"since", "1699990000"},
+                                    {"dbd_agent_queue_size", "3"},
+                                    {"jobs_submitted", "12"},
+                                    {"jobs_started", "10"},
+                                    {"jobs_completed", "7"},
+                                    {"jobs_canceled", "2"},
+                                    {"jobs_failed", "1"},
+                                    {"jobs_pending", "2"},
+                                    {"jobs_running", "1"},
                                     {"schedule_cycles", "40"}});
     const std::string stars = "*******************************************************\n";
     ASSERT_EQ(out.substr(0, stars.size()), stars);
@@ -29,16 +34,21 @@ TEST(Sdiag, SlurmsLayoutWithDroversCounters) {
                        "\tLast queue length: 0\n"),
               std::string::npos)
         << out;
-    EXPECT_EQ(out.find("Backfilling"), std::string::npos) << "no backfill section without bf_ fields";
+    EXPECT_EQ(out.find("Backfilling"), std::string::npos)
+        << "no backfill section without bf_ fields";
     // Fields the controller did not send print as 0.
     EXPECT_NE(sdiag_report({}).find("Jobs failed:    0\n"), std::string::npos);
 }
 
 TEST(Sdiag, MainSchedulerFigures) {
-    std::string out = sdiag_report({{"now", "1700000600"}, {"since", "1700000000"},
-                                    {"schedule_cycles", "20"}, {"schedule_cycle_last", "150"},
-                                    {"schedule_cycle_max", "900"}, {"schedule_cycle_sum", "4000"},
-                                    {"schedule_cycle_depth", "60"}, {"schedule_queue_length", "4"}});
+    std::string out = sdiag_report({{"now", "1700000600"},
+                                    {"since", "1700000000"},
+                                    {"schedule_cycles", "20"},
+                                    {"schedule_cycle_last", "150"},
+                                    {"schedule_cycle_max", "900"},
+                                    {"schedule_cycle_sum", "4000"},
+                                    {"schedule_cycle_depth", "60"},
+                                    {"schedule_queue_length", "4"}});
     EXPECT_NE(out.find("Main schedule statistics (microseconds):\n\tLast cycle:   150\n"
                        "\tMax cycle:    900\n\tTotal cycles: 20\n\tMean cycle:   200\n"
                        "\tMean depth cycle:  3\n\tCycles per minute: 2\n"
@@ -51,14 +61,22 @@ TEST(Sdiag, MainSchedulerFigures) {
 }
 
 TEST(Sdiag, BackfillSectionFromThePluginsCounters) {
-    std::string out = sdiag_report({{"now", "1700000600"}, {"since", "1700000000"},
-                                    {"bf_backfilled_jobs", "7"}, {"bf_backfilled_jobs_since_reset", "5"},
-                                    {"bf_cycles", "4"}, {"bf_last_cycle_when", "1700000590"},
-                                    {"bf_last_cycle_usec", "120"}, {"bf_max_cycle_usec", "300"},
-                                    {"bf_cycle_usec_sum", "800"}, {"bf_last_depth", "9"},
-                                    {"bf_last_depth_try", "6"}, {"bf_depth_sum", "30"},
-                                    {"bf_depth_try_sum", "20"}, {"bf_last_queue_length", "10"},
-                                    {"bf_queue_length_sum", "36"}, {"bf_last_table_size", "12"},
+    std::string out = sdiag_report({{"now", "1700000600"},
+                                    {"since", "1700000000"},
+                                    {"bf_backfilled_jobs", "7"},
+                                    {"bf_backfilled_jobs_since_reset", "5"},
+                                    {"bf_cycles", "4"},
+                                    {"bf_last_cycle_when", "1700000590"},
+                                    {"bf_last_cycle_usec", "120"},
+                                    {"bf_max_cycle_usec", "300"},
+                                    {"bf_cycle_usec_sum", "800"},
+                                    {"bf_last_depth", "9"},
+                                    {"bf_last_depth_try", "6"},
+                                    {"bf_depth_sum", "30"},
+                                    {"bf_depth_try_sum", "20"},
+                                    {"bf_last_queue_length", "10"},
+                                    {"bf_queue_length_sum", "36"},
+                                    {"bf_last_table_size", "12"},
                                     {"bf_table_size_sum", "44"}});
     const auto at = out.find("\nBackfilling stats\n");
     ASSERT_NE(at, std::string::npos) << out;

@@ -54,7 +54,7 @@ std::string run(Cluster &c, const char *fmt, SinfoView view, SinfoFilter filter 
     return sinfo_render(spec, sinfo_rows(spec, view, c.parts, c.nodes, filter), true);
 }
 
-}  // namespace
+} // namespace
 
 TEST(NodeStates, CompactLongAndSuffixes) {
     EXPECT_EQ(node_state_compact(DROVER_NODE_IDLE, 0), "IDLE");
@@ -67,19 +67,24 @@ TEST(NodeStates, CompactLongAndSuffixes) {
     EXPECT_EQ(node_state_compact(DROVER_NODE_MIXED, DROVER_NODE_FLAG_DRAIN), "DRNG");
     EXPECT_EQ(node_state_compact(DROVER_NODE_ALLOCATED, DROVER_NODE_FLAG_DRAIN), "DRNG");
     EXPECT_EQ(node_state_compact(DROVER_NODE_IDLE, DROVER_NODE_FLAG_COMPLETING), "COMP");
-    EXPECT_EQ(node_state_compact(DROVER_NODE_IDLE, DROVER_NODE_FLAG_POWERED_DOWN | DROVER_NODE_FLAG_CLOUD), "IDLE~");
+    EXPECT_EQ(node_state_compact(DROVER_NODE_IDLE,
+                                 DROVER_NODE_FLAG_POWERED_DOWN | DROVER_NODE_FLAG_CLOUD),
+              "IDLE~");
     EXPECT_EQ(node_state_compact(DROVER_NODE_IDLE, DROVER_NODE_FLAG_POWERING_UP), "IDLE#");
     EXPECT_EQ(node_state_compact(DROVER_NODE_ALLOCATED, DROVER_NODE_FLAG_POWERING_UP), "ALLOC#");
     EXPECT_EQ(node_state_compact(DROVER_NODE_IDLE, DROVER_NODE_FLAG_POWERING_DOWN), "IDLE%");
     EXPECT_EQ(node_state_compact(DROVER_NODE_IDLE, DROVER_NODE_FLAG_POWER_DOWN), "IDLE!");
     EXPECT_EQ(node_state_compact(DROVER_NODE_DOWN, DROVER_NODE_FLAG_NOT_RESPONDING), "DOWN*");
-    EXPECT_EQ(node_state_compact(DROVER_NODE_MIXED, DROVER_NODE_FLAG_DRAIN | DROVER_NODE_FLAG_POWER_DOWN), "DRNG!");
+    EXPECT_EQ(
+        node_state_compact(DROVER_NODE_MIXED, DROVER_NODE_FLAG_DRAIN | DROVER_NODE_FLAG_POWER_DOWN),
+        "DRNG!");
     EXPECT_EQ(node_state_long(DROVER_NODE_IDLE, DROVER_NODE_FLAG_DRAIN), "DRAINED");
     EXPECT_EQ(node_state_long(DROVER_NODE_MIXED, DROVER_NODE_FLAG_DRAIN), "DRAINING");
     EXPECT_EQ(node_state_long(DROVER_NODE_ALLOCATED, 0), "ALLOCATED");
     EXPECT_EQ(node_state_long(DROVER_NODE_IDLE, DROVER_NODE_FLAG_COMPLETING), "COMPLETING");
     EXPECT_EQ(node_state_complete(DROVER_NODE_IDLE, DROVER_NODE_FLAG_DRAIN), "IDLE+DRAIN");
-    EXPECT_EQ(node_state_complete(DROVER_NODE_IDLE, DROVER_NODE_FLAG_CLOUD | DROVER_NODE_FLAG_POWERED_DOWN),
+    EXPECT_EQ(node_state_complete(DROVER_NODE_IDLE,
+                                  DROVER_NODE_FLAG_CLOUD | DROVER_NODE_FLAG_POWERED_DOWN),
               "IDLE+CLOUD+POWERED_DOWN");
     EXPECT_THROW(parse_node_state_list("idle,sleepy"), ParseError);
     auto m = parse_node_state_list("drain");
@@ -113,14 +118,13 @@ TEST(Sinfo, SummarizeAndCpus) {
 TEST(Sinfo, NodeOriented) {
     Cluster c;
     build(c);
-    EXPECT_EQ(run(c, kSinfoNodeFormat, SinfoView::nodes),
-              "NODELIST   NODES PARTITION STATE \n"
-              "n1             1    debug* idle  \n"
-              "n2             1    debug* idle  \n"
-              "n3             1    debug* alloc \n"
-              "n3             1      long alloc \n"
-              "n4             1    debug* drain \n"
-              "n4             1      long drain \n");
+    EXPECT_EQ(run(c, kSinfoNodeFormat, SinfoView::nodes), "NODELIST   NODES PARTITION STATE \n"
+                                                          "n1             1    debug* idle  \n"
+                                                          "n2             1    debug* idle  \n"
+                                                          "n3             1    debug* alloc \n"
+                                                          "n3             1      long alloc \n"
+                                                          "n4             1    debug* drain \n"
+                                                          "n4             1      long drain \n");
 }
 
 TEST(Sinfo, ListReasons) {
@@ -158,13 +162,14 @@ TEST(Sinfo, LongFormatOption) {
     Cluster c;
     build(c);
     FormatSpec spec = sinfo_long_format("PartitionName:8,NodeList:.8,StateLong");
-    EXPECT_EQ(sinfo_render(spec, sinfo_rows(spec, SinfoView::partitions, c.parts, c.nodes, {}), true),
-              "PARTITIONODELISTSTATE               \n"
-              "debug         n4drained             \n"
-              "debug         n3allocated           \n"
-              "debug     n[1-2]idle                \n"
-              "long          n4drained             \n"
-              "long          n3allocated           \n");
+    EXPECT_EQ(
+        sinfo_render(spec, sinfo_rows(spec, SinfoView::partitions, c.parts, c.nodes, {}), true),
+        "PARTITIONODELISTSTATE               \n"
+        "debug         n4drained             \n"
+        "debug         n3allocated           \n"
+        "debug     n[1-2]idle                \n"
+        "long          n4drained             \n"
+        "long          n3allocated           \n");
 }
 
 TEST(Sinfo, Args) {

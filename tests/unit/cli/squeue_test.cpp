@@ -43,14 +43,15 @@ Job pending() {
     return j;
 }
 
-std::string render(const std::vector<const proto::JobInfo *> &jobs, const char *fmt = kSqueueDefaultFormat) {
+std::string render(const std::vector<const proto::JobInfo *> &jobs,
+                   const char *fmt = kSqueueDefaultFormat) {
     SqueueFormat f = squeue_percent_format(fmt);
     std::string out = squeue_header(f) + "\n";
     for (const auto *j : jobs) out += squeue_line(f, *j, kNow) + "\n";
     return out;
 }
 
-}  // namespace
+} // namespace
 
 TEST(FormatSpec, PercentFields) {
     FormatSpec f = parse_percent_format("id=%.18i %9P%j|%%%T");
@@ -128,10 +129,11 @@ TEST(JobStates, NamesAndCodes) {
 TEST(Squeue, DefaultFormatExact) {
     Records rec;
     auto jobs = rec.jobs({running(), pending()});
-    EXPECT_EQ(render(jobs),
-              "             JOBID PARTITION     NAME     USER ST       TIME  NODES NODELIST(REASON)\n"
-              "                 5     debug  sleeper    alice  R       1:05      1 n1\n"
-              "                 6     debug averyver    alice PD       0:00      1 (Resources)\n");
+    EXPECT_EQ(
+        render(jobs),
+        "             JOBID PARTITION     NAME     USER ST       TIME  NODES NODELIST(REASON)\n"
+        "                 5     debug  sleeper    alice  R       1:05      1 n1\n"
+        "                 6     debug averyver    alice PD       0:00      1 (Resources)\n");
 }
 
 TEST(Squeue, LongFormatAndTimes) {
@@ -141,11 +143,12 @@ TEST(Squeue, LongFormatAndTimes) {
     j.limit = 2 * 24 * 60;
     auto jobs = rec.jobs({j});
     EXPECT_EQ(render(jobs, kSqueueLongFormat),
-              "             JOBID PARTITION     NAME     USER    STATE       TIME TIME_LIMI  NODES NODELIST(REASON)\n"
-              "                 5     debug  sleeper    alice  RUNNING 1-01:01:01 2-00:00:00      1 n1\n");
-    EXPECT_EQ(render(jobs, "%M|%l|%L"),
-              "TIME|TIME_LIMIT|TIME_LEFT\n"
-              "1-01:01:01|2-00:00:00|22:58:59\n");
+              "             JOBID PARTITION     NAME     USER    STATE       TIME TIME_LIMI  NODES "
+              "NODELIST(REASON)\n"
+              "                 5     debug  sleeper    alice  RUNNING 1-01:01:01 2-00:00:00      "
+              "1 n1\n");
+    EXPECT_EQ(render(jobs, "%M|%l|%L"), "TIME|TIME_LIMIT|TIME_LEFT\n"
+                                        "1-01:01:01|2-00:00:00|22:58:59\n");
 }
 
 TEST(Squeue, ReasonListAndNodes) {
@@ -160,8 +163,10 @@ TEST(Squeue, ReasonListAndNodes) {
     big.nodes = "n[1-3]";
     auto jobs = rec.jobs({none, failed, big});
     EXPECT_EQ(squeue_line(squeue_percent_format("%R"), *jobs[0], kNow), "(None)");
-    EXPECT_EQ(squeue_line(squeue_percent_format("%R %M"), *jobs[1], kNow), "(NonZeroExitCode) 1:00");
-    EXPECT_EQ(squeue_line(squeue_percent_format("%.3R %D %5N|"), *jobs[2], kNow), "n[1-3] 3 n[1-3]|");
+    EXPECT_EQ(squeue_line(squeue_percent_format("%R %M"), *jobs[1], kNow),
+              "(NonZeroExitCode) 1:00");
+    EXPECT_EQ(squeue_line(squeue_percent_format("%.3R %D %5N|"), *jobs[2], kNow),
+              "n[1-3] 3 n[1-3]|");
 }
 
 TEST(Squeue, TruncationAndLiterals) {
@@ -179,7 +184,8 @@ TEST(Squeue, LongFormatOption) {
     auto jobs = rec.jobs({running()});
     SqueueFormat f = squeue_long_format("JobID:6,Name:.5,State,UserName:6,ReasonList");
     EXPECT_EQ(squeue_header(f), "JOBID  NAMESTATE               USER  NODELIST(REASON)    ");
-    EXPECT_EQ(squeue_line(f, *jobs[0], kNow), "5     sleepRUNNING             alice n1                  ");
+    EXPECT_EQ(squeue_line(f, *jobs[0], kNow),
+              "5     sleepRUNNING             alice n1                  ");
     EXPECT_THROW(squeue_long_format("JobID,Bogus"), ParseError);
 }
 
@@ -231,23 +237,29 @@ TEST(Squeue, ArgsAndFilter) {
     SqueueFilter all = make_squeue_filter(parse_squeue_args(std::vector<std::string>{}), 1000);
     EXPECT_TRUE(all.keep(*jobs[0]));
     EXPECT_TRUE(all.keep(*jobs[1]));
-    EXPECT_FALSE(all.keep(*jobs[2]));   // finished: hidden by default
-    SqueueFilter by_id = make_squeue_filter(parse_squeue_args(std::vector<std::string>{"-j7"}), 1000);
-    EXPECT_FALSE(by_id.keep(*jobs[2]));   // ... even when asked for by id, as in Slurm
+    EXPECT_FALSE(all.keep(*jobs[2])); // finished: hidden by default
+    SqueueFilter by_id =
+        make_squeue_filter(parse_squeue_args(std::vector<std::string>{"-j7"}), 1000);
+    EXPECT_FALSE(by_id.keep(*jobs[2])); // ... even when asked for by id, as in Slurm
     EXPECT_FALSE(by_id.keep(*jobs[0]));
-    SqueueFilter by_id_all = make_squeue_filter(parse_squeue_args(std::vector<std::string>{"-j7", "-tall"}), 1000);
-    EXPECT_TRUE(by_id_all.keep(*jobs[2]));   // -t shows it
+    SqueueFilter by_id_all =
+        make_squeue_filter(parse_squeue_args(std::vector<std::string>{"-j7", "-tall"}), 1000);
+    EXPECT_TRUE(by_id_all.keep(*jobs[2])); // -t shows it
     EXPECT_FALSE(by_id_all.keep(*jobs[0]));
-    SqueueFilter states = make_squeue_filter(parse_squeue_args(std::vector<std::string>{"-t", "all"}), 1000);
+    SqueueFilter states =
+        make_squeue_filter(parse_squeue_args(std::vector<std::string>{"-t", "all"}), 1000);
     EXPECT_TRUE(states.keep(*jobs[2]));
-    SqueueFilter pd = make_squeue_filter(parse_squeue_args(std::vector<std::string>{"-t", "PD"}), 1000);
+    SqueueFilter pd =
+        make_squeue_filter(parse_squeue_args(std::vector<std::string>{"-t", "PD"}), 1000);
     EXPECT_FALSE(pd.keep(*jobs[0]));
     EXPECT_TRUE(pd.keep(*jobs[1]));
-    SqueueFilter user = make_squeue_filter(parse_squeue_args(std::vector<std::string>{"-u", "999"}), 1000);
+    SqueueFilter user =
+        make_squeue_filter(parse_squeue_args(std::vector<std::string>{"-u", "999"}), 1000);
     EXPECT_FALSE(user.keep(*jobs[0]));
     SqueueFilter me = make_squeue_filter(parse_squeue_args(std::vector<std::string>{"--me"}), 1000);
     EXPECT_TRUE(me.keep(*jobs[0]));
-    SqueueFilter nodes = make_squeue_filter(parse_squeue_args(std::vector<std::string>{"-w", "n[1-2]"}), 1000);
+    SqueueFilter nodes =
+        make_squeue_filter(parse_squeue_args(std::vector<std::string>{"-w", "n[1-2]"}), 1000);
     EXPECT_TRUE(nodes.keep(*jobs[0]));
     EXPECT_FALSE(nodes.keep(*jobs[1]));
 }

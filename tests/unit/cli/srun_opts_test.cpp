@@ -15,11 +15,12 @@ namespace {
 drover::cli::SrunRequest srun(std::vector<std::string> args, const Env &env = {}) {
     return parse_srun(args, env, "srun");
 }
-}  // namespace
+} // namespace
 
 TEST(SrunOpts, StepOptions) {
-    auto r = srun({"-n4", "-N", "2-3", "-c", "2", "--mem=1G", "--exact", "-l", "-K", "-J", "wf1",
-                   "-t", "10", "--signal=TERM@120", "-m", "cyclic", "-o", "out-%t", "hostname", "-f"});
+    auto r = srun({"-n4", "-N",     "2-3", "-c",     "2",        "--mem=1G", "--exact",
+                   "-l",  "-K",     "-J",  "wf1",    "-t",       "10",       "--signal=TERM@120",
+                   "-m",  "cyclic", "-o",  "out-%t", "hostname", "-f"});
     EXPECT_EQ(r.num_tasks, 4u);
     EXPECT_EQ(r.min_nodes, 2u);
     EXPECT_EQ(r.max_nodes, 3u);
@@ -40,10 +41,10 @@ TEST(SrunOpts, InsideAnAllocationTheJobAndTaskCountComeFromTheEnvironment) {
     auto r = srun({"true"}, env);
     EXPECT_EQ(r.job_id, 42u);
     EXPECT_EQ(r.num_tasks, 8u);
-    EXPECT_EQ(srun({"-n1", "true"}, env).num_tasks, 1u);   // -n wins
-    EXPECT_EQ(srun({"-N1", "true"}, env).num_tasks, 0u);   // -N alone: one task per node
+    EXPECT_EQ(srun({"-n1", "true"}, env).num_tasks, 1u); // -n wins
+    EXPECT_EQ(srun({"-N1", "true"}, env).num_tasks, 0u); // -N alone: one task per node
     EXPECT_EQ(srun({"--jobid=7", "true"}, env).job_id, 7u);
-    EXPECT_EQ(srun({"true"}).job_id, 0u);                   // outside: srun allocates
+    EXPECT_EQ(srun({"true"}).job_id, 0u); // outside: srun allocates
     // salloc never takes SLURM_JOB_ID (it makes a new allocation).
     EXPECT_EQ(parse_srun(std::vector<std::string>{"-N2"}, env, "salloc").job_id, 0u);
 }

@@ -41,7 +41,13 @@ TEST(Bitmap, Next) {
         std::vector<std::size_t> bits;
     };
     const Case cases[] = {
-        {0, {}}, {10, {}}, {10, {0}}, {10, {9}}, {64, {63}}, {65, {64}}, {200, {0, 63, 64, 127, 128, 199}},
+        {0, {}},
+        {10, {}},
+        {10, {0}},
+        {10, {9}},
+        {64, {63}},
+        {65, {64}},
+        {200, {0, 63, 64, 127, 128, 199}},
     };
     for (const auto &c : cases) {
         Bitmap b(c.n);
@@ -85,5 +91,5 @@ TEST(Bitmap, AlgebraWithShorterOperand) {
     EXPECT_EQ(bits_of(s), (std::vector<std::size_t>{1, 2, 5}));
 }
 
-}  // namespace
-}  // namespace drover
+} // namespace
+} // namespace drover

@@ -126,21 +126,23 @@ TEST_F(CgroupConfFile, BadLineNamesThePath) {
         load_config(slurm_conf());
         FAIL() << "no error";
     } catch (const ParseError &e) {
-        EXPECT_EQ(std::string(e.what()).rfind((dir_ / "cgroup.conf").string() + ":2: bad value", 0), 0u)
+        EXPECT_EQ(std::string(e.what()).rfind((dir_ / "cgroup.conf").string() + ":2: bad value", 0),
+                  0u)
             << e.what();
     }
 }
 
 TEST_F(CgroupConfFile, UnreadableNamesThePath) {
-    fs::create_directories(dir_ / "cgroup.conf");  // a directory cannot be read as a file
+    fs::create_directories(dir_ / "cgroup.conf"); // a directory cannot be read as a file
     try {
         load_config(slurm_conf());
         FAIL() << "no error";
     } catch (const ParseError &e) {
-        EXPECT_EQ(std::string(e.what()).rfind((dir_ / "cgroup.conf").string() + ": cannot read", 0), 0u)
+        EXPECT_EQ(std::string(e.what()).rfind((dir_ / "cgroup.conf").string() + ": cannot read", 0),
+                  0u)
             << e.what();
     }
 }
 
-}  // namespace
-}  // namespace drover
+} // namespace
+} // namespace drover

@@ -19,7 +19,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-Config parse(const std::string &text) { return parse_config(text, "slurm.conf"); }
+Config parse(const std::string &text) {
+    return parse_config(text, "slurm.conf");
+}
 
 // The names of a partition's nodes (it keeps their positions in the config's node list).
 std::vector<std::string> node_names(const Config &c, const PartitionConf *p) {
@@ -62,20 +64,24 @@ TEST(Config, TopLevelKeys) {
         {"SlurmctldPort=7000", [](const Config &c) { EXPECT_EQ(c.slurmctld_port, 7000); }},
         {"SlurmctldPort=7000-7004", [](const Config &c) { EXPECT_EQ(c.slurmctld_port, 7000); }},
         {"SlurmdPort=7001", [](const Config &c) { EXPECT_EQ(c.slurmd_port, 7001); }},
-        {"StateSaveLocation=/var/s", [](const Config &c) { EXPECT_EQ(c.state_save_location, "/var/s"); }},
+        {"StateSaveLocation=/var/s",
+         [](const Config &c) { EXPECT_EQ(c.state_save_location, "/var/s"); }},
         {"SlurmdSpoolDir=/var/d", [](const Config &c) { EXPECT_EQ(c.slurmd_spool_dir, "/var/d"); }},
         {"SlurmUser=slurm", [](const Config &c) { EXPECT_EQ(c.slurm_user, "slurm"); }},
         {"AuthType=auth/slurm", [](const Config &c) { EXPECT_EQ(c.auth_type, "auth/key"); }},
         {"AuthType=auth/munge", [](const Config &c) { EXPECT_EQ(c.auth_type, "auth/munge"); }},
-        {"AuthInfo=socket=/x,ttl=60", [](const Config &c) { EXPECT_EQ(c.auth_info, "socket=/x,ttl=60"); }},
-        {"SelectType=select/cons_tres", [](const Config &c) { EXPECT_EQ(c.select_type, "select/cons_tres"); }},
+        {"AuthInfo=socket=/x,ttl=60",
+         [](const Config &c) { EXPECT_EQ(c.auth_info, "socket=/x,ttl=60"); }},
+        {"SelectType=select/cons_tres",
+         [](const Config &c) { EXPECT_EQ(c.select_type, "select/cons_tres"); }},
         {"SelectTypeParameters=CR_Core_Memory",
          [](const Config &c) { EXPECT_EQ(c.select_type_parameters, "CR_Core_Memory"); }},
-        {"SchedulerType=sched/backfill", [](const Config &c) { EXPECT_EQ(c.scheduler_type, "sched/backfill"); }},
+        {"SchedulerType=sched/backfill",
+         [](const Config &c) { EXPECT_EQ(c.scheduler_type, "sched/backfill"); }},
         {"SchedulerParameters=bf_interval=30,max_job_bf=100",
          [](const Config &c) {
              EXPECT_EQ(c.scheduler_parameters, "bf_interval=30,max_job_bf=100");
-             EXPECT_EQ(c.max_script_size, 4194304u);  // Slurm's default, 4 MiB
+             EXPECT_EQ(c.max_script_size, 4194304u); // Slurm's default, 4 MiB
          }},
         {"SchedulerParameters=bf_interval=30,max_script_size=1000",
          [](const Config &c) {
@@ -85,18 +91,24 @@ TEST(Config, TopLevelKeys) {
         {"SchedulerParameters=Max_Script_Size=536870912",
          [](const Config &c) { EXPECT_EQ(c.max_script_size, 536870912u); }},
         {"SchedulerParameters=max_script_size=1000\nSchedulerParameters=bf_interval=30",
-         [](const Config &c) { EXPECT_EQ(c.max_script_size, 4194304u); }},  // the last line wins, whole
+         [](const Config &c) {
+             EXPECT_EQ(c.max_script_size, 4194304u);
+         }}, // the last line wins, whole
         {"StateSaveMaxSize=1", [](const Config &c) { EXPECT_EQ(c.state_save_max_size_mb, 1u); }},
-        {"StateSaveMaxSize=2G", [](const Config &c) { EXPECT_EQ(c.state_save_max_size_mb, 2048u); }},
+        {"StateSaveMaxSize=2G",
+         [](const Config &c) { EXPECT_EQ(c.state_save_max_size_mb, 2048u); }},
         {"AccountingStorageType=accounting_storage/slurmdbd",
          [](const Config &c) { EXPECT_EQ(c.accounting_storage_type, "accounting/slurmdbd"); }},
         {"AccountingStorageType=accounting_storage/none",
          [](const Config &c) { EXPECT_EQ(c.accounting_storage_type, "accounting/none"); }},
         {"AccountingStorageType=accounting/lmdb",
          [](const Config &c) { EXPECT_EQ(c.accounting_storage_type, "accounting/lmdb"); }},
-        {"SwitchType=switch/none", [](const Config &c) { EXPECT_EQ(c.switch_type, "switch/none"); }},
-        {"ProctrackType=proctrack/cgroup", [](const Config &c) { EXPECT_EQ(c.proctrack_type, "proctrack/cgroup"); }},
-        {"PluginDir=/usr/lib/drover", [](const Config &c) { EXPECT_EQ(c.plugin_dir, "/usr/lib/drover"); }},
+        {"SwitchType=switch/none",
+         [](const Config &c) { EXPECT_EQ(c.switch_type, "switch/none"); }},
+        {"ProctrackType=proctrack/cgroup",
+         [](const Config &c) { EXPECT_EQ(c.proctrack_type, "proctrack/cgroup"); }},
+        {"PluginDir=/usr/lib/drover",
+         [](const Config &c) { EXPECT_EQ(c.plugin_dir, "/usr/lib/drover"); }},
         {"TreeWidth=16", [](const Config &c) { EXPECT_EQ(c.tree_width, 16u); }},
         {"SlurmctldTimeout=60", [](const Config &c) { EXPECT_EQ(c.slurmctld_timeout, 60u); }},
         {"SlurmdTimeout=100", [](const Config &c) { EXPECT_EQ(c.slurmd_timeout, 100u); }},
@@ -105,9 +117,12 @@ TEST(Config, TopLevelKeys) {
         {"FirstJobId=1000", [](const Config &c) { EXPECT_EQ(c.first_job_id, 1000u); }},
         {"MaxJobId=99999", [](const Config &c) { EXPECT_EQ(c.max_job_id, 99999u); }},
         {"Prolog=/etc/prolog.sh", [](const Config &c) { EXPECT_EQ(c.prolog, "/etc/prolog.sh"); }},
-        {"Epilog=\"/etc/my epilog.sh\"", [](const Config &c) { EXPECT_EQ(c.epilog, "/etc/my epilog.sh"); }},
-        {"SlurmctldLogFile=/var/log/c.log", [](const Config &c) { EXPECT_EQ(c.slurmctld_log_file, "/var/log/c.log"); }},
-        {"SlurmdLogFile=/var/log/d.log", [](const Config &c) { EXPECT_EQ(c.slurmd_log_file, "/var/log/d.log"); }},
+        {"Epilog=\"/etc/my epilog.sh\"",
+         [](const Config &c) { EXPECT_EQ(c.epilog, "/etc/my epilog.sh"); }},
+        {"SlurmctldLogFile=/var/log/c.log",
+         [](const Config &c) { EXPECT_EQ(c.slurmctld_log_file, "/var/log/c.log"); }},
+        {"SlurmdLogFile=/var/log/d.log",
+         [](const Config &c) { EXPECT_EQ(c.slurmd_log_file, "/var/log/d.log"); }},
         {"ClusterName=a SlurmctldPort=7100 # trailing comment",
          [](const Config &c) {
              EXPECT_EQ(c.cluster_name, "a");
@@ -145,8 +160,10 @@ TEST(Config, Controllers) {
         {"SlurmctldHost=head(10.0.0.1)\nSlurmctldHost=backup(10.0.0.2)",
          {{"head", "10.0.0.1"}, {"backup", "10.0.0.2"}}},
         {"ControlMachine=old\nControlAddr=10.1.1.1", {{"old", "10.1.1.1"}}},
-        {"ControlAddr=10.1.1.1\nControlMachine=old\nBackupController=b2", {{"old", "10.1.1.1"}, {"b2", "b2"}}},
-        {"ControlMachine=old\nBackupController=b2\nBackupAddr=10.2.2.2", {{"old", "old"}, {"b2", "10.2.2.2"}}},
+        {"ControlAddr=10.1.1.1\nControlMachine=old\nBackupController=b2",
+         {{"old", "10.1.1.1"}, {"b2", "b2"}}},
+        {"ControlMachine=old\nBackupController=b2\nBackupAddr=10.2.2.2",
+         {{"old", "old"}, {"b2", "10.2.2.2"}}},
     };
     for (const auto &c : cases) {
         Config cfg = parse(c.text);
@@ -164,8 +181,10 @@ TEST(Config, Nodes) {
         "NodeName=DEFAULT CPUs=4 RealMemory=1000 State=UNKNOWN\n"
         "NodeName=n[1-4] Feature=gpu,big Gres=gpu:2\n"
         "NodeName=DEFAULT RealMemory=4G\n"
-        "NodeName=m[01-02] Sockets=2 CoresPerSocket=8 ThreadsPerCore=2 NodeAddr=10.0.0.[1-2] Port=7000\n"
-        "NodeName=solo CPUs=8 Sockets=2 NodeHostname=solo.example TmpDisk=100 Weight=5 State=future\n"
+        "NodeName=m[01-02] Sockets=2 CoresPerSocket=8 ThreadsPerCore=2 NodeAddr=10.0.0.[1-2] "
+        "Port=7000\n"
+        "NodeName=solo CPUs=8 Sockets=2 NodeHostname=solo.example TmpDisk=100 Weight=5 "
+        "State=future\n"
         "NodeName=big Boards=2 Sockets=2 CoresPerSocket=4 ThreadsPerCore=1 Features=\"a, b\"\n"
         "NodeName=onlycpus CPUs=16 RealMemory=64\n");
     ASSERT_EQ(c.nodes.size(), 9u);
@@ -181,7 +200,7 @@ TEST(Config, Nodes) {
 
     const NodeConf *m2 = c.find_node("m02");
     ASSERT_NE(m2, nullptr);
-    EXPECT_EQ(m2->cpus, 4u);  // CPUs=4 from DEFAULT still holds
+    EXPECT_EQ(m2->cpus, 4u); // CPUs=4 from DEFAULT still holds
     EXPECT_EQ(m2->sockets, 2u);
     EXPECT_EQ(m2->real_memory_mb, 4096u);
     EXPECT_EQ(c.node_addr(*m2), "10.0.0.2");
@@ -222,17 +241,19 @@ TEST(Config, NodeCpusFromTopology) {
 }
 
 TEST(Config, Partitions) {
-    Config c = parse(
-        "NodeName=n[1-4] CPUs=2\n"
-        "NodeName=g[1-2] Feature=gpu\n"
-        "PartitionName=DEFAULT MaxTime=30 State=UP\n"
-        "PartitionName=debug Nodes=n[1-2] Default=YES MaxTime=1-00:00:00 DefaultTime=10 MaxNodes=2\n"
-        "PartitionName=batch Nodes=n[1-4],g1 MaxTime=UNLIMITED MinNodes=1 AllowGroups=a,b AllowAccounts=ALL\n"
-        "PartitionName=all Nodes=ALL State=drain OverSubscribe=FORCE:4 PriorityTier=10 MaxNodes=UNLIMITED\n"
-        "PartitionName=old Nodes=n1 Shared=yes\n"
-        "NodeSet=gpus Feature=gpu\n"
-        "PartitionName=gpu Nodes=gpus,n1\n"
-        "PartitionName=empty\n");
+    Config c = parse("NodeName=n[1-4] CPUs=2\n"
+                     "NodeName=g[1-2] Feature=gpu\n"
+                     "PartitionName=DEFAULT MaxTime=30 State=UP\n"
+                     "PartitionName=debug Nodes=n[1-2] Default=YES MaxTime=1-00:00:00 "
+                     "DefaultTime=10 MaxNodes=2\n"
+                     "PartitionName=batch Nodes=n[1-4],g1 MaxTime=UNLIMITED MinNodes=1 "
+                     "AllowGroups=a,b AllowAccounts=ALL\n"
+                     "PartitionName=all Nodes=ALL State=drain OverSubscribe=FORCE:4 "
+                     "PriorityTier=10 MaxNodes=UNLIMITED\n"
+                     "PartitionName=old Nodes=n1 Shared=yes\n"
+                     "NodeSet=gpus Feature=gpu\n"
+                     "PartitionName=gpu Nodes=gpus,n1\n"
+                     "PartitionName=empty\n");
     ASSERT_EQ(c.partitions.size(), 6u);
     const PartitionConf *debug = c.find_partition("debug");
     ASSERT_NE(debug, nullptr);
@@ -259,7 +280,7 @@ TEST(Config, Partitions) {
     EXPECT_EQ(all->state, "DRAIN");
     EXPECT_EQ(all->oversubscribe, "FORCE:4");
     EXPECT_EQ(all->priority_tier, 10u);
-    EXPECT_EQ(all->max_time_min, 30u);  // from DEFAULT
+    EXPECT_EQ(all->max_time_min, 30u); // from DEFAULT
     EXPECT_EQ(all->max_nodes, kInfinite);
 
     EXPECT_EQ(c.find_partition("old")->oversubscribe, "YES");
@@ -275,25 +296,25 @@ TEST(Config, DefaultPartitionIsFirstWithoutDefaultYes) {
 }
 
 TEST(Config, PartitionBeforeNodes) {
-    Config c = parse("PartitionName=p Nodes=a[1-2]\nNodeName=a[1-2]\nDownNodes=a2 State=DRAIN Reason=\"bad disk\"\n");
+    Config c = parse("PartitionName=p Nodes=a[1-2]\nNodeName=a[1-2]\nDownNodes=a2 State=DRAIN "
+                     "Reason=\"bad disk\"\n");
     EXPECT_EQ(c.partitions.at(0).nodes.size(), 2u);
     EXPECT_EQ(c.find_node("a2")->state, "DRAIN");
 }
 
 TEST(Config, UnknownKeysWarnOnce) {
-    Config c = parse(
-        "ClusterName=c\n"
-        "MpiDefault=none\n"
-        "HealthCheckInterval=30\n"
-        "SlurmctldPidFile=/run/slurmctld.pid\n"
-        "TaskPlugin=task/affinity,task/cgroup\n"
-        "JobCompType=jobcomp/none\n"
-        "AcctGatherNodeFreq=30\n"
-        "mpidefault=pmix\n"
-        "NodeName=n1 CPUs=1 CpuBind=cores\n"
-        "NodeName=n2 CpuBind=cores\n"
-        "PartitionName=p Nodes=n[1-2] QOS=normal\n"
-        "FrontendName=fe1\n");
+    Config c = parse("ClusterName=c\n"
+                     "MpiDefault=none\n"
+                     "HealthCheckInterval=30\n"
+                     "SlurmctldPidFile=/run/slurmctld.pid\n"
+                     "TaskPlugin=task/affinity,task/cgroup\n"
+                     "JobCompType=jobcomp/none\n"
+                     "AcctGatherNodeFreq=30\n"
+                     "mpidefault=pmix\n"
+                     "NodeName=n1 CPUs=1 CpuBind=cores\n"
+                     "NodeName=n2 CpuBind=cores\n"
+                     "PartitionName=p Nodes=n[1-2] QOS=normal\n"
+                     "FrontendName=fe1\n");
     ASSERT_EQ(c.warnings.size(), 9u);
     EXPECT_EQ(c.warnings[0], "slurm.conf:2: unknown key 'MpiDefault' ignored");
     EXPECT_EQ(c.warnings[5], "slurm.conf:7: unknown key 'AcctGatherNodeFreq' ignored");
@@ -306,7 +327,7 @@ TEST(Config, UnknownKeysWarnOnce) {
 TEST(Config, Errors) {
     struct Case {
         std::string text;
-        std::string want;  // a piece of the message
+        std::string want; // a piece of the message
     };
     const Case cases[] = {
         {"ClusterName", "slurm.conf:1: expected Key=Value"},
@@ -328,8 +349,10 @@ TEST(Config, Errors) {
         {"NodeName=DEFAULT NodeAddr=x", "cannot be given with NodeName=DEFAULT"},
         {"NodeName=a Sockets=65536 CoresPerSocket=65536 ThreadsPerCore=2", "more than"},
         {"ClusterName=\"abc", "slurm.conf:1: unbalanced '\"'"},
-        {"NodeName=n1\nPartitionName=p Nodes=n2", "slurm.conf:2: partition 'p' names node 'n2', which is not defined"},
-        {"NodeName=n1\nPartitionName=p Nodes=n1\nPartitionName=p Nodes=n1", "slurm.conf:3: partition 'p' is defined twice"},
+        {"NodeName=n1\nPartitionName=p Nodes=n2",
+         "slurm.conf:2: partition 'p' names node 'n2', which is not defined"},
+        {"NodeName=n1\nPartitionName=p Nodes=n1\nPartitionName=p Nodes=n1",
+         "slurm.conf:3: partition 'p' is defined twice"},
         {"PartitionName=p State=SLEEPY", "bad value for State"},
         {"PartitionName=p Default=maybe", "bad value for Default"},
         {"PartitionName=p MaxTime=forever", "slurm.conf:1: MaxTime: bad time limit"},
@@ -343,11 +366,13 @@ TEST(Config, Errors) {
         {"SchedulerParameters=bf_interval=30,max_script_size=abc",
          "slurm.conf:1: bad value for SchedulerParameters: 'max_script_size=abc' (max_script_size: "
          "expected a number of bytes from 1 to 536870912)"},
-        {"SchedulerParameters=max_script_size=0", "bad value for SchedulerParameters: 'max_script_size=0'"},
+        {"SchedulerParameters=max_script_size=0",
+         "bad value for SchedulerParameters: 'max_script_size=0'"},
         {"SchedulerParameters=max_script_size=536870913", "'max_script_size=536870913'"},
         {"SchedulerParameters=max_script_size=", "'max_script_size='"},
         {"SchedulerParameters=max_script_size=4M", "'max_script_size=4M'"},
-        {"StateSaveMaxSize=0", "bad value for StateSaveMaxSize: '0' (expected a size from 1M to 64T)"},
+        {"StateSaveMaxSize=0",
+         "bad value for StateSaveMaxSize: '0' (expected a size from 1M to 64T)"},
         {"StateSaveMaxSize=lots", "slurm.conf:1: StateSaveMaxSize: bad size"},
     };
     for (const auto &c : cases) {
@@ -365,16 +390,17 @@ class ConfigFiles : public ::testing::Test {
         fs::create_directories(dir_ / "conf.d");
     }
     void TearDown() override { fs::remove_all(dir_); }
-    void write(const std::string &rel, const std::string &text) { std::ofstream(dir_ / rel) << text; }
+    void write(const std::string &rel, const std::string &text) {
+        std::ofstream(dir_ / rel) << text;
+    }
     fs::path dir_;
 };
 
 TEST_F(ConfigFiles, IncludeRelativeAndGlob) {
-    write("slurm.conf",
-          "ClusterName=main\n"
-          "Include nodes.conf\n"
-          "include conf.d/*.conf\n"
-          "Include=\"parts.conf\"\n");
+    write("slurm.conf", "ClusterName=main\n"
+                        "Include nodes.conf\n"
+                        "include conf.d/*.conf\n"
+                        "Include=\"parts.conf\"\n");
     write("nodes.conf", "NodeName=n[1-2] CPUs=2\n");
     write("conf.d/a.conf", "SlurmctldPort=7777\n");
     write("conf.d/b.conf", "SlurmdPort=7778\nBogusKey=1\n");
@@ -386,7 +412,8 @@ TEST_F(ConfigFiles, IncludeRelativeAndGlob) {
     EXPECT_EQ(c.slurmd_port, 7778);
     EXPECT_EQ(c.default_partition()->nodes.size(), 2u);
     ASSERT_EQ(c.warnings.size(), 1u);
-    EXPECT_EQ(c.warnings[0], (dir_ / "conf.d/b.conf").string() + ":2: unknown key 'BogusKey' ignored");
+    EXPECT_EQ(c.warnings[0],
+              (dir_ / "conf.d/b.conf").string() + ":2: unknown key 'BogusKey' ignored");
 }
 
 TEST_F(ConfigFiles, EmptyGlobIsFine) {
@@ -411,7 +438,9 @@ TEST_F(ConfigFiles, ErrorsNameTheIncludedFile) {
         load_config((dir_ / "slurm.conf").string());
         FAIL() << "no error";
     } catch (const ParseError &e) {
-        EXPECT_EQ(std::string(e.what()).rfind((dir_ / "bad.conf").string() + ":2: bad value for CPUs", 0), 0u)
+        EXPECT_EQ(
+            std::string(e.what()).rfind((dir_ / "bad.conf").string() + ":2: bad value for CPUs", 0),
+            0u)
             << e.what();
     }
 }
@@ -420,7 +449,8 @@ TEST_F(ConfigFiles, IncludeRefusedWhenOff) {
     write("other.conf", "ClusterName=x\n");
     ConfigParseOptions opts;
     opts.allow_include = false;
-    EXPECT_THROW(parse_config("Include other.conf\n", "slurm.conf", dir_.string(), opts), ParseError);
+    EXPECT_THROW(parse_config("Include other.conf\n", "slurm.conf", dir_.string(), opts),
+                 ParseError);
     EXPECT_EQ(parse_config("Include other.conf\n", "slurm.conf", dir_.string()).cluster_name, "x");
 }
 
@@ -539,9 +569,8 @@ TEST(Config, FindConfigPath) {
 }
 
 TEST(Config, DaemonTuningKeys) {
-    Config c = parse(
-        "MinJobAge=60\nReturnToService=2\nPrivateData=jobs,usage\nStateSaveSync=yes\n"
-        "AccountingStorageLoc=/var/acct\nTmpFS=/scratch\n");
+    Config c = parse("MinJobAge=60\nReturnToService=2\nPrivateData=jobs,usage\nStateSaveSync=yes\n"
+                     "AccountingStorageLoc=/var/acct\nTmpFS=/scratch\n");
     EXPECT_TRUE(c.warnings.empty());
     EXPECT_EQ(c.min_job_age, 60u);
     EXPECT_EQ(c.return_to_service, 2u);
@@ -558,7 +587,8 @@ TEST(Config, PrivateDataWords) {
     Config c = parse("PrivateData=Jobs,node,PARTITIONS,usage,users,accounts,events\n");
     EXPECT_TRUE(c.warnings.empty());
     const PrivateData &pd = c.private_data;
-    EXPECT_TRUE(pd.jobs && pd.nodes && pd.partitions && pd.usage && pd.users && pd.accounts && pd.events);
+    EXPECT_TRUE(pd.jobs && pd.nodes && pd.partitions && pd.usage && pd.users && pd.accounts &&
+                pd.events);
     EXPECT_FALSE(pd.reservations || pd.cloud);
     EXPECT_FALSE(parse("ClusterName=x\n").private_data.any());
 }
@@ -579,15 +609,16 @@ TEST(Config, PrivateDataAllAndUnknown) {
     EXPECT_EQ(unknown, std::vector<std::string>{"jobss"});
 }
 
-}  // namespace
-}  // namespace drover
+} // namespace
+} // namespace drover
 
 // Several node daemons on one host: one address for the whole line, a port each.
 TEST(ConfigNodes, PortRangeGivesEachNodeItsPort) {
-    drover::Config c = drover::parse_config(
-        "ClusterName=x\nSlurmctldHost=h\nNodeName=lx[001-100] NodeAddr=127.0.0.1 Port=[21001-21100]\n"
-        "NodeName=ly[1-2] Port=21500\nPartitionName=p Nodes=ALL\n",
-        "test.conf");
+    drover::Config c =
+        drover::parse_config("ClusterName=x\nSlurmctldHost=h\nNodeName=lx[001-100] "
+                             "NodeAddr=127.0.0.1 Port=[21001-21100]\n"
+                             "NodeName=ly[1-2] Port=21500\nPartitionName=p Nodes=ALL\n",
+                             "test.conf");
     ASSERT_EQ(c.nodes.size(), 102u);
     EXPECT_EQ(c.node_port(*c.find_node("lx001")), 21001);
     EXPECT_EQ(c.node_port(*c.find_node("lx100")), 21100);

@@ -56,7 +56,8 @@ TEST(GresConf, NodeLinesExpandNodesAndFiles) {
 }
 
 TEST(GresConf, CountsContinuationsAndQuotes) {
-    GresConf c = parse_gres_conf("Name=bandwidth Count=4G\nNodeName=a \\\n  Name=gpu File=\"/dev/nvidia[0-1]\" Count=2\n");
+    GresConf c = parse_gres_conf(
+        "Name=bandwidth Count=4G\nNodeName=a \\\n  Name=gpu File=\"/dev/nvidia[0-1]\" Count=2\n");
     ASSERT_EQ(c.entries.size(), 2u);
     EXPECT_EQ(c.entries[0].device.count, 4ull << 30);
     EXPECT_EQ(c.entries[1].nodes, (Strings{"a"}));
@@ -65,7 +66,8 @@ TEST(GresConf, CountsContinuationsAndQuotes) {
 }
 
 TEST(GresConf, AutoDetect) {
-    GresConf c = parse_gres_conf("AutoDetect=NVML\nNodeName=n2 AutoDetect=off\nNodeName=n3 AutoDetect=rsmi\n");
+    GresConf c = parse_gres_conf(
+        "AutoDetect=NVML\nNodeName=n2 AutoDetect=off\nNodeName=n3 AutoDetect=rsmi\n");
     EXPECT_TRUE(c.entries.empty());
     EXPECT_EQ(gres_autodetect_mode(c, "n1"), "nvml");
     EXPECT_EQ(gres_autodetect_mode(c, "n2"), "off");
@@ -76,25 +78,35 @@ TEST(GresConf, AutoDetect) {
 }
 
 TEST(GresConf, BadLinesNameTheLine) {
-    EXPECT_EQ(error_of([] { parse_gres_conf("Name=gpu\nCount=2\n"); }), "gres.conf:2: a record needs Name=");
+    EXPECT_EQ(error_of([] { parse_gres_conf("Name=gpu\nCount=2\n"); }),
+              "gres.conf:2: a record needs Name=");
     EXPECT_EQ(error_of([] { parse_gres_conf("Name=gpu Bogus=1", "/etc/gres.conf"); }),
               "/etc/gres.conf:1: unknown key 'bogus'");
     EXPECT_EQ(error_of([] { parse_gres_conf("Name=gpu File=/dev/nvidia[0-1] Count=3"); }),
               "gres.conf:1: Count=3 but File names 2 file(s)");
     EXPECT_EQ(error_of([] { parse_gres_conf("Name=gpu Count=x"); }), "gres.conf:1: bad Count 'x'");
-    EXPECT_EQ(error_of([] { parse_gres_conf("Name=gpu Cores=a-b"); }), "gres.conf:1: bad Cores 'a-b'");
+    EXPECT_EQ(error_of([] { parse_gres_conf("Name=gpu Cores=a-b"); }),
+              "gres.conf:1: bad Cores 'a-b'");
     EXPECT_EQ(error_of([] { parse_gres_conf("Name=gpu junk"); }),
               "gres.conf:1: expected Key=Value, found 'junk'");
-    EXPECT_EQ(error_of([] { parse_gres_conf("Name=gpu File=\"x"); }), "gres.conf:1: unbalanced '\"'");
-    EXPECT_NE(error_of([] { parse_gres_conf("\n\nNodeName=n[3-1] Name=gpu"); }).find("gres.conf:3: bad NodeName"),
+    EXPECT_EQ(error_of([] { parse_gres_conf("Name=gpu File=\"x"); }),
+              "gres.conf:1: unbalanced '\"'");
+    EXPECT_NE(error_of([] {
+                  parse_gres_conf("\n\nNodeName=n[3-1] Name=gpu");
+              }).find("gres.conf:3: bad NodeName"),
               std::string::npos);
-    EXPECT_NE(error_of([] { parse_gres_conf("Name=gpu File=/dev/nvidia[0-"); }).find("gres.conf:1: bad File"),
+    EXPECT_NE(error_of([] {
+                  parse_gres_conf("Name=gpu File=/dev/nvidia[0-");
+              }).find("gres.conf:1: bad File"),
               std::string::npos);
-    EXPECT_EQ(error_of([] { parse_gres_conf("AutoDetect=a/b"); }), "gres.conf:1: bad AutoDetect 'a/b'");
+    EXPECT_EQ(error_of([] { parse_gres_conf("AutoDetect=a/b"); }),
+              "gres.conf:1: bad AutoDetect 'a/b'");
 }
 
 TEST(GresConf, LoadReportsMissingFile) {
-    EXPECT_NE(error_of([] { load_gres_conf("/nonexistent/gres.conf"); }).find("/nonexistent/gres.conf: cannot read"),
+    EXPECT_NE(error_of([] {
+                  load_gres_conf("/nonexistent/gres.conf");
+              }).find("/nonexistent/gres.conf: cannot read"),
               std::string::npos);
 }
 
@@ -111,7 +123,8 @@ TEST(GresConf, DetectsNvidiaDeviceFiles) {
     EXPECT_EQ(found[2].files, (Strings{dir + "/nvidia10"}));
     EXPECT_EQ(found[0].name, "gpu");
 
-    GresConf c = parse_gres_conf("AutoDetect=nvidia\nNodeName=me Name=gpu Type=v100 File=" + dir + "/nvidia0\n");
+    GresConf c = parse_gres_conf("AutoDetect=nvidia\nNodeName=me Name=gpu Type=v100 File=" + dir +
+                                 "/nvidia0\n");
     auto mine = gres_for_this_node(c, "me", dir);
     ASSERT_EQ(mine.size(), 3u);
     EXPECT_EQ(mine[0].type, "v100");
@@ -140,9 +153,12 @@ TEST(GresStrings, NodeGres) {
     EXPECT_EQ(format_gres(parse_node_gres("gpu:a100:2(S:0-1),nic:1")), "gpu:a100:2(S:0-1),nic:1");
 
     EXPECT_EQ(error_of([] { parse_node_gres("gpu:2,"); }), "bad Gres 'gpu:2,': empty item");
-    EXPECT_EQ(error_of([] { parse_node_gres("gpu:a:b:c"); }), "bad Gres 'gpu:a:b:c': too many ':' in 'gpu:a:b:c'");
-    EXPECT_EQ(error_of([] { parse_node_gres("gpu:a100:x"); }), "bad Gres 'gpu:a100:x': bad count 'x'");
-    EXPECT_EQ(error_of([] { parse_node_gres("gpu:2(S:0"); }), "bad Gres 'gpu:2(S:0': unbalanced parentheses");
+    EXPECT_EQ(error_of([] { parse_node_gres("gpu:a:b:c"); }),
+              "bad Gres 'gpu:a:b:c': too many ':' in 'gpu:a:b:c'");
+    EXPECT_EQ(error_of([] { parse_node_gres("gpu:a100:x"); }),
+              "bad Gres 'gpu:a100:x': bad count 'x'");
+    EXPECT_EQ(error_of([] { parse_node_gres("gpu:2(S:0"); }),
+              "bad Gres 'gpu:2(S:0': unbalanced parentheses");
     EXPECT_EQ(error_of([] { parse_node_gres(":2"); }), "bad Gres ':2': bad name ''");
     EXPECT_EQ(error_of([] { parse_node_gres("gpu:99999999999999999999"); }),
               "bad Gres 'gpu:99999999999999999999': bad type or count '99999999999999999999'");
@@ -151,15 +167,18 @@ TEST(GresStrings, NodeGres) {
 TEST(GresStrings, JobRequest) {
     using V = std::vector<GresCount>;
     EXPECT_EQ(parse_gres_request("gpu:2"), (V{{"gpu", "", 2, ""}}));
-    EXPECT_EQ(parse_gres_request("gpu:a100:1,nic:1"), (V{{"gpu", "a100", 1, ""}, {"nic", "", 1, ""}}));
+    EXPECT_EQ(parse_gres_request("gpu:a100:1,nic:1"),
+              (V{{"gpu", "a100", 1, ""}, {"nic", "", 1, ""}}));
     EXPECT_EQ(parse_gres_request("gres/gpu:3"), (V{{"gpu", "", 3, ""}}));
     EXPECT_EQ(parse_gres_request("gpu"), (V{{"gpu", "", 1, ""}}));
     EXPECT_EQ(parse_gres_request("gpu:0,nic"), (V{{"nic", "", 1, ""}}));
     EXPECT_TRUE(parse_gres_request("none").empty());
     EXPECT_EQ(error_of([] { parse_gres_request("gpu:2(S:0)"); }),
               "invalid --gres 'gpu:2(S:0)': '(' is not allowed here");
-    EXPECT_EQ(error_of([] { parse_gres_request("gpu::2"); }), "invalid --gres 'gpu::2': bad type ''");
-    EXPECT_EQ(error_of([] { parse_gres_request("g pu"); }), "invalid --gres 'g pu': bad name 'g pu'");
+    EXPECT_EQ(error_of([] { parse_gres_request("gpu::2"); }),
+              "invalid --gres 'gpu::2': bad type ''");
+    EXPECT_EQ(error_of([] { parse_gres_request("g pu"); }),
+              "invalid --gres 'g pu': bad name 'g pu'");
     EXPECT_EQ(error_of([] { parse_gres_request(",gpu"); }), "invalid --gres ',gpu': empty item");
 }
 
@@ -167,15 +186,20 @@ TEST(GresStrings, JobRequest) {
 // ignores it too). MIG-style types that start with a digit stay types.
 TEST(GresStrings, JobRequestCounts) {
     using V = std::vector<GresCount>;
-    EXPECT_EQ(error_of([] { parse_gres_request("gpu:-1"); }), "invalid --gres 'gpu:-1': bad type or count '-1'");
-    EXPECT_EQ(error_of([] { parse_gres_request("gpu:+2"); }), "invalid --gres 'gpu:+2': bad type or count '+2'");
-    EXPECT_EQ(error_of([] { parse_gres_request("gpu:-0"); }), "invalid --gres 'gpu:-0': bad type or count '-0'");
-    EXPECT_EQ(error_of([] { parse_gres_request("gpu:a100:-1"); }), "invalid --gres 'gpu:a100:-1': bad count '-1'");
-    EXPECT_EQ(error_of([] { parse_gres_request("gpu:1x"); }), "invalid --gres 'gpu:1x': bad type or count '1x'");
-    EXPECT_FALSE(valid_gres_request("gpu:18446744073709551616"));  // 2^64
-    EXPECT_FALSE(valid_gres_request("gpu:18446744073709551615"));  // INFINITE64
-    EXPECT_FALSE(valid_gres_request("gpu:18446744073709551614"));  // NO_VAL64
-    EXPECT_FALSE(valid_gres_request("gpu:16384P"));                // 2^64 through a unit
+    EXPECT_EQ(error_of([] { parse_gres_request("gpu:-1"); }),
+              "invalid --gres 'gpu:-1': bad type or count '-1'");
+    EXPECT_EQ(error_of([] { parse_gres_request("gpu:+2"); }),
+              "invalid --gres 'gpu:+2': bad type or count '+2'");
+    EXPECT_EQ(error_of([] { parse_gres_request("gpu:-0"); }),
+              "invalid --gres 'gpu:-0': bad type or count '-0'");
+    EXPECT_EQ(error_of([] { parse_gres_request("gpu:a100:-1"); }),
+              "invalid --gres 'gpu:a100:-1': bad count '-1'");
+    EXPECT_EQ(error_of([] { parse_gres_request("gpu:1x"); }),
+              "invalid --gres 'gpu:1x': bad type or count '1x'");
+    EXPECT_FALSE(valid_gres_request("gpu:18446744073709551616")); // 2^64
+    EXPECT_FALSE(valid_gres_request("gpu:18446744073709551615")); // INFINITE64
+    EXPECT_FALSE(valid_gres_request("gpu:18446744073709551614")); // NO_VAL64
+    EXPECT_FALSE(valid_gres_request("gpu:16384P"));               // 2^64 through a unit
     EXPECT_TRUE(valid_gres_request("gpu:18446744073709551613"));
     EXPECT_FALSE(valid_gres_request("gpu:-1,nic:1"));
     EXPECT_TRUE(valid_gres_request("gpu:0"));
@@ -192,9 +216,10 @@ TEST(GresStrings, IndexLists) {
     EXPECT_EQ(format_index_list({0, 1, 2, 3, 8, 10, 11, 1}), "0-3,8,10-11");
     EXPECT_EQ(parse_index_list("0-1,3"), (std::vector<uint32_t>{0, 1, 3}));
     EXPECT_TRUE(parse_index_list("").empty());
-    EXPECT_EQ(error_of([] { parse_index_list("3-1"); }), "bad index list '3-1': range ends before it starts");
+    EXPECT_EQ(error_of([] { parse_index_list("3-1"); }),
+              "bad index list '3-1': range ends before it starts");
     EXPECT_EQ(error_of([] { parse_index_list("1,,2"); }), "bad index list '1,,2': not a number");
 }
 
-}  // namespace
-}  // namespace drover
+} // namespace
+} // namespace drover

@@ -33,7 +33,8 @@ TEST(HostlistExpand, Table) {
         {"a , b[1-2] ,c", {"a", "b1", "b2", "c"}},
         {"a b", {"a", "b"}},
         {"n[1, 3]", {"n1", "n3"}},
-        {"rack[1-2]-n[01-03]", {"rack1-n01", "rack1-n02", "rack1-n03", "rack2-n01", "rack2-n02", "rack2-n03"}},
+        {"rack[1-2]-n[01-03]",
+         {"rack1-n01", "rack1-n02", "rack1-n03", "rack2-n01", "rack2-n02", "rack2-n03"}},
         {"[1-3]", {"1", "2", "3"}},
         {"n[5]", {"n5"}},
         {"n[0-0]", {"n0"}},
@@ -45,9 +46,25 @@ TEST(HostlistExpand, Table) {
 
 TEST(HostlistExpand, Errors) {
     const char *cases[] = {
-        "n[1-2",   "n1-2]",   "n[[1]]",  "n[3-1]", "n[a-b]", "n[]",    "n[1-]",    "n[-1]",
-        "n[1,,2]", "n[1-2-3]", "a,,b",   "a,",     ",a",     ",",      "n[1-2]]",  "n[1]x[",
-        "n[99999999999999999999]", "n[0-2000000]", "a[1-1024][1-1025]",
+        "n[1-2",
+        "n1-2]",
+        "n[[1]]",
+        "n[3-1]",
+        "n[a-b]",
+        "n[]",
+        "n[1-]",
+        "n[-1]",
+        "n[1,,2]",
+        "n[1-2-3]",
+        "a,,b",
+        "a,",
+        ",a",
+        ",",
+        "n[1-2]]",
+        "n[1]x[",
+        "n[99999999999999999999]",
+        "n[0-2000000]",
+        "a[1-1024][1-1025]",
     };
     for (const char *c : cases) EXPECT_THROW(hostlist_expand(c), ParseError) << c;
 }
@@ -102,10 +119,8 @@ TEST(HostlistCompress, Table) {
 
 TEST(HostlistCompress, RoundTrips) {
     const Names cases[] = {
-        {"lx0001", "lx0002", "lx0007"},
-        {"n0", "n00", "n000", "n1", "n01"},
-        {"a-1", "a-2", "b", "c3d", "c3d4"},
-        {"n99999999999999999999", "n1"},
+        {"lx0001", "lx0002", "lx0007"},       {"n0", "n00", "n000", "n1", "n01"},
+        {"a-1", "a-2", "b", "c3d", "c3d4"},   {"n99999999999999999999", "n1"},
         {"x7", "x07", "x007", "x10", "x010"},
     };
     for (const auto &names : cases) {
@@ -117,5 +132,5 @@ TEST(HostlistCompress, RoundTrips) {
     }
 }
 
-}  // namespace
-}  // namespace drover
+} // namespace
+} // namespace drover

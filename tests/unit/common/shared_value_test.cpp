@@ -15,16 +15,16 @@ namespace {
 TEST(Shared, CopiesShareOneBlockAndAssignmentReplacesIt) {
     Shared<std::string> a{"10.1.0.1"};
     Shared<std::string> b = a;
-    EXPECT_EQ(&a.get(), &b.get());  // one block
+    EXPECT_EQ(&a.get(), &b.get()); // one block
     EXPECT_FALSE(a.unique());
     EXPECT_EQ(b, "10.1.0.1");
     EXPECT_EQ(b, std::string("10.1.0.1"));
     EXPECT_EQ(b, a);
-    b = std::string("10.1.0.2");  // a new block: a keeps its value
+    b = std::string("10.1.0.2"); // a new block: a keeps its value
     EXPECT_EQ(a, "10.1.0.1");
     EXPECT_EQ(b.get(), "10.1.0.2");
     EXPECT_TRUE(a.unique());
-    const std::string &text = a;  // reads as the value
+    const std::string &text = a; // reads as the value
     EXPECT_EQ(text.size(), 8u);
 }
 
@@ -62,7 +62,7 @@ TEST(TextPool, SameTextSameBlockAndUnusedTextsAreDropped) {
     // Texts nobody holds any more go when the pool has grown enough to sweep.
     for (int i = 0; i < 200; ++i) pool.get("reason " + std::to_string(i));
     EXPECT_LT(pool.size(), 100u);
-    EXPECT_EQ(&pool.get("Not responding").get(), &a.get());  // still held, still shared
+    EXPECT_EQ(&pool.get("Not responding").get(), &a.get()); // still held, still shared
 }
 
 TEST(NameIndex, FindsInsertsAndRefusesDuplicates) {
@@ -77,7 +77,8 @@ TEST(NameIndex, FindsInsertsAndRefusesDuplicates) {
     EXPECT_EQ(index.size(), 5000u);
     EXPECT_FALSE(index.insert("n42", 7, at));
     EXPECT_EQ(index.size(), 5000u);
-    for (int i = 0; i < 5000; i += 7) EXPECT_EQ(index.find("n" + std::to_string(i), at), uint32_t(i));
+    for (int i = 0; i < 5000; i += 7)
+        EXPECT_EQ(index.find("n" + std::to_string(i), at), uint32_t(i));
     EXPECT_EQ(index.find("n5000", at), NameIndex::npos);
     EXPECT_EQ(index.find("", at), NameIndex::npos);
     index.clear();
@@ -87,5 +88,5 @@ TEST(NameIndex, FindsInsertsAndRefusesDuplicates) {
     EXPECT_EQ(index.find("n1", at), 1u);
 }
 
-}  // namespace
-}  // namespace drover
+} // namespace
+} // namespace drover

@@ -13,27 +13,47 @@ namespace {
 
 TEST(TimeLimit, Parse) {
     const std::pair<const char *, uint32_t> cases[] = {
-        {"0", 0},           {"60", 60},           {"1:30", 2},          {"0:30", 1},
-        {"0:00", 0},        {"1:00:00", 60},      {"2-0", 2880},        {"1-2:30", 1590},
-        {"1-02:03:04", 1564}, {"1-02:03:00", 1563}, {"1-00:00:00", 1440}, {"UNLIMITED", kInfinite}, {"INFINITE", kInfinite},
-        {"infinite", kInfinite}, {"Unlimited", kInfinite}, {" 30 ", 30}, {"90:00", 90},
+        {"0", 0},
+        {"60", 60},
+        {"1:30", 2},
+        {"0:30", 1},
+        {"0:00", 0},
+        {"1:00:00", 60},
+        {"2-0", 2880},
+        {"1-2:30", 1590},
+        {"1-02:03:04", 1564},
+        {"1-02:03:00", 1563},
+        {"1-00:00:00", 1440},
+        {"UNLIMITED", kInfinite},
+        {"INFINITE", kInfinite},
+        {"infinite", kInfinite},
+        {"Unlimited", kInfinite},
+        {" 30 ", 30},
+        {"90:00", 90},
         {"4294967293", 4294967293u},
     };
     for (const auto &[text, want] : cases) EXPECT_EQ(parse_time_limit(text), want) << text;
 }
 
 TEST(TimeLimit, ParseErrors) {
-    const char *cases[] = {"",     "-1",     "abc",     "1:",    ":1",      "1::2",       "1:2:3:4",
-                           "1-",   "-",      "1-2-3",   "1.5",   "1h",      "4294967294", "99999999999",
-                           "1 2",  "1-2:3:4:5", "+5",  "0x10"};
+    const char *cases[] = {"",           "-1",          "abc", "1:",        ":1",  "1::2",
+                           "1:2:3:4",    "1-",          "-",   "1-2-3",     "1.5", "1h",
+                           "4294967294", "99999999999", "1 2", "1-2:3:4:5", "+5",  "0x10"};
     for (const char *c : cases) EXPECT_THROW(parse_time_limit(c), ParseError) << c;
 }
 
 TEST(TimeLimit, Format) {
     const std::pair<uint32_t, const char *> cases[] = {
-        {kInfinite, "UNLIMITED"}, {kNoVal, "NONE"},  {0, "0:00"},          {5, "5:00"},
-        {30, "30:00"},            {60, "1:00:00"},   {90, "1:30:00"},      {1440, "1-00:00:00"},
-        {1500, "1-01:00:00"},     {2880, "2-00:00:00"},
+        {kInfinite, "UNLIMITED"},
+        {kNoVal, "NONE"},
+        {0, "0:00"},
+        {5, "5:00"},
+        {30, "30:00"},
+        {60, "1:00:00"},
+        {90, "1:30:00"},
+        {1440, "1-00:00:00"},
+        {1500, "1-01:00:00"},
+        {2880, "2-00:00:00"},
     };
     for (const auto &[min, want] : cases) EXPECT_EQ(format_time_limit(min), want) << min;
 }
@@ -45,8 +65,8 @@ TEST(TimeLimit, FormatParsesBack) {
 
 TEST(Elapsed, Format) {
     const std::pair<int64_t, const char *> cases[] = {
-        {0, "0:00"},      {5, "0:05"},          {65, "1:05"},          {303, "5:03"},
-        {3600, "1:00:00"}, {3723, "1:02:03"},   {90000, "1-01:00:00"}, {176523, "2-01:02:03"},
+        {0, "0:00"},       {5, "0:05"},       {65, "1:05"},          {303, "5:03"},
+        {3600, "1:00:00"}, {3723, "1:02:03"}, {90000, "1-01:00:00"}, {176523, "2-01:02:03"},
         {-5, "0:00"},
     };
     for (const auto &[s, want] : cases) EXPECT_EQ(format_elapsed(s), want) << s;
@@ -54,8 +74,8 @@ TEST(Elapsed, Format) {
 
 TEST(Elapsed, FormatHms) {
     const std::pair<int64_t, const char *> cases[] = {
-        {0, "00:00:00"}, {5, "00:00:05"}, {3723, "01:02:03"}, {86399, "23:59:59"}, {90000, "1-01:00:00"},
-        {93784, "1-02:03:04"},
+        {0, "00:00:00"},     {5, "00:00:05"},       {3723, "01:02:03"},
+        {86399, "23:59:59"}, {90000, "1-01:00:00"}, {93784, "1-02:03:04"},
     };
     for (const auto &[s, want] : cases) EXPECT_EQ(format_elapsed_hms(s), want) << s;
 }
@@ -100,14 +120,14 @@ TEST_F(Timestamp, Parse) {
         {"2026-11-22", kMidnight + 86400},
         {"10:00", kMidnight + 10 * 3600},
         {"10:00:30", kMidnight + 10 * 3600 + 30},
-        {"03:00", kMidnight + 86400 + 3 * 3600},  // already past: tomorrow
+        {"03:00", kMidnight + 86400 + 3 * 3600}, // already past: tomorrow
         {"4:01:02", kNow},
         {"3:00pm", kMidnight + 15 * 3600},
         {"12:30am", kMidnight + 86400 + 1800},
         {"11/22", kMidnight + 86400},
         {"11/22/26", kMidnight + 86400},
         {"11/22/2027", kMidnight + 86400 + 365 * 86400},
-        {"01/01", 1798761600},  // already past this year: next year (2027-01-01)
+        {"01/01", 1798761600}, // already past this year: next year (2027-01-01)
     };
     for (const auto &[text, want] : cases) {
         if (want < 0) {
@@ -119,38 +139,60 @@ TEST_F(Timestamp, Parse) {
 }
 
 TEST_F(Timestamp, ParseErrors) {
-    const char *cases[] = {"",           "yesterday",  "now+",        "now+1fortnight", "now1",
-                           "2026-13-01", "2026-02-30", "2026-11-21X", "25:00",          "10:60",
-                           "13/01",      "1/1/1",      "soon",        "12:00:00:00",    "now+99999999999999"};
+    const char *cases[] = {
+        "",           "yesterday",  "now+",        "now+1fortnight", "now1",
+        "2026-13-01", "2026-02-30", "2026-11-21X", "25:00",          "10:60",
+        "13/01",      "1/1/1",      "soon",        "12:00:00:00",    "now+99999999999999"};
     for (const char *c : cases) EXPECT_THROW(parse_timestamp(c, kNow), ParseError) << c;
 }
 
 TEST(SizeMb, Parse) {
     const std::pair<const char *, uint64_t> cases[] = {
-        {"0", 0},       {"100", 100},   {"100K", 1},    {"1024K", 1},      {"1025k", 2},
-        {"100M", 100},  {"100m", 100},  {"4G", 4096},   {"4g", 4096},      {"1T", 1048576},
-        {"0K", 0},      {" 64 ", 64},   {"18446744073709551615", 18446744073709551615ull},
+        {"0", 0},
+        {"100", 100},
+        {"100K", 1},
+        {"1024K", 1},
+        {"1025k", 2},
+        {"100M", 100},
+        {"100m", 100},
+        {"4G", 4096},
+        {"4g", 4096},
+        {"1T", 1048576},
+        {"0K", 0},
+        {" 64 ", 64},
+        {"18446744073709551615", 18446744073709551615ull},
     };
     for (const auto &[text, want] : cases) EXPECT_EQ(parse_size_mb(text), want) << text;
 }
 
 TEST(SizeMb, ParseErrors) {
-    const char *cases[] = {"",   "G",  "-1", "1.5G", "4GB", "4X", "abc", "4 G",
-                           "18446744073709551616", "99999999999999999999T", "18014398509481984G"};
+    const char *cases[] = {"",
+                           "G",
+                           "-1",
+                           "1.5G",
+                           "4GB",
+                           "4X",
+                           "abc",
+                           "4 G",
+                           "18446744073709551616",
+                           "99999999999999999999T",
+                           "18014398509481984G"};
     for (const char *c : cases) EXPECT_THROW(parse_size_mb(c), ParseError) << c;
 }
 
 TEST(SizeMb, Format) {
     const std::pair<uint64_t, const char *> cases[] = {
-        {0, "0"}, {100, "100M"}, {1024, "1G"}, {1536, "1536M"}, {4096, "4G"}, {1048576, "1T"}, {1049600, "1025G"},
+        {0, "0"},     {100, "100M"},   {1024, "1G"},       {1536, "1536M"},
+        {4096, "4G"}, {1048576, "1T"}, {1049600, "1025G"},
     };
     for (const auto &[mb, want] : cases) EXPECT_EQ(format_size_mb(mb), want) << mb;
 }
 
 TEST(SizeMb, FormatParsesBack) {
-    for (uint64_t mb : {0ull, 1ull, 1023ull, 1024ull, 1536ull, 1048576ull, 1099511627776ull, 123456789ull})
+    for (uint64_t mb :
+         {0ull, 1ull, 1023ull, 1024ull, 1536ull, 1048576ull, 1099511627776ull, 123456789ull})
         EXPECT_EQ(parse_size_mb(format_size_mb(mb)), mb) << mb;
 }
 
-}  // namespace
-}  // namespace drover
+} // namespace
+} // namespace drover

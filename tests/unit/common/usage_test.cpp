@@ -24,7 +24,7 @@ TEST(StepUsage, MaximaKeepTheirNodeAndTask) {
     a.max_vsize = 900;
     b.max_vsize = 500;
     a.max_disk_read = 7;
-    b.max_disk_read = 7;  // a tie keeps the first
+    b.max_disk_read = 7; // a tie keeps the first
     b.max_disk_read_task = 2;
     b.max_disk_write = 1;
     merge(a, b);
@@ -52,9 +52,9 @@ TEST(StepUsage, MinimumCpuKeepsItsNodeAndTask) {
 TEST(StepUsage, AveragesAreWeightedByTasks) {
     StepUsageSummary a = node("n1", 0, 1), b = node("n2", 1, 3);
     a.ave_rss = 400;
-    b.ave_rss = 800;  // (400 * 1 + 800 * 3) / 4 = 700
+    b.ave_rss = 800; // (400 * 1 + 800 * 3) / 4 = 700
     a.ave_vsize = 10;
-    b.ave_vsize = 20;  // 17.5 rounds to 18
+    b.ave_vsize = 20; // 17.5 rounds to 18
     a.ave_cpu_usec = 1000000;
     b.ave_cpu_usec = 0;
     a.ave_disk_read = b.ave_disk_read = 64;
@@ -103,5 +103,5 @@ TEST(StepUsage, LargeFiguresDoNotOverflow) {
     EXPECT_EQ(a.ave_rss, UINT64_MAX - 1);
 }
 
-}  // namespace
-}  // namespace drover
+} // namespace
+} // namespace drover

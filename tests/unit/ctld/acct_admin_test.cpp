@@ -14,17 +14,20 @@ class AcctAdminPlan : public ::testing::Test {
   protected:
     // Plans and applies; returns the plan.
     AdminPlan run(std::string verb, std::string entity, AdminFields set, AdminFields where = {}) {
-        AdminPlan p = plan_admin(db_, {std::move(verb), std::move(entity), std::move(set), std::move(where)}, kLocal);
+        AdminPlan p = plan_admin(
+            db_, {std::move(verb), std::move(entity), std::move(set), std::move(where)}, kLocal);
         db_.apply(p.change);
         return p;
     }
-    std::vector<std::string> show(std::string entity, AdminFields where = {}, const char *key = "user") {
+    std::vector<std::string> show(std::string entity, AdminFields where = {},
+                                  const char *key = "user") {
         AdminPlan p = run("show", std::move(entity), {}, std::move(where));
         std::vector<std::string> out;
         for (const auto &row : p.rows) {
             std::string line;
             for (const auto &[k, v] : row)
-                if (k == "cluster" || k == "account" || k == "user" || k == "parentname" || k == key)
+                if (k == "cluster" || k == "account" || k == "user" || k == "parentname" ||
+                    k == key)
                     line += (line.empty() ? "" : "|") + v;
             out.push_back(line);
         }
@@ -32,7 +35,8 @@ class AcctAdminPlan : public ::testing::Test {
     }
     void physics() {
         run("add", "cluster", {{"name", "local"}});
-        run("add", "account", {{"name", "physics"}, {"description", "Physics"}, {"organization", "Sci"}});
+        run("add", "account",
+            {{"name", "physics"}, {"description", "Physics"}, {"organization", "Sci"}});
         run("add", "user", {{"name", "alice"}, {"account", "physics"}});
     }
     AssocDb db_;
@@ -55,10 +59,12 @@ TEST_F(AcctAdminPlan, AClusterStartsWithRootAndItsUser) {
 
 TEST_F(AcctAdminPlan, AccountsNeedAClusterAndAParent) {
     AdminPlan p = run("add", "account", {{"name", "physics"}});
-    EXPECT_EQ(p.error, "  Can't add accounts, no cluster defined yet.\n Please contact your administrator.");
+    EXPECT_EQ(p.error,
+              "  Can't add accounts, no cluster defined yet.\n Please contact your administrator.");
     run("add", "cluster", {{"name", "local"}});
     p = run("add", "account", {{"name", "physics"}, {"parent", "nosuch"}});
-    EXPECT_EQ(p.error, " Parent account 'nosuch' doesn't exist on cluster local\n        Contact your admin to add this account.");
+    EXPECT_EQ(p.error, " Parent account 'nosuch' doesn't exist on cluster local\n        Contact "
+                       "your admin to add this account.");
     p = run("add", "account", {{"name", "physics,chem"}, {"description", "Natural sciences"}});
     EXPECT_EQ(p.message,
               " Adding Account(s)\n  physics\n  chem\n Settings\n"
@@ -70,24 +76,29 @@ TEST_F(AcctAdminPlan, AccountsNeedAClusterAndAParent) {
     EXPECT_EQ(db_.account("theory")->organization, "physics");
     EXPECT_EQ(run("add", "account", {{"name", "physics"}}).message, " Nothing new added.\n");
     EXPECT_EQ(run("add", "account", {{"name", "x"}, {"cluster", "other"}}).error,
-              " This cluster 'other' doesn't exist.\n        Contact your admin to add it to accounting.");
+              " This cluster 'other' doesn't exist.\n        Contact your admin to add it to "
+              "accounting.");
 }
 
 TEST_F(AcctAdminPlan, UsersGetTheirAssociationsAndADefaultAccount) {
     run("add", "cluster", {{"name", "local"}});
-    EXPECT_EQ(run("add", "user", {{"name", "bob"}}).error, " Need a default account for these users to add.");
+    EXPECT_EQ(run("add", "user", {{"name", "bob"}}).error,
+              " Need a default account for these users to add.");
     EXPECT_EQ(run("add", "user", {{"name", "bob"}, {"account", "nosuch"}}).error,
-              " This account 'nosuch' doesn't exist on cluster local.\n        Contact your admin to add this account.");
+              " This account 'nosuch' doesn't exist on cluster local.\n        Contact your admin "
+              "to add this account.");
     run("add", "account", {{"name", "physics,chem"}});
-    AdminPlan p = run("add", "user", {{"name", "Bob"}, {"account", "physics,chem"}, {"adminlevel", "Admin"}});
-    EXPECT_EQ(p.message,
-              " Adding User(s)\n  bob\n Settings =\n  Default Account = physics\n"
-              "  Admin Level     = Administrator\n Associations =\n"
-              "  U = bob       A = physics    C = local     \n  U = bob       A = chem       C = local     \n");
+    AdminPlan p =
+        run("add", "user", {{"name", "Bob"}, {"account", "physics,chem"}, {"adminlevel", "Admin"}});
+    EXPECT_EQ(p.message, " Adding User(s)\n  bob\n Settings =\n  Default Account = physics\n"
+                         "  Admin Level     = Administrator\n Associations =\n"
+                         "  U = bob       A = physics    C = local     \n  U = bob       A = chem  "
+                         "     C = local     \n");
     EXPECT_EQ(db_.user("bob")->default_account, "physics");
     EXPECT_EQ(db_.admin_level("bob"), uint32_t(DROVER_ADMIN_ADMINISTRATOR));
-    EXPECT_EQ(run("add", "user", {{"name", "carol"}, {"adminlevel", "boss"}, {"account", "chem"}}).error,
-              " Invalid AdminLevel: boss");
+    EXPECT_EQ(
+        run("add", "user", {{"name", "carol"}, {"adminlevel", "boss"}, {"account", "chem"}}).error,
+        " Invalid AdminLevel: boss");
     // DefaultAccount alone makes the association too.
     run("add", "user", {{"name", "dave"}, {"defaultaccount", "chem"}});
     EXPECT_EQ(show("association", {{"user", "dave"}}), (Lines{"local|chem|dave|"}));
@@ -105,8 +116,10 @@ TEST_F(AcctAdminPlan, ShowAssociationsInTreeOrder) {
     EXPECT_EQ(show("association"),
               (Lines{"local|root||", "local|root|root|", "local|chem||root", "local|physics||root",
                      "local|physics|alice|", "local|theory||physics", "local|theory|zed|"}));
-    EXPECT_EQ(show("association", {{"account", "theory"}}), (Lines{"local|theory||physics", "local|theory|zed|"}));
-    EXPECT_EQ(show("user", {}, "defaultaccount"), (Lines{"alice|physics", "root|root", "zed|theory"}));
+    EXPECT_EQ(show("association", {{"account", "theory"}}),
+              (Lines{"local|theory||physics", "local|theory|zed|"}));
+    EXPECT_EQ(show("user", {}, "defaultaccount"),
+              (Lines{"alice|physics", "root|root", "zed|theory"}));
     EXPECT_EQ(show("account", {{"name", "chem,theory"}}, "account"), (Lines{"chem", "theory"}));
     AdminPlan c = run("show", "cluster", {});
     ASSERT_EQ(c.rows.size(), 1u);
@@ -119,17 +132,22 @@ TEST_F(AcctAdminPlan, ModifyUsersAndAccounts) {
     EXPECT_EQ(run("modify", "user", {{"defaultaccount", "chem"}}, {{"name", "alice"}}).error,
               " User 'alice' has no association with account 'chem'");
     run("add", "user", {{"name", "alice"}, {"account", "chem"}});
-    AdminPlan p = run("modify", "user", {{"defaultaccount", "chem"}, {"adminlevel", "operator"}}, {{"name", "alice"}});
+    AdminPlan p = run("modify", "user", {{"defaultaccount", "chem"}, {"adminlevel", "operator"}},
+                      {{"name", "alice"}});
     EXPECT_EQ(p.message, " Modified users...\n  alice\n");
     EXPECT_EQ(db_.user("alice")->default_account, "chem");
     EXPECT_EQ(db_.admin_level("alice"), uint32_t(DROVER_ADMIN_OPERATOR));
-    EXPECT_EQ(run("modify", "user", {{"adminlevel", "none"}}, {{"name", "nobody"}}).message, " Nothing modified\n");
-    p = run("modify", "account", {{"description", "Chemistry"}, {"parent", "physics"}}, {{"name", "chem"}});
-    EXPECT_EQ(p.message, " Modified accounts...\n  chem\n Modified account associations...\n  C = local      A = chem      \n");
+    EXPECT_EQ(run("modify", "user", {{"adminlevel", "none"}}, {{"name", "nobody"}}).message,
+              " Nothing modified\n");
+    p = run("modify", "account", {{"description", "Chemistry"}, {"parent", "physics"}},
+            {{"name", "chem"}});
+    EXPECT_EQ(p.message, " Modified accounts...\n  chem\n Modified account associations...\n  C = "
+                         "local      A = chem      \n");
     EXPECT_EQ(db_.account("chem")->description, "Chemistry");
     EXPECT_EQ(run("modify", "account", {{"parent", "chem"}}, {{"name", "physics"}}).error,
               " Can't make 'chem' the parent of 'physics': it is below it");
-    EXPECT_EQ(run("modify", "user", {{"bogus", "1"}}, {{"name", "alice"}}).error, " Unknown option: bogus=1");
+    EXPECT_EQ(run("modify", "user", {{"bogus", "1"}}, {{"name", "alice"}}).error,
+              " Unknown option: bogus=1");
 }
 
 TEST_F(AcctAdminPlan, DeleteUsersAccountsAndClusters) {
@@ -140,11 +158,13 @@ TEST_F(AcctAdminPlan, DeleteUsersAccountsAndClusters) {
     EXPECT_EQ(run("delete", "user", {}, {{"name", "alice"}, {"account", "physics"}}).error,
               " Account 'physics' is the default account of user 'alice'; change it first");
     AdminPlan p = run("delete", "user", {}, {{"name", "alice"}, {"account", "chem"}});
-    EXPECT_EQ(p.message, " Deleting user associations...\n  C = local      A = chem       U = alice    \n");
+    EXPECT_EQ(p.message,
+              " Deleting user associations...\n  C = local      A = chem       U = alice    \n");
     EXPECT_TRUE(db_.user("alice"));
     EXPECT_EQ(run("delete", "account", {}, {{"name", "physics"}}).error,
               " Account 'physics' is the default account of user 'alice'; change it first");
-    EXPECT_EQ(run("delete", "account", {}, {{"name", "root"}}).error, " You can't delete the root account");
+    EXPECT_EQ(run("delete", "account", {}, {{"name", "root"}}).error,
+              " You can't delete the root account");
     p = run("delete", "user", {}, {{"name", "alice"}});
     EXPECT_EQ(p.message, " Deleting users...\n  alice\n");
     EXPECT_FALSE(db_.user("alice"));
@@ -200,4 +220,4 @@ TEST_F(AcctAdminPlan, TheCopySurvivesASnapshot) {
     EXPECT_FALSE(damaged.restore(bytes.data(), bytes.size()));
 }
 
-}  // namespace
+} // namespace

@@ -18,7 +18,8 @@ namespace {
 // Four nodes, n0..n3.
 constexpr std::size_t kNodes = 4;
 int node_index(const std::string &name) {
-    if (name.size() != 2 || name[0] != 'n' || name[1] < '0' || name[1] >= char('0' + kNodes)) return -1;
+    if (name.size() != 2 || name[0] != 'n' || name[1] < '0' || name[1] >= char('0' + kNodes))
+        return -1;
     return name[1] - '0';
 }
 std::string node_names(const std::vector<uint32_t> &nodes) {
@@ -41,8 +42,12 @@ template <class T>
 bool same(const T &a, const T &b) {
     return a == b;
 }
-bool same(const Dependency &a, const Dependency &b) { return a.to_string() == b.to_string() && a.any == b.any; }
-bool same(const Job::NodeAlloc &a, const Job::NodeAlloc &b) { return node_alloc_fields(a) == node_alloc_fields(b); }
+bool same(const Dependency &a, const Dependency &b) {
+    return a.to_string() == b.to_string() && a.any == b.any;
+}
+bool same(const Job::NodeAlloc &a, const Job::NodeAlloc &b) {
+    return node_alloc_fields(a) == node_alloc_fields(b);
+}
 bool same(const std::vector<Job::NodeAlloc> &a, const std::vector<Job::NodeAlloc> &b) {
     if (a.size() != b.size()) return false;
     for (std::size_t i = 0; i < a.size(); ++i)
@@ -74,7 +79,8 @@ bool same(const std::shared_ptr<const ArrayMeta> &a, const std::shared_ptr<const
 // Names (prefix + member) of the members that differ.
 template <class Tuple, std::size_t N, std::size_t... I>
 void differing(const Tuple &a, const Tuple &b, const std::array<const char *, N> &names,
-               const std::string &prefix, std::vector<std::string> &out, std::index_sequence<I...>) {
+               const std::string &prefix, std::vector<std::string> &out,
+               std::index_sequence<I...>) {
     ((same(std::get<I>(a), std::get<I>(b)) ? void() : out.push_back(prefix + names[I])), ...);
 }
 template <class Tuple, std::size_t N>
@@ -89,12 +95,15 @@ std::vector<std::string> job_differences(const Job &a, const Job &b) {
     differing(job_fields(a), job_fields(b), kJobFieldNames, "", out);
     // Which member inside a struct, for a clearer failure.
     differing(extra_fields(a.ext()), extra_fields(b.ext()), kExtraFieldNames, "extra.", out);
-    if (a.array && b.array) differing(array_info_fields(*a.array), array_info_fields(*b.array), kArrayInfoFieldNames, "array.", out);
+    if (a.array && b.array)
+        differing(array_info_fields(*a.array), array_info_fields(*b.array), kArrayInfoFieldNames,
+                  "array.", out);
     if (a.array_meta && b.array_meta)
-        differing(array_meta_fields(*a.array_meta), array_meta_fields(*b.array_meta), kArrayMetaFieldNames, "array_meta.", out);
+        differing(array_meta_fields(*a.array_meta), array_meta_fields(*b.array_meta),
+                  kArrayMetaFieldNames, "array_meta.", out);
     for (std::size_t i = 0; i < a.node_alloc.size() && i < b.node_alloc.size(); ++i)
-        differing(node_alloc_fields(a.node_alloc[i]), node_alloc_fields(b.node_alloc[i]), kNodeAllocFieldNames,
-                  "node_alloc[" + std::to_string(i) + "].", out);
+        differing(node_alloc_fields(a.node_alloc[i]), node_alloc_fields(b.node_alloc[i]),
+                  kNodeAllocFieldNames, "node_alloc[" + std::to_string(i) + "].", out);
     return out;
 }
 
@@ -113,7 +122,7 @@ JobExtra sample_extra() {
     x.signal_sent = true;
     x.orig_dependency = "afterok:7,afterany:8";
     x.dependency = parse_dependency("afterany:8");
-    EXPECT_EQ(derive_job_fields(x, node_index, kNodes), "");  // req_bits, exc_bits, signal_*
+    EXPECT_EQ(derive_job_fields(x, node_index, kNodes), ""); // req_bits, exc_bits, signal_*
     return x;
 }
 
@@ -222,13 +231,17 @@ Job cancelled_pending_job() {
     return j;
 }
 
-std::vector<Job> samples() { return {running_job(), pending_job(), cancelled_pending_job()}; }
+std::vector<Job> samples() {
+    return {running_job(), pending_job(), cancelled_pending_job()};
+}
 
 // Adds to covered the names of the members that are not at their default.
 template <class Tuple, std::size_t N, std::size_t... I>
 void not_default(const Tuple &v, const Tuple &dflt, const std::array<const char *, N> &names,
-                 const std::string &prefix, std::set<std::string> &covered, std::index_sequence<I...>) {
-    ((same(std::get<I>(v), std::get<I>(dflt)) ? void() : void(covered.insert(prefix + names[I]))), ...);
+                 const std::string &prefix, std::set<std::string> &covered,
+                 std::index_sequence<I...>) {
+    ((same(std::get<I>(v), std::get<I>(dflt)) ? void() : void(covered.insert(prefix + names[I]))),
+     ...);
 }
 template <class Tuple, std::size_t N>
 void not_default(const Tuple &v, const Tuple &dflt, const std::array<const char *, N> &names,
@@ -236,7 +249,7 @@ void not_default(const Tuple &v, const Tuple &dflt, const std::array<const char 
     not_default(v, dflt, names, prefix, covered, std::make_index_sequence<N>());
 }
 
-}  // namespace
+} // namespace
 
 TEST(JobRecord, EveryMemberSurvivesTheRecord) {
     for (const Job &j : samples()) {
@@ -246,8 +259,8 @@ TEST(JobRecord, EveryMemberSurvivesTheRecord) {
         std::vector<std::string> diffs = job_differences(j, back);
         std::string names;
         for (const auto &d : diffs) names += " " + d;
-        EXPECT_TRUE(diffs.empty()) << "job " << j.id << ": lost or changed by write_job_info/read_job_info:"
-                                   << names;
+        EXPECT_TRUE(diffs.empty())
+            << "job " << j.id << ": lost or changed by write_job_info/read_job_info:" << names;
     }
 }
 
@@ -262,12 +275,18 @@ TEST(JobRecord, SamplesSetEveryMember) {
     const Job::NodeAlloc dflt_alloc;
     for (const Job &j : samples()) {
         not_default(job_fields(j), job_fields(dflt), kJobFieldNames, "", covered);
-        if (j.extra) not_default(extra_fields(*j.extra), extra_fields(dflt_extra), kExtraFieldNames, "extra.", covered);
-        if (j.array) not_default(array_info_fields(*j.array), array_info_fields(dflt_array), kArrayInfoFieldNames, "array.", covered);
+        if (j.extra)
+            not_default(extra_fields(*j.extra), extra_fields(dflt_extra), kExtraFieldNames,
+                        "extra.", covered);
+        if (j.array)
+            not_default(array_info_fields(*j.array), array_info_fields(dflt_array),
+                        kArrayInfoFieldNames, "array.", covered);
         if (j.array_meta)
-            not_default(array_meta_fields(*j.array_meta), array_meta_fields(dflt_meta), kArrayMetaFieldNames, "array_meta.", covered);
+            not_default(array_meta_fields(*j.array_meta), array_meta_fields(dflt_meta),
+                        kArrayMetaFieldNames, "array_meta.", covered);
         for (const auto &a : j.node_alloc)
-            not_default(node_alloc_fields(a), node_alloc_fields(dflt_alloc), kNodeAllocFieldNames, "node_alloc.", covered);
+            not_default(node_alloc_fields(a), node_alloc_fields(dflt_alloc), kNodeAllocFieldNames,
+                        "node_alloc.", covered);
     }
     std::vector<std::string> missing;
     auto check = [&](const auto &names, const std::string &prefix) {

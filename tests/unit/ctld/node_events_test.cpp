@@ -24,11 +24,11 @@ struct Node {
     }
 };
 
-}  // namespace
+} // namespace
 
 TEST(NodeEvents, DrainOpensAnEventAndResumeEndsIt) {
     Node n;
-    EXPECT_TRUE(n.at(100).empty());  // an idle node has none
+    EXPECT_TRUE(n.at(100).empty()); // an idle node has none
     n.flags = DROVER_NODE_FLAG_DRAIN;
     n.reason = "disk swap";
     n.uid = 1000;
@@ -52,7 +52,7 @@ TEST(NodeEvents, DrainOpensAnEventAndResumeEndsIt) {
     ASSERT_EQ(r.size(), 1u);
     EXPECT_EQ(r[0].start_time, 200);
     EXPECT_EQ(r[0].end_time, 300);
-    EXPECT_EQ(r[0].reason, "disk swap");  // what the event was, should the store lack it
+    EXPECT_EQ(r[0].reason, "disk swap"); // what the event was, should the store lack it
     EXPECT_EQ(n.open.start, 0);
 }
 
@@ -88,7 +88,7 @@ TEST(NodeEvents, ANewEventInTheSameSecondReplacesTheOld) {
     n.at(100);
     n.state = DROVER_NODE_DOWN;
     auto r = n.at(100);
-    ASSERT_EQ(r.size(), 1u);  // the store keys events by start: no end for the one replaced
+    ASSERT_EQ(r.size(), 1u); // the store keys events by start: no end for the one replaced
     EXPECT_EQ(r[0].end_time, 0);
     EXPECT_EQ(r[0].state, uint32_t(DROVER_NODE_DOWN));
     // But one that ends in the second it began is recorded ended.

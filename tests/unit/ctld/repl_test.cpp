@@ -35,8 +35,9 @@ struct Captured : net::Responder {
 class Repl : public ::testing::Test {
   protected:
     void SetUp() override {
-        dir = fs::temp_directory_path() / ("drover-repl-" + std::to_string(::getpid()) + "-" +
-                                           ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        dir = fs::temp_directory_path() /
+              ("drover-repl-" + std::to_string(::getpid()) + "-" +
+               ::testing::UnitTest::GetInstance()->current_test_info()->name());
         fs::remove_all(dir);
         fs::create_directories(dir);
         active = std::make_unique<state::Store>((dir / "a").string(), false);
@@ -68,9 +69,11 @@ class Repl : public ::testing::Test {
         auto resp = std::make_shared<Captured>();
         source->on_pull(*m->body_as_ReplPullRequest(), resp);
         EXPECT_FALSE(resp->bytes.empty());
-        auto *reply = flatbuffers::GetRoot<proto::Message>(resp->bytes.data())->body_as_ReplPullResponse();
+        auto *reply =
+            flatbuffers::GetRoot<proto::Message>(resp->bytes.data())->body_as_ReplPullResponse();
         r.apply(*reply);
-        return {reply->snapshot(), reply->last_page(), reply->batches() ? reply->batches()->size() : 0};
+        return {reply->snapshot(), reply->last_page(),
+                reply->batches() ? reply->batches()->size() : 0};
     }
     void sync(ReplReplica &r) {
         pull(r);
@@ -87,7 +90,7 @@ class Repl : public ::testing::Test {
 TEST_F(Repl, StandbyFollowsTransactionsInOrder) {
     take_control(1);
     ReplReplica replica(*standby);
-    pull(replica);  // an empty standby first copies the (empty) tables, then follows
+    pull(replica); // an empty standby first copies the (empty) tables, then follows
     put("job1", "pending");
     commit->flush();
     put("job2", "pending");
@@ -113,7 +116,8 @@ TEST_F(Repl, DivergedStandbyGetsTheActiveTables) {
     take_control(8);
     put("job9", "completed");
     commit->flush();
-    ASSERT_EQ(commit->seq(), state::get_meta_u64(*standby, kMetaReplSeq, 0));  // same seq, other epoch
+    ASSERT_EQ(commit->seq(),
+              state::get_meta_u64(*standby, kMetaReplSeq, 0)); // same seq, other epoch
     ReplReplica replica(*standby);
     auto r = pull(replica);
     EXPECT_TRUE(r.snapshot);
@@ -129,11 +133,11 @@ TEST_F(Repl, LargeTablesArriveInPagesAndChangesDuringTheCopyAreKept) {
     std::string big(3000, 'x');
     for (int i = 0; i < 4000; ++i) put("job" + std::to_string(i), big);
     commit->flush();
-    take_control(2);  // a controller that takes control keeps no log from before
+    take_control(2); // a controller that takes control keeps no log from before
     ReplReplica replica(*standby);
     auto first = pull(replica);
     EXPECT_TRUE(first.snapshot);
-    EXPECT_FALSE(first.last_page);  // 12 MB does not fit one page
+    EXPECT_FALSE(first.last_page); // 12 MB does not fit one page
     put("job1", "changed while copying");
     commit->txn().del(state::Table::Jobs, state::as_bytes("job5"));
     commit->flush();
@@ -144,14 +148,14 @@ TEST_F(Repl, LargeTablesArriveInPagesAndChangesDuringTheCopyAreKept) {
 TEST_F(Repl, CommitWaitsForTheAttachedStandby) {
     take_control(1);
     ReplReplica replica(*standby);
-    sync(replica);  // attached
+    sync(replica); // attached
     bool told = false;
     put("job1", "pending");
     commit->after_commit([&] { told = true; });
     commit->flush();
     EXPECT_FALSE(told) << "a client must not hear of a change the backup lacks";
-    pull(replica);  // applies it
-    pull(replica);  // and acknowledges it
+    pull(replica); // applies it
+    pull(replica); // and acknowledges it
     EXPECT_TRUE(told);
 }
 
@@ -166,11 +170,12 @@ TEST_F(Repl, MalformedChangeIsRefusedAndNothingApplied) {
     b.add_head_seq(1);
     fbb.Finish(b.Finish());
     ReplReplica replica(*standby);
-    EXPECT_THROW(replica.apply(*flatbuffers::GetRoot<proto::ReplPullResponse>(fbb.GetBufferPointer())),
-                 std::runtime_error);
+    EXPECT_THROW(
+        replica.apply(*flatbuffers::GetRoot<proto::ReplPullResponse>(fbb.GetBufferPointer())),
+        std::runtime_error);
     EXPECT_EQ(0u, replica.seq());
     EXPECT_TRUE(dump(*standby).empty());
 }
 
-}  // namespace
-}  // namespace drover::ctld
+} // namespace
+} // namespace drover::ctld

@@ -11,7 +11,7 @@ std::vector<NodeCpus> idle(std::vector<uint32_t> cpus) {
     for (uint32_t c : cpus) out.push_back({c, c});
     return out;
 }
-}  // namespace
+} // namespace
 
 TEST(StepLayout, BlockFillsNodesInOrderAfterOneTaskEach) {
     StepShape s;
@@ -22,7 +22,7 @@ TEST(StepLayout, BlockFillsNodesInOrderAfterOneTaskEach) {
     EXPECT_EQ(l.nodes, (std::vector<uint32_t>{0, 1}));
     EXPECT_EQ(l.tasks_per_node, (std::vector<uint32_t>{4, 1}));
     EXPECT_EQ(l.task_ids[1], (std::vector<uint32_t>{4}));
-    EXPECT_EQ(l.cpus_per_node, (std::vector<uint32_t>{4, 4}));  // not --exact: all the job's CPUs
+    EXPECT_EQ(l.cpus_per_node, (std::vector<uint32_t>{4, 4})); // not --exact: all the job's CPUs
 }
 
 TEST(StepLayout, CyclicDealsTasksRoundTheNodes) {

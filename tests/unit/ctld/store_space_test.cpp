@@ -19,8 +19,9 @@ namespace fs = std::filesystem;
 class StoreSpace : public ::testing::Test {
   protected:
     void SetUp() override {
-        dir = fs::temp_directory_path() / ("drover-space-" + std::to_string(::getpid()) + "-" +
-                                           ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        dir = fs::temp_directory_path() /
+              ("drover-space-" + std::to_string(::getpid()) + "-" +
+               ::testing::UnitTest::GetInstance()->current_test_info()->name());
         fs::remove_all(dir);
         fs::create_directories(dir);
         store = std::make_unique<state::Store>(dir.string(), false, uint64_t{1} << 20);
@@ -58,14 +59,14 @@ TEST_F(StoreSpace, FillsUntilRefusedAndRefillsAfterDeletes) {
     // What is left is the reserve (an eighth of the map) and a little more: a commit still fits.
     EXPECT_GE(full.free_bytes, uint64_t{128} << 10);
     EXPECT_LT(full.free_bytes, uint64_t{400} << 10);
-    put(1000, 2000);  // a job's change after the refusal
+    put(1000, 2000); // a job's change after the refusal
     EXPECT_NO_THROW(commit->flush());
 
     // Deleted records free their pages for reuse (the file does not shrink: the cheap figure,
     // pages never used, stays low).
     for (uint32_t i = 1; i <= n; ++i) commit->txn().del(state::Table::Scripts, state::job_key(i));
     commit->flush();
-    put(1001, 10);  // freed pages are reusable from the next transaction on
+    put(1001, 10); // freed pages are reusable from the next transaction on
     commit->flush();
     EXPECT_GT(store->space(true).free_bytes, full.free_bytes + (uint64_t{500} << 10));
     EXPECT_LE(store->space(false).free_bytes, full.free_bytes);
@@ -91,5 +92,5 @@ TEST_F(StoreSpace, APutBeyondTheMapFails) {
         state::StateError);
 }
 
-}  // namespace
-}  // namespace drover::ctld
+} // namespace
+} // namespace drover::ctld

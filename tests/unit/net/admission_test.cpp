@@ -20,7 +20,8 @@ struct Fixture {
     explicit Fixture(Admission::Limits l) : adm(l) {}
     Admission::Id open(const std::string &peer) {
         auto slot = std::make_shared<Admission::Id>(0);
-        Admission::Id id = adm.open(peer, [this, slot] { evicted.push_back(*slot); }, t);
+        Admission::Id id = adm.open(
+            peer, [this, slot] { evicted.push_back(*slot); }, t);
         *slot = id;
         return id;
     }
@@ -39,7 +40,7 @@ TEST(Admission, EvictsTheOldestWaitingOnceItIsOldEnough) {
     Fixture f(limits(100, 3, 3));
     Admission::Id a = f.open("x"), b = f.open("y"), c = f.open("z");
     ASSERT_TRUE(a && b && c);
-    EXPECT_EQ(f.open("w"), 0u);  // all younger than min_age: the newcomer is refused
+    EXPECT_EQ(f.open("w"), 0u); // all younger than min_age: the newcomer is refused
     f.t += 2s;
     Admission::Id d = f.open("w");
     EXPECT_NE(d, 0u);
@@ -52,9 +53,9 @@ TEST(Admission, OnePeerCannotTakeEveryWaitingSlot) {
     Admission::Id a = f.open("flood");
     f.open("flood");
     EXPECT_EQ(f.open("flood"), 0u);
-    EXPECT_NE(f.open("node"), 0u);  // another peer still gets in
+    EXPECT_NE(f.open("node"), 0u); // another peer still gets in
     f.t += 2s;
-    EXPECT_NE(f.open("flood"), 0u);  // by evicting the flood's own oldest, not the node
+    EXPECT_NE(f.open("flood"), 0u); // by evicting the flood's own oldest, not the node
     EXPECT_EQ(f.evicted, std::vector<Admission::Id>{a});
 }
 
@@ -65,7 +66,7 @@ TEST(Admission, AuthenticatedConnectionsAreNotEvictedButCountAsOpen) {
     f.open("x");
     f.open("x");
     f.t += 2s;
-    EXPECT_NE(f.open("x"), 0u);  // open is full: a waiting one goes, the authenticated one stays
+    EXPECT_NE(f.open("x"), 0u); // open is full: a waiting one goes, the authenticated one stays
     EXPECT_EQ(f.evicted.size(), 1u);
     EXPECT_NE(f.evicted[0], a);
     EXPECT_EQ(f.adm.open_count(), 3u);
@@ -77,8 +78,8 @@ TEST(Admission, WaitingAgainNeedsRoomToo) {
     f.adm.authenticated(a);
     f.open("y");
     f.open("z");
-    EXPECT_FALSE(f.adm.wait(a, f.t));  // no room and nobody old enough: the caller closes it
-    f.adm.close(a);                    // closing a forgotten id is harmless
+    EXPECT_FALSE(f.adm.wait(a, f.t)); // no room and nobody old enough: the caller closes it
+    f.adm.close(a);                   // closing a forgotten id is harmless
     EXPECT_EQ(f.adm.open_count(), 2u);
 }
 
@@ -91,5 +92,5 @@ TEST(Admission, LimitsKeepDescriptorsInReserve) {
     EXPECT_LE(small.open, 100u - 64u);
 }
 
-}  // namespace
-}  // namespace drover::net
+} // namespace
+} // namespace drover::net

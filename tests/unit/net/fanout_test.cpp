@@ -17,7 +17,7 @@
 #include <thread>
 #include <vector>
 
-#include <utility>  // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
+#include <utility> // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
 #include <boost/asio.hpp>
 
 #include "net/call_loop.hpp"
@@ -47,8 +47,8 @@ TEST(SplitTree, ContiguousNearEqualParts) {
     EXPECT_EQ(parts[0].front(), "n0");
     EXPECT_EQ(parts[1].front(), "n4");
     EXPECT_EQ(parts[2].back(), "n9");
-    EXPECT_EQ(net::split_tree(all, 50).size(), 10u);  // never more parts than nodes
-    EXPECT_EQ(net::split_tree(all, 0).size(), 1u);    // width 0 acts as 1
+    EXPECT_EQ(net::split_tree(all, 50).size(), 10u); // never more parts than nodes
+    EXPECT_EQ(net::split_tree(all, 0).size(), 1u);   // width 0 acts as 1
     EXPECT_TRUE(net::split_tree({}, 4).empty());
 }
 
@@ -60,19 +60,21 @@ TEST(ForwardOrigin, OnlyAdministratorsNameAnotherUser) {
     EXPECT_EQ(net::forward_origin(1000, net::kSenderOrigin, admin, &why), 1000u);
     EXPECT_EQ(net::forward_origin(1000, 1000, admin, &why), 1000u);
     EXPECT_EQ(net::forward_origin(0, net::kSenderOrigin, admin, &why), 0u);
-    EXPECT_EQ(net::forward_origin(0, 1000, admin, &why), 1000u);    // a node passing a user's request on
-    EXPECT_EQ(net::forward_origin(500, 1000, admin, &why), 1000u);  // SlurmUser's droverd likewise
+    EXPECT_EQ(net::forward_origin(0, 1000, admin, &why),
+              1000u); // a node passing a user's request on
+    EXPECT_EQ(net::forward_origin(500, 1000, admin, &why), 1000u); // SlurmUser's droverd likewise
     EXPECT_TRUE(why.empty());
-    EXPECT_FALSE(net::forward_origin(1000, 0, admin, &why));        // a user may not act as root
+    EXPECT_FALSE(net::forward_origin(1000, 0, admin, &why)); // a user may not act as root
     EXPECT_NE(why.find("may not act for uid 0"), std::string::npos) << why;
-    EXPECT_FALSE(net::forward_origin(1000, 1001, admin, &why));     // nor as another user
+    EXPECT_FALSE(net::forward_origin(1000, 1001, admin, &why)); // nor as another user
 }
 
 // The origin travels in every ForwardRequest a forward sends.
 TEST(ForwardOrigin, CarriedInTheRequest) {
     auto all = names(4);
     flatbuffers::FlatBufferBuilder fbb(64);
-    fbb.Finish(proto::CreateMessage(fbb, proto::Body::PingRequest, proto::CreatePingRequest(fbb).Union()));
+    fbb.Finish(
+        proto::CreateMessage(fbb, proto::Body::PingRequest, proto::CreatePingRequest(fbb).Union()));
     std::vector<uint8_t> inner(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
     auto check = [&](uint32_t origin) {
         auto msg = net::make_forward_request(all, 3, 1000, inner, origin);
@@ -101,12 +103,13 @@ class FakeNode : public std::enable_shared_from_this<FakeNode> {
   public:
     struct Cluster;
     FakeNode(asio::io_context &io, Cluster &c, std::string name)
-        : io_(io), cluster_(c), name_(std::move(name)), acceptor_(io, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0)) {}
+        : io_(io), cluster_(c), name_(std::move(name)),
+          acceptor_(io, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0)) {}
     uint16_t port() const { return acceptor_.local_endpoint().port(); }
     void start() { accept(); }
     bool hung = false;   // takes the connection, never accepts nor answers
-    bool silent = false;  // accepts, never answers
-    int requests = 0;  // ForwardRequests this node received
+    bool silent = false; // accepts, never answers
+    int requests = 0;    // ForwardRequests this node received
 
   private:
     struct Conn {
@@ -114,7 +117,7 @@ class FakeNode : public std::enable_shared_from_this<FakeNode> {
         uint8_t header[proto::kFrameHeaderSize];
         std::vector<uint8_t> body;
         proto::Body type = proto::Body::NONE;
-        std::deque<std::vector<uint8_t>> out;  // frames to write, the front one being written
+        std::deque<std::vector<uint8_t>> out; // frames to write, the front one being written
     };
     void accept();
     void read(std::shared_ptr<Conn> c);
@@ -125,15 +128,16 @@ class FakeNode : public std::enable_shared_from_this<FakeNode> {
     Cluster &cluster_;
     std::string name_;
     tcp::acceptor acceptor_;
-    std::vector<std::shared_ptr<Conn>> held_;  // a hung node's connections, kept open
+    std::vector<std::shared_ptr<Conn>> held_; // a hung node's connections, kept open
 };
 
 struct FakeNode::Cluster {
     asio::io_context &io;
     std::map<std::string, std::shared_ptr<FakeNode>> nodes;
-    int open_from_root = 0, max_open_from_root = 0;  // requests of the root's own hops in flight
+    int open_from_root = 0, max_open_from_root = 0; // requests of the root's own hops in flight
 
-    Cluster(asio::io_context &io, int n, std::set<std::string> hung = {}, std::set<std::string> silent = {})
+    Cluster(asio::io_context &io, int n, std::set<std::string> hung = {},
+            std::set<std::string> silent = {})
         : io(io) {
         for (const auto &name : names(n)) {
             auto node = std::make_shared<FakeNode>(io, *this, name);
@@ -162,61 +166,70 @@ net::Signer no_credential() {
 }
 
 std::vector<uint8_t> frame_of(const flatbuffers::FlatBufferBuilder &fbb) {
-    return proto::make_frame({fbb.GetBufferPointer(), fbb.GetSize()}, "", proto::Digest{}, kCredential);
+    return proto::make_frame({fbb.GetBufferPointer(), fbb.GetSize()}, "", proto::Digest{},
+                             kCredential);
 }
 
 std::vector<uint8_t> ping_message() {
     flatbuffers::FlatBufferBuilder fbb(64);
-    fbb.Finish(proto::CreateMessage(fbb, proto::Body::PingRequest, proto::CreatePingRequest(fbb).Union()));
+    fbb.Finish(
+        proto::CreateMessage(fbb, proto::Body::PingRequest, proto::CreatePingRequest(fbb).Union()));
     return {fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize()};
 }
 
 void FakeNode::accept() {
-    acceptor_.async_accept([self = shared_from_this()](boost::system::error_code ec, tcp::socket s) {
-        if (ec) return;
-        auto c = std::make_shared<Conn>(Conn{std::move(s), {}, {}, {}, {}});
-        self->read(c);
-        self->accept();
-    });
+    acceptor_.async_accept(
+        [self = shared_from_this()](boost::system::error_code ec, tcp::socket s) {
+            if (ec) return;
+            auto c = std::make_shared<Conn>(Conn{std::move(s), {}, {}, {}, {}});
+            self->read(c);
+            self->accept();
+        });
 }
 
 void FakeNode::read(std::shared_ptr<Conn> c) {
-    asio::async_read(c->sock, asio::buffer(c->header), [self = shared_from_this(), c](boost::system::error_code ec, std::size_t) {
-        if (ec) return;
-        proto::FrameHeader h;
-        ASSERT_EQ(proto::decode_frame_header(c->header, &h), "");
-        c->body.resize(h.preamble_len + h.body_len);
-        asio::async_read(c->sock, asio::buffer(c->body), [self, c, h](boost::system::error_code ec, std::size_t) {
+    asio::async_read(
+        c->sock, asio::buffer(c->header),
+        [self = shared_from_this(), c](boost::system::error_code ec, std::size_t) {
             if (ec) return;
-            proto::Preamble p;
-            ASSERT_EQ(proto::decode_preamble({c->body.data(), h.preamble_len}, &p), "");
-            EXPECT_EQ(p.to, self->name_);  // each hop is sealed for the node it goes to
-            c->type = h.type;
-            c->body.erase(c->body.begin(), c->body.begin() + h.preamble_len);
-            ++self->requests;
-            if (self->hung) return self->held_.push_back(c);
-            self->answer(c);
+            proto::FrameHeader h;
+            ASSERT_EQ(proto::decode_frame_header(c->header, &h), "");
+            c->body.resize(h.preamble_len + h.body_len);
+            asio::async_read(
+                c->sock, asio::buffer(c->body),
+                [self, c, h](boost::system::error_code ec, std::size_t) {
+                    if (ec) return;
+                    proto::Preamble p;
+                    ASSERT_EQ(proto::decode_preamble({c->body.data(), h.preamble_len}, &p), "");
+                    EXPECT_EQ(p.to, self->name_); // each hop is sealed for the node it goes to
+                    c->type = h.type;
+                    c->body.erase(c->body.begin(), c->body.begin() + h.preamble_len);
+                    ++self->requests;
+                    if (self->hung) return self->held_.push_back(c);
+                    self->answer(c);
+                });
         });
-    });
 }
 
 void FakeNode::send(std::shared_ptr<Conn> c, std::vector<uint8_t> frame) {
     c->out.push_back(std::move(frame));
     if (c->out.size() > 1) return;
-    asio::async_write(c->sock, asio::buffer(c->out.front()), [c](boost::system::error_code ec, std::size_t) {
-        c->out.pop_front();
-        if (!ec && !c->out.empty()) {
-            auto next = std::move(c->out.front());
-            c->out.pop_front();
-            send(c, std::move(next));
-        }
-    });
+    asio::async_write(c->sock, asio::buffer(c->out.front()),
+                      [c](boost::system::error_code ec, std::size_t) {
+                          c->out.pop_front();
+                          if (!ec && !c->out.empty()) {
+                              auto next = std::move(c->out.front());
+                              c->out.pop_front();
+                              send(c, std::move(next));
+                          }
+                      });
 }
 
 void FakeNode::answer(std::shared_ptr<Conn> c) {
     {
         flatbuffers::FlatBufferBuilder fbb(32);
-        fbb.Finish(proto::CreateMessage(fbb, proto::Body::ForwardAccepted, proto::CreateForwardAccepted(fbb).Union()));
+        fbb.Finish(proto::CreateMessage(fbb, proto::Body::ForwardAccepted,
+                                        proto::CreateForwardAccepted(fbb).Union()));
         send(c, frame_of(fbb));
     }
     if (silent) return held_.push_back(c);
@@ -226,16 +239,18 @@ void FakeNode::answer(std::shared_ptr<Conn> c) {
     ASSERT_NE(f, nullptr);
     std::vector<std::string> part;
     for (const auto *s : *f->nodes()) part.push_back(s->str());
-    EXPECT_EQ(part.front(), name_);  // a part goes to its first node
+    EXPECT_EQ(part.front(), name_); // a part goes to its first node
     auto results = std::make_shared<std::vector<net::NodeOutcome>>();
     results->push_back({name_, 0, ""});
     auto reply = [self = shared_from_this(), c, results] {
         flatbuffers::FlatBufferBuilder fbb(256);
         std::vector<flatbuffers::Offset<proto::NodeResult>> rs;
         for (const auto &r : *results)
-            rs.push_back(proto::CreateNodeResultDirect(fbb, r.node.c_str(), r.rc, r.message.c_str()));
+            rs.push_back(
+                proto::CreateNodeResultDirect(fbb, r.node.c_str(), r.rc, r.message.c_str()));
         auto vec = fbb.CreateVector(rs);
-        fbb.Finish(proto::CreateMessage(fbb, proto::Body::ForwardResponse, proto::CreateForwardResponse(fbb, vec).Union()));
+        fbb.Finish(proto::CreateMessage(fbb, proto::Body::ForwardResponse,
+                                        proto::CreateForwardResponse(fbb, vec).Union()));
         send(c, frame_of(fbb));
     };
     if (part.size() == 1) return reply();
@@ -256,15 +271,16 @@ struct Round {
 };
 
 // One forward from the "controller" to nodes, run until done (or 10 s).
-Round forward_round(asio::io_context &io, FakeNode::Cluster &c, const std::vector<std::string> &nodes,
-                    unsigned width, int timeout_ms) {
+Round forward_round(asio::io_context &io, FakeNode::Cluster &c,
+                    const std::vector<std::string> &nodes, unsigned width, int timeout_ms) {
     Round r;
     auto t0 = std::chrono::steady_clock::now();
     net::forward(io, c.resolver(), nodes, width, timeout_ms, ping_message(), no_credential(),
                  [&](std::vector<net::NodeOutcome> out) {
                      ++r.calls;
                      r.outcomes = std::move(out);
-                     r.took = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0);
+                     r.took = std::chrono::duration_cast<std::chrono::milliseconds>(
+                         std::chrono::steady_clock::now() - t0);
                      io.stop();
                  });
     io.run_for(10s);
@@ -279,7 +295,8 @@ std::map<std::string, net::NodeOutcome> by_node(const std::vector<net::NodeOutco
 }
 
 // Checks that the round named each of n nodes once, dead failed and every other answered.
-std::map<std::string, net::NodeOutcome> expect_all_but(const Round &r, std::size_t n, const std::string &dead) {
+std::map<std::string, net::NodeOutcome> expect_all_but(const Round &r, std::size_t n,
+                                                       const std::string &dead) {
     EXPECT_EQ(r.calls, 1);
     auto m = by_node(r.outcomes);
     EXPECT_EQ(m.size(), n);
@@ -299,7 +316,7 @@ TEST(Forward, EveryNodeAnswersThroughTheTree) {
     auto m = by_node(r.outcomes);
     EXPECT_EQ(m.size(), 40u);
     for (const auto &[n, o] : m) EXPECT_EQ(o.rc, 0) << n << ": " << o.message;
-    for (const auto &[n, node] : c.nodes) EXPECT_EQ(node->requests, 1) << n;  // one message each
+    for (const auto &[n, node] : c.nodes) EXPECT_EQ(node->requests, 1) << n; // one message each
 }
 
 TEST(Forward, HopsServedOnASecondLoopReportOnTheFirst) {
@@ -308,23 +325,24 @@ TEST(Forward, HopsServedOnASecondLoopReportOnTheFirst) {
     net::CallLoop calls;
     Round r;
     auto home = std::this_thread::get_id();
-    net::forward(io, c.resolver(), names(25), 3, 400, ping_message(), no_credential(),
-                 [&](std::vector<net::NodeOutcome> out) {
-                     EXPECT_EQ(std::this_thread::get_id(), home);
-                     ++r.calls;
-                     r.outcomes = std::move(out);
-                     io.stop();
-                 },
-                 &calls.io());
+    net::forward(
+        io, c.resolver(), names(25), 3, 400, ping_message(), no_credential(),
+        [&](std::vector<net::NodeOutcome> out) {
+            EXPECT_EQ(std::this_thread::get_id(), home);
+            ++r.calls;
+            r.outcomes = std::move(out);
+            io.stop();
+        },
+        &calls.io());
     io.run_for(10s);
     expect_all_but(r, 25, "n9");
 }
 
 TEST(Forward, HopAcceptTimeoutIsAShareOfTheBudget) {
-    EXPECT_EQ(net::hop_accept_ms(9000, 10000, 50), 9000 / 8);  // four levels
-    EXPECT_EQ(net::hop_accept_ms(1000, 30, 3), 200);            // never below 200 ms
-    EXPECT_EQ(net::hop_accept_ms(150, 30, 3), 150);             // nor beyond the budget
-    EXPECT_EQ(net::hop_accept_ms(300000, 2, 50), 10000);        // nor above 10 s
+    EXPECT_EQ(net::hop_accept_ms(9000, 10000, 50), 9000 / 8); // four levels
+    EXPECT_EQ(net::hop_accept_ms(1000, 30, 3), 200);          // never below 200 ms
+    EXPECT_EQ(net::hop_accept_ms(150, 30, 3), 150);           // nor beyond the budget
+    EXPECT_EQ(net::hop_accept_ms(300000, 2, 50), 10000);      // nor above 10 s
 }
 
 TEST(Forward, AHungHeadCostsOneHopTimeoutAndEveryNodeIsNamed) {
@@ -338,7 +356,7 @@ TEST(Forward, AHungHeadCostsOneHopTimeoutAndEveryNodeIsNamed) {
     EXPECT_NE(m["n10"].message.find("timed out"), std::string::npos) << m["n10"].message;
     // The rest of its part was sent again, split, once the hop timed out: one hop timeout in all,
     // far less than the forward's whole timeout.
-    EXPECT_GE(r.took.count(), hop - 2);  // (whole milliseconds)
+    EXPECT_GE(r.took.count(), hop - 2); // (whole milliseconds)
     EXPECT_LT(r.took.count(), 2 * hop) << "more than one hop timeout";
     for (const auto &[n, node] : c.nodes) EXPECT_EQ(node->requests, 1) << n;
 }
@@ -352,7 +370,7 @@ TEST(Forward, AHungNodeInsideTheTreeCostsItsParentOneHopTimeout) {
     expect_all_but(r, 30, "n4");
     // n0 forwards with 8/10 of its budget: its hop timeout is a share of that.
     int hop = net::hop_accept_ms(timeout * 8 / 10, 9, 3);
-    EXPECT_GE(r.took.count(), hop - 2);  // (whole milliseconds)
+    EXPECT_GE(r.took.count(), hop - 2); // (whole milliseconds)
     EXPECT_LT(r.took.count(), 2 * hop);
 }
 
@@ -402,7 +420,7 @@ TEST(Forward, UnknownAndRefusingNodesAreReportedAndSkipped) {
     asio::io_context io(1);
     FakeNode::Cluster c(io, 12);
     std::vector<std::string> nodes = names(12);
-    nodes.insert(nodes.begin() + 4, "ghost");  // the head of the second part: no address
+    nodes.insert(nodes.begin() + 4, "ghost"); // the head of the second part: no address
     // A port nobody listens on: n8 refuses at once.
     tcp::acceptor closed(io, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0));
     uint16_t dead_port = closed.local_endpoint().port();
@@ -415,11 +433,12 @@ TEST(Forward, UnknownAndRefusingNodesAreReportedAndSkipped) {
     };
     Round r;
     auto t0 = std::chrono::steady_clock::now();
-    net::forward(io, with_dead, nodes, 3, 2000, ping_message(), no_credential(), [&](std::vector<net::NodeOutcome> out) {
-        ++r.calls;
-        r.outcomes = std::move(out);
-        io.stop();
-    });
+    net::forward(io, with_dead, nodes, 3, 2000, ping_message(), no_credential(),
+                 [&](std::vector<net::NodeOutcome> out) {
+                     ++r.calls;
+                     r.outcomes = std::move(out);
+                     io.stop();
+                 });
     io.run_for(10s);
     auto took = std::chrono::steady_clock::now() - t0;
     ASSERT_EQ(r.calls, 1);
@@ -431,7 +450,7 @@ TEST(Forward, UnknownAndRefusingNodesAreReportedAndSkipped) {
     int ok = 0;
     for (const auto &[n, o] : m) ok += o.rc == 0;
     EXPECT_EQ(ok, 11);
-    EXPECT_LT(took, 1500ms);  // nothing waited for a timeout
+    EXPECT_LT(took, 1500ms); // nothing waited for a timeout
 }
 
 TEST(Forward, AtMostWidthMessagesAtATime) {
@@ -447,7 +466,7 @@ TEST(Forward, AtMostWidthMessagesAtATime) {
         for (const auto &[name, node] : c.nodes) n += node->requests;
         return n;
     };
-    std::vector<int> seen;  // messages received half-way through the first and second timeouts
+    std::vector<int> seen; // messages received half-way through the first and second timeouts
     asio::steady_timer t1(io, 150ms), t2(io, 450ms);
     t1.async_wait([&](boost::system::error_code) { seen.push_back(received()); });
     t2.async_wait([&](boost::system::error_code) { seen.push_back(received()); });
@@ -461,4 +480,4 @@ TEST(Forward, AtMostWidthMessagesAtATime) {
     EXPECT_EQ(received(), 20);
 }
 
-}  // namespace
+} // namespace

@@ -16,15 +16,15 @@ TEST(HopBudget, GrantsAtOnceWhileEnoughAreFree) {
     b.acquire(2, [&] { ++ran; });
     EXPECT_EQ(ran, 1);
     EXPECT_EQ(b.free_slots(), 2u);
-    b.acquire(2, [&] { ++ran; });  // 2 free: a two-level subtree may still start
+    b.acquire(2, [&] { ++ran; }); // 2 free: a two-level subtree may still start
     EXPECT_EQ(ran, 2);
-    b.acquire(2, [&] { ++ran; });  // 1 free: only a single node may take it
+    b.acquire(2, [&] { ++ran; }); // 1 free: only a single node may take it
     EXPECT_EQ(ran, 2);
     EXPECT_EQ(b.waiting(), 1u);
     b.acquire(1, [&] { ++ran; });
     EXPECT_EQ(ran, 3);
     EXPECT_EQ(b.free_slots(), 0u);
-    b.release();  // the single node is done: 1 free, not enough for the waiting two-level hop
+    b.release(); // the single node is done: 1 free, not enough for the waiting two-level hop
     EXPECT_EQ(ran, 3);
     b.release();
     EXPECT_EQ(ran, 4);
@@ -34,15 +34,15 @@ TEST(HopBudget, ParentsNeverStarveTheirChildren) {
     // Two slots; parents need two levels, each parent's child one. However the requests come,
     // every parent and every child runs.
     HopBudget b(2);
-    std::vector<std::function<void()>> finish;  // ends of the hops running now
+    std::vector<std::function<void()>> finish; // ends of the hops running now
     int parents_done = 0;
     std::function<void()> parent = [&] {
         b.acquire(2, [&] {
             // The parent's child: when it is done, so is the parent.
             b.acquire(1, [&] {
                 finish.push_back([&] {
-                    b.release();  // the child
-                    b.release();  // its parent
+                    b.release(); // the child
+                    b.release(); // its parent
                     ++parents_done;
                 });
             });

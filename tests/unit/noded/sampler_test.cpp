@@ -110,9 +110,7 @@ TEST(StepSampler, MaxRssOfAChildHolding100MB) {
 }
 
 TEST(StepSampler, CpuOfAChildBurningHalfASecond) {
-    pid_t child = spawn([] {
-        burn_user_cpu(500);
-    });
+    pid_t child = spawn([] { burn_user_cpu(500); });
     StepSampler s({{3, child}});
     std::vector<int32_t> pids{child};
     s.sample(pids);
@@ -127,7 +125,7 @@ TEST(StepSampler, CpuOfAChildBurningHalfASecond) {
     EXPECT_EQ(u.min_cpu_task, 3u);
     EXPECT_GE(u.min_cpu_usec, 300000u);
     EXPECT_GE(u.ave_cpu_usec, 300000u);
-    EXPECT_GT(u.max_rss, 0u);  // ru_maxrss at least
+    EXPECT_GT(u.max_rss, 0u); // ru_maxrss at least
 }
 
 TEST(StepSampler, AGrandchildCountsForItsTaskAndStaysThere) {
@@ -158,14 +156,14 @@ TEST(StepSampler, AGrandchildCountsForItsTaskAndStaysThere) {
     s.sample(std::vector<int32_t>{a, c});
     u = s.summary("n1");
     EXPECT_EQ(u.max_rss_task, 1u);
-    EXPECT_GE(u.ave_rss, 30 * kMiB);  // task 1's 60 MB over two tasks
+    EXPECT_GE(u.ave_rss, 30 * kMiB); // task 1's 60 MB over two tasks
     gate.open();
     reap(a);
     for (int i = 0; i < 200 && ::kill(c, 0) == 0; ++i) ::usleep(5000);
 }
 
 TEST(StepSampler, AnOrphanNoTaskOwnsCountsForTheLowestTask) {
-    ASSERT_EQ(::prctl(PR_SET_CHILD_SUBREAPER, 1), 0);  // the orphan comes back to this process
+    ASSERT_EQ(::prctl(PR_SET_CHILD_SUBREAPER, 1), 0); // the orphan comes back to this process
     Gate gate;
     PidReport report;
     pid_t a = spawn([&] { gate.child_ready_and_wait(); });
@@ -210,8 +208,8 @@ class StepSamplerFixture : public ::testing::Test {
               const char *io = nullptr) {
         auto d = dir_ / std::to_string(pid);
         std::filesystem::create_directories(d);
-        std::ofstream(d / "stat") << pid << " (my (odd) name) S " << ppid << " " << pid << " " << pid
-                                  << " 0 -1 4194560 100 0 0 0 " << utime << " " << stime
+        std::ofstream(d / "stat") << pid << " (my (odd) name) S " << ppid << " " << pid << " "
+                                  << pid << " 0 -1 4194560 100 0 0 0 " << utime << " " << stime
                                   << " 0 0 20 0 1 0 12345 " << vsize << " " << rss
                                   << " 18446744073709551615 1 1 0 0 0 0 0 0 0 0 0 0 17 0 0 0\n";
         if (io) std::ofstream(d / "io") << io;
@@ -225,10 +223,10 @@ TEST_F(StepSamplerFixture, ReadsStatAndIo) {
     proc(100, 1, hz * 2, hz / 2, 1 << 20, 256,
          "rchar: 1\nwchar: 2\nsyscr: 3\nsyscw: 4\nread_bytes: 4096\nwrite_bytes: 8192\n"
          "cancelled_write_bytes: 0\n");
-    proc(101, 100, hz, 0, 1 << 20, 100);  // no io file: no disk figures, no error
+    proc(101, 100, hz, 0, 1 << 20, 100); // no io file: no disk figures, no error
     proc(200, 1, 0, 0, 4096, 1);
     StepSampler s({{0, 100}, {1, 200}}, dir_.string());
-    s.sample(std::vector<int32_t>{100, 101, 200, 999});  // 999 has no files at all
+    s.sample(std::vector<int32_t>{100, 101, 200, 999}); // 999 has no files at all
     StepUsageSummary u = s.summary("n9");
     EXPECT_EQ(u.max_rss, 356 * page);
     EXPECT_EQ(u.max_rss_task, 0u);
@@ -250,7 +248,7 @@ TEST_F(StepSamplerFixture, ReadsStatAndIo) {
     EXPECT_EQ(s.summary("n9").user_cpu_usec, 3000000u);
     rusage ru{};
     ru.ru_utime.tv_sec = 9;
-    ru.ru_maxrss = 1024 * 1024;  // KiB: 1 GiB
+    ru.ru_maxrss = 1024 * 1024; // KiB: 1 GiB
     s.task_ended(1, ru);
     u = s.summary("n9");
     EXPECT_EQ(u.user_cpu_usec, 12000000u);
@@ -270,12 +268,12 @@ TEST_F(StepSamplerFixture, ContainerFiguresFoldIn) {
     c.cpu_user_usec = 4000000;
     c.oom_kills = 1;
     s.add_container(c);
-    c.max_mem_bytes = 2 * kMiB;  // counters only grow: a smaller figure changes nothing
+    c.max_mem_bytes = 2 * kMiB; // counters only grow: a smaller figure changes nothing
     c.oom_kills = 0;
     s.add_container(c);
     StepUsageSummary u = s.summary("n1");
     EXPECT_EQ(u.oom_kills, 1u);
-    EXPECT_EQ(u.max_rss, 5 * kMiB);  // at the peak, some task held at least half
+    EXPECT_EQ(u.max_rss, 5 * kMiB); // at the peak, some task held at least half
     EXPECT_EQ(u.user_cpu_usec, 4000000u);
     EXPECT_EQ(u.ave_cpu_usec, 2000000u);
 
@@ -293,5 +291,5 @@ TEST(StepSamplerEmpty, NoTasksNoFigures) {
     EXPECT_EQ(s.summary("n1"), StepUsageSummary{});
 }
 
-}  // namespace
-}  // namespace drover::noded
+} // namespace
+} // namespace drover::noded

@@ -195,7 +195,7 @@ AT(drover_acct_query, job_id_count, 16);
 AT(drover_acct_query, user_id, 20);
 AT(drover_acct_query, start_after, 24);
 AT(drover_acct_query, end_before, 32);
-AT(drover_acct_query, duplicates, 40);  // ABI 1.3
+AT(drover_acct_query, duplicates, 40); // ABI 1.3
 
 // ABI 1.3: step records (the last three members appended to the step while 1.3 was open) and the
 // ops that carry them.
@@ -308,7 +308,6 @@ static_assert(DROVER_ACCT_CLUSTER == 1 && DROVER_ACCT_ACCOUNT == 2 && DROVER_ACC
 static_assert(DROVER_INFINITE == 0xffffffffu && DROVER_NO_VAL == 0xfffffffeu);
 
 // The checks above run at compile time; this keeps the file visible in the test list.
-TEST(PluginAbiLayout, TablesKeepTheirOffsets)
-{
+TEST(PluginAbiLayout, TablesKeepTheirOffsets) {
     SUCCEED();
 }

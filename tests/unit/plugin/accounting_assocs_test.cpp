@@ -14,17 +14,23 @@ struct Rec {
     uint32_t kind = 0, level = 0;
     std::string name, cluster, account, user, partition, parent, description, organization, def;
     bool operator==(const Rec &) const = default;
-    drover_acct_assoc view() const
-    {
-        return {.struct_size = sizeof(drover_acct_assoc), .kind = kind, .name = str(name),
-                .cluster = str(cluster), .account = str(account), .user = str(user),
-                .partition = str(partition), .parent = str(parent), .description = str(description),
-                .organization = str(organization), .default_account = str(def), .admin_level = level};
+    drover_acct_assoc view() const {
+        return {.struct_size = sizeof(drover_acct_assoc),
+                .kind = kind,
+                .name = str(name),
+                .cluster = str(cluster),
+                .account = str(account),
+                .user = str(user),
+                .partition = str(partition),
+                .parent = str(parent),
+                .description = str(description),
+                .organization = str(organization),
+                .default_account = str(def),
+                .admin_level = level};
     }
 };
 
-std::ostream &operator<<(std::ostream &o, const Rec &r)
-{
+std::ostream &operator<<(std::ostream &o, const Rec &r) {
     return o << r.kind << ":" << r.name << "/" << r.cluster << "/" << r.account << "/" << r.user
              << "/" << r.partition << " parent=" << r.parent << " descr=" << r.description
              << " org=" << r.organization << " def=" << r.def << " level=" << r.level;
@@ -32,8 +38,8 @@ std::ostream &operator<<(std::ostream &o, const Rec &r)
 
 class AccountingAssocs : public StoreTest {
   protected:
-    int update(const std::vector<Rec> &puts, const std::vector<Rec> &removes, std::string *why = nullptr)
-    {
+    int update(const std::vector<Rec> &puts, const std::vector<Rec> &removes,
+               std::string *why = nullptr) {
         std::vector<drover_acct_assoc> pv, rv;
         for (const auto &r : puts) pv.push_back(r.view());
         for (const auto &r : removes) rv.push_back(r.view());
@@ -48,8 +54,7 @@ class AccountingAssocs : public StoreTest {
         return rc;
     }
 
-    std::vector<Rec> list()
-    {
+    std::vector<Rec> list() {
         std::vector<Rec> out;
         auto emit = [](void *arg, const drover_acct_assoc *a) -> int {
             auto t = [](drover_str s) { return std::string(s.ptr, s.len); };
@@ -70,22 +75,22 @@ class AccountingAssocs : public StoreTest {
     }
 
     const Rec cluster_{DROVER_ACCT_CLUSTER, 0, "local"};
-    const Rec account_{DROVER_ACCT_ACCOUNT, 0, "physics", "", "", "", "", "", "Physics dept", "sci"};
-    const Rec user_{DROVER_ACCT_USER, DROVER_ADMIN_OPERATOR, "alice", "", "", "", "", "", "", "", "physics"};
+    const Rec account_{DROVER_ACCT_ACCOUNT, 0,    "physics", "", "", "", "", "",
+                       "Physics dept",      "sci"};
+    const Rec user_{DROVER_ACCT_USER, DROVER_ADMIN_OPERATOR, "alice", "", "", "", "", "", "", "",
+                    "physics"};
     const Rec assoc_{DROVER_ACCT_ASSOC, 0, "", "local", "physics", "", "", "root"};
     const Rec user_assoc_{DROVER_ACCT_ASSOC, 0, "", "local", "physics", "alice", "gpu", "physics"};
 };
 
 using Recs = std::vector<Rec>;
 
-TEST_P(AccountingAssocs, PutsAndListsEveryMember)
-{
+TEST_P(AccountingAssocs, PutsAndListsEveryMember) {
     ASSERT_EQ(update({user_assoc_, assoc_, user_, account_, cluster_}, {}), DROVER_OK);
     EXPECT_EQ(list(), (Recs{cluster_, account_, user_, assoc_, user_assoc_}));
 }
 
-TEST_P(AccountingAssocs, APutReplacesByKeyAndRemovesGoFirst)
-{
+TEST_P(AccountingAssocs, APutReplacesByKeyAndRemovesGoFirst) {
     ASSERT_EQ(update({cluster_, account_, user_, assoc_, user_assoc_}, {}), DROVER_OK);
     Rec changed = user_;
     changed.def = "chem";
@@ -98,8 +103,7 @@ TEST_P(AccountingAssocs, APutReplacesByKeyAndRemovesGoFirst)
     ASSERT_EQ(update({}, {user_assoc_}), DROVER_OK);
 }
 
-TEST_P(AccountingAssocs, RecordsSurviveAReopen)
-{
+TEST_P(AccountingAssocs, RecordsSurviveAReopen) {
     ASSERT_EQ(update({cluster_, account_, user_}, {}), DROVER_OK);
     reopen();
     EXPECT_EQ(list(), (Recs{cluster_, account_, user_}));
@@ -108,5 +112,5 @@ TEST_P(AccountingAssocs, RecordsSurviveAReopen)
 INSTANTIATE_TEST_SUITE_P(Stores, AccountingAssocs, ::testing::Values("lmdb", "postgres"),
                          [](const auto &info) { return info.param; });
 
-}  // namespace
-}  // namespace drover::plugin::test
+} // namespace
+} // namespace drover::plugin::test

@@ -24,14 +24,12 @@ struct JobSpec {
 
 class PluginAccountingLmdb : public ::testing::Test {
   protected:
-    void SetUp() override
-    {
-        conf_.raw["accountingstorageloc"] = dir_ / "store/acct";  // created by the plugin
+    void SetUp() override {
+        conf_.raw["accountingstorageloc"] = dir_ / "store/acct"; // created by the plugin
         reopen();
     }
 
-    void reopen()
-    {
+    void reopen() {
         set_.reset();
         set_ = std::make_unique<PluginSet>(conf_, "ctld");
         set_->load("accounting/lmdb");
@@ -40,8 +38,7 @@ class PluginAccountingLmdb : public ::testing::Test {
     const Bound<drover_acct_ops> &acct() const { return set_->acct(); }
 
     void event(int ev, const JobSpec &s, uint32_t state, int64_t start = 0, int64_t end = 0,
-               const std::string &nodes = "")
-    {
+               const std::string &nodes = "") {
         drover_acct_job j{};
         j.struct_size = sizeof j;
         j.job_id = s.id;
@@ -61,8 +58,7 @@ class PluginAccountingLmdb : public ::testing::Test {
         ASSERT_EQ(acct().ops.job_event(acct().state, ev, &j, &err), DROVER_OK) << err.text;
     }
 
-    std::vector<Row> query(drover_acct_query q, int stop_after = 0)
-    {
+    std::vector<Row> query(drover_acct_query q, int stop_after = 0) {
         struct Sink {
             std::vector<Row> rows;
             int stop_after;
@@ -77,29 +73,24 @@ class PluginAccountingLmdb : public ::testing::Test {
         };
         q.struct_size = sizeof q;
         drover_error err{};
-        EXPECT_EQ(acct().ops.job_query(acct().state, &q, emit, &sink, &err), DROVER_OK)
-            << err.text;
+        EXPECT_EQ(acct().ops.job_query(acct().state, &q, emit, &sink, &err), DROVER_OK) << err.text;
         return sink.rows;
     }
 
-    static drover_acct_query any()
-    {
+    static drover_acct_query any() {
         drover_acct_query q{};
         q.user_id = DROVER_NO_VAL;
         return q;
     }
 
-    static std::vector<uint32_t> ids(const std::vector<Row> &rows)
-    {
+    static std::vector<uint32_t> ids(const std::vector<Row> &rows) {
         std::vector<uint32_t> out;
-        for (const auto &r : rows)
-            out.push_back(r.id);
+        for (const auto &r : rows) out.push_back(r.id);
         return out;
     }
 
     // Three jobs: 1 ran and ended, 2 is running, 3 is pending.
-    void record_history()
-    {
+    void record_history() {
         event(DROVER_ACCT_JOB_SUBMIT, jobs_[2], DROVER_JOB_PENDING);
         event(DROVER_ACCT_JOB_SUBMIT, jobs_[0], DROVER_JOB_PENDING);
         event(DROVER_ACCT_JOB_SUBMIT, jobs_[1], DROVER_JOB_PENDING);
@@ -119,8 +110,7 @@ class PluginAccountingLmdb : public ::testing::Test {
 
 using Ids = std::vector<uint32_t>;
 
-TEST_F(PluginAccountingLmdb, KeepsTheLatestRecordOfEachJobInIdOrder)
-{
+TEST_F(PluginAccountingLmdb, KeepsTheLatestRecordOfEachJobInIdOrder) {
     record_history();
     auto rows = query(any());
     ASSERT_EQ(ids(rows), (Ids{1, 2, 3}));
@@ -136,8 +126,7 @@ TEST_F(PluginAccountingLmdb, KeepsTheLatestRecordOfEachJobInIdOrder)
     EXPECT_EQ(rows[2].node_list, "");
 }
 
-TEST_F(PluginAccountingLmdb, FiltersByJobIdsAndUser)
-{
+TEST_F(PluginAccountingLmdb, FiltersByJobIdsAndUser) {
     record_history();
     auto q = any();
     const uint32_t wanted[] = {3, 1, 99, 3};
@@ -151,37 +140,33 @@ TEST_F(PluginAccountingLmdb, FiltersByJobIdsAndUser)
     EXPECT_EQ(ids(query(q)), Ids{});
 }
 
-TEST_F(PluginAccountingLmdb, FiltersByTimeWindow)
-{
+TEST_F(PluginAccountingLmdb, FiltersByTimeWindow) {
     record_history();
     auto q = any();
-    q.start_after = 500;  // job 1 ended at 400; 2 and 3 have not ended
+    q.start_after = 500; // job 1 ended at 400; 2 and 3 have not ended
     EXPECT_EQ(ids(query(q)), (Ids{2, 3}));
     q.start_after = 400;
     EXPECT_EQ(ids(query(q)), (Ids{1, 2, 3}));
     q = any();
-    q.end_before = 250;  // submitted by then: 1 and 2
+    q.end_before = 250; // submitted by then: 1 and 2
     EXPECT_EQ(ids(query(q)), (Ids{1, 2}));
     q.start_after = 401;
     EXPECT_EQ(ids(query(q)), (Ids{2}));
 }
 
-TEST_F(PluginAccountingLmdb, StopsWhenEmitAsks)
-{
+TEST_F(PluginAccountingLmdb, StopsWhenEmitAsks) {
     record_history();
     EXPECT_EQ(ids(query(any(), 2)), (Ids{1, 2}));
 }
 
-TEST_F(PluginAccountingLmdb, RecordsSurviveAReopen)
-{
+TEST_F(PluginAccountingLmdb, RecordsSurviveAReopen) {
     record_history();
     reopen();
     EXPECT_EQ(ids(query(any())), (Ids{1, 2, 3}));
     EXPECT_TRUE(std::filesystem::exists(dir_ / "store/acct/data.mdb"));
 }
 
-TEST_F(PluginAccountingLmdb, RefusesAnUnknownEvent)
-{
+TEST_F(PluginAccountingLmdb, RefusesAnUnknownEvent) {
     drover_acct_job j{};
     j.struct_size = sizeof j;
     j.job_id = 9;
@@ -190,8 +175,7 @@ TEST_F(PluginAccountingLmdb, RefusesAnUnknownEvent)
     EXPECT_STREQ(err.text, "job 9: unknown accounting event 42");
 }
 
-TEST_F(PluginAccountingLmdb, DefaultsToStateSaveLocation)
-{
+TEST_F(PluginAccountingLmdb, DefaultsToStateSaveLocation) {
     set_.reset();
     conf_.raw.erase("accountingstorageloc");
     conf_.raw["statesavelocation"] = dir_ / "state";
@@ -201,5 +185,5 @@ TEST_F(PluginAccountingLmdb, DefaultsToStateSaveLocation)
     EXPECT_EQ(ids(query(any())), (Ids{1}));
 }
 
-}  // namespace
-}  // namespace drover::plugin::test
+} // namespace
+} // namespace drover::plugin::test

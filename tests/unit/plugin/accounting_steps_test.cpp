@@ -16,16 +16,15 @@ namespace {
 // One callback, in the order it came: "job 3" or "step 3.4294967291".
 struct Seen {
     std::vector<std::string> order;
-    std::vector<drover_acct_step> steps;  // numbers only (strings copied below)
+    std::vector<drover_acct_step> steps; // numbers only (strings copied below)
     std::vector<std::vector<std::string>> texts;
-    int stop_at = 0;  // stop after this many callbacks (0: never)
+    int stop_at = 0; // stop after this many callbacks (0: never)
 };
 
 class AccountingSteps : public StoreTest {
   protected:
     void job(uint32_t id, uint32_t user, int64_t end, int event = DROVER_ACCT_JOB_END,
-             uint32_t state = DROVER_NO_VAL)
-    {
+             uint32_t state = DROVER_NO_VAL) {
         drover_acct_job j{};
         j.struct_size = sizeof j;
         j.job_id = id;
@@ -42,8 +41,7 @@ class AccountingSteps : public StoreTest {
     }
 
     // A step with every member set from its ids, so that a round trip can be checked whole.
-    drover_acct_step step(uint32_t job, uint32_t id, bool ended)
-    {
+    drover_acct_step step(uint32_t job, uint32_t id, bool ended) {
         drover_acct_step s{};
         s.struct_size = sizeof s;
         s.job_id = job;
@@ -60,10 +58,10 @@ class AccountingSteps : public StoreTest {
         s.end_time = ended ? 180 : 0;
         s.cancelled_by = DROVER_NO_VAL;
         s.max_rss_task = 3;
-        s.max_rss = uint64_t{5} << 40;  // past 32 bits: held whole
+        s.max_rss = uint64_t{5} << 40; // past 32 bits: held whole
         s.ave_rss = 1000;
         s.max_rss_node = str(node_a_);
-        s.max_vsize = ~uint64_t{0} - 7;  // past int64: held as its bits
+        s.max_vsize = ~uint64_t{0} - 7; // past int64: held as its bits
         s.ave_vsize = 2000;
         s.max_vsize_node = str(node_b_);
         s.ave_cpu_usec = 3000;
@@ -80,14 +78,12 @@ class AccountingSteps : public StoreTest {
         return s;
     }
 
-    void record(int event, const drover_acct_step &s)
-    {
+    void record(int event, const drover_acct_step &s) {
         drover_error err{};
         ASSERT_EQ(acct().ops.step_event(acct().state, event, &s, &err), DROVER_OK) << err.text;
     }
 
-    Seen query(drover_acct_query q, bool with_steps = true, int stop_at = 0)
-    {
+    Seen query(drover_acct_query q, bool with_steps = true, int stop_at = 0) {
         Seen seen;
         seen.stop_at = stop_at;
         auto emit = [](void *arg, const drover_acct_job *j) -> int {
@@ -108,15 +104,14 @@ class AccountingSteps : public StoreTest {
         };
         q.struct_size = sizeof q;
         drover_error err{};
-        EXPECT_EQ(acct().ops.job_step_query(acct().state, &q, emit, with_steps ? +step_emit : nullptr,
-                                            &seen, &err),
+        EXPECT_EQ(acct().ops.job_step_query(acct().state, &q, emit,
+                                            with_steps ? +step_emit : nullptr, &seen, &err),
                   DROVER_OK)
             << err.text;
         return seen;
     }
 
-    static drover_acct_query any()
-    {
+    static drover_acct_query any() {
         drover_acct_query q{};
         q.user_id = DROVER_NO_VAL;
         return q;
@@ -124,8 +119,7 @@ class AccountingSteps : public StoreTest {
 
     // Jobs 1 (two steps and a batch step, ended), 2 (no steps, still running), 3 (one step,
     // another user's).
-    void history()
-    {
+    void history() {
         job(1, 1000, 200);
         job(2, 1000, 0);
         job(3, 1001, 300);
@@ -143,8 +137,7 @@ class AccountingSteps : public StoreTest {
 
 using Order = std::vector<std::string>;
 
-TEST_P(AccountingSteps, EachJobIsFollowedByItsSteps)
-{
+TEST_P(AccountingSteps, EachJobIsFollowedByItsSteps) {
     history();
     const std::string batch = std::to_string(DROVER_STEP_BATCH);
     EXPECT_EQ(query(any()).order, (Order{"job 1", "step 1.0", "step 1.1", "step 1." + batch,
@@ -163,8 +156,7 @@ TEST_P(AccountingSteps, EachJobIsFollowedByItsSteps)
     EXPECT_EQ(jobs_only.order, (Order{"job 1", "job 2", "job 3"}));
 }
 
-TEST_P(AccountingSteps, AStepEventReplacesTheStepsRecordWhole)
-{
+TEST_P(AccountingSteps, AStepEventReplacesTheStepsRecordWhole) {
     history();
     auto q = any();
     const uint32_t one[] = {1};
@@ -172,7 +164,7 @@ TEST_P(AccountingSteps, AStepEventReplacesTheStepsRecordWhole)
     q.job_id_count = 1;
     Seen seen = query(q);
     ASSERT_EQ(seen.steps.size(), 3u);
-    const drover_acct_step &s = seen.steps[0];  // 1.0, started then ended
+    const drover_acct_step &s = seen.steps[0]; // 1.0, started then ended
     const drover_acct_step want = step(1, 0, true);
     EXPECT_EQ(s.step_id, 0u);
     EXPECT_EQ(s.nodes, want.nodes);
@@ -197,16 +189,15 @@ TEST_P(AccountingSteps, AStepEventReplacesTheStepsRecordWhole)
     EXPECT_EQ(s.max_disk_write, want.max_disk_write);
     EXPECT_EQ(s.ave_disk_read, want.ave_disk_read);
     EXPECT_EQ(s.ave_disk_write, want.ave_disk_write);
-    EXPECT_EQ(seen.texts[0], (std::vector<std::string>{"hostname", "n[1-2]", "n1", "n2", "n1",
-                                                        "n2", "cpu=16,mem=8G,node=2"}));
+    EXPECT_EQ(seen.texts[0], (std::vector<std::string>{"hostname", "n[1-2]", "n1", "n2", "n1", "n2",
+                                                       "cpu=16,mem=8G,node=2"}));
     // The batch step was only started: its record says so.
     EXPECT_EQ(seen.steps[2].step_id, DROVER_STEP_BATCH);
     EXPECT_EQ(seen.steps[2].state, static_cast<uint32_t>(DROVER_JOB_RUNNING));
     EXPECT_EQ(seen.steps[2].end_time, 0);
 }
 
-TEST_P(AccountingSteps, FiltersApplyToTheJobAndItsSteps)
-{
+TEST_P(AccountingSteps, FiltersApplyToTheJobAndItsSteps) {
     history();
     auto q = any();
     q.user_id = 1001;
@@ -217,59 +208,55 @@ TEST_P(AccountingSteps, FiltersApplyToTheJobAndItsSteps)
     q.job_id_count = 2;
     EXPECT_EQ(query(q).order, (Order{"job 2", "job 3", "step 3.0"}));
     q = any();
-    q.start_after = 250;  // job 1 ended at 200: neither it nor its steps
+    q.start_after = 250; // job 1 ended at 200: neither it nor its steps
     EXPECT_EQ(query(q).order, (Order{"job 2", "job 3", "step 3.0"}));
 }
 
-TEST_P(AccountingSteps, StopsWhenAStepCallbackAsks)
-{
+TEST_P(AccountingSteps, StopsWhenAStepCallbackAsks) {
     history();
     EXPECT_EQ(query(any(), true, 2).order, (Order{"job 1", "step 1.0"}));
 }
 
-TEST_P(AccountingSteps, StepsSurviveAReopen)
-{
+TEST_P(AccountingSteps, StepsSurviveAReopen) {
     history();
     reopen();
     EXPECT_EQ(query(any()).steps.size(), 4u);
 }
 
-TEST_P(AccountingSteps, RefusesAnUnknownStepEvent)
-{
+TEST_P(AccountingSteps, RefusesAnUnknownStepEvent) {
     drover_acct_step s = step(9, 0, true);
     drover_error err{};
     EXPECT_EQ(acct().ops.step_event(acct().state, DROVER_ACCT_JOB_END, &s, &err), DROVER_EINVAL);
     EXPECT_STREQ(err.text, "step 9.0: unknown accounting event 3");
 }
 
-TEST_P(AccountingSteps, AStepOfAJobWithoutARecordIsKeptUntilTheJobComes)
-{
+TEST_P(AccountingSteps, AStepOfAJobWithoutARecordIsKeptUntilTheJobComes) {
     record(DROVER_ACCT_STEP_END, step(5, 0, true));
     EXPECT_EQ(query(any()).order, Order{});
     job(5, 1000, 200);
     EXPECT_EQ(query(any()).order, (Order{"job 5", "step 5.0"}));
 }
 
-TEST_P(AccountingSteps, ARequeuedJobsEarlierRunsAreKeptAndShownWithDuplicates)
-{
-    constexpr uint32_t kRequeued = 0x400;  // REQUEUED over PENDING, as the core records it
+TEST_P(AccountingSteps, ARequeuedJobsEarlierRunsAreKeptAndShownWithDuplicates) {
+    constexpr uint32_t kRequeued = 0x400; // REQUEUED over PENDING, as the core records it
     job(7, 1000, 0, DROVER_ACCT_JOB_SUBMIT, DROVER_JOB_PENDING);
     job(7, 1000, 0, DROVER_ACCT_JOB_START, DROVER_JOB_RUNNING);
     record(DROVER_ACCT_STEP_END, step(7, DROVER_STEP_BATCH, true));
-    job(7, 1000, 150, DROVER_ACCT_JOB_END, kRequeued);        // run 1 ends, requeued
-    job(7, 1000, 0, DROVER_ACCT_JOB_SUBMIT, DROVER_JOB_PENDING);  // run 2
+    job(7, 1000, 150, DROVER_ACCT_JOB_END, kRequeued);           // run 1 ends, requeued
+    job(7, 1000, 0, DROVER_ACCT_JOB_SUBMIT, DROVER_JOB_PENDING); // run 2
     job(7, 1000, 0, DROVER_ACCT_JOB_START, DROVER_JOB_RUNNING);
     record(DROVER_ACCT_STEP_START, step(7, 0, false));
-    job(7, 1000, 190, DROVER_ACCT_JOB_END, kRequeued);        // run 2 ends, requeued
-    job(7, 1000, 0, DROVER_ACCT_JOB_SUBMIT, DROVER_JOB_PENDING);  // run 3, pending
-    job(8, 1000, 0, DROVER_ACCT_JOB_SUBMIT, DROVER_JOB_PENDING);  // submitted once: not archived
+    job(7, 1000, 190, DROVER_ACCT_JOB_END, kRequeued);           // run 2 ends, requeued
+    job(7, 1000, 0, DROVER_ACCT_JOB_SUBMIT, DROVER_JOB_PENDING); // run 3, pending
+    job(8, 1000, 0, DROVER_ACCT_JOB_SUBMIT, DROVER_JOB_PENDING); // submitted once: not archived
     const std::string batch = std::to_string(DROVER_STEP_BATCH);
     // Without duplicates: the current run only, with no steps yet.
     EXPECT_EQ(query(any()).order, (Order{"job 7", "job 8"}));
     auto q = any();
     q.duplicates = 1;
     Seen all = query(q);
-    EXPECT_EQ(all.order, (Order{"job 7", "step 7." + batch, "job 7", "step 7.0", "job 7", "job 8"}));
+    EXPECT_EQ(all.order,
+              (Order{"job 7", "step 7." + batch, "job 7", "step 7.0", "job 7", "job 8"}));
     const uint32_t seven[] = {7};
     q.job_ids = seven;
     q.job_id_count = 1;
@@ -281,8 +268,7 @@ TEST_P(AccountingSteps, ARequeuedJobsEarlierRunsAreKeptAndShownWithDuplicates)
     EXPECT_EQ(query(q).order, (Order{"job 7", "step 7.0", "job 7", "job 8"}));
 }
 
-TEST_P(AccountingSteps, EarlierRunsCarryTheirState)
-{
+TEST_P(AccountingSteps, EarlierRunsCarryTheirState) {
     job(7, 1000, 150, DROVER_ACCT_JOB_END, 0x400);
     job(7, 1000, 0, DROVER_ACCT_JOB_SUBMIT, DROVER_JOB_PENDING);
     struct States {
@@ -303,5 +289,5 @@ TEST_P(AccountingSteps, EarlierRunsCarryTheirState)
 INSTANTIATE_TEST_SUITE_P(Stores, AccountingSteps, ::testing::Values("lmdb", "postgres"),
                          [](const auto &info) { return info.param; });
 
-}  // namespace
-}  // namespace drover::plugin::test
+} // namespace
+} // namespace drover::plugin::test

@@ -19,18 +19,15 @@ namespace fs = std::filesystem;
 
 const std::string kFixtures = DROVER_TEST_CGROUP_FIXTURES;
 
-std::string fixture(const std::string &name)
-{
+std::string fixture(const std::string &name) {
     auto text = read_file(kFixtures + "/" + name);
-    if (!text)
-        throw std::runtime_error("missing fixture " + name);
+    if (!text) throw std::runtime_error("missing fixture " + name);
     return *text;
 }
 
-TEST(CgroupFiles, MountsOfAV1Host)
-{
+TEST(CgroupFiles, MountsOfAV1Host) {
     Mounts m = parse_mounts(fixture("mounts_v1"), "/sys/fs/cgroup");
-    EXPECT_FALSE(m.v2);  // the cgroup2 at .../unified is not at the mountpoint
+    EXPECT_FALSE(m.v2); // the cgroup2 at .../unified is not at the mountpoint
     EXPECT_EQ(m.v1.at("freezer"), "/sys/fs/cgroup/freezer");
     EXPECT_EQ(m.v1.at("memory"), "/sys/fs/cgroup/memory");
     EXPECT_EQ(m.v1.at("cpuacct"), "/sys/fs/cgroup/cpu,cpuacct");
@@ -39,11 +36,11 @@ TEST(CgroupFiles, MountsOfAV1Host)
     EXPECT_EQ(m.v1.count("name=systemd"), 0u);
     // A freezer mounted outside the mountpoint does not count.
     EXPECT_TRUE(parse_mounts(fixture("mounts_v1"), "/elsewhere/x").v1.empty());
-    EXPECT_EQ(parse_mounts(fixture("mounts_v1"), "/elsewhere").v1.at("freezer"), "/elsewhere/freezer");
+    EXPECT_EQ(parse_mounts(fixture("mounts_v1"), "/elsewhere").v1.at("freezer"),
+              "/elsewhere/freezer");
 }
 
-TEST(CgroupFiles, MountsOfAV2Host)
-{
+TEST(CgroupFiles, MountsOfAV2Host) {
     Mounts m = parse_mounts(fixture("mounts_v2"), "/sys/fs/cgroup");
     EXPECT_TRUE(m.v2);
     EXPECT_TRUE(m.v1.empty());
@@ -54,8 +51,7 @@ TEST(CgroupFiles, MountsOfAV2Host)
     EXPECT_FALSE(lists_word("", "memory"));
 }
 
-TEST(CgroupFiles, CountsAndKeyedLines)
-{
+TEST(CgroupFiles, CountsAndKeyedLines) {
     EXPECT_EQ(parse_count("9223372036854771712\n"), 9223372036854771712u);
     EXPECT_EQ(parse_count("max\n"), std::nullopt);
     EXPECT_EQ(parse_count(""), std::nullopt);
@@ -69,16 +65,15 @@ TEST(CgroupFiles, CountsAndKeyedLines)
     EXPECT_TRUE(parse_pids("").empty());
 }
 
-TEST(CgroupFiles, DiskBytes)
-{
-    EXPECT_EQ(parse_blkio_bytes(fixture("v1_blkio.throttle.io_service_bytes")), (IoBytes{4196, 1024}));
+TEST(CgroupFiles, DiskBytes) {
+    EXPECT_EQ(parse_blkio_bytes(fixture("v1_blkio.throttle.io_service_bytes")),
+              (IoBytes{4196, 1024}));
     EXPECT_EQ(parse_blkio_bytes("Total 0\n"), (IoBytes{}));
     EXPECT_EQ(parse_io_stat(fixture("v2_io.stat")), (IoBytes{1048577, 2050}));
     EXPECT_EQ(parse_io_stat(""), (IoBytes{}));
 }
 
-TEST(CgroupFiles, StepNames)
-{
+TEST(CgroupFiles, StepNames) {
     EXPECT_EQ(step_path({7, DROVER_STEP_BATCH}), "job_7/step_batch");
     EXPECT_EQ(step_path({7, DROVER_STEP_EXTERN}), "job_7/step_extern");
     EXPECT_EQ(step_path({7, 0}), "job_7/step_0");
@@ -91,8 +86,7 @@ TEST(CgroupFiles, StepNames)
 // A directory laid out as a mounted hierarchy, with control files as plain files.
 class FakeHierarchy : public ::testing::Test {
   protected:
-    void SetUp() override
-    {
+    void SetUp() override {
         root_ = fs::temp_directory_path() / ("drover-cgfiles-test-" + std::to_string(::getpid()));
         fs::create_directories(root_);
         settings_.mountpoint = root_.string();
@@ -105,20 +99,17 @@ class FakeHierarchy : public ::testing::Test {
     void TearDown() override { fs::remove_all(root_); }
 
     // Writes name under dir (relative to the root) with text ("" = an empty control file).
-    void file(const std::string &dir, const std::string &name, const std::string &text = "")
-    {
+    void file(const std::string &dir, const std::string &name, const std::string &text = "") {
         fs::create_directories(root_ / dir);
         std::ofstream(root_ / dir / name) << text;
     }
-    std::string content(const std::string &path)
-    {
+    std::string content(const std::string &path) {
         std::ifstream in(root_ / path);
         std::stringstream ss;
         ss << in.rdbuf();
         return ss.str();
     }
-    drover_cont_limits limits(uint64_t mem, const std::string &cpus)
-    {
+    drover_cont_limits limits(uint64_t mem, const std::string &cpus) {
         cpus_ = cpus;
         return drover_cont_limits{sizeof(drover_cont_limits), mem, {cpus_.data(), cpus_.size()}};
     }
@@ -129,11 +120,9 @@ class FakeHierarchy : public ::testing::Test {
     const Step step_{7, 0};
 };
 
-TEST_F(FakeHierarchy, V2LimitsAndUsage)
-{
+TEST_F(FakeHierarchy, V2LimitsAndUsage) {
     const std::string dir = "drover/c1/n1/job_7/step_0";
-    for (const char *f : {"memory.max", "memory.swap.max", "cpuset.cpus"})
-        file(dir, f);
+    for (const char *f : {"memory.max", "memory.swap.max", "cpuset.cpus"}) file(dir, f);
     file(dir, "memory.current", "1000\n");
     file(dir, "memory.peak", "5000\n");
     file(dir, "cgroup.procs", fixture("v1_cgroup.procs"));
@@ -176,12 +165,12 @@ TEST_F(FakeHierarchy, V2LimitsAndUsage)
         FAIL() << "no error";
     } catch (const Error &e) {
         EXPECT_EQ(e.code(), DROVER_ENOENT);
-        EXPECT_NE(std::string(e.what()).find("drover/c1/n1/job_8/step_0"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("drover/c1/n1/job_8/step_0"), std::string::npos)
+            << e.what();
     }
 }
 
-TEST_F(FakeHierarchy, V2WithoutConstraintsSetsNoLimit)
-{
+TEST_F(FakeHierarchy, V2WithoutConstraintsSetsNoLimit) {
     settings_.constrain_ram = settings_.constrain_cores = false;
     const std::string dir = "drover/c1/n1/job_7/step_0";
     file(dir, "memory.max");
@@ -191,8 +180,7 @@ TEST_F(FakeHierarchy, V2WithoutConstraintsSetsNoLimit)
     EXPECT_EQ(content(dir + "/cpuset.cpus"), "");
 }
 
-TEST_F(FakeHierarchy, V1LimitsAndUsage)
-{
+TEST_F(FakeHierarchy, V1LimitsAndUsage) {
     const std::string step = "/drover/c1/n1/job_7/step_0";
     file("freezer" + step, "cgroup.procs", "99\n");
     file("memory" + step, "memory.limit_in_bytes");
@@ -201,14 +189,15 @@ TEST_F(FakeHierarchy, V1LimitsAndUsage)
     file("memory" + step, "memory.max_usage_in_bytes", "8192\n");
     file("memory" + step, "memory.oom_control", fixture("v1_memory.oom_control"));
     file("cpuset" + step, "cpuset.cpus");
-    file("cpuacct" + step, "cpuacct.stat", fixture("v1_cpuacct.stat"));  // no usage_user: ticks
+    file("cpuacct" + step, "cpuacct.stat", fixture("v1_cpuacct.stat")); // no usage_user: ticks
     file("blkio" + step, "blkio.throttle.io_service_bytes",
          fixture("v1_blkio.throttle.io_service_bytes"));
     std::vector<std::pair<std::string, std::string>> dirs;
     for (const char *c : {"blkio", "cpuacct", "cpuset", "memory", "freezer"})
         dirs.emplace_back(c, (root_ / c).string());
     auto tree = make_tree_v1(settings_, dirs);
-    EXPECT_EQ(tree->describe(), "cgroup v1 (freezer memory cpuset cpuacct blkio) under " + root_.string());
+    EXPECT_EQ(tree->describe(),
+              "cgroup v1 (freezer memory cpuset cpuacct blkio) under " + root_.string());
 
     tree->limit(step_, limits(100 << 20, "1"));
     EXPECT_EQ(content("memory" + step + "/memory.limit_in_bytes"), std::to_string(50 << 20));
@@ -228,15 +217,14 @@ TEST_F(FakeHierarchy, V1LimitsAndUsage)
     EXPECT_EQ(u.disk_read_bytes, 4196u);
     EXPECT_EQ(u.disk_write_bytes, 1024u);
 
-    file("cpuacct" + step, "cpuacct.usage_user", "2000000000\n");  // ns
+    file("cpuacct" + step, "cpuacct.usage_user", "2000000000\n"); // ns
     file("cpuacct" + step, "cpuacct.usage_sys", "1000\n");
     tree->usage(step_, u);
     EXPECT_EQ(u.cpu_user_usec, 2000000u);
     EXPECT_EQ(u.cpu_sys_usec, 1u);
 }
 
-TEST(CgroupSettings, MemoryLimitIsAllowedRamSpacePercent)
-{
+TEST(CgroupSettings, MemoryLimitIsAllowedRamSpacePercent) {
     Settings s;
     EXPECT_EQ(s.memory_limit(1000), 1000u);
     s.allowed_ram_percent = 101.5;
@@ -248,5 +236,5 @@ TEST(CgroupSettings, MemoryLimitIsAllowedRamSpacePercent)
     EXPECT_TRUE(s.limits_memory());
 }
 
-}  // namespace
-}  // namespace drover::cgroup
+} // namespace
+} // namespace drover::cgroup

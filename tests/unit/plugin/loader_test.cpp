@@ -10,14 +10,12 @@
 namespace drover::plugin::test {
 namespace {
 
-std::string abi(int major, int minor)
-{
+std::string abi(int major, int minor) {
     return std::to_string(major) + "." + std::to_string(minor);
 }
 
 // The one line PluginSet::load_file throws for file (in tests/plugins/lib) loaded as id.
-std::string refusal(const std::string &file, const std::string &id)
-{
+std::string refusal(const std::string &file, const std::string &id) {
     Config conf;
     PluginSet set(conf, "ctld");
     try {
@@ -29,8 +27,7 @@ std::string refusal(const std::string &file, const std::string &id)
 }
 
 // "no_such_file.so" -> "NoSuchFile" (GoogleTest names have no underscores).
-std::string test_name(const std::string &file)
-{
+std::string test_name(const std::string &file) {
     std::string name;
     bool upper = true;
     for (char c : file.substr(0, file.find('.'))) {
@@ -47,13 +44,12 @@ std::string test_name(const std::string &file)
 struct Refusal {
     const char *file;
     const char *id;
-    std::string expected;  // after "<path>: "
+    std::string expected; // after "<path>: "
 };
 
 class PluginLoaderRefuses : public ::testing::TestWithParam<Refusal> {};
 
-TEST_P(PluginLoaderRefuses, WithOneExactLine)
-{
+TEST_P(PluginLoaderRefuses, WithOneExactLine) {
     const Refusal &r = GetParam();
     const std::string path = kTestPluginDir + "/" + r.file;
     EXPECT_EQ(refusal(r.file, r.id), path + ": " + r.expected);
@@ -95,8 +91,7 @@ INSTANTIATE_TEST_SUITE_P(
                 "is select/future, expected select/other_name"}),
     [](const ::testing::TestParamInfo<Refusal> &info) { return test_name(info.param.file); });
 
-TEST(PluginLoader, RefusesMalformedIdsAndUnknownTypes)
-{
+TEST(PluginLoader, RefusesMalformedIdsAndUnknownTypes) {
     Config conf;
     PluginSet set(conf, "ctld");
     EXPECT_THROW(
@@ -123,8 +118,7 @@ TEST(PluginLoader, RefusesMalformedIdsAndUnknownTypes)
         LoadError);
 }
 
-TEST(PluginLoader, SaysWhereItLookedForAMissingPlugin)
-{
+TEST(PluginLoader, SaysWhereItLookedForAMissingPlugin) {
     Config conf;
     conf.plugin_dir = "/nonexistent/a::/nonexistent/b";
     PluginSet set(conf, "ctld");
@@ -138,8 +132,7 @@ TEST(PluginLoader, SaysWhereItLookedForAMissingPlugin)
     }
 }
 
-TEST(PluginLoader, SearchesTheBuildTreeThenTheInstallTreeByDefault)
-{
+TEST(PluginLoader, SearchesTheBuildTreeThenTheInstallTreeByDefault) {
     Config conf;
     PluginSet set(conf, "ctld");
     EXPECT_EQ(set.search_dirs(),
@@ -148,14 +141,12 @@ TEST(PluginLoader, SearchesTheBuildTreeThenTheInstallTreeByDefault)
     EXPECT_EQ(set.select().path, kRealPluginDir + "/select_linear.so");
 }
 
-TEST(PluginLoader, NamesFilesAsSlurmDoes)
-{
+TEST(PluginLoader, NamesFilesAsSlurmDoes) {
     EXPECT_EQ(plugin_file_name("select/linear"), "select_linear.so");
     EXPECT_EQ(plugin_file_name("proctrack/pgid"), "proctrack_pgid.so");
 }
 
-TEST(PluginLoader, LoadsAPluginWithALongerTableAndIgnoresTheExtraOp)
-{
+TEST(PluginLoader, LoadsAPluginWithALongerTableAndIgnoresTheExtraOp) {
     Config conf;
     PluginSet set(conf, "ctld");
     set.load_file(kTestPluginDir + "/future_select.so", "select/future");
@@ -169,8 +160,7 @@ TEST(PluginLoader, LoadsAPluginWithALongerTableAndIgnoresTheExtraOp)
     EXPECT_EQ(b.ops.job_cpus_on_node(b.state, 1, 0), 7u);
 }
 
-TEST(PluginLoader, LoadsAPluginWithAShorterTableAndTheMissingOpIsNull)
-{
+TEST(PluginLoader, LoadsAPluginWithAShorterTableAndTheMissingOpIsNull) {
     Config conf;
     PluginSet set(conf, "ctld");
     set.load_file(kTestPluginDir + "/old_select.so", "select/old");
@@ -182,8 +172,7 @@ TEST(PluginLoader, LoadsAPluginWithAShorterTableAndTheMissingOpIsNull)
     EXPECT_EQ(b.ops.job_test(b.state, nullptr, {}, 0, nullptr, nullptr), DROVER_EBUSY);
 }
 
-TEST(PluginLoader, LoadsAnAccountingPluginFromSdk13WithoutNodeEvents)
-{
+TEST(PluginLoader, LoadsAnAccountingPluginFromSdk13WithoutNodeEvents) {
     Config conf;
     PluginSet set(conf, "ctld");
     set.load_file(kTestPluginDir + "/old_accounting.so", "accounting/old");
@@ -196,8 +185,7 @@ TEST(PluginLoader, LoadsAnAccountingPluginFromSdk13WithoutNodeEvents)
     EXPECT_EQ(b.ops.job_event(b.state, DROVER_ACCT_JOB_SUBMIT, nullptr, nullptr), DROVER_OK);
 }
 
-TEST(PluginLoader, RefusesASecondPluginOfTheSameType)
-{
+TEST(PluginLoader, RefusesASecondPluginOfTheSameType) {
     Config conf;
     PluginSet set(conf, "ctld");
     set.load_file(kTestPluginDir + "/future_select.so", "select/future");
@@ -210,11 +198,10 @@ TEST(PluginLoader, RefusesASecondPluginOfTheSameType)
                                              "(select/future from " + kTestPluginDir +
                                              "/future_select.so)");
     }
-    EXPECT_EQ(set.select().id, "select/future");  // the first one is untouched
+    EXPECT_EQ(set.select().id, "select/future"); // the first one is untouched
 }
 
-TEST(PluginLoader, AFailedLoadLeavesNothingBound)
-{
+TEST(PluginLoader, AFailedLoadLeavesNothingBound) {
     Config conf;
     PluginSet set(conf, "ctld");
     EXPECT_THROW(set.load_file(kTestPluginDir + "/init_fails.so", "select/init_fails"), LoadError);
@@ -223,8 +210,7 @@ TEST(PluginLoader, AFailedLoadLeavesNothingBound)
     EXPECT_TRUE(set.select());
 }
 
-TEST(PluginLoader, GivesTheHostApiAndFinisInReverseLoadOrder)
-{
+TEST(PluginLoader, GivesTheHostApiAndFinisInReverseLoadOrder) {
     TempDir dir;
     Config conf;
     conf.raw["testpluginlog"] = dir / "log";
@@ -244,15 +230,14 @@ TEST(PluginLoader, GivesTheHostApiAndFinisInReverseLoadOrder)
                           "fini select/order\n");
 }
 
-TEST(PluginLoader, LoadsEveryInTreePluginByIdAndMapsSlurmNames)
-{
+TEST(PluginLoader, LoadsEveryInTreePluginByIdAndMapsSlurmNames) {
     TempDir dir;
     Config conf = real_plugin_config();
     conf.raw["accountingstorageloc"] = dir / "acct";
     PluginSet set(conf, "ctld");
     set.load("select/linear");
     set.load("sched/builtin");
-    set.load("accounting_storage/lmdb");  // Slurm's spelling of the type
+    set.load("accounting_storage/lmdb"); // Slurm's spelling of the type
     set.load("switch/none");
     set.load("proctrack/pgid");
     EXPECT_EQ(set.select().id, "select/linear");
@@ -264,5 +249,5 @@ TEST(PluginLoader, LoadsEveryInTreePluginByIdAndMapsSlurmNames)
     EXPECT_EQ(set.acct().path, kRealPluginDir + "/accounting_lmdb.so");
 }
 
-}  // namespace
-}  // namespace drover::plugin::test
+} // namespace
+} // namespace drover::plugin::test

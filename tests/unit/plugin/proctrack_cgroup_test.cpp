@@ -37,38 +37,33 @@ const std::string kMount = "/sys/fs/cgroup";
 // The hierarchies proctrack/cgroup will pick on this host, found as it finds them.
 struct HostCgroups {
     bool v2 = false;
-    std::map<std::string, std::string> v1;  // controller -> mount directory
-    std::string skip;                       // why the tests cannot run here; empty = they can
+    std::map<std::string, std::string> v1; // controller -> mount directory
+    std::string skip;                      // why the tests cannot run here; empty = they can
 
-    bool has(const std::string &controller) const
-    {
-        if (!v2)
-            return v1.count(controller) > 0;
+    bool has(const std::string &controller) const {
+        if (!v2) return v1.count(controller) > 0;
         auto c = cgroup::read_file(kMount + "/cgroup.controllers");
         return c && cgroup::lists_word(*c, controller);
     }
     // Where the step directories of `controller` live (v2: the one tree).
-    std::string root(const std::string &controller) const { return v2 ? kMount : v1.at(controller); }
-    std::vector<std::string> roots() const
-    {
-        if (v2)
-            return {kMount};
+    std::string root(const std::string &controller) const {
+        return v2 ? kMount : v1.at(controller);
+    }
+    std::vector<std::string> roots() const {
+        if (v2) return {kMount};
         std::vector<std::string> out;
-        for (const auto &[c, dir] : v1)
-            out.push_back(dir);
+        for (const auto &[c, dir] : v1) out.push_back(dir);
         return out;
     }
 };
 
-bool writable(const std::string &dir)
-{
+bool writable(const std::string &dir) {
     struct statvfs vfs {};
     return ::access(dir.c_str(), W_OK) == 0 && ::statvfs(dir.c_str(), &vfs) == 0 &&
            !(vfs.f_flag & ST_RDONLY);
 }
 
-HostCgroups host_cgroups()
-{
+HostCgroups host_cgroups() {
     HostCgroups h;
     if (::geteuid() != 0) {
         h.skip = "needs root to create cgroups";
@@ -79,14 +74,11 @@ HostCgroups host_cgroups()
     auto controllers = m.v2 ? cgroup::read_file(kMount + "/cgroup.controllers") : std::nullopt;
     if (controllers && cgroup::lists_word(*controllers, "memory")) {
         h.v2 = true;
-        if (!writable(kMount))
-            h.skip = kMount + " is not writable";
+        if (!writable(kMount)) h.skip = kMount + " is not writable";
     } else if (m.v1.count("freezer")) {
         for (const char *c : {"freezer", "pids", "memory", "cpuset", "cpuacct", "blkio"})
-            if (m.v1.count(c))
-                h.v1[c] = m.v1[c];
-        if (!writable(h.v1["freezer"]))
-            h.skip = h.v1["freezer"] + " is not writable";
+            if (m.v1.count(c)) h.v1[c] = m.v1[c];
+        if (!writable(h.v1["freezer"])) h.skip = h.v1["freezer"] + " is not writable";
     } else {
         h.skip = "no cgroup hierarchy under " + kMount;
     }
@@ -94,14 +86,11 @@ HostCgroups host_cgroups()
 }
 
 // Removes a cgroup directory and the cgroups below it (their control files go with them).
-void remove_cgroups(const fs::path &dir)
-{
+void remove_cgroups(const fs::path &dir) {
     std::error_code ec;
-    if (!fs::is_directory(dir, ec))
-        return;
+    if (!fs::is_directory(dir, ec)) return;
     for (const auto &e : fs::directory_iterator(dir, ec))
-        if (e.is_directory(ec) && !e.is_symlink(ec))
-            remove_cgroups(e.path());
+        if (e.is_directory(ec) && !e.is_symlink(ec)) remove_cgroups(e.path());
     ::rmdir(dir.c_str());
 }
 
@@ -109,25 +98,21 @@ void remove_cgroups(const fs::path &dir)
 struct Held {
     pid_t pid = -1;
     int go = -1;
-    void release()
-    {
+    void release() {
         (void)!::write(go, "g", 1);
         ::close(go);
         go = -1;
     }
 };
 
-Held hold(const std::function<void()> &body)
-{
+Held hold(const std::function<void()> &body) {
     int fds[2];
-    if (::pipe(fds) != 0)
-        return {};
+    if (::pipe(fds) != 0) return {};
     pid_t pid = ::fork();
     if (pid == 0) {
         ::close(fds[1]);
         char c;
-        if (::read(fds[0], &c, 1) == 1)
-            body();
+        if (::read(fds[0], &c, 1) == 1) body();
         ::_exit(0);
     }
     ::close(fds[0]);
@@ -135,19 +120,16 @@ Held hold(const std::function<void()> &body)
 }
 
 // Waits for pid to end; its wait status, or -1 when it did not end within 5 s.
-int wait_end(pid_t pid)
-{
+int wait_end(pid_t pid) {
     for (int i = 0; i < 1000; ++i) {
         int status;
-        if (::waitpid(pid, &status, WNOHANG) == pid)
-            return status;
+        if (::waitpid(pid, &status, WNOHANG) == pid) return status;
         std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
     return -1;
 }
 
-std::string cpus_allowed(pid_t pid)
-{
+std::string cpus_allowed(pid_t pid) {
     std::ifstream in("/proc/" + std::to_string(pid) + "/status");
     std::string line;
     while (std::getline(in, line))
@@ -158,18 +140,15 @@ std::string cpus_allowed(pid_t pid)
 
 class PluginProctrackCgroup : public ::testing::Test {
   protected:
-    void SetUp() override
-    {
+    void SetUp() override {
         host_ = host_cgroups();
-        if (!host_.skip.empty())
-            GTEST_SKIP() << host_.skip;
+        if (!host_.skip.empty()) GTEST_SKIP() << host_.skip;
         // Orphans (the double-forked sleeper) come back to this process, so it can reap them.
         ASSERT_EQ(::prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
         node_ = "cgtest-" + std::to_string(::getpid());
     }
 
-    void TearDown() override
-    {
+    void TearDown() override {
         for (pid_t pid : children_) {
             ::kill(pid, SIGKILL);
             ::waitpid(pid, nullptr, 0);
@@ -179,17 +158,18 @@ class PluginProctrackCgroup : public ::testing::Test {
         for (const std::string &root : host_.roots())
             for (const char *cluster : {"cgtest", "cgother"}) {
                 remove_cgroups(fs::path(root) / "drover" / cluster / node_);
-                ::rmdir((fs::path(root) / "drover" / cluster).c_str());  // when no other test's is left
+                ::rmdir(
+                    (fs::path(root) / "drover" / cluster).c_str()); // when no other test's is left
             }
         ::prctl(PR_SET_CHILD_SUBREAPER, 0);
     }
 
     // Loads proctrack/cgroup as droverd would, with this cgroup.conf beside a slurm.conf.
-    void load(const std::string &cgroup_conf, const std::string &cluster = "cgtest")
-    {
+    void load(const std::string &cgroup_conf, const std::string &cluster = "cgtest") {
         std::ofstream(dir_ / "slurm.conf") << "ClusterName=" << cluster
                                            << "\nProctrackType=proctrack/cgroup\n"
-                                              "NodeName=" << node_ << " CPUs=1\n";
+                                              "NodeName="
+                                           << node_ << " CPUs=1\n";
         std::ofstream(dir_ / "cgroup.conf") << cgroup_conf;
         conf_ = std::make_unique<Config>(load_config(dir_ / "slurm.conf"));
         conf_->plugin_dir = kRealPluginDir;
@@ -201,8 +181,7 @@ class PluginProctrackCgroup : public ::testing::Test {
     const drover_proctrack_ops &ops() const { return set_->proctrack().ops; }
     void *state() const { return set_->proctrack().state; }
 
-    drover_cont_id create(uint32_t job, uint32_t step, Held &h)
-    {
+    drover_cont_id create(uint32_t job, uint32_t step, Held &h) {
         children_.push_back(h.pid);
         drover_cont_id cont = 0;
         drover_error err{};
@@ -210,8 +189,7 @@ class PluginProctrackCgroup : public ::testing::Test {
         return cont;
     }
 
-    std::vector<int32_t> pids(drover_cont_id cont)
-    {
+    std::vector<int32_t> pids(drover_cont_id cont) {
         drover_error err{};
         int rc = 0;
         auto out = container_pids(set_->proctrack(), cont, &rc, &err);
@@ -220,8 +198,7 @@ class PluginProctrackCgroup : public ::testing::Test {
     }
 
     // Polls until the container holds exactly `want` (sorted), for up to 2 s.
-    std::vector<int32_t> pids_become(drover_cont_id cont, std::vector<int32_t> want)
-    {
+    std::vector<int32_t> pids_become(drover_cont_id cont, std::vector<int32_t> want) {
         std::sort(want.begin(), want.end());
         std::vector<int32_t> now = pids(cont);
         for (int i = 0; i < 400 && now != want; ++i) {
@@ -231,8 +208,7 @@ class PluginProctrackCgroup : public ::testing::Test {
         return now;
     }
 
-    drover_cont_usage usage(drover_cont_id cont)
-    {
+    drover_cont_usage usage(drover_cont_id cont) {
         drover_cont_usage u{};
         u.struct_size = sizeof u;
         drover_error err{};
@@ -240,8 +216,7 @@ class PluginProctrackCgroup : public ::testing::Test {
         return u;
     }
 
-    int limit(drover_cont_id cont, uint64_t mem, const std::string &cpus)
-    {
+    int limit(drover_cont_id cont, uint64_t mem, const std::string &cpus) {
         drover_cont_limits l{sizeof l, mem, {cpus.data(), cpus.size()}};
         drover_error err{};
         int rc = ops().cont_limit(state(), cont, &l, &err);
@@ -249,9 +224,9 @@ class PluginProctrackCgroup : public ::testing::Test {
         return rc;
     }
 
-    fs::path job_dir(const std::string &controller, uint32_t job) const
-    {
-        return fs::path(host_.root(controller)) / "drover" / "cgtest" / node_ / ("job_" + std::to_string(job));
+    fs::path job_dir(const std::string &controller, uint32_t job) const {
+        return fs::path(host_.root(controller)) / "drover" / "cgtest" / node_ /
+               ("job_" + std::to_string(job));
     }
 
     HostCgroups host_;
@@ -263,8 +238,7 @@ class PluginProctrackCgroup : public ::testing::Test {
     std::vector<pid_t> children_;
 };
 
-TEST_F(PluginProctrackCgroup, FindsSetsidDoubleForkedChildrenAndKillsThemAll)
-{
+TEST_F(PluginProctrackCgroup, FindsSetsidDoubleForkedChildrenAndKillsThemAll) {
     load("");
     int report[2];
     ASSERT_EQ(::pipe(report), 0);
@@ -291,8 +265,8 @@ TEST_F(PluginProctrackCgroup, FindsSetsidDoubleForkedChildrenAndKillsThemAll)
     ::close(report[0]);
     ::close(report[1]);
     children_.push_back(sleeper);
-    EXPECT_EQ(pids_become(cont, {h.pid, sleeper}), (std::vector<int32_t>{std::min(h.pid, sleeper),
-                                                                          std::max(h.pid, sleeper)}));
+    EXPECT_EQ(pids_become(cont, {h.pid, sleeper}),
+              (std::vector<int32_t>{std::min(h.pid, sleeper), std::max(h.pid, sleeper)}));
 
     drover_error err{};
     ASSERT_EQ(ops().cont_signal(state(), cont, SIGKILL, &err), DROVER_OK) << err.text;
@@ -313,8 +287,7 @@ TEST_F(PluginProctrackCgroup, FindsSetsidDoubleForkedChildrenAndKillsThemAll)
 
 // Two clusters' droverd on one host, with the same node name and the same job id: each job has a
 // cgroup of its own, and ending one leaves the other running.
-TEST_F(PluginProctrackCgroup, TwoClustersOnOneHostKeepApart)
-{
+TEST_F(PluginProctrackCgroup, TwoClustersOnOneHostKeepApart) {
     load("", "cgother");
     std::unique_ptr<Config> other_conf = std::move(conf_);
     std::unique_ptr<PluginSet> other = std::move(set_);
@@ -325,7 +298,8 @@ TEST_F(PluginProctrackCgroup, TwoClustersOnOneHostKeepApart)
     children_.push_back(their_job.pid);
     drover_cont_id their_cont = 0;
     drover_error err{};
-    ASSERT_EQ(theirs.ops.cont_create(theirs.state, 31, 0, their_job.pid, &their_cont, &err), DROVER_OK)
+    ASSERT_EQ(theirs.ops.cont_create(theirs.state, 31, 0, their_job.pid, &their_cont, &err),
+              DROVER_OK)
         << err.text;
     int rc = 0;
     EXPECT_EQ(pids_become(cont, {mine.pid}), std::vector<int32_t>{mine.pid});
@@ -339,18 +313,18 @@ TEST_F(PluginProctrackCgroup, TwoClustersOnOneHostKeepApart)
     EXPECT_EQ(container_pids(theirs, their_cont, &rc, &err), std::vector<int32_t>{their_job.pid});
     for (const std::string &root : host_.roots()) {
         EXPECT_FALSE(fs::exists(fs::path(root) / "drover" / "cgtest" / node_ / "job_31")) << root;
-        EXPECT_TRUE(fs::is_directory(fs::path(root) / "drover" / "cgother" / node_ / "job_31" / "step_0"))
+        EXPECT_TRUE(
+            fs::is_directory(fs::path(root) / "drover" / "cgother" / node_ / "job_31" / "step_0"))
             << root;
     }
-    EXPECT_EQ(theirs.ops.cont_signal(theirs.state, their_cont, SIGKILL, &err), DROVER_OK) << err.text;
+    EXPECT_EQ(theirs.ops.cont_signal(theirs.state, their_cont, SIGKILL, &err), DROVER_OK)
+        << err.text;
     wait_end(their_job.pid);
     EXPECT_EQ(theirs.ops.cont_destroy(theirs.state, their_cont, &err), DROVER_OK) << err.text;
 }
 
-TEST_F(PluginProctrackCgroup, MemoryLimitEndsInAnOutOfMemoryKill)
-{
-    if (!host_.has("memory"))
-        GTEST_SKIP() << "no memory controller";
+TEST_F(PluginProctrackCgroup, MemoryLimitEndsInAnOutOfMemoryKill) {
+    if (!host_.has("memory")) GTEST_SKIP() << "no memory controller";
     load("ConstrainRAMSpace=yes\n");
     Held h = hold([] { hold_memory(256 * kMiB); });
     const drover_cont_id cont = create(22, 0, h);
@@ -367,10 +341,8 @@ TEST_F(PluginProctrackCgroup, MemoryLimitEndsInAnOutOfMemoryKill)
     EXPECT_EQ(ops().cont_destroy(state(), cont, &err), DROVER_OK) << err.text;
 }
 
-TEST_F(PluginProctrackCgroup, CpusetLimitPinsTheStep)
-{
-    if (!host_.has("cpuset"))
-        GTEST_SKIP() << "no cpuset controller";
+TEST_F(PluginProctrackCgroup, CpusetLimitPinsTheStep) {
+    if (!host_.has("cpuset")) GTEST_SKIP() << "no cpuset controller";
     load("ConstrainCores=yes\n");
     Held h = hold([] { ::pause(); });
     const drover_cont_id cont = create(23, 1, h);
@@ -384,16 +356,16 @@ TEST_F(PluginProctrackCgroup, CpusetLimitPinsTheStep)
     EXPECT_EQ(ops().cont_destroy(state(), cont, &err), DROVER_OK) << err.text;
 }
 
-TEST_F(PluginProctrackCgroup, LimitsNeedTheirConstrainKey)
-{
-    load("");  // Slurm's defaults: ConstrainRAMSpace=no, ConstrainCores=no
+TEST_F(PluginProctrackCgroup, LimitsNeedTheirConstrainKey) {
+    load(""); // Slurm's defaults: ConstrainRAMSpace=no, ConstrainCores=no
     Held h = hold([] { ::pause(); });
     const drover_cont_id cont = create(24, 2, h);
     ASSERT_EQ(limit(cont, 64 * kMiB, "0"), DROVER_OK);
     h.release();
     if (host_.has("memory")) {
         const fs::path step = job_dir("memory", 24) / "step_2";
-        auto text = cgroup::read_file((step / (host_.v2 ? "memory.max" : "memory.limit_in_bytes")).string());
+        auto text = cgroup::read_file(
+            (step / (host_.v2 ? "memory.max" : "memory.limit_in_bytes")).string());
         ASSERT_TRUE(text.has_value());
         EXPECT_NE(cgroup::parse_count(*text).value_or(UINT64_MAX), 64 * kMiB);
     }
@@ -402,14 +374,10 @@ TEST_F(PluginProctrackCgroup, LimitsNeedTheirConstrainKey)
     }
 }
 
-TEST_F(PluginProctrackCgroup, UsageCountsCpuOfEveryProcess)
-{
-    if (!host_.has(host_.v2 ? "cpu" : "cpuacct"))
-        GTEST_SKIP() << "no CPU accounting controller";
+TEST_F(PluginProctrackCgroup, UsageCountsCpuOfEveryProcess) {
+    if (!host_.has(host_.v2 ? "cpu" : "cpuacct")) GTEST_SKIP() << "no CPU accounting controller";
     load("");
-    Held h = hold([] {
-        burn_user_cpu(300);
-    });
+    Held h = hold([] { burn_user_cpu(300); });
     const drover_cont_id cont = create(25, 3, h);
     h.release();
     EXPECT_NE(wait_end(h.pid), -1);
@@ -422,8 +390,7 @@ TEST_F(PluginProctrackCgroup, UsageCountsCpuOfEveryProcess)
 }
 
 // What init refuses, each in one line naming where; none of it needs root.
-TEST(PluginProctrackCgroupInit, RefusalsNameThePath)
-{
+TEST(PluginProctrackCgroupInit, RefusalsNameThePath) {
     TempDir tmp;
     struct Case {
         const char *cgroup_conf, *want;
@@ -451,8 +418,7 @@ TEST(PluginProctrackCgroupInit, RefusalsNameThePath)
     }
 }
 
-TEST(PluginProctrackCgroupInit, OutsideTheNodeDaemonItTouchesNothing)
-{
+TEST(PluginProctrackCgroupInit, OutsideTheNodeDaemonItTouchesNothing) {
     Config conf = real_plugin_config();
     conf.raw["cgroup.cgroupmountpoint"] = "/nonexistent-drover-cgroups";
     PluginSet set(conf, "ctld");
@@ -464,5 +430,5 @@ TEST(PluginProctrackCgroupInit, OutsideTheNodeDaemonItTouchesNothing)
     EXPECT_NE(std::string(err.text).find("node daemon"), std::string::npos) << err.text;
 }
 
-}  // namespace
-}  // namespace drover::plugin::test
+} // namespace
+} // namespace drover::plugin::test

@@ -17,8 +17,7 @@ namespace {
 
 class PluginProctrackPgid : public ::testing::Test {
   protected:
-    void SetUp() override
-    {
+    void SetUp() override {
         // Orphaned grandchildren come back to this process, so the test can reap them.
         ASSERT_EQ(::prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
         set_.load("proctrack/pgid");
@@ -28,8 +27,7 @@ class PluginProctrackPgid : public ::testing::Test {
     const drover_proctrack_ops &ops() const { return set_.proctrack().ops; }
     void *state() const { return set_.proctrack().state; }
 
-    std::vector<int32_t> pids(drover_cont_id cont)
-    {
+    std::vector<int32_t> pids(drover_cont_id cont) {
         drover_error err{};
         int rc = 0;
         auto out = container_pids(set_.proctrack(), cont, &rc, &err);
@@ -42,11 +40,9 @@ class PluginProctrackPgid : public ::testing::Test {
 };
 
 // Forks a session leader that forks a grandchild; both sleep. Returns {leader, grandchild}.
-std::pair<pid_t, pid_t> spawn_group()
-{
+std::pair<pid_t, pid_t> spawn_group() {
     int fds[2];
-    if (::pipe(fds) != 0)
-        return {-1, -1};
+    if (::pipe(fds) != 0) return {-1, -1};
     pid_t leader = ::fork();
     if (leader == 0) {
         ::setsid();
@@ -69,8 +65,7 @@ std::pair<pid_t, pid_t> spawn_group()
     return {leader, grandchild};
 }
 
-bool reaped(pid_t pid)
-{
+bool reaped(pid_t pid) {
     for (int i = 0; i < 400; ++i) {
         int status;
         if (::waitpid(pid, &status, WNOHANG) == pid)
@@ -80,8 +75,7 @@ bool reaped(pid_t pid)
     return false;
 }
 
-TEST_F(PluginProctrackPgid, SignalsEveryProcessOfTheGroup)
-{
+TEST_F(PluginProctrackPgid, SignalsEveryProcessOfTheGroup) {
     auto [leader, grandchild] = spawn_group();
     ASSERT_GT(leader, 0);
     ASSERT_GT(grandchild, 0);
@@ -90,8 +84,8 @@ TEST_F(PluginProctrackPgid, SignalsEveryProcessOfTheGroup)
     ASSERT_EQ(ops().cont_create(state(), 7, DROVER_STEP_BATCH, leader, &cont, &err), DROVER_OK)
         << err.text;
     EXPECT_EQ(cont, static_cast<drover_cont_id>(leader));
-    EXPECT_EQ(pids(cont), (std::vector<int32_t>{std::min(leader, grandchild),
-                                                std::max(leader, grandchild)}));
+    EXPECT_EQ(pids(cont),
+              (std::vector<int32_t>{std::min(leader, grandchild), std::max(leader, grandchild)}));
 
     ASSERT_EQ(ops().cont_signal(state(), cont, SIGKILL, &err), DROVER_OK) << err.text;
     EXPECT_TRUE(reaped(leader));
@@ -101,8 +95,7 @@ TEST_F(PluginProctrackPgid, SignalsEveryProcessOfTheGroup)
     EXPECT_EQ(ops().cont_destroy(state(), cont, &err), DROVER_OK);
 }
 
-TEST_F(PluginProctrackPgid, RefusesAProcessThatLeadsNoGroup)
-{
+TEST_F(PluginProctrackPgid, RefusesAProcessThatLeadsNoGroup) {
     pid_t child = ::fork();
     if (child == 0) {
         ::pause();
@@ -116,11 +109,10 @@ TEST_F(PluginProctrackPgid, RefusesAProcessThatLeadsNoGroup)
     EXPECT_EQ(ops().cont_create(state(), 7, 0, child, &cont, &err), DROVER_ENOENT);
 }
 
-TEST_F(PluginProctrackPgid, WaitsForTheFirstProcessToCallSetsid)
-{
+TEST_F(PluginProctrackPgid, WaitsForTheFirstProcessToCallSetsid) {
     pid_t child = ::fork();
     if (child == 0) {
-        ::usleep(50 * 1000);  // as a busy node daemon's child might be late
+        ::usleep(50 * 1000); // as a busy node daemon's child might be late
         ::setsid();
         ::pause();
         ::_exit(0);
@@ -133,12 +125,11 @@ TEST_F(PluginProctrackPgid, WaitsForTheFirstProcessToCallSetsid)
     EXPECT_TRUE(reaped(child));
 }
 
-TEST_F(PluginProctrackPgid, NeverSignalsEveryone)
-{
+TEST_F(PluginProctrackPgid, NeverSignalsEveryone) {
     drover_error err{};
     EXPECT_EQ(ops().cont_signal(state(), 0, 0, &err), DROVER_EINVAL);
     EXPECT_EQ(ops().cont_signal(state(), 1, 0, &err), DROVER_EINVAL);
 }
 
-}  // namespace
-}  // namespace drover::plugin::test
+} // namespace
+} // namespace drover::plugin::test

@@ -26,7 +26,9 @@ struct NodeSpec {
 using Nodes = std::vector<uint32_t>;
 using Conf = std::map<std::string, std::string>;
 
-drover_str dstr(const std::string &s) { return {s.data(), s.size()}; }
+drover_str dstr(const std::string &s) {
+    return {s.data(), s.size()};
+}
 
 // One job, with the strings and bitmaps its view points at.
 struct Job {
@@ -34,8 +36,7 @@ struct Job {
     std::string gres, constraint;
     Bits required{0}, excluded{0};
 
-    explicit Job(uint32_t id, uint32_t tasks = 1)
-    {
+    explicit Job(uint32_t id, uint32_t tasks = 1) {
         v.struct_size = sizeof v;
         v.job_id = id;
         v.min_nodes = 1;
@@ -48,16 +49,14 @@ struct Job {
     Job(const Job &) = delete;
     Job &operator=(const Job &) = delete;
 
-    const drover_job_view *view()
-    {
+    const drover_job_view *view() {
         v.gres = dstr(gres);
         v.constraint = dstr(constraint);
         v.required_nodes = required.nbits ? required.view() : drover_bitmap_view{nullptr, 0};
         v.excluded_nodes = excluded.nbits ? excluded.view() : drover_bitmap_view{nullptr, 0};
         return &v;
     }
-    Job &nodes(uint32_t min, uint32_t max = DROVER_INFINITE)
-    {
+    Job &nodes(uint32_t min, uint32_t max = DROVER_INFINITE) {
         v.min_nodes = min;
         v.max_nodes = max;
         return *this;
@@ -70,24 +69,25 @@ struct Job {
     Job &with_constraint(std::string c) { return constraint = std::move(c), *this; }
     Job &share(uint32_t s) { return v.share = s, *this; }
     Job &exclusive() { return v.share = DROVER_SHARE_EXCLUSIVE, v.exclusive = 1, *this; }
-    Job &require(uint32_t n, std::initializer_list<uint32_t> idx) { return required = Bits(n, idx), *this; }
-    Job &exclude(uint32_t n, std::initializer_list<uint32_t> idx) { return excluded = Bits(n, idx), *this; }
+    Job &require(uint32_t n, std::initializer_list<uint32_t> idx) {
+        return required = Bits(n, idx), *this;
+    }
+    Job &exclude(uint32_t n, std::initializer_list<uint32_t> idx) {
+        return excluded = Bits(n, idx), *this;
+    }
     Job &contiguous() { return v.contiguous = 1, *this; }
 };
 
 class PluginSelectConsTres : public ::testing::Test {
   protected:
-    void start(std::vector<NodeSpec> specs, const Conf &conf = {})
-    {
-        for (const auto &[k, value] : conf)
-            conf_.raw[k] = value;
+    void start(std::vector<NodeSpec> specs, const Conf &conf = {}) {
+        for (const auto &[k, value] : conf) conf_.raw[k] = value;
         specs_ = std::move(specs);
         set_.load("select/cons_tres");
         init_nodes();
     }
 
-    void init_nodes()
-    {
+    void init_nodes() {
         views_.clear();
         for (const auto &s : specs_) {
             drover_node_view v{};
@@ -115,46 +115,39 @@ class PluginSelectConsTres : public ::testing::Test {
     uint32_t n() const { return uint32_t(specs_.size()); }
 
     int test(Job &j, Nodes *picked = nullptr, int mode = DROVER_SELECT_RUN_NOW,
-             const Bits *usable = nullptr)
-    {
+             const Bits *usable = nullptr) {
         Bits all = Bits::all(n());
         Bits out(n());
         drover_bitmap w = out.writable();
         err_ = drover_error{};
-        int rc = ops().job_test(state(), j.view(), (usable ? *usable : all).view(), mode, &w, &err_);
-        if (picked)
-            *picked = out.indexes();
+        int rc =
+            ops().job_test(state(), j.view(), (usable ? *usable : all).view(), mode, &w, &err_);
+        if (picked) *picked = out.indexes();
         return rc;
     }
 
     // job_test in RUN_NOW, then job_begin on what it picked; returns the picked nodes.
-    Nodes start_job(Job &j)
-    {
+    Nodes start_job(Job &j) {
         Nodes picked;
         int rc = test(j, &picked);
         EXPECT_EQ(rc, DROVER_OK) << "job " << j.v.job_id << ": " << err_.text;
-        if (rc == DROVER_OK)
-            begin(j, picked);
+        if (rc == DROVER_OK) begin(j, picked);
         return picked;
     }
 
-    void begin(Job &j, const Nodes &nodes)
-    {
+    void begin(Job &j, const Nodes &nodes) {
         Bits b(n());
-        for (uint32_t i : nodes)
-            b.words[i / 64] |= uint64_t{1} << (i % 64);
+        for (uint32_t i : nodes) b.words[i / 64] |= uint64_t{1} << (i % 64);
         drover_error err{};
         ASSERT_EQ(ops().job_begin(state(), j.view(), b.view(), &err), DROVER_OK) << err.text;
     }
 
-    void fini(Job &j)
-    {
+    void fini(Job &j) {
         drover_error err{};
         ASSERT_EQ(ops().job_fini(state(), j.view(), &err), DROVER_OK) << err.text;
     }
 
-    drover_node_alloc detail(uint32_t job_id, uint32_t node, int *rc = nullptr)
-    {
+    drover_node_alloc detail(uint32_t job_id, uint32_t node, int *rc = nullptr) {
         drover_node_alloc a{};
         a.struct_size = sizeof a;
         int r = ops().job_alloc_detail(state(), job_id, node, &a);
@@ -174,8 +167,7 @@ class PluginSelectConsTres : public ::testing::Test {
     drover_error err_{};
 };
 
-std::vector<NodeSpec> plain(uint32_t count, uint32_t cpus = 8, uint64_t mem = 8000)
-{
+std::vector<NodeSpec> plain(uint32_t count, uint32_t cpus = 8, uint64_t mem = 8000) {
     std::vector<NodeSpec> out;
     for (uint32_t i = 0; i < count; ++i) {
         NodeSpec s;
@@ -187,20 +179,18 @@ std::vector<NodeSpec> plain(uint32_t count, uint32_t cpus = 8, uint64_t mem = 80
     return out;
 }
 
-TEST_F(PluginSelectConsTres, LoadsWithItsOptionalOps)
-{
+TEST_F(PluginSelectConsTres, LoadsWithItsOptionalOps) {
     start(plain(1));
     EXPECT_EQ(set_.select().id, "select/cons_tres");
     EXPECT_NE(ops().job_cpus_on_node, nullptr);
     EXPECT_NE(ops().job_alloc_detail, nullptr);
 }
 
-TEST_F(PluginSelectConsTres, JobsShareANodeByCpusAndFillItFirst)
-{
+TEST_F(PluginSelectConsTres, JobsShareANodeByCpusAndFillItFirst) {
     start(plain(2), {{"defmempercpu", "100"}});
     Job a(1, 2), b(2, 2), c(3, 2), d(4, 2), e(5, 2);
     EXPECT_EQ(start_job(a), (Nodes{0}));
-    EXPECT_EQ(start_job(b), (Nodes{0}));  // best fit: the partly used node
+    EXPECT_EQ(start_job(b), (Nodes{0})); // best fit: the partly used node
     EXPECT_EQ(start_job(c), (Nodes{0}));
     EXPECT_EQ(start_job(d), (Nodes{0}));
     EXPECT_EQ(cpu_ids(1, 0), "0-1");
@@ -209,7 +199,7 @@ TEST_F(PluginSelectConsTres, JobsShareANodeByCpusAndFillItFirst)
     EXPECT_EQ(ops().job_cpus_on_node(state(), 3, 0), 2u);
     EXPECT_EQ(ops().job_cpus_on_node(state(), 3, 1), 0u);
     EXPECT_EQ(start_job(e), (Nodes{1}));
-    EXPECT_EQ(detail(5, 1).mem_mb, 200u);  // DefMemPerCPU x 2
+    EXPECT_EQ(detail(5, 1).mem_mb, 200u); // DefMemPerCPU x 2
 
     Job big(6, 7);
     EXPECT_EQ(test(big), DROVER_EBUSY);
@@ -221,8 +211,7 @@ TEST_F(PluginSelectConsTres, JobsShareANodeByCpusAndFillItFirst)
     EXPECT_EQ(picked, (Nodes{0}));
 }
 
-TEST_F(PluginSelectConsTres, SpreadsTasksOverNodesWhenOneIsNotEnough)
-{
+TEST_F(PluginSelectConsTres, SpreadsTasksOverNodesWhenOneIsNotEnough) {
     start(plain(3), {{"defmempercpu", "100"}});
     Job a(1, 12);
     EXPECT_EQ(start_job(a), (Nodes{0, 1}));
@@ -231,15 +220,14 @@ TEST_F(PluginSelectConsTres, SpreadsTasksOverNodesWhenOneIsNotEnough)
     Job b(2, 4);
     EXPECT_EQ(start_job(b), (Nodes{1}));
     Job c(3, 2);
-    c.nodes(2, 2);  // only n2 has free CPUs now
+    c.nodes(2, 2); // only n2 has free CPUs now
     EXPECT_EQ(test(c), DROVER_EBUSY);
     Nodes picked;
     EXPECT_EQ(test(c, &picked, DROVER_SELECT_TEST_ONLY), DROVER_OK);
     EXPECT_EQ(picked, (Nodes{0, 1}));
 }
 
-TEST_F(PluginSelectConsTres, ConsumableMemoryRefusesWhatFitsCpusButNotMemory)
-{
+TEST_F(PluginSelectConsTres, ConsumableMemoryRefusesWhatFitsCpusButNotMemory) {
     start(plain(1, 8, 1000));
     Job a(1);
     a.mem(800);
@@ -258,8 +246,7 @@ TEST_F(PluginSelectConsTres, ConsumableMemoryRefusesWhatFitsCpusButNotMemory)
     EXPECT_NE(std::string(err_.text).find("2000 MB"), std::string::npos) << err_.text;
 }
 
-TEST_F(PluginSelectConsTres, MemPerCpuScalesWithTheCpusHeld)
-{
+TEST_F(PluginSelectConsTres, MemPerCpuScalesWithTheCpusHeld) {
     start(plain(1, 8, 1000));
     Job a(1, 4);
     a.mem_per_cpu(200);
@@ -272,12 +259,11 @@ TEST_F(PluginSelectConsTres, MemPerCpuScalesWithTheCpusHeld)
     c.mem_per_cpu(200);
     EXPECT_EQ(start_job(c), (Nodes{0}));
     Job d(4, 8);
-    d.mem_per_cpu(200);  // 1600 MB: never
+    d.mem_per_cpu(200); // 1600 MB: never
     EXPECT_EQ(test(d), DROVER_ENOSPC);
 }
 
-TEST_F(PluginSelectConsTres, WithoutAMemoryDefaultAJobHoldsAllTheNodesMemory)
-{
+TEST_F(PluginSelectConsTres, WithoutAMemoryDefaultAJobHoldsAllTheNodesMemory) {
     start(plain(1, 8, 1000));
     Job a(1);
     start_job(a);
@@ -287,8 +273,7 @@ TEST_F(PluginSelectConsTres, WithoutAMemoryDefaultAJobHoldsAllTheNodesMemory)
     EXPECT_EQ(test(b), DROVER_EBUSY);
 }
 
-TEST_F(PluginSelectConsTres, DefMemPerNodeApplies)
-{
+TEST_F(PluginSelectConsTres, DefMemPerNodeApplies) {
     start(plain(1, 8, 1000), {{"defmempernode", "400"}});
     Job a(1, 3), b(2), c(3);
     start_job(a);
@@ -297,8 +282,7 @@ TEST_F(PluginSelectConsTres, DefMemPerNodeApplies)
     EXPECT_EQ(test(c), DROVER_EBUSY);
 }
 
-TEST_F(PluginSelectConsTres, WithoutMemoryInTheModeMemoryOnlyBounds)
-{
+TEST_F(PluginSelectConsTres, WithoutMemoryInTheModeMemoryOnlyBounds) {
     start(plain(1, 8, 1000), {{"selecttypeparameters", "CR_Core"}});
     Job a(1), b(2), c(3);
     a.mem(800);
@@ -310,8 +294,7 @@ TEST_F(PluginSelectConsTres, WithoutMemoryInTheModeMemoryOnlyBounds)
     EXPECT_EQ(test(c), DROVER_ENOSPC);
 }
 
-TEST_F(PluginSelectConsTres, ExclusiveTakesWholeNodesAndKeepsOthersOff)
-{
+TEST_F(PluginSelectConsTres, ExclusiveTakesWholeNodesAndKeepsOthersOff) {
     auto specs = plain(2);
     specs[0].gres = "gpu:2";
     start(specs, {{"defmempercpu", "100"}});
@@ -322,18 +305,17 @@ TEST_F(PluginSelectConsTres, ExclusiveTakesWholeNodesAndKeepsOthersOff)
     EXPECT_EQ(cpu_ids(1, 0), "0-7");
     EXPECT_EQ(gres(1, 0), "gpu:0-1");
     Job b(2);
-    EXPECT_EQ(start_job(b), (Nodes{1}));  // not beside the exclusive job
+    EXPECT_EQ(start_job(b), (Nodes{1})); // not beside the exclusive job
     Job c(3);
     c.exclusive();
-    EXPECT_EQ(test(c), DROVER_EBUSY);  // n1 is partly used
+    EXPECT_EQ(test(c), DROVER_EBUSY); // n1 is partly used
     fini(b);
     EXPECT_EQ(start_job(c), (Nodes{1}));
     Job d(4);
     EXPECT_EQ(test(d), DROVER_EBUSY);
 }
 
-TEST_F(PluginSelectConsTres, GpusGetDistinctIndexes)
-{
+TEST_F(PluginSelectConsTres, GpusGetDistinctIndexes) {
     auto specs = plain(1);
     specs[0].gres = "gpu:2,nic:1";
     start(specs, {{"defmempercpu", "100"}});
@@ -350,7 +332,7 @@ TEST_F(PluginSelectConsTres, GpusGetDistinctIndexes)
     d.with_gres("gpu:3");
     EXPECT_EQ(test(d), DROVER_ENOSPC);
     EXPECT_NE(std::string(err_.text).find("3 gpu"), std::string::npos) << err_.text;
-    Job e(5);  // no GPU asked: runs beside them
+    Job e(5); // no GPU asked: runs beside them
     EXPECT_EQ(start_job(e), (Nodes{0}));
     EXPECT_EQ(gres(5, 0), "");
     fini(a);
@@ -358,8 +340,7 @@ TEST_F(PluginSelectConsTres, GpusGetDistinctIndexes)
     EXPECT_EQ(gres(3, 0), "gpu:0");
 }
 
-TEST_F(PluginSelectConsTres, TypedGpusAndGpuOptions)
-{
+TEST_F(PluginSelectConsTres, TypedGpusAndGpuOptions) {
     auto specs = plain(2);
     specs[0].gres = "gpu:a100:2,gpu:v100:2";
     specs[1].gres = "gpu:v100:1";
@@ -368,11 +349,11 @@ TEST_F(PluginSelectConsTres, TypedGpusAndGpuOptions)
     a.with_gres("gpu:v100:1");
     b.with_gres("gpu:v100:1");
     EXPECT_EQ(start_job(a), (Nodes{0}));
-    EXPECT_EQ(gres(1, 0), "gpu:2");  // the v100s are gpu 2-3 on n0
+    EXPECT_EQ(gres(1, 0), "gpu:2"); // the v100s are gpu 2-3 on n0
     EXPECT_EQ(start_job(b), (Nodes{0}));
     EXPECT_EQ(gres(2, 0), "gpu:3");
     Job c(3, 2);
-    c.v.gpus_per_task = 1;  // 2 GPUs of any type
+    c.v.gpus_per_task = 1; // 2 GPUs of any type
     EXPECT_EQ(start_job(c), (Nodes{0}));
     EXPECT_EQ(gres(3, 0), "gpu:0-1");
     Job d(4);
@@ -387,11 +368,9 @@ TEST_F(PluginSelectConsTres, TypedGpusAndGpuOptions)
     EXPECT_EQ(test(f), DROVER_ENOSPC);
 }
 
-TEST_F(PluginSelectConsTres, GpusOverTheJobAreSpreadOverItsNodes)
-{
+TEST_F(PluginSelectConsTres, GpusOverTheJobAreSpreadOverItsNodes) {
     auto specs = plain(3);
-    for (auto &s : specs)
-        s.gres = "gpu:2";
+    for (auto &s : specs) s.gres = "gpu:2";
     start(specs, {{"defmempercpu", "100"}});
     Job a(1, 2);
     a.v.gpus = 3;
@@ -404,8 +383,7 @@ TEST_F(PluginSelectConsTres, GpusOverTheJobAreSpreadOverItsNodes)
     EXPECT_EQ(test(b), DROVER_ENOSPC);
 }
 
-TEST_F(PluginSelectConsTres, ImpossibleRequestsAreNoSpace)
-{
+TEST_F(PluginSelectConsTres, ImpossibleRequestsAreNoSpace) {
     auto specs = plain(2);
     specs[0].features = "a";
     specs[1].gres = "gpu:4";
@@ -418,12 +396,12 @@ TEST_F(PluginSelectConsTres, ImpossibleRequestsAreNoSpace)
     EXPECT_EQ(test(feature), DROVER_ENOSPC);
     EXPECT_NE(std::string(err_.text).find("'zzz'"), std::string::npos) << err_.text;
     Job per_node(3, 12);
-    per_node.per_node(12);  // 12 CPUs on a node of 8
+    per_node.per_node(12); // 12 CPUs on a node of 8
     EXPECT_EQ(test(per_node), DROVER_ENOSPC);
     EXPECT_EQ(test(per_node, nullptr, DROVER_SELECT_TEST_ONLY), DROVER_ENOSPC);
     EXPECT_NE(std::string(err_.text).find("12 CPU(s)"), std::string::npos) << err_.text;
     Job ok(4, 12);
-    ok.per_node(6);  // 6 + 6
+    ok.per_node(6); // 6 + 6
     Nodes picked;
     EXPECT_EQ(test(ok, &picked), DROVER_OK) << err_.text;
     EXPECT_EQ(picked, (Nodes{0, 1}));
@@ -445,8 +423,7 @@ TEST_F(PluginSelectConsTres, ImpossibleRequestsAreNoSpace)
     EXPECT_NE(std::string(err_.text).find("TmpDisk"), std::string::npos) << err_.text;
 }
 
-TEST_F(PluginSelectConsTres, ConstraintsMatchFeatures)
-{
+TEST_F(PluginSelectConsTres, ConstraintsMatchFeatures) {
     auto specs = plain(4);
     specs[0].features = "a";
     specs[1].features = "b";
@@ -467,7 +444,7 @@ TEST_F(PluginSelectConsTres, ConstraintsMatchFeatures)
     EXPECT_EQ(test(grouped, &picked), DROVER_OK);
     EXPECT_EQ(picked, (Nodes{2}));
     Job same(4);
-    same.with_constraint("[c|a]").nodes(2);  // two c nodes do not exist: both with a
+    same.with_constraint("[c|a]").nodes(2); // two c nodes do not exist: both with a
     EXPECT_EQ(test(same, &picked), DROVER_OK);
     EXPECT_EQ(picked, (Nodes{0, 2}));
     Job mixed(5);
@@ -486,8 +463,7 @@ TEST_F(PluginSelectConsTres, ConstraintsMatchFeatures)
     EXPECT_EQ(test(nobody), DROVER_ENOSPC);
 }
 
-TEST_F(PluginSelectConsTres, RequiredAndExcludedNodes)
-{
+TEST_F(PluginSelectConsTres, RequiredAndExcludedNodes) {
     start(plain(4), {{"defmempercpu", "100"}});
     Nodes picked;
     Job req(1);
@@ -495,7 +471,7 @@ TEST_F(PluginSelectConsTres, RequiredAndExcludedNodes)
     EXPECT_EQ(test(req, &picked), DROVER_OK);
     EXPECT_EQ(picked, (Nodes{3}));
     Job req2(2);
-    req2.require(4, {1, 3});  // two required nodes make two nodes, whatever min_nodes says
+    req2.require(4, {1, 3}); // two required nodes make two nodes, whatever min_nodes says
     EXPECT_EQ(test(req2, &picked), DROVER_OK);
     EXPECT_EQ(picked, (Nodes{1, 3}));
     Job req_more(3);
@@ -519,8 +495,7 @@ TEST_F(PluginSelectConsTres, RequiredAndExcludedNodes)
     EXPECT_EQ(test(req, nullptr, DROVER_SELECT_RUN_NOW, &usable), DROVER_ENOSPC);
 }
 
-TEST_F(PluginSelectConsTres, ContiguousNodesHaveConsecutiveIndexes)
-{
+TEST_F(PluginSelectConsTres, ContiguousNodesHaveConsecutiveIndexes) {
     start(plain(4), {{"defmempercpu", "100"}});
     Job hold(1, 8);
     begin(hold, {1});
@@ -541,8 +516,7 @@ TEST_F(PluginSelectConsTres, ContiguousNodesHaveConsecutiveIndexes)
     EXPECT_EQ(test(five), DROVER_ENOSPC);
 }
 
-TEST_F(PluginSelectConsTres, LowestWeightFirst)
-{
+TEST_F(PluginSelectConsTres, LowestWeightFirst) {
     auto specs = plain(4);
     specs[0].weight = 10;
     specs[1].weight = 5;
@@ -553,17 +527,16 @@ TEST_F(PluginSelectConsTres, LowestWeightFirst)
     Nodes picked;
     Job one(1, 4);
     EXPECT_EQ(test(one, &picked), DROVER_OK);
-    EXPECT_EQ(picked, (Nodes{3}));  // lightest, and the best fit among the lightest
+    EXPECT_EQ(picked, (Nodes{3})); // lightest, and the best fit among the lightest
     Job two(2, 10);
     EXPECT_EQ(test(two, &picked), DROVER_OK);
-    EXPECT_EQ(picked, (Nodes{2, 3}));  // the two light nodes hold 12 CPUs
+    EXPECT_EQ(picked, (Nodes{2, 3})); // the two light nodes hold 12 CPUs
     Job three(3, 14);
     EXPECT_EQ(test(three, &picked), DROVER_OK);
-    EXPECT_EQ(picked, (Nodes{1, 2, 3}));  // weight 5 before weight 10
+    EXPECT_EQ(picked, (Nodes{1, 2, 3})); // weight 5 before weight 10
 }
 
-TEST_F(PluginSelectConsTres, JobFiniFrees)
-{
+TEST_F(PluginSelectConsTres, JobFiniFrees) {
     start(plain(1, 8, 1000), {{"defmempercpu", "100"}});
     Job a(1, 8), b(2, 4);
     b.with_gres("");
@@ -576,14 +549,13 @@ TEST_F(PluginSelectConsTres, JobFiniFrees)
     EXPECT_EQ(rc, DROVER_ENOENT);
     EXPECT_EQ(start_job(b), (Nodes{0}));
     EXPECT_EQ(cpu_ids(2, 0), "0-3");
-    fini(a);  // twice: nothing more to free
+    fini(a); // twice: nothing more to free
     Job c(3, 4);
     EXPECT_EQ(start_job(c), (Nodes{0}));
     EXPECT_EQ(cpu_ids(3, 0), "4-7");
 }
 
-TEST_F(PluginSelectConsTres, ReplayAfterNodeInitRebuildsTheSameAllocations)
-{
+TEST_F(PluginSelectConsTres, ReplayAfterNodeInitRebuildsTheSameAllocations) {
     auto specs = plain(2);
     specs[0].gres = "gpu:4";
     specs[1].gres = "gpu:4";
@@ -595,18 +567,16 @@ TEST_F(PluginSelectConsTres, ReplayAfterNodeInitRebuildsTheSameAllocations)
     std::vector<Job *> jobs{&a, &b, &c, &d};
     std::map<std::pair<uint32_t, uint32_t>, std::string> before;
     std::map<uint32_t, Nodes> where;
-    for (Job *j : jobs)
-        where[j->v.job_id] = start_job(*j);
+    for (Job *j : jobs) where[j->v.job_id] = start_job(*j);
     for (Job *j : jobs)
         for (uint32_t node : where[j->v.job_id])
-            before[{j->v.job_id, node}] =
-                cpu_ids(j->v.job_id, node) + "|" + gres(j->v.job_id, node) + "|" +
-                std::to_string(detail(j->v.job_id, node).mem_mb);
+            before[{j->v.job_id, node}] = cpu_ids(j->v.job_id, node) + "|" +
+                                          gres(j->v.job_id, node) + "|" +
+                                          std::to_string(detail(j->v.job_id, node).mem_mb);
 
-    init_nodes();  // a restart: the plugin forgets, then the core replays
+    init_nodes(); // a restart: the plugin forgets, then the core replays
     EXPECT_EQ(ops().job_cpus_on_node(state(), 2, 0), 0u);
-    for (Job *j : jobs)
-        begin(*j, where[j->v.job_id]);
+    for (Job *j : jobs) begin(*j, where[j->v.job_id]);
     for (const auto &[key, want] : before)
         EXPECT_EQ(cpu_ids(key.first, key.second) + "|" + gres(key.first, key.second) + "|" +
                       std::to_string(detail(key.first, key.second).mem_mb),
@@ -614,8 +584,7 @@ TEST_F(PluginSelectConsTres, ReplayAfterNodeInitRebuildsTheSameAllocations)
             << "job " << key.first << " node " << key.second;
 }
 
-TEST_F(PluginSelectConsTres, CoreModeAllocatesWholeCoresCpuModeSingleCpus)
-{
+TEST_F(PluginSelectConsTres, CoreModeAllocatesWholeCoresCpuModeSingleCpus) {
     auto specs = plain(1);
     specs[0].threads_per_core = 2;
     start(specs, {{"selecttypeparameters", "CR_Core"}});
@@ -625,14 +594,13 @@ TEST_F(PluginSelectConsTres, CoreModeAllocatesWholeCoresCpuModeSingleCpus)
     EXPECT_EQ(cpu_ids(1, 0), "0-1");
     EXPECT_EQ(cpu_ids(2, 0), "2-3");
     EXPECT_EQ(ops().job_cpus_on_node(state(), 1, 0), 2u);
-    start_job(c);  // 3 CPUs -> 2 cores
+    start_job(c); // 3 CPUs -> 2 cores
     EXPECT_EQ(cpu_ids(3, 0), "4-7");
     Job d(4);
     EXPECT_EQ(test(d), DROVER_EBUSY);
 }
 
-TEST_F(PluginSelectConsTres, CpuModeAllocatesSingleThreads)
-{
+TEST_F(PluginSelectConsTres, CpuModeAllocatesSingleThreads) {
     auto specs = plain(1);
     specs[0].threads_per_core = 2;
     start(specs, {{"selecttypeparameters", "CR_CPU"}});
@@ -646,8 +614,7 @@ TEST_F(PluginSelectConsTres, CpuModeAllocatesSingleThreads)
     EXPECT_EQ(cpu_ids(3, 0), "2-4");
 }
 
-TEST_F(PluginSelectConsTres, OversubscribedJobsShareCpusButNotMemory)
-{
+TEST_F(PluginSelectConsTres, OversubscribedJobsShareCpusButNotMemory) {
     start(plain(1, 4, 1000), {{"defmempercpu", "100"}});
     Job a(1, 4), b(2, 4), c(3, 4);
     a.share(DROVER_SHARE_OVERSUB);
@@ -656,13 +623,12 @@ TEST_F(PluginSelectConsTres, OversubscribedJobsShareCpusButNotMemory)
     start_job(a);
     start_job(b);
     EXPECT_EQ(cpu_ids(2, 0), "0-3");
-    EXPECT_EQ(test(c), DROVER_EBUSY);  // 400 + 400 held, 500 more does not fit
+    EXPECT_EQ(test(c), DROVER_EBUSY); // 400 + 400 held, 500 more does not fit
     Job d(4);
-    EXPECT_EQ(test(d), DROVER_EBUSY);  // a job that does not share CPUs finds none free
+    EXPECT_EQ(test(d), DROVER_EBUSY); // a job that does not share CPUs finds none free
 }
 
-TEST_F(PluginSelectConsTres, AllocDetailOfAJobNotOnTheNode)
-{
+TEST_F(PluginSelectConsTres, AllocDetailOfAJobNotOnTheNode) {
     start(plain(2), {{"defmempercpu", "100"}});
     Job a(1);
     start_job(a);
@@ -678,5 +644,5 @@ TEST_F(PluginSelectConsTres, AllocDetailOfAJobNotOnTheNode)
     EXPECT_STREQ(d.gres, "");
 }
 
-}  // namespace
-}  // namespace drover::plugin::test
+} // namespace
+} // namespace drover::plugin::test

@@ -21,8 +21,7 @@ class PluginSelectLinear : public ::testing::Test {
     const std::vector<NodeSpec> specs_ = {
         {"n0", 4, 16000, 10}, {"n1", 4, 16000, 1}, {"n2", 4, 16000, 1}, {"n3", 8, 64000, 5}};
 
-    void SetUp() override
-    {
+    void SetUp() override {
         set_.load("select/linear");
         for (const auto &s : specs_) {
             drover_node_view v{};
@@ -42,8 +41,7 @@ class PluginSelectLinear : public ::testing::Test {
     void *state() const { return set_.select().state; }
 
     static drover_job_view job(uint32_t id, uint32_t min_nodes, uint32_t tasks = 1,
-                               uint64_t mem_mb = 0, uint32_t max_nodes = DROVER_INFINITE)
-    {
+                               uint64_t mem_mb = 0, uint32_t max_nodes = DROVER_INFINITE) {
         drover_job_view j{};
         j.struct_size = sizeof j;
         j.job_id = id;
@@ -58,19 +56,16 @@ class PluginSelectLinear : public ::testing::Test {
 
     // job_test over usable; returns the code and, on success, the chosen node indexes.
     int test(const drover_job_view &j, std::vector<uint32_t> *picked = nullptr,
-             int mode = DROVER_SELECT_RUN_NOW, const Bits &usable = Bits::all(4))
-    {
+             int mode = DROVER_SELECT_RUN_NOW, const Bits &usable = Bits::all(4)) {
         Bits out(4);
         drover_bitmap w = out.writable();
         drover_error err{};
         int rc = ops().job_test(state(), &j, usable.view(), mode, &w, &err);
-        if (picked)
-            *picked = out.indexes();
+        if (picked) *picked = out.indexes();
         return rc;
     }
 
-    void begin(const drover_job_view &j, std::initializer_list<uint32_t> nodes)
-    {
+    void begin(const drover_job_view &j, std::initializer_list<uint32_t> nodes) {
         Bits b(4, nodes);
         drover_error err{};
         ASSERT_EQ(ops().job_begin(state(), &j, b.view(), &err), DROVER_OK);
@@ -83,8 +78,7 @@ class PluginSelectLinear : public ::testing::Test {
 
 using Nodes = std::vector<uint32_t>;
 
-TEST_F(PluginSelectLinear, PicksLowestWeightNodesFirst)
-{
+TEST_F(PluginSelectLinear, PicksLowestWeightNodesFirst) {
     Nodes picked;
     ASSERT_EQ(test(job(1, 2), &picked), DROVER_OK);
     EXPECT_EQ(picked, (Nodes{1, 2}));
@@ -92,26 +86,23 @@ TEST_F(PluginSelectLinear, PicksLowestWeightNodesFirst)
     EXPECT_EQ(picked, (Nodes{1, 2, 3}));
 }
 
-TEST_F(PluginSelectLinear, WithoutMinNodesUsesAsFewNodesAsTheCpusNeed)
-{
+TEST_F(PluginSelectLinear, WithoutMinNodesUsesAsFewNodesAsTheCpusNeed) {
     Nodes picked;
     ASSERT_EQ(test(job(1, 0, 4), &picked), DROVER_OK);
     EXPECT_EQ(picked, (Nodes{1}));
-    ASSERT_EQ(test(job(2, 0, 12), &picked), DROVER_OK);  // 4 + 4 + 8
+    ASSERT_EQ(test(job(2, 0, 12), &picked), DROVER_OK); // 4 + 4 + 8
     EXPECT_EQ(picked, (Nodes{1, 2, 3}));
-    EXPECT_EQ(test(job(3, 0, 21)), DROVER_ENOSPC);  // 20 CPUs in all
+    EXPECT_EQ(test(job(3, 0, 21)), DROVER_ENOSPC); // 20 CPUs in all
 }
 
-TEST_F(PluginSelectLinear, HonoursMemoryPerNode)
-{
+TEST_F(PluginSelectLinear, HonoursMemoryPerNode) {
     Nodes picked;
     ASSERT_EQ(test(job(1, 1, 1, 32000), &picked), DROVER_OK);
     EXPECT_EQ(picked, (Nodes{3}));
     EXPECT_EQ(test(job(2, 2, 1, 32000)), DROVER_ENOSPC);
 }
 
-TEST_F(PluginSelectLinear, SwapsForBiggerNodesWhenMaxNodesBinds)
-{
+TEST_F(PluginSelectLinear, SwapsForBiggerNodesWhenMaxNodesBinds) {
     Nodes picked;
     ASSERT_EQ(test(job(1, 0, 8, 0, 1), &picked), DROVER_OK);
     EXPECT_EQ(picked, (Nodes{3}));
@@ -119,15 +110,14 @@ TEST_F(PluginSelectLinear, SwapsForBiggerNodesWhenMaxNodesBinds)
     EXPECT_EQ(picked.size(), 2u);
     EXPECT_EQ(picked.back(), 3u);
     EXPECT_EQ(test(job(3, 0, 13, 0, 2)), DROVER_ENOSPC);
-    EXPECT_EQ(test(job(4, 3, 1, 0, 2)), DROVER_ENOSPC);  // min_nodes > max_nodes
+    EXPECT_EQ(test(job(4, 3, 1, 0, 2)), DROVER_ENOSPC); // min_nodes > max_nodes
 }
 
-TEST_F(PluginSelectLinear, BusyWhenHeldAndNeverWhenTooBig)
-{
+TEST_F(PluginSelectLinear, BusyWhenHeldAndNeverWhenTooBig) {
     begin(job(1, 2), {1, 2});
     Nodes picked;
     ASSERT_EQ(test(job(2, 2), &picked), DROVER_OK);
-    EXPECT_EQ(picked, (Nodes{0, 3}));  // n3 (weight 5), then n0 (weight 10)
+    EXPECT_EQ(picked, (Nodes{0, 3})); // n3 (weight 5), then n0 (weight 10)
     EXPECT_EQ(test(job(3, 4)), DROVER_EBUSY);
     ASSERT_EQ(test(job(3, 4), &picked, DROVER_SELECT_TEST_ONLY), DROVER_OK);
     EXPECT_EQ(picked, (Nodes{0, 1, 2, 3}));
@@ -140,16 +130,14 @@ TEST_F(PluginSelectLinear, BusyWhenHeldAndNeverWhenTooBig)
     EXPECT_EQ(test(job(3, 4)), DROVER_OK);
 }
 
-TEST_F(PluginSelectLinear, OnlyPicksUsableNodes)
-{
+TEST_F(PluginSelectLinear, OnlyPicksUsableNodes) {
     Nodes picked;
     ASSERT_EQ(test(job(1, 2), &picked, DROVER_SELECT_RUN_NOW, Bits(4, {0, 2, 3})), DROVER_OK);
     EXPECT_EQ(picked, (Nodes{2, 3}));
     EXPECT_EQ(test(job(2, 2), nullptr, DROVER_SELECT_RUN_NOW, Bits(4, {0})), DROVER_ENOSPC);
 }
 
-TEST_F(PluginSelectLinear, ReportsCpusOfHeldNodes)
-{
+TEST_F(PluginSelectLinear, ReportsCpusOfHeldNodes) {
     ASSERT_NE(ops().job_cpus_on_node, nullptr);
     begin(job(7, 2), {1, 3});
     EXPECT_EQ(ops().job_cpus_on_node(state(), 7, 3), 8u);
@@ -158,8 +146,7 @@ TEST_F(PluginSelectLinear, ReportsCpusOfHeldNodes)
     EXPECT_EQ(ops().job_cpus_on_node(state(), 8, 1), 0u);
 }
 
-TEST_F(PluginSelectLinear, NodeInitForgetsHoldingsUntilReplayed)
-{
+TEST_F(PluginSelectLinear, NodeInitForgetsHoldingsUntilReplayed) {
     begin(job(1, 4), {0, 1, 2, 3});
     EXPECT_EQ(test(job(2, 1)), DROVER_EBUSY);
     drover_error err{};
@@ -167,5 +154,5 @@ TEST_F(PluginSelectLinear, NodeInitForgetsHoldingsUntilReplayed)
     EXPECT_EQ(test(job(2, 1)), DROVER_OK);
 }
 
-}  // namespace
-}  // namespace drover::plugin::test
+} // namespace
+} // namespace drover::plugin::test

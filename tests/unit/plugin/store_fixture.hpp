@@ -15,14 +15,12 @@ namespace drover::plugin::test {
 
 class StoreTest : public ::testing::TestWithParam<std::string> {
   protected:
-    void SetUp() override
-    {
+    void SetUp() override {
         if (GetParam() == "postgres") {
             if (!std::filesystem::exists(kRealPluginDir + "/accounting_postgres.so"))
                 GTEST_SKIP() << "accounting/postgres not built (libpq-dev missing)";
             pg_ = std::make_unique<PgServer>();
-            if (!pg_->available())
-                GTEST_SKIP() << "PostgreSQL server binaries not installed";
+            if (!pg_->available()) GTEST_SKIP() << "PostgreSQL server binaries not installed";
             pg_->configure(conf_);
         } else {
             conf_.raw["accountingstorageloc"] = dir_ / "acct";
@@ -31,8 +29,7 @@ class StoreTest : public ::testing::TestWithParam<std::string> {
     }
 
     // Unloads and loads the plugin again (what survives is what the store kept).
-    void reopen()
-    {
+    void reopen() {
         set_.reset();
         set_ = std::make_unique<PluginSet>(conf_, "ctld");
         set_->load("accounting/" + GetParam());
@@ -46,4 +43,4 @@ class StoreTest : public ::testing::TestWithParam<std::string> {
     std::unique_ptr<PluginSet> set_;
 };
 
-}  // namespace drover::plugin::test
+} // namespace drover::plugin::test

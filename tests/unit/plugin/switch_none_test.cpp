@@ -6,8 +6,7 @@
 namespace drover::plugin::test {
 namespace {
 
-TEST(PluginSwitchNone, JobInitAndFiniSucceedAndAddNothing)
-{
+TEST(PluginSwitchNone, JobInitAndFiniSucceedAndAddNothing) {
     Config conf = real_plugin_config();
     PluginSet set(conf, "noded");
     set.load("switch/none");
@@ -21,5 +20,5 @@ TEST(PluginSwitchNone, JobInitAndFiniSucceedAndAddNothing)
     EXPECT_EQ(added, 0);
 }
 
-}  // namespace
-}  // namespace drover::plugin::test
+} // namespace
+} // namespace drover::plugin::test
