@@ -21,6 +21,7 @@
 #include "ctld/ctld_stats.hpp"
 #include "ctld/committer.hpp"
 #include "ctld/context.hpp"
+#include "ctld/controller_routes.hpp"
 #include "ctld/handover.hpp"
 #include "ctld/peers.hpp"
 #include "ctld/privacy.hpp"
@@ -67,52 +68,6 @@ class Every {
     std::function<void()> fn_;
 };
 
-void config_reply(const Config &conf, const Ctx &ctx, const Resp &resp) {
-    flatbuffers::FlatBufferBuilder fbb(4096);
-    std::vector<flatbuffers::Offset<proto::KeyValue>> kv;
-    auto add = [&](const std::string &k, const std::string &v) {
-        kv.push_back(proto::CreateKeyValueDirect(fbb, k.c_str(), v.c_str()));
-    };
-    add("AccountingStorageType", conf.accounting_storage_type);
-    add("AuthType", conf.auth_type);
-    add("ClusterName", conf.cluster_name);
-    add("Epilog", conf.epilog.empty() ? "(null)" : conf.epilog);
-    add("FirstJobId", std::to_string(conf.first_job_id));
-    add("KillWait", std::to_string(conf.kill_wait) + " sec");
-    add("MaxJobCount", std::to_string(conf.max_job_count));
-    add("PluginDir", conf.plugin_dir.empty() ? "(built-in)" : conf.plugin_dir);
-    add("ProctrackType", conf.proctrack_type);
-    add("Prolog", conf.prolog.empty() ? "(null)" : conf.prolog);
-    add("SchedulerParameters",
-        conf.scheduler_parameters.empty() ? "(null)" : conf.scheduler_parameters);
-    add("SchedulerType", conf.scheduler_type);
-    add("SelectType", conf.select_type);
-    std::string hosts;
-    for (const auto &c : conf.controllers) hosts += (hosts.empty() ? "" : ",") + c.name;
-    add("SlurmctldHost", hosts);
-    add("SlurmctldPort", std::to_string(conf.slurmctld_port));
-    add("SlurmctldTimeout", std::to_string(conf.slurmctld_timeout) + " sec");
-    add("SlurmdPort", std::to_string(conf.slurmd_port));
-    add("SlurmdSpoolDir", conf.slurmd_spool_dir);
-    add("SlurmdTimeout", std::to_string(conf.slurmd_timeout) + " sec");
-    add("SlurmUser", conf.slurm_user + "(" + std::to_string(ctx.slurm_uid) + ")");
-    add("SLURM_CONF", conf.path);
-    add("StateSaveLocation", conf.state_save_location);
-    {
-        state::Store::Space sp = ctx.store.space(true);
-        add("StateSaveMaxSize", std::to_string(sp.map_bytes >> 20) + "M (" +
-                                    std::to_string((sp.map_bytes - sp.free_bytes) >> 20) +
-                                    "M used)");
-    }
-    add("SwitchType", conf.switch_type);
-    add("TreeWidth", std::to_string(conf.tree_width));
-    add("AccountingRecordsWaiting", std::to_string(ctx.acct.backlog()));
-    auto v = fbb.CreateVector(kv);
-    fbb.Finish(proto::CreateMessage(fbb, proto::Body::ConfigResponse,
-                                    proto::CreateConfigResponse(fbb, v).Union()));
-    resp->reply({fbb.GetBufferPointer(), fbb.GetSize()});
-}
-
 } // namespace
 
 namespace {
@@ -122,216 +77,137 @@ struct ActiveOutcome {
     bool take_back = false; // as a standby, ask for control again once caught up
 };
 
-// The controller in control: recovers the store, serves until shut down or until control moves
-// to another controller.
-ActiveOutcome run_active(Config &conf, plugin::PluginSet &plugins, net::Authenticator &auth,
-                         state::Store &store, std::size_t self, uint64_t seen_epoch,
-                         bool cold_start) {
-    asio::io_context io(1);
-    Committer commit(io, store);
-    net::CallPool pool(io, 8);
-    AcctRecorder *recorder_ptr = nullptr; // set below; records are delivered only after recovery
-    AcctQueue acct(io, plugins.acct(), conf.cluster_name,
-                   [&recorder_ptr](uint64_t seq) { recorder_ptr->delivered(seq); });
-    AcctRecorder recorder(commit, store, acct);
-    recorder_ptr = &recorder;
+// The controller in control: its parts as members, built in declaration order (each may use
+// those above it) and destroyed in reverse; recovers the store, then serves until shut down or
+// until control moves to another controller.
+class InControl {
+  public:
+    InControl(Config &conf, plugin::PluginSet &plugins, net::Authenticator &auth,
+              state::Store &store, std::size_t self, uint64_t seen_epoch)
+        : commit_(io_, store), pool_(io_, 8),
+          acct_(io_, plugins.acct(), conf.cluster_name,
+                [this](uint64_t seq) { recorder_.delivered(seq); }),
+          recorder_(commit_, store, acct_), ctx_{io_,     conf,    plugins, auth,    store,
+                                                 commit_, pool_,   acct_,   nullptr, nullptr,
+                                                 nullptr, nullptr, 0,       {},      &recorder_},
+          repl_(io_, store, commit_), epoch_(start_generation(self, seen_epoch)),
+          handover_(ctx_, repl_, self,
+                    [this](bool take_back) {
+                        outcome_ = {false, take_back};
+                        io_.stop();
+                    }),
+          nodes_(ctx_), jobs_(ctx_), sched_(ctx_), steps_(ctx_), admin_(ctx_),
+          router_([this](uint32_t uid) { return ctx_.is_admin(uid); }) {
+        ctx_.steps = &steps_;
+        ctx_.nodes = &nodes_;
+        ctx_.jobs = &jobs_;
+        ctx_.sched = &sched_;
+        router_.add(jobs_.routes());
+        router_.add(steps_.routes());
+        router_.add(nodes_.routes());
+        router_.add(acct_routes(ctx_, admin_));
+        router_.add(
+            controller_routes({ctx_, admin_, handover_, repl_, nodes_, [this] { io_.stop(); }}));
+    }
 
-    Ctx ctx{io,      conf,    plugins, auth,    store, commit, pool,     acct,
-            nullptr, nullptr, nullptr, nullptr, 0,     {},     &recorder};
-    ctx.host = conf.controllers.empty() ? daemon::short_hostname() : conf.controllers[self].name;
-    ctx.slurm_uid = daemon::uid_of(conf.slurm_user);
-    // Each time a controller takes control it starts a newer generation, which fences the
-    // controller that had it: nodes and commands that have seen the newer one refuse the older.
-    // The log for standbys starts before that generation's first transaction, so a standby that
-    // held everything so far continues from it.
-    ReplSource repl(io, store, commit);
-    if (conf.controllers.size() > 1) commit.set_listener(&repl);
+    ActiveOutcome run(bool cold_start, const ControllerHost &me);
+
+  private:
+    uint64_t start_generation(std::size_t self, uint64_t seen_epoch);
+    void recover(bool cold_start);
+    void serve(const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp);
+
+    asio::io_context io_{1};
+    Committer commit_;
+    net::CallPool pool_;
+    AcctQueue acct_; // delivers to recorder_ (below), only once recovered
+    AcctRecorder recorder_;
+    Ctx ctx_;
+    ReplSource repl_;
+    uint64_t epoch_;
+    ActiveOutcome outcome_;
+    Handover handover_;
+    NodeManager nodes_;
+    JobManager jobs_;
+    Scheduler sched_;
+    StepManager steps_;
+    AcctAdmin admin_;
+    net::Router router_;
+};
+
+// Each time a controller takes control it starts a newer generation, which fences the controller
+// that had it: nodes and commands that have seen the newer one refuse the older. The log for
+// standbys starts before that generation's first transaction, so a standby that held everything
+// so far continues from it.
+uint64_t InControl::start_generation(std::size_t self, uint64_t seen_epoch) {
+    const Config &conf = ctx_.conf;
+    ctx_.host = conf.controllers.empty() ? daemon::short_hostname() : conf.controllers[self].name;
+    ctx_.slurm_uid = daemon::uid_of(conf.slurm_user);
+    ctx_.fenced = [this] { handover_.fenced_by_node(); };
+    if (conf.controllers.size() > 1) commit_.set_listener(&repl_);
     // Controller i only uses generations equal to i modulo the number of controllers, so two that
     // take control apart from each other never share one.
     uint64_t ctls = std::max<uint64_t>(1, conf.controllers.size());
-    ctx.epoch = std::max(state::get_meta_u64(store, kMetaEpoch, 0), seen_epoch) + 1;
-    while (ctx.epoch % ctls != self % ctls) ++ctx.epoch;
-    commit.set_epoch(ctx.epoch);
-    state::put_meta_u64(commit.txn(), kMetaEpoch, ctx.epoch);
-    commit.flush();
-    ActiveOutcome outcome;
-    Handover handover(ctx, repl, self, [&](bool take_back) {
-        outcome = {false, take_back};
-        io.stop();
-    });
+    ctx_.epoch = std::max(state::get_meta_u64(ctx_.store, kMetaEpoch, 0), seen_epoch) + 1;
+    while (ctx_.epoch % ctls != self % ctls) ++ctx_.epoch;
+    commit_.set_epoch(ctx_.epoch);
+    state::put_meta_u64(commit_.txn(), kMetaEpoch, ctx_.epoch);
+    commit_.flush();
+    return ctx_.epoch;
+}
 
-    ctx.fenced = [&handover] { handover.fenced_by_node(); };
-    NodeManager nodes(ctx);
-    JobManager jobs(ctx);
-    Scheduler sched(ctx);
-    StepManager steps(ctx);
-    ctx.steps = &steps;
-    ctx.nodes = &nodes;
-    ctx.jobs = &jobs;
-    ctx.sched = &sched;
+void InControl::recover(bool cold_start) {
+    acct_.stats().server_start = acct_.stats().since = Ctx::now();
+    nodes_.recover();
+    jobs_.recover(cold_start);
+    recorder_.recover();
+    nodes_.record_events();
+    admin_.start();
+    sched_.init_select();
+    commit_.flush();
+}
 
-    AcctAdmin admin(ctx);
-    acct.stats().server_start = acct.stats().since = Ctx::now();
-    nodes.recover();
-    jobs.recover(cold_start);
-    recorder.recover();
-    nodes.record_events();
-    admin.start();
-    sched.init_select();
-    commit.flush();
+void InControl::serve(const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp) {
+    auto type = req->msg->body_type();
+    // Only the controllers and node daemons (root or SlurmUser) speak for generations: a user's
+    // message carrying a newer one is not evidence of another controller in control.
+    if (req->msg->epoch() > ctx_.epoch && ctx_.is_admin(req->peer.uid)) {
+        handover_.newer_epoch(req->msg->epoch());
+        return resp->error(net::kNotInControl,
+                           "controller " + ctx_.host + " is no longer in control");
+    }
+    if (handover_.handing_over() && type != proto::Body::ControllerPingRequest &&
+        type != proto::Body::ReplPullRequest)
+        return resp->error(net::kNotInControl,
+                           "controller " + ctx_.host + " is handing over control");
+    router_.dispatch(req, resp);
+}
 
-    std::unordered_map<proto::Body, std::function<void(const Req &, const Resp &)>> routes = {
-        {proto::Body::JobSubmitRequest, [&](const Req &q, const Resp &r) { jobs.on_submit(q, r); }},
-        {proto::Body::JobInfoRequest, [&](const Req &q, const Resp &r) { jobs.on_info(q, r); }},
-        {proto::Body::JobSignalRequest, [&](const Req &q, const Resp &r) { jobs.on_signal(q, r); }},
-        {proto::Body::JobUpdateRequest, [&](const Req &q, const Resp &r) { jobs.on_update(q, r); }},
-        {proto::Body::JobCompleteRequest,
-         [&](const Req &q, const Resp &r) { jobs.on_complete(q, r); }},
-        {proto::Body::StepCreateRequest,
-         [&](const Req &q, const Resp &r) { steps.on_create(q, r); }},
-        {proto::Body::StepCompleteRequest,
-         [&](const Req &q, const Resp &r) { steps.on_complete(q, r); }},
-        {proto::Body::StepInfoRequest, [&](const Req &q, const Resp &r) { steps.on_info(q, r); }},
-        {proto::Body::JobWaitRequest, [&](const Req &q, const Resp &r) { steps.on_wait(q, r); }},
-        {proto::Body::NodeRegisterRequest,
-         [&](const Req &q, const Resp &r) { nodes.on_register(q, r); }},
-        {proto::Body::NodeInfoRequest,
-         [&](const Req &q, const Resp &r) { nodes.on_node_info(q, r); }},
-        {proto::Body::NodeUpdateRequest,
-         [&](const Req &q, const Resp &r) { nodes.on_node_update(q, r); }},
-        {proto::Body::PartitionInfoRequest,
-         [&](const Req &q, const Resp &r) { nodes.on_partition_info(q, r); }},
-        {proto::Body::ConfigRequest,
-         [&](const Req &, const Resp &r) { config_reply(conf, ctx, r); }},
-        {proto::Body::ControllerPingRequest,
-         [&](const Req &, const Resp &r) {
-             flatbuffers::FlatBufferBuilder fbb(128);
-             auto h = fbb.CreateString(ctx.host);
-             auto role = fbb.CreateString(kRoleActive);
-             fbb.Finish(proto::CreateMessage(
-                 fbb, proto::Body::ControllerPingResponse,
-                 proto::CreateControllerPingResponse(fbb, h, role, ctx.epoch).Union()));
-             r->reply({fbb.GetBufferPointer(), fbb.GetSize()});
-         }},
-        {proto::Body::AcctQueryRequest,
-         [&](const Req &q, const Resp &r) {
-             const auto *a = q->msg->body_as_AcctQueryRequest();
-             AcctQuery query;
-             if (a->job_ids()) query.job_ids.assign(a->job_ids()->begin(), a->job_ids()->end());
-             query.uid = a->user_id();
-             query.start_after = a->start_after();
-             query.end_before = a->end_before();
-             query.duplicates = a->duplicates();
-             query.jobs_only = a->jobs_only();
-             if (uint32_t only = Viewer(ctx, q->peer.uid).acct_records_user();
-                 only != DROVER_NO_VAL)
-                 query.uid = only;
-             acct.query(std::move(query), [r](std::vector<uint8_t> msg) { r->reply(msg); });
-         }},
-        {proto::Body::AcctEventQueryRequest,
-         [&](const Req &q, const Resp &r) {
-             if (!Viewer(ctx, q->peer.uid).sees_events())
-                 return r->error(DROVER_EPERM,
-                                 std::string(" Error with request: ") + kAccessDenied);
-             const auto *a = q->msg->body_as_AcctEventQueryRequest();
-             AcctEventQuery query;
-             if (a->clusters())
-                 for (const auto *c : *a->clusters()) query.clusters.push_back(c->str());
-             // As Slurm's sacctmgr: this cluster's events unless others (or all) are named.
-             if (query.clusters.empty() && !a->all_clusters())
-                 query.clusters.push_back(conf.cluster_name);
-             if (a->nodes())
-                 for (const auto *n : *a->nodes()) query.nodes.push_back(n->str());
-             query.period_start = a->period_start();
-             query.period_end = a->period_end();
-             acct.event_query(std::move(query), [r](std::vector<uint8_t> msg) { r->reply(msg); });
-         }},
-        {proto::Body::AcctAdminRequest,
-         [&](const Req &q, const Resp &r) { admin.on_request(q, r); }},
-        {proto::Body::StatsRequest,
-         [&](const Req &q, const Resp &r) {
-             stats_reply(ctx, q, r, admin.admin_level(q->peer.uid));
-         }},
-        {proto::Body::ReconfigureRequest,
-         [&](const Req &q, const Resp &r) {
-             if (!ctx.is_admin(q->peer.uid))
-                 return r->error(DROVER_EPERM, "Access/permission denied");
-             try {
-                 Config fresh = load_config(conf.path);
-                 (void)fresh;
-             } catch (const std::exception &e) {
-                 return r->error(DROVER_EINVAL, e.what());
-             }
-             spdlog::info("reconfigure: {} re-read and valid; telling the node daemons", conf.path);
-             nodes.reconfigure_nodes([r](std::size_t ok, std::vector<std::string> failed) {
-                 std::string text =
-                     "configuration re-read here and by " + std::to_string(ok) +
-                     " node daemons; node and partition changes take effect at restart";
-                 if (!failed.empty()) text += "; not re-read by " + hostlist_compress(failed);
-                 spdlog::info("reconfigure: {}", text);
-                 r->ok(text);
-             });
-         }},
-        {proto::Body::ShutdownRequest,
-         [&](const Req &q, const Resp &r) {
-             if (!ctx.is_admin(q->peer.uid))
-                 return r->error(DROVER_EPERM, "Access/permission denied");
-             r->ok();
-             handover.shutdown_standbys();
-             asio::post(io, [&] { io.stop(); });
-         }},
-        {proto::Body::ReplPullRequest,
-         [&](const Req &q, const Resp &r) {
-             if (!ctx.is_admin(q->peer.uid))
-                 return r->error(DROVER_EPERM, "Access/permission denied");
-             repl.on_pull(*q->msg->body_as_ReplPullRequest(), r);
-         }},
-        {proto::Body::RelinquishRequest,
-         [&](const Req &q, const Resp &r) {
-             if (!ctx.is_admin(q->peer.uid))
-                 return r->error(DROVER_EPERM, "Access/permission denied");
-             handover.on_relinquish(q, r);
-         }},
-        {proto::Body::ControlRequest,
-         [&](const Req &q, const Resp &r) {
-             if (!ctx.is_admin(q->peer.uid))
-                 return r->error(DROVER_EPERM, "Access/permission denied");
-             r->ok("controller " + ctx.host + " is already in control");
-         }},
-    };
-
-    net::Handler handler = [&](std::shared_ptr<net::Request> req, net::ResponderPtr resp) {
-        auto type = req->msg->body_type();
-        // Only the controllers and node daemons (root or SlurmUser) speak for generations: a user's
-        // message carrying a newer one is not evidence of another controller in control.
-        if (req->msg->epoch() > ctx.epoch && ctx.is_admin(req->peer.uid)) {
-            handover.newer_epoch(req->msg->epoch());
-            return resp->error(net::kNotInControl,
-                               "controller " + ctx.host + " is no longer in control");
-        }
-        if (handover.handing_over() && type != proto::Body::ControllerPingRequest &&
-            type != proto::Body::ReplPullRequest)
-            return resp->error(net::kNotInControl,
-                               "controller " + ctx.host + " is handing over control");
-        auto it = routes.find(type);
-        if (it == routes.end())
-            return resp->error(DROVER_EINVAL, std::string("unexpected message ") +
-                                                  proto::EnumNameBody(req->msg->body_type()));
+// SIGHUP re-reads the configuration file to check it (changes take effect at restart).
+void watch_hup(asio::signal_set &hup, const std::string &path) {
+    hup.async_wait([&hup, &path](boost::system::error_code ec, int) {
+        if (ec) return;
         try {
-            it->second(req, resp);
+            load_config(path);
+            spdlog::info("SIGHUP: {} re-read and valid; node and partition changes take effect "
+                         "at restart",
+                         path);
         } catch (const std::exception &e) {
-            spdlog::error("{} from {}: {}", proto::EnumNameBody(req->msg->body_type()),
-                          req->peer.addr, e.what());
-            resp->error(DROVER_EIO, e.what());
+            spdlog::error("SIGHUP: {}", e.what());
         }
-    };
+        watch_hup(hup, path);
+    });
+}
 
-    const auto &me = conf.controllers.empty() ? ControllerHost{"localhost", "127.0.0.1"}
-                                              : conf.controllers[self];
+ActiveOutcome InControl::run(bool cold_start, const ControllerHost &me) {
+    const Config &conf = ctx_.conf;
+    recover(cold_start);
     std::string bind = daemon::listen_address(me.addr.empty() ? me.name : me.addr);
-    net::Server server(io, bind, conf.slurmctld_port, auth, me.name, handler,
-                       net::server_limits(conf));
-    net::AuthSocketKeeper auth_socket(io, net::auth_socket_path(conf), auth);
+    net::Server server(
+        io_, bind, conf.slurmctld_port, ctx_.auth, me.name,
+        [this](std::shared_ptr<net::Request> q, net::ResponderPtr r) { serve(q, r); },
+        net::server_limits(conf));
+    net::AuthSocketKeeper auth_socket(io_, net::auth_socket_path(conf), ctx_.auth);
 
     uint32_t ping_s = std::clamp<uint32_t>(conf.slurmd_timeout / 3, 1, 60);
     // With backups, nodes must hear from the controller in control more often than a backup waits
@@ -339,53 +215,48 @@ ActiveOutcome run_active(Config &conf, plugin::PluginSet &plugins, net::Authenti
     if (conf.controllers.size() > 1)
         ping_s = std::min(ping_s, std::max<uint32_t>(1, conf.slurmctld_timeout / 3));
     // Nothing changes on its own while control is handed over.
-    auto unless_handing = [&](std::function<void()> fn) {
-        return [&handover, fn = std::move(fn)] {
-            if (!handover.handing_over()) fn();
+    auto unless_handing = [this](std::function<void()> fn) {
+        return [this, fn = std::move(fn)] {
+            if (!handover_.handing_over()) fn();
         };
     };
-    Every tick(io, std::chrono::seconds(1), unless_handing([&] {
-                   jobs.tick();
-                   steps.tick();
+    Every tick(io_, std::chrono::seconds(1), unless_handing([this] {
+                   jobs_.tick();
+                   steps_.tick();
                }));
-    Every resched(io, std::chrono::seconds(5), unless_handing([&] { sched.request(); }));
-    Every ping(io, std::chrono::seconds(ping_s), unless_handing([&] { nodes.ping_all(); }));
-    Every peers(io, std::chrono::seconds(1), [&] { handover.watch_peers(); });
-    Every sync(io, std::chrono::seconds(1), [&] { store.sync(); });
-    daemon::HeapTrimmer trim(io, std::chrono::seconds(2));
+    Every resched(io_, std::chrono::seconds(5), unless_handing([this] { sched_.request(); }));
+    Every ping(io_, std::chrono::seconds(ping_s), unless_handing([this] { nodes_.ping_all(); }));
+    Every peers(io_, std::chrono::seconds(1), [this] { handover_.watch_peers(); });
+    Every sync(io_, std::chrono::seconds(1), [this] { ctx_.store.sync(); });
+    daemon::HeapTrimmer trim(io_, std::chrono::seconds(2));
 
-    asio::signal_set hup(io, SIGHUP);
-    std::function<void()> on_hup = [&] {
-        hup.async_wait([&](boost::system::error_code ec, int) {
-            if (ec) return;
-            try {
-                load_config(conf.path);
-                spdlog::info("SIGHUP: {} re-read and valid; node and partition changes take effect "
-                             "at restart",
-                             conf.path);
-            } catch (const std::exception &e) {
-                spdlog::error("SIGHUP: {}", e.what());
-            }
-            on_hup();
-        });
-    };
-    on_hup();
-    asio::signal_set signals(io, SIGINT, SIGTERM);
-    signals.async_wait([&](boost::system::error_code, int sig) {
+    asio::signal_set hup(io_, SIGHUP);
+    watch_hup(hup, conf.path);
+    asio::signal_set signals(io_, SIGINT, SIGTERM);
+    signals.async_wait([this](boost::system::error_code, int sig) {
         spdlog::info("signal {}: shutting down", sig);
-        io.stop();
+        io_.stop();
     });
     spdlog::info(
         "droverctld {} in control (generation {}) on {}:{} ({} nodes, {} partitions, {} jobs)",
-        ctx.host, ctx.epoch, bind, server.port(), nodes.size(), nodes.partitions().size(),
-        jobs.count());
-    sched.request();
-    nodes.ping_all();
-    io.run();
-    commit.flush();
-    commit.release_all();
-    store.sync();
-    return outcome;
+        ctx_.host, ctx_.epoch, bind, server.port(), nodes_.size(), nodes_.partitions().size(),
+        jobs_.count());
+    sched_.request();
+    nodes_.ping_all();
+    io_.run();
+    commit_.flush();
+    commit_.release_all();
+    ctx_.store.sync();
+    return outcome_;
+}
+
+ActiveOutcome run_active(Config &conf, plugin::PluginSet &plugins, net::Authenticator &auth,
+                         state::Store &store, std::size_t self, uint64_t seen_epoch,
+                         bool cold_start) {
+    InControl ctl(conf, plugins, auth, store, self, seen_epoch);
+    const auto &me = conf.controllers.empty() ? ControllerHost{"localhost", "127.0.0.1"}
+                                              : conf.controllers[self];
+    return ctl.run(cold_start, me);
 }
 
 // LMDB writes through a shared memory map, which network filesystems do not keep coherent; state

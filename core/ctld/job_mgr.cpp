@@ -341,6 +341,19 @@ void JobManager::forget(uint32_t id) {
     jobs_.erase(id);
 }
 
+net::Routes JobManager::routes() {
+    using net::Caller;
+    // Each decides per job (owner or admin, PrivateData) inside.
+    return {
+        {proto::Body::JobSubmitRequest, Caller::Anyone, net::member(this, &JobManager::on_submit)},
+        {proto::Body::JobInfoRequest, Caller::Anyone, net::member(this, &JobManager::on_info)},
+        {proto::Body::JobSignalRequest, Caller::Anyone, net::member(this, &JobManager::on_signal)},
+        {proto::Body::JobUpdateRequest, Caller::Anyone, net::member(this, &JobManager::on_update)},
+        // Node daemons report batch ends; salloc and srun release their own allocations.
+        {proto::Body::JobCompleteRequest, Caller::Anyone,
+         net::member(this, &JobManager::on_complete)}};
+}
+
 void JobManager::on_complete(const std::shared_ptr<net::Request> &req,
                              const net::ResponderPtr &resp) {
     const auto *r = req->msg->body_as_JobCompleteRequest();

@@ -12,6 +12,7 @@
 #include "ctld/acct_records.hpp"
 #include "ctld/context.hpp"
 #include "ctld/job.hpp"
+#include "net/routes.hpp"
 #include "net/server.hpp"
 #include "proto/message_generated.h"
 
@@ -74,6 +75,9 @@ class JobManager {
 
     // Jobs past their time limit are terminated; finished jobs older than MinJobAge forgotten.
     void tick();
+
+    // The job messages this manager serves, and who may send each.
+    net::Routes routes();
 
     void on_submit(const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp);
     void on_info(const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp);

@@ -299,10 +299,21 @@ std::string NodeManager::shortfall(const NodeConf &c, const proto::NodeRegisterR
     return {};
 }
 
+net::Routes NodeManager::routes() {
+    using net::Caller;
+    return {{proto::Body::NodeRegisterRequest, Caller::Admin,
+             net::member(this, &NodeManager::on_register),
+             "node registration must come from SlurmUser"},
+            {proto::Body::NodeInfoRequest, Caller::Anyone,
+             net::member(this, &NodeManager::on_node_info)},
+            {proto::Body::NodeUpdateRequest, Caller::Admin,
+             net::member(this, &NodeManager::on_node_update)},
+            {proto::Body::PartitionInfoRequest, Caller::Anyone,
+             net::member(this, &NodeManager::on_partition_info)}};
+}
+
 void NodeManager::on_register(const std::shared_ptr<net::Request> &req,
                               const net::ResponderPtr &resp) {
-    if (!ctx_.is_admin(req->peer.uid))
-        return resp->error(DROVER_EPERM, "node registration must come from SlurmUser");
     const auto *r = req->msg->body_as_NodeRegisterRequest();
     Node *n = r->name() ? find(r->name()->str()) : nullptr;
     if (!n) return resp->error(DROVER_ENOENT, "node is not in the configuration");
@@ -398,7 +409,6 @@ void NodeManager::on_node_info(const std::shared_ptr<net::Request> &req,
 
 void NodeManager::on_node_update(const std::shared_ptr<net::Request> &req,
                                  const net::ResponderPtr &resp) {
-    if (!ctx_.is_admin(req->peer.uid)) return resp->error(DROVER_EPERM, "Access/permission denied");
     const auto *r = req->msg->body_as_NodeUpdateRequest();
     std::vector<std::string> names;
     try {

@@ -13,6 +13,7 @@
 #include "common/bitmap.hpp"
 #include "common/text_pool.hpp"
 #include "ctld/context.hpp"
+#include "net/routes.hpp"
 #include "ctld/node_events.hpp"
 #include "net/server.hpp"
 
@@ -95,6 +96,9 @@ class NodeManager {
     void mark_up(uint32_t index);
 
     bool resolve(const std::string &name, std::string *host, uint16_t *port) const;
+
+    // The node and partition messages this manager serves, and who may send each.
+    net::Routes routes();
 
     // Message handlers.
     void on_register(const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp);

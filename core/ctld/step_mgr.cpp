@@ -502,11 +502,20 @@ void StepManager::on_create(const std::shared_ptr<net::Request> &req,
     I.attempt(*job, req, resp);
 }
 
+net::Routes StepManager::routes() {
+    using net::Caller;
+    return {
+        {proto::Body::StepCreateRequest, Caller::Anyone,
+         net::member(this, &StepManager::on_create)},
+        {proto::Body::StepCompleteRequest, Caller::Admin,
+         net::member(this, &StepManager::on_complete), "step completion must come from SlurmUser"},
+        {proto::Body::StepInfoRequest, Caller::Anyone, net::member(this, &StepManager::on_info)},
+        {proto::Body::JobWaitRequest, Caller::Anyone, net::member(this, &StepManager::on_wait)}};
+}
+
 void StepManager::on_complete(const std::shared_ptr<net::Request> &req,
                               const net::ResponderPtr &resp) {
     auto &I = *impl_;
-    if (!I.ctx.is_admin(req->peer.uid))
-        return resp->error(DROVER_EPERM, "step completion must come from SlurmUser");
     const auto *r = req->msg->body_as_StepCompleteRequest();
     I.node_done(r->job_id(), r->step_id(), str(r->node()), r->exit_status(),
                 r->usage() ? net::usage_from_proto(*r->usage()) : StepUsageSummary{}, r->state());

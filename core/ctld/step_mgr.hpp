@@ -17,6 +17,7 @@
 
 #include "common/usage.hpp"
 #include "ctld/context.hpp"
+#include "net/routes.hpp"
 #include "net/server.hpp"
 
 namespace drover::ctld {
@@ -54,6 +55,9 @@ class StepManager {
 
     // Loads the running jobs' steps from the store (cold: discards them), after the jobs.
     void recover(bool cold);
+
+    // The step messages this manager serves, and who may send each.
+    net::Routes routes();
 
     void on_create(const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp);
     void on_complete(const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp);

@@ -1,0 +1,179 @@
+// controller_routes.cpp - the controller's own messages and the accounting queries.
+#include "ctld/controller_routes.hpp"
+
+#include <utility> // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
+#include <boost/asio.hpp>
+#include <spdlog/spdlog.h>
+
+#include "common/config.hpp"
+#include "common/hostlist.hpp"
+#include "ctld/acct_admin.hpp"
+#include "ctld/acct_queue.hpp"
+#include "ctld/ctld_stats.hpp"
+#include "ctld/handover.hpp"
+#include "ctld/node_mgr.hpp"
+#include "ctld/peers.hpp"
+#include "ctld/privacy.hpp"
+#include "ctld/repl_source.hpp"
+#include "state/store.hpp"
+
+namespace drover::ctld {
+
+namespace {
+
+using Req = std::shared_ptr<net::Request>;
+using Resp = net::ResponderPtr;
+using net::Caller;
+
+void config_reply(const Ctx &ctx, const Resp &resp) {
+    const Config &conf = ctx.conf;
+    flatbuffers::FlatBufferBuilder fbb(4096);
+    std::vector<flatbuffers::Offset<proto::KeyValue>> kv;
+    auto add = [&](const std::string &k, const std::string &v) {
+        kv.push_back(proto::CreateKeyValueDirect(fbb, k.c_str(), v.c_str()));
+    };
+    add("AccountingStorageType", conf.accounting_storage_type);
+    add("AuthType", conf.auth_type);
+    add("ClusterName", conf.cluster_name);
+    add("Epilog", conf.epilog.empty() ? "(null)" : conf.epilog);
+    add("FirstJobId", std::to_string(conf.first_job_id));
+    add("KillWait", std::to_string(conf.kill_wait) + " sec");
+    add("MaxJobCount", std::to_string(conf.max_job_count));
+    add("PluginDir", conf.plugin_dir.empty() ? "(built-in)" : conf.plugin_dir);
+    add("ProctrackType", conf.proctrack_type);
+    add("Prolog", conf.prolog.empty() ? "(null)" : conf.prolog);
+    add("SchedulerParameters",
+        conf.scheduler_parameters.empty() ? "(null)" : conf.scheduler_parameters);
+    add("SchedulerType", conf.scheduler_type);
+    add("SelectType", conf.select_type);
+    std::string hosts;
+    for (const auto &c : conf.controllers) hosts += (hosts.empty() ? "" : ",") + c.name;
+    add("SlurmctldHost", hosts);
+    add("SlurmctldPort", std::to_string(conf.slurmctld_port));
+    add("SlurmctldTimeout", std::to_string(conf.slurmctld_timeout) + " sec");
+    add("SlurmdPort", std::to_string(conf.slurmd_port));
+    add("SlurmdSpoolDir", conf.slurmd_spool_dir);
+    add("SlurmdTimeout", std::to_string(conf.slurmd_timeout) + " sec");
+    add("SlurmUser", conf.slurm_user + "(" + std::to_string(ctx.slurm_uid) + ")");
+    add("SLURM_CONF", conf.path);
+    add("StateSaveLocation", conf.state_save_location);
+    {
+        state::Store::Space sp = ctx.store.space(true);
+        add("StateSaveMaxSize", std::to_string(sp.map_bytes >> 20) + "M (" +
+                                    std::to_string((sp.map_bytes - sp.free_bytes) >> 20) +
+                                    "M used)");
+    }
+    add("SwitchType", conf.switch_type);
+    add("TreeWidth", std::to_string(conf.tree_width));
+    add("AccountingRecordsWaiting", std::to_string(ctx.acct.backlog()));
+    auto v = fbb.CreateVector(kv);
+    fbb.Finish(proto::CreateMessage(fbb, proto::Body::ConfigResponse,
+                                    proto::CreateConfigResponse(fbb, v).Union()));
+    resp->reply({fbb.GetBufferPointer(), fbb.GetSize()});
+}
+
+void ping_reply(const Ctx &ctx, const Resp &resp) {
+    flatbuffers::FlatBufferBuilder fbb(128);
+    auto h = fbb.CreateString(ctx.host);
+    auto role = fbb.CreateString(kRoleActive);
+    fbb.Finish(
+        proto::CreateMessage(fbb, proto::Body::ControllerPingResponse,
+                             proto::CreateControllerPingResponse(fbb, h, role, ctx.epoch).Union()));
+    resp->reply({fbb.GetBufferPointer(), fbb.GetSize()});
+}
+
+// scontrol reconfigure: the file must parse here; the node daemons then re-read theirs.
+void reconfigure(const Ctx &ctx, NodeManager &nodes, const Resp &resp) {
+    try {
+        (void)load_config(ctx.conf.path);
+    } catch (const std::exception &e) {
+        return resp->error(DROVER_EINVAL, e.what());
+    }
+    spdlog::info("reconfigure: {} re-read and valid; telling the node daemons", ctx.conf.path);
+    nodes.reconfigure_nodes([resp](std::size_t ok, std::vector<std::string> failed) {
+        std::string text = "configuration re-read here and by " + std::to_string(ok) +
+                           " node daemons; node and partition changes take effect at restart";
+        if (!failed.empty()) text += "; not re-read by " + hostlist_compress(failed);
+        spdlog::info("reconfigure: {}", text);
+        resp->ok(text);
+    });
+}
+
+void acct_query(Ctx &ctx, const Req &q, const Resp &r) {
+    const auto *a = q->msg->body_as_AcctQueryRequest();
+    AcctQuery query;
+    if (a->job_ids()) query.job_ids.assign(a->job_ids()->begin(), a->job_ids()->end());
+    query.uid = a->user_id();
+    query.start_after = a->start_after();
+    query.end_before = a->end_before();
+    query.duplicates = a->duplicates();
+    query.jobs_only = a->jobs_only();
+    if (uint32_t only = Viewer(ctx, q->peer.uid).acct_records_user(); only != DROVER_NO_VAL)
+        query.uid = only;
+    ctx.acct.query(std::move(query), [r](std::vector<uint8_t> msg) { r->reply(msg); });
+}
+
+void acct_event_query(Ctx &ctx, const Req &q, const Resp &r) {
+    if (!Viewer(ctx, q->peer.uid).sees_events())
+        return r->error(DROVER_EPERM, std::string(" Error with request: ") + kAccessDenied);
+    const auto *a = q->msg->body_as_AcctEventQueryRequest();
+    AcctEventQuery query;
+    if (a->clusters())
+        for (const auto *c : *a->clusters()) query.clusters.push_back(c->str());
+    // As Slurm's sacctmgr: this cluster's events unless others (or all) are named.
+    if (query.clusters.empty() && !a->all_clusters())
+        query.clusters.push_back(ctx.conf.cluster_name);
+    if (a->nodes())
+        for (const auto *n : *a->nodes()) query.nodes.push_back(n->str());
+    query.period_start = a->period_start();
+    query.period_end = a->period_end();
+    ctx.acct.event_query(std::move(query), [r](std::vector<uint8_t> msg) { r->reply(msg); });
+}
+
+} // namespace
+
+net::Routes controller_routes(const ControllerParts &p) {
+    Ctx &ctx = p.ctx;
+    return {
+        {proto::Body::ConfigRequest, Caller::Anyone,
+         [&ctx](const Req &, const Resp &r) { config_reply(ctx, r); }},
+        {proto::Body::ControllerPingRequest, Caller::Anyone,
+         [&ctx](const Req &, const Resp &r) { ping_reply(ctx, r); }},
+        {proto::Body::StatsRequest, Caller::Anyone,
+         [&ctx, &admin = p.admin](const Req &q, const Resp &r) {
+             stats_reply(ctx, q, r, admin.admin_level(q->peer.uid));
+         }},
+        {proto::Body::ReconfigureRequest, Caller::Admin,
+         [&ctx, &nodes = p.nodes](const Req &, const Resp &r) { reconfigure(ctx, nodes, r); }},
+        {proto::Body::ShutdownRequest, Caller::Admin,
+         [&handover = p.handover, &io = ctx.io, stop = p.stop](const Req &, const Resp &r) {
+             r->ok();
+             handover.shutdown_standbys();
+             boost::asio::post(io, stop);
+         }},
+        {proto::Body::ReplPullRequest, Caller::Admin,
+         [&repl = p.repl](const Req &q, const Resp &r) {
+             repl.on_pull(*q->msg->body_as_ReplPullRequest(), r);
+         }},
+        {proto::Body::RelinquishRequest, Caller::Admin,
+         net::member(&p.handover, &Handover::on_relinquish)},
+        {proto::Body::ControlRequest, Caller::Admin,
+         [&ctx](const Req &, const Resp &r) {
+             r->ok("controller " + ctx.host + " is already in control");
+         }},
+    };
+}
+
+net::Routes acct_routes(Ctx &ctx, AcctAdmin &admin) {
+    return {
+        {proto::Body::AcctQueryRequest, Caller::Anyone,
+         [&ctx](const Req &q, const Resp &r) { acct_query(ctx, q, r); }},
+        {proto::Body::AcctEventQueryRequest, Caller::Anyone,
+         [&ctx](const Req &q, const Resp &r) { acct_event_query(ctx, q, r); }},
+        // Decides by the caller's admin level in the accounting store.
+        {proto::Body::AcctAdminRequest, Caller::Anyone,
+         net::member(&admin, &AcctAdmin::on_request)},
+    };
+}
+
+} // namespace drover::ctld

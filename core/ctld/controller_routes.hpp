@@ -1,0 +1,31 @@
+// controller_routes.hpp - the messages the controller in control answers itself (configuration,
+// ping, statistics, reconfigure, shutdown, moves of control) and the accounting queries.
+#pragma once
+
+#include <functional>
+
+#include "ctld/context.hpp"
+#include "net/routes.hpp"
+
+namespace drover::ctld {
+
+class AcctAdmin;
+class Handover;
+class NodeManager;
+class ReplSource;
+
+struct ControllerParts {
+    Ctx &ctx;
+    AcctAdmin &admin;
+    Handover &handover;
+    ReplSource &repl;
+    NodeManager &nodes;
+    std::function<void()> stop; // ends this controller's time in control (after the reply)
+};
+
+net::Routes controller_routes(const ControllerParts &parts);
+
+// sacct's job queries, sacctmgr's event queries and its administration.
+net::Routes acct_routes(Ctx &ctx, AcctAdmin &admin);
+
+} // namespace drover::ctld
