@@ -379,7 +379,7 @@ void JobManager::on_complete(const std::shared_ptr<net::Request> &req,
         end_job(*job, state, status);
         if (!job->interactive)
             record_batch_step(ctx_, *job,
-                              state == DROVER_JOB_TIMEOUT ? DROVER_JOB_CANCELLED : state,
+                              state == DROVER_JOB_TIMEOUT ? uint32_t(DROVER_JOB_CANCELLED) : state,
                               r->usage() ? net::usage_from_proto(*r->usage()) : StepUsageSummary{});
     }
     ctx_.commit.after_commit([resp] { resp->ok(); });
