@@ -131,7 +131,7 @@ ActiveOutcome run_active(Config &conf, plugin::PluginSet &plugins, net::Authenti
     Committer commit(io, store);
     net::CallPool pool(io, 8);
     AcctRecorder *recorder_ptr = nullptr; // set below; records are delivered only after recovery
-    AcctQueue acct(io, plugins.acct(), conf.cluster_name,
+    AcctQueue acct(io, plugins.acct_calls(), conf.cluster_name,
                    [&recorder_ptr](uint64_t seq) { recorder_ptr->delivered(seq); });
     AcctRecorder recorder(commit, store, acct);
     recorder_ptr = &recorder;
@@ -434,7 +434,7 @@ int run_controller(const Options &opts) {
     plugins.load(conf.select_type);
     plugins.load(conf.scheduler_type);
     plugins.load(conf.accounting_storage_type);
-    net::Authenticator auth(plugins.auth());
+    net::Authenticator auth(plugins.auth_calls());
     uint32_t slurm_uid = daemon::uid_of(conf.slurm_user);
     net::set_reply_check(
         net::admin_reply_check(auth, [slurm_uid](uint32_t u) { return u == 0 || u == slurm_uid; }));
