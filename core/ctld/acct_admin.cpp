@@ -11,6 +11,7 @@
 #include "ctld/acct_queue.hpp"
 #include "ctld/committer.hpp"
 #include "ctld/privacy.hpp"
+#include "plugin/plugin_set.hpp"
 #include "proto/message_generated.h"
 #include "state/store.hpp"
 
@@ -75,21 +76,18 @@ void AcctAdmin::refresh() {
     auto &ctx = impl_->ctx;
     auto recs = std::make_shared<std::vector<AssocRec>>();
     ctx.acct.store_task(
-        [recs](const plugin::Bound<drover_acct_ops> &acct, drover_error *err) {
-            if (!acct || !acct.ops.assoc_list) return int(DROVER_ENOENT);
-            auto emit = [](void *arg, const drover_acct_assoc *a) -> int {
-                static_cast<std::vector<AssocRec> *>(arg)->push_back(AssocRec::from(*a));
-                return 0;
-            };
-            return acct.ops.assoc_list(acct.state, emit, recs.get(), err);
+        [recs](const plugin::AcctCalls &acct) {
+            return acct.assoc_list(
+                [&recs](const drover_acct_assoc &a) { recs->push_back(AssocRec::from(a)); });
         },
-        [this, recs](int rc, std::string why) {
+        [this, recs](Status s) {
             auto &ctx = impl_->ctx;
-            if (rc == DROVER_ENOENT) return; // a store without associations: nothing to load
-            if (rc != DROVER_OK) {
+            // No store, or one without associations (the op is absent): nothing to load.
+            if (s.code() == DROVER_ENOENT) return;
+            if (!s.ok()) {
                 spdlog::warn(
                     "associations not loaded from the accounting store ({}); trying again in 10 s",
-                    why);
+                    s.text());
                 impl_->retry.expires_after(std::chrono::seconds(10));
                 impl_->retry.async_wait([this](const boost::system::error_code &ec) {
                     if (!ec) refresh();
@@ -115,10 +113,10 @@ void AcctAdmin::on_request(const std::shared_ptr<net::Request> &req,
                    fields_of(m->where())};
     LocalCluster local{ctx.conf.cluster_name, ctx.host, ctx.conf.slurmctld_port};
     if (!ctx.conf.controllers.empty()) local.control_host = ctx.conf.controllers.front().addr;
-    const auto &acct = ctx.plugins.acct();
-    if (!acct || !acct.ops.assoc_update || !acct.ops.assoc_list)
+    const auto acct = ctx.plugins.acct_calls();
+    if (!acct.keeps_assocs())
         return resp->error(DROVER_ENOENT, "The accounting store (" +
-                                              (acct ? acct.id : std::string("none")) +
+                                              (acct ? acct.id() : std::string("none")) +
                                               ") does not keep associations");
     if (r.verb != "show" && admin_level(req->peer.uid) < DROVER_ADMIN_ADMINISTRATOR)
         return resp->error(DROVER_EPERM, "Access/permission denied");
@@ -133,22 +131,15 @@ void AcctAdmin::on_request(const std::shared_ptr<net::Request> &req,
     auto change = std::make_shared<AssocChange>(std::move(plan.change));
     auto shown = std::make_shared<AdminPlan>(std::move(plan));
     ctx.acct.store_task(
-        [change](const plugin::Bound<drover_acct_ops> &a, drover_error *err) {
+        [change](const plugin::AcctCalls &a) {
             std::vector<drover_acct_assoc> puts, removes;
             for (const auto &p : change->puts) puts.push_back(p.view());
             for (const auto &p : change->removes) removes.push_back(p.view());
-            std::vector<const drover_acct_assoc *> pp, rp;
-            for (const auto &p : puts) pp.push_back(&p);
-            for (const auto &p : removes) rp.push_back(&p);
-            return a.ops.assoc_update(a.state, pp.data(), uint32_t(pp.size()), rp.data(),
-                                      uint32_t(rp.size()), err);
+            return a.assoc_update(puts, removes);
         },
-        [this, change, shown, resp](int rc, std::string why) {
+        [this, change, shown, resp](Status s) {
             auto &ctx = impl_->ctx;
-            if (rc != DROVER_OK)
-                return resp->error(DROVER_EIO,
-                                   "accounting store: " +
-                                       (why.empty() ? std::string("refused the change") : why));
+            if (!s.ok()) return resp->error(DROVER_EIO, "accounting store: " + s.text());
             ctx.acct.assocs().apply(*change);
             impl_->save();
             ctx.commit.after_commit([this, shown, resp] { impl_->reply(resp, *shown, true); });

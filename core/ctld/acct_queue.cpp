@@ -14,8 +14,8 @@
 
 namespace drover::ctld {
 
-AcctQueue::AcctQueue(boost::asio::io_context &io, const plugin::Bound<drover_acct_ops> &acct,
-                     std::string cluster, std::function<void(uint64_t)> delivered)
+AcctQueue::AcctQueue(boost::asio::io_context &io, plugin::AcctCalls acct, std::string cluster,
+                     std::function<void(uint64_t)> delivered)
     : io_(io), acct_(acct), cluster_(std::move(cluster)), delivered_(std::move(delivered)),
       thread_([this] { run(); }) {}
 
@@ -49,10 +49,11 @@ void AcctQueue::run() {
             queue_.pop_front();
             continue;
         }
-        std::string why;
-        if (deliver(item, &why)) {
+        Status delivered = deliver(item);
+        if (delivered.ok()) {
             if (failing)
-                spdlog::info("[{}] accounting store is back; delivering spooled records", acct_.id);
+                spdlog::info("[{}] accounting store is back; delivering spooled records",
+                             acct_.id());
             failing = false;
             {
                 std::lock_guard lk(mu_);
@@ -62,7 +63,7 @@ void AcctQueue::run() {
             boost::asio::post(io_, [this, seq = item.seq] { delivered_(seq); });
             continue;
         }
-        if (!failing) spdlog::warn("[{}] {}; records are kept and sent again", acct_.id, why);
+        if (!failing) spdlog::warn("{}; records are kept and sent again", delivered.text());
         failing = true;
         // Queries cannot wait for the store to return: answer them now (they will say why).
         std::vector<std::function<void()>> queries;
@@ -82,12 +83,20 @@ void AcctQueue::run() {
     }
 }
 
-bool AcctQueue::deliver(const Item &item, std::string *why) {
-    return std::visit([&](const auto &rec) { return deliver(item.event, rec, why); }, item.rec);
+namespace {
+// s, its text led by which record it was about.
+Status about(const std::string &record, const Status &s) {
+    return s.ok() ? s : Status(s.code(), record + ": " + s.text());
+}
+} // namespace
+
+Status AcctQueue::deliver(const Item &item) {
+    return std::visit([&](const auto &rec) { return deliver(item.event, rec); }, item.rec);
 }
 
-bool AcctQueue::deliver(int event, const AcctRecord &r, std::string *why) {
-    if (!acct_ || !acct_.ops.job_event) return true; // no store: nothing to keep
+// With no store loaded, or one older than steps (ABI 1.3) or node events (1.4), the op is absent
+// and AcctCalls answers DROVER_OK: nothing keeps the record, and nothing is owed.
+Status AcctQueue::deliver(int event, const AcctRecord &r) {
     drover_acct_job j{};
     j.struct_size = sizeof j;
     j.job_id = r.job_id;
@@ -114,33 +123,17 @@ bool AcctQueue::deliver(int event, const AcctRecord &r, std::string *why) {
     j.array_job_id = r.array_job_id;
     j.array_task_id = r.array_task_id;
     j.comment = plugin::cstr(r.comment);
-    drover_error err{};
-    if (acct_.ops.job_event(acct_.state, event, &j, &err) == DROVER_OK) return true;
-    *why = "job " + std::to_string(r.job_id) + ": " +
-           (err.text[0] ? err.text : "store refused the record");
-    return false;
+    return about("job " + std::to_string(r.job_id), acct_.job_event(event, j));
 }
 
-bool AcctQueue::deliver(int event, const AcctStepRecord &r, std::string *why) {
-    // No store, or one older than steps (ABI 1.3): nothing keeps step records.
-    if (!acct_ || !acct_.ops.step_event) return true;
-    drover_acct_step s = acct_step_view(r);
-    drover_error err{};
-    if (acct_.ops.step_event(acct_.state, event, &s, &err) == DROVER_OK) return true;
-    *why = "step " + std::to_string(r.job_id) + "." + std::to_string(r.step_id) + ": " +
-           (err.text[0] ? err.text : "store refused the record");
-    return false;
+Status AcctQueue::deliver(int event, const AcctStepRecord &r) {
+    return about("step " + std::to_string(r.job_id) + "." + std::to_string(r.step_id),
+                 acct_.step_event(event, acct_step_view(r)));
 }
 
-bool AcctQueue::deliver(int, const AcctNodeEvent &r, std::string *why) {
-    // No store, or one older than node events (ABI 1.4): nothing keeps them.
-    if (!acct_ || !acct_.ops.node_event) return true;
-    drover_acct_node_event ev = acct_node_event_view(r, cluster_);
-    drover_error err{};
-    if (acct_.ops.node_event(acct_.state, &ev, &err) == DROVER_OK) return true;
-    *why = "event of node " + r.node_name + ": " +
-           (err.text[0] ? err.text : "store refused the record");
-    return false;
+Status AcctQueue::deliver(int, const AcctNodeEvent &r) {
+    return about("event of node " + r.node_name,
+                 acct_.node_event(acct_node_event_view(r, cluster_)));
 }
 
 void AcctQueue::record(uint64_t seq, int event, AcctPayload r) {
@@ -170,22 +163,17 @@ void AcctQueue::event_query(AcctEventQuery q, std::function<void(std::vector<uin
     push_task([this, q = std::move(q), done = std::move(done)] { answer_event_query(q, done); });
 }
 
-void AcctQueue::store_task(
-    std::function<int(const plugin::Bound<drover_acct_ops> &, drover_error *)> task,
-    std::function<void(int, std::string)> done) {
+void AcctQueue::store_task(std::function<Status(const plugin::AcctCalls &)> task,
+                           std::function<void(Status)> done) {
     push_task([this, task = std::move(task), done = std::move(done)] {
-        drover_error err{};
-        int rc = task(acct_, &err);
-        boost::asio::post(io_, [done, rc, text = std::string(err.text)] { done(rc, text); });
+        boost::asio::post(io_, [done, s = task(acct_)] { done(s); });
     });
 }
 
 void AcctQueue::answer_query(const AcctQuery &q,
                              const std::function<void(std::vector<uint8_t>)> &done) {
     std::vector<uint8_t> out;
-    // job_step_query (ABI 1.3) streams each job's steps after it; job_query only jobs.
-    if (!acct_ || (!acct_.ops.job_query && !acct_.ops.job_step_query) ||
-        (q.jobs_only && !acct_.ops.job_query)) {
+    if (!acct_.answers_job_query(!q.jobs_only)) {
         out = net::make_error(DROVER_ENOENT, "Accounting storage is disabled");
     } else {
         drover_acct_query dq{};
@@ -197,20 +185,11 @@ void AcctQueue::answer_query(const AcctQuery &q,
         dq.end_before = q.end_before;
         dq.duplicates = q.duplicates;
         AcctResponseBuilder rows;
-        auto emit = [](void *arg, const drover_acct_job *j) -> int {
-            static_cast<AcctResponseBuilder *>(arg)->job(*j);
-            return 0;
-        };
-        auto step_emit = [](void *arg, const drover_acct_step *s) -> int {
-            static_cast<AcctResponseBuilder *>(arg)->step(*s);
-            return 0;
-        };
-        drover_error err{};
-        int rc = acct_.ops.job_step_query && !q.jobs_only
-                     ? acct_.ops.job_step_query(acct_.state, &dq, emit, step_emit, &rows, &err)
-                     : acct_.ops.job_query(acct_.state, &dq, emit, &rows, &err);
-        if (rc != DROVER_OK)
-            out = net::make_error(DROVER_EIO, std::string("accounting query failed: ") + err.text);
+        Status s = acct_.job_query(
+            dq, !q.jobs_only, [&rows](const drover_acct_job &j) { rows.job(j); },
+            [&rows](const drover_acct_step &st) { rows.step(st); });
+        if (!s.ok())
+            out = net::make_error(DROVER_EIO, "accounting query failed: " + s.text());
         else
             out = rows.finish();
     }
@@ -222,8 +201,8 @@ void AcctQueue::answer_event_query(const AcctEventQuery &q,
     std::vector<uint8_t> out;
     if (!acct_) {
         out = net::make_error(DROVER_ENOENT, "Accounting storage is disabled");
-    } else if (!acct_.ops.node_event_query) {
-        out = net::make_error(DROVER_ENOENT, acct_.id + " keeps no node events");
+    } else if (!acct_.keeps_node_events()) {
+        out = net::make_error(DROVER_ENOENT, acct_.id() + " keeps no node events");
     } else {
         std::vector<drover_str> clusters, nodes;
         for (const auto &c : q.clusters) clusters.push_back(plugin::cstr(c));
@@ -237,13 +216,10 @@ void AcctQueue::answer_event_query(const AcctEventQuery &q,
         dq.period_start = q.period_start;
         dq.period_end = q.period_end;
         AcctEventResponseBuilder rows;
-        auto emit = [](void *arg, const drover_acct_node_event *ev) -> int {
-            static_cast<AcctEventResponseBuilder *>(arg)->event(*ev);
-            return 0;
-        };
-        drover_error err{};
-        if (acct_.ops.node_event_query(acct_.state, &dq, emit, &rows, &err) != DROVER_OK)
-            out = net::make_error(DROVER_EIO, std::string("accounting query failed: ") + err.text);
+        Status s = acct_.node_event_query(
+            dq, [&rows](const drover_acct_node_event &ev) { rows.event(ev); });
+        if (!s.ok())
+            out = net::make_error(DROVER_EIO, "accounting query failed: " + s.text());
         else
             out = rows.finish();
     }

@@ -20,7 +20,8 @@
 #include "ctld/acct_records.hpp"
 #include "ctld/assoc_db.hpp"
 #include "ctld/ctld_stats.hpp"
-#include "plugin/plugin_set.hpp"
+#include "common/status.hpp"
+#include "plugin/acct_calls.hpp"
 
 namespace boost::asio {
 class io_context;
@@ -45,8 +46,9 @@ struct AcctEventQuery {
 class AcctQueue {
   public:
     // delivered(seq) runs on the loop once the record spooled under seq is in the store.
-    AcctQueue(boost::asio::io_context &io, const plugin::Bound<drover_acct_ops> &acct,
-              std::string cluster, std::function<void(uint64_t seq)> delivered);
+    // OWNERSHIP: the plugin behind acct (a PluginSet's) must outlive the queue.
+    AcctQueue(boost::asio::io_context &io, plugin::AcctCalls acct, std::string cluster,
+              std::function<void(uint64_t seq)> delivered);
     ~AcctQueue(); // stops; undelivered records stay spooled for the next start
 
     // Queues a record already spooled (and committed) under seq: a job's (event DROVER_ACCT_JOB_*),
@@ -59,9 +61,9 @@ class AcctQueue {
     // Records spooled and not yet delivered.
     std::size_t backlog() const;
     // Runs task (a call of the store for sacctmgr) on the accounting thread after everything
-    // queued before it; done(rc, error text) runs on the loop's thread.
-    void store_task(std::function<int(const plugin::Bound<drover_acct_ops> &, drover_error *)> task,
-                    std::function<void(int, std::string)> done);
+    // queued before it; done(its Status) runs on the loop's thread.
+    void store_task(std::function<Status(const plugin::AcctCalls &)> task,
+                    std::function<void(Status)> done);
     // The associations sacctmgr manages (loop thread only; AcctAdmin keeps them current).
     AssocDb &assocs() { return assocs_; }
     const AssocDb &assocs() const { return assocs_; }
@@ -78,16 +80,17 @@ class AcctQueue {
     };
     void run();
     void push_task(std::function<void()> task);
-    bool deliver(const Item &item, std::string *why);
-    bool deliver(int event, const AcctRecord &r, std::string *why);
-    bool deliver(int event, const AcctStepRecord &r, std::string *why);
-    bool deliver(int event, const AcctNodeEvent &r, std::string *why);
+    // Hands a record to the store; the Status's text names the record when it refused.
+    Status deliver(const Item &item);
+    Status deliver(int event, const AcctRecord &r);
+    Status deliver(int event, const AcctStepRecord &r);
+    Status deliver(int event, const AcctNodeEvent &r);
     void answer_query(const AcctQuery &q, const std::function<void(std::vector<uint8_t>)> &done);
     void answer_event_query(const AcctEventQuery &q,
                             const std::function<void(std::vector<uint8_t>)> &done);
 
     boost::asio::io_context &io_;
-    const plugin::Bound<drover_acct_ops> &acct_;
+    plugin::AcctCalls acct_;
     std::string cluster_;
     std::function<void(uint64_t)> delivered_;
     mutable std::mutex mu_;

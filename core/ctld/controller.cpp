@@ -85,7 +85,7 @@ class InControl {
     InControl(Config &conf, plugin::PluginSet &plugins, net::Authenticator &auth,
               state::Store &store, std::size_t self, uint64_t seen_epoch)
         : commit_(io_, store), pool_(io_, 8),
-          acct_(io_, plugins.acct(), conf.cluster_name,
+          acct_(io_, plugins.acct_calls(), conf.cluster_name,
                 [this](uint64_t seq) { recorder_.delivered(seq); }),
           recorder_(commit_, store, acct_), ctx_{io_,     conf,    plugins, auth,    store,
                                                  commit_, pool_,   acct_,   nullptr, nullptr,
@@ -305,7 +305,7 @@ int run_controller(const Options &opts) {
     plugins.load(conf.select_type);
     plugins.load(conf.scheduler_type);
     plugins.load(conf.accounting_storage_type);
-    net::Authenticator auth(plugins.auth());
+    net::Authenticator auth(plugins.auth_calls());
     uint32_t slurm_uid = daemon::uid_of(conf.slurm_user);
     net::set_reply_check(
         net::admin_reply_check(auth, [slurm_uid](uint32_t u) { return u == 0 || u == slurm_uid; }));

@@ -18,11 +18,9 @@ void stats_reply(Ctx &ctx, const std::shared_ptr<net::Request> &req,
     const auto *m = req->msg->body_as_StatsRequest();
     if (m->reset() && admin_level < DROVER_ADMIN_OPERATOR)
         return resp->error(DROVER_EPERM, "Access/permission denied");
-    const auto &sched = ctx.plugins.sched();
-    drover_sched_stats bf{};
-    bf.struct_size = sizeof bf;
-    const bool backfill =
-        sched && sched.ops.stats && sched.ops.stats(sched.state, m->reset(), &bf) == DROVER_OK;
+    const auto stats = ctx.plugins.sched_calls().stats(m->reset());
+    const bool backfill = stats.has_value();
+    const drover_sched_stats bf = stats.value_or(drover_sched_stats{});
     if (m->reset()) s.reset(Ctx::now());
     flatbuffers::FlatBufferBuilder fbb(512);
     std::vector<flatbuffers::Offset<proto::KeyValue>> kv;

@@ -12,6 +12,7 @@
 
 #include "ctld/acct_queue.hpp"
 #include "ctld/acct_recorder.hpp"
+#include "ctld/allocation.hpp"
 #include "ctld/step_acct.hpp"
 #include "ctld/step_mgr.hpp"
 #include "net/usage_codec.hpp"
@@ -201,11 +202,7 @@ void JobManager::end_job(Job &job, uint32_t state, int32_t exit_status) {
     job.end_time = Ctx::now();
     if (job.start_time == 0) job.start_time = job.end_time;
     if (was_running) {
-        const auto &sel = ctx_.plugins.select();
-        drover_job_view v = Scheduler::view(job);
-        drover_error err{};
-        if (sel.ops.job_fini && sel.ops.job_fini(sel.state, &v, &err) != DROVER_OK)
-            spdlog::error("[{}] job_fini {}: {}", sel.id, job.id, err.text);
+        release(ctx_.plugins.select_calls(), job, "end");
         ctx_.nodes->job_ended(job);
         // Steps end with their job; every node but a batch host whose script has ended is told,
         // so what still runs there stops and its Epilog runs.

@@ -232,10 +232,9 @@ std::string JobManager::validate(Job &job, Partition *&part, uint32_t uid, uint3
 }
 
 uint32_t JobManager::initial_priority(const Job &job) const {
-    drover_job_view view = Scheduler::view(job);
-    const auto &sched = ctx_.plugins.sched();
-    return sched.ops.job_priority ? sched.ops.job_priority(sched.state, &view)
-                                  : default_priority(job.id, job.nice);
+    return ctx_.plugins.sched_calls()
+        .job_priority(Scheduler::view(job))
+        .value_or(default_priority(job.id, job.nice));
 }
 
 uint32_t JobManager::adopt(std::unique_ptr<Job> job) {

@@ -2,6 +2,7 @@
 // tasks that have not left their record yet, and to jobs put back in the queue.
 #include <spdlog/spdlog.h>
 
+#include "ctld/allocation.hpp"
 #include "ctld/job_mgr.hpp"
 #include "ctld/job_record.hpp"
 #include "ctld/node_mgr.hpp"
@@ -89,10 +90,7 @@ void JobManager::cancel_pending_task(Job &rec, uint32_t task, uint32_t uid) {
 void JobManager::requeue_job(Job &job, bool hold) {
     account_requeue(job);
     if (job.running()) {
-        const auto &sel = ctx_.plugins.select();
-        drover_job_view v = Scheduler::view(job);
-        drover_error err{};
-        if (sel.ops.job_fini) sel.ops.job_fini(sel.state, &v, &err);
+        release(ctx_.plugins.select_calls(), job, "requeue");
         ctx_.nodes->job_ended(job);
         if (job.array_job_id) {
             ArrayCounts &c = arrays_[job.array_job_id];

@@ -12,6 +12,7 @@
 #include "common/gres.hpp"
 #include "common/timefmt.hpp"
 #include "ctld/acct_queue.hpp"
+#include "ctld/allocation.hpp"
 #include "ctld/committer.hpp"
 #include "ctld/features.hpp"
 #include "ctld/job_env.hpp"
@@ -178,11 +179,9 @@ drover_job_view Scheduler::view(const Job &j) {
 }
 
 void Scheduler::init_select() {
-    const auto &sel = ctx_.plugins.select();
+    const auto sel = ctx_.plugins.select_calls();
     const auto &views = ctx_.nodes->views();
-    drover_error err{};
-    if (sel.ops.node_init(sel.state, views.data(), uint32_t(views.size()), &err) != DROVER_OK)
-        throw std::runtime_error("[" + sel.id + "] node_init: " + err.text);
+    if (Status s = sel.node_init(views); !s.ok()) throw std::runtime_error(s.text());
     // The select plugin owns per-node usage: after a restart it learns it again from the jobs,
     // in the order they started so that it places them as it did the first time.
     auto running = ctx_.jobs->running();
@@ -190,12 +189,12 @@ void Scheduler::init_select() {
         return a->start_time != b->start_time ? a->start_time < b->start_time : a->id < b->id;
     });
     for (Job *j : running) {
-        drover_job_view v = view(*j);
         Bitmap held(views.size());
         for (auto i : j->nodes) held.set(i);
-        if (sel.ops.job_begin(sel.state, &v, {held.words(), uint32_t(held.size())}, &err) !=
-            DROVER_OK)
-            spdlog::error("[{}] job_begin {} on recovery: {}", sel.id, j->id, err.text);
+        // Unlike at start, a refusal here cannot keep the job off its nodes: it runs there
+        // already. It is logged, and the plugin may count those nodes as free until it ends.
+        if (Status s = sel.job_begin(view(*j), held); !s.ok())
+            spdlog::error("job {} on recovery: {}", j->id, s.text());
     }
 }
 
@@ -240,10 +239,8 @@ Scheduler::PassFigures Scheduler::run_pass() {
         p.views.push_back(view(*j));
         p.by_id.emplace(j->id, j);
     }
-    const auto &sched = ctx_.plugins.sched();
-    drover_error err{};
-    if (sched.ops.schedule(sched.state, &kSchedHost, &p, &err) != DROVER_OK)
-        spdlog::error("[{}] schedule: {}", sched.id, err.text);
+    if (Status s = ctx_.plugins.sched_calls().schedule(kSchedHost, &p); !s.ok())
+        spdlog::error("{}", s.text());
     // Jobs the policy did not reach wait behind higher-priority work.
     for (Job *j : p.jobs)
         if (j->pending() && !p.tried.count(j->id) &&
@@ -263,31 +260,23 @@ void Scheduler::narrow_for(const Job &job, Bitmap &nodes) const {
 }
 
 int Scheduler::test_job(const Job &job, const Partition &part) {
-    const auto &sel = ctx_.plugins.select();
-    drover_job_view v = view(job);
     Bitmap all = part.nodes;
     narrow_for(job, all);
-    Bitmap picked(all.size());
-    drover_bitmap pb{picked.words(), uint32_t(picked.size())};
-    drover_error err{};
-    int rc = sel.ops.job_test(sel.state, &v, {all.words(), uint32_t(all.size())},
-                              DROVER_SELECT_TEST_ONLY, &pb, &err);
-    return rc == DROVER_ENOSPC ? DROVER_ENOSPC : DROVER_OK;
+    Bitmap picked;
+    Status s =
+        ctx_.plugins.select_calls().job_test(view(job), all, DROVER_SELECT_TEST_ONLY, &picked);
+    return s.code() == DROVER_ENOSPC ? DROVER_ENOSPC : DROVER_OK;
 }
 
 std::string Scheduler::estimate(const Job &job, const Partition &part, uint32_t would_be_id) {
-    const auto &sel = ctx_.plugins.select();
-    drover_job_view v = view(job);
     Bitmap usable = ctx_.nodes->usable(part);
     narrow_for(job, usable);
-    Bitmap picked(usable.size());
-    drover_bitmap pb{picked.words(), uint32_t(picked.size())};
-    drover_error err{};
-    int rc = sel.ops.job_test(sel.state, &v, {usable.words(), uint32_t(usable.size())},
-                              DROVER_SELECT_RUN_NOW, &pb, &err);
+    Bitmap picked;
+    Status s =
+        ctx_.plugins.select_calls().job_test(view(job), usable, DROVER_SELECT_RUN_NOW, &picked);
     std::string when = "Unknown", nodes = "(null)";
     uint32_t cpus = job.num_tasks * job.cpus_per_task;
-    if (rc == DROVER_OK) {
+    if (s.ok()) {
         std::vector<uint32_t> idx;
         for (std::size_t i = picked.next(0); i < picked.size(); i = picked.next(i + 1))
             idx.push_back(uint32_t(i));
@@ -391,7 +380,7 @@ int Scheduler::try_start(Job &job, const drover_bitmap_view *allowed) {
     if (job.is_array_record()) return start_array_tasks(job, *part, allowed);
     std::vector<uint32_t> nodes;
     int rc = choose(job, *part, allowed, &nodes);
-    if (rc == DROVER_OK) start(job, nodes);
+    if (rc == DROVER_OK && !start(job, nodes)) rc = DROVER_EBUSY;
     return rc;
 }
 
@@ -411,7 +400,8 @@ int Scheduler::start_array_tasks(Job &rec, const Partition &part,
             rec.reason = "JobArrayTaskLimit";
             return started ? DROVER_OK : DROVER_EPERM;
         }
-        start(*task, nodes);
+        // A task the select plugin refuses stays a pending job of its own; the rest wait.
+        if (!start(*task, nodes)) return started ? DROVER_OK : DROVER_EBUSY;
         started = true;
     }
     return DROVER_OK;
@@ -429,20 +419,16 @@ int Scheduler::choose(Job &job, const Partition &part, const drover_bitmap_view 
             return DROVER_EBUSY;
         }
     }
-    const auto &sel = ctx_.plugins.select();
-    drover_job_view v = view(job);
     Bitmap usable = ctx_.nodes->usable(part);
     narrow_for(job, usable);
     if (allowed && allowed->words)
         for (std::size_t w = 0; w < (usable.size() + 63) / 64 && w < (allowed->nbits + 63) / 64;
              ++w)
             usable.words()[w] &= allowed->words[w];
-    Bitmap picked(usable.size());
-    drover_bitmap pb{picked.words(), uint32_t(picked.size())};
-    drover_error err{};
-    int rc = sel.ops.job_test(sel.state, &v, {usable.words(), uint32_t(usable.size())},
-                              DROVER_SELECT_RUN_NOW, &pb, &err);
-    if (rc != DROVER_OK) {
+    Bitmap picked;
+    if (!ctx_.plugins.select_calls()
+             .job_test(view(job), usable, DROVER_SELECT_RUN_NOW, &picked)
+             .ok()) {
         // Nodes it named (-w) that are down or drained: Slurm's ReqNodeNotAvail.
         const Bitmap &req = job.ext().req_bits;
         bool req_unavailable = false;
@@ -461,32 +447,16 @@ int Scheduler::choose(Job &job, const Partition &part, const drover_bitmap_view 
     return DROVER_OK;
 }
 
-void Scheduler::start(Job &job, const std::vector<uint32_t> &picked) {
-    const auto &sel = ctx_.plugins.select();
-    drover_job_view v = view(job);
-    Bitmap held(ctx_.nodes->size());
-    for (auto i : picked) held.set(i);
-    drover_error err{};
-    if (sel.ops.job_begin(sel.state, &v, {held.words(), uint32_t(held.size())}, &err) != DROVER_OK)
-        spdlog::error("[{}] job_begin {}: {}", sel.id, job.id, err.text);
-    job.nodes = picked;
-    job.node_cpus.clear();
-    job.node_alloc.clear();
-    job.alloc_cpus = 0;
-    for (auto i : picked) {
-        uint32_t c = sel.ops.job_cpus_on_node ? sel.ops.job_cpus_on_node(sel.state, job.id, i)
-                                              : ctx_.nodes->at(i).conf->cpus;
-        drover_node_alloc a{};
-        a.struct_size = sizeof a;
-        if (sel.ops.job_alloc_detail &&
-            sel.ops.job_alloc_detail(sel.state, job.id, i, &a) == DROVER_OK) {
-            c = a.cpus;
-            job.node_alloc.push_back({a.mem_mb, a.cpu_ids, a.gres});
-        }
-        job.node_cpus.push_back(c);
-        job.alloc_cpus += c;
+bool Scheduler::start(Job &job, const std::vector<uint32_t> &picked) {
+    Status s = allocate(ctx_.plugins.select_calls(), job, picked, ctx_.nodes->size(),
+                        [this](uint32_t i) { return ctx_.nodes->at(i).conf->cpus; });
+    if (!s.ok()) {
+        // The plugin did not record the job, so it stays pending (as Slurm leaves a job whose
+        // select_g_job_begin fails queued) and is tried again in a later pass.
+        spdlog::error("job {} not started: {}", job.id, s.text());
+        job.reason = "Resources";
+        return false;
     }
-    if (job.node_alloc.size() != job.nodes.size()) job.node_alloc.clear();
     job.state = DROVER_JOB_RUNNING;
     job.start_time = Ctx::now();
     job.reason = "None";
@@ -506,6 +476,7 @@ void Scheduler::start(Job &job, const std::vector<uint32_t> &picked) {
         }
         launch(id);
     });
+    return true;
 }
 
 void Scheduler::relaunch(uint32_t job_id) {

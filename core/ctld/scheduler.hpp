@@ -72,7 +72,9 @@ class Scheduler {
     // with nodes set, or DROVER_EBUSY with the job's reason set.
     int choose(Job &job, const Partition &part, const drover_bitmap_view *allowed,
                std::vector<uint32_t> *nodes);
-    void start(Job &job, const std::vector<uint32_t> &picked);
+    // Starts job on picked; false (the job stays pending, reason set) when the select plugin
+    // refuses to record it.
+    bool start(Job &job, const std::vector<uint32_t> &picked);
     void launch(uint32_t job_id);
 
     struct Timer; // the loop's timer for spaced passes (Asio stays in the .cpp)

@@ -21,22 +21,15 @@ bool matches_digest(std::span<const uint8_t> body, std::span<const uint8_t> dige
 
 std::vector<uint8_t> Authenticator::sign_hash(const uint8_t hash[32], uint32_t uid,
                                               uint32_t gid) const {
-    std::vector<uint8_t> cred(DROVER_AUTH_CRED_MAX);
-    uint32_t len = uint32_t(cred.size());
-    drover_error err{};
-    int rc = auth_.ops.cred_create(auth_.state, uid, gid, hash, cred.data(), &len, &err);
-    if (rc != DROVER_OK) throw NetError(std::string("cannot sign message: ") + err.text);
-    cred.resize(len);
+    std::vector<uint8_t> cred;
+    if (Status s = auth_.cred_create(uid, gid, hash, &cred); !s.ok())
+        throw NetError("cannot sign message: " + s.text());
     return cred;
 }
 
 std::string Authenticator::verify_hash(std::span<const uint8_t> cred, const uint8_t hash[32],
                                        uint32_t *uid, uint32_t *gid) const {
-    drover_error err{};
-    int rc = auth_.ops.cred_verify(auth_.state, cred.data(), uint32_t(cred.size()), hash, uid, gid,
-                                   &err);
-    if (rc != DROVER_OK) return err.text[0] ? err.text : "credential refused";
-    return {};
+    return auth_.cred_verify(cred, hash, uid, gid).text();
 }
 
 std::vector<uint8_t> Authenticator::sign(std::span<const uint8_t> data, uint32_t uid,

@@ -10,13 +10,14 @@
 #include <vector>
 
 #include "net/client.hpp"
-#include "plugin/plugin_set.hpp"
+#include "plugin/auth_calls.hpp"
 
 namespace drover::net {
 
 class Authenticator {
   public:
-    explicit Authenticator(const plugin::Bound<drover_auth_ops> &auth) : auth_(auth) {}
+    // OWNERSHIP: the plugin behind auth (a PluginSet's) must outlive the authenticator.
+    explicit Authenticator(plugin::AuthCalls auth) : auth_(auth) {}
 
     // A credential over data as uid/gid (step credentials). Throws NetError when the plugin
     // refuses.
@@ -45,7 +46,7 @@ class Authenticator {
     std::string verify_hash(std::span<const uint8_t> cred, const uint8_t hash[32], uint32_t *uid,
                             uint32_t *gid) const;
 
-    const plugin::Bound<drover_auth_ops> &auth_;
+    plugin::AuthCalls auth_;
 };
 
 // The reply check of a daemon (net::set_reply_check): a reply's body must match its digest, its

@@ -19,6 +19,14 @@
 #include <drover/select.h>
 #include <drover/switch.h>
 
+#include "plugin/acct_calls.hpp"
+#include "plugin/auth_calls.hpp"
+#include "plugin/bound.hpp"
+#include "plugin/proctrack_calls.hpp"
+#include "plugin/sched_calls.hpp"
+#include "plugin/select_calls.hpp"
+#include "plugin/switch_calls.hpp"
+
 namespace drover {
 struct Config;
 }
@@ -30,17 +38,6 @@ namespace drover::plugin {
 class LoadError : public std::runtime_error {
   public:
     using std::runtime_error::runtime_error;
-};
-
-// One plugin's operations, copied into the core's current table layout: members past the end of
-// the plugin's own table are NULL, so callers test a member before calling an optional op.
-template <class Ops>
-struct Bound {
-    Ops ops{};
-    void *state = nullptr;
-    std::string id;   // "select/linear"
-    std::string path; // the file it came from
-    explicit operator bool() const { return !id.empty(); }
 };
 
 class PluginSet {
@@ -64,6 +61,16 @@ class PluginSet {
     // Loads from an explicit file (tests of the loader). Same checks as load().
     void load_file(const std::string &path, const std::string &id);
 
+    // How the core calls each plugin: typed wrappers (calls.hpp) with the NULL checks, views and
+    // Status. An empty slot (no plugin of that type loaded) answers each op's absent default.
+    SelectCalls select_calls() const { return select_; }
+    SchedCalls sched_calls() const { return sched_; }
+    AuthCalls auth_calls() const { return auth_; }
+    AcctCalls acct_calls() const { return acct_; }
+    SwitchCalls switch_calls() const { return switch__; }
+    ProctrackCalls proctrack_calls() const { return proctrack_; }
+
+    // The raw tables, for the loader's tests and the code not yet moved to the wrappers.
     const Bound<drover_select_ops> &select() const { return select_; }
     const Bound<drover_sched_ops> &sched() const { return sched_; }
     const Bound<drover_auth_ops> &auth() const { return auth_; }
