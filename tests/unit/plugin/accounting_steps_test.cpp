@@ -31,7 +31,9 @@ class AccountingSteps : public StoreTest {
         j.user_id = user;
         j.cluster = str(cluster_);
         j.name = str(name_);
-        j.state = state != DROVER_NO_VAL ? state : end ? DROVER_JOB_COMPLETE : DROVER_JOB_RUNNING;
+        j.state = state != DROVER_NO_VAL ? state
+                  : end                  ? uint32_t(DROVER_JOB_COMPLETE)
+                                         : uint32_t(DROVER_JOB_RUNNING);
         j.submit_time = 100;
         j.start_time = 110;
         j.end_time = end;
