@@ -66,125 +66,120 @@ void JobManager::on_info(const std::shared_ptr<net::Request> &req, const net::Re
 
 void JobManager::on_signal(const std::shared_ptr<net::Request> &req,
                            const net::ResponderPtr &resp) {
-    const auto *r = req->msg->body_as_JobSignalRequest();
+    const auto &r = *req->msg->body_as_JobSignalRequest();
     uint32_t uid = req->peer.uid;
-    bool admin = ctx_.is_admin(uid);
-    int sig = r->signal();
+    int sig = r.signal();
     if (sig < 0 || sig > 64) return resp->error(DROVER_EINVAL, "Invalid signal specified");
-
-    // Which jobs: explicit specs or ids, else every live job matching all the filters given.
     std::vector<Target> targets;
     std::vector<std::pair<Target, uint32_t>> step_targets; // "123.4": a step of a job
-    bool by_id =
-        (r->job_ids() && r->job_ids()->size()) || (r->job_specs() && r->job_specs()->size());
-    if (r->job_specs() && r->job_specs()->size()) {
-        for (const auto *spec : *r->job_specs()) {
-            std::string text = spec->str();
-            if (auto dot = text.rfind('.'); dot != std::string::npos) {
-                uint32_t step = DROVER_NO_VAL;
-                std::string s = text.substr(dot + 1);
-                if (s == "batch")
-                    step = DROVER_STEP_BATCH;
-                else if (!s.empty() && s.find_first_not_of("0123456789") == std::string::npos &&
-                         s.size() < 10)
-                    step = uint32_t(std::stoul(s));
-                for (auto &t : resolve(text.substr(0, dot))) {
-                    t.label = text;
-                    step_targets.emplace_back(std::move(t), step);
-                }
-                continue;
-            }
-            for (auto &t : resolve(text)) targets.push_back(std::move(t));
-        }
-    } else if (by_id) {
-        for (auto id : *r->job_ids())
-            for (auto &t : resolve(std::to_string(id))) targets.push_back(std::move(t));
-    } else {
-        bool any_filter = r->user_id() != DROVER_NO_VAL || (r->name() && r->name()->size()) ||
-                          (r->states() && r->states()->size()) ||
-                          (r->partition() && r->partition()->size());
-        if (!any_filter) return resp->error(DROVER_EINVAL, "No job identification provided");
-        Viewer viewer(ctx_, uid); // filters reach only the jobs the user may see, as in Slurm
-        for (auto &[id, j] : jobs_) {
-            if (j->finished() || !viewer.sees_job(*j)) continue;
-            if (r->user_id() != DROVER_NO_VAL && j->uid != r->user_id()) continue;
-            if (r->name() && r->name()->size() && j->name != r->name()->str()) continue;
-            if (r->partition() && r->partition()->size() && j->partition != r->partition()->str())
-                continue;
-            if (r->states() && r->states()->size() &&
-                std::find(r->states()->begin(), r->states()->end(), j->state) == r->states()->end())
-                continue;
-            targets.push_back({std::to_string(id), j.get()});
-        }
-    }
+    if (Status s = signal_targets(r, uid, &targets, &step_targets); !s.ok())
+        return resp->error(s.code(), s.text());
 
     flatbuffers::FlatBufferBuilder fbb(256 + targets.size() * 64);
     std::vector<flatbuffers::Offset<proto::NodeResult>> results;
     for (auto &[t, step] : step_targets) {
-        Job *j = t.job;
-        if (!j || step == DROVER_NO_VAL) {
-            results.push_back(result(fbb, t.label, DROVER_ENOENT, kInvalidId));
-        } else if (!admin && j->uid != uid) {
-            results.push_back(result(fbb, t.label, DROVER_EPERM, kDenied));
-        } else if (!j->running()) {
-            results.push_back(
-                result(fbb, t.label, DROVER_EINVAL, "Job/step already completing or completed"));
-        } else if (step == DROVER_STEP_BATCH) {
-            send_kill(*j, sig == SIGKILL ? SIGTERM : sig, false);
-            results.push_back(result(fbb, t.label, 0, {}));
-        } else {
-            std::string why = ctx_.steps->signal_step(*j, step, sig, sig == SIGKILL, uid);
-            results.push_back(result(fbb, t.label, why.empty() ? 0 : DROVER_ENOENT, why));
-        }
+        Status s = signal_step_target(t, step, sig, uid);
+        results.push_back(result(fbb, t.label, s.code(), s.text()));
     }
     for (const Target &t : targets) {
-        Job *j = t.job;
-        const std::string &id = t.label;
-        if (!j) {
-            results.push_back(result(fbb, id, DROVER_ENOENT, kInvalidId));
-        } else if (!admin && j->uid != uid) {
-            results.push_back(result(fbb, id, DROVER_EPERM, kDenied));
-        } else if (t.pending_task != DROVER_NO_VAL) {
-            if (sig != SIGKILL) {
-                results.push_back(result(fbb, id, DROVER_EBUSY, "Job is pending execution"));
-                continue;
-            }
-            cancel_pending_task(*j, t.pending_task, uid);
-            results.push_back(result(fbb, id, 0, {}));
-        } else if (!admin && j->uid != uid) {
-            results.push_back(result(fbb, id, DROVER_EPERM, kDenied));
-        } else if (j->finished()) {
-            results.push_back(
-                result(fbb, id, DROVER_EINVAL, "Job/step already completing or completed"));
-        } else if (j->pending()) {
-            if (sig != SIGKILL) {
-                results.push_back(result(fbb, id, DROVER_EBUSY, "Job is pending execution"));
-                continue;
-            }
-            j->cancelled_by = uid;
-            j->reason = "None";
-            end_job(*j, DROVER_JOB_CANCELLED, 0);
-            results.push_back(result(fbb, id, 0, {}));
-        } else {
-            if (sig == SIGKILL) {
-                j->cancelled_by = uid;
-                j->kill_sent = true;
-                persist(*j);
-                if (j->interactive)
-                    end_job(*j, DROVER_JOB_CANCELLED, 0);
-                else
-                    send_kill(*j, SIGTERM, true);
-            } else {
-                send_kill(*j, sig, false);
-            }
-            results.push_back(result(fbb, id, 0, {}));
-        }
+        Status s = signal_job_target(t, sig, uid);
+        results.push_back(result(fbb, t.label, s.code(), s.text()));
     }
     auto v = fbb.CreateVector(results);
     fbb.Finish(proto::CreateMessage(fbb, proto::Body::JobSignalResponse,
                                     proto::CreateJobSignalResponse(fbb, v).Union()));
     std::vector<uint8_t> msg(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
     ctx_.commit.after_commit([resp, msg = std::move(msg)] { resp->reply(msg); });
+}
+
+Status JobManager::signal_targets(const proto::JobSignalRequest &r, uint32_t uid,
+                                  std::vector<Target> *targets,
+                                  std::vector<std::pair<Target, uint32_t>> *step_targets) {
+    if (r.job_specs() && r.job_specs()->size()) {
+        for (const auto *spec : *r.job_specs()) {
+            std::string text = spec->str();
+            auto dot = text.rfind('.');
+            if (dot == std::string::npos) {
+                for (auto &t : resolve(text)) targets->push_back(std::move(t));
+                continue;
+            }
+            uint32_t step = DROVER_NO_VAL;
+            std::string s = text.substr(dot + 1);
+            if (s == "batch")
+                step = DROVER_STEP_BATCH;
+            else if (!s.empty() && s.find_first_not_of("0123456789") == std::string::npos &&
+                     s.size() < 10)
+                step = uint32_t(std::stoul(s));
+            for (auto &t : resolve(text.substr(0, dot))) {
+                t.label = text;
+                step_targets->emplace_back(std::move(t), step);
+            }
+        }
+        return {};
+    }
+    if (r.job_ids() && r.job_ids()->size()) {
+        for (auto id : *r.job_ids())
+            for (auto &t : resolve(std::to_string(id))) targets->push_back(std::move(t));
+        return {};
+    }
+    bool any_filter = r.user_id() != DROVER_NO_VAL || (r.name() && r.name()->size()) ||
+                      (r.states() && r.states()->size()) ||
+                      (r.partition() && r.partition()->size());
+    if (!any_filter) return {DROVER_EINVAL, "No job identification provided"};
+    Viewer viewer(ctx_, uid); // filters reach only the jobs the user may see, as in Slurm
+    for (auto &[id, j] : jobs_) {
+        if (j->finished() || !viewer.sees_job(*j)) continue;
+        if (r.user_id() != DROVER_NO_VAL && j->uid != r.user_id()) continue;
+        if (r.name() && r.name()->size() && j->name != r.name()->str()) continue;
+        if (r.partition() && r.partition()->size() && j->partition != r.partition()->str())
+            continue;
+        if (r.states() && r.states()->size() &&
+            std::find(r.states()->begin(), r.states()->end(), j->state) == r.states()->end())
+            continue;
+        targets->push_back({std::to_string(id), j.get()});
+    }
+    return {};
+}
+
+Status JobManager::signal_step_target(const Target &t, uint32_t step, int sig, uint32_t uid) {
+    Job *j = t.job;
+    if (!j || step == DROVER_NO_VAL) return {DROVER_ENOENT, kInvalidId};
+    if (!ctx_.is_admin(uid) && j->uid != uid) return {DROVER_EPERM, kDenied};
+    if (!j->running()) return {DROVER_EINVAL, "Job/step already completing or completed"};
+    if (step == DROVER_STEP_BATCH) {
+        send_kill(*j, sig == SIGKILL ? SIGTERM : sig, false);
+        return {};
+    }
+    std::string why = ctx_.steps->signal_step(*j, step, sig, sig == SIGKILL, uid);
+    return why.empty() ? Status() : Status(DROVER_ENOENT, why);
+}
+
+Status JobManager::signal_job_target(const Target &t, int sig, uint32_t uid) {
+    Job *j = t.job;
+    if (!j) return {DROVER_ENOENT, kInvalidId};
+    if (!ctx_.is_admin(uid) && j->uid != uid) return {DROVER_EPERM, kDenied};
+    bool pending = t.pending_task != DROVER_NO_VAL || j->pending();
+    if (pending && sig != SIGKILL) return {DROVER_EBUSY, "Job is pending execution"};
+    if (t.pending_task != DROVER_NO_VAL) {
+        cancel_pending_task(*j, t.pending_task, uid);
+    } else if (j->finished()) {
+        return {DROVER_EINVAL, "Job/step already completing or completed"};
+    } else if (j->pending()) {
+        j->cancelled_by = uid;
+        j->reason = "None";
+        end_job(*j, DROVER_JOB_CANCELLED, 0);
+    } else if (sig == SIGKILL) {
+        j->cancelled_by = uid;
+        j->kill_sent = true;
+        persist(*j);
+        if (j->interactive)
+            end_job(*j, DROVER_JOB_CANCELLED, 0);
+        else
+            send_kill(*j, SIGTERM, true);
+    } else {
+        send_kill(*j, sig, false);
+    }
+    return {};
 }
 
 void JobManager::on_update(const std::shared_ptr<net::Request> &req,

@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/status.hpp"
 #include "ctld/acct_records.hpp"
 #include "ctld/context.hpp"
 #include "ctld/job.hpp"
@@ -97,6 +98,14 @@ class JobManager {
         Job *job = nullptr; // nullptr: no such job
         uint32_t pending_task = DROVER_NO_VAL;
     };
+    // The jobs a JobSignalRequest names: job (and array task) specs, job ids, or every live job
+    // the caller sees that matches all the filters given; specs with ".S" name steps.
+    Status signal_targets(const proto::JobSignalRequest &r, uint32_t uid,
+                          std::vector<Target> *targets,
+                          std::vector<std::pair<Target, uint32_t>> *step_targets);
+    // Signals (SIGKILL: cancels) one named job or step, as its owner or an admin may.
+    Status signal_job_target(const Target &t, int sig, uint32_t uid);
+    Status signal_step_target(const Target &t, uint32_t step, int sig, uint32_t uid);
     // Resolves "123", "123_4", "123_[1-3,5]"; a bare array id means every task of the array.
     std::vector<Target> resolve(const std::string &spec);
     // Ends one task still waiting in its array's record, as cancelled by uid.

@@ -74,6 +74,7 @@ class NodeManager {
     // When a node last answered a ping (seconds since the epoch; the start when none has yet).
     int64_t last_answer() const { return last_answer_; }
     Node &at(uint32_t i) { return nodes_[i]; }
+    const Node &at(uint32_t i) const { return nodes_[i]; }
     Node *find(const std::string &name);
     int index_of(const std::string &name) const;
     std::string names(const std::vector<uint32_t> &idx) const;

@@ -22,6 +22,7 @@
 #include "ctld/node_mgr.hpp"
 #include "ctld/privacy.hpp"
 #include "ctld/step_acct.hpp"
+#include "ctld/step_create.hpp"
 #include "ctld/step_layout.hpp"
 #include "ctld/step_record.hpp"
 #include "net/authenticator.hpp"
@@ -38,19 +39,6 @@ using proto::str;
 int worse(int a, int b) {
     auto rank = [](int s) { return WIFSIGNALED(s) ? 128 + WTERMSIG(s) : WEXITSTATUS(s); };
     return rank(b) > rank(a) ? b : a;
-}
-
-// AuthInfo cred_expire=SECONDS: how long a step credential may wait to be used (Slurm's default
-// is 120 seconds).
-int64_t cred_lifetime(const std::string &auth_info) {
-    auto at = auth_info.find("cred_expire=");
-    if (at == std::string::npos) return 120;
-    try {
-        long v = std::stol(auth_info.substr(at + 12));
-        return v > 0 ? v : 120;
-    } catch (const std::exception &) {
-        return 120;
-    }
 }
 
 } // namespace
@@ -94,48 +82,12 @@ struct StepManager::Impl {
     // Tries to create the step; answers resp unless it was queued to wait.
     void attempt(Job &job, const std::shared_ptr<net::Request> &req,
                  const net::ResponderPtr &resp) {
-        const auto *r = req->msg->body_as_StepCreateRequest();
+        const auto &r = *req->msg->body_as_StepCreateRequest();
         JobSteps &js = jobs[job.id];
         size_used(job, js);
         StepShape shape;
-        shape.num_tasks = r->num_tasks();
-        shape.min_nodes = r->min_nodes();
-        shape.max_nodes = r->max_nodes();
-        shape.cpus_per_task = std::max(1u, r->cpus_per_task());
-        shape.ntasks_per_node = r->ntasks_per_node();
-        shape.exact = r->exact();
-        shape.overlap = r->overlap();
-        shape.cyclic = r->cyclic();
-        if (!valid_gres_request(str(r->gres()))) {
-            spdlog::info("job {}: step refused: invalid --gres '{}'", job.id, str(r->gres()));
-            return resp->error(DROVER_EINVAL, kInvalidGres);
-        }
-        if (r->node_list() || r->exc_nodes()) {
-            std::unordered_set<std::string> want, skip;
-            try {
-                for (auto &n : hostlist_expand(str(r->node_list()))) want.insert(n);
-                for (auto &n : hostlist_expand(str(r->exc_nodes()))) skip.insert(n);
-            } catch (const std::exception &e) {
-                return resp->error(DROVER_EINVAL, e.what());
-            }
-            for (const auto &n : want) {
-                bool in_job = false;
-                for (uint32_t idx : job.nodes)
-                    in_job = in_job || ctx.nodes->at(idx).conf->name == n;
-                if (!in_job)
-                    return resp->error(DROVER_EINVAL,
-                                       "Requested node configuration is not available (" + n +
-                                           " is not in job " + std::to_string(job.id) + ")");
-            }
-            shape.allowed.resize(job.nodes.size(), false);
-            for (std::size_t i = 0; i < job.nodes.size(); ++i) {
-                const std::string &n = ctx.nodes->at(job.nodes[i]).conf->name;
-                shape.allowed[i] = (want.empty() || want.count(n)) && !skip.count(n);
-            }
-            if (!want.empty() && !shape.min_nodes) shape.min_nodes = uint32_t(want.size());
-        }
-        if (shape.num_tasks == 0)
-            shape.num_tasks = shape.min_nodes ? shape.min_nodes : uint32_t(job.nodes.size());
+        if (Status s = step_shape(job, r, *ctx.nodes, &shape); !s.ok())
+            return resp->error(s.code(), s.text());
         std::vector<NodeCpus> caps;
         for (std::size_t i = 0; i < job.nodes.size(); ++i) {
             uint32_t free = uint32_t(std::count(js.used[i].begin(), js.used[i].end(), false));
@@ -147,7 +99,7 @@ struct StepManager::Impl {
         case LayoutResult::Impossible:
             return resp->error(DROVER_ENOSPC, why);
         case LayoutResult::Busy:
-            if (r->wait())
+            if (r.wait())
                 js.waiting.push_back({req, resp});
             else
                 resp->error(DROVER_EBUSY, why);
@@ -155,131 +107,57 @@ struct StepManager::Impl {
         case LayoutResult::Ok:
             break;
         }
-        // Memory per node: --mem, --mem-per-cpu, else all the job has there.
         std::vector<uint64_t> mem;
-        for (std::size_t k = 0; k < lay.nodes.size(); ++k) {
-            uint32_t pos = lay.nodes[k];
-            uint64_t have = job_mem_on(job, pos);
-            uint64_t m = r->mem_per_node_mb()  ? r->mem_per_node_mb()
-                         : r->mem_per_cpu_mb() ? r->mem_per_cpu_mb() * lay.cpus_per_node[k]
-                                               : have;
-            if (have && m > have)
-                return resp->error(DROVER_ENOSPC, "Memory required by task is not available (" +
-                                                      std::to_string(m) + "M asked, the job has " +
-                                                      std::to_string(have) + "M on a node)");
-            mem.push_back(m);
-        }
         Step st;
-        st.job_id = job.id;
-        st.id = js.next_id++;
-        st.uid = job.uid;
-        st.name = r->name() && r->name()->size() ? r->name()->str() : job.name;
-        st.command = str(r->command());
-        st.submit_host = str(r->submit_host());
-        st.nodes = lay.nodes;
-        st.cpus = lay.cpus_per_node;
-        st.tasks_per_node = lay.tasks_per_node;
-        st.num_tasks = shape.num_tasks;
-        st.cpus_per_task = shape.cpus_per_task;
-        st.mem_per_node_mb = r->mem_per_node_mb();
-        st.start_time = Ctx::now();
-        st.time_limit_min =
-            r->time_limit_min() == DROVER_NO_VAL ? DROVER_INFINITE : r->time_limit_min();
-        st.reporting = lay.nodes;
-        if (r->signal() && r->signal()->size()) {
-            bool batch_only = false;
-            if (!parse_signal_spec(r->signal()->str(), &st.signal_num, &st.signal_secs,
-                                   &batch_only))
-                return resp->error(DROVER_EINVAL,
-                                   "Invalid --signal specification: " + r->signal()->str());
-        }
-        std::vector<std::string> names, cpu_id_lists, gres;
-        for (std::size_t k = 0; k < lay.nodes.size(); ++k) {
-            uint32_t pos = lay.nodes[k];
-            names.push_back(ctx.nodes->at(job.nodes[pos]).conf->name);
-            auto ids = job_cpu_ids(job, pos);
-            std::vector<uint32_t> held, mine;
-            if (!shape.overlap) {
-                uint32_t need = lay.cpus_per_node[k];
-                for (uint32_t s = 0; s < js.used[pos].size() && held.size() < need; ++s)
-                    if (!js.used[pos][s]) held.push_back(s);
-                for (uint32_t s : held) js.used[pos][s] = true;
-                for (uint32_t s : held) mine.push_back(s < ids.size() ? ids[s] : s);
-            } else {
-                mine = ids;
-            }
-            st.slots.push_back(held);
-            cpu_id_lists.push_back(format_index_list(mine));
-            gres.push_back(pos < job.node_alloc.size() ? job.node_alloc[pos].gres : "");
-        }
-        // The credential.
-        flatbuffers::FlatBufferBuilder cb(1024);
-        std::vector<uint32_t> job_cpus(job.node_cpus.begin(), job.node_cpus.end());
-        {
-            std::vector<flatbuffers::Offset<flatbuffers::String>> n_off, c_off, g_off;
-            for (auto &n : names) n_off.push_back(cb.CreateString(n));
-            for (auto &c : cpu_id_lists) c_off.push_back(cb.CreateString(c));
-            for (auto &g : gres) g_off.push_back(cb.CreateString(g));
-            auto user = cb.CreateString(job.user_name);
-            auto nv = cb.CreateVector(n_off);
-            auto cv = cb.CreateVector(st.cpus);
-            auto civ = cb.CreateVector(c_off);
-            auto mv = cb.CreateVector(mem);
-            auto jnl = cb.CreateString(ctx.nodes->names(job.nodes));
-            auto jc = cb.CreateVector(job_cpus);
-            auto part = cb.CreateString(job.partition);
-            auto jn = cb.CreateString(job.name);
-            auto gv = cb.CreateVector(g_off);
-            auto sg = cb.CreateString(str(r->signal()));
-            cb.Finish(proto::CreateStepCred(cb, job.id, st.id, job.uid, job.gid, user, nv, cv, civ,
-                                            mv, Ctx::now() + cred_lifetime(ctx.conf.auth_info),
-                                            st.time_limit_min, jnl, jc, part, jn, gv, sg));
-        }
+        Status s = step_memory(job, r, lay, &mem);
+        if (s.ok()) s = new_step(job, js.next_id++, r, shape, lay, &st);
+        if (!s.ok()) return resp->error(s.code(), s.text());
+        StepPlacement where = take_cpus(job, js, shape, lay, st);
         std::vector<uint8_t> cred;
         try {
-            cred = net::sign_step_cred(ctx.auth, {cb.GetBufferPointer(), cb.GetSize()});
+            cred = net::sign_step_cred(ctx.auth,
+                                       step_cred_body(ctx, job, st, where, mem, str(r.signal())));
         } catch (const std::exception &e) {
             for (std::size_t k = 0; k < st.nodes.size(); ++k)
-                for (uint32_t s : st.slots[k]) js.used[st.nodes[k]][s] = false;
+                for (uint32_t slot : st.slots[k]) js.used[st.nodes[k]][slot] = false;
             return resp->error(DROVER_EIO, e.what());
         }
-        // The answer: where to launch, which tasks go where.
-        flatbuffers::FlatBufferBuilder fbb(2048 + cred.size());
-        std::vector<flatbuffers::Offset<flatbuffers::String>> n_off, a_off;
-        std::vector<uint32_t> tasks;
-        for (std::size_t k = 0; k < names.size(); ++k) {
-            std::string host;
-            uint16_t port = 0;
-            ctx.nodes->resolve(names[k], &host, &port);
-            n_off.push_back(fbb.CreateString(names[k]));
-            a_off.push_back(fbb.CreateString(host + ":" + std::to_string(port)));
-            tasks.insert(tasks.end(), lay.task_ids[k].begin(), lay.task_ids[k].end());
-        }
-        auto nv = fbb.CreateVector(n_off);
-        auto av = fbb.CreateVector(a_off);
-        auto tv = fbb.CreateVector(tasks);
-        auto tpn = fbb.CreateVector(lay.tasks_per_node);
-        auto cv = fbb.CreateVector(cred);
-        auto nl = fbb.CreateString(hostlist_compress(names));
-        auto cpn = fbb.CreateVector(st.cpus);
-        fbb.Finish(proto::CreateMessage(fbb, proto::Body::StepCreateResponse,
-                                        proto::CreateStepCreateResponse(fbb, job.id, st.id, nv, av,
-                                                                        tv, tpn, cv, nl, cpn,
-                                                                        st.time_limit_min)
-                                            .Union()));
+        auto msg = step_create_response(*ctx.nodes, job, st, lay, where, cred);
         spdlog::info("step {}.{} created on {} ({} task(s))", job.id, st.id,
-                     hostlist_compress(names), st.num_tasks);
+                     hostlist_compress(where.names), st.num_tasks);
         record_step(ctx, job, st, DROVER_ACCT_STEP_START, step_node_list(job, st));
         persist(st);
         auto next = state::job_key(js.next_id);
         ctx.commit.txn().put(state::Table::Steps, state::step_key(job.id, state::kNextStepKey),
                              next);
         js.steps.emplace(st.id, std::move(st));
-        ctx.commit.after_commit(
-            [resp, msg = std::vector<uint8_t>(fbb.GetBufferPointer(),
-                                              fbb.GetBufferPointer() + fbb.GetSize())] {
-                resp->reply(msg);
-            });
+        ctx.commit.after_commit([resp, msg = std::move(msg)] { resp->reply(msg); });
+    }
+
+    // The CPU slots the step takes on each node of its layout (none with --overlap, which uses
+    // every CPU of the job there without holding any), and where it runs.
+    StepPlacement take_cpus(const Job &job, JobSteps &js, const StepShape &shape,
+                            const StepLayout &lay, Step &st) {
+        StepPlacement where;
+        for (std::size_t k = 0; k < lay.nodes.size(); ++k) {
+            uint32_t pos = lay.nodes[k];
+            where.names.push_back(ctx.nodes->at(job.nodes[pos]).conf->name);
+            auto ids = job_cpu_ids(job, pos);
+            std::vector<uint32_t> held, mine;
+            if (!shape.overlap) {
+                uint32_t need = lay.cpus_per_node[k];
+                for (uint32_t slot = 0; slot < js.used[pos].size() && held.size() < need; ++slot)
+                    if (!js.used[pos][slot]) held.push_back(slot);
+                for (uint32_t slot : held) js.used[pos][slot] = true;
+                for (uint32_t slot : held) mine.push_back(slot < ids.size() ? ids[slot] : slot);
+            } else {
+                mine = ids;
+            }
+            st.slots.push_back(held);
+            where.cpu_id_lists.push_back(format_index_list(mine));
+            where.gres.push_back(pos < job.node_alloc.size() ? job.node_alloc[pos].gres : "");
+        }
+        return where;
     }
 
     std::string step_node_list(const Job &job, const Step &st) const {
