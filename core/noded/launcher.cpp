@@ -325,16 +325,11 @@ bool Launcher::signal(uint32_t job_id, int sig, bool terminate) {
     }
     if (job.terminating) return true;
     job.terminating = true;
-    I.containers.signal(job.cont, SIGCONT);
-    I.containers.signal(job.cont, SIGTERM);
-    auto timer = std::make_unique<asio::steady_timer>(I.io, std::chrono::seconds(I.conf.kill_wait));
-    timer->async_wait([this, job_id](boost::system::error_code ec) {
-        if (ec) return;
-        auto jt = impl_->jobs.find(job_id);
-        if (jt == impl_->jobs.end()) return;
-        spdlog::info("job {}: KillWait over, sending SIGKILL", job_id);
-        impl_->containers.signal(jt->second.cont, SIGKILL);
-    });
+    auto over = [this, job_id] { return !impl_->jobs.count(job_id); };
+    auto timer =
+        terminate_container(I.io, I.containers, job.cont, I.conf.kill_wait, over, [job_id] {
+            spdlog::info("job {}: KillWait over, sending SIGKILL", job_id);
+        });
     I.kill_timers[job_id] = std::move(timer);
     return true;
 }

@@ -7,6 +7,7 @@
 
 #include "common/config.hpp"
 #include "common/timefmt.hpp"
+#include "noded/supervisor.hpp"
 
 namespace drover::noded {
 
@@ -23,21 +24,21 @@ void StepRunner::Impl::terminate(const StepPtr &s, uint32_t state) {
     message(s, "slurmstepd: error: *** STEP " + s->label + " ON " + node + " CANCELLED AT " +
                    format_timestamp(int64_t(::time(nullptr))) +
                    (s->end_state == DROVER_JOB_TIMEOUT ? " DUE TO TIME LIMIT ***" : " ***"));
-    containers.signal(s->cont, SIGCONT);
-    containers.signal(s->cont, SIGTERM);
-    s->kill_timer = std::make_unique<asio::steady_timer>(io, std::chrono::seconds(conf.kill_wait));
-    s->kill_timer->async_wait([self = shared_from_this(), s](boost::system::error_code ec) {
-        if (ec || s->finished) return;
-        self->containers.signal(s->cont, SIGKILL);
-        // Processes that outlive SIGKILL (stuck in the kernel) make the node unfit for work.
-        s->kill_timer->expires_after(std::chrono::seconds(self->conf.unkillable_step_timeout));
-        s->kill_timer->async_wait([self, s](boost::system::error_code ec2) {
-            if (ec2 || s->finished || self->pids_of(*s).empty()) return;
-            spdlog::error("step {}: processes survived SIGKILL for {} s", s->label,
-                          self->conf.unkillable_step_timeout);
-            if (self->unkillable) self->unkillable("Kill task failed");
+    // Processes that outlive SIGKILL (stuck in the kernel) make the node unfit for work.
+    std::weak_ptr<Impl> weak = shared_from_this();
+    s->kill_timer = terminate_container(
+        io, containers, s->cont, conf.kill_wait, [s] { return s->finished; },
+        [weak, s] {
+            auto self = weak.lock();
+            if (!self) return;
+            s->kill_timer->expires_after(std::chrono::seconds(self->conf.unkillable_step_timeout));
+            s->kill_timer->async_wait([self, s](boost::system::error_code ec) {
+                if (ec || s->finished || self->pids_of(*s).empty()) return;
+                spdlog::error("step {}: processes survived SIGKILL for {} s", s->label,
+                              self->conf.unkillable_step_timeout);
+                if (self->unkillable) self->unkillable("Kill task failed");
+            });
         });
-    });
 }
 
 } // namespace drover::noded

@@ -1,6 +1,7 @@
 // supervisor.cpp - fork held, contain, keep, let go.
 #include "noded/supervisor.hpp"
 
+#include <csignal>
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -63,6 +64,21 @@ std::string start_supervisor(const ShepherdSpec &spec, const Containers &contain
     release(child, true);
     *out = s;
     return {};
+}
+
+std::unique_ptr<boost::asio::steady_timer>
+terminate_container(boost::asio::io_context &io, const Containers &containers, drover_cont_id cont,
+                    int kill_wait_s, std::function<bool()> over, std::function<void()> killed) {
+    containers.signal(cont, SIGCONT);
+    containers.signal(cont, SIGTERM);
+    auto timer = std::make_unique<boost::asio::steady_timer>(io, std::chrono::seconds(kill_wait_s));
+    timer->async_wait([&containers, cont, over = std::move(over),
+                       killed = std::move(killed)](boost::system::error_code ec) {
+        if (ec || over()) return;
+        containers.signal(cont, SIGKILL);
+        if (killed) killed();
+    });
+    return timer;
 }
 
 } // namespace drover::noded

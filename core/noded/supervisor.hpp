@@ -1,12 +1,17 @@
-// supervisor.hpp - starting a step on the node, the batch step and every other alike: its
-// supervisor (shepherd.hpp) is forked held, put in the step's container with the step's limits,
-// kept in the spool, and only then let go to run the tasks.
+// supervisor.hpp - starting a step on the node and ending it, the batch step and every other
+// alike: its supervisor (shepherd.hpp) is forked held, put in the step's container with the
+// step's limits, kept in the spool, and only then let go to run the tasks; its processes are
+// ended as Slurm ends them.
 #pragma once
 
 #include <sys/types.h>
 
 #include <functional>
+#include <memory>
 #include <string>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
 
 #include "noded/container.hpp"
 #include "noded/reaper.hpp"
@@ -30,5 +35,13 @@ using KeepSupervisor = std::function<std::string(const Supervised &)>;
 std::string start_supervisor(const ShepherdSpec &spec, const Containers &containers,
                              const StepLimits &limits, const std::string &label, Reaper &reaper,
                              const KeepSupervisor &keep, Supervised *out);
+
+// Ends a step's processes as Slurm does: SIGCONT and SIGTERM to its whole container now, SIGKILL
+// once KillWait (kill_wait_s) is over, unless over() says the step has ended by then. killed, if
+// set, runs right after the SIGKILL. Returns the timer that sends it: destroying or cancelling it
+// cancels the SIGKILL. containers must outlive the timer.
+std::unique_ptr<boost::asio::steady_timer>
+terminate_container(boost::asio::io_context &io, const Containers &containers, drover_cont_id cont,
+                    int kill_wait_s, std::function<bool()> over, std::function<void()> killed);
 
 } // namespace drover::noded
