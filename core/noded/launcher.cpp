@@ -1,9 +1,9 @@
-// launcher.cpp - fork, track, drop privileges, exec; reap and kill; recover after a restart.
+// launcher.cpp - the batch step: its script file, environment and output files, started through
+// the step supervisor (supervisor.hpp) as a step of one task; its end reported; recovery after a
+// restart.
 //
-// The child is forked blocked on a pipe so the proctrack plugin has it in its container before
-// it can fork anything; once let go it forks the script, which drops to the user and execs, and
-// stays as the script's keeper (shepherd.hpp) so the script's end is written to the spool even
-// when droverd is not there to reap it.
+// The supervisor is the script's keeper (shepherd.hpp): it writes the script's end to the spool
+// even when droverd is not there to reap it.
 #include "noded/launcher.hpp"
 
 #include "proto/fb_read.hpp"
@@ -12,8 +12,6 @@
 #include <boost/asio.hpp>
 #include <csignal>
 #include <fcntl.h>
-#include <grp.h>
-#include <pwd.h>
 #include <spdlog/spdlog.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -24,10 +22,9 @@
 #include <fstream>
 
 #include "common/config.hpp"
-#include "noded/fork_child.hpp"
 #include "noded/prolog.hpp"
-#include "noded/shepherd.hpp"
 #include "noded/step_limits.hpp"
+#include "noded/supervisor.hpp"
 
 namespace asio = boost::asio;
 namespace fs = std::filesystem;
@@ -38,35 +35,11 @@ namespace {
 
 using proto::str;
 
-// In the child: report a failure on the job's stderr if it is open, else ours, and exit.
-[[noreturn]] void child_fail(const std::string &msg, int code) {
-    std::string line = "droverd: error: " + msg + "\n";
-    (void)!::write(2, line.data(), line.size());
-    ::_exit(code);
-}
-
-int open_output(const std::string &path, bool append) {
-    int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC);
-    return ::open(path.c_str(), flags, 0644);
-}
-
-// In the script's child: a standard stream it cannot open (0 stdin, 1 stdout, 2 stderr) is
-// recorded as a Failed record carrying errno, for droverd to log and report, and the script
-// never runs.
-[[noreturn]] void stream_fail(int record_fd, uint32_t stream) {
-    ShepherdRecord r;
-    r.kind = ShepherdRecord::Failed;
-    r.task = stream;
-    r.value = errno;
-    (void)!::write(record_fd, &r, sizeof r);
-    ::_exit(1);
-}
-
 // Slurm's line for a stream that could not be opened.
 std::string open_failure(const RunningJob &job, const ShepherdRecord &r) {
     const char *names[] = {"stdin", "stdout", "stderr"};
     const std::string *paths[] = {&job.in_path, &job.out_path, &job.err_path};
-    uint32_t k = r.task < 3 ? r.task : 1;
+    uint32_t k = r.detail >= 0 && r.detail < 3 ? uint32_t(r.detail) : 1;
     return std::string("Could not open ") + names[k] + " file " + *paths[k] + ": " +
            std::strerror(r.value);
 }
@@ -76,13 +49,15 @@ std::string open_failure(const RunningJob &job, const ShepherdRecord &r) {
 struct Launcher::Impl {
     Impl(asio::io_context &io_, const Config &c, std::string node, plugin::PluginSet &p, Reaper &r,
          Ended e, Tell t)
-        : io(io_), conf(c), node_name(std::move(node)), plugins(p), reaper(r), ended(std::move(e)),
-          tell(std::move(t)) {}
+        : io(io_), conf(c), node_name(std::move(node)), plugins(p), containers(p.proctrack()),
+          reaper(r), ended(std::move(e)), tell(std::move(t)) {}
 
     asio::io_context &io;
     const Config &conf;
     std::string node_name;
     plugin::PluginSet &plugins;
+    Containers containers;
+    GroupCache groups;
     Reaper &reaper;
     Ended ended;
     Tell tell;
@@ -151,21 +126,10 @@ std::vector<uint32_t> Launcher::running() const {
     return out;
 }
 
-std::string Launcher::launch(const proto::BatchLaunchRequest &req) {
-    auto &I = *impl_;
-    uint32_t id = req.job_id();
-    if (I.seen(id, req.restart_count())) {
-        spdlog::info("job {}: launch of run {} ignored: it is already here", id,
-                     req.restart_count());
-        return {};
-    }
-    uint32_t uid = req.uid(), gid = req.gid();
-    std::string user = str(req.user_name());
-    std::string node_list = str(req.node_list());
+namespace {
 
-    // Spool: <SlurmdSpoolDir>/<node>/job<id>.<run>/slurm_script, readable by the job's user only.
-    uint32_t run = req.restart_count();
-    fs::path spool = I.spool_of(id, run);
+// Writes the script to <spool>/slurm_script, readable by the job's user only.
+std::string write_script(const fs::path &spool, const proto::BatchLaunchRequest &req) {
     std::error_code ec;
     fs::create_directories(spool, ec);
     if (ec) return "cannot create spool directory " + spool.string() + ": " + ec.message();
@@ -177,135 +141,131 @@ std::string Launcher::launch(const proto::BatchLaunchRequest &req) {
     }
     ::chmod(spool.c_str(), 0755);
     ::chmod(script.c_str(), 0700);
-    if (::geteuid() == 0 && (::chown(script.c_str(), uid, gid) != 0))
-        return "cannot give " + script.string() + " to uid " + std::to_string(uid);
+    if (::geteuid() == 0 && (::chown(script.c_str(), req.uid(), req.gid()) != 0))
+        return "cannot give " + script.string() + " to uid " + std::to_string(req.uid());
+    return {};
+}
 
-    // The environment: the controller's list, the switch plugin's additions, our node name.
-    std::vector<std::string> env;
+// The script's environment: the controller's list, the switch plugin's additions, our node name.
+std::string batch_environment(const proto::BatchLaunchRequest &req, const std::string &node,
+                              const plugin::Bound<drover_switch_ops> &sw,
+                              std::vector<std::string> *env) {
     if (req.environment())
         for (const auto *kv : *req.environment())
-            env.push_back(str(kv->key()) + "=" + str(kv->value()));
-    env.push_back("SLURMD_NODENAME=" + I.node_name);
-    const auto &sw = I.plugins.switch_();
-    if (sw && sw.ops.job_init) {
-        drover_error err{};
-        auto add = [](void *arg, drover_str k, drover_str v) {
-            static_cast<std::vector<std::string> *>(arg)->push_back(
-                std::string(k.ptr, k.len) + "=" + std::string(v.ptr, v.len));
-        };
-        if (sw.ops.job_init(sw.state, id, {node_list.data(), node_list.size()}, add, &env, &err) !=
-            DROVER_OK)
-            return std::string("switch job_init: ") + err.text;
-    }
-    std::vector<std::string> args{script.string()};
-    if (req.argv())
-        for (const auto *a : *req.argv()) args.push_back(a->str());
-    std::string work = str(req.work_dir()), out = str(req.std_out()), err = str(req.std_err()),
-                in = str(req.std_in());
-    bool append = req.open_mode_append();
-    std::string prolog = I.conf.prolog;
-    std::string node = I.node_name;
+            env->push_back(str(kv->key()) + "=" + str(kv->value()));
+    env->push_back("SLURMD_NODENAME=" + node);
+    if (!sw || !sw.ops.job_init) return {};
+    drover_error err{};
+    auto add = [](void *arg, drover_str k, drover_str v) {
+        static_cast<std::vector<std::string> *>(arg)->push_back(std::string(k.ptr, k.len) + "=" +
+                                                                std::string(v.ptr, v.len));
+    };
+    std::string nodes = str(req.node_list());
+    if (sw.ops.job_init(sw.state, req.job_id(), {nodes.data(), nodes.size()}, add, env, &err) !=
+        DROVER_OK)
+        return std::string("switch job_init: ") + err.text;
+    return {};
+}
 
-    // Where the keeper writes the script's end (root's; the keeper has not dropped privileges).
+// The batch step as the supervisor runs it: one task, the script, with the job's files.
+ShepherdSpec batch_spec(const proto::BatchLaunchRequest &req, const fs::path &script, RunAs user) {
+    ShepherdSpec spec;
+    spec.batch = true;
+    spec.job_id = req.job_id();
+    spec.step_id = DROVER_STEP_BATCH;
+    spec.user = std::move(user);
+    spec.work_dir = str(req.work_dir());
+    spec.argv.push_back(script.string());
+    if (req.argv())
+        for (const auto *a : *req.argv()) spec.argv.push_back(a->str());
+    spec.open_append = req.open_mode_append();
+    spec.job_node_list = str(req.node_list());
+    ShepherdTask t;
+    t.in_path = str(req.std_in()).empty() ? "/dev/null" : str(req.std_in());
+    t.out_path = str(req.std_out());
+    t.err_path = str(req.std_err());
+    spec.tasks.push_back(std::move(t));
+    return spec;
+}
+
+// What the spool keeps of a batch job while it runs (job<ID>.<run>/batch).
+Fields batch_fields(const RunningJob &job, const ProcessId &keeper) {
+    Fields f{{"job", std::to_string(job.job_id)},
+             {"run", std::to_string(job.restart)},
+             {"cont", std::to_string(job.cont)},
+             {"uid", std::to_string(job.uid)},
+             {"gid", std::to_string(job.gid)},
+             {"user", job.user_name},
+             {"nodes", job.node_list},
+             {"in", job.in_path},
+             {"out", job.out_path},
+             {"err", job.err_path}};
+    put_process(f, keeper);
+    return f;
+}
+
+} // namespace
+
+std::string Launcher::launch(const proto::BatchLaunchRequest &req) {
+    auto &I = *impl_;
+    uint32_t id = req.job_id(), run = req.restart_count();
+    if (I.seen(id, run)) {
+        spdlog::info("job {}: launch of run {} ignored: it is already here", id, run);
+        return {};
+    }
+    // Spool: <SlurmdSpoolDir>/<node>/job<id>.<run>/
+    fs::path spool = I.spool_of(id, run);
+    if (std::string why = write_script(spool, req); !why.empty()) return why;
+    std::string user = str(req.user_name());
+    ShepherdSpec spec = batch_spec(req, spool / "slurm_script",
+                                   {req.uid(), req.gid(), user,
+                                    I.groups.groups_of(user, req.gid(), int64_t(::time(nullptr)))});
+    spec.node = I.node_name;
+    spec.prolog = I.conf.prolog;
+    if (std::string why = batch_environment(req, I.node_name, I.plugins.switch_(), &spec.env);
+        !why.empty())
+        return why;
+
+    // Where the keeper writes the script's end (root's; the keeper does not drop privileges).
     std::string records = (spool / "records").string();
-    int record_fd = ::open(records.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    spec.record_fd = ::open(records.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     auto give_up = [&](std::string why) {
-        if (record_fd >= 0) ::close(record_fd);
+        if (spec.record_fd >= 0) ::close(spec.record_fd);
+        std::error_code ec;
         fs::remove_all(spool, ec);
         return why;
     };
-    if (record_fd < 0) return give_up("cannot create " + records + ": " + std::strerror(errno));
-
-    HeldChild child = fork_held();
-    pid_t pid = child.pid;
-    if (pid < 0) return give_up("fork failed");
-    if (pid == 0) {
-        // This process outlives droverd: nothing of droverd's (its listening sockets above all)
-        // may stay open in it.
-        if (record_fd > 3) ::close_range(3, unsigned(record_fd - 1), 0);
-        ::close_range(unsigned(std::max(record_fd, 2) + 1), ~0u, 0);
-        pid_t script = fork_child();
-        if (script != 0) keep_batch_script(script, record_fd); // a failed fork records nothing
-        sigset_t none;
-        sigemptyset(&none);
-        ::sigprocmask(SIG_SETMASK, &none, nullptr);
-        if (!prolog.empty()) {
-            int st = run_script(prolog, id, uid, user, node_list, node);
-            if (st != 0)
-                child_fail("prolog " + prolog + " failed with status " + std::to_string(st), 1);
-        }
-        if (::getuid() == 0) {
-            if (::setgid(gid) != 0) child_fail("setgid failed", 1);
-            if (::initgroups(user.c_str(), gid) != 0) ::setgroups(0, nullptr);
-            if (::setuid(uid) != 0) child_fail("setuid failed", 1);
-        }
-        if (::chdir(work.c_str()) != 0) {
-            // As Slurm does: say so in the job's output and run from /tmp.
-            (void)!::chdir("/tmp");
-        }
-        int fin = ::open(in.empty() ? "/dev/null" : in.c_str(), O_RDONLY);
-        if (fin < 0) stream_fail(record_fd, 0);
-        int fout = open_output(out, append);
-        if (fout < 0) stream_fail(record_fd, 1);
-        int ferr = err == out ? fout : open_output(err, append);
-        if (ferr < 0) stream_fail(record_fd, 2);
-        ::dup2(fin, 0);
-        ::dup2(fout, 1);
-        ::dup2(ferr, 2);
-        ::close_range(3, ~0u, 0);
-        std::vector<char *> argv, envp;
-        for (auto &a : args) argv.push_back(a.data());
-        argv.push_back(nullptr);
-        for (auto &e : env) envp.push_back(e.data());
-        envp.push_back(nullptr);
-        ::execve(argv[0], argv.data(), envp.data());
-        child_fail("cannot execute " + args[0] + ": " + std::strerror(errno), 127);
-    }
-    ::close(record_fd);
-    record_fd = -1;
+    if (spec.record_fd < 0)
+        return give_up("cannot create " + records + ": " + std::strerror(errno));
     RunningJob job;
     job.job_id = id;
     job.restart = run;
-    job.pid = pid;
-    job.uid = uid;
-    job.gid = gid;
+    job.uid = req.uid();
+    job.gid = req.gid();
     job.spool_dir = spool.string();
     job.user_name = user;
-    job.node_list = node_list;
-    job.in_path = in.empty() ? "/dev/null" : in;
-    job.out_path = out;
-    job.err_path = err;
-    // The batch step is a step like any other: contained, and limited to what the job holds here.
-    StepLimits limits{req.mem_mb(), str(req.cpu_ids())};
-    if (std::string why = contain_step(I.plugins.proctrack(), id, DROVER_STEP_BATCH, pid, limits,
-                                       std::to_string(id) + ".batch", &job.cont);
-        !why.empty()) {
-        release(child, false);
-        I.reaper.watch(pid, [](int, const struct rusage &) {});
+    job.node_list = spec.job_node_list;
+    job.in_path = spec.tasks[0].in_path;
+    job.out_path = spec.tasks[0].out_path;
+    job.err_path = spec.tasks[0].err_path;
+    // The batch step is a step like any other: contained, and limited to what the job holds here;
+    // recorded before the script may run, so a droverd killed from here on finds it again.
+    auto keep = [&](const Supervised &s) -> std::string {
+        job.pid = s.pid;
+        job.cont = s.cont;
+        if (save_fields((spool / "batch").string(), batch_fields(job, identify(s.pid)))) return {};
+        return "cannot write " + (spool / "batch").string() + ": " + std::strerror(errno);
+    };
+    Supervised started;
+    if (std::string why = start_supervisor(spec, I.containers, {req.mem_mb(), str(req.cpu_ids())},
+                                           std::to_string(id) + ".batch", I.reaper, keep, &started);
+        !why.empty())
         return give_up(why);
-    }
-    // Recorded before the script may run: a droverd killed from here on finds it again.
-    Fields f{{"job", std::to_string(id)},
-             {"run", std::to_string(run)},
-             {"cont", std::to_string(job.cont)},
-             {"uid", std::to_string(uid)},
-             {"gid", std::to_string(gid)},
-             {"user", user},
-             {"nodes", node_list},
-             {"in", job.in_path},
-             {"out", out},
-             {"err", err}};
-    put_process(f, identify(pid));
-    if (!save_fields((spool / "batch").string(), f)) {
-        release(child, false);
-        I.reaper.watch(pid, [](int, const struct rusage &) {});
-        return give_up("cannot write " + (spool / "batch").string() + ": " + std::strerror(errno));
-    }
-    release(child, true);
+    ::close(spec.record_fd);
     I.jobs[id] = std::move(job);
-    I.reaper.watch(pid,
+    I.reaper.watch(started.pid,
                    [this, id](int status, const struct rusage &) { script_ended(id, status); });
-    spdlog::info("job {} launched as pid {} for {}", id, pid, user);
+    spdlog::info("job {} launched as pid {} for {}", id, started.pid, user);
     return {};
 }
 
@@ -359,31 +319,22 @@ bool Launcher::signal(uint32_t job_id, int sig, bool terminate) {
     auto it = I.jobs.find(job_id);
     if (it == I.jobs.end()) return false;
     RunningJob &job = it->second;
-    const auto &pt = I.plugins.proctrack();
-    drover_error err{};
     if (!terminate) {
-        pt.ops.cont_signal(pt.state, job.cont, sig, &err);
+        I.containers.signal(job.cont, sig);
         return true;
     }
     if (job.terminating) return true;
     job.terminating = true;
-    pt.ops.cont_signal(pt.state, job.cont, SIGCONT, &err);
-    pt.ops.cont_signal(pt.state, job.cont, SIGTERM, &err);
-    auto timer = std::make_unique<asio::steady_timer>(I.io, std::chrono::seconds(I.conf.kill_wait));
-    timer->async_wait([this, job_id](boost::system::error_code ec) {
-        if (ec) return;
-        auto jt = impl_->jobs.find(job_id);
-        if (jt == impl_->jobs.end()) return;
-        const auto &p = impl_->plugins.proctrack();
-        drover_error e{};
-        spdlog::info("job {}: KillWait over, sending SIGKILL", job_id);
-        p.ops.cont_signal(p.state, jt->second.cont, SIGKILL, &e);
-    });
+    auto over = [this, job_id] { return !impl_->jobs.count(job_id); };
+    auto timer =
+        terminate_container(I.io, I.containers, job.cont, I.conf.kill_wait, over, [job_id] {
+            spdlog::info("job {}: KillWait over, sending SIGKILL", job_id);
+        });
     I.kill_timers[job_id] = std::move(timer);
     return true;
 }
 
-// How the script ended, as its keeper (or the script's child, when it could not start) wrote it,
+// How the script ended, as its keeper wrote it (a stream it could not open, a Prolog that failed),
 // and what its container saw.
 BatchEnd Launcher::end_of(const RunningJob &job, int keeper_status) {
     BatchEnd end;
@@ -395,14 +346,14 @@ BatchEnd Launcher::end_of(const RunningJob &job, int keeper_status) {
             end.status = r.value;
             end.ru = rusage_of(r);
         } else if (r.kind == ShepherdRecord::Failed) {
+            end.status = r.value; // never ran: its Prolog failed
+        } else if (r.kind == ShepherdRecord::NoStream) {
             end.failure = open_failure(job, r);
             spdlog::error("job {}: {}", job.job_id, end.failure);
         }
     }
-    const auto &pt = impl_->plugins.proctrack();
-    drover_error err{};
     end.cont.struct_size = sizeof end.cont;
-    if (pt.ops.cont_usage) pt.ops.cont_usage(pt.state, job.cont, &end.cont, &err);
+    if (auto cu = impl_->containers.usage(job.cont)) end.cont = *cu;
     uint32_t ooms = DROVER_HAS(drover_cont_usage, &end.cont, oom_kills) ? end.cont.oom_kills : 0;
     if (ooms > 0 && end.failure.empty()) {
         // As slurmstepd does: the job ends OUT_OF_MEMORY, and says so in its error file.
@@ -425,10 +376,8 @@ void Launcher::script_ended(uint32_t id, int keeper_status) {
     I.kill_timers.erase(id);
     BatchEnd end = end_of(job, keeper_status);
     // The batch script is over: whatever it left behind goes with it.
-    const auto &pt = I.plugins.proctrack();
+    I.containers.destroy(job.cont);
     drover_error err{};
-    pt.ops.cont_signal(pt.state, job.cont, SIGKILL, &err);
-    if (pt.ops.cont_destroy) pt.ops.cont_destroy(pt.state, job.cont, &err);
     const auto &sw = I.plugins.switch_();
     if (sw && sw.ops.job_fini) sw.ops.job_fini(sw.state, id, &err);
     spdlog::info("job {} ended with status {}", id, end.status);

@@ -1,5 +1,6 @@
-// launcher.hpp - runs batch scripts on this node as their users, tracks every process they
-// start through the proctrack plugin, and reports how each ended.
+// launcher.hpp - the batch step: runs batch scripts on this node as their users through the step
+// supervisor (supervisor.hpp, the same exec path, privilege drop and container as every step),
+// and reports how each ended.
 //
 // Each job lives in the node's spool (spool.hpp) from its launch until the controller has
 // acknowledged its end, so a droverd killed and restarted finds its scripts again (recover()),

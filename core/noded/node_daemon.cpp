@@ -29,13 +29,11 @@ namespace asio = boost::asio;
 
 namespace drover::noded {
 
-namespace {} // namespace
+namespace {
 
-int run_node_daemon(const Options &opts) {
-    Config conf = load_config(opts.config_path);
-    for (const auto &w : conf.warnings) spdlog::warn("{}", w);
-    conf.raw["drover.config_dir"] = conf.path.substr(0, conf.path.find_last_of('/') + 1);
-    std::vector<std::string> names;
+// The nodes this process serves: the one it runs on (or is told), or every node of --emulate.
+std::vector<const NodeConf *> nodes_served(const Config &conf, const Options &opts,
+                                           std::vector<std::string> &names) {
     if (!opts.emulate.empty())
         names = hostlist_expand(opts.emulate);
     else
@@ -46,6 +44,46 @@ int run_node_daemon(const Options &opts) {
         if (!me) throw std::runtime_error("node " + n + " is not in the configuration (NodeName)");
         mine.push_back(me);
     }
+    return mine;
+}
+
+// Sends msg to the controller, again and again until it acknowledges (job and step ends).
+// acked (if set) runs on the loop once the controller has it.
+void tell_controller(asio::io_context &io, net::CallPool &pool, const Config &conf,
+                     const net::Authenticator &auth, std::vector<uint8_t> msg, std::string what,
+                     int attempt, std::function<void()> acked) {
+    auto ok = std::make_shared<bool>(false);
+    pool.run(
+        [&conf, &auth, msg, what, attempt, ok] {
+            try {
+                net::call_controller(conf, msg, auth.self_signer(), 10000, false)
+                    .as<proto::OkResponse>();
+                *ok = true;
+            } catch (const std::exception &e) {
+                spdlog::warn("{}: cannot report it (try {}): {}", what, attempt + 1, e.what());
+            }
+        },
+        [&io, &pool, &conf, &auth, msg, what, attempt, ok, acked] {
+            if (*ok) {
+                if (acked) acked();
+                return;
+            }
+            auto t = std::make_shared<asio::steady_timer>(io, std::chrono::seconds(2));
+            t->async_wait([t, &io, &pool, &conf, &auth, msg, what, attempt,
+                           acked](boost::system::error_code) {
+                tell_controller(io, pool, conf, auth, msg, what, attempt + 1, acked);
+            });
+        });
+}
+
+} // namespace
+
+int run_node_daemon(const Options &opts) {
+    Config conf = load_config(opts.config_path);
+    for (const auto &w : conf.warnings) spdlog::warn("{}", w);
+    conf.raw["drover.config_dir"] = conf.path.substr(0, conf.path.find_last_of('/') + 1);
+    std::vector<std::string> names;
+    std::vector<const NodeConf *> mine = nodes_served(conf, opts, names);
     // Plugins that keep per-node state on a shared host (cgroup paths) read this with conf_get.
     conf.raw["drover.node_name"] = names.front();
     daemon::raise_fd_limit();
@@ -65,35 +103,11 @@ int run_node_daemon(const Options &opts) {
         net::admin_reply_check(auth, [slurm_uid](uint32_t u) { return u == 0 || u == slurm_uid; }));
     Reaper reaper(io);
 
-    // Sends msg to the controller, again and again until it acknowledges (job and step ends).
-    // acked (if set) runs on the loop once the controller has it.
-    std::function<void(std::vector<uint8_t>, std::string, int, std::function<void()>)>
-        tell_controller = [&](std::vector<uint8_t> msg, std::string what, int attempt,
-                              std::function<void()> acked) {
-            auto ok = std::make_shared<bool>(false);
-            pool.run(
-                [&conf, &auth, msg, what, attempt, ok] {
-                    try {
-                        net::call_controller(conf, msg, auth.self_signer(), 10000, false)
-                            .as<proto::OkResponse>();
-                        *ok = true;
-                    } catch (const std::exception &e) {
-                        spdlog::warn("{}: cannot report it (try {}): {}", what, attempt + 1,
-                                     e.what());
-                    }
-                },
-                [&io, msg, what, attempt, ok, acked, &tell_controller] {
-                    if (*ok) {
-                        if (acked) acked();
-                        return;
-                    }
-                    auto t = std::make_shared<asio::steady_timer>(io, std::chrono::seconds(2));
-                    t->async_wait([t, msg, what, attempt, acked,
-                                   &tell_controller](boost::system::error_code) {
-                        tell_controller(msg, what, attempt + 1, acked);
-                    });
-                });
-        };
+    auto tell = [&](std::vector<uint8_t> msg, std::string what, int attempt,
+                    std::function<void()> acked) {
+        tell_controller(io, pool, conf, auth, std::move(msg), std::move(what), attempt,
+                        std::move(acked));
+    };
 
     std::optional<net::CallLoop> call_loop;
     if (names.size() > 1) call_loop.emplace();
@@ -105,7 +119,7 @@ int run_node_daemon(const Options &opts) {
                       pool,
                       reaper,
                       [slurm_uid](uint32_t uid) { return uid == 0 || uid == slurm_uid; },
-                      tell_controller,
+                      tell,
                       detect_resources(conf.tmp_fs),
                       names.size() > 1};
     std::vector<std::unique_ptr<NodeInstance>> nodes;

@@ -95,6 +95,27 @@ NodeInstance::NodeInstance(NodeShared &sh, const NodeConf &me) : sh_(sh), me_(me
         sh.tell_controller);
 }
 
+// Every message a node serves, and who may send it.
+const NodeInstance::NodeRoute NodeInstance::kRoutes[] = {
+    // Users reach their own steps; the credential or the step's owner decides.
+    {proto::Body::StepLaunchRequest, Caller::User, &NodeInstance::on_step_launch},
+    {proto::Body::StepSignalRequest, Caller::User, &NodeInstance::on_step_signal},
+    {proto::Body::StepStatRequest, Caller::User, &NodeInstance::on_step_stat},
+    // Many nodes at once, down the fan-out tree: users too (each node holds the request to
+    // their rights).
+    {proto::Body::ForwardRequest, Caller::User, &NodeInstance::on_forward},
+    {proto::Body::PingRequest, Caller::Controller, &NodeInstance::on_ping},
+    {proto::Body::BatchLaunchRequest, Caller::Controller, &NodeInstance::on_batch_launch},
+    {proto::Body::JobKillRequest, Caller::Controller, &NodeInstance::on_job_kill},
+    {proto::Body::ReconfigureRequest, Caller::Controller, &NodeInstance::on_reconfigure},
+};
+
+std::vector<std::pair<proto::Body, Caller>> NodeInstance::route_callers() {
+    std::vector<std::pair<proto::Body, Caller>> out;
+    for (const auto &r : kRoutes) out.emplace_back(r.type, r.caller);
+    return out;
+}
+
 void NodeInstance::handle(std::shared_ptr<net::Request> req, net::ResponderPtr resp,
                           bool forwarded) {
     const proto::Message *m = req->msg;
@@ -107,100 +128,102 @@ void NodeInstance::handle(std::shared_ptr<net::Request> req, net::ResponderPtr r
         sh_.epoch = e;
         sh_.controller_seen_ms = steady_ms();
     }
-    switch (m->body_type()) {
-    // Users reach their own steps; the credential or the step's owner decides.
-    case proto::Body::StepLaunchRequest: {
-        std::vector<int32_t> pids;
-        std::string why = steps_->launch(*m->body_as_StepLaunchRequest(), req->peer.uid, &pids);
-        if (!why.empty()) return resp->error(DROVER_EPERM, why);
-        flatbuffers::FlatBufferBuilder fbb(128);
-        auto p = fbb.CreateVector(pids);
-        fbb.Finish(proto::CreateMessage(fbb, proto::Body::StepLaunchResponse,
-                                        proto::CreateStepLaunchResponse(fbb, p).Union()));
-        return resp->reply(finish(fbb));
-    }
-    case proto::Body::StepSignalRequest: {
-        const auto *r = m->body_as_StepSignalRequest();
-        std::string why = steps_->signal(r->job_id(), r->step_id(), r->signal(), r->terminate(),
-                                         r->reason(), req->peer.uid);
-        if (!why.empty()) return resp->error(DROVER_ENOENT, why);
+    const NodeRoute *route = find_route(kRoutes, m->body_type());
+    // A user's route is open to all: only the others ask whether the caller is root or SlurmUser.
+    bool open = route && route->caller == Caller::User;
+    if (auto no = admit(route ? &route->caller : nullptr, m->body_type(),
+                        !open && sh_.is_admin(req->peer.uid)))
+        return resp->error(no->code, no->why);
+    (this->*(route->handler))(req, resp, forwarded);
+}
+
+void NodeInstance::on_step_launch(const RequestPtr &req, const net::ResponderPtr &resp, bool) {
+    std::vector<int32_t> pids;
+    std::string why = steps_->launch(*req->msg->body_as_StepLaunchRequest(), req->peer.uid, &pids);
+    if (!why.empty()) return resp->error(DROVER_EPERM, why);
+    flatbuffers::FlatBufferBuilder fbb(128);
+    auto p = fbb.CreateVector(pids);
+    fbb.Finish(proto::CreateMessage(fbb, proto::Body::StepLaunchResponse,
+                                    proto::CreateStepLaunchResponse(fbb, p).Union()));
+    resp->reply(finish(fbb));
+}
+
+void NodeInstance::on_step_signal(const RequestPtr &req, const net::ResponderPtr &resp, bool) {
+    const auto *r = req->msg->body_as_StepSignalRequest();
+    std::string why = steps_->signal(r->job_id(), r->step_id(), r->signal(), r->terminate(),
+                                     r->reason(), req->peer.uid);
+    if (!why.empty()) return resp->error(DROVER_ENOENT, why);
+    resp->ok();
+}
+
+void NodeInstance::on_step_stat(const RequestPtr &req, const net::ResponderPtr &resp, bool) {
+    const auto *r = req->msg->body_as_StepStatRequest();
+    StepUsageSummary usage;
+    std::vector<int32_t> pids;
+    std::string why = steps_->stat(r->job_id(), r->step_id(), req->peer.uid, &usage, &pids);
+    if (!why.empty()) return resp->error(DROVER_ENOENT, why);
+    flatbuffers::FlatBufferBuilder fbb(512);
+    auto u = net::usage_to_proto(fbb, usage);
+    auto p = fbb.CreateVector(pids);
+    fbb.Finish(proto::CreateMessage(fbb, proto::Body::StepStatResponse,
+                                    proto::CreateStepStatResponse(fbb, u, p).Union()));
+    resp->reply(finish(fbb));
+}
+
+// Never a forward inside a forward.
+void NodeInstance::on_forward(const RequestPtr &req, const net::ResponderPtr &resp,
+                              bool forwarded) {
+    if (forwarded)
+        return resp->error(DROVER_EINVAL, "a forwarded request may not be a ForwardRequest");
+    serve_forward(sh_, name_, req, resp,
+                  [this](std::shared_ptr<net::Request> q, net::ResponderPtr r) {
+                      handle(std::move(q), std::move(r), true);
+                  });
+}
+
+void NodeInstance::on_ping(const RequestPtr &req, const net::ResponderPtr &resp, bool) {
+    flatbuffers::FlatBufferBuilder fbb(64);
+    auto n = fbb.CreateString(name_);
+    int64_t quiet = sh_.controller_seen_ms < 0 ? -1 : steady_ms() - sh_.controller_seen_ms;
+    uint32_t quiet_ms = quiet < 0 || quiet > 0xfffffffe ? 0xffffffffu : uint32_t(quiet);
+    fbb.Finish(
+        proto::CreateMessage(fbb, proto::Body::PingResponse,
+                             proto::CreatePingResponse(fbb, n, 0, sh_.epoch, quiet_ms).Union()));
+    resp->reply(finish(fbb));
+    if (req->msg->body_as_PingRequest()->register_()) register_node();
+}
+
+void NodeInstance::on_batch_launch(const RequestPtr &req, const net::ResponderPtr &resp, bool) {
+    const auto *launch = req->msg->body_as_BatchLaunchRequest();
+    std::string why = launcher_->launch(*launch);
+    if (!why.empty()) return resp->error(DROVER_EIO, why);
+    steps_->job_started_here(launch->job_id());
+    resp->ok();
+}
+
+void NodeInstance::on_job_kill(const RequestPtr &req, const net::ResponderPtr &resp, bool) {
+    const auto *k = req->msg->body_as_JobKillRequest();
+    bool batch = launcher_->signal(k->job_id(), k->signal(), k->terminate());
+    if (!k->terminate() || batch) {
+        if (!batch) return resp->error(DROVER_ENOENT, "job not running on " + name_);
         return resp->ok();
     }
-    case proto::Body::StepStatRequest: {
-        const auto *r = m->body_as_StepStatRequest();
-        StepUsageSummary usage;
-        std::vector<int32_t> pids;
-        std::string why = steps_->stat(r->job_id(), r->step_id(), req->peer.uid, &usage, &pids);
-        if (!why.empty()) return resp->error(DROVER_ENOENT, why);
-        flatbuffers::FlatBufferBuilder fbb(512);
-        auto u = net::usage_to_proto(fbb, usage);
-        auto p = fbb.CreateVector(pids);
-        fbb.Finish(proto::CreateMessage(fbb, proto::Body::StepStatResponse,
-                                        proto::CreateStepStatResponse(fbb, u, p).Union()));
-        return resp->reply(finish(fbb));
+    // The job has ended (its batch script runs elsewhere): end its steps here, then run the
+    // Epilog where the job ran anything.
+    if (steps_->job_ended(k->job_id()) && !sh_.conf.epilog.empty()) {
+        uint32_t id = k->job_id();
+        sh_.pool.run([this, id] {
+            int st = run_script(sh_.conf.epilog, id, 0, "", "", name_);
+            if (st != 0) spdlog::warn("job {}: epilog exited with status {}", id, st);
+        });
     }
-    // Many nodes at once, down the fan-out tree: users too (each node holds the request to
-    // their rights), but never a forward inside a forward.
-    case proto::Body::ForwardRequest:
-        if (forwarded)
-            return resp->error(DROVER_EINVAL, "a forwarded request may not be a ForwardRequest");
-        return serve_forward(sh_, name_, req, resp,
-                             [this](std::shared_ptr<net::Request> q, net::ResponderPtr r) {
-                                 handle(std::move(q), std::move(r), true);
-                             });
-    default:
-        break;
-    }
-    if (!sh_.is_admin(req->peer.uid))
-        return resp->error(DROVER_EPERM, "only the controller may ask this of a node");
-    switch (m->body_type()) {
-    case proto::Body::PingRequest: {
-        flatbuffers::FlatBufferBuilder fbb(64);
-        auto n = fbb.CreateString(name_);
-        int64_t quiet = sh_.controller_seen_ms < 0 ? -1 : steady_ms() - sh_.controller_seen_ms;
-        fbb.Finish(proto::CreateMessage(fbb, proto::Body::PingResponse,
-                                        proto::CreatePingResponse(fbb, n, 0, sh_.epoch,
-                                                                  quiet < 0 || quiet > 0xfffffffe
-                                                                      ? 0xffffffffu
-                                                                      : uint32_t(quiet))
-                                            .Union()));
-        resp->reply(finish(fbb));
-        if (m->body_as_PingRequest()->register_()) register_node();
-        return;
-    }
-    case proto::Body::BatchLaunchRequest: {
-        std::string why = launcher_->launch(*m->body_as_BatchLaunchRequest());
-        if (!why.empty()) return resp->error(DROVER_EIO, why);
-        steps_->job_started_here(m->body_as_BatchLaunchRequest()->job_id());
-        return resp->ok();
-    }
-    case proto::Body::JobKillRequest: {
-        const auto *k = m->body_as_JobKillRequest();
-        bool batch = launcher_->signal(k->job_id(), k->signal(), k->terminate());
-        if (!k->terminate() || batch) {
-            if (!batch) return resp->error(DROVER_ENOENT, "job not running on " + name_);
-            return resp->ok();
-        }
-        // The job has ended (its batch script runs elsewhere): end its steps here, then
-        // run the Epilog where the job ran anything.
-        if (steps_->job_ended(k->job_id()) && !sh_.conf.epilog.empty()) {
-            uint32_t id = k->job_id();
-            sh_.pool.run([this, id] {
-                int st = run_script(sh_.conf.epilog, id, 0, "", "", name_);
-                if (st != 0) spdlog::warn("job {}: epilog exited with status {}", id, st);
-            });
-        }
-        return resp->ok();
-    }
-    case proto::Body::ReconfigureRequest: {
-        std::string why = sh_.reread_config();
-        if (!why.empty()) return resp->error(DROVER_EINVAL, why);
-        return resp->ok();
-    }
-    default:
-        return resp->error(DROVER_EINVAL, std::string("unexpected message ") +
-                                              proto::EnumNameBody(m->body_type()));
-    }
+    resp->ok();
+}
+
+void NodeInstance::on_reconfigure(const RequestPtr &, const net::ResponderPtr &resp, bool) {
+    std::string why = sh_.reread_config();
+    if (!why.empty()) return resp->error(DROVER_EINVAL, why);
+    resp->ok();
 }
 
 std::string NodeShared::reread_config() {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "noded/node_routes.hpp"
 #include "noded/resources.hpp"
 
 namespace boost::asio {
@@ -75,13 +76,29 @@ class NodeInstance {
     void start();
     const std::string &name() const { return name_; }
     uint16_t port() const;
+    // The messages a node serves, each with the callers it takes (for tests).
+    static std::vector<std::pair<proto::Body, Caller>> route_callers();
 
   private:
+    using RequestPtr = std::shared_ptr<net::Request>;
+    using ResponderPtr = std::shared_ptr<net::Responder>;
+    using NodeRoute =
+        Route<void (NodeInstance::*)(const RequestPtr &, const ResponderPtr &, bool forwarded)>;
+    static const NodeRoute kRoutes[];
+
     void register_node();
     // Serves one request; req->peer.uid is the user it acts for (a forward's origin when it came
     // inside a ForwardRequest: forwarded).
     void handle(std::shared_ptr<net::Request> req, std::shared_ptr<net::Responder> resp,
                 bool forwarded);
+    void on_step_launch(const RequestPtr &req, const ResponderPtr &resp, bool forwarded);
+    void on_step_signal(const RequestPtr &req, const ResponderPtr &resp, bool forwarded);
+    void on_step_stat(const RequestPtr &req, const ResponderPtr &resp, bool forwarded);
+    void on_forward(const RequestPtr &req, const ResponderPtr &resp, bool forwarded);
+    void on_ping(const RequestPtr &req, const ResponderPtr &resp, bool forwarded);
+    void on_batch_launch(const RequestPtr &req, const ResponderPtr &resp, bool forwarded);
+    void on_job_kill(const RequestPtr &req, const ResponderPtr &resp, bool forwarded);
+    void on_reconfigure(const RequestPtr &req, const ResponderPtr &resp, bool forwarded);
 
     NodeShared &sh_;
     const NodeConf &me_;

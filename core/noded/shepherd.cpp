@@ -4,7 +4,6 @@
 #include <csignal>
 #include <cstring>
 #include <fcntl.h>
-#include <grp.h>
 #include <poll.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
@@ -16,6 +15,7 @@
 #include <fstream>
 #include <map>
 
+#include "noded/privileges.hpp"
 #include "noded/prolog.hpp"
 
 namespace drover::noded {
@@ -59,17 +59,33 @@ int open_file(const std::string &path, bool write, bool append) {
     return ::open(path.c_str(), flags, 0644);
 }
 
-// In the task's child: wire its standard streams, set its variables and exec.
-[[noreturn]] void exec_task(const ShepherdSpec &spec, const ShepherdTask &t) {
-    sigset_t none;
-    sigemptyset(&none);
-    for (int s = 1; s < NSIG; ++s) ::signal(s, SIG_DFL);
-    ::sigprocmask(SIG_SETMASK, &none, nullptr);
-    int in = t.in_path.empty() ? t.in_fd : open_file(t.in_path, false, false);
-    int out = t.out_path.empty() ? t.out_fd : open_file(t.out_path, true, spec.open_append);
-    int err = t.err_path.empty()         ? t.err_fd
-              : t.err_path == t.out_path ? out
-                                         : open_file(t.err_path, true, spec.open_append);
+// A batch script's stream that cannot be opened: recorded with its errno for droverd to report
+// (Slurm's "Could not open stdout file ..."), and the script never runs.
+[[noreturn]] void stream_fail(const ShepherdSpec &spec, const ShepherdTask &t, int stream) {
+    ShepherdRecord r;
+    r.kind = ShepherdRecord::NoStream;
+    r.task = t.task_id;
+    r.value = errno;
+    r.detail = stream;
+    Reporter{spec.status_fd, spec.record_fd}(r);
+    ::_exit(1);
+}
+
+// The task's standard streams on 0, 1 and 2: its pipes, or files opened as the user. A step's
+// task reads /dev/null when its input cannot be opened and says on stderr which output could not;
+// a batch script's streams must all open (stream_fail), each tried only once the one before it
+// has.
+void wire_streams(const ShepherdSpec &spec, const ShepherdTask &t) {
+    bool strict = spec.batch;
+    int in = strict || !t.in_path.empty() ? open_file(t.in_path, false, false) : t.in_fd;
+    if (in < 0 && strict) stream_fail(spec, t, 0);
+    int out =
+        strict || !t.out_path.empty() ? open_file(t.out_path, true, spec.open_append) : t.out_fd;
+    if (out < 0 && strict) stream_fail(spec, t, 1);
+    int err = !strict && t.err_path.empty() ? t.err_fd
+              : t.err_path == t.out_path    ? out
+                                            : open_file(t.err_path, true, spec.open_append);
+    if (err < 0 && strict) stream_fail(spec, t, 2);
     if (in < 0) in = ::open("/dev/null", O_RDONLY);
     if (out >= 0) ::dup2(out, 1);
     if (err >= 0) ::dup2(err, 2);
@@ -77,10 +93,26 @@ int open_file(const std::string &path, bool write, bool append) {
     if (out < 0) task_fail("cannot open " + t.out_path + ": " + std::strerror(errno), 1);
     if (err < 0) task_fail("cannot open " + t.err_path + ": " + std::strerror(errno), 1);
     ::close_range(3, ~0u, 0);
+}
+
+// In the task's child: the one exec path of every task on the node, a batch script's included.
+// Becomes the user, wires its standard streams, sets its variables and execs.
+[[noreturn]] void exec_task(const ShepherdSpec &spec, const ShepherdTask &t) {
+    sigset_t none;
+    sigemptyset(&none);
+    for (int s = 1; s < NSIG; ++s) ::signal(s, SIG_DFL);
+    ::sigprocmask(SIG_SETMASK, &none, nullptr);
+    if (const char *call = drop_privileges(spec.user))
+        task_fail(std::string(call) + " failed: " + std::strerror(errno), 1);
+    // As Slurm does: a working directory the user cannot enter is /tmp.
+    if (::chdir(spec.work_dir.c_str()) != 0) (void)!::chdir("/tmp");
+    wire_streams(spec, t);
     std::vector<std::string> env = spec.env;
-    env.push_back("SLURM_PROCID=" + std::to_string(t.task_id));
-    env.push_back("SLURM_LOCALID=" + std::to_string(t.local_id));
-    env.push_back("SLURM_TASK_PID=" + std::to_string(::getpid()));
+    if (!spec.batch) {
+        env.push_back("SLURM_PROCID=" + std::to_string(t.task_id));
+        env.push_back("SLURM_LOCALID=" + std::to_string(t.local_id));
+        env.push_back("SLURM_TASK_PID=" + std::to_string(::getpid()));
+    }
     const auto &args = t.argv.empty() ? spec.argv : t.argv;
     if (args.empty()) task_fail("no command to run", 2);
     std::vector<char *> argv, envp;
@@ -92,6 +124,7 @@ int open_file(const std::string &path, bool write, bool append) {
     for (const auto &e : env)
         if (e.rfind("PATH=", 0) == 0) ::setenv("PATH", e.c_str() + 5, 1);
     ::execvpe(argv[0], argv.data(), envp.data());
+    if (spec.batch) task_fail("cannot execute " + args[0] + ": " + std::strerror(errno), 127);
     task_fail(std::string("execve(): ") + args[0] + ": " + std::strerror(errno), 2);
 }
 
@@ -140,70 +173,21 @@ std::vector<ShepherdRecord> read_records(const std::string &path) {
     return out;
 }
 
-void keep_batch_script(pid_t script, int record_fd) {
-    // Its own name in ps and pgrep (it is a fork of droverd and would show as droverd).
-    ::prctl(PR_SET_NAME, "drover_keeper", 0, 0, 0);
-    ignore_job_signals();
-    sigset_t none;
-    sigemptyset(&none);
-    ::sigprocmask(SIG_SETMASK, &none, nullptr);
-    int status = 0;
-    struct rusage ru {};
-    pid_t got;
-    while ((got = ::wait4(script, &status, 0, &ru)) < 0 && errno == EINTR) {}
-    if (got == script) put(record_fd, exited_record(0, status, ru));
-    ::_exit(0);
+namespace {
+
+// Every task as never run, with exit status 1 (a failed Prolog or fork).
+void all_failed(const ShepherdSpec &spec, const Reporter &report) {
+    for (const auto &t : spec.tasks) {
+        ShepherdRecord r;
+        r.kind = ShepherdRecord::Failed;
+        r.task = t.task_id;
+        r.value = 1 << 8;
+        report(r);
+    }
 }
 
-void run_shepherd(const ShepherdSpec &spec) {
-    ::prctl(PR_SET_NAME, "drover_shepherd", 0, 0, 0);
-    ignore_job_signals();
-    Reporter report{spec.status_fd, spec.record_fd};
-    sigset_t none;
-    sigemptyset(&none);
-    ::sigprocmask(SIG_SETMASK, &none, nullptr);
-    if (!spec.prolog.empty()) {
-        int st = run_script(spec.prolog, spec.job_id, spec.uid, spec.user, spec.job_node_list,
-                            spec.node);
-        if (st != 0) {
-            for (const auto &t : spec.tasks) {
-                ShepherdRecord r;
-                r.kind = ShepherdRecord::Failed;
-                r.task = t.task_id;
-                r.value = 1 << 8;
-                report(r);
-            }
-            ::_exit(1);
-        }
-    }
-    if (::getuid() == 0) {
-        std::vector<gid_t> groups(spec.groups.begin(), spec.groups.end());
-        if (::setgid(spec.gid) != 0 || ::setgroups(groups.size(), groups.data()) != 0 ||
-            ::setuid(spec.uid) != 0) {
-            for (const auto &t : spec.tasks) {
-                ShepherdRecord r;
-                r.kind = ShepherdRecord::Failed;
-                r.task = t.task_id;
-                r.value = 1 << 8;
-                report(r);
-            }
-            ::_exit(1);
-        }
-    }
-    if (spec.pty_fd >= 0) {
-        // The shepherd leads the step's session: the terminal becomes its controlling one and its
-        // process group (every task) the foreground, so Ctrl-C typed there reaches the tasks.
-        ::ioctl(spec.pty_fd, TIOCSCTTY, 0);
-        ::tcsetpgrp(spec.pty_fd, ::getpgrp());
-    }
-    if (::chdir(spec.work_dir.c_str()) != 0) (void)!::chdir("/tmp");
-    // SIGCHLD through a signalfd, so that one poll also learns when droverd has gone. Blocked
-    // before the first fork so no end is missed; each task unblocks it before its exec.
-    sigset_t chld;
-    sigemptyset(&chld);
-    sigaddset(&chld, SIGCHLD);
-    ::sigprocmask(SIG_BLOCK, &chld, nullptr);
-    int sfd = ::signalfd(-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK);
+// Forks the tasks (each execs as the user); returns them as pid -> task id.
+std::map<pid_t, uint32_t> start_tasks(const ShepherdSpec &spec, const Reporter &report) {
     std::map<pid_t, uint32_t> tasks;
     for (const auto &t : spec.tasks) {
         pid_t pid = ::fork();
@@ -224,6 +208,27 @@ void run_shepherd(const ShepherdSpec &spec) {
     for (const auto &t : spec.tasks)
         for (int fd : {t.in_fd, t.out_fd, t.err_fd})
             if (fd >= 0) ::close(fd);
+    return tasks;
+}
+
+// Reports the ends of the tasks that have ended; forgets them.
+void reap_tasks(std::map<pid_t, uint32_t> &tasks, const Reporter &report) {
+    for (;;) {
+        int status = 0;
+        struct rusage ru {};
+        pid_t pid = ::wait4(-1, &status, WNOHANG, &ru);
+        if (pid < 0 && errno == ECHILD) tasks.clear(); // nothing left to wait for
+        if (pid <= 0) break;
+        auto it = tasks.find(pid);
+        if (it == tasks.end()) continue; // an orphan the kernel re-parented to us
+        report(exited_record(it->second, status, ru));
+        tasks.erase(it);
+    }
+}
+
+// Waits for every task, reading SIGCHLD from sfd; drains the output pipes once droverd is gone.
+void wait_tasks(const ShepherdSpec &spec, std::map<pid_t, uint32_t> tasks, Reporter &report,
+                int sfd) {
     std::vector<pollfd> drains;
     for (int fd : spec.drain_fds) drains.push_back({fd, POLLIN, 0});
     while (!tasks.empty()) {
@@ -248,18 +253,45 @@ void run_shepherd(const ShepherdSpec &spec) {
             signalfd_siginfo si;
             while (::read(sfd, &si, sizeof si) == ssize_t(sizeof si)) {}
         }
-        for (;;) {
-            int status = 0;
-            struct rusage ru {};
-            pid_t pid = ::wait4(-1, &status, WNOHANG, &ru);
-            if (pid < 0 && errno == ECHILD) tasks.clear(); // nothing left to wait for
-            if (pid <= 0) break;
-            auto it = tasks.find(pid);
-            if (it == tasks.end()) continue; // an orphan the kernel re-parented to us
-            report(exited_record(it->second, status, ru));
-            tasks.erase(it);
+        reap_tasks(tasks, report);
+    }
+}
+
+} // namespace
+
+void run_shepherd(const ShepherdSpec &spec) {
+    // Its own name in ps and pgrep (it is a fork of droverd and would show as droverd).
+    ::prctl(PR_SET_NAME, spec.batch ? "drover_keeper" : "drover_shepherd", 0, 0, 0);
+    ignore_job_signals();
+    Reporter report{spec.status_fd, spec.record_fd};
+    sigset_t none;
+    sigemptyset(&none);
+    ::sigprocmask(SIG_SETMASK, &none, nullptr);
+    if (!spec.prolog.empty()) {
+        int st = run_script(spec.prolog, spec.job_id, spec.user.uid, spec.user.user,
+                            spec.job_node_list, spec.node);
+        if (st != 0) {
+            std::string line = "droverd: error: prolog " + spec.prolog + " failed with status " +
+                               std::to_string(st) + "\n";
+            (void)!::write(2, line.data(), line.size());
+            all_failed(spec, report);
+            ::_exit(1);
         }
     }
+    if (spec.pty_fd >= 0) {
+        // The shepherd leads the step's session: the terminal becomes its controlling one and its
+        // process group (every task) the foreground, so Ctrl-C typed there reaches the tasks.
+        ::ioctl(spec.pty_fd, TIOCSCTTY, 0);
+        ::tcsetpgrp(spec.pty_fd, ::getpgrp());
+    }
+    // SIGCHLD through a signalfd, so that one poll also learns when droverd has gone. Blocked
+    // before the first fork so no end is missed; each task unblocks it before its exec.
+    sigset_t chld;
+    sigemptyset(&chld);
+    sigaddset(&chld, SIGCHLD);
+    ::sigprocmask(SIG_BLOCK, &chld, nullptr);
+    int sfd = ::signalfd(-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK);
+    wait_tasks(spec, start_tasks(spec, report), report, sfd);
     ::_exit(0);
 }
 

@@ -1,11 +1,13 @@
-// shepherd.hpp - the process that runs one step's tasks on a node, and the one that keeps a batch
-// script.
+// shepherd.hpp - the step supervisor: the process that runs one step's tasks on a node, a batch
+// script (the job's "batch" step, one task) as well as the tasks of a step srun launched.
 //
-// droverd forks a shepherd per step and node; the proctrack plugin puts it in the step's container
-// before it runs, so every task it forks, and everything those fork, is tracked. The shepherd
-// drops to the user, forks the tasks, waits for each and writes what happened to status_fd as
-// ShepherdRecord's, and the same records to record_fd (a file in droverd's spool). It ignores the
-// signals sent to the container (the tasks get them) and exits when its last task has.
+// droverd forks a shepherd per step and node (supervisor.hpp); the proctrack plugin puts it in the
+// step's container before it runs, so every task it forks, and everything those fork, is tracked.
+// The shepherd stays root (as slurmstepd does: the user cannot kill what reports their step's
+// end), forks the tasks, each of which drops to the user (privileges.hpp) and execs, waits for
+// each and writes what happened to status_fd as ShepherdRecord's, and the same records to
+// record_fd (a file in droverd's spool). It ignores the signals sent to the container (the tasks
+// get them) and exits when its last task has.
 //
 // Neither dies with droverd: when droverd is killed the shepherd goes on, its records still reach
 // the spool, and it drains the tasks' output pipes (which would otherwise fill, or break) until
@@ -19,14 +21,18 @@
 #include <string>
 #include <vector>
 
+#include "noded/privileges.hpp"
+
 namespace drover::noded {
 
 struct ShepherdRecord {
-    enum Kind : uint32_t { Started = 1, Exited = 2, Failed = 3 };
+    // Failed: the task never ran (a failed Prolog or fork); NoStream: a batch script's standard
+    // stream could not be opened (an Exited record follows).
+    enum Kind : uint32_t { Started = 1, Exited = 2, Failed = 3, NoStream = 4 };
     uint32_t kind = 0;
-    uint32_t task = 0; // global task id
-    int32_t value = 0; // Started: pid; Exited: raw wait status
-    int32_t pad = 0;
+    uint32_t task = 0;  // global task id
+    int32_t value = 0;  // Started: pid; Exited, Failed: raw wait status; NoStream: errno
+    int32_t detail = 0; // NoStream: which stream (0 stdin, 1 stdout, 2 stderr)
     int64_t user_usec = 0, sys_usec = 0, max_rss_kb = 0;
 };
 static_assert(sizeof(ShepherdRecord) == 40);
@@ -47,8 +53,7 @@ struct ShepherdTask {
 
 struct ShepherdSpec {
     uint32_t job_id = 0, step_id = 0;
-    uint32_t uid = 0, gid = 0;
-    std::string user;
+    RunAs user; // who the tasks run as
     std::string work_dir;
     std::vector<std::string> argv;
     std::vector<std::string> env; // shared by every task; per-task variables are added
@@ -59,18 +64,18 @@ struct ShepherdSpec {
     std::vector<int> drain_fds; // read ends of the tasks' output, drained once droverd is gone
     std::string prolog;         // run as root first, when set
     std::string job_node_list;
-    std::string node;             // this node's name (SLURMD_NODENAME for the Prolog)
-    std::vector<unsigned> groups; // the user's supplementary groups (looked up by the daemon)
-    int pty_fd = -1;              // --pty: the terminal task 0 runs on (it becomes the session's)
+    std::string node; // this node's name (SLURMD_NODENAME for the Prolog)
+    int pty_fd = -1;  // --pty: the terminal task 0 runs on (it becomes the session's)
+    // The batch step, as sbatch users have always seen it: its streams must all open (one that
+    // cannot is a NoStream record, reported as the job's failure to launch, and the script never
+    // runs), a script that cannot be executed exits 127 as in a shell, and it has no per-task
+    // variables (SLURM_PROCID...). Its process is named drover_keeper.
+    bool batch = false;
 };
 
-// Runs in the forked child; never returns.
+// Runs in the forked child; never returns. For a batch script it is the script's keeper: the
+// script's exit status goes to its parent only, so this process (in the job's container and
+// session, ignoring the container's signals) is what lets a restarted droverd learn it.
 [[noreturn]] void run_shepherd(const ShepherdSpec &spec);
-
-// Runs in a batch job's first process, the parent of its script: waits for the script and writes
-// its end to record_fd as an Exited record of task 0; never returns. The script's exit status
-// goes to its parent only, so this process (in the job's container and session, ignoring the
-// container's signals) is what lets a restarted droverd learn it.
-[[noreturn]] void keep_batch_script(pid_t script, int record_fd);
 
 } // namespace drover::noded

@@ -1,0 +1,150 @@
+// step_runner_impl.hpp - the step runner's inside, shared by the files that hold its parts:
+// step_launch.cpp (a step's start), step_stream.cpp (its I/O with srun), step_end.cpp (its
+// records, usage and end), step_kill.cpp (its termination) and step_runner.cpp (the rest).
+// Everything here runs on the loop's thread.
+#pragma once
+
+#include <utility> // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
+#include <boost/asio.hpp>
+
+#include <array>
+#include <deque>
+#include <map>
+#include <set>
+
+#include "common/step_io.hpp"
+#include "noded/container.hpp"
+#include "noded/privileges.hpp"
+#include "noded/sampler.hpp"
+#include "noded/shepherd.hpp"
+#include "noded/step_runner.hpp"
+
+namespace drover::noded {
+
+namespace asio = boost::asio;
+using asio::ip::tcp;
+
+// What a launch request asks of this node, once its credential has been checked.
+struct LaunchPlan {
+    const proto::StepCred *cred = nullptr;
+    uint32_t node_index = 0;     // this node's place in the step
+    std::vector<uint32_t> tasks; // this node's share of the step's tasks (global ids)
+};
+
+// One step on this node, from its launch to its end report.
+struct StepRunner::Step : std::enable_shared_from_this<StepRunner::Step> {
+    struct Output {
+        std::unique_ptr<asio::posix::stream_descriptor> fd;
+        uint32_t task = 0;
+        stepio::Type type = stepio::Stdout;
+        std::array<char, 16384> buf{};
+    };
+
+    uint32_t job_id = 0, step_id = 0, uid = 0, gid = 0;
+    std::string user, label;
+    std::string spool;            // its directory in the node's spool
+    std::size_t records_seen = 0; // of the spool's records, for a step found again
+    std::vector<uint32_t> tasks;
+    drover_cont_id cont = 0;
+    bool contained = false;
+    int32_t shepherd = 0;
+    std::map<uint32_t, int32_t> task_pids;
+    std::map<uint32_t, int> task_status;
+    std::size_t failed_tasks = 0;
+    std::unique_ptr<asio::posix::stream_descriptor> status;
+    std::array<char, sizeof(ShepherdRecord) * 64> status_buf{};
+    std::string status_acc;
+    std::vector<std::unique_ptr<Output>> outputs;
+    int open_outputs = 0;
+    std::map<uint32_t, std::unique_ptr<asio::posix::stream_descriptor>> stdin_pipes;
+    std::deque<std::pair<uint32_t, std::string>> stdin_queue; // (task, data); empty data = close
+    bool stdin_writing = false;
+    std::unique_ptr<tcp::socket> io;
+    std::array<uint8_t, 4096> io_buf{};
+    std::string io_in;
+    std::deque<std::string> outq;
+    bool writing = false, io_closed = false;
+    bool done_queued = false; // NodeDone is in outq: the connection may close once it is sent
+    bool shepherd_done = false, status_done = false, finished = false;
+    bool terminating = false;
+    uint32_t end_state = 0;
+    std::unique_ptr<asio::steady_timer> kill_timer;
+    std::unique_ptr<StepSampler> sampler;
+    std::unique_ptr<asio::steady_timer> sample_timer;
+};
+
+struct StepRunner::Impl : std::enable_shared_from_this<StepRunner::Impl> {
+    using StepPtr = std::shared_ptr<Step>;
+
+    Impl(asio::io_context &i, const Config &c, std::string n, plugin::PluginSet &p,
+         const net::Authenticator &a, Reaper &r, std::function<bool(uint32_t)> adm, Report rp,
+         Tell t)
+        : io(i), conf(c), node(std::move(n)), plugins(p), containers(p.proctrack()), auth(a),
+          reaper(r), is_admin(std::move(adm)), report(std::move(rp)), tell(std::move(t)) {}
+
+    asio::io_context &io;
+    const Config &conf;
+    std::string node;
+    plugin::PluginSet &plugins;
+    Containers containers;
+    const net::Authenticator &auth;
+    Reaper &reaper;
+    std::function<bool(uint32_t)> is_admin;
+    Report report;
+    Tell tell;
+    std::map<std::pair<uint32_t, uint32_t>, StepPtr> steps;
+    std::set<std::pair<uint32_t, uint32_t>> launched; // never launched twice (replay)
+    std::set<uint32_t> jobs_here;                     // jobs whose Prolog ran here
+    std::map<uint32_t, int64_t> ended_jobs;           // job -> when it ended (no late launches)
+    std::function<void(const std::string &)> unkillable;
+    GroupCache groups;
+
+    // step_launch.cpp: the request's credential checked, and this node's share of the step.
+    std::string plan_launch(const proto::StepLaunchRequest &req, uint32_t requester,
+                            LaunchPlan &plan);
+    // The supervisor's orders for a step: who, what, where, with which environment.
+    ShepherdSpec step_spec(const Step &s, const proto::StepLaunchRequest &req,
+                           const LaunchPlan &plan);
+    // A started step watched (its status pipe, outputs, shepherd's end).
+    void watch(const StepPtr &s, int status_fd);
+
+    // step_stream.cpp: frames to srun, queued and written in order.
+    void send(const StepPtr &s, std::string bytes);
+    void flush(const StepPtr &s);
+    void maybe_close_io(const StepPtr &s);
+    // srun went away before the step ended: the step goes too, as Slurm ends a step whose srun
+    // is gone.
+    void io_lost(const StepPtr &s, const std::string &why);
+    // A task's output, framed for srun.
+    void read_output(const StepPtr &s, Step::Output *o);
+    // A line srun prints as the step's own ("slurmstepd: error: ...").
+    void message(const StepPtr &s, const std::string &line);
+    // The I/O connection back to srun (host, port), opened with its key.
+    void connect_srun(const StepPtr &s, const std::string &host, uint16_t port,
+                      std::string key_bytes);
+    // Input from srun: frames for tasks' stdin and signals.
+    void read_io(const StepPtr &s);
+    void on_input(const StepPtr &s, const stepio::Header &h, std::string data);
+    void write_stdin(const StepPtr &s);
+
+    // step_end.cpp: the shepherd's records, the usage samples and the step's end.
+    void read_status(const StepPtr &s);
+    void on_record(const StepPtr &s, const ShepherdRecord &r);
+    // Sampling starts once every task's first process is known.
+    void start_sampler(const StepPtr &s);
+    std::vector<int32_t> pids_of(const Step &s) const;
+    void sample(const StepPtr &s);
+    void arm_sampling(const StepPtr &s);
+    // The step ends once its shepherd, status pipe and outputs are all done.
+    void maybe_finish(const StepPtr &s);
+    StepEnd end_of(const StepPtr &s);
+    // A step found again after a restart: the shepherd's records since the last look.
+    void read_spooled_records(const StepPtr &s);
+
+    // step_kill.cpp: SIGCONT+SIGTERM, SIGKILL after KillWait, the node drained when processes
+    // outlive that; the step ends as state.
+    void terminate(const StepPtr &s, uint32_t state);
+    void signal(const StepPtr &s, int sig);
+};
+
+} // namespace drover::noded
