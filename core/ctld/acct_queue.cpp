@@ -196,13 +196,14 @@ void AcctQueue::answer_query(const AcctQuery &q,
         dq.start_after = q.start_after;
         dq.end_before = q.end_before;
         dq.duplicates = q.duplicates;
-        AcctResponseBuilder rows;
+        AcctFilterArgs filters(q.filters, dq);
+        AcctFilteredRows rows(dq);
         auto emit = [](void *arg, const drover_acct_job *j) -> int {
-            static_cast<AcctResponseBuilder *>(arg)->job(*j);
+            static_cast<AcctFilteredRows *>(arg)->job(*j);
             return 0;
         };
         auto step_emit = [](void *arg, const drover_acct_step *s) -> int {
-            static_cast<AcctResponseBuilder *>(arg)->step(*s);
+            static_cast<AcctFilteredRows *>(arg)->step(*s);
             return 0;
         };
         drover_error err{};

@@ -223,6 +223,7 @@ ActiveOutcome run_active(Config &conf, plugin::PluginSet &plugins, net::Authenti
              query.end_before = a->end_before();
              query.duplicates = a->duplicates();
              query.jobs_only = a->jobs_only();
+             query.filters = acct_filters_from(*a);
              if (uint32_t only = Viewer(ctx, q->peer.uid).acct_records_user();
                  only != DROVER_NO_VAL)
                  query.uid = only;
