@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "cli/command_main.hpp"
+#include "cli/job_states.hpp"
 #include "cli/json_records.hpp"
 #include "cli/sacct_args.hpp"
 #include "cli/sacct_fields.hpp"
@@ -76,6 +77,24 @@ std::string_view sv(const flatbuffers::String *s) {
     return s ? s->string_view() : std::string_view();
 }
 
+// Whether the store can apply -s: base states only (the pseudo states are flags of the state).
+bool store_filters_states(const JobStateFilter &f) {
+    if (f.all || f.states.empty()) return false;
+    return std::all_of(f.states.begin(), f.states.end(),
+                       [](uint32_t s) { return s <= kJobStateBase; });
+}
+
+// -N: whether the job ran on any of nodes.
+bool ran_on(const proto::AcctJob &j, const std::vector<std::string> &nodes) {
+    std::vector<std::string> held;
+    try {
+        held = hostlist_expand(sv(j.node_list()));
+    } catch (const ParseError &) {}
+    bool hit = false;
+    for (const auto &n : held) hit = hit || in(nodes, n);
+    return hit;
+}
+
 // With -X the steps are not asked for, unless a field of the job's line adds them up.
 bool jobs_only(const SacctArgs &a, const std::vector<SacctField> &fields) {
     if (!a.allocations) return false;
@@ -130,10 +149,19 @@ int run(const SacctArgs &a) {
     std::vector<std::string> nodes;
     if (a.nodelist) nodes = hostlist_expand(*a.nodelist);
 
+    // The store applies users, accounts, partitions, names and base states; pseudo states
+    // (completing, configuring, requeued), clusters and nodes are filtered here.
+    bool store_states = store_filters_states(a.states);
     flatbuffers::FlatBufferBuilder fbb;
     auto ids = fbb.CreateVector(a.job_ids);
+    auto users = uids.size() > 1 ? fbb.CreateVector(uids) : 0;
+    auto states = store_states ? fbb.CreateVector(a.states.states) : 0;
+    auto accounts = a.accounts.empty() ? 0 : fbb.CreateVectorOfStrings(a.accounts);
+    auto partitions = a.partitions.empty() ? 0 : fbb.CreateVectorOfStrings(a.partitions);
+    auto names = a.names.empty() ? 0 : fbb.CreateVectorOfStrings(a.names);
     auto req = proto::CreateAcctQueryRequest(fbb, ids, uids.size() == 1 ? uids[0] : 0xfffffffeu,
-                                             start, end, a.duplicates, jobs_only(a, fields));
+                                             start, end, a.duplicates, jobs_only(a, fields), users,
+                                             states, accounts, partitions, names);
     net::Reply reply;
     const auto *r = ask_ctld<proto::AcctQueryResponse>(
         reply, fbb, proto::Body::AcctQueryRequest, req.Union(),
@@ -143,22 +171,9 @@ int run(const SacctArgs &a) {
     std::vector<const proto::AcctJob *> jobs;
     if (r->jobs()) {
         for (const auto *j : *r->jobs()) {
-            if (!uids.empty() && std::find(uids.begin(), uids.end(), j->user_id()) == uids.end())
-                continue;
             if (!a.clusters.empty() && !in(a.clusters, sv(j->cluster()))) continue;
-            if (!a.accounts.empty() && !in(a.accounts, sv(j->account()))) continue;
-            if (!a.partitions.empty() && !in(a.partitions, sv(j->partition()))) continue;
-            if (!a.names.empty() && !in(a.names, sv(j->name()))) continue;
-            if (!a.states.empty() && !a.states.matches(j->state())) continue;
-            if (!nodes.empty()) {
-                std::vector<std::string> held;
-                try {
-                    held = hostlist_expand(sv(j->node_list()));
-                } catch (const ParseError &) {}
-                bool hit = false;
-                for (const auto &n : held) hit = hit || in(nodes, n);
-                if (!hit) continue;
-            }
+            if (!store_states && !a.states.matches(j->state())) continue;
+            if (!nodes.empty() && !ran_on(*j, nodes)) continue;
             jobs.push_back(j);
         }
     }

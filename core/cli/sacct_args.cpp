@@ -3,6 +3,7 @@
 
 #include <cctype>
 #include <string_view>
+#include <utility>
 
 #include "cli/options.hpp"
 #include "cli/text.hpp"
@@ -95,6 +96,74 @@ void append_list(std::vector<std::string> &to, const std::string &list) {
     for (auto &s : split(list, ',')) to.push_back(std::move(s));
 }
 
+void add_states(SacctArgs &a, const std::string &v) {
+    for (const auto &name : split(v, ',')) {
+        auto st = parse_job_state(trim(name));
+        if (!st) throw SacctFatal("unrecognized job state value '" + std::string(trim(name)) + "'");
+        a.states.states.push_back(*st);
+    }
+}
+
+// A later -M replaces an earlier one; "all" means every cluster.
+void set_clusters(SacctArgs &a, const std::string &v) {
+    auto items = split(v, ',');
+    bool all = false;
+    for (const auto &c : items) all = all || iequals(trim(c), "all") || trim(c) == "-1";
+    a.clusters.clear();
+    if (!all)
+        for (const auto &c : items) a.clusters.push_back(to_lower(trim(c)));
+}
+
+void set_units(SacctArgs &a, const std::string &v) {
+    char u = v.size() == 1 ? char(std::toupper(static_cast<unsigned char>(v[0]))) : 0;
+    if (std::string_view("KMGTP").find(u) == std::string_view::npos || !u)
+        throw SacctFatal("Invalid unit type");
+    a.units = u;
+}
+
+using OptHandler = void (*)(SacctArgs &a, const std::string &v);
+
+// What each option does to the arguments.
+constexpr std::pair<Id, OptHandler> kHandlers[] = {
+    {kAllUsers, [](SacctArgs &a, const std::string &) { a.allusers = true; }},
+    {kAccounts, [](SacctArgs &a, const std::string &v) { append_list(a.accounts, v); }},
+    {kBrief, [](SacctArgs &a, const std::string &) { a.brief = true; }},
+    {kHelpFormat, [](SacctArgs &a, const std::string &) { a.helpformat = true; }},
+    {kEndTime, [](SacctArgs &a, const std::string &v) { a.end = v; }},
+    {kJobs,
+     [](SacctArgs &a, const std::string &v) {
+         for (auto &sel : parse_sacct_jobs(v)) a.jobs.push_back(std::move(sel));
+         a.job_ids = sacct_job_ids(a.jobs);
+     }},
+    {kLong, [](SacctArgs &a, const std::string &) { a.long_format = true; }},
+    {kNoheader, [](SacctArgs &a, const std::string &) { a.noheader = true; }},
+    {kNodelist, [](SacctArgs &a, const std::string &v) { a.nodelist = v; }},
+    {kName, [](SacctArgs &a, const std::string &v) { append_list(a.names, v); }},
+    {kFormat,
+     [](SacctArgs &a, const std::string &v) { a.format = a.format ? *a.format + "," + v : v; }},
+    {kParsable, [](SacctArgs &a, const std::string &) { a.parsable = true; }},
+    {kParsable2, [](SacctArgs &a, const std::string &) { a.parsable2 = true; }},
+    {kPartition, [](SacctArgs &a, const std::string &v) { append_list(a.partitions, v); }},
+    {kState, add_states},
+    {kDuplicates, [](SacctArgs &a, const std::string &) { a.duplicates = true; }},
+    {kClusters, set_clusters},
+    {kAllClusters, [](SacctArgs &a, const std::string &) { a.clusters.clear(); }},
+    {kStartTime, [](SacctArgs &a, const std::string &v) { a.start = v; }},
+    {kUser, [](SacctArgs &a, const std::string &v) { append_list(a.users, v); }},
+    {kUid, [](SacctArgs &a, const std::string &v) { append_list(a.users, v); }},
+    {kAllocations, [](SacctArgs &a, const std::string &) { a.allocations = true; }},
+    {kHelp, [](SacctArgs &a, const std::string &) { a.help = true; }},
+    {kUsage, [](SacctArgs &a, const std::string &) { a.usage = true; }},
+    {kVersion, [](SacctArgs &a, const std::string &) { a.version = true; }},
+    {kVerbose, [](SacctArgs &a, const std::string &) { ++a.verbose; }},
+    {kDelimiter, [](SacctArgs &a, const std::string &v) { a.delimiter = v; }},
+    {kJson, [](SacctArgs &a, const std::string &) { a.json = true; }},
+    {kYaml,
+     [](SacctArgs &, const std::string
+                         &) { throw ParseError("--yaml is not supported by Drover; use --json"); }},
+    {kUnits, set_units},
+};
+
 } // namespace
 
 SacctArgs parse_sacct_args(std::span<const std::string> args) {
@@ -103,117 +172,8 @@ SacctArgs parse_sacct_args(std::span<const std::string> args) {
     SacctArgs a;
     for (const auto &o : pa.opts) {
         const std::string v = o.value.value_or("");
-        switch (static_cast<Id>(o.id)) {
-        case kAllUsers:
-            a.allusers = true;
-            break;
-        case kAccounts:
-            append_list(a.accounts, v);
-            break;
-        case kBrief:
-            a.brief = true;
-            break;
-        case kHelpFormat:
-            a.helpformat = true;
-            break;
-        case kEndTime:
-            a.end = v;
-            break;
-        case kJobs:
-            for (auto &sel : parse_sacct_jobs(v)) a.jobs.push_back(std::move(sel));
-            a.job_ids = sacct_job_ids(a.jobs);
-            break;
-        case kLong:
-            a.long_format = true;
-            break;
-        case kNoheader:
-            a.noheader = true;
-            break;
-        case kNodelist:
-            a.nodelist = v;
-            break;
-        case kName:
-            append_list(a.names, v);
-            break;
-        case kFormat:
-            if (a.format)
-                a.format = *a.format + "," + v;
-            else
-                a.format = v;
-            break;
-        case kParsable:
-            a.parsable = true;
-            break;
-        case kParsable2:
-            a.parsable2 = true;
-            break;
-        case kPartition:
-            append_list(a.partitions, v);
-            break;
-        case kState:
-            for (const auto &name : split(v, ',')) {
-                auto st = parse_job_state(trim(name));
-                if (!st)
-                    throw SacctFatal("unrecognized job state value '" + std::string(trim(name)) +
-                                     "'");
-                a.states.states.push_back(*st);
-            }
-            break;
-        case kDuplicates:
-            a.duplicates = true;
-            break;
-        case kClusters: { // a later -M replaces an earlier one; "all" means every cluster
-            auto items = split(v, ',');
-            bool all = false;
-            for (const auto &c : items) all = all || iequals(trim(c), "all") || trim(c) == "-1";
-            a.clusters.clear();
-            if (!all)
-                for (const auto &c : items) a.clusters.push_back(to_lower(trim(c)));
-            break;
-        }
-        case kAllClusters:
-            a.clusters.clear();
-            break;
-        case kStartTime:
-            a.start = v;
-            break;
-        case kUser:
-        case kUid:
-            append_list(a.users, v);
-            break;
-        case kAllocations:
-            a.allocations = true;
-            break;
-        case kHelp:
-            a.help = true;
-            break;
-        case kUsage:
-            a.usage = true;
-            break;
-        case kVersion:
-            a.version = true;
-            break;
-        case kVerbose:
-            ++a.verbose;
-            break;
-        case kDelimiter:
-            a.delimiter = v;
-            break;
-        case kJson:
-            a.json = true;
-            break;
-        case kYaml:
-            throw ParseError("--yaml is not supported by Drover; use --json");
-        case kUnits: {
-            char u = v.size() == 1 ? char(std::toupper(static_cast<unsigned char>(v[0]))) : 0;
-            if (std::string_view("KMGTP").find(u) == std::string_view::npos || !u)
-                throw SacctFatal("Invalid unit type");
-            a.units = u;
-            break;
-        }
-        default:
-            break;
-        }
+        for (const auto &[id, handler] : kHandlers)
+            if (id == o.id) handler(a, v);
     }
     return a;
 }

@@ -4,6 +4,7 @@
 #include <drover/views.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "cli/job_states.hpp"
 #include "cli/sacct_fields.hpp"
@@ -275,12 +276,81 @@ std::string sacct_state(const proto::AcctJob &j, bool batch_step) {
     return job_state_long(j.state());
 }
 
+namespace {
+
+// The times of the job's line or its batch step's.
+std::optional<std::string> time_value(SacctKind k, const proto::AcctJob &j, bool step,
+                                      int64_t now) {
+    switch (k) {
+    case kSubmit:
+        return format_timestamp(j.submit_time());
+    case kEligible:
+        return format_timestamp(j.eligible_time());
+    case kStart:
+        return started(j) ? format_timestamp(j.start_time()) : "Unknown";
+    case kEnd:
+        return active(j) ? "Unknown" : format_timestamp(j.end_time());
+    case kElapsed:
+        return format_elapsed_hms(elapsed(j, now));
+    case kElapsedRaw:
+        return str_i(elapsed(j, now));
+    case kCpuTime:
+        return format_elapsed_hms(elapsed(j, now) * (step ? batch_cpus(j) : j.alloc_cpus()));
+    case kCpuTimeRaw:
+        return str_i(elapsed(j, now) * (step ? batch_cpus(j) : j.alloc_cpus()));
+    case kTimelimit:
+        if (step) return "";
+        if (j.time_limit_min() == kNoVal) return "Partition_Limit";
+        return minutes_hms(j.time_limit_min());
+    case kTimelimitRaw:
+        if (step) return "";
+        if (j.time_limit_min() == kNoVal) return "Partition_Limit";
+        if (j.time_limit_min() == kInfinite) return "UNLIMITED";
+        return str_u(j.time_limit_min());
+    default:
+        return std::nullopt;
+    }
+}
+
+// What the job asked for and was given: CPUs, nodes, memory, TRES.
+std::optional<std::string> size_value(SacctKind k, const proto::AcctJob &j, bool step, char units) {
+    switch (k) {
+    case kAllocCpus:
+        return str_u(step ? batch_cpus(j) : j.alloc_cpus());
+    case kAllocNodes:
+        return step ? "1" : str_u(j.alloc_nodes());
+    case kNNodes:
+        return step ? "1" : str_u(j.alloc_nodes() ? j.alloc_nodes() : 1);
+    case kReqCpus:
+        return str_u(step ? batch_cpus(j) : j.req_cpus());
+    case kReqMem: // the job's requested memory in all, as Slurm's TRES (steps: blank)
+        return step ? "" : sacct_size(j.req_mem_mb() * std::max(j.alloc_nodes(), 1u) << 20, units);
+    case kReqNodes:
+        return step ? "" : str_u(j.alloc_nodes() ? j.alloc_nodes() : 1);
+    case kAllocTres:
+        if (!started(j)) return "";
+        return step ? tres(batch_cpus(j), j.req_mem_mb(), 1, false)
+                    : tres(j.alloc_cpus(), j.req_mem_mb() * j.alloc_nodes(), j.alloc_nodes(), true);
+    case kReqTres:
+        return step ? ""
+                    : tres(j.req_cpus(), j.req_mem_mb(), j.alloc_nodes() ? j.alloc_nodes() : 1,
+                           true);
+    default:
+        return std::nullopt;
+    }
+}
+
+} // namespace
+
 std::string sacct_value(const SacctField &f, const SacctRow &row, int64_t now, char units) {
     const proto::AcctJob &j = *row.job;
     if (row.step) return sacct_step_value(f, j, *row.step, now, units);
     bool step = row.batch_step;
+    auto kind = static_cast<SacctKind>(f.kind);
+    if (auto v = time_value(kind, j, step, now)) return *v;
+    if (auto v = size_value(kind, j, step, units)) return *v;
     std::string raw = str_u(j.job_id()) + (step ? ".batch" : "");
-    switch (static_cast<SacctKind>(f.kind)) {
+    switch (kind) {
     case kUsage:
     case kEmpty:
         return "";
@@ -327,57 +397,12 @@ std::string sacct_value(const SacctField &f, const SacctRow &row, int64_t now, c
         return step ? "" : str_u(j.group_id());
     case kCluster:
         return std::string(sv(j.cluster()));
-    case kAllocCpus:
-        return str_u(step ? batch_cpus(j) : j.alloc_cpus());
-    case kAllocNodes:
-        return step ? "1" : str_u(j.alloc_nodes());
-    case kNNodes:
-        return step ? "1" : str_u(j.alloc_nodes() ? j.alloc_nodes() : 1);
-    case kReqCpus:
-        return str_u(step ? batch_cpus(j) : j.req_cpus());
-    case kReqMem: // the job's requested memory in all, as Slurm's TRES (steps: blank)
-        return step ? "" : sacct_size(j.req_mem_mb() * std::max(j.alloc_nodes(), 1u) << 20, units);
-    case kReqNodes:
-        return step ? "" : str_u(j.alloc_nodes() ? j.alloc_nodes() : 1);
-    case kAllocTres:
-        if (!started(j)) return "";
-        return step ? tres(batch_cpus(j), j.req_mem_mb(), 1, false)
-                    : tres(j.alloc_cpus(), j.req_mem_mb() * j.alloc_nodes(), j.alloc_nodes(), true);
-    case kReqTres:
-        return step ? ""
-                    : tres(j.req_cpus(), j.req_mem_mb(), j.alloc_nodes() ? j.alloc_nodes() : 1,
-                           true);
     case kState:
         return sacct_state(j, step);
     case kExitCode:
         return exit_code_string(j.exit_status());
     case kDerivedExitCode:
         return step ? "" : exit_code_string(sacct_derived_exit(j));
-    case kSubmit:
-        return format_timestamp(j.submit_time());
-    case kEligible:
-        return format_timestamp(j.eligible_time());
-    case kStart:
-        return started(j) ? format_timestamp(j.start_time()) : "Unknown";
-    case kEnd:
-        return active(j) ? "Unknown" : format_timestamp(j.end_time());
-    case kElapsed:
-        return format_elapsed_hms(elapsed(j, now));
-    case kElapsedRaw:
-        return str_i(elapsed(j, now));
-    case kCpuTime:
-        return format_elapsed_hms(elapsed(j, now) * (step ? batch_cpus(j) : j.alloc_cpus()));
-    case kCpuTimeRaw:
-        return str_i(elapsed(j, now) * (step ? batch_cpus(j) : j.alloc_cpus()));
-    case kTimelimit:
-        if (step) return "";
-        if (j.time_limit_min() == kNoVal) return "Partition_Limit";
-        return minutes_hms(j.time_limit_min());
-    case kTimelimitRaw:
-        if (step) return "";
-        if (j.time_limit_min() == kNoVal) return "Partition_Limit";
-        if (j.time_limit_min() == kInfinite) return "UNLIMITED";
-        return str_u(j.time_limit_min());
     case kNodeList:
         if (step) return first_node(j);
         return sv(j.node_list()).empty() ? "None assigned" : std::string(sv(j.node_list()));
@@ -401,6 +426,8 @@ std::string sacct_value(const SacctField &f, const SacctRow &row, int64_t now, c
         return step ? "" : "00:00:00";
     case kFlags:
         return step ? "" : "SchedMain";
+    default:
+        break;
     }
     return "";
 }

@@ -2,6 +2,7 @@
 #include "cli/sbatch_opts.hpp"
 
 #include <tuple>
+#include <utility>
 
 #include "cli/scancel_args.hpp"
 #include "cli/text.hpp"
@@ -293,6 +294,221 @@ void warn_once(SbatchRequest &r, std::string w) {
     r.warnings.push_back(std::move(w));
 }
 
+// What an option's handler gets: the request being built, the option and its value.
+struct OptCall {
+    Pending &p;
+    SbatchRequest &r;
+    const ParsedOpt &o;
+    const std::string &v;
+    const SbatchContext &ctx;
+    MemSeen &seen;
+    bool from_script;
+};
+using OptHandler = void (*)(const OptCall &);
+
+void set_exclusive(const OptCall &c) {
+    if (!c.o.value || c.o.value->empty()) {
+        c.r.exclusive = true;
+        c.r.oversubscribe = false; // the later of the two wins, as in Slurm
+    } else if (iequals(c.v, "user") || iequals(c.v, "mcs") || iequals(c.v, "topo")) {
+        warn_once(c.r, "--exclusive=" + c.v + " is not supported by Drover yet and was ignored");
+    } else {
+        throw ParseError("invalid --exclusive value " + quoted(c.v));
+    }
+}
+
+void set_open_mode(const OptCall &c) {
+    if (iequals(c.v, "append") || iequals(c.v, "a"))
+        c.r.open_mode_append = true;
+    else if (iequals(c.v, "truncate") || iequals(c.v, "t"))
+        c.r.open_mode_append = false;
+    else
+        throw ParseError("invalid open mode " + quoted(c.v) + " (expected append or truncate)");
+}
+
+void set_time(const OptCall &c) {
+    try {
+        c.r.time_limit_min = parse_time_limit(c.v);
+    } catch (const ParseError &) {
+        throw ParseError("invalid time limit " + quoted(c.v));
+    }
+}
+
+void set_begin(const OptCall &c) {
+    try {
+        int64_t t = parse_timestamp(c.v, c.ctx.now);
+        c.r.begin_time = t > c.ctx.now ? t : 0;
+    } catch (const ParseError &) {
+        throw ParseError("invalid begin time " + quoted(c.v));
+    }
+}
+
+void set_deadline(const OptCall &c) {
+    try {
+        c.r.deadline = parse_timestamp(c.v, c.ctx.now);
+    } catch (const ParseError &) {
+        throw ParseError("invalid deadline " + quoted(c.v));
+    }
+}
+
+void set_kill_on_invalid_dep(const OptCall &c) {
+    if (iequals(c.v, "yes"))
+        c.r.kill_on_invalid_dep = 1;
+    else if (iequals(c.v, "no"))
+        c.r.kill_on_invalid_dep = 0;
+    else
+        throw ParseError("invalid --kill-on-invalid-dep value " + quoted(c.v) +
+                         " (expected yes or no)");
+}
+
+void set_nice(const OptCall &c) {
+    if (!c.o.value || c.o.value->empty()) {
+        c.r.nice = 100; // Slurm's adjustment when none is given
+        return;
+    }
+    std::string_view n = trim(c.v);
+    bool neg = n.starts_with('-');
+    if (neg || n.starts_with('+')) n.remove_prefix(1);
+    auto mag = parse_u32(n);
+    if (!mag || *mag > 2147483645u) throw ParseError("invalid nice value " + quoted(c.v));
+    c.r.nice = neg ? -int32_t(*mag) : int32_t(*mag);
+}
+
+void set_gres(const OptCall &c) {
+    // Slurm's words, whatever is wrong with it (the controller answers the same).
+    if (!valid_gres_request(c.v)) throw ParseError(kInvalidGres);
+    c.r.gres = format_gres(parse_gres_request(c.v)); // "none" gives none
+}
+
+void warn_gpu_types(const OptCall &c, const char *option) {
+    warn_once(c.r, std::string(option) + "=" + c.v +
+                       ": GPU types are not supported by Drover yet; any GPU may be given");
+}
+
+void set_gpus(const OptCall &c) {
+    GpuCount g = gpu_count(c.v, "number of gpus");
+    if (!g.type.empty()) warn_gpu_types(c, "--gpus");
+    c.r.gpus = g.count;
+}
+
+void set_gpus_per_node(const OptCall &c) {
+    GpuCount g = gpu_count(c.v, "number of gpus per node");
+    c.r.gpus_per_node = g.count;
+    // One type per node is what --gres=gpu:TYPE:N asks; resolved at the end.
+    c.p.gpus_per_node_type = g.mixed ? std::string() : g.type;
+    if (g.mixed) warn_gpu_types(c, "--gpus-per-node");
+}
+
+void set_gpus_per_task(const OptCall &c) {
+    GpuCount g = gpu_count(c.v, "number of gpus per task");
+    if (!g.type.empty()) warn_gpu_types(c, "--gpus-per-task");
+    c.r.gpus_per_task = g.count;
+}
+
+// -w and -x: a node list that expands to at least one name.
+void set_node_list(const OptCall &c) {
+    const char *what = c.o.id == kNodelist ? "node list" : "excluded node list";
+    try {
+        if (hostlist_expand(trim(c.v), 1u << 20).empty()) throw ParseError("empty");
+    } catch (const ParseError &) {
+        throw ParseError(std::string("invalid ") + what + " " + quoted(c.v));
+    }
+    (c.o.id == kNodelist ? c.r.req_nodes : c.r.exc_nodes) = std::string(trim(c.v));
+}
+
+// What each option of kMain does to the request; options not listed (--version, --help, --usage)
+// do nothing here.
+constexpr std::pair<Id, OptHandler> kHandlers[] = {
+    {kJobName,
+     [](const OptCall &c) {
+         c.r.name = c.v;
+         c.p.name_set = true;
+     }},
+    {kOutput, [](const OptCall &c) { c.r.std_out = c.v; }},
+    {kError, [](const OptCall &c) { c.r.std_err = c.v; }},
+    {kInput, [](const OptCall &c) { c.r.std_in = c.v; }},
+    {kPartition, [](const OptCall &c) { c.r.partition = c.v; }},
+    {kAccount, [](const OptCall &c) { c.r.account = c.v; }},
+    {kComment, [](const OptCall &c) { c.r.comment = c.v; }},
+    {kChdir,
+     [](const OptCall &c) {
+         if (c.v.empty()) throw ParseError("invalid working directory ''");
+         c.r.work_dir = c.v;
+     }},
+    {kNodes, [](const OptCall &c) { std::tie(c.r.min_nodes, c.r.max_nodes) = node_count(c.v); }},
+    {kNtasks, [](const OptCall &c) { c.r.num_tasks = positive(c.v, "number of tasks"); }},
+    {kNtasksPerNode,
+     [](const OptCall &c) { c.p.tasks_per_node = positive(c.v, "number of tasks per node"); }},
+    {kCpusPerTask,
+     [](const OptCall &c) { c.r.cpus_per_task = positive(c.v, "number of cpus per task"); }},
+    {kMinCpus,
+     [](const OptCall &c) {
+         c.r.min_cpus_per_node = positive(c.v, "minimum number of cpus per node");
+     }},
+    {kTime, set_time},
+    {kMem,
+     [](const OptCall &c) {
+         c.p.mem_mb = size_mb(c.v, "memory size");
+         c.seen.mem = true;
+     }},
+    {kMemPerCpu,
+     [](const OptCall &c) {
+         c.p.mem_per_cpu_mb = size_mb(c.v, "memory size");
+         c.seen.per_cpu = true;
+     }},
+    {kTmp, [](const OptCall &c) { c.r.tmp_disk_mb = size_mb(c.v, "temporary disk size"); }},
+    {kExport,
+     [](const OptCall &c) {
+         export_environment(c.v, {}); // validates
+         c.p.export_spec = c.v;
+     }},
+    {kHold, [](const OptCall &c) { c.r.hold = true; }},
+    {kTestOnly, [](const OptCall &c) { c.r.test_only = true; }},
+    {kWait, [](const OptCall &c) { c.r.wait = true; }},
+    {kParsable, [](const OptCall &c) { c.r.parsable = true; }},
+    {kQuiet, [](const OptCall &c) { c.r.quiet = true; }},
+    {kVerbose, [](const OptCall &c) { ++c.r.verbose; }},
+    {kExclusive, set_exclusive},
+    {kOversubscribe,
+     [](const OptCall &c) {
+         c.r.oversubscribe = true;
+         c.r.exclusive = false;
+     }},
+    {kContiguous, [](const OptCall &c) { c.r.contiguous = true; }},
+    {kOpenMode, set_open_mode},
+    {kBegin, set_begin},
+    {kDeadline, set_deadline},
+    {kArray,
+     [](const OptCall &c) {
+         check_array(c.v);
+         c.r.array = std::string(trim(c.v));
+     }},
+    // The controller checks it.
+    {kDependency, [](const OptCall &c) { c.r.dependency = std::string(trim(c.v)); }},
+    {kKillOnInvalidDep, set_kill_on_invalid_dep},
+    {kNice, set_nice},
+    {kRequeue, [](const OptCall &c) { c.r.requeue = 1; }},
+    {kNoRequeue, [](const OptCall &c) { c.r.requeue = 0; }},
+    {kSignal,
+     [](const OptCall &c) {
+         check_signal(c.v);
+         c.r.signal = c.v;
+     }},
+    {kGres, set_gres},
+    {kGpus, set_gpus},
+    {kGpusPerNode, set_gpus_per_node},
+    {kGpusPerTask, set_gpus_per_task},
+    {kConstraint, [](const OptCall &c) { c.r.constraint = c.v; }},
+    {kNodelist, set_node_list},
+    {kExclude, set_node_list},
+    {kWrap,
+     [](const OptCall &c) {
+         if (c.from_script) throw ParseError("--wrap is only valid on the command line");
+     }},
+    // One cluster for now: only named.
+    {kClusters, [](const OptCall &c) { c.r.clusters_given = true; }},
+};
+
 void apply(Pending &p, const ParsedOpt &o, const SbatchContext &ctx, MemSeen &seen,
            bool from_script) {
     SbatchRequest &r = p.req;
@@ -305,225 +521,8 @@ void apply(Pending &p, const ParsedOpt &o, const SbatchContext &ctx, MemSeen &se
                              " is not supported by Drover yet and was ignored");
         return;
     }
-    switch (static_cast<Id>(o.id)) {
-    case kJobName:
-        r.name = v;
-        p.name_set = true;
-        break;
-    case kOutput:
-        r.std_out = v;
-        break;
-    case kError:
-        r.std_err = v;
-        break;
-    case kInput:
-        r.std_in = v;
-        break;
-    case kPartition:
-        r.partition = v;
-        break;
-    case kAccount:
-        r.account = v;
-        break;
-    case kComment:
-        r.comment = v;
-        break;
-    case kChdir:
-        if (v.empty()) throw ParseError("invalid working directory ''");
-        r.work_dir = v;
-        break;
-    case kNodes:
-        std::tie(r.min_nodes, r.max_nodes) = node_count(v);
-        break;
-    case kNtasks:
-        r.num_tasks = positive(v, "number of tasks");
-        break;
-    case kNtasksPerNode:
-        p.tasks_per_node = positive(v, "number of tasks per node");
-        break;
-    case kCpusPerTask:
-        r.cpus_per_task = positive(v, "number of cpus per task");
-        break;
-    case kMinCpus:
-        r.min_cpus_per_node = positive(v, "minimum number of cpus per node");
-        break;
-    case kTime:
-        try {
-            r.time_limit_min = parse_time_limit(v);
-        } catch (const ParseError &) {
-            throw ParseError("invalid time limit " + quoted(v));
-        }
-        break;
-    case kMem:
-        p.mem_mb = size_mb(v, "memory size");
-        seen.mem = true;
-        break;
-    case kMemPerCpu:
-        p.mem_per_cpu_mb = size_mb(v, "memory size");
-        seen.per_cpu = true;
-        break;
-    case kTmp:
-        r.tmp_disk_mb = size_mb(v, "temporary disk size");
-        break;
-    case kExport:
-        export_environment(v, {}); // validates
-        p.export_spec = v;
-        break;
-    case kHold:
-        r.hold = true;
-        break;
-    case kTestOnly:
-        r.test_only = true;
-        break;
-    case kWait:
-        r.wait = true;
-        break;
-    case kParsable:
-        r.parsable = true;
-        break;
-    case kQuiet:
-        r.quiet = true;
-        break;
-    case kVerbose:
-        ++r.verbose;
-        break;
-    case kExclusive:
-        if (!o.value || o.value->empty()) {
-            r.exclusive = true;
-            r.oversubscribe = false; // the later of the two wins, as in Slurm
-        } else if (iequals(v, "user") || iequals(v, "mcs") || iequals(v, "topo")) {
-            warn_once(r, "--exclusive=" + v + " is not supported by Drover yet and was ignored");
-        } else {
-            throw ParseError("invalid --exclusive value " + quoted(v));
-        }
-        break;
-    case kOversubscribe:
-        r.oversubscribe = true;
-        r.exclusive = false;
-        break;
-    case kContiguous:
-        r.contiguous = true;
-        break;
-    case kOpenMode:
-        if (iequals(v, "append") || iequals(v, "a"))
-            r.open_mode_append = true;
-        else if (iequals(v, "truncate") || iequals(v, "t"))
-            r.open_mode_append = false;
-        else
-            throw ParseError("invalid open mode " + quoted(v) + " (expected append or truncate)");
-        break;
-    case kBegin:
-        try {
-            int64_t t = parse_timestamp(v, ctx.now);
-            r.begin_time = t > ctx.now ? t : 0;
-        } catch (const ParseError &) {
-            throw ParseError("invalid begin time " + quoted(v));
-        }
-        break;
-    case kDeadline:
-        try {
-            r.deadline = parse_timestamp(v, ctx.now);
-        } catch (const ParseError &) {
-            throw ParseError("invalid deadline " + quoted(v));
-        }
-        break;
-    case kArray:
-        check_array(v);
-        r.array = std::string(trim(v));
-        break;
-    case kDependency:
-        r.dependency = std::string(trim(v));
-        break; // the controller checks it
-    case kKillOnInvalidDep:
-        if (iequals(v, "yes"))
-            r.kill_on_invalid_dep = 1;
-        else if (iequals(v, "no"))
-            r.kill_on_invalid_dep = 0;
-        else
-            throw ParseError("invalid --kill-on-invalid-dep value " + quoted(v) +
-                             " (expected yes or no)");
-        break;
-    case kNice: {
-        if (!o.value || o.value->empty()) {
-            r.nice = 100; // Slurm's adjustment when none is given
-            break;
-        }
-        std::string_view n = trim(v);
-        bool neg = n.starts_with('-');
-        if (neg || n.starts_with('+')) n.remove_prefix(1);
-        auto mag = parse_u32(n);
-        if (!mag || *mag > 2147483645u) throw ParseError("invalid nice value " + quoted(v));
-        r.nice = neg ? -int32_t(*mag) : int32_t(*mag);
-        break;
-    }
-    case kRequeue:
-        r.requeue = 1;
-        break;
-    case kNoRequeue:
-        r.requeue = 0;
-        break;
-    case kSignal:
-        check_signal(v);
-        r.signal = v;
-        break;
-    case kGres:
-        // Slurm's words, whatever is wrong with it (the controller answers the same).
-        if (!valid_gres_request(v)) throw ParseError(kInvalidGres);
-        r.gres = format_gres(parse_gres_request(v)); // "none" gives none
-        break;
-    case kGpus: {
-        GpuCount g = gpu_count(v, "number of gpus");
-        if (!g.type.empty())
-            warn_once(r, "--gpus=" + v +
-                             ": GPU types are not supported by Drover yet; any GPU may be given");
-        r.gpus = g.count;
-        break;
-    }
-    case kGpusPerNode: {
-        GpuCount g = gpu_count(v, "number of gpus per node");
-        r.gpus_per_node = g.count;
-        // One type per node is what --gres=gpu:TYPE:N asks; resolved at the end.
-        p.gpus_per_node_type = g.mixed ? std::string() : g.type;
-        if (g.mixed)
-            warn_once(r, "--gpus-per-node=" + v +
-                             ": GPU types are not supported by Drover yet; any GPU may be given");
-        break;
-    }
-    case kGpusPerTask: {
-        GpuCount g = gpu_count(v, "number of gpus per task");
-        if (!g.type.empty())
-            warn_once(r, "--gpus-per-task=" + v +
-                             ": GPU types are not supported by Drover yet; any GPU may be given");
-        r.gpus_per_task = g.count;
-        break;
-    }
-    case kConstraint:
-        r.constraint = v;
-        break;
-    case kNodelist:
-    case kExclude: {
-        const char *what = o.id == kNodelist ? "node list" : "excluded node list";
-        try {
-            if (hostlist_expand(trim(v), 1u << 20).empty()) throw ParseError("empty");
-        } catch (const ParseError &) {
-            throw ParseError(std::string("invalid ") + what + " " + quoted(v));
-        }
-        (o.id == kNodelist ? r.req_nodes : r.exc_nodes) = std::string(trim(v));
-        break;
-    }
-    case kWrap:
-        if (from_script) throw ParseError("--wrap is only valid on the command line");
-        break;
-    case kClusters:
-        r.clusters_given = true;
-        break; // one cluster for now: only named
-    case kVersion:
-    case kHelp:
-    case kUsage:
-        break;
-    default:
-        break;
-    }
+    for (const auto &[id, handler] : kHandlers)
+        if (id == o.id) return handler({p, r, o, v, ctx, seen, from_script});
 }
 
 struct EnvOption {

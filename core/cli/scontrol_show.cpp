@@ -47,6 +47,146 @@ std::string limit_or(uint32_t v) {
     return v == kInfinite ? "UNLIMITED" : str_u(v);
 }
 
+// The job's id, name, owner, priority and state.
+void job_identity_lines(const proto::JobInfo &j, bool details, std::vector<std::string> &l) {
+    std::string first = "JobId=" + str_u(j.job_id()) + " ";
+    if (j.array_job_id()) {
+        first += "ArrayJobId=" + str_u(j.array_job_id()) + " ArrayTaskId=" +
+                 (is_array_record(j) ? array_task_string(j) : str_u(j.array_task_id())) + " ";
+        if (j.array_max_running())
+            first += "ArrayTaskThrottle=" + str_u(j.array_max_running()) + " ";
+    }
+    l.push_back(first + "JobName=" + std::string(sv(j.name())));
+
+    std::string user =
+        sv(j.user_name()).empty() ? user_name(j.user_id()) : std::string(sv(j.user_name()));
+    l.push_back("UserId=" + user + "(" + str_u(j.user_id()) + ") GroupId=" +
+                group_name(j.group_id()) + "(" + str_u(j.group_id()) + ") MCS_label=N/A");
+    l.push_back("Priority=" + str_u(j.priority()) + " Nice=" + str_i(j.nice()) +
+                " Account=" + nul(j.account()) + " QOS=normal");
+
+    std::string reason = sv(j.state_reason()).empty() ? "None" : std::string(sv(j.state_reason()));
+    for (char &c : reason)
+        if (c == ' ' || c == '\t' || c == '\n') c = '_';
+    l.push_back(std::string("JobState=") + job_state_long(j.state()) + " Reason=" + reason +
+                " Dependency=" + dependency_text(j));
+    l.push_back("Requeue=" + std::string(j.requeue() ? "1" : "0") +
+                " Restarts=" + str_u(j.restart_count()) +
+                " BatchFlag=1 Reboot=0 ExitCode=" + exit_code_string(j.exit_status()));
+    if (details) l.push_back("DerivedExitCode=0:0");
+}
+
+// Its run time, limit and the times of its life, and where it was submitted from.
+void job_time_lines(const proto::JobInfo &j, int64_t now, std::vector<std::string> &l) {
+    bool pending = (j.state() & kJobStateBase) == DROVER_JOB_PENDING;
+    std::string limit =
+        j.time_limit_min() == kNoVal ? "Partition_Limit" : minutes_hms(j.time_limit_min());
+    bool limited = j.time_limit_min() != kNoVal && j.time_limit_min() != kInfinite;
+    l.push_back("RunTime=" + format_elapsed_hms(job_time_used(j, now)) + " TimeLimit=" + limit +
+                " TimeMin=N/A");
+    l.push_back("SubmitTime=" + when(j.submit_time()) + " EligibleTime=" + when(j.eligible_time()));
+    l.push_back("AccrueTime=" + when(j.eligible_time()));
+    int64_t end_time = job_end_time(j);
+    // A pending job's start is the scheduler's forecast; its end follows from the limit.
+    if (pending && j.start_time() && limited)
+        end_time = j.start_time() + int64_t(j.time_limit_min()) * 60;
+    std::string end = (j.time_limit_min() == kInfinite && end_time > now) || end_time == 0
+                          ? std::string("Unknown")
+                          : when(end_time);
+    l.push_back("StartTime=" + when(j.start_time()) + " EndTime=" + end +
+                " Deadline=" + (j.deadline() ? when(j.deadline()) : std::string("N/A")));
+    l.push_back("SuspendTime=None SecsPreSuspend=0 LastSchedEval=" +
+                when(j.start_time() && !pending ? j.start_time() : j.submit_time()) +
+                " Scheduler=Main");
+    l.push_back(
+        "Partition=" + std::string(sv(j.partition())) + " AllocNode:Sid=" +
+        (sv(j.submit_host()).empty() ? std::string("(null)") : std::string(sv(j.submit_host()))) +
+        ":0");
+    l.push_back("ReqNodeList=" + nul(j.req_nodes()) + " ExcNodeList=" + nul(j.exc_nodes()));
+    std::string nodelist = "NodeList=" + nul(j.node_list());
+    if (!sv(j.sched_nodes()).empty())
+        nodelist += " SchedNodeList=" + std::string(sv(j.sched_nodes()));
+    l.push_back(nodelist);
+    if (!sv(j.batch_host()).empty()) l.push_back("BatchHost=" + std::string(sv(j.batch_host())));
+}
+
+// The size of the allocation: nodes, CPUs, tasks and its TRES.
+void job_size_lines(const proto::JobInfo &j, std::vector<std::string> &l) {
+    bool pending = (j.state() & kJobStateBase) == DROVER_JOB_PENDING;
+    uint32_t nodes = job_node_count(j);
+    std::string num_nodes = str_u(nodes);
+    if (pending && j.max_nodes() && j.max_nodes() != kInfinite && j.max_nodes() > nodes)
+        num_nodes += "-" + str_u(j.max_nodes());
+    uint32_t cpt = j.cpus_per_task() ? j.cpus_per_task() : 1;
+    l.push_back("NumNodes=" + num_nodes + " NumCPUs=" + str_u(j.num_cpus()) +
+                " NumTasks=" + str_u(j.num_tasks() ? j.num_tasks() : 1) +
+                " CPUs/Task=" + str_u(cpt) + " ReqB:S:C:T=0:0:*:*");
+    std::string tres = "cpu=" + str_u(j.num_cpus());
+    if (j.mem_per_cpu_mb())
+        tres += ",mem=" + format_size_mb(j.mem_per_cpu_mb() * j.num_cpus());
+    else if (j.mem_per_node_mb())
+        tres += ",mem=" + format_size_mb(j.mem_per_node_mb() * nodes);
+    tres += ",node=" + str_u(nodes) + ",billing=" + str_u(j.num_cpus());
+    l.push_back("TRES=" + tres);
+    l.push_back("Socks/Node=* NtasksPerN:B:S:C=" + str_u(j.ntasks_per_node()) +
+                ":0:*:* CoreSpec=*");
+}
+
+// JOB_GRES: what the job holds in all, by name ("gpu:2").
+std::string job_gres(const flatbuffers::Vector<flatbuffers::Offset<proto::NodeAlloc>> &na) {
+    std::vector<std::pair<std::string, uint64_t>> held;
+    for (const auto *a : na)
+        for (const auto &item : split(sv(a->gres()), ',')) {
+            std::size_t colon = item.rfind(':');
+            if (colon == std::string::npos) continue;
+            uint64_t n = 0;
+            try {
+                n = parse_index_list(std::string_view(item).substr(colon + 1)).size();
+            } catch (const ParseError &) {
+                continue;
+            }
+            std::string name = item.substr(0, colon);
+            auto it = std::find_if(held.begin(), held.end(),
+                                   [&](const auto &h) { return h.first == name; });
+            if (it == held.end())
+                held.emplace_back(name, n);
+            else
+                it->second += n;
+        }
+    std::string out;
+    for (const auto &[name, n] : held) out += (out.empty() ? "" : ",") + name + ":" + str_u(n);
+    return out.empty() ? std::string("(null)") : out;
+}
+
+// -d: what the job holds on each node.
+void node_alloc_lines(const proto::JobInfo &j, bool one_liner, std::vector<std::string> &l) {
+    const auto &na = *j.node_alloc();
+    l.push_back("JOB_GRES=" + job_gres(na));
+    // Nodes holding the same, one after another, share a line.
+    for (uint32_t i = 0; i < na.size();) {
+        const proto::NodeAlloc *a = na.Get(i);
+        std::vector<std::string> names{std::string(sv(a->node()))};
+        uint32_t k = i + 1;
+        for (; k < na.size(); ++k) {
+            const proto::NodeAlloc *b = na.Get(k);
+            if (sv(b->cpu_ids()) != sv(a->cpu_ids()) || b->mem_mb() != a->mem_mb() ||
+                sv(b->gres()) != sv(a->gres()))
+                break;
+            names.push_back(std::string(sv(b->node())));
+        }
+        std::string hosts;
+        try {
+            hosts = hostlist_compress(names);
+        } catch (const ParseError &) {
+            for (const auto &n : names) hosts += (hosts.empty() ? "" : ",") + n;
+        }
+        l.push_back(std::string(one_liner ? "" : "  ") + "Nodes=" + hosts +
+                    " CPU_IDs=" + std::string(sv(a->cpu_ids())) + " Mem=" + str_u(a->mem_mb()) +
+                    " GRES=" + gres_with_indexes(sv(a->gres())));
+        i = k;
+    }
+}
+
 } // namespace
 
 std::string show_step(const proto::StepInfo &st, bool one_liner) {
@@ -101,132 +241,12 @@ std::string gres_with_indexes(std::string_view held) {
 }
 
 std::string show_job(const proto::JobInfo &j, int64_t now, bool one_liner, bool details) {
-    uint32_t base = j.state() & kJobStateBase;
-    bool pending = base == DROVER_JOB_PENDING;
     std::vector<std::string> l;
-    std::string first = "JobId=" + str_u(j.job_id()) + " ";
-    if (j.array_job_id()) {
-        first += "ArrayJobId=" + str_u(j.array_job_id()) + " ArrayTaskId=" +
-                 (is_array_record(j) ? array_task_string(j) : str_u(j.array_task_id())) + " ";
-        if (j.array_max_running())
-            first += "ArrayTaskThrottle=" + str_u(j.array_max_running()) + " ";
-    }
-    l.push_back(first + "JobName=" + std::string(sv(j.name())));
-
-    std::string user =
-        sv(j.user_name()).empty() ? user_name(j.user_id()) : std::string(sv(j.user_name()));
-    l.push_back("UserId=" + user + "(" + str_u(j.user_id()) + ") GroupId=" +
-                group_name(j.group_id()) + "(" + str_u(j.group_id()) + ") MCS_label=N/A");
-    l.push_back("Priority=" + str_u(j.priority()) + " Nice=" + str_i(j.nice()) +
-                " Account=" + nul(j.account()) + " QOS=normal");
-
-    std::string reason = sv(j.state_reason()).empty() ? "None" : std::string(sv(j.state_reason()));
-    for (char &c : reason)
-        if (c == ' ' || c == '\t' || c == '\n') c = '_';
-    l.push_back(std::string("JobState=") + job_state_long(j.state()) + " Reason=" + reason +
-                " Dependency=" + dependency_text(j));
-    l.push_back("Requeue=" + std::string(j.requeue() ? "1" : "0") +
-                " Restarts=" + str_u(j.restart_count()) +
-                " BatchFlag=1 Reboot=0 ExitCode=" + exit_code_string(j.exit_status()));
-    if (details) l.push_back("DerivedExitCode=0:0");
-
-    std::string limit =
-        j.time_limit_min() == kNoVal ? "Partition_Limit" : minutes_hms(j.time_limit_min());
-    bool limited = j.time_limit_min() != kNoVal && j.time_limit_min() != kInfinite;
-    l.push_back("RunTime=" + format_elapsed_hms(job_time_used(j, now)) + " TimeLimit=" + limit +
-                " TimeMin=N/A");
-    l.push_back("SubmitTime=" + when(j.submit_time()) + " EligibleTime=" + when(j.eligible_time()));
-    l.push_back("AccrueTime=" + when(j.eligible_time()));
-    int64_t end_time = job_end_time(j);
-    // A pending job's start is the scheduler's forecast; its end follows from the limit.
-    if (pending && j.start_time() && limited)
-        end_time = j.start_time() + int64_t(j.time_limit_min()) * 60;
-    std::string end = (j.time_limit_min() == kInfinite && end_time > now) || end_time == 0
-                          ? std::string("Unknown")
-                          : when(end_time);
-    l.push_back("StartTime=" + when(j.start_time()) + " EndTime=" + end +
-                " Deadline=" + (j.deadline() ? when(j.deadline()) : std::string("N/A")));
-    l.push_back("SuspendTime=None SecsPreSuspend=0 LastSchedEval=" +
-                when(j.start_time() && !pending ? j.start_time() : j.submit_time()) +
-                " Scheduler=Main");
-    l.push_back(
-        "Partition=" + std::string(sv(j.partition())) + " AllocNode:Sid=" +
-        (sv(j.submit_host()).empty() ? std::string("(null)") : std::string(sv(j.submit_host()))) +
-        ":0");
-    l.push_back("ReqNodeList=" + nul(j.req_nodes()) + " ExcNodeList=" + nul(j.exc_nodes()));
-    std::string nodelist = "NodeList=" + nul(j.node_list());
-    if (!sv(j.sched_nodes()).empty())
-        nodelist += " SchedNodeList=" + std::string(sv(j.sched_nodes()));
-    l.push_back(nodelist);
-    if (!sv(j.batch_host()).empty()) l.push_back("BatchHost=" + std::string(sv(j.batch_host())));
-
-    uint32_t nodes = job_node_count(j);
-    std::string num_nodes = str_u(nodes);
-    if (pending && j.max_nodes() && j.max_nodes() != kInfinite && j.max_nodes() > nodes)
-        num_nodes += "-" + str_u(j.max_nodes());
+    job_identity_lines(j, details, l);
+    job_time_lines(j, now, l);
+    job_size_lines(j, l);
+    if (details && j.node_alloc() && j.node_alloc()->size()) node_alloc_lines(j, one_liner, l);
     uint32_t cpt = j.cpus_per_task() ? j.cpus_per_task() : 1;
-    l.push_back("NumNodes=" + num_nodes + " NumCPUs=" + str_u(j.num_cpus()) +
-                " NumTasks=" + str_u(j.num_tasks() ? j.num_tasks() : 1) +
-                " CPUs/Task=" + str_u(cpt) + " ReqB:S:C:T=0:0:*:*");
-    std::string tres = "cpu=" + str_u(j.num_cpus());
-    if (j.mem_per_cpu_mb())
-        tres += ",mem=" + format_size_mb(j.mem_per_cpu_mb() * j.num_cpus());
-    else if (j.mem_per_node_mb())
-        tres += ",mem=" + format_size_mb(j.mem_per_node_mb() * nodes);
-    tres += ",node=" + str_u(nodes) + ",billing=" + str_u(j.num_cpus());
-    l.push_back("TRES=" + tres);
-    l.push_back("Socks/Node=* NtasksPerN:B:S:C=" + str_u(j.ntasks_per_node()) +
-                ":0:*:* CoreSpec=*");
-    if (details && j.node_alloc() && j.node_alloc()->size()) {
-        // JOB_GRES: what the job holds in all, by name ("gpu:2").
-        const auto &na = *j.node_alloc();
-        std::vector<std::pair<std::string, uint64_t>> held;
-        for (const auto *a : na)
-            for (const auto &item : split(sv(a->gres()), ',')) {
-                std::size_t colon = item.rfind(':');
-                if (colon == std::string::npos) continue;
-                uint64_t n = 0;
-                try {
-                    n = parse_index_list(std::string_view(item).substr(colon + 1)).size();
-                } catch (const ParseError &) {
-                    continue;
-                }
-                std::string name = item.substr(0, colon);
-                auto it = std::find_if(held.begin(), held.end(),
-                                       [&](const auto &h) { return h.first == name; });
-                if (it == held.end())
-                    held.emplace_back(name, n);
-                else
-                    it->second += n;
-            }
-        std::string job_gres;
-        for (const auto &[name, n] : held)
-            job_gres += (job_gres.empty() ? "" : ",") + name + ":" + str_u(n);
-        l.push_back("JOB_GRES=" + (job_gres.empty() ? std::string("(null)") : job_gres));
-        // Nodes holding the same, one after another, share a line.
-        for (uint32_t i = 0; i < na.size();) {
-            const proto::NodeAlloc *a = na.Get(i);
-            std::vector<std::string> names{std::string(sv(a->node()))};
-            uint32_t k = i + 1;
-            for (; k < na.size(); ++k) {
-                const proto::NodeAlloc *b = na.Get(k);
-                if (sv(b->cpu_ids()) != sv(a->cpu_ids()) || b->mem_mb() != a->mem_mb() ||
-                    sv(b->gres()) != sv(a->gres()))
-                    break;
-                names.push_back(std::string(sv(b->node())));
-            }
-            std::string hosts;
-            try {
-                hosts = hostlist_compress(names);
-            } catch (const ParseError &) {
-                for (const auto &n : names) hosts += (hosts.empty() ? "" : ",") + n;
-            }
-            l.push_back(std::string(one_liner ? "" : "  ") + "Nodes=" + hosts +
-                        " CPU_IDs=" + std::string(sv(a->cpu_ids())) + " Mem=" + str_u(a->mem_mb()) +
-                        " GRES=" + gres_with_indexes(sv(a->gres())));
-            i = k;
-        }
-    }
     std::string mem = j.mem_per_cpu_mb() ? "MinMemoryCPU=" + format_size_mb(j.mem_per_cpu_mb())
                                          : "MinMemoryNode=" + format_size_mb(j.mem_per_node_mb());
     l.push_back("MinCPUsNode=" + str_u(std::max(cpt, j.min_cpus_per_node())) + " " + mem +

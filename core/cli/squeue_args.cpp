@@ -1,6 +1,8 @@
 // squeue_args.cpp - squeue option parsing and job filtering.
 #include "cli/squeue_args.hpp"
 
+#include <utility>
+
 #include "cli/job_ids.hpp"
 #include "cli/options.hpp"
 #include "cli/text.hpp"
@@ -99,6 +101,68 @@ void append_list(std::vector<std::string> &to, const std::string &list) {
 
 constexpr std::string_view kBadJobId = "Invalid job id: ";
 
+using OptHandler = void (*)(SqueueArgs &a, const ParsedOpt &o, const std::string &v);
+
+void set_iterate(SqueueArgs &a, const ParsedOpt &, const std::string &v) {
+    auto n = parse_u32(v);
+    if (!n || *n == 0) throw ParseError("invalid --iterate value: " + v);
+    a.iterate = static_cast<int>(*n);
+}
+
+void add_jobs(SqueueArgs &a, const ParsedOpt &o, const std::string &v) {
+    a.jobs_given = true;
+    if (o.value) {
+        auto specs = parse_job_spec_list(v, kBadJobId);
+        a.job_specs.insert(a.job_specs.end(), specs.begin(), specs.end());
+    }
+}
+
+void add_steps(SqueueArgs &a, const ParsedOpt &o, const std::string &) {
+    a.steps = true;
+    if (o.value)
+        for (const auto &id : split(*o.value, ',')) a.step_ids.push_back(std::string(trim(id)));
+}
+
+void add_states(SqueueArgs &a, const ParsedOpt &, const std::string &v) {
+    JobStateFilter f = parse_job_state_list(v);
+    a.states.all = a.states.all || f.all;
+    a.states.states.insert(a.states.states.end(), f.states.begin(), f.states.end());
+}
+
+// What each option does to the arguments; options not listed are accepted for compatibility and
+// do nothing.
+constexpr std::pair<Id, OptHandler> kHandlers[] = {
+    {kAccount,
+     [](SqueueArgs &a, const ParsedOpt &, const std::string &v) { append_list(a.accounts, v); }},
+    {kNoheader, [](SqueueArgs &a, const ParsedOpt &, const std::string &) { a.noheader = true; }},
+    {kHelp, [](SqueueArgs &a, const ParsedOpt &, const std::string &) { a.help = true; }},
+    {kUsage, [](SqueueArgs &a, const ParsedOpt &, const std::string &) { a.usage = true; }},
+    {kVersion, [](SqueueArgs &a, const ParsedOpt &, const std::string &) { a.version = true; }},
+    {kVerbose, [](SqueueArgs &a, const ParsedOpt &, const std::string &) { ++a.verbose; }},
+    {kIterate, set_iterate},
+    {kJobs, add_jobs},
+    {kArray, [](SqueueArgs &a, const ParsedOpt &, const std::string &) { a.array = true; }},
+    {kLong, [](SqueueArgs &a, const ParsedOpt &, const std::string &) { a.long_format = true; }},
+    {kMe, [](SqueueArgs &a, const ParsedOpt &, const std::string &) { a.me = true; }},
+    {kName,
+     [](SqueueArgs &a, const ParsedOpt &, const std::string &v) { append_list(a.names, v); }},
+    {kFormat, [](SqueueArgs &a, const ParsedOpt &, const std::string &v) { a.format = v; }},
+    {kLongFormat, [](SqueueArgs &a, const ParsedOpt &, const std::string &v) { a.long_fmt = v; }},
+    {kPartition,
+     [](SqueueArgs &a, const ParsedOpt &, const std::string &v) { append_list(a.partitions, v); }},
+    {kSteps, add_steps},
+    {kSort, [](SqueueArgs &a, const ParsedOpt &, const std::string &v) { a.sort = v; }},
+    {kStart, [](SqueueArgs &a, const ParsedOpt &, const std::string &) { a.start = true; }},
+    {kStates, add_states},
+    {kUser,
+     [](SqueueArgs &a, const ParsedOpt &, const std::string &v) { append_list(a.users, v); }},
+    {kNodelist, [](SqueueArgs &a, const ParsedOpt &, const std::string &v) { a.nodelist = v; }},
+    {kJson, [](SqueueArgs &a, const ParsedOpt &, const std::string &) { a.json = true; }},
+    {kYaml, [](SqueueArgs &, const ParsedOpt &,
+               const std::string
+                   &) { throw ParseError("--yaml is not supported by Drover; use --json"); }},
+};
+
 } // namespace
 
 SqueueArgs parse_squeue_args(std::span<const std::string> args) {
@@ -106,91 +170,8 @@ SqueueArgs parse_squeue_args(std::span<const std::string> args) {
     SqueueArgs a;
     for (const auto &o : pa.opts) {
         const std::string v = o.value.value_or("");
-        switch (static_cast<Id>(o.id)) {
-        case kAccount:
-            append_list(a.accounts, v);
-            break;
-        case kNoheader:
-            a.noheader = true;
-            break;
-        case kHelp:
-            a.help = true;
-            break;
-        case kUsage:
-            a.usage = true;
-            break;
-        case kVersion:
-            a.version = true;
-            break;
-        case kVerbose:
-            ++a.verbose;
-            break;
-        case kIterate: {
-            auto n = parse_u32(v);
-            if (!n || *n == 0) throw ParseError("invalid --iterate value: " + v);
-            a.iterate = static_cast<int>(*n);
-            break;
-        }
-        case kJobs:
-            a.jobs_given = true;
-            if (o.value) {
-                auto specs = parse_job_spec_list(v, kBadJobId);
-                a.job_specs.insert(a.job_specs.end(), specs.begin(), specs.end());
-            }
-            break;
-        case kArray:
-            a.array = true;
-            break;
-        case kLong:
-            a.long_format = true;
-            break;
-        case kMe:
-            a.me = true;
-            break;
-        case kName:
-            append_list(a.names, v);
-            break;
-        case kFormat:
-            a.format = v;
-            break;
-        case kLongFormat:
-            a.long_fmt = v;
-            break;
-        case kPartition:
-            append_list(a.partitions, v);
-            break;
-        case kSteps:
-            a.steps = true;
-            if (o.value)
-                for (const auto &id : split(*o.value, ','))
-                    a.step_ids.push_back(std::string(trim(id)));
-            break;
-        case kSort:
-            a.sort = v;
-            break;
-        case kStart:
-            a.start = true;
-            break;
-        case kStates: {
-            JobStateFilter f = parse_job_state_list(v);
-            a.states.all = a.states.all || f.all;
-            a.states.states.insert(a.states.states.end(), f.states.begin(), f.states.end());
-            break;
-        }
-        case kUser:
-            append_list(a.users, v);
-            break;
-        case kNodelist:
-            a.nodelist = v;
-            break;
-        case kJson:
-            a.json = true;
-            break;
-        case kYaml:
-            throw ParseError("--yaml is not supported by Drover; use --json");
-        default:
-            break; // accepted for compatibility, nothing to do
-        }
+        for (const auto &[id, handler] : kHandlers)
+            if (id == o.id) handler(a, o, v);
     }
     // squeue takes the job list after a bare -j as its own argument ("squeue -j 12 -h").
     std::size_t next = 0;

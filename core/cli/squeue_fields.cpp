@@ -194,84 +194,128 @@ uint32_t min_cpus_node(const proto::JobInfo &j) {
     return std::max(cpt, j.min_cpus_per_node());
 }
 
-FieldValue value(Kind k, const SqueueRow &row, int64_t now) {
+// An array's columns: a task shown on its own line, an array's pending tasks together, or the
+// record as it is.
+std::optional<FieldValue> array_value(Kind k, const SqueueRow &row) {
     const proto::JobInfo &j = *row.job;
-    uint32_t base = j.state() & kJobStateBase;
     uint32_t task = row.task;
     bool expanded = task != kNoVal;
+    switch (k) {
+    case kJobArrayId:
+        if (expanded) return FieldValue{str_u(j.array_job_id()) + "_" + str_u(task)};
+        if (!row.tasks.empty()) return FieldValue{str_u(j.array_job_id()) + "_[" + row.tasks + "]"};
+        return FieldValue{job_array_id(j)};
+    case kArrayJobId:
+        return FieldValue{str_u(j.array_job_id() ? j.array_job_id() : j.job_id())};
+    case kArrayTaskId:
+        if (expanded) return FieldValue{str_u(task)};
+        if (!row.tasks.empty()) return FieldValue{row.tasks};
+        if (is_array_record(j)) return FieldValue{array_task_string(j)};
+        if (j.array_job_id() && j.array_task_id() != kNoVal)
+            return FieldValue{str_u(j.array_task_id())};
+        return FieldValue{"N/A"};
+    default:
+        return std::nullopt;
+    }
+}
+
+std::optional<FieldValue> time_value(Kind k, const proto::JobInfo &j, int64_t now) {
+    switch (k) {
+    case kEndTime:
+        if (j.time_limit_min() == kInfinite && (j.end_time() > now || job_is_active(j.state())))
+            return FieldValue{"NONE"};
+        return FieldValue{when(job_end_time(j))};
+    case kTimeLimit:
+        if (j.time_limit_min() == kInfinite) return FieldValue{"UNLIMITED"};
+        if (j.time_limit_min() == kNoVal) return FieldValue{"NOT_SET"};
+        return FieldValue{secs(int64_t(j.time_limit_min()) * 60), false};
+    case kTimeLeft:
+        if (j.time_limit_min() == kInfinite) return FieldValue{"UNLIMITED"};
+        if (j.time_limit_min() == kNoVal) return FieldValue{"NOT_SET"};
+        return FieldValue{secs(int64_t(j.time_limit_min()) * 60 - job_time_used(j, now)), false};
+    case kTimeUsed:
+        return FieldValue{secs(job_time_used(j, now)), false};
+    case kStartTime:
+        return FieldValue{when(j.start_time())};
+    case kSubmitTime:
+        return FieldValue{when(j.submit_time())};
+    case kEligibleTime:
+        return FieldValue{when(j.eligible_time())};
+    default:
+        return std::nullopt;
+    }
+}
+
+// What the job asks for: CPUs, memory, nodes, tasks, GRES, sharing.
+std::optional<FieldValue> request_value(Kind k, const proto::JobInfo &j) {
+    switch (k) {
+    case kMinCpus:
+        return FieldValue{str_u(min_cpus_node(j))};
+    case kNumCpus:
+        return FieldValue{str_u(j.num_cpus())};
+    case kMinTmpDisk:
+        return FieldValue{format_size_mb(j.tmp_disk_mb())};
+    case kNumNodes:
+        return FieldValue{str_u(job_node_count(j))};
+    case kFeatures:
+        return FieldValue{or_null(sv(j.constraint()))};
+    case kOverSubscribe:
+        return FieldValue{share_text(j)};
+    case kSocketsPerNode:
+    case kCoresPerSocket:
+    case kThreadsPerCore:
+        return FieldValue{"*"};
+    case kSct:
+        return FieldValue{"*:*:*"};
+    case kMinMemory:
+        return FieldValue{
+            format_size_mb(j.mem_per_cpu_mb() ? j.mem_per_cpu_mb() : j.mem_per_node_mb())};
+    case kReqNodes:
+        return FieldValue{std::string(sv(j.req_nodes()))};
+    case kExcNodes:
+        return FieldValue{std::string(sv(j.exc_nodes()))};
+    case kContiguous:
+        return FieldValue{j.contiguous() ? "1" : "0"};
+    case kGres: {
+        std::string t = tres_per_node(j);
+        return FieldValue{t.empty() ? "N/A" : t};
+    }
+    case kCpusPerTask:
+        return FieldValue{str_u(j.cpus_per_task() ? j.cpus_per_task() : 1)};
+    case kNumTasks:
+        return FieldValue{str_u(j.num_tasks() ? j.num_tasks() : 1)};
+    default:
+        return std::nullopt;
+    }
+}
+
+FieldValue value(Kind k, const SqueueRow &row, int64_t now) {
+    if (auto v = array_value(k, row)) return *v;
+    if (auto v = time_value(k, *row.job, now)) return *v;
+    if (auto v = request_value(k, *row.job)) return *v;
+    const proto::JobInfo &j = *row.job;
+    uint32_t base = j.state() & kJobStateBase;
     switch (k) {
     case kAccount:
         return {or_null(sv(j.account()))};
     case kJobId:
         return {str_u(j.job_id())};
-    case kJobArrayId:
-        if (expanded) return {str_u(j.array_job_id()) + "_" + str_u(task)};
-        if (!row.tasks.empty()) return {str_u(j.array_job_id()) + "_[" + row.tasks + "]"};
-        return {job_array_id(j)};
-    case kArrayJobId:
-        return {str_u(j.array_job_id() ? j.array_job_id() : j.job_id())};
-    case kArrayTaskId:
-        if (expanded) return {str_u(task)};
-        if (!row.tasks.empty()) return {row.tasks};
-        if (is_array_record(j)) return {array_task_string(j)};
-        if (j.array_job_id() && j.array_task_id() != kNoVal) return {str_u(j.array_task_id())};
-        return {"N/A"};
     case kBatchHost:
         return {sv(j.batch_host()).empty() ? "n/a" : std::string(sv(j.batch_host()))};
-    case kMinCpus:
-        return {str_u(min_cpus_node(j))};
-    case kNumCpus:
-        return {str_u(j.num_cpus())};
-    case kMinTmpDisk:
-        return {format_size_mb(j.tmp_disk_mb())};
-    case kNumNodes:
-        return {str_u(job_node_count(j))};
-    case kEndTime:
-        if (j.time_limit_min() == kInfinite && (j.end_time() > now || job_is_active(j.state())))
-            return {"NONE"};
-        return {when(job_end_time(j))};
     case kDependency:
         return {dependency_text(j)};
-    case kFeatures:
-        return {or_null(sv(j.constraint()))};
     case kGroupName:
         return {group_name(j.group_id())};
     case kGroupId:
         return {str_u(j.group_id())};
-    case kOverSubscribe:
-        return {share_text(j)};
-    case kSocketsPerNode:
-    case kCoresPerSocket:
-    case kThreadsPerCore:
-        return {"*"};
-    case kSct:
-        return {"*:*:*"};
     case kComment:
         return {or_null(sv(j.comment()))};
-    case kTimeLimit:
-        if (j.time_limit_min() == kInfinite) return {"UNLIMITED"};
-        if (j.time_limit_min() == kNoVal) return {"NOT_SET"};
-        return {secs(int64_t(j.time_limit_min()) * 60), false};
-    case kTimeLeft:
-        if (j.time_limit_min() == kInfinite) return {"UNLIMITED"};
-        if (j.time_limit_min() == kNoVal) return {"NOT_SET"};
-        return {secs(int64_t(j.time_limit_min()) * 60 - job_time_used(j, now)), false};
-    case kMinMemory:
-        return {format_size_mb(j.mem_per_cpu_mb() ? j.mem_per_cpu_mb() : j.mem_per_node_mb())};
-    case kTimeUsed:
-        return {secs(job_time_used(j, now)), false};
-    case kReqNodes:
-        return {std::string(sv(j.req_nodes()))};
-    case kExcNodes:
-        return {std::string(sv(j.exc_nodes()))};
     case kNodeList:
         return {std::string(sv(j.node_list())), false};
     case kSchedNodes:
         return {or_null(sv(j.sched_nodes())), false};
     case kCommand:
         return {or_null(sv(j.command()))};
-    case kContiguous:
-        return {j.contiguous() ? "1" : "0"};
     case kPriority: {
         char buf[32];
         std::snprintf(buf, sizeof buf, "%16.14f", double(j.priority()) / double(0xffffffffu));
@@ -294,10 +338,6 @@ FieldValue value(Kind k, const SqueueRow &row, int64_t now) {
     }
     case kSelectInfo:
         return {"N/A"};
-    case kStartTime:
-        return {when(j.start_time())};
-    case kSubmitTime:
-        return {when(j.submit_time())};
     case kStateCompact:
         return {job_state_compact(j.state())};
     case kState:
@@ -317,10 +357,6 @@ FieldValue value(Kind k, const SqueueRow &row, int64_t now) {
         return {str_i(j.nice())};
     case kWorkDir:
         return {std::string(sv(j.work_dir()))};
-    case kGres: {
-        std::string t = tres_per_node(j);
-        return {t.empty() ? "N/A" : t};
-    }
     case kName:
         return {std::string(sv(j.name()))};
     case kExitCode:
@@ -331,14 +367,8 @@ FieldValue value(Kind k, const SqueueRow &row, int64_t now) {
         return {std::string(sv(j.std_err()))};
     case kStdIn:
         return {sv(j.std_in()).empty() ? "/dev/null" : std::string(sv(j.std_in()))};
-    case kCpusPerTask:
-        return {str_u(j.cpus_per_task() ? j.cpus_per_task() : 1)};
     case kCluster:
         return {std::string(sv(j.cluster()))};
-    case kNumTasks:
-        return {str_u(j.num_tasks() ? j.num_tasks() : 1)};
-    case kEligibleTime:
-        return {when(j.eligible_time())};
     case kAllocNode:
         return {std::string(sv(j.submit_host()))};
     case kBatchFlag:
@@ -349,6 +379,8 @@ FieldValue value(Kind k, const SqueueRow &row, int64_t now) {
         return {str_u(j.restart_count())};
     case kPrefix:
         return {""};
+    default:
+        break;
     }
     return {""};
 }

@@ -2,6 +2,7 @@
 #include "cli/srun_opts.hpp"
 
 #include <tuple>
+#include <utility>
 
 #include "cli/options.hpp"
 #include "cli/scancel_args.hpp"
@@ -112,11 +113,163 @@ const OptSpec kSpecs[] = {
     {kQos, 'q', "qos", Arg::required},
 };
 
+// What an option's handler gets: the request being built, the option, its value, and whether
+// -n or -N was given (srun then does not take the task count from the batch environment).
+struct OptCall {
+    SrunRequest &r;
+    const ParsedOpt &o;
+    const std::string &v;
+    bool &tasks_given, &nodes_given;
+};
+using OptHandler = void (*)(const OptCall &);
+
+void set_signal(const OptCall &c) {
+    std::string_view s = c.v;
+    if (auto colon = s.find(':'); colon != std::string_view::npos) s = s.substr(colon + 1);
+    std::size_t at = s.find('@');
+    if (!parse_signal(s.substr(0, at)) ||
+        (at != std::string_view::npos && !parse_u32(s.substr(at + 1))))
+        throw ParseError("Invalid --signal specification: " + c.v);
+    c.r.signal = c.v;
+}
+
+void set_distribution(const OptCall &c) {
+    std::string d = to_lower(c.v.substr(0, c.v.find_first_of(":,")));
+    if (d != "block" && d != "cyclic" && d != "arbitrary" && d != "plane" && d != "*")
+        throw ParseError("invalid --distribution " + quoted(c.v));
+    c.r.distribution = d;
+}
+
+void set_open_mode(const OptCall &c) {
+    if (c.v == "append" || c.v == "a")
+        c.r.open_append = true;
+    else if (c.v == "truncate" || c.v == "t")
+        c.r.open_append = false;
+    else
+        throw ParseError("invalid --open-mode " + quoted(c.v));
+}
+
+void set_time(const OptCall &c) {
+    try {
+        c.r.time_limit_min = parse_time_limit(trim(c.v));
+    } catch (const ParseError &) {
+        throw ParseError("Invalid time limit specification");
+    }
+}
+
+void set_wait(const OptCall &c) {
+    auto n = parse_u32(trim(c.v));
+    if (!n) throw ParseError("invalid --wait " + quoted(c.v));
+    c.r.wait_secs = *n;
+}
+
+void set_job_id(const OptCall &c) {
+    auto n = parse_u32(trim(c.v));
+    if (!n || *n == 0) throw ParseError("Invalid job id " + c.v);
+    c.r.job_id = *n;
+}
+
+void warn_ignored(const OptCall &c) {
+    c.r.warnings.push_back(c.o.spelled + " is not supported by Drover and was ignored");
+}
+
+// What each option does to the request.
+constexpr std::pair<Id, OptHandler> kHandlers[] = {
+    {kNtasks,
+     [](const OptCall &c) {
+         c.r.num_tasks = positive(c.v, "number of tasks");
+         c.tasks_given = true;
+     }},
+    {kNodes,
+     [](const OptCall &c) {
+         std::tie(c.r.min_nodes, c.r.max_nodes) = node_count(c.v);
+         c.nodes_given = true;
+     }},
+    {kCpus, [](const OptCall &c) { c.r.cpus_per_task = positive(c.v, "number of cpus per task"); }},
+    {kMem, [](const OptCall &c) { c.r.mem_per_node_mb = size_mb(c.v, "--mem"); }},
+    {kMemPerCpu, [](const OptCall &c) { c.r.mem_per_cpu_mb = size_mb(c.v, "--mem-per-cpu"); }},
+    {kExact, [](const OptCall &c) { c.r.exact = true; }},
+    {kOverlap, [](const OptCall &c) { c.r.overlap = true; }},
+    {kExclusive, [](const OptCall &c) { c.r.exclusive = true; }},
+    {kCpuBind, [](const OptCall &c) { c.r.cpu_bind = c.v; }},
+    {kName, [](const OptCall &c) { c.r.job_name = c.v; }},
+    {kTime, set_time},
+    {kSignal, set_signal},
+    {kLabel, [](const OptCall &c) { c.r.label = true; }},
+    {kDist, set_distribution},
+    {kOut, [](const OptCall &c) { c.r.std_out = c.v; }},
+    {kErr, [](const OptCall &c) { c.r.std_err = c.v; }},
+    {kIn, [](const OptCall &c) { c.r.std_in = c.v; }},
+    {kOpenMode, set_open_mode},
+    {kWait, set_wait},
+    {kKillBad, [](const OptCall &c) { c.r.kill_on_bad_exit = !c.o.value || *c.o.value != "0"; }},
+    {kGres,
+     [](const OptCall &c) {
+         if (!valid_gres_request(c.v)) throw ParseError(kInvalidGres);
+         c.r.gres = c.v;
+     }},
+    {kExport, [](const OptCall &c) { c.r.export_spec = c.v; }},
+    {kMultiProg, [](const OptCall &c) { c.r.multi_prog = true; }},
+    {kPty, [](const OptCall &c) { c.r.pty = true; }},
+    {kJobId, set_job_id},
+    {kPartition, [](const OptCall &c) { c.r.partition = c.v; }},
+    {kAccount, [](const OptCall &c) { c.r.account = c.v; }},
+    {kNodeList, [](const OptCall &c) { c.r.req_nodes = c.v; }},
+    {kExclude, [](const OptCall &c) { c.r.exc_nodes = c.v; }},
+    {kTasksPerNode,
+     [](const OptCall &c) { c.r.ntasks_per_node = positive(c.v, "--ntasks-per-node"); }},
+    {kVerbose, [](const OptCall &c) { ++c.r.verbose; }},
+    {kQuiet, [](const OptCall &c) { c.r.quiet = true; }},
+    {kComment, [](const OptCall &c) { c.r.comment = c.v; }},
+    {kConstraint, [](const OptCall &c) { c.r.constraint = c.v; }},
+    {kGpus,
+     [](const OptCall &c) {
+         std::size_t colon = c.v.rfind(':');
+         c.r.gpus = positive(c.v.substr(colon == std::string::npos ? 0 : colon + 1), "--gpus");
+     }},
+    {kUnbuffered, [](const OptCall &c) { c.r.unbuffered = true; }},
+    {kChdir, [](const OptCall &c) { c.r.work_dir = c.v; }},
+    {kMpi,
+     [](const OptCall &c) {
+         if (c.v != "none" && c.v != "pmi2" && c.v != "pmix")
+             throw ParseError("invalid --mpi type " + quoted(c.v));
+     }},
+    {kHelp, [](const OptCall &c) { c.r.help = true; }},
+    {kUsage, [](const OptCall &c) { c.r.usage = true; }},
+    {kVersion, [](const OptCall &c) { c.r.version = true; }},
+    {kHold, [](const OptCall &c) { c.r.hold = true; }},
+    {kImmediate, [](const OptCall &c) { c.r.immediate = true; }},
+    {kNoShell, [](const OptCall &c) { c.r.no_shell = true; }},
+    {kCpuFreq, warn_ignored},
+    {kQos, warn_ignored},
+};
+
 const std::string *find_env(const std::vector<std::pair<std::string, std::string>> &env,
                             std::string_view key) {
     for (const auto &[k, v] : env)
         if (k == key) return &v;
     return nullptr;
+}
+
+// Inside an allocation srun takes its job and task count from the batch environment.
+void inherit_allocation(SrunRequest &r, const std::vector<std::pair<std::string, std::string>> &env,
+                        bool tasks_given, bool nodes_given) {
+    if (!r.job_id)
+        if (const std::string *id = find_env(env, "SLURM_JOB_ID")) {
+            auto n = parse_u32(*id);
+            if (n && *n) r.job_id = *n;
+        }
+    if (r.job_id && !tasks_given && !nodes_given && !r.ntasks_per_node)
+        if (const std::string *nt = find_env(env, "SLURM_NTASKS"))
+            if (auto n = parse_u32(*nt); n && *n) r.num_tasks = *n;
+    if (const std::string *c = find_env(env, "SRUN_CPUS_PER_TASK"); c && !r.cpus_per_task)
+        if (auto n = parse_u32(*c); n && *n) r.cpus_per_task = *n;
+    if (r.min_nodes && r.num_tasks && r.num_tasks < r.min_nodes) {
+        r.warnings.push_back("can't run " + std::to_string(r.num_tasks) + " processes on " +
+                             std::to_string(r.min_nodes) + " nodes, setting nnodes to " +
+                             std::to_string(r.num_tasks));
+        r.min_nodes = r.max_nodes = r.num_tasks;
+    }
 }
 
 } // namespace
@@ -129,200 +282,15 @@ SrunRequest parse_srun(std::span<const std::string> args,
     bool tasks_given = false, nodes_given = false;
     for (const auto &o : pa.opts) {
         const std::string v = o.value.value_or("");
-        switch (static_cast<Id>(o.id)) {
-        case kNtasks:
-            r.num_tasks = positive(v, "number of tasks");
-            tasks_given = true;
-            break;
-        case kNodes:
-            std::tie(r.min_nodes, r.max_nodes) = node_count(v);
-            nodes_given = true;
-            break;
-        case kCpus:
-            r.cpus_per_task = positive(v, "number of cpus per task");
-            break;
-        case kMem:
-            r.mem_per_node_mb = size_mb(v, "--mem");
-            break;
-        case kMemPerCpu:
-            r.mem_per_cpu_mb = size_mb(v, "--mem-per-cpu");
-            break;
-        case kExact:
-            r.exact = true;
-            break;
-        case kOverlap:
-            r.overlap = true;
-            break;
-        case kExclusive:
-            r.exclusive = true;
-            break;
-        case kCpuBind:
-            r.cpu_bind = v;
-            break;
-        case kName:
-            r.job_name = v;
-            break;
-        case kTime:
-            try {
-                r.time_limit_min = parse_time_limit(trim(v));
-            } catch (const ParseError &) {
-                throw ParseError("Invalid time limit specification");
-            }
-            break;
-        case kSignal: {
-            std::string_view s = v;
-            if (auto c = s.find(':'); c != std::string_view::npos) s = s.substr(c + 1);
-            std::size_t at = s.find('@');
-            if (!parse_signal(s.substr(0, at)) ||
-                (at != std::string_view::npos && !parse_u32(s.substr(at + 1))))
-                throw ParseError("Invalid --signal specification: " + v);
-            r.signal = v;
-            break;
-        }
-        case kLabel:
-            r.label = true;
-            break;
-        case kDist: {
-            std::string d = to_lower(v.substr(0, v.find_first_of(":,")));
-            if (d != "block" && d != "cyclic" && d != "arbitrary" && d != "plane" && d != "*")
-                throw ParseError("invalid --distribution " + quoted(v));
-            r.distribution = d;
-            break;
-        }
-        case kOut:
-            r.std_out = v;
-            break;
-        case kErr:
-            r.std_err = v;
-            break;
-        case kIn:
-            r.std_in = v;
-            break;
-        case kOpenMode:
-            if (v == "append" || v == "a")
-                r.open_append = true;
-            else if (v == "truncate" || v == "t")
-                r.open_append = false;
-            else
-                throw ParseError("invalid --open-mode " + quoted(v));
-            break;
-        case kWait: {
-            auto n = parse_u32(trim(v));
-            if (!n) throw ParseError("invalid --wait " + quoted(v));
-            r.wait_secs = *n;
-            break;
-        }
-        case kKillBad:
-            r.kill_on_bad_exit = !o.value || *o.value != "0";
-            break;
-        case kGres:
-            if (!valid_gres_request(v)) throw ParseError(kInvalidGres);
-            r.gres = v;
-            break;
-        case kExport:
-            r.export_spec = v;
-            break;
-        case kMultiProg:
-            r.multi_prog = true;
-            break;
-        case kPty:
-            r.pty = true;
-            break;
-        case kJobId: {
-            auto n = parse_u32(trim(v));
-            if (!n || *n == 0) throw ParseError("Invalid job id " + v);
-            r.job_id = *n;
-            break;
-        }
-        case kPartition:
-            r.partition = v;
-            break;
-        case kAccount:
-            r.account = v;
-            break;
-        case kNodeList:
-            r.req_nodes = v;
-            break;
-        case kExclude:
-            r.exc_nodes = v;
-            break;
-        case kTasksPerNode:
-            r.ntasks_per_node = positive(v, "--ntasks-per-node");
-            break;
-        case kVerbose:
-            ++r.verbose;
-            break;
-        case kQuiet:
-            r.quiet = true;
-            break;
-        case kComment:
-            r.comment = v;
-            break;
-        case kConstraint:
-            r.constraint = v;
-            break;
-        case kGpus:
-            r.gpus = positive(v.substr(v.rfind(':') == std::string::npos ? 0 : v.rfind(':') + 1),
-                              "--gpus");
-            break;
-        case kUnbuffered:
-            r.unbuffered = true;
-            break;
-        case kChdir:
-            r.work_dir = v;
-            break;
-        case kMpi:
-            if (v != "none" && v != "pmi2" && v != "pmix")
-                throw ParseError("invalid --mpi type " + quoted(v));
-            break;
-        case kHelp:
-            r.help = true;
-            break;
-        case kUsage:
-            r.usage = true;
-            break;
-        case kVersion:
-            r.version = true;
-            break;
-        case kHold:
-            r.hold = true;
-            break;
-        case kImmediate:
-            r.immediate = true;
-            break;
-        case kNoShell:
-            r.no_shell = true;
-            break;
-        case kCpuFreq:
-        case kQos:
-            r.warnings.push_back(o.spelled + " is not supported by Drover and was ignored");
-            break;
-        }
+        for (const auto &[id, handler] : kHandlers)
+            if (id == o.id) handler({r, o, v, tasks_given, nodes_given});
     }
     r.argv = pa.positionals;
     if (r.mem_per_node_mb && r.mem_per_cpu_mb)
         throw ParseError("--mem and --mem-per-cpu are mutually exclusive.");
     if (r.overlap && r.exclusive && prog == "srun")
         throw ParseError("--exclusive and --overlap are mutually exclusive");
-    // Inside an allocation srun takes its job and task count from the batch environment.
-    if (prog == "srun") {
-        if (!r.job_id)
-            if (const std::string *id = find_env(env, "SLURM_JOB_ID")) {
-                auto n = parse_u32(*id);
-                if (n && *n) r.job_id = *n;
-            }
-        if (r.job_id && !tasks_given && !nodes_given && !r.ntasks_per_node)
-            if (const std::string *nt = find_env(env, "SLURM_NTASKS"))
-                if (auto n = parse_u32(*nt); n && *n) r.num_tasks = *n;
-        if (const std::string *c = find_env(env, "SRUN_CPUS_PER_TASK"); c && !r.cpus_per_task)
-            if (auto n = parse_u32(*c); n && *n) r.cpus_per_task = *n;
-        if (r.min_nodes && r.num_tasks && r.num_tasks < r.min_nodes) {
-            r.warnings.push_back("can't run " + std::to_string(r.num_tasks) + " processes on " +
-                                 std::to_string(r.min_nodes) + " nodes, setting nnodes to " +
-                                 std::to_string(r.num_tasks));
-            r.min_nodes = r.max_nodes = r.num_tasks;
-        }
-    }
+    if (prog == "srun") inherit_allocation(r, env, tasks_given, nodes_given);
     return r;
 }
 

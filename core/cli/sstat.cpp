@@ -2,6 +2,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <optional>
+#include <utility>
 
 #include "cli/commands.hpp"
 #include "cli/job_ids.hpp"
@@ -59,6 +61,140 @@ const char *kHelpText =
 
 constexpr uint32_t kNoVal = 0xfffffffeu;
 
+// What the options ask for; done holds the exit status when an option has answered already
+// (--helpformat, --help, --usage, --version).
+struct SstatArgs {
+    std::vector<JobSpec> specs;
+    bool all = false, noheader = false;
+    int parsable = 0;
+    char units = 0;
+    std::string format = sstat_default_format();
+    std::optional<int> done;
+};
+
+using OptHandler = void (*)(SstatArgs &a, const std::string &v);
+
+void set_units(SstatArgs &a, const std::string &v) {
+    if (v.size() != 1 || std::string("KMGTP").find(char(std::toupper(v[0]))) == std::string::npos)
+        throw ParseError("Invalid unit type '" + v + "'");
+    a.units = char(std::toupper(v[0]));
+}
+
+void add_jobs(SstatArgs &a, const std::string &v) {
+    for (auto &s : parse_job_spec_list(v, "Invalid job id: ")) a.specs.push_back(std::move(s));
+}
+
+void print_help(SstatArgs &a, const std::string &) {
+    write_out(kHelpText);
+    a.done = 0;
+}
+
+// What each option does; options not listed are accepted and do nothing.
+constexpr std::pair<Id, OptHandler> kHandlers[] = {
+    {kJobs, add_jobs},
+    {kAll, [](SstatArgs &a, const std::string &) { a.all = true; }},
+    {kFormat, [](SstatArgs &a, const std::string &v) { a.format = v; }},
+    {kNoHeader, [](SstatArgs &a, const std::string &) { a.noheader = true; }},
+    {kParsable, [](SstatArgs &a, const std::string &) { a.parsable = 1; }},
+    {kParsable2, [](SstatArgs &a, const std::string &) { a.parsable = 2; }},
+    {kHelpFormat,
+     [](SstatArgs &a, const std::string &) {
+         write_out(sstat_field_names());
+         a.done = 0;
+     }},
+    {kUnits, set_units},
+    {kHelp, print_help},
+    {kUsage, print_help},
+    {kVersion,
+     [](SstatArgs &a, const std::string &) {
+         write_out(version_line("slurm-compatible drover "));
+         a.done = 0;
+     }},
+};
+
+// The options in order, up to the first that answers on its own.
+SstatArgs parse_sstat(const ParsedArgs &pa) {
+    SstatArgs a;
+    for (const auto &o : pa.opts) {
+        std::string v = o.value.value_or("");
+        for (const auto &[id, handler] : kHandlers)
+            if (id == o.id) handler(a, v);
+        if (a.done) return a;
+    }
+    for (const auto &p : pa.positionals) add_jobs(a, p);
+    return a;
+}
+
+// The steps spec names: the one it names, or its job's steps (all of them with -a, else the
+// lowest numbered).
+std::vector<const proto::StepInfo *> chosen_steps(const proto::StepInfoResponse &r,
+                                                  const JobSpec &spec, bool all) {
+    std::vector<const proto::StepInfo *> chosen;
+    if (r.steps())
+        for (const auto *st : *r.steps()) {
+            if (st->job_id() != spec.job_id) continue;
+            if (spec.step_id != kNoVal ? st->step_id() == spec.step_id
+                                       : all || st->step_id() < 0xfffffff0u)
+                chosen.push_back(st);
+        }
+    if (spec.step_id == kNoVal && !all && !chosen.empty()) {
+        auto lowest = *std::min_element(chosen.begin(), chosen.end(), [](auto *a, auto *b) {
+            return a->step_id() < b->step_id();
+        });
+        chosen = {lowest};
+    }
+    return chosen;
+}
+
+// The step's usage on node, asked of the node; nullopt (said on stderr) when it cannot tell.
+std::optional<StepUsageSummary> node_usage(const Config &conf, const NodeConf &nc,
+                                           const proto::StepInfo &st, const std::string &node,
+                                           const std::string &job_step,
+                                           std::vector<int32_t> &pids) {
+    flatbuffers::FlatBufferBuilder q(128);
+    auto n = q.CreateString(node);
+    q.Finish(proto::CreateMessage(
+        q, proto::Body::StepStatRequest,
+        proto::CreateStepStatRequest(q, st.job_id(), st.step_id(), n).Union()));
+    try {
+        net::Reply rep =
+            net::call(conf.node_addr(nc), conf.node_port(nc), node,
+                      {q.GetBufferPointer(), q.GetSize()}, net::socket_signer(conf), 10000);
+        const auto *s = rep.as<proto::StepStatResponse>();
+        StepUsageSummary u = s->usage() ? net::usage_from_proto(*s->usage()) : StepUsageSummary{};
+        if (s->pids()) pids.insert(pids.end(), s->pids()->begin(), s->pids()->end());
+        return u;
+    } catch (const std::exception &e) {
+        print_error(kProg, "couldn't get step " + job_step + " usage on " + node + ": " + e.what());
+        return std::nullopt;
+    }
+}
+
+// One step's line: its usage on all its nodes together; nullopt when no node answered. *rc
+// becomes 1 when a node did not.
+std::optional<SstatRow> step_row(const Config &conf, const proto::StepInfo &st, int *rc) {
+    SstatRow row;
+    row.job_step = step_id_text(st);
+    row.node_list = st.node_list() ? st.node_list()->str() : "";
+    bool first = true;
+    for (const auto &node : hostlist_expand(row.node_list)) {
+        const NodeConf *nc = conf.find_node(node);
+        if (!nc) continue;
+        auto u = node_usage(conf, *nc, st, node, row.job_step, row.pids);
+        if (!u) {
+            *rc = 1;
+            continue;
+        }
+        if (first)
+            row.usage = *u;
+        else
+            merge(row.usage, *u);
+        first = false;
+    }
+    if (first) return std::nullopt;
+    return row;
+}
+
 } // namespace
 
 int sstat_main(std::span<const std::string> args) {
@@ -69,60 +205,12 @@ int sstat_main(std::span<const std::string> args) {
         print_usage_error(kProg, e);
         return 1;
     }
-    std::vector<JobSpec> specs;
-    bool all = false, noheader = false;
-    int parsable = 0;
-    char units = 0;
-    std::string format = sstat_default_format();
     return guarded(kProg, [&]() -> int {
-        for (const auto &o : pa.opts) {
-            std::string v = o.value.value_or("");
-            switch (o.id) {
-            case kJobs:
-                for (auto &s : parse_job_spec_list(v, "Invalid job id: "))
-                    specs.push_back(std::move(s));
-                break;
-            case kAll:
-                all = true;
-                break;
-            case kFormat:
-                format = v;
-                break;
-            case kNoHeader:
-                noheader = true;
-                break;
-            case kParsable:
-                parsable = 1;
-                break;
-            case kParsable2:
-                parsable = 2;
-                break;
-            case kHelpFormat:
-                write_out(sstat_field_names());
-                return 0;
-            case kUnits:
-                if (v.size() != 1 ||
-                    std::string("KMGTP").find(char(std::toupper(v[0]))) == std::string::npos)
-                    throw ParseError("Invalid unit type '" + v + "'");
-                units = char(std::toupper(v[0]));
-                break;
-            case kHelp:
-            case kUsage:
-                write_out(kHelpText);
-                return 0;
-            case kVersion:
-                write_out(version_line("slurm-compatible drover "));
-                return 0;
-            default:
-                break;
-            }
-        }
-        for (const auto &p : pa.positionals)
-            for (auto &s : parse_job_spec_list(p, "Invalid job id: "))
-                specs.push_back(std::move(s));
-        if (specs.empty()) throw ParseError("You didn't give me any jobs to stat.");
-        auto fields = parse_sstat_format(format);
-        std::vector<uint32_t> ids = spec_job_ids(specs);
+        SstatArgs a = parse_sstat(pa);
+        if (a.done) return *a.done;
+        if (a.specs.empty()) throw ParseError("You didn't give me any jobs to stat.");
+        auto fields = parse_sstat_format(a.format);
+        std::vector<uint32_t> ids = spec_job_ids(a.specs);
         flatbuffers::FlatBufferBuilder fbb(128);
         auto idv = fbb.CreateVector(ids);
         net::Reply reply;
@@ -134,63 +222,17 @@ int sstat_main(std::span<const std::string> args) {
         const Config &conf = cli_config();
         std::vector<SstatRow> rows;
         int rc = 0;
-        for (const auto &spec : specs) {
-            std::vector<const proto::StepInfo *> chosen;
-            if (r->steps())
-                for (const auto *st : *r->steps()) {
-                    if (st->job_id() != spec.job_id) continue;
-                    if (spec.step_id != kNoVal ? st->step_id() == spec.step_id
-                                               : all || st->step_id() < 0xfffffff0u)
-                        chosen.push_back(st);
-                }
-            if (spec.step_id == kNoVal && !all && !chosen.empty()) {
-                auto lowest = *std::min_element(chosen.begin(), chosen.end(), [](auto *a, auto *b) {
-                    return a->step_id() < b->step_id();
-                });
-                chosen = {lowest};
-            }
+        for (const auto &spec : a.specs) {
+            std::vector<const proto::StepInfo *> chosen = chosen_steps(*r, spec, a.all);
             if (chosen.empty()) {
                 print_error(kProg, "couldn't get steps for job " + spec.text);
                 rc = 1;
                 continue;
             }
-            for (const auto *st : chosen) {
-                SstatRow row;
-                row.job_step = step_id_text(*st);
-                row.node_list = st->node_list() ? st->node_list()->str() : "";
-                bool first = true;
-                for (const auto &node : hostlist_expand(row.node_list)) {
-                    const NodeConf *nc = conf.find_node(node);
-                    if (!nc) continue;
-                    flatbuffers::FlatBufferBuilder q(128);
-                    auto n = q.CreateString(node);
-                    q.Finish(proto::CreateMessage(
-                        q, proto::Body::StepStatRequest,
-                        proto::CreateStepStatRequest(q, st->job_id(), st->step_id(), n).Union()));
-                    try {
-                        net::Reply rep = net::call(conf.node_addr(*nc), conf.node_port(*nc), node,
-                                                   {q.GetBufferPointer(), q.GetSize()},
-                                                   net::socket_signer(conf), 10000);
-                        const auto *s = rep.as<proto::StepStatResponse>();
-                        StepUsageSummary u =
-                            s->usage() ? net::usage_from_proto(*s->usage()) : StepUsageSummary{};
-                        if (first)
-                            row.usage = u;
-                        else
-                            merge(row.usage, u);
-                        first = false;
-                        if (s->pids())
-                            row.pids.insert(row.pids.end(), s->pids()->begin(), s->pids()->end());
-                    } catch (const std::exception &e) {
-                        print_error(kProg, "couldn't get step " + row.job_step + " usage on " +
-                                               node + ": " + e.what());
-                        rc = 1;
-                    }
-                }
-                if (!first) rows.push_back(std::move(row));
-            }
+            for (const auto *st : chosen)
+                if (auto row = step_row(conf, *st, &rc)) rows.push_back(std::move(*row));
         }
-        write_out(render_sstat(fields, rows, noheader, parsable, units));
+        write_out(render_sstat(fields, rows, a.noheader, a.parsable, a.units));
         return rows.empty() ? 1 : rc;
     });
 }

@@ -18,7 +18,9 @@
 #include <chrono>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
+#include <span>
 #include <sstream>
 
 #include <drover/views.h>
@@ -79,6 +81,15 @@ std::string describe_end(int status) {
     return "Exited with exit code " + std::to_string(WEXITSTATUS(status));
 }
 
+// A part the fan-out re-sent after its head did not accept it in time can reach nodes that head
+// had already forwarded it to: they refuse the credential's second use in these words
+// (core/noded/step_runner.cpp) while the tasks it launched run, so for srun that is a launch.
+constexpr std::string_view kAlreadyLaunched = "step already launched here";
+
+bool launched_before(const net::NodeOutcome &r) {
+    return r.message.find(kAlreadyLaunched) != std::string::npos;
+}
+
 int exit_code(int status) {
     return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
 }
@@ -99,9 +110,30 @@ class StepSession {
     int run(uint32_t job_id);
 
   private:
+    enum class Interrupt { forward, handled, abort };
+
     bool create(uint32_t job_id);
     bool launch();
+    bool open_io_port();
+    bool read_multi_prog(std::string *multi) const;
+    std::vector<std::pair<std::string, std::string>>
+    task_environment(const std::string &work) const;
+    void build_launch(flatbuffers::FlatBufferBuilder &fbb, const std::string &work,
+                      const std::string &multi) const;
+    std::vector<net::NodeOutcome> send_launch(std::span<const uint8_t> msg) const;
     int serve();
+    void route_stdin();
+    void deliver_stdin();
+    std::vector<pollfd> poll_set() const;
+    int poll_timeout() const;
+    bool take_signals();
+    Interrupt on_interrupt();
+    void forward_signal(int sig);
+    void accept_node();
+    void read_stdin();
+    void serve_conn(Conn &c, short revents);
+    bool take_frames(Conn &c);
+    int step_exit_code() const;
     void on_frame(Conn &c, const stepio::Header &h, std::string_view data);
     void output(uint32_t task, bool err, std::string_view data);
     void flush_labels();
@@ -129,6 +161,15 @@ class StepSession {
     uint32_t oom_kills_ = 0;
     std::map<std::pair<uint32_t, bool>, std::string> partial_; // --label: unfinished lines
     bool cancelled_ = false;
+    // serve()'s stdin: where it goes, and what was read before that node connected.
+    bool stdin_open_ = true;
+    uint32_t stdin_task_ = 0;
+    std::string stdin_node_;
+    std::string pending_stdin_;
+    bool stdin_eof_ = false;
+    std::chrono::steady_clock::time_point last_int_{}; // the last Ctrl-C, and how many in a row
+    int ints_ = 0;
+    std::optional<std::chrono::steady_clock::time_point> wait_deadline_; // --wait
 };
 
 bool StepSession::create(uint32_t job_id) {
@@ -200,8 +241,7 @@ bool StepSession::create(uint32_t job_id) {
     return true;
 }
 
-bool StepSession::launch() {
-    // The I/O port nodes connect back to, and its key.
+bool StepSession::open_io_port() {
     listen_fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
     sockaddr_in a{};
     a.sin_family = AF_INET;
@@ -222,29 +262,29 @@ bool StepSession::launch() {
     std::string first = step_->node_addrs()->Get(0)->str();
     io_host_ = local_address_towards(first.substr(0, first.rfind(':')),
                                      uint16_t(std::stoi(first.substr(first.rfind(':') + 1))));
+    return true;
+}
 
-    char cwd[4096] = {};
-    std::string work =
-        r_.work_dir.empty() ? (::getcwd(cwd, sizeof cwd) ? cwd : "/tmp") : r_.work_dir;
-    std::string multi;
-    if (r_.multi_prog) {
-        std::ifstream f(r_.argv.empty() ? "" : r_.argv[0]);
-        std::stringstream ss;
-        ss << f.rdbuf();
-        multi = ss.str();
-        if (!f) {
-            print_error(prog_,
-                        "cannot read --multi-prog file " + (r_.argv.empty() ? "" : r_.argv[0]));
-            return false;
-        }
-        try {
-            parse_multi_prog(multi, uint32_t(task_node_.size()));
-        } catch (const std::exception &e) {
-            print_error(prog_, e.what());
-            return false;
-        }
+bool StepSession::read_multi_prog(std::string *multi) const {
+    std::ifstream f(r_.argv.empty() ? "" : r_.argv[0]);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    *multi = ss.str();
+    if (!f) {
+        print_error(prog_, "cannot read --multi-prog file " + (r_.argv.empty() ? "" : r_.argv[0]));
+        return false;
     }
-    // The tasks' environment: what --export passes, and what srun itself says.
+    try {
+        parse_multi_prog(*multi, uint32_t(task_node_.size()));
+    } catch (const std::exception &e) {
+        print_error(prog_, e.what());
+        return false;
+    }
+    return true;
+}
+
+std::vector<std::pair<std::string, std::string>>
+StepSession::task_environment(const std::string &work) const {
     std::vector<std::pair<std::string, std::string>> env;
     bool all = r_.export_spec == "ALL" || r_.export_spec.rfind("ALL,", 0) == 0;
     auto names = split(r_.export_spec, ',');
@@ -258,12 +298,13 @@ bool StepSession::launch() {
             env.emplace_back(n.substr(0, eq), n.substr(eq + 1));
     env.emplace_back("SLURM_SUBMIT_DIR", work);
     env.emplace_back("SLURM_SUBMIT_HOST", short_host());
+    return env;
+}
+
+void StepSession::build_launch(flatbuffers::FlatBufferBuilder &fbb, const std::string &work,
+                               const std::string &multi) const {
+    auto env = task_environment(work);
     std::vector<uint32_t> tpn(step_->tasks_per_node()->begin(), step_->tasks_per_node()->end());
-    std::string tasks_per_node = compress_counts(tpn);
-    const Config &conf = cli_config();
-    // One request for every node, down the fan-out tree: each node starts its own share of the
-    // tasks, which it finds by its place in the credential.
-    flatbuffers::FlatBufferBuilder fbb(4096 + step_->cred()->size() + 8 * task_node_.size());
     std::vector<flatbuffers::Offset<proto::KeyValue>> kv;
     for (const auto &[k, v] : env)
         kv.push_back(proto::CreateKeyValueDirect(fbb, k.c_str(), v.c_str()));
@@ -271,7 +312,7 @@ bool StepSession::launch() {
     auto argv = fbb.CreateVectorOfStrings(r_.argv);
     auto kvs = fbb.CreateVector(kv);
     auto wd = fbb.CreateString(work);
-    auto tpns = fbb.CreateString(tasks_per_node);
+    auto tpns = fbb.CreateString(compress_counts(tpn));
     auto host = fbb.CreateString(io_host_);
     auto key = fbb.CreateVector(reinterpret_cast<const uint8_t *>(key_.data()), key_.size());
     auto out = fbb.CreateString(r_.std_out == "none" ? "/dev/null" : r_.std_out);
@@ -302,6 +343,9 @@ bool StepSession::launch() {
     b.add_task_ids(ids);
     b.add_node_task_counts(counts);
     fbb.Finish(proto::CreateMessage(fbb, proto::Body::StepLaunchRequest, b.Finish().Union()));
+}
+
+std::vector<net::NodeOutcome> StepSession::send_launch(std::span<const uint8_t> msg) const {
     std::map<std::string, std::string> addrs; // node -> "host:port" of its droverd
     for (uint32_t i = 0; i < step_->nodes()->size() && i < step_->node_addrs()->size(); ++i)
         addrs[step_->nodes()->Get(i)->str()] = step_->node_addrs()->Get(i)->str();
@@ -312,12 +356,27 @@ bool StepSession::launch() {
         *port = uint16_t(std::strtoul(it->second.c_str() + it->second.rfind(':') + 1, nullptr, 10));
         return *port != 0;
     };
-    auto results =
-        net::forward_and_wait(resolve, nodes_, conf.tree_width, kLaunchTimeoutMs,
-                              {fbb.GetBufferPointer(), fbb.GetSize()}, net::socket_signer(conf));
+    const Config &conf = cli_config();
+    return net::forward_and_wait(resolve, nodes_, conf.tree_width, kLaunchTimeoutMs, msg,
+                                 net::socket_signer(conf));
+}
+
+bool StepSession::launch() {
+    // The I/O port nodes connect back to, and its key.
+    if (!open_io_port()) return false;
+    char cwd[4096] = {};
+    std::string work =
+        r_.work_dir.empty() ? (::getcwd(cwd, sizeof cwd) ? cwd : "/tmp") : r_.work_dir;
+    std::string multi;
+    if (r_.multi_prog && !read_multi_prog(&multi)) return false;
+    // One request for every node, down the fan-out tree: each node starts its own share of the
+    // tasks, which it finds by its place in the credential.
+    flatbuffers::FlatBufferBuilder fbb(4096 + step_->cred()->size() + 8 * task_node_.size());
+    build_launch(fbb, work, multi);
+    auto results = send_launch({fbb.GetBufferPointer(), fbb.GetSize()});
     std::size_t failed = 0;
     for (const auto &r : results) {
-        if (r.rc == 0) continue;
+        if (r.rc == 0 || launched_before(r)) continue;
         print_error(prog_, "Task launch for StepId=" + label_ + " failed on node " + r.node + ": " +
                                r.message);
         nodes_done_.insert(r.node); // nothing to wait for there
@@ -415,6 +474,166 @@ struct RawTerminal {
     bool active = false;
 };
 
+void StepSession::route_stdin() {
+    // Where stdin goes: task 0 by default, every task with -i all, nowhere with none or a file.
+    if (r_.std_in == "none" || (!r_.std_in.empty() && r_.std_in != "all" && !parse_u32(r_.std_in)))
+        stdin_open_ = false;
+    else if (r_.std_in == "all")
+        stdin_task_ = stepio::kAllTasks;
+    else if (!r_.std_in.empty())
+        stdin_task_ = *parse_u32(r_.std_in);
+    stdin_node_ = stdin_task_ == stepio::kAllTasks ? "" : task_node_[stdin_task_];
+}
+
+void StepSession::deliver_stdin() {
+    // Input for the tasks, once the node that runs them is connected.
+    for (auto &c : conns_) {
+        if (!c.hello || c.done) continue;
+        if (!stdin_node_.empty() && c.node != stdin_node_) continue;
+        if (!pending_stdin_.empty())
+            stepio::frame(c.out, stepio::Stdin, stdin_task_, pending_stdin_);
+        if (stdin_eof_ && stdin_open_) stepio::frame(c.out, stepio::StdinEof, stdin_task_, {});
+    }
+    bool delivered = false;
+    for (auto &c : conns_)
+        delivered = delivered || (c.hello && (stdin_node_.empty() || c.node == stdin_node_));
+    if (delivered) {
+        pending_stdin_.clear();
+        if (stdin_eof_) stdin_open_ = false;
+    }
+}
+
+// fds[0] the signal pipe, fds[1] the I/O port, fds[2] stdin, fds[3 + i] conns_[i].
+std::vector<pollfd> StepSession::poll_set() const {
+    std::vector<pollfd> fds;
+    fds.push_back({g_sig_pipe[0], POLLIN, 0});
+    fds.push_back({listen_fd_, POLLIN, 0});
+    bool want_stdin = stdin_open_ && !stdin_eof_ && pending_stdin_.size() < (1u << 20);
+    fds.push_back({want_stdin ? 0 : -1, POLLIN, 0});
+    for (auto &c : conns_) fds.push_back({c.fd, short(POLLIN | (c.out.empty() ? 0 : POLLOUT)), 0});
+    return fds;
+}
+
+int StepSession::poll_timeout() const {
+    if (!wait_deadline_) return -1;
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                    *wait_deadline_ - std::chrono::steady_clock::now())
+                    .count();
+    return int(std::max<long>(0, left));
+}
+
+void StepSession::forward_signal(int sig) {
+    uint8_t d[4];
+    stepio::put32(d, uint32_t(sig));
+    send_all(stepio::Signal, 0, {reinterpret_cast<char *>(d), 4});
+}
+
+// Ctrl-C once reports the tasks, twice within a second kills the step, a third time ends srun.
+StepSession::Interrupt StepSession::on_interrupt() {
+    auto now = std::chrono::steady_clock::now();
+    if (now - last_int_ > std::chrono::seconds(1)) ints_ = 0;
+    last_int_ = now;
+    if (++ints_ == 1) {
+        say("interrupt (one more within 1 sec to abort)");
+        std::size_t running = task_node_.size() - task_status_.size();
+        say("StepId=" + label_ + " tasks 0-" + std::to_string(task_node_.size() - 1) + ": " +
+            (running ? "running" : "exited"));
+        return Interrupt::forward;
+    }
+    if (ints_ == 2) {
+        say("sending Ctrl-C to StepId=" + label_);
+        forward_signal(SIGKILL);
+        cancel_step();
+        return Interrupt::handled;
+    }
+    say("forcing job termination");
+    return Interrupt::abort;
+}
+
+bool StepSession::take_signals() {
+    unsigned char sig;
+    while (::read(g_sig_pipe[0], &sig, 1) == 1) {
+        if (sig == SIGINT) {
+            Interrupt what = on_interrupt();
+            if (what == Interrupt::abort) return false;
+            if (what == Interrupt::handled) continue;
+        }
+        forward_signal(sig);
+    }
+    return true;
+}
+
+void StepSession::accept_node() {
+    int fd = ::accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
+    if (fd >= 0) {
+        int one = 1;
+        ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+        conns_.push_back({fd});
+    }
+}
+
+void StepSession::read_stdin() {
+    char buf[65536];
+    ssize_t got = ::read(0, buf, sizeof buf);
+    if (got > 0)
+        pending_stdin_.append(buf, std::size_t(got));
+    else
+        stdin_eof_ = true;
+}
+
+// Frames c has read whole; false when one is not from a node of this step (wrong key, bad
+// header): the connection is then closed.
+bool StepSession::take_frames(Conn &c) {
+    while (c.in.size() >= stepio::kHeader) {
+        stepio::Header h;
+        if (!stepio::parse_header(reinterpret_cast<const uint8_t *>(c.in.data()), &h)) return false;
+        if (c.in.size() < stepio::kHeader + h.len) break;
+        std::string_view data(c.in.data() + stepio::kHeader, h.len);
+        if (!c.hello) {
+            if (h.type != stepio::Hello || data.size() < stepio::kKeyLen ||
+                data.substr(0, stepio::kKeyLen) != key_)
+                return false; // not one of our nodes
+            c.hello = true;
+            c.node = std::string(data.substr(stepio::kKeyLen));
+        } else {
+            on_frame(c, h, data);
+        }
+        c.in.erase(0, stepio::kHeader + h.len);
+    }
+    return true;
+}
+
+void StepSession::serve_conn(Conn &c, short rev) {
+    if (rev & POLLOUT && !c.out.empty()) {
+        ssize_t w = ::send(c.fd, c.out.data(), c.out.size(), MSG_NOSIGNAL);
+        if (w > 0) c.out.erase(0, std::size_t(w));
+    }
+    if (!(rev & (POLLIN | POLLHUP | POLLERR))) return;
+    char buf[65536];
+    ssize_t got = ::read(c.fd, buf, sizeof buf);
+    if (got > 0) c.in.append(buf, std::size_t(got));
+    if (!take_frames(c)) got = 0;
+    if (got == 0 || (got < 0 && errno != EAGAIN && errno != EINTR)) {
+        ::close(c.fd);
+        if (c.hello && !c.done) {
+            nodes_done_.insert(c.node); // the node went away without saying how its tasks ended
+            print_error(prog_, c.node + ": lost the connection to the step's tasks");
+        }
+        c.done = true;
+        c.fd = -1;
+    }
+}
+
+// Slurm's exit code for the step's end, else the highest of the tasks'.
+int StepSession::step_exit_code() const {
+    if (end_state_ == DROVER_JOB_TIMEOUT) return 152;
+    int code = 0;
+    for (const auto &[t, status] : task_status_) code = std::max(code, exit_code(status));
+    if (task_status_.size() < task_node_.size() && code == 0) code = 1;
+    if (end_state_ == DROVER_JOB_OOM && code == 0) code = 137;
+    return code;
+}
+
 int StepSession::serve() {
     if (::pipe2(g_sig_pipe, O_CLOEXEC | O_NONBLOCK) != 0) return 1;
     RawTerminal raw(r_.pty);
@@ -423,164 +642,30 @@ int StepSession::serve() {
     for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGCONT})
         ::sigaction(sig, &sa, nullptr);
     ::signal(SIGPIPE, SIG_IGN);
-    // Where stdin goes: task 0 by default, every task with -i all, nowhere with none or a file.
-    bool stdin_open = true;
-    uint32_t stdin_task = 0;
-    if (r_.std_in == "none" || (!r_.std_in.empty() && r_.std_in != "all" && !parse_u32(r_.std_in)))
-        stdin_open = false;
-    else if (r_.std_in == "all")
-        stdin_task = stepio::kAllTasks;
-    else if (!r_.std_in.empty())
-        stdin_task = *parse_u32(r_.std_in);
-    std::string stdin_node = stdin_task == stepio::kAllTasks ? "" : task_node_[stdin_task];
-    std::string pending_stdin; // read before its node connected
-    bool stdin_eof = false;
-    auto last_int = std::chrono::steady_clock::time_point{};
-    int ints = 0;
-    std::optional<std::chrono::steady_clock::time_point> wait_deadline;
-
+    route_stdin();
     while (nodes_done_.size() < nodes_.size()) {
-        // Input for the tasks, once the node that runs them is connected.
-        for (auto &c : conns_) {
-            if (!c.hello || c.done) continue;
-            if (!stdin_node.empty() && c.node != stdin_node) continue;
-            if (!pending_stdin.empty())
-                stepio::frame(c.out, stepio::Stdin, stdin_task, pending_stdin);
-            if (stdin_eof && stdin_open) stepio::frame(c.out, stepio::StdinEof, stdin_task, {});
-        }
-        bool delivered = false;
-        for (auto &c : conns_)
-            delivered = delivered || (c.hello && (stdin_node.empty() || c.node == stdin_node));
-        if (delivered) {
-            pending_stdin.clear();
-            if (stdin_eof) stdin_open = false;
-        }
-        std::vector<pollfd> fds;
-        fds.push_back({g_sig_pipe[0], POLLIN, 0});
-        fds.push_back({listen_fd_, POLLIN, 0});
-        bool want_stdin = stdin_open && !stdin_eof && pending_stdin.size() < (1u << 20);
-        fds.push_back({want_stdin ? 0 : -1, POLLIN, 0});
-        for (auto &c : conns_)
-            fds.push_back({c.fd, short(POLLIN | (c.out.empty() ? 0 : POLLOUT)), 0});
-        int timeout = -1;
-        if (wait_deadline) {
-            auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-                            *wait_deadline - std::chrono::steady_clock::now())
-                            .count();
-            timeout = int(std::max<long>(0, left));
-        }
-        int n = ::poll(fds.data(), fds.size(), timeout);
+        deliver_stdin();
+        std::vector<pollfd> fds = poll_set();
+        int n = ::poll(fds.data(), fds.size(), poll_timeout());
         if (n < 0 && errno != EINTR) break;
-        if (wait_deadline && std::chrono::steady_clock::now() >= *wait_deadline) {
+        if (wait_deadline_ && std::chrono::steady_clock::now() >= *wait_deadline_) {
             print_error(prog_, "First task exited " + std::to_string(*r_.wait_secs) + "s ago");
             cancel_step();
-            wait_deadline.reset();
+            wait_deadline_.reset();
         }
         if (n <= 0) continue;
-        if (fds[0].revents & POLLIN) {
-            unsigned char sig;
-            while (::read(g_sig_pipe[0], &sig, 1) == 1) {
-                if (sig == SIGINT) {
-                    auto now = std::chrono::steady_clock::now();
-                    if (now - last_int > std::chrono::seconds(1)) ints = 0;
-                    last_int = now;
-                    if (++ints == 1) {
-                        say("interrupt (one more within 1 sec to abort)");
-                        std::size_t running = task_node_.size() - task_status_.size();
-                        say("StepId=" + label_ + " tasks 0-" +
-                            std::to_string(task_node_.size() - 1) + ": " +
-                            (running ? "running" : "exited"));
-                    } else if (ints == 2) {
-                        say("sending Ctrl-C to StepId=" + label_);
-                        uint8_t d[4];
-                        stepio::put32(d, SIGKILL);
-                        send_all(stepio::Signal, 0, {reinterpret_cast<char *>(d), 4});
-                        cancel_step();
-                        continue;
-                    } else {
-                        say("forcing job termination");
-                        return 1;
-                    }
-                }
-                uint8_t d[4];
-                stepio::put32(d, sig);
-                send_all(stepio::Signal, 0, {reinterpret_cast<char *>(d), 4});
-            }
-        }
+        if (fds[0].revents & POLLIN && !take_signals()) return 1;
         std::size_t polled = conns_.size(); // conns_[i] is fds[3 + i] for i < polled
-        if (fds[1].revents & POLLIN) {
-            int fd = ::accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
-            if (fd >= 0) {
-                int one = 1;
-                ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-                conns_.push_back({fd});
-            }
-        }
-        if (fds[2].revents & (POLLIN | POLLHUP)) {
-            char buf[65536];
-            ssize_t got = ::read(0, buf, sizeof buf);
-            if (got > 0)
-                pending_stdin.append(buf, std::size_t(got));
-            else
-                stdin_eof = true;
-        }
-        for (std::size_t i = 0; i < polled; ++i) {
-            Conn &c = conns_[i];
-            short rev = fds[3 + i].revents;
-            if (rev & POLLOUT && !c.out.empty()) {
-                ssize_t w = ::send(c.fd, c.out.data(), c.out.size(), MSG_NOSIGNAL);
-                if (w > 0) c.out.erase(0, std::size_t(w));
-            }
-            if (rev & (POLLIN | POLLHUP | POLLERR)) {
-                char buf[65536];
-                ssize_t got = ::read(c.fd, buf, sizeof buf);
-                if (got > 0) c.in.append(buf, std::size_t(got));
-                while (c.in.size() >= stepio::kHeader) {
-                    stepio::Header h;
-                    if (!stepio::parse_header(reinterpret_cast<const uint8_t *>(c.in.data()), &h)) {
-                        got = 0;
-                        break;
-                    }
-                    if (c.in.size() < stepio::kHeader + h.len) break;
-                    std::string_view data(c.in.data() + stepio::kHeader, h.len);
-                    if (!c.hello) {
-                        if (h.type != stepio::Hello || data.size() < stepio::kKeyLen ||
-                            data.substr(0, stepio::kKeyLen) != key_) {
-                            got = 0; // not one of our nodes
-                            break;
-                        }
-                        c.hello = true;
-                        c.node = std::string(data.substr(stepio::kKeyLen));
-                    } else {
-                        on_frame(c, h, data);
-                    }
-                    c.in.erase(0, stepio::kHeader + h.len);
-                }
-                if (got == 0 || (got < 0 && errno != EAGAIN && errno != EINTR)) {
-                    ::close(c.fd);
-                    if (c.hello && !c.done) {
-                        nodes_done_.insert(
-                            c.node); // the node went away without saying how its tasks ended
-                        print_error(prog_, c.node + ": lost the connection to the step's tasks");
-                    }
-                    c.done = true;
-                    c.fd = -1;
-                }
-            }
-        }
+        if (fds[1].revents & POLLIN) accept_node();
+        if (fds[2].revents & (POLLIN | POLLHUP)) read_stdin();
+        for (std::size_t i = 0; i < polled; ++i) serve_conn(conns_[i], fds[3 + i].revents);
         std::erase_if(conns_, [](const Conn &c) { return c.fd < 0; });
-        if (r_.wait_secs && !wait_deadline && !task_status_.empty() &&
+        if (r_.wait_secs && !wait_deadline_ && !task_status_.empty() &&
             task_status_.size() < task_node_.size())
-            wait_deadline = std::chrono::steady_clock::now() + std::chrono::seconds(*r_.wait_secs);
+            wait_deadline_ = std::chrono::steady_clock::now() + std::chrono::seconds(*r_.wait_secs);
     }
     flush_labels();
-    // The exit code: Slurm's for the step's end, else the highest of the tasks'.
-    if (end_state_ == DROVER_JOB_TIMEOUT) return 152;
-    int code = 0;
-    for (const auto &[t, status] : task_status_) code = std::max(code, exit_code(status));
-    if (task_status_.size() < task_node_.size() && code == 0) code = 1;
-    if (end_state_ == DROVER_JOB_OOM && code == 0) code = 137;
-    return code;
+    return step_exit_code();
 }
 
 int StepSession::run(uint32_t job_id) {

@@ -180,6 +180,48 @@ bool is_line_key(const std::string &lkey) {
            lkey == "downnodes" || lkey == "frontendname";
 }
 
+// Port=N for every node of the line, or a range with one port per node ("[20001-20100]"),
+// for several node daemons on one host (emulated clusters, tests).
+struct LinePorts {
+    uint16_t first = 0;
+    bool range = false;
+};
+
+LinePorts line_ports(const std::string &loc, const ConfPair &port, std::size_t count) {
+    LinePorts out;
+    std::string v = port.value;
+    if (v.size() > 2 && v.front() == '[' && v.back() == ']') v = v.substr(1, v.size() - 2);
+    ConfPair lo = port, hi = port;
+    auto dash = v.find('-');
+    lo.value = v.substr(0, dash);
+    out.first = static_cast<uint16_t>(parse_uint(loc, lo, 1, 65535));
+    if (dash != std::string::npos) {
+        hi.value = v.substr(dash + 1);
+        uint64_t last = parse_uint(loc, hi, 1, 65535);
+        if (last < out.first || last - out.first + 1 != count)
+            throw ParseError(loc + ": " + port.key + "=" + port.value + " gives " +
+                             std::to_string(last >= out.first ? last - out.first + 1 : 0) +
+                             " ports for " + std::to_string(count) + " nodes");
+        out.range = true;
+    }
+    return out;
+}
+
+// NodeAddr= or NodeHostname=: one per node of the line, or one for all of them.
+std::vector<Shared<std::string>> line_hosts(const std::string &loc, const ConfPair &key,
+                                            const std::vector<std::string> &names) {
+    std::vector<std::string> given = expand(loc, key, names.size());
+    // One host for every node of the line (several node daemons or an emulated cluster on
+    // one machine, each with its own Port): one block shared by the line.
+    if (given.size() == 1 && names.size() > 1)
+        return std::vector<Shared<std::string>>(names.size(),
+                                                Shared<std::string>(std::move(given.front())));
+    if (given.size() != names.size())
+        throw ParseError(loc + ": " + key.key + " names " + std::to_string(given.size()) +
+                         " hosts for " + std::to_string(names.size()) + " nodes");
+    return {given.begin(), given.end()};
+}
+
 } // namespace
 
 void ConfigBuilder::warn_unknown(const std::string &loc, const ConfPair &p) {
@@ -282,14 +324,10 @@ void ConfigBuilder::top_level(const std::string &loc, const ConfPair &p) {
     }
 }
 
-void ConfigBuilder::node_line(const std::string &loc, const std::vector<ConfPair> &pairs) {
-    const ConfPair &head = pairs[0];
-    bool is_default = iequals(trim(head.value), "default");
-    NodeConf n = node_default_;
-    NodeFlags flags = node_default_flags_;
-    const ConfPair *addr = nullptr;
-    const ConfPair *host = nullptr;
-    const ConfPair *port = nullptr;
+ConfigBuilder::NodeKeys ConfigBuilder::node_keys(const std::string &loc,
+                                                 const std::vector<ConfPair> &pairs,
+                                                 bool is_default, NodeConf &n, NodeFlags &flags) {
+    NodeKeys keys;
     for (std::size_t i = 1; i < pairs.size(); ++i) {
         const ConfPair &p = pairs[i];
         const std::string &k = p.lkey;
@@ -322,63 +360,22 @@ void ConfigBuilder::node_line(const std::string &loc, const std::vector<ConfPair
             n.state = to_upper(trim(p.value));
             if (n.state.empty()) bad_value(loc, p, "expected a node state");
         } else if (k == "port") {
-            port = &p;
+            keys.port = &p;
         } else if (k == "nodeaddr" || k == "nodehostname") {
             if (is_default)
                 throw ParseError(loc + ": " + p.key + " cannot be given with NodeName=DEFAULT");
-            (k == "nodeaddr" ? addr : host) = &p;
+            (k == "nodeaddr" ? keys.addr : keys.host) = &p;
         } else if (is_line_key(k)) {
             throw ParseError(loc + ": " + p.key + "= must begin its line");
         } else {
             warn_unknown(loc, p);
         }
     }
-    if (is_default) {
-        if (port != nullptr) n.port = parse_port(loc, *port);
-        node_default_ = n;
-        node_default_flags_ = flags;
-        return;
-    }
-    if (cfg_.nodes.size() >= opts_.max_nodes)
-        throw ParseError(loc + ": more than " + std::to_string(opts_.max_nodes) + " nodes");
-    std::vector<std::string> names = expand(loc, head, opts_.max_nodes - cfg_.nodes.size());
-    if (names.empty()) throw ParseError(loc + ": NodeName needs a name");
-    // Port=N for every node of the line, or a range with one port per node ("[20001-20100]"),
-    // for several node daemons on one host (emulated clusters, tests).
-    uint16_t first_port = 0;
-    bool port_range = false;
-    if (port != nullptr) {
-        std::string v = port->value;
-        if (v.size() > 2 && v.front() == '[' && v.back() == ']') v = v.substr(1, v.size() - 2);
-        ConfPair lo = *port, hi = *port;
-        auto dash = v.find('-');
-        lo.value = v.substr(0, dash);
-        first_port = static_cast<uint16_t>(parse_uint(loc, lo, 1, 65535));
-        if (dash != std::string::npos) {
-            hi.value = v.substr(dash + 1);
-            uint64_t last = parse_uint(loc, hi, 1, 65535);
-            if (last < first_port || last - first_port + 1 != names.size())
-                throw ParseError(loc + ": " + port->key + "=" + port->value + " gives " +
-                                 std::to_string(last >= first_port ? last - first_port + 1 : 0) +
-                                 " ports for " + std::to_string(names.size()) + " nodes");
-            port_range = true;
-        }
-    }
-    std::vector<Shared<std::string>> addrs, hosts;
-    for (auto [list, key] : {std::pair{&addrs, addr}, std::pair{&hosts, host}}) {
-        if (key == nullptr) continue;
-        std::vector<std::string> given = expand(loc, *key, names.size());
-        // One host for every node of the line (several node daemons or an emulated cluster on
-        // one machine, each with its own Port): one block shared by the line.
-        if (given.size() == 1 && names.size() > 1) {
-            list->assign(names.size(), Shared<std::string>(std::move(given.front())));
-            continue;
-        }
-        if (given.size() != names.size())
-            throw ParseError(loc + ": " + key->key + " names " + std::to_string(given.size()) +
-                             " hosts for " + std::to_string(names.size()) + " nodes");
-        list->assign(given.begin(), given.end());
-    }
+    return keys;
+}
+
+// A line without CPUs= has its topology's; one with CPUs= alone counts each CPU as a socket.
+void ConfigBuilder::node_cpus(const std::string &loc, NodeConf &n, const NodeFlags &flags) {
     if (!flags.cpus) {
         uint64_t cpus = 1;
         for (uint32_t f : {n.boards, n.sockets, n.cores_per_socket, n.threads_per_core}) {
@@ -391,6 +388,16 @@ void ConfigBuilder::node_line(const std::string &loc, const std::vector<ConfPair
     } else if (!flags.topology) {
         n.sockets = n.cpus; // CPUs alone: each CPU counts as a socket of one core, as Slurm does
     }
+}
+
+void ConfigBuilder::add_nodes(const std::string &loc, std::vector<std::string> &names, NodeConf n,
+                              const NodeFlags &flags, const NodeKeys &keys) {
+    LinePorts ports;
+    if (keys.port != nullptr) ports = line_ports(loc, *keys.port, names.size());
+    std::vector<Shared<std::string>> addrs, hosts;
+    if (keys.addr != nullptr) addrs = line_hosts(loc, *keys.addr, names);
+    if (keys.host != nullptr) hosts = line_hosts(loc, *keys.host, names);
+    node_cpus(loc, n, flags);
     // Room grows geometrically (a config may have a line per node); finish() trims the slack.
     if (std::size_t need = cfg_.nodes.size() + names.size(); need > cfg_.nodes.capacity())
         cfg_.nodes.reserve(std::max(need, cfg_.nodes.capacity() * 2));
@@ -403,8 +410,28 @@ void ConfigBuilder::node_line(const std::string &loc, const std::vector<ConfPair
         if (!hosts.empty() && hosts[i] != c.name) c.hostname = std::move(hosts[i]);
         if (!addrs.empty() && addrs[i].get() != (c.hostname.empty() ? c.name : c.hostname.get()))
             c.addr = std::move(addrs[i]);
-        if (port != nullptr) c.port = static_cast<uint16_t>(first_port + (port_range ? i : 0));
+        if (keys.port != nullptr)
+            c.port = static_cast<uint16_t>(ports.first + (ports.range ? i : 0));
     }
+}
+
+void ConfigBuilder::node_line(const std::string &loc, const std::vector<ConfPair> &pairs) {
+    const ConfPair &head = pairs[0];
+    bool is_default = iequals(trim(head.value), "default");
+    NodeConf n = node_default_;
+    NodeFlags flags = node_default_flags_;
+    NodeKeys keys = node_keys(loc, pairs, is_default, n, flags);
+    if (is_default) {
+        if (keys.port != nullptr) n.port = parse_port(loc, *keys.port);
+        node_default_ = n;
+        node_default_flags_ = flags;
+        return;
+    }
+    if (cfg_.nodes.size() >= opts_.max_nodes)
+        throw ParseError(loc + ": more than " + std::to_string(opts_.max_nodes) + " nodes");
+    std::vector<std::string> names = expand(loc, head, opts_.max_nodes - cfg_.nodes.size());
+    if (names.empty()) throw ParseError(loc + ": NodeName needs a name");
+    add_nodes(loc, names, n, flags, keys);
 }
 
 void ConfigBuilder::partition_line(const std::string &loc, const std::vector<ConfPair> &pairs) {

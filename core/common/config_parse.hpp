@@ -74,7 +74,17 @@ class ConfigBuilder {
     };
 
     void top_level(const std::string &loc, const ConfPair &p);
+    // The keys of a NodeName line that need its names (NodeAddr, NodeHostname, Port).
+    struct NodeKeys {
+        const ConfPair *addr = nullptr, *host = nullptr, *port = nullptr;
+    };
+
     void node_line(const std::string &loc, const std::vector<ConfPair> &pairs);
+    NodeKeys node_keys(const std::string &loc, const std::vector<ConfPair> &pairs, bool is_default,
+                       NodeConf &n, NodeFlags &flags);
+    void node_cpus(const std::string &loc, NodeConf &n, const NodeFlags &flags);
+    void add_nodes(const std::string &loc, std::vector<std::string> &names, NodeConf n,
+                   const NodeFlags &flags, const NodeKeys &keys);
     void partition_line(const std::string &loc, const std::vector<ConfPair> &pairs);
     void nodeset_line(const std::string &loc, const std::vector<ConfPair> &pairs);
     void downnodes_line(const std::string &loc, const std::vector<ConfPair> &pairs);

@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <limits>
+#include <optional>
 
 #include "common/error.hpp"
 
@@ -196,6 +197,123 @@ int64_t next_clock(int64_t now, int h, int m, int s) {
     return t;
 }
 
+// The seconds a unit of "now+N<unit>" stands for; 0 for none.
+int64_t unit_seconds(std::string_view unit) {
+    auto is = [&](std::initializer_list<std::string_view> names) {
+        for (auto nm : names)
+            if (unit == nm) return true;
+        return false;
+    };
+    if (is({"", "s", "sec", "secs", "second", "seconds"})) return 1;
+    if (is({"m", "min", "mins", "minute", "minutes"})) return 60;
+    if (is({"h", "hr", "hrs", "hour", "hours"})) return 3600;
+    if (is({"d", "day", "days"})) return 86400;
+    if (is({"w", "week", "weeks"})) return 7 * 86400;
+    return 0;
+}
+
+// What follows "now": nothing, or +N[unit] / -N[unit]; nullopt when malformed.
+std::optional<int64_t> relative_time(std::string_view after_now, int64_t now) {
+    std::string rest;
+    for (char c : after_now)
+        if (!is_space(c)) rest.push_back(c);
+    if (rest.empty()) return now;
+    if (rest[0] != '+' && rest[0] != '-') return std::nullopt;
+    std::string_view r = std::string_view(rest).substr(1);
+    std::size_t k = 0;
+    while (k < r.size() && is_digit(r[k])) ++k;
+    uint64_t n = 0;
+    if (!parse_digits(r.substr(0, k), n, 12)) return std::nullopt;
+    int64_t mult = unit_seconds(r.substr(k));
+    if (mult == 0) return std::nullopt;
+    int64_t delta = static_cast<int64_t>(n) * mult; // n < 10^12, mult < 10^6: no overflow
+    return rest[0] == '+' ? now + delta : now - delta;
+}
+
+// today, tomorrow, midnight, noon, fika, teatime; nullopt for other words.
+std::optional<int64_t> named_time(std::string_view v, int64_t now) {
+    if (v == "today" || v == "tomorrow" || v == "midnight") {
+        std::tm tm = local_tm(now);
+        tm.tm_hour = tm.tm_min = tm.tm_sec = 0;
+        if (v != "today") tm.tm_mday += 1;
+        return make_local(tm);
+    }
+    if (v == "noon") return next_clock(now, 12, 0, 0);
+    if (v == "fika") return next_clock(now, 15, 0, 0);
+    if (v == "teatime") return next_clock(now, 16, 0, 0);
+    return std::nullopt;
+}
+
+struct Date {
+    int year = -1, month = 0, day = 0;
+    bool year_given = true;
+};
+
+// YYYY-MM-DD at the start of v, which loses it; false when malformed.
+bool iso_date(std::string_view &v, Date &d) {
+    uint64_t y, mo, dd;
+    if (!parse_digits(v.substr(0, 4), y) || v[7] != '-' || !parse_digits(v.substr(5, 2), mo) ||
+        !parse_digits(v.substr(8, 2), dd))
+        return false;
+    d.year = static_cast<int>(y);
+    d.month = static_cast<int>(mo);
+    d.day = static_cast<int>(dd);
+    v.remove_prefix(10);
+    return true;
+}
+
+// MM/DD[/YY[YY]] at the start of v, which loses it (this year when none is given); false when
+// malformed.
+bool slash_date(std::string_view &v, int64_t now, Date &d) {
+    std::size_t end = v.find_first_of("t -");
+    std::string_view date = v.substr(0, end);
+    v.remove_prefix(end == std::string_view::npos ? v.size() : end);
+    uint64_t parts[3];
+    std::size_t n = 0;
+    std::string tmp(date);
+    for (char &c : tmp)
+        if (c == '/') c = ':';
+    if (!parse_colon_parts(tmp, parts, n, 3) || n < 2) return false;
+    d.month = static_cast<int>(parts[0]);
+    d.day = static_cast<int>(parts[1]);
+    if (n == 3) {
+        std::size_t ylen = tmp.size() - tmp.rfind(':') - 1;
+        if (ylen == 2)
+            d.year = 2000 + static_cast<int>(parts[2]);
+        else if (ylen == 4)
+            d.year = static_cast<int>(parts[2]);
+        else
+            return false;
+    } else {
+        d.year_given = false;
+        d.year = local_tm(now).tm_year + 1900;
+    }
+    return true;
+}
+
+// The date at h:m:sec local time; nullopt when it is no date.
+std::optional<int64_t> date_time(const Date &d, int h, int m, int sec, int64_t now) {
+    if (d.year < 1970 || d.year > 9999 || d.month < 1 || d.month > 12 || d.day < 1 ||
+        d.day > days_in_month(d.year, d.month))
+        return std::nullopt;
+    std::tm tm{};
+    tm.tm_year = d.year - 1900;
+    tm.tm_mon = d.month - 1;
+    tm.tm_mday = d.day;
+    tm.tm_hour = h;
+    tm.tm_min = m;
+    tm.tm_sec = sec;
+    if (!d.year_given) {
+        // A month and day without a year that has already gone by this year means next year.
+        std::tm today = local_tm(now);
+        if (d.month - 1 < today.tm_mon || (d.month - 1 == today.tm_mon && d.day < today.tm_mday)) {
+            tm.tm_year += 1;
+            if (d.day > days_in_month(d.year + 1, d.month)) return std::nullopt;
+        }
+    }
+    return make_local(tm);
+}
+
 } // namespace
 
 int64_t parse_timestamp(std::string_view text, int64_t now) {
@@ -209,114 +327,28 @@ int64_t parse_timestamp(std::string_view text, int64_t now) {
     };
     std::string_view v = s;
     if (v.starts_with("now")) {
-        std::string rest;
-        for (char c : v.substr(3))
-            if (!is_space(c)) rest.push_back(c);
-        if (rest.empty()) return now;
-        if (rest[0] != '+' && rest[0] != '-') throw bad();
-        std::string_view r = std::string_view(rest).substr(1);
-        std::size_t k = 0;
-        while (k < r.size() && is_digit(r[k])) ++k;
-        uint64_t n = 0;
-        if (!parse_digits(r.substr(0, k), n, 12)) throw bad();
-        std::string_view unit = r.substr(k);
-        int64_t mult;
-        auto is = [&](std::initializer_list<std::string_view> names) {
-            for (auto nm : names)
-                if (unit == nm) return true;
-            return false;
-        };
-        if (is({"", "s", "sec", "secs", "second", "seconds"}))
-            mult = 1;
-        else if (is({"m", "min", "mins", "minute", "minutes"}))
-            mult = 60;
-        else if (is({"h", "hr", "hrs", "hour", "hours"}))
-            mult = 3600;
-        else if (is({"d", "day", "days"}))
-            mult = 86400;
-        else if (is({"w", "week", "weeks"}))
-            mult = 7 * 86400;
-        else
-            throw bad();
-        int64_t delta = static_cast<int64_t>(n) * mult; // n < 10^12, mult < 10^6: no overflow
-        return rest[0] == '+' ? now + delta : now - delta;
+        if (auto t = relative_time(v.substr(3), now)) return *t;
+        throw bad();
     }
-    if (v == "today" || v == "tomorrow" || v == "midnight") {
-        std::tm tm = local_tm(now);
-        tm.tm_hour = tm.tm_min = tm.tm_sec = 0;
-        if (v != "today") tm.tm_mday += 1;
-        return make_local(tm);
-    }
-    if (v == "noon") return next_clock(now, 12, 0, 0);
-    if (v == "fika") return next_clock(now, 15, 0, 0);
-    if (v == "teatime") return next_clock(now, 16, 0, 0);
+    if (auto t = named_time(v, now)) return *t;
 
     int h = 0, m = 0, sec = 0;
     // A date, then optionally 'T', ' ' or '-' and a clock time.
-    int year = -1, month = 0, day = 0;
-    std::string_view clock;
-    bool year_given = true;
+    Date d;
     if (v.size() >= 10 && is_digit(v[0]) && v[4] == '-') { // YYYY-MM-DD
-        uint64_t y, mo, d;
-        if (!parse_digits(v.substr(0, 4), y) || v[7] != '-' || !parse_digits(v.substr(5, 2), mo) ||
-            !parse_digits(v.substr(8, 2), d))
-            throw bad();
-        year = static_cast<int>(y);
-        month = static_cast<int>(mo);
-        day = static_cast<int>(d);
-        v.remove_prefix(10);
+        if (!iso_date(v, d)) throw bad();
     } else if (v.find('/') != std::string_view::npos) { // MM/DD[/YY[YY]]
-        std::size_t end = v.find_first_of("t -");
-        std::string_view date = v.substr(0, end);
-        v.remove_prefix(end == std::string_view::npos ? v.size() : end);
-        uint64_t parts[3];
-        std::size_t n = 0;
-        std::string tmp(date);
-        for (char &c : tmp)
-            if (c == '/') c = ':';
-        if (!parse_colon_parts(tmp, parts, n, 3) || n < 2) throw bad();
-        month = static_cast<int>(parts[0]);
-        day = static_cast<int>(parts[1]);
-        if (n == 3) {
-            std::size_t ylen = tmp.size() - tmp.rfind(':') - 1;
-            if (ylen == 2)
-                year = 2000 + static_cast<int>(parts[2]);
-            else if (ylen == 4)
-                year = static_cast<int>(parts[2]);
-            else
-                throw bad();
-        } else {
-            year_given = false;
-            year = local_tm(now).tm_year + 1900;
-        }
+        if (!slash_date(v, now, d)) throw bad();
     } else {
         if (!parse_clock(v, h, m, sec)) throw bad();
         return next_clock(now, h, m, sec);
     }
     if (!v.empty()) {
         if (v[0] != 't' && v[0] != ' ' && v[0] != '-') throw bad();
-        clock = trim(v.substr(1));
-        if (!parse_clock(clock, h, m, sec)) throw bad();
+        if (!parse_clock(trim(v.substr(1)), h, m, sec)) throw bad();
     }
-    if (year < 1970 || year > 9999 || month < 1 || month > 12 || day < 1 ||
-        day > days_in_month(year, month))
-        throw bad();
-    std::tm tm{};
-    tm.tm_year = year - 1900;
-    tm.tm_mon = month - 1;
-    tm.tm_mday = day;
-    tm.tm_hour = h;
-    tm.tm_min = m;
-    tm.tm_sec = sec;
-    if (!year_given) {
-        // A month and day without a year that has already gone by this year means next year.
-        std::tm today = local_tm(now);
-        if (month - 1 < today.tm_mon || (month - 1 == today.tm_mon && day < today.tm_mday)) {
-            tm.tm_year += 1;
-            if (day > days_in_month(year + 1, month)) throw bad();
-        }
-    }
-    return make_local(tm);
+    if (auto t = date_time(d, h, m, sec, now)) return *t;
+    throw bad();
 }
 
 uint64_t parse_size_mb(std::string_view text) {

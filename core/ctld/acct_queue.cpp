@@ -184,7 +184,8 @@ void AcctQueue::answer_query(const AcctQuery &q,
         dq.start_after = q.start_after;
         dq.end_before = q.end_before;
         dq.duplicates = q.duplicates;
-        AcctResponseBuilder rows;
+        AcctFilterArgs filters(q.filters, dq);
+        AcctFilteredRows rows(dq);
         Status s = acct_.job_query(
             dq, !q.jobs_only, [&rows](const drover_acct_job &j) { rows.job(j); },
             [&rows](const drover_acct_step &st) { rows.step(st); });

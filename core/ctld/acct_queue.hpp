@@ -17,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "ctld/acct_query.hpp"
 #include "ctld/acct_records.hpp"
 #include "ctld/assoc_db.hpp"
 #include "ctld/ctld_stats.hpp"
@@ -35,6 +36,7 @@ struct AcctQuery {
     int64_t start_after = 0, end_before = 0;
     bool duplicates = false;
     bool jobs_only = false; // no steps (sacct -X)
+    AcctFilters filters;
 };
 
 // sacctmgr show event: drover_acct_event_query's members (empty: no filter).

@@ -8,6 +8,7 @@
 #include "common/config.hpp"
 #include "common/hostlist.hpp"
 #include "ctld/acct_admin.hpp"
+#include "ctld/acct_query.hpp"
 #include "ctld/acct_queue.hpp"
 #include "ctld/ctld_stats.hpp"
 #include "ctld/handover.hpp"
@@ -108,6 +109,7 @@ void acct_query(Ctx &ctx, const Req &q, const Resp &r) {
     query.end_before = a->end_before();
     query.duplicates = a->duplicates();
     query.jobs_only = a->jobs_only();
+    query.filters = acct_filters_from(*a);
     if (uint32_t only = Viewer(ctx, q->peer.uid).acct_records_user(); only != DROVER_NO_VAL)
         query.uid = only;
     ctx.acct.query(std::move(query), [r](std::vector<uint8_t> msg) { r->reply(msg); });

@@ -106,7 +106,7 @@ bool matches(const drover_acct_query &q, const drover_acct_job &j) {
     if (q.user_id != DROVER_NO_VAL && j.user_id != q.user_id) return false;
     if (q.start_after != 0 && j.end_time != 0 && j.end_time < q.start_after) return false;
     if (q.end_before != 0 && j.submit_time > q.end_before) return false;
-    return true;
+    return drover_acct_filters_match(&q, &j) != 0; // sacct's filters (ABI 1.5)
 }
 
 // Stores one record under key in its own write transaction, after moving job's ended run aside

@@ -95,13 +95,20 @@ constexpr const char *kUpsert =
 
 // $1 cluster; $2 job ids (NULL: any); $3 user (NULL: any); $4 start_after (0: any): drop jobs
 // that ended before it; $5 end_before (0: any): drop jobs submitted after it. As accounting/lmdb.
+// sacct's filters (ABI 1.5; NULL: any): $6 users, $7 base states, $8 accounts, $9 partitions,
+// $10 job names.
 #define DROVER_PG_WHERE                                                                            \
     " WHERE cluster = $1"                                                                          \
     " AND ($2::bigint[] IS NULL OR job_id = ANY($2::bigint[]) OR array_job_id = "                  \
     "ANY($2::bigint[]))"                                                                           \
     " AND ($3::bigint IS NULL OR user_id = $3::bigint)"                                            \
     " AND ($4::bigint = 0 OR end_time = 0 OR end_time >= $4::bigint)"                              \
-    " AND ($5::bigint = 0 OR submit_time <= $5::bigint)"
+    " AND ($5::bigint = 0 OR submit_time <= $5::bigint)"                                           \
+    " AND ($6::bigint[] IS NULL OR user_id = ANY($6::bigint[]))"                                   \
+    " AND ($7::bigint[] IS NULL OR (state & 255) = ANY($7::bigint[]))"                             \
+    " AND ($8::text[] IS NULL OR account = ANY($8::text[]))"                                       \
+    " AND ($9::text[] IS NULL OR partition = ANY($9::text[]))"                                     \
+    " AND ($10::text[] IS NULL OR name = ANY($10::text[]))"
 #define DROVER_PG_JOB_FILTER " FROM jobs" DROVER_PG_WHERE
 constexpr const char *kSelect = "SELECT " DROVER_PG_COLUMNS DROVER_PG_JOB_FILTER " ORDER BY job_id";
 
@@ -424,20 +431,39 @@ int stream(PGconn *c, const std::vector<const char *> &params, const Sink &sink,
     return DROVER_OK;
 }
 
+// A bigint[] literal of numbers, as a parameter; empty for none.
+std::string number_array_param(const uint32_t *items, uint32_t count) {
+    if (count == 0 || !items) return "";
+    std::string out = "{";
+    for (uint32_t i = 0; i < count; ++i) out += (i ? "," : "") + std::to_string(items[i]);
+    return out + "}";
+}
+
+// The text the query's parameters point into: NULL for a filter not given.
+struct QueryParams {
+    std::string ids, user, after, before, users, states, accounts, partitions, names;
+
+    explicit QueryParams(const drover_acct_query &q)
+        : ids(number_array_param(q.job_ids, q.job_id_count)), after(std::to_string(q.start_after)),
+          before(std::to_string(q.end_before)),
+          users(number_array_param(q.user_ids, q.user_id_count)),
+          states(number_array_param(q.states, q.state_count)) {
+        if (q.user_id != DROVER_NO_VAL) user = std::to_string(q.user_id);
+        if (q.account_count) accounts = text_array_param(q.accounts, q.account_count);
+        if (q.partition_count) partitions = text_array_param(q.partitions, q.partition_count);
+        if (q.name_count) names = text_array_param(q.names, q.name_count);
+    }
+    std::vector<const char *> get(const std::string &cluster) const {
+        auto opt = [](const std::string &v) { return v.empty() ? nullptr : v.c_str(); };
+        return {cluster.c_str(), opt(ids),    opt(user),     after.c_str(),   before.c_str(),
+                opt(users),      opt(states), opt(accounts), opt(partitions), opt(names)};
+    }
+};
+
 int query(State &s, const drover_acct_query *query, const Sink &sink, drover_error *err) {
     const drover_acct_query q = read_query(query);
-    std::string ids, user;
-    const std::string after = std::to_string(q.start_after), before = std::to_string(q.end_before);
-    if (q.job_id_count > 0 && q.job_ids) { // a bigint[] literal of numbers, as a parameter
-        ids = "{";
-        for (uint32_t i = 0; i < q.job_id_count; ++i)
-            ids += (i ? "," : "") + std::to_string(q.job_ids[i]);
-        ids += "}";
-    }
-    if (q.user_id != DROVER_NO_VAL) user = std::to_string(q.user_id);
-    const std::vector<const char *> params = {
-        s.cfg.cluster.c_str(), ids.empty() ? nullptr : ids.c_str(),
-        user.empty() ? nullptr : user.c_str(), after.c_str(), before.c_str()};
+    const QueryParams text(q);
+    const std::vector<const char *> params = text.get(s.cfg.cluster);
 
     std::lock_guard lock(s.mu);
     for (int attempt = 0;; ++attempt) {

@@ -40,117 +40,116 @@ struct ConstraintParser {
     }
 };
 
+// The recursive descent over the text: | binds loosest, then & (or ','), then (..), [..] and
+// feature names with an optional *count.
+struct Constraint::Reader {
+    ConstraintParser &p;
+    Expr parse_or() {
+        if (++p.depth > 64) p.fail("nested too deeply");
+        Expr first = parse_and();
+        if (!p.eat('|')) {
+            --p.depth;
+            return first;
+        }
+        Expr e;
+        e.kind = Expr::Or;
+        e.kids.push_back(std::move(first));
+        do e.kids.push_back(parse_and());
+        while (p.eat('|'));
+        --p.depth;
+        return e;
+    }
+    Expr parse_and() {
+        Expr first = parse_unary();
+        if (!p.eat('&') && !p.eat(',')) return first;
+        Expr e;
+        e.kind = Expr::And;
+        e.kids.push_back(std::move(first));
+        do e.kids.push_back(parse_unary());
+        while (p.eat('&') || p.eat(','));
+        return e;
+    }
+    Expr parse_unary() {
+        if (p.eat('(')) {
+            Expr e = parse_or();
+            if (!p.eat(')')) p.fail("')' expected at position " + std::to_string(p.i + 1));
+            return e;
+        }
+        if (p.eat('[')) {
+            Expr e = parse_or();
+            if (!p.eat(']')) p.fail("']' expected at position " + std::to_string(p.i + 1));
+            if (e.kind == Expr::Or) e.kind = Expr::Match;
+            return e;
+        }
+        p.skip();
+        size_t start = p.i;
+        while (p.i < p.s.size() && feature_char(p.s[p.i])) ++p.i;
+        if (p.i == start)
+            p.fail(p.i < p.s.size() ? "unexpected '" + std::string(1, p.s[p.i]) + "' at position " +
+                                          std::to_string(p.i + 1)
+                                    : "a feature name expected at the end");
+        Expr e;
+        e.kind = Expr::Feature;
+        e.name = std::string(p.s.substr(start, p.i - start));
+        if (p.eat('*')) {
+            p.skip();
+            size_t ds = p.i;
+            uint64_t n = 0;
+            while (p.i < p.s.size() && std::isdigit(static_cast<unsigned char>(p.s[p.i])) &&
+                   p.i - ds < 9)
+                n = n * 10 + static_cast<uint64_t>(p.s[p.i++] - '0');
+            if (p.i == ds || n == 0) p.fail("a count of 1 or more expected after '*'");
+            e.count = static_cast<uint32_t>(n);
+        }
+        return e;
+    }
+};
+
+// Checks where counts and [a|b] may stand, and collects counts and names.
+struct Constraint::Checker {
+    Constraint &c;
+    ConstraintParser &p;
+    int matches = 0;
+    void operator()(const Expr &e, bool and_path, bool in_match) {
+        switch (e.kind) {
+        case Expr::Feature:
+            if (e.count) {
+                if (!and_path || in_match)
+                    p.fail("a node count (" + e.name + "*" + std::to_string(e.count) +
+                           ") is allowed only in an & list");
+                c.counts_.emplace_back(e.name, e.count);
+            }
+            if (std::find(c.names_.begin(), c.names_.end(), e.name) == c.names_.end())
+                c.names_.push_back(e.name);
+            break;
+        case Expr::And:
+            for (const Expr &k : e.kids) (*this)(k, and_path, in_match);
+            break;
+        case Expr::Or:
+            for (const Expr &k : e.kids) (*this)(k, false, in_match);
+            break;
+        case Expr::Match:
+            if (!and_path || in_match || ++matches > 1)
+                p.fail("one [a|b] group is allowed, and not inside | or another [..|..]");
+            for (const Expr &k : e.kids) (*this)(k, false, true);
+            break;
+        case Expr::None:
+            break;
+        }
+    }
+};
+
 Constraint Constraint::parse(std::string_view text) {
     Constraint c;
     ConstraintParser p{text};
     p.skip();
     if (p.i >= text.size()) return c;
-
-    // Local recursive lambdas over the private Expr type.
-    struct Rd {
-        ConstraintParser &p;
-        Expr parse_or() {
-            if (++p.depth > 64) p.fail("nested too deeply");
-            Expr first = parse_and();
-            if (!p.eat('|')) {
-                --p.depth;
-                return first;
-            }
-            Expr e;
-            e.kind = Expr::Or;
-            e.kids.push_back(std::move(first));
-            do e.kids.push_back(parse_and());
-            while (p.eat('|'));
-            --p.depth;
-            return e;
-        }
-        Expr parse_and() {
-            Expr first = parse_unary();
-            if (!p.eat('&') && !p.eat(',')) return first;
-            Expr e;
-            e.kind = Expr::And;
-            e.kids.push_back(std::move(first));
-            do e.kids.push_back(parse_unary());
-            while (p.eat('&') || p.eat(','));
-            return e;
-        }
-        Expr parse_unary() {
-            if (p.eat('(')) {
-                Expr e = parse_or();
-                if (!p.eat(')')) p.fail("')' expected at position " + std::to_string(p.i + 1));
-                return e;
-            }
-            if (p.eat('[')) {
-                Expr e = parse_or();
-                if (!p.eat(']')) p.fail("']' expected at position " + std::to_string(p.i + 1));
-                if (e.kind == Expr::Or) e.kind = Expr::Match;
-                return e;
-            }
-            p.skip();
-            size_t start = p.i;
-            while (p.i < p.s.size() && feature_char(p.s[p.i])) ++p.i;
-            if (p.i == start)
-                p.fail(p.i < p.s.size() ? "unexpected '" + std::string(1, p.s[p.i]) +
-                                              "' at position " + std::to_string(p.i + 1)
-                                        : "a feature name expected at the end");
-            Expr e;
-            e.kind = Expr::Feature;
-            e.name = std::string(p.s.substr(start, p.i - start));
-            if (p.eat('*')) {
-                p.skip();
-                size_t ds = p.i;
-                uint64_t n = 0;
-                while (p.i < p.s.size() && std::isdigit(static_cast<unsigned char>(p.s[p.i])) &&
-                       p.i - ds < 9)
-                    n = n * 10 + static_cast<uint64_t>(p.s[p.i++] - '0');
-                if (p.i == ds || n == 0) p.fail("a count of 1 or more expected after '*'");
-                e.count = static_cast<uint32_t>(n);
-            }
-            return e;
-        }
-    } rd{p};
-
-    c.root_ = rd.parse_or();
+    c.root_ = Reader{p}.parse_or();
     p.skip();
     if (p.i < text.size())
         p.fail("unexpected '" + std::string(1, text[p.i]) + "' at position " +
                std::to_string(p.i + 1));
-
-    // Checks where counts and [a|b] may stand, and collects counts and names.
-    int matches = 0;
-    struct Walk {
-        Constraint &c;
-        ConstraintParser &p;
-        int &matches;
-        void operator()(const Expr &e, bool and_path, bool in_match) {
-            switch (e.kind) {
-            case Expr::Feature:
-                if (e.count) {
-                    if (!and_path || in_match)
-                        p.fail("a node count (" + e.name + "*" + std::to_string(e.count) +
-                               ") is allowed only in an & list");
-                    c.counts_.emplace_back(e.name, e.count);
-                }
-                if (std::find(c.names_.begin(), c.names_.end(), e.name) == c.names_.end())
-                    c.names_.push_back(e.name);
-                break;
-            case Expr::And:
-                for (const Expr &k : e.kids) (*this)(k, and_path, in_match);
-                break;
-            case Expr::Or:
-                for (const Expr &k : e.kids) (*this)(k, false, in_match);
-                break;
-            case Expr::Match:
-                if (!and_path || in_match || ++matches > 1)
-                    p.fail("one [a|b] group is allowed, and not inside | or another [..|..]");
-                for (const Expr &k : e.kids) (*this)(k, false, true);
-                break;
-            case Expr::None:
-                break;
-            }
-        }
-    } walk{c, p, matches};
-    walk(c.root_, true, false);
+    Checker{c, p}(c.root_, true, false);
     return c;
 }
 

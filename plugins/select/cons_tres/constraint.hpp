@@ -38,6 +38,8 @@ class Constraint {
         uint32_t count = 0;
         std::vector<Expr> kids;
     };
+    struct Reader;  // reads the text into an Expr (constraint.cpp)
+    struct Checker; // checks where counts and [a|b] stand, collects counts and names
     static bool eval(const Expr &e, const std::vector<std::string> &f, size_t v);
     static const Expr *find_match(const Expr &e);
 

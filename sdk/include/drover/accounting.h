@@ -6,6 +6,8 @@
 #ifndef DROVER_ACCOUNTING_H
 #define DROVER_ACCOUNTING_H
 
+#include <string.h>
+
 #include <drover/views.h>
 
 #ifdef __cplusplus
@@ -85,7 +87,57 @@ typedef struct drover_acct_query {
     int64_t end_before;  /* jobs that started or were submitted before */
     /* ABI 1.3 */
     uint32_t duplicates; /* non-zero: also the earlier runs of requeued jobs (sacct -D) */
+    /* ABI 1.5: sacct's filters. A job matches when every non-empty list holds its value (names
+     * compare exactly; states are base states, the job's state & DROVER_ACCT_STATE_BASE). A store
+     * that finds these members applies them; the core checks every job a store emits again, so
+     * a store built before 1.5 answers the same. */
+    const uint32_t *user_ids; /* any of these users (and user_id when set) */
+    uint32_t user_id_count;
+    uint32_t state_count;
+    const uint32_t *states;
+    const drover_str *accounts;
+    uint32_t account_count;
+    uint32_t partition_count;
+    const drover_str *partitions;
+    const drover_str *names; /* job names */
+    uint32_t name_count;
 } drover_acct_query;
+
+/* ABI 1.5: the base state in a job's state (the rest are flags). */
+#define DROVER_ACCT_STATE_BASE 0xffu
+
+/* ABI 1.5: whether job passes the filters of query that ABI 1.5 appended (accounts, partitions,
+ * names, states, user_ids), for a store that reads its records before filtering; the others
+ * (job ids, times, user_id) are the store's own. */
+static inline int drover_acct_str_in(const drover_str *list, uint32_t count, drover_str v) {
+    for (uint32_t i = 0; i < count; ++i)
+        if (list[i].len == v.len && (v.len == 0 || memcmp(list[i].ptr, v.ptr, v.len) == 0))
+            return 1;
+    return 0;
+}
+
+static inline int drover_acct_u32_in(const uint32_t *list, uint32_t count, uint32_t v) {
+    for (uint32_t i = 0; i < count; ++i)
+        if (list[i] == v) return 1;
+    return 0;
+}
+
+static inline int drover_acct_filters_match(const drover_acct_query *q,
+                                            const drover_acct_job *job) {
+    if (!DROVER_HAS(drover_acct_query, q, name_count)) return 1;
+    if (q->user_id_count && !drover_acct_u32_in(q->user_ids, q->user_id_count, job->user_id))
+        return 0;
+    if (q->state_count &&
+        !drover_acct_u32_in(q->states, q->state_count, job->state & DROVER_ACCT_STATE_BASE))
+        return 0;
+    if (q->account_count && !drover_acct_str_in(q->accounts, q->account_count, job->account))
+        return 0;
+    if (q->partition_count &&
+        !drover_acct_str_in(q->partitions, q->partition_count, job->partition))
+        return 0;
+    if (q->name_count && !drover_acct_str_in(q->names, q->name_count, job->name)) return 0;
+    return 1;
+}
 
 /* Called once per matching job; returns 0 to go on, non-zero to stop. */
 typedef int (*drover_acct_emit_fn)(void *arg, const drover_acct_job *job);

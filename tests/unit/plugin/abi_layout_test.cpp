@@ -295,6 +295,19 @@ AT(drover_sched_stats, queue_length_sum, 96);
 AT(drover_sched_stats, table_size_sum, 104);
 SIZE(drover_sched_stats, 112);
 
+// ABI 1.5: sacct's filters in the accounting query, after the 1.3 member's padding.
+AT(drover_acct_query, user_ids, 48);
+AT(drover_acct_query, user_id_count, 56);
+AT(drover_acct_query, state_count, 60);
+AT(drover_acct_query, states, 64);
+AT(drover_acct_query, accounts, 72);
+AT(drover_acct_query, account_count, 80);
+AT(drover_acct_query, partition_count, 84);
+AT(drover_acct_query, partitions, 88);
+AT(drover_acct_query, names, 96);
+AT(drover_acct_query, name_count, 104);
+SIZE(drover_acct_query, 112);
+
 // The constants are part of the ABI too.
 static_assert(DROVER_OK == 0 && DROVER_EINVAL == -22 && DROVER_EBUSY == -16 &&
               DROVER_ENOSPC == -28 && DROVER_EPERM == -1 && DROVER_ENOENT == -2 &&

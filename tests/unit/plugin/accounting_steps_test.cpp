@@ -199,6 +199,41 @@ TEST_P(AccountingSteps, AStepEventReplacesTheStepsRecordWhole) {
     EXPECT_EQ(seen.steps[2].end_time, 0);
 }
 
+// sacct's filters (ABI 1.5) are the store's: a job they refuse is not emitted, nor its steps.
+TEST_P(AccountingSteps, SacctsFiltersApplyInTheStore) {
+    history();
+    auto q = any();
+    const uint32_t other_user[] = {1001, 999};
+    q.user_ids = other_user;
+    q.user_id_count = 2;
+    EXPECT_EQ(query(q).order, (Order{"job 3", "step 3.0"}));
+
+    q = any();
+    const uint32_t running[] = {DROVER_JOB_RUNNING};
+    q.states = running;
+    q.state_count = 1;
+    EXPECT_EQ(query(q).order, (Order{"job 2"}));
+
+    q = any();
+    const std::string nope = "nope", other = "elsewhere"; // str() borrows: they must outlive q
+    const drover_str names[] = {str(nope), str(name_)};
+    q.names = names;
+    q.name_count = 2;
+    EXPECT_EQ(query(q, false).order, (Order{"job 1", "job 2", "job 3"}));
+    q.name_count = 1;
+    EXPECT_TRUE(query(q).order.empty());
+
+    q = any();
+    const drover_str elsewhere[] = {str(other)};
+    q.accounts = elsewhere;
+    q.account_count = 1;
+    EXPECT_TRUE(query(q).order.empty());
+    q = any();
+    q.partitions = elsewhere;
+    q.partition_count = 1;
+    EXPECT_TRUE(query(q).order.empty());
+}
+
 TEST_P(AccountingSteps, FiltersApplyToTheJobAndItsSteps) {
     history();
     auto q = any();
