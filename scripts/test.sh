@@ -5,6 +5,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
-scripts/build.sh
+scripts/build.sh -DDROVER_WERROR=ON
 cd build
 ctest --output-on-failure --timeout 600 -j "${DROVER_TEST_JOBS:-2}" "$@"
