@@ -6,9 +6,10 @@
 // The structured bindings below must name every member of their struct, so adding a member to
 // Job, JobExtra, ArrayInfo, ArrayMeta or Job::NodeAlloc breaks the build here ("N names provided
 // for structured binding ... decomposes into M elements") until it is listed. Listing it means:
-//   1. store it in write_job_info and read it back in read_job_info (a new JobInfo field at the
-//      end of the table in proto/job.fbs), or derive it from stored fields in
-//      derive_job_fields (job_record.cpp);
+//   1. give it its line in JobCodec (job_codec.hpp) with a new JobInfo field at the end of the
+//      table in proto/job.fbs (and the JobDesc, accounting and view fields it goes to), or, when
+//      it is not copied as it is, store it by hand in job_record.cpp's write_special and
+//      read_special, or derive it from stored fields in derive_job_fields;
 //   2. give it a value other than its default in tests/unit/ctld/job_record_test.cpp's sample
 //      jobs (the test fails for a member that no sample sets, and names it).
 // The test then encodes the samples, decodes them and compares every member listed here.
