@@ -11,6 +11,7 @@ void set_allocation(proto::JobDescT &d, const Request &r) {
     d.partition = r.partition;
     d.account = r.account;
     d.comment = r.comment;
+    d.qos = r.qos;
     d.gres = r.gres;
     d.constraint = r.constraint;
     d.req_nodes = r.req_nodes;

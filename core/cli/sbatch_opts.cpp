@@ -35,6 +35,7 @@ enum Id : int {
     kWrap,
     kParsable,
     kComment,
+    kQos,
     kExclusive,
     kOpenMode,
     kQuiet,
@@ -90,6 +91,7 @@ constexpr OptSpec kMain[] = {
     {kWrap, 0, "wrap", Arg::required},
     {kParsable, 0, "parsable", Arg::none},
     {kComment, 0, "comment", Arg::required},
+    {kQos, 'q', "qos", Arg::required},
     {kExclusive, 0, "exclusive", Arg::optional},
     {kOpenMode, 0, "open-mode", Arg::required},
     {kQuiet, 'Q', "quiet", Arg::none},
@@ -131,7 +133,6 @@ struct Ignored {
 };
 
 constexpr Ignored kIgnored[] = {
-    {'q', "qos", Arg::required, false},
     {0, "mail-type", Arg::required, false},
     {0, "mail-user", Arg::required, false},
     {0, "get-user-env", Arg::optional, false},
@@ -327,6 +328,9 @@ void apply(Pending &p, const ParsedOpt &o, const SbatchContext &ctx, MemSeen &se
         break;
     case kComment:
         r.comment = v;
+        break;
+    case kQos:
+        r.qos = v;
         break;
     case kChdir:
         if (v.empty()) throw ParseError("invalid working directory ''");
@@ -534,6 +538,7 @@ constexpr EnvOption kEnvOptions[] = {
     {"SBATCH_ACCOUNT", kAccount},
     {"SBATCH_JOB_NAME", kJobName},
     {"SBATCH_PARTITION", kPartition},
+    {"SBATCH_QOS", kQos},
     {"SBATCH_TIMELIMIT", kTime},
     {"SBATCH_EXPORT", kExport},
     {"SBATCH_WAIT", kWait},

@@ -258,6 +258,9 @@ SrunRequest parse_srun(std::span<const std::string> args,
         case kComment:
             r.comment = v;
             break;
+        case kQos:
+            r.qos = v;
+            break;
         case kConstraint:
             r.constraint = v;
             break;
@@ -294,7 +297,6 @@ SrunRequest parse_srun(std::span<const std::string> args,
             r.no_shell = true;
             break;
         case kCpuFreq:
-        case kQos:
             r.warnings.push_back(o.spelled + " is not supported by Drover and was ignored");
             break;
         }

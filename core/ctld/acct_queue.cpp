@@ -114,6 +114,7 @@ bool AcctQueue::deliver(int event, const AcctRecord &r, std::string *why) {
     j.array_job_id = r.array_job_id;
     j.array_task_id = r.array_task_id;
     j.comment = plugin::cstr(r.comment);
+    j.qos = plugin::cstr(r.qos);
     drover_error err{};
     if (acct_.ops.job_event(acct_.state, event, &j, &err) == DROVER_OK) return true;
     *why = "job " + std::to_string(r.job_id) + ": " +

@@ -94,6 +94,7 @@ using JobCodec = Table<
     Field<&J::kill_on_invalid_dep, &JobInfoT::kill_on_invalid_dep>,
     Field<&J::state_flags,         &JobInfoT::state_flags>,
     Field<&J::array_job_id,        &JobInfoT::array_job_id>,
+    Field<&J::qos,                 &JobInfoT::qos,                &JobDescT::qos,               &A::qos,             &V::qos>,
     Field<&J::array_task_id,       &JobInfoT::array_task_id,      nullptr,                      &A::array_task_id>,
     // JobExtra: the requests most jobs never make.
     Field<&X::gres,                &JobInfoT::gres,               &JobDescT::gres,              nullptr,             &V::gres>,

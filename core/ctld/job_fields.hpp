@@ -32,8 +32,8 @@ inline auto job_fields(const Job &j) {
                  work_dir, std_out, std_err, std_in, submit_host, comment, command, nodes,
                  node_cpus, node_alloc, mem_per_cpu_mb, tmp_disk_mb, ntasks_per_node,
                  min_cpus_per_node, share, nice, contiguous, kill_on_invalid_dep, state_flags,
-                 extra, array_job_id, array_task_id, array, array_meta, expected_start,
-                 sched_nodes] = j;
+                 extra, array_job_id, array_task_id, array, array_meta, expected_start, sched_nodes,
+                 qos] = j;
     return std::forward_as_tuple(
         id, uid, gid, state, priority, min_nodes, max_nodes, num_tasks, cpus_per_task,
         time_limit_min, alloc_cpus, cancelled_by, restart_count, exit_status, hold, exclusive,
@@ -43,7 +43,7 @@ inline auto job_fields(const Job &j) {
         submit_host, comment, command, nodes, node_cpus, node_alloc, mem_per_cpu_mb, tmp_disk_mb,
         ntasks_per_node, min_cpus_per_node, share, nice, contiguous, kill_on_invalid_dep,
         state_flags, extra, array_job_id, array_task_id, array, array_meta, expected_start,
-        sched_nodes);
+        sched_nodes, qos);
 }
 inline constexpr std::array kJobFieldNames = {"id",
                                               "uid",
@@ -104,7 +104,8 @@ inline constexpr std::array kJobFieldNames = {"id",
                                               "array",
                                               "array_meta",
                                               "expected_start",
-                                              "sched_nodes"};
+                                              "sched_nodes",
+                                              "qos"};
 
 inline auto extra_fields(const JobExtra &x) {
     const auto &[gres, constraint, req_nodes, exc_nodes, signal, gpus, gpus_per_node, gpus_per_task,
