@@ -9,6 +9,7 @@
 #include <drover/views.h>
 
 #include "cli/commands.hpp"
+#include "cli/job_desc.hpp"
 #include "cli/options.hpp"
 #include "cli/rpc.hpp"
 #include "cli/text.hpp"
@@ -100,37 +101,16 @@ bool allocate(const SrunRequest &r, const std::string &prog, Allocation *out) {
         std::string cmd = r.argv.empty() ? (prog == "salloc" ? "interactive" : "srun") : r.argv[0];
         name = cmd.substr(cmd.rfind('/') == std::string::npos ? 0 : cmd.rfind('/') + 1);
     }
+    proto::JobDescT d;
+    set_allocation(d, r);
+    d.name = name;
+    d.work_dir = work;
+    d.submit_host = short_host();
+    d.interactive = true;
+    d.uid = uint32_t(::getuid());
+    d.gid = uint32_t(::getgid());
     flatbuffers::FlatBufferBuilder fbb(1024);
-    auto o = [&](const std::string &v) { return v.empty() ? 0 : fbb.CreateString(v); };
-    auto n = o(name), wd = o(work), part = o(r.partition), acct = o(r.account),
-         comment = o(r.comment), gres = o(r.gres), cons = o(r.constraint), req = o(r.req_nodes),
-         exc = o(r.exc_nodes), host = o(short_host());
-    proto::JobDescBuilder d(fbb);
-    d.add_name(n);
-    d.add_work_dir(wd);
-    d.add_partition(part);
-    d.add_account(acct);
-    d.add_comment(comment);
-    d.add_gres(gres);
-    d.add_constraint(cons);
-    d.add_req_nodes(req);
-    d.add_exc_nodes(exc);
-    d.add_submit_host(host);
-    d.add_min_nodes(r.min_nodes);
-    d.add_max_nodes(r.max_nodes);
-    d.add_num_tasks(r.num_tasks);
-    d.add_cpus_per_task(r.cpus_per_task);
-    d.add_mem_per_node_mb(r.mem_per_node_mb);
-    d.add_mem_per_cpu_mb(r.mem_per_cpu_mb);
-    d.add_ntasks_per_node(r.ntasks_per_node);
-    d.add_time_limit_min(r.time_limit_min);
-    d.add_exclusive(r.exclusive);
-    d.add_hold(r.hold);
-    d.add_gpus(r.gpus);
-    d.add_interactive(true);
-    d.add_uid(uint32_t(::getuid()));
-    d.add_gid(uint32_t(::getgid()));
-    auto desc = d.Finish();
+    auto desc = proto::JobDesc::Pack(fbb, &d);
     net::Reply reply;
     const proto::JobSubmitResponse *sub = nullptr;
     try {

@@ -412,8 +412,8 @@ std::string sacct_value(const SacctField &f, const SacctRow &row, int64_t now, c
         return step ? "" : "None";
     case kPriority:
         return "";
-    case kQos:
-        return step ? "" : "normal";
+    case kQos: // none asked for: Slurm's default QOS
+        return step ? "" : or_default(sv(j.qos()), "normal");
     case kQosRaw:
         return step ? "" : "1";
     case kComment:

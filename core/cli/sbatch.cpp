@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "cli/command_main.hpp"
+#include "cli/job_desc.hpp"
 #include "cli/job_states.hpp"
 #include "cli/sbatch_opts.hpp"
 #include "cli/text.hpp"
@@ -136,67 +137,41 @@ SbatchContext make_context() {
 
 flatbuffers::Offset<proto::JobDesc> job_desc(flatbuffers::FlatBufferBuilder &fbb,
                                              const SbatchRequest &r, const SbatchContext &ctx) {
-    auto s = [&](const std::string &v) { return v.empty() ? 0 : fbb.CreateString(v); };
-    std::vector<flatbuffers::Offset<proto::KeyValue>> env;
-    env.reserve(r.environment.size());
-    for (const auto &kv : r.environment)
-        env.push_back(
-            proto::CreateKeyValue(fbb, fbb.CreateString(kv.first), fbb.CreateString(kv.second)));
-    auto env_vec = fbb.CreateVector(env);
-    auto argv = fbb.CreateVectorOfStrings(r.argv);
-    auto name = s(r.name), script = s(r.script), wd = s(r.work_dir), out = s(r.std_out),
-         err = s(r.std_err), in = s(r.std_in), part = s(r.partition), acct = s(r.account),
-         host = s(ctx.hostname), comment = s(r.comment), command = s(r.command), gres = s(r.gres),
-         constraint = s(r.constraint), req_nodes = s(r.req_nodes), exc_nodes = s(r.exc_nodes),
-         dependency = s(r.dependency), array = s(r.array), signal = s(r.signal);
-    proto::JobDescBuilder b(fbb);
-    b.add_name(name);
-    b.add_script(script);
-    b.add_environment(env_vec);
-    b.add_argv(argv);
-    b.add_work_dir(wd);
-    b.add_std_out(out);
-    b.add_std_err(err);
-    b.add_std_in(in);
-    b.add_partition(part);
-    b.add_account(acct);
-    b.add_min_nodes(r.min_nodes);
-    b.add_max_nodes(r.max_nodes);
-    b.add_num_tasks(r.num_tasks);
-    b.add_cpus_per_task(r.cpus_per_task);
-    b.add_mem_per_node_mb(r.mem_per_node_mb);
-    b.add_time_limit_min(r.time_limit_min);
-    b.add_hold(r.hold);
-    b.add_test_only(r.test_only);
-    b.add_submit_host(host);
-    b.add_exclusive(r.exclusive);
-    b.add_comment(comment);
-    b.add_uid(ctx.uid);
-    b.add_gid(ctx.gid);
-    b.add_open_mode_append(r.open_mode_append);
-    b.add_command(command);
-    b.add_begin_time(r.begin_time);
-    b.add_mem_per_cpu_mb(r.mem_per_cpu_mb);
-    b.add_ntasks_per_node(r.ntasks_per_node);
-    b.add_min_cpus_per_node(r.min_cpus_per_node);
-    b.add_tmp_disk_mb(r.tmp_disk_mb);
-    b.add_gres(gres);
-    b.add_gpus(r.gpus);
-    b.add_gpus_per_node(r.gpus_per_node);
-    b.add_gpus_per_task(r.gpus_per_task);
-    b.add_constraint(constraint);
-    b.add_req_nodes(req_nodes);
-    b.add_exc_nodes(exc_nodes);
-    b.add_contiguous(r.contiguous);
-    b.add_oversubscribe(r.oversubscribe);
-    b.add_nice(r.nice);
-    b.add_dependency(dependency);
-    b.add_array(array);
-    b.add_requeue(r.requeue);
-    b.add_signal(signal);
-    b.add_deadline(r.deadline);
-    b.add_kill_on_invalid_dep(r.kill_on_invalid_dep);
-    return b.Finish();
+    proto::JobDescT d;
+    set_allocation(d, r);
+    d.name = r.name;
+    d.script = r.script;
+    for (const auto &[key, value] : r.environment) {
+        d.environment.push_back(std::make_unique<proto::KeyValueT>());
+        d.environment.back()->key = key;
+        d.environment.back()->value = value;
+    }
+    d.argv = r.argv;
+    d.work_dir = r.work_dir;
+    d.std_out = r.std_out;
+    d.std_err = r.std_err;
+    d.std_in = r.std_in;
+    d.test_only = r.test_only;
+    d.submit_host = ctx.hostname;
+    d.uid = ctx.uid;
+    d.gid = ctx.gid;
+    d.open_mode_append = r.open_mode_append;
+    d.command = r.command;
+    d.begin_time = r.begin_time;
+    d.min_cpus_per_node = r.min_cpus_per_node;
+    d.tmp_disk_mb = r.tmp_disk_mb;
+    d.gpus_per_node = r.gpus_per_node;
+    d.gpus_per_task = r.gpus_per_task;
+    d.contiguous = r.contiguous;
+    d.oversubscribe = r.oversubscribe;
+    d.nice = r.nice;
+    d.dependency = r.dependency;
+    d.array = r.array;
+    d.requeue = r.requeue;
+    d.signal = r.signal;
+    d.deadline = r.deadline;
+    d.kill_on_invalid_dep = r.kill_on_invalid_dep;
+    return proto::JobDesc::Pack(fbb, &d);
 }
 
 // Polls the job every half second until it has ended (an array: every task of it); returns the

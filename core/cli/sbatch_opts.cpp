@@ -36,6 +36,7 @@ enum Id : int {
     kWrap,
     kParsable,
     kComment,
+    kQos,
     kExclusive,
     kOpenMode,
     kQuiet,
@@ -91,6 +92,7 @@ constexpr OptSpec kMain[] = {
     {kWrap, 0, "wrap", Arg::required},
     {kParsable, 0, "parsable", Arg::none},
     {kComment, 0, "comment", Arg::required},
+    {kQos, 'q', "qos", Arg::required},
     {kExclusive, 0, "exclusive", Arg::optional},
     {kOpenMode, 0, "open-mode", Arg::required},
     {kQuiet, 'Q', "quiet", Arg::none},
@@ -132,7 +134,6 @@ struct Ignored {
 };
 
 constexpr Ignored kIgnored[] = {
-    {'q', "qos", Arg::required, false},
     {0, "mail-type", Arg::required, false},
     {0, "mail-user", Arg::required, false},
     {0, "get-user-env", Arg::optional, false},
@@ -430,6 +431,7 @@ constexpr std::pair<Id, OptHandler> kHandlers[] = {
     {kPartition, [](const OptCall &c) { c.r.partition = c.v; }},
     {kAccount, [](const OptCall &c) { c.r.account = c.v; }},
     {kComment, [](const OptCall &c) { c.r.comment = c.v; }},
+    {kQos, [](const OptCall &c) { c.r.qos = c.v; }},
     {kChdir,
      [](const OptCall &c) {
          if (c.v.empty()) throw ParseError("invalid working directory ''");
@@ -533,6 +535,7 @@ constexpr EnvOption kEnvOptions[] = {
     {"SBATCH_ACCOUNT", kAccount},
     {"SBATCH_JOB_NAME", kJobName},
     {"SBATCH_PARTITION", kPartition},
+    {"SBATCH_QOS", kQos},
     {"SBATCH_TIMELIMIT", kTime},
     {"SBATCH_EXPORT", kExport},
     {"SBATCH_WAIT", kWait},

@@ -35,7 +35,7 @@ struct SbatchRequest {
     std::string command; // the script's absolute path; empty for stdin and --wrap
     std::string work_dir;
     std::string std_out, std_err, std_in;
-    std::string partition, account, comment;
+    std::string partition, account, comment, qos;
     uint32_t min_nodes = 0, max_nodes = 0, num_tasks = 0, cpus_per_task = 0;
     uint64_t mem_per_node_mb = 0;
     uint32_t time_limit_min = 0xfffffffe; // NO_VAL: the partition's default

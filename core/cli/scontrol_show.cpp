@@ -63,7 +63,7 @@ void job_identity_lines(const proto::JobInfo &j, bool details, std::vector<std::
     l.push_back("UserId=" + user + "(" + str_u(j.user_id()) + ") GroupId=" +
                 group_name(j.group_id()) + "(" + str_u(j.group_id()) + ") MCS_label=N/A");
     l.push_back("Priority=" + str_u(j.priority()) + " Nice=" + str_i(j.nice()) +
-                " Account=" + nul(j.account()) + " QOS=normal");
+                " Account=" + nul(j.account()) + " QOS=" + or_default(sv(j.qos()), "normal"));
 
     std::string reason = sv(j.state_reason()).empty() ? "None" : std::string(sv(j.state_reason()));
     for (char &c : reason)

@@ -325,8 +325,8 @@ FieldValue value(Kind k, const SqueueRow &row, int64_t now) {
         return {str_u(j.priority())};
     case kPartition:
         return {std::string(sv(j.partition()))};
-    case kQos:
-        return {"normal"};
+    case kQos: // none asked for: Slurm's default QOS
+        return {or_default(sv(j.qos()), "normal")};
     case kReason:
         return {reason(j)};
     case kReasonList: {

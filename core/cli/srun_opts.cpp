@@ -221,6 +221,7 @@ constexpr std::pair<Id, OptHandler> kHandlers[] = {
     {kVerbose, [](const OptCall &c) { ++c.r.verbose; }},
     {kQuiet, [](const OptCall &c) { c.r.quiet = true; }},
     {kComment, [](const OptCall &c) { c.r.comment = c.v; }},
+    {kQos, [](const OptCall &c) { c.r.qos = c.v; }},
     {kConstraint, [](const OptCall &c) { c.r.constraint = c.v; }},
     {kGpus,
      [](const OptCall &c) {
@@ -241,7 +242,6 @@ constexpr std::pair<Id, OptHandler> kHandlers[] = {
     {kImmediate, [](const OptCall &c) { c.r.immediate = true; }},
     {kNoShell, [](const OptCall &c) { c.r.no_shell = true; }},
     {kCpuFreq, warn_ignored},
-    {kQos, warn_ignored},
 };
 
 const std::string *find_env(const std::vector<std::pair<std::string, std::string>> &env,

@@ -15,7 +15,7 @@ namespace drover::cli {
 
 struct SrunRequest {
     // The allocation (used when srun or salloc makes one).
-    std::string partition, account, comment, constraint, req_nodes, exc_nodes, gres;
+    std::string partition, account, comment, qos, constraint, req_nodes, exc_nodes, gres;
     uint32_t min_nodes = 0, max_nodes = 0;
     uint32_t num_tasks = 0;     // 0: not given
     uint32_t cpus_per_task = 0; // 0: not given (1)

@@ -37,6 +37,11 @@ inline std::string or_null(std::string_view s) {
     return s.empty() ? "(null)" : std::string(s);
 }
 
+// dflt for an empty string: what Slurm prints for a setting the job left at its default.
+inline std::string or_default(std::string_view s, std::string_view dflt) {
+    return std::string(s.empty() ? dflt : s);
+}
+
 // Writes all of s to stdout / stderr (no buffering surprises, no iostreams).
 void write_out(std::string_view s);
 void write_err(std::string_view s);

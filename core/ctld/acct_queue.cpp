@@ -123,6 +123,7 @@ Status AcctQueue::deliver(int event, const AcctRecord &r) {
     j.array_job_id = r.array_job_id;
     j.array_task_id = r.array_task_id;
     j.comment = plugin::cstr(r.comment);
+    j.qos = plugin::cstr(r.qos);
     return about("job " + std::to_string(r.job_id), acct_.job_event(event, j));
 }
 

@@ -30,6 +30,7 @@ struct AcctRecord {
     uint32_t cancelled_by = DROVER_NO_VAL;
     uint32_t array_job_id = 0, array_task_id = DROVER_NO_VAL;
     std::string comment;
+    std::string qos;
 };
 
 // One step's accounting record: every drover_acct_step member. Sizes are in bytes, times in

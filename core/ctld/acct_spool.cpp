@@ -122,12 +122,12 @@ namespace {
 void build(flatbuffers::FlatBufferBuilder &fbb, const AcctRecord &r) {
     auto str = [&](const std::string &v) { return fbb.CreateString(v); };
     auto name = str(r.name), part = str(r.partition), acct = str(r.account),
-         nodes = str(r.node_list), wd = str(r.work_dir), comment = str(r.comment);
+         nodes = str(r.node_list), wd = str(r.work_dir), comment = str(r.comment), qos = str(r.qos);
     fbb.Finish(proto::CreateAcctJob(fbb, r.job_id, r.uid, r.gid, 0, name, part, acct, nodes, wd,
                                     r.alloc_nodes, r.alloc_cpus, r.req_cpus, r.req_mem_mb, r.state,
                                     r.exit_status, r.time_limit_min, r.submit_time, r.eligible_time,
                                     r.start_time, r.end_time, r.cancelled_by, r.array_job_id,
-                                    r.array_task_id, comment));
+                                    r.array_task_id, comment, 0, qos));
 }
 
 void build(flatbuffers::FlatBufferBuilder &fbb, const AcctStepRecord &r) {
@@ -162,6 +162,7 @@ void read(const proto::AcctJob &j, AcctRecord *r) {
     r->array_job_id = j.array_job_id();
     r->array_task_id = j.array_task_id();
     r->comment = proto::str(j.comment());
+    r->qos = proto::str(j.qos());
 }
 
 void read(const proto::AcctStep &s, AcctStepRecord *r) {
@@ -254,6 +255,7 @@ void AcctResponseBuilder::job(const drover_acct_job &in) {
     nodes_ = str(job_.node_list);
     wd_ = str(job_.work_dir);
     comment_ = str(job_.comment);
+    qos_ = str(job_.qos);
     pending_ = true;
 }
 
@@ -270,7 +272,7 @@ void AcctResponseBuilder::flush() {
         fbb_, j.job_id, j.user_id, j.group_id, cluster_, name_, part_, acct_, nodes_, wd_,
         j.alloc_nodes, j.alloc_cpus, j.req_cpus, j.req_mem_mb, j.state, j.exit_status,
         j.time_limit_min, j.submit_time, j.eligible_time, j.start_time, j.end_time, j.cancelled_by,
-        j.array_job_id, j.array_task_id, comment_, steps));
+        j.array_job_id, j.array_task_id, comment_, steps, qos_));
     steps_.clear();
     pending_ = false;
 }

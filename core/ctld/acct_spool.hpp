@@ -36,7 +36,8 @@ class AcctResponseBuilder {
     std::vector<flatbuffers::Offset<proto::AcctJob>> rows_;
     bool pending_ = false; // job_ waits for its steps
     drover_acct_job job_{};
-    flatbuffers::Offset<flatbuffers::String> cluster_, name_, part_, acct_, nodes_, wd_, comment_;
+    flatbuffers::Offset<flatbuffers::String> cluster_, name_, part_, acct_, nodes_, wd_, comment_,
+        qos_;
     std::vector<flatbuffers::Offset<proto::AcctStep>> steps_;
 };
 

@@ -79,6 +79,7 @@ struct Job {
     int64_t submit_time = 0, eligible_time = 0, start_time = 0, end_time = 0;
     std::string name, user_name, partition, account, reason;
     std::string work_dir, std_out, std_err, std_in, submit_host, comment, command;
+    std::string qos;                 // -q/--qos as asked; empty: none (Slurm's "normal")
     std::vector<uint32_t> nodes;     // node indexes held, in order; nodes[0] is the batch host
     std::vector<uint32_t> node_cpus; // CPUs held on each of nodes
 

@@ -6,9 +6,10 @@
 // The structured bindings below must name every member of their struct, so adding a member to
 // Job, JobExtra, ArrayInfo, ArrayMeta or Job::NodeAlloc breaks the build here ("N names provided
 // for structured binding ... decomposes into M elements") until it is listed. Listing it means:
-//   1. store it in write_job_info and read it back in read_job_info (a new JobInfo field at the
-//      end of the table in proto/job.fbs), or derive it from stored fields in
-//      derive_job_fields (job_record.cpp);
+//   1. give it its line in JobCodec (job_codec.hpp) with a new JobInfo field at the end of the
+//      table in proto/job.fbs (and the JobDesc, accounting and view fields it goes to), or, when
+//      it is not copied as it is, store it by hand in job_record.cpp's write_special and
+//      read_special, or derive it from stored fields in derive_job_fields;
 //   2. give it a value other than its default in tests/unit/ctld/job_record_test.cpp's sample
 //      jobs (the test fails for a member that no sample sets, and names it).
 // The test then encodes the samples, decodes them and compares every member listed here.
@@ -31,8 +32,8 @@ inline auto job_fields(const Job &j) {
                  work_dir, std_out, std_err, std_in, submit_host, comment, command, nodes,
                  node_cpus, node_alloc, mem_per_cpu_mb, tmp_disk_mb, ntasks_per_node,
                  min_cpus_per_node, share, nice, contiguous, kill_on_invalid_dep, state_flags,
-                 extra, array_job_id, array_task_id, array, array_meta, expected_start,
-                 sched_nodes] = j;
+                 extra, array_job_id, array_task_id, array, array_meta, expected_start, sched_nodes,
+                 qos] = j;
     return std::forward_as_tuple(
         id, uid, gid, state, priority, min_nodes, max_nodes, num_tasks, cpus_per_task,
         time_limit_min, alloc_cpus, cancelled_by, restart_count, exit_status, hold, exclusive,
@@ -42,7 +43,7 @@ inline auto job_fields(const Job &j) {
         submit_host, comment, command, nodes, node_cpus, node_alloc, mem_per_cpu_mb, tmp_disk_mb,
         ntasks_per_node, min_cpus_per_node, share, nice, contiguous, kill_on_invalid_dep,
         state_flags, extra, array_job_id, array_task_id, array, array_meta, expected_start,
-        sched_nodes);
+        sched_nodes, qos);
 }
 inline constexpr std::array kJobFieldNames = {"id",
                                               "uid",
@@ -103,7 +104,8 @@ inline constexpr std::array kJobFieldNames = {"id",
                                               "array",
                                               "array_meta",
                                               "expected_start",
-                                              "sched_nodes"};
+                                              "sched_nodes",
+                                              "qos"};
 
 inline auto extra_fields(const JobExtra &x) {
     const auto &[gres, constraint, req_nodes, exc_nodes, signal, gpus, gpus_per_node, gpus_per_task,

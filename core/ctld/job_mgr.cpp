@@ -17,6 +17,7 @@
 #include "ctld/step_mgr.hpp"
 #include "net/usage_codec.hpp"
 #include "ctld/committer.hpp"
+#include "ctld/job_codec.hpp"
 #include "ctld/job_record.hpp"
 #include "ctld/node_calls.hpp"
 #include "ctld/node_mgr.hpp"
@@ -158,31 +159,7 @@ void JobManager::account_requeue(const Job &j) {
 }
 
 AcctRecord JobManager::acct_record(const Job &j) {
-    AcctRecord r;
-    r.job_id = j.id;
-    r.uid = j.uid;
-    r.gid = j.gid;
-    r.name = j.name;
-    r.partition = j.partition;
-    r.account = j.account;
-    if (!j.nodes.empty()) r.node_list = ctx_.nodes->names(j.nodes);
-    r.work_dir = j.work_dir;
-    r.alloc_nodes = uint32_t(j.nodes.size());
-    r.alloc_cpus = j.alloc_cpus;
-    r.req_cpus = j.num_tasks * j.cpus_per_task;
-    r.req_mem_mb = j.mem_per_node_mb;
-    r.state = j.state;
-    r.exit_status = j.exit_status;
-    r.time_limit_min = j.time_limit_min;
-    r.submit_time = j.submit_time;
-    r.eligible_time = j.eligible_time;
-    r.start_time = j.start_time;
-    r.end_time = j.end_time;
-    r.cancelled_by = j.cancelled_by;
-    r.array_job_id = j.array_task_id == DROVER_NO_VAL ? 0 : j.array_job_id;
-    r.array_task_id = j.array_task_id;
-    r.comment = j.comment;
-    return r;
+    return codec::acct_record(j, j.nodes.empty() ? std::string() : ctx_.nodes->names(j.nodes));
 }
 
 void JobManager::end_job(Job &job, uint32_t state, int32_t exit_status) {

@@ -124,7 +124,7 @@ class JobManager {
     // One job's scontrol update (fields, hold/release, requeue, top): an empty string, or why it
     // was refused, in which case the job is unchanged.
     std::string update_job(Job &job, const proto::JobUpdateRequest &r, uint32_t uid, bool admin);
-    std::string read_request(Job &job, const proto::JobDesc &d, bool admin);
+    std::string read_request(Job &job, const proto::JobDescT &d, bool admin);
     uint32_t take_job_id();
     std::string user_name(uint32_t uid);
     // Checks a job against its partition; returns an empty string or Slurm's refusal.

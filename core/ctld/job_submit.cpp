@@ -2,7 +2,6 @@
 // job's record, and the reply once both are durable.
 #include <grp.h>
 
-#include "proto/fb_read.hpp"
 #include <pwd.h>
 #include <spdlog/spdlog.h>
 
@@ -12,6 +11,7 @@
 #include "ctld/job_signal_spec.hpp"
 #include "ctld/committer.hpp"
 #include "ctld/features.hpp"
+#include "ctld/job_codec.hpp"
 #include "ctld/job_mgr.hpp"
 #include "ctld/job_record.hpp"
 
@@ -24,8 +24,6 @@
 namespace drover::ctld {
 
 namespace {
-
-using proto::str;
 
 constexpr const char *kStoreFull =
     "Unable to save the job: the controller's state store is full (StateSaveMaxSize); "
@@ -122,42 +120,43 @@ uint32_t resolve_share(const std::string &part_oversubscribe, bool exclusive, bo
 
 } // namespace
 
-std::string JobManager::read_request(Job &j, const proto::JobDesc &d, bool admin) {
-    j.mem_per_cpu_mb = d.mem_per_cpu_mb();
+// The new job from its submission: the fields JobCodec copies as they are (job_codec.hpp), then
+// those that take a default, a check or the controller's settings.
+std::string JobManager::read_request(Job &j, const proto::JobDescT &d, bool admin) {
+    JobExtra x;
+    bool any_extra = codec::from_desc(d, j, x);
+    j.name = d.name.empty() ? "sbatch" : d.name;
+    j.partition = d.partition.substr(0, d.partition.find(','));
+    j.min_nodes = d.min_nodes ? d.min_nodes : 1;
+    j.max_nodes = d.max_nodes ? d.max_nodes : (d.min_nodes ? d.min_nodes : DROVER_INFINITE);
+    j.num_tasks = d.num_tasks ? d.num_tasks : j.min_nodes;
+    j.cpus_per_task = d.cpus_per_task ? d.cpus_per_task : 1;
+    j.work_dir = d.work_dir.empty() ? "/tmp" : d.work_dir;
+    j.std_out = !d.std_out.empty() ? d.std_out
+                : !d.array.empty() ? "slurm-%A_%a.out"
+                                   : "slurm-%j.out";
+    j.std_err = d.std_err;
+    j.std_in = d.std_in.empty() ? "/dev/null" : d.std_in;
+    j.command = d.command.empty() ? "(null)" : d.command;
+    j.submit_time = Ctx::now();
+    j.eligible_time = std::max(d.begin_time, j.submit_time);
     if (j.mem_per_cpu_mb && j.mem_per_node_mb)
         return "--mem and --mem-per-cpu are mutually exclusive.";
-    j.ntasks_per_node = d.ntasks_per_node();
-    j.min_cpus_per_node = d.min_cpus_per_node();
-    j.tmp_disk_mb = d.tmp_disk_mb();
-    j.contiguous = d.contiguous();
-    if (d.nice() < 0 && !admin) return "Access/permission denied";
-    if (d.nice() < -2147483645 || d.nice() > 2147483645) return "Invalid nice value";
-    j.nice = d.nice();
-    j.requeue = d.requeue() != 0;
-    j.interactive = d.interactive();
-    if (j.interactive && d.array()) return "--array is not valid for an interactive allocation";
+    if (d.nice < 0 && !admin) return "Access/permission denied";
+    if (d.nice < -2147483645 || d.nice > 2147483645) return "Invalid nice value";
+    j.nice = d.nice;
+    j.requeue = d.requeue != 0;
+    if (j.interactive && !d.array.empty())
+        return "--array is not valid for an interactive allocation";
     j.kill_on_invalid_dep =
-        d.kill_on_invalid_dep() == 1 ||
-        (d.kill_on_invalid_dep() == -1 &&
+        d.kill_on_invalid_dep == 1 ||
+        (d.kill_on_invalid_dep == -1 &&
          ctx_.conf.dependency_parameters.find("kill_invalid_depend") != std::string::npos);
-    bool any_extra = d.gres() || d.constraint() || d.req_nodes() || d.exc_nodes() || d.signal() ||
-                     d.dependency() || d.gpus() || d.gpus_per_node() || d.gpus_per_task() ||
-                     d.deadline();
-    if (any_extra) {
-        JobExtra &x = j.mutable_extra();
-        x.gres = str(d.gres());
+    if (any_extra || !d.dependency.empty()) {
         if (!valid_gres_request(x.gres)) {
             spdlog::info("job submission refused: invalid --gres '{}'", x.gres);
             return kInvalidGres;
         }
-        x.constraint = str(d.constraint());
-        x.req_nodes = str(d.req_nodes());
-        x.exc_nodes = str(d.exc_nodes());
-        x.gpus = d.gpus();
-        x.gpus_per_node = d.gpus_per_node();
-        x.gpus_per_task = d.gpus_per_task();
-        x.deadline = d.deadline();
-        x.signal = str(d.signal());
         // -w/-x bitmaps and --signal's parts, as a restart derives them again from the record.
         auto index = [this](const std::string &n) { return ctx_.nodes->index_of(n); };
         if (auto why = derive_job_fields(x, index, ctx_.nodes->size()); !why.empty()) return why;
@@ -166,8 +165,8 @@ std::string JobManager::read_request(Job &j, const proto::JobDesc &d, bool admin
             if (j.max_nodes != DROVER_INFINITE && j.max_nodes < j.min_nodes)
                 j.max_nodes = j.min_nodes;
         }
-        if (d.dependency() && d.dependency()->size()) {
-            x.orig_dependency = d.dependency()->str();
+        if (!d.dependency.empty()) {
+            x.orig_dependency = d.dependency;
             try {
                 x.dependency = parse_dependency(x.orig_dependency);
             } catch (const std::exception &) {
@@ -177,10 +176,11 @@ std::string JobManager::read_request(Job &j, const proto::JobDesc &d, bool admin
                 if (t.type != DepType::Singleton && !find_for_dependency(t.job_id, t.task_id))
                     return "Job dependency problem";
         }
+        j.extra = std::make_shared<const JobExtra>(std::move(x));
     }
-    if (d.array() && d.array()->size()) {
+    if (!d.array.empty()) {
         j.array = std::make_shared<ArrayInfo>();
-        if (auto why = parse_array_spec(d.array()->str(), ctx_.conf.max_array_size, j.array.get());
+        if (auto why = parse_array_spec(d.array, ctx_.conf.max_array_size, j.array.get());
             !why.empty())
             return why;
     }
@@ -275,34 +275,9 @@ void JobManager::on_submit(const std::shared_ptr<net::Request> &req,
     j.uid = req->peer.uid; // the credential says who submitted, never the request
     j.gid = req->peer.gid;
     j.user_name = user_name(j.uid);
-    j.name = d->name() && d->name()->size() ? d->name()->str() : "sbatch";
-    j.partition = str(d->partition());
-    if (auto comma = j.partition.find(','); comma != std::string::npos) j.partition.resize(comma);
-    j.account = str(d->account());
-    j.min_nodes = d->min_nodes() ? d->min_nodes() : 1;
-    j.max_nodes =
-        d->max_nodes() ? d->max_nodes() : (d->min_nodes() ? d->min_nodes() : DROVER_INFINITE);
-    j.num_tasks = d->num_tasks() ? d->num_tasks() : j.min_nodes;
-    j.cpus_per_task = d->cpus_per_task() ? d->cpus_per_task() : 1;
-    j.mem_per_node_mb = d->mem_per_node_mb();
-    j.time_limit_min = d->time_limit_min();
-    j.exclusive = d->exclusive();
-    j.oversubscribe = d->oversubscribe();
-    j.open_append = d->open_mode_append();
-    j.work_dir = d->work_dir() && d->work_dir()->size() ? d->work_dir()->str() : "/tmp";
-    j.std_out = d->std_out() && d->std_out()->size() ? d->std_out()->str()
-                : d->array() && d->array()->size()   ? "slurm-%A_%a.out"
-                                                     : "slurm-%j.out";
-    j.std_err = str(d->std_err());
-    j.std_in = d->std_in() && d->std_in()->size() ? d->std_in()->str() : "/dev/null";
-    j.submit_host = str(d->submit_host());
-    j.comment = str(d->comment());
-    j.command = str(d->command());
-    if (j.command.empty()) j.command = "(null)";
-    j.submit_time = Ctx::now();
-    j.eligible_time = d->begin_time() > j.submit_time ? d->begin_time() : j.submit_time;
-
-    std::string why = read_request(j, *d, ctx_.is_admin(j.uid));
+    proto::JobDescT desc;
+    d->UnPackTo(&desc);
+    std::string why = read_request(j, desc, ctx_.is_admin(j.uid));
     if (!why.empty()) return resp->error(DROVER_EINVAL, why);
     Partition *part = nullptr;
     why = validate(j, part, j.uid, j.gid);

@@ -15,6 +15,7 @@
 #include "ctld/allocation.hpp"
 #include "ctld/committer.hpp"
 #include "ctld/features.hpp"
+#include "ctld/job_codec.hpp"
 #include "ctld/job_env.hpp"
 #include "ctld/job_mgr.hpp"
 #include "ctld/node_mgr.hpp"
@@ -24,7 +25,6 @@
 #include "plugin/plugin_set.hpp"
 #include "proto/frame.hpp"
 #include "state/store.hpp"
-#include "plugin/cstr.hpp"
 
 // One pass, as the sched plugin sees it through drover_sched_host.
 struct drover_sched_pass {
@@ -139,43 +139,7 @@ Scheduler::Scheduler(Ctx &ctx) : ctx_(ctx), timer_(std::make_unique<Timer>(ctx.i
 Scheduler::~Scheduler() = default;
 
 drover_job_view Scheduler::view(const Job &j) {
-    drover_job_view v{};
-    v.struct_size = sizeof v;
-    v.job_id = j.id;
-    v.user_id = j.uid;
-    v.group_id = j.gid;
-    v.name = plugin::cstr(j.name);
-    v.partition = plugin::cstr(j.partition);
-    v.priority = j.priority;
-    v.state = j.state;
-    v.min_nodes = j.min_nodes;
-    v.max_nodes = j.max_nodes;
-    v.num_tasks = j.num_tasks;
-    v.cpus_per_task = j.cpus_per_task;
-    v.mem_per_node_mb = j.mem_per_node_mb;
-    v.time_limit_min = j.time_limit_min;
-    v.submit_time = j.submit_time;
-    v.exclusive = j.share == DROVER_SHARE_EXCLUSIVE;
-    const JobExtra &x = j.ext();
-    v.mem_per_cpu_mb = j.mem_per_cpu_mb;
-    v.ntasks_per_node = j.ntasks_per_node;
-    v.min_cpus_per_node = j.min_cpus_per_node;
-    v.tmp_disk_mb = j.tmp_disk_mb;
-    v.gres = plugin::cstr(x.gres);
-    v.gpus = x.gpus;
-    v.gpus_per_node = x.gpus_per_node;
-    v.gpus_per_task = x.gpus_per_task;
-    v.constraint = plugin::cstr(x.constraint);
-    if (x.req_bits.size()) v.required_nodes = {x.req_bits.words(), uint32_t(x.req_bits.size())};
-    if (x.exc_bits.size()) v.excluded_nodes = {x.exc_bits.words(), uint32_t(x.exc_bits.size())};
-    v.contiguous = j.contiguous;
-    v.share = j.share;
-    v.start_time = j.running() ? j.start_time : 0;
-    v.end_time = j.running() && j.time_limit_min != DROVER_INFINITE
-                     ? j.start_time + int64_t(j.time_limit_min) * 60
-                     : 0;
-    v.nice = uint32_t(int64_t(DROVER_NICE_OFFSET) + j.nice);
-    return v;
+    return codec::job_view(j);
 }
 
 void Scheduler::init_select() {

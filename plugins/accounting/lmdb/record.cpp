@@ -9,7 +9,7 @@ namespace drover::acct_lmdb {
 
 namespace {
 
-constexpr uint8_t kVersion = 2;
+constexpr uint8_t kVersion = 3;
 
 } // namespace
 
@@ -26,8 +26,9 @@ Record Record::from(const drover_acct_job &in) {
     r.node_list = copy(r.job.node_list);
     r.work_dir = copy(r.job.work_dir);
     r.comment = copy(r.job.comment);
+    r.qos = copy(r.job.qos);
     for (drover_str *s : {&r.job.cluster, &r.job.name, &r.job.partition, &r.job.account,
-                          &r.job.node_list, &r.job.work_dir, &r.job.comment})
+                          &r.job.node_list, &r.job.work_dir, &r.job.comment, &r.job.qos})
         *s = drover_str{nullptr, 0}; // the caller's, gone after the call
     return r;
 }
@@ -42,6 +43,7 @@ drover_acct_job Record::view() const {
     v.node_list = str(node_list);
     v.work_dir = str(work_dir);
     v.comment = str(comment);
+    v.qos = str(qos);
     return v;
 }
 
@@ -63,13 +65,14 @@ std::string Record::pack() const {
     w.u32(job.array_job_id);
     w.u32(job.array_task_id);
     w.str(drover_str{comment.data(), comment.size()});
+    w.str(drover_str{qos.data(), qos.size()});
     return w.take();
 }
 
 std::optional<Record> Record::unpack(std::string_view bytes) {
     Reader r(bytes);
     const uint8_t version = r.u8();
-    if (version != 1 && version != 2) return std::nullopt;
+    if (version < 1 || version > 3) return std::nullopt;
     Record rec;
     drover_acct_job &j = rec.job;
     j.struct_size = sizeof j;
@@ -92,6 +95,7 @@ std::optional<Record> Record::unpack(std::string_view bytes) {
         j.array_task_id = r.u32();
         rec.comment = r.str();
     }
+    if (version >= 3) rec.qos = r.str();
     if (!r.ok()) return std::nullopt;
     return rec;
 }

@@ -1,6 +1,6 @@
 // record.hpp - one job's accounting record as stored: an owning copy and its packed bytes.
 //
-// Packed format, version 2 (integers little-endian); version 1 ends after the six strings:
+// Packed format, version 3 (integers little-endian); version 1 ends after the six strings:
 //   u8 version = 1
 //   u32 job_id, user_id, group_id, alloc_nodes, alloc_cpus, req_cpus
 //   u64 req_mem_mb
@@ -9,6 +9,7 @@
 //   u32 cancelled_by
 //   6 strings, each u32 length + bytes: cluster, name, partition, account, node_list, work_dir
 //   (version 2) u32 array_job_id, array_task_id; string comment
+//   (version 3) string qos
 // A later version may only append; a reader refuses versions it does not know.
 #pragma once
 
@@ -23,7 +24,7 @@ namespace drover::acct_lmdb {
 
 struct Record {
     drover_acct_job job{}; // the numbers; its drover_str members stay empty
-    std::string cluster, name, partition, account, node_list, work_dir, comment;
+    std::string cluster, name, partition, account, node_list, work_dir, comment, qos;
 
     // A copy of a borrowed job (reads only the members job.struct_size covers).
     static Record from(const drover_acct_job &job);
@@ -32,7 +33,7 @@ struct Record {
     drover_acct_job view() const;
 
     std::string pack() const;
-    // nullopt if bytes are not a version 1 or 2 record or are truncated.
+    // nullopt if bytes are not a version 1, 2 or 3 record or are truncated.
     static std::optional<Record> unpack(std::string_view bytes);
 };
 

@@ -47,6 +47,8 @@ typedef struct drover_acct_job {
     uint32_t array_job_id;  /* the array this job is a task of; 0 when it is not a task */
     uint32_t array_task_id; /* its task id (meaningful only when array_job_id is set) */
     drover_str comment;     /* --comment */
+    /* ABI 1.5 */
+    drover_str qos; /* -q/--qos; empty when none was asked for (Slurm's "normal") */
 } drover_acct_job;
 
 /* ABI 1.3: one step of a job (.batch, .extern or a numbered srun step) with what it used. Sizes

@@ -102,6 +102,8 @@ typedef struct drover_job_view {
     int64_t start_time; /* running: when it started; pending: 0 */
     int64_t end_time;   /* running: start + time limit (0 when unlimited) */
     uint32_t nice;      /* --nice, offset by DROVER_NICE_OFFSET */
+    /* ABI 1.5 */
+    drover_str qos; /* -q/--qos as asked; empty when none was (Slurm's "normal") */
 } drover_job_view;
 
 /* Whether a job may share its nodes: from --exclusive / --oversubscribe and the partition's

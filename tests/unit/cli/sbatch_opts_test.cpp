@@ -204,6 +204,7 @@ TEST(SbatchIgnored, WarnOnceAndKeepGoing) {
     ASSERT_EQ(r.warnings.size(), 2u);
     EXPECT_EQ(r.warnings[0], "--gpu-bind is not supported by Drover yet and was ignored");
     EXPECT_EQ(r.warnings[1], "--licenses is not supported by Drover yet and was ignored");
+    EXPECT_EQ(r.qos, "high"); // kept: the job's QOS
 }
 
 TEST(SbatchMemPerCpu, SentAsIs) {

@@ -7,6 +7,7 @@
 #include <csignal>
 #include <set>
 
+#include "ctld/job_codec.hpp"
 #include "ctld/job_fields.hpp"
 #include "ctld/job_record.hpp"
 
@@ -169,6 +170,7 @@ Job running_job() {
     j.std_in = "in.txt";
     j.submit_host = "login1";
     j.comment = "a comment";
+    j.qos = "high";
     j.command = "/home/alice/job.sh";
     j.nodes = {1, 2};
     j.node_cpus = {2, 3};
@@ -334,4 +336,23 @@ TEST(JobRecord, DeriveRefusesWhatSubmissionRefuses) {
     JobExtra s;
     s.signal = "NOSUCHSIG@x";
     EXPECT_EQ(derive_job_fields(s, node_index, kNodes), "Invalid --signal specification");
+}
+
+// The plugin view and the accounting record are made from the same table as the record.
+TEST(JobCodec, ViewAndAccountingRecordCarryTheTablesFields) {
+    Job j = running_job();
+    drover_job_view v = codec::job_view(j);
+    EXPECT_EQ(v.struct_size, sizeof v);
+    EXPECT_EQ(std::string(v.name.ptr, v.name.len), "name");
+    EXPECT_EQ(std::string(v.qos.ptr, v.qos.len), "high");
+    EXPECT_EQ(std::string(v.gres.ptr, v.gres.len), "gpu:2");
+    EXPECT_EQ(v.mem_per_node_mb, 2048u);
+    EXPECT_EQ(v.exclusive, 1u);
+    AcctRecord r = codec::acct_record(j, "n[1-2]");
+    EXPECT_EQ(r.comment, "a comment");
+    EXPECT_EQ(r.qos, "high");
+    EXPECT_EQ(r.req_mem_mb, 2048u);
+    EXPECT_EQ(r.alloc_nodes, 2u);
+    EXPECT_EQ(r.array_job_id, 40u);
+    EXPECT_EQ(r.node_list, "n[1-2]");
 }

@@ -173,6 +173,10 @@ AT(drover_sched_host, parameters, 104);
 // Appended in ABI 1.3: limits and usage of a proctrack container.
 AT(drover_proctrack_ops, cont_limit, 40);
 AT(drover_proctrack_ops, cont_usage, 48);
+
+// Appended in ABI 1.5: the job's QOS.
+AT(drover_job_view, qos, 240);
+AT(drover_acct_job, qos, 216);
 SIZE(drover_proctrack_ops, 56);
 AT(drover_cont_limits, struct_size, 0);
 AT(drover_cont_limits, mem_bytes, 8);
