@@ -218,8 +218,38 @@ void JobManager::on_update(const std::shared_ptr<net::Request> &req,
 
 std::string JobManager::update_job(Job &job, const proto::JobUpdateRequest &r, uint32_t uid,
                                    bool admin) {
-    Job *j = &job;
     std::string action = r.action() ? lower(r.action()->str()) : "";
+    if (!action.empty()) return job_action(job, action, admin);
+    // Validate everything first, then apply: a refused update changes nothing.
+    Job next = job;
+    if (r.hold() >= 0)
+        if (std::string why = update_hold(next, r.hold(), admin); !why.empty()) return why;
+    if (r.fields()) {
+        for (const auto *kv : *r.fields()) {
+            std::string key = kv->key() ? kv->key()->str() : "";
+            std::string val = kv->value() ? kv->value()->str() : "";
+            std::string why;
+            try {
+                why = update_field(next, lower(key), key, val, admin);
+            } catch (const std::exception &) {
+                return "Invalid " + key + " value: " + val;
+            }
+            if (!why.empty()) return why;
+        }
+    }
+    if (next.pending()) {
+        Partition *part = nullptr;
+        std::string why = validate(next, part, next.uid, next.gid);
+        if (!why.empty()) return why;
+    }
+    job = std::move(next);
+    persist(job);
+    return {};
+}
+
+// scontrol requeue, requeuehold and top.
+std::string JobManager::job_action(Job &job, const std::string &action, bool admin) {
+    Job *j = &job;
     if (action == "requeue" || action == "requeuehold") {
         bool hold = action == "requeuehold";
         if (!j->requeue && !admin) return "Requested operation is presently disabled";
@@ -246,96 +276,81 @@ std::string JobManager::update_job(Job &job, const proto::JobUpdateRequest &r, u
         persist(*j);
         return {};
     }
-    if (!action.empty()) return "Unknown action: " + action;
+    return "Unknown action: " + action;
+}
 
-    // Validate everything first, then apply: a refused update changes nothing.
-    Job next = *j;
-    int hold = r.hold();
-    if (hold >= 0) {
-        if (!next.pending()) return "Job is no longer pending execution";
-        if (hold == 2 && !admin) return kDenied;
-        if (hold == 0 && next.hold == Hold::Admin && !admin) return kDenied;
-        next.hold = Hold(hold);
-        next.reason = hold == 0 ? "None" : hold == 1 ? "JobHeldUser" : "JobHeldAdmin";
-        if (hold == 0 && next.priority == 0) next.priority = initial_priority(next);
-        if (hold != 0) next.priority = 0;
-    }
-    if (r.fields()) {
-        for (const auto *kv : *r.fields()) {
-            std::string key = lower(kv->key() ? kv->key()->str() : "");
-            std::string val = kv->value() ? kv->value()->str() : "";
-            try {
-                if (key == "timelimit") {
-                    uint32_t t = parse_time_limit(val);
-                    if (!admin && (t == kInfinite ||
-                                   (next.time_limit_min != kInfinite && t > next.time_limit_min)))
-                        return kDenied;
-                    next.time_limit_min = t;
-                } else if (key == "name" || key == "jobname") {
-                    next.name = val;
-                } else if (key == "comment") {
-                    next.comment = val;
-                } else if (key == "nice") {
-                    int n = std::stoi(val);
-                    if (n < 0 && !admin) return kDenied;
-                    if (next.priority)
-                        next.priority = uint32_t(std::clamp<int64_t>(
-                            int64_t(next.priority) + next.nice - n, 1, 0xfffffffeLL));
-                    next.nice = n;
-                } else if (key == "dependency") {
-                    JobExtra &x = next.mutable_extra();
-                    x.orig_dependency = val;
-                    try {
-                        x.dependency = parse_dependency(val);
-                    } catch (const std::exception &) {
-                        return "Job dependency problem";
-                    }
-                    for (const auto &t : x.dependency.terms)
-                        if (t.type != DepType::Singleton &&
-                            !find_for_dependency(t.job_id, t.task_id))
-                            return "Job dependency problem";
-                } else if (key == "features" || key == "constraint" || key == "constraints") {
-                    if (!next.pending()) return "Job is no longer pending execution";
-                    next.mutable_extra().constraint = val;
-                } else if (key == "starttime" || key == "begintime") {
-                    if (!next.pending()) return "Job is no longer pending execution";
-                    next.eligible_time = parse_timestamp(val, Ctx::now());
-                } else if (key == "requeue") {
-                    next.requeue = val != "0";
-                } else if (key == "priority") {
-                    if (!admin) return kDenied;
-                    next.priority = uint32_t(std::stoul(val));
-                    if (next.priority == 0 && next.hold == Hold::None) {
-                        next.hold = Hold::Admin; // as Slurm: priority 0 is an admin hold
-                        next.reason = "JobHeldAdmin";
-                    }
-                } else if (key == "partition") {
-                    if (!next.pending()) return "Job is no longer pending execution";
-                    if (!ctx_.nodes->partition(val)) return "Invalid partition name specified";
-                    next.partition = val;
-                } else if (key == "numnodes") {
-                    if (!next.pending()) return "Job is no longer pending execution";
-                    auto dash = val.find('-');
-                    next.min_nodes = uint32_t(std::stoul(val.substr(0, dash)));
-                    next.max_nodes = dash == std::string::npos
-                                         ? next.min_nodes
-                                         : uint32_t(std::stoul(val.substr(dash + 1)));
-                } else {
-                    return "Update of this parameter is not supported: " +
-                           (kv->key() ? kv->key()->str() : "");
-                }
-            } catch (const std::exception &) {
-                return "Invalid " + (kv->key() ? kv->key()->str() : "") + " value: " + val;
-            }
+// scontrol hold, uhold (1), release (0) and admin hold (2), on the copy next.
+std::string JobManager::update_hold(Job &next, int hold, bool admin) {
+    if (!next.pending()) return "Job is no longer pending execution";
+    if (hold == 2 && !admin) return kDenied;
+    if (hold == 0 && next.hold == Hold::Admin && !admin) return kDenied;
+    next.hold = Hold(hold);
+    next.reason = hold == 0 ? "None" : hold == 1 ? "JobHeldUser" : "JobHeldAdmin";
+    if (hold == 0 && next.priority == 0) next.priority = initial_priority(next);
+    if (hold != 0) next.priority = 0;
+    return {};
+}
+
+// One Key=Value of scontrol update job, on the copy next; throws on a value that does not parse.
+std::string JobManager::update_field(Job &next, const std::string &key,
+                                     const std::string &key_as_given, const std::string &val,
+                                     bool admin) {
+    if (key == "timelimit") {
+        uint32_t t = parse_time_limit(val);
+        if (!admin &&
+            (t == kInfinite || (next.time_limit_min != kInfinite && t > next.time_limit_min)))
+            return kDenied;
+        next.time_limit_min = t;
+    } else if (key == "name" || key == "jobname") {
+        next.name = val;
+    } else if (key == "comment") {
+        next.comment = val;
+    } else if (key == "nice") {
+        int n = std::stoi(val);
+        if (n < 0 && !admin) return kDenied;
+        if (next.priority)
+            next.priority = uint32_t(
+                std::clamp<int64_t>(int64_t(next.priority) + next.nice - n, 1, 0xfffffffeLL));
+        next.nice = n;
+    } else if (key == "dependency") {
+        JobExtra &x = next.mutable_extra();
+        x.orig_dependency = val;
+        try {
+            x.dependency = parse_dependency(val);
+        } catch (const std::exception &) {
+            return "Job dependency problem";
         }
+        for (const auto &t : x.dependency.terms)
+            if (t.type != DepType::Singleton && !find_for_dependency(t.job_id, t.task_id))
+                return "Job dependency problem";
+    } else if (key == "features" || key == "constraint" || key == "constraints") {
+        if (!next.pending()) return "Job is no longer pending execution";
+        next.mutable_extra().constraint = val;
+    } else if (key == "starttime" || key == "begintime") {
+        if (!next.pending()) return "Job is no longer pending execution";
+        next.eligible_time = parse_timestamp(val, Ctx::now());
+    } else if (key == "requeue") {
+        next.requeue = val != "0";
+    } else if (key == "priority") {
+        if (!admin) return kDenied;
+        next.priority = uint32_t(std::stoul(val));
+        if (next.priority == 0 && next.hold == Hold::None) {
+            next.hold = Hold::Admin; // as Slurm: priority 0 is an admin hold
+            next.reason = "JobHeldAdmin";
+        }
+    } else if (key == "partition") {
+        if (!next.pending()) return "Job is no longer pending execution";
+        if (!ctx_.nodes->partition(val)) return "Invalid partition name specified";
+        next.partition = val;
+    } else if (key == "numnodes") {
+        if (!next.pending()) return "Job is no longer pending execution";
+        auto dash = val.find('-');
+        next.min_nodes = uint32_t(std::stoul(val.substr(0, dash)));
+        next.max_nodes =
+            dash == std::string::npos ? next.min_nodes : uint32_t(std::stoul(val.substr(dash + 1)));
+    } else {
+        return "Update of this parameter is not supported: " + key_as_given;
     }
-    if (next.pending()) {
-        Partition *part = nullptr;
-        std::string why = validate(next, part, next.uid, next.gid);
-        if (!why.empty()) return why;
-    }
-    *j = std::move(next);
-    persist(*j);
     return {};
 }
 

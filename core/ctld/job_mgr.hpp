@@ -98,6 +98,11 @@ class JobManager {
         Job *job = nullptr; // nullptr: no such job
         uint32_t pending_task = DROVER_NO_VAL;
     };
+    // Parts of update_job: an action (requeue, top), a hold or release, one Key=Value.
+    std::string job_action(Job &job, const std::string &action, bool admin);
+    std::string update_hold(Job &next, int hold, bool admin);
+    std::string update_field(Job &next, const std::string &key, const std::string &key_as_given,
+                             const std::string &val, bool admin);
     // The jobs a JobSignalRequest names: job (and array task) specs, job ids, or every live job
     // the caller sees that matches all the filters given; specs with ".S" name steps.
     Status signal_targets(const proto::JobSignalRequest &r, uint32_t uid,
