@@ -31,7 +31,7 @@ int64_t cred_lifetime(const std::string &auth_info) {
 }
 
 // -w/-x: which of the job's nodes the step may use.
-Status restrict_nodes(const Job &job, const proto::StepCreateRequest &r, const NodeManager &nodes,
+Status restrict_nodes(const Job &job, const proto::StepCreateRequest &r, const NodeNamer &node_name,
                       StepShape *shape) {
     std::unordered_set<std::string> want, skip;
     try {
@@ -42,14 +42,14 @@ Status restrict_nodes(const Job &job, const proto::StepCreateRequest &r, const N
     }
     for (const auto &n : want) {
         bool in_job = false;
-        for (uint32_t idx : job.nodes) in_job = in_job || nodes.at(idx).conf->name == n;
+        for (uint32_t idx : job.nodes) in_job = in_job || node_name(idx) == n;
         if (!in_job)
             return {DROVER_EINVAL, "Requested node configuration is not available (" + n +
                                        " is not in job " + std::to_string(job.id) + ")"};
     }
     shape->allowed.resize(job.nodes.size(), false);
     for (std::size_t i = 0; i < job.nodes.size(); ++i) {
-        const std::string &n = nodes.at(job.nodes[i]).conf->name;
+        const std::string &n = node_name(job.nodes[i]);
         shape->allowed[i] = (want.empty() || want.count(n)) && !skip.count(n);
     }
     if (!want.empty() && !shape->min_nodes) shape->min_nodes = uint32_t(want.size());
@@ -58,7 +58,7 @@ Status restrict_nodes(const Job &job, const proto::StepCreateRequest &r, const N
 
 } // namespace
 
-Status step_shape(const Job &job, const proto::StepCreateRequest &r, const NodeManager &nodes,
+Status step_shape(const Job &job, const proto::StepCreateRequest &r, const NodeNamer &node_name,
                   StepShape *shape) {
     shape->num_tasks = r.num_tasks();
     shape->min_nodes = r.min_nodes();
@@ -73,7 +73,7 @@ Status step_shape(const Job &job, const proto::StepCreateRequest &r, const NodeM
         return {DROVER_EINVAL, kInvalidGres};
     }
     if (r.node_list() || r.exc_nodes())
-        if (Status s = restrict_nodes(job, r, nodes, shape); !s.ok()) return s;
+        if (Status s = restrict_nodes(job, r, node_name, shape); !s.ok()) return s;
     if (shape->num_tasks == 0)
         shape->num_tasks = shape->min_nodes ? shape->min_nodes : uint32_t(job.nodes.size());
     return {};

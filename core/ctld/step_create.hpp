@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -18,9 +19,12 @@ namespace drover::ctld {
 
 class NodeManager;
 
+// A node's name by its index in the cluster.
+using NodeNamer = std::function<const std::string &(uint32_t)>;
+
 // The request as a StepShape over the job's nodes (-w/-x as allowed positions). Refuses an
 // invalid --gres, a bad host list and a -w node outside the job.
-Status step_shape(const Job &job, const proto::StepCreateRequest &r, const NodeManager &nodes,
+Status step_shape(const Job &job, const proto::StepCreateRequest &r, const NodeNamer &node_name,
                   StepShape *shape);
 
 // Memory per node of the layout: --mem, --mem-per-cpu, else all the job has there. Refuses more

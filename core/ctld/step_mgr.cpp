@@ -86,7 +86,10 @@ struct StepManager::Impl {
         JobSteps &js = jobs[job.id];
         size_used(job, js);
         StepShape shape;
-        if (Status s = step_shape(job, r, *ctx.nodes, &shape); !s.ok())
+        auto node_name = [this](uint32_t i) -> const std::string & {
+            return ctx.nodes->at(i).conf->name;
+        };
+        if (Status s = step_shape(job, r, node_name, &shape); !s.ok())
             return resp->error(s.code(), s.text());
         std::vector<NodeCpus> caps;
         for (std::size_t i = 0; i < job.nodes.size(); ++i) {
