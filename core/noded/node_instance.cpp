@@ -98,16 +98,16 @@ NodeInstance::NodeInstance(NodeShared &sh, const NodeConf &me) : sh_(sh), me_(me
 // Every message a node serves, and who may send it.
 const NodeInstance::NodeRoute NodeInstance::kRoutes[] = {
     // Users reach their own steps; the credential or the step's owner decides.
-    {proto::Body::StepLaunchRequest, Caller::User, &NodeInstance::on_step_launch},
-    {proto::Body::StepSignalRequest, Caller::User, &NodeInstance::on_step_signal},
-    {proto::Body::StepStatRequest, Caller::User, &NodeInstance::on_step_stat},
+    {proto::Body::StepLaunchRequest, Caller::Anyone, &NodeInstance::on_step_launch},
+    {proto::Body::StepSignalRequest, Caller::Anyone, &NodeInstance::on_step_signal},
+    {proto::Body::StepStatRequest, Caller::Anyone, &NodeInstance::on_step_stat},
     // Many nodes at once, down the fan-out tree: users too (each node holds the request to
     // their rights).
-    {proto::Body::ForwardRequest, Caller::User, &NodeInstance::on_forward},
-    {proto::Body::PingRequest, Caller::Controller, &NodeInstance::on_ping},
-    {proto::Body::BatchLaunchRequest, Caller::Controller, &NodeInstance::on_batch_launch},
-    {proto::Body::JobKillRequest, Caller::Controller, &NodeInstance::on_job_kill},
-    {proto::Body::ReconfigureRequest, Caller::Controller, &NodeInstance::on_reconfigure},
+    {proto::Body::ForwardRequest, Caller::Anyone, &NodeInstance::on_forward},
+    {proto::Body::PingRequest, Caller::Admin, &NodeInstance::on_ping},
+    {proto::Body::BatchLaunchRequest, Caller::Admin, &NodeInstance::on_batch_launch},
+    {proto::Body::JobKillRequest, Caller::Admin, &NodeInstance::on_job_kill},
+    {proto::Body::ReconfigureRequest, Caller::Admin, &NodeInstance::on_reconfigure},
 };
 
 std::vector<std::pair<proto::Body, Caller>> NodeInstance::route_callers() {
@@ -130,7 +130,7 @@ void NodeInstance::handle(std::shared_ptr<net::Request> req, net::ResponderPtr r
     }
     const NodeRoute *route = find_route(kRoutes, m->body_type());
     // A user's route is open to all: only the others ask whether the caller is root or SlurmUser.
-    bool open = route && route->caller == Caller::User;
+    bool open = route && route->caller == Caller::Anyone;
     if (auto no = admit(route ? &route->caller : nullptr, m->body_type(),
                         !open && sh_.is_admin(req->peer.uid)))
         return resp->error(no->code, no->why);

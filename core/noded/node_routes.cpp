@@ -6,7 +6,7 @@
 namespace drover::noded {
 
 std::optional<Refusal> admit(const Caller *route_caller, proto::Body type, bool caller_is_admin) {
-    if (route_caller && *route_caller == Caller::User) return std::nullopt;
+    if (route_caller && *route_caller == Caller::Anyone) return std::nullopt;
     if (!caller_is_admin)
         return Refusal{DROVER_EPERM, "only the controller may ask this of a node"};
     if (!route_caller)

@@ -5,17 +5,16 @@
 #include <optional>
 #include <string>
 
+#include "net/routes.hpp"
 #include "proto/message_generated.h"
 
 namespace drover::noded {
 
-enum class Caller {
-    // Any authenticated user: the handler holds the request to the user's rights (a step's
-    // credential, or the step's owner), as for srun, sstat and scancel of a step.
-    User,
-    // Root or SlurmUser only: what the controller runs as (and an admin's scontrol).
-    Controller,
-};
+// Who may send a message (net/routes.hpp): Anyone — any authenticated user, whose rights the
+// handler holds the request to (a step's credential, or the step's owner), as for srun, sstat
+// and scancel of a step; Admin — root or SlurmUser only, what the controller runs as (and an
+// admin's scontrol).
+using net::Caller;
 
 template <class Handler>
 struct Route {

@@ -16,10 +16,10 @@ using proto::Body;
 
 TEST(NodeRoutes, EachMessageHasTheCallerItHadBefore) {
     std::map<Body, Caller> want{
-        {Body::StepLaunchRequest, Caller::User},    {Body::StepSignalRequest, Caller::User},
-        {Body::StepStatRequest, Caller::User},      {Body::ForwardRequest, Caller::User},
-        {Body::PingRequest, Caller::Controller},    {Body::BatchLaunchRequest, Caller::Controller},
-        {Body::JobKillRequest, Caller::Controller}, {Body::ReconfigureRequest, Caller::Controller},
+        {Body::StepLaunchRequest, Caller::Anyone}, {Body::StepSignalRequest, Caller::Anyone},
+        {Body::StepStatRequest, Caller::Anyone},   {Body::ForwardRequest, Caller::Anyone},
+        {Body::PingRequest, Caller::Admin},        {Body::BatchLaunchRequest, Caller::Admin},
+        {Body::JobKillRequest, Caller::Admin},     {Body::ReconfigureRequest, Caller::Admin},
     };
     auto routes = NodeInstance::route_callers();
     EXPECT_EQ(routes.size(), want.size());
@@ -30,7 +30,7 @@ TEST(NodeRoutes, EachMessageHasTheCallerItHadBefore) {
 }
 
 TEST(NodeRoutes, UsersReachTheirRoutesOnly) {
-    Caller user = Caller::User, ctl = Caller::Controller;
+    Caller user = Caller::Anyone, ctl = Caller::Admin;
     EXPECT_FALSE(admit(&user, Body::StepLaunchRequest, false));
     EXPECT_FALSE(admit(&user, Body::StepLaunchRequest, true));
     auto no = admit(&ctl, Body::BatchLaunchRequest, false);
