@@ -16,7 +16,9 @@ Status::Status(int rc, const drover_error &err, std::string_view plugin, std::st
     if (reason.empty()) reason = "failed (" + status_code_name(rc) + ")";
     text_.reserve(plugin.size() + op.size() + reason.size() + 3);
     if (!plugin.empty()) text_.append(plugin).append(" ");
-    text_.append(op).append(": ").append(reason);
+    text_.append(op).append(": ");
+    reason_at_ = text_.size();
+    text_.append(reason);
 }
 
 std::string status_code_name(int code) {

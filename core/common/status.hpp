@@ -22,10 +22,14 @@ class Status {
     bool ok() const { return code_ == 0; }
     int code() const { return code_; }
     const std::string &text() const { return text_; } // empty on success
+    // The text without the plugin and operation that a plugin's Status starts with: what a
+    // remote peer is told (which plugin refused is for this daemon's log).
+    std::string_view reason() const { return std::string_view(text_).substr(reason_at_); }
 
   private:
     int code_ = 0;
     std::string text_;
+    std::size_t reason_at_ = 0;
 };
 
 // "EBUSY" for DROVER_EBUSY, and so on; "error <n>" for a code drover/plugin.h does not name.

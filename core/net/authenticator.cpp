@@ -29,7 +29,9 @@ std::vector<uint8_t> Authenticator::sign_hash(const uint8_t hash[32], uint32_t u
 
 std::string Authenticator::verify_hash(std::span<const uint8_t> cred, const uint8_t hash[32],
                                        uint32_t *uid, uint32_t *gid) const {
-    return auth_.cred_verify(cred, hash, uid, gid).text();
+    // Peers are told the plugin's own reason, not which plugin or operation gave it.
+    Status s = auth_.cred_verify(cred, hash, uid, gid);
+    return std::string(s.reason());
 }
 
 std::vector<uint8_t> Authenticator::sign(std::span<const uint8_t> data, uint32_t uid,
