@@ -17,6 +17,7 @@
 #include <drover/proctrack.h>
 
 #include "plugin/plugin_set.hpp"
+#include "plugin/proctrack_calls.hpp"
 
 namespace drover::noded {
 
@@ -50,7 +51,7 @@ class Containers {
     void destroy(drover_cont_id cont) const;
 
   private:
-    const plugin::Bound<drover_proctrack_ops> &pt_;
+    plugin::ProctrackCalls pt_;
 };
 
 } // namespace drover::noded

@@ -6,6 +6,8 @@
 // even when droverd is not there to reap it.
 #include "noded/launcher.hpp"
 
+#include "plugin/switch_calls.hpp"
+
 #include "proto/fb_read.hpp"
 
 #include <utility> // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
@@ -154,17 +156,12 @@ std::string batch_environment(const proto::BatchLaunchRequest &req, const std::s
         for (const auto *kv : *req.environment())
             env->push_back(str(kv->key()) + "=" + str(kv->value()));
     env->push_back("SLURMD_NODENAME=" + node);
-    if (!sw || !sw.ops.job_init) return {};
-    drover_error err{};
-    auto add = [](void *arg, drover_str k, drover_str v) {
-        static_cast<std::vector<std::string> *>(arg)->push_back(std::string(k.ptr, k.len) + "=" +
-                                                                std::string(v.ptr, v.len));
-    };
     std::string nodes = str(req.node_list());
-    if (sw.ops.job_init(sw.state, req.job_id(), {nodes.data(), nodes.size()}, add, env, &err) !=
-        DROVER_OK)
-        return std::string("switch job_init: ") + err.text;
-    return {};
+    Status s = plugin::SwitchCalls(sw).job_init(
+        req.job_id(), nodes, [env](std::string_view k, std::string_view v) {
+            env->push_back(std::string(k) + "=" + std::string(v));
+        });
+    return s.ok() ? std::string() : "switch job_init: " + std::string(s.reason());
 }
 
 // The batch step as the supervisor runs it: one task, the script, with the job's files.
@@ -377,9 +374,8 @@ void Launcher::script_ended(uint32_t id, int keeper_status) {
     BatchEnd end = end_of(job, keeper_status);
     // The batch script is over: whatever it left behind goes with it.
     I.containers.destroy(job.cont);
-    drover_error err{};
-    const auto &sw = I.plugins.switch_();
-    if (sw && sw.ops.job_fini) sw.ops.job_fini(sw.state, id, &err);
+    if (Status s = I.plugins.switch_calls().job_fini(id); !s.ok())
+        spdlog::warn("job {}: {}", id, s.text());
     spdlog::info("job {} ended with status {}", id, end.status);
     // The report is kept before the Epilog runs, so a droverd killed meanwhile reports the end
     // after its restart (and runs the Epilog then) rather than ending the job a second time.
