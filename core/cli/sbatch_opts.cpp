@@ -602,14 +602,12 @@ SbatchCommandLine parse_sbatch_command_line(std::span<const std::string> args) {
     return cl;
 }
 
-SbatchRequest build_sbatch_request(const SbatchCommandLine &cl, std::string script,
-                                   const SbatchContext &ctx) {
-    check_batch_script(script);
-    Pending p;
-    const auto &specs = all_specs();
+namespace {
 
-    // 1. #SBATCH directives, in order.
-    MemSeen given; // by the script and the command line together
+// 1. #SBATCH directives, in order; a refusal names the script line.
+void apply_directives(Pending &p, const std::string &script, const SbatchContext &ctx,
+                      MemSeen &given) {
+    const auto &specs = all_specs();
     for (const auto &d : scan_directives(script)) {
         std::string where = "script line " + str_i(d.line) + ": ";
         try {
@@ -623,49 +621,36 @@ SbatchRequest build_sbatch_request(const SbatchCommandLine &cl, std::string scri
             throw ParseError(where + e.what());
         }
     }
+}
 
-    // 2. SBATCH_* input environment variables.
-    MemSeen env_seen;
-    std::optional<uint64_t> env_mem, env_mem_per_cpu;
-    {
-        Pending env_p; // memory from variables is kept apart until the rule below
-        for (const auto &eo : kEnvOptions) {
-            for (const auto &kv : ctx.env) {
-                if (kv.first != eo.var) continue;
-                ParsedOpt o{eo.id, kv.second, kv.first};
-                // Flags are set by their presence; SBATCH_EXCLUSIVE may carry a mode.
-                if (is_flag(eo.id) || (eo.id == kExclusive && !iequals(kv.second, "user") &&
-                                       !iequals(kv.second, "mcs") && !iequals(kv.second, "topo")))
-                    o.value.reset();
-                try {
-                    if (eo.id == kMem || eo.id == kMemPerCpu)
-                        apply(env_p, o, ctx, env_seen, false);
-                    else
-                        apply(p, o, ctx, env_seen, false);
-                } catch (const ParseError &e) {
-                    throw ParseError(std::string(eo.var) + ": " + e.what());
-                }
+// 2. SBATCH_* input environment variables. Memory from them is kept apart (in the returned
+// Pending) until the rule in build_sbatch_request decides whether it counts.
+Pending apply_environment(Pending &p, const SbatchContext &ctx, MemSeen &env_seen) {
+    Pending env_p;
+    for (const auto &eo : kEnvOptions) {
+        for (const auto &kv : ctx.env) {
+            if (kv.first != eo.var) continue;
+            ParsedOpt o{eo.id, kv.second, kv.first};
+            // Flags are set by their presence; SBATCH_EXCLUSIVE may carry a mode.
+            if (is_flag(eo.id) || (eo.id == kExclusive && !iequals(kv.second, "user") &&
+                                   !iequals(kv.second, "mcs") && !iequals(kv.second, "topo")))
+                o.value.reset();
+            try {
+                if (eo.id == kMem || eo.id == kMemPerCpu)
+                    apply(env_p, o, ctx, env_seen, false);
+                else
+                    apply(p, o, ctx, env_seen, false);
+            } catch (const ParseError &e) {
+                throw ParseError(std::string(eo.var) + ": " + e.what());
             }
         }
-        env_mem = env_p.mem_mb;
-        env_mem_per_cpu = env_p.mem_per_cpu_mb;
     }
+    return env_p;
+}
 
-    // 3. The command line.
-    for (const auto &o : cl.opts) apply(p, o, ctx, given, false);
-
-    // Memory: one of --mem, --mem-per-cpu and --mem-per-gpu from the script and command line;
-    // one of the variables; what the script or command line gives wins over the variables.
-    if (given.count() > 1)
-        throw SbatchFatal("--mem, --mem-per-cpu, and --mem-per-gpu are mutually exclusive.");
-    if (env_seen.count() > 1)
-        throw SbatchFatal(
-            "SLURM_MEM_PER_CPU, SLURM_MEM_PER_GPU, and SLURM_MEM_PER_NODE are mutually exclusive.");
-    if (given.count() == 0) {
-        p.mem_mb = env_mem;
-        p.mem_per_cpu_mb = env_mem_per_cpu;
-    }
-
+// The request once every option is in: name, paths, tasks, memory, GPUs and environment.
+SbatchRequest finish_request(Pending &p, const SbatchCommandLine &cl, std::string script,
+                             const SbatchContext &ctx) {
     SbatchRequest &r = p.req;
     r.script = std::move(script);
     r.argv = cl.script_args;
@@ -702,6 +687,33 @@ SbatchRequest build_sbatch_request(const SbatchCommandLine &cl, std::string scri
     }
     r.environment = export_environment(p.export_spec.value_or("ALL"), ctx.env);
     return std::move(p.req);
+}
+
+} // namespace
+
+SbatchRequest build_sbatch_request(const SbatchCommandLine &cl, std::string script,
+                                   const SbatchContext &ctx) {
+    check_batch_script(script);
+    Pending p;
+    MemSeen given; // by the script and the command line together
+    apply_directives(p, script, ctx, given);
+    MemSeen env_seen;
+    Pending env_p = apply_environment(p, ctx, env_seen);
+    // 3. The command line.
+    for (const auto &o : cl.opts) apply(p, o, ctx, given, false);
+
+    // Memory: one of --mem, --mem-per-cpu and --mem-per-gpu from the script and command line;
+    // one of the variables; what the script or command line gives wins over the variables.
+    if (given.count() > 1)
+        throw SbatchFatal("--mem, --mem-per-cpu, and --mem-per-gpu are mutually exclusive.");
+    if (env_seen.count() > 1)
+        throw SbatchFatal(
+            "SLURM_MEM_PER_CPU, SLURM_MEM_PER_GPU, and SLURM_MEM_PER_NODE are mutually exclusive.");
+    if (given.count() == 0) {
+        p.mem_mb = env_p.mem_mb;
+        p.mem_per_cpu_mb = env_p.mem_per_cpu_mb;
+    }
+    return finish_request(p, cl, std::move(script), ctx);
 }
 
 SbatchRequest parse_sbatch(std::span<const std::string> args, std::string script,
