@@ -16,8 +16,8 @@
 //
 // After the fill pass the running jobs' start times are spread over their time limits (as on a
 // cluster that has been running for a while) so that the plan sees many different end times.
-// Only Scheduler::pass() is timed. Launches wait for a commit that never comes (the loop does
-// not run), so no node daemon is needed; the state store lives under /tmp and is removed.
+// Only Scheduler::pass() is timed. No launcher is built (and the loop does not run), so no node
+// daemon is needed; the state store lives under /tmp and is removed.
 //
 //   sched_bench [--nodes N] [--jobs N] [--seed N] [--select linear|cons_tres|all]
 //               [--sched builtin|backfill|all] [--repeat N] [--params SchedulerParameters]
@@ -46,14 +46,16 @@
 #include <spdlog/spdlog.h>
 
 #include "common/config.hpp"
-#include "ctld/acct_queue.hpp"
-#include "ctld/acct_recorder.hpp"
-#include "ctld/committer.hpp"
+#include "ctld/acct/acct_queue.hpp"
+#include "ctld/acct/acct_recorder.hpp"
+#include "ctld/store/committer.hpp"
 #include "ctld/context.hpp"
-#include "ctld/job.hpp"
-#include "ctld/job_mgr.hpp"
-#include "ctld/node_mgr.hpp"
-#include "ctld/scheduler.hpp"
+#include "ctld/jobs/job.hpp"
+#include "ctld/jobs/job_mgr.hpp"
+#include "ctld/nodes/node_mgr.hpp"
+#include "ctld/sched/placement.hpp"
+#include "ctld/sched/scheduler.hpp"
+#include "ctld/events.hpp"
 #include "net/authenticator.hpp"
 #include "net/call_pool.hpp"
 #include "plugin/plugin_set.hpp"
@@ -208,14 +210,13 @@ void run_case(const Options &o, const std::vector<JobShape> &shapes, const std::
         net::CallPool pool(io, 1);
         ctld::AcctQueue acct(io, plugins.acct(), conf.cluster_name, [](uint64_t) {}); // none loaded
         ctld::AcctRecorder recorder(commit, store, acct);
-        ctld::Ctx ctx{io,      conf,    plugins, auth,    store, commit,  pool,     acct,
-                      nullptr, nullptr, nullptr, nullptr, 0,     "bench", &recorder};
+        ctld::Events events;
+        ctld::Ctx ctx{io,   conf, plugins, auth, store,   commit,
+                      pool, acct, events,  0,    "bench", &recorder};
         ctld::NodeManager nodes(ctx);
-        ctld::JobManager jobs(ctx);
-        ctld::Scheduler sched(ctx);
-        ctx.nodes = &nodes;
-        ctx.jobs = &jobs;
-        ctx.sched = &sched;
+        ctld::Placement place(plugins.select_calls(), nodes);
+        ctld::JobManager jobs(ctx, nodes, place);
+        ctld::Scheduler sched(ctx, nodes, jobs, place);
         for (uint32_t i = 0; i < nodes.size(); ++i) nodes.mark_up(i);
         sched.init_select();
 

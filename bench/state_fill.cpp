@@ -14,8 +14,8 @@
 #include <ctime>
 #include <string>
 
-#include "ctld/job.hpp"
-#include "ctld/job_record.hpp"
+#include "ctld/jobs/job.hpp"
+#include "ctld/jobs/job_record.hpp"
 #include "state/store.hpp"
 
 int main(int argc, char **argv) {

@@ -1,6 +1,8 @@
 // context.hpp - what every part of the controller shares: the loop, the configuration, the
-// plugins, the state store and the managers. Each piece of state has one owner: nodes and
-// partitions belong to NodeManager, jobs to JobManager.
+// plugins, the state store, the accounting spool and the events. The managers are not here: each
+// is handed the ones below it when built (controller.cpp), and hears from those above through
+// events.hpp. Each piece of state has one owner: nodes and partitions belong to NodeManager, jobs
+// to JobManager, steps to StepManager.
 #pragma once
 
 #include <cstdint>
@@ -29,10 +31,7 @@ namespace drover::ctld {
 class Committer;
 class AcctQueue;
 class AcctRecorder;
-class NodeManager;
-class JobManager;
-class Scheduler;
-class StepManager;
+struct Events;
 
 struct Ctx {
     boost::asio::io_context &io;
@@ -43,10 +42,7 @@ struct Ctx {
     Committer &commit;
     net::CallPool &pool;
     AcctQueue &acct;
-    NodeManager *nodes = nullptr;
-    JobManager *jobs = nullptr;
-    Scheduler *sched = nullptr;
-    StepManager *steps = nullptr;
+    Events &events;
     uint32_t slurm_uid = 0;
     std::string host;                 // this controller's name
     AcctRecorder *recorder = nullptr; // accounting records go through its spool

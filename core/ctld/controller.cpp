@@ -15,22 +15,26 @@
 #include "common/hostlist.hpp"
 #include "daemon/daemon.hpp"
 #include "daemon/heap_trim.hpp"
-#include "ctld/acct_admin.hpp"
-#include "ctld/acct_queue.hpp"
-#include "ctld/acct_recorder.hpp"
+#include "ctld/acct/acct_admin.hpp"
+#include "ctld/acct/acct_queue.hpp"
+#include "ctld/acct/acct_recorder.hpp"
 #include "ctld/ctld_stats.hpp"
-#include "ctld/committer.hpp"
+#include "ctld/store/committer.hpp"
 #include "ctld/context.hpp"
 #include "ctld/controller_routes.hpp"
-#include "ctld/handover.hpp"
-#include "ctld/peers.hpp"
+#include "ctld/control/handover.hpp"
+#include "ctld/control/peers.hpp"
 #include "ctld/privacy.hpp"
-#include "ctld/repl_source.hpp"
-#include "ctld/standby.hpp"
-#include "ctld/job_mgr.hpp"
-#include "ctld/node_mgr.hpp"
-#include "ctld/scheduler.hpp"
-#include "ctld/step_mgr.hpp"
+#include "ctld/store/repl_source.hpp"
+#include "ctld/control/standby.hpp"
+#include "ctld/events.hpp"
+#include "ctld/jobs/job_mgr.hpp"
+#include "ctld/jobs/job_signals.hpp"
+#include "ctld/sched/launcher.hpp"
+#include "ctld/nodes/node_mgr.hpp"
+#include "ctld/sched/placement.hpp"
+#include "ctld/sched/scheduler.hpp"
+#include "ctld/steps/step_mgr.hpp"
 #include "net/authenticator.hpp"
 #include "net/call_pool.hpp"
 #include "net/server.hpp"
@@ -87,27 +91,25 @@ class InControl {
         : commit_(io_, store), pool_(io_, 8),
           acct_(io_, plugins.acct_calls(), conf.cluster_name,
                 [this](uint64_t seq) { recorder_.delivered(seq); }),
-          recorder_(commit_, store, acct_), ctx_{io_,     conf,    plugins, auth,    store,
-                                                 commit_, pool_,   acct_,   nullptr, nullptr,
-                                                 nullptr, nullptr, 0,       {},      &recorder_},
-          repl_(io_, store, commit_), epoch_(start_generation(self, seen_epoch)),
-          handover_(ctx_, repl_, self,
+          recorder_(commit_, store, acct_), ctx_{io_,   conf,  plugins, auth, store, commit_,
+                                                 pool_, acct_, events_, 0,    {},    &recorder_},
+          repl_(io_, store, commit_), epoch_(start_generation(self, seen_epoch)), nodes_(ctx_),
+          handover_(ctx_, nodes_, repl_, self,
                     [this](bool take_back) {
                         outcome_ = {false, take_back};
                         io_.stop();
                     }),
-          nodes_(ctx_), jobs_(ctx_), sched_(ctx_), steps_(ctx_), admin_(ctx_),
+          place_(plugins.select_calls(), nodes_), jobs_(ctx_, nodes_, place_),
+          steps_(ctx_, nodes_, jobs_), signals_(ctx_, jobs_, steps_),
+          sched_(ctx_, nodes_, jobs_, place_), launcher_(ctx_, nodes_, jobs_), admin_(ctx_),
           router_([this](uint32_t uid) { return ctx_.is_admin(uid); }) {
-        ctx_.steps = &steps_;
-        ctx_.nodes = &nodes_;
-        ctx_.jobs = &jobs_;
-        ctx_.sched = &sched_;
         router_.add(jobs_.routes());
+        router_.add(signals_.routes());
         router_.add(steps_.routes());
         router_.add(nodes_.routes());
         router_.add(acct_routes(ctx_, admin_));
-        router_.add(
-            controller_routes({ctx_, admin_, handover_, repl_, nodes_, [this] { io_.stop(); }}));
+        router_.add(controller_routes(
+            {ctx_, admin_, handover_, repl_, nodes_, jobs_, [this] { io_.stop(); }}));
     }
 
     ActiveOutcome run(bool cold_start, const ControllerHost &me);
@@ -122,15 +124,19 @@ class InControl {
     net::CallPool pool_;
     AcctQueue acct_; // delivers to recorder_ (below), only once recovered
     AcctRecorder recorder_;
+    Events events_; // what a part publishes, for the parts built after it
     Ctx ctx_;
     ReplSource repl_;
     uint64_t epoch_;
     ActiveOutcome outcome_;
-    Handover handover_;
     NodeManager nodes_;
+    Handover handover_;
+    Placement place_;
     JobManager jobs_;
-    Scheduler sched_;
     StepManager steps_;
+    JobSignals signals_;
+    Scheduler sched_;
+    Launcher launcher_;
     AcctAdmin admin_;
     net::Router router_;
 };
@@ -160,6 +166,7 @@ void InControl::recover(bool cold_start) {
     acct_.stats().server_start = acct_.stats().since = Ctx::now();
     nodes_.recover();
     jobs_.recover(cold_start);
+    steps_.recover(cold_start);
     recorder_.recover();
     nodes_.record_events();
     admin_.start();

@@ -7,15 +7,15 @@
 
 #include "common/config.hpp"
 #include "common/hostlist.hpp"
-#include "ctld/acct_admin.hpp"
-#include "ctld/acct_query.hpp"
-#include "ctld/acct_queue.hpp"
+#include "ctld/acct/acct_admin.hpp"
+#include "ctld/acct/acct_query.hpp"
+#include "ctld/acct/acct_queue.hpp"
 #include "ctld/ctld_stats.hpp"
-#include "ctld/handover.hpp"
-#include "ctld/node_mgr.hpp"
-#include "ctld/peers.hpp"
+#include "ctld/control/handover.hpp"
+#include "ctld/nodes/node_mgr.hpp"
+#include "ctld/control/peers.hpp"
 #include "ctld/privacy.hpp"
-#include "ctld/repl_source.hpp"
+#include "ctld/store/repl_source.hpp"
 #include "state/store.hpp"
 
 namespace drover::ctld {
@@ -142,8 +142,8 @@ net::Routes controller_routes(const ControllerParts &p) {
         {proto::Body::ControllerPingRequest, Caller::Anyone,
          [&ctx](const Req &, const Resp &r) { ping_reply(ctx, r); }},
         {proto::Body::StatsRequest, Caller::Anyone,
-         [&ctx, &admin = p.admin](const Req &q, const Resp &r) {
-             stats_reply(ctx, q, r, admin.admin_level(q->peer.uid));
+         [&ctx, &admin = p.admin, &jobs = p.jobs](const Req &q, const Resp &r) {
+             stats_reply(ctx, jobs, q, r, admin.admin_level(q->peer.uid));
          }},
         {proto::Body::ReconfigureRequest, Caller::Admin,
          [&ctx, &nodes = p.nodes](const Req &, const Resp &r) { reconfigure(ctx, nodes, r); }},

@@ -11,6 +11,7 @@ namespace drover::ctld {
 
 class AcctAdmin;
 class Handover;
+class JobManager;
 class NodeManager;
 class ReplSource;
 
@@ -20,6 +21,7 @@ struct ControllerParts {
     Handover &handover;
     ReplSource &repl;
     NodeManager &nodes;
+    JobManager &jobs;
     std::function<void()> stop; // ends this controller's time in control (after the reply)
 };
 

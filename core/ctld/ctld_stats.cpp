@@ -3,16 +3,15 @@
 
 #include <cstddef>
 
-#include "ctld/acct_queue.hpp"
+#include "ctld/acct/acct_queue.hpp"
 #include "ctld/context.hpp"
-#include "ctld/job_mgr.hpp"
-#include "ctld/scheduler.hpp"
+#include "ctld/jobs/job_mgr.hpp"
 #include "net/server.hpp"
 #include "plugin/plugin_set.hpp"
 
 namespace drover::ctld {
 
-void stats_reply(Ctx &ctx, const std::shared_ptr<net::Request> &req,
+void stats_reply(Ctx &ctx, JobManager &jobs, const std::shared_ptr<net::Request> &req,
                  const std::shared_ptr<net::Responder> &resp, uint32_t admin_level) {
     CtldStats &s = ctx.acct.stats();
     const auto *m = req->msg->body_as_StatsRequest();
@@ -36,8 +35,8 @@ void stats_reply(Ctx &ctx, const std::shared_ptr<net::Request> &req,
     add("jobs_completed", s.completed);
     add("jobs_canceled", s.canceled);
     add("jobs_failed", s.failed);
-    add("jobs_pending", ctx.jobs ? ctx.jobs->pending().size() : 0);
-    add("jobs_running", ctx.jobs ? ctx.jobs->running().size() : 0);
+    add("jobs_pending", jobs.pending().size());
+    add("jobs_running", jobs.running().size());
     add("schedule_cycles", s.cycles);
     add("schedule_cycle_last", s.cycle_last_usec);
     add("schedule_cycle_max", s.cycle_max_usec);

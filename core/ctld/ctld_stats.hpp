@@ -17,6 +17,7 @@ class Responder;
 namespace drover::ctld {
 
 struct Ctx;
+class JobManager;
 
 struct CtldStats {
     int64_t server_start = 0; // when the controller started
@@ -63,7 +64,7 @@ struct CtldStats {
 // Answers a StatsRequest (sdiag) with the counters, the accounting backlog, the jobs pending and
 // running, the scheduling passes and the sched plugin's backfill counters (bf_*, when it keeps
 // them); a reset (sdiag -r) needs admin_level Operator or more, and resets the plugin's too.
-void stats_reply(Ctx &ctx, const std::shared_ptr<net::Request> &req,
+void stats_reply(Ctx &ctx, JobManager &jobs, const std::shared_ptr<net::Request> &req,
                  const std::shared_ptr<net::Responder> &resp, uint32_t admin_level);
 
 } // namespace drover::ctld

@@ -7,8 +7,8 @@
 #include <set>
 #include <utility>
 
-#include "ctld/acct_queue.hpp"
-#include "ctld/job.hpp"
+#include "ctld/acct/acct_queue.hpp"
+#include "ctld/jobs/job.hpp"
 
 namespace drover::ctld {
 

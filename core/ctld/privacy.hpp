@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "ctld/acct_admin.hpp"
+#include "ctld/acct/acct_admin.hpp"
 #include "ctld/context.hpp"
 
 namespace drover::ctld {

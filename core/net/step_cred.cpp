@@ -1,6 +1,8 @@
 // step_cred.cpp - sign and check job step credentials.
 #include "net/step_cred.hpp"
 
+#include <cstring>
+
 #include "net/authenticator.hpp"
 
 namespace drover::net {
@@ -24,9 +26,18 @@ void CheckedCreds::add(std::string key, int64_t expires) {
     expiry_[std::move(key)] = expires;
 }
 
+void StepCredCopy::assign(std::span<const uint8_t> body) {
+    words_.assign((body.size() + 7) / 8, 0);
+    std::memcpy(words_.data(), body.data(), body.size());
+}
+
+const proto::StepCred *StepCredCopy::get() const {
+    return words_.empty() ? nullptr : flatbuffers::GetRoot<proto::StepCred>(words_.data());
+}
+
 std::string check_step_cred(const Authenticator &auth, std::span<const uint8_t> signed_cred,
                             const std::function<bool(uint32_t)> &is_admin, uint32_t requester_uid,
-                            const std::string &node, int64_t now, const proto::StepCred **out,
+                            const std::string &node, int64_t now, StepCredCopy *out,
                             CheckedCreds *checked) {
     flatbuffers::Verifier v(signed_cred.data(), signed_cred.size());
     if (!v.VerifyBuffer<proto::SignedCred>(nullptr)) return "job credential is malformed";
@@ -36,7 +47,8 @@ std::string check_step_cred(const Authenticator &auth, std::span<const uint8_t> 
     if (!bv.VerifyBuffer<proto::StepCred>(nullptr)) return "job credential is malformed";
     // What can be refused from the body alone is refused before the signature is checked: a
     // checked signature is spent (the auth plugin keeps it against replay).
-    const auto *c = sc->body_nested_root();
+    out->assign({sc->body()->data(), sc->body()->size()});
+    const auto *c = out->get();
     if (c->expires() < now) return "job credential expired";
     if (c->uid() != requester_uid && !is_admin(requester_uid))
         return "job credential is for uid " + std::to_string(c->uid()) + ", not uid " +
@@ -54,7 +66,6 @@ std::string check_step_cred(const Authenticator &auth, std::span<const uint8_t> 
         if (!is_admin(uid)) return "invalid job credential: not signed by the controller";
         if (checked) checked->add(std::move(key), c->expires());
     }
-    *out = c;
     return {};
 }
 

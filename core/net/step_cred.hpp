@@ -30,12 +30,24 @@ class CheckedCreds {
     std::map<std::string, int64_t> expiry_;
 };
 
+// A checked StepCred, copied out of its SignedCred: inside the message the nested body is only
+// as aligned as a byte vector (4), and the credential's 8-byte fields must be read aligned.
+class StepCredCopy {
+  public:
+    void assign(std::span<const uint8_t> body);
+    const proto::StepCred *get() const;
+
+  private:
+    std::vector<uint64_t> words_; // 8-aligned storage for the body's bytes
+};
+
 // Checks a SignedCred sent by requester_uid for a launch on node at time now. Returns an empty
-// string and points *out into signed_cred, or says why it is refused: a bad or forged signature,
-// a signer that is not an administrator, expiry, another user's credential, or another node.
+// string with the credential copied into *out, or says why it is refused: a bad or forged
+// signature, a signer that is not an administrator, expiry, another user's credential, or
+// another node.
 std::string check_step_cred(const Authenticator &auth, std::span<const uint8_t> signed_cred,
                             const std::function<bool(uint32_t)> &is_admin, uint32_t requester_uid,
-                            const std::string &node, int64_t now, const proto::StepCred **out,
+                            const std::string &node, int64_t now, StepCredCopy *out,
                             CheckedCreds *checked = nullptr);
 
 } // namespace drover::net

@@ -165,10 +165,11 @@ std::string StepRunner::Impl::plan_launch(const proto::StepLaunchRequest &req, u
     if (!req.cred()) return "no job credential";
     // One per process (all on the loop's thread): the nodes an emulating process hosts share it.
     static net::CheckedCreds checked;
-    std::string why =
-        net::check_step_cred(I.auth, {req.cred()->data(), req.cred()->size()}, I.is_admin,
-                             requester, I.node, int64_t(::time(nullptr)), &plan.cred, &checked);
+    std::string why = net::check_step_cred(I.auth, {req.cred()->data(), req.cred()->size()},
+                                           I.is_admin, requester, I.node, int64_t(::time(nullptr)),
+                                           &plan.cred_copy, &checked);
     if (!why.empty()) return why;
+    plan.cred = plan.cred_copy.get();
     auto key = std::make_pair(plan.cred->job_id(), plan.cred->step_id());
     if (I.launched.count(key)) return "job credential replayed: step already launched here";
     if (I.ended_jobs.count(key.first))

@@ -18,6 +18,7 @@
 #include "noded/sampler.hpp"
 #include "noded/shepherd.hpp"
 #include "noded/step_runner.hpp"
+#include "net/step_cred.hpp"
 
 namespace drover::noded {
 
@@ -26,9 +27,10 @@ using asio::ip::tcp;
 
 // What a launch request asks of this node, once its credential has been checked.
 struct LaunchPlan {
-    const proto::StepCred *cred = nullptr;
-    uint32_t node_index = 0;     // this node's place in the step
-    std::vector<uint32_t> tasks; // this node's share of the step's tasks (global ids)
+    net::StepCredCopy cred_copy;
+    const proto::StepCred *cred = nullptr; // into cred_copy
+    uint32_t node_index = 0;               // this node's place in the step
+    std::vector<uint32_t> tasks;           // this node's share of the step's tasks (global ids)
 };
 
 // One step on this node, from its launch to its end report.

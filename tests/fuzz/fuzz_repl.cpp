@@ -9,8 +9,8 @@
 #include <stdexcept>
 #include <unistd.h>
 
-#include "ctld/repl_codec.hpp"
-#include "ctld/repl_replica.hpp"
+#include "ctld/store/repl_codec.hpp"
+#include "ctld/store/repl_replica.hpp"
 
 namespace {
 

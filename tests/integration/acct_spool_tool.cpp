@@ -11,7 +11,7 @@
 #include <ctime>
 #include <string>
 
-#include "ctld/acct_records.hpp"
+#include "ctld/acct/acct_records.hpp"
 #include "state/store.hpp"
 
 int main(int argc, char **argv) {

@@ -2,7 +2,7 @@
 // copy of the associations; the job checks (default account, AccountingStorageEnforce).
 #include <gtest/gtest.h>
 
-#include "ctld/acct_admin.hpp"
+#include "ctld/acct/acct_admin.hpp"
 
 using namespace drover::ctld;
 

@@ -5,8 +5,8 @@
 
 #include <cstring>
 
-#include "ctld/allocation.hpp"
-#include "ctld/job.hpp"
+#include "ctld/sched/allocation.hpp"
+#include "ctld/jobs/job.hpp"
 
 namespace drover::ctld {
 namespace {

@@ -7,9 +7,9 @@
 #include <csignal>
 #include <set>
 
-#include "ctld/job_codec.hpp"
-#include "ctld/job_fields.hpp"
-#include "ctld/job_record.hpp"
+#include "ctld/jobs/job_codec.hpp"
+#include "ctld/jobs/job_fields.hpp"
+#include "ctld/jobs/job_record.hpp"
 
 using namespace drover;
 using namespace drover::ctld;

@@ -6,8 +6,8 @@
 
 #include <variant>
 
-#include "ctld/acct_records.hpp"
-#include "ctld/node_events.hpp"
+#include "ctld/acct/acct_records.hpp"
+#include "ctld/nodes/node_events.hpp"
 
 using namespace drover::ctld;
 

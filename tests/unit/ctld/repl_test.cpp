@@ -7,9 +7,9 @@
 #include <gtest/gtest.h>
 #include <map>
 
-#include "ctld/committer.hpp"
-#include "ctld/repl_replica.hpp"
-#include "ctld/repl_source.hpp"
+#include "ctld/store/committer.hpp"
+#include "ctld/store/repl_replica.hpp"
+#include "ctld/store/repl_source.hpp"
 
 namespace drover::ctld {
 namespace {

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "ctld/step_create.hpp"
+#include "ctld/steps/step_create.hpp"
 
 using namespace drover;
 using namespace drover::ctld;

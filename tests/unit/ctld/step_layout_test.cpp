@@ -1,7 +1,7 @@
 // step_layout_test.cpp - where a step's tasks go inside its job's allocation.
 #include <gtest/gtest.h>
 
-#include "ctld/step_layout.hpp"
+#include "ctld/steps/step_layout.hpp"
 
 using namespace drover::ctld;
 

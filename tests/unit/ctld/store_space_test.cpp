@@ -9,7 +9,7 @@
 #include <filesystem>
 #include <gtest/gtest.h>
 
-#include "ctld/committer.hpp"
+#include "ctld/store/committer.hpp"
 
 namespace drover::ctld {
 namespace {

@@ -1,0 +1,111 @@
+// job_codec.cpp - the copies JobCodec's lines describe, one loop over the table for each side.
+#include "ctld/jobs/job_codec.hpp"
+
+namespace drover::ctld::codec {
+
+namespace {
+
+template <auto P>
+constexpr bool has = !std::is_null_pointer_v<decltype(P)>;
+
+template <auto P>
+constexpr bool in_extra = false;
+template <class T, T JobExtra::*P>
+constexpr bool in_extra<P> = true;
+
+// The member a field names, in the job or in its JobExtra.
+template <class T>
+const T &get(const Job &j, T Job::*m) {
+    return j.*m;
+}
+template <class T>
+const T &get(const Job &j, T JobExtra::*m) {
+    return j.ext().*m;
+}
+template <class T>
+T &ref(Job &j, JobExtra &, T Job::*m) {
+    return j.*m;
+}
+template <class T>
+T &ref(Job &, JobExtra &x, T JobExtra::*m) {
+    return x.*m;
+}
+
+// A value as the other side types it: the same type, another number, or a string the plugin
+// view borrows.
+template <class To, class From>
+void convert(const From &from, To &to) {
+    if constexpr (std::is_same_v<To, drover_str>)
+        to = plugin::cstr(from);
+    else
+        to = static_cast<To>(from);
+}
+
+// Copies the table's fields from one side (Side of the field: where in `in`) to the job.
+template <class In, class Pick>
+bool fill_job(const In &in, Job &job, JobExtra &extra, Pick pick) {
+    bool any_extra = false;
+    JobCodec::each([&](auto f) {
+        using F = decltype(f);
+        constexpr auto side = pick(F{});
+        if constexpr (has<side>) {
+            const auto &v = in.*side;
+            convert(v, ref(job, extra, F::member));
+            if constexpr (in_extra<F::member>)
+                any_extra = any_extra || !(v == std::remove_cvref_t<decltype(v)>{});
+        }
+    });
+    return any_extra;
+}
+
+// Copies the table's fields from the job to one side.
+template <class Out, class Pick>
+void fill_side(const Job &job, Out &out, Pick pick) {
+    JobCodec::each([&](auto f) {
+        using F = decltype(f);
+        constexpr auto side = pick(F{});
+        if constexpr (has<side>) convert(get(job, F::member), out.*side);
+    });
+}
+
+} // namespace
+
+void to_info(const Job &job, JobInfoT &out) {
+    fill_side(job, out, [](auto f) { return decltype(f)::info; });
+}
+
+bool from_info(const JobInfoT &in, Job &job, JobExtra &extra) {
+    return fill_job(in, job, extra, [](auto f) { return decltype(f)::info; });
+}
+
+bool from_desc(const JobDescT &in, Job &job, JobExtra &extra) {
+    return fill_job(in, job, extra, [](auto f) { return decltype(f)::desc; });
+}
+
+AcctRecord acct_record(const Job &j, std::string node_list) {
+    AcctRecord r;
+    fill_side(j, r, [](auto f) { return decltype(f)::acct; });
+    r.node_list = std::move(node_list);
+    r.alloc_nodes = uint32_t(j.nodes.size());
+    r.req_cpus = j.num_tasks * j.cpus_per_task;
+    r.array_job_id = j.array_task_id == DROVER_NO_VAL ? 0 : j.array_job_id;
+    return r;
+}
+
+drover_job_view job_view(const Job &j) {
+    drover_job_view v{};
+    v.struct_size = sizeof v;
+    fill_side(j, v, [](auto f) { return decltype(f)::view; });
+    v.exclusive = j.share == DROVER_SHARE_EXCLUSIVE;
+    const JobExtra &x = j.ext();
+    if (x.req_bits.size()) v.required_nodes = {x.req_bits.words(), uint32_t(x.req_bits.size())};
+    if (x.exc_bits.size()) v.excluded_nodes = {x.exc_bits.words(), uint32_t(x.exc_bits.size())};
+    v.start_time = j.running() ? j.start_time : 0;
+    v.end_time = j.running() && j.time_limit_min != DROVER_INFINITE
+                     ? j.start_time + int64_t(j.time_limit_min) * 60
+                     : 0;
+    v.nice = uint32_t(int64_t(DROVER_NICE_OFFSET) + j.nice);
+    return v;
+}
+
+} // namespace drover::ctld::codec

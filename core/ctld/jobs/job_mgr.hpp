@@ -1,0 +1,165 @@
+// job_mgr.hpp - the controller's jobs: submission, queries, signals, updates, completion, time
+// limits and the purge of old records. JobManager is the only owner of Job objects.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "common/status.hpp"
+#include "ctld/acct/acct_records.hpp"
+#include "ctld/context.hpp"
+#include "ctld/jobs/job.hpp"
+#include "net/routes.hpp"
+#include "net/server.hpp"
+#include "proto/message_generated.h"
+
+namespace drover::ctld {
+
+struct Partition;
+class NodeManager;
+class Placement;
+
+// Counts over all the tasks of one job array, for dependencies on the whole array and the %N
+// throttle.
+// Slurm's refusal for a job id it does not have.
+inline constexpr const char *kInvalidJobId = "Invalid job id specified";
+
+struct ArrayCounts {
+    uint32_t total = 0, pending = 0, running = 0, ok = 0, bad = 0;
+};
+
+class JobManager {
+  public:
+    JobManager(Ctx &ctx, NodeManager &nodes, const Placement &place);
+
+    // Loads jobs from the store (cold: discards them) and restores allocations of running jobs.
+    // Running batch jobs are launched again (Events::relaunch): the launch of one that had just
+    // started may never have left; a node that has it ignores the repeat.
+    void recover(bool cold);
+
+    // A new (or released) job's priority: the sched plugin's job_priority, else Slurm's basic
+    // order (earlier submissions first) moved down by --nice.
+    uint32_t initial_priority(const Job &job) const;
+
+    // Takes a job built in memory (benchmarks and tests that need many jobs without sending
+    // them): it gets the next id and a priority, is persisted in the current batch, and waits.
+    uint32_t adopt(std::unique_ptr<Job> job);
+
+    Job *find(uint32_t id);
+    // Pending jobs in submit (id) order.
+    std::vector<Job *> pending();
+    std::vector<Job *> running();
+    std::size_t count() const { return jobs_.size(); }
+
+    // Writes the job's record into the current batch.
+    void persist(const Job &job);
+    // Spools the job's accounting record for event (delivered once the batch is durable).
+    void account(int event, const Job &job);
+    // Before a requeue resets the job: its ending run's record, REQUEUED (then account SUBMIT).
+    void account_requeue(const Job &job);
+
+    // Records the start of a job its nodes were just allocated to (the scheduler's decision):
+    // running, persisted and accounted; Events::job_started once that is durable.
+    void record_start(Job &job);
+    // Ends a job: final state and exit status, resources released, recorded, scheduler woken.
+    void end_job(Job &job, uint32_t state, int32_t exit_status);
+    // A node the job runs on failed: its jobs end NODE_FAIL.
+    void node_failed(uint32_t node);
+    // A node registered saying which batch jobs it has (running, or ended and not yet
+    // acknowledged) and which jobs have steps running there. A job that runs there but is unknown
+    // here, no longer running or not on that node (a cold start, an end the node missed) is
+    // terminated there; a batch job running here whose launch the node does not have is
+    // launched again.
+    void node_registered(uint32_t node, const std::vector<uint32_t> &batch,
+                         const std::vector<uint32_t> &step_jobs);
+    // Sends a signal (terminate: SIGTERM, KillWait, SIGKILL) to the job's batch host; for an
+    // interactive job, to every step of it (Events::steps_signalled).
+    void send_kill(Job &job, int sig, bool terminate);
+    // Tells the job's nodes (all but the batch host) that it has ended.
+    void end_on_nodes(const Job &job);
+
+    // Jobs past their time limit are terminated; finished jobs older than MinJobAge forgotten.
+    void tick();
+
+    // The job messages this manager serves, and who may send each.
+    net::Routes routes();
+
+    void on_submit(const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp);
+    void on_info(const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp);
+    void on_update(const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp);
+    void on_complete(const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp);
+
+    // Dependencies: how a job's unmet terms stand now (terms that hold are dropped).
+    DepState check_dependency(Job &job);
+    // The job (or array task) a dependency names, if the controller still has it.
+    const Job *find_for_dependency(uint32_t job_id, uint32_t task_id) const;
+    ArrayCounts &array_counts(uint32_t array_job_id) { return arrays_[array_job_id]; }
+    // A job named by scancel/scontrol: a job, a running or finished array task, or a task still
+    // waiting inside its array's record (pending_task set).
+    struct Target {
+        std::string label;  // as the user wrote it, for messages
+        Job *job = nullptr; // nullptr: no such job
+        uint32_t pending_task = DROVER_NO_VAL;
+    };
+    // Parts of update_job: an action (requeue, top), a hold or release, one Key=Value.
+    std::string job_action(Job &job, const std::string &action, bool admin);
+    std::string update_hold(Job &next, int hold, bool admin);
+    std::string update_field(Job &next, const std::string &key, const std::string &key_as_given,
+                             const std::string &val, bool admin);
+    // The jobs a JobSignalRequest names: job (and array task) specs, job ids, or every live job
+    // the caller sees that matches all the filters given; specs with ".S" name steps.
+    Status signal_targets(const proto::JobSignalRequest &r, uint32_t uid,
+                          std::vector<Target> *targets,
+                          std::vector<std::pair<Target, uint32_t>> *step_targets);
+    // Signals (SIGKILL: cancels) one named job or step, as its owner or an admin may.
+    Status signal_job_target(const Target &t, int sig, uint32_t uid);
+    // Resolves "123", "123_4", "123_[1-3,5]"; a bare array id means every task of the array.
+    std::vector<Target> resolve(const std::string &spec);
+    // Ends one task still waiting in its array's record, as cancelled by uid.
+    void cancel_pending_task(Job &record, uint32_t task, uint32_t uid);
+    // Puts a job back in the queue (scontrol requeue, or a failed node under --requeue).
+    void requeue_job(Job &job, bool hold);
+
+    // Takes the lowest pending task out of an array's pending record as a Job of its own (the
+    // record itself when it is the last one). Returns nullptr when none may start (throttle).
+    Job *split_array_task(Job &record);
+    // The same for one named task (scontrol on "12_5"), whatever the throttle.
+    Job *split_array_task(Job &record, uint32_t task);
+
+  private:
+    AcctRecord acct_record(const Job &job);
+    // One job's scontrol update (fields, hold/release, requeue, top): an empty string, or why it
+    // was refused, in which case the job is unchanged.
+    std::string update_job(Job &job, const proto::JobUpdateRequest &r, uint32_t uid, bool admin);
+    std::string read_request(Job &job, const proto::JobDescT &d, bool admin);
+    uint32_t take_job_id();
+    std::string user_name(uint32_t uid);
+    // Checks a job against its partition; returns an empty string or Slurm's refusal.
+    std::string validate(Job &job, Partition *&part, uint32_t uid, uint32_t gid);
+    void forget(uint32_t id);
+    // Sends a JobKillRequest for the job to the nodes (more than one through the fan-out tree);
+    // what (for the log) says what it was for.
+    void kill_on_nodes(const std::vector<uint32_t> &nodes, uint32_t job_id, int sig, bool terminate,
+                       const char *what);
+
+    Ctx &ctx_;
+    NodeManager &nodes_;
+    const Placement &place_;
+    std::map<uint32_t, std::unique_ptr<Job>> jobs_; // ordered: submit order is id order
+    uint32_t next_id_ = 1;
+    std::unordered_map<uint32_t, std::string> user_names_;
+    std::unordered_map<uint32_t, ArrayCounts> arrays_;
+    // (array job id, task id) -> job id, for tasks that have left the pending record.
+    std::map<std::pair<uint32_t, uint32_t>, uint32_t> tasks_;
+};
+
+// Expands an output path pattern (%j %x %u %N %A %a %n %t %s %%, with optional zero-padding
+// width like %5j) and makes it absolute against the job's working directory.
+std::string expand_output_path(const std::string &pattern, const Job &job,
+                               const std::string &node_name);
+
+} // namespace drover::ctld

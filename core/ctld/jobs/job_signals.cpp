@@ -1,0 +1,70 @@
+// job_signals.cpp - the signal request: its targets, each answered on its own.
+#include "ctld/jobs/job_signals.hpp"
+
+#include <csignal>
+
+#include <drover/proctrack.h>
+
+#include "ctld/store/committer.hpp"
+#include "ctld/privacy.hpp"
+#include "ctld/steps/step_mgr.hpp"
+
+namespace drover::ctld {
+
+namespace {
+
+flatbuffers::Offset<proto::NodeResult>
+result(flatbuffers::FlatBufferBuilder &fbb, const std::string &id, int rc, const std::string &msg) {
+    return proto::CreateNodeResultDirect(fbb, id.c_str(), rc, msg.empty() ? nullptr : msg.c_str());
+}
+
+} // namespace
+
+net::Routes JobSignals::routes() {
+    return {{proto::Body::JobSignalRequest, net::Caller::Anyone,
+             net::member(this, &JobSignals::on_signal)}};
+}
+
+void JobSignals::on_signal(const std::shared_ptr<net::Request> &req,
+                           const net::ResponderPtr &resp) {
+    const auto &r = *req->msg->body_as_JobSignalRequest();
+    uint32_t uid = req->peer.uid;
+    int sig = r.signal();
+    if (sig < 0 || sig > 64) return resp->error(DROVER_EINVAL, "Invalid signal specified");
+    std::vector<JobManager::Target> targets;
+    std::vector<std::pair<JobManager::Target, uint32_t>> step_targets; // "123.4": a step of a job
+    if (Status s = jobs_.signal_targets(r, uid, &targets, &step_targets); !s.ok())
+        return resp->error(s.code(), s.text());
+
+    flatbuffers::FlatBufferBuilder fbb(256 + targets.size() * 64);
+    std::vector<flatbuffers::Offset<proto::NodeResult>> results;
+    for (auto &[t, step] : step_targets) {
+        Status s = signal_step_target(t, step, sig, uid);
+        results.push_back(result(fbb, t.label, s.code(), s.text()));
+    }
+    for (const JobManager::Target &t : targets) {
+        Status s = jobs_.signal_job_target(t, sig, uid);
+        results.push_back(result(fbb, t.label, s.code(), s.text()));
+    }
+    auto v = fbb.CreateVector(results);
+    fbb.Finish(proto::CreateMessage(fbb, proto::Body::JobSignalResponse,
+                                    proto::CreateJobSignalResponse(fbb, v).Union()));
+    std::vector<uint8_t> msg(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
+    ctx_.commit.after_commit([resp, msg = std::move(msg)] { resp->reply(msg); });
+}
+
+Status JobSignals::signal_step_target(const JobManager::Target &t, uint32_t step, int sig,
+                                      uint32_t uid) {
+    Job *j = t.job;
+    if (!j || step == DROVER_NO_VAL) return {DROVER_ENOENT, kInvalidJobId};
+    if (!ctx_.is_admin(uid) && j->uid != uid) return {DROVER_EPERM, kAccessDenied};
+    if (!j->running()) return {DROVER_EINVAL, "Job/step already completing or completed"};
+    if (step == DROVER_STEP_BATCH) {
+        jobs_.send_kill(*j, sig == SIGKILL ? SIGTERM : sig, false);
+        return {};
+    }
+    std::string why = steps_.signal_step(*j, step, sig, sig == SIGKILL, uid);
+    return why.empty() ? Status() : Status(DROVER_ENOENT, why);
+}
+
+} // namespace drover::ctld

@@ -1,0 +1,35 @@
+// job_signals.hpp - scancel and scontrol's signals (JobSignalRequest): jobs, array tasks and
+// steps ("123.4", "123.batch"). Built above both the job and the step manager, since a request
+// may name either.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include "common/status.hpp"
+#include "ctld/jobs/job_mgr.hpp"
+#include "net/routes.hpp"
+
+namespace drover::ctld {
+
+class StepManager;
+
+class JobSignals {
+  public:
+    JobSignals(Ctx &ctx, JobManager &jobs, StepManager &steps)
+        : ctx_(ctx), jobs_(jobs), steps_(steps) {}
+
+    // Anyone may send it: each named job or step is checked against its owner inside.
+    net::Routes routes();
+
+  private:
+    void on_signal(const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp);
+    // Signals (SIGKILL: cancels) one step of a named job, as its owner or an admin may.
+    Status signal_step_target(const JobManager::Target &t, uint32_t step, int sig, uint32_t uid);
+
+    Ctx &ctx_;
+    JobManager &jobs_;
+    StepManager &steps_;
+};
+
+} // namespace drover::ctld

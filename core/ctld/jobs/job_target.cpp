@@ -1,0 +1,124 @@
+// job_target.cpp - which jobs a user names ("123", "123_4", "123_[1-3]"), and what happens to array
+// tasks that have not left their record yet, and to jobs put back in the queue.
+#include <spdlog/spdlog.h>
+
+#include "ctld/sched/allocation.hpp"
+#include "ctld/jobs/job_mgr.hpp"
+#include "ctld/jobs/job_record.hpp"
+#include "ctld/nodes/node_mgr.hpp"
+#include "ctld/events.hpp"
+#include "plugin/plugin_set.hpp"
+
+namespace drover::ctld {
+
+std::vector<JobManager::Target> JobManager::resolve(const std::string &spec) {
+    std::vector<Target> out;
+    auto bad = [&] {
+        out.push_back({spec, nullptr, DROVER_NO_VAL});
+        return out;
+    };
+    std::size_t us = spec.find('_');
+    uint32_t id = 0;
+    try {
+        std::size_t used = 0;
+        id = uint32_t(std::stoul(spec.substr(0, us), &used));
+        if (used != (us == std::string::npos ? spec.size() : us)) return bad();
+    } catch (const std::exception &) {
+        return bad();
+    }
+    if (us == std::string::npos) {
+        Job *j = find(id);
+        if (j && arrays_.count(id) && j->array_job_id == id) {
+            // The whole array: the record with its waiting tasks, and every task that left it.
+            for (auto &[key, jid] : tasks_)
+                if (key.first == id)
+                    if (Job *t = find(jid))
+                        out.push_back({std::to_string(id) + "_" + std::to_string(key.second), t});
+            if (j->is_array_record()) out.push_back({spec, j});
+            return out;
+        }
+        out.push_back({spec, j});
+        return out;
+    }
+    std::string tasks = spec.substr(us + 1);
+    if (tasks.size() > 2 && tasks.front() == '[' && tasks.back() == ']')
+        tasks = tasks.substr(1, tasks.size() - 2);
+    if (auto pct = tasks.find('%'); pct != std::string::npos) tasks.resize(pct);
+    std::vector<uint32_t> ids;
+    try {
+        ids = parse_task_list(tasks);
+    } catch (const std::exception &) {
+        return bad();
+    }
+    if (ids.empty()) return bad();
+    for (uint32_t t : ids) {
+        std::string label = std::to_string(id) + "_" + std::to_string(t);
+        if (auto it = tasks_.find({id, t}); it != tasks_.end()) {
+            out.push_back({label, find(it->second)});
+            continue;
+        }
+        Job *rec = find(id);
+        if (rec && rec->array &&
+            std::binary_search(rec->array->pending.begin(), rec->array->pending.end(), t))
+            out.push_back({label, rec, t});
+        else
+            out.push_back({label, nullptr});
+    }
+    return out;
+}
+
+void JobManager::cancel_pending_task(Job &rec, uint32_t task, uint32_t uid) {
+    auto &pending = rec.array->pending;
+    auto it = std::lower_bound(pending.begin(), pending.end(), task);
+    if (it == pending.end() || *it != task) return;
+    if (pending.size() == 1) {
+        // The last waiting task is the record itself, so it ends as that task.
+        rec.array_task_id = task;
+        rec.array.reset();
+        tasks_[{rec.array_job_id, task}] = rec.id;
+        rec.cancelled_by = uid;
+        end_job(rec, DROVER_JOB_CANCELLED, 0);
+        return;
+    }
+    pending.erase(it);
+    ArrayCounts &c = arrays_[rec.array_job_id];
+    if (c.pending) c.pending--;
+    c.bad++;
+    persist(rec);
+}
+
+void JobManager::requeue_job(Job &job, bool hold) {
+    account_requeue(job);
+    if (job.running()) {
+        release(ctx_.plugins.select_calls(), job, "requeue");
+        nodes_.job_ended(job);
+        if (job.array_job_id) {
+            ArrayCounts &c = arrays_[job.array_job_id];
+            if (c.running) c.running--;
+            c.pending++;
+        }
+    }
+    job.state = DROVER_JOB_PENDING;
+    job.state_flags |= DROVER_JOB_FLAG_REQUEUED;
+    job.restart_count++;
+    job.nodes.clear();
+    job.node_cpus.clear();
+    job.alloc_cpus = 0;
+    job.start_time = job.end_time = 0;
+    job.exit_status = 0;
+    job.kill_sent = job.timed_out = job.requeue_when_ended = job.hold_when_requeued = false;
+    if (job.ext().signal_sent) job.mutable_extra().signal_sent = false; // the next run gets it too
+    job.cancelled_by = DROVER_NO_VAL;
+    job.reason = "None";
+    if (hold) {
+        job.hold = Hold::User;
+        job.priority = 0;
+        job.reason = "JobHeldUser";
+    }
+    persist(job);
+    account(DROVER_ACCT_JOB_SUBMIT, job); // the next run's record
+    spdlog::info("job {} requeued (restart {})", job.id, job.restart_count);
+    ctx_.events.queue_changed.publish();
+}
+
+} // namespace drover::ctld

@@ -1,0 +1,152 @@
+// launcher.cpp - the batch launch message and its delivery.
+#include "ctld/sched/launcher.hpp"
+
+#include <utility> // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <spdlog/spdlog.h>
+#include <unordered_set>
+
+#include "common/gres.hpp"
+#include "ctld/store/committer.hpp"
+#include "ctld/context.hpp"
+#include "ctld/events.hpp"
+#include "ctld/jobs/job_env.hpp"
+#include "ctld/jobs/job_mgr.hpp"
+#include "ctld/nodes/node_calls.hpp"
+#include "ctld/nodes/node_mgr.hpp"
+#include "net/authenticator.hpp"
+#include "net/call_pool.hpp"
+#include "proto/frame.hpp"
+#include "state/store.hpp"
+
+namespace drover::ctld {
+
+namespace {
+
+// A submission as the state store keeps it: the Message, or (a store written before protocol 2)
+// an Envelope around it. Null when it does not verify.
+const proto::Message *stored_submission(std::span<const uint8_t> rec) {
+    const proto::Message *m = nullptr;
+    if (proto::verify_message(rec, proto::Body::JobSubmitRequest, &m).empty()) return m;
+    flatbuffers::Verifier v(rec.data(), rec.size(), 64, 50'000'000);
+    if (!v.VerifyBuffer<proto::Envelope>(nullptr)) return nullptr;
+    const auto *body = flatbuffers::GetRoot<proto::Envelope>(rec.data())->body();
+    if (!body ||
+        !proto::verify_message({body->data(), body->size()}, proto::Body::JobSubmitRequest, &m)
+             .empty())
+        return nullptr;
+    return m;
+}
+
+// The submitter's exported environment first; Slurm's variables override it.
+std::vector<flatbuffers::Offset<proto::KeyValue>>
+launch_environment(flatbuffers::FlatBufferBuilder &fbb, const proto::JobDesc &d,
+                   const EnvList &slurm_env) {
+    std::vector<flatbuffers::Offset<proto::KeyValue>> env;
+    std::unordered_set<std::string> ours;
+    for (const auto &[k, val] : slurm_env) ours.insert(k);
+    if (d.environment())
+        for (const auto *kv : *d.environment())
+            if (kv->key() && !ours.count(kv->key()->str()))
+                env.push_back(proto::CreateKeyValue(fbb, fbb.CreateString(kv->key()),
+                                                    fbb.CreateString(kv->value())));
+    for (const auto &[k, val] : slurm_env)
+        env.push_back(proto::CreateKeyValueDirect(fbb, k.c_str(), val.c_str()));
+    return env;
+}
+
+// The BatchLaunchRequest for job's current run on its batch host.
+std::vector<uint8_t> launch_message(const Ctx &ctx, const Job &job, const proto::JobDesc &d,
+                                    const std::string &batch_host, const std::string &node_list) {
+    flatbuffers::FlatBufferBuilder fbb(4096 + d.script()->size());
+    auto env = launch_environment(
+        fbb, d,
+        batch_job_environment(job, node_list, batch_host, ctx.conf.cluster_name, ctx.conf.path));
+    std::vector<flatbuffers::Offset<flatbuffers::String>> argv;
+    if (d.argv())
+        for (const auto *a : *d.argv()) argv.push_back(fbb.CreateString(a));
+    std::string out = expand_output_path(job.std_out, job, batch_host);
+    std::string err = job.std_err.empty() ? out : expand_output_path(job.std_err, job, batch_host);
+    std::string in = expand_output_path(job.std_in, job, batch_host);
+    auto req = proto::CreateBatchLaunchRequest(
+        fbb, job.id, job.uid, job.gid, fbb.CreateString(job.user_name), fbb.CreateString(job.name),
+        fbb.CreateString(d.script()), fbb.CreateVector(env), fbb.CreateVector(argv),
+        fbb.CreateString(job.work_dir), fbb.CreateString(out), fbb.CreateString(err),
+        fbb.CreateString(in), fbb.CreateString(node_list), job.node_cpus.front(), job.open_append,
+        job.time_limit_min, fbb.CreateString(job.partition), job.restart_count, job_mem_on(job, 0),
+        fbb.CreateString(job.node_alloc.empty() ? std::string()
+                                                : format_index_list(job_cpu_ids(job, 0))));
+    fbb.Finish(proto::CreateMessage(fbb, proto::Body::BatchLaunchRequest, req.Union(), ctx.epoch));
+    return {fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize()};
+}
+
+} // namespace
+
+Launcher::Launcher(Ctx &ctx, const NodeManager &nodes, JobManager &jobs)
+    : ctx_(ctx), nodes_(nodes), jobs_(jobs) {
+    ctx_.events.job_started.subscribe([this](const Job &j) {
+        if (!j.interactive) launch(j.id); // salloc/srun: the allocation is theirs
+    });
+    ctx_.events.relaunch.subscribe([this](uint32_t id) { relaunch(id); });
+}
+
+void Launcher::relaunch(uint32_t job_id) {
+    ctx_.commit.after_commit([this, job_id] {
+        Job *j = jobs_.find(job_id);
+        if (j && j->running() && !j->interactive && !launching(job_id)) launch(job_id);
+    });
+}
+
+void Launcher::launch(uint32_t job_id) {
+    Job *job = jobs_.find(job_id);
+    if (!job || !job->running()) return;
+    // Array tasks share their array's script record.
+    auto key = state::job_key(job->array_job_id ? job->array_job_id : job_id);
+    auto rec = ctx_.store.get(state::Table::Scripts, key);
+    const proto::Message *m = rec ? stored_submission(*rec) : nullptr;
+    if (!m || !m->body_as_JobSubmitRequest() || !m->body_as_JobSubmitRequest()->desc()) {
+        spdlog::error("job {}: its script record is missing or damaged", job_id);
+        job->reason = "Script record lost";
+        jobs_.end_job(*job, DROVER_JOB_FAILED, 1 << 8);
+        return;
+    }
+    const Node &batch = nodes_.at(job->nodes.front());
+    std::string host;
+    uint16_t port = 0;
+    resolve_node(ctx_.conf, batch.conf->name, &host, &port);
+    auto msg = launch_message(ctx_, *job, *m->body_as_JobSubmitRequest()->desc(), batch.conf->name,
+                              nodes_.names(job->nodes));
+    launching_.insert(job_id);
+    uint32_t run = job->restart_count;
+    ctx_.pool.call(host, port, batch.conf->name, std::move(msg), ctx_.auth.self_signer(), 30000,
+                   [this, job_id, run](const std::string &e, std::shared_ptr<net::Reply> reply) {
+                       std::string why = e;
+                       if (reply && reply->msg->body_as_ErrorResponse())
+                           why = reply->msg->body_as_ErrorResponse()->message()->str();
+                       launched(job_id, run, why, reply != nullptr);
+                   });
+}
+
+void Launcher::launched(uint32_t job_id, uint32_t run, const std::string &why, bool answered) {
+    launching_.erase(job_id);
+    if (why.empty()) return;
+    Job *j = jobs_.find(job_id);
+    if (!j || !j->running() || j->restart_count != run) return;
+    if (!answered) {
+        // The node may have it (the answer was lost) or be restarting: the launch is tried
+        // again until the node takes it or is declared down (which ends or requeues the job).
+        spdlog::warn("job {}: cannot launch it on its node ({}); trying again in 5 s", job_id, why);
+        auto t = std::make_shared<boost::asio::steady_timer>(ctx_.io, std::chrono::seconds(5));
+        t->async_wait([this, t, job_id, run](boost::system::error_code ec) {
+            Job *again = jobs_.find(job_id);
+            if (!ec && again && again->restart_count == run) relaunch(job_id);
+        });
+        return;
+    }
+    spdlog::error("job {}: batch launch failed: {}", job_id, why);
+    j->reason = "launch failed: " + why;
+    jobs_.end_job(*j, DROVER_JOB_FAILED, 1 << 8);
+}
+
+} // namespace drover::ctld

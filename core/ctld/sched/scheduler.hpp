@@ -1,0 +1,91 @@
+// scheduler.hpp - runs scheduling passes through the sched plugin and starts the jobs it picks
+// (node choice through the select plugin, allocation through allocation.hpp). It decides and does
+// no I/O: the job manager records each start and ends the jobs a pass gives up on, and the
+// launcher (launcher.hpp) sends batch scripts once it hears a start is durable.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <drover/views.h>
+
+#include "common/bitmap.hpp"
+#include "ctld/context.hpp"
+
+namespace drover::ctld {
+
+struct Job;
+struct Partition;
+
+class JobManager;
+class NodeManager;
+class Placement;
+
+class Scheduler {
+  public:
+    Scheduler(Ctx &ctx, const NodeManager &nodes, JobManager &jobs, const Placement &place);
+    ~Scheduler();
+
+    // Tells the select plugin the node table and replays running jobs (start and reconfigure).
+    void init_select();
+
+    // Asks for a pass soon; requests made while one is queued share it (and every
+    // Events::queue_changed asks for one).
+    void request();
+    // Runs a pass now, then has the job manager end the jobs it decided can never start.
+    void pass();
+
+    // Eligibility, then node selection (within allowed, when given), then start. DROVER_OK,
+    // EBUSY, EPERM or ENOSPC.
+    int try_start(Job &job, const drover_bitmap_view *allowed = nullptr);
+
+    // What the sched host table (ABI 1.1) reads.
+    const std::vector<drover_node_view> &node_views() const;
+    std::vector<Job *> running_jobs() const;
+    const std::string &parameters() const;
+    int job_nodes(uint32_t job_id, drover_bitmap *nodes, uint32_t *cpus);
+    int usable_nodes(const Job &job, drover_bitmap *out);
+
+    // A job the pass found can never start (past its deadline, or a dependency that can never
+    // be satisfied under --kill-on-invalid-dep): it ends in state once the pass is over.
+    struct End {
+        uint32_t job_id = 0;
+        uint32_t state = 0;
+    };
+    // What a pass decided besides the jobs it started (which the job manager has recorded):
+    // how many jobs it had and tried, and the jobs to end.
+    struct Decisions {
+        uint32_t queue = 0, tried = 0;
+        std::vector<End> ends;
+    };
+
+  private:
+    Decisions run_pass();
+    // Why job cannot start now (its reason set, or an End decided), or DROVER_OK.
+    int check_eligible(Job &job, const Partition &part);
+    int check_dependency(Job &job);
+    int start_array_tasks(Job &rec, const Partition &part, const drover_bitmap_view *allowed);
+    // The nodes the select plugin would give job now (within allowed, when given): DROVER_OK
+    // with nodes set, or DROVER_EBUSY with the job's reason set.
+    int choose(Job &job, const Partition &part, const drover_bitmap_view *allowed,
+               std::vector<uint32_t> *nodes);
+    // Allocates picked to job and has the job manager record its start; false (the job stays
+    // pending, reason set) when the select plugin refuses to record it.
+    bool start(Job &job, const std::vector<uint32_t> &picked);
+
+    struct Timer; // the loop's timer for spaced passes (Asio stays in the .cpp)
+    Ctx &ctx_;
+    const NodeManager &nodes_;
+    JobManager &jobs_;
+    const Placement &place_;
+    std::unique_ptr<Timer> timer_;
+    bool queued_ = false;
+    std::vector<End> ends_; // decided during the current pass
+    std::chrono::steady_clock::time_point last_end_{};
+    std::chrono::steady_clock::duration last_cost_{};
+};
+
+} // namespace drover::ctld
