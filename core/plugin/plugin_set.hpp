@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <drover/accounting.h>
@@ -77,6 +78,12 @@ class PluginSet {
     const Bound<drover_acct_ops> &acct() const { return acct_; }
     const Bound<drover_switch_ops> &switch_() const { return switch__; }
     const Bound<drover_proctrack_ops> &proctrack() const { return proctrack_; }
+
+    // Puts a table of local functions in a slot, as if a plugin had been loaded there: the fake
+    // plugins of unit tests (no file, no init; the set never calls a fini for them).
+    void inject(Bound<drover_select_ops> b) { select_ = std::move(b); }
+    void inject(Bound<drover_sched_ops> b) { sched_ = std::move(b); }
+    void inject(Bound<drover_auth_ops> b) { auth_ = std::move(b); }
 
     // The directories searched, in order.
     std::vector<std::string> search_dirs() const;

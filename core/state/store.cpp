@@ -1,5 +1,6 @@
 // store.cpp - LMDB environment, transactions and table scans.
 #include "state/store.hpp"
+#include "state/store_memory.hpp"
 
 #include <cstring>
 #include <iterator>
@@ -75,9 +76,12 @@ Store::Store(const std::string &dir, bool sync_each_commit, uint64_t map_bytes)
     check(mdb_txn_commit(txn), "mdb_txn_commit");
 }
 
+Store::Store(InMemory) : dir_("(in memory)"), mem_(std::make_unique<Memory>()) {}
+
 Store::~Store() = default;
 
 Store::Txn Store::begin() {
+    if (mem_) return Txn(*this, new std::vector<Change>); // the changes, applied at commit
     MDB_txn *txn = nullptr;
     check(mdb_txn_begin(env_->env, nullptr, 0, &txn), "begin write transaction");
     return Txn(*this, txn);
@@ -89,12 +93,25 @@ Store::Txn::Txn(Txn &&o) noexcept
 }
 
 Store::Txn::~Txn() {
-    if (txn_) mdb_txn_abort(static_cast<MDB_txn *>(txn_));
+    if (txn_) abort();
+}
+
+void Store::Txn::abort() {
+    if (store_->mem_)
+        delete static_cast<std::vector<Change> *>(txn_);
+    else
+        mdb_txn_abort(static_cast<MDB_txn *>(txn_));
+    txn_ = nullptr;
 }
 
 void Store::Txn::put(Table t, Bytes key, Bytes value) {
     MDB_val k = val(key), v = val(value);
-    check(mdb_put(static_cast<MDB_txn *>(txn_), store_->env_->dbi[int(t)], &k, &v, 0), "mdb_put");
+    if (store_->mem_)
+        static_cast<std::vector<Change> *>(txn_)->push_back(
+            {t, Change::Put, {key.begin(), key.end()}, {value.begin(), value.end()}});
+    else
+        check(mdb_put(static_cast<MDB_txn *>(txn_), store_->env_->dbi[int(t)], &k, &v, 0),
+              "mdb_put");
     bytes_put_ += key.size() + value.size();
     if (log_)
         log_->push_back({t, Change::Put, {key.begin(), key.end()}, {value.begin(), value.end()}});
@@ -102,13 +119,21 @@ void Store::Txn::put(Table t, Bytes key, Bytes value) {
 
 void Store::Txn::del(Table t, Bytes key) {
     MDB_val k = val(key);
-    int rc = mdb_del(static_cast<MDB_txn *>(txn_), store_->env_->dbi[int(t)], &k, nullptr);
-    if (rc != MDB_NOTFOUND) check(rc, "mdb_del");
+    if (store_->mem_) {
+        static_cast<std::vector<Change> *>(txn_)->push_back(
+            {t, Change::Del, {key.begin(), key.end()}, {}});
+    } else {
+        int rc = mdb_del(static_cast<MDB_txn *>(txn_), store_->env_->dbi[int(t)], &k, nullptr);
+        if (rc != MDB_NOTFOUND) check(rc, "mdb_del");
+    }
     if (log_) log_->push_back({t, Change::Del, {key.begin(), key.end()}, {}});
 }
 
 void Store::Txn::clear(Table t) {
-    check(mdb_drop(static_cast<MDB_txn *>(txn_), store_->env_->dbi[int(t)], 0), "mdb_drop");
+    if (store_->mem_)
+        static_cast<std::vector<Change> *>(txn_)->push_back({t, Change::Clear, {}, {}});
+    else
+        check(mdb_drop(static_cast<MDB_txn *>(txn_), store_->env_->dbi[int(t)], 0), "mdb_drop");
     if (log_) log_->push_back({t, Change::Clear, {}, {}});
 }
 
@@ -125,9 +150,13 @@ void Store::Txn::apply(const Change &c) {
 }
 
 void Store::Txn::commit() {
+    log_ = nullptr;
+    if (store_->mem_) {
+        for (const Change &c : *static_cast<std::vector<Change> *>(txn_)) store_->mem_->apply(c);
+        return abort(); // the list of changes is spent
+    }
     auto *txn = static_cast<MDB_txn *>(txn_);
     txn_ = nullptr;
-    log_ = nullptr;
     check(mdb_txn_commit(txn), "commit");
 }
 
@@ -139,6 +168,12 @@ void Store::scan(Table t, const std::function<void(Bytes, Bytes)> &fn) const {
 }
 
 void Store::scan_from(Table t, Bytes from, const std::function<bool(Bytes, Bytes)> &fn) const {
+    if (mem_) {
+        const Memory::Rows &rows = mem_->tables[std::size_t(t)];
+        for (auto it = rows.lower_bound({from.begin(), from.end()});
+             it != rows.end() && fn(it->first, it->second); ++it) {}
+        return;
+    }
     MDB_txn *txn = nullptr;
     check(mdb_txn_begin(env_->env, nullptr, MDB_RDONLY, &txn), "begin read transaction");
     MDB_cursor *cur = nullptr;
@@ -162,6 +197,12 @@ void Store::scan_from(Table t, Bytes from, const std::function<bool(Bytes, Bytes
 }
 
 std::optional<std::vector<uint8_t>> Store::get(Table t, Bytes key) const {
+    if (mem_) {
+        const Memory::Rows &rows = mem_->tables[std::size_t(t)];
+        auto it = rows.find({key.begin(), key.end()});
+        if (it == rows.end()) return std::nullopt;
+        return it->second;
+    }
     MDB_txn *txn = nullptr;
     check(mdb_txn_begin(env_->env, nullptr, MDB_RDONLY, &txn), "begin read transaction");
     MDB_val k = val(key), v;
@@ -174,10 +215,12 @@ std::optional<std::vector<uint8_t>> Store::get(Table t, Bytes key) const {
 }
 
 void Store::sync() {
+    if (mem_) return;
     check(mdb_env_sync(env_->env, 1), "mdb_env_sync");
 }
 
 Store::Space Store::space(bool free_list) const {
+    if (mem_) return {kDefaultMapBytes, kDefaultMapBytes, 4096}; // never short of room
     MDB_envinfo info;
     MDB_stat st;
     check(mdb_env_info(env_->env, &info), "mdb_env_info");

@@ -55,6 +55,10 @@ class Store {
     // (StateSaveMaxSize; LMDB raises it to the file's size when the file is already larger).
     // Throws StateError.
     Store(const std::string &dir, bool sync_each_commit, uint64_t map_bytes = kDefaultMapBytes);
+    // A store held in memory only, with the same tables and transactions (unit tests of the
+    // controller's parts: no file, nothing durable).
+    struct InMemory {};
+    explicit Store(InMemory);
     ~Store();
     Store(const Store &) = delete;
     Store &operator=(const Store &) = delete;
@@ -78,6 +82,7 @@ class Store {
       private:
         friend class Store;
         Txn(Store &s, void *txn) : store_(&s), txn_(txn) {}
+        void abort();
         Store *store_;
         void *txn_;
         std::vector<Change> *log_ = nullptr;
@@ -111,6 +116,8 @@ class Store {
     std::string dir_;
     struct Env;
     std::unique_ptr<Env> env_;
+    struct Memory; // the tables of an in-memory store (store_memory.cpp)
+    std::unique_ptr<Memory> mem_;
 };
 
 // Keys: job ids and sequence numbers big-endian so LMDB's byte order is numeric order.
