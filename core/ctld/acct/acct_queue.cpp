@@ -1,6 +1,8 @@
 // acct_queue.cpp - the accounting worker thread.
 #include "ctld/acct/acct_queue.hpp"
 
+#include "ctld/acct/acct_codec.hpp"
+
 #include <utility> // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
@@ -97,44 +99,20 @@ Status AcctQueue::deliver(const Item &item) {
 // With no store loaded, or one older than steps (ABI 1.3) or node events (1.4), the op is absent
 // and AcctCalls answers DROVER_OK: nothing keeps the record, and nothing is owed.
 Status AcctQueue::deliver(int event, const AcctRecord &r) {
-    drover_acct_job j{};
-    j.struct_size = sizeof j;
-    j.job_id = r.job_id;
-    j.user_id = r.uid;
-    j.group_id = r.gid;
+    drover_acct_job j = acct_codec::job_view(r);
     j.cluster = plugin::cstr(cluster_);
-    j.name = plugin::cstr(r.name);
-    j.partition = plugin::cstr(r.partition);
-    j.account = plugin::cstr(r.account);
-    j.node_list = plugin::cstr(r.node_list);
-    j.work_dir = plugin::cstr(r.work_dir);
-    j.alloc_nodes = r.alloc_nodes;
-    j.alloc_cpus = r.alloc_cpus;
-    j.req_cpus = r.req_cpus;
-    j.req_mem_mb = r.req_mem_mb;
-    j.state = r.state;
-    j.exit_status = r.exit_status;
-    j.time_limit_min = r.time_limit_min;
-    j.submit_time = r.submit_time;
-    j.eligible_time = r.eligible_time;
-    j.start_time = r.start_time;
-    j.end_time = r.end_time;
-    j.cancelled_by = r.cancelled_by;
-    j.array_job_id = r.array_job_id;
-    j.array_task_id = r.array_task_id;
-    j.comment = plugin::cstr(r.comment);
-    j.qos = plugin::cstr(r.qos);
     return about("job " + std::to_string(r.job_id), acct_.job_event(event, j));
 }
 
 Status AcctQueue::deliver(int event, const AcctStepRecord &r) {
     return about("step " + std::to_string(r.job_id) + "." + std::to_string(r.step_id),
-                 acct_.step_event(event, acct_step_view(r)));
+                 acct_.step_event(event, acct_codec::step_view(r)));
 }
 
 Status AcctQueue::deliver(int, const AcctNodeEvent &r) {
-    return about("event of node " + r.node_name,
-                 acct_.node_event(acct_node_event_view(r, cluster_)));
+    drover_acct_node_event ev = acct_codec::node_event_view(r);
+    ev.cluster = plugin::cstr(cluster_);
+    return about("event of node " + r.node_name, acct_.node_event(ev));
 }
 
 void AcctQueue::record(uint64_t seq, int event, AcctPayload r) {

@@ -11,14 +11,6 @@
 
 namespace drover::ctld {
 
-// A step as proto::AcctStep. Members past step.struct_size are written as 0 / empty.
-flatbuffers::Offset<proto::AcctStep> build_acct_step(flatbuffers::FlatBufferBuilder &b,
-                                                     const drover_acct_step &step);
-
-// A node event as proto::AcctNodeEvent. Members past ev.struct_size are written as 0 / empty.
-flatbuffers::Offset<proto::AcctNodeEvent> build_acct_node_event(flatbuffers::FlatBufferBuilder &b,
-                                                                const drover_acct_node_event &ev);
-
 // Builds an AcctQueryResponse message from a store's stream: each job, then that job's steps.
 class AcctResponseBuilder {
   public:
@@ -35,19 +27,14 @@ class AcctResponseBuilder {
     flatbuffers::FlatBufferBuilder fbb_;
     std::vector<flatbuffers::Offset<proto::AcctJob>> rows_;
     bool pending_ = false; // job_ waits for its steps
-    drover_acct_job job_{};
-    flatbuffers::Offset<flatbuffers::String> cluster_, name_, part_, acct_, nodes_, wd_, comment_,
-        qos_;
-    std::vector<flatbuffers::Offset<proto::AcctStep>> steps_;
+    proto::AcctJobT job_;
 };
 
 // Builds an AcctEventQueryResponse message from a store's stream of node events.
 class AcctEventResponseBuilder {
   public:
     AcctEventResponseBuilder() : fbb_(1 << 12) {}
-    void event(const drover_acct_node_event &ev) {
-        rows_.push_back(build_acct_node_event(fbb_, ev));
-    }
+    void event(const drover_acct_node_event &ev);
     // The finished Message (Body::AcctEventQueryResponse).
     std::vector<uint8_t> finish();
 

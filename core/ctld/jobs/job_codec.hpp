@@ -45,8 +45,8 @@ using V = drover_job_view;
 using JobCodec = Table<
     //    Job member               JobInfo                        JobDesc                       AcctRecord           plugin view
     Field<&J::id,                  &JobInfoT::job_id,             nullptr,                      &A::job_id,          &V::job_id>,
-    Field<&J::uid,                 &JobInfoT::user_id,            nullptr,                      &A::uid,             &V::user_id>,
-    Field<&J::gid,                 &JobInfoT::group_id,           nullptr,                      &A::gid,             &V::group_id>,
+    Field<&J::uid,                 &JobInfoT::user_id,            nullptr,                      &A::user_id,         &V::user_id>,
+    Field<&J::gid,                 &JobInfoT::group_id,           nullptr,                      &A::group_id,        &V::group_id>,
     Field<&J::state,               &JobInfoT::state,              nullptr,                      &A::state,           &V::state>,
     Field<&J::priority,            &JobInfoT::priority,           nullptr,                      nullptr,             &V::priority>,
     Field<&J::min_nodes,           &JobInfoT::min_nodes,          nullptr,                      nullptr,             &V::min_nodes>,

@@ -191,7 +191,7 @@ TEST(CtldComponents, EndOfARunningJobFreesItsNodeAndWakesTheQueue) {
     c.jobs.end_job(a, DROVER_JOB_COMPLETE, 0);
     EXPECT_EQ(a.state, uint32_t(DROVER_JOB_COMPLETE));
     EXPECT_EQ(c.ended, std::vector<uint32_t>{a.id}); // the step manager ends its steps
-    EXPECT_EQ(finished_jobs, 1u);                     // select job_fini: allocation released
+    EXPECT_EQ(finished_jobs, 1u);                    // select job_fini: allocation released
     EXPECT_EQ(c.nodes.at(0).state, uint32_t(DROVER_NODE_IDLE));
     EXPECT_GT(c.queue_changes, 0); // the scheduler asks for a pass
     c.sched.pass();
@@ -267,8 +267,8 @@ TEST(CtldComponents, StartAndEndAreInTheStoreOnceCommitted) {
     c.commit.flush();
     // A controller that recovers from this store has the job, ended.
     Events events2;
-    Ctx ctx2{c.io, c.conf, c.plugins, c.auth, c.store, c.commit, c.pool, c.acct, events2,
-             0,    "unit", &c.recorder};
+    Ctx ctx2{c.io,   c.conf, c.plugins, c.auth, c.store, c.commit,
+             c.pool, c.acct, events2,   0,      "unit",  &c.recorder};
     NodeManager nodes2(ctx2);
     JobManager jobs2(ctx2, nodes2, c.place);
     jobs2.recover(false);
@@ -297,8 +297,7 @@ struct Answer : net::Responder {
 };
 
 // srun's step request in job_id for num_tasks tasks, sent by uid.
-std::shared_ptr<Answer> create_step(Cluster &c, uint32_t job_id, uint32_t num_tasks,
-                                    uint32_t uid) {
+std::shared_ptr<Answer> create_step(Cluster &c, uint32_t job_id, uint32_t num_tasks, uint32_t uid) {
     auto req = std::make_shared<net::Request>();
     flatbuffers::FlatBufferBuilder fbb;
     proto::StepCreateRequestBuilder b(fbb);
