@@ -11,6 +11,7 @@
 #include "cli/job_states.hpp"
 #include "cli/sacct_fields.hpp"
 #include "cli/text.hpp"
+#include "common/exit_status.hpp"
 #include "common/timefmt.hpp"
 
 namespace drover::cli {
@@ -118,8 +119,7 @@ int32_t sacct_derived_exit(const proto::AcctJob &job) {
     if (!job.steps()) return worst;
     for (const auto *s : *job.steps()) {
         if (s->step_id() == DROVER_STEP_BATCH || s->step_id() == DROVER_STEP_EXTERN) continue;
-        auto code = [](int32_t st) { return std::pair((st >> 8) & 0xff, st & 0x7f); };
-        if (code(s->exit_status()) > code(worst)) worst = s->exit_status();
+        worst = higher_exit_status(worst, s->exit_status());
     }
     return worst;
 }

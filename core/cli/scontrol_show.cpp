@@ -73,7 +73,7 @@ void job_identity_lines(const proto::JobInfo &j, bool details, std::vector<std::
     l.push_back("Requeue=" + std::string(j.requeue() ? "1" : "0") +
                 " Restarts=" + str_u(j.restart_count()) +
                 " BatchFlag=1 Reboot=0 ExitCode=" + exit_code_string(j.exit_status()));
-    if (details) l.push_back("DerivedExitCode=0:0");
+    if (details) l.push_back("DerivedExitCode=" + exit_code_string(j.derived_exit_status()));
 }
 
 // Its run time, limit and the times of its life, and where it was submitted from.

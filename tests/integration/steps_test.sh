@@ -93,6 +93,15 @@ wait_until 60 bash -c "squeue -h -s -j $job -o %i | grep -q '$job.0'"
 scancel "$job.0"
 wait_job "$job"
 assert_eq "COMPLETED" "$(sacct -j "$job" -X -n -P -o State)" "the job outlives its cancelled step"
+
 assert_match "^CANCELLED" "$(sacct -j "$job.0" -n -P -o State)" "the step ends CANCELLED"
 assert_contains "CANCELLED AT" "$(cat cancel.out)" "and srun says so"
+
+# DerivedExitCode: the highest exit code of the job's srun steps, while the job's own ExitCode
+# is its script's (scontrol -d show job, sacct).
+job=$(sbatch --parsable -N1 -n1 -o /dev/null --wrap 'srun sh -c "exit 3"; srun sh -c "exit 1"; exit 0')
+wait_job "$job"
+assert_contains "ExitCode=0:0" "$(scontrol show job "$job")" "the job's exit code is its script's"
+assert_contains "DerivedExitCode=3:0" "$(scontrol -d show job "$job")" "scontrol -d: the highest of its steps'"
+assert_eq "0:0|3:0" "$(sacct -j "$job" -X -n -P -o ExitCode,DerivedExitCode)" "sacct agrees"
 finish

@@ -65,6 +65,7 @@ struct Job {
     uint32_t cancelled_by = DROVER_NO_VAL;
     uint32_t restart_count = 0;
     int32_t exit_status = 0;
+    int32_t derived_exit_status = 0; // the highest of its srun steps' (exit code, then signal)
     Hold hold = Hold::None;
     bool exclusive = false;
     bool oversubscribe = false;

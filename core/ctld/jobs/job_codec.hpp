@@ -58,6 +58,7 @@ using JobCodec = Table<
     Field<&J::cancelled_by,        &JobInfoT::cancelled_by,       nullptr,                      &A::cancelled_by>,
     Field<&J::restart_count,       &JobInfoT::restart_count>,
     Field<&J::exit_status,         &JobInfoT::exit_status,        nullptr,                      &A::exit_status>,
+    Field<&J::derived_exit_status, &JobInfoT::derived_exit_status>,
     Field<&J::exclusive,           &JobInfoT::exclusive,          &JobDescT::exclusive>,
     Field<&J::oversubscribe,       &JobInfoT::oversubscribe,      &JobDescT::oversubscribe>,
     Field<&J::requeue,             &JobInfoT::requeue>,

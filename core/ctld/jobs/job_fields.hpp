@@ -25,25 +25,25 @@ namespace drover::ctld {
 
 inline auto job_fields(const Job &j) {
     const auto &[id, uid, gid, state, priority, min_nodes, max_nodes, num_tasks, cpus_per_task,
-                 time_limit_min, alloc_cpus, cancelled_by, restart_count, exit_status, hold,
-                 exclusive, oversubscribe, requeue, open_append, timed_out, kill_sent,
-                 requeue_when_ended, hold_when_requeued, interactive, mem_per_node_mb, submit_time,
-                 eligible_time, start_time, end_time, name, user_name, partition, account, reason,
-                 work_dir, std_out, std_err, std_in, submit_host, comment, command, nodes,
-                 node_cpus, node_alloc, mem_per_cpu_mb, tmp_disk_mb, ntasks_per_node,
-                 min_cpus_per_node, share, nice, contiguous, kill_on_invalid_dep, state_flags,
-                 extra, array_job_id, array_task_id, array, array_meta, expected_start, sched_nodes,
-                 qos] = j;
+                 time_limit_min, alloc_cpus, cancelled_by, restart_count, exit_status,
+                 derived_exit_status, hold, exclusive, oversubscribe, requeue, open_append,
+                 timed_out, kill_sent, requeue_when_ended, hold_when_requeued, interactive,
+                 mem_per_node_mb, submit_time, eligible_time, start_time, end_time, name, user_name,
+                 partition, account, reason, work_dir, std_out, std_err, std_in, submit_host,
+                 comment, command, qos, nodes, node_cpus, node_alloc, mem_per_cpu_mb, tmp_disk_mb,
+                 ntasks_per_node, min_cpus_per_node, share, nice, contiguous, kill_on_invalid_dep,
+                 state_flags, extra, array_job_id, array_task_id, array, array_meta, expected_start,
+                 sched_nodes] = j;
     return std::forward_as_tuple(
         id, uid, gid, state, priority, min_nodes, max_nodes, num_tasks, cpus_per_task,
-        time_limit_min, alloc_cpus, cancelled_by, restart_count, exit_status, hold, exclusive,
-        oversubscribe, requeue, open_append, timed_out, kill_sent, requeue_when_ended,
-        hold_when_requeued, interactive, mem_per_node_mb, submit_time, eligible_time, start_time,
-        end_time, name, user_name, partition, account, reason, work_dir, std_out, std_err, std_in,
-        submit_host, comment, command, nodes, node_cpus, node_alloc, mem_per_cpu_mb, tmp_disk_mb,
-        ntasks_per_node, min_cpus_per_node, share, nice, contiguous, kill_on_invalid_dep,
-        state_flags, extra, array_job_id, array_task_id, array, array_meta, expected_start,
-        sched_nodes, qos);
+        time_limit_min, alloc_cpus, cancelled_by, restart_count, exit_status, derived_exit_status,
+        hold, exclusive, oversubscribe, requeue, open_append, timed_out, kill_sent,
+        requeue_when_ended, hold_when_requeued, interactive, mem_per_node_mb, submit_time,
+        eligible_time, start_time, end_time, name, user_name, partition, account, reason, work_dir,
+        std_out, std_err, std_in, submit_host, comment, command, qos, nodes, node_cpus, node_alloc,
+        mem_per_cpu_mb, tmp_disk_mb, ntasks_per_node, min_cpus_per_node, share, nice, contiguous,
+        kill_on_invalid_dep, state_flags, extra, array_job_id, array_task_id, array, array_meta,
+        expected_start, sched_nodes);
 }
 inline constexpr std::array kJobFieldNames = {"id",
                                               "uid",
@@ -59,6 +59,7 @@ inline constexpr std::array kJobFieldNames = {"id",
                                               "cancelled_by",
                                               "restart_count",
                                               "exit_status",
+                                              "derived_exit_status",
                                               "hold",
                                               "exclusive",
                                               "oversubscribe",
@@ -86,6 +87,7 @@ inline constexpr std::array kJobFieldNames = {"id",
                                               "submit_host",
                                               "comment",
                                               "command",
+                                              "qos",
                                               "nodes",
                                               "node_cpus",
                                               "node_alloc",
@@ -104,8 +106,7 @@ inline constexpr std::array kJobFieldNames = {"id",
                                               "array",
                                               "array_meta",
                                               "expected_start",
-                                              "sched_nodes",
-                                              "qos"};
+                                              "sched_nodes"};
 
 inline auto extra_fields(const JobExtra &x) {
     const auto &[gres, constraint, req_nodes, exc_nodes, signal, gpus, gpus_per_node, gpus_per_task,

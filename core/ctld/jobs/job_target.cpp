@@ -105,7 +105,7 @@ void JobManager::requeue_job(Job &job, bool hold) {
     job.node_cpus.clear();
     job.alloc_cpus = 0;
     job.start_time = job.end_time = 0;
-    job.exit_status = 0;
+    job.exit_status = job.derived_exit_status = 0;
     job.kill_sent = job.timed_out = job.requeue_when_ended = job.hold_when_requeued = false;
     if (job.ext().signal_sent) job.mutable_extra().signal_sent = false; // the next run gets it too
     job.cancelled_by = DROVER_NO_VAL;

@@ -13,6 +13,7 @@
 
 #include <drover/proctrack.h>
 
+#include "common/exit_status.hpp"
 #include "common/gres.hpp"
 #include "common/hostlist.hpp"
 #include "ctld/store/committer.hpp"
@@ -189,6 +190,11 @@ struct StepManager::Impl {
                 for (uint32_t s : st.slots[k])
                     if (s < js.used[st.nodes[k]].size()) js.used[st.nodes[k]][s] = false;
         st.end_state = state;
+        if (int32_t derived = higher_exit_status(job.derived_exit_status, st.exit_status);
+            derived != job.derived_exit_status) {
+            job.derived_exit_status = derived; // scontrol -d show job's DerivedExitCode
+            job_mgr.persist(job);
+        }
         record_step(ctx, job, st, DROVER_ACCT_STEP_END, step_node_list(job, st));
         spdlog::info("step {}.{} ended {} exit {}:{}", job.id, st.id, job_state_name(state),
                      (st.exit_status >> 8) & 0xff, st.exit_status & 0x7f);

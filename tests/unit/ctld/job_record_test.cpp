@@ -144,6 +144,7 @@ Job running_job() {
     j.cancelled_by = 0;
     j.restart_count = 2;
     j.exit_status = 9;
+    j.derived_exit_status = 3 << 8;
     j.hold = Hold::User;
     j.exclusive = true;
     j.oversubscribe = true;
