@@ -21,9 +21,9 @@ recorded() { [ "$(row "$1" state)" = "$2" ]; }  # job, state number
 
 # ---- schema ----
 assert_contains "connected to the accounting database" "$(cat "$LOG")" "the controller connected at start"
-assert_eq "1|jobs table 2|array tasks and comments 3|steps table 4|earlier runs of requeued jobs 5|clusters, accounts, users and associations 6|job lookups by array id 7|node events" \
+assert_eq "1|jobs table 2|array tasks and comments 3|steps table 4|earlier runs of requeued jobs 5|clusters, accounts, users and associations 6|job lookups by array id 7|node events 8|QOS of jobs (ABI 1.5)" \
   "$(sql "SELECT version, description FROM drover_schema_version ORDER BY version" | tr '\n' ' ' | sed 's/ $//')" \
-  "schema at version 7, step by step"
+  "schema at version 8, step by step"
 assert_eq "cluster,job_id,step_id" \
   "$(sql "SELECT string_agg(a.attname, ',' ORDER BY k.n) FROM pg_index i
           CROSS JOIN LATERAL unnest(i.indkey) WITH ORDINALITY k(attnum, n)
@@ -41,7 +41,7 @@ assert_eq "cluster,job_id" \
           JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum
           WHERE i.indrelid = 'jobs'::regclass AND i.indisprimary")" \
   "the primary key is (cluster, job_id)"
-assert_eq 24 "$(sql "SELECT count(*) FROM information_schema.columns WHERE table_name = 'jobs'")" \
+assert_eq 25 "$(sql "SELECT count(*) FROM information_schema.columns WHERE table_name = 'jobs'")" \
   "jobs has a column for every record member"
 
 # ---- submit, start, end ----
@@ -135,7 +135,7 @@ sql "INSERT INTO assocs VALUES (4, '', 'local', 'physics', 'zoe', '', 'physics',
 kill_ctld TERM
 restart_ctld
 wait_until 60 squeue -h || fail "controller did not come back"
-assert_eq "1,2,3,4,5,6,7" "$(sql "SELECT string_agg(version::text, ',' ORDER BY version) FROM drover_schema_version")" \
+assert_eq "1,2,3,4,5,6,7,8" "$(sql "SELECT string_agg(version::text, ',' ORDER BY version) FROM drover_schema_version")" \
   "a restart applies no step twice"
 assert_eq "$good|COMPLETED|0:0" "$(acct "$good")" "records survive a controller restart"
 wait_until 60 bash -c "sacctmgr -n -P show user zoe | grep -q zoe"
@@ -172,6 +172,15 @@ assert_eq "$good|COMPLETED||02:07.500 $good.batch|COMPLETED|2G|01:03.750 $good.0
   "$(sacct -j "$good" -n -P -o JobID,State,MaxRSS,TotalCPU | xargs)" \
   "sacct: the job and its steps from PostgreSQL"
 
+# ---- QOS ----
+qjob=$(sbatch --parsable -q high -J pg-qos --wrap true)
+wait_job "$qjob" || fail "job $qjob did not finish"
+wait_until 60 recorded "$qjob" 3 || fail "job $qjob not recorded as completed"
+assert_eq "high" "$(row "$qjob" qos)" "the job's QOS is in its row"
+assert_eq "$qjob|high|$good|normal" "$(sacct -j "$qjob,$good" -X -n -P -o JobID,QOS | sort -r | tr '\n' '|' | sed 's/|$//')" \
+  "sacct shows it (and Slurm's normal for a job that asked for none)"
+
+
 # ---- a wrong password: refused with a clear message; no password is ever logged ----
 kill_ctld TERM
 WRONG="Wrong-$(head -c 6 /dev/urandom | od -An -tx1 | tr -d ' \n')"
@@ -182,4 +191,5 @@ assert_match "password authentication failed" "$(acct "$good")" "a wrong passwor
 logs=$(cat "$T"/c/log/*.log "$T/pg/server.log" 2>/dev/null)
 assert_eq "0 0" "$(grep -c -- "$PW" <<<"$logs") $(grep -c -- "$WRONG" <<<"$logs")" \
   "no log line holds a password"
+
 finish

@@ -49,8 +49,8 @@ using drover::sdk::set_errorf;
     "cluster, job_id, user_id, group_id, name, partition, account, node_list, work_dir, "          \
     "alloc_nodes, alloc_cpus, req_cpus, req_mem_mb, state, exit_status, time_limit_min, "          \
     "submit_time, eligible_time, start_time, end_time, cancelled_by, array_job_id, "               \
-    "array_task_id, comment"
-constexpr int kColumns = 24;
+    "array_task_id, comment, qos"
+constexpr int kColumns = 25;
 enum Col {
     kCluster,
     kJobId,
@@ -76,12 +76,13 @@ enum Col {
     kArrayJobId,
     kArrayTaskId,
     kComment,
+    kQos,
 };
 
 constexpr const char *kUpsert =
     "INSERT INTO jobs (" DROVER_PG_COLUMNS ") VALUES ("
     "$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, "
-    "$21, $22, $23, $24) ON CONFLICT (cluster, job_id) DO UPDATE SET "
+    "$21, $22, $23, $24, $25) ON CONFLICT (cluster, job_id) DO UPDATE SET "
     "user_id = EXCLUDED.user_id, group_id = EXCLUDED.group_id, name = EXCLUDED.name, "
     "partition = EXCLUDED.partition, account = EXCLUDED.account, "
     "node_list = EXCLUDED.node_list, work_dir = EXCLUDED.work_dir, "
@@ -91,7 +92,7 @@ constexpr const char *kUpsert =
     "submit_time = EXCLUDED.submit_time, eligible_time = EXCLUDED.eligible_time, "
     "start_time = EXCLUDED.start_time, end_time = EXCLUDED.end_time, "
     "cancelled_by = EXCLUDED.cancelled_by, array_job_id = EXCLUDED.array_job_id, "
-    "array_task_id = EXCLUDED.array_task_id, comment = EXCLUDED.comment";
+    "array_task_id = EXCLUDED.array_task_id, comment = EXCLUDED.comment, qos = EXCLUDED.qos";
 
 // $1 cluster; $2 job ids (NULL: any); $3 user (NULL: any); $4 start_after (0: any): drop jobs
 // that ended before it; $5 end_before (0: any): drop jobs submitted after it. As accounting/lmdb.
@@ -205,7 +206,9 @@ constexpr const char *kSelectRunsWithSteps = "SELECT j.*, " DROVER_PG_STEP_COLUM
 // A submit event for a job whose row has ended (a requeue, or a job id used again) first moves
 // that row and its steps to job_runs and step_runs as the next run. $1 cluster, $2 job id.
 const std::vector<const char *> kArchiveEndedRun = {
-    "INSERT INTO job_runs SELECT j.*, coalesce((SELECT max(r.run) FROM job_runs r"
+    // Columns by name: job_runs has run before the columns jobs gained after it was made.
+    "INSERT INTO job_runs (" DROVER_PG_COLUMNS ", run) SELECT " DROVER_PG_COLUMNS
+    ", coalesce((SELECT max(r.run) FROM job_runs r"
     " WHERE r.cluster = $1 AND r.job_id = $2::bigint), 0) + 1 FROM jobs j"
     " WHERE j.cluster = $1 AND j.job_id = $2::bigint AND j.end_time <> 0",
     "INSERT INTO step_runs SELECT s.*, (SELECT max(r.run) FROM job_runs r"
@@ -285,6 +288,7 @@ int acct_job_event(void *state, int event, const drover_acct_job *in, drover_err
         v[kArrayJobId] = std::to_string(j.array_job_id);
         v[kArrayTaskId] = std::to_string(j.array_job_id ? j.array_task_id : DROVER_NO_VAL);
         v[kComment] = text_param(j.comment);
+        v[kQos] = text_param(j.qos); // ABI 1.5; empty from an older core
         std::vector<const char *> params;
         for (const auto &p : v) params.push_back(p.c_str());
 
@@ -322,6 +326,7 @@ drover_acct_job job_row(const PGresult *raw, int row) {
     j.array_job_id = static_cast<uint32_t>(int_value(raw, row, kArrayJobId));
     j.array_task_id = static_cast<uint32_t>(int_value(raw, row, kArrayTaskId));
     j.comment = str_value(raw, row, kComment);
+    j.qos = str_value(raw, row, kQos);
     return j;
 }
 

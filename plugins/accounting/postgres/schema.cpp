@@ -138,6 +138,10 @@ const std::vector<Step> kSteps = {
       " reason_uid bigint NOT NULL,"
       " PRIMARY KEY (cluster, node_name, start_time))",
       "CREATE INDEX IF NOT EXISTS node_events_cluster_start ON node_events (cluster, start_time)"}},
+    {8,
+     "QOS of jobs (ABI 1.5)",
+     {"ALTER TABLE jobs ADD COLUMN IF NOT EXISTS qos text NOT NULL DEFAULT ''",
+      "ALTER TABLE job_runs ADD COLUMN IF NOT EXISTS qos text NOT NULL DEFAULT ''"}},
 };
 
 } // namespace
