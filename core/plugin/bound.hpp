@@ -1,7 +1,10 @@
 // bound.hpp - Bound<Ops>: one loaded plugin's operations table, state and identity.
 #pragma once
 
+#include <cstdint>
 #include <string>
+
+#include <drover/plugin.h>
 
 namespace drover::plugin {
 
@@ -15,6 +18,9 @@ struct Bound {
     void *state = nullptr;
     std::string id;   // "select/linear"
     std::string path; // the file it came from
+    // The ABI minor it was built against: what it knows of the members appended since (a fake
+    // of a unit test speaks the core's).
+    uint16_t abi_minor = DROVER_ABI_MINOR;
     explicit operator bool() const { return !id.empty(); }
 };
 

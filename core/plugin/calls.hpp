@@ -35,6 +35,8 @@ class Calls {
     explicit operator bool() const { return b_ && bool(*b_); }
     // "select/linear"; empty when no plugin is loaded.
     const std::string &id() const { return b_ ? b_->id : none_id(); }
+    // The ABI minor the plugin was built against (the core's when none is loaded).
+    uint16_t abi_minor() const { return b_ ? b_->abi_minor : DROVER_ABI_MINOR; }
 
   protected:
     const Ops &ops() const { return b_ ? b_->ops : none_ops(); }

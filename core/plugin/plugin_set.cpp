@@ -224,6 +224,7 @@ void bind_plugin(Bound<Ops> &slot, PluginSet::Loaded &rec, const std::string &pa
     slot.state = rec.state;
     slot.id = id;
     slot.path = path;
+    slot.abi_minor = rec.desc->abi_minor;
 }
 
 } // namespace

@@ -53,7 +53,7 @@ AcctFilterArgs::AcctFilterArgs(const AcctFilters &f, drover_acct_query &q)
 }
 
 void AcctFilteredRows::job(const drover_acct_job &j) {
-    skipping_ = !drover_acct_filters_match(&q_, &j);
+    skipping_ = !store_filters_ && !drover_acct_filters_match(&q_, &j);
     if (!skipping_) rows_.job(j);
 }
 

@@ -33,11 +33,12 @@ class AcctFilterArgs {
 };
 
 // A query's answer built from what the store emits, less the jobs (and their steps) that q's
-// filters refuse: a store built before ABI 1.5 does not see the filters, and the check costs
-// little next to encoding the record.
+// filters refuse when the store does not apply them itself (built before ABI 1.5, which does not
+// see the filters).
 class AcctFilteredRows {
   public:
-    explicit AcctFilteredRows(const drover_acct_query &q) : q_(q) {}
+    AcctFilteredRows(const drover_acct_query &q, uint16_t store_abi_minor)
+        : q_(q), store_filters_(store_abi_minor >= 5) {}
     void job(const drover_acct_job &j);
     void step(const drover_acct_step &s);
     // The finished Message (Body::AcctQueryResponse).
@@ -45,6 +46,7 @@ class AcctFilteredRows {
 
   private:
     const drover_acct_query &q_;
+    const bool store_filters_;
     AcctResponseBuilder rows_;
     bool skipping_ = false; // the last job was refused: so are its steps
 };

@@ -164,7 +164,7 @@ void AcctQueue::answer_query(const AcctQuery &q,
         dq.end_before = q.end_before;
         dq.duplicates = q.duplicates;
         AcctFilterArgs filters(q.filters, dq);
-        AcctFilteredRows rows(dq);
+        AcctFilteredRows rows(dq, acct_.abi_minor());
         Status s = acct_.job_query(
             dq, !q.jobs_only, [&rows](const drover_acct_job &j) { rows.job(j); },
             [&rows](const drover_acct_step &st) { rows.step(st); });
