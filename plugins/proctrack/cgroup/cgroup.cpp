@@ -84,7 +84,7 @@ int cgroup_cont_pids(void *state, drover_cont_id cont, int32_t *pids, uint32_t *
             return; // no container: no processes, as for an emptied one
         }
         const uint32_t n = found.size() < capacity ? static_cast<uint32_t>(found.size()) : capacity;
-        std::memcpy(pids, found.data(), n * sizeof(int32_t));
+        if (n) std::memcpy(pids, found.data(), n * sizeof(int32_t)); // pids may be NULL when 0
         *count = n;
     });
 }
