@@ -10,9 +10,8 @@
 #include <algorithm>
 #include <cstring>
 #include <string>
-#include <type_traits>
 
-#include "plugin/cstr.hpp"
+#include "plugin/field_table.hpp"
 #include "proto/message_generated.h"
 
 namespace drover::ctld::acct_codec {
@@ -22,21 +21,13 @@ struct Pair {
     static constexpr auto rec = Rec, view = View;
 };
 
-template <class... P>
-struct Pairs {
-    template <class Fn>
-    static void each(Fn &&fn) {
-        (fn(P{}), ...);
-    }
-};
-
 using proto::AcctJobT, proto::AcctStepT, proto::AcctNodeEventT;
 using J = drover_acct_job;
 using S = drover_acct_step;
 using E = drover_acct_node_event;
 
 // clang-format off
-using JobPairs = Pairs<
+using JobPairs = plugin::FieldTable<
     Pair<&AcctJobT::job_id, &J::job_id>,                 Pair<&AcctJobT::user_id, &J::user_id>,
     Pair<&AcctJobT::group_id, &J::group_id>,             Pair<&AcctJobT::cluster, &J::cluster>,
     Pair<&AcctJobT::name, &J::name>,                     Pair<&AcctJobT::partition, &J::partition>,
@@ -51,7 +42,7 @@ using JobPairs = Pairs<
     Pair<&AcctJobT::array_task_id, &J::array_task_id>,   Pair<&AcctJobT::comment, &J::comment>,
     Pair<&AcctJobT::qos, &J::qos>>;
 
-using StepPairs = Pairs<
+using StepPairs = plugin::FieldTable<
     Pair<&AcctStepT::job_id, &S::job_id>,                Pair<&AcctStepT::step_id, &S::step_id>,
     Pair<&AcctStepT::name, &S::name>,                    Pair<&AcctStepT::node_list, &S::node_list>,
     Pair<&AcctStepT::nodes, &S::nodes>,                  Pair<&AcctStepT::tasks, &S::tasks>,
@@ -70,7 +61,7 @@ using StepPairs = Pairs<
     Pair<&AcctStepT::max_disk_write_node, &S::max_disk_write_node>,
     Pair<&AcctStepT::tres_alloc, &S::tres_alloc>>;
 
-using NodeEventPairs = Pairs<
+using NodeEventPairs = plugin::FieldTable<
     Pair<&AcctNodeEventT::cluster, &E::cluster>,         Pair<&AcctNodeEventT::node_name, &E::node_name>,
     Pair<&AcctNodeEventT::state, &E::state>,             Pair<&AcctNodeEventT::flags, &E::flags>,
     Pair<&AcctNodeEventT::reason, &E::reason>,           Pair<&AcctNodeEventT::reason_uid, &E::reason_uid>,
@@ -82,14 +73,7 @@ template <class P, class Rec, class View>
 View to_view(const Rec &rec) {
     View v{};
     v.struct_size = sizeof v;
-    P::each([&](auto p) {
-        auto &out = v.*(decltype(p)::view);
-        const auto &in = rec.*(decltype(p)::rec);
-        if constexpr (std::is_same_v<std::decay_t<decltype(out)>, drover_str>)
-            out = plugin::cstr(in);
-        else
-            out = static_cast<std::decay_t<decltype(out)>>(in);
-    });
+    P::each([&](auto p) { plugin::convert(rec.*(decltype(p)::rec), v.*(decltype(p)::view)); });
     return v;
 }
 
@@ -100,14 +84,7 @@ Rec from_view(const View &given) {
     View v{};
     std::memcpy(&v, &given, std::min<std::size_t>(given.struct_size, sizeof v));
     Rec rec;
-    P::each([&](auto p) {
-        const auto &in = v.*(decltype(p)::view);
-        auto &out = rec.*(decltype(p)::rec);
-        if constexpr (std::is_same_v<std::decay_t<decltype(in)>, drover_str>)
-            out = in.ptr ? std::string(in.ptr, in.len) : std::string();
-        else
-            out = static_cast<std::decay_t<decltype(out)>>(in);
-    });
+    P::each([&](auto p) { plugin::convert(v.*(decltype(p)::view), rec.*(decltype(p)::rec)); });
     return rec;
 }
 

@@ -31,15 +31,7 @@ T &ref(Job &, JobExtra &x, T JobExtra::*m) {
     return x.*m;
 }
 
-// A value as the other side types it: the same type, another number, or a string the plugin
-// view borrows.
-template <class To, class From>
-void convert(const From &from, To &to) {
-    if constexpr (std::is_same_v<To, drover_str>)
-        to = plugin::cstr(from);
-    else
-        to = static_cast<To>(from);
-}
+using plugin::convert;
 
 // Copies the table's fields from one side (Side of the field: where in `in`) to the job.
 template <class In, class Pick>

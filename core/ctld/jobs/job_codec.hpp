@@ -14,7 +14,7 @@
 
 #include "ctld/acct/acct_records.hpp"
 #include "ctld/jobs/job.hpp"
-#include "plugin/cstr.hpp"
+#include "plugin/field_table.hpp"
 #include "proto/message_generated.h"
 
 namespace drover::ctld::codec {
@@ -27,14 +27,6 @@ struct Field {
     static constexpr auto member = Member, info = Info, desc = Desc, acct = Acct, view = View;
 };
 
-template <class... F>
-struct Table {
-    template <class Fn>
-    static void each(Fn &&fn) {
-        (fn(F{}), ...);
-    }
-};
-
 using proto::JobDescT, proto::JobInfoT;
 using J = Job;
 using X = JobExtra;
@@ -42,7 +34,7 @@ using A = AcctRecord;
 using V = drover_job_view;
 
 // clang-format off
-using JobCodec = Table<
+using JobCodec = plugin::FieldTable<
     //    Job member               JobInfo                        JobDesc                       AcctRecord           plugin view
     Field<&J::id,                  &JobInfoT::job_id,             nullptr,                      &A::job_id,          &V::job_id>,
     Field<&J::uid,                 &JobInfoT::user_id,            nullptr,                      &A::user_id,         &V::user_id>,

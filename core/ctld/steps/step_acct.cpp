@@ -64,7 +64,6 @@ void record_step(Ctx &ctx, const Job &job, const Step &s, int event, const std::
 
 void record_batch_step(Ctx &ctx, const Job &job, const std::string &batch_host, uint32_t state,
                        const StepUsageSummary &usage) {
-    if (job.nodes.empty()) return;
     AcctStepRecord r;
     r.job_id = job.id;
     r.step_id = DROVER_STEP_BATCH;

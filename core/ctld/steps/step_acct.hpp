@@ -15,7 +15,8 @@ struct Step;
 void record_step(Ctx &ctx, const Job &job, const Step &step, int event,
                  const std::string &node_list);
 
-// Spools the end of a batch job's .batch step: the script's usage on the batch host.
+// Spools the end of a batch job's .batch step: the script's usage on batch_host, the first of
+// the nodes it ran on.
 void record_batch_step(Ctx &ctx, const Job &job, const std::string &batch_host, uint32_t state,
                        const StepUsageSummary &usage);
 
