@@ -13,6 +13,7 @@
 #include <set>
 
 #include "common/error.hpp"
+#include "common/gres_nvml.hpp"
 #include "common/hostlist.hpp"
 
 namespace drover {
@@ -44,13 +45,8 @@ std::string shown(std::string_view s) {
     return std::string(s.substr(0, 60)) + "...";
 }
 
-bool is_name_char(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_digit(c) || c == '_' ||
-           c == '-' || c == '.' || c == '+';
-}
-
 bool valid_name(std::string_view s) {
-    return !s.empty() && std::all_of(s.begin(), s.end(), is_name_char);
+    return !s.empty() && std::all_of(s.begin(), s.end(), is_gres_name_char);
 }
 
 // "12", "4G" (powers of 1024 for K M G T P). False if s is not a count, or it overflows or
@@ -244,7 +240,7 @@ void parse_line(GresConf &conf, std::string_view text, const std::string &loc, u
         if (auto_mode == "off" || auto_mode == "nvml" || auto_mode == "nvidia") {
             a.mode = auto_mode;
         } else if (!auto_mode.empty() &&
-                   std::all_of(auto_mode.begin(), auto_mode.end(), is_name_char)) {
+                   std::all_of(auto_mode.begin(), auto_mode.end(), is_gres_name_char)) {
             a.mode = "off";
             conf.warnings.push_back(loc + ": AutoDetect=" + auto_mode +
                                     " is not supported (off, nvml or nvidia); read as off");
@@ -287,7 +283,28 @@ long nvidia_number(const char *name) {
     return v;
 }
 
+// The GPUs AutoDetect=mode finds: NVML's for nvml (the /dev scan, with a warning, when NVML
+// cannot be used), the /dev scan's for nvidia.
+std::vector<GresDevice> autodetect_gpus(const std::string &mode, const std::string &dev_dir,
+                                        std::vector<std::string> *warnings,
+                                        const std::string &nvml_library) {
+    if (mode == "nvml") {
+        NvmlDetection nvml = gres_detect_nvml(nvml_library);
+        if (warnings) warnings->insert(warnings->end(), nvml.warnings.begin(), nvml.warnings.end());
+        if (nvml.gpus) return std::move(*nvml.gpus);
+        if (warnings)
+            warnings->push_back("AutoDetect=nvml: " + nvml.error + "; looking for " + dev_dir +
+                                "/nvidia<N> device files instead");
+    }
+    return gres_detect_nvidia(dev_dir);
+}
+
 } // namespace
+
+bool is_gres_name_char(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_digit(c) || c == '_' ||
+           c == '-' || c == '.' || c == '+';
+}
 
 GresConf parse_gres_conf(std::string_view text, const std::string &name) {
     GresConf conf;
@@ -367,13 +384,15 @@ std::vector<GresDevice> gres_detect_nvidia(const std::string &dev_dir) {
 }
 
 std::vector<GresDevice> gres_for_this_node(const GresConf &conf, const std::string &node,
-                                           const std::string &dev_dir) {
+                                           const std::string &dev_dir,
+                                           std::vector<std::string> *warnings,
+                                           const std::string &nvml_library) {
     std::vector<GresDevice> out = gres_for_node(conf, node);
     std::string mode = gres_autodetect_mode(conf, node);
     if (mode != "nvml" && mode != "nvidia") return out;
     std::set<std::string> named;
     for (const GresDevice &g : out) named.insert(g.files.begin(), g.files.end());
-    for (GresDevice &g : gres_detect_nvidia(dev_dir))
+    for (GresDevice &g : autodetect_gpus(mode, dev_dir, warnings, nvml_library))
         if (!named.count(g.files.front())) out.push_back(std::move(g));
     return out;
 }

@@ -7,9 +7,11 @@
 //   Name=gpu Count=2                      (no NodeName: every node)
 //   AutoDetect=nvml                       (alone on a line: the default for every node)
 //   NodeName=gpu05 AutoDetect=nvidia      (with NodeName only: that node's setting)
-// AutoDetect accepts off (the default), nvml and nvidia, which look for /dev/nvidia<N> device
-// files on the host itself (droverd); other Slurm mechanisms (rsmi, oneapi, nrt, nvidia_smi...)
-// are accepted with a warning and read as off.
+// AutoDetect accepts off (the default), nvml and nvidia, which find the host's own GPUs
+// (droverd): nvml asks NVIDIA's management library (gres_nvml.hpp) for each GPU's device file,
+// type and CPU affinity, and looks for /dev/nvidia<N> device files as nvidia does when that
+// library cannot be loaded; other Slurm mechanisms (rsmi, oneapi, nrt, nvidia_smi...) are
+// accepted with a warning and read as off.
 #pragma once
 
 #include <cstdint>
@@ -27,6 +29,7 @@ struct GresDevice {
     uint64_t count = 0;             // the number of files when File= is given
     std::vector<std::string> files; // File= expanded ("/dev/nvidia[0-1]" -> two names)
     std::string cores;              // Cores= (or the older CPUs=) as written
+    std::string unique_id;          // what AutoDetect=nvml reads ("GPU-<uuid>"); empty otherwise
 };
 
 // One gres.conf line that names resources.
@@ -70,10 +73,21 @@ std::string gres_autodetect_mode(const GresConf &conf, const std::string &node);
 // order. Empty when there are none or dev_dir cannot be read.
 std::vector<GresDevice> gres_detect_nvidia(const std::string &dev_dir = "/dev");
 
+// The NVIDIA Management Library as AutoDetect=nvml loads it (dlopen).
+inline constexpr const char *kNvmlLibrary = "libnvidia-ml.so.1";
+
 // What droverd should report for this host: gres_for_node, plus, when the node's AutoDetect mode
-// is nvml or nvidia, one untyped gpu for each detected device file that no record already names.
+// is nvml or nvidia, each detected GPU whose device file no record already names. nvml: the GPUs
+// NVML reports (gres_detect_nvml, from nvml_library), typed; when NVML cannot be used, a warning
+// and the untyped GPUs of gres_detect_nvidia(dev_dir). nvidia: gres_detect_nvidia(dev_dir).
+// warnings (when given) gets what went wrong along the way, one line each.
 std::vector<GresDevice> gres_for_this_node(const GresConf &conf, const std::string &node,
-                                           const std::string &dev_dir = "/dev");
+                                           const std::string &dev_dir = "/dev",
+                                           std::vector<std::string> *warnings = nullptr,
+                                           const std::string &nvml_library = kNvmlLibrary);
+
+// Whether c may be part of a gres name or type: letters, digits, '_', '-', '.' and '+'.
+bool is_gres_name_char(char c);
 
 // name[:type]:count, the unit of slurm.conf Gres= strings and of job requests.
 struct GresCount {
