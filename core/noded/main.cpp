@@ -1,20 +1,44 @@
 // main.cpp - droverd: the Drover node daemon.
 //
 //   droverd [-D] [-f FILE] [-N NODENAME | --emulate HOSTLIST] [-L LOGFILE] [-v]
+//   droverd -G [-f FILE] [-N NODENAME]      (print this node's generic resources and exit)
 #include <cstdio>
 #include <spdlog/spdlog.h>
 
 #include "common/config.hpp"
 #include "daemon/daemon.hpp"
 #include "noded/node_daemon.hpp"
+#include "noded/resources.hpp"
+
+namespace {
+void usage(std::FILE *to) {
+    std::fputs("Usage: droverd [-D] [-f config] [-N nodename | --emulate hostlist] [-L logfile] "
+               "[-v]\n"
+               "       droverd -G [-f config] [-N nodename]\n"
+               "  -D  stay in the foreground\n"
+               "  -f  slurm.conf to read (default: $DROVER_CONF, $SLURM_CONF or "
+               "/etc/slurm/slurm.conf)\n"
+               "  -G  print the generic resources this node would report (its gres.conf and\n"
+               "      what its AutoDetect finds), one per line, and exit\n"
+               "  -N  run as this NodeName (default: the short host name)\n"
+               "  --emulate HOSTLIST  serve all these nodes from this process\n"
+               "  -L  log file (default: SlurmdLogFile)\n"
+               "  -v  more verbose logging (-vv: more still)\n"
+               "  -V  print the version and exit\n",
+               to);
+}
+} // namespace
 
 int main(int argc, char **argv) {
     drover::daemon::CommonFlags flags;
     drover::noded::Options opts;
+    bool show_gres = false;
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
         if (a == "-D")
             flags.foreground = true;
+        else if (a == "-G")
+            show_gres = true;
         else if (a == "-v" || a == "-vv")
             flags.verbosity += int(a.size()) - 1;
         else if (a == "-f" && i + 1 < argc)
@@ -28,12 +52,12 @@ int main(int argc, char **argv) {
         else if (a == "-V" || a == "--version") {
             std::puts("droverd 0.1.0");
             return 0;
+        } else if (a == "-h" || a == "--help") {
+            usage(stdout);
+            return 0;
         } else {
-            std::fprintf(stderr,
-                         "droverd: unrecognized option '%s'\n"
-                         "Usage: droverd [-D] [-f config] [-N nodename | --emulate hostlist] [-L "
-                         "logfile] [-v]\n",
-                         argv[i]);
+            std::fprintf(stderr, "droverd: unrecognized option '%s'\n", argv[i]);
+            usage(stderr);
             return 1;
         }
     }
@@ -42,6 +66,12 @@ int main(int argc, char **argv) {
         // Parsed here to fail before detaching; only the log file is kept, so that a large
         // cluster's node records are not held twice while the daemon runs on its own parse.
         std::string log = drover::load_config(opts.config_path).slurmd_log_file;
+        if (show_gres) {
+            std::string node =
+                opts.node_name.empty() ? drover::daemon::short_hostname() : opts.node_name;
+            drover::noded::print_node_gres(opts.config_path, node, stdout, stderr);
+            return 0;
+        }
         if (!flags.log_file.empty()) log = flags.log_file;
         if (!flags.foreground) drover::daemon::detach();
         drover::daemon::setup_logging(
@@ -49,7 +79,7 @@ int main(int argc, char **argv) {
         return drover::noded::run_node_daemon(opts);
     } catch (const std::exception &e) {
         std::fprintf(stderr, "droverd: fatal: %s\n", e.what());
-        spdlog::critical("fatal: {}", e.what());
+        if (!show_gres) spdlog::critical("fatal: {}", e.what()); // -G: stdout holds only gres
         return 1;
     }
 }

@@ -1,11 +1,12 @@
-// resources.cpp - CPU, memory and disk detection from sysconf, statvfs and /proc.
+// resources.cpp - CPU, memory and disk detection from sysconf, statvfs and /proc; generic
+// resources from gres.conf and its AutoDetect (droverd -G prints them).
 #include "noded/resources.hpp"
 
 #include <ctime>
 #include <filesystem>
 #include <map>
 
-#include "common/gres.hpp"
+#include <spdlog/spdlog.h>
 #include <sys/statvfs.h>
 #include <sys/sysinfo.h>
 #include <sys/utsname.h>
@@ -29,24 +30,69 @@ Resources detect_resources(const std::string &tmp_fs) {
     return r;
 }
 
-std::string detect_gres(const std::string &config_path, const std::string &node) {
+NodeGres find_node_gres(const std::string &config_path, const std::string &node,
+                        const std::string &nvml_library) {
     namespace fs = std::filesystem;
-    fs::path path = fs::path(config_path).parent_path() / "gres.conf";
+    NodeGres out;
+    out.conf_path = (fs::path(config_path).parent_path() / "gres.conf").string();
     std::error_code ec;
-    if (!fs::exists(path, ec)) return {};
-    GresConf conf = load_gres_conf(path.string());
-    std::map<std::pair<std::string, std::string>, uint64_t> counts;
-    for (const GresDevice &d : gres_for_this_node(conf, node)) {
-        uint64_t n = d.count;
-        if (!d.files.empty()) {
-            n = 0;
-            for (const auto &f : d.files) n += fs::exists(f, ec) ? 1 : 0;
+    out.has_conf = fs::exists(out.conf_path, ec);
+    if (!out.has_conf) return out;
+    GresConf conf = load_gres_conf(out.conf_path);
+    out.warnings = conf.warnings;
+    out.devices = gres_for_this_node(conf, node, "/dev", &out.warnings, nvml_library);
+    for (GresDevice &d : out.devices) {
+        if (d.files.empty()) continue;
+        std::vector<std::string> present;
+        for (std::string &f : d.files) {
+            if (fs::exists(f, ec))
+                present.push_back(std::move(f));
+            else
+                out.warnings.push_back("gres " + d.name + ": " + f +
+                                       " does not exist; not counted");
         }
-        counts[{d.name, d.type}] += n;
+        d.files = std::move(present);
+        d.count = d.files.size();
     }
+    return out;
+}
+
+std::string detect_gres(const std::string &config_path, const std::string &node) {
+    NodeGres found = find_node_gres(config_path, node);
+    for (const std::string &w : found.warnings) spdlog::warn("{}", w);
+    std::map<std::pair<std::string, std::string>, uint64_t> counts;
+    for (const GresDevice &d : found.devices) counts[{d.name, d.type}] += d.count;
     std::vector<GresCount> items;
     for (const auto &[key, n] : counts) items.push_back({key.first, key.second, n, {}});
     return format_gres(items);
+}
+
+std::vector<std::string> gres_report_lines(const std::vector<GresDevice> &devices) {
+    auto or_null = [](const std::string &s) { return s.empty() ? std::string("(null)") : s; };
+    std::map<std::string, uint64_t> next_index;
+    std::vector<std::string> lines;
+    for (const GresDevice &d : devices) {
+        std::string head = "Gres Name=" + d.name + " Type=" + or_null(d.type) + " Count=";
+        std::string tail = " Cores=" + or_null(d.cores) + " UniqueId=" + or_null(d.unique_id);
+        if (d.files.empty() && d.count > 0)
+            lines.push_back(head + std::to_string(d.count) + " Index=(null) File=(null)" + tail);
+        for (const std::string &f : d.files)
+            lines.push_back(head + "1 Index=" + std::to_string(next_index[d.name]++) +
+                            " File=" + f + tail);
+    }
+    return lines;
+}
+
+void print_node_gres(const std::string &config_path, const std::string &node, std::FILE *out,
+                     std::FILE *err) {
+    NodeGres found = find_node_gres(config_path, node);
+    for (const std::string &w : found.warnings)
+        std::fprintf(err, "droverd: warning: %s\n", w.c_str());
+    if (!found.has_conf)
+        std::fprintf(err, "droverd: no %s: node %s reports no generic resources\n",
+                     found.conf_path.c_str(), node.c_str());
+    for (const std::string &line : gres_report_lines(found.devices))
+        std::fprintf(out, "%s\n", line.c_str());
 }
 
 } // namespace drover::noded
