@@ -25,6 +25,8 @@ void set_allocation(proto::JobDescT &d, const Request &r) {
     d.mem_per_cpu_mb = r.mem_per_cpu_mb;
     d.time_limit_min = r.time_limit_min;
     d.gpus = r.gpus;
+    d.gpus_per_node = r.gpus_per_node;
+    d.gpus_per_task = r.gpus_per_task;
     d.exclusive = r.exclusive;
     d.hold = r.hold;
 }

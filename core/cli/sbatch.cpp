@@ -160,8 +160,6 @@ flatbuffers::Offset<proto::JobDesc> job_desc(flatbuffers::FlatBufferBuilder &fbb
     d.begin_time = r.begin_time;
     d.min_cpus_per_node = r.min_cpus_per_node;
     d.tmp_disk_mb = r.tmp_disk_mb;
-    d.gpus_per_node = r.gpus_per_node;
-    d.gpus_per_task = r.gpus_per_task;
     d.contiguous = r.contiguous;
     d.oversubscribe = r.oversubscribe;
     d.nice = r.nice;

@@ -4,9 +4,11 @@
 #include <tuple>
 #include <utility>
 
+#include "cli/gpu_count.hpp"
 #include "cli/options.hpp"
 #include "cli/scancel_args.hpp"
 #include "cli/text.hpp"
+#include "common/gpu_bind.hpp"
 #include "common/gres.hpp"
 #include "common/timefmt.hpp"
 
@@ -50,6 +52,9 @@ enum Id {
     kComment,
     kConstraint,
     kGpus,
+    kGpusPerNode,
+    kGpusPerTask,
+    kGpuBind,
     kUnbuffered,
     kChdir,
     kMpi,
@@ -100,6 +105,9 @@ const OptSpec kSpecs[] = {
     {kComment, 0, "comment", Arg::required},
     {kConstraint, 'C', "constraint", Arg::required},
     {kGpus, 'G', "gpus", Arg::required},
+    {kGpusPerNode, 0, "gpus-per-node", Arg::required},
+    {kGpusPerTask, 0, "gpus-per-task", Arg::required},
+    {kGpuBind, 0, "gpu-bind", Arg::required},
     {kUnbuffered, 'u', "unbuffered", Arg::none},
     {kChdir, 'D', "chdir", Arg::required},
     {kMpi, 0, "mpi", Arg::required},
@@ -223,10 +231,15 @@ constexpr std::pair<Id, OptHandler> kHandlers[] = {
     {kComment, [](const OptCall &c) { c.r.comment = c.v; }},
     {kQos, [](const OptCall &c) { c.r.qos = c.v; }},
     {kConstraint, [](const OptCall &c) { c.r.constraint = c.v; }},
-    {kGpus,
+    {kGpus, [](const OptCall &c) { c.r.gpus = gpu_count(c.v, "number of gpus").count; }},
+    {kGpusPerNode,
+     [](const OptCall &c) { c.r.gpus_per_node = gpu_count(c.v, "number of gpus per node").count; }},
+    {kGpusPerTask,
+     [](const OptCall &c) { c.r.gpus_per_task = gpu_count(c.v, "number of gpus per task").count; }},
+    {kGpuBind,
      [](const OptCall &c) {
-         std::size_t colon = c.v.rfind(':');
-         c.r.gpus = positive(c.v.substr(colon == std::string::npos ? 0 : colon + 1), "--gpus");
+         (void)parse_gpu_bind(c.v);
+         c.r.gpu_bind = c.v;
      }},
     {kUnbuffered, [](const OptCall &c) { c.r.unbuffered = true; }},
     {kChdir, [](const OptCall &c) { c.r.work_dir = c.v; }},
@@ -251,6 +264,21 @@ const std::string *find_env(const std::vector<std::pair<std::string, std::string
     return nullptr;
 }
 
+// The GPU options the batch environment carries (what sbatch or salloc was given), unless srun
+// was given its own.
+void inherit_gpus(SrunRequest &r, const std::vector<std::pair<std::string, std::string>> &env) {
+    if (!r.job_id || r.gpus || r.gpus_per_node || r.gpus_per_task || !r.gres.empty()) {
+    } else if (const std::string *g = find_env(env, "SLURM_GPUS_PER_TASK")) {
+        r.gpus_per_task = gpu_count(*g, "number of gpus per task").count;
+    } else if (const std::string *n = find_env(env, "SLURM_GPUS_PER_NODE")) {
+        r.gpus_per_node = gpu_count(*n, "number of gpus per node").count;
+    }
+    if (const std::string *b = find_env(env, "SLURM_GPU_BIND"); b && r.gpu_bind.empty()) {
+        (void)parse_gpu_bind(*b);
+        r.gpu_bind = *b;
+    }
+}
+
 // Inside an allocation srun takes its job and task count from the batch environment.
 void inherit_allocation(SrunRequest &r, const std::vector<std::pair<std::string, std::string>> &env,
                         bool tasks_given, bool nodes_given) {
@@ -264,6 +292,7 @@ void inherit_allocation(SrunRequest &r, const std::vector<std::pair<std::string,
             if (auto n = parse_u32(*nt); n && *n) r.num_tasks = *n;
     if (const std::string *c = find_env(env, "SRUN_CPUS_PER_TASK"); c && !r.cpus_per_task)
         if (auto n = parse_u32(*c); n && *n) r.cpus_per_task = *n;
+    inherit_gpus(r, env);
     if (r.min_nodes && r.num_tasks && r.num_tasks < r.min_nodes) {
         r.warnings.push_back("can't run " + std::to_string(r.num_tasks) + " processes on " +
                              std::to_string(r.min_nodes) + " nodes, setting nnodes to " +

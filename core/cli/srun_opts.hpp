@@ -22,13 +22,14 @@ struct SrunRequest {
     uint32_t ntasks_per_node = 0;
     uint64_t mem_per_node_mb = 0, mem_per_cpu_mb = 0;
     uint32_t time_limit_min = 0xfffffffe;
-    uint32_t gpus = 0;
+    uint32_t gpus = 0, gpus_per_node = 0, gpus_per_task = 0; // -G, --gpus-per-node/-task
     std::string job_name;
     bool exclusive = false, hold = false;
     // The step.
     uint32_t job_id = 0; // --jobid or SLURM_JOB_ID; 0: make an allocation
     bool exact = false, overlap = false;
     std::string cpu_bind, distribution, signal;
+    std::string gpu_bind; // --gpu-bind as given (checked); empty: none given
     bool label = false, kill_on_bad_exit = false, pty = false, multi_prog = false;
     bool unbuffered = false, quiet = false;
     int verbose = 0;
@@ -45,7 +46,8 @@ struct SrunRequest {
 };
 
 // Parses srun's (or salloc's: prog "salloc") arguments; env is the caller's environment, read
-// for SLURM_JOB_ID and SLURM_NTASKS (srun inside an allocation). Throws UsageError for an
+// for SLURM_JOB_ID, SLURM_NTASKS, SLURM_GPUS_PER_TASK, SLURM_GPUS_PER_NODE and SLURM_GPU_BIND
+// (srun inside an allocation). Throws UsageError for an
 // unknown option or missing argument, drover::ParseError for a bad value ("invalid ...").
 SrunRequest parse_srun(std::span<const std::string> args,
                        const std::vector<std::pair<std::string, std::string>> &env,

@@ -211,6 +211,9 @@ bool StepSession::create(uint32_t job_id) {
         b.add_command(cmd);
         b.add_ntasks_per_node(r_.ntasks_per_node);
         if (sig.o) b.add_signal(sig);
+        b.add_gpus(r_.gpus);
+        b.add_gpus_per_node(r_.gpus_per_node);
+        b.add_gpus_per_task(r_.gpus_per_task);
         try {
             create_reply_ = call_ctld(fbb, proto::Body::StepCreateRequest, b.Finish().Union(),
                                       waited ? 7 * 24 * 3600 * 1000 : 30000);
@@ -320,6 +323,11 @@ void StepSession::build_launch(flatbuffers::FlatBufferBuilder &fbb, const std::s
     auto in = fbb.CreateString(r_.std_in);
     auto mp = fbb.CreateString(multi);
     auto bind = fbb.CreateString(r_.cpu_bind);
+    // --gpus-per-task alone binds each task to its own GPUs, as Slurm does.
+    std::string gpu_bind = r_.gpu_bind;
+    if (gpu_bind.empty() && r_.gpus_per_task)
+        gpu_bind = "per_task:" + std::to_string(r_.gpus_per_task);
+    auto gbind = gpu_bind.empty() ? 0 : fbb.CreateString(gpu_bind);
     auto ids = fbb.CreateVector(step_->tasks()->data(), step_->tasks()->size());
     auto counts = fbb.CreateVector(tpn);
     proto::StepLaunchRequestBuilder b(fbb);
@@ -340,6 +348,7 @@ void StepSession::build_launch(flatbuffers::FlatBufferBuilder &fbb, const std::s
     b.add_multi_prog(mp);
     b.add_pty(r_.pty);
     b.add_cpu_bind(bind);
+    if (gbind.o) b.add_gpu_bind(gbind);
     b.add_task_ids(ids);
     b.add_node_task_counts(counts);
     fbb.Finish(proto::CreateMessage(fbb, proto::Body::StepLaunchRequest, b.Finish().Union()));

@@ -90,4 +90,8 @@ void load_cgroup_conf(const std::string &config_dir, Config &conf) {
     parse_cgroup_conf(text, path, conf);
 }
 
+bool devices_constrained(const Config &conf) {
+    return conf.proctrack_type == "proctrack/cgroup" && conf.cgroup.constrain_devices;
+}
+
 } // namespace drover

@@ -27,7 +27,12 @@ struct CgroupConf {
     bool constrain_swap_space = false;
     bool constrain_cores = false;
     double allowed_ram_space = 100.0; // percent
+    bool constrain_devices = false;
 };
+
+// Whether steps see only the GPUs they hold (proctrack/cgroup with ConstrainDevices=yes): then a
+// task numbers its GPUs from 0 (CUDA_VISIBLE_DEVICES, --gpu-bind=map_gpu ids), as CUDA does.
+bool devices_constrained(const Config &conf);
 
 // Parses cgroup.conf text (name is what messages call the file) into conf.cgroup, and records
 // every pair in conf.raw as "cgroup.<key lower-cased>" (booleans as "yes"/"no", the plugin

@@ -1,6 +1,7 @@
 // shepherd.cpp - fork the tasks, exec them as the user, wait and report.
 #include "noded/shepherd.hpp"
 
+#include <algorithm>
 #include <csignal>
 #include <cstring>
 #include <fcntl.h>
@@ -113,6 +114,16 @@ void wire_streams(const ShepherdSpec &spec, const ShepherdTask &t) {
         env.push_back("SLURM_LOCALID=" + std::to_string(t.local_id));
         env.push_back("SLURM_TASK_PID=" + std::to_string(::getpid()));
     }
+    for (const auto &own : t.env) {
+        std::string key = own.substr(0, own.find('=') + 1);
+        auto same = std::find_if(env.begin(), env.end(),
+                                 [&](const std::string &e) { return e.rfind(key, 0) == 0; });
+        if (same != env.end())
+            *same = own;
+        else
+            env.push_back(own);
+    }
+    if (!t.note.empty()) (void)!::write(2, t.note.data(), t.note.size());
     const auto &args = t.argv.empty() ? spec.argv : t.argv;
     if (args.empty()) task_fail("no command to run", 2);
     std::vector<char *> argv, envp;

@@ -49,6 +49,8 @@ struct ShepherdTask {
     int in_fd = -1, out_fd = -1, err_fd = -1; // pipe ends, or -1 to open the paths below
     std::string in_path, out_path, err_path;  // files (opened as the user); empty = the fd
     std::vector<std::string> argv;            // empty = the step's argv
+    std::vector<std::string> env;             // "KEY=value" of its own, over the step's
+    std::string note;                         // written on its standard error before it runs
 };
 
 struct ShepherdSpec {

@@ -1,8 +1,10 @@
 // step_env.cpp - task environment for a step.
 #include "noded/step_env.hpp"
 
+#include <algorithm>
 #include <map>
 
+#include "common/gpu_bind.hpp"
 #include "common/gres.hpp"
 #include "common/hostlist.hpp"
 
@@ -64,6 +66,31 @@ std::vector<std::string> step_environment(const proto::StepCred &cred,
     out.reserve(env.size());
     for (auto &[k, v] : env) out.push_back(k + "=" + v);
     return out;
+}
+
+std::string bind_task_gpus(const proto::StepCred &cred, const proto::StepLaunchRequest &req,
+                           uint32_t node_index, bool relative, std::vector<ShepherdTask> &tasks) {
+    if (!cred.gres() || node_index >= cred.gres()->size()) return {};
+    std::vector<uint32_t> step_gpus;
+    GpuBind bind;
+    try {
+        step_gpus = parse_index_list(gpu_indexes(cred.gres()->Get(node_index)->str()));
+        if (req.gpu_bind()) bind = parse_gpu_bind(req.gpu_bind()->str());
+    } catch (const std::exception &e) {
+        return e.what();
+    }
+    if (step_gpus.empty()) return {};
+    std::sort(step_gpus.begin(), step_gpus.end());
+    for (ShepherdTask &t : tasks) {
+        TaskGpus g = task_gpus(bind, step_gpus, t.local_id, relative);
+        t.env.push_back("CUDA_VISIBLE_DEVICES=" + g.visible);
+        t.env.push_back("GPU_DEVICE_ORDINAL=" + g.visible);
+        if (bind.verbose) t.note = gpu_bind_verbose_line(g, step_gpus, t.local_id) + "\n";
+        if (g.outside_step)
+            t.note += "gpu-bind: task " + std::to_string(t.task_id) +
+                      " names no GPU of the step: bound to its first\n";
+    }
+    return {};
 }
 
 } // namespace drover::noded

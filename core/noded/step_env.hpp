@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "noded/shepherd.hpp"
 #include "proto/message_generated.h"
 
 namespace drover::noded {
@@ -16,5 +17,12 @@ std::vector<std::string> step_environment(const proto::StepCred &cred,
                                           const proto::StepLaunchRequest &req, uint32_t node_index,
                                           const std::string &node,
                                           const std::vector<uint32_t> &tasks);
+
+// Each task's GPUs here under --gpu-bind (req.gpu_bind; none: all the step's): fills every
+// task's CUDA_VISIBLE_DEVICES and GPU_DEVICE_ORDINAL (overriding the step's), and with
+// "verbose" the line the task prints on its standard error. relative: ConstrainDevices is on, so
+// a task numbers the step's GPUs from 0. Returns why the binding cannot be made (a bad spec).
+std::string bind_task_gpus(const proto::StepCred &cred, const proto::StepLaunchRequest &req,
+                           uint32_t node_index, bool relative, std::vector<ShepherdTask> &tasks);
 
 } // namespace drover::noded

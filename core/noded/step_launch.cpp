@@ -14,6 +14,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "common/cgroup_conf.hpp"
 #include "common/config.hpp"
 #include "common/multi_prog.hpp"
 #include "net/step_cred.hpp"
@@ -220,6 +221,9 @@ std::string StepRunner::launch(const proto::StepLaunchRequest &req, uint32_t req
             if (fd >= 0) ::close(fd);
     };
     std::string why = wire_tasks(I.io, *s, req, plan, I.node, spec, close_after);
+    if (why.empty())
+        why = bind_task_gpus(*plan.cred, req, plan.node_index, devices_constrained(I.conf),
+                             spec.tasks);
     if (why.empty() && !make_pipe(status_fds))
         why = std::string("cannot create pipes: ") + std::strerror(errno);
     if (!why.empty()) {

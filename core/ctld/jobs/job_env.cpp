@@ -3,6 +3,8 @@
 
 #include <cctype>
 
+#include "common/cgroup_conf.hpp"
+#include "common/config.hpp"
 #include "common/gres.hpp"
 #include "common/hostlist.hpp"
 #include "ctld/jobs/job_mgr.hpp"
@@ -10,8 +12,8 @@
 namespace drover::ctld {
 
 EnvList batch_job_environment(const Job &job, const std::string &node_list,
-                              const std::string &batch_host, const std::string &cluster,
-                              const std::string &conf_path) {
+                              const std::string &batch_host, const Config &conf) {
+    const std::string &cluster = conf.cluster_name, &conf_path = conf.path;
     std::string id = std::to_string(job.id);
     std::string nnodes = std::to_string(job.nodes.size());
     uint32_t cpus_here = job.node_cpus.empty() ? 0 : job.node_cpus.front();
@@ -63,10 +65,25 @@ EnvList batch_job_environment(const Job &job, const std::string &node_list,
     if (!job.node_alloc.empty()) {
         std::string list = gpu_indexes(job.node_alloc.front().gres);
         if (!list.empty()) {
+            // The script sees only its own GPUs under ConstrainDevices: CUDA numbers them from 0.
+            std::string visible = list;
+            if (devices_constrained(conf)) {
+                visible.clear();
+                std::size_t n = parse_index_list(list).size();
+                for (std::size_t i = 0; i < n; ++i) visible += (i ? "," : "") + std::to_string(i);
+            }
             env.push_back({"SLURM_JOB_GPUS", list});
-            env.push_back({"CUDA_VISIBLE_DEVICES", list});
-            env.push_back({"GPU_DEVICE_ORDINAL", list});
+            env.push_back({"CUDA_VISIBLE_DEVICES", visible});
+            env.push_back({"GPU_DEVICE_ORDINAL", visible});
         }
+    }
+    // What sbatch was asked for, so that srun in the script asks its steps for the same.
+    if (const JobExtra &x = job.ext(); x.gpus || x.gpus_per_node || x.gpus_per_task) {
+        if (x.gpus) env.push_back({"SLURM_GPUS", std::to_string(x.gpus)});
+        if (x.gpus_per_node)
+            env.push_back({"SLURM_GPUS_PER_NODE", std::to_string(x.gpus_per_node)});
+        if (x.gpus_per_task)
+            env.push_back({"SLURM_GPUS_PER_TASK", std::to_string(x.gpus_per_task)});
     }
     if (job.cpus_per_task > 1)
         env.push_back({"SLURM_CPUS_PER_TASK", std::to_string(job.cpus_per_task)});

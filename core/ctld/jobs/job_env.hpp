@@ -5,15 +5,16 @@
 #include <utility>
 #include <vector>
 
+#include "common/config.hpp"
 #include "ctld/jobs/job.hpp"
 
 namespace drover::ctld {
 
 using EnvList = std::vector<std::pair<std::string, std::string>>;
 
-// Slurm's SLURM_JOB_* variables for job, given its node list, its batch host and cluster.
+// Slurm's SLURM_JOB_* variables for job, given its node list and its batch host (conf: the
+// cluster's name, slurm.conf's path, whether GPUs are numbered from 0 under ConstrainDevices).
 EnvList batch_job_environment(const Job &job, const std::string &node_list,
-                              const std::string &batch_host, const std::string &cluster,
-                              const std::string &conf_path);
+                              const std::string &batch_host, const Config &conf);
 
 } // namespace drover::ctld

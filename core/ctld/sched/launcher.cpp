@@ -60,9 +60,8 @@ launch_environment(flatbuffers::FlatBufferBuilder &fbb, const proto::JobDesc &d,
 std::vector<uint8_t> launch_message(const Ctx &ctx, const Job &job, const proto::JobDesc &d,
                                     const std::string &batch_host, const std::string &node_list) {
     flatbuffers::FlatBufferBuilder fbb(4096 + d.script()->size());
-    auto env = launch_environment(
-        fbb, d,
-        batch_job_environment(job, node_list, batch_host, ctx.conf.cluster_name, ctx.conf.path));
+    auto env =
+        launch_environment(fbb, d, batch_job_environment(job, node_list, batch_host, ctx.conf));
     std::vector<flatbuffers::Offset<flatbuffers::String>> argv;
     if (d.argv())
         for (const auto *a : *d.argv()) argv.push_back(fbb.CreateString(a));

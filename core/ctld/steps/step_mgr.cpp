@@ -25,6 +25,7 @@
 #include "ctld/privacy.hpp"
 #include "ctld/steps/step_acct.hpp"
 #include "ctld/steps/step_create.hpp"
+#include "ctld/steps/step_gpus.hpp"
 #include "ctld/steps/step_layout.hpp"
 #include "ctld/steps/step_record.hpp"
 #include "net/authenticator.hpp"
@@ -58,7 +59,8 @@ struct StepManager::Impl {
     struct JobSteps {
         uint32_t next_id = 0;
         std::map<uint32_t, Step> steps;
-        std::vector<std::vector<bool>> used; // per job node: CPU slots held by steps
+        std::vector<std::vector<bool>> used;          // per job node: CPU slots held by steps
+        std::vector<std::vector<uint32_t>> gpus_held; // per job node: GPU indexes, ascending
         std::deque<Waiting> waiting;
     };
     std::unordered_map<uint32_t, JobSteps> jobs;
@@ -81,6 +83,50 @@ struct StepManager::Impl {
         if (js.used.size() == job.nodes.size()) return;
         js.used.clear();
         for (uint32_t c : job.node_cpus) js.used.emplace_back(c, false);
+        js.gpus_held.assign(job.nodes.size(), {});
+    }
+
+    // Marks what st holds (its CPU slots and GPUs) as taken (hold) or free again.
+    static void mark_held(JobSteps &js, const Step &st, bool hold) {
+        for (std::size_t k = 0; k < st.nodes.size() && st.nodes[k] < js.used.size(); ++k) {
+            uint32_t pos = st.nodes[k];
+            if (k < st.slots.size())
+                for (uint32_t s : st.slots[k])
+                    if (s < js.used[pos].size()) js.used[pos][s] = hold;
+            if (k >= st.gpus.size()) continue;
+            auto &held = js.gpus_held[pos];
+            for (uint32_t g : st.gpus[k])
+                if (hold)
+                    held.insert(std::lower_bound(held.begin(), held.end(), g), g);
+                else if (auto it = std::lower_bound(held.begin(), held.end(), g);
+                         it != held.end() && *it == g)
+                    held.erase(it);
+        }
+    }
+
+    // The job's GPUs on each of its nodes, and those its running steps hold.
+    static std::vector<NodeGpus> job_gpus(const Job &job, const JobSteps &js) {
+        std::vector<NodeGpus> out(job.nodes.size());
+        for (std::size_t pos = 0; pos < job.nodes.size(); ++pos) {
+            if (pos < job.node_alloc.size())
+                out[pos].job = parse_index_list(gpu_indexes(job.node_alloc[pos].gres));
+            std::sort(out[pos].job.begin(), out[pos].job.end());
+            if (pos < js.gpus_held.size()) out[pos].held = js.gpus_held[pos];
+        }
+        return out;
+    }
+
+    // Whether the step's CPUs or GPUs were found; if not, resp is answered or, when srun waits
+    // for busy ones, queued.
+    static bool placed(LayoutResult res, const std::string &why, JobSteps &js,
+                       const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp) {
+        if (res == LayoutResult::Impossible)
+            resp->error(DROVER_ENOSPC, why);
+        else if (res == LayoutResult::Busy && req->msg->body_as_StepCreateRequest()->wait())
+            js.waiting.push_back({req, resp});
+        else if (res == LayoutResult::Busy)
+            resp->error(DROVER_EBUSY, why);
+        return res == LayoutResult::Ok;
     }
 
     // Tries to create the step; answers resp unless it was queued to wait.
@@ -102,31 +148,31 @@ struct StepManager::Impl {
         }
         StepLayout lay;
         std::string why;
-        switch (layout_step(shape, caps, &lay, &why)) {
-        case LayoutResult::Impossible:
-            return resp->error(DROVER_ENOSPC, why);
-        case LayoutResult::Busy:
-            if (r.wait())
-                js.waiting.push_back({req, resp});
-            else
-                resp->error(DROVER_EBUSY, why);
+        if (!placed(layout_step(shape, caps, &lay, &why), why, js, req, resp)) return;
+        StepGpus gpus;
+        StepGpuAsk ask =
+            step_gpu_ask(r.gpus(), r.gpus_per_node(), r.gpus_per_task(), str(r.gres()));
+        if (!placed(pick_step_gpus(ask, lay, job_gpus(job, js), shape.overlap, &gpus, &why), why,
+                    js, req, resp))
             return;
-        case LayoutResult::Ok:
-            break;
-        }
         std::vector<uint64_t> mem;
         Step st;
         Status s = step_memory(job, r, lay, &mem);
         if (s.ok()) s = new_step(job, js.next_id++, r, shape, lay, &st);
         if (!s.ok()) return resp->error(s.code(), s.text());
         StepPlacement where = take_cpus(job, js, shape, lay, st);
+        if (ask.given)
+            for (std::size_t k = 0; k < where.gres.size(); ++k)
+                where.gres[k] =
+                    gpus.seen[k].empty() ? "" : "gpu:" + format_index_list(gpus.seen[k]);
+        st.gpus = std::move(gpus.held);
+        mark_held(js, st, true);
         std::vector<uint8_t> cred;
         try {
             cred = net::sign_step_cred(
                 ctx.auth, step_cred_body(ctx.conf, job, st, where, mem, str(r.signal())));
         } catch (const std::exception &e) {
-            for (std::size_t k = 0; k < st.nodes.size(); ++k)
-                for (uint32_t slot : st.slots[k]) js.used[st.nodes[k]][slot] = false;
+            mark_held(js, st, false);
             return resp->error(DROVER_EIO, e.what());
         }
         auto msg = step_create_response(ctx.conf, job, st, lay, where, cred);
@@ -185,10 +231,7 @@ struct StepManager::Impl {
         uint32_t state = st.end_state          ? st.end_state
                          : st.exit_status == 0 ? uint32_t(DROVER_JOB_COMPLETE)
                                                : uint32_t(DROVER_JOB_FAILED);
-        for (std::size_t k = 0; k < st.nodes.size(); ++k)
-            if (st.nodes[k] < js.used.size())
-                for (uint32_t s : st.slots[k])
-                    if (s < js.used[st.nodes[k]].size()) js.used[st.nodes[k]][s] = false;
+        mark_held(js, st, false);
         st.end_state = state;
         if (int32_t derived = higher_exit_status(job.derived_exit_status, st.exit_status);
             derived != job.derived_exit_status) {
@@ -360,12 +403,9 @@ void StepManager::recover(bool cold) {
             return;
         }
         Step st = read_step_record(*flatbuffers::GetRoot<proto::StepRecord>(value.data()));
-        // It still holds its CPUs: a step created now must not be given them.
+        // It still holds its CPUs and GPUs: a step created now must not be given them.
         Impl::size_used(*job, js);
-        for (std::size_t i = 0; i < st.nodes.size() && i < st.slots.size(); ++i)
-            for (uint32_t slot : st.slots[i])
-                if (st.nodes[i] < js.used.size() && slot < js.used[st.nodes[i]].size())
-                    js.used[st.nodes[i]][slot] = true;
+        Impl::mark_held(js, st, true);
         js.next_id = std::max(js.next_id, st.id + 1);
         js.steps.emplace(st.id, std::move(st));
         ++n;

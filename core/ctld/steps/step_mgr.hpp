@@ -34,6 +34,7 @@ struct Step {
     std::vector<uint32_t> cpus;  // per step node
     std::vector<std::vector<uint32_t>>
         slots; // the job-local CPU slots held per node (none: --overlap)
+    std::vector<std::vector<uint32_t>> gpus; // the GPU indexes held per node (none: not asked)
     std::vector<uint32_t> tasks_per_node;
     uint32_t num_tasks = 0, cpus_per_task = 1;
     uint64_t mem_per_node_mb = 0;

@@ -25,6 +25,10 @@ flatbuffers::Offset<proto::StepRecord> write_step_record(flatbuffers::FlatBuffer
     for (const auto &held : st.slots)
         slot_offs.push_back(proto::CreateStepSlots(fbb, fbb.CreateVector(held)));
     auto slots = fbb.CreateVector(slot_offs);
+    std::vector<flatbuffers::Offset<proto::StepSlots>> gpu_offs;
+    for (const auto &held : st.gpus)
+        gpu_offs.push_back(proto::CreateStepSlots(fbb, fbb.CreateVector(held)));
+    auto gpus = fbb.CreateVector(gpu_offs);
     auto tpn = fbb.CreateVector(st.tasks_per_node);
     auto reporting = fbb.CreateVector(st.reporting);
     auto usage = net::usage_to_proto(fbb, st.usage);
@@ -53,6 +57,7 @@ flatbuffers::Offset<proto::StepRecord> write_step_record(flatbuffers::FlatBuffer
     b.add_signal_secs(st.signal_secs);
     b.add_signal_sent(st.signal_sent);
     b.add_usage(usage);
+    b.add_gpus(gpus);
     return b.Finish();
 }
 
@@ -69,6 +74,8 @@ Step read_step_record(const proto::StepRecord &r) {
     if (r.slots())
         for (const auto *held : *r.slots()) st.slots.push_back(vec(held->slots()));
     st.slots.resize(st.nodes.size());
+    if (r.gpus())
+        for (const auto *held : *r.gpus()) st.gpus.push_back(vec(held->slots()));
     st.tasks_per_node = vec(r.tasks_per_node());
     st.num_tasks = r.num_tasks();
     st.cpus_per_task = r.cpus_per_task();

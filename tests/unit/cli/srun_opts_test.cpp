@@ -105,3 +105,22 @@ TEST(MultiProg, MistakesNameTheirLine) {
     EXPECT_EQ(error_of("x a\n", 1), "--multi-prog line 1: invalid task ids 'x'");
     EXPECT_EQ(error_of("0\n", 1), "--multi-prog line 1: expected task ids and a program");
 }
+
+TEST(SrunOpts, GpuOptionsAndTheirVariablesInsideAnAllocation) {
+    auto r = srun({"-n2", "--gpus-per-task=a100:1", "--gpus-per-node=2", "-G", "3",
+                   "--gpu-bind=verbose,map_gpu:1,0", "true"});
+    EXPECT_EQ(r.gpus_per_task, 1u);
+    EXPECT_EQ(r.gpus_per_node, 2u);
+    EXPECT_EQ(r.gpus, 3u);
+    EXPECT_EQ(r.gpu_bind, "verbose,map_gpu:1,0");
+    EXPECT_THROW(srun({"--gpu-bind=nearest", "true"}), ParseError);
+    EXPECT_THROW(srun({"--gpus-per-task=0", "true"}), ParseError);
+    // sbatch --gpus-per-task=1 is in the script's environment: its srun asks for the same.
+    Env env{{"SLURM_JOB_ID", "42"}, {"SLURM_GPUS_PER_TASK", "1"}, {"SLURM_GPU_BIND", "single:1"}};
+    auto in = srun({"true"}, env);
+    EXPECT_EQ(in.gpus_per_task, 1u);
+    EXPECT_EQ(in.gpu_bind, "single:1");
+    // srun's own options win.
+    EXPECT_EQ(srun({"--gpus-per-node=1", "true"}, env).gpus_per_task, 0u);
+    EXPECT_EQ(srun({"--gpu-bind=none", "true"}, env).gpu_bind, "none");
+}
