@@ -280,7 +280,7 @@ std::string show_node(const proto::NodeInfo &n, bool one_liner) {
                 " CPUTot=" + str_u(n.cpus()) + " CPULoad=N/A");
     l.push_back("AvailableFeatures=" + nul(n.features()));
     l.push_back("ActiveFeatures=" + nul(n.features()));
-    l.push_back("Gres=(null)");
+    l.push_back("Gres=" + nul(n.gres()));
     std::string addr = sv(n.addr()).empty() ? name : std::string(sv(n.addr()));
     l.push_back("NodeAddr=" + addr + " NodeHostName=" + name + " Version=" +
                 (sv(n.version()).empty() ? std::string("N/A") : std::string(sv(n.version()))));

@@ -148,7 +148,7 @@ std::string node_value(char c, const proto::NodeInfo &n) {
     case 'v':
         return sv(n.version()).empty() ? "N/A" : std::string(sv(n.version()));
     case 'G':
-        return "(null)";
+        return sv(n.gres()).empty() ? "(null)" : std::string(sv(n.gres()));
     case 'i':
         return "";
     }

@@ -14,6 +14,9 @@ echo "NodeName=n1 Name=gpu File=$T/dev/nvidia[0-3]" > "$T/c/gres.conf"
 cluster_start "$T/c" 1
 cd "$T"
 
+assert_eq "n1 gpu:4" "$(sinfo -h -N -o '%N %G')" "sinfo %G shows the node's GPUs"
+assert_contains "Gres=gpu:4" "$(scontrol show node n1)" "so does scontrol show node"
+
 visible() { sort | tr '\n' ' ' | sed 's/ $//'; } # "0: 1" lines, sorted, on one line
 
 # sbatch --gpus-per-task: the script's srun binds each task to one GPU of its own.

@@ -393,7 +393,7 @@ void NodeManager::on_node_info(const std::shared_ptr<net::Request> &req,
             c.threads_per_core, c.real_memory_mb, n->alloc_memory_mb, c.tmp_disk_mb, c.weight,
             fbb.CreateString(n->features_csv.get()), fbb.CreateVector(parts), n->boot_time,
             n->last_busy, n->reg_cpus, n->reg_memory_mb, fbb.CreateString(n->os.get()),
-            fbb.CreateString(n->version.get())));
+            fbb.CreateString(n->version.get()), /*event_start=*/0, fbb.CreateString(c.gres.get())));
     }
     auto v = fbb.CreateVector(out);
     fbb.Finish(proto::CreateMessage(fbb, proto::Body::NodeInfoResponse,
