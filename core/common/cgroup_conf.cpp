@@ -62,6 +62,8 @@ void apply(const std::string &loc, const ConfPair &p, Config &conf) {
         set_bool(loc, p, c.constrain_swap_space, conf);
     } else if (k == "constraincores") {
         set_bool(loc, p, c.constrain_cores, conf);
+    } else if (k == "constraindevices") {
+        set_bool(loc, p, c.constrain_devices, conf);
     } else if (k == "allowedramspace") {
         c.allowed_ram_space = parse_percent(loc, p);
         conf.raw["cgroup." + k] = std::string(detail::trim(p.value));

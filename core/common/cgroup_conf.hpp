@@ -8,6 +8,7 @@
 //   ConstrainRAMSpace=no               yes: a step's memory is limited to its allocation
 //   ConstrainSwapSpace=no              yes: RAM + swap is limited to the same figure
 //   ConstrainCores=no                  yes: a step runs only on its allocated CPUs
+//   ConstrainDevices=no                yes: a step cannot open the GRES devices it does not hold
 //   AllowedRAMSpace=100                percent of the allocation the limit allows (may be 101.5)
 // Other keys Slurm documents for cgroup.conf are accepted with a warning that Drover ignores them.
 #pragma once
@@ -26,6 +27,7 @@ struct CgroupConf {
     bool constrain_ram_space = false;
     bool constrain_swap_space = false;
     bool constrain_cores = false;
+    bool constrain_devices = false;
     double allowed_ram_space = 100.0; // percent
     bool constrain_devices = false;
 };

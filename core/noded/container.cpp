@@ -19,7 +19,8 @@ std::string Containers::create(uint32_t job, uint32_t step, pid_t pid, const Ste
     if (Status s = pt_.cont_create(job, step, pid, cont); !s.ok())
         return "proctrack: " + std::string(s.reason());
     // ABI 1.3: a plugin that cannot enforce limits runs the step without them.
-    if (Status s = pt_.cont_limit(*cont, limits.mem_mb << 20, limits.cpus); !s.ok())
+    if (Status s = pt_.cont_limit(*cont, limits.mem_mb << 20, limits.cpus, limits.deny_devices);
+        !s.ok())
         spdlog::warn("step {}: limits not applied: {}", label, s.text());
     return {};
 }

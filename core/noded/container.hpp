@@ -23,8 +23,9 @@ namespace drover::noded {
 
 // What a step may use on this node.
 struct StepLimits {
-    uint64_t mem_mb = 0; // 0: none
-    std::string cpus;    // "0-1,4"; empty: any
+    uint64_t mem_mb = 0;      // 0: none
+    std::string cpus;         // "0-1,4"; empty: any
+    std::string deny_devices; // comma-separated device files the step may not open
 };
 
 // The proctrack plugin as the node uses it. Holds a reference to the plugin's bound operations

@@ -34,13 +34,14 @@ Status ProctrackCalls::cont_destroy(drover_cont_id cont) const {
     return status(ops().cont_destroy(state(), cont, &err), err, "cont_destroy");
 }
 
-Status ProctrackCalls::cont_limit(drover_cont_id cont, uint64_t mem_bytes,
-                                  std::string_view cpus) const {
+Status ProctrackCalls::cont_limit(drover_cont_id cont, uint64_t mem_bytes, std::string_view cpus,
+                                  std::string_view deny_devices) const {
     if (!ops().cont_limit) return {};
     drover_cont_limits lim{};
     lim.struct_size = sizeof lim;
     lim.mem_bytes = mem_bytes;
     lim.cpus = {cpus.data(), cpus.size()};
+    lim.deny_devices = {deny_devices.data(), deny_devices.size()};
     drover_error err{};
     return status(ops().cont_limit(state(), cont, &lim, &err), err, "cont_limit");
 }

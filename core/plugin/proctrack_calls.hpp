@@ -26,9 +26,11 @@ class ProctrackCalls : public Calls<drover_proctrack_ops> {
     Status cont_pids(drover_cont_id cont, uint32_t max, std::vector<int32_t> *pids) const;
     // Forgets an emptied container. Absent: DROVER_OK (nothing to forget).
     Status cont_destroy(drover_cont_id cont) const;
-    // Limits cont to mem_bytes (0: none) and the CPU list cpus ("0-3,8"; empty: none).
-    // Absent: DROVER_OK (the plugin does not enforce limits).
-    Status cont_limit(drover_cont_id cont, uint64_t mem_bytes, std::string_view cpus) const;
+    // Limits cont to mem_bytes (0: none) and the CPU list cpus ("0-3,8"; empty: none), and
+    // keeps it from opening the device files deny_devices lists ("/dev/nvidia1,/dev/nvidia3";
+    // empty: none). Absent: DROVER_OK (the plugin does not enforce limits).
+    Status cont_limit(drover_cont_id cont, uint64_t mem_bytes, std::string_view cpus,
+                      std::string_view deny_devices) const;
     // What cont has used (struct_size: as much as the plugin filled in), or nullopt when it
     // fails. Absent: nullopt (the plugin does not measure).
     std::optional<drover_cont_usage> cont_usage(drover_cont_id cont) const;

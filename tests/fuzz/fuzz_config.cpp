@@ -25,8 +25,8 @@ void check_cgroup_conf(std::string_view text) {
     if (g.mountpoint.empty() || g.mountpoint[0] != '/') std::abort();
     for (const auto &[key, value] : c.raw)
         if (key.rfind("cgroup.", 0) != 0) std::abort();
-    for (const char *flag :
-         {"cgroup.constrainramspace", "cgroup.constraincores", "cgroup.constrainswapspace"}) {
+    for (const char *flag : {"cgroup.constrainramspace", "cgroup.constraincores",
+                             "cgroup.constrainswapspace", "cgroup.constraindevices"}) {
         auto it = c.raw.find(flag);
         if (it != c.raw.end() && it->second != "yes" && it->second != "no") std::abort();
     }

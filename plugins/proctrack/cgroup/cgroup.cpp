@@ -4,7 +4,8 @@
 // Unlike proctrack/pgid nothing escapes: a process that calls setsid() or double-forks stays in
 // the cgroup. The container id carries job and step, and the directories are the only state, so
 // the plugin keeps nothing per step. cont_limit applies memory (ConstrainRAMSpace,
-// AllowedRAMSpace) and CPU (ConstrainCores) limits; cont_usage reads the kernel's accounting.
+// AllowedRAMSpace), CPU (ConstrainCores) and device (ConstrainDevices) limits; cont_usage reads
+// the kernel's accounting.
 #include <cstdio>
 #include <cstring>
 #include <memory>
@@ -144,6 +145,7 @@ int cgroup_init(drover_ctx *ctx, const drover_host_api *host, void **state_out, 
                           ": ConstrainRAMSpace=" + yes_no(s.constrain_ram) +
                           " ConstrainSwapSpace=" + yes_no(s.constrain_swap) +
                           " ConstrainCores=" + yes_no(s.constrain_cores) +
+                          " ConstrainDevices=" + yes_no(s.constrain_devices) +
                           " AllowedRAMSpace=" + percent(s.allowed_ram_percent));
         }
         *state_out = st.release();

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "control_files.hpp"
+#include "devices.hpp"
 #include "tree.hpp"
 
 namespace drover::cgroup {
@@ -16,12 +17,15 @@ const char *needed_for(const Settings &s, const std::string &controller) {
     if (controller == "memory" && s.limits_memory())
         return s.constrain_ram ? "ConstrainRAMSpace=yes" : "ConstrainSwapSpace=yes";
     if (controller == "cpuset" && s.constrain_cores) return "ConstrainCores=yes";
+    if (controller == "devices" && s.constrain_devices) return "ConstrainDevices=yes";
     return nullptr;
 }
 
 std::unique_ptr<Tree> open_v1(const Settings &s, const Mounts &m) {
     std::vector<std::pair<std::string, std::string>> dirs;
-    for (const char *c : {"freezer", "pids", "memory", "cpuset", "cpuacct", "blkio"}) {
+    for (const char *c : {"freezer", "pids", "memory", "cpuset", "cpuacct", "blkio", "devices"}) {
+        // Steps join the devices hierarchy only to be denied devices.
+        if (std::strcmp(c, "devices") == 0 && !s.constrain_devices) continue;
         auto it = m.v1.find(c);
         if (it != m.v1.end()) {
             dirs.emplace_back(c, it->second);
@@ -45,6 +49,12 @@ std::unique_ptr<Tree> open_v2(const Settings &s) {
     if (s.limits_memory())
         need("memory", s.constrain_ram ? "ConstrainRAMSpace=yes" : "ConstrainSwapSpace=yes");
     if (s.constrain_cores) need("cpuset", "ConstrainCores=yes");
+    // No devices controller in v2: each step gets an eBPF device filter, which bpf(2) must load.
+    if (s.constrain_devices)
+        if (std::string why = probe_device_filter(); !why.empty())
+            throw Error(DROVER_EIO, "ConstrainDevices=yes: this kernel does not load a cgroup "
+                                    "device filter (BPF_PROG_TYPE_CGROUP_DEVICE): " +
+                                        why);
     return make_tree_v2(s);
 }
 

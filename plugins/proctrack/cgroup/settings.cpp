@@ -67,6 +67,7 @@ Settings read_settings(const drover::sdk::Host &host) {
     s.constrain_ram = flag(host, "ConstrainRAMSpace", false);
     s.constrain_swap = flag(host, "ConstrainSwapSpace", false);
     s.constrain_cores = flag(host, "ConstrainCores", false);
+    s.constrain_devices = flag(host, "ConstrainDevices", false);
     if (auto v = host.conf("cgroup.AllowedRAMSpace"); v && !v->empty()) {
         std::string text(*v);
         char *end = nullptr;

@@ -16,6 +16,7 @@ struct Settings {
     bool constrain_ram = false;                // ConstrainRAMSpace
     bool constrain_swap = false;               // ConstrainSwapSpace
     bool constrain_cores = false;              // ConstrainCores
+    bool constrain_devices = false;            // ConstrainDevices
     double allowed_ram_percent = 100.0;        // AllowedRAMSpace
     std::string cluster = "default";           // ClusterName (lower-cased), when set
     std::string node;                          // drover.node_name, else the short hostname

@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "control_files.hpp"
+#include "devices.hpp"
 
 namespace drover::cgroup {
 
@@ -149,6 +150,13 @@ void Tree::set(Step s, const std::string &file, const std::string &value) {
 void Tree::require(Step s) const {
     const std::string dir = step_dir(hier_[procs_], s);
     if (!exists(dir)) throw Error(DROVER_ENOENT, step_label(s) + ": no container at " + dir);
+}
+
+std::vector<Device> Tree::devices_to_deny(Step s, const drover_cont_limits &limits) const {
+    if (!settings_.constrain_devices || !DROVER_HAS(drover_cont_limits, &limits, deny_devices) ||
+        limits.deny_devices.len == 0)
+        return {};
+    return devices_of(s, std::string_view(limits.deny_devices.ptr, limits.deny_devices.len));
 }
 
 std::vector<int32_t> Tree::pids(Step s) const {

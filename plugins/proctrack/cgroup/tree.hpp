@@ -17,6 +17,7 @@
 
 #include <drover/proctrack.h>
 
+#include "device_filter.hpp"
 #include "settings.hpp"
 
 namespace drover::cgroup {
@@ -94,6 +95,9 @@ class Tree {
     static void set(Step s, const std::string &file, const std::string &value);
     // Throws Error(DROVER_ENOENT) when the step has no directory.
     void require(Step s) const;
+    // The devices the step may not open: none unless ConstrainDevices is set and limits (ABI 1.6)
+    // name some. Throws Error(DROVER_EINVAL) naming a path that is not a device.
+    std::vector<Device> devices_to_deny(Step s, const drover_cont_limits &limits) const;
 
     Settings settings_;
     std::vector<Hierarchy> hier_;

@@ -1,5 +1,5 @@
-// tree_v1.cpp - cgroup v1: one hierarchy per controller (freezer tracks and freezes, memory and
-// cpuset limit, memory, cpuacct and blkio measure).
+// tree_v1.cpp - cgroup v1: one hierarchy per controller (freezer tracks and freezes, memory,
+// cpuset and devices limit, memory, cpuacct and blkio measure).
 #include <unistd.h>
 
 #include <algorithm>
@@ -18,7 +18,8 @@ namespace {
 constexpr auto kFreezeWait = std::chrono::seconds(1);
 
 // The controllers used, in the order processes join them (freezer first: it tracks).
-constexpr const char *kControllers[] = {"freezer", "pids", "memory", "cpuset", "cpuacct", "blkio"};
+constexpr const char *kControllers[] = {"freezer", "pids",  "memory", "cpuset",
+                                        "cpuacct", "blkio", "devices"};
 
 bool blank(const std::optional<std::string> &text) {
     return !text || text->find_first_not_of(" \t\n") == std::string::npos;
@@ -43,6 +44,12 @@ class TreeV1 final : public Tree {
             set(s, step_dir(*find("cpuset"), s) + "/cpuset.cpus",
                 std::string(limits.cpus.ptr, limits.cpus.len));
         }
+        const std::vector<Device> denied = devices_to_deny(s, limits);
+        const Hierarchy *devices = find("devices");
+        if (!denied.empty() && !devices)
+            throw Error(DROVER_EIO, step_label(s) + ": ConstrainDevices: no devices hierarchy");
+        for (const Device &d : denied) // one rule a write: the kernel reads one
+            set(s, step_dir(*devices, s) + "/devices.deny", deny_line(d));
     }
 
     void usage(Step s, drover_cont_usage &u) const override {

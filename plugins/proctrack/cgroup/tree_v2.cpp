@@ -1,11 +1,13 @@
 // tree_v2.cpp - cgroup v2: one unified tree; controllers are enabled down the path to each step,
-// cgroup.freeze freezes and cgroup.kill (Linux 5.14) kills in one write.
+// cgroup.freeze freezes and cgroup.kill (Linux 5.14) kills in one write. Devices have no
+// controller: an eBPF device filter attached to the step's cgroup denies them.
 #include <cerrno>
 #include <chrono>
 #include <cstring>
 #include <thread>
 
 #include "control_files.hpp"
+#include "devices.hpp"
 #include "tree.hpp"
 
 namespace drover::cgroup {
@@ -38,6 +40,8 @@ class TreeV2 final : public Tree {
         if (settings_.constrain_cores && DROVER_HAS(drover_cont_limits, &limits, cpus) &&
             limits.cpus.len > 0)
             set(s, dir + "/cpuset.cpus", std::string(limits.cpus.ptr, limits.cpus.len));
+        if (const std::vector<Device> denied = devices_to_deny(s, limits); !denied.empty())
+            attach_device_filter(s, dir, denied);
     }
 
     void usage(Step s, drover_cont_usage &u) const override {

@@ -26,6 +26,10 @@ typedef struct drover_cont_limits {
     uint64_t mem_bytes; /* memory (RSS + page cache) the container may hold; exceeding it
                            kills processes in it (an out-of-memory end) */
     drover_str cpus;    /* CPU ids the container's processes may run on, "0-3,8" */
+    /* ABI 1.6: device files of this node's generic resources (GRES) the step does not hold,
+     * comma-separated absolute paths ("/dev/nvidia1,/dev/nvidia3"): its processes may not open
+     * them. Empty: none. Read it only when DROVER_HAS(drover_cont_limits, limits, deny_devices). */
+    drover_str deny_devices;
 } drover_cont_limits;
 
 /* ABI 1.3: what a container has used, for the whole container. A plugin that cannot tell a

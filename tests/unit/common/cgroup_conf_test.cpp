@@ -38,6 +38,7 @@ TEST(CgroupConf, SlurmDefaults) {
     EXPECT_FALSE(c.cgroup.constrain_ram_space);
     EXPECT_FALSE(c.cgroup.constrain_swap_space);
     EXPECT_FALSE(c.cgroup.constrain_cores);
+    EXPECT_FALSE(c.cgroup.constrain_devices);
     EXPECT_DOUBLE_EQ(c.cgroup.allowed_ram_space, 100.0);
     EXPECT_EQ(parse_config("", "slurm.conf").cgroup.path, "");
 }
@@ -65,11 +66,25 @@ TEST(CgroupConf, KeysReachConfAndRaw) {
     EXPECT_TRUE(c.warnings.empty());
 }
 
-TEST(CgroupConf, KeysDroverDoesNotUseAreWarnings) {
-    Config c = cgroup("ConstrainDevices=yes\nAllowedSwapSpace=0\nConstrainDevices=no\n");
-    ASSERT_EQ(c.warnings.size(), 2u);
-    EXPECT_EQ(c.warnings[0], "cgroup.conf:1: ConstrainDevices is not used by Drover, ignored");
+TEST(CgroupConf, ConstrainDevicesIsHandedToThePlugin) {
+    Config c = cgroup("constraindevices=Yes\n");
+    EXPECT_TRUE(c.cgroup.constrain_devices);
+    EXPECT_EQ(c.raw.at("cgroup.constraindevices"), "yes");
+    EXPECT_TRUE(c.warnings.empty());
+    c = cgroup("ConstrainDevices=yes\nConstrainDevices=false\n"); // the last one counts
+    EXPECT_FALSE(c.cgroup.constrain_devices);
     EXPECT_EQ(c.raw.at("cgroup.constraindevices"), "no");
+    EXPECT_NE(error_of("ConstrainDevices=gpus\n")
+                  .find("cgroup.conf:1: bad value for ConstrainDevices: 'gpus'"),
+              std::string::npos)
+        << error_of("ConstrainDevices=gpus\n");
+}
+
+TEST(CgroupConf, KeysDroverDoesNotUseAreWarnings) {
+    Config c = cgroup("ConstrainKmemSpace=yes\nAllowedSwapSpace=0\nConstrainKmemSpace=no\n");
+    ASSERT_EQ(c.warnings.size(), 2u);
+    EXPECT_EQ(c.warnings[0], "cgroup.conf:1: ConstrainKmemSpace is not used by Drover, ignored");
+    EXPECT_EQ(c.raw.at("cgroup.constrainkmemspace"), "no");
 }
 
 TEST(CgroupConf, ErrorsNameFileAndLine) {

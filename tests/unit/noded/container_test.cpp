@@ -17,7 +17,7 @@ struct Fake {
     std::vector<int> signals;
     std::vector<std::string> calls;
     uint64_t mem_bytes = 0;
-    std::string cpus;
+    std::string cpus, deny_devices;
     bool destroyed = false;
 };
 Fake fake;
@@ -36,6 +36,7 @@ int f_limit(void *, drover_cont_id, const drover_cont_limits *l, drover_error *e
     fake.calls.push_back("limit");
     fake.mem_bytes = l->mem_bytes;
     fake.cpus.assign(l->cpus.ptr, l->cpus.len);
+    fake.deny_devices.assign(l->deny_devices.ptr, l->deny_devices.len);
     if (fake.limit_rc != DROVER_OK) say(err, "no memory controller");
     return fake.limit_rc;
 }
@@ -83,11 +84,12 @@ TEST_F(ContainersTest, CreatesAndLimitsTheStep) {
     auto pt = full_plugin();
     Containers c(pt);
     drover_cont_id id = 0;
-    EXPECT_EQ(c.create(7, 1, 100, {512, "0-1"}, "7.1", &id), "");
+    EXPECT_EQ(c.create(7, 1, 100, {512, "0-1", "/dev/nvidia1,/dev/nvidia3"}, "7.1", &id), "");
     EXPECT_EQ(id, (uint64_t(7) << 32) | 1);
     EXPECT_EQ(fake.calls, (std::vector<std::string>{"create", "limit"}));
     EXPECT_EQ(fake.mem_bytes, 512ull << 20);
     EXPECT_EQ(fake.cpus, "0-1");
+    EXPECT_EQ(fake.deny_devices, "/dev/nvidia1,/dev/nvidia3");
 }
 
 TEST_F(ContainersTest, AFailedCreateSaysWhy) {

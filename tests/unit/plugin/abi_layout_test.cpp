@@ -181,7 +181,8 @@ SIZE(drover_proctrack_ops, 56);
 AT(drover_cont_limits, struct_size, 0);
 AT(drover_cont_limits, mem_bytes, 8);
 AT(drover_cont_limits, cpus, 16);
-SIZE(drover_cont_limits, 32);
+AT(drover_cont_limits, deny_devices, 32); // ABI 1.6
+SIZE(drover_cont_limits, 48);
 AT(drover_cont_usage, struct_size, 0);
 AT(drover_cont_usage, mem_bytes, 8);
 AT(drover_cont_usage, max_mem_bytes, 16);

@@ -22,6 +22,7 @@ struct Seen {
     uint32_t struct_size = 0;
     std::vector<uint64_t> words;
     uint32_t nbits = 0;
+    std::string text;
 };
 Seen seen;
 
@@ -71,7 +72,7 @@ TEST(PluginCalls, NoPluginAnswersEachOpsDefault) {
 
     ProctrackCalls pt;
     EXPECT_TRUE(pt.cont_destroy(1).ok());
-    EXPECT_TRUE(pt.cont_limit(1, 1 << 20, "0-3").ok());
+    EXPECT_TRUE(pt.cont_limit(1, 1 << 20, "0-3", "/dev/nvidia1").ok());
     EXPECT_FALSE(pt.cont_usage(1));
     EXPECT_EQ(pt.cont_signal(1, 9).code(), DROVER_ENOENT);
 }
@@ -218,6 +219,7 @@ TEST(PluginCalls, AuthAndProctrackBuffers) {
     pops.cont_limit = [](void *, drover_cont_id, const drover_cont_limits *l, drover_error *) {
         seen.struct_size = l->struct_size;
         seen.words = {l->mem_bytes};
+        seen.text.assign(l->deny_devices.ptr, l->deny_devices.len);
         return DROVER_OK;
     };
     auto pb = fake("proctrack/fake", pops);
@@ -225,9 +227,10 @@ TEST(PluginCalls, AuthAndProctrackBuffers) {
     std::vector<int32_t> pids;
     ASSERT_TRUE(pt.cont_pids(1, 16, &pids).ok());
     EXPECT_EQ(pids, (std::vector<int32_t>{100, 101}));
-    ASSERT_TRUE(pt.cont_limit(1, 1 << 20, "0-1").ok());
+    ASSERT_TRUE(pt.cont_limit(1, 1 << 20, "0-1", "/dev/nvidia1,/dev/nvidia3").ok());
     EXPECT_EQ(seen.struct_size, sizeof(drover_cont_limits));
     EXPECT_EQ(seen.words, std::vector<uint64_t>{1 << 20});
+    EXPECT_EQ(seen.text, "/dev/nvidia1,/dev/nvidia3");
 }
 
 TEST(PluginCalls, SwitchEnvironmentReachesTheCallback) {

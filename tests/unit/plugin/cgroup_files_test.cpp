@@ -109,14 +109,28 @@ class FakeHierarchy : public ::testing::Test {
         ss << in.rdbuf();
         return ss.str();
     }
-    drover_cont_limits limits(uint64_t mem, const std::string &cpus) {
+    drover_cont_limits limits(uint64_t mem, const std::string &cpus,
+                              const std::string &deny_devices = "") {
         cpus_ = cpus;
-        return drover_cont_limits{sizeof(drover_cont_limits), mem, {cpus_.data(), cpus_.size()}};
+        deny_ = deny_devices;
+        return drover_cont_limits{sizeof(drover_cont_limits),
+                                  mem,
+                                  {cpus_.data(), cpus_.size()},
+                                  {deny_.data(), deny_.size()}};
+    }
+    // The Error tree->limit throws for l, or "(no error)".
+    std::string limit_error(Tree &tree, const drover_cont_limits &l) {
+        try {
+            tree.limit(step_, l);
+        } catch (const Error &e) {
+            return std::to_string(e.code()) + " " + e.what();
+        }
+        return "(no error)";
     }
 
     fs::path root_;
     Settings settings_;
-    std::string cpus_;
+    std::string cpus_, deny_;
     const Step step_{7, 0};
 };
 
@@ -222,6 +236,52 @@ TEST_F(FakeHierarchy, V1LimitsAndUsage) {
     tree->usage(step_, u);
     EXPECT_EQ(u.cpu_user_usec, 2000000u);
     EXPECT_EQ(u.cpu_sys_usec, 1u);
+}
+
+// ConstrainDevices on v1: one devices.deny rule per device (the fixture's control file is a
+// plain file, so it keeps the last write); paths that are not devices are refused by name.
+TEST_F(FakeHierarchy, V1DeniesDevicesByNumber) {
+    settings_.constrain_devices = true;
+    const std::string step = "/drover/c1/n1/job_7/step_0";
+    file("freezer" + step, "cgroup.procs", "99\n");
+    file("devices" + step, "devices.deny");
+    std::vector<std::pair<std::string, std::string>> dirs;
+    for (const char *c : {"devices", "freezer"}) dirs.emplace_back(c, (root_ / c).string());
+    auto tree = make_tree_v1(settings_, dirs);
+    EXPECT_EQ(tree->describe(), "cgroup v1 (freezer devices) under " + root_.string());
+
+    tree->limit(step_, limits(0, "", "/dev/null")); // a character device, 1:3
+    EXPECT_EQ(content("devices" + step + "/devices.deny"), "c 1:3 rwm");
+    file("regular", "not-a-device");
+    const std::string plain = (root_ / "regular" / "not-a-device").string();
+    EXPECT_EQ(limit_error(*tree, limits(0, "", "/dev/null," + plain)),
+              "-22 job 7 step 0: ConstrainDevices: " + plain + ": not a device file");
+    EXPECT_EQ(limit_error(*tree, limits(0, "", "/dev/nonexistent-drover")),
+              "-22 job 7 step 0: ConstrainDevices: /dev/nonexistent-drover: "
+              "No such file or directory");
+    EXPECT_EQ(limit_error(*tree, limits(0, "", "dev/null")),
+              "-22 job 7 step 0: ConstrainDevices: dev/null: not an absolute path");
+
+    // Without ConstrainDevices nothing is denied, and no path is even looked at.
+    fs::remove(root_ / ("devices" + step) / "devices.deny");
+    file("devices" + step, "devices.deny");
+    settings_.constrain_devices = false;
+    tree = make_tree_v1(settings_, dirs);
+    EXPECT_EQ(limit_error(*tree, limits(0, "", "/dev/nonexistent-drover")), "(no error)");
+    EXPECT_EQ(content("devices" + step + "/devices.deny"), "");
+}
+
+// A limits table from before ABI 1.6 has no deny_devices: nothing is denied.
+TEST_F(FakeHierarchy, V2ReadsDenyDevicesOnlyWhenTheTableHasIt) {
+    settings_.constrain_devices = true;
+    file("drover/c1/n1/job_7/step_0", "cpuset.cpus");
+    auto tree = make_tree_v2(settings_);
+    drover_cont_limits old = limits(0, "", "/dev/nonexistent-drover");
+    old.struct_size = offsetof(drover_cont_limits, deny_devices);
+    EXPECT_EQ(limit_error(*tree, old), "(no error)");
+    EXPECT_EQ(limit_error(*tree, limits(0, "", "/dev/nonexistent-drover")),
+              "-22 job 7 step 0: ConstrainDevices: /dev/nonexistent-drover: "
+              "No such file or directory");
 }
 
 TEST(CgroupSettings, MemoryLimitIsAllowedRamSpacePercent) {

@@ -1,14 +1,18 @@
 // proctrack_cgroup_test.cpp - proctrack/cgroup on this host's real cgroups (v1 or v2), loaded as
 // the node daemon loads it, with a slurm.conf and cgroup.conf of the test's own. Needs root and
 // a writable hierarchy; skips otherwise.
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -22,6 +26,10 @@
 
 #include "../child_load.hpp"
 #include "control_files.hpp"
+#include "device_filter.hpp"
+#include "devices.hpp"
+#include "plugin/host_api.hpp"
+#include "settings.hpp"
 #include "test_support.hpp"
 
 namespace drover::plugin::test {
@@ -38,7 +46,8 @@ const std::string kMount = "/sys/fs/cgroup";
 struct HostCgroups {
     bool v2 = false;
     std::map<std::string, std::string> v1; // controller -> mount directory
-    std::string skip;                      // why the tests cannot run here; empty = they can
+    std::string v1_devices; // the devices hierarchy, joined only with ConstrainDevices=yes
+    std::string skip;       // why the tests cannot run here; empty = they can
 
     bool has(const std::string &controller) const {
         if (!v2) return v1.count(controller) > 0;
@@ -78,6 +87,7 @@ HostCgroups host_cgroups() {
     } else if (m.v1.count("freezer")) {
         for (const char *c : {"freezer", "pids", "memory", "cpuset", "cpuacct", "blkio"})
             if (m.v1.count(c)) h.v1[c] = m.v1[c];
+        if (m.v1.count("devices")) h.v1_devices = m.v1["devices"];
         if (!writable(h.v1["freezer"])) h.skip = h.v1["freezer"] + " is not writable";
     } else {
         h.skip = "no cgroup hierarchy under " + kMount;
@@ -138,6 +148,59 @@ std::string cpus_allowed(pid_t pid) {
     return "";
 }
 
+// errno of opening path for reading (0 when it opened).
+int open_errno(const std::string &path) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return errno;
+    ::close(fd);
+    return 0;
+}
+
+// A character major of the range for local use (240-254) that no driver holds here, or 0.
+uint32_t free_char_major() {
+    std::ifstream in("/proc/devices");
+    std::vector<uint32_t> used;
+    std::string line;
+    bool chars = false;
+    while (std::getline(in, line)) {
+        if (line.rfind("Block", 0) == 0) break;
+        if (chars) used.push_back(static_cast<uint32_t>(std::strtoul(line.c_str(), nullptr, 10)));
+        chars = chars || line.rfind("Character", 0) == 0;
+    }
+    for (uint32_t major = 240; major <= 254; ++major)
+        if (std::find(used.begin(), used.end(), major) == used.end()) return major;
+    return 0;
+}
+
+// Two character device nodes of a major no driver holds: opening either fails with ENXIO unless
+// something refuses before the kernel looks for the driver.
+struct FakeDevices {
+    std::string denied, other;
+};
+
+// Makes them in dir; nullopt with *skip set when this host cannot.
+std::optional<FakeDevices> fake_devices(const fs::path &dir, std::string *skip) {
+    const uint32_t major = free_char_major();
+    if (major == 0) {
+        *skip = "every character major from 240 to 254 has a driver";
+        return std::nullopt;
+    }
+    FakeDevices dev{(dir / "gpu-denied").string(), (dir / "gpu-other").string()};
+    for (uint32_t minor : {0u, 1u}) {
+        const std::string &path = minor == 0 ? dev.denied : dev.other;
+        if (::mknod(path.c_str(), S_IFCHR | 0600, ::makedev(major, minor)) != 0) {
+            *skip = "mknod " + path + ": " + std::strerror(errno);
+            return std::nullopt;
+        }
+    }
+    if (int e = open_errno(dev.other); e != ENXIO) {
+        *skip = "opening " + dev.other + " (major " + std::to_string(major) + ") gives '" +
+                std::strerror(e) + "' here, not ENXIO (a nodev mount?)";
+        return std::nullopt;
+    }
+    return dev;
+}
+
 class PluginProctrackCgroup : public ::testing::Test {
   protected:
     void SetUp() override {
@@ -155,7 +218,9 @@ class PluginProctrackCgroup : public ::testing::Test {
         }
         set_.reset();
         conf_.reset();
-        for (const std::string &root : host_.roots())
+        std::vector<std::string> roots = host_.roots();
+        roots.insert(roots.end(), extra_roots_.begin(), extra_roots_.end());
+        for (const std::string &root : roots)
             for (const char *cluster : {"cgtest", "cgother"}) {
                 remove_cgroups(fs::path(root) / "drover" / cluster / node_);
                 ::rmdir(
@@ -224,12 +289,49 @@ class PluginProctrackCgroup : public ::testing::Test {
         return rc;
     }
 
+    // cont_limit with only deny_devices set; err's text into *text.
+    int deny(drover_cont_id cont, const std::string &paths, std::string *text) {
+        drover_cont_limits l{sizeof l, 0, {}, {paths.data(), paths.size()}};
+        drover_error err{};
+        const int rc = ops().cont_limit(state(), cont, &l, &err);
+        *text = err.text;
+        return rc;
+    }
+
+    // A step denied one of two fake devices: its process gets EPERM opening that one (the cgroup
+    // refused it) but ENXIO opening the other (the kernel went on to look for a driver).
+    void expect_only_the_denied_device_refused(uint32_t job, const FakeDevices &dev) {
+        int report[2];
+        ASSERT_EQ(::pipe(report), 0);
+        Held h = hold([&] {
+            const int got[2] = {open_errno(dev.denied), open_errno(dev.other)};
+            (void)!::write(report[1], got, sizeof got);
+        });
+        ::close(report[1]);
+        const drover_cont_id cont = create(job, 0, h);
+        std::string text;
+        EXPECT_EQ(deny(cont, "/nonexistent-drover-gpu", &text), DROVER_EINVAL);
+        EXPECT_NE(text.find("/nonexistent-drover-gpu"), std::string::npos) << text;
+        ASSERT_EQ(deny(cont, dev.denied, &text), DROVER_OK) << text;
+        h.release();
+        int got[2] = {-1, -1};
+        EXPECT_EQ(::read(report[0], got, sizeof got), static_cast<ssize_t>(sizeof got));
+        ::close(report[0]);
+        EXPECT_EQ(got[0], EPERM) << dev.denied << ": " << std::strerror(got[0]);
+        EXPECT_EQ(got[1], ENXIO) << dev.other << ": " << std::strerror(got[1]);
+        EXPECT_NE(wait_end(h.pid), -1);
+        children_.clear();
+        drover_error err{};
+        EXPECT_EQ(ops().cont_destroy(state(), cont, &err), DROVER_OK) << err.text;
+    }
+
     fs::path job_dir(const std::string &controller, uint32_t job) const {
         return fs::path(host_.root(controller)) / "drover" / "cgtest" / node_ /
                ("job_" + std::to_string(job));
     }
 
     HostCgroups host_;
+    std::vector<std::string> extra_roots_; // other hierarchies a test used, cleaned as host_'s
     std::string node_;
     TempDir tmp_;
     fs::path dir_{tmp_.path()};
@@ -387,6 +489,98 @@ TEST_F(PluginProctrackCgroup, UsageCountsCpuOfEveryProcess) {
     EXPECT_EQ(u.oom_kills, 0u);
     drover_error err{};
     EXPECT_EQ(ops().cont_destroy(state(), cont, &err), DROVER_OK) << err.text;
+}
+
+// ConstrainDevices on the tree this host gives: the v1 devices hierarchy's devices.deny, or on
+// cgroup v2 the eBPF device filter.
+TEST_F(PluginProctrackCgroup, ConstrainDevicesRefusesOnlyTheDeniedDevice) {
+    if (!host_.v2 && host_.v1_devices.empty()) GTEST_SKIP() << "no cgroup v1 devices hierarchy";
+    if (std::string why = cgroup::probe_device_filter(); host_.v2 && !why.empty())
+        GTEST_SKIP() << "cgroup v2, but bpf() does not load a device filter: " << why;
+    std::string skip;
+    std::optional<FakeDevices> dev = fake_devices(dir_, &skip);
+    if (!dev) GTEST_SKIP() << skip;
+    if (!host_.v2) extra_roots_.push_back(host_.v1_devices);
+    load("ConstrainDevices=yes\n");
+    if (!host_.v2) {
+        EXPECT_TRUE(fs::is_directory(fs::path(host_.v1_devices) / "drover" / "cgtest" / node_));
+    }
+    expect_only_the_denied_device_refused(41, *dev);
+}
+
+// A v1 host that mounts cgroup2 beside its controllers (hybrid: <mount>/unified) runs the v2
+// tree there, so the eBPF device filter is checked on a v1 host too.
+TEST_F(PluginProctrackCgroup, ConstrainDevicesOnCgroupV2AttachesADeviceFilter) {
+    const std::string unified = kMount + "/unified";
+    auto mounts = cgroup::read_file("/proc/self/mounts");
+    if (host_.v2) GTEST_SKIP() << "a cgroup v2 host: ConstrainDevicesRefusesOnlyTheDeniedDevice";
+    if (!mounts || !cgroup::parse_mounts(*mounts, unified).v2 || !writable(unified))
+        GTEST_SKIP() << "no writable cgroup2 mount at " << unified;
+    if (std::string why = cgroup::probe_device_filter(); !why.empty())
+        GTEST_SKIP() << "bpf() does not load a device filter: " << why;
+    std::string skip;
+    std::optional<FakeDevices> dev = fake_devices(dir_, &skip);
+    if (!dev) GTEST_SKIP() << skip;
+    extra_roots_.push_back(unified);
+    load("CgroupPlugin=cgroup/v2\nCgroupMountpoint=" + unified + "\nConstrainDevices=yes\n");
+    expect_only_the_denied_device_refused(42, *dev);
+}
+
+// cgroup.conf's ConstrainDevices reaches the plugin's settings through the core's conf_get.
+TEST(PluginProctrackCgroupDevices, SettingsReadConstrainDevices) {
+    const std::pair<const char *, bool> cases[] = {
+        {"", false}, {"ConstrainDevices=yes\n", true}, {"constraindevices=NO\n", false}};
+    for (const auto &[text, want] : cases) {
+        Config conf;
+        parse_cgroup_conf(text, "cgroup.conf", conf);
+        drover_ctx ctx = make_host_context("proctrack/cgroup", conf, "noded");
+        const sdk::Host host(&ctx, &host_api());
+        EXPECT_EQ(cgroup::read_settings(host).constrain_devices, want) << text;
+    }
+}
+
+// The device filter: the context loaded into r2-r4 (type masked to its low 16 bits), five
+// instructions per device (three compares that each skip to the next device, then "return 0"),
+// and "return 1" at the end.
+TEST(PluginProctrackCgroupDevices, FilterProgramShape) {
+    using cgroup::Device;
+    const auto none = cgroup::device_filter({});
+    ASSERT_EQ(none.size(), 6u);
+    const std::vector<Device> two = {{'c', 195, 1}, {'b', 8, 16}};
+    const std::vector<bpf_insn> p = cgroup::device_filter(two);
+    ASSERT_EQ(p.size(), 4u + 2 * 5 + 2);
+    struct Load {
+        size_t at;
+        int reg, off; // the register and the context offset it loads
+    };
+    for (const auto [i, reg, off] : {Load{0, 2, 0}, Load{2, 3, 4}, Load{3, 4, 8}}) {
+        EXPECT_EQ(p[i].code, BPF_LDX | BPF_MEM | BPF_W) << i;
+        EXPECT_EQ(int(p[i].dst_reg), reg) << i;
+        EXPECT_EQ(int(p[i].src_reg), 1) << i;
+        EXPECT_EQ(p[i].off, off) << i;
+    }
+    EXPECT_EQ(p[1].code, BPF_ALU | BPF_AND | BPF_K);
+    EXPECT_EQ(p[1].imm, 0xffff);
+    for (size_t d = 0; d < two.size(); ++d) {
+        const bpf_insn *b = &p[4 + 5 * d];
+        const int32_t want[3] = {two[d].type == 'b' ? BPF_DEVCG_DEV_BLOCK : BPF_DEVCG_DEV_CHAR,
+                                 int32_t(two[d].major), int32_t(two[d].minor)};
+        for (int i = 0; i < 3; ++i) {
+            EXPECT_EQ(b[i].code, BPF_JMP | BPF_JNE | BPF_K) << d << "." << i;
+            EXPECT_EQ(int(b[i].dst_reg), 2 + i) << d << "." << i;
+            EXPECT_EQ(b[i].imm, want[i]) << d << "." << i;
+            EXPECT_EQ(i + 1 + b[i].off, 5) << "skips to the next device: " << d << "." << i;
+        }
+        EXPECT_EQ(b[3].code, BPF_ALU64 | BPF_MOV | BPF_K);
+        EXPECT_EQ(int(b[3].dst_reg), 0);
+        EXPECT_EQ(b[3].imm, 0) << "deny";
+        EXPECT_EQ(b[4].code, BPF_JMP | BPF_EXIT);
+    }
+    EXPECT_EQ(p[p.size() - 2].code, BPF_ALU64 | BPF_MOV | BPF_K);
+    EXPECT_EQ(p[p.size() - 2].imm, 1) << "allow";
+    EXPECT_EQ(p.back().code, BPF_JMP | BPF_EXIT);
+    EXPECT_EQ(cgroup::deny_line(two[0]), "c 195:1 rwm");
+    EXPECT_EQ(cgroup::deny_line(two[1]), "b 8:16 rwm");
 }
 
 // What init refuses, each in one line naming where; none of it needs root.
