@@ -29,7 +29,6 @@ struct CgroupConf {
     bool constrain_cores = false;
     bool constrain_devices = false;
     double allowed_ram_space = 100.0; // percent
-    bool constrain_devices = false;
 };
 
 // Whether steps see only the GPUs they hold (proctrack/cgroup with ConstrainDevices=yes): then a

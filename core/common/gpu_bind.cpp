@@ -24,7 +24,8 @@ std::string shown(std::string_view s) {
 
 // A decimal (base 10) or hexadecimal (base 16, "0x" optional) number of at most max.
 bool number(std::string_view s, int base, uint64_t max, uint64_t *out) {
-    if (base == 16 && s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) s.remove_prefix(2);
+    if (base == 16 && s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+        s.remove_prefix(2);
     if (s.empty() || s.size() > 16) return false;
     uint64_t v = 0;
     for (char c : s) {
@@ -97,7 +98,8 @@ GpuBind parse_gpu_bind(std::string_view spec) {
     }
     std::size_t colon = rest.find(':');
     std::string_view kind = rest.substr(0, colon);
-    std::string_view arg = colon == std::string_view::npos ? std::string_view() : rest.substr(colon + 1);
+    std::string_view arg =
+        colon == std::string_view::npos ? std::string_view() : rest.substr(colon + 1);
     bool has_arg = colon != std::string_view::npos;
     if ((kind == "none" || kind == "closest") && !has_arg) {
         b.kind = kind == "none" ? GpuBind::Kind::None : GpuBind::Kind::Closest;
@@ -173,10 +175,10 @@ TaskGpus task_gpus(const GpuBind &b, const std::vector<uint32_t> &step_gpus, uin
     }
     std::vector<uint32_t> shown_ids;
     for (uint32_t id : t.global)
-        shown_ids.push_back(relative ? uint32_t(std::lower_bound(step_gpus.begin(), step_gpus.end(),
-                                                                 id) -
-                                                step_gpus.begin())
-                                     : id);
+        shown_ids.push_back(
+            relative ? uint32_t(std::lower_bound(step_gpus.begin(), step_gpus.end(), id) -
+                                step_gpus.begin())
+                     : id);
     t.visible = joined(shown_ids);
     return t;
 }

@@ -34,9 +34,9 @@ GpuBind parse_gpu_bind(std::string_view spec);
 
 // What one task sees, and how its variables name it.
 struct TaskGpus {
-    std::vector<uint32_t> global;   // node GPU indexes, a subset of the step's, ascending
-    std::string visible;            // CUDA_VISIBLE_DEVICES: global or step-relative indexes
-    bool outside_step = false;      // map/mask named no GPU of the step: the first one is used
+    std::vector<uint32_t> global; // node GPU indexes, a subset of the step's, ascending
+    std::string visible;          // CUDA_VISIBLE_DEVICES: global or step-relative indexes
+    bool outside_step = false;    // map/mask named no GPU of the step: the first one is used
 };
 
 // The GPUs local task local_id sees of step_gpus (the step's node GPU indexes, ascending).

@@ -20,8 +20,14 @@ std::string Containers::create(uint32_t job, uint32_t step, pid_t pid, const Ste
         return "proctrack: " + std::string(s.reason());
     // ABI 1.3: a plugin that cannot enforce limits runs the step without them.
     if (Status s = pt_.cont_limit(*cont, limits.mem_mb << 20, limits.cpus, limits.deny_devices);
-        !s.ok())
+        !s.ok()) {
+        // A step whose devices should be hidden does not run with them open (ConstrainDevices).
+        if (!limits.deny_devices.empty()) {
+            (void)pt_.cont_destroy(*cont);
+            return "proctrack: devices not confined: " + s.text();
+        }
         spdlog::warn("step {}: limits not applied: {}", label, s.text());
+    }
     return {};
 }
 

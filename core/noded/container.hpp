@@ -38,7 +38,8 @@ class Containers {
     // Puts pid (the step's first process, held before it runs) in a new container for
     // (job, step) and applies limits. Returns an empty string, or why no container could be made
     // (pid is not tracked then). A limit the plugin refuses, or cannot apply, is logged against
-    // label ("7.batch", "7.0") and the step runs without it, as before.
+    // label ("7.batch", "7.0") and the step runs without it, as before; but a step with devices
+    // to hide (deny_devices) does not run at all when they cannot be.
     std::string create(uint32_t job, uint32_t step, pid_t pid, const StepLimits &limits,
                        const std::string &label, drover_cont_id *cont) const;
     // Sends sig to every process of the container; false when none was left (or it failed).

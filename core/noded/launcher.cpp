@@ -23,8 +23,10 @@
 #include <filesystem>
 #include <fstream>
 
+#include "common/cgroup_conf.hpp"
 #include "common/config.hpp"
 #include "noded/prolog.hpp"
+#include "noded/resources.hpp"
 #include "noded/step_limits.hpp"
 #include "noded/supervisor.hpp"
 
@@ -64,6 +66,7 @@ struct Launcher::Impl {
     Ended ended;
     Tell tell;
     std::map<uint32_t, RunningJob> jobs;
+    std::vector<std::string> gpu_files; // this node's, by GPU index
     std::map<uint32_t, std::unique_ptr<asio::steady_timer>> kill_timers;
     std::map<uint32_t, uint32_t> reporting; // ended, report not yet acknowledged: job -> run
     // Runs that ended here lately (job -> run, when): a launch of one of them that arrives late
@@ -115,6 +118,10 @@ Launcher::Launcher(asio::io_context &io, const Config &conf, const std::string &
                                    std::move(tell))) {}
 
 Launcher::~Launcher() = default;
+
+void Launcher::set_gpu_files(std::vector<std::string> files) {
+    impl_->gpu_files = std::move(files);
+}
 
 bool Launcher::has(uint32_t job_id) const {
     return impl_->jobs.count(job_id) != 0;
@@ -254,7 +261,10 @@ std::string Launcher::launch(const proto::BatchLaunchRequest &req) {
         return "cannot write " + (spool / "batch").string() + ": " + std::strerror(errno);
     };
     Supervised started;
-    if (std::string why = start_supervisor(spec, I.containers, {req.mem_mb(), str(req.cpu_ids())},
+    StepLimits limits{req.mem_mb(), str(req.cpu_ids()), {}};
+    if (devices_constrained(I.conf))
+        limits.deny_devices = denied_gpu_files(I.gpu_files, str(req.gres()));
+    if (std::string why = start_supervisor(spec, I.containers, limits,
                                            std::to_string(id) + ".batch", I.reaper, keep, &started);
         !why.empty())
         return give_up(why);

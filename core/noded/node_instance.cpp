@@ -39,7 +39,8 @@ std::vector<uint8_t> finish(flatbuffers::FlatBufferBuilder &fbb) {
 } // namespace
 
 NodeInstance::NodeInstance(NodeShared &sh, const NodeConf &me) : sh_(sh), me_(me), name_(me.name) {
-    gres_ = sh.emulated ? me.gres.get() : detect_gres(sh.conf.path, name_);
+    std::vector<std::string> gpu_files;
+    gres_ = sh.emulated ? me.gres.get() : detect_gres(sh.conf.path, name_, &gpu_files);
     steps_ = std::make_unique<StepRunner>(
         sh.io, sh.conf, name_, sh.plugins, sh.auth, sh.reaper, sh.is_admin,
         [this](const StepEnd &end) {
@@ -55,6 +56,7 @@ NodeInstance::NodeInstance(NodeShared &sh, const NodeConf &me) : sh_(sh), me_(me
             return finish(fbb);
         },
         sh.tell_controller);
+    steps_->set_gpu_files(gpu_files);
     steps_->on_unkillable([this](const std::string &reason) {
         flatbuffers::FlatBufferBuilder fbb(128);
         fbb.Finish(proto::CreateMessage(
@@ -93,6 +95,7 @@ NodeInstance::NodeInstance(NodeShared &sh, const NodeConf &me) : sh_(sh), me_(me
             return finish(fbb);
         },
         sh.tell_controller);
+    launcher_->set_gpu_files(std::move(gpu_files));
 }
 
 // Every message a node serves, and who may send it.

@@ -2,6 +2,7 @@
 // resources from gres.conf and its AutoDetect (droverd -G prints them).
 #include "noded/resources.hpp"
 
+#include <algorithm>
 #include <ctime>
 #include <filesystem>
 #include <map>
@@ -57,14 +58,28 @@ NodeGres find_node_gres(const std::string &config_path, const std::string &node,
     return out;
 }
 
-std::string detect_gres(const std::string &config_path, const std::string &node) {
+std::string detect_gres(const std::string &config_path, const std::string &node,
+                        std::vector<std::string> *gpu_files) {
     NodeGres found = find_node_gres(config_path, node);
     for (const std::string &w : found.warnings) spdlog::warn("{}", w);
+    if (gpu_files)
+        for (const GresDevice &d : found.devices)
+            if (d.name == "gpu")
+                gpu_files->insert(gpu_files->end(), d.files.begin(), d.files.end());
     std::map<std::pair<std::string, std::string>, uint64_t> counts;
     for (const GresDevice &d : found.devices) counts[{d.name, d.type}] += d.count;
     std::vector<GresCount> items;
     for (const auto &[key, n] : counts) items.push_back({key.first, key.second, n, {}});
     return format_gres(items);
+}
+
+std::string denied_gpu_files(const std::vector<std::string> &gpu_files, const std::string &held) {
+    std::vector<uint32_t> mine = parse_index_list(gpu_indexes(held));
+    std::string out;
+    for (uint32_t i = 0; i < gpu_files.size(); ++i)
+        if (std::find(mine.begin(), mine.end(), i) == mine.end())
+            out += (out.empty() ? "" : ",") + gpu_files[i];
+    return out;
 }
 
 std::vector<std::string> gres_report_lines(const std::vector<GresDevice> &devices) {

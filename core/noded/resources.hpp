@@ -37,8 +37,14 @@ NodeGres find_node_gres(const std::string &config_path, const std::string &node,
 
 // find_node_gres summed by name and type, formatted "gpu:2,gpu:a100:1" (a name whose files are
 // all missing stays, with count 0); warnings are logged. Empty when there is no gres.conf.
-// Throws ParseError for a bad gres.conf.
-std::string detect_gres(const std::string &config_path, const std::string &node);
+// gpu_files, when given, gets the node's GPU device files in GPU index order. Throws ParseError
+// for a bad gres.conf.
+std::string detect_gres(const std::string &config_path, const std::string &node,
+                        std::vector<std::string> *gpu_files = nullptr);
+
+// The GPU device files a step holding held (its GRES here: "gpu:0-1,nic:0") may not open: those
+// of gpu_files (the node's, by GPU index) whose index it does not hold, comma-separated.
+std::string denied_gpu_files(const std::vector<std::string> &gpu_files, const std::string &held);
 
 // droverd -G: one line per unit, as Slurm's slurmd -G prints them: a device with files gives a
 // line per file (Count=1), one without files a single line with its count; units of no count

@@ -19,6 +19,7 @@
 #include "common/multi_prog.hpp"
 #include "net/step_cred.hpp"
 #include "noded/step_env.hpp"
+#include "noded/resources.hpp"
 #include "noded/step_paths.hpp"
 #include "noded/step_recovery.hpp"
 #include "noded/supervisor.hpp"
@@ -55,9 +56,16 @@ std::string tasks_here(const proto::StepLaunchRequest &req, LaunchPlan &plan) {
     return {};
 }
 
-// The memory and CPUs the credential grants the step on this node.
-StepLimits limits_here(const proto::StepCred &cred, uint32_t node_index) {
+// The memory, CPUs and GPUs the credential grants the step on this node (gpu_files: the node's,
+// by index, when ConstrainDevices hides the others).
+StepLimits limits_here(const proto::StepCred &cred, uint32_t node_index,
+                       const std::vector<std::string> &gpu_files) {
     StepLimits limits;
+    if (!gpu_files.empty())
+        limits.deny_devices =
+            denied_gpu_files(gpu_files, cred.gres() && node_index < cred.gres()->size()
+                                            ? cred.gres()->Get(node_index)->str()
+                                            : std::string());
     if (cred.mem_per_node_mb() && node_index < cred.mem_per_node_mb()->size())
         limits.mem_mb = cred.mem_per_node_mb()->Get(node_index);
     if (cred.cpu_ids() && node_index < cred.cpu_ids()->size())
@@ -245,8 +253,11 @@ std::string StepRunner::launch(const proto::StepLaunchRequest &req, uint32_t req
     };
     Supervised sup;
     if (why.empty())
-        why = start_supervisor(spec, I.containers, limits_here(*plan.cred, plan.node_index),
-                               s->label, I.reaper, keep, &sup);
+        why = start_supervisor(
+            spec, I.containers,
+            limits_here(*plan.cred, plan.node_index,
+                        devices_constrained(I.conf) ? I.gpu_files : std::vector<std::string>()),
+            s->label, I.reaper, keep, &sup);
     close_all();
     if (!why.empty()) {
         ::close(status_fds[0]);

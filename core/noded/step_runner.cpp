@@ -16,6 +16,10 @@ StepRunner::StepRunner(asio::io_context &io, const Config &conf, std::string nod
 
 StepRunner::~StepRunner() = default;
 
+void StepRunner::set_gpu_files(std::vector<std::string> files) {
+    impl_->gpu_files = std::move(files);
+}
+
 std::vector<std::pair<uint32_t, uint32_t>> StepRunner::running() const {
     std::vector<std::pair<uint32_t, uint32_t>> out;
     for (const auto &[k, s] : impl_->steps) out.push_back(k);

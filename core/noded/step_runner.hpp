@@ -51,6 +51,10 @@ class StepRunner {
                std::function<bool(uint32_t)> is_admin, Report report, Tell tell);
     ~StepRunner();
 
+    // This node's GPU device files by GPU index: with ConstrainDevices, a step cannot open those
+    // of GPUs it does not hold here.
+    void set_gpu_files(std::vector<std::string> files);
+
     // Takes back the steps a previous droverd left in the spool: shepherds still running are
     // watched again (their output is drained by the shepherd, no longer sent to srun), steps that
     // ended meanwhile end now, unacknowledged reports are resent.

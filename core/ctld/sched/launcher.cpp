@@ -75,7 +75,8 @@ std::vector<uint8_t> launch_message(const Ctx &ctx, const Job &job, const proto:
         fbb.CreateString(in), fbb.CreateString(node_list), job.node_cpus.front(), job.open_append,
         job.time_limit_min, fbb.CreateString(job.partition), job.restart_count, job_mem_on(job, 0),
         fbb.CreateString(job.node_alloc.empty() ? std::string()
-                                                : format_index_list(job_cpu_ids(job, 0))));
+                                                : format_index_list(job_cpu_ids(job, 0))),
+        fbb.CreateString(job.node_alloc.empty() ? std::string() : job.node_alloc.front().gres));
     fbb.Finish(proto::CreateMessage(fbb, proto::Body::BatchLaunchRequest, req.Union(), ctx.epoch));
     return {fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize()};
 }

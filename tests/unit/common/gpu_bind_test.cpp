@@ -27,9 +27,9 @@ TEST(GpuBind, ParsesEveryForm) {
 }
 
 TEST(GpuBind, RefusesWhatSlurmRefuses) {
-    for (const char *bad : {"", "nearest", "single", "single:0", "per_task:x", "map_gpu:",
-                            "map_gpu:a", "map_gpu:64", "mask_gpu:0xg", "map_gpu:0*0", "none:1",
-                            "verbosenone", "map_gpu:1,,2"})
+    for (const char *bad :
+         {"", "nearest", "single", "single:0", "per_task:x", "map_gpu:", "map_gpu:a", "map_gpu:64",
+          "mask_gpu:0xg", "map_gpu:0*0", "none:1", "verbosenone", "map_gpu:1,,2"})
         EXPECT_THROW(parse_gpu_bind(bad), ParseError) << bad;
     try {
         parse_gpu_bind("nearest");

@@ -68,15 +68,15 @@ TEST(StepGpus, TotalSpreadsOverNodesInOrder) {
     StepGpus out;
     std::string why;
     std::vector<NodeGpus> job{{{0, 1}, {1}}, {{0, 1}, {}}};
-    ASSERT_EQ(pick_step_gpus(step_gpu_ask(4, 0, 0, ""), layout({0, 1}, {1, 1}), job, false, &out,
-                             &why),
-              LayoutResult::Busy); // the job has 4 but one is held
-    ASSERT_EQ(pick_step_gpus(step_gpu_ask(2, 0, 0, ""), layout({0, 1}, {1, 1}), job, false, &out,
-                             &why),
-              LayoutResult::Ok);
+    ASSERT_EQ(
+        pick_step_gpus(step_gpu_ask(4, 0, 0, ""), layout({0, 1}, {1, 1}), job, false, &out, &why),
+        LayoutResult::Busy); // the job has 4 but one is held
+    ASSERT_EQ(
+        pick_step_gpus(step_gpu_ask(2, 0, 0, ""), layout({0, 1}, {1, 1}), job, false, &out, &why),
+        LayoutResult::Ok);
     EXPECT_EQ(out.seen[0], (Ids{0}));
     EXPECT_EQ(out.seen[1], (Ids{0}));
-    EXPECT_EQ(pick_step_gpus(step_gpu_ask(5, 0, 0, ""), layout({0, 1}, {1, 1}), job, false, &out,
-                             &why),
-              LayoutResult::Impossible);
+    EXPECT_EQ(
+        pick_step_gpus(step_gpu_ask(5, 0, 0, ""), layout({0, 1}, {1, 1}), job, false, &out, &why),
+        LayoutResult::Impossible);
 }
