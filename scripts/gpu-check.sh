@@ -32,7 +32,7 @@ sed -i -e 's/^SelectType=.*/SelectType=select\/cons_tres\nSelectTypeParameters=C
   -e "s/^\(NodeName=n1 .*\)$/\1 Gres=gpu:$gpus/" "$DIR/slurm.conf"
 echo "PluginDir=$PLUGIN_DIR" >> "$DIR/slurm.conf"
 echo "AutoDetect=nvml" > "$DIR/gres.conf"
-printf 'ConstrainDevices=yes\nConstrainCores=yes\n' > "$DIR/cgroup.conf"
+echo ConstrainDevices=yes > "$DIR/cgroup.conf"
 export SLURM_CONF=$DIR/slurm.conf PATH=$BIN/core/cli:$PATH
 
 echo "# droverd -G:"
