@@ -1,7 +1,8 @@
-// fuzz_gres.cpp - fuzz target: gres.conf text, Gres= strings, --gres requests and index lists.
+// fuzz_gres.cpp - fuzz target: gres.conf text, Gres= strings, --gres requests, index lists and
+// --gpu-bind values.
 // Anything may be refused with ParseError; what is accepted must hold together: a parsed Gres=
 // list formats to text that parses back to the same list, and an index list formats and reads
-// back to the same sorted indexes.
+// back to the same sorted indexes; an accepted --gpu-bind gives every task GPUs of the step only.
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "common/error.hpp"
+#include "common/gpu_bind.hpp"
 #include "common/gres.hpp"
 
 namespace {
@@ -41,6 +43,20 @@ void check_index_list(std::string_view text) {
     if (back != idx) std::abort();
 }
 
+void check_gpu_bind(std::string_view text) {
+    drover::GpuBind bind;
+    try {
+        bind = drover::parse_gpu_bind(text);
+    } catch (const drover::ParseError &) {
+        return;
+    }
+    const std::vector<uint32_t> step{1, 4, 6};
+    for (bool relative : {false, true})
+        for (uint32_t task = 0; task < 8; ++task)
+            for (uint32_t id : drover::task_gpus(bind, step, task, relative).global)
+                if (!std::binary_search(step.begin(), step.end(), id)) std::abort();
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -61,6 +77,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         check_counts(text, false);
         check_counts(text, true);
         check_index_list(text);
+        check_gpu_bind(text);
     }
     return 0;
 }
