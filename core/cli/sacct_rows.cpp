@@ -13,6 +13,7 @@
 #include "cli/text.hpp"
 #include "cli/users.hpp"
 #include "common/error.hpp"
+#include "common/gres.hpp"
 #include "common/hostlist.hpp"
 #include "common/timefmt.hpp"
 
@@ -189,10 +190,14 @@ std::string first_node(const proto::AcctJob &j) {
     return std::string(list);
 }
 
-std::string tres(uint32_t cpus, uint64_t mem_mb, uint32_t nodes, bool billing) {
+// Slurm's TRES text, names in order: "billing=2,cpu=2,gres/gpu=1,mem=1000M,node=1" (gres:
+// "gpu:1,nic:2", what the job held).
+std::string tres(uint32_t cpus, uint64_t mem_mb, uint32_t nodes, bool billing,
+                 std::string_view gres = {}) {
     std::string t;
     if (billing) t = "billing=" + str_u(cpus) + ",";
     t += "cpu=" + str_u(cpus);
+    if (std::string g = gres_as_tres(gres); !g.empty()) t += "," + g;
     if (mem_mb) t += ",mem=" + format_size_mb(mem_mb);
     t += ",node=" + str_u(nodes);
     return t;
@@ -330,7 +335,8 @@ std::optional<std::string> size_value(SacctKind k, const proto::AcctJob &j, bool
     case kAllocTres:
         if (!started(j)) return "";
         return step ? tres(batch_cpus(j), j.req_mem_mb(), 1, false)
-                    : tres(j.alloc_cpus(), j.req_mem_mb() * j.alloc_nodes(), j.alloc_nodes(), true);
+                    : tres(j.alloc_cpus(), j.req_mem_mb() * j.alloc_nodes(), j.alloc_nodes(), true,
+                           sv(j.alloc_gres()));
     case kReqTres:
         return step ? ""
                     : tres(j.req_cpus(), j.req_mem_mb(), j.alloc_nodes() ? j.alloc_nodes() : 1,

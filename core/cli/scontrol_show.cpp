@@ -127,6 +127,11 @@ void job_size_lines(const proto::JobInfo &j, std::vector<std::string> &l) {
     else if (j.mem_per_node_mb())
         tres += ",mem=" + format_size_mb(j.mem_per_node_mb() * nodes);
     tres += ",node=" + str_u(nodes) + ",billing=" + str_u(j.num_cpus());
+    if (j.node_alloc()) { // what it holds: ",gres/gpu=2"
+        std::vector<std::string> held;
+        for (const auto *a : *j.node_alloc()) held.emplace_back(sv(a->gres()));
+        if (std::string g = gres_as_tres(held_gres_totals(held)); !g.empty()) tres += "," + g;
+    }
     l.push_back("TRES=" + tres);
     l.push_back("Socks/Node=* NtasksPerN:B:S:C=" + str_u(j.ntasks_per_node()) +
                 ":0:*:* CoreSpec=*");
@@ -134,27 +139,9 @@ void job_size_lines(const proto::JobInfo &j, std::vector<std::string> &l) {
 
 // JOB_GRES: what the job holds in all, by name ("gpu:2").
 std::string job_gres(const flatbuffers::Vector<flatbuffers::Offset<proto::NodeAlloc>> &na) {
-    std::vector<std::pair<std::string, uint64_t>> held;
-    for (const auto *a : na)
-        for (const auto &item : split(sv(a->gres()), ',')) {
-            std::size_t colon = item.rfind(':');
-            if (colon == std::string::npos) continue;
-            uint64_t n = 0;
-            try {
-                n = parse_index_list(std::string_view(item).substr(colon + 1)).size();
-            } catch (const ParseError &) {
-                continue;
-            }
-            std::string name = item.substr(0, colon);
-            auto it = std::find_if(held.begin(), held.end(),
-                                   [&](const auto &h) { return h.first == name; });
-            if (it == held.end())
-                held.emplace_back(name, n);
-            else
-                it->second += n;
-        }
-    std::string out;
-    for (const auto &[name, n] : held) out += (out.empty() ? "" : ",") + name + ":" + str_u(n);
+    std::vector<std::string> per_node;
+    for (const auto *a : na) per_node.emplace_back(sv(a->gres()));
+    std::string out = held_gres_totals(per_node);
     return out.empty() ? std::string("(null)") : out;
 }
 

@@ -486,25 +486,61 @@ std::vector<uint32_t> parse_index_list(std::string_view text) {
     return out;
 }
 
-std::string gpu_indexes(const std::string &g) {
-    std::string list;
+std::vector<HeldGres> parse_held_gres(std::string_view g) {
+    std::vector<HeldGres> out;
     for (std::size_t at = 0; at < g.size();) {
         std::size_t end = g.find(',', at);
         while (end != std::string::npos && end + 1 < g.size() &&
                std::isdigit(static_cast<unsigned char>(g[end + 1])))
             end = g.find(',', end + 1); // commas inside an index list belong to it
-        std::string item = g.substr(at, end == std::string::npos ? std::string::npos : end - at);
+        std::string_view item = g.substr(at, end == std::string::npos ? g.npos : end - at);
         at = end == std::string::npos ? g.size() : end + 1;
         auto colon = item.rfind(':');
-        if (item.rfind("gpu", 0) != 0 || colon == std::string::npos) continue;
+        if (colon == std::string::npos) continue;
         try {
-            for (uint32_t idx : parse_index_list(item.substr(colon + 1)))
-                list += (list.empty() ? "" : ",") + std::to_string(idx);
-        } catch (const std::exception &) {
+            out.push_back(
+                {std::string(item.substr(0, colon)), parse_index_list(item.substr(colon + 1))});
+        } catch (const ParseError &) {
             // a count rather than indexes: nothing to name
         }
     }
+    return out;
+}
+
+std::string gpu_indexes(const std::string &g) {
+    std::string list;
+    for (const HeldGres &h : parse_held_gres(g))
+        if (h.name.rfind("gpu", 0) == 0)
+            for (uint32_t idx : h.indexes) list += (list.empty() ? "" : ",") + std::to_string(idx);
     return list;
+}
+
+std::string gres_as_tres(std::string_view totals) {
+    std::string out;
+    for (std::size_t at = 0; at < totals.size();) {
+        std::size_t end = std::min(totals.find(',', at), totals.size());
+        std::string_view item = totals.substr(at, end - at);
+        at = end + 1;
+        if (auto colon = item.rfind(':'); colon != std::string_view::npos)
+            out += std::string(out.empty() ? "" : ",") + "gres/" +
+                   std::string(item.substr(0, colon)) + "=" + std::string(item.substr(colon + 1));
+    }
+    return out;
+}
+
+std::string held_gres_totals(const std::vector<std::string> &per_node) {
+    std::vector<GresCount> totals;
+    for (const std::string &held : per_node)
+        for (const HeldGres &h : parse_held_gres(held)) {
+            auto it = std::find_if(totals.begin(), totals.end(),
+                                   [&](const GresCount &t) { return t.name == h.name; });
+            if (it == totals.end()) it = totals.insert(totals.end(), GresCount{h.name, "", 0, ""});
+            it->count += h.indexes.size();
+        }
+    std::string out;
+    for (const GresCount &t : totals)
+        out += (out.empty() ? "" : ",") + t.name + ":" + std::to_string(t.count);
+    return out;
 }
 
 } // namespace drover

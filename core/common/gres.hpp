@@ -134,4 +134,22 @@ std::vector<uint32_t> parse_index_list(std::string_view text);
 // lists them; empty when it holds no GPU.
 std::string gpu_indexes(const std::string &alloc_gres);
 
+// One item of what a job or step holds on a node: a name ("gpu", or "gpu:a100") and the units'
+// indexes ("gpu:0-1,3" -> {"gpu", {0, 1, 3}}).
+struct HeldGres {
+    std::string name;
+    std::vector<uint32_t> indexes;
+};
+
+// An allocation's gres on a node ("gpu:0-1,3,nic:0") as items; items that hold a count rather
+// than indexes, or that cannot be read, are left out.
+std::vector<HeldGres> parse_held_gres(std::string_view held);
+
+// What a job holds over all its nodes, by name in the order first seen: {"gpu:0-1", "gpu:0,2"}
+// -> "gpu:4"; empty when it holds none.
+std::string held_gres_totals(const std::vector<std::string> &per_node);
+
+// Totals as Slurm's TRES items: "gpu:2,nic:1" -> "gres/gpu=2,gres/nic=1".
+std::string gres_as_tres(std::string_view totals);
+
 } // namespace drover

@@ -26,6 +26,8 @@ wait_job "$job"
 assert_eq "COMPLETED" "$(job_state "$job")" "the --gpus-per-task job completes"
 assert_contains "env=1" "$(cat pertask.out)" "its script has SLURM_GPUS_PER_TASK"
 assert_eq "0: 0 1: 1 2: 2 3: 3" "$(grep -v env= pertask.out | visible)" "each task sees its own GPU"
+assert_match "billing=4,cpu=4,gres/gpu=4,node=1" "$(sacct -j "$job" -X -n -P -o AllocTRES)" "sacct's AllocTRES counts the job's GPUs"
+assert_contains "TRES=cpu=4,node=1,billing=4,gres/gpu=4" "$(scontrol show job "$job")" "so does scontrol's TRES"
 
 # The --gpu-bind forms, in one allocation of every GPU.
 run() { salloc -n4 --gres=gpu:4 "$@" 2>&1 | grep -v '^salloc: '; }

@@ -40,7 +40,7 @@ using JobPairs = plugin::FieldTable<
     Pair<&AcctJobT::start_time, &J::start_time>,         Pair<&AcctJobT::end_time, &J::end_time>,
     Pair<&AcctJobT::cancelled_by, &J::cancelled_by>,     Pair<&AcctJobT::array_job_id, &J::array_job_id>,
     Pair<&AcctJobT::array_task_id, &J::array_task_id>,   Pair<&AcctJobT::comment, &J::comment>,
-    Pair<&AcctJobT::qos, &J::qos>>;
+    Pair<&AcctJobT::qos, &J::qos>,                       Pair<&AcctJobT::alloc_gres, &J::alloc_gres>>;
 
 using StepPairs = plugin::FieldTable<
     Pair<&AcctStepT::job_id, &S::job_id>,                Pair<&AcctStepT::step_id, &S::step_id>,

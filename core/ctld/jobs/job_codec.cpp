@@ -1,6 +1,8 @@
 // job_codec.cpp - the copies JobCodec's lines describe, one loop over the table for each side.
 #include "ctld/jobs/job_codec.hpp"
 
+#include "common/gres.hpp"
+
 namespace drover::ctld::codec {
 
 namespace {
@@ -81,6 +83,9 @@ AcctRecord acct_record(const Job &j, std::string node_list) {
     r.alloc_nodes = uint32_t(j.nodes.size());
     r.req_cpus = j.num_tasks * j.cpus_per_task;
     r.array_job_id = j.array_task_id == DROVER_NO_VAL ? 0 : j.array_job_id;
+    std::vector<std::string> held;
+    for (const auto &a : j.node_alloc) held.push_back(a.gres);
+    r.alloc_gres = held_gres_totals(held);
     return r;
 }
 

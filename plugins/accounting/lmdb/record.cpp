@@ -9,7 +9,7 @@ namespace drover::acct_lmdb {
 
 namespace {
 
-constexpr uint8_t kVersion = 3;
+constexpr uint8_t kVersion = 4;
 
 } // namespace
 
@@ -27,8 +27,10 @@ Record Record::from(const drover_acct_job &in) {
     r.work_dir = copy(r.job.work_dir);
     r.comment = copy(r.job.comment);
     r.qos = copy(r.job.qos);
-    for (drover_str *s : {&r.job.cluster, &r.job.name, &r.job.partition, &r.job.account,
-                          &r.job.node_list, &r.job.work_dir, &r.job.comment, &r.job.qos})
+    r.alloc_gres = copy(r.job.alloc_gres);
+    for (drover_str *s :
+         {&r.job.cluster, &r.job.name, &r.job.partition, &r.job.account, &r.job.node_list,
+          &r.job.work_dir, &r.job.comment, &r.job.qos, &r.job.alloc_gres})
         *s = drover_str{nullptr, 0}; // the caller's, gone after the call
     return r;
 }
@@ -44,6 +46,7 @@ drover_acct_job Record::view() const {
     v.work_dir = str(work_dir);
     v.comment = str(comment);
     v.qos = str(qos);
+    v.alloc_gres = str(alloc_gres);
     return v;
 }
 
@@ -66,13 +69,14 @@ std::string Record::pack() const {
     w.u32(job.array_task_id);
     w.str(drover_str{comment.data(), comment.size()});
     w.str(drover_str{qos.data(), qos.size()});
+    w.str(drover_str{alloc_gres.data(), alloc_gres.size()});
     return w.take();
 }
 
 std::optional<Record> Record::unpack(std::string_view bytes) {
     Reader r(bytes);
     const uint8_t version = r.u8();
-    if (version < 1 || version > 3) return std::nullopt;
+    if (version < 1 || version > kVersion) return std::nullopt;
     Record rec;
     drover_acct_job &j = rec.job;
     j.struct_size = sizeof j;
@@ -96,6 +100,7 @@ std::optional<Record> Record::unpack(std::string_view bytes) {
         rec.comment = r.str();
     }
     if (version >= 3) rec.qos = r.str();
+    if (version >= 4) rec.alloc_gres = r.str();
     if (!r.ok()) return std::nullopt;
     return rec;
 }

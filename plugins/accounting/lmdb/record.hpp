@@ -1,6 +1,6 @@
 // record.hpp - one job's accounting record as stored: an owning copy and its packed bytes.
 //
-// Packed format, version 3 (integers little-endian); version 1 ends after the six strings:
+// Packed format, version 4 (integers little-endian); version 1 ends after the six strings:
 //   u8 version = 1
 //   u32 job_id, user_id, group_id, alloc_nodes, alloc_cpus, req_cpus
 //   u64 req_mem_mb
@@ -10,6 +10,7 @@
 //   6 strings, each u32 length + bytes: cluster, name, partition, account, node_list, work_dir
 //   (version 2) u32 array_job_id, array_task_id; string comment
 //   (version 3) string qos
+//   (version 4) string alloc_gres
 // A later version may only append; a reader refuses versions it does not know.
 #pragma once
 
@@ -24,7 +25,7 @@ namespace drover::acct_lmdb {
 
 struct Record {
     drover_acct_job job{}; // the numbers; its drover_str members stay empty
-    std::string cluster, name, partition, account, node_list, work_dir, comment, qos;
+    std::string cluster, name, partition, account, node_list, work_dir, comment, qos, alloc_gres;
 
     // A copy of a borrowed job (reads only the members job.struct_size covers).
     static Record from(const drover_acct_job &job);

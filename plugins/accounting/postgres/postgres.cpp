@@ -49,8 +49,8 @@ using drover::sdk::set_errorf;
     "cluster, job_id, user_id, group_id, name, partition, account, node_list, work_dir, "          \
     "alloc_nodes, alloc_cpus, req_cpus, req_mem_mb, state, exit_status, time_limit_min, "          \
     "submit_time, eligible_time, start_time, end_time, cancelled_by, array_job_id, "               \
-    "array_task_id, comment, qos"
-constexpr int kColumns = 25;
+    "array_task_id, comment, qos, alloc_gres"
+constexpr int kColumns = 26;
 enum Col {
     kCluster,
     kJobId,
@@ -77,12 +77,13 @@ enum Col {
     kArrayTaskId,
     kComment,
     kQos,
+    kAllocGres,
 };
 
 constexpr const char *kUpsert =
     "INSERT INTO jobs (" DROVER_PG_COLUMNS ") VALUES ("
     "$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, "
-    "$21, $22, $23, $24, $25) ON CONFLICT (cluster, job_id) DO UPDATE SET "
+    "$21, $22, $23, $24, $25, $26) ON CONFLICT (cluster, job_id) DO UPDATE SET "
     "user_id = EXCLUDED.user_id, group_id = EXCLUDED.group_id, name = EXCLUDED.name, "
     "partition = EXCLUDED.partition, account = EXCLUDED.account, "
     "node_list = EXCLUDED.node_list, work_dir = EXCLUDED.work_dir, "
@@ -92,7 +93,8 @@ constexpr const char *kUpsert =
     "submit_time = EXCLUDED.submit_time, eligible_time = EXCLUDED.eligible_time, "
     "start_time = EXCLUDED.start_time, end_time = EXCLUDED.end_time, "
     "cancelled_by = EXCLUDED.cancelled_by, array_job_id = EXCLUDED.array_job_id, "
-    "array_task_id = EXCLUDED.array_task_id, comment = EXCLUDED.comment, qos = EXCLUDED.qos";
+    "array_task_id = EXCLUDED.array_task_id, comment = EXCLUDED.comment, qos = EXCLUDED.qos, "
+    "alloc_gres = EXCLUDED.alloc_gres";
 
 // $1 cluster; $2 job ids (NULL: any); $3 user (NULL: any); $4 start_after (0: any): drop jobs
 // that ended before it; $5 end_before (0: any): drop jobs submitted after it. As accounting/lmdb.
@@ -288,7 +290,8 @@ int acct_job_event(void *state, int event, const drover_acct_job *in, drover_err
         v[kArrayJobId] = std::to_string(j.array_job_id);
         v[kArrayTaskId] = std::to_string(j.array_job_id ? j.array_task_id : DROVER_NO_VAL);
         v[kComment] = text_param(j.comment);
-        v[kQos] = text_param(j.qos); // ABI 1.5; empty from an older core
+        v[kQos] = text_param(j.qos);              // ABI 1.5; empty from an older core
+        v[kAllocGres] = text_param(j.alloc_gres); // ABI 1.6; empty from an older core
         std::vector<const char *> params;
         for (const auto &p : v) params.push_back(p.c_str());
 
@@ -327,6 +330,7 @@ drover_acct_job job_row(const PGresult *raw, int row) {
     j.array_task_id = static_cast<uint32_t>(int_value(raw, row, kArrayTaskId));
     j.comment = str_value(raw, row, kComment);
     j.qos = str_value(raw, row, kQos);
+    j.alloc_gres = str_value(raw, row, kAllocGres);
     return j;
 }
 

@@ -142,6 +142,10 @@ const std::vector<Step> kSteps = {
      "QOS of jobs (ABI 1.5)",
      {"ALTER TABLE jobs ADD COLUMN IF NOT EXISTS qos text NOT NULL DEFAULT ''",
       "ALTER TABLE job_runs ADD COLUMN IF NOT EXISTS qos text NOT NULL DEFAULT ''"}},
+    {9,
+     "generic resources jobs held (ABI 1.6)",
+     {"ALTER TABLE jobs ADD COLUMN IF NOT EXISTS alloc_gres text NOT NULL DEFAULT ''",
+      "ALTER TABLE job_runs ADD COLUMN IF NOT EXISTS alloc_gres text NOT NULL DEFAULT ''"}},
 };
 
 } // namespace

@@ -49,6 +49,9 @@ typedef struct drover_acct_job {
     drover_str comment;     /* --comment */
     /* ABI 1.5 */
     drover_str qos; /* -q/--qos; empty when none was asked for (Slurm's "normal") */
+    /* ABI 1.6 */
+    drover_str
+        alloc_gres; /* generic resources held over all its nodes: "gpu:2,nic:1"; empty = none */
 } drover_acct_job;
 
 /* ABI 1.3: one step of a job (.batch, .extern or a numbered srun step) with what it used. Sizes

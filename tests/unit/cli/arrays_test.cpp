@@ -375,7 +375,7 @@ TEST(ScontrolShowArrays, ResourcesAndDetails) {
         << s;
     EXPECT_NE(s.find(" Deadline=2023-11-14T23:13:20\n"), std::string::npos);
     EXPECT_NE(s.find("\n   ReqNodeList=n[1-3] ExcNodeList=n4\n"), std::string::npos);
-    EXPECT_NE(s.find("\n   TRES=cpu=6,mem=6G,node=3,billing=6\n"), std::string::npos);
+    EXPECT_NE(s.find("\n   TRES=cpu=6,mem=6G,node=3,billing=6,gres/gpu=4\n"), std::string::npos);
     EXPECT_NE(s.find("\n   Socks/Node=* NtasksPerN:B:S:C=2:0:*:* CoreSpec=*\n"
                      "   JOB_GRES=gpu:4\n"
                      "     Nodes=n[1-2] CPU_IDs=0-1 Mem=2048 GRES=gpu:2(IDX:0-1)\n"

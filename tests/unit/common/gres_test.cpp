@@ -221,5 +221,20 @@ TEST(GresStrings, IndexLists) {
     EXPECT_EQ(error_of([] { parse_index_list("1,,2"); }), "bad index list '1,,2': not a number");
 }
 
+TEST(GresStrings, HeldGresTotalsAndTres) {
+    auto held = parse_held_gres("gpu:0,2,nic:1-2");
+    ASSERT_EQ(held.size(), 2u);
+    EXPECT_EQ(held[0].name, "gpu");
+    EXPECT_EQ(held[0].indexes, (std::vector<uint32_t>{0, 2}));
+    EXPECT_EQ(held[1].indexes, (std::vector<uint32_t>{1, 2}));
+    // Non-contiguous indexes count whole ("gpu:0,2" is two GPUs, not one).
+    EXPECT_EQ(held_gres_totals({"gpu:0,2", "gpu:1", "nic:0"}), "gpu:3,nic:1");
+    EXPECT_EQ(held_gres_totals({"", "gpu:2"}), "gpu:1");
+    EXPECT_EQ(held_gres_totals({}), "");
+    EXPECT_EQ(gres_as_tres("gpu:3,nic:1"), "gres/gpu=3,gres/nic=1");
+    EXPECT_EQ(gres_as_tres(""), "");
+    EXPECT_EQ(gpu_indexes("gpu:0,2,nic:1"), "0,2");
+}
+
 } // namespace
 } // namespace drover

@@ -22,7 +22,7 @@ AcctRecord sample_job() {
     r.state = DROVER_JOB_COMPLETE, r.exit_status = 3 << 8, r.time_limit_min = 90;
     r.submit_time = 100, r.eligible_time = 101, r.start_time = 102, r.end_time = 200;
     r.cancelled_by = 0, r.array_job_id = 6, r.array_task_id = 1;
-    r.comment = "a comment", r.qos = "high";
+    r.comment = "a comment", r.qos = "high", r.alloc_gres = "gpu:2";
     return r;
 }
 
@@ -37,7 +37,7 @@ TEST(AcctCodec, JobRecordGoesToThePluginAndBackWhole) {
         EXPECT_EQ(back.*(decltype(p)::rec), r.*(decltype(p)::rec)) << "field " << compared;
         ++compared;
     });
-    EXPECT_EQ(compared, 25);
+    EXPECT_EQ(compared, 26);
 }
 
 TEST(AcctCodec, FieldsPastAnOlderPluginsStructAreEmpty) {
@@ -49,6 +49,7 @@ TEST(AcctCodec, FieldsPastAnOlderPluginsStructAreEmpty) {
     EXPECT_EQ(back.cancelled_by, 0u);
     EXPECT_EQ(back.comment, "");
     EXPECT_EQ(back.qos, "");
+    EXPECT_EQ(back.alloc_gres, "");
     EXPECT_EQ(back.array_task_id, uint32_t(DROVER_NO_VAL)); // it wrote no task id
 }
 

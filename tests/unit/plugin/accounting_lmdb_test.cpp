@@ -185,28 +185,30 @@ TEST_F(PluginAccountingLmdb, DefaultsToStateSaveLocation) {
     EXPECT_EQ(ids(query(any())), (Ids{1}));
 }
 
-// ABI 1.5's qos is stored (record version 3) and given back.
-TEST_F(PluginAccountingLmdb, KeepsTheQos) {
-    const std::string qos = "high";
+// ABI 1.5's qos (record version 3) and 1.6's alloc_gres (version 4) are stored and given back.
+TEST_F(PluginAccountingLmdb, KeepsTheQosAndGres) {
+    const std::string qos = "high", gres = "gpu:2";
     drover_acct_job j{};
     j.struct_size = sizeof j;
     j.job_id = 9;
     j.user_id = 1000;
     j.cluster = str(cluster_);
     j.qos = str(qos);
+    j.alloc_gres = str(gres);
     drover_error err{};
     ASSERT_EQ(acct().ops.job_event(acct().state, DROVER_ACCT_JOB_SUBMIT, &j, &err), DROVER_OK)
         << err.text;
     reopen();
     std::string got;
     auto emit = [](void *arg, const drover_acct_job *r) -> int {
-        *static_cast<std::string *>(arg) = std::string(r->qos.ptr ? r->qos.ptr : "", r->qos.len);
+        auto text = [](drover_str s) { return std::string(s.ptr ? s.ptr : "", s.len); };
+        *static_cast<std::string *>(arg) = text(r->qos) + "|" + text(r->alloc_gres);
         return 0;
     };
     drover_acct_query q = any();
     q.struct_size = sizeof q;
     ASSERT_EQ(acct().ops.job_query(acct().state, &q, emit, &got, &err), DROVER_OK) << err.text;
-    EXPECT_EQ(got, "high");
+    EXPECT_EQ(got, "high|gpu:2");
 }
 
 } // namespace
