@@ -167,6 +167,7 @@ flatbuffers::Offset<proto::JobDesc> job_desc(flatbuffers::FlatBufferBuilder &fbb
     d.array = r.array;
     d.requeue = r.requeue;
     d.signal = r.signal;
+    d.gpu_bind = r.gpu_bind;
     d.deadline = r.deadline;
     d.kill_on_invalid_dep = r.kill_on_invalid_dep;
     return proto::JobDesc::Pack(fbb, &d);

@@ -8,6 +8,7 @@
 #include "cli/scancel_args.hpp"
 #include "cli/text.hpp"
 #include "common/error.hpp"
+#include "common/gpu_bind.hpp"
 #include "common/gres.hpp"
 #include "common/hostlist.hpp"
 #include "common/timefmt.hpp"
@@ -62,6 +63,7 @@ enum Id : int {
     kGpus,
     kGpusPerNode,
     kGpusPerTask,
+    kGpuBind,
     kConstraint,
     kNodelist,
     kExclude,
@@ -118,6 +120,7 @@ constexpr OptSpec kMain[] = {
     {kGpus, 'G', "gpus", Arg::required},
     {kGpusPerNode, 0, "gpus-per-node", Arg::required},
     {kGpusPerTask, 0, "gpus-per-task", Arg::required},
+    {kGpuBind, 0, "gpu-bind", Arg::required},
     {kConstraint, 'C', "constraint", Arg::required},
     {kNodelist, 'w', "nodelist", Arg::required},
     {kExclude, 'x', "exclude", Arg::required},
@@ -150,7 +153,6 @@ constexpr Ignored kIgnored[] = {
     {0, "gpus-per-socket", Arg::required, true},
     {0, "cpus-per-gpu", Arg::required, true},
     {0, "mem-per-gpu", Arg::required, true},
-    {0, "gpu-bind", Arg::required, true},
     {0, "gpu-freq", Arg::required, true},
     {0, "cluster-constraint", Arg::required, true},
     {'F', "nodefile", Arg::required, true},
@@ -469,6 +471,11 @@ constexpr std::pair<Id, OptHandler> kHandlers[] = {
     {kGpus, set_gpus},
     {kGpusPerNode, set_gpus_per_node},
     {kGpusPerTask, set_gpus_per_task},
+    {kGpuBind,
+     [](const OptCall &c) {
+         (void)parse_gpu_bind(c.v);
+         c.r.gpu_bind = c.v;
+     }},
     {kConstraint, [](const OptCall &c) { c.r.constraint = c.v; }},
     {kNodelist, set_node_list},
     {kExclude, set_node_list},
@@ -519,6 +526,7 @@ constexpr EnvOption kEnvOptions[] = {
     {"SBATCH_GPUS", kGpus},
     {"SBATCH_GPUS_PER_NODE", kGpusPerNode},
     {"SBATCH_GPUS_PER_TASK", kGpusPerTask},
+    {"SBATCH_GPU_BIND", kGpuBind},
     {"SBATCH_REQUEUE", kRequeue},
     {"SBATCH_NO_REQUEUE", kNoRequeue},
     {"SBATCH_SIGNAL", kSignal},

@@ -58,6 +58,7 @@ struct SbatchRequest {
     std::string array;            // -a, as written ("0-15%2")
     int requeue = -1;             // -1 default, 0 --no-requeue, 1 --requeue
     std::string signal;           // --signal=[{R|B}:]SIG[@TIME], checked, as written
+    std::string gpu_bind;         // --gpu-bind, checked, as written
     int64_t deadline = 0;         // --deadline, absolute
     int kill_on_invalid_dep = -1; // -1 default, 0 no, 1 yes
 

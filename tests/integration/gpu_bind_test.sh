@@ -29,6 +29,12 @@ assert_eq "0: 0 1: 1 2: 2 3: 3" "$(grep -v env= pertask.out | visible)" "each ta
 assert_match "billing=4,cpu=4,gres/gpu=4,node=1" "$(sacct -j "$job" -X -n -P -o AllocTRES)" "sacct's AllocTRES counts the job's GPUs"
 assert_contains "TRES=cpu=4,node=1,billing=4,gres/gpu=4" "$(scontrol show job "$job")" "so does scontrol's TRES"
 
+# sbatch --gpu-bind reaches the script's srun (SLURM_GPU_BIND); a bad one is refused at submit.
+job=$(sbatch --parsable -n2 --gres=gpu:4 --gpu-bind=map_gpu:3,2 -o bind.out --wrap 'srun -l printenv CUDA_VISIBLE_DEVICES')
+wait_job "$job"
+assert_eq "0: 3 1: 2" "$(visible < bind.out)" "sbatch --gpu-bind=map_gpu binds the script's srun tasks"
+assert_eq "sbatch: error: invalid --gpu-bind argument 'nearest': unknown binding" "$(sbatch --gpu-bind=nearest --wrap true 2>&1)" "sbatch refuses an unknown --gpu-bind"
+
 # The --gpu-bind forms, in one allocation of every GPU.
 run() { salloc -n4 --gres=gpu:4 "$@" 2>&1 | grep -v '^salloc: '; }
 assert_eq "0: 3 1: 1" "$(run srun -n2 -l --gpu-bind=map_gpu:3,1 printenv CUDA_VISIBLE_DEVICES | visible)" "map_gpu gives task i the i-th id"

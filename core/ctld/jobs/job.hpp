@@ -35,6 +35,7 @@ struct JobExtra {
     bool signal_sent = false;
     std::string orig_dependency; // as submitted
     Dependency dependency;       // what is still unmet
+    std::string gpu_bind;        // --gpu-bind, for the script's srun (SLURM_GPU_BIND)
 };
 
 // A job array's pending tasks. The array's record carries the tasks that have not started; each

@@ -100,7 +100,8 @@ using JobCodec = plugin::FieldTable<
     Field<&X::gpus_per_task,       &JobInfoT::gpus_per_task,      &JobDescT::gpus_per_task,     nullptr,             &V::gpus_per_task>,
     Field<&X::deadline,            &JobInfoT::deadline,           &JobDescT::deadline>,
     Field<&X::signal_sent,         &JobInfoT::signal_sent>,
-    Field<&X::orig_dependency,     &JobInfoT::orig_dependency>
+    Field<&X::orig_dependency,     &JobInfoT::orig_dependency>,
+    Field<&X::gpu_bind,            &JobInfoT::gpu_bind,           &JobDescT::gpu_bind>
 >;
 // clang-format on
 

@@ -85,6 +85,7 @@ EnvList batch_job_environment(const Job &job, const std::string &node_list,
         if (x.gpus_per_task)
             env.push_back({"SLURM_GPUS_PER_TASK", std::to_string(x.gpus_per_task)});
     }
+    if (!job.ext().gpu_bind.empty()) env.push_back({"SLURM_GPU_BIND", job.ext().gpu_bind});
     if (job.cpus_per_task > 1)
         env.push_back({"SLURM_CPUS_PER_TASK", std::to_string(job.cpus_per_task)});
     if (job.mem_per_node_mb)

@@ -5,6 +5,8 @@
 #include <pwd.h>
 #include <spdlog/spdlog.h>
 
+#include "common/error.hpp"
+#include "common/gpu_bind.hpp"
 #include "common/gres.hpp"
 #include "common/hostlist.hpp"
 #include "common/timefmt.hpp"
@@ -157,6 +159,11 @@ std::string JobManager::read_request(Job &j, const proto::JobDescT &d, bool admi
         if (!valid_gres_request(x.gres)) {
             spdlog::info("job submission refused: invalid --gres '{}'", x.gres);
             return kInvalidGres;
+        }
+        try {
+            if (!x.gpu_bind.empty()) (void)parse_gpu_bind(x.gpu_bind);
+        } catch (const ParseError &e) {
+            return e.what();
         }
         // -w/-x bitmaps and --signal's parts, as a restart derives them again from the record.
         auto index = [this](const std::string &n) { return nodes_.index_of(n); };

@@ -198,13 +198,19 @@ TEST(SbatchEnvVars, BetweenDirectivesAndCommandLine) {
 }
 
 TEST(SbatchIgnored, WarnOnceAndKeepGoing) {
-    auto r =
-        parse({"--gpu-bind=closest", "--licenses=x", "--qos=high", "--mail-type=FAIL", "job.sh"},
-              "#!/bin/sh\n#SBATCH --gpu-bind=none\n");
+    auto r = parse({"--gpu-freq=low", "--licenses=x", "--qos=high", "--mail-type=FAIL", "job.sh"},
+                   "#!/bin/sh\n#SBATCH --gpu-freq=high\n");
     ASSERT_EQ(r.warnings.size(), 2u);
-    EXPECT_EQ(r.warnings[0], "--gpu-bind is not supported by Drover yet and was ignored");
+    EXPECT_EQ(r.warnings[0], "--gpu-freq is not supported by Drover yet and was ignored");
     EXPECT_EQ(r.warnings[1], "--licenses is not supported by Drover yet and was ignored");
     EXPECT_EQ(r.qos, "high"); // kept: the job's QOS
+}
+
+TEST(SbatchGpuBind, KeptCheckedAndTheCommandLineWins) {
+    auto r = parse({"--gpu-bind=single:1", "job.sh"}, "#!/bin/sh\n#SBATCH --gpu-bind=none\n");
+    EXPECT_TRUE(r.warnings.empty());
+    EXPECT_EQ(r.gpu_bind, "single:1");
+    EXPECT_THROW(parse({"--gpu-bind=nearest", "job.sh"}, "#!/bin/sh\n"), drover::ParseError);
 }
 
 TEST(SbatchMemPerCpu, SentAsIs) {
