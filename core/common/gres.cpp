@@ -507,11 +507,18 @@ std::vector<HeldGres> parse_held_gres(std::string_view g) {
     return out;
 }
 
+std::vector<uint32_t> gpu_index_list(std::string_view g) {
+    std::vector<uint32_t> ids;
+    for (const HeldGres &h : parse_held_gres(g))
+        if (h.name.rfind("gpu", 0) == 0) ids.insert(ids.end(), h.indexes.begin(), h.indexes.end());
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    return ids;
+}
+
 std::string gpu_indexes(const std::string &g) {
     std::string list;
-    for (const HeldGres &h : parse_held_gres(g))
-        if (h.name.rfind("gpu", 0) == 0)
-            for (uint32_t idx : h.indexes) list += (list.empty() ? "" : ",") + std::to_string(idx);
+    for (uint32_t idx : gpu_index_list(g)) list += (list.empty() ? "" : ",") + std::to_string(idx);
     return list;
 }
 
@@ -537,10 +544,7 @@ std::string held_gres_totals(const std::vector<std::string> &per_node) {
             if (it == totals.end()) it = totals.insert(totals.end(), GresCount{h.name, "", 0, ""});
             it->count += h.indexes.size();
         }
-    std::string out;
-    for (const GresCount &t : totals)
-        out += (out.empty() ? "" : ",") + t.name + ":" + std::to_string(t.count);
-    return out;
+    return format_gres(totals);
 }
 
 } // namespace drover

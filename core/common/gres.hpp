@@ -134,6 +134,9 @@ std::vector<uint32_t> parse_index_list(std::string_view text);
 // lists them; empty when it holds no GPU.
 std::string gpu_indexes(const std::string &alloc_gres);
 
+// The same indexes as numbers, ascending ("gpu:3,0-1" -> {0, 1, 3}).
+std::vector<uint32_t> gpu_index_list(std::string_view alloc_gres);
+
 // One item of what a job or step holds on a node: a name ("gpu", or "gpu:a100") and the units'
 // indexes ("gpu:0-1,3" -> {"gpu", {0, 1, 3}}).
 struct HeldGres {

@@ -23,7 +23,6 @@
 #include <filesystem>
 #include <fstream>
 
-#include "common/cgroup_conf.hpp"
 #include "common/config.hpp"
 #include "noded/prolog.hpp"
 #include "noded/resources.hpp"
@@ -66,7 +65,7 @@ struct Launcher::Impl {
     Ended ended;
     Tell tell;
     std::map<uint32_t, RunningJob> jobs;
-    std::vector<std::string> gpu_files; // this node's, by GPU index
+    std::vector<std::string> gpu_files; // this node's by GPU index (ConstrainDevices only)
     std::map<uint32_t, std::unique_ptr<asio::steady_timer>> kill_timers;
     std::map<uint32_t, uint32_t> reporting; // ended, report not yet acknowledged: job -> run
     // Runs that ended here lately (job -> run, when): a launch of one of them that arrives late
@@ -261,9 +260,8 @@ std::string Launcher::launch(const proto::BatchLaunchRequest &req) {
         return "cannot write " + (spool / "batch").string() + ": " + std::strerror(errno);
     };
     Supervised started;
-    StepLimits limits{req.mem_mb(), str(req.cpu_ids()), {}};
-    if (devices_constrained(I.conf))
-        limits.deny_devices = denied_gpu_files(I.gpu_files, str(req.gres()));
+    StepLimits limits{req.mem_mb(), str(req.cpu_ids()),
+                      denied_gpu_files(I.gpu_files, str(req.gres()))};
     if (std::string why = start_supervisor(spec, I.containers, limits,
                                            std::to_string(id) + ".batch", I.reaper, keep, &started);
         !why.empty())

@@ -63,8 +63,8 @@ class Launcher {
              plugin::PluginSet &plugins, Reaper &reaper, Ended ended, Tell tell);
     ~Launcher();
 
-    // This node's GPU device files by GPU index: with ConstrainDevices, a batch script cannot
-    // open those of GPUs its job does not hold here.
+    // This node's GPU device files by GPU index, given only under ConstrainDevices: a batch
+    // script cannot open those of GPUs its job does not hold here.
     void set_gpu_files(std::vector<std::string> files);
 
     // Starts a batch script. Returns an empty string, or why it could not start. A launch of a

@@ -7,6 +7,7 @@
 #include <boost/asio.hpp>
 #include <spdlog/spdlog.h>
 
+#include "common/cgroup_conf.hpp"
 #include "common/config.hpp"
 #include "daemon/daemon.hpp"
 #include "net/authenticator.hpp"
@@ -41,6 +42,7 @@ std::vector<uint8_t> finish(flatbuffers::FlatBufferBuilder &fbb) {
 NodeInstance::NodeInstance(NodeShared &sh, const NodeConf &me) : sh_(sh), me_(me), name_(me.name) {
     std::vector<std::string> gpu_files;
     gres_ = sh.emulated ? me.gres.get() : detect_gres(sh.conf.path, name_, &gpu_files);
+    if (!devices_constrained(sh.conf)) gpu_files.clear(); // nothing to hide from steps
     steps_ = std::make_unique<StepRunner>(
         sh.io, sh.conf, name_, sh.plugins, sh.auth, sh.reaper, sh.is_admin,
         [this](const StepEnd &end) {

@@ -74,10 +74,10 @@ std::string detect_gres(const std::string &config_path, const std::string &node,
 }
 
 std::string denied_gpu_files(const std::vector<std::string> &gpu_files, const std::string &held) {
-    std::vector<uint32_t> mine = parse_index_list(gpu_indexes(held));
+    std::vector<uint32_t> mine = gpu_index_list(held);
     std::string out;
     for (uint32_t i = 0; i < gpu_files.size(); ++i)
-        if (std::find(mine.begin(), mine.end(), i) == mine.end())
+        if (!std::binary_search(mine.begin(), mine.end(), i))
             out += (out.empty() ? "" : ",") + gpu_files[i];
     return out;
 }

@@ -1,9 +1,9 @@
 // step_env.cpp - task environment for a step.
 #include "noded/step_env.hpp"
 
-#include <algorithm>
 #include <map>
 
+#include "common/error.hpp"
 #include "common/gpu_bind.hpp"
 #include "common/gres.hpp"
 #include "common/hostlist.hpp"
@@ -54,13 +54,10 @@ std::vector<std::string> step_environment(const proto::StepCred &cred,
     if (cred.partition()) set("SLURM_JOB_PARTITION", cred.partition()->str());
     if (req.io_host()) set("SLURM_LAUNCH_NODE_IPADDR", req.io_host()->str());
     set("SLURM_SRUN_COMM_PORT", std::to_string(req.io_port()));
-    // GPUs the step holds here.
+    // GPUs the step holds here (each task's CUDA_VISIBLE_DEVICES is bind_task_gpus').
     if (cred.gres() && node_index < cred.gres()->size()) {
         std::string gpus = gpu_indexes(cred.gres()->Get(node_index)->str());
-        if (!gpus.empty()) {
-            set("CUDA_VISIBLE_DEVICES", gpus);
-            set("SLURM_STEP_GPUS", gpus);
-        }
+        if (!gpus.empty()) set("SLURM_STEP_GPUS", gpus);
     }
     std::vector<std::string> out;
     out.reserve(env.size());
@@ -71,16 +68,14 @@ std::vector<std::string> step_environment(const proto::StepCred &cred,
 std::string bind_task_gpus(const proto::StepCred &cred, const proto::StepLaunchRequest &req,
                            uint32_t node_index, bool relative, std::vector<ShepherdTask> &tasks) {
     if (!cred.gres() || node_index >= cred.gres()->size()) return {};
-    std::vector<uint32_t> step_gpus;
+    std::vector<uint32_t> step_gpus = gpu_index_list(cred.gres()->Get(node_index)->string_view());
+    if (step_gpus.empty()) return {};
     GpuBind bind;
     try {
-        step_gpus = parse_index_list(gpu_indexes(cred.gres()->Get(node_index)->str()));
         if (req.gpu_bind()) bind = parse_gpu_bind(req.gpu_bind()->str());
-    } catch (const std::exception &e) {
+    } catch (const ParseError &e) {
         return e.what();
     }
-    if (step_gpus.empty()) return {};
-    std::sort(step_gpus.begin(), step_gpus.end());
     for (ShepherdTask &t : tasks) {
         TaskGpus g = task_gpus(bind, step_gpus, t.local_id, relative);
         t.env.push_back("CUDA_VISIBLE_DEVICES=" + g.visible);

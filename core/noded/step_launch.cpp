@@ -56,8 +56,8 @@ std::string tasks_here(const proto::StepLaunchRequest &req, LaunchPlan &plan) {
     return {};
 }
 
-// The memory, CPUs and GPUs the credential grants the step on this node (gpu_files: the node's,
-// by index, when ConstrainDevices hides the others).
+// The memory, CPUs and GPUs the credential grants the step on this node (gpu_files: the node's
+// by index, given only when ConstrainDevices hides the others).
 StepLimits limits_here(const proto::StepCred &cred, uint32_t node_index,
                        const std::vector<std::string> &gpu_files) {
     StepLimits limits;
@@ -253,11 +253,9 @@ std::string StepRunner::launch(const proto::StepLaunchRequest &req, uint32_t req
     };
     Supervised sup;
     if (why.empty())
-        why = start_supervisor(
-            spec, I.containers,
-            limits_here(*plan.cred, plan.node_index,
-                        devices_constrained(I.conf) ? I.gpu_files : std::vector<std::string>()),
-            s->label, I.reaper, keep, &sup);
+        why = start_supervisor(spec, I.containers,
+                               limits_here(*plan.cred, plan.node_index, I.gpu_files), s->label,
+                               I.reaper, keep, &sup);
     close_all();
     if (!why.empty()) {
         ::close(status_fds[0]);

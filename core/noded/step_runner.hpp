@@ -51,8 +51,8 @@ class StepRunner {
                std::function<bool(uint32_t)> is_admin, Report report, Tell tell);
     ~StepRunner();
 
-    // This node's GPU device files by GPU index: with ConstrainDevices, a step cannot open those
-    // of GPUs it does not hold here.
+    // This node's GPU device files by GPU index, given only under ConstrainDevices: a step
+    // cannot open those of GPUs it does not hold here.
     void set_gpu_files(std::vector<std::string> files);
 
     // Takes back the steps a previous droverd left in the spool: shepherds still running are

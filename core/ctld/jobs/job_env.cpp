@@ -5,6 +5,7 @@
 
 #include "common/cgroup_conf.hpp"
 #include "common/config.hpp"
+#include "common/gpu_bind.hpp"
 #include "common/gres.hpp"
 #include "common/hostlist.hpp"
 #include "ctld/jobs/job_mgr.hpp"
@@ -65,13 +66,10 @@ EnvList batch_job_environment(const Job &job, const std::string &node_list,
     if (!job.node_alloc.empty()) {
         std::string list = gpu_indexes(job.node_alloc.front().gres);
         if (!list.empty()) {
-            // The script sees only its own GPUs under ConstrainDevices: CUDA numbers them from 0.
-            std::string visible = list;
-            if (devices_constrained(conf)) {
-                visible.clear();
-                std::size_t n = parse_index_list(list).size();
-                for (std::size_t i = 0; i < n; ++i) visible += (i ? "," : "") + std::to_string(i);
-            }
+            // The script sees its GPUs as an unbound task does: from 0 under ConstrainDevices.
+            std::string visible = task_gpus(GpuBind{}, gpu_index_list(job.node_alloc.front().gres),
+                                            0, devices_constrained(conf))
+                                      .visible;
             env.push_back({"SLURM_JOB_GPUS", list});
             env.push_back({"CUDA_VISIBLE_DEVICES", visible});
             env.push_back({"GPU_DEVICE_ORDINAL", visible});

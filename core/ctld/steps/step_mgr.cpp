@@ -109,8 +109,7 @@ struct StepManager::Impl {
         std::vector<NodeGpus> out(job.nodes.size());
         for (std::size_t pos = 0; pos < job.nodes.size(); ++pos) {
             if (pos < job.node_alloc.size())
-                out[pos].job = parse_index_list(gpu_indexes(job.node_alloc[pos].gres));
-            std::sort(out[pos].job.begin(), out[pos].job.end());
+                out[pos].job = gpu_index_list(job.node_alloc[pos].gres);
             if (pos < js.gpus_held.size()) out[pos].held = js.gpus_held[pos];
         }
         return out;

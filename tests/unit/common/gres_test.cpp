@@ -234,6 +234,7 @@ TEST(GresStrings, HeldGresTotalsAndTres) {
     EXPECT_EQ(gres_as_tres("gpu:3,nic:1"), "gres/gpu=3,gres/nic=1");
     EXPECT_EQ(gres_as_tres(""), "");
     EXPECT_EQ(gpu_indexes("gpu:0,2,nic:1"), "0,2");
+    EXPECT_EQ(gpu_index_list("gpu:3,0-1,nic:0"), (std::vector<uint32_t>{0, 1, 3}));
 }
 
 } // namespace
