@@ -12,6 +12,7 @@ packages=(
   clang libclang-rt-14-dev        # the libFuzzer targets
   procps iproute2 passwd          # pgrep, ip, useradd in the tests
   stress-ng                       # scripts/stress-test.sh: the tests on a busy machine
+  mpich libmpich-dev python3      # mpi_pmi2_test: MPICH programs (and a PMI-2 client) under srun --mpi=pmi2
 )
 
 missing=()

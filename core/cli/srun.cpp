@@ -26,6 +26,12 @@ const char *kUsage =
 int srun_main(std::span<const std::string> args) {
     SrunRequest r;
     if (auto done = parse_srun_command(args, kProg, kUsage, &r)) return *done;
+    if (r.mpi == "list") {
+        std::string list = "MPI plugin types are...\n";
+        for (const auto &t : mpi_types()) list += "\t" + t + "\n";
+        write_out(list);
+        return 0;
+    }
     if (r.argv.empty()) {
         print_error(kProg, "No command given to execute.");
         return 1;

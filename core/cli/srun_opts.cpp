@@ -243,11 +243,7 @@ constexpr std::pair<Id, OptHandler> kHandlers[] = {
      }},
     {kUnbuffered, [](const OptCall &c) { c.r.unbuffered = true; }},
     {kChdir, [](const OptCall &c) { c.r.work_dir = c.v; }},
-    {kMpi,
-     [](const OptCall &c) {
-         if (c.v != "none" && c.v != "pmi2" && c.v != "pmix")
-             throw ParseError("invalid --mpi type " + quoted(c.v));
-     }},
+    {kMpi, [](const OptCall &c) { c.r.mpi = checked_mpi_type(c.v); }},
     {kHelp, [](const OptCall &c) { c.r.help = true; }},
     {kUsage, [](const OptCall &c) { c.r.usage = true; }},
     {kVersion, [](const OptCall &c) { c.r.version = true; }},
@@ -256,6 +252,23 @@ constexpr std::pair<Id, OptHandler> kHandlers[] = {
     {kNoShell, [](const OptCall &c) { c.r.no_shell = true; }},
     {kCpuFreq, warn_ignored},
 };
+
+} // namespace
+
+const std::vector<std::string> &mpi_types() {
+    static const std::vector<std::string> types{"none", "pmi2"};
+    return types;
+}
+
+std::string checked_mpi_type(const std::string &type) {
+    if (type == "list") return type;
+    if (type == "openmpi") return "none"; // an old name Slurm still takes for none
+    for (const auto &t : mpi_types())
+        if (t == type) return type;
+    throw ParseError("Invalid MPI type '" + type + "', --mpi=list for acceptable types");
+}
+
+namespace {
 
 const std::string *find_env(const std::vector<std::pair<std::string, std::string>> &env,
                             std::string_view key) {
@@ -293,6 +306,8 @@ void inherit_allocation(SrunRequest &r, const std::vector<std::pair<std::string,
     if (const std::string *c = find_env(env, "SRUN_CPUS_PER_TASK"); c && !r.cpus_per_task)
         if (auto n = parse_u32(*c); n && *n) r.cpus_per_task = *n;
     inherit_gpus(r, env);
+    if (const std::string *m = find_env(env, "SLURM_MPI_TYPE"); m && r.mpi.empty())
+        r.mpi = checked_mpi_type(*m);
     if (r.min_nodes && r.num_tasks && r.num_tasks < r.min_nodes) {
         r.warnings.push_back("can't run " + std::to_string(r.num_tasks) + " processes on " +
                              std::to_string(r.min_nodes) + " nodes, setting nnodes to " +

@@ -30,6 +30,7 @@ struct SrunRequest {
     bool exact = false, overlap = false;
     std::string cpu_bind, distribution, signal;
     std::string gpu_bind; // --gpu-bind as given (checked); empty: none given
+    std::string mpi;      // --mpi or SLURM_MPI_TYPE (checked_mpi_type); empty: MpiDefault
     bool label = false, kill_on_bad_exit = false, pty = false, multi_prog = false;
     bool unbuffered = false, quiet = false;
     int verbose = 0;
@@ -45,9 +46,15 @@ struct SrunRequest {
     bool no_shell = false; // salloc --no-shell
 };
 
+// The MPI types srun serves (--mpi=list).
+const std::vector<std::string> &mpi_types();
+// type as srun takes it ("list", or one of mpi_types(); "openmpi" is "none"); throws ParseError
+// with Slurm's message for any other.
+std::string checked_mpi_type(const std::string &type);
+
 // Parses srun's (or salloc's: prog "salloc") arguments; env is the caller's environment, read
-// for SLURM_JOB_ID, SLURM_NTASKS, SLURM_GPUS_PER_TASK, SLURM_GPUS_PER_NODE and SLURM_GPU_BIND
-// (srun inside an allocation). Throws UsageError for an
+// for SLURM_JOB_ID, SLURM_NTASKS, SLURM_GPUS_PER_TASK, SLURM_GPUS_PER_NODE, SLURM_GPU_BIND
+// (srun inside an allocation) and SLURM_MPI_TYPE. Throws UsageError for an
 // unknown option or missing argument, drover::ParseError for a bad value ("invalid ...").
 SrunRequest parse_srun(std::span<const std::string> args,
                        const std::vector<std::pair<std::string, std::string>> &env,

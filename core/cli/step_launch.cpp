@@ -135,6 +135,8 @@ class StepSession {
     bool take_frames(Conn &c);
     int step_exit_code() const;
     void on_frame(Conn &c, const stepio::Header &h, std::string_view data);
+    void on_pmi_fence(Conn &c, std::string_view keys);
+    void on_pmi_abort(Conn &c, const stepio::Header &h, std::string_view data);
     void output(uint32_t task, bool err, std::string_view data);
     void flush_labels();
     void send_all(stepio::Type type, uint32_t task, std::string_view data);
@@ -170,6 +172,9 @@ class StepSession {
     std::chrono::steady_clock::time_point last_int_{}; // the last Ctrl-C, and how many in a row
     int ints_ = 0;
     std::optional<std::chrono::steady_clock::time_point> wait_deadline_; // --wait
+    std::string mpi_;                                                    // --mpi, else MpiDefault
+    std::map<std::string, std::string> fence_keys_; // this PMI fence's keys, by node
+    bool aborted_ = false;                          // a PMI abort cancelled the step
 };
 
 bool StepSession::create(uint32_t job_id) {
@@ -299,6 +304,7 @@ StepSession::task_environment(const std::string &work) const {
     for (const auto &n : names)
         if (auto eq = n.find('='); eq != std::string::npos)
             env.emplace_back(n.substr(0, eq), n.substr(eq + 1));
+    env.emplace_back("SLURM_MPI_TYPE", mpi_);
     env.emplace_back("SLURM_SUBMIT_DIR", work);
     env.emplace_back("SLURM_SUBMIT_HOST", short_host());
     return env;
@@ -329,6 +335,7 @@ void StepSession::build_launch(flatbuffers::FlatBufferBuilder &fbb, const std::s
         gpu_bind = "per_task:" + std::to_string(r_.gpus_per_task);
     auto gbind = gpu_bind.empty() ? 0 : fbb.CreateString(gpu_bind);
     auto ids = fbb.CreateVector(step_->tasks()->data(), step_->tasks()->size());
+    auto mpi = fbb.CreateString(mpi_);
     auto counts = fbb.CreateVector(tpn);
     proto::StepLaunchRequestBuilder b(fbb);
     b.add_cred(cred);
@@ -351,6 +358,7 @@ void StepSession::build_launch(flatbuffers::FlatBufferBuilder &fbb, const std::s
     if (gbind.o) b.add_gpu_bind(gbind);
     b.add_task_ids(ids);
     b.add_node_task_counts(counts);
+    b.add_mpi(mpi);
     fbb.Finish(proto::CreateMessage(fbb, proto::Body::StepLaunchRequest, b.Finish().Union()));
 }
 
@@ -453,6 +461,12 @@ void StepSession::on_frame(Conn &c, const stepio::Header &h, std::string_view da
         if (status != 0 && r_.kill_on_bad_exit) cancel_step();
         break;
     }
+    case stepio::PmiFence:
+        on_pmi_fence(c, data);
+        break;
+    case stepio::PmiAbort:
+        on_pmi_abort(c, h, data);
+        break;
     case stepio::NodeDone: {
         if (data.size() >= 8) {
             uint32_t st = stepio::get32(reinterpret_cast<const uint8_t *>(data.data()));
@@ -466,6 +480,32 @@ void StepSession::on_frame(Conn &c, const stepio::Header &h, std::string_view da
     default:
         break;
     }
+}
+
+// A node's tasks all entered a PMI fence: once every node of the step has, each gets every
+// node's keys (srun only concatenates them).
+void StepSession::on_pmi_fence(Conn &c, std::string_view keys) {
+    fence_keys_[c.node] = std::string(keys);
+    if (fence_keys_.size() < nodes_.size()) return;
+    std::string all;
+    for (auto &[node, k] : fence_keys_) all += k;
+    fence_keys_.clear();
+    send_all(stepio::PmiFenceDone, 0, all);
+}
+
+// A rank asked PMI to abort, or died before finalizing: the step ends on every node (its other
+// ranks would wait for it in their next fence).
+void StepSession::on_pmi_abort(Conn &c, const stepio::Header &h, std::string_view data) {
+    int code =
+        data.size() >= 4 ? int(stepio::get32(reinterpret_cast<const uint8_t *>(data.data()))) : 1;
+    if (aborted_) return;
+    if (code < 0)
+        print_error(prog_, c.node + ": task " + std::to_string(h.task) +
+                               ": ended without MPI_Finalize; ending the step");
+    aborted_ = true;
+    say("Job step aborted: Waiting up to " + std::to_string(cli_config().kill_wait + 2) +
+        " seconds for job step to finish.");
+    cancel_step();
 }
 
 // --pty on a terminal: keys go to the remote terminal as typed (Ctrl-C included) until srun ends.
@@ -678,6 +718,7 @@ int StepSession::serve() {
 }
 
 int StepSession::run(uint32_t job_id) {
+    mpi_ = r_.mpi.empty() ? checked_mpi_type(cli_config().mpi_default) : r_.mpi;
     if (!create(job_id)) return 1;
     if (!launch()) return 1;
     return serve();

@@ -99,7 +99,9 @@ struct Config {
     uint32_t unkillable_step_timeout = 60; // after SIGKILL: then the node drains "Kill task failed"
     std::string
         jobacct_gather_frequency; // "30", "task=30": step sampling period (s); 0 = at the end only
-    std::string jobacct_gather_type; // accepted: droverd samples /proc and the proctrack container
+    std::string mpi_default = "none"; // MpiDefault: srun's --mpi when none is given
+    std::string mpi_params;           // MpiParams (ports=): accepted; PMI needs no ports
+    std::string jobacct_gather_type;  // accepted: droverd samples /proc and the proctrack container
     uint32_t max_job_count = 10000;
     uint32_t first_job_id = 1;
     uint32_t max_job_id = 0x03ff0000; // ids are 26 bits: the top 6 bits name a federation origin

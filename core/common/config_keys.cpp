@@ -132,6 +132,8 @@ const StringKey kStringKeys[] = {
     {"slurmdparameters", &Config::slurmd_parameters},
     {"jobacctgatherfrequency", &Config::jobacct_gather_frequency},
     {"jobacctgathertype", &Config::jobacct_gather_type},
+    {"mpidefault", &Config::mpi_default},
+    {"mpiparams", &Config::mpi_params},
 };
 
 struct NumberKey {

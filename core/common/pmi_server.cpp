@@ -14,9 +14,9 @@ namespace {
 using Attrs = std::vector<std::pair<std::string, std::string>>;
 
 struct Channel {
-    std::string in;      // bytes not yet read as a request
-    int version = 1;     // the wire: 1 until an init asks for 2
-    bool spoke = false;  // sent a request (so its closing early is a death)
+    std::string in;     // bytes not yet read as a request
+    int version = 1;    // the wire: 1 until an init asks for 2
+    bool spoke = false; // sent a request (so its closing early is a death)
     bool finalized = false;
     bool in_fence = false;
     std::vector<std::string> awaited_attrs; // info-getnodeattr with wait=TRUE, in order
@@ -78,9 +78,8 @@ void Server::Impl::init(uint32_t rank, Channel &c, const Command &cmd) {
     auto sub = number(cmd.get("pmi_subversion"));
     if (version == 2) {
         // The reply still goes on the PMI-1 wire; what follows is PMI-2.
-        host.send(rank, write_v1("response_to_init", {{"rc", "0"},
-                                                      {"pmi_version", "2"},
-                                                      {"pmi_subversion", "0"}}));
+        host.send(rank, write_v1("response_to_init",
+                                 {{"rc", "0"}, {"pmi_version", "2"}, {"pmi_subversion", "0"}}));
         c.version = 2;
         return;
     }
@@ -92,11 +91,11 @@ void Server::Impl::init(uint32_t rank, Channel &c, const Command &cmd) {
                                                   {"msg", "unsupported_PMI_version"}}));
 }
 
-void Server::Impl::put(uint32_t rank, Channel &c, std::string_view reply_name,
-                       const Command &cmd) {
+void Server::Impl::put(uint32_t rank, Channel &c, std::string_view reply_name, const Command &cmd) {
     auto key = cmd.get("key");
     auto value = cmd.get("value");
-    if (!key || key->empty() || !value) return fail(rank, c, reply_name, "put needs a key and a value");
+    if (!key || key->empty() || !value)
+        return fail(rank, c, reply_name, "put needs a key and a value");
     if (key->size() > kKeyMax) return fail(rank, c, reply_name, "key longer than 64 bytes");
     if (value->size() > kValueMax) return fail(rank, c, reply_name, "value longer than 1024 bytes");
     auto kvsname = cmd.get("kvsname");
@@ -134,7 +133,8 @@ void Server::Impl::job_attr(uint32_t rank, Channel &c, const Command &cmd) {
 void Server::Impl::node_attr_put(uint32_t rank, Channel &c, const Command &cmd) {
     auto key = cmd.get("key");
     auto value = cmd.get("value");
-    if (!key || !value) return fail(rank, c, "info-putnodeattr-response", "needs a key and a value");
+    if (!key || !value)
+        return fail(rank, c, "info-putnodeattr-response", "needs a key and a value");
     node_attrs[*key] = *value;
     reply(rank, c, "info-putnodeattr-response", {});
     // Tasks here waiting for it get it now.
@@ -235,9 +235,14 @@ bool Server::Impl::handle_v2(uint32_t rank, Channel &c, const Command &cmd) {
         if (asked && *asked != long(rank))
             return fail(rank, c, "fullinit-response", "pmirank is not this task's rank"), true;
         reply(rank, c, "fullinit-response",
-              {{"pmi-version", "2"}, {"pmi-subversion", "0"}, {"rank", std::to_string(rank)},
-               {"size", std::to_string(info.size)}, {"appnum", std::to_string(info.appnum)},
-               {"spawner-jobid", ""}, {"debugged", "FALSE"}, {"pmiverbose", "FALSE"}});
+              {{"pmi-version", "2"},
+               {"pmi-subversion", "0"},
+               {"rank", std::to_string(rank)},
+               {"size", std::to_string(info.size)},
+               {"appnum", std::to_string(info.appnum)},
+               {"spawner-jobid", ""},
+               {"debugged", "FALSE"},
+               {"pmiverbose", "FALSE"}});
     } else if (n == "job-getid") {
         reply(rank, c, "job-getid-response", {{"jobid", info.kvsname}});
     } else if (n == "kvs-put") {
@@ -252,8 +257,8 @@ bool Server::Impl::handle_v2(uint32_t rank, Channel &c, const Command &cmd) {
         node_attr_put(rank, c, cmd);
     } else if (n == "info-getnodeattr") {
         node_attr_get(rank, c, cmd);
-    } else if (n == "name-publish" || n == "name-unpublish" || n == "name-lookup" ||
-               n == "spawn" || n == "job-connect" || n == "job-disconnect") {
+    } else if (n == "name-publish" || n == "name-unpublish" || n == "name-lookup" || n == "spawn" ||
+               n == "job-connect" || n == "job-disconnect") {
         fail(rank, c, n + "-response", n + " not supported");
     } else {
         return false;

@@ -23,10 +23,10 @@ namespace drover::pmi {
 
 // What the step is, as its tasks learn it.
 struct StepInfo {
-    std::string kvsname;              // the step's KVS and PMI-2 job id ("12.0")
-    uint32_t size = 0;                // ranks in the step
-    std::vector<uint32_t> local;      // the ranks on this node
-    std::string process_mapping;      // PMI_process_mapping (process_mapping())
+    std::string kvsname;         // the step's KVS and PMI-2 job id ("12.0")
+    uint32_t size = 0;           // ranks in the step
+    std::vector<uint32_t> local; // the ranks on this node
+    std::string process_mapping; // PMI_process_mapping (process_mapping())
     uint32_t appnum = 0;
 };
 

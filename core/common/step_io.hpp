@@ -2,8 +2,9 @@
 //
 // Each node daemon running part of a step connects to the port srun named in StepLaunchRequest
 // and sends Hello with the key srun put there (the launch request was authenticated, so the key
-// proves the connection comes from the node srun asked). Frames then flow both ways: output and
-// task ends up, input and signals down. A frame is a 12-byte header (little-endian) and len bytes.
+// proves the connection comes from the node srun asked). Frames then flow both ways: output,
+// task ends and PMI fences up, input, signals and fence results down. A frame is a 12-byte
+// header (little-endian) and len bytes.
 #pragma once
 
 #include <cstdint>
@@ -20,9 +21,12 @@ enum Type : uint8_t {
     TaskExit = 4,  // node -> srun: int32 raw wait status
     NodeDone = 5,  // node -> srun: uint32 state the node decided (0 = none), uint32 OOM kills
     Message = 6,   // node -> srun: a line for srun to print as its own error
+    PmiFence = 7,  // node -> srun: every task here entered a PMI fence; its new keys (pmi_server)
+    PmiAbort = 8,  // node -> srun: task asked PMI to abort (int32 code), or died before finalizing
     Stdin = 10,    // srun -> node: input for task (kAllTasks: every task here)
     StdinEof = 11, // srun -> node: no more input
     Signal = 12,   // srun -> node: int32 signal for every task of the step here
+    PmiFenceDone = 13, // srun -> node: the fence is over; every node's keys, one after another
 };
 
 inline constexpr uint32_t kAllTasks = 0xffffffffu;
@@ -65,7 +69,7 @@ inline bool parse_header(const uint8_t *p, Header *h) {
     h->task = get32(p + 4);
     h->len = get32(p + 8);
     bool known =
-        (h->type >= Hello && h->type <= Message) || (h->type >= Stdin && h->type <= Signal);
+        (h->type >= Hello && h->type <= PmiAbort) || (h->type >= Stdin && h->type <= PmiFenceDone);
     return known && h->len <= kMaxFrame && p[1] == 0 && p[2] == 0 && p[3] == 0;
 }
 

@@ -93,7 +93,11 @@ void wire_streams(const ShepherdSpec &spec, const ShepherdTask &t) {
     if (in >= 0) ::dup2(in, 0);
     if (out < 0) task_fail("cannot open " + t.out_path + ": " + std::strerror(errno), 1);
     if (err < 0) task_fail("cannot open " + t.err_path + ": " + std::strerror(errno), 1);
-    ::close_range(3, ~0u, 0);
+    // The PMI channel, kept open across the exec (dup2 clears close-on-exec; fcntl when the
+    // channel already is kPmiFd).
+    if (t.pmi_fd == kPmiFd) ::fcntl(kPmiFd, F_SETFD, 0);
+    if (t.pmi_fd >= 0 && t.pmi_fd != kPmiFd) ::dup2(t.pmi_fd, kPmiFd);
+    ::close_range(t.pmi_fd >= 0 ? kPmiFd + 1 : 3, ~0u, 0);
 }
 
 // In the task's child: the one exec path of every task on the node, a batch script's included.
@@ -217,7 +221,7 @@ std::map<pid_t, uint32_t> start_tasks(const ShepherdSpec &spec, const Reporter &
     }
     // The pipes are the tasks' now: droverd sees end-of-file when the last task closes them.
     for (const auto &t : spec.tasks)
-        for (int fd : {t.in_fd, t.out_fd, t.err_fd})
+        for (int fd : {t.in_fd, t.out_fd, t.err_fd, t.pmi_fd})
             if (fd >= 0) ::close(fd);
     return tasks;
 }

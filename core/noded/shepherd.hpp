@@ -51,7 +51,11 @@ struct ShepherdTask {
     std::vector<std::string> argv;            // empty = the step's argv
     std::vector<std::string> env;             // "KEY=value" of its own, over the step's
     std::string note;                         // written on its standard error before it runs
+    int pmi_fd = -1; // its end of its PMI channel (srun --mpi=pmi2): fd kPmiFd in the task
 };
+
+// The descriptor a task's PMI channel has in the task (its PMI_FD).
+inline constexpr int kPmiFd = 3;
 
 struct ShepherdSpec {
     uint32_t job_id = 0, step_id = 0;

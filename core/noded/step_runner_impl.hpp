@@ -12,6 +12,7 @@
 #include <map>
 #include <set>
 
+#include "common/pmi_server.hpp"
 #include "common/step_io.hpp"
 #include "noded/container.hpp"
 #include "noded/privileges.hpp"
@@ -31,6 +32,18 @@ struct LaunchPlan {
     const proto::StepCred *cred = nullptr; // into cred_copy
     uint32_t node_index = 0;               // this node's place in the step
     std::vector<uint32_t> tasks;           // this node's share of the step's tasks (global ids)
+};
+
+// srun --mpi=pmi2: the step's PMI server here and each local task's channel to it.
+struct StepPmi {
+    struct Channel {
+        std::unique_ptr<asio::local::stream_protocol::socket> sock;
+        std::array<char, 4096> buf{};
+        std::deque<std::string> outq; // replies not yet written
+        bool writing = false;
+    };
+    std::unique_ptr<pmi::Server> server;
+    std::map<uint32_t, Channel> channels; // by rank
 };
 
 // One step on this node, from its launch to its end report.
@@ -73,6 +86,7 @@ struct StepRunner::Step : std::enable_shared_from_this<StepRunner::Step> {
     std::unique_ptr<asio::steady_timer> kill_timer;
     std::unique_ptr<StepSampler> sampler;
     std::unique_ptr<asio::steady_timer> sample_timer;
+    std::unique_ptr<StepPmi> pmi; // srun --mpi=pmi2 only
 };
 
 struct StepRunner::Impl : std::enable_shared_from_this<StepRunner::Impl> {
@@ -143,6 +157,15 @@ struct StepRunner::Impl : std::enable_shared_from_this<StepRunner::Impl> {
     StepEnd end_of(const StepPtr &s);
     // A step found again after a restart: the shepherd's records since the last look.
     void read_spooled_records(const StepPtr &s);
+
+    // step_pmi.cpp: srun --mpi=pmi2. A channel for each task (its end in the task as PMI_FD,
+    // with PMI_RANK, PMI_SIZE and PMI_JOBID), the step's server, its fences through srun.
+    std::string wire_pmi(const StepPtr &s, const proto::StepLaunchRequest &req, ShepherdSpec &spec,
+                         std::vector<int> &close_after);
+    void serve_pmi(const StepPtr &s);
+    void read_pmi(const StepPtr &s, uint32_t rank);
+    void write_pmi(const StepPtr &s, uint32_t rank);
+    void pmi_fence_done(const StepPtr &s, const std::string &all);
 
     // step_kill.cpp: SIGCONT+SIGTERM, SIGKILL after KillWait, the node drained when processes
     // outlive that; the step ends as state.

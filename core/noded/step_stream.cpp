@@ -133,6 +133,8 @@ void StepRunner::Impl::on_input(const StepPtr &s, const stepio::Header &h, std::
             if (h.task == stepio::kAllTasks || h.task == t)
                 s->stdin_queue.emplace_back(t, h.type == stepio::Stdin ? data : std::string());
         write_stdin(s);
+    } else if (h.type == stepio::PmiFenceDone) {
+        pmi_fence_done(s, data);
     }
 }
 

@@ -23,7 +23,7 @@ void keep_only_spec_fds(const ShepherdSpec &spec) {
     std::vector<int> keep{spec.status_fd, spec.record_fd};
     keep.insert(keep.end(), spec.drain_fds.begin(), spec.drain_fds.end());
     for (const auto &t : spec.tasks)
-        for (int fd : {t.in_fd, t.out_fd, t.err_fd})
+        for (int fd : {t.in_fd, t.out_fd, t.err_fd, t.pmi_fd})
             if (fd >= 0) {
                 ::fcntl(fd, F_SETFD, 0);
                 keep.push_back(fd);

@@ -124,3 +124,19 @@ TEST(SrunOpts, GpuOptionsAndTheirVariablesInsideAnAllocation) {
     EXPECT_EQ(srun({"--gpus-per-node=1", "true"}, env).gpus_per_task, 0u);
     EXPECT_EQ(srun({"--gpu-bind=none", "true"}, env).gpu_bind, "none");
 }
+
+TEST(SrunOpts, MpiTypeFromTheOptionOrSlurmMpiType) {
+    EXPECT_EQ(srun({"--mpi=pmi2", "true"}).mpi, "pmi2");
+    EXPECT_EQ(srun({"--mpi=openmpi", "true"}).mpi, "none"); // Slurm's old name for none
+    EXPECT_EQ(srun({"--mpi=list"}).mpi, "list");
+    EXPECT_EQ(srun({"true"}).mpi, ""); // MpiDefault decides
+    Env env{{"SLURM_MPI_TYPE", "pmi2"}};
+    EXPECT_EQ(srun({"true"}, env).mpi, "pmi2");
+    EXPECT_EQ(srun({"--mpi=none", "true"}, env).mpi, "none");
+    try {
+        srun({"--mpi=bogus", "true"});
+        ADD_FAILURE() << "--mpi=bogus accepted";
+    } catch (const ParseError &e) {
+        EXPECT_STREQ(e.what(), "Invalid MPI type 'bogus', --mpi=list for acceptable types");
+    }
+}

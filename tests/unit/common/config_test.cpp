@@ -304,21 +304,21 @@ TEST(Config, PartitionBeforeNodes) {
 
 TEST(Config, UnknownKeysWarnOnce) {
     Config c = parse("ClusterName=c\n"
-                     "MpiDefault=none\n"
+                     "MailProg=/usr/bin/mail\n"
                      "HealthCheckInterval=30\n"
                      "SlurmctldPidFile=/run/slurmctld.pid\n"
                      "TaskPlugin=task/affinity,task/cgroup\n"
                      "JobCompType=jobcomp/none\n"
                      "AcctGatherNodeFreq=30\n"
-                     "mpidefault=pmix\n"
+                     "mailprog=/bin/mail\n"
                      "NodeName=n1 CPUs=1 CpuBind=cores\n"
                      "NodeName=n2 CpuBind=cores\n"
                      "PartitionName=p Nodes=n[1-2] QOS=normal\n"
                      "FrontendName=fe1\n");
     ASSERT_EQ(c.warnings.size(), 9u);
-    EXPECT_EQ(c.warnings[0], "slurm.conf:2: unknown key 'MpiDefault' ignored");
+    EXPECT_EQ(c.warnings[0], "slurm.conf:2: unknown key 'MailProg' ignored");
     EXPECT_EQ(c.warnings[5], "slurm.conf:7: unknown key 'AcctGatherNodeFreq' ignored");
-    EXPECT_EQ(c.raw.at("mpidefault"), "pmix");
+    EXPECT_EQ(c.raw.at("mailprog"), "/bin/mail");
     EXPECT_EQ(c.raw.at("taskplugin"), "task/affinity,task/cgroup");
     EXPECT_EQ(c.raw.at("clustername"), "c");
     EXPECT_EQ(c.raw.count("nodename"), 0u);

@@ -139,7 +139,8 @@ TEST(PmiServer, Pmi2FullinitKvsFenceAndAttributes) {
 
 TEST(PmiServer, NodeAttributeWaitIsAnsweredByAnotherTasksPut) {
     Step s({0, 0}, 1);
-    for (uint32_t r = 0; r < 2; ++r) s.nodes[0]->feed(r, "cmd=init pmi_version=2 pmi_subversion=0\n");
+    for (uint32_t r = 0; r < 2; ++r)
+        s.nodes[0]->feed(r, "cmd=init pmi_version=2 pmi_subversion=0\n");
     s.take(0), s.take(1);
     s.nodes[0]->feed(1, v2("cmd=info-getnodeattr;key=shm;wait=FALSE;"));
     EXPECT_EQ(read_v2(s.take(1)).cmd.get("found"), "FALSE");
