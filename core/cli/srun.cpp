@@ -29,6 +29,7 @@ int srun_main(std::span<const std::string> args) {
     if (r.mpi == "list") {
         std::string list = "MPI plugin types are...\n";
         for (const auto &t : mpi_types()) list += "\t" + t + "\n";
+        list += std::string("specific pmix plugin versions available: ") + kPmixVersioned + "\n";
         write_out(list);
         return 0;
     }

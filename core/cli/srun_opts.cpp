@@ -256,13 +256,14 @@ constexpr std::pair<Id, OptHandler> kHandlers[] = {
 } // namespace
 
 const std::vector<std::string> &mpi_types() {
-    static const std::vector<std::string> types{"none", "pmi2"};
+    static const std::vector<std::string> types{"none", "pmi2", "pmix"};
     return types;
 }
 
 std::string checked_mpi_type(const std::string &type) {
     if (type == "list") return type;
     if (type == "openmpi") return "none"; // an old name Slurm still takes for none
+    if (type == kPmixVersioned) return "pmix";
     for (const auto &t : mpi_types())
         if (t == type) return type;
     throw ParseError("Invalid MPI type '" + type + "', --mpi=list for acceptable types");

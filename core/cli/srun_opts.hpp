@@ -46,8 +46,10 @@ struct SrunRequest {
     bool no_shell = false; // salloc --no-shell
 };
 
-// The MPI types srun serves (--mpi=list).
+// The MPI types srun serves (--mpi=list), and the versioned name pmix also answers to (the
+// OpenPMIx drover-pmix is built with is version 4).
 const std::vector<std::string> &mpi_types();
+inline constexpr const char *kPmixVersioned = "pmix_v4";
 // type as srun takes it ("list", or one of mpi_types(); "openmpi" is "none"); throws ParseError
 // with Slurm's message for any other.
 std::string checked_mpi_type(const std::string &type);

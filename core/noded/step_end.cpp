@@ -108,6 +108,7 @@ void StepRunner::Impl::maybe_finish(const StepPtr &s) {
         return;
     }
     s->finished = true;
+    end_mpi(s);
     if (s->kill_timer) s->kill_timer->cancel();
     if (s->sample_timer) s->sample_timer->cancel();
     StepEnd end = end_of(s);

@@ -233,10 +233,12 @@ std::string StepRunner::launch(const proto::StepLaunchRequest &req, uint32_t req
         why = bind_task_gpus(*plan.cred, req, plan.node_index, devices_constrained(I.conf),
                              spec.tasks);
     if (why.empty()) why = I.wire_pmi(s, req, spec, close_after);
+    if (why.empty()) why = I.wire_pmix(s, req, plan, spec);
     if (why.empty() && !make_pipe(status_fds))
         why = std::string("cannot create pipes: ") + std::strerror(errno);
     if (!why.empty()) {
         close_all();
+        I.end_mpi(s);
         return why;
     }
     spec.status_fd = status_fds[1];
@@ -259,6 +261,7 @@ std::string StepRunner::launch(const proto::StepLaunchRequest &req, uint32_t req
                                I.reaper, keep, &sup);
     close_all();
     if (!why.empty()) {
+        I.end_mpi(s);
         ::close(status_fds[0]);
         std::error_code ec;
         std::filesystem::remove_all(s->spool, ec);
@@ -271,7 +274,7 @@ std::string StepRunner::launch(const proto::StepLaunchRequest &req, uint32_t req
     I.jobs_here.insert(s->job_id);
     I.steps[{s->job_id, s->step_id}] = s;
     I.watch(s, status_fds[0]);
-    I.serve_pmi(s);
+    I.serve_mpi(s);
     I.connect_srun(s, str(req.io_host()), req.io_port(),
                    req.io_key() ? std::string(req.io_key()->begin(), req.io_key()->end()) : "");
     I.arm_sampling(s);

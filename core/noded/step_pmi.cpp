@@ -14,6 +14,8 @@
 #include <cstring>
 #include <spdlog/spdlog.h>
 
+#include "noded/pmix/pmix_link.hpp"
+
 namespace drover::noded {
 
 namespace {
@@ -36,8 +38,8 @@ std::string StepRunner::Impl::wire_pmi(const StepPtr &s, const proto::StepLaunch
                                        ShepherdSpec &spec, std::vector<int> &close_after) {
     if (!req.mpi() || req.mpi()->str() != "pmi2") return {};
     auto pmi = std::make_unique<StepPmi>();
-    pmi::StepInfo info{s->label, req.num_tasks(), s->tasks, pmi::process_mapping(node_of_ranks(req)),
-                       0};
+    pmi::StepInfo info{s->label, req.num_tasks(), s->tasks,
+                       pmi::process_mapping(node_of_ranks(req)), 0};
     std::weak_ptr<Impl> weak_self = shared_from_this();
     std::weak_ptr<Step> weak_step = s;
     pmi::Host host;
@@ -88,44 +90,50 @@ std::string StepRunner::Impl::wire_pmi(const StepPtr &s, const proto::StepLaunch
     return {};
 }
 
-// The tasks run: their requests are read from here on.
-void StepRunner::Impl::serve_pmi(const StepPtr &s) {
+void StepRunner::Impl::serve_mpi(const StepPtr &s) {
+    if (s->pmix) read_pmix(s);
     if (!s->pmi) return;
     for (auto &[rank, c] : s->pmi->channels) read_pmi(s, rank);
 }
 
 void StepRunner::Impl::read_pmi(const StepPtr &s, uint32_t rank) {
     auto &c = s->pmi->channels[rank];
-    c.sock->async_read_some(
-        asio::buffer(c.buf),
-        [self = shared_from_this(), s, rank](boost::system::error_code ec, std::size_t n) {
-            auto &ch = s->pmi->channels[rank];
-            bool ok = !ec && s->pmi->server->feed(rank, {ch.buf.data(), n});
-            if (ok) return self->read_pmi(s, rank);
-            if (!ec) spdlog::warn("step {}: task {} sent PMI a malformed request", s->label, rank);
-            // Closed by the task's end, or refused: the server decides whether that aborts.
-            boost::system::error_code ignore;
-            ch.sock->shutdown(asio::socket_base::shutdown_receive, ignore);
-            s->pmi->server->closed(rank);
-        });
+    c.sock->async_read_some(asio::buffer(c.buf), [self = shared_from_this(), s, rank](
+                                                     boost::system::error_code ec, std::size_t n) {
+        if (!s->pmi) return; // the step ended meanwhile
+        auto &ch = s->pmi->channels[rank];
+        bool ok = !ec && s->pmi->server->feed(rank, {ch.buf.data(), n});
+        if (ok) return self->read_pmi(s, rank);
+        if (!ec) spdlog::warn("step {}: task {} sent PMI a malformed request", s->label, rank);
+        // Closed by the task's end, or refused: the server decides whether that aborts.
+        boost::system::error_code ignore;
+        ch.sock->shutdown(asio::socket_base::shutdown_receive, ignore);
+        s->pmi->server->closed(rank);
+    });
 }
 
 void StepRunner::Impl::write_pmi(const StepPtr &s, uint32_t rank) {
     auto &c = s->pmi->channels[rank];
     if (c.writing || c.outq.empty()) return;
     c.writing = true;
-    asio::async_write(*c.sock, asio::buffer(c.outq.front()),
-                      [self = shared_from_this(), s, rank](boost::system::error_code ec,
-                                                           std::size_t) {
-                          auto &ch = s->pmi->channels[rank];
-                          ch.writing = false;
-                          ch.outq.pop_front();
-                          if (ec) return ch.outq.clear(); // the task is gone
-                          self->write_pmi(s, rank);
-                      });
+    asio::async_write(
+        *c.sock, asio::buffer(c.outq.front()),
+        [self = shared_from_this(), s, rank](boost::system::error_code ec, std::size_t) {
+            if (!s->pmi) return; // the step ended meanwhile
+            auto &ch = s->pmi->channels[rank];
+            ch.writing = false;
+            ch.outq.pop_front();
+            if (ec) return ch.outq.clear(); // the task is gone
+            self->write_pmi(s, rank);
+        });
 }
 
 void StepRunner::Impl::pmi_fence_done(const StepPtr &s, const std::string &all) {
+    if (s->pmix) {
+        std::string f;
+        noded::pmixlink::frame(f, noded::pmixlink::FenceDone, 0, all);
+        return write_pmix(s, std::move(f));
+    }
     if (!s->pmi) return;
     if (!s->pmi->server->fence_done(all))
         spdlog::warn("step {}: srun's PMI fence result is malformed", s->label);

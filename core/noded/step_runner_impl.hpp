@@ -46,6 +46,17 @@ struct StepPmi {
     std::map<uint32_t, Channel> channels; // by rank
 };
 
+// srun --mpi=pmix: the step's drover-pmix helper here (noded/pmix/) and the socket to it.
+struct StepPmix {
+    int32_t pid = 0;
+    std::string dir; // its directory (the PMIx server's), removed once it has exited
+    std::unique_ptr<asio::local::stream_protocol::socket> sock;
+    std::array<char, 16384> buf{};
+    std::string in;
+    std::deque<std::string> outq;
+    bool writing = false;
+};
+
 // One step on this node, from its launch to its end report.
 struct StepRunner::Step : std::enable_shared_from_this<StepRunner::Step> {
     struct Output {
@@ -86,7 +97,8 @@ struct StepRunner::Step : std::enable_shared_from_this<StepRunner::Step> {
     std::unique_ptr<asio::steady_timer> kill_timer;
     std::unique_ptr<StepSampler> sampler;
     std::unique_ptr<asio::steady_timer> sample_timer;
-    std::unique_ptr<StepPmi> pmi; // srun --mpi=pmi2 only
+    std::unique_ptr<StepPmi> pmi;   // srun --mpi=pmi2 only
+    std::unique_ptr<StepPmix> pmix; // srun --mpi=pmix only
 };
 
 struct StepRunner::Impl : std::enable_shared_from_this<StepRunner::Impl> {
@@ -162,10 +174,20 @@ struct StepRunner::Impl : std::enable_shared_from_this<StepRunner::Impl> {
     // with PMI_RANK, PMI_SIZE and PMI_JOBID), the step's server, its fences through srun.
     std::string wire_pmi(const StepPtr &s, const proto::StepLaunchRequest &req, ShepherdSpec &spec,
                          std::vector<int> &close_after);
-    void serve_pmi(const StepPtr &s);
+    // The tasks run: PMI requests and the PMIx helper's frames are read from here on.
+    void serve_mpi(const StepPtr &s);
     void read_pmi(const StepPtr &s, uint32_t rank);
     void write_pmi(const StepPtr &s, uint32_t rank);
     void pmi_fence_done(const StepPtr &s, const std::string &all);
+    // step_pmix.cpp: srun --mpi=pmix. The step's drover-pmix helper started as the user before
+    // the tasks (their PMIx variables come from it), its fences and aborts relayed to srun.
+    std::string wire_pmix(const StepPtr &s, const proto::StepLaunchRequest &req,
+                          const LaunchPlan &plan, ShepherdSpec &spec);
+    void read_pmix(const StepPtr &s);
+    void write_pmix(const StepPtr &s, std::string bytes);
+    void flush_pmix(const StepPtr &s);
+    // The step is over here: its PMI channels and PMIx helper go.
+    void end_mpi(const StepPtr &s);
 
     // step_kill.cpp: SIGCONT+SIGTERM, SIGKILL after KillWait, the node drained when processes
     // outlive that; the step ends as state.

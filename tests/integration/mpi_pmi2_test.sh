@@ -10,38 +10,8 @@ if ! command -v mpicc.mpich >/dev/null 2>&1; then
   echo "mpi_pmi2_test: needs mpicc.mpich (packages mpich, libmpich-dev); skipped"; exit 0
 fi
 
-# The programs, built once into $T (readable by the jobs' user) and warning-free.
-SRC=$ROOT/tests/integration/mpi
-MPI=$T/mpi
-mkdir -p "$MPI"
-for p in hello allreduce ring die; do
-  warnings=$(mpicc.mpich -O1 -Wall -o "$MPI/$p" "$SRC/$p.c" 2>&1) || { fail "mpicc.mpich $p.c: $warnings"; finish; exit 1; }
-  assert_eq "" "$warnings" "$p.c compiles without warnings"
-done
-chmod 755 "$MPI" "$MPI"/*
-
-# mpi_cluster [CONFIG LINES...]: four node daemons n1-n4 of two CPUs each.
-mpi_cluster() {
-  make_cluster 4 "SlurmdParameters=config_overrides" "$@"
-  sed -i 's/^NodeName=DEFAULT CPUs=1/NodeName=DEFAULT CPUs=2/' "$SLURM_CONF"
-  cluster_start "$T/c" 4
-}
-
-# run NAME "SALLOC OPTIONS" CMD...: CMD in an allocation of its own, given 120 s at most (a hang
-# fails here rather than at ctest's timeout); its stdout in NAME.out, its stderr without salloc's
-# own lines in NAME.err; returns its status (salloc's is its command's; 124 when timed out).
-run() {
-  local name=$1 opts=$2 rc; shift 2
-  # shellcheck disable=SC2086 # the options are words
-  timeout 120 salloc $opts "$@" < /dev/null > "$name.out" 2> "$name.all"
-  rc=$?
-  grep -v '^salloc: ' "$name.all" > "$name.err"
-  return $rc
-}
-# ranks FILE: hello's lines as "RANK/SIZE NODE", sorted by rank, on one line.
-ranks() { awk '{print $2 "/" $4, $NF}' "$1" | sort -n | tr '\n' ' ' | sed 's/ $//'; }
-# hello_ok FILE SIZE: every line is hello's, on this host, of SIZE ranks.
-hello_ok() { ! grep -qvE "^rank [0-9]+ of $2 on $(hostname) node n[1-4]$" "$1"; }
+source "$ROOT/tests/integration/mpi/lib.sh"
+build_programs mpicc.mpich
 
 mpi_cluster
 cd "$T"

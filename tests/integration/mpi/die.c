@@ -8,18 +8,17 @@
 #include <string.h>
 
 int main(int argc, char **argv) {
-  int rank, size;
-  MPI_Init(&argc, &argv);
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  printf("rank %d ready\n", rank);
-  fflush(stdout);
-  if (rank == 1 && size > 1) {
-    if (argc > 1 && strcmp(argv[1], "abort") == 0)
-      MPI_Abort(MPI_COMM_WORLD, 7);
-    exit(3);
-  }
-  MPI_Barrier(MPI_COMM_WORLD);
-  MPI_Finalize();
-  return 0;
+    int rank, size;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    printf("rank %d ready\n", rank);
+    fflush(stdout);
+    if (rank == 1 && size > 1) {
+        if (argc > 1 && strcmp(argv[1], "abort") == 0) MPI_Abort(MPI_COMM_WORLD, 7);
+        exit(3);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Finalize();
+    return 0;
 }

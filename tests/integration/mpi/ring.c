@@ -5,23 +5,23 @@
 #include <stdio.h>
 
 int main(int argc, char **argv) {
-  int rank, size, token = 0;
-  MPI_Init(&argc, &argv);
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  int next = (rank + 1) % size, prev = (rank + size - 1) % size;
-  if (rank == 0) {
-    if (size > 1) {
-      MPI_Send(&token, 1, MPI_INT, next, 0, MPI_COMM_WORLD);
-      MPI_Recv(&token, 1, MPI_INT, prev, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    int rank, size, token = 0;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    int next = (rank + 1) % size, prev = (rank + size - 1) % size;
+    if (rank == 0) {
+        if (size > 1) {
+            MPI_Send(&token, 1, MPI_INT, next, 0, MPI_COMM_WORLD);
+            MPI_Recv(&token, 1, MPI_INT, prev, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        }
+        printf("ring %d ranks token %d\n", size, token);
+        fflush(stdout);
+    } else {
+        MPI_Recv(&token, 1, MPI_INT, prev, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        token += rank;
+        MPI_Send(&token, 1, MPI_INT, next, 0, MPI_COMM_WORLD);
     }
-    printf("ring %d ranks token %d\n", size, token);
-    fflush(stdout);
-  } else {
-    MPI_Recv(&token, 1, MPI_INT, prev, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    token += rank;
-    MPI_Send(&token, 1, MPI_INT, next, 0, MPI_COMM_WORLD);
-  }
-  MPI_Finalize();
-  return 0;
+    MPI_Finalize();
+    return 0;
 }

@@ -129,6 +129,7 @@ TEST(SrunOpts, MpiTypeFromTheOptionOrSlurmMpiType) {
     EXPECT_EQ(srun({"--mpi=pmi2", "true"}).mpi, "pmi2");
     EXPECT_EQ(srun({"--mpi=openmpi", "true"}).mpi, "none"); // Slurm's old name for none
     EXPECT_EQ(srun({"--mpi=list"}).mpi, "list");
+    EXPECT_EQ(srun({"--mpi=pmix_v4", "true"}).mpi, "pmix");
     EXPECT_EQ(srun({"true"}).mpi, ""); // MpiDefault decides
     Env env{{"SLURM_MPI_TYPE", "pmi2"}};
     EXPECT_EQ(srun({"true"}, env).mpi, "pmi2");
