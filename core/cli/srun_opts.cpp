@@ -8,6 +8,7 @@
 #include "cli/options.hpp"
 #include "cli/scancel_args.hpp"
 #include "cli/text.hpp"
+#include "common/cpu_bind.hpp"
 #include "common/gpu_bind.hpp"
 #include "common/gres.hpp"
 #include "common/timefmt.hpp"
@@ -141,11 +142,18 @@ void set_signal(const OptCall &c) {
     c.r.signal = c.v;
 }
 
+// -m NODES[:SOCKETS[:CORES]][,Pack|NoPack]; plane=N for the node level.
 void set_distribution(const OptCall &c) {
-    std::string d = to_lower(c.v.substr(0, c.v.find_first_of(":,")));
-    if (d != "block" && d != "cyclic" && d != "arbitrary" && d != "plane" && d != "*")
-        throw ParseError("invalid --distribution " + quoted(c.v));
+    std::string v = to_lower(c.v.substr(0, c.v.find(',')));
+    std::string d = v.substr(0, v.find_first_of(":="));
+    std::string socket = v.find(':') == std::string::npos ? "" : v.substr(v.find(':') + 1);
+    socket = socket.substr(0, socket.find(':'));
+    bool node_ok = d == "block" || d == "cyclic" || d == "arbitrary" || d == "plane" || d == "*";
+    bool socket_ok = socket.empty() || socket == "block" || socket == "cyclic" ||
+                     socket == "fcyclic" || socket == "*";
+    if (!node_ok || !socket_ok) throw ParseError("invalid --distribution " + quoted(c.v));
     c.r.distribution = d;
+    c.r.socket_distribution = socket == "*" ? "" : socket;
 }
 
 void set_open_mode(const OptCall &c) {
@@ -199,7 +207,11 @@ constexpr std::pair<Id, OptHandler> kHandlers[] = {
     {kExact, [](const OptCall &c) { c.r.exact = true; }},
     {kOverlap, [](const OptCall &c) { c.r.overlap = true; }},
     {kExclusive, [](const OptCall &c) { c.r.exclusive = true; }},
-    {kCpuBind, [](const OptCall &c) { c.r.cpu_bind = c.v; }},
+    {kCpuBind,
+     [](const OptCall &c) {
+         (void)parse_cpu_bind(c.v);
+         c.r.cpu_bind = c.v;
+     }},
     {kName, [](const OptCall &c) { c.r.job_name = c.v; }},
     {kTime, set_time},
     {kSignal, set_signal},
@@ -309,6 +321,10 @@ void inherit_allocation(SrunRequest &r, const std::vector<std::pair<std::string,
     inherit_gpus(r, env);
     if (const std::string *m = find_env(env, "SLURM_MPI_TYPE"); m && r.mpi.empty())
         r.mpi = checked_mpi_type(*m);
+    if (const std::string *b = find_env(env, "SLURM_CPU_BIND"); b && r.cpu_bind.empty()) {
+        (void)parse_cpu_bind(*b);
+        r.cpu_bind = *b;
+    }
     if (r.min_nodes && r.num_tasks && r.num_tasks < r.min_nodes) {
         r.warnings.push_back("can't run " + std::to_string(r.num_tasks) + " processes on " +
                              std::to_string(r.min_nodes) + " nodes, setting nnodes to " +

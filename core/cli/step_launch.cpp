@@ -336,6 +336,7 @@ void StepSession::build_launch(flatbuffers::FlatBufferBuilder &fbb, const std::s
     auto gbind = gpu_bind.empty() ? 0 : fbb.CreateString(gpu_bind);
     auto ids = fbb.CreateVector(step_->tasks()->data(), step_->tasks()->size());
     auto mpi = fbb.CreateString(mpi_);
+    auto sdist = fbb.CreateString(r_.socket_distribution);
     auto counts = fbb.CreateVector(tpn);
     proto::StepLaunchRequestBuilder b(fbb);
     b.add_cred(cred);
@@ -359,6 +360,7 @@ void StepSession::build_launch(flatbuffers::FlatBufferBuilder &fbb, const std::s
     b.add_task_ids(ids);
     b.add_node_task_counts(counts);
     b.add_mpi(mpi);
+    b.add_socket_distribution(sdist);
     fbb.Finish(proto::CreateMessage(fbb, proto::Body::StepLaunchRequest, b.Finish().Union()));
 }
 

@@ -100,6 +100,8 @@ struct Config {
     std::string
         jobacct_gather_frequency; // "30", "task=30": step sampling period (s); 0 = at the end only
     std::string mpi_default = "none"; // MpiDefault: srun's --mpi when none is given
+    std::string task_plugin;          // TaskPlugin: task/affinity binds tasks to CPUs
+    std::string task_plugin_param;    // TaskPluginParam: the default binding (Cores, Verbose...)
     std::string mpi_params;           // MpiParams (ports=): accepted; PMI needs no ports
     std::string jobacct_gather_type;  // accepted: droverd samples /proc and the proctrack container
     uint32_t max_job_count = 10000;

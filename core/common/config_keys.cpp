@@ -133,6 +133,8 @@ const StringKey kStringKeys[] = {
     {"jobacctgatherfrequency", &Config::jobacct_gather_frequency},
     {"jobacctgathertype", &Config::jobacct_gather_type},
     {"mpidefault", &Config::mpi_default},
+    {"taskplugin", &Config::task_plugin},
+    {"taskpluginparam", &Config::task_plugin_param},
     {"mpiparams", &Config::mpi_params},
 };
 

@@ -18,6 +18,7 @@
 #include "noded/prolog.hpp"
 #include "noded/sampler.hpp"
 #include "noded/step_runner.hpp"
+#include "noded/topology.hpp"
 #include "noded/tree_forward.hpp"
 #include "plugin/plugin_set.hpp"
 
@@ -59,6 +60,10 @@ NodeInstance::NodeInstance(NodeShared &sh, const NodeConf &me) : sh_(sh), me_(me
         },
         sh.tell_controller);
     steps_->set_gpu_files(gpu_files);
+    // An emulated node is the shape slurm.conf gives it; a real one the machine's.
+    steps_->set_topology(sh.emulated ? uniform_topology(me.boards * me.sockets, me.cores_per_socket,
+                                                        me.threads_per_core)
+                                     : detect_topology());
     steps_->on_unkillable([this](const std::string &reason) {
         flatbuffers::FlatBufferBuilder fbb(128);
         fbb.Finish(proto::CreateMessage(

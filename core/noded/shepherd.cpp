@@ -5,6 +5,7 @@
 #include <csignal>
 #include <cstring>
 #include <fcntl.h>
+#include <sched.h>
 #include <poll.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
@@ -100,6 +101,29 @@ void wire_streams(const ShepherdSpec &spec, const ShepherdTask &t) {
     ::close_range(t.pmi_fd >= 0 ? kPmiFd + 1 : 3, ~0u, 0);
 }
 
+// task/affinity: the task runs on its CPUs (a failure is said on its standard error, and it runs
+// unbound); with --cpu-bind=verbose it says on which, as Slurm's tasks do.
+void bind_cpus(const ShepherdSpec &spec, const ShepherdTask &t) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    for (uint32_t c : t.cpus)
+        if (c < CPU_SETSIZE) CPU_SET(c, &set);
+    if (!t.cpus.empty() && ::sched_setaffinity(0, sizeof set, &set) != 0) {
+        std::string e = "slurmstepd: error: sched_setaffinity(" + cpu_mask_hex(t.cpus) +
+                        ") failed: " + std::strerror(errno) + "\n";
+        (void)!::write(2, e.data(), e.size());
+    }
+    if (!spec.cpu_bind.verbose) return;
+    std::vector<uint32_t> now;
+    if (::sched_getaffinity(0, sizeof set, &set) == 0)
+        for (uint32_t c = 0; c < CPU_SETSIZE; ++c)
+            if (CPU_ISSET(c, &set)) now.push_back(c);
+    std::string line = cpu_bind_verbose_line(spec.cpu_bind, spec.node, t.task_id, t.local_id,
+                                             long(::getpid()), now) +
+                       "\n";
+    (void)!::write(2, line.data(), line.size());
+}
+
 // In the task's child: the one exec path of every task on the node, a batch script's included.
 // Becomes the user, wires its standard streams, sets its variables and execs.
 [[noreturn]] void exec_task(const ShepherdSpec &spec, const ShepherdTask &t) {
@@ -128,6 +152,7 @@ void wire_streams(const ShepherdSpec &spec, const ShepherdTask &t) {
             env.push_back(own);
     }
     if (!t.note.empty()) (void)!::write(2, t.note.data(), t.note.size());
+    bind_cpus(spec, t);
     const auto &args = t.argv.empty() ? spec.argv : t.argv;
     if (args.empty()) task_fail("no command to run", 2);
     std::vector<char *> argv, envp;

@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "common/cpu_bind.hpp"
 #include "noded/privileges.hpp"
 
 namespace drover::noded {
@@ -52,6 +53,7 @@ struct ShepherdTask {
     std::vector<std::string> env;             // "KEY=value" of its own, over the step's
     std::string note;                         // written on its standard error before it runs
     int pmi_fd = -1; // its end of its PMI channel (srun --mpi=pmi2): fd kPmiFd in the task
+    std::vector<uint32_t> cpus; // the CPUs it is bound to (task/affinity); empty: unbound
 };
 
 // The descriptor a task's PMI channel has in the task (its PMI_FD).
@@ -77,6 +79,7 @@ struct ShepherdSpec {
     // runs), a script that cannot be executed exits 127 as in a shell, and it has no per-task
     // variables (SLURM_PROCID...). Its process is named drover_keeper.
     bool batch = false;
+    CpuBind cpu_bind; // --cpu-bind as applied: its verbose flag and how the verbose line names it
 };
 
 // Runs in the forked child; never returns. For a batch script it is the script's keeper: the

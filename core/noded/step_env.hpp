@@ -6,8 +6,13 @@
 #include <string>
 #include <vector>
 
+#include "common/cpu_bind.hpp"
 #include "noded/shepherd.hpp"
 #include "proto/message_generated.h"
+
+namespace drover {
+struct Config;
+}
 
 namespace drover::noded {
 
@@ -24,5 +29,14 @@ std::vector<std::string> step_environment(const proto::StepCred &cred,
 // a task numbers the step's GPUs from 0. Returns why the binding cannot be made (a bad spec).
 std::string bind_task_gpus(const proto::StepCred &cred, const proto::StepLaunchRequest &req,
                            uint32_t node_index, bool relative, std::vector<ShepherdTask> &tasks);
+
+// TaskPlugin=task/affinity: each task's CPUs here under --cpu-bind (req.cpu_bind; none given:
+// TaskPluginParam's default, else Slurm's automatic binding when the step's tasks fill its cores,
+// threads or sockets here exactly), laid out on the node's topology; spec.cpu_bind gets the
+// binding for the verbose lines. Nothing is bound without task/affinity. Returns why the
+// binding cannot be made (a map naming CPUs the node does not have).
+std::string bind_task_cpus(const Config &conf, const std::vector<CpuPlace> &topology,
+                           const proto::StepCred &cred, const proto::StepLaunchRequest &req,
+                           uint32_t node_index, ShepherdSpec &spec);
 
 } // namespace drover::noded

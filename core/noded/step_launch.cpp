@@ -232,6 +232,8 @@ std::string StepRunner::launch(const proto::StepLaunchRequest &req, uint32_t req
     if (why.empty())
         why = bind_task_gpus(*plan.cred, req, plan.node_index, devices_constrained(I.conf),
                              spec.tasks);
+    if (why.empty())
+        why = bind_task_cpus(I.conf, I.topology, *plan.cred, req, plan.node_index, spec);
     if (why.empty()) why = I.wire_pmi(s, req, spec, close_after);
     if (why.empty()) why = I.wire_pmix(s, req, plan, spec);
     if (why.empty() && !make_pipe(status_fds))

@@ -121,9 +121,9 @@ std::string StepRunner::Impl::wire_pmix(const StepPtr &s, const proto::StepLaunc
     if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
         return std::string("mpi/pmix: cannot create a socket: ") + std::strerror(errno);
     auto [nodes, ranks] = layout_args(*plan.cred, req);
-    pmix->pid = spawn_helper(path, spec.user, fds[1],
-                             {"drover.pmix." + s->label, std::to_string(plan.node_index), nodes,
-                              ranks, pmix->dir});
+    pmix->pid = spawn_helper(
+        path, spec.user, fds[1],
+        {"drover.pmix." + s->label, std::to_string(plan.node_index), nodes, ranks, pmix->dir});
     ::close(fds[1]);
     pmix->sock = std::make_unique<asio::local::stream_protocol::socket>(
         io, asio::local::stream_protocol(), fds[0]);

@@ -16,6 +16,10 @@ StepRunner::StepRunner(asio::io_context &io, const Config &conf, std::string nod
 
 StepRunner::~StepRunner() = default;
 
+void StepRunner::set_topology(std::vector<CpuPlace> cpus) {
+    impl_->topology = std::move(cpus);
+}
+
 void StepRunner::set_gpu_files(std::vector<std::string> files) {
     impl_->gpu_files = std::move(files);
 }

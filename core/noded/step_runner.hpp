@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "common/cpu_bind.hpp"
 #include "common/usage.hpp"
 #include "noded/reaper.hpp"
 #include "noded/spool.hpp"
@@ -54,6 +55,8 @@ class StepRunner {
     // This node's GPU device files by GPU index, given only under ConstrainDevices: a step
     // cannot open those of GPUs it does not hold here.
     void set_gpu_files(std::vector<std::string> files);
+    // This node's CPUs (sockets, cores) for TaskPlugin=task/affinity.
+    void set_topology(std::vector<CpuPlace> cpus);
 
     // Takes back the steps a previous droverd left in the spool: shepherds still running are
     // watched again (their output is drained by the shepherd, no longer sent to srun), steps that

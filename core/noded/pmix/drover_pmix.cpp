@@ -54,8 +54,8 @@ pmix_status_t on_finalized(const pmix_proc_t *, void *, pmix_op_cbfunc_t, void *
     return PMIX_OPERATION_SUCCEEDED;
 }
 
-pmix_status_t on_abort(const pmix_proc_t *proc, void *, int status, const char msg[],
-                       pmix_proc_t[], size_t, pmix_op_cbfunc_t, void *) {
+pmix_status_t on_abort(const pmix_proc_t *proc, void *, int status, const char msg[], pmix_proc_t[],
+                       size_t, pmix_op_cbfunc_t, void *) {
     std::string data(4, '\0');
     drover::stepio::put32(reinterpret_cast<uint8_t *>(data.data()), uint32_t(status));
     send_frame(pmixlink::Abort, proc->rank, data + (msg ? msg : ""));
@@ -74,8 +74,8 @@ pmix_status_t on_fence(const pmix_proc_t[], size_t, const pmix_info_t[], size_t,
 }
 
 // Every node's data is in every fence's result: there is nothing to ask another node for.
-pmix_status_t on_direct_modex(const pmix_proc_t *, const pmix_info_t[], size_t,
-                              pmix_modex_cbfunc_t, void *) {
+pmix_status_t on_direct_modex(const pmix_proc_t *, const pmix_info_t[], size_t, pmix_modex_cbfunc_t,
+                              void *) {
     return PMIX_ERR_NOT_SUPPORTED;
 }
 
@@ -97,7 +97,8 @@ void fence_done(std::string_view all) {
 }
 
 void op_done(pmix_status_t status, void *sem) {
-    if (status != PMIX_SUCCESS) std::fprintf(stderr, "drover-pmix: %s\n", PMIx_Error_string(status));
+    if (status != PMIX_SUCCESS)
+        std::fprintf(stderr, "drover-pmix: %s\n", PMIx_Error_string(status));
     static_cast<std::binary_semaphore *>(sem)->release();
 }
 

@@ -49,8 +49,8 @@ pmix_info_t info_str(const char *key, const std::string &v) {
 // A regex of the library's own making (PMIx_generate_regex, PMIx_generate_ppn).
 pmix_info_t info_regex(const char *key, const std::string &input, bool ppn) {
     char *regex = nullptr;
-    pmix_status_t rc = ppn ? PMIx_generate_ppn(input.c_str(), &regex)
-                           : PMIx_generate_regex(input.c_str(), &regex);
+    pmix_status_t rc =
+        ppn ? PMIx_generate_ppn(input.c_str(), &regex) : PMIx_generate_regex(input.c_str(), &regex);
     if (rc != PMIX_SUCCESS || !regex)
         throw std::runtime_error(std::string("cannot encode ") + key + ": " +
                                  PMIx_Error_string(rc));
@@ -62,15 +62,12 @@ pmix_info_t info_regex(const char *key, const std::string &input, bool ppn) {
 
 // One rank's own information, as a PMIX_PROC_DATA array.
 pmix_info_t proc_data(const StepLayout &step, uint32_t node, uint32_t local, uint32_t rank) {
-    std::vector<pmix_info_t> d{info_rank(PMIX_RANK, rank),
-                               info_u32(PMIX_APPNUM, 0),
-                               info_rank(PMIX_GLOBAL_RANK, rank),
-                               info_rank(PMIX_APP_RANK, rank),
-                               // The standard's types: readers ask for exactly these.
-                               info_u16(PMIX_LOCAL_RANK, uint16_t(local)),
-                               info_u16(PMIX_NODE_RANK, uint16_t(local)),
-                               info_str(PMIX_HOSTNAME, step.nodes[node]),
-                               info_u32(PMIX_NODEID, node)};
+    std::vector<pmix_info_t> d{
+        info_rank(PMIX_RANK, rank), info_u32(PMIX_APPNUM, 0), info_rank(PMIX_GLOBAL_RANK, rank),
+        info_rank(PMIX_APP_RANK, rank),
+        // The standard's types: readers ask for exactly these.
+        info_u16(PMIX_LOCAL_RANK, uint16_t(local)), info_u16(PMIX_NODE_RANK, uint16_t(local)),
+        info_str(PMIX_HOSTNAME, step.nodes[node]), info_u32(PMIX_NODEID, node)};
     pmix_data_array_t array{PMIX_INFO, d.size(), d.data()};
     pmix_info_t i;
     PMIX_INFO_LOAD(&i, PMIX_PROC_DATA, &array, PMIX_DATA_ARRAY);
@@ -87,7 +84,8 @@ uint32_t StepLayout::size() const {
 }
 
 StepLayout parse_layout(int argc, char **argv) {
-    if (argc != 6) throw std::runtime_error("usage: drover-pmix NSPACE NODE_INDEX NODES RANKS TMPDIR");
+    if (argc != 6)
+        throw std::runtime_error("usage: drover-pmix NSPACE NODE_INDEX NODES RANKS TMPDIR");
     StepLayout s;
     s.nspace = argv[1];
     s.node_index = uint32_t(std::strtoul(argv[2], nullptr, 10));
@@ -95,7 +93,8 @@ StepLayout parse_layout(int argc, char **argv) {
     for (const auto &list : split(argv[4], ';')) {
         s.ranks.emplace_back();
         for (const auto &r : split(list, ','))
-            if (!r.empty()) s.ranks.back().push_back(uint32_t(std::strtoul(r.c_str(), nullptr, 10)));
+            if (!r.empty())
+                s.ranks.back().push_back(uint32_t(std::strtoul(r.c_str(), nullptr, 10)));
     }
     s.tmpdir = argv[5];
     if (s.nspace.empty() || s.nspace.size() >= PMIX_MAX_NSLEN || s.nodes.size() != s.ranks.size() ||
@@ -111,18 +110,24 @@ std::vector<pmix_info_t> job_info(const StepLayout &step) {
         ppn += (n ? ";" : "") + joined(step.ranks[n]);
     }
     uint32_t size = step.size(), local = uint32_t(step.local().size());
-    std::vector<pmix_info_t> info{
-        info_u32(PMIX_UNIV_SIZE, size),     info_u32(PMIX_JOB_SIZE, size),
-        info_u32(PMIX_MAX_PROCS, size),     info_u32(PMIX_APP_SIZE, size),
-        info_str(PMIX_JOBID, step.nspace),  info_u32(PMIX_NUM_NODES, uint32_t(step.nodes.size())),
-        info_regex(PMIX_NODE_MAP, node_list, false), info_regex(PMIX_PROC_MAP, ppn, true),
-        info_u32(PMIX_LOCAL_SIZE, local),   info_u32(PMIX_NODE_SIZE, local),
-        info_str(PMIX_LOCAL_PEERS, joined(step.local())),
-        info_rank(PMIX_LOCALLDR, step.local().front()),
-        info_str(PMIX_HOSTNAME, step.nodes[step.node_index]),
-        info_u32(PMIX_NODEID, step.node_index), info_str(PMIX_TMPDIR, step.tmpdir),
-        info_str(PMIX_NSDIR, step.tmpdir),  info_u32(PMIX_APPNUM, 0),
-        info_rank(PMIX_APPLDR, 0)};
+    std::vector<pmix_info_t> info{info_u32(PMIX_UNIV_SIZE, size),
+                                  info_u32(PMIX_JOB_SIZE, size),
+                                  info_u32(PMIX_MAX_PROCS, size),
+                                  info_u32(PMIX_APP_SIZE, size),
+                                  info_str(PMIX_JOBID, step.nspace),
+                                  info_u32(PMIX_NUM_NODES, uint32_t(step.nodes.size())),
+                                  info_regex(PMIX_NODE_MAP, node_list, false),
+                                  info_regex(PMIX_PROC_MAP, ppn, true),
+                                  info_u32(PMIX_LOCAL_SIZE, local),
+                                  info_u32(PMIX_NODE_SIZE, local),
+                                  info_str(PMIX_LOCAL_PEERS, joined(step.local())),
+                                  info_rank(PMIX_LOCALLDR, step.local().front()),
+                                  info_str(PMIX_HOSTNAME, step.nodes[step.node_index]),
+                                  info_u32(PMIX_NODEID, step.node_index),
+                                  info_str(PMIX_TMPDIR, step.tmpdir),
+                                  info_str(PMIX_NSDIR, step.tmpdir),
+                                  info_u32(PMIX_APPNUM, 0),
+                                  info_rank(PMIX_APPLDR, 0)};
     for (uint32_t n = 0; n < step.ranks.size(); ++n)
         for (uint32_t k = 0; k < step.ranks[n].size(); ++k)
             info.push_back(proc_data(step, n, k, step.ranks[n][k]));

@@ -307,7 +307,7 @@ TEST(Config, UnknownKeysWarnOnce) {
                      "MailProg=/usr/bin/mail\n"
                      "HealthCheckInterval=30\n"
                      "SlurmctldPidFile=/run/slurmctld.pid\n"
-                     "TaskPlugin=task/affinity,task/cgroup\n"
+                     "LaunchParameters=use_interactive_step\n"
                      "JobCompType=jobcomp/none\n"
                      "AcctGatherNodeFreq=30\n"
                      "mailprog=/bin/mail\n"
@@ -319,7 +319,7 @@ TEST(Config, UnknownKeysWarnOnce) {
     EXPECT_EQ(c.warnings[0], "slurm.conf:2: unknown key 'MailProg' ignored");
     EXPECT_EQ(c.warnings[5], "slurm.conf:7: unknown key 'AcctGatherNodeFreq' ignored");
     EXPECT_EQ(c.raw.at("mailprog"), "/bin/mail");
-    EXPECT_EQ(c.raw.at("taskplugin"), "task/affinity,task/cgroup");
+    EXPECT_EQ(c.raw.at("launchparameters"), "use_interactive_step");
     EXPECT_EQ(c.raw.at("clustername"), "c");
     EXPECT_EQ(c.raw.count("nodename"), 0u);
 }

@@ -1,0 +1,33 @@
+// topology.cpp - the machine's CPUs from hwloc.
+#include "noded/topology.hpp"
+
+#include <hwloc.h>
+#include <unistd.h>
+
+#include <spdlog/spdlog.h>
+
+namespace drover::noded {
+
+std::vector<CpuPlace> detect_topology() {
+    hwloc_topology_t topo;
+    std::vector<CpuPlace> out;
+    if (hwloc_topology_init(&topo) == 0 && hwloc_topology_load(topo) == 0) {
+        int n = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);
+        for (int i = 0; i < n; ++i) {
+            hwloc_obj_t pu = hwloc_get_obj_by_type(topo, HWLOC_OBJ_PU, unsigned(i));
+            hwloc_obj_t core = hwloc_get_ancestor_obj_by_type(topo, HWLOC_OBJ_CORE, pu);
+            hwloc_obj_t pkg = hwloc_get_ancestor_obj_by_type(topo, HWLOC_OBJ_PACKAGE, pu);
+            out.push_back({pu->os_index, pkg ? pkg->logical_index : 0,
+                           core ? core->logical_index : pu->logical_index});
+        }
+        hwloc_topology_destroy(topo);
+    }
+    if (out.empty()) {
+        spdlog::warn("hwloc cannot read this machine's topology: one socket of single-thread cores");
+        long cpus = ::sysconf(_SC_NPROCESSORS_ONLN);
+        out = uniform_topology(1, uint32_t(cpus > 0 ? cpus : 1), 1);
+    }
+    return out;
+}
+
+} // namespace drover::noded

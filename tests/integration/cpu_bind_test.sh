@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# cpu_bind_test.sh - TaskPlugin=task/affinity binds each task to the CPUs Slurm's layout gives it
+# on this machine's real topology (read by hwloc): --cpu-bind=cores, threads, sockets, rank,
+# map_cpu, mask_cpu and none, automatic binding when the tasks fill the step's cores, and the
+# verbose lines; each task's Cpus_allowed_list is what the kernel says. A bad --cpu-bind is
+# refused with Slurm's words. Needs two CPUs.
+source "$(dirname "$0")/lib.sh"
+if [ "$(nproc)" -lt 2 ]; then
+  echo "cpu_bind_test: needs two CPUs; skipped"; exit 0
+fi
+make_cluster 1 "TaskPlugin=task/affinity" "SelectType=select/cons_tres" "SlurmdParameters=config_overrides"
+sed -i 's/^NodeName=DEFAULT CPUs=1/NodeName=DEFAULT CPUs=2/' "$T/c/slurm.conf"
+cluster_start "$T/c" 1
+cd "$T"
+
+# The first two CPUs the machine has, as the kernel numbers them (the node's CPUs 0 and 1 are
+# hwloc's first two).
+read -r c0 c1 < <(awk '/^processor/ {print $3}' /proc/cpuinfo | head -2 | xargs)
+# cpus OPTIONS...: "RANK:CPUS" of each task of srun OPTIONS, in rank order, on one line.
+cpus() {
+  srun "$@" bash -c 'echo "$SLURM_PROCID:$(awk "/^Cpus_allowed_list/ {print \$2}" /proc/self/status)"' |
+    sort -n | xargs
+}
+
+assert_eq "0:$c0 1:$c1" "$(cpus -n2 --cpu-bind=cores)" "--cpu-bind=cores: a core each"
+assert_eq "0:$c0 1:$c1" "$(cpus -n2 --cpu-bind=threads)" "--cpu-bind=threads: a thread each"
+assert_eq "0:$c0 1:$c1" "$(cpus -n2 --cpu-bind=rank)" "--cpu-bind=rank: the CPU of the task's rank"
+assert_eq "0:$c1 1:$c0" "$(cpus -n2 --cpu-bind=map_cpu:$c1,$c0)" "--cpu-bind=map_cpu: the CPUs named, in task order"
+assert_eq "0:$c0-$c1 1:$c1" "$(cpus -n2 --cpu-bind=mask_cpu:0x3,0x2)" "--cpu-bind=mask_cpu: the masks, in task order"
+assert_eq "0:$c0-$c1" "$(cpus -n1 -c2 --cpu-bind=cores)" "-c2 --cpu-bind=cores: both cores for the one task"
+assert_eq "0:$c0-$c1 1:$c0-$c1" "$(cpus -n2 --cpu-bind=sockets)" "--cpu-bind=sockets: the whole socket"
+assert_eq "0:$c0-$c1 1:$c0-$c1" "$(cpus -n2 --cpu-bind=none)" "--cpu-bind=none: no binding"
+assert_eq "0:$c0 1:$c1" "$(cpus -n2 -m block:block --cpu-bind=cores)" "-m block:block on one socket is the same"
+
+# Automatic binding: two tasks that fill the step's two cores get one each; one task of a step
+# holding both (a step takes all its job's CPUs without --exact) does not.
+assert_eq "0:$c0 1:$c1" "$(cpus -n2)" "no --cpu-bind: tasks that fill the cores are bound to a core each"
+one=$(salloc -Q -n2 srun -n1 bash -c 'awk "/^Cpus_allowed_list/ {print \$2}" /proc/self/status')
+assert_eq "$c0-$c1" "$one" "one task of a step holding two cores is not bound"
+assert_eq "0:$c1" "$(SLURM_CPU_BIND=map_cpu:$c1 cpus -n1)" "SLURM_CPU_BIND stands for --cpu-bind"
+
+# verbose: one line per task on its standard error, as Slurm's.
+srun -n2 --cpu-bind=verbose,cores true 2> verbose.err
+assert_match "^cpu-bind-cores=MASK - n1, task  0  0 \[[0-9]+\]: mask 0x[0-9a-f]+ set$" "$(grep 'task  0' verbose.err)" "task 0's verbose line"
+assert_match "^cpu-bind-cores=MASK - n1, task  1  1 \[[0-9]+\]: mask 0x[0-9a-f]+ set$" "$(grep 'task  1' verbose.err)" "task 1's"
+srun -n1 --cpu-bind=verbose,map_cpu:$c1 true 2> map.err
+assert_match "^cpu-bind=MAP - n1, task  0  0 \[[0-9]+\]: mask 0x[0-9a-f]+ set$" "$(cat map.err)" "map_cpu's verbose line says MAP"
+
+# Refusals.
+srun --cpu-bind=numa true 2> bad.err
+assert_eq 1 "$?" "an unknown --cpu-bind fails srun"
+assert_contains 'unrecognized --cpu-bind argument "numa"' "$(cat bad.err)" "with Slurm's words"
+srun -n1 --cpu-bind=map_cpu:4095 true 2> nocpu.err
+assert_eq 1 "$?" "a map naming a CPU the node lacks fails the step"
+assert_contains "CPUs are none of this node's" "$(cat nocpu.err)" "and says why"
+finish
