@@ -95,7 +95,8 @@ static void fence(long long *us, long long *in, long long *out) {
 
 int main(void) {
     const char *e_fd = getenv("PMI_FD"), *e_rank = getenv("PMI_RANK"), *e_size = getenv("PMI_SIZE");
-    if (!e_fd || !e_rank || !e_size) die("PMI_FD, PMI_RANK or PMI_SIZE unset (run under srun --mpi=pmi2)", NULL);
+    if (!e_fd || !e_rank || !e_size)
+        die("PMI_FD, PMI_RANK or PMI_SIZE unset (run under srun --mpi=pmi2)", NULL);
     fd = atoi(e_fd);
     int rank = atoi(e_rank), size = atoi(e_size);
     char line[1024], kvs[256], req[1024], val[256], want[64];
@@ -128,8 +129,8 @@ int main(void) {
     read_line(line, sizeof line);
     expect(line, "finalize_ack");
     /* One write: the ranks' lines meet in srun's output. */
-    int n = snprintf(line, sizeof line, "fence %d %d %lld %lld %lld %lld %lld %lld %d\n", rank, size,
-                     f1, f2, in1, out1, in2, out2, ok);
+    int n = snprintf(line, sizeof line, "fence %d %d %lld %lld %lld %lld %lld %lld %d\n", rank,
+                     size, f1, f2, in1, out1, in2, out2, ok);
     if (write(1, line, (size_t)n) != n) return 1;
     return ok ? 0 : 1;
 }

@@ -13,6 +13,7 @@ packages=(
   procps iproute2 passwd          # pgrep, ip, useradd in the tests
   stress-ng                       # scripts/stress-test.sh: the tests on a busy machine
   libpmix-dev                     # drover-pmix: srun --mpi=pmix (OpenPMIx server library)
+  libhwloc-dev                    # droverd: the node's topology for --cpu-bind (task/affinity)
   mpich libmpich-dev python3      # mpi_pmi2_test: MPICH programs (and a PMI-2 client) under srun --mpi=pmi2
   openmpi-bin libopenmpi-dev      # mpi_pmix_test: Open MPI programs under srun --mpi=pmix
 )

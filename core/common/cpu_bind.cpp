@@ -13,7 +13,8 @@ namespace drover {
 
 namespace {
 
-constexpr uint64_t kMaxCpuId = 1u << 16; // no node has more CPUs
+constexpr uint64_t kMaxCpuId = 1u << 16;    // no node has more CPUs
+constexpr std::size_t kMaxListItems = 4096; // a map or mask per task of a node, at most
 
 std::string lower(std::string_view s) {
     std::string out(s);
@@ -28,14 +29,16 @@ bool is_value(std::string_view tok) {
     if (v.empty()) return false;
     for (char c : v)
         if (!std::isxdigit(static_cast<unsigned char>(c))) return false;
-    std::string_view rep = tok.find('*') == std::string_view::npos ? "" : tok.substr(tok.find('*') + 1);
+    std::string_view rep =
+        tok.find('*') == std::string_view::npos ? "" : tok.substr(tok.find('*') + 1);
     for (char c : rep)
         if (!std::isdigit(static_cast<unsigned char>(c))) return false;
     return tok.find('*') == std::string_view::npos || !rep.empty();
 }
 
 std::vector<uint32_t> mask_bits(std::string_view hex) {
-    if (hex.size() > 2 && (hex.substr(0, 2) == "0x" || hex.substr(0, 2) == "0X")) hex.remove_prefix(2);
+    if (hex.size() > 2 && (hex.substr(0, 2) == "0x" || hex.substr(0, 2) == "0X"))
+        hex.remove_prefix(2);
     std::vector<uint32_t> ids;
     uint32_t base = 0;
     for (auto it = hex.rbegin(); it != hex.rend(); ++it, base += 4) {
@@ -53,9 +56,9 @@ uint32_t map_id(std::string_view v) {
     if (hex) v.remove_prefix(2);
     uint64_t id = 0;
     for (char c : v) {
-        int d = std::isdigit(static_cast<unsigned char>(c)) ? c - '0'
+        int d = std::isdigit(static_cast<unsigned char>(c))           ? c - '0'
                 : hex && std::isxdigit(static_cast<unsigned char>(c)) ? std::tolower(c) - 'a' + 10
-                                                                     : -1;
+                                                                      : -1;
         if (d < 0) throw ParseError("unrecognized --cpu-bind argument \"" + std::string(v) + "\"");
         id = id * (hex ? 16 : 10) + uint64_t(d);
         if (id > kMaxCpuId) throw ParseError("--cpu-bind: CPU id " + std::string(v) + " too large");
@@ -74,10 +77,13 @@ std::vector<std::vector<uint32_t>> parse_list(std::string_view list, bool mask, 
         if (!is_value(item) || item.size() > 1024)
             throw ParseError(std::string("missing list for \"--cpu-bind=") + what + ":<list>\"");
         std::size_t star = item.find('*');
-        uint32_t times = star == std::string_view::npos ? 1 : std::min(4096u, map_id(item.substr(star + 1)));
+        uint32_t times =
+            star == std::string_view::npos ? 1 : std::min(4096u, map_id(item.substr(star + 1)));
         std::string_view v = item.substr(0, star);
         std::vector<uint32_t> ids = mask ? mask_bits(v) : std::vector<uint32_t>{map_id(v)};
         for (uint32_t i = 0; i < times; ++i) out.push_back(ids);
+        if (out.size() > kMaxListItems)
+            throw ParseError(std::string("--cpu-bind=") + what + ": more than 4096 items");
     }
     return out;
 }
@@ -107,8 +113,10 @@ CpuBind parse_cpu_bind(std::string_view text) {
         {"cores", CpuBind::cores},    {"thread", CpuBind::threads},  {"threads", CpuBind::threads},
         {"ldom", CpuBind::ldoms},     {"ldoms", CpuBind::ldoms}};
     const std::map<std::string, std::pair<CpuBind::Kind, bool>> lists{
-        {"map_cpu", {CpuBind::map_cpu, false}},   {"mask_cpu", {CpuBind::mask_cpu, true}},
-        {"map_ldom", {CpuBind::map_ldom, false}}, {"mask_ldom", {CpuBind::mask_ldom, true}}};
+        {"map_cpu", {CpuBind::map_cpu, false}},
+        {"mask_cpu", {CpuBind::mask_cpu, true}},
+        {"map_ldom", {CpuBind::map_ldom, false}},
+        {"mask_ldom", {CpuBind::mask_ldom, true}}};
     for (const std::string &tok : tokens(text)) {
         std::string t = lower(tok.substr(0, tok.find_first_of(":=")));
         if (t == "q" || t == "quiet") {
@@ -116,7 +124,9 @@ CpuBind parse_cpu_bind(std::string_view text) {
         } else if (t == "v" || t == "verbose") {
             b.verbose = true;
         } else if (t == "no" || t == "none" || t == "rank" || t == "rank_ldom") {
-            b.kind = t == "rank" ? CpuBind::rank : t == "rank_ldom" ? CpuBind::rank_ldom : CpuBind::none;
+            b.kind = t == "rank"        ? CpuBind::rank
+                     : t == "rank_ldom" ? CpuBind::rank_ldom
+                                        : CpuBind::none;
             b.lists.clear();
         } else if (levels.count(t)) {
             b.level = levels.at(t);
@@ -159,7 +169,8 @@ std::string cpu_mask_hex(const std::vector<uint32_t> &cpus) {
 std::string cpu_bind_verbose_line(const CpuBind &bind, const std::string &node, uint32_t task,
                                   uint32_t local, long pid, const std::vector<uint32_t> &cpus) {
     static const char *kLevels[] = {"", "-sockets", "-cores", "-threads", "-ldoms"};
-    static const char *kKinds[] = {"MASK", "NONE", "RANK", "MAP", "MASK", "LDRANK", "LDMAP", "LDMASK"};
+    static const char *kKinds[] = {"MASK", "NONE",   "RANK",  "MAP",
+                                   "MASK", "LDRANK", "LDMAP", "LDMASK"};
     bool automatic = bind.kind == CpuBind::unset;
     char ids[64];
     std::snprintf(ids, sizeof ids, "task %2u %2u [%ld]", task, local, pid);

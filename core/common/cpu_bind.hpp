@@ -36,11 +36,11 @@ struct CpuPlace {
 std::vector<CpuPlace> uniform_topology(uint32_t sockets, uint32_t cores, uint32_t threads);
 
 struct BindLayout {
-    std::vector<CpuPlace> node;     // every CPU of the node
-    std::vector<uint32_t> step;     // the step's CPUs here (os ids); empty: every CPU
-    uint32_t tasks = 0;             // the step's tasks here
+    std::vector<CpuPlace> node; // every CPU of the node
+    std::vector<uint32_t> step; // the step's CPUs here (os ids); empty: every CPU
+    uint32_t tasks = 0;         // the step's tasks here
     uint32_t cpus_per_task = 1;
-    std::string distribution;       // -m's socket level: "block", "cyclic" (default), "fcyclic"
+    std::string distribution; // -m's socket level: "block", "cyclic" (default), "fcyclic"
 };
 
 // Each local task's CPUs (os ids, sorted); an empty set means unbound. Throws ParseError when

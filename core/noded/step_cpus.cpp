@@ -28,7 +28,8 @@ CpuBind default_binding(const std::string &param) {
     CpuBind b;
     b.verbose = has_word(param, "verbose");
     if (has_word(param, "none")) b.kind = CpuBind::none;
-    for (auto [word, level] : {std::pair{"sockets", CpuBind::sockets}, {"cores", CpuBind::cores},
+    for (auto [word, level] : {std::pair{"sockets", CpuBind::sockets},
+                               {"cores", CpuBind::cores},
                                {"threads", CpuBind::threads}})
         if (has_word(param, word)) b.level = level;
     return b;
@@ -41,7 +42,8 @@ CpuBind::Level auto_level(const std::vector<CpuPlace> &node, const std::vector<u
     std::set<uint32_t> mine(step.begin(), step.end()), cores, sockets;
     uint32_t threads = 0;
     for (const CpuPlace &p : node)
-        if (mine.empty() || mine.count(p.os)) ++threads, cores.insert(p.core), sockets.insert(p.socket);
+        if (mine.empty() || mine.count(p.os))
+            ++threads, cores.insert(p.core), sockets.insert(p.socket);
     if (want == cores.size()) return CpuBind::cores;
     if (want == threads) return CpuBind::threads;
     if (want == sockets.size()) return CpuBind::sockets;
@@ -54,7 +56,10 @@ std::string bind_task_cpus(const Config &conf, const std::vector<CpuPlace> &topo
                            const proto::StepCred &cred, const proto::StepLaunchRequest &req,
                            uint32_t node_index, ShepherdSpec &spec) {
     if (!has_word(conf.task_plugin, "task/affinity") || spec.tasks.empty()) return {};
-    BindLayout layout{topology, {}, uint32_t(spec.tasks.size()), std::max(1u, req.cpus_per_task()),
+    BindLayout layout{topology,
+                      {},
+                      uint32_t(spec.tasks.size()),
+                      std::max(1u, req.cpus_per_task()),
                       req.socket_distribution() ? req.socket_distribution()->str() : ""};
     try {
         if (cred.cpu_ids() && node_index < cred.cpu_ids()->size())

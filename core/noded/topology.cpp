@@ -23,7 +23,8 @@ std::vector<CpuPlace> detect_topology() {
         hwloc_topology_destroy(topo);
     }
     if (out.empty()) {
-        spdlog::warn("hwloc cannot read this machine's topology: one socket of single-thread cores");
+        spdlog::warn(
+            "hwloc cannot read this machine's topology: one socket of single-thread cores");
         long cpus = ::sysconf(_SC_NPROCESSORS_ONLN);
         out = uniform_topology(1, uint32_t(cpus > 0 ? cpus : 1), 1);
     }

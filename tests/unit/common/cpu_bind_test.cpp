@@ -11,7 +11,8 @@ using Sets = std::vector<std::vector<uint32_t>>;
 
 namespace {
 Sets bound(const std::string &bind, uint32_t tasks, uint32_t cpt = 1, const std::string &dist = "",
-           std::vector<CpuPlace> node = uniform_topology(2, 4, 1), std::vector<uint32_t> step = {}) {
+           std::vector<CpuPlace> node = uniform_topology(2, 4, 1),
+           std::vector<uint32_t> step = {}) {
     return task_cpus(parse_cpu_bind(bind), {node, step, tasks, cpt, dist});
 }
 } // namespace
@@ -53,7 +54,8 @@ TEST(CpuBind, SocketsThreadsAndTheStepsOwnCpus) {
     EXPECT_EQ(bound("cores", 2, 1, "", smt), (Sets{{0, 1}, {2, 3}}));
     EXPECT_EQ(bound("threads", 2, 1, "", smt), (Sets{{0}, {1}}));
     // Only the step's CPUs are dealt; more tasks than cores wrap round.
-    EXPECT_EQ(bound("cores", 3, 1, "", uniform_topology(2, 4, 1), {2, 3, 6}), (Sets{{2}, {6}, {3}}));
+    EXPECT_EQ(bound("cores", 3, 1, "", uniform_topology(2, 4, 1), {2, 3, 6}),
+              (Sets{{2}, {6}, {3}}));
     EXPECT_EQ(bound("cores", 3, 1, "", uniform_topology(1, 2, 1)), (Sets{{0}, {1}, {0}}));
 }
 

@@ -1,0 +1,31 @@
+// fuzz_cpu_bind.cpp - fuzz target: --cpu-bind values, laid out on a node of two sockets of two
+// cores of two threads for 1-9 tasks. Only ParseError may refuse a value; an accepted one gives
+// one CPU set per task, each of the node's CPUs only, and a verbose line naming its mask.
+#include <cstdint>
+#include <cstdlib>
+#include <set>
+#include <string>
+
+#include "common/cpu_bind.hpp"
+#include "common/error.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    if (size < 2 || size > 4096) return 0;
+    std::string text(reinterpret_cast<const char *>(data) + 2, size - 2);
+    uint32_t tasks = 1 + data[0] % 9, cpt = 1 + data[1] % 4;
+    static const char *kDist[] = {"", "block", "cyclic", "fcyclic"};
+    drover::BindLayout layout{drover::uniform_topology(2, 2, 2), {}, tasks, cpt, kDist[data[1] / 4 % 4]};
+    if (data[0] & 0x80) layout.step = {1, 2, 5};
+    try {
+        drover::CpuBind b = drover::parse_cpu_bind(text);
+        auto sets = drover::task_cpus(b, layout);
+        if (sets.size() != tasks) std::abort();
+        for (const auto &s : sets)
+            for (uint32_t c : s)
+                if (c >= 8) std::abort();
+        std::string line = drover::cpu_bind_verbose_line(b, "n1", 0, 0, 1, sets[0]);
+        if (line.find(drover::cpu_mask_hex(sets[0])) == std::string::npos) std::abort();
+    } catch (const drover::ParseError &) {
+    }
+    return 0;
+}
