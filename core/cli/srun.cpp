@@ -4,6 +4,7 @@
 
 #include "cli/alloc.hpp"
 #include "cli/commands.hpp"
+#include "cli/mpmd.hpp"
 #include "cli/options.hpp"
 #include "cli/rpc.hpp"
 #include "cli/srun_opts.hpp"
@@ -25,7 +26,17 @@ const char *kUsage =
 
 int srun_main(std::span<const std::string> args) {
     SrunRequest r;
-    if (auto done = parse_srun_command(args, kProg, kUsage, &r)) return *done;
+    auto components = mpmd_components(args);
+    if (components.size() > 1) {
+        try {
+            r = mpmd_request(components, process_env());
+        } catch (const std::exception &e) {
+            print_error(kProg, e.what());
+            return 1;
+        }
+    } else if (auto done = parse_srun_command(args, kProg, kUsage, &r)) {
+        return *done;
+    }
     if (r.mpi == "list") {
         std::string list = "MPI plugin types are...\n";
         for (const auto &t : mpi_types()) list += "\t" + t + "\n";

@@ -45,6 +45,7 @@ struct SrunRequest {
     bool help = false, usage = false, version = false;
     bool immediate = false;
     bool no_shell = false; // salloc --no-shell
+    std::string mpmd;      // srun A : B: the --multi-prog text for the components (mpmd.hpp)
 };
 
 // The MPI types srun serves (--mpi=list), and the versioned name pmix also answers to (the

@@ -274,11 +274,11 @@ bool StepSession::open_io_port() {
 }
 
 bool StepSession::read_multi_prog(std::string *multi) const {
-    std::ifstream f(r_.argv.empty() ? "" : r_.argv[0]);
+    std::ifstream f(r_.argv.empty() || !r_.mpmd.empty() ? "" : r_.argv[0]);
     std::stringstream ss;
     ss << f.rdbuf();
-    *multi = ss.str();
-    if (!f) {
+    *multi = r_.mpmd.empty() ? ss.str() : r_.mpmd;
+    if (!f && r_.mpmd.empty()) {
         print_error(prog_, "cannot read --multi-prog file " + (r_.argv.empty() ? "" : r_.argv[0]));
         return false;
     }

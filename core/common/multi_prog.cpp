@@ -1,6 +1,8 @@
 // multi_prog.cpp - parse --multi-prog files.
 #include "common/multi_prog.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <sstream>
 #include <string_view>
@@ -17,6 +19,45 @@ bool number(std::string_view s, uint32_t *out) {
     return ec == std::errc() && end == s.data() + s.size();
 }
 
+// A line's words: split on blanks, a word in single or double quotes kept whole (quotes dropped).
+std::vector<std::string> words_of(const std::string &line) {
+    std::vector<std::string> words;
+    std::size_t i = 0;
+    while (i < line.size()) {
+        while (i < line.size() && std::isspace(static_cast<unsigned char>(line[i]))) ++i;
+        if (i == line.size()) break;
+        std::string w;
+        while (i < line.size() && !std::isspace(static_cast<unsigned char>(line[i]))) {
+            char q = line[i];
+            if (q != '\'' && q != '"') {
+                w.push_back(line[i++]);
+                continue;
+            }
+            std::size_t end = line.find(q, i + 1);
+            if (end == std::string::npos) end = line.size();
+            w.append(line, i + 1, end - i - 1);
+            i = std::min(end + 1, line.size());
+        }
+        words.push_back(std::move(w));
+    }
+    return words;
+}
+
+// An argument with %t (task id), %o (offset in its line) and %% (a '%') expanded.
+std::string expand(const std::string &w, uint32_t task, uint32_t offset) {
+    std::string a;
+    for (std::size_t k = 0; k < w.size(); ++k) {
+        char next = k + 1 < w.size() ? w[k + 1] : '\0';
+        if (w[k] != '%' || (next != 't' && next != 'o' && next != '%')) {
+            a += w[k];
+            continue;
+        }
+        a += next == '%' ? "%" : std::to_string(next == 't' ? task : offset);
+        ++k;
+    }
+    return a;
+}
+
 } // namespace
 
 std::vector<std::vector<std::string>> parse_multi_prog(const std::string &text,
@@ -28,9 +69,7 @@ std::vector<std::vector<std::string>> parse_multi_prog(const std::string &text,
     int line_no = 0;
     while (std::getline(in, line)) {
         ++line_no;
-        std::istringstream ws(line);
-        std::vector<std::string> words;
-        for (std::string w; ws >> w;) words.push_back(w);
+        std::vector<std::string> words = words_of(line);
         if (words.empty() || words[0][0] == '#') continue;
         auto bad = [&](const std::string &why) {
             return ParseError("--multi-prog line " + std::to_string(line_no) + ": " + why);
@@ -64,19 +103,8 @@ std::vector<std::vector<std::string>> parse_multi_prog(const std::string &text,
             if (set[t]) throw bad("task " + std::to_string(t) + " is given twice");
             set[t] = true;
             std::vector<std::string> argv;
-            for (std::size_t i = 1; i < words.size(); ++i) {
-                const std::string &w = words[i];
-                std::string a;
-                for (std::size_t k = 0; k < w.size(); ++k) {
-                    if (w[k] == '%' && k + 1 < w.size() && (w[k + 1] == 't' || w[k + 1] == 'o')) {
-                        a += std::to_string(w[k + 1] == 't' ? t : offset);
-                        ++k;
-                    } else {
-                        a += w[k];
-                    }
-                }
-                argv.push_back(std::move(a));
-            }
+            for (std::size_t i = 1; i < words.size(); ++i)
+                argv.push_back(expand(words[i], t, offset));
             out[t] = std::move(argv);
             ++offset;
         }

@@ -14,7 +14,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     std::string text(reinterpret_cast<const char *>(data) + 2, size - 2);
     uint32_t tasks = 1 + data[0] % 9, cpt = 1 + data[1] % 4;
     static const char *kDist[] = {"", "block", "cyclic", "fcyclic"};
-    drover::BindLayout layout{drover::uniform_topology(2, 2, 2), {}, tasks, cpt, kDist[data[1] / 4 % 4]};
+    drover::BindLayout layout{
+        drover::uniform_topology(2, 2, 2), {}, tasks, cpt, kDist[data[1] / 4 % 4]};
     if (data[0] & 0x80) layout.step = {1, 2, 5};
     try {
         drover::CpuBind b = drover::parse_cpu_bind(text);
@@ -25,7 +26,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 if (c >= 8) std::abort();
         std::string line = drover::cpu_bind_verbose_line(b, "n1", 0, 0, 1, sets[0]);
         if (line.find(drover::cpu_mask_hex(sets[0])) == std::string::npos) std::abort();
-    } catch (const drover::ParseError &) {
-    }
+    } catch (const drover::ParseError &) {}
     return 0;
 }

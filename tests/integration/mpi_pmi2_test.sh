@@ -40,6 +40,14 @@ assert_eq 0 "$?" "srun -N4 -n4 --mpi=pmi2 hello exits 0"
 hello_ok hello4.out 4 && ok "every rank is one of 4" || fail "hello -n4's lines: [$(cat hello4.out)] [$(cat hello4.err)]"
 assert_eq "0/4 n1 1/4 n2 2/4 n3 3/4 n4" "$(ranks hello4.out)" "ranks 0-3, one on each node"
 
+# srun A : B (MPMD): one step, each component's tasks running its program, one MPI world.
+run mpmd "-N4 -n8" srun --mpi=pmi2 -n2 "$MPI/hello" : -n6 "$MPI/hello"
+assert_eq 0 "$?" "srun --mpi=pmi2 -n2 hello : -n6 hello exits 0"
+hello_ok mpmd.out 8 && ok "its 8 ranks are one world" || fail "mpmd's lines: [$(cat mpmd.out)] [$(cat mpmd.err)]"
+run mpmd2 "-N2 -n3" srun -n1 bash -c 'echo "A $SLURM_PROCID $0"' 'x y' : -n2 bash -c 'echo "B $SLURM_PROCID"'
+assert_eq "A 0 x y|B 1|B 2" "$(sort mpmd2.out | tr '\n' '|' | sed 's/|$//')" \
+  "each component's tasks run its own program and arguments"
+
 # srun --mpi=pmi2 in a batch script.
 job=$(sbatch --parsable -N4 -n8 -o batch.out -e batch.err --wrap "srun --mpi=pmi2 $MPI/ring")
 wait_job "$job" 120

@@ -2,6 +2,7 @@
 // allocation, and --multi-prog files.
 #include <gtest/gtest.h>
 
+#include "cli/mpmd.hpp"
 #include "cli/options.hpp"
 #include "cli/srun_opts.hpp"
 #include "common/error.hpp"
@@ -140,4 +141,29 @@ TEST(SrunOpts, MpiTypeFromTheOptionOrSlurmMpiType) {
     } catch (const ParseError &e) {
         EXPECT_STREQ(e.what(), "Invalid MPI type 'bogus', --mpi=list for acceptable types");
     }
+}
+
+TEST(SrunMpmd, ComponentsBecomeOneStepWithAProgramPerTask) {
+    std::vector<std::string> args{"-n2", "--mpi=pmi2", "a",   "x y", ":",
+                                  "-n3", "b",          "50%", ":",   "c"};
+    auto parts = drover::cli::mpmd_components(args);
+    ASSERT_EQ(parts.size(), 3u);
+    Env env{{"SLURM_JOB_ID", "9"}, {"SLURM_NTASKS", "8"}};
+    auto r = drover::cli::mpmd_request(parts, env);
+    EXPECT_EQ(r.num_tasks, 6u); // 2 + 3 + 1: SLURM_NTASKS is not a component's count
+    EXPECT_EQ(r.mpi, "pmi2");
+    EXPECT_EQ(r.job_id, 9u);
+    auto progs = drover::parse_multi_prog(r.mpmd, r.num_tasks);
+    using Argv = std::vector<std::string>;
+    EXPECT_EQ(progs[0], (Argv{"a", "x y"}));
+    EXPECT_EQ(progs[2], (Argv{"b", "50%"}));
+    EXPECT_EQ(progs[5], (Argv{"c"}));
+    std::vector<std::string> empty{"a", ":", "-n2"};
+    EXPECT_THROW(drover::cli::mpmd_request(drover::cli::mpmd_components(empty), env), ParseError);
+    EXPECT_EQ(drover::cli::mpmd_components(std::vector<std::string>{"a", "b"}).size(), 1u);
+}
+
+TEST(MultiProg, QuotedWordsAndAnEscapedPercent) {
+    auto p = drover::parse_multi_prog("0 echo 'a b' \"c'd\" 100%% %t\n", 1);
+    EXPECT_EQ(p[0], (std::vector<std::string>{"echo", "a b", "c'd", "100%", "0"}));
 }
