@@ -67,6 +67,9 @@ enum Id {
     kNoShell,
     kCpuFreq,
     kQos,
+    kHint,
+    kThreadsPerCore,
+    kTasksPerSocket,
 };
 
 const OptSpec kSpecs[] = {
@@ -79,6 +82,9 @@ const OptSpec kSpecs[] = {
     {kOverlap, 0, "overlap", Arg::none},
     {kExclusive, 0, "exclusive", Arg::optional},
     {kCpuBind, 0, "cpu-bind", Arg::required},
+    {kHint, 0, "hint", Arg::required},
+    {kThreadsPerCore, 0, "threads-per-core", Arg::required},
+    {kTasksPerSocket, 0, "ntasks-per-socket", Arg::required},
     {kCpuBind, 0, "cpu_bind", Arg::required},
     {kName, 'J', "job-name", Arg::required},
     {kTime, 't', "time", Arg::required},
@@ -140,6 +146,15 @@ void set_signal(const OptCall &c) {
         (at != std::string_view::npos && !parse_u32(s.substr(at + 1))))
         throw ParseError("Invalid --signal specification: " + c.v);
     c.r.signal = c.v;
+}
+
+// --hint: Slurm's shorthands for one thread per core (compute_bound, nomultithread), one task
+// per socket as well (memory_bound), or every thread (multithread).
+void set_hint(const OptCall &c) {
+    std::string h = to_lower(c.v);
+    if (h != "compute_bound" && h != "memory_bound" && h != "multithread" && h != "nomultithread")
+        throw ParseError("invalid --hint argument " + quoted(c.v));
+    c.r.hint = h;
 }
 
 // -m NODES[:SOCKETS[:CORES]][,Pack|NoPack]; plane=N for the node level.
@@ -207,6 +222,11 @@ constexpr std::pair<Id, OptHandler> kHandlers[] = {
     {kExact, [](const OptCall &c) { c.r.exact = true; }},
     {kOverlap, [](const OptCall &c) { c.r.overlap = true; }},
     {kExclusive, [](const OptCall &c) { c.r.exclusive = true; }},
+    {kHint, set_hint},
+    {kThreadsPerCore,
+     [](const OptCall &c) { c.r.threads_per_core = positive(c.v, "number of threads per core"); }},
+    {kTasksPerSocket,
+     [](const OptCall &c) { c.r.ntasks_per_socket = positive(c.v, "number of tasks per socket"); }},
     {kCpuBind,
      [](const OptCall &c) {
          (void)parse_cpu_bind(c.v);
@@ -283,6 +303,12 @@ std::string checked_mpi_type(const std::string &type) {
 
 namespace {
 
+// --cpu-bind=verbose (or v) alone: the one binding --hint leaves to the user.
+bool verbose_only(const std::string &bind) {
+    CpuBind b = parse_cpu_bind(bind);
+    return b.kind == CpuBind::unset && b.level == CpuBind::any;
+}
+
 const std::string *find_env(const std::vector<std::pair<std::string, std::string>> &env,
                             std::string_view key) {
     for (const auto &[k, v] : env)
@@ -349,6 +375,10 @@ SrunRequest parse_srun(std::span<const std::string> args,
     r.argv = pa.positionals;
     if (r.mem_per_node_mb && r.mem_per_cpu_mb)
         throw ParseError("--mem and --mem-per-cpu are mutually exclusive.");
+    if (!r.hint.empty() &&
+        (r.threads_per_core || (!r.cpu_bind.empty() && !verbose_only(r.cpu_bind))))
+        throw ParseError("Following options are mutually exclusive with --hint: --ntasks-per-core, "
+                         "--threads-per-core, -B and --cpu-bind (other then --cpu-bind=verbose)");
     if (r.overlap && r.exclusive && prog == "srun")
         throw ParseError("--exclusive and --overlap are mutually exclusive");
     if (prog == "srun") inherit_allocation(r, env, tasks_given, nodes_given);

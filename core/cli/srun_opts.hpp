@@ -28,10 +28,12 @@ struct SrunRequest {
     // The step.
     uint32_t job_id = 0; // --jobid or SLURM_JOB_ID; 0: make an allocation
     bool exact = false, overlap = false;
-    std::string cpu_bind, distribution, signal; // --cpu-bind (checked), -m's node level
-    std::string socket_distribution;            // -m's second level; empty: cyclic
-    std::string gpu_bind;                       // --gpu-bind as given (checked); empty: none given
-    std::string mpi; // --mpi or SLURM_MPI_TYPE (checked_mpi_type); empty: MpiDefault
+    std::string cpu_bind, distribution, signal;           // --cpu-bind (checked), -m's node level
+    std::string socket_distribution;                      // -m's second level; empty: cyclic
+    std::string hint;                                     // --hint (lower case, checked)
+    uint32_t threads_per_core = 0, ntasks_per_socket = 0; // 0: not given
+    std::string gpu_bind; // --gpu-bind as given (checked); empty: none given
+    std::string mpi;      // --mpi or SLURM_MPI_TYPE (checked_mpi_type); empty: MpiDefault
     bool label = false, kill_on_bad_exit = false, pty = false, multi_prog = false;
     bool unbuffered = false, quiet = false;
     int verbose = 0;

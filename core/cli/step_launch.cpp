@@ -361,6 +361,11 @@ void StepSession::build_launch(flatbuffers::FlatBufferBuilder &fbb, const std::s
     b.add_node_task_counts(counts);
     b.add_mpi(mpi);
     b.add_socket_distribution(sdist);
+    // --hint as Slurm spells it out: one thread per core, and memory_bound one task per socket.
+    bool one_thread =
+        r_.hint == "nomultithread" || r_.hint == "compute_bound" || r_.hint == "memory_bound";
+    b.add_threads_per_core(one_thread ? 1 : r_.threads_per_core);
+    b.add_ntasks_per_socket(r_.hint == "memory_bound" ? 1 : r_.ntasks_per_socket);
     fbb.Finish(proto::CreateMessage(fbb, proto::Body::StepLaunchRequest, b.Finish().Union()));
 }
 

@@ -40,7 +40,11 @@ struct BindLayout {
     std::vector<uint32_t> step; // the step's CPUs here (os ids); empty: every CPU
     uint32_t tasks = 0;         // the step's tasks here
     uint32_t cpus_per_task = 1;
-    std::string distribution; // -m's socket level: "block", "cyclic" (default), "fcyclic"
+    std::string distribution;      // -m's socket level: "block", "cyclic" (default), "fcyclic"
+    uint32_t threads_per_core = 0; // --threads-per-core: use only so many of each core; 0: all
+    // --ntasks-per-socket: at most so many tasks start on a socket before the others have as
+    // many; 0: no limit.
+    uint32_t tasks_per_socket = 0;
 };
 
 // Each local task's CPUs (os ids, sorted); an empty set means unbound. Throws ParseError when

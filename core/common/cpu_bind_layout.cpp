@@ -28,7 +28,9 @@ std::map<uint32_t, std::deque<Unit>> units_by_socket(const BindLayout &l, bool t
     });
     std::map<uint32_t, std::deque<Unit>> out;
     std::map<uint32_t, uint32_t> threads_of_core;
+    std::map<uint32_t, uint32_t> seen; // threads of each core met so far
     for (const CpuPlace &p : avail) {
+        if (l.threads_per_core && seen[p.core]++ >= l.threads_per_core) continue;
         auto &q = out[p.socket];
         if (threads || q.empty() || q.back().front().core != p.core) q.emplace_back();
         q.back().push_back(p);
@@ -40,7 +42,8 @@ std::map<uint32_t, std::deque<Unit>> units_by_socket(const BindLayout &l, bool t
 // Which units each task takes, socket by socket as the distribution says; when the step has
 // fewer units than its tasks want, the next task starts over from the first.
 std::vector<std::vector<Unit>> deal(std::map<uint32_t, std::deque<Unit>> units, uint32_t tasks,
-                                    uint32_t per_task, const std::string &dist) {
+                                    uint32_t per_task, const std::string &dist,
+                                    uint32_t per_socket) {
     const auto all = units;
     std::vector<uint32_t> sockets;
     for (const auto &[s, q] : units) sockets.push_back(s);
@@ -51,8 +54,13 @@ std::vector<std::vector<Unit>> deal(std::map<uint32_t, std::deque<Unit>> units, 
         for (const auto &[s, q] : units) n += q.size();
         return n;
     };
+    std::vector<uint32_t> started(sockets.size()); // tasks started on each socket
     for (uint32_t t = 0; t < tasks && !sockets.empty(); ++t) {
         std::size_t s = dist == "block" ? 0 : next;
+        if (per_socket && *std::min_element(started.begin(), started.end()) >= per_socket)
+            std::fill(started.begin(), started.end(), 0); // every socket is full: a new round
+        while (per_socket && started[s % sockets.size()] >= per_socket) ++s;
+        ++started[s % sockets.size()];
         for (uint32_t k = 0; k < per_task; ++k) {
             if (left() == 0) units = all;
             while (units[sockets[s % sockets.size()]].empty()) ++s;
@@ -77,7 +85,8 @@ std::vector<std::vector<uint32_t>> automatic(const CpuBind &bind, const BindLayo
     auto units = units_by_socket(l, threads, &per_core);
     uint32_t cpt = std::max(1u, l.cpus_per_task);
     uint32_t per_task = threads ? cpt : (cpt + per_core - 1) / per_core;
-    auto dealt = deal(units, l.tasks, per_task, l.distribution.empty() ? "cyclic" : l.distribution);
+    auto dealt = deal(units, l.tasks, per_task, l.distribution.empty() ? "cyclic" : l.distribution,
+                      l.tasks_per_socket);
     std::vector<std::vector<uint32_t>> out;
     for (const auto &task : dealt) {
         std::set<uint32_t> ids, sockets;

@@ -60,7 +60,9 @@ std::string bind_task_cpus(const Config &conf, const std::vector<CpuPlace> &topo
                       {},
                       uint32_t(spec.tasks.size()),
                       std::max(1u, req.cpus_per_task()),
-                      req.socket_distribution() ? req.socket_distribution()->str() : ""};
+                      req.socket_distribution() ? req.socket_distribution()->str() : "",
+                      req.threads_per_core(),
+                      req.ntasks_per_socket()};
     try {
         if (cred.cpu_ids() && node_index < cred.cpu_ids()->size())
             layout.step = parse_index_list(cred.cpu_ids()->Get(node_index)->string_view());
@@ -70,6 +72,9 @@ std::string bind_task_cpus(const Config &conf, const std::vector<CpuPlace> &topo
             asked.verbose = asked.verbose || b.verbose;
             b = asked;
         }
+        // --threads-per-core (and --hint) bind to threads unless told otherwise, as Slurm's.
+        if (b.kind == CpuBind::unset && b.level == CpuBind::any && layout.threads_per_core)
+            b.level = CpuBind::threads;
         if (b.kind == CpuBind::unset && b.level == CpuBind::any)
             b.level = auto_level(topology, layout.step, layout.tasks * layout.cpus_per_task);
         auto sets = task_cpus(b, layout);

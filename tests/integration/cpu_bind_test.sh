@@ -32,6 +32,14 @@ assert_eq "0:$c0-$c1 1:$c0-$c1" "$(cpus -n2 --cpu-bind=sockets)" "--cpu-bind=soc
 assert_eq "0:$c0-$c1 1:$c0-$c1" "$(cpus -n2 --cpu-bind=none)" "--cpu-bind=none: no binding"
 assert_eq "0:$c0 1:$c1" "$(cpus -n2 -m block:block --cpu-bind=cores)" "-m block:block on one socket is the same"
 
+# --hint=nomultithread and --threads-per-core=1: one thread of each core, bound to threads (this
+# machine's cores have one thread each, so a core each).
+assert_eq "0:$c0 1:$c1" "$(cpus -n2 --hint=nomultithread)" "--hint=nomultithread: a thread each"
+assert_eq "0:$c0 1:$c1" "$(cpus -n2 --threads-per-core=1)" "--threads-per-core=1: the same"
+srun -n2 --hint=compute_bound --cpu-bind=cores true 2> hint.err
+assert_eq 1 "$?" "--hint with a --cpu-bind type fails srun"
+assert_contains "mutually exclusive with --hint" "$(cat hint.err)" "in Slurm's words"
+
 # Automatic binding: two tasks that fill the step's two cores get one each; one task of a step
 # holding both (a step takes all its job's CPUs without --exact) does not.
 assert_eq "0:$c0 1:$c1" "$(cpus -n2)" "no --cpu-bind: tasks that fill the cores are bound to a core each"

@@ -167,3 +167,14 @@ TEST(MultiProg, QuotedWordsAndAnEscapedPercent) {
     auto p = drover::parse_multi_prog("0 echo 'a b' \"c'd\" 100%% %t\n", 1);
     EXPECT_EQ(p[0], (std::vector<std::string>{"echo", "a b", "c'd", "100%", "0"}));
 }
+
+TEST(SrunOpts, HintAndItsExclusions) {
+    auto r = srun({"--hint=NoMultiThread", "--cpu-bind=verbose", "true"});
+    EXPECT_EQ(r.hint, "nomultithread");
+    EXPECT_EQ(srun({"--threads-per-core=1", "--ntasks-per-socket=2", "true"}).ntasks_per_socket,
+              2u);
+    EXPECT_THROW(srun({"--hint=fast", "true"}), ParseError);
+    EXPECT_THROW(srun({"--hint=compute_bound", "--cpu-bind=cores", "true"}), ParseError);
+    EXPECT_THROW(srun({"--hint=memory_bound", "--threads-per-core=2", "true"}), ParseError);
+    EXPECT_THROW(srun({"--threads-per-core=0", "true"}), ParseError);
+}

@@ -59,6 +59,18 @@ TEST(CpuBind, SocketsThreadsAndTheStepsOwnCpus) {
     EXPECT_EQ(bound("cores", 3, 1, "", uniform_topology(1, 2, 1)), (Sets{{0}, {1}, {0}}));
 }
 
+TEST(CpuBind, ThreadsPerCoreAndTasksPerSocket) {
+    // --threads-per-core=1 (--hint=nomultithread): the first thread of each core only.
+    BindLayout smt{uniform_topology(1, 2, 2), {}, 2, 1, "", 1, 0};
+    EXPECT_EQ(task_cpus(parse_cpu_bind("threads"), smt), (Sets{{0}, {2}}));
+    smt.cpus_per_task = 2; // two CPUs a task: two cores' first threads
+    smt.tasks = 1;
+    EXPECT_EQ(task_cpus(parse_cpu_bind("threads"), smt), (Sets{{0, 2}}));
+    // --ntasks-per-socket=2 with -m block:block: the third task goes to the next socket.
+    BindLayout two{uniform_topology(2, 4, 1), {}, 4, 1, "block", 0, 2};
+    EXPECT_EQ(task_cpus(parse_cpu_bind("cores"), two), (Sets{{0}, {1}, {4}, {5}}));
+}
+
 TEST(CpuBind, ExplicitMapsMasksRanksAndDomains) {
     EXPECT_EQ(bound("map_cpu:7,2", 3), (Sets{{7}, {2}, {7}}));
     EXPECT_EQ(bound("mask_cpu:0x11,0x6", 2), (Sets{{0, 4}, {1, 2}}));
