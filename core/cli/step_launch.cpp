@@ -47,8 +47,13 @@ void on_signal(int sig) {
 }
 
 // How long the launch may take down the tree (a node that does not answer within it is reported
-// as failed): each level of the tree gives the level below a little less.
-constexpr int kLaunchTimeoutMs = 30000;
+// as failed): each level of the tree gives the level below a little less. 30 s, and 40 ms more
+// for each node past the first hundred: a node daemon starts each step with a fork, and the
+// nodes one daemon emulates take their turns.
+int launch_timeout_ms(std::size_t nodes) {
+    std::size_t extra = nodes > 100 ? std::min<std::size_t>(nodes - 100, 100000) * 40 : 0;
+    return 30000 + int(extra);
+}
 
 // The address nodes reach us at: the local end of a route to the first node.
 std::string local_address_towards(const std::string &host, uint16_t port) {
@@ -381,8 +386,8 @@ std::vector<net::NodeOutcome> StepSession::send_launch(std::span<const uint8_t> 
         return *port != 0;
     };
     const Config &conf = cli_config();
-    return net::forward_and_wait(resolve, nodes_, conf.tree_width, kLaunchTimeoutMs, msg,
-                                 net::socket_signer(conf));
+    return net::forward_and_wait(resolve, nodes_, conf.tree_width, launch_timeout_ms(nodes_.size()),
+                                 msg, net::socket_signer(conf));
 }
 
 bool StepSession::launch() {
