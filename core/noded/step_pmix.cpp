@@ -69,7 +69,9 @@ pid_t spawn_helper(const std::string &path, const RunAs &user, int sock,
     ::_exit(127);
 }
 
-// The helper's frames until Ready: each rank's variables go into its task's environment.
+// The helper's frames until Ready: each rank's variables go into its task's environment. This
+// waits on droverd's loop (the tasks cannot start without the variables); the server is up in
+// tens of milliseconds, and a helper that is not within 30 s fails the launch.
 std::string await_ready(int sock, ShepherdSpec &spec) {
     std::string in;
     auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
