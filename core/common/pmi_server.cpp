@@ -56,6 +56,7 @@ struct Server::Impl {
     void node_attr_get(uint32_t rank, Channel &c, const Command &cmd);
     void abort(uint32_t rank, Channel &c, const Command &cmd);
     void enter_fence(Channel &c);
+    void maybe_exchange();
     void finish_fence(bool ok);
     uint32_t expected_in_fence() const;
 };
@@ -175,7 +176,12 @@ void Server::Impl::enter_fence(Channel &c) {
     if (c.in_fence) return;
     c.in_fence = true;
     ++entered;
-    if (exchanging || entered < expected_in_fence()) return;
+    maybe_exchange();
+}
+
+// Every task still expected has entered the fence: this node's keys go out.
+void Server::Impl::maybe_exchange() {
+    if (exchanging || entered == 0 || entered < expected_in_fence()) return;
     exchanging = true;
     std::string blob = encode_kvs(unfenced);
     for (auto &[k, v] : unfenced) kvs[k] = std::move(v);
@@ -331,7 +337,10 @@ void Server::closed(uint32_t rank) {
     Channel &c = it->second;
     bool died = c.spoke && !c.finalized;
     c.finalized = true; // no longer expected in a fence
-    if (died) I.host.abort(rank, -1, "");
+    if (c.in_fence) c.in_fence = false, --I.entered;
+    if (died) return I.host.abort(rank, -1, "");
+    // A task that never spoke PMI (not an MPI program) no longer holds up the others' fence.
+    I.maybe_exchange();
 }
 
 } // namespace drover::pmi

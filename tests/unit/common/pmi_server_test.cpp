@@ -163,6 +163,15 @@ TEST(PmiServer, AbortAndEarlyCloseEndTheStep) {
     EXPECT_EQ(s.aborts, (std::vector<std::string>{"0:7:", "1:-1:"}));
 }
 
+TEST(PmiServer, ATaskThatIsNoMpiProgramDoesNotHoldUpTheFence) {
+    Step s({0, 0}, 1); // rank 1 never speaks PMI, then ends
+    s.nodes[0]->feed(0, "cmd=init pmi_version=1 pmi_subversion=1\ncmd=barrier_in\n");
+    EXPECT_EQ(s.take(0), "cmd=response_to_init rc=0 pmi_version=1 pmi_subversion=1\n");
+    s.nodes[0]->closed(1);
+    EXPECT_EQ(s.take(0), "cmd=barrier_out rc=0\n");
+    EXPECT_TRUE(s.aborts.empty());
+}
+
 TEST(PmiServer, GarbageIsRefusedWithAnErrorAndTheChannelClosed) {
     Step s({0}, 1);
     EXPECT_FALSE(s.nodes[0]->feed(0, "hello there\n"));
