@@ -679,6 +679,8 @@ void StepSession::serve_conn(Conn &c, short rev) {
         if (c.hello && !c.done) {
             nodes_done_.insert(c.node); // the node went away without saying how its tasks ended
             print_error(prog_, c.node + ": lost the connection to the step's tasks");
+            // Its ranks can no longer fence with the others, who would wait for ever.
+            if (mpi_ != "none") cancel_step();
         }
         c.done = true;
         c.fd = -1;

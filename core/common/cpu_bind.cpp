@@ -79,6 +79,8 @@ std::vector<std::vector<uint32_t>> parse_list(std::string_view list, bool mask, 
         std::size_t star = item.find('*');
         uint32_t times =
             star == std::string_view::npos ? 1 : std::min(4096u, map_id(item.substr(star + 1)));
+        if (times == 0)
+            throw ParseError(std::string("--cpu-bind=") + what + ": an item repeated 0 times");
         std::string_view v = item.substr(0, star);
         std::vector<uint32_t> ids = mask ? mask_bits(v) : std::vector<uint32_t>{map_id(v)};
         for (uint32_t i = 0; i < times; ++i) out.push_back(ids);

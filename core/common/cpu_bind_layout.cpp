@@ -84,7 +84,11 @@ std::vector<std::vector<uint32_t>> automatic(const CpuBind &bind, const BindLayo
     uint32_t per_core = 1;
     auto units = units_by_socket(l, threads, &per_core);
     uint32_t cpt = std::max(1u, l.cpus_per_task);
-    uint32_t per_task = threads ? cpt : (cpt + per_core - 1) / per_core;
+    std::size_t total = 0;
+    for (const auto &[s, q] : units) total += q.size();
+    // No task takes more than the step has here (-c comes with the request).
+    uint32_t per_task =
+        uint32_t(std::min<std::size_t>(threads ? cpt : (cpt + per_core - 1) / per_core, total));
     auto dealt = deal(units, l.tasks, per_task, l.distribution.empty() ? "cyclic" : l.distribution,
                       l.tasks_per_socket);
     std::vector<std::vector<uint32_t>> out;
@@ -120,6 +124,9 @@ std::vector<std::vector<uint32_t>> task_cpus(const CpuBind &bind, const BindLayo
     for (const CpuPlace &p : l.node) node.insert(p.os), sockets.insert(p.socket);
     for (uint32_t t = 0; t < l.tasks && !node.empty(); ++t) {
         const auto *item = bind.lists.empty() ? nullptr : &bind.lists[t % bind.lists.size()];
+        bool listed = bind.kind == CpuBind::map_cpu || bind.kind == CpuBind::mask_cpu ||
+                      bind.kind == CpuBind::map_ldom || bind.kind == CpuBind::mask_ldom;
+        if (listed && !item) throw ParseError("--cpu-bind: an empty list");
         switch (bind.kind) {
         case CpuBind::rank:
             out[t] = {*std::next(node.begin(), long(t % node.size()))};

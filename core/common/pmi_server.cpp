@@ -99,6 +99,9 @@ void Server::Impl::put(uint32_t rank, Channel &c, std::string_view reply_name, c
         return fail(rank, c, reply_name, "put needs a key and a value");
     if (key->size() > kKeyMax) return fail(rank, c, reply_name, "key longer than 64 bytes");
     if (value->size() > kValueMax) return fail(rank, c, reply_name, "value longer than 1024 bytes");
+    // A PMI-1 reply cannot carry one: it would read as more attributes.
+    if (c.version == 1 && value->find_first_of(" \n") != std::string::npos)
+        return fail(rank, c, reply_name, "value holds a blank");
     auto kvsname = cmd.get("kvsname");
     if (c.version == 1 && kvsname && *kvsname != info.kvsname)
         return fail(rank, c, reply_name, "no KVS named " + *kvsname);
@@ -173,7 +176,7 @@ uint32_t Server::Impl::expected_in_fence() const {
 }
 
 void Server::Impl::enter_fence(Channel &c) {
-    if (c.in_fence) return;
+    if (c.in_fence || c.finalized) return;
     c.in_fence = true;
     ++entered;
     maybe_exchange();
@@ -277,6 +280,7 @@ void Server::Impl::handle(uint32_t rank, Channel &c, const Command &cmd) {
     if (cmd.name == "init") return init(rank, c, cmd);
     if (cmd.name == "finalize") {
         c.finalized = true;
+        maybe_exchange(); // it is no longer expected in a fence
         if (c.version == 2) return reply(rank, c, "finalize-response", {});
         return reply(rank, c, "finalize_ack", {});
     }

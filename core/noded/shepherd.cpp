@@ -143,6 +143,7 @@ void bind_cpus(const ShepherdSpec &spec, const ShepherdTask &t) {
         env.push_back("SLURM_TASK_PID=" + std::to_string(::getpid()));
     }
     for (const auto &own : t.env) {
+        if (own.find('=') == std::string::npos || own[0] == '=') continue;
         std::string key = own.substr(0, own.find('=') + 1);
         auto same = std::find_if(env.begin(), env.end(),
                                  [&](const std::string &e) { return e.rfind(key, 0) == 0; });

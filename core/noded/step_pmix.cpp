@@ -25,6 +25,9 @@ namespace drover::noded {
 
 namespace {
 
+// The most a helper may send before Ready: each local rank's variables, a few KiB each.
+constexpr std::size_t kMaxStartBytes = 16u << 20;
+
 // drover-pmix lives beside droverd (the build tree and the installed sbin alike).
 std::string helper_path() {
     char self[PATH_MAX];
@@ -69,6 +72,14 @@ pid_t spawn_helper(const std::string &path, const RunAs &user, int sock,
     ::_exit(127);
 }
 
+// why (with errno's words), the directory made for the helper removed.
+std::string fail_dir(const std::string &dir, const std::string &why) {
+    std::string out = "mpi/pmix: " + why + ": " + std::strerror(errno);
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
+    return out;
+}
+
 // The helper's frames until Ready: each rank's variables go into its task's environment. This
 // waits on droverd's loop (the tasks cannot start without the variables); the server is up in
 // tens of milliseconds, and a helper that is not within 30 s fails the launch.
@@ -93,10 +104,13 @@ std::string await_ready(int sock, ShepherdSpec &spec) {
         auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
             deadline - std::chrono::steady_clock::now());
         pollfd p{sock, POLLIN, 0};
-        if (left.count() <= 0 || ::poll(&p, 1, int(left.count())) == 0)
-            return "mpi/pmix: drover-pmix did not start within 30 s";
+        int ready = left.count() <= 0 ? 0 : ::poll(&p, 1, int(left.count()));
+        if (ready < 0 && errno == EINTR) continue;
+        if (ready == 0) return "mpi/pmix: drover-pmix did not start within 30 s";
+        if (in.size() > kMaxStartBytes) return "mpi/pmix: drover-pmix sent too much";
         char buf[65536];
-        ssize_t n = ::read(sock, buf, sizeof buf);
+        ssize_t n = ::recv(sock, buf, sizeof buf, MSG_DONTWAIT);
+        if (n < 0 && (errno == EAGAIN || errno == EINTR)) continue;
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) return "mpi/pmix: drover-pmix ended before the PMIx server was up";
         in.append(buf, std::size_t(n));
@@ -118,10 +132,10 @@ std::string StepRunner::Impl::wire_pmix(const StepPtr &s, const proto::StepLaunc
     std::filesystem::remove_all(pmix->dir, ec);
     if (::mkdir(pmix->dir.c_str(), 0700) != 0 ||
         (must_drop(::geteuid()) && ::chown(pmix->dir.c_str(), s->uid, s->gid) != 0))
-        return "mpi/pmix: cannot create " + pmix->dir + ": " + std::strerror(errno);
+        return fail_dir(pmix->dir, "cannot create " + pmix->dir);
     int fds[2];
     if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
-        return std::string("mpi/pmix: cannot create a socket: ") + std::strerror(errno);
+        return fail_dir(pmix->dir, "cannot create a socket");
     auto [nodes, ranks] = layout_args(*plan.cred, req);
     pmix->pid = spawn_helper(
         path, spec.user, fds[1],
@@ -156,8 +170,12 @@ void StepRunner::Impl::read_pmix(const StepPtr &s) {
             p.in.erase(0, f->used);
         }
         if (ec || bad) {
-            if (!s->finished) spdlog::warn("step {}: drover-pmix went away", s->label);
-            return;
+            if (s->finished || s->terminating) return;
+            // Its ranks cannot fence any more: the step ends as after an abort.
+            spdlog::warn("step {}: drover-pmix went away", s->label);
+            std::string f;
+            stepio::frame(f, stepio::PmiAbort, 0, std::string(4, '\xff'));
+            return self->send(s, std::move(f));
         }
         self->read_pmix(s);
     });

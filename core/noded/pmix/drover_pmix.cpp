@@ -63,8 +63,14 @@ pmix_status_t on_abort(const pmix_proc_t *proc, void *, int status, const char m
 }
 
 // Every local rank entered the fence: this node's data goes out; the answer comes on stdin.
-pmix_status_t on_fence(const pmix_proc_t[], size_t, const pmix_info_t[], size_t, char *data,
-                       size_t ndata, pmix_modex_cbfunc_t done, void *cbdata) {
+// Only fences of the whole step (every node takes part, one at a time) are served.
+pmix_status_t on_fence(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t[], size_t,
+                       char *data, size_t ndata, pmix_modex_cbfunc_t done, void *cbdata) {
+    if (nprocs != 1 || procs[0].rank != PMIX_RANK_WILDCARD) return PMIX_ERR_NOT_SUPPORTED;
+    {
+        std::lock_guard lock(g_out_lock);
+        if (!g_fences.empty()) return PMIX_ERR_NOT_SUPPORTED; // one fence at a time
+    }
     {
         std::lock_guard lock(g_out_lock);
         g_fences.push_back({done, cbdata});
@@ -96,15 +102,30 @@ void fence_done(std::string_view all) {
     f.done(PMIX_SUCCESS, copy, all.size(), f.cbdata, release, copy);
 }
 
-void op_done(pmix_status_t status, void *sem) {
-    if (status != PMIX_SUCCESS)
-        std::fprintf(stderr, "drover-pmix: %s\n", PMIx_Error_string(status));
-    static_cast<std::binary_semaphore *>(sem)->release();
+// An operation the library completes later: its status, once op_done has been called.
+struct Pending {
+    std::binary_semaphore done{0};
+    pmix_status_t status = PMIX_SUCCESS;
+};
+
+void op_done(pmix_status_t status, void *pending) {
+    auto *p = static_cast<Pending *>(pending);
+    p->status = status;
+    p->done.release();
 }
 
 void check(pmix_status_t rc, const char *what) {
     if (rc != PMIX_SUCCESS && rc != PMIX_OPERATION_SUCCEEDED)
         throw std::runtime_error(std::string(what) + " failed: " + PMIx_Error_string(rc));
+}
+
+// rc of a call that completes through op_done: waits for it when it will (PMIX_SUCCESS), and
+// throws for a failure either way.
+void await(pmix_status_t rc, Pending &p, const char *what) {
+    check(rc, what);
+    if (rc != PMIX_SUCCESS) return; // done already: op_done is not called
+    p.done.acquire();
+    check(p.status, what);
 }
 
 // The server up, the namespace and local ranks registered, each rank's variables sent.
@@ -120,17 +141,16 @@ void start(const pmix::StepLayout &step) {
     PMIX_INFO_LOAD(&init[1], PMIX_SYSTEM_TMPDIR, step.tmpdir.c_str(), PMIX_STRING);
     check(PMIx_server_init(&module, init, 2), "PMIx_server_init");
     std::vector<pmix_info_t> info = pmix::job_info(step);
-    std::binary_semaphore sem(0);
-    check(PMIx_server_register_nspace(step.nspace.c_str(), int(step.local().size()), info.data(),
-                                      info.size(), op_done, &sem),
-          "PMIx_server_register_nspace");
-    sem.acquire();
+    Pending ns;
+    await(PMIx_server_register_nspace(step.nspace.c_str(), int(step.local().size()), info.data(),
+                                      info.size(), op_done, &ns),
+          ns, "PMIx_server_register_nspace");
     for (uint32_t rank : step.local()) {
         pmix_proc_t proc;
         PMIX_LOAD_PROCID(&proc, step.nspace.c_str(), rank);
-        check(PMIx_server_register_client(&proc, ::getuid(), ::getgid(), nullptr, op_done, &sem),
-              "PMIx_server_register_client");
-        sem.acquire();
+        Pending client;
+        await(PMIx_server_register_client(&proc, ::getuid(), ::getgid(), nullptr, op_done, &client),
+              client, "PMIx_server_register_client");
         char **env = nullptr;
         check(PMIx_server_setup_fork(&proc, &env), "PMIx_server_setup_fork");
         std::string vars;

@@ -35,6 +35,8 @@ TEST(CpuBind, ParsesSlurmsSyntax) {
     EXPECT_THROW(parse_cpu_bind("map_cpu"), ParseError);
     EXPECT_THROW(parse_cpu_bind("map_cpu:1,x2"), ParseError);
     EXPECT_THROW(parse_cpu_bind("map_cpu:99999999"), ParseError);
+    EXPECT_THROW(parse_cpu_bind("map_cpu:0*0"), ParseError); // no list at all
+    EXPECT_THROW(parse_cpu_bind("mask_ldom:0x1*0"), ParseError);
 }
 
 TEST(CpuBind, CoresFollowTheDistributionAcrossSockets) {
@@ -79,6 +81,8 @@ TEST(CpuBind, ExplicitMapsMasksRanksAndDomains) {
     EXPECT_EQ(bound("map_ldom:1", 1), (Sets{{4, 5, 6, 7}}));
     EXPECT_EQ(bound("none", 2), (Sets{{}, {}}));
     EXPECT_THROW(bound("map_cpu:9", 1), ParseError); // no such CPU on the node
+    // -c beyond what the step has here takes what there is.
+    EXPECT_EQ(bound("cores", 1, 4000000000u), (Sets{{0, 1, 2, 3, 4, 5, 6, 7}}));
 }
 
 TEST(CpuBind, VerboseLineAndMasks) {

@@ -182,6 +182,9 @@ TEST(PmiServer, GarbageIsRefusedWithAnErrorAndTheChannelClosed) {
     t.take(0);
     t.nodes[0]->feed(0, "cmd=put kvsname=7.0 key=" + std::string(65, 'k') + " value=v\n");
     EXPECT_EQ(t.take(0), "cmd=put_result rc=-1 msg=key_longer_than_64_bytes\n");
+    // A PMI-1 value with a blank would read back as more attributes.
+    t.nodes[0]->feed(0, "cmd=put kvsname=7.0 key=k value=a b\n");
+    EXPECT_EQ(t.take(0), "cmd=put_result rc=-1 msg=value_holds_a_blank\n");
     t.nodes[0]->feed(0, "cmd=frobnicate\n");
     EXPECT_EQ(t.take(0), "cmd=frobnicate_result rc=-1 msg=unknown_command_frobnicate\n");
     t.nodes[0]->feed(0, "cmd=init pmi_version=0 pmi_subversion=9\n");
