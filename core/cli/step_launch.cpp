@@ -648,6 +648,8 @@ bool StepSession::take_frames(Conn &c) {
     while (c.in.size() >= stepio::kHeader) {
         stepio::Header h;
         if (!stepio::parse_header(reinterpret_cast<const uint8_t *>(c.in.data()), &h)) return false;
+        // A connection that has not said hello gets no room for more than a hello.
+        if (!c.hello && (h.type != stepio::Hello || h.len > stepio::kKeyLen + 1024)) return false;
         if (c.in.size() < stepio::kHeader + h.len) break;
         std::string_view data(c.in.data() + stepio::kHeader, h.len);
         if (!c.hello) {

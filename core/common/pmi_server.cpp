@@ -13,6 +13,10 @@ namespace {
 
 using Attrs = std::vector<std::pair<std::string, std::string>>;
 
+// Keys a node's tasks may put between two fences (a few per rank is the norm): what a fence
+// carries stays within srun's frame limit.
+constexpr std::size_t kMaxPutsPerFence = 65536;
+
 struct Channel {
     std::string in;     // bytes not yet read as a request
     int version = 1;    // the wire: 1 until an init asks for 2
@@ -105,6 +109,8 @@ void Server::Impl::put(uint32_t rank, Channel &c, std::string_view reply_name, c
     auto kvsname = cmd.get("kvsname");
     if (c.version == 1 && kvsname && *kvsname != info.kvsname)
         return fail(rank, c, reply_name, "no KVS named " + *kvsname);
+    if (unfenced.size() >= kMaxPutsPerFence && !unfenced.count(*key))
+        return fail(rank, c, reply_name, "too many keys before a fence");
     unfenced[*key] = *value;
     reply(rank, c, reply_name, {});
 }

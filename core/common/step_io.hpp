@@ -33,6 +33,8 @@ inline constexpr uint32_t kAllTasks = 0xffffffffu;
 inline constexpr std::size_t kHeader = 12;
 inline constexpr std::size_t kKeyLen = 32;
 inline constexpr uint32_t kMaxFrame = 1u << 20;
+// A fence's keys (every rank's, in PmiFenceDone) outgrow the 1 MiB of other frames.
+inline constexpr uint32_t kMaxFenceFrame = 256u << 20;
 
 struct Header {
     uint8_t type = 0;
@@ -70,7 +72,9 @@ inline bool parse_header(const uint8_t *p, Header *h) {
     h->len = get32(p + 8);
     bool known =
         (h->type >= Hello && h->type <= PmiAbort) || (h->type >= Stdin && h->type <= PmiFenceDone);
-    return known && h->len <= kMaxFrame && p[1] == 0 && p[2] == 0 && p[3] == 0;
+    bool fence = h->type == PmiFence || h->type == PmiFenceDone;
+    return known && h->len <= (fence ? kMaxFenceFrame : kMaxFrame) && p[1] == 0 && p[2] == 0 &&
+           p[3] == 0;
 }
 
 } // namespace drover::stepio

@@ -20,6 +20,8 @@ namespace drover::noded {
 
 namespace {
 
+constexpr std::size_t kMaxQueuedReplies = 4096; // per task, not yet written to it
+
 // Which node (index in the credential) runs each rank of the step.
 std::vector<uint32_t> node_of_ranks(const proto::StepLaunchRequest &req) {
     std::vector<uint32_t> node_of(req.task_ids() ? req.task_ids()->size() : 0);
@@ -47,7 +49,14 @@ std::string StepRunner::Impl::wire_pmi(const StepPtr &s, const proto::StepLaunch
         auto self = weak_self.lock();
         auto st = weak_step.lock();
         if (!self || !st || !st->pmi || !st->pmi->channels.count(rank)) return;
-        st->pmi->channels[rank].outq.push_back(std::move(bytes));
+        auto &c = st->pmi->channels[rank];
+        // A task that asks and never reads its replies does not grow droverd without end.
+        if (c.outq.size() >= kMaxQueuedReplies) {
+            boost::system::error_code ignore;
+            c.sock->shutdown(asio::socket_base::shutdown_both, ignore);
+            return;
+        }
+        c.outq.push_back(std::move(bytes));
         self->write_pmi(st, rank);
     };
     host.fence = [weak_self, weak_step](std::string blob) {

@@ -35,7 +35,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     if (size >= drover::stepio::kHeader) {
         drover::stepio::Header h;
-        if (drover::stepio::parse_header(data, &h) && h.len > drover::stepio::kMaxFrame)
+        bool ok = drover::stepio::parse_header(data, &h);
+        bool fence = h.type == drover::stepio::PmiFence || h.type == drover::stepio::PmiFenceDone;
+        if (ok && h.len > (fence ? drover::stepio::kMaxFenceFrame : drover::stepio::kMaxFrame))
             std::abort();
     }
     return 0;
