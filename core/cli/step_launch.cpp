@@ -279,13 +279,18 @@ bool StepSession::open_io_port() {
 }
 
 bool StepSession::read_multi_prog(std::string *multi) const {
-    std::ifstream f(r_.argv.empty() || !r_.mpmd.empty() ? "" : r_.argv[0]);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    *multi = r_.mpmd.empty() ? ss.str() : r_.mpmd;
-    if (!f && r_.mpmd.empty()) {
-        print_error(prog_, "cannot read --multi-prog file " + (r_.argv.empty() ? "" : r_.argv[0]));
-        return false;
+    if (!r_.mpmd.empty()) {
+        *multi = r_.mpmd; // srun A : B wrote its own
+    } else {
+        std::ifstream f(r_.argv.empty() ? "" : r_.argv[0]);
+        std::stringstream ss;
+        ss << f.rdbuf();
+        *multi = ss.str();
+        if (!f) {
+            print_error(prog_,
+                        "cannot read --multi-prog file " + (r_.argv.empty() ? "" : r_.argv[0]));
+            return false;
+        }
     }
     try {
         parse_multi_prog(*multi, uint32_t(task_node_.size()));

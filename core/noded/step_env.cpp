@@ -65,6 +65,17 @@ std::vector<std::string> step_environment(const proto::StepCred &cred,
     return out;
 }
 
+std::vector<std::vector<uint32_t>> ranks_by_node(const proto::StepLaunchRequest &req) {
+    std::vector<std::vector<uint32_t>> out;
+    uint32_t at = 0, total = req.task_ids() ? req.task_ids()->size() : 0;
+    for (uint32_t n = 0; req.node_task_counts() && n < req.node_task_counts()->size(); ++n) {
+        out.emplace_back();
+        for (uint32_t k = 0; k < req.node_task_counts()->Get(n) && at < total; ++k)
+            out.back().push_back(req.task_ids()->Get(at++));
+    }
+    return out;
+}
+
 std::string bind_task_gpus(const proto::StepCred &cred, const proto::StepLaunchRequest &req,
                            uint32_t node_index, bool relative, std::vector<ShepherdTask> &tasks) {
     if (!cred.gres() || node_index >= cred.gres()->size()) return {};

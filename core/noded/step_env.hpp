@@ -23,6 +23,9 @@ std::vector<std::string> step_environment(const proto::StepCred &cred,
                                           const std::string &node,
                                           const std::vector<uint32_t> &tasks);
 
+// The step's ranks node by node (in the credential's node order), from the request's task layout.
+std::vector<std::vector<uint32_t>> ranks_by_node(const proto::StepLaunchRequest &req);
+
 // Each task's GPUs here under --gpu-bind (req.gpu_bind; none: all the step's): fills every
 // task's CUDA_VISIBLE_DEVICES and GPU_DEVICE_ORDINAL (overriding the step's), and with
 // "verbose" the line the task prints on its standard error. relative: ConstrainDevices is on, so

@@ -15,6 +15,7 @@
 #include <spdlog/spdlog.h>
 
 #include "noded/pmix/pmix_link.hpp"
+#include "noded/step_env.hpp"
 
 namespace drover::noded {
 
@@ -25,12 +26,10 @@ constexpr std::size_t kMaxQueuedReplies = 4096; // per task, not yet written to 
 // Which node (index in the credential) runs each rank of the step.
 std::vector<uint32_t> node_of_ranks(const proto::StepLaunchRequest &req) {
     std::vector<uint32_t> node_of(req.task_ids() ? req.task_ids()->size() : 0);
-    uint32_t at = 0;
-    for (uint32_t n = 0; req.node_task_counts() && n < req.node_task_counts()->size(); ++n)
-        for (uint32_t k = 0; k < req.node_task_counts()->Get(n) && at < node_of.size(); ++k) {
-            uint32_t rank = req.task_ids()->Get(at++);
+    auto ranks = ranks_by_node(req);
+    for (uint32_t n = 0; n < ranks.size(); ++n)
+        for (uint32_t rank : ranks[n])
             if (rank < node_of.size()) node_of[rank] = n;
-        }
     return node_of;
 }
 

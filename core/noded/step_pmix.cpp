@@ -20,6 +20,7 @@
 
 #include "common/config.hpp"
 #include "noded/pmix/pmix_link.hpp"
+#include "noded/step_env.hpp"
 
 namespace drover::noded {
 
@@ -42,15 +43,12 @@ std::string helper_path() {
 std::pair<std::string, std::string> layout_args(const proto::StepCred &cred,
                                                 const proto::StepLaunchRequest &req) {
     std::string nodes, ranks;
-    uint32_t at = 0;
+    auto by_node = ranks_by_node(req);
     for (uint32_t n = 0; n < cred.nodes()->size(); ++n) {
         nodes += (n ? "," : "") + cred.nodes()->Get(n)->str();
         if (n) ranks += ";";
-        uint32_t count = req.node_task_counts() && n < req.node_task_counts()->size()
-                             ? req.node_task_counts()->Get(n)
-                             : 0;
-        for (uint32_t k = 0; k < count && req.task_ids() && at < req.task_ids()->size(); ++k)
-            ranks += (k ? "," : "") + std::to_string(req.task_ids()->Get(at++));
+        for (std::size_t k = 0; n < by_node.size() && k < by_node[n].size(); ++k)
+            ranks += (k ? "," : "") + std::to_string(by_node[n][k]);
     }
     return {nodes, ranks};
 }
