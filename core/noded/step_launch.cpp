@@ -42,16 +42,12 @@ std::string tasks_here(const proto::StepLaunchRequest &req, LaunchPlan &plan) {
     if (!ids || !counts || counts->size() != nodes)
         return "malformed step launch: the task layout does not match the credential's " +
                std::to_string(nodes) + " node(s)";
-    uint64_t first = 0, total = 0;
-    for (uint32_t i = 0; i < counts->size(); ++i) {
-        if (i < plan.node_index) first += counts->Get(i);
-        total += counts->Get(i);
-    }
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < counts->size(); ++i) total += counts->Get(i);
     if (total != ids->size())
         return "malformed step launch: " + std::to_string(ids->size()) + " task id(s) for " +
                std::to_string(total) + " task(s)";
-    for (uint64_t k = first; k < first + counts->Get(plan.node_index); ++k)
-        plan.tasks.push_back(ids->Get(uint32_t(k)));
+    plan.tasks = ranks_by_node(req)[plan.node_index];
     if (plan.tasks.empty()) return "no tasks for this node";
     return {};
 }
