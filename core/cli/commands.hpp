@@ -26,5 +26,7 @@ int salloc_main(std::span<const std::string> args);
 int sstat_main(std::span<const std::string> args);
 int sacctmgr_main(std::span<const std::string> args);
 int sdiag_main(std::span<const std::string> args);
+int sbcast_main(std::span<const std::string> args);
+int sattach_main(std::span<const std::string> args);
 
 } // namespace drover::cli

@@ -20,7 +20,8 @@ constexpr Command kCommands[] = {
     {"sbatch", sbatch_main},     {"squeue", squeue_main},     {"scancel", scancel_main},
     {"sinfo", sinfo_main},       {"scontrol", scontrol_main}, {"sacct", sacct_main},
     {"srun", srun_main},         {"salloc", salloc_main},     {"sstat", sstat_main},
-    {"sacctmgr", sacctmgr_main}, {"sdiag", sdiag_main},
+    {"sacctmgr", sacctmgr_main}, {"sdiag", sdiag_main},       {"sbcast", sbcast_main},
+    {"sattach", sattach_main},
 };
 
 int usage() {

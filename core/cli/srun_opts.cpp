@@ -70,6 +70,8 @@ enum Id {
     kHint,
     kThreadsPerCore,
     kTasksPerSocket,
+    kBcast,
+    kCompress,
 };
 
 const OptSpec kSpecs[] = {
@@ -126,6 +128,8 @@ const OptSpec kSpecs[] = {
     {kNoShell, 0, "no-shell", Arg::none},
     {kCpuFreq, 0, "cpu-freq", Arg::required},
     {kQos, 'q', "qos", Arg::required},
+    {kBcast, 0, "bcast", Arg::optional},
+    {kCompress, 0, "compress", Arg::optional},
 };
 
 // What an option's handler gets: the request being built, the option, its value, and whether
@@ -283,6 +287,8 @@ constexpr std::pair<Id, OptHandler> kHandlers[] = {
     {kImmediate, [](const OptCall &c) { c.r.immediate = true; }},
     {kNoShell, [](const OptCall &c) { c.r.no_shell = true; }},
     {kCpuFreq, warn_ignored},
+    {kBcast, [](const OptCall &c) { c.r.bcast = c.o.value.value_or(""); }},
+    {kCompress, [](const OptCall &c) {}}, // --bcast's compression: the copy is sent as is
 };
 
 } // namespace
@@ -351,6 +357,7 @@ void inherit_allocation(SrunRequest &r, const std::vector<std::pair<std::string,
         (void)parse_cpu_bind(*b);
         r.cpu_bind = *b;
     }
+    if (const std::string *b = find_env(env, "SLURM_BCAST"); b && !r.bcast) r.bcast = *b;
     if (r.min_nodes && r.num_tasks && r.num_tasks < r.min_nodes) {
         r.warnings.push_back("can't run " + std::to_string(r.num_tasks) + " processes on " +
                              std::to_string(r.min_nodes) + " nodes, setting nnodes to " +

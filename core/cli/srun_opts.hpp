@@ -48,6 +48,9 @@ struct SrunRequest {
     bool immediate = false;
     bool no_shell = false; // salloc --no-shell
     std::string mpmd;      // srun A : B: the --multi-prog text for the components (mpmd.hpp)
+    // --bcast[=DEST]: the program copied to the step's nodes first, and the copy run ("" : to
+    // BcastParameters' DestDir, else the working directory, one file per node).
+    std::optional<std::string> bcast;
 };
 
 // The MPI types srun serves (--mpi=list), and the versioned name pmix also answers to (the

@@ -26,7 +26,10 @@
 #include <drover/views.h>
 
 #include "cli/alloc.hpp"
+#include "cli/bcast_send.hpp"
 #include "cli/rpc.hpp"
+#include "cli/sbcast_args.hpp"
+#include "cli/step_io_port.hpp"
 #include "cli/text.hpp"
 #include "common/hostlist.hpp"
 #include "common/multi_prog.hpp"
@@ -55,26 +58,6 @@ int launch_timeout_ms(std::size_t nodes) {
     return 30000 + int(extra);
 }
 
-// The address nodes reach us at: the local end of a route to the first node.
-std::string local_address_towards(const std::string &host, uint16_t port) {
-    int fd = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-    sockaddr_in to{};
-    to.sin_family = AF_INET;
-    to.sin_port = htons(port);
-    std::string addr = "127.0.0.1";
-    if (fd >= 0 && ::inet_pton(AF_INET, host.c_str(), &to.sin_addr) == 1 &&
-        ::connect(fd, reinterpret_cast<sockaddr *>(&to), sizeof to) == 0) {
-        sockaddr_in me{};
-        socklen_t len = sizeof me;
-        char buf[INET_ADDRSTRLEN];
-        if (::getsockname(fd, reinterpret_cast<sockaddr *>(&me), &len) == 0 &&
-            ::inet_ntop(AF_INET, &me.sin_addr, buf, sizeof buf))
-            addr = buf;
-    }
-    if (fd >= 0) ::close(fd);
-    return addr;
-}
-
 // How Slurm words a task's end in "srun: error: NODE: task N: ...".
 std::string describe_end(int status) {
     if (WIFSIGNALED(status)) {
@@ -95,18 +78,20 @@ bool launched_before(const net::NodeOutcome &r) {
     return r.message.find(kAlreadyLaunched) != std::string::npos;
 }
 
+// Where exec finds name: as given when it holds a '/', else the first executable in PATH.
+std::string program_path(const std::string &name) {
+    if (name.find('/') != std::string::npos) return name;
+    const char *path = ::getenv("PATH");
+    for (const auto &dir : split(path ? path : "/usr/bin:/bin", ':', true)) {
+        std::string p = (dir.empty() ? "." : dir) + "/" + name;
+        if (::access(p.c_str(), X_OK) == 0) return p;
+    }
+    return name;
+}
+
 int exit_code(int status) {
     return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
 }
-
-struct Conn {
-    int fd = -1;
-    bool hello = false;
-    std::string node;
-    std::string in;  // bytes read, not yet framed
-    std::string out; // bytes to write
-    bool done = false;
-};
 
 class StepSession {
   public:
@@ -119,6 +104,7 @@ class StepSession {
 
     bool create(uint32_t job_id);
     bool launch();
+    bool broadcast_program(const std::string &work);
     bool open_io_port();
     bool read_multi_prog(std::string *multi) const;
     std::vector<std::pair<std::string, std::string>>
@@ -134,17 +120,12 @@ class StepSession {
     bool take_signals();
     Interrupt on_interrupt();
     void forward_signal(int sig);
-    void accept_node();
     void read_stdin();
-    void serve_conn(Conn &c, short revents);
-    bool take_frames(Conn &c);
+    void serve_conn(IoConn &c, short revents);
     int step_exit_code() const;
-    void on_frame(Conn &c, const stepio::Header &h, std::string_view data);
-    void on_pmi_fence(Conn &c, std::string_view keys);
-    void on_pmi_abort(Conn &c, const stepio::Header &h, std::string_view data);
-    void output(uint32_t task, bool err, std::string_view data);
-    void flush_labels();
-    void send_all(stepio::Type type, uint32_t task, std::string_view data);
+    void on_frame(IoConn &c, const stepio::Header &h, std::string_view data);
+    void on_pmi_fence(IoConn &c, std::string_view keys);
+    void on_pmi_abort(IoConn &c, const stepio::Header &h, std::string_view data);
     void cancel_step();
     void say(const std::string &line) const {
         if (!r_.quiet) write_err(prog_ + ": " + line + "\n");
@@ -155,18 +136,14 @@ class StepSession {
     net::Reply create_reply_;
     const proto::StepCreateResponse *step_ = nullptr;
     std::string label_;
-    std::string key_;
-    int listen_fd_ = -1;
-    uint16_t io_port_ = 0;
-    std::string io_host_;
+    StepIoPort io_;
+    TaskOutput out_{r_.label};
     std::vector<std::string> nodes_;
     std::map<uint32_t, std::string> task_node_;
     std::map<uint32_t, int> task_status_;
-    std::vector<Conn> conns_;
     std::set<std::string> nodes_done_; // nodes whose part is over (or never started)
     uint32_t end_state_ = 0;
     uint32_t oom_kills_ = 0;
-    std::map<std::pair<uint32_t, bool>, std::string> partial_; // --label: unfinished lines
     bool cancelled_ = false;
     // serve()'s stdin: where it goes, and what was read before that node connected.
     bool stdin_open_ = true;
@@ -180,6 +157,7 @@ class StepSession {
     std::string mpi_;                                                    // --mpi, else MpiDefault
     std::map<std::string, std::string> fence_keys_; // this PMI fence's keys, by node
     bool aborted_ = false;                          // a PMI abort cancelled the step
+    std::string bcast_dest_;                        // --bcast: where the program's copies are
 };
 
 bool StepSession::create(uint32_t job_id) {
@@ -255,27 +233,10 @@ bool StepSession::create(uint32_t job_id) {
 }
 
 bool StepSession::open_io_port() {
-    listen_fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_ANY);
-    socklen_t len = sizeof a;
-    if (listen_fd_ < 0 || ::bind(listen_fd_, reinterpret_cast<sockaddr *>(&a), sizeof a) != 0 ||
-        ::listen(listen_fd_, 1024) != 0 ||
-        ::getsockname(listen_fd_, reinterpret_cast<sockaddr *>(&a), &len) != 0) {
-        print_error(prog_, std::string("cannot open the I/O port: ") + std::strerror(errno));
-        return false;
-    }
-    io_port_ = ntohs(a.sin_port);
-    key_.resize(stepio::kKeyLen);
-    if (::getrandom(key_.data(), key_.size(), 0) != ssize_t(key_.size())) {
-        print_error(prog_, "cannot make the I/O key");
-        return false;
-    }
-    std::string first = step_->node_addrs()->Get(0)->str();
-    io_host_ = local_address_towards(first.substr(0, first.rfind(':')),
-                                     uint16_t(std::stoi(first.substr(first.rfind(':') + 1))));
-    return true;
+    std::string why;
+    if (io_.open(step_->node_addrs()->Get(0)->str(), &why)) return true;
+    print_error(prog_, why);
+    return false;
 }
 
 bool StepSession::read_multi_prog(std::string *multi) const {
@@ -332,8 +293,9 @@ void StepSession::build_launch(flatbuffers::FlatBufferBuilder &fbb, const std::s
     auto kvs = fbb.CreateVector(kv);
     auto wd = fbb.CreateString(work);
     auto tpns = fbb.CreateString(compress_counts(tpn));
-    auto host = fbb.CreateString(io_host_);
-    auto key = fbb.CreateVector(reinterpret_cast<const uint8_t *>(key_.data()), key_.size());
+    auto host = fbb.CreateString(io_.host());
+    auto key =
+        fbb.CreateVector(reinterpret_cast<const uint8_t *>(io_.key().data()), io_.key().size());
     auto out = fbb.CreateString(r_.std_out == "none" ? "/dev/null" : r_.std_out);
     auto err = fbb.CreateString(r_.std_err == "none" ? "/dev/null" : r_.std_err);
     auto in = fbb.CreateString(r_.std_in);
@@ -348,6 +310,7 @@ void StepSession::build_launch(flatbuffers::FlatBufferBuilder &fbb, const std::s
     auto mpi = fbb.CreateString(mpi_);
     auto sdist = fbb.CreateString(r_.socket_distribution);
     auto counts = fbb.CreateVector(tpn);
+    auto bc = bcast_dest_.empty() ? 0 : fbb.CreateString(bcast_dest_);
     proto::StepLaunchRequestBuilder b(fbb);
     b.add_cred(cred);
     b.add_argv(argv);
@@ -356,7 +319,7 @@ void StepSession::build_launch(flatbuffers::FlatBufferBuilder &fbb, const std::s
     b.add_num_tasks(uint32_t(task_node_.size()));
     b.add_tasks_per_node(tpns);
     b.add_io_host(host);
-    b.add_io_port(io_port_);
+    b.add_io_port(io_.port());
     b.add_io_key(key);
     b.add_std_out(out);
     b.add_std_err(err);
@@ -371,6 +334,7 @@ void StepSession::build_launch(flatbuffers::FlatBufferBuilder &fbb, const std::s
     b.add_node_task_counts(counts);
     b.add_mpi(mpi);
     b.add_socket_distribution(sdist);
+    if (bc.o) b.add_bcast(bc);
     // --hint as Slurm spells it out: one thread per core, and memory_bound one task per socket.
     bool one_thread =
         r_.hint == "nomultithread" || r_.hint == "compute_bound" || r_.hint == "memory_bound";
@@ -383,16 +347,9 @@ std::vector<net::NodeOutcome> StepSession::send_launch(std::span<const uint8_t> 
     std::map<std::string, std::string> addrs; // node -> "host:port" of its droverd
     for (uint32_t i = 0; i < step_->nodes()->size() && i < step_->node_addrs()->size(); ++i)
         addrs[step_->nodes()->Get(i)->str()] = step_->node_addrs()->Get(i)->str();
-    auto resolve = [&addrs](const std::string &node, std::string *host, uint16_t *port) {
-        auto it = addrs.find(node);
-        if (it == addrs.end() || it->second.rfind(':') == std::string::npos) return false;
-        *host = it->second.substr(0, it->second.rfind(':'));
-        *port = uint16_t(std::strtoul(it->second.c_str() + it->second.rfind(':') + 1, nullptr, 10));
-        return *port != 0;
-    };
     const Config &conf = cli_config();
-    return net::forward_and_wait(resolve, nodes_, conf.tree_width, launch_timeout_ms(nodes_.size()),
-                                 msg, net::socket_signer(conf));
+    return net::forward_and_wait(net::address_book(std::move(addrs)), nodes_, conf.tree_width,
+                                 launch_timeout_ms(nodes_.size()), msg, net::socket_signer(conf));
 }
 
 bool StepSession::launch() {
@@ -403,6 +360,10 @@ bool StepSession::launch() {
         r_.work_dir.empty() ? (::getcwd(cwd, sizeof cwd) ? cwd : "/tmp") : r_.work_dir;
     std::string multi;
     if (r_.multi_prog && !read_multi_prog(&multi)) return false;
+    if (r_.bcast && !r_.multi_prog && !broadcast_program(work)) {
+        cancel_step();
+        return false;
+    }
     // One request for every node, down the fan-out tree: each node starts its own share of the
     // tasks, which it finds by its place in the credential.
     flatbuffers::FlatBufferBuilder fbb(4096 + step_->cred()->size() + 8 * task_node_.size());
@@ -422,47 +383,40 @@ bool StepSession::launch() {
     return failed < nodes_.size();
 }
 
+// srun --bcast: the program (found in PATH as exec would) copied to the step's nodes, replacing
+// an older copy and keeping its times; the nodes then run the copy.
+bool StepSession::broadcast_program(const std::string &work) {
+    BcastSend b;
+    b.job_id = step_->job_id();
+    b.step_id = step_->step_id();
+    b.source = program_path(r_.argv[0]);
+    b.dest = *r_.bcast;
+    // Only an absolute path is taken as given; else a copy per node in DestDir or work.
+    if (b.dest.empty() || b.dest.front() != '/')
+        b.dest = bcast_dest_dir(cli_config().bcast_parameters, work) + "/";
+    b.force = b.preserve = true;
+    if (send_file(b, prog_) != 0) {
+        write_err(prog_ + ": fatal: Failed to broadcast '" + b.source +
+                  "'. Step launch aborted.\n");
+        return false;
+    }
+    bcast_dest_ = b.dest;
+    return true;
+}
+
 void StepSession::cancel_step() {
     if (cancelled_) return;
     cancelled_ = true;
     cancel_quietly(label_);
 }
 
-void StepSession::send_all(stepio::Type type, uint32_t task, std::string_view data) {
-    for (auto &c : conns_)
-        if (c.hello && !c.done) stepio::frame(c.out, type, task, data);
-}
-
-void StepSession::output(uint32_t task, bool err, std::string_view data) {
-    if (!r_.label) return err ? write_err(data) : write_out(data);
-    std::string &part = partial_[{task, err}];
-    part.append(data);
-    std::string lines;
-    std::size_t start = 0, nl;
-    while ((nl = part.find('\n', start)) != std::string::npos) {
-        lines += std::to_string(task) + ": " + part.substr(start, nl - start + 1);
-        start = nl + 1;
-    }
-    part.erase(0, start);
-    if (!lines.empty()) err ? write_err(lines) : write_out(lines);
-}
-
-void StepSession::flush_labels() {
-    for (auto &[k, part] : partial_)
-        if (!part.empty()) {
-            std::string line = std::to_string(k.first) + ": " + part + "\n";
-            k.second ? write_err(line) : write_out(line);
-            part.clear();
-        }
-}
-
-void StepSession::on_frame(Conn &c, const stepio::Header &h, std::string_view data) {
+void StepSession::on_frame(IoConn &c, const stepio::Header &h, std::string_view data) {
     switch (h.type) {
     case stepio::Stdout:
-        output(h.task, false, data);
+        out_.write(h.task, false, data);
         break;
     case stepio::Stderr:
-        output(h.task, true, data);
+        out_.write(h.task, true, data);
         break;
     case stepio::Message:
         write_err(std::string(data) + "\n");
@@ -501,18 +455,18 @@ void StepSession::on_frame(Conn &c, const stepio::Header &h, std::string_view da
 
 // A node's tasks all entered a PMI fence: once every node of the step has, each gets every
 // node's keys (srun only concatenates them).
-void StepSession::on_pmi_fence(Conn &c, std::string_view keys) {
+void StepSession::on_pmi_fence(IoConn &c, std::string_view keys) {
     fence_keys_[c.node] = std::string(keys);
     if (fence_keys_.size() < nodes_.size()) return;
     std::string all;
     for (auto &[node, k] : fence_keys_) all += k;
     fence_keys_.clear();
-    send_all(stepio::PmiFenceDone, 0, all);
+    io_.send_all(stepio::PmiFenceDone, 0, all);
 }
 
 // A rank asked PMI to abort, or died before finalizing: the step ends on every node (its other
 // ranks would wait for it in their next fence).
-void StepSession::on_pmi_abort(Conn &c, const stepio::Header &h, std::string_view data) {
+void StepSession::on_pmi_abort(IoConn &c, const stepio::Header &h, std::string_view data) {
     int code =
         data.size() >= 4 ? int(stepio::get32(reinterpret_cast<const uint8_t *>(data.data()))) : 1;
     if (aborted_) return;
@@ -553,7 +507,7 @@ void StepSession::route_stdin() {
 
 void StepSession::deliver_stdin() {
     // Input for the tasks, once the node that runs them is connected.
-    for (auto &c : conns_) {
+    for (auto &c : io_.conns()) {
         if (!c.hello || c.done) continue;
         if (!stdin_node_.empty() && c.node != stdin_node_) continue;
         if (!pending_stdin_.empty())
@@ -561,7 +515,7 @@ void StepSession::deliver_stdin() {
         if (stdin_eof_ && stdin_open_) stepio::frame(c.out, stepio::StdinEof, stdin_task_, {});
     }
     bool delivered = false;
-    for (auto &c : conns_)
+    for (auto &c : io_.conns())
         delivered = delivered || (c.hello && (stdin_node_.empty() || c.node == stdin_node_));
     if (delivered) {
         pending_stdin_.clear();
@@ -569,14 +523,15 @@ void StepSession::deliver_stdin() {
     }
 }
 
-// fds[0] the signal pipe, fds[1] the I/O port, fds[2] stdin, fds[3 + i] conns_[i].
+// fds[0] the signal pipe, fds[1] the I/O port, fds[2] stdin, fds[3 + i] the i-th connection.
 std::vector<pollfd> StepSession::poll_set() const {
     std::vector<pollfd> fds;
     fds.push_back({g_sig_pipe[0], POLLIN, 0});
-    fds.push_back({listen_fd_, POLLIN, 0});
+    fds.push_back({io_.listen_fd(), POLLIN, 0});
     bool want_stdin = stdin_open_ && !stdin_eof_ && pending_stdin_.size() < (1u << 20);
     fds.push_back({want_stdin ? 0 : -1, POLLIN, 0});
-    for (auto &c : conns_) fds.push_back({c.fd, short(POLLIN | (c.out.empty() ? 0 : POLLOUT)), 0});
+    for (auto &c : io_.conns())
+        fds.push_back({c.fd, short(POLLIN | (c.out.empty() ? 0 : POLLOUT)), 0});
     return fds;
 }
 
@@ -591,7 +546,7 @@ int StepSession::poll_timeout() const {
 void StepSession::forward_signal(int sig) {
     uint8_t d[4];
     stepio::put32(d, uint32_t(sig));
-    send_all(stepio::Signal, 0, {reinterpret_cast<char *>(d), 4});
+    io_.send_all(stepio::Signal, 0, {reinterpret_cast<char *>(d), 4});
 }
 
 // Ctrl-C once reports the tasks, twice within a second kills the step, a third time ends srun.
@@ -629,15 +584,6 @@ bool StepSession::take_signals() {
     return true;
 }
 
-void StepSession::accept_node() {
-    int fd = ::accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
-    if (fd >= 0) {
-        int one = 1;
-        ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-        conns_.push_back({fd});
-    }
-}
-
 void StepSession::read_stdin() {
     char buf[65536];
     ssize_t got = ::read(0, buf, sizeof buf);
@@ -647,51 +593,18 @@ void StepSession::read_stdin() {
         stdin_eof_ = true;
 }
 
-// Frames c has read whole; false when one is not from a node of this step (wrong key, bad
-// header): the connection is then closed.
-bool StepSession::take_frames(Conn &c) {
-    while (c.in.size() >= stepio::kHeader) {
-        stepio::Header h;
-        if (!stepio::parse_header(reinterpret_cast<const uint8_t *>(c.in.data()), &h)) return false;
-        // A connection that has not said hello gets no room for more than a hello.
-        if (!c.hello && (h.type != stepio::Hello || h.len > stepio::kKeyLen + 1024)) return false;
-        if (c.in.size() < stepio::kHeader + h.len) break;
-        std::string_view data(c.in.data() + stepio::kHeader, h.len);
-        if (!c.hello) {
-            if (h.type != stepio::Hello || data.size() < stepio::kKeyLen ||
-                data.substr(0, stepio::kKeyLen) != key_)
-                return false; // not one of our nodes
-            c.hello = true;
-            c.node = std::string(data.substr(stepio::kKeyLen));
-        } else {
-            on_frame(c, h, data);
-        }
-        c.in.erase(0, stepio::kHeader + h.len);
+void StepSession::serve_conn(IoConn &c, short rev) {
+    if (io_.serve(c, rev, [this](IoConn &ic, const stepio::Header &h, std::string_view data) {
+            on_frame(ic, h, data);
+        }))
+        return;
+    if (c.hello && !c.done) {
+        nodes_done_.insert(c.node); // the node went away without saying how its tasks ended
+        print_error(prog_, c.node + ": lost the connection to the step's tasks");
+        // Its ranks can no longer fence with the others, who would wait for ever.
+        if (mpi_ != "none") cancel_step();
     }
-    return true;
-}
-
-void StepSession::serve_conn(Conn &c, short rev) {
-    if (rev & POLLOUT && !c.out.empty()) {
-        ssize_t w = ::send(c.fd, c.out.data(), c.out.size(), MSG_NOSIGNAL);
-        if (w > 0) c.out.erase(0, std::size_t(w));
-    }
-    if (!(rev & (POLLIN | POLLHUP | POLLERR))) return;
-    char buf[65536];
-    ssize_t got = ::read(c.fd, buf, sizeof buf);
-    if (got > 0) c.in.append(buf, std::size_t(got));
-    if (!take_frames(c)) got = 0;
-    if (got == 0 || (got < 0 && errno != EAGAIN && errno != EINTR)) {
-        ::close(c.fd);
-        if (c.hello && !c.done) {
-            nodes_done_.insert(c.node); // the node went away without saying how its tasks ended
-            print_error(prog_, c.node + ": lost the connection to the step's tasks");
-            // Its ranks can no longer fence with the others, who would wait for ever.
-            if (mpi_ != "none") cancel_step();
-        }
-        c.done = true;
-        c.fd = -1;
-    }
+    c.done = true;
 }
 
 // Slurm's exit code for the step's end, else the highest of the tasks'.
@@ -725,16 +638,16 @@ int StepSession::serve() {
         }
         if (n <= 0) continue;
         if (fds[0].revents & POLLIN && !take_signals()) return 1;
-        std::size_t polled = conns_.size(); // conns_[i] is fds[3 + i] for i < polled
-        if (fds[1].revents & POLLIN) accept_node();
+        std::size_t polled = io_.conns().size(); // the i-th is fds[3 + i] for i < polled
+        if (fds[1].revents & POLLIN) io_.accept();
         if (fds[2].revents & (POLLIN | POLLHUP)) read_stdin();
-        for (std::size_t i = 0; i < polled; ++i) serve_conn(conns_[i], fds[3 + i].revents);
-        std::erase_if(conns_, [](const Conn &c) { return c.fd < 0; });
+        for (std::size_t i = 0; i < polled; ++i) serve_conn(io_.conns()[i], fds[3 + i].revents);
+        io_.drop_closed();
         if (r_.wait_secs && !wait_deadline_ && !task_status_.empty() &&
             task_status_.size() < task_node_.size())
             wait_deadline_ = std::chrono::steady_clock::now() + std::chrono::seconds(*r_.wait_secs);
     }
-    flush_labels();
+    out_.flush();
     return step_exit_code();
 }
 

@@ -103,6 +103,8 @@ struct Config {
     std::string task_plugin;          // TaskPlugin: task/affinity binds tasks to CPUs
     std::string task_plugin_param;    // TaskPluginParam: the default binding (Cores, Verbose...)
     std::string mpi_params;           // MpiParams (ports=): accepted; PMI needs no ports
+    std::string bcast_parameters;     // BcastParameters: DestDir= for sbcast's relative DEST
+    std::string bcast_exclude;        // BcastExclude: accepted (--send-libs sends no libraries)
     std::string jobacct_gather_type;  // accepted: droverd samples /proc and the proctrack container
     uint32_t max_job_count = 10000;
     uint32_t first_job_id = 1;

@@ -136,6 +136,8 @@ const StringKey kStringKeys[] = {
     {"taskplugin", &Config::task_plugin},
     {"taskpluginparam", &Config::task_plugin_param},
     {"mpiparams", &Config::mpi_params},
+    {"bcastparameters", &Config::bcast_parameters},
+    {"bcastexclude", &Config::bcast_exclude},
 };
 
 struct NumberKey {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <deque>
 #include <map>
 #include <memory>
@@ -272,6 +273,18 @@ void forward(boost::asio::io_context &io, Resolver resolve, std::vector<std::str
                                       std::move(nodes), width, timeout_ms, inner, std::move(sign),
                                       std::move(done), origin_uid);
     f->start();
+}
+
+Resolver address_book(std::map<std::string, std::string> host_ports) {
+    return
+        [book = std::move(host_ports)](const std::string &node, std::string *host, uint16_t *port) {
+            auto it = book.find(node);
+            if (it == book.end() || it->second.rfind(':') == std::string::npos) return false;
+            std::size_t colon = it->second.rfind(':');
+            *host = it->second.substr(0, colon);
+            *port = uint16_t(std::strtoul(it->second.c_str() + colon + 1, nullptr, 10));
+            return *port != 0;
+        };
 }
 
 std::vector<NodeOutcome> forward_and_wait(Resolver resolve, std::vector<std::string> nodes,

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -36,6 +37,9 @@ unsigned tree_depth(std::size_t n, unsigned width);
 
 // Resolves a node name to the address and port of its daemon; false when unknown.
 using Resolver = std::function<bool(const std::string &node, std::string *host, uint16_t *port)>;
+
+// A resolver over the "host:port" of each node the controller named (to srun, to sbcast).
+Resolver address_book(std::map<std::string, std::string> host_ports);
 
 // How long a hop may take to accept a forwarded request (ForwardAccepted) before its node counts
 // as hung, for a forward to n nodes that must be answered within budget_ms: a share of the budget

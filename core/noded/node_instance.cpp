@@ -14,6 +14,8 @@
 #include "net/call_pool.hpp"
 #include "net/server.hpp"
 #include "net/usage_codec.hpp"
+#include "proto/fb_read.hpp"
+#include "noded/file_bcast.hpp"
 #include "noded/launcher.hpp"
 #include "noded/prolog.hpp"
 #include "noded/sampler.hpp"
@@ -103,6 +105,7 @@ NodeInstance::NodeInstance(NodeShared &sh, const NodeConf &me) : sh_(sh), me_(me
         },
         sh.tell_controller);
     launcher_->set_gpu_files(std::move(gpu_files));
+    bcast_ = std::make_unique<FileBcast>(sh.auth, sh.is_admin, name_, sh.reaper);
 }
 
 // Every message a node serves, and who may send it.
@@ -111,6 +114,9 @@ const NodeInstance::NodeRoute NodeInstance::kRoutes[] = {
     {proto::Body::StepLaunchRequest, Caller::Anyone, &NodeInstance::on_step_launch},
     {proto::Body::StepSignalRequest, Caller::Anyone, &NodeInstance::on_step_signal},
     {proto::Body::StepStatRequest, Caller::Anyone, &NodeInstance::on_step_stat},
+    {proto::Body::StepAttachRequest, Caller::Anyone, &NodeInstance::on_step_attach},
+    // sbcast's blocks: the broadcast credential decides.
+    {proto::Body::FileBcastRequest, Caller::Anyone, &NodeInstance::on_file_bcast},
     // Many nodes at once, down the fan-out tree: users too (each node holds the request to
     // their rights).
     {proto::Body::ForwardRequest, Caller::Anyone, &NodeInstance::on_forward},
@@ -177,6 +183,32 @@ void NodeInstance::on_step_stat(const RequestPtr &req, const net::ResponderPtr &
     auto p = fbb.CreateVector(pids);
     fbb.Finish(proto::CreateMessage(fbb, proto::Body::StepStatResponse,
                                     proto::CreateStepStatResponse(fbb, u, p).Union()));
+    resp->reply(finish(fbb));
+}
+
+void NodeInstance::on_file_bcast(const RequestPtr &req, const net::ResponderPtr &resp, bool) {
+    // The block is read in the writer (a fork of this process) before req goes.
+    bcast_->serve(*req->msg->body_as_FileBcastRequest(), req->peer.uid,
+                  [req, resp](int code, std::string why) {
+                      if (code) return resp->error(code, why);
+                      resp->ok();
+                  });
+}
+
+void NodeInstance::on_step_attach(const RequestPtr &req, const net::ResponderPtr &resp, bool) {
+    const auto *r = req->msg->body_as_StepAttachRequest();
+    StepRunner::Attached a;
+    std::string key = r->io_key() ? std::string(r->io_key()->begin(), r->io_key()->end()) : "";
+    std::string why = steps_->attach(r->job_id(), r->step_id(), req->peer.uid,
+                                     proto::str(r->io_host()), r->io_port(), std::move(key), &a);
+    if (!why.empty()) return resp->error(DROVER_ENOENT, why);
+    flatbuffers::FlatBufferBuilder fbb(256);
+    auto n = fbb.CreateString(name_);
+    auto t = fbb.CreateVector(a.tasks);
+    auto p = fbb.CreateVector(a.pids);
+    fbb.Finish(
+        proto::CreateMessage(fbb, proto::Body::StepAttachResponse,
+                             proto::CreateStepAttachResponse(fbb, n, t, p, a.num_tasks).Union()));
     resp->reply(finish(fbb));
 }
 

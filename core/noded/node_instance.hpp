@@ -35,6 +35,7 @@ namespace drover::noded {
 class Reaper;
 class Launcher;
 class StepRunner;
+class FileBcast;
 
 // What every node of the process shares.
 struct NodeShared {
@@ -94,6 +95,8 @@ class NodeInstance {
     void on_step_launch(const RequestPtr &req, const ResponderPtr &resp, bool forwarded);
     void on_step_signal(const RequestPtr &req, const ResponderPtr &resp, bool forwarded);
     void on_step_stat(const RequestPtr &req, const ResponderPtr &resp, bool forwarded);
+    void on_file_bcast(const RequestPtr &req, const ResponderPtr &resp, bool forwarded);
+    void on_step_attach(const RequestPtr &req, const ResponderPtr &resp, bool forwarded);
     void on_forward(const RequestPtr &req, const ResponderPtr &resp, bool forwarded);
     void on_ping(const RequestPtr &req, const ResponderPtr &resp, bool forwarded);
     void on_batch_launch(const RequestPtr &req, const ResponderPtr &resp, bool forwarded);
@@ -105,6 +108,7 @@ class NodeInstance {
     std::string name_;
     std::string gres_;
     std::unique_ptr<StepRunner> steps_;
+    std::unique_ptr<FileBcast> bcast_;
     std::unique_ptr<Launcher> launcher_;
     std::unique_ptr<net::Server> server_;
     uint64_t register_gen_ = 0; // which registration's retry or refresh timer is the live one

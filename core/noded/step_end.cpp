@@ -68,7 +68,7 @@ void StepRunner::Impl::on_record(const StepPtr &s, const ShepherdRecord &r) {
         s->sampler->task_ended(r.task, rusage_of(r));
     std::string f;
     stepio::frame32(f, stepio::TaskExit, r.task, uint32_t(r.value));
-    send(s, std::move(f));
+    to_all(s, std::move(f));
 }
 
 // Sampling starts once every task's first process is known.
@@ -123,7 +123,7 @@ void StepRunner::Impl::maybe_finish(const StepPtr &s) {
                          std::string f;
                          stepio::frame32(f, stepio::NodeDone, 0, state, ooms, true);
                          s->done_queued = true;
-                         self->send(s, std::move(f));
+                         self->to_all(s, std::move(f));
                          self->maybe_close_io(s);
                      });
 }

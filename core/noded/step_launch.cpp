@@ -14,6 +14,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "common/bcast_path.hpp"
 #include "common/cgroup_conf.hpp"
 #include "common/config.hpp"
 #include "common/multi_prog.hpp"
@@ -175,6 +176,7 @@ std::string StepRunner::Impl::plan_launch(const proto::StepLaunchRequest &req, u
                                            &plan.cred_copy, &checked);
     if (!why.empty()) return why;
     plan.cred = plan.cred_copy.get();
+    if (plan.cred->bcast()) return "job credential is for a file broadcast, not a step launch";
     auto key = std::make_pair(plan.cred->job_id(), plan.cred->step_id());
     if (I.launched.count(key)) return "job credential replayed: step already launched here";
     if (I.ended_jobs.count(key.first))
@@ -195,6 +197,9 @@ ShepherdSpec StepRunner::Impl::step_spec(const Step &s, const proto::StepLaunchR
     spec.user = {s.uid, s.gid, s.user, I.groups.groups_of(s.user, s.gid, int64_t(::time(nullptr)))};
     spec.work_dir = str(req.work_dir());
     for (const auto *a : *req.argv()) spec.argv.push_back(a->str());
+    // srun --bcast: the copy it sent here runs, not the program it names.
+    if (!str(req.bcast()).empty())
+        spec.argv[0] = bcast_path(str(req.bcast()), s.job_id, s.step_id, I.node);
     spec.open_append = req.open_append();
     spec.job_node_list = str(plan.cred->job_node_list());
     spec.node = I.node;
@@ -216,6 +221,7 @@ std::string StepRunner::launch(const proto::StepLaunchRequest &req, uint32_t req
     s->user = str(plan.cred->user_name());
     s->label = std::to_string(s->job_id) + "." + std::to_string(s->step_id);
     s->tasks = plan.tasks;
+    s->num_tasks = req.num_tasks();
     ShepherdSpec spec = I.step_spec(*s, req, plan);
     std::vector<int> close_after; // our copies of the tasks' ends
     int status_fds[2] = {-1, -1};
@@ -273,7 +279,8 @@ std::string StepRunner::launch(const proto::StepLaunchRequest &req, uint32_t req
     I.steps[{s->job_id, s->step_id}] = s;
     I.watch(s, status_fds[0]);
     I.serve_mpi(s);
-    I.connect_srun(s, str(req.io_host()), req.io_port(),
+    s->srun = std::make_shared<IoLink>();
+    I.connect_link(s, s->srun, str(req.io_host()), req.io_port(),
                    req.io_key() ? std::string(req.io_key()->begin(), req.io_key()->end()) : "");
     I.arm_sampling(s);
     pids->push_back(sup.pid); // the tasks' pids come later, from the shepherd

@@ -46,6 +46,30 @@ std::string StepRunner::signal(uint32_t job_id, uint32_t step_id, int sig, bool 
     return {};
 }
 
+std::string StepRunner::attach(uint32_t job_id, uint32_t step_id, uint32_t requester,
+                               const std::string &host, uint16_t port, std::string key,
+                               Attached *out) {
+    auto &I = *impl_;
+    auto it = I.steps.find({job_id, step_id});
+    if (it == I.steps.end() || it->second->finished)
+        return "no step " + std::to_string(job_id) + "." + std::to_string(step_id) + " here";
+    auto s = it->second;
+    if (s->uid != requester && !I.is_admin(requester)) return "Access/permission denied";
+    // Port 0 asks only for the layout (sattach --layout). An attached link gets the step's
+    // last output first, then what follows.
+    if (port != 0) {
+        auto l = std::make_shared<IoLink>();
+        l->srun = false;
+        s->attached.push_back(l);
+        I.connect_link(s, l, host, port, std::move(key));
+        l->outq.insert(l->outq.end(), s->recent_output.begin(), s->recent_output.end());
+    }
+    out->tasks = s->tasks;
+    for (uint32_t t : s->tasks) out->pids.push_back(s->task_pids.count(t) ? s->task_pids.at(t) : 0);
+    out->num_tasks = s->num_tasks;
+    return {};
+}
+
 std::string StepRunner::stat(uint32_t job_id, uint32_t step_id, uint32_t requester,
                              StepUsageSummary *out, std::vector<int32_t> *pids) {
     auto &I = *impl_;
@@ -82,7 +106,6 @@ void StepRunner::recover() {
         s->cont = found.cont;
         s->contained = true;
         // Its output and srun's connection went with the old droverd; only its end is left.
-        s->io_closed = true;
         s->status_done = true;
         s->shepherd = found.shepherd.pid;
         I.steps[{s->job_id, s->step_id}] = s;

@@ -74,6 +74,18 @@ class StepRunner {
     // Live usage of a step (sampled now) for requester.
     std::string stat(uint32_t job_id, uint32_t step_id, uint32_t requester, StepUsageSummary *out,
                      std::vector<int32_t> *pids);
+    // sattach: the step's output goes to host:port as well (Hello with key first; its last
+    // output frames, then what follows), and input and signals are taken from there; port 0
+    // attaches nothing. Returns an empty string with this node's
+    // tasks of the step, their pids and the step's task count, or why not (no such step here,
+    // another user's).
+    struct Attached {
+        std::vector<uint32_t> tasks;
+        std::vector<int32_t> pids;
+        uint32_t num_tasks = 0;
+    };
+    std::string attach(uint32_t job_id, uint32_t step_id, uint32_t requester,
+                       const std::string &host, uint16_t port, std::string key, Attached *out);
     // Called with a reason when a step's processes survive SIGKILL (UnkillableStepTimeout).
     void on_unkillable(std::function<void(const std::string &)> drain);
     // The job's batch script runs here (its Prolog has run).
@@ -85,6 +97,7 @@ class StepRunner {
     std::vector<std::pair<uint32_t, uint32_t>> running() const;
 
     struct Step;
+    struct IoLink;
 
   private:
     struct Impl;

@@ -57,6 +57,17 @@ struct StepPmix {
     bool writing = false;
 };
 
+// A connection the step's output goes to: srun's, and each sattach's. Frames queue in outq and
+// are written in order; what the other end sends (input, signals) is framed from in.
+struct StepRunner::IoLink {
+    std::unique_ptr<tcp::socket> sock;
+    std::array<uint8_t, 4096> buf{};
+    std::string in;
+    std::deque<std::string> outq;
+    bool writing = false, closed = false;
+    bool srun = true; // srun's: losing it ends the step, and PMI frames go only there
+};
+
 // One step on this node, from its launch to its end report.
 struct StepRunner::Step : std::enable_shared_from_this<StepRunner::Step> {
     struct Output {
@@ -85,12 +96,12 @@ struct StepRunner::Step : std::enable_shared_from_this<StepRunner::Step> {
     std::map<uint32_t, std::unique_ptr<asio::posix::stream_descriptor>> stdin_pipes;
     std::deque<std::pair<uint32_t, std::string>> stdin_queue; // (task, data); empty data = close
     bool stdin_writing = false;
-    std::unique_ptr<tcp::socket> io;
-    std::array<uint8_t, 4096> io_buf{};
-    std::string io_in;
-    std::deque<std::string> outq;
-    bool writing = false, io_closed = false;
-    bool done_queued = false; // NodeDone is in outq: the connection may close once it is sent
+    uint32_t num_tasks = 0;                        // in the whole step
+    std::shared_ptr<IoLink> srun;                  // null: none (a step found after a restart)
+    std::vector<std::shared_ptr<IoLink>> attached; // sattach's
+    std::deque<std::string> recent_output; // the last kRecentOutput output frames, for sattach
+    static constexpr std::size_t kRecentOutput = 128;
+    bool done_queued = false; // NodeDone is queued: the links may close once it is sent
     bool shepherd_done = false, status_done = false, finished = false;
     bool terminating = false;
     uint32_t end_state = 0;
@@ -138,23 +149,27 @@ struct StepRunner::Impl : std::enable_shared_from_this<StepRunner::Impl> {
     // A started step watched (its status pipe, outputs, shepherd's end).
     void watch(const StepPtr &s, int status_fd);
 
-    // step_stream.cpp: frames to srun, queued and written in order.
+    // step_stream.cpp: frames to srun and sattach, queued and written in order.
+    using LinkPtr = std::shared_ptr<IoLink>;
+    // To srun only (PMI frames); to_all: srun and every sattach (output, task ends, messages).
     void send(const StepPtr &s, std::string bytes);
-    void flush(const StepPtr &s);
+    void to_all(const StepPtr &s, std::string bytes);
+    void queue(const StepPtr &s, const LinkPtr &l, std::string bytes);
+    void flush(const StepPtr &s, const LinkPtr &l);
     void maybe_close_io(const StepPtr &s);
-    // srun went away before the step ended: the step goes too, as Slurm ends a step whose srun
-    // is gone.
-    void io_lost(const StepPtr &s, const std::string &why);
+    // A link went away: srun's before the step ended takes the step with it, as Slurm ends a
+    // step whose srun is gone; an sattach's is only dropped.
+    void io_lost(const StepPtr &s, const LinkPtr &l, const std::string &why);
     // A task's output, framed for srun.
     void read_output(const StepPtr &s, Step::Output *o);
     // A line srun prints as the step's own ("slurmstepd: error: ...").
     void message(const StepPtr &s, const std::string &line);
-    // The I/O connection back to srun (host, port), opened with its key.
-    void connect_srun(const StepPtr &s, const std::string &host, uint16_t port,
+    // A link to host:port (srun's, or an sattach's), opened with its key.
+    void connect_link(const StepPtr &s, const LinkPtr &l, const std::string &host, uint16_t port,
                       std::string key_bytes);
-    // Input from srun: frames for tasks' stdin and signals.
-    void read_io(const StepPtr &s);
-    void on_input(const StepPtr &s, const stepio::Header &h, std::string data);
+    // Input from a link: frames for tasks' stdin and signals.
+    void read_io(const StepPtr &s, const LinkPtr &l);
+    void on_input(const StepPtr &s, const LinkPtr &l, const stepio::Header &h, std::string data);
     void write_stdin(const StepPtr &s);
 
     // step_end.cpp: the shepherd's records, the usage samples and the step's end.

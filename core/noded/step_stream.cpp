@@ -1,5 +1,5 @@
-// step_stream.cpp - a step's I/O with srun: the tasks' output and the step's messages framed to
-// it, its input and signals to the tasks.
+// step_stream.cpp - a step's I/O with srun and any sattach: the tasks' output and the step's
+// messages framed to them, their input and signals to the tasks.
 #include "noded/step_runner_impl.hpp"
 
 #include <csignal>
@@ -8,40 +8,58 @@
 namespace drover::noded {
 
 void StepRunner::Impl::send(const StepPtr &s, std::string bytes) {
-    if (!s->io || s->io_closed) return;
-    s->outq.push_back(std::move(bytes));
-    flush(s);
+    if (s->srun) queue(s, s->srun, std::move(bytes));
 }
 
-void StepRunner::Impl::flush(const StepPtr &s) {
-    if (s->writing || s->outq.empty() || !s->io || s->io_closed) return;
-    s->writing = true;
-    asio::async_write(*s->io, asio::buffer(s->outq.front()),
-                      [self = shared_from_this(), s](boost::system::error_code ec, std::size_t) {
-                          s->writing = false;
-                          if (!s->outq.empty()) s->outq.pop_front();
-                          if (ec) return self->io_lost(s, ec.message());
-                          self->flush(s);
+void StepRunner::Impl::to_all(const StepPtr &s, std::string bytes) {
+    std::erase_if(s->attached, [](const LinkPtr &l) { return l->closed && !l->writing; });
+    for (const auto &l : s->attached) queue(s, l, bytes);
+    send(s, std::move(bytes));
+}
+
+void StepRunner::Impl::queue(const StepPtr &s, const LinkPtr &l, std::string bytes) {
+    if (!l->sock || l->closed) return;
+    l->outq.push_back(std::move(bytes));
+    flush(s, l);
+}
+
+void StepRunner::Impl::flush(const StepPtr &s, const LinkPtr &l) {
+    if (l->writing || l->outq.empty() || !l->sock || l->closed) return;
+    l->writing = true;
+    asio::async_write(*l->sock, asio::buffer(l->outq.front()),
+                      [self = shared_from_this(), s, l](boost::system::error_code ec, std::size_t) {
+                          l->writing = false;
+                          if (!l->outq.empty()) l->outq.pop_front();
+                          if (ec) return self->io_lost(s, l, ec.message());
+                          self->flush(s, l);
                           self->maybe_close_io(s);
                       });
 }
 
+// Once NodeDone is queued, each link closes when everything queued for it is written.
 void StepRunner::Impl::maybe_close_io(const StepPtr &s) {
-    if (s->done_queued && s->outq.empty() && !s->writing && s->io && !s->io_closed) {
+    if (!s->done_queued) return;
+    auto close_idle = [](const LinkPtr &l) {
+        if (!l || !l->sock || l->closed || l->writing || !l->outq.empty()) return;
         boost::system::error_code ec;
-        s->io->shutdown(tcp::socket::shutdown_send, ec);
-        s->io_closed = true;
-        s->io->close(ec);
-    }
+        l->sock->shutdown(tcp::socket::shutdown_send, ec);
+        l->closed = true;
+        l->sock->close(ec);
+    };
+    close_idle(s->srun);
+    for (const auto &l : s->attached) close_idle(l);
 }
 
-// srun went away before the step ended: the step goes too, as Slurm ends a step whose srun
-// is gone.
-void StepRunner::Impl::io_lost(const StepPtr &s, const std::string &why) {
-    if (s->io_closed) return;
-    s->io_closed = true;
+void StepRunner::Impl::io_lost(const StepPtr &s, const LinkPtr &l, const std::string &why) {
+    if (l->closed) return;
+    l->closed = true;
     // The frame being written stays until its write completes (the write holds its bytes).
-    while (s->outq.size() > (s->writing ? 1u : 0u)) s->outq.pop_back();
+    while (l->outq.size() > (l->writing ? 1u : 0u)) l->outq.pop_back();
+    if (!l->srun) { // to_all forgets it
+        boost::system::error_code ec;
+        if (l->sock) l->sock->close(ec);
+        return;
+    }
     if (!s->finished) {
         spdlog::warn("step {}: lost srun ({}); terminating it", s->label, why);
         terminate(s, DROVER_JOB_CANCELLED);
@@ -54,7 +72,9 @@ void StepRunner::Impl::read_output(const StepPtr &s, Step::Output *o) {
         if (n) {
             std::string f;
             stepio::frame(f, o->type, o->task, {o->buf.data(), n});
-            self->send(s, std::move(f));
+            s->recent_output.push_back(f);
+            if (s->recent_output.size() > Step::kRecentOutput) s->recent_output.pop_front();
+            self->to_all(s, std::move(f));
         }
         if (ec) {
             boost::system::error_code ignore;
@@ -70,70 +90,71 @@ void StepRunner::Impl::read_output(const StepPtr &s, Step::Output *o) {
 void StepRunner::Impl::message(const StepPtr &s, const std::string &line) {
     std::string f;
     stepio::frame(f, stepio::Message, 0, line);
-    send(s, std::move(f));
+    to_all(s, std::move(f));
 }
 
-void StepRunner::Impl::connect_srun(const StepPtr &s, const std::string &host, uint16_t port,
-                                    std::string key_bytes) {
-    s->io = std::make_unique<tcp::socket>(io);
+void StepRunner::Impl::connect_link(const StepPtr &s, const LinkPtr &l, const std::string &host,
+                                    uint16_t port, std::string key_bytes) {
+    l->sock = std::make_unique<tcp::socket>(io);
     key_bytes.resize(stepio::kKeyLen);
     std::string hello;
     stepio::frame(hello, stepio::Hello, 0, key_bytes + node);
-    s->outq.push_front(std::move(hello));
+    l->outq.push_front(std::move(hello));
     boost::system::error_code ec;
     auto addr = asio::ip::make_address(host, ec);
     if (ec) {
-        spdlog::warn("step {}: srun's address {} is not valid; output is dropped", s->label, host);
-        s->io_closed = true;
-        return;
+        spdlog::warn("step {}: I/O address {} is not valid; output is dropped", s->label, host);
+        return io_lost(s, l, "bad address");
     }
     tcp::endpoint ep(addr, port);
-    s->writing = true; // nothing is written before the connection is up
-    s->io->async_connect(ep, [self = shared_from_this(), s](boost::system::error_code e) {
-        s->writing = false;
-        if (e) return self->io_lost(s, "cannot connect to srun: " + e.message());
+    l->writing = true; // nothing is written before the connection is up
+    l->sock->async_connect(ep, [self = shared_from_this(), s, l](boost::system::error_code e) {
+        l->writing = false;
+        if (e) return self->io_lost(s, l, "cannot connect: " + e.message());
         boost::system::error_code ig;
-        s->io->set_option(tcp::no_delay(true), ig);
-        self->flush(s);
-        self->read_io(s);
+        l->sock->set_option(tcp::no_delay(true), ig);
+        self->flush(s, l);
+        self->read_io(s, l);
     });
 }
 
-// Input from srun: frames for tasks' stdin and signals.
-void StepRunner::Impl::read_io(const StepPtr &s) {
-    s->io->async_read_some(
-        asio::buffer(s->io_buf),
-        [self = shared_from_this(), s](boost::system::error_code ec, std::size_t n) {
-            s->io_in.append(reinterpret_cast<const char *>(s->io_buf.data()), n);
-            while (s->io_in.size() >= stepio::kHeader) {
+// Input from a link: frames for tasks' stdin and signals.
+void StepRunner::Impl::read_io(const StepPtr &s, const LinkPtr &l) {
+    l->sock->async_read_some(
+        asio::buffer(l->buf),
+        [self = shared_from_this(), s, l](boost::system::error_code ec, std::size_t n) {
+            l->in.append(reinterpret_cast<const char *>(l->buf.data()), n);
+            while (l->in.size() >= stepio::kHeader) {
                 stepio::Header h;
-                if (!stepio::parse_header(reinterpret_cast<const uint8_t *>(s->io_in.data()), &h))
-                    return self->io_lost(s, "malformed frame from srun");
-                if (s->io_in.size() < stepio::kHeader + h.len) break;
-                std::string data = s->io_in.substr(stepio::kHeader, h.len);
-                s->io_in.erase(0, stepio::kHeader + h.len);
-                self->on_input(s, h, std::move(data));
+                if (!stepio::parse_header(reinterpret_cast<const uint8_t *>(l->in.data()), &h))
+                    return self->io_lost(s, l, "malformed frame");
+                if (l->in.size() < stepio::kHeader + h.len) break;
+                std::string data = l->in.substr(stepio::kHeader, h.len);
+                l->in.erase(0, stepio::kHeader + h.len);
+                self->on_input(s, l, h, std::move(data));
             }
             if (ec) {
-                if (!s->finished) return self->io_lost(s, ec.message());
+                if (!s->finished || !l->srun) return self->io_lost(s, l, ec.message());
                 return;
             }
-            self->read_io(s);
+            self->read_io(s, l);
         });
 }
 
-void StepRunner::Impl::on_input(const StepPtr &s, const stepio::Header &h, std::string data) {
+void StepRunner::Impl::on_input(const StepPtr &s, const LinkPtr &l, const stepio::Header &h,
+                                std::string data) {
     if (h.type == stepio::Signal && data.size() == 4) {
         int sig = int(stepio::get32(reinterpret_cast<const uint8_t *>(data.data())));
         if (sig > 0 && sig < NSIG) signal(s, sig);
-    } else if (h.type == stepio::Stdin || h.type == stepio::StdinEof) {
-        // An empty entry in the queue closes that task's input.
+    } else if (h.type == stepio::Stdin || (h.type == stepio::StdinEof && l->srun)) {
+        // An empty entry in the queue closes that task's input (srun's end of input only: an
+        // sattach that goes leaves the tasks' input open for the next).
         if (h.type == stepio::Stdin && data.empty()) return;
         for (auto &[t, p] : s->stdin_pipes)
             if (h.task == stepio::kAllTasks || h.task == t)
                 s->stdin_queue.emplace_back(t, h.type == stepio::Stdin ? data : std::string());
         write_stdin(s);
-    } else if (h.type == stepio::PmiFenceDone) {
+    } else if (h.type == stepio::PmiFenceDone && l->srun) {
         pmi_fence_done(s, data);
     }
 }

@@ -1,6 +1,6 @@
-// fuzz_srun.cpp - fuzz target: arbitrary text as srun's arguments (split on spaces), as a
-// --multi-prog file, and as step I/O frame headers. Only drover::ParseError and UsageError (a
-// refused command line or file) are expected.
+// fuzz_srun.cpp - fuzz target: arbitrary text as srun's, sbcast's and sattach's arguments (split
+// on spaces), as a --multi-prog file, and as step I/O frame headers. Only drover::ParseError and
+// UsageError (a refused command line or file) are expected.
 #include <cstdint>
 #include <cstdlib>
 #include <sstream>
@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "cli/options.hpp"
+#include "cli/sattach_args.hpp"
+#include "cli/sbcast_args.hpp"
 #include "cli/srun_opts.hpp"
 #include "common/error.hpp"
 #include "common/multi_prog.hpp"
@@ -23,6 +25,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         auto r =
             drover::cli::parse_srun(args, {{"SLURM_JOB_ID", "5"}, {"SLURM_NTASKS", "3"}}, "srun");
         if (r.max_nodes && r.max_nodes < r.min_nodes) std::abort();
+    } catch (const drover::ParseError &) {
+    } catch (const drover::cli::UsageError &) {}
+    try {
+        auto b = drover::cli::parse_sbcast_args(args, {{"SBCAST_SIZE", "4k"}});
+        if (!b.help && !b.usage && !b.version && (b.job_id == 0 || b.block_size == 0)) std::abort();
+        (void)drover::cli::resolve_bcast_dest(b.dest, "DestDir=/tmp", "/");
+    } catch (const drover::ParseError &) {
+    } catch (const drover::cli::UsageError &) {}
+    try {
+        auto s = drover::cli::parse_sattach_args(args);
+        if (!s.help && !s.usage && !s.version && s.step_id >= 0xfffffff0u) std::abort();
     } catch (const drover::ParseError &) {
     } catch (const drover::cli::UsageError &) {}
     for (uint32_t n : {1u, 4u}) {

@@ -46,5 +46,13 @@ wait_until $((expire + 10)) expired
 out=$(as drvtest1 "$TOOL" launch "$T/w/cred2")
 assert_match "^refused: .*expired" "$out" "an expired credential is refused"
 assert_eq "drvtest1" "$(as drvtest1 srun --jobid="$job" --overlap id -un)" "and the node still serves good ones"
+
+# A step's credential writes no files, and sbcast's launches nothing.
+as drvtest1 "$TOOL" create "$job" "$T/w/cred3" >/dev/null
+out=$(as drvtest1 "$TOOL" bcast-with "$T/w/cred3" "$T/w/planted")
+assert_match "^refused: job credential is for a step launch, not a file broadcast" "$out" "a launch credential is refused for a file broadcast"
+[ ! -e "$T/w/planted" ] && ok "and nothing was written" || fail "a launch credential wrote a file"
+out=$(as drvtest1 "$TOOL" launch-bcast "$job")
+assert_match "^refused: job credential is for a file broadcast, not a step launch" "$out" "a broadcast credential is refused for a launch"
 scancel "$job"
 finish

@@ -5,6 +5,8 @@
 //
 //   step_tool create JOBID FILE
 //   step_tool launch FILE [forge]
+//   step_tool launch-bcast JOBID       (a launch under sbcast's broadcast credential)
+//   step_tool bcast-with FILE DEST     (a file broadcast under a step's launch credential)
 //
 // and sends requests down the fan-out tree as the calling user, acting for ORIGIN_UID ("-": the
 // caller itself), printing each node's result ("NODE RC MESSAGE"):
@@ -53,16 +55,48 @@ int create(uint32_t job, const char *file) {
     }
 }
 
+// The StepCreateResponse create saved in file (the reply's message as it came, read into
+// bytes); nullptr when it is not one.
+const proto::StepCreateResponse *read_created(const char *file, std::vector<uint8_t> &bytes) {
+    std::ifstream in(file, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    const proto::Message *m = nullptr;
+    if (!proto::verify_message(bytes, proto::Body::StepCreateResponse, &m).empty()) return nullptr;
+    return m->body_as_StepCreateResponse();
+}
+
+// Sends a StepLaunchRequest for `true` with cred to node at addr ("host:port"); prints
+// "launched" or the node's refusal.
+int send_launch(const Config &conf, const std::vector<uint8_t> &cred, const std::string &node,
+                const std::string &addr) {
+    flatbuffers::FlatBufferBuilder fbb(1024);
+    std::vector<std::string> argv{"true"};
+    std::vector<uint32_t> tasks{0}, counts{1};
+    std::string key(32, 'k');
+    auto req = proto::CreateStepLaunchRequest(
+        fbb, fbb.CreateVector(cred), fbb.CreateVectorOfStrings(argv), 0, fbb.CreateString("/tmp"),
+        1, fbb.CreateString("1"), fbb.CreateString("127.0.0.1"), 1,
+        fbb.CreateVector(reinterpret_cast<const uint8_t *>(key.data()), key.size()), 0, 0, 0, false,
+        1, 0, false, 0, fbb.CreateVector(tasks), fbb.CreateVector(counts));
+    fbb.Finish(proto::CreateMessage(fbb, proto::Body::StepLaunchRequest, req.Union()));
+    try {
+        net::call(addr.substr(0, addr.rfind(':')),
+                  uint16_t(std::stoi(addr.substr(addr.rfind(':') + 1))), node,
+                  {fbb.GetBufferPointer(), fbb.GetSize()}, net::socket_signer(conf))
+            .as<proto::StepLaunchResponse>();
+        std::printf("launched\n");
+        return 0;
+    } catch (const std::exception &e) {
+        std::printf("refused: %s\n", e.what());
+        return 1;
+    }
+}
+
 int launch(const char *file, bool forge) {
     Config conf = load_config(find_config_path(std::nullopt));
-    std::ifstream in(file, std::ios::binary);
-    std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
-                               std::istreambuf_iterator<char>());
-    // The file holds the reply's message as it came.
-    const proto::Message *m = nullptr;
-    if (!proto::verify_message(bytes, proto::Body::StepCreateResponse, &m).empty())
-        return std::printf("bad file\n"), 2;
-    const auto *resp = m->body_as_StepCreateResponse();
+    std::vector<uint8_t> bytes;
+    const auto *resp = read_created(file, bytes);
+    if (!resp) return std::printf("bad file\n"), 2;
     std::vector<uint8_t> cred(resp->cred()->begin(), resp->cred()->end());
     if (forge) {
         // What the credential grants, changed (one more CPU), under the controller's signature.
@@ -98,24 +132,52 @@ int launch(const char *file, bool forge) {
         w.Finish(proto::CreateSignedCred(w, body, sig));
         cred.assign(w.GetBufferPointer(), w.GetBufferPointer() + w.GetSize());
     }
-    std::string addr = resp->node_addrs()->Get(0)->str();
+    return send_launch(conf, cred, resp->nodes()->Get(0)->str(), resp->node_addrs()->Get(0)->str());
+}
+
+// A broadcast credential for job (sbcast's), used for what it is not for: a step launch.
+int launch_with_bcast(uint32_t job) {
+    Config conf = load_config(find_config_path(std::nullopt));
+    flatbuffers::FlatBufferBuilder fbb(64);
+    fbb.Finish(proto::CreateMessage(fbb, proto::Body::BcastCredRequest,
+                                    proto::CreateBcastCredRequest(fbb, job).Union()));
+    try {
+        net::Reply r = net::call_controller(conf, {fbb.GetBufferPointer(), fbb.GetSize()},
+                                            net::socket_signer(conf));
+        const auto *g = r.as<proto::BcastCredResponse>();
+        std::vector<uint8_t> cred(g->cred()->begin(), g->cred()->end());
+        return send_launch(conf, cred, g->nodes()->Get(0)->str(), g->node_addrs()->Get(0)->str());
+    } catch (const std::exception &e) {
+        std::printf("refused: %s\n", e.what());
+        return 1;
+    }
+}
+
+// A step's launch credential (from FILE, as create saved it), used for a file broadcast to dest.
+int bcast_with_step_cred(const char *file, const std::string &dest) {
+    Config conf = load_config(find_config_path(std::nullopt));
+    std::vector<uint8_t> bytes;
+    const auto *resp = read_created(file, bytes);
+    if (!resp) return std::printf("bad file\n"), 2;
     flatbuffers::FlatBufferBuilder fbb(1024);
-    std::vector<std::string> argv{"true"};
-    std::vector<uint32_t> tasks{0}, counts{1};
-    std::string key(32, 'k');
-    auto req = proto::CreateStepLaunchRequest(
-        fbb, fbb.CreateVector(cred), fbb.CreateVectorOfStrings(argv), 0, fbb.CreateString("/tmp"),
-        1, fbb.CreateString("1"), fbb.CreateString("127.0.0.1"), 1,
-        fbb.CreateVector(reinterpret_cast<const uint8_t *>(key.data()), key.size()), 0, 0, 0, false,
-        1, 0, false, 0, fbb.CreateVector(tasks), fbb.CreateVector(counts));
-    fbb.Finish(proto::CreateMessage(fbb, proto::Body::StepLaunchRequest, req.Union()));
+    auto cred = fbb.CreateVector(resp->cred()->data(), resp->cred()->size());
+    auto d = fbb.CreateString(dest);
+    auto data = fbb.CreateVector(std::vector<uint8_t>{'x'});
+    proto::FileBcastRequestBuilder b(fbb);
+    b.add_cred(cred);
+    b.add_dest(d);
+    b.add_block_no(1);
+    b.add_data(data);
+    b.add_last(true);
+    fbb.Finish(proto::CreateMessage(fbb, proto::Body::FileBcastRequest, b.Finish().Union()));
+    std::string addr = resp->node_addrs()->Get(0)->str();
     try {
         net::call(addr.substr(0, addr.rfind(':')),
                   uint16_t(std::stoi(addr.substr(addr.rfind(':') + 1))),
                   resp->nodes()->Get(0)->str(), {fbb.GetBufferPointer(), fbb.GetSize()},
                   net::socket_signer(conf))
-            .as<proto::StepLaunchResponse>();
-        std::printf("launched\n");
+            .as<proto::OkResponse>();
+        std::printf("written\n");
         return 0;
     } catch (const std::exception &e) {
         std::printf("refused: %s\n", e.what());
@@ -173,6 +235,8 @@ int main(int argc, char **argv) {
     if (cmd == "create" && argc == 4) return create(uint32_t(std::stoul(argv[2])), argv[3]);
     if (cmd == "launch" && argc >= 3)
         return launch(argv[2], argc > 3 && std::string(argv[3]) == "forge");
+    if (cmd == "launch-bcast" && argc == 3) return launch_with_bcast(uint32_t(std::stoul(argv[2])));
+    if (cmd == "bcast-with" && argc == 4) return bcast_with_step_cred(argv[2], argv[3]);
     if (cmd == "forward" && argc == 6 && std::string(argv[4]) == "kill")
         return forward(argv[2], argv[3], kill_request(uint32_t(std::stoul(argv[5]))));
     if (cmd == "forward" && argc == 8 && std::string(argv[4]) == "signal")
@@ -180,6 +244,7 @@ int main(int argc, char **argv) {
                        signal_request(uint32_t(std::stoul(argv[5])), uint32_t(std::stoul(argv[6])),
                                       std::stoi(argv[7])));
     std::fprintf(stderr, "usage: step_tool create JOBID FILE | launch FILE [forge] |\n"
+                         "       launch-bcast JOBID | bcast-with FILE DEST |\n"
                          "       forward NODES ORIGIN_UID|- kill JOBID | forward NODES "
                          "ORIGIN_UID|- signal JOBID STEPID SIG\n");
     return 2;

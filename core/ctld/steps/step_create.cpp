@@ -147,6 +147,45 @@ std::vector<uint8_t> step_cred_body(const Config &conf, const Job &job, const St
     return {cb.GetBufferPointer(), cb.GetBufferPointer() + cb.GetSize()};
 }
 
+std::vector<uint8_t> bcast_cred_body(const Job &job, uint32_t step_id,
+                                     const std::vector<std::string> &names) {
+    constexpr int64_t kBcastLifetime = 3600;
+    flatbuffers::FlatBufferBuilder cb(512);
+    auto user = cb.CreateString(job.user_name);
+    auto nv = cb.CreateVectorOfStrings(names);
+    proto::StepCredBuilder b(cb);
+    b.add_job_id(job.id);
+    b.add_step_id(step_id);
+    b.add_uid(job.uid);
+    b.add_gid(job.gid);
+    b.add_user_name(user);
+    b.add_nodes(nv);
+    b.add_expires(Ctx::now() + kBcastLifetime);
+    b.add_bcast(true);
+    cb.Finish(b.Finish());
+    return {cb.GetBufferPointer(), cb.GetBufferPointer() + cb.GetSize()};
+}
+
+std::vector<uint8_t> bcast_cred_response(const Config &conf, const Job &job, uint32_t step_id,
+                                         const std::vector<std::string> &names,
+                                         const std::vector<uint8_t> &cred) {
+    flatbuffers::FlatBufferBuilder fbb(1024 + cred.size());
+    std::vector<std::string> addrs;
+    for (const auto &n : names) {
+        std::string host;
+        uint16_t port = 0;
+        resolve_node(conf, n, &host, &port);
+        addrs.push_back(host + ":" + std::to_string(port));
+    }
+    auto nv = fbb.CreateVectorOfStrings(names);
+    auto av = fbb.CreateVectorOfStrings(addrs);
+    auto cv = fbb.CreateVector(cred);
+    fbb.Finish(proto::CreateMessage(
+        fbb, proto::Body::BcastCredResponse,
+        proto::CreateBcastCredResponse(fbb, job.id, step_id, nv, av, cv).Union()));
+    return {fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize()};
+}
+
 std::vector<uint8_t> step_create_response(const Config &conf, const Job &job, const Step &st,
                                           const StepLayout &lay, const StepPlacement &where,
                                           const std::vector<uint8_t> &cred) {

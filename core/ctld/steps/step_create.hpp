@@ -52,4 +52,14 @@ std::vector<uint8_t> step_create_response(const Config &conf, const Job &job, co
                                           const StepLayout &lay, const StepPlacement &where,
                                           const std::vector<uint8_t> &cred);
 
+// sbcast's credential (not yet signed): the job's user, the nodes named, bcast set; it lasts as
+// long as a long transfer may take (an hour), not a launch's cred_expire.
+std::vector<uint8_t> bcast_cred_body(const Job &job, uint32_t step_id,
+                                     const std::vector<std::string> &names);
+
+// The BcastCredResponse message: the nodes, their addresses and the signed credential.
+std::vector<uint8_t> bcast_cred_response(const Config &conf, const Job &job, uint32_t step_id,
+                                         const std::vector<std::string> &names,
+                                         const std::vector<uint8_t> &cred);
+
 } // namespace drover::ctld

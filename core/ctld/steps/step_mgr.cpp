@@ -128,6 +128,26 @@ struct StepManager::Impl {
         return res == LayoutResult::Ok;
     }
 
+    // The running job a user's step request names, or nullptr once resp says why not: no such
+    // job, another user's, not started, or ending.
+    Job *running_job(uint32_t job_id, uint32_t uid, const net::ResponderPtr &resp) {
+        Job *job = job_mgr.find(job_id);
+        if (!job) return resp->error(DROVER_ENOENT, "Invalid job id specified"), nullptr;
+        if (job->uid != uid && !ctx.is_admin(uid))
+            return resp->error(DROVER_EPERM, "Access/permission denied"), nullptr;
+        if (job->pending()) return resp->error(DROVER_EBUSY, "Job is pending execution"), nullptr;
+        if (!job->running() || job->kill_sent)
+            return resp->error(DROVER_EINVAL, "Job/step already completing or completed"), nullptr;
+        return job;
+    }
+
+    const Step *find_step(uint32_t job_id, uint32_t step_id) const {
+        auto jt = jobs.find(job_id);
+        if (jt == jobs.end()) return nullptr;
+        auto st = jt->second.steps.find(step_id);
+        return st == jt->second.steps.end() ? nullptr : &st->second;
+    }
+
     // Tries to create the step; answers resp unless it was queued to wait.
     void attempt(Job &job, const std::shared_ptr<net::Request> &req,
                  const net::ResponderPtr &resp) {
@@ -431,14 +451,32 @@ void StepManager::on_create(const std::shared_ptr<net::Request> &req,
                             const net::ResponderPtr &resp) {
     auto &I = *impl_;
     const auto *r = req->msg->body_as_StepCreateRequest();
-    Job *job = I.job_mgr.find(r->job_id());
-    if (!job) return resp->error(DROVER_ENOENT, "Invalid job id specified");
-    if (job->uid != req->peer.uid && !I.ctx.is_admin(req->peer.uid))
-        return resp->error(DROVER_EPERM, "Access/permission denied");
-    if (job->pending()) return resp->error(DROVER_EBUSY, "Job is pending execution");
-    if (!job->running() || job->kill_sent)
-        return resp->error(DROVER_EINVAL, "Job/step already completing or completed");
-    I.attempt(*job, req, resp);
+    if (Job *job = I.running_job(r->job_id(), req->peer.uid, resp)) I.attempt(*job, req, resp);
+}
+
+void StepManager::on_bcast_cred(const std::shared_ptr<net::Request> &req,
+                                const net::ResponderPtr &resp) {
+    auto &I = *impl_;
+    const auto *r = req->msg->body_as_BcastCredRequest();
+    Job *job = I.running_job(r->job_id(), req->peer.uid, resp);
+    if (!job) return;
+    std::vector<uint32_t> positions;
+    if (r->step_id() == DROVER_NO_VAL) {
+        for (uint32_t k = 0; k < job->nodes.size(); ++k) positions.push_back(k);
+    } else if (const Step *st = I.find_step(job->id, r->step_id())) {
+        positions = st->nodes;
+    } else {
+        return resp->error(DROVER_ENOENT, "Invalid job step id specified");
+    }
+    std::vector<std::string> names;
+    for (uint32_t pos : positions) names.push_back(I.nodes.at(job->nodes[pos]).conf->name);
+    std::vector<uint8_t> cred;
+    try {
+        cred = net::sign_step_cred(I.ctx.auth, bcast_cred_body(*job, r->step_id(), names));
+    } catch (const std::exception &e) {
+        return resp->error(DROVER_EIO, e.what());
+    }
+    resp->reply(bcast_cred_response(I.ctx.conf, *job, r->step_id(), names, cred));
 }
 
 net::Routes StepManager::routes() {
@@ -449,7 +487,9 @@ net::Routes StepManager::routes() {
         {proto::Body::StepCompleteRequest, Caller::Admin,
          net::member(this, &StepManager::on_complete), "step completion must come from SlurmUser"},
         {proto::Body::StepInfoRequest, Caller::Anyone, net::member(this, &StepManager::on_info)},
-        {proto::Body::JobWaitRequest, Caller::Anyone, net::member(this, &StepManager::on_wait)}};
+        {proto::Body::JobWaitRequest, Caller::Anyone, net::member(this, &StepManager::on_wait)},
+        {proto::Body::BcastCredRequest, Caller::Anyone,
+         net::member(this, &StepManager::on_bcast_cred)}};
 }
 
 void StepManager::on_complete(const std::shared_ptr<net::Request> &req,

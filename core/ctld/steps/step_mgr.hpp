@@ -66,6 +66,8 @@ class StepManager {
     void on_complete(const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp);
     void on_info(const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp);
     void on_wait(const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp);
+    // sbcast: a credential for writing a file on the job's (or a step's) nodes as its user.
+    void on_bcast_cred(const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp);
 
     // scancel J.S: signal (or terminate, ending it CANCELLED by uid) one step. Empty or why not.
     std::string signal_step(Job &job, uint32_t step_id, int sig, bool terminate, uint32_t uid);

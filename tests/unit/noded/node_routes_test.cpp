@@ -16,10 +16,17 @@ using proto::Body;
 
 TEST(NodeRoutes, EachMessageHasTheCallerItHadBefore) {
     std::map<Body, Caller> want{
-        {Body::StepLaunchRequest, Caller::Anyone}, {Body::StepSignalRequest, Caller::Anyone},
-        {Body::StepStatRequest, Caller::Anyone},   {Body::ForwardRequest, Caller::Anyone},
-        {Body::PingRequest, Caller::Admin},        {Body::BatchLaunchRequest, Caller::Admin},
-        {Body::JobKillRequest, Caller::Admin},     {Body::ReconfigureRequest, Caller::Admin},
+        {Body::StepLaunchRequest, Caller::Anyone},
+        {Body::StepSignalRequest, Caller::Anyone},
+        {Body::StepStatRequest, Caller::Anyone},
+        {Body::ForwardRequest, Caller::Anyone},
+        {Body::PingRequest, Caller::Admin},
+        {Body::BatchLaunchRequest, Caller::Admin},
+        {Body::JobKillRequest, Caller::Admin},
+        {Body::ReconfigureRequest, Caller::Admin},
+        // sbcast's blocks and sattach: the broadcast credential or the step's owner decides.
+        {Body::FileBcastRequest, Caller::Anyone},
+        {Body::StepAttachRequest, Caller::Anyone},
     };
     auto routes = NodeInstance::route_callers();
     EXPECT_EQ(routes.size(), want.size());

@@ -1,0 +1,103 @@
+// file_bcast.cpp - one block of an sbcast file, written as the job's user.
+#include "noded/file_bcast.hpp"
+
+#include <drover/plugin.h>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <ctime>
+
+#include "common/bcast_path.hpp"
+#include "net/step_cred.hpp"
+#include "noded/fork_child.hpp"
+#include "noded/reaper.hpp"
+#include "proto/fb_read.hpp"
+
+namespace drover::noded {
+
+namespace {
+
+// A child's exit status when it could not become the user (errno values stay below it).
+constexpr int kCannotDrop = 255;
+
+// In the child, as the user: the block written. Returns 0 or an errno value; only
+// async-signal-safe calls (the daemon may have threads).
+int write_block(const proto::FileBcastRequest &req, const char *path) {
+    int flags = O_WRONLY | O_CLOEXEC;
+    if (req.block_no() == 1) flags |= O_CREAT | (req.force() ? O_TRUNC : O_EXCL);
+    int fd = ::open(path, flags, S_IRWXU);
+    if (fd < 0) return errno;
+    const uint8_t *p = req.data() ? req.data()->data() : nullptr;
+    std::size_t left = req.data() ? req.data()->size() : 0;
+    off_t at = off_t(req.offset());
+    while (left > 0) {
+        ssize_t n = ::pwrite(fd, p, left, at);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return n < 0 ? errno : EIO;
+        p += n, at += n, left -= std::size_t(n);
+    }
+    if (req.last() && ::fchmod(fd, mode_t(req.mode() & 07777)) != 0) return errno;
+    if (req.last() && req.preserve()) {
+        struct timespec times[2] = {{time_t(req.atime()), 0}, {time_t(req.mtime()), 0}};
+        if (::futimens(fd, times) != 0) return errno;
+    }
+    return ::close(fd) == 0 ? 0 : errno;
+}
+
+} // namespace
+
+FileBcast::FileBcast(const net::Authenticator &auth, std::function<bool(uint32_t)> is_admin,
+                     std::string node, Reaper &reaper)
+    : auth_(auth), is_admin_(std::move(is_admin)), node_(std::move(node)), reaper_(reaper) {}
+
+FileBcast::~FileBcast() = default;
+
+std::string FileBcast::check(const proto::FileBcastRequest &req, uint32_t requester, RunAs *who,
+                             std::string *path) {
+    if (!req.cred()) return "no job credential";
+    // One per process (all on the loop's thread): a file's blocks share one credential, whose
+    // signature the auth plugin spends on the first.
+    static net::CheckedCreds checked;
+    net::StepCredCopy copy;
+    int64_t now = int64_t(::time(nullptr));
+    std::string why = net::check_step_cred(auth_, {req.cred()->data(), req.cred()->size()},
+                                           is_admin_, requester, node_, now, &copy, &checked);
+    if (!why.empty()) return why;
+    const proto::StepCred *c = copy.get();
+    if (!c->bcast()) return "job credential is for a step launch, not a file broadcast";
+    std::string dest = proto::str(req.dest());
+    if (dest.empty() || dest.front() != '/' || dest.find('\0') != std::string::npos)
+        return "destination '" + dest + "' is not an absolute path";
+    if (req.block_no() == 0) return "block numbers start at 1";
+    // A directory gets this node's own copy (srun --bcast), numbered by the credential's step.
+    *path = bcast_path(dest, c->job_id(), c->step_id(), node_);
+    std::string user = proto::str(c->user_name());
+    *who = {c->uid(), c->gid(), user, groups_.groups_of(user, c->gid(), now)};
+    return {};
+}
+
+void FileBcast::serve(const proto::FileBcastRequest &req, uint32_t requester, Done done) {
+    RunAs who;
+    std::string dest;
+    if (std::string why = check(req, requester, &who, &dest); !why.empty())
+        return done(DROVER_EPERM, why);
+    pid_t pid = fork_child();
+    if (pid < 0) return done(DROVER_EIO, std::string("fork: ") + std::strerror(errno));
+    if (pid == 0) {
+        if (drop_privileges(who)) ::_exit(kCannotDrop);
+        ::_exit(write_block(req, dest.c_str()));
+    }
+    reaper_.watch(pid, [done = std::move(done), dest](int status, const struct rusage &) {
+        int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+        if (code == 0) return done(0, "");
+        if (code == kCannotDrop) return done(DROVER_EPERM, "cannot become the job's user");
+        done(DROVER_EIO, code > 0 ? std::strerror(code) : "writer killed");
+    });
+}
+
+} // namespace drover::noded

@@ -1,0 +1,49 @@
+// file_bcast.hpp - sbcast's blocks as a node writes them. A block is written only under a
+// broadcast credential that names this node, sent by the job's user or an administrator, and by a
+// child running as the job's user: the file is the user's, and nothing lands where the user could
+// not write. The first block creates the file (refusing one that exists unless forced), the last
+// sets its mode and, asked to preserve them, its times.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "noded/privileges.hpp"
+#include "proto/message_generated.h"
+
+namespace drover::net {
+class Authenticator;
+class CheckedCreds;
+} // namespace drover::net
+
+namespace drover::noded {
+
+class Reaper;
+
+class FileBcast {
+  public:
+    // done(0, "") once the block is written; done(code, why) when refused or failed.
+    using Done = std::function<void(int code, std::string why)>;
+
+    FileBcast(const net::Authenticator &auth, std::function<bool(uint32_t)> is_admin,
+              std::string node, Reaper &reaper);
+    ~FileBcast();
+
+    void serve(const proto::FileBcastRequest &req, uint32_t requester, Done done);
+
+  private:
+    // Why the request may not write here (empty: it may), with the user it writes as and the
+    // file it writes.
+    std::string check(const proto::FileBcastRequest &req, uint32_t requester, RunAs *who,
+                      std::string *path);
+
+    const net::Authenticator &auth_;
+    std::function<bool(uint32_t)> is_admin_;
+    std::string node_;
+    Reaper &reaper_;
+    GroupCache groups_;
+};
+
+} // namespace drover::noded
