@@ -100,13 +100,16 @@ constexpr int kNotSent = 255;
 int send_file(const BcastSend &b, const std::string &prog) {
     int fd = ::open(b.source.c_str(), O_RDONLY | O_CLOEXEC);
     struct stat st {};
-    if (fd < 0 || ::fstat(fd, &st) != 0) {
-        print_error(prog, "Can't open `" + b.source + "`: " + std::strerror(errno));
+    int err = fd < 0 ? errno : 0;
+    if (!err && ::fstat(fd, &st) != 0) err = errno;
+    if (!err && !S_ISREG(st.st_mode)) err = EINVAL; // a pipe or device: its size is unknown
+    if (err) {
+        print_error(prog, "Can't open `" + b.source + "`: " + std::strerror(err));
         if (fd >= 0) ::close(fd);
         return kNotSent;
     }
-    Grant g;
     if (st.st_size == 0) print_error(prog, "Warning: file `" + b.source + "` is empty.");
+    Grant g;
     if (!ask_grant(b, prog, &g)) return ::close(fd), kNotSent;
     std::map<std::string, std::string> addrs;
     std::vector<std::string> nodes;
@@ -119,14 +122,14 @@ int send_file(const BcastSend &b, const std::string &prog) {
     unsigned width = b.fanout ? b.fanout : conf.tree_width;
     int timeout = int(b.timeout_ms ? b.timeout_ms : conf.message_timeout * 1000);
     auto resolve = net::address_book(std::move(addrs));
-    uint64_t size = uint64_t(st.st_size), offset = 0;
+    uint64_t offset = 0;
     std::vector<uint8_t> buf;
     for (uint32_t block = 1;; ++block) {
         if (!read_block(fd, buf, b.block_size)) {
             print_error(prog, "read(" + b.source + "): " + std::strerror(errno));
             return ::close(fd), kNotSent;
         }
-        bool last = offset + buf.size() >= size || buf.size() < b.block_size;
+        bool last = buf.size() < b.block_size; // end of file (a full block may be the last)
         auto msg = block_message(b, *g.cred, st, block, offset, buf, last);
         if (int rc = all_written(net::forward_and_wait(resolve, nodes, width, timeout, msg,
                                                        net::socket_signer(conf)),

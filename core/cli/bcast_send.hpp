@@ -13,9 +13,9 @@ struct BcastSend {
     uint32_t step_id = 0xfffffffe; // NO_VAL: every node of the job
     std::string source, dest;      // dest: absolute, the same on every node
     bool force = false, preserve = false;
-    uint32_t fanout = 0;          // 0: TreeWidth
+    uint32_t fanout = 0; // 0: TreeWidth
     uint32_t block_size = 8u << 20;
-    uint32_t timeout_ms = 0;      // per block; 0: MessageTimeout
+    uint32_t timeout_ms = 0; // per block; 0: MessageTimeout
 };
 
 // Sends the file; what fails is said on stderr as prog's error ("REQUEST_FILE_BCAST(node1):

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <csignal>
 #include <map>
 #include <set>
@@ -74,10 +75,10 @@ std::optional<NodeTasks> attach_node(const SattachArgs &a, const std::string &no
     auto key = port ? q.CreateVector(reinterpret_cast<const uint8_t *>(port->key().data()),
                                      port->key().size())
                     : q.CreateVector(std::vector<uint8_t>{});
-    q.Finish(proto::CreateMessage(q, proto::Body::StepAttachRequest,
-                                  proto::CreateStepAttachRequest(q, a.job_id, a.step_id, host,
-                                                                 port ? port->port() : 0, key)
-                                      .Union()));
+    q.Finish(proto::CreateMessage(
+        q, proto::Body::StepAttachRequest,
+        proto::CreateStepAttachRequest(q, a.job_id, a.step_id, host, port ? port->port() : 0, key)
+            .Union()));
     try {
         net::Reply rep = net::call(conf.node_addr(*nc), conf.node_port(*nc), node,
                                    {q.GetBufferPointer(), q.GetSize()}, net::socket_signer(conf),
@@ -122,6 +123,11 @@ class Attachment {
   private:
     void on_frame(IoConn &c, const stepio::Header &h, std::string_view data);
     void read_stdin();
+    bool all_done() const {
+        return std::all_of(attached_.begin(), attached_.end(),
+                           [this](const std::string &n) { return done_.count(n) != 0; });
+    }
+    void give_up_silent_nodes();
 
     const SattachArgs &a_;
     StepIoPort io_;
@@ -151,6 +157,18 @@ void Attachment::on_frame(IoConn &c, const stepio::Header &h, std::string_view d
                                std::to_string(code));
 }
 
+// Attached nodes that never connected back: nothing will come from them.
+void Attachment::give_up_silent_nodes() {
+    for (const auto &n : attached_) {
+        if (done_.count(n)) continue;
+        bool heard = std::any_of(io_.conns().begin(), io_.conns().end(),
+                                 [&n](const IoConn &c) { return c.hello && c.node == n; });
+        if (heard) continue;
+        print_error(kProg, "Node " + n + ": no I/O connection");
+        done_.insert(n);
+    }
+}
+
 // Our input to the tasks (or the --input-filter task) on their nodes.
 void Attachment::read_stdin() {
     char buf[65536];
@@ -170,8 +188,8 @@ int Attachment::run(const std::vector<std::string> &nodes) {
     const Config &conf = cli_config();
     const NodeConf *first = conf.find_node(nodes.front());
     std::string why;
-    if (!first || !io_.open(conf.node_addr(*first) + ":" + std::to_string(conf.node_port(*first)),
-                            &why))
+    if (!first ||
+        !io_.open(conf.node_addr(*first) + ":" + std::to_string(conf.node_port(*first)), &why))
         return print_error(kProg, why.empty() ? "unknown node " + nodes.front() : why), 1;
     for (const auto &n : nodes)
         if (auto t = attach_node(a_, n, &io_)) {
@@ -180,11 +198,15 @@ int Attachment::run(const std::vector<std::string> &nodes) {
         }
     if (attached_.empty()) return 1;
     ::signal(SIGPIPE, SIG_IGN);
-    while (done_.size() < attached_.size()) {
+    // A node that took the attach but cannot reach us is given up after twice MessageTimeout.
+    auto hello_by =
+        std::chrono::steady_clock::now() + std::chrono::seconds(2 * conf.message_timeout);
+    while (!all_done()) {
         std::vector<pollfd> fds{{io_.listen_fd(), POLLIN, 0}, {stdin_open_ ? 0 : -1, POLLIN, 0}};
         for (auto &c : io_.conns())
             fds.push_back({c.fd, short(POLLIN | (c.out.empty() ? 0 : POLLOUT)), 0});
-        if (::poll(fds.data(), fds.size(), -1) < 0 && errno != EINTR) break;
+        if (::poll(fds.data(), fds.size(), 1000) < 0 && errno != EINTR) break;
+        if (std::chrono::steady_clock::now() > hello_by) give_up_silent_nodes();
         std::size_t polled = io_.conns().size();
         if (fds[0].revents & POLLIN) io_.accept();
         if (fds[1].revents & (POLLIN | POLLHUP)) read_stdin();

@@ -10,14 +10,31 @@ namespace drover::cli {
 
 namespace {
 
-enum Id { kInput = 1, kOutput, kError, kLabel, kLayout, kPty, kQuiet, kUsage, kHelp, kVerbose, kVersion };
+enum Id {
+    kInput = 1,
+    kOutput,
+    kError,
+    kLabel,
+    kLayout,
+    kPty,
+    kQuiet,
+    kUsage,
+    kHelp,
+    kVerbose,
+    kVersion
+};
 
 constexpr OptSpec kSpecs[] = {
-    {kInput, 0, "input-filter", Arg::required}, {kOutput, 0, "output-filter", Arg::required},
-    {kError, 0, "error-filter", Arg::required}, {kLabel, 'l', "label", Arg::none},
-    {kLayout, 0, "layout", Arg::none},          {kPty, 0, "pty", Arg::none},
-    {kQuiet, 'Q', "quiet", Arg::none},          {kUsage, 'u', "usage", Arg::none},
-    {kHelp, 'h', "help", Arg::none},            {kVerbose, 'v', "verbose", Arg::none},
+    {kInput, 0, "input-filter", Arg::required},
+    {kOutput, 0, "output-filter", Arg::required},
+    {kError, 0, "error-filter", Arg::required},
+    {kLabel, 'l', "label", Arg::none},
+    {kLayout, 0, "layout", Arg::none},
+    {kPty, 0, "pty", Arg::none},
+    {kQuiet, 'Q', "quiet", Arg::none},
+    {kUsage, 'u', "usage", Arg::none},
+    {kHelp, 'h', "help", Arg::none},
+    {kVerbose, 'v', "verbose", Arg::none},
     {kVersion, 'V', "version", Arg::none},
 };
 
@@ -42,28 +59,52 @@ SattachArgs parse_sattach_args(std::span<const std::string> args) {
     for (const auto &o : p.opts) {
         const std::string v = o.value.value_or("");
         switch (o.id) {
-        case kInput: a.input_filter = filter(v, "input-filter"); break;
-        case kOutput: a.output_filter = filter(v, "output-filter"); break;
-        case kError: a.error_filter = filter(v, "error-filter"), error_given = true; break;
-        case kLabel: a.label = true; break;
-        case kLayout: a.layout = true; break;
-        case kPty: a.pty = true; break;
-        case kQuiet: a.quiet = true; break;
-        case kUsage: a.usage = true; break;
-        case kHelp: a.help = true; break;
-        case kVerbose: ++a.verbose; break;
-        case kVersion: a.version = true; break;
+        case kInput:
+            a.input_filter = filter(v, "input-filter");
+            break;
+        case kOutput:
+            a.output_filter = filter(v, "output-filter");
+            break;
+        case kError:
+            a.error_filter = filter(v, "error-filter"), error_given = true;
+            break;
+        case kLabel:
+            a.label = true;
+            break;
+        case kLayout:
+            a.layout = true;
+            break;
+        case kPty:
+            a.pty = true;
+            break;
+        case kQuiet:
+            a.quiet = true;
+            break;
+        case kUsage:
+            a.usage = true;
+            break;
+        case kHelp:
+            a.help = true;
+            break;
+        case kVerbose:
+            ++a.verbose;
+            break;
+        case kVersion:
+            a.version = true;
+            break;
         }
     }
     if (a.help || a.usage || a.version) return a;
     if (!error_given) a.error_filter = a.output_filter;
-    if (a.verbose && a.quiet) throw ParseError("don't specify both --verbose (-v) and --quiet (-Q)");
+    if (a.verbose && a.quiet)
+        throw ParseError("don't specify both --verbose (-v) and --quiet (-Q)");
     if (a.pty && filtered(a)) throw ParseError("don't specify both --pty and I/O filtering");
     if (p.positionals.size() != 1) throw ParseError("too many parameters");
     auto spec = parse_job_spec(p.positionals[0]);
     if (!spec || spec->has_tasks || spec->step_id == 0xfffffffeu)
         throw ParseError("Failed to parse stepid from command line options");
-    if (spec->step_id >= 0xfffffff0u) throw ParseError("Bad step specified: " + std::to_string(spec->job_id));
+    if (spec->step_id >= 0xfffffff0u)
+        throw ParseError("Bad step specified: " + std::to_string(spec->job_id));
     a.job_id = spec->job_id;
     a.step_id = spec->step_id;
     return a;

@@ -31,8 +31,7 @@ constexpr const char *kHelp =
     "  --help                show this help message\n"
     "  --usage               display brief usage message\n";
 
-constexpr const char *kUsage =
-    "Usage: sbcast [--exclude] [-CfFjpvV] [--send-libs] SOURCE DEST\n";
+constexpr const char *kUsage = "Usage: sbcast [--exclude] [-CfFjpvV] [--send-libs] SOURCE DEST\n";
 
 SbcastArgs parse(std::span<const std::string> args) {
     return parse_sbcast_args(args, process_env());

@@ -31,12 +31,18 @@ enum Id {
 };
 
 constexpr OptSpec kSpecs[] = {
-    {kCompress, 'C', "compress", Arg::optional}, {kExclude, 0, "exclude", Arg::required},
-    {kFanout, 'F', "fanout", Arg::required},     {kForce, 'f', "force", Arg::none},
-    {kJobId, 'j', "jobid", Arg::required},       {kSendLibs, 0, "send-libs", Arg::optional},
-    {kPreserve, 'p', "preserve", Arg::none},     {kSize, 's', "size", Arg::required},
-    {kTimeout, 't', "timeout", Arg::required},   {kVerbose, 'v', "verbose", Arg::none},
-    {kVersion, 'V', "version", Arg::none},       {kHelp, 0, "help", Arg::none},
+    {kCompress, 'C', "compress", Arg::optional},
+    {kExclude, 0, "exclude", Arg::required},
+    {kFanout, 'F', "fanout", Arg::required},
+    {kForce, 'f', "force", Arg::none},
+    {kJobId, 'j', "jobid", Arg::required},
+    {kSendLibs, 0, "send-libs", Arg::optional},
+    {kPreserve, 'p', "preserve", Arg::none},
+    {kSize, 's', "size", Arg::required},
+    {kTimeout, 't', "timeout", Arg::required},
+    {kVerbose, 'v', "verbose", Arg::none},
+    {kVersion, 'V', "version", Arg::none},
+    {kHelp, 0, "help", Arg::none},
     {kUsage, 0, "usage", Arg::none},
 };
 
@@ -89,18 +95,42 @@ void read_env(SbcastArgs &a, const std::vector<std::pair<std::string, std::strin
 void apply(SbcastArgs &a, const ParsedOpt &o) {
     const std::string v = o.value.value_or("");
     switch (o.id) {
-    case kCompress: a.compress = v.empty() ? "lz4" : v; break;
-    case kExclude: a.exclude = v; break;
-    case kFanout: a.fanout = number(v); break;
-    case kForce: a.force = true; break;
-    case kJobId: set_job(a, v); break;
-    case kPreserve: a.preserve = true; break;
-    case kSize: a.block_size = sized(a, v); break;
-    case kTimeout: a.timeout_ms = number(v) * 1000; break;
-    case kVerbose: ++a.verbose; break;
-    case kVersion: a.version = true; break;
-    case kHelp: a.help = true; break;
-    case kUsage: a.usage = true; break;
+    case kCompress:
+        a.compress = v.empty() ? "lz4" : v;
+        break;
+    case kExclude:
+        a.exclude = v;
+        break;
+    case kFanout:
+        a.fanout = number(v);
+        break;
+    case kForce:
+        a.force = true;
+        break;
+    case kJobId:
+        set_job(a, v);
+        break;
+    case kPreserve:
+        a.preserve = true;
+        break;
+    case kSize:
+        a.block_size = sized(a, v);
+        break;
+    case kTimeout:
+        a.timeout_ms = number(v) * 1000;
+        break;
+    case kVerbose:
+        ++a.verbose;
+        break;
+    case kVersion:
+        a.version = true;
+        break;
+    case kHelp:
+        a.help = true;
+        break;
+    case kUsage:
+        a.usage = true;
+        break;
     case kSendLibs:
         if (auto yes = yes_no(v))
             a.send_libs = *yes;
@@ -157,7 +187,8 @@ std::string bcast_dest_dir(const std::string &bcast_parameters, const std::strin
 std::string resolve_bcast_dest(const std::string &dest, const std::string &bcast_parameters,
                                const std::string &cwd) {
     std::string path = dest;
-    if (dest.empty() || dest.front() != '/') path = bcast_dest_dir(bcast_parameters, cwd) + "/" + dest;
+    if (dest.empty() || dest.front() != '/')
+        path = bcast_dest_dir(bcast_parameters, cwd) + "/" + dest;
     if (path.back() == '/') throw ParseError("Target filename cannot be a directory.");
     return path;
 }

@@ -11,15 +11,15 @@
 namespace drover::cli {
 
 struct SbcastArgs {
-    std::string source, dest; // dest as written (resolve_bcast_dest makes it absolute)
-    uint32_t job_id = 0;      // -j or SLURM_JOB_ID; 0: none
+    std::string source, dest;      // dest as written (resolve_bcast_dest makes it absolute)
+    uint32_t job_id = 0;           // -j or SLURM_JOB_ID; 0: none
     uint32_t step_id = 0xfffffffe; // -j J.S; NO_VAL: the job's nodes
     std::string compress;          // -C's library ("lz4", "none"); accepted, sent as is
     std::string exclude;           // --exclude
     bool force = false, preserve = false, send_libs = false;
-    uint32_t fanout = 0;                  // -F; 0: TreeWidth
-    uint32_t block_size = 8u << 20;       // -s
-    uint32_t timeout_ms = 0;              // -t; 0: MessageTimeout
+    uint32_t fanout = 0;            // -F; 0: TreeWidth
+    uint32_t block_size = 8u << 20; // -s
+    uint32_t timeout_ms = 0;        // -t; 0: MessageTimeout
     int verbose = 0;
     bool help = false, usage = false, version = false;
     std::vector<std::string> warnings; // "Ignoring unrecognized --send-libs value 'x'"

@@ -11,6 +11,7 @@
 #include "common/cpu_bind.hpp"
 #include "common/gpu_bind.hpp"
 #include "common/gres.hpp"
+#include "common/mem_bind.hpp"
 #include "common/timefmt.hpp"
 
 namespace drover::cli {
@@ -72,6 +73,8 @@ enum Id {
     kTasksPerSocket,
     kBcast,
     kCompress,
+    kTasksPerCore,
+    kMemBind,
 };
 
 const OptSpec kSpecs[] = {
@@ -129,6 +132,9 @@ const OptSpec kSpecs[] = {
     {kCpuFreq, 0, "cpu-freq", Arg::required},
     {kQos, 'q', "qos", Arg::required},
     {kBcast, 0, "bcast", Arg::optional},
+    {kTasksPerCore, 0, "ntasks-per-core", Arg::required},
+    {kMemBind, 0, "mem-bind", Arg::required},
+    {kMemBind, 0, "mem_bind", Arg::required},
     {kCompress, 0, "compress", Arg::optional},
 };
 
@@ -170,8 +176,14 @@ void set_distribution(const OptCall &c) {
     bool node_ok = d == "block" || d == "cyclic" || d == "arbitrary" || d == "plane" || d == "*";
     bool socket_ok = socket.empty() || socket == "block" || socket == "cyclic" ||
                      socket == "fcyclic" || socket == "*";
-    if (!node_ok || !socket_ok) throw ParseError("invalid --distribution " + quoted(c.v));
+    // plane=N: the plane's size (SLURM_DIST_PLANESIZE when "plane" comes alone).
+    std::optional<uint32_t> size;
+    if (d == "plane" && v.size() > 6 && v[5] == '=') size = parse_u32(v.substr(6, v.find(':') - 6));
+    if (!node_ok || !socket_ok || (d == "plane" && v.size() > 5 && v[5] == '=' && !(size && *size)))
+        throw ParseError("invalid --distribution " + quoted(c.v));
     c.r.distribution = d;
+    c.r.plane_size = size.value_or(0);
+    c.r.distribution_text = c.v;
     c.r.socket_distribution = socket == "*" ? "" : socket;
 }
 
@@ -288,6 +300,13 @@ constexpr std::pair<Id, OptHandler> kHandlers[] = {
     {kNoShell, [](const OptCall &c) { c.r.no_shell = true; }},
     {kCpuFreq, warn_ignored},
     {kBcast, [](const OptCall &c) { c.r.bcast = c.o.value.value_or(""); }},
+    {kTasksPerCore,
+     [](const OptCall &c) { c.r.ntasks_per_core = positive(c.v, "number of tasks per core"); }},
+    {kMemBind,
+     [](const OptCall &c) {
+         (void)parse_mem_bind(c.v);
+         c.r.mem_bind = c.v;
+     }},
     {kCompress, [](const OptCall &c) {}}, // --bcast's compression: the copy is sent as is
 };
 
@@ -345,7 +364,9 @@ void inherit_allocation(SrunRequest &r, const std::vector<std::pair<std::string,
             auto n = parse_u32(*id);
             if (n && *n) r.job_id = *n;
         }
-    if (r.job_id && !tasks_given && !nodes_given && !r.ntasks_per_node)
+    // (-m arbitrary: a task for each name of its host list unless -n says otherwise)
+    if (r.job_id && !tasks_given && !nodes_given && !r.ntasks_per_node &&
+        r.distribution != "arbitrary")
         if (const std::string *nt = find_env(env, "SLURM_NTASKS"))
             if (auto n = parse_u32(*nt); n && *n) r.num_tasks = *n;
     if (const std::string *c = find_env(env, "SRUN_CPUS_PER_TASK"); c && !r.cpus_per_task)
@@ -358,6 +379,16 @@ void inherit_allocation(SrunRequest &r, const std::vector<std::pair<std::string,
         r.cpu_bind = *b;
     }
     if (const std::string *b = find_env(env, "SLURM_BCAST"); b && !r.bcast) r.bcast = *b;
+    if (const std::string *m = find_env(env, "SLURM_MEM_BIND"); m && r.mem_bind.empty()) {
+        (void)parse_mem_bind(*m);
+        r.mem_bind = *m;
+    }
+    if (r.distribution == "plane" && !r.plane_size) {
+        const std::string *p = find_env(env, "SLURM_DIST_PLANESIZE");
+        auto n = p ? parse_u32(*p) : std::nullopt;
+        if (!n || !*n) throw ParseError("invalid --distribution 'plane': no plane size");
+        r.plane_size = *n;
+    }
     if (r.min_nodes && r.num_tasks && r.num_tasks < r.min_nodes) {
         r.warnings.push_back("can't run " + std::to_string(r.num_tasks) + " processes on " +
                              std::to_string(r.min_nodes) + " nodes, setting nnodes to " +

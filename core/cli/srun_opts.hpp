@@ -32,8 +32,12 @@ struct SrunRequest {
     std::string socket_distribution;                      // -m's second level; empty: cyclic
     std::string hint;                                     // --hint (lower case, checked)
     uint32_t threads_per_core = 0, ntasks_per_socket = 0; // 0: not given
-    std::string gpu_bind; // --gpu-bind as given (checked); empty: none given
-    std::string mpi;      // --mpi or SLURM_MPI_TYPE (checked_mpi_type); empty: MpiDefault
+    uint32_t ntasks_per_core = 0;                         // 0: not given
+    uint32_t plane_size = 0;                              // -m plane=N (or SLURM_DIST_PLANESIZE)
+    std::string distribution_text; // -m as given (SLURM_DISTRIBUTION for the tasks)
+    std::string mem_bind;          // --mem-bind as given (checked); empty: none
+    std::string gpu_bind;          // --gpu-bind as given (checked); empty: none given
+    std::string mpi;               // --mpi or SLURM_MPI_TYPE (checked_mpi_type); empty: MpiDefault
     bool label = false, kill_on_bad_exit = false, pty = false, multi_prog = false;
     bool unbuffered = false, quiet = false;
     int verbose = 0;

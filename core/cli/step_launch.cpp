@@ -89,6 +89,17 @@ std::string program_path(const std::string &name) {
     return name;
 }
 
+// -m arbitrary: the hosts in task order, from the file SLURM_HOSTFILE names (one per line, or
+// comma-separated), else -w's list.
+std::string arbitrary_hosts(const std::string &node_list) {
+    const char *file = ::getenv("SLURM_HOSTFILE");
+    if (!file) return node_list;
+    std::ifstream f(file);
+    std::string all, word;
+    while (f >> word) all += (all.empty() ? "" : ",") + word;
+    return all;
+}
+
 int exit_code(int status) {
     return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
 }
@@ -168,10 +179,12 @@ bool StepSession::create(uint32_t job_id) {
     std::string command;
     for (const auto &a : r_.argv) command += (command.empty() ? "" : " ") + a;
     bool waited = false;
+    bool arbitrary = r_.distribution == "arbitrary";
     for (;;) {
         flatbuffers::FlatBufferBuilder fbb(512);
         auto n = fbb.CreateString(name);
-        auto nl = r_.req_nodes.empty() ? 0 : fbb.CreateString(r_.req_nodes);
+        std::string hosts = arbitrary ? arbitrary_hosts(r_.req_nodes) : r_.req_nodes;
+        auto nl = hosts.empty() ? 0 : fbb.CreateString(hosts);
         auto xl = r_.exc_nodes.empty() ? 0 : fbb.CreateString(r_.exc_nodes);
         auto gres = r_.gres.empty() ? 0 : fbb.CreateString(r_.gres);
         auto host = fbb.CreateString(short_host());
@@ -193,6 +206,8 @@ bool StepSession::create(uint32_t job_id) {
         if (xl.o) b.add_exc_nodes(xl);
         b.add_time_limit_min(r_.time_limit_min);
         b.add_cyclic(r_.distribution == "cyclic");
+        b.add_plane_size(r_.plane_size);
+        b.add_arbitrary(arbitrary);
         if (gres.o) b.add_gres(gres);
         b.add_wait(waited);
         b.add_submit_host(host);
@@ -276,6 +291,13 @@ StepSession::task_environment(const std::string &work) const {
         if (auto eq = n.find('='); eq != std::string::npos)
             env.emplace_back(n.substr(0, eq), n.substr(eq + 1));
     env.emplace_back("SLURM_MPI_TYPE", mpi_);
+    if (!r_.distribution_text.empty()) {
+        std::string d = r_.distribution_text;
+        if (r_.plane_size) d = "plane" + d.substr(std::min(d.find(':'), d.size()));
+        env.emplace_back("SLURM_DISTRIBUTION", d);
+    }
+    if (r_.plane_size) env.emplace_back("SLURM_DIST_PLANESIZE", std::to_string(r_.plane_size));
+    if (!r_.mem_bind.empty()) env.emplace_back("SLURM_MEM_BIND", r_.mem_bind);
     env.emplace_back("SLURM_SUBMIT_DIR", work);
     env.emplace_back("SLURM_SUBMIT_HOST", short_host());
     return env;
@@ -311,6 +333,7 @@ void StepSession::build_launch(flatbuffers::FlatBufferBuilder &fbb, const std::s
     auto sdist = fbb.CreateString(r_.socket_distribution);
     auto counts = fbb.CreateVector(tpn);
     auto bc = bcast_dest_.empty() ? 0 : fbb.CreateString(bcast_dest_);
+    auto mb = r_.mem_bind.empty() ? 0 : fbb.CreateString(r_.mem_bind);
     proto::StepLaunchRequestBuilder b(fbb);
     b.add_cred(cred);
     b.add_argv(argv);
@@ -335,6 +358,8 @@ void StepSession::build_launch(flatbuffers::FlatBufferBuilder &fbb, const std::s
     b.add_mpi(mpi);
     b.add_socket_distribution(sdist);
     if (bc.o) b.add_bcast(bc);
+    if (mb.o) b.add_mem_bind(mb);
+    b.add_ntasks_per_core(r_.ntasks_per_core);
     // --hint as Slurm spells it out: one thread per core, and memory_bound one task per socket.
     bool one_thread =
         r_.hint == "nomultithread" || r_.hint == "compute_bound" || r_.hint == "memory_bound";
@@ -356,10 +381,13 @@ bool StepSession::launch() {
     // The I/O port nodes connect back to, and its key.
     if (!open_io_port()) return false;
     char cwd[4096] = {};
-    std::string work =
-        r_.work_dir.empty() ? (::getcwd(cwd, sizeof cwd) ? cwd : "/tmp") : r_.work_dir;
+    std::string here = ::getcwd(cwd, sizeof cwd) ? cwd : "/tmp";
+    std::string work = r_.work_dir.empty()          ? here
+                       : r_.work_dir.front() == '/' ? r_.work_dir
+                                                    : here + "/" + r_.work_dir;
     std::string multi;
     if (r_.multi_prog && !read_multi_prog(&multi)) return false;
+    if (r_.bcast && r_.multi_prog) say("--bcast is ignored with --multi-prog");
     if (r_.bcast && !r_.multi_prog && !broadcast_program(work)) {
         cancel_step();
         return false;
@@ -390,10 +418,11 @@ bool StepSession::broadcast_program(const std::string &work) {
     b.job_id = step_->job_id();
     b.step_id = step_->step_id();
     b.source = program_path(r_.argv[0]);
-    b.dest = *r_.bcast;
-    // Only an absolute path is taken as given; else a copy per node in DestDir or work.
-    if (b.dest.empty() || b.dest.front() != '/')
-        b.dest = bcast_dest_dir(cli_config().bcast_parameters, work) + "/";
+    // A file named is the copy on every node (a relative name in DestDir or the working
+    // directory); none (or a directory) is a copy per node there.
+    std::string dir = bcast_dest_dir(cli_config().bcast_parameters, work);
+    const std::string &want = *r_.bcast;
+    b.dest = want.empty() ? dir + "/" : want.front() == '/' ? want : dir + "/" + want;
     b.force = b.preserve = true;
     if (send_file(b, prog_) != 0) {
         write_err(prog_ + ": fatal: Failed to broadcast '" + b.source +

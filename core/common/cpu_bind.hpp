@@ -29,6 +29,7 @@ struct CpuPlace {
     uint32_t os = 0;     // the id the kernel knows it by
     uint32_t socket = 0; // its socket (and, as Slurm without NUMA, its locality domain)
     uint32_t core = 0;   // its core, numbered across the node
+    uint32_t numa = 0;   // its NUMA node (the kernel's number), for --mem-bind
 };
 
 // A node of sockets x cores x threads numbered as Slurm numbers CPUs it has no topology for:

@@ -38,7 +38,7 @@ const proto::StepCred *StepCredCopy::get() const {
 std::string check_step_cred(const Authenticator &auth, std::span<const uint8_t> signed_cred,
                             const std::function<bool(uint32_t)> &is_admin, uint32_t requester_uid,
                             const std::string &node, int64_t now, StepCredCopy *out,
-                            CheckedCreds *checked) {
+                            CheckedCreds *checked, bool bcast) {
     flatbuffers::Verifier v(signed_cred.data(), signed_cred.size());
     if (!v.VerifyBuffer<proto::SignedCred>(nullptr)) return "job credential is malformed";
     const auto *sc = flatbuffers::GetRoot<proto::SignedCred>(signed_cred.data());
@@ -57,6 +57,9 @@ std::string check_step_cred(const Authenticator &auth, std::span<const uint8_t> 
     if (c->nodes())
         for (const auto *n : *c->nodes()) here = here || n->str() == node;
     if (!here) return "job credential does not name node " + node;
+    if (c->bcast() != bcast)
+        return c->bcast() ? "job credential is for a file broadcast, not a step launch"
+                          : "job credential is for a step launch, not a file broadcast";
     std::string key(reinterpret_cast<const char *>(signed_cred.data()), signed_cred.size());
     if (!checked || !checked->seen(key, now)) {
         uint32_t uid = 0, gid = 0;

@@ -8,9 +8,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <cerrno>
 #include <cstring>
 #include <ctime>
+
+#include <chrono>
+#include <utility> // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
 
 #include "common/bcast_path.hpp"
 #include "net/step_cred.hpp"
@@ -28,10 +34,15 @@ constexpr int kCannotDrop = 255;
 // In the child, as the user: the block written. Returns 0 or an errno value; only
 // async-signal-safe calls (the daemon may have threads).
 int write_block(const proto::FileBcastRequest &req, const char *path) {
-    int flags = O_WRONLY | O_CLOEXEC;
+    // Not blocking in open (a FIFO waits for a reader), and only a regular file is written.
+    int flags = O_WRONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY;
     if (req.block_no() == 1) flags |= O_CREAT | (req.force() ? O_TRUNC : O_EXCL);
     int fd = ::open(path, flags, S_IRWXU);
     if (fd < 0) return errno;
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) return errno;
+    if (!S_ISREG(st.st_mode)) return EINVAL;
+    ::fcntl(fd, F_SETFL, 0);
     const uint8_t *p = req.data() ? req.data()->data() : nullptr;
     std::size_t left = req.data() ? req.data()->size() : 0;
     off_t at = off_t(req.offset());
@@ -41,7 +52,8 @@ int write_block(const proto::FileBcastRequest &req, const char *path) {
         if (n <= 0) return n < 0 ? errno : EIO;
         p += n, at += n, left -= std::size_t(n);
     }
-    if (req.last() && ::fchmod(fd, mode_t(req.mode() & 07777)) != 0) return errno;
+    // The source's permission bits, never set-id ones; a mode that cannot be set is no failure.
+    if (req.last()) (void)::fchmod(fd, mode_t(req.mode() & 0777));
     if (req.last() && req.preserve()) {
         struct timespec times[2] = {{time_t(req.atime()), 0}, {time_t(req.mtime()), 0}};
         if (::futimens(fd, times) != 0) return errno;
@@ -51,9 +63,11 @@ int write_block(const proto::FileBcastRequest &req, const char *path) {
 
 } // namespace
 
-FileBcast::FileBcast(const net::Authenticator &auth, std::function<bool(uint32_t)> is_admin,
-                     std::string node, Reaper &reaper)
-    : auth_(auth), is_admin_(std::move(is_admin)), node_(std::move(node)), reaper_(reaper) {}
+FileBcast::FileBcast(boost::asio::io_context &io, const net::Authenticator &auth,
+                     std::function<bool(uint32_t)> is_admin, std::string node, Reaper &reaper,
+                     std::function<bool(uint32_t)> job_ended, int timeout_ms)
+    : io_(io), auth_(auth), is_admin_(std::move(is_admin)), node_(std::move(node)), reaper_(reaper),
+      job_ended_(std::move(job_ended)), timeout_ms_(timeout_ms) {}
 
 FileBcast::~FileBcast() = default;
 
@@ -65,11 +79,12 @@ std::string FileBcast::check(const proto::FileBcastRequest &req, uint32_t reques
     static net::CheckedCreds checked;
     net::StepCredCopy copy;
     int64_t now = int64_t(::time(nullptr));
-    std::string why = net::check_step_cred(auth_, {req.cred()->data(), req.cred()->size()},
-                                           is_admin_, requester, node_, now, &copy, &checked);
+    std::string why =
+        net::check_step_cred(auth_, {req.cred()->data(), req.cred()->size()}, is_admin_, requester,
+                             node_, now, &copy, &checked, /*bcast=*/true);
     if (!why.empty()) return why;
     const proto::StepCred *c = copy.get();
-    if (!c->bcast()) return "job credential is for a step launch, not a file broadcast";
+    if (job_ended_(c->job_id())) return "job " + std::to_string(c->job_id()) + " has already ended";
     std::string dest = proto::str(req.dest());
     if (dest.empty() || dest.front() != '/' || dest.find('\0') != std::string::npos)
         return "destination '" + dest + "' is not an absolute path";
@@ -89,10 +104,19 @@ void FileBcast::serve(const proto::FileBcastRequest &req, uint32_t requester, Do
     pid_t pid = fork_child();
     if (pid < 0) return done(DROVER_EIO, std::string("fork: ") + std::strerror(errno));
     if (pid == 0) {
+        ::close_range(3, ~0u, 0); // none of the daemon's descriptors for the user
         if (drop_privileges(who)) ::_exit(kCannotDrop);
         ::_exit(write_block(req, dest.c_str()));
     }
-    reaper_.watch(pid, [done = std::move(done), dest](int status, const struct rusage &) {
+    auto timer =
+        std::make_shared<boost::asio::steady_timer>(io_, std::chrono::milliseconds(timeout_ms_));
+    timer->async_wait([pid](boost::system::error_code ec) {
+        if (!ec) ::kill(pid, SIGKILL); // (reaped below: the pid is still ours)
+    });
+    reaper_.watch(pid, [done = std::move(done), timer](int status, const struct rusage &) {
+        timer->cancel();
+        if (WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
+            return done(DROVER_EIO, "the write did not finish in time");
         int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
         if (code == 0) return done(0, "");
         if (code == kCannotDrop) return done(DROVER_EPERM, "cannot become the job's user");

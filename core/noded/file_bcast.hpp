@@ -1,8 +1,9 @@
 // file_bcast.hpp - sbcast's blocks as a node writes them. A block is written only under a
-// broadcast credential that names this node, sent by the job's user or an administrator, and by a
-// child running as the job's user: the file is the user's, and nothing lands where the user could
-// not write. The first block creates the file (refusing one that exists unless forced), the last
-// sets its mode and, asked to preserve them, its times.
+// broadcast credential that names this node, sent by the job's user or an administrator, for a
+// job that has not ended here, and by a child running as the job's user: the file is the user's,
+// and nothing lands where the user could not write. The first block creates the file (refusing
+// one that exists unless forced), the last sets its mode and, asked to preserve them, its times.
+// Only regular files are written, and a writer that hangs (a stuck file system) is killed.
 #pragma once
 
 #include <cstdint>
@@ -13,9 +14,11 @@
 #include "noded/privileges.hpp"
 #include "proto/message_generated.h"
 
+namespace boost::asio {
+class io_context;
+}
 namespace drover::net {
 class Authenticator;
-class CheckedCreds;
 } // namespace drover::net
 
 namespace drover::noded {
@@ -27,8 +30,11 @@ class FileBcast {
     // done(0, "") once the block is written; done(code, why) when refused or failed.
     using Done = std::function<void(int code, std::string why)>;
 
-    FileBcast(const net::Authenticator &auth, std::function<bool(uint32_t)> is_admin,
-              std::string node, Reaper &reaper);
+    // job_ended(job) says whether the job has ended on this node; a block's writer is killed
+    // after timeout_ms.
+    FileBcast(boost::asio::io_context &io, const net::Authenticator &auth,
+              std::function<bool(uint32_t)> is_admin, std::string node, Reaper &reaper,
+              std::function<bool(uint32_t)> job_ended, int timeout_ms);
     ~FileBcast();
 
     void serve(const proto::FileBcastRequest &req, uint32_t requester, Done done);
@@ -39,10 +45,13 @@ class FileBcast {
     std::string check(const proto::FileBcastRequest &req, uint32_t requester, RunAs *who,
                       std::string *path);
 
+    boost::asio::io_context &io_;
     const net::Authenticator &auth_;
     std::function<bool(uint32_t)> is_admin_;
     std::string node_;
     Reaper &reaper_;
+    std::function<bool(uint32_t)> job_ended_;
+    int timeout_ms_;
     GroupCache groups_;
 };
 

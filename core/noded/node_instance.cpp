@@ -105,7 +105,10 @@ NodeInstance::NodeInstance(NodeShared &sh, const NodeConf &me) : sh_(sh), me_(me
         },
         sh.tell_controller);
     launcher_->set_gpu_files(std::move(gpu_files));
-    bcast_ = std::make_unique<FileBcast>(sh.auth, sh.is_admin, name_, sh.reaper);
+    bcast_ = std::make_unique<FileBcast>(
+        sh.io, sh.auth, sh.is_admin, name_, sh.reaper,
+        [this](uint32_t job) { return steps_->has_ended(job); },
+        int(sh.conf.message_timeout) * 1000);
 }
 
 // Every message a node serves, and who may send it.

@@ -5,12 +5,14 @@
 #include <csignal>
 #include <cstring>
 #include <fcntl.h>
+#include <linux/mempolicy.h>
 #include <sched.h>
 #include <poll.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -124,6 +126,27 @@ void bind_cpus(const ShepherdSpec &spec, const ShepherdTask &t) {
     (void)!::write(2, line.data(), line.size());
 }
 
+// --mem-bind: the task's memory from its NUMA nodes only (or first, with prefer); with verbose
+// it says which, as Slurm's tasks do.
+void bind_mems(const ShepherdSpec &spec, const ShepherdTask &t) {
+    if (!t.mems.empty()) {
+        unsigned long mask[16] = {};
+        for (uint32_t n : t.mems)
+            if (n < 16 * 64) mask[n / 64] |= 1ul << (n % 64);
+        int mode = spec.mem_bind.prefer ? MPOL_PREFERRED : MPOL_BIND;
+        if (::syscall(SYS_set_mempolicy, mode, mask, 16 * 64 + 1) != 0) {
+            std::string e = "slurmstepd: error: set_mempolicy(" + cpu_mask_hex(t.mems) +
+                            ") failed: " + std::strerror(errno) + "\n";
+            (void)!::write(2, e.data(), e.size());
+        }
+    }
+    if (!spec.mem_bind.verbose) return;
+    std::string line = mem_bind_verbose_line(spec.mem_bind, spec.node, t.task_id, t.local_id,
+                                             long(::getpid()), t.mems) +
+                       "\n";
+    (void)!::write(2, line.data(), line.size());
+}
+
 // In the task's child: the one exec path of every task on the node, a batch script's included.
 // Becomes the user, wires its standard streams, sets its variables and execs.
 [[noreturn]] void exec_task(const ShepherdSpec &spec, const ShepherdTask &t) {
@@ -154,6 +177,7 @@ void bind_cpus(const ShepherdSpec &spec, const ShepherdTask &t) {
     }
     if (!t.note.empty()) (void)!::write(2, t.note.data(), t.note.size());
     bind_cpus(spec, t);
+    bind_mems(spec, t);
     const auto &args = t.argv.empty() ? spec.argv : t.argv;
     if (args.empty()) task_fail("no command to run", 2);
     std::vector<char *> argv, envp;

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "common/cpu_bind.hpp"
+#include "common/mem_bind.hpp"
 #include "noded/privileges.hpp"
 
 namespace drover::noded {
@@ -54,6 +55,7 @@ struct ShepherdTask {
     std::string note;                         // written on its standard error before it runs
     int pmi_fd = -1; // its end of its PMI channel (srun --mpi=pmi2): fd kPmiFd in the task
     std::vector<uint32_t> cpus; // the CPUs it is bound to (task/affinity); empty: unbound
+    std::vector<uint32_t> mems; // its NUMA nodes (--mem-bind); empty: no policy
 };
 
 // The descriptor a task's PMI channel has in the task (its PMI_FD).
@@ -80,6 +82,7 @@ struct ShepherdSpec {
     // variables (SLURM_PROCID...). Its process is named drover_keeper.
     bool batch = false;
     CpuBind cpu_bind; // --cpu-bind as applied: its verbose flag and how the verbose line names it
+    MemBind mem_bind; // --mem-bind as applied (prefer, verbose)
 };
 
 // Runs in the forked child; never returns. For a batch script it is the script's keeper: the

@@ -4,6 +4,7 @@
 #include "common/config.hpp"
 #include "common/error.hpp"
 #include "common/gres.hpp"
+#include "common/mem_bind.hpp"
 #include "noded/step_env.hpp"
 
 namespace drover::noded {
@@ -75,11 +76,19 @@ std::string bind_task_cpus(const Config &conf, const std::vector<CpuPlace> &topo
         // --threads-per-core (and --hint) bind to threads unless told otherwise, as Slurm's.
         if (b.kind == CpuBind::unset && b.level == CpuBind::any && layout.threads_per_core)
             b.level = CpuBind::threads;
+        // --ntasks-per-core: each task on cores of its own, as Slurm binds it.
+        if (b.kind == CpuBind::unset && b.level == CpuBind::any && req.ntasks_per_core())
+            b.level = CpuBind::cores;
         if (b.kind == CpuBind::unset && b.level == CpuBind::any)
             b.level = auto_level(topology, layout.step, layout.tasks * layout.cpus_per_task);
         auto sets = task_cpus(b, layout);
         for (std::size_t i = 0; i < spec.tasks.size(); ++i) spec.tasks[i].cpus = sets[i];
         spec.cpu_bind = b;
+        if (req.mem_bind() && req.mem_bind()->size()) {
+            spec.mem_bind = parse_mem_bind(req.mem_bind()->str());
+            auto mems = task_mems(spec.mem_bind, topology, sets);
+            for (std::size_t i = 0; i < spec.tasks.size(); ++i) spec.tasks[i].mems = mems[i];
+        }
     } catch (const ParseError &e) {
         return e.what();
     }

@@ -36,8 +36,10 @@ std::string bind_task_gpus(const proto::StepCred &cred, const proto::StepLaunchR
 // TaskPlugin=task/affinity: each task's CPUs here under --cpu-bind (req.cpu_bind; none given:
 // TaskPluginParam's default, else Slurm's automatic binding when the step's tasks fill its cores,
 // threads or sockets here exactly), laid out on the node's topology; spec.cpu_bind gets the
-// binding for the verbose lines. Nothing is bound without task/affinity. Returns why the
-// binding cannot be made (a map naming CPUs the node does not have).
+// binding for the verbose lines. --ntasks-per-core binds to cores. --mem-bind (req.mem_bind)
+// then gives each task its NUMA nodes (spec.mem_bind for the verbose lines). Nothing is bound
+// without task/affinity. Returns why the binding cannot be made (a map naming CPUs or NUMA
+// nodes the node does not have).
 std::string bind_task_cpus(const Config &conf, const std::vector<CpuPlace> &topology,
                            const proto::StepCred &cred, const proto::StepLaunchRequest &req,
                            uint32_t node_index, ShepherdSpec &spec);

@@ -176,7 +176,6 @@ std::string StepRunner::Impl::plan_launch(const proto::StepLaunchRequest &req, u
                                            &plan.cred_copy, &checked);
     if (!why.empty()) return why;
     plan.cred = plan.cred_copy.get();
-    if (plan.cred->bcast()) return "job credential is for a file broadcast, not a step launch";
     auto key = std::make_pair(plan.cred->job_id(), plan.cred->step_id());
     if (I.launched.count(key)) return "job credential replayed: step already launched here";
     if (I.ended_jobs.count(key.first))

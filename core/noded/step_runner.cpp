@@ -46,6 +46,10 @@ std::string StepRunner::signal(uint32_t job_id, uint32_t step_id, int sig, bool 
     return {};
 }
 
+bool StepRunner::has_ended(uint32_t job_id) const {
+    return impl_->ended_jobs.count(job_id) != 0;
+}
+
 std::string StepRunner::attach(uint32_t job_id, uint32_t step_id, uint32_t requester,
                                const std::string &host, uint16_t port, std::string key,
                                Attached *out) {
@@ -58,11 +62,19 @@ std::string StepRunner::attach(uint32_t job_id, uint32_t step_id, uint32_t reque
     // Port 0 asks only for the layout (sattach --layout). An attached link gets the step's
     // last output first, then what follows.
     if (port != 0) {
+        if (s->attached.size() >= Step::kMaxAttached)
+            return "too many sattach connections to step " + s->label;
         auto l = std::make_shared<IoLink>();
         l->srun = false;
         s->attached.push_back(l);
         I.connect_link(s, l, host, port, std::move(key));
-        l->outq.insert(l->outq.end(), s->recent_output.begin(), s->recent_output.end());
+        // What it missed: the last output, and how the tasks that have ended ended.
+        for (const auto &f : s->recent_output) I.queue(s, l, f);
+        for (const auto &[task, status] : s->task_status) {
+            std::string f;
+            stepio::frame32(f, stepio::TaskExit, task, uint32_t(status));
+            I.queue(s, l, std::move(f));
+        }
     }
     out->tasks = s->tasks;
     for (uint32_t t : s->tasks) out->pids.push_back(s->task_pids.count(t) ? s->task_pids.at(t) : 0);

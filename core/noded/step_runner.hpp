@@ -93,6 +93,8 @@ class StepRunner {
     // The job is over: every step of it here is terminated as CANCELLED. Returns whether the job
     // ran anything here (and so needs its Epilog).
     bool job_ended(uint32_t job_id);
+    // Whether the job has ended on this node (within the last hour).
+    bool has_ended(uint32_t job_id) const;
     // Steps running here, as (job, step).
     std::vector<std::pair<uint32_t, uint32_t>> running() const;
 

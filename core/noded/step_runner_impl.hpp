@@ -64,6 +64,7 @@ struct StepRunner::IoLink {
     std::array<uint8_t, 4096> buf{};
     std::string in;
     std::deque<std::string> outq;
+    std::size_t queued = 0; // bytes in outq
     bool writing = false, closed = false;
     bool srun = true; // srun's: losing it ends the step, and PMI frames go only there
 };
@@ -99,8 +100,16 @@ struct StepRunner::Step : std::enable_shared_from_this<StepRunner::Step> {
     uint32_t num_tasks = 0;                        // in the whole step
     std::shared_ptr<IoLink> srun;                  // null: none (a step found after a restart)
     std::vector<std::shared_ptr<IoLink>> attached; // sattach's
-    std::deque<std::string> recent_output; // the last kRecentOutput output frames, for sattach
-    static constexpr std::size_t kRecentOutput = 128;
+    // The last output frames (at most kRecentOutput, kRecentBytes in all), for sattach.
+    std::deque<std::string> recent_output;
+    std::size_t recent_bytes = 0;
+    static constexpr std::size_t kRecentOutput = 128, kRecentBytes = 256 << 10;
+    // An sattach that reads no more is dropped past kMaxAttachedQueue bytes queued; a step takes
+    // at most kMaxAttached of them; once the step is over they get kAttachedLingerMs to read
+    // the rest.
+    static constexpr std::size_t kMaxAttachedQueue = 4 << 20, kMaxAttached = 16;
+    static constexpr int kAttachedLingerMs = 30000;
+    std::unique_ptr<asio::steady_timer> linger_timer;
     bool done_queued = false; // NodeDone is queued: the links may close once it is sent
     bool shepherd_done = false, status_done = false, finished = false;
     bool terminating = false;

@@ -2,6 +2,7 @@
 // messages framed to them, their input and signals to the tasks.
 #include "noded/step_runner_impl.hpp"
 
+#include <algorithm>
 #include <csignal>
 #include <spdlog/spdlog.h>
 
@@ -19,6 +20,9 @@ void StepRunner::Impl::to_all(const StepPtr &s, std::string bytes) {
 
 void StepRunner::Impl::queue(const StepPtr &s, const LinkPtr &l, std::string bytes) {
     if (!l->sock || l->closed) return;
+    if (!l->srun && l->queued + bytes.size() > Step::kMaxAttachedQueue)
+        return io_lost(s, l, "sattach reads too slowly");
+    l->queued += bytes.size();
     l->outq.push_back(std::move(bytes));
     flush(s, l);
 }
@@ -29,7 +33,10 @@ void StepRunner::Impl::flush(const StepPtr &s, const LinkPtr &l) {
     asio::async_write(*l->sock, asio::buffer(l->outq.front()),
                       [self = shared_from_this(), s, l](boost::system::error_code ec, std::size_t) {
                           l->writing = false;
-                          if (!l->outq.empty()) l->outq.pop_front();
+                          if (!l->outq.empty()) {
+                              l->queued -= std::min(l->queued, l->outq.front().size());
+                              l->outq.pop_front();
+                          }
                           if (ec) return self->io_lost(s, l, ec.message());
                           self->flush(s, l);
                           self->maybe_close_io(s);
@@ -48,6 +55,14 @@ void StepRunner::Impl::maybe_close_io(const StepPtr &s) {
     };
     close_idle(s->srun);
     for (const auto &l : s->attached) close_idle(l);
+    // An sattach still reading the end gets a while, then goes (so does the step's record).
+    if (s->linger_timer || s->attached.empty()) return;
+    s->linger_timer = std::make_unique<asio::steady_timer>(
+        io, std::chrono::milliseconds(Step::kAttachedLingerMs));
+    s->linger_timer->async_wait([self = shared_from_this(), s](boost::system::error_code ec) {
+        if (ec) return;
+        for (const auto &l : s->attached) self->io_lost(s, l, "the step is over");
+    });
 }
 
 void StepRunner::Impl::io_lost(const StepPtr &s, const LinkPtr &l, const std::string &why) {
@@ -55,6 +70,7 @@ void StepRunner::Impl::io_lost(const StepPtr &s, const LinkPtr &l, const std::st
     l->closed = true;
     // The frame being written stays until its write completes (the write holds its bytes).
     while (l->outq.size() > (l->writing ? 1u : 0u)) l->outq.pop_back();
+    l->queued = l->outq.empty() ? 0 : l->outq.front().size();
     if (!l->srun) { // to_all forgets it
         boost::system::error_code ec;
         if (l->sock) l->sock->close(ec);
@@ -73,7 +89,12 @@ void StepRunner::Impl::read_output(const StepPtr &s, Step::Output *o) {
             std::string f;
             stepio::frame(f, o->type, o->task, {o->buf.data(), n});
             s->recent_output.push_back(f);
-            if (s->recent_output.size() > Step::kRecentOutput) s->recent_output.pop_front();
+            s->recent_bytes += f.size();
+            while (s->recent_output.size() > Step::kRecentOutput ||
+                   s->recent_bytes > Step::kRecentBytes) {
+                s->recent_bytes -= s->recent_output.front().size();
+                s->recent_output.pop_front();
+            }
             self->to_all(s, std::move(f));
         }
         if (ec) {
@@ -104,7 +125,8 @@ void StepRunner::Impl::connect_link(const StepPtr &s, const LinkPtr &l, const st
     auto addr = asio::ip::make_address(host, ec);
     if (ec) {
         spdlog::warn("step {}: I/O address {} is not valid; output is dropped", s->label, host);
-        return io_lost(s, l, "bad address");
+        l->closed = true; // the step runs on without it
+        return;
     }
     tcp::endpoint ep(addr, port);
     l->writing = true; // nothing is written before the connection is up

@@ -17,8 +17,11 @@ std::vector<CpuPlace> detect_topology() {
             hwloc_obj_t pu = hwloc_get_obj_by_type(topo, HWLOC_OBJ_PU, unsigned(i));
             hwloc_obj_t core = hwloc_get_ancestor_obj_by_type(topo, HWLOC_OBJ_CORE, pu);
             hwloc_obj_t pkg = hwloc_get_ancestor_obj_by_type(topo, HWLOC_OBJ_PACKAGE, pu);
+            // The PU's nearest NUMA node: the first of its node set.
+            int numa = pu->nodeset ? hwloc_bitmap_first(pu->nodeset) : -1;
             out.push_back({pu->os_index, pkg ? pkg->logical_index : 0,
-                           core ? core->logical_index : pu->logical_index});
+                           core ? core->logical_index : pu->logical_index,
+                           numa < 0 ? 0u : uint32_t(numa)});
         }
         hwloc_topology_destroy(topo);
     }

@@ -54,6 +54,27 @@ assert_match "^cpu-bind-cores=MASK - n1, task  1  1 \[[0-9]+\]: mask 0x[0-9a-f]+
 srun -n1 --cpu-bind=verbose,map_cpu:$c1 true 2> map.err
 assert_match "^cpu-bind=MAP - n1, task  0  0 \[[0-9]+\]: mask 0x[0-9a-f]+ set$" "$(cat map.err)" "map_cpu's verbose line says MAP"
 
+# --ntasks-per-core binds each task to cores of its own.
+assert_eq "0:$c0 1:$c1" "$(cpus -n2 --ntasks-per-core=1)" "--ntasks-per-core=1: a core each"
+
+# --mem-bind: the task's memory policy names the NUMA node (this machine's first), and verbose
+# says so on the task's standard error, as Slurm's.
+srun -n1 --mem-bind=verbose,local true 2> mem.err
+assert_match "^mem-bind=LOC - n1, task  0  0 \[[0-9]+\]: mask 0x1 set$" "$(cat mem.err)" "--mem-bind=verbose,local's line"
+if [ -r /proc/self/numa_maps ]; then
+  policy=$(srun -n1 --mem-bind=map_mem:0 bash -c 'head -1 /proc/self/numa_maps' | awk '{print $2}')
+  assert_eq "bind:0" "$policy" "--mem-bind=map_mem:0: the task's memory is bound to node 0"
+  policy=$(srun -n1 --mem-bind=prefer,map_mem:0 bash -c 'head -1 /proc/self/numa_maps' | awk '{print $2}')
+  assert_match "^prefer" "$policy" "prefer: node 0 preferred"
+  assert_eq "default" "$(srun -n1 bash -c 'head -1 /proc/self/numa_maps' | awk '{print $2}')" "no --mem-bind: no policy"
+fi
+srun -n1 --mem-bind=map_mem:7 true 2> mem7.err
+assert_eq 1 "$?" "a NUMA node the node lacks fails the step"
+assert_contains "NUMA node 7 is not on this node" "$(cat mem7.err)" "and says why"
+srun --mem-bind=closest true 2> membad.err
+assert_eq 1 "$?" "an unknown --mem-bind fails srun"
+assert_contains 'unrecognized --mem-bind argument "closest"' "$(cat membad.err)" "with Slurm's words"
+
 # Refusals.
 srun --cpu-bind=numa true 2> bad.err
 assert_eq 1 "$?" "an unknown --cpu-bind fails srun"

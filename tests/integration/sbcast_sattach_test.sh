@@ -42,6 +42,9 @@ assert_eq "255 sbcast: error: Slurm job 999999 lookup error: Invalid job id spec
 out=$(salloc -Q -N1 bash -c "sbcast missing.txt $T/m.txt; echo rc=\$?" 2>&1)
 assert_eq "sbcast: error: Can't open \`missing.txt\`: No such file or directory
 rc=255" "$out" "a missing source"
+out=$(salloc -Q -N1 bash -c "echo hi | sbcast /dev/stdin $T/pipe.txt; echo rc=\$?" 2>&1)
+assert_eq "sbcast: error: Can't open \`/dev/stdin\`: Invalid argument
+rc=255" "$out" "a pipe is not sent (its size is unknown)"
 out=$(salloc -Q -N1 bash -c "sbcast short.txt $T/dir/; echo rc=\$?" 2>&1)
 assert_eq "sbcast: error: Target filename cannot be a directory.
 rc=1" "$out" "a directory as DEST"
@@ -53,6 +56,8 @@ ran $T/bc/slurm_bcast_[0-9]+\.0_n2$" "$out" "srun --bcast=DIR/ runs the copies"
 assert_eq 2 "$(ls bc | grep -c '^slurm_bcast_')" "one copy per node"
 out=$(salloc -Q -N1 srun --bcast ./prog.sh)
 assert_match "^ran $T/destdir/slurm_bcast_[0-9]+\.0_n1$" "$out" "srun --bcast alone copies into DestDir"
+out=$(salloc -Q -N1 srun --bcast=named.sh ./prog.sh)
+assert_eq "ran $T/destdir/named.sh" "$out" "srun --bcast=NAME: that name in DestDir"
 
 # sattach: a step that prints, waits for a gate, then reads a line from its input.
 mkfifo in.fifo

@@ -56,6 +56,31 @@ Status restrict_nodes(const Job &job, const proto::StepCreateRequest &r, const N
     return {};
 }
 
+// -m arbitrary: task i on the i-th name of the host list (the -w list srun sent, in order, names
+// repeated), the first num_tasks of them.
+Status arbitrary_tasks(const Job &job, const proto::StepCreateRequest &r,
+                       const NodeNamer &node_name, StepShape *shape) {
+    std::vector<std::string> names;
+    try {
+        names = hostlist_expand(str(r.node_list()));
+    } catch (const std::exception &e) {
+        return {DROVER_EINVAL, e.what()};
+    }
+    if (shape->num_tasks == 0) shape->num_tasks = uint32_t(names.size());
+    if (names.size() < shape->num_tasks)
+        return {DROVER_EINVAL, "Requested node configuration is not available (the host list "
+                               "names " +
+                                   std::to_string(names.size()) + " hosts for " +
+                                   std::to_string(shape->num_tasks) + " tasks)"};
+    for (uint32_t t = 0; t < shape->num_tasks; ++t)
+        for (uint32_t pos = 0; pos < job.nodes.size(); ++pos)
+            if (node_name(job.nodes[pos]) == names[t]) {
+                shape->arbitrary.push_back(pos);
+                break;
+            }
+    return {};
+}
+
 } // namespace
 
 Status step_shape(const Job &job, const proto::StepCreateRequest &r, const NodeNamer &node_name,
@@ -72,8 +97,11 @@ Status step_shape(const Job &job, const proto::StepCreateRequest &r, const NodeN
         spdlog::info("job {}: step refused: invalid --gres '{}'", job.id, str(r.gres()));
         return {DROVER_EINVAL, kInvalidGres};
     }
+    shape->plane = r.plane_size();
     if (r.node_list() || r.exc_nodes())
         if (Status s = restrict_nodes(job, r, node_name, shape); !s.ok()) return s;
+    if (r.arbitrary())
+        if (Status s = arbitrary_tasks(job, r, node_name, shape); !s.ok()) return s;
     if (shape->num_tasks == 0)
         shape->num_tasks = shape->min_nodes ? shape->min_nodes : uint32_t(job.nodes.size());
     return {};
@@ -160,7 +188,11 @@ std::vector<uint8_t> bcast_cred_body(const Job &job, uint32_t step_id,
     b.add_gid(job.gid);
     b.add_user_name(user);
     b.add_nodes(nv);
-    b.add_expires(Ctx::now() + kBcastLifetime);
+    // No later than the job's time limit: a broadcast is for the job's nodes while it has them.
+    int64_t expires = Ctx::now() + kBcastLifetime;
+    if (job.time_limit_min != DROVER_INFINITE && job.start_time)
+        expires = std::min(expires, job.start_time + int64_t(job.time_limit_min) * 60);
+    b.add_expires(expires);
     b.add_bcast(true);
     cb.Finish(b.Finish());
     return {cb.GetBufferPointer(), cb.GetBufferPointer() + cb.GetSize()};

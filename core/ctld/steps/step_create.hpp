@@ -53,7 +53,8 @@ std::vector<uint8_t> step_create_response(const Config &conf, const Job &job, co
                                           const std::vector<uint8_t> &cred);
 
 // sbcast's credential (not yet signed): the job's user, the nodes named, bcast set; it lasts as
-// long as a long transfer may take (an hour), not a launch's cred_expire.
+// long as a long transfer may take (an hour, not a launch's cred_expire), and never past the
+// job's time limit (nodes refuse it once the job has ended there).
 std::vector<uint8_t> bcast_cred_body(const Job &job, uint32_t step_id,
                                      const std::vector<std::string> &names);
 

@@ -2,6 +2,7 @@
 #include "ctld/steps/step_layout.hpp"
 
 #include <algorithm>
+#include <map>
 #include <numeric>
 
 namespace drover::ctld {
@@ -22,6 +23,16 @@ std::vector<uint32_t> capacity(const StepShape &s, const std::vector<NodeCpus> &
         if (s.ntasks_per_node && cap[i] < s.ntasks_per_node) cap[i] = 0;
     }
     return cap;
+}
+
+// The CPUs the step takes on each node of its layout: what its tasks need with --exact or
+// --overlap, else all the job has there.
+void set_cpus(const StepShape &s, const std::vector<NodeCpus> &nodes, StepLayout *out) {
+    out->cpus_per_node.clear();
+    for (std::size_t i = 0; i < out->nodes.size(); ++i)
+        out->cpus_per_node.push_back(s.exact || s.overlap
+                                         ? out->tasks_per_node[i] * std::max(1u, s.cpus_per_task)
+                                         : nodes[out->nodes[i]].total);
 }
 
 // Picks nodes and spreads tasks; false when the capacities cannot hold the step.
@@ -66,11 +77,12 @@ bool place(const StepShape &s, const std::vector<NodeCpus> &nodes, const std::ve
     std::size_t k = picked.size();
     std::vector<uint32_t> count(k, 0);
     std::vector<std::vector<uint32_t>> ids(k);
-    if (s.cyclic) {
-        uint32_t t = 0;
+    if (s.cyclic || s.plane) {
+        // Round after round, each node takes the next plane of tasks (cyclic: one).
+        uint32_t plane = s.plane ? s.plane : 1, t = 0;
         while (t < n)
             for (std::size_t i = 0; i < k && t < n; ++i)
-                if (count[i] < cap[picked[i]]) {
+                for (uint32_t j = 0; j < plane && t < n && count[i] < cap[picked[i]]; ++j) {
                     ++count[i];
                     ids[i].push_back(t++);
                 }
@@ -92,11 +104,29 @@ bool place(const StepShape &s, const std::vector<NodeCpus> &nodes, const std::ve
     out->nodes = picked;
     out->tasks_per_node = count;
     out->task_ids = ids;
-    out->cpus_per_node.clear();
-    for (std::size_t i = 0; i < k; ++i)
-        out->cpus_per_node.push_back(s.exact || s.overlap ? count[i] * std::max(1u, s.cpus_per_task)
-                                                          : nodes[picked[i]].total);
+    set_cpus(s, nodes, out);
     return true;
+}
+
+// -m arbitrary: each task where the host list puts it; false when a node cannot hold its share.
+bool place_arbitrary(const StepShape &s, const std::vector<NodeCpus> &nodes,
+                     const std::vector<uint32_t> &cap, StepLayout *out) {
+    std::map<uint32_t, std::vector<uint32_t>> by_node;
+    for (uint32_t t = 0; t < s.arbitrary.size(); ++t) by_node[s.arbitrary[t]].push_back(t);
+    *out = {};
+    for (auto &[pos, ids] : by_node) {
+        if (pos >= cap.size() || ids.size() > cap[pos]) return false;
+        out->nodes.push_back(pos);
+        out->tasks_per_node.push_back(uint32_t(ids.size()));
+        out->task_ids.push_back(std::move(ids));
+    }
+    set_cpus(s, nodes, out);
+    return !out->nodes.empty();
+}
+
+bool place_any(const StepShape &s, const std::vector<NodeCpus> &nodes,
+               const std::vector<uint32_t> &cap, StepLayout *out) {
+    return s.arbitrary.empty() ? place(s, nodes, cap, out) : place_arbitrary(s, nodes, cap, out);
 }
 
 } // namespace
@@ -104,7 +134,7 @@ bool place(const StepShape &s, const std::vector<NodeCpus> &nodes, const std::ve
 LayoutResult layout_step(const StepShape &s, const std::vector<NodeCpus> &nodes, StepLayout *out,
                          std::string *why) {
     StepLayout ideal;
-    if (!place(s, nodes, capacity(s, nodes, true), &ideal)) {
+    if (!place_any(s, nodes, capacity(s, nodes, true), &ideal)) {
         uint32_t cpus = 0;
         for (const auto &n : nodes) cpus += n.total;
         *why = "Requested node configuration is not available";
@@ -114,7 +144,7 @@ LayoutResult layout_step(const StepShape &s, const std::vector<NodeCpus> &nodes,
                     std::to_string(cpus) + " CPUs)";
         return LayoutResult::Impossible;
     }
-    if (!place(s, nodes, capacity(s, nodes, false), out)) {
+    if (!place_any(s, nodes, capacity(s, nodes, false), out)) {
         *why = "Requested nodes are busy";
         return LayoutResult::Busy;
     }

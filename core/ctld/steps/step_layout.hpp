@@ -1,6 +1,6 @@
 // step_layout.hpp - where a step's tasks go inside its job's allocation: which of the job's nodes,
-// how many tasks and CPUs on each, and which task ids (block or cyclic). A pure function of the
-// request and the CPUs free on each node, so it is tested alone.
+// how many tasks and CPUs on each, and which task ids (block, cyclic, plane or arbitrary). A pure
+// function of the request and the CPUs free on each node, so it is tested alone.
 #pragma once
 
 #include <cstdint>
@@ -17,7 +17,10 @@ struct StepShape {
     bool exact = false;   // only the CPUs the tasks need (else all the job's CPUs on each node)
     bool overlap = false; // uses CPUs without taking them from other steps
     bool cyclic = false;
+    uint32_t plane = 0;        // -m plane=N: tasks go N at a time to each node in turn
     std::vector<bool> allowed; // per job node (-w/-x); empty = all
+    // -m arbitrary: task i's job node position (the host list's order); empty: not arbitrary.
+    std::vector<uint32_t> arbitrary;
 };
 
 struct NodeCpus {

@@ -44,13 +44,15 @@ TEST(Sbcast, JobOptionBeatsEnvironmentAndNamesAStep) {
                                Env{{"SLURM_JOB_ID", "42"}});
     EXPECT_EQ(a.job_id, 7u);
     EXPECT_EQ(a.step_id, 3u);
-    EXPECT_EQ(parse_error([] { parse_sbcast_args(std::vector<std::string>{"-j", "abc", "x", "/y"}, {}); }),
+    EXPECT_EQ(parse_error([] {
+                  parse_sbcast_args(std::vector<std::string>{"-j", "abc", "x", "/y"}, {});
+              }),
               "Invalid job id abc");
 }
 
 TEST(Sbcast, VariablesSetDefaultsTheCommandLineOverrides) {
-    Env env{{"SLURM_JOB_ID", "5"},    {"SBCAST_FORCE", ""},     {"SBCAST_PRESERVE", "1"},
-            {"SBCAST_FANOUT", "3"},   {"SBCAST_SIZE", "512k"},  {"SBCAST_TIMEOUT", "7"},
+    Env env{{"SLURM_JOB_ID", "5"},    {"SBCAST_FORCE", ""},    {"SBCAST_PRESERVE", "1"},
+            {"SBCAST_FANOUT", "3"},   {"SBCAST_SIZE", "512k"}, {"SBCAST_TIMEOUT", "7"},
             {"SBCAST_SEND_LIBS", "x"}};
     auto a = parse_sbcast_args(std::vector<std::string>{"-F", "2", "x", "/y"}, env);
     EXPECT_TRUE(a.force && a.preserve);
@@ -70,9 +72,13 @@ TEST(Sbcast, BadSizeIsIgnoredWithAWarning) {
 }
 
 TEST(Sbcast, RefusalsInSlurmsWords) {
-    EXPECT_EQ(parse_error([] { parse_sbcast_args(std::vector<std::string>{"only"}, {{"SLURM_JOB_ID", "1"}}); }),
+    EXPECT_EQ(parse_error([] {
+                  parse_sbcast_args(std::vector<std::string>{"only"}, {{"SLURM_JOB_ID", "1"}});
+              }),
               "Need two file names, have 1 names");
-    EXPECT_EQ(parse_error([] { parse_sbcast_args(std::vector<std::string>{"x", "/y"}, {}); }),
+    EXPECT_EQ(parse_error([] {
+                  parse_sbcast_args(std::vector<std::string>{"x", "/y"}, {});
+              }),
               "Need a job id to run this command.  Run from within a Slurm job or use the "
               "--jobid option.");
     EXPECT_THROW(parse_sbcast_args(std::vector<std::string>{"--bogus", "x", "/y"}, {}),
@@ -102,7 +108,8 @@ TEST(Sattach, StepAndOptions) {
     EXPECT_EQ(a.output_filter, 2u);
     EXPECT_EQ(a.error_filter, 2u); // an output filter alone filters stderr too
     EXPECT_FALSE(a.input_filter);
-    auto b = parse_sattach_args(std::vector<std::string>{"--output-filter=-", "--error-filter=1", "5.0"});
+    auto b = parse_sattach_args(
+        std::vector<std::string>{"--output-filter=-", "--error-filter=1", "5.0"});
     EXPECT_FALSE(b.output_filter);
     EXPECT_EQ(b.error_filter, 1u);
 }

@@ -68,6 +68,22 @@ TEST(StepShape, NodeListPicksPositionsInsideTheJob) {
     EXPECT_EQ(excluded.allowed, (std::vector<bool>{false, true}));
 }
 
+TEST(StepShape, ArbitraryFollowsTheListNameByName) {
+    proto::StepCreateRequestT t;
+    t.node_list = "n3,n1,n3";
+    t.arbitrary = true;
+    StepShape shape;
+    ASSERT_TRUE(step_shape(sample_job(), *Request(t), name_of, &shape).ok());
+    EXPECT_EQ(shape.num_tasks, 3u); // one task per name unless -n says fewer
+    EXPECT_EQ(shape.arbitrary, (std::vector<uint32_t>{1, 0, 1}));
+    t.num_tasks = 4;
+    StepShape more;
+    Status s = step_shape(sample_job(), *Request(t), name_of, &more);
+    EXPECT_EQ(s.code(), DROVER_EINVAL);
+    EXPECT_EQ(s.text(), "Requested node configuration is not available (the host list names 3 "
+                        "hosts for 4 tasks)");
+}
+
 TEST(StepShape, NodeOutsideTheJobOrBadGresIsRefused) {
     proto::StepCreateRequestT t;
     t.node_list = "n2";

@@ -36,6 +36,37 @@ TEST(StepLayout, CyclicDealsTasksRoundTheNodes) {
     EXPECT_EQ(l.task_ids[1], (std::vector<uint32_t>{1, 3}));
 }
 
+TEST(StepLayout, PlaneDealsBlocksOfTasksRoundTheNodes) {
+    // Slurm's example of -N2 -n10 -m plane=4: tasks 0-3 and 8-9 on the first node, 4-7 on the
+    // second.
+    StepShape s;
+    s.num_tasks = 10;
+    s.min_nodes = 2;
+    s.plane = 4;
+    StepLayout l;
+    std::string why;
+    ASSERT_EQ(layout_step(s, idle({8, 8}), &l, &why), LayoutResult::Ok);
+    EXPECT_EQ(l.task_ids[0], (std::vector<uint32_t>{0, 1, 2, 3, 8, 9}));
+    EXPECT_EQ(l.task_ids[1], (std::vector<uint32_t>{4, 5, 6, 7}));
+    EXPECT_EQ(l.tasks_per_node, (std::vector<uint32_t>{6, 4}));
+}
+
+TEST(StepLayout, ArbitraryPutsEachTaskWhereTheListSays) {
+    StepShape s;
+    s.num_tasks = 4;
+    s.arbitrary = {1, 0, 1, 1};
+    s.exact = true;
+    StepLayout l;
+    std::string why;
+    ASSERT_EQ(layout_step(s, idle({2, 4}), &l, &why), LayoutResult::Ok);
+    EXPECT_EQ(l.nodes, (std::vector<uint32_t>{0, 1}));
+    EXPECT_EQ(l.task_ids[0], (std::vector<uint32_t>{1}));
+    EXPECT_EQ(l.task_ids[1], (std::vector<uint32_t>{0, 2, 3}));
+    EXPECT_EQ(l.cpus_per_node, (std::vector<uint32_t>{1, 3}));
+    s.arbitrary = {0, 0, 0, 1}; // three tasks on a node of two CPUs
+    EXPECT_EQ(layout_step(s, idle({2, 4}), &l, &why), LayoutResult::Impossible);
+}
+
 TEST(StepLayout, ExactTakesOnlyWhatItAsksForAndFewestNodes) {
     StepShape s;
     s.num_tasks = 2;
