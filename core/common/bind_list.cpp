@@ -50,7 +50,8 @@ uint32_t map_id(std::string_view v, const std::string &option) {
         int d = std::isdigit(static_cast<unsigned char>(c))           ? c - '0'
                 : hex && std::isxdigit(static_cast<unsigned char>(c)) ? std::tolower(c) - 'a' + 10
                                                                       : -1;
-        if (d < 0) throw ParseError("unrecognized " + option + " argument \"" + std::string(v) + "\"");
+        if (d < 0)
+            throw ParseError("unrecognized " + option + " argument \"" + std::string(v) + "\"");
         id = id * (hex ? 16 : 10) + uint64_t(d);
         if (id > kMaxCpuId) throw ParseError(option + ": id " + std::string(v) + " too large");
     }
@@ -98,6 +99,5 @@ std::vector<std::string> bind_tokens(std::string_view text) {
     }
     return out;
 }
-
 
 } // namespace drover

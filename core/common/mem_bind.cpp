@@ -51,8 +51,7 @@ std::vector<std::vector<uint32_t>> task_mems(const MemBind &bind, const std::vec
             std::set<uint32_t> cpus(task_cpus[local].begin(), task_cpus[local].end());
             for (const CpuPlace &p : node)
                 if (cpus.count(p.os)) mine.insert(p.numa);
-        }
-        else if (bind.kind == MemBind::rank)
+        } else if (bind.kind == MemBind::rank)
             mine.insert(numa[local % numa.size()]);
         else if (bind.kind == MemBind::map_mem || bind.kind == MemBind::mask_mem)
             for (uint32_t n : bind.lists[local % bind.lists.size()]) {

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 
 #include "common/config.hpp"
+#include "noded/pmix/pmix_link.hpp"
 #include "noded/step_limits.hpp"
 #include "noded/step_recovery.hpp"
 
@@ -69,6 +70,11 @@ void StepRunner::Impl::on_record(const StepPtr &s, const ShepherdRecord &r) {
     std::string f;
     stepio::frame32(f, stepio::TaskExit, r.task, uint32_t(r.value));
     to_all(s, std::move(f));
+    if (s->pmix && s->pmix->sock) { // did the rank die inside MPI? drover-pmix knows
+        std::string e;
+        pmixlink::frame(e, pmixlink::Exited, r.task, {});
+        write_pmix(s, std::move(e));
+    }
 }
 
 // Sampling starts once every task's first process is known.

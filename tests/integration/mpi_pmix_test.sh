@@ -36,6 +36,18 @@ run env "-N2 -n2" srun --mpi=pmix bash -c 'echo "$PMIX_RANK $PMIX_NAMESPACE ${PM
 assert_eq "0 drover.pmix.$(tail -1 env.all | grep -o '[0-9]*' | head -1).0 uri" "$(sort env.out | head -1)" \
   "PMIX_RANK, the step's PMIX_NAMESPACE and the server's address" || cat env.all
 
+# A rank that exits without MPI_Finalize while the others wait in MPI_Barrier: its node's PMIx
+# server knew it connected and never finalized, so the step ends instead of hanging.
+run die "-N4 -n8" srun --mpi=pmix "$MPI/die"
+rc=$?
+[ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] && ok "a rank dying inside MPI ends the step (rc $rc)" ||
+  fail "the step of die did not end as it should (rc $rc; 124: still running after 120 s)"
+assert_eq 1 "$(grep -c 'ended without MPI_Finalize' die.err)" "srun says once which rank died before finalizing"
+assert_contains "task 1: Exited with exit code 3" "$(cat die.err)" "and the task's exit code"
+# A step of programs that never speak PMIx is no early death.
+run plain "-N2 -n2" srun --mpi=pmix bash -c 'exit 0'
+assert_eq "0 0" "$? $(grep -c 'without MPI_Finalize' plain.err)" "tasks that are not MPI programs end normally"
+
 # MPI_Abort on rank 1 ends the whole step on every node.
 run abort "-N4 -n8" srun --mpi=pmix "$MPI/die" abort
 rc=$?

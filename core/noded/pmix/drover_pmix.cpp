@@ -19,6 +19,7 @@
 #include <deque>
 #include <mutex>
 #include <semaphore>
+#include <set>
 #include <stdexcept>
 
 #include "noded/pmix/pmix_job.hpp"
@@ -47,11 +48,30 @@ void send_frame(pmixlink::Type type, uint32_t rank, std::string_view data) {
     }
 }
 
-pmix_status_t on_connected(const pmix_proc_t *, void *, pmix_op_cbfunc_t, void *) {
+// Local ranks that connected, and those of them that finalized (the library's thread writes,
+// main reads when a rank's task has ended; a rank finalizes before its task can end).
+std::mutex g_ranks_lock;
+std::set<uint32_t> g_connected, g_finalized;
+
+pmix_status_t on_connected(const pmix_proc_t *proc, void *, pmix_op_cbfunc_t, void *) {
+    std::lock_guard lock(g_ranks_lock);
+    g_connected.insert(proc->rank);
     return PMIX_OPERATION_SUCCEEDED;
 }
-pmix_status_t on_finalized(const pmix_proc_t *, void *, pmix_op_cbfunc_t, void *) {
+pmix_status_t on_finalized(const pmix_proc_t *proc, void *, pmix_op_cbfunc_t, void *) {
+    std::lock_guard lock(g_ranks_lock);
+    g_finalized.insert(proc->rank);
     return PMIX_OPERATION_SUCCEEDED;
+}
+
+// A local rank's task ended: one that spoke PMIx and did not finalize died in the middle.
+void rank_exited(uint32_t rank) {
+    bool died;
+    {
+        std::lock_guard lock(g_ranks_lock);
+        died = g_connected.count(rank) && !g_finalized.count(rank);
+    }
+    if (died) send_frame(pmixlink::Abort, rank, std::string(4, '\xff'));
 }
 
 pmix_status_t on_abort(const pmix_proc_t *proc, void *, int status, const char msg[], pmix_proc_t[],
@@ -172,6 +192,7 @@ void serve() {
         bool bad;
         while (auto f = pmixlink::take(in, &bad)) {
             if (f->type == pmixlink::FenceDone) fence_done(f->data);
+            if (f->type == pmixlink::Exited) rank_exited(f->rank);
             in.erase(0, f->used);
         }
         if (bad) return;

@@ -4,7 +4,9 @@
 // helper -> droverd: Env (a local rank's PMIx variables, "KEY=value" each ended by a NUL), then
 // Ready once every local rank's are sent (or Failed with why); later Fence (this node's part of
 // a PMIx fence) and Abort (int32 status, then the message) as the tasks ask.
-// droverd -> helper: FenceDone (every node's parts, one after another). droverd closing the
+// droverd -> helper: FenceDone (every node's parts, one after another), Exited (a local rank's
+// task has ended: the helper answers Abort with status -1 when the rank had connected and not
+// finalized, so the other ranks do not wait for it in their next fence). droverd closing the
 // socket ends the helper.
 #pragma once
 
@@ -17,7 +19,15 @@
 
 namespace drover::noded::pmixlink {
 
-enum Type : uint8_t { Env = 1, Ready = 2, Failed = 3, Fence = 4, FenceDone = 5, Abort = 6 };
+enum Type : uint8_t {
+    Env = 1,
+    Ready = 2,
+    Failed = 3,
+    Fence = 4,
+    FenceDone = 5,
+    Abort = 6,
+    Exited = 7,
+};
 
 inline constexpr std::size_t kHeader = 12;
 
@@ -43,7 +53,7 @@ inline std::optional<Frame> take(std::string_view in, bool *bad) {
     if (in.size() < kHeader) return std::nullopt;
     const auto *p = reinterpret_cast<const uint8_t *>(in.data());
     uint32_t len = stepio::get32(p + 8);
-    if (p[0] < Env || p[0] > Abort || len > (64u << 20)) {
+    if (p[0] < Env || p[0] > Exited || len > (64u << 20)) {
         *bad = true;
         return std::nullopt;
     }
