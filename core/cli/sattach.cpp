@@ -166,6 +166,7 @@ void Attachment::give_up_silent_nodes() {
         if (heard) continue;
         print_error(kProg, "Node " + n + ": no I/O connection");
         done_.insert(n);
+        exit_code_ = std::max(exit_code_, 1);
     }
 }
 

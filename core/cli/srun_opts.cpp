@@ -413,8 +413,8 @@ SrunRequest parse_srun(std::span<const std::string> args,
     r.argv = pa.positionals;
     if (r.mem_per_node_mb && r.mem_per_cpu_mb)
         throw ParseError("--mem and --mem-per-cpu are mutually exclusive.");
-    if (!r.hint.empty() &&
-        (r.threads_per_core || (!r.cpu_bind.empty() && !verbose_only(r.cpu_bind))))
+    if (!r.hint.empty() && (r.threads_per_core || r.ntasks_per_core ||
+                            (!r.cpu_bind.empty() && !verbose_only(r.cpu_bind))))
         throw ParseError("Following options are mutually exclusive with --hint: --ntasks-per-core, "
                          "--threads-per-core, -B and --cpu-bind (other then --cpu-bind=verbose)");
     if (r.overlap && r.exclusive && prog == "srun")

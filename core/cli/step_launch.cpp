@@ -31,6 +31,7 @@
 #include "cli/sbcast_args.hpp"
 #include "cli/step_io_port.hpp"
 #include "cli/text.hpp"
+#include "common/error.hpp"
 #include "common/hostlist.hpp"
 #include "common/multi_prog.hpp"
 #include "common/step_io.hpp"
@@ -95,6 +96,7 @@ std::string arbitrary_hosts(const std::string &node_list) {
     const char *file = ::getenv("SLURM_HOSTFILE");
     if (!file) return node_list;
     std::ifstream f(file);
+    if (!f) throw ParseError(std::string("cannot read SLURM_HOSTFILE ") + file);
     std::string all, word;
     while (f >> word) all += (all.empty() ? "" : ",") + word;
     return all;

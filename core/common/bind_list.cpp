@@ -53,7 +53,9 @@ uint32_t map_id(std::string_view v, const std::string &option) {
         if (d < 0)
             throw ParseError("unrecognized " + option + " argument \"" + std::string(v) + "\"");
         id = id * (hex ? 16 : 10) + uint64_t(d);
-        if (id > kMaxCpuId) throw ParseError(option + ": id " + std::string(v) + " too large");
+        if (id > kMaxCpuId)
+            throw ParseError(option + (option == "--cpu-bind" ? ": CPU id " : ": NUMA node id ") +
+                             std::string(v) + " too large");
     }
     return uint32_t(id);
 }

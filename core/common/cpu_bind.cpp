@@ -65,7 +65,7 @@ std::vector<CpuPlace> uniform_topology(uint32_t sockets, uint32_t cores, uint32_
     for (uint32_t s = 0; s < sockets; ++s)
         for (uint32_t c = 0; c < cores; ++c)
             for (uint32_t t = 0; t < threads; ++t)
-                out.push_back({uint32_t(out.size()), s, s * cores + c, s});
+                out.push_back({uint32_t(out.size()), s, s * cores + c, 0});
     return out;
 }
 

@@ -33,7 +33,8 @@ struct CpuPlace {
 };
 
 // A node of sockets x cores x threads numbered as Slurm numbers CPUs it has no topology for:
-// socket-major, then core, then thread.
+// socket-major, then core, then thread; one NUMA node (0), as the host an emulated node runs on
+// may have no other.
 std::vector<CpuPlace> uniform_topology(uint32_t sockets, uint32_t cores, uint32_t threads);
 
 struct BindLayout {

@@ -19,7 +19,7 @@ MemBind parse_mem_bind(std::string_view text) {
             b.verbose = false;
         } else if (t == "v" || t == "verbose") {
             b.verbose = true;
-        } else if (t == "prefer") {
+        } else if (t == "p" || t == "prefer") {
             b.prefer = true;
         } else if (t == "sort" || t == "nosort") {
         } else if (t == "no" || t == "none" || t == "local" || t == "rank") {
@@ -51,7 +51,7 @@ std::vector<std::vector<uint32_t>> task_mems(const MemBind &bind, const std::vec
             std::set<uint32_t> cpus(task_cpus[local].begin(), task_cpus[local].end());
             for (const CpuPlace &p : node)
                 if (cpus.count(p.os)) mine.insert(p.numa);
-        } else if (bind.kind == MemBind::rank)
+        } else if (bind.kind == MemBind::rank && !numa.empty())
             mine.insert(numa[local % numa.size()]);
         else if (bind.kind == MemBind::map_mem || bind.kind == MemBind::mask_mem)
             for (uint32_t n : bind.lists[local % bind.lists.size()]) {
@@ -67,12 +67,13 @@ std::vector<std::vector<uint32_t>> task_mems(const MemBind &bind, const std::vec
 
 std::string mem_bind_verbose_line(const MemBind &bind, const std::string &node, uint32_t task,
                                   uint32_t local, long pid, const std::vector<uint32_t> &mems) {
-    static const char *kKinds[] = {"NONE", "NONE", "LOC", "RANK", "MAP", "MASK"};
+    static const char *kKinds[] = {"NULL", "NONE", "LOC", "RANK", "MAP", "MASK"};
     char ids[64];
     std::snprintf(ids, sizeof ids, "task %2u %2u [%ld]", task, local, pid);
-    bool none = bind.kind == MemBind::none || bind.kind == MemBind::unset;
-    return std::string("mem-bind") + (bind.prefer ? "-prefer" : "") + "=" + kKinds[bind.kind] +
-           " - " + node + ", " + ids + ": mask " + cpu_mask_hex(mems) + (none ? "" : " set");
+    // " set" only when a policy was set.
+    bool set = bind.kind != MemBind::none && bind.kind != MemBind::unset && !mems.empty();
+    return std::string("mem-bind") + (bind.prefer ? " PREFER " : "=") + kKinds[bind.kind] + " - " +
+           node + ", " + ids + ": mask " + cpu_mask_hex(mems) + (set ? " set" : "");
 }
 
 } // namespace drover

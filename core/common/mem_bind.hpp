@@ -29,7 +29,8 @@ MemBind parse_mem_bind(std::string_view text);
 std::vector<std::vector<uint32_t>> task_mems(const MemBind &bind, const std::vector<CpuPlace> &node,
                                              const std::vector<std::vector<uint32_t>> &task_cpus);
 
-// "mem-bind[-prefer]=TYPE - NODE, task GLOBAL LOCAL [PID]: mask 0xMASK set".
+// "mem-bind=TYPE - NODE, task GLOBAL LOCAL [PID]: mask 0xMASK set" ("mem-bind PREFER TYPE"
+// with prefer; no " set" when no policy was set).
 std::string mem_bind_verbose_line(const MemBind &bind, const std::string &node, uint32_t task,
                                   uint32_t local, long pid, const std::vector<uint32_t> &mems);
 

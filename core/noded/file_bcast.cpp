@@ -110,10 +110,13 @@ void FileBcast::serve(const proto::FileBcastRequest &req, uint32_t requester, Do
     }
     auto timer =
         std::make_shared<boost::asio::steady_timer>(io_, std::chrono::milliseconds(timeout_ms_));
-    timer->async_wait([pid](boost::system::error_code ec) {
-        if (!ec) ::kill(pid, SIGKILL); // (reaped below: the pid is still ours)
+    // Killed only while it is unreaped (a reaped pid may be another process's already).
+    auto alive = std::make_shared<bool>(true);
+    timer->async_wait([pid, alive](boost::system::error_code ec) {
+        if (!ec && *alive) ::kill(pid, SIGKILL);
     });
-    reaper_.watch(pid, [done = std::move(done), timer](int status, const struct rusage &) {
+    reaper_.watch(pid, [done = std::move(done), timer, alive](int status, const struct rusage &) {
+        *alive = false;
         timer->cancel();
         if (WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
             return done(DROVER_EIO, "the write did not finish in time");

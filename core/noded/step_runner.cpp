@@ -62,6 +62,7 @@ std::string StepRunner::attach(uint32_t job_id, uint32_t step_id, uint32_t reque
     // Port 0 asks only for the layout (sattach --layout). An attached link gets the step's
     // last output first, then what follows.
     if (port != 0) {
+        std::erase_if(s->attached, [](const auto &l) { return l->closed && !l->writing; });
         if (s->attached.size() >= Step::kMaxAttached)
             return "too many sattach connections to step " + s->label;
         auto l = std::make_shared<IoLink>();

@@ -18,6 +18,8 @@ assert_eq "0:n1 1:n2 2:n1 3:n2 4:n1 5:n2" "$(where -n6 -m cyclic)" "beside -m cy
 env_line=$(salloc -Q -N2 -n8 srun -n2 -m plane=2 bash -c 'echo $SLURM_DISTRIBUTION $SLURM_DIST_PLANESIZE' | sort -u)
 assert_eq "plane 2" "$env_line" "the tasks see SLURM_DISTRIBUTION and SLURM_DIST_PLANESIZE"
 assert_eq "0:n1 1:n1 2:n2 3:n2" "$(SLURM_DIST_PLANESIZE=2 where -n4 -m plane)" "-m plane takes its size from SLURM_DIST_PLANESIZE"
+nodes=$(salloc -Q -N2 -n8 srun -n2 -m plane=2 bash -c 'echo $SLURMD_NODENAME $SLURM_STEP_NUM_NODES' | sort -u | xargs)
+assert_eq "n1 1" "$nodes" "one plane of tasks takes one node, not two"
 srun -n2 -m plane=0 true 2> plane.err
 assert_eq 1 "$?" "a plane of 0 tasks fails srun"
 assert_contains "invalid --distribution 'plane=0'" "$(cat plane.err)" "and says which option"

@@ -66,6 +66,7 @@ Status arbitrary_tasks(const Job &job, const proto::StepCreateRequest &r,
     } catch (const std::exception &e) {
         return {DROVER_EINVAL, e.what()};
     }
+    if (names.empty()) return {}; // no list: block, as Slurm
     if (shape->num_tasks == 0) shape->num_tasks = uint32_t(names.size());
     if (names.size() < shape->num_tasks)
         return {DROVER_EINVAL, "Requested node configuration is not available (the host list "

@@ -46,6 +46,8 @@ bool place(const StepShape &s, const std::vector<NodeCpus> &nodes, const std::ve
         want = (n + s.ntasks_per_node - 1) / s.ntasks_per_node;
     else if (s.min_nodes)
         want = s.min_nodes;
+    else if (s.plane) // as many nodes as the planes fill
+        want = std::min<uint32_t>((n + s.plane - 1) / s.plane, usable);
     else if (s.exact)
         want = 0; // as few as hold the tasks
     else

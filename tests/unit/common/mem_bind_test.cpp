@@ -10,7 +10,9 @@ using namespace drover;
 namespace {
 // Two sockets of two single-thread cores, each socket its own NUMA node (0 and 1).
 std::vector<CpuPlace> two_numa() {
-    return uniform_topology(2, 2, 1);
+    auto node = uniform_topology(2, 2, 1);
+    for (auto &p : node) p.numa = p.socket;
+    return node;
 }
 } // namespace
 
@@ -18,7 +20,7 @@ TEST(MemBind, Parsing) {
     MemBind b = parse_mem_bind("verbose,local");
     EXPECT_EQ(b.kind, MemBind::local);
     EXPECT_TRUE(b.verbose);
-    b = parse_mem_bind("prefer,map_mem:1,0");
+    b = parse_mem_bind("p,map_mem:1,0");
     EXPECT_EQ(b.kind, MemBind::map_mem);
     EXPECT_TRUE(b.prefer);
     EXPECT_EQ(b.lists, (std::vector<std::vector<uint32_t>>{{1}, {0}}));
@@ -61,5 +63,7 @@ TEST(MemBind, VerboseLine) {
     EXPECT_EQ(mem_bind_verbose_line(parse_mem_bind("v,map_mem:1"), "n1", 3, 1, 4242, {1}),
               "mem-bind=MAP - n1, task  3  1 [4242]: mask 0x2 set");
     EXPECT_EQ(mem_bind_verbose_line(parse_mem_bind("v,prefer,local"), "n1", 0, 0, 7, {0}),
-              "mem-bind-prefer=LOC - n1, task  0  0 [7]: mask 0x1 set");
+              "mem-bind PREFER LOC - n1, task  0  0 [7]: mask 0x1 set");
+    EXPECT_EQ(mem_bind_verbose_line(parse_mem_bind("v"), "n1", 0, 0, 7, {}),
+              "mem-bind=NULL - n1, task  0  0 [7]: mask 0x0");
 }
