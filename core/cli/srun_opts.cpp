@@ -75,6 +75,9 @@ enum Id {
     kCompress,
     kTasksPerCore,
     kMemBind,
+    kCpusPerGpu,
+    kMemPerGpu,
+    kGpusPerSocket,
 };
 
 const OptSpec kSpecs[] = {
@@ -135,6 +138,9 @@ const OptSpec kSpecs[] = {
     {kTasksPerCore, 0, "ntasks-per-core", Arg::required},
     {kMemBind, 0, "mem-bind", Arg::required},
     {kMemBind, 0, "mem_bind", Arg::required},
+    {kCpusPerGpu, 0, "cpus-per-gpu", Arg::required},
+    {kMemPerGpu, 0, "mem-per-gpu", Arg::required},
+    {kGpusPerSocket, 0, "gpus-per-socket", Arg::required},
     {kCompress, 0, "compress", Arg::optional},
 };
 
@@ -302,6 +308,10 @@ constexpr std::pair<Id, OptHandler> kHandlers[] = {
     {kBcast, [](const OptCall &c) { c.r.bcast = c.o.value.value_or(""); }},
     {kTasksPerCore,
      [](const OptCall &c) { c.r.ntasks_per_core = positive(c.v, "number of tasks per core"); }},
+    {kCpusPerGpu,
+     [](const OptCall &c) { c.r.cpus_per_gpu = positive(c.v, "number of cpus per gpu"); }},
+    {kMemPerGpu, [](const OptCall &c) { c.r.mem_per_gpu_mb = size_mb(c.v, "--mem-per-gpu"); }},
+    {kGpusPerSocket, warn_ignored},
     {kMemBind,
      [](const OptCall &c) {
          (void)parse_mem_bind(c.v);
@@ -397,6 +407,25 @@ void inherit_allocation(SrunRequest &r, const std::vector<std::pair<std::string,
     }
 }
 
+// --cpus-per-gpu and --mem-per-gpu as the step's own sizes: with --gpus-per-task a task's CPUs
+// and each CPU's memory; with --gpus-per-node the memory of each node. Other combinations are
+// warned of and ignored (the controller sizes steps by tasks and nodes).
+void per_gpu_resources(SrunRequest &r) {
+    if (r.cpus_per_gpu && r.gpus_per_task)
+        r.cpus_per_task = r.cpus_per_gpu * r.gpus_per_task;
+    else if (r.cpus_per_gpu)
+        r.warnings.push_back("--cpus-per-gpu applies with --gpus-per-task only and was ignored");
+    if (!r.mem_per_gpu_mb) return;
+    uint32_t cpus = r.cpus_per_task ? r.cpus_per_task : 1;
+    if (r.gpus_per_node)
+        r.mem_per_node_mb = r.mem_per_gpu_mb * r.gpus_per_node;
+    else if (r.gpus_per_task)
+        r.mem_per_cpu_mb = (r.mem_per_gpu_mb * r.gpus_per_task + cpus - 1) / cpus;
+    else
+        r.warnings.push_back(
+            "--mem-per-gpu applies with --gpus-per-node or --gpus-per-task only and was ignored");
+}
+
 } // namespace
 
 SrunRequest parse_srun(std::span<const std::string> args,
@@ -411,8 +440,12 @@ SrunRequest parse_srun(std::span<const std::string> args,
             if (id == o.id) handler({r, o, v, tasks_given, nodes_given});
     }
     r.argv = pa.positionals;
-    if (r.mem_per_node_mb && r.mem_per_cpu_mb)
-        throw ParseError("--mem and --mem-per-cpu are mutually exclusive.");
+    if ((r.mem_per_node_mb != 0) + (r.mem_per_cpu_mb != 0) + (r.mem_per_gpu_mb != 0) > 1)
+        throw ParseError(r.mem_per_gpu_mb ? "--mem, --mem-per-cpu, and --mem-per-gpu are mutually "
+                                            "exclusive."
+                                          : "--mem and --mem-per-cpu are mutually exclusive.");
+    if (r.cpus_per_gpu && r.cpus_per_task)
+        throw ParseError("--cpus-per-gpu is mutually exclusive with --cpus-per-task");
     if (!r.hint.empty() && (r.threads_per_core || r.ntasks_per_core ||
                             (!r.cpu_bind.empty() && !verbose_only(r.cpu_bind))))
         throw ParseError("Following options are mutually exclusive with --hint: --ntasks-per-core, "
@@ -420,6 +453,7 @@ SrunRequest parse_srun(std::span<const std::string> args,
     if (r.overlap && r.exclusive && prog == "srun")
         throw ParseError("--exclusive and --overlap are mutually exclusive");
     if (prog == "srun") inherit_allocation(r, env, tasks_given, nodes_given);
+    per_gpu_resources(r); // after the GPUs a batch job's environment gives
     return r;
 }
 

@@ -23,6 +23,8 @@ struct SrunRequest {
     uint64_t mem_per_node_mb = 0, mem_per_cpu_mb = 0;
     uint32_t time_limit_min = 0xfffffffe;
     uint32_t gpus = 0, gpus_per_node = 0, gpus_per_task = 0; // -G, --gpus-per-node/-task
+    uint32_t cpus_per_gpu = 0;   // --cpus-per-gpu (becomes -c with --gpus-per-task)
+    uint64_t mem_per_gpu_mb = 0; // --mem-per-gpu (becomes --mem or --mem-per-cpu)
     std::string job_name;
     bool exclusive = false, hold = false;
     // The step.

@@ -71,6 +71,11 @@ assert_eq "second=2,3" "$(cat second.out)" "a second step gets the other two"
 assert_contains "step creation temporarily disabled, retrying (Requested nodes are busy)" "$(cat third.err)" "a third step waits while every GPU is held"
 assert_eq "0" "$(cat third.out)" "and gets a GPU the first step gave back"
 
+# --cpus-per-gpu and --mem-per-gpu size the step from its GPUs.
+out=$(srun -n2 --gpus-per-task=1 --cpus-per-gpu=2 --mem-per-gpu=200 -l bash -c 'echo $SLURM_CPUS_PER_TASK $CUDA_VISIBLE_DEVICES' | sort | xargs)
+assert_eq "0: 2 0 1: 2 1" "$out" "--cpus-per-gpu=2 with a GPU per task: two CPUs a task"
+assert_eq "srun: error: --cpus-per-gpu is mutually exclusive with --cpus-per-task" "$(srun -c2 --cpus-per-gpu=2 true 2>&1)" "not with -c"
+
 # Refusals.
 assert_match "srun: error: Unable to create step for job [0-9]+: Requested node configuration is not available" "$(run srun --gpus-per-node=5 true)" "more GPUs than the job has is refused"
 assert_eq "srun: error: invalid --gpu-bind argument 'nearest': unknown binding" "$(srun --gpu-bind=nearest true 2>&1)" "an unknown --gpu-bind is refused before anything is asked for"

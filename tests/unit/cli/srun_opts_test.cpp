@@ -178,3 +178,16 @@ TEST(SrunOpts, HintAndItsExclusions) {
     EXPECT_THROW(srun({"--hint=memory_bound", "--threads-per-core=2", "true"}), ParseError);
     EXPECT_THROW(srun({"--threads-per-core=0", "true"}), ParseError);
 }
+
+TEST(SrunOpts, PerGpuResourcesBecomeTheStepsSizes) {
+    auto r = srun({"--gpus-per-task=2", "--cpus-per-gpu=3", "--mem-per-gpu=1G", "-n2", "x"});
+    EXPECT_EQ(r.cpus_per_task, 6u);
+    EXPECT_EQ(r.mem_per_cpu_mb, (2u * 1024 + 5) / 6); // each CPU's share of its task's GPUs
+    auto n = srun({"--gpus-per-node=2", "--mem-per-gpu=500", "x"});
+    EXPECT_EQ(n.mem_per_node_mb, 1000u);
+    auto w = srun({"--cpus-per-gpu=2", "--gpus-per-socket=1", "x"});
+    EXPECT_EQ(w.cpus_per_task, 0u);
+    EXPECT_EQ(w.warnings.size(), 2u); // neither applies here
+    EXPECT_THROW(srun({"--cpus-per-gpu=2", "-c2", "x"}), ParseError);
+    EXPECT_THROW(srun({"--mem-per-gpu=1G", "--mem=2G", "x"}), ParseError);
+}
