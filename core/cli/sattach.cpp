@@ -22,6 +22,13 @@ namespace {
 
 constexpr const char *kProg = "sattach";
 
+// Ctrl-C (SIGINT, SIGTERM) detaches: the step runs on. Set even where SIGINT came ignored (a
+// shell's background job), as leaving is what sattach is for.
+volatile sig_atomic_t g_detach = 0;
+void on_detach(int) {
+    g_detach = 1;
+}
+
 constexpr const char *kHelp =
     "Usage: sattach [options] <jobid.stepid>\n"
     "  --input-filter=id   send stdin to only the specified task\n"
@@ -199,10 +206,13 @@ int Attachment::run(const std::vector<std::string> &nodes) {
         }
     if (attached_.empty()) return 1;
     ::signal(SIGPIPE, SIG_IGN);
+    struct sigaction sa {};
+    sa.sa_handler = on_detach;
+    for (int sig : {SIGINT, SIGTERM}) ::sigaction(sig, &sa, nullptr);
     // A node that took the attach but cannot reach us is given up after twice MessageTimeout.
     auto hello_by =
         std::chrono::steady_clock::now() + std::chrono::seconds(2 * conf.message_timeout);
-    while (!all_done()) {
+    while (!all_done() && !g_detach) {
         std::vector<pollfd> fds{{io_.listen_fd(), POLLIN, 0}, {stdin_open_ ? 0 : -1, POLLIN, 0}};
         for (auto &c : io_.conns())
             fds.push_back({c.fd, short(POLLIN | (c.out.empty() ? 0 : POLLOUT)), 0});

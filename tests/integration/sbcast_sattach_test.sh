@@ -89,7 +89,11 @@ assert_contains "Failed to parse stepid from command line options" "$out" "in Sl
 # Detaching leaves the step running.
 job=$(sbatch --parsable -N1 -o det.out --wrap "srun bash -c 'echo up; $(gate det); echo done'")
 wait_until 60 bash -c "grep -q up det.out 2>/dev/null" || fail "the detach step did not start"
-timeout -s INT 2 sattach "$job.0" > det.att
+sattach "$job.0" > det.att &
+att=$!
+wait_until 60 bash -c "grep -q up det.att" || fail "sattach showed nothing"
+kill -INT "$att"
+wait_until 30 pid_gone "$att" || fail "sattach did not leave on Ctrl-C"
 assert_eq "up" "$(cat det.att)" "sattach showed the step's output"
 assert_eq RUNNING "$(job_state "$job")" "and the step runs on after sattach is interrupted"
 open_gate det
