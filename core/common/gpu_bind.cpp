@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "common/error.hpp"
+#include "common/gres.hpp"
 
 namespace drover {
 
@@ -150,13 +151,33 @@ std::vector<uint32_t> gpu_run(const std::vector<uint32_t> &step_gpus, uint64_t f
 
 } // namespace
 
+std::vector<uint32_t> gpus_near(const std::vector<uint32_t> &step_gpus,
+                                const std::vector<std::string> &gpu_cores,
+                                const std::vector<uint32_t> &task_cores) {
+    std::vector<uint32_t> near;
+    if (task_cores.empty()) return near;
+    for (uint32_t g : step_gpus) {
+        std::vector<uint32_t> cores;
+        try {
+            if (g < gpu_cores.size()) cores = parse_index_list(gpu_cores[g]);
+        } catch (const ParseError &) {}
+        bool close = cores.empty();
+        for (uint32_t c : cores)
+            close = close || std::find(task_cores.begin(), task_cores.end(), c) != task_cores.end();
+        if (close) near.push_back(g);
+    }
+    return near;
+}
+
 TaskGpus task_gpus(const GpuBind &b, const std::vector<uint32_t> &step_gpus, uint32_t local_id,
-                   bool relative) {
+                   bool relative, const std::vector<uint32_t> &near) {
     TaskGpus t;
     switch (b.kind) {
     case GpuBind::Kind::None:
-    case GpuBind::Kind::Closest:
         t.global = step_gpus;
+        break;
+    case GpuBind::Kind::Closest:
+        t.global = near.empty() ? step_gpus : near;
         break;
     case GpuBind::Kind::Single:
         t.global = gpu_run(step_gpus, local_id / b.count, 1);

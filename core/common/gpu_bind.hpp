@@ -2,8 +2,9 @@
 //
 // Forms, as Slurm documents them, each optionally after "verbose," (which also may stand alone):
 //   none                       every task sees every GPU of the step (the default)
-//   closest                    the GPUs nearest the task's CPUs; a task bound to no CPUs is near
-//                              every GPU, so this is every GPU of the step
+//   closest                    the GPUs near the task's cores (gres.conf's Cores=; a GPU without
+//                              them is near every core); a task bound to no CPUs, or near none
+//                              of the step's GPUs, sees every GPU of the step
 //   single:<tasks_per_gpu>     one GPU per task, tasks_per_gpu tasks on each in turn
 //   per_task:<gpus_per_task>   gpus_per_task GPUs per task, in turn (what --gpus-per-task implies)
 //   map_gpu:<id>[*N],...       task i sees GPU id i of the list (the list repeats)
@@ -40,9 +41,17 @@ struct TaskGpus {
 };
 
 // The GPUs local task local_id sees of step_gpus (the step's node GPU indexes, ascending).
-// relative: ConstrainDevices is on (ids and CUDA_VISIBLE_DEVICES count among step_gpus).
+// relative: ConstrainDevices is on (ids and CUDA_VISIBLE_DEVICES count among step_gpus). near:
+// for closest, the step's GPUs near the task (gpus_near); empty: every GPU of the step.
 TaskGpus task_gpus(const GpuBind &bind, const std::vector<uint32_t> &step_gpus, uint32_t local_id,
-                   bool relative);
+                   bool relative, const std::vector<uint32_t> &near = {});
+
+// The GPUs of step_gpus near a task on task_cores (core ids as gres.conf numbers them): those
+// whose gpu_cores entry (Cores= as written, by GPU index) shares a core with it, or has none.
+// Empty when the task has no cores or is near none of them.
+std::vector<uint32_t> gpus_near(const std::vector<uint32_t> &step_gpus,
+                                const std::vector<std::string> &gpu_cores,
+                                const std::vector<uint32_t> &task_cores);
 
 // The line --gpu-bind=verbose prints on the task's standard error, as Slurm words it:
 // "gpu-bind: usable_gres=0x2; bit_alloc=0x3; local_inx=1; global_list=1; local_list=1".

@@ -44,7 +44,8 @@ std::vector<uint8_t> finish(flatbuffers::FlatBufferBuilder &fbb) {
 
 NodeInstance::NodeInstance(NodeShared &sh, const NodeConf &me) : sh_(sh), me_(me), name_(me.name) {
     std::vector<std::string> gpu_files;
-    gres_ = sh.emulated ? me.gres.get() : detect_gres(sh.conf.path, name_, &gpu_files);
+    std::vector<std::string> gpu_cores;
+    gres_ = sh.emulated ? me.gres.get() : detect_gres(sh.conf.path, name_, &gpu_files, &gpu_cores);
     if (!devices_constrained(sh.conf)) gpu_files.clear(); // nothing to hide from steps
     steps_ = std::make_unique<StepRunner>(
         sh.io, sh.conf, name_, sh.plugins, sh.auth, sh.reaper, sh.is_admin,
@@ -62,6 +63,7 @@ NodeInstance::NodeInstance(NodeShared &sh, const NodeConf &me) : sh_(sh), me_(me
         },
         sh.tell_controller);
     steps_->set_gpu_files(gpu_files);
+    steps_->set_gpu_cores(std::move(gpu_cores));
     // An emulated node is the shape slurm.conf gives it; a real one the machine's.
     steps_->set_topology(sh.emulated ? uniform_topology(me.boards * me.sockets, me.cores_per_socket,
                                                         me.threads_per_core)

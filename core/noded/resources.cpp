@@ -59,13 +59,14 @@ NodeGres find_node_gres(const std::string &config_path, const std::string &node,
 }
 
 std::string detect_gres(const std::string &config_path, const std::string &node,
-                        std::vector<std::string> *gpu_files) {
+                        std::vector<std::string> *gpu_files, std::vector<std::string> *gpu_cores) {
     NodeGres found = find_node_gres(config_path, node);
     for (const std::string &w : found.warnings) spdlog::warn("{}", w);
-    if (gpu_files)
-        for (const GresDevice &d : found.devices)
-            if (d.name == "gpu")
-                gpu_files->insert(gpu_files->end(), d.files.begin(), d.files.end());
+    for (const GresDevice &d : found.devices) {
+        if (d.name != "gpu") continue;
+        if (gpu_files) gpu_files->insert(gpu_files->end(), d.files.begin(), d.files.end());
+        if (gpu_cores) gpu_cores->insert(gpu_cores->end(), d.count, d.cores);
+    }
     std::map<std::pair<std::string, std::string>, uint64_t> counts;
     for (const GresDevice &d : found.devices) counts[{d.name, d.type}] += d.count;
     std::vector<GresCount> items;

@@ -37,10 +37,11 @@ NodeGres find_node_gres(const std::string &config_path, const std::string &node,
 
 // find_node_gres summed by name and type, formatted "gpu:2,gpu:a100:1" (a name whose files are
 // all missing stays, with count 0); warnings are logged. Empty when there is no gres.conf.
-// gpu_files, when given, gets the node's GPU device files in GPU index order. Throws ParseError
-// for a bad gres.conf.
+// gpu_files, when given, gets the node's GPU device files in GPU index order, and gpu_cores
+// each GPU's Cores= (as written; empty: none). Throws ParseError for a bad gres.conf.
 std::string detect_gres(const std::string &config_path, const std::string &node,
-                        std::vector<std::string> *gpu_files = nullptr);
+                        std::vector<std::string> *gpu_files = nullptr,
+                        std::vector<std::string> *gpu_cores = nullptr);
 
 // The GPU device files a step holding held (its GRES here: "gpu:0-1,nic:0") may not open: those
 // of gpu_files (the node's, by GPU index) whose index it does not hold, comma-separated.

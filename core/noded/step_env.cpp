@@ -1,7 +1,9 @@
 // step_env.cpp - task environment for a step.
 #include "noded/step_env.hpp"
 
+#include <algorithm>
 #include <map>
+#include <set>
 
 #include "common/error.hpp"
 #include "common/gpu_bind.hpp"
@@ -77,7 +79,10 @@ std::vector<std::vector<uint32_t>> ranks_by_node(const proto::StepLaunchRequest 
 }
 
 std::string bind_task_gpus(const proto::StepCred &cred, const proto::StepLaunchRequest &req,
-                           uint32_t node_index, bool relative, std::vector<ShepherdTask> &tasks) {
+                           uint32_t node_index, bool relative,
+                           const std::vector<CpuPlace> &topology,
+                           const std::vector<std::string> &gpu_cores,
+                           std::vector<ShepherdTask> &tasks) {
     if (!cred.gres() || node_index >= cred.gres()->size()) return {};
     std::vector<uint32_t> step_gpus = gpu_index_list(cred.gres()->Get(node_index)->string_view());
     if (step_gpus.empty()) return {};
@@ -88,7 +93,15 @@ std::string bind_task_gpus(const proto::StepCred &cred, const proto::StepLaunchR
         return e.what();
     }
     for (ShepherdTask &t : tasks) {
-        TaskGpus g = task_gpus(bind, step_gpus, t.local_id, relative);
+        std::vector<uint32_t> near;
+        if (bind.kind == GpuBind::Kind::Closest) {
+            std::set<uint32_t> cores;
+            for (const CpuPlace &p : topology)
+                if (std::find(t.cpus.begin(), t.cpus.end(), p.os) != t.cpus.end())
+                    cores.insert(p.core);
+            near = gpus_near(step_gpus, gpu_cores, {cores.begin(), cores.end()});
+        }
+        TaskGpus g = task_gpus(bind, step_gpus, t.local_id, relative, near);
         t.env.push_back("CUDA_VISIBLE_DEVICES=" + g.visible);
         t.env.push_back("GPU_DEVICE_ORDINAL=" + g.visible);
         if (bind.verbose) t.note = gpu_bind_verbose_line(g, step_gpus, t.local_id) + "\n";

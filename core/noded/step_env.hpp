@@ -30,8 +30,13 @@ std::vector<std::vector<uint32_t>> ranks_by_node(const proto::StepLaunchRequest 
 // task's CUDA_VISIBLE_DEVICES and GPU_DEVICE_ORDINAL (overriding the step's), and with
 // "verbose" the line the task prints on its standard error. relative: ConstrainDevices is on, so
 // a task numbers the step's GPUs from 0. Returns why the binding cannot be made (a bad spec).
+// closest takes each task's cores from its bound CPUs (bind_task_cpus first) on topology and
+// each GPU's from gpu_cores.
 std::string bind_task_gpus(const proto::StepCred &cred, const proto::StepLaunchRequest &req,
-                           uint32_t node_index, bool relative, std::vector<ShepherdTask> &tasks);
+                           uint32_t node_index, bool relative,
+                           const std::vector<CpuPlace> &topology,
+                           const std::vector<std::string> &gpu_cores,
+                           std::vector<ShepherdTask> &tasks);
 
 // TaskPlugin=task/affinity: each task's CPUs here under --cpu-bind (req.cpu_bind; none given:
 // TaskPluginParam's default, else Slurm's automatic binding when the step's tasks fill its cores,

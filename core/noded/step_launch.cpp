@@ -230,11 +230,11 @@ std::string StepRunner::launch(const proto::StepLaunchRequest &req, uint32_t req
             if (fd >= 0) ::close(fd);
     };
     std::string why = wire_tasks(I.io, *s, req, plan, I.node, spec, close_after);
+    if (why.empty()) // the CPUs first: --gpu-bind=closest follows them
+        why = bind_task_cpus(I.conf, I.topology, *plan.cred, req, plan.node_index, spec);
     if (why.empty())
         why = bind_task_gpus(*plan.cred, req, plan.node_index, devices_constrained(I.conf),
-                             spec.tasks);
-    if (why.empty())
-        why = bind_task_cpus(I.conf, I.topology, *plan.cred, req, plan.node_index, spec);
+                             I.topology, I.gpu_cores, spec.tasks);
     if (why.empty()) why = I.wire_pmi(s, req, spec, close_after);
     if (why.empty()) why = I.wire_pmix(s, req, plan, spec);
     if (why.empty() && !make_pipe(status_fds))

@@ -24,6 +24,10 @@ void StepRunner::set_gpu_files(std::vector<std::string> files) {
     impl_->gpu_files = std::move(files);
 }
 
+void StepRunner::set_gpu_cores(std::vector<std::string> cores) {
+    impl_->gpu_cores = std::move(cores);
+}
+
 std::vector<std::pair<uint32_t, uint32_t>> StepRunner::running() const {
     std::vector<std::pair<uint32_t, uint32_t>> out;
     for (const auto &[k, s] : impl_->steps) out.push_back(k);

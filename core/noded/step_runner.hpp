@@ -55,6 +55,8 @@ class StepRunner {
     // This node's GPU device files by GPU index, given only under ConstrainDevices: a step
     // cannot open those of GPUs it does not hold here.
     void set_gpu_files(std::vector<std::string> files);
+    // Each GPU's cores (gres.conf's Cores=, by GPU index), for --gpu-bind=closest.
+    void set_gpu_cores(std::vector<std::string> cores);
     // This node's CPUs (sockets, cores) for TaskPlugin=task/affinity.
     void set_topology(std::vector<CpuPlace> cpus);
 

@@ -144,6 +144,7 @@ struct StepRunner::Impl : std::enable_shared_from_this<StepRunner::Impl> {
     std::set<std::pair<uint32_t, uint32_t>> launched; // never launched twice (replay)
     std::set<uint32_t> jobs_here;                     // jobs whose Prolog ran here
     std::vector<std::string> gpu_files;     // this node's by GPU index (ConstrainDevices only)
+    std::vector<std::string> gpu_cores;     // each GPU's Cores= (gres.conf), by GPU index
     std::vector<CpuPlace> topology;         // this node's CPUs, for task binding
     std::map<uint32_t, int64_t> ended_jobs; // job -> when it ended (no late launches)
     std::function<void(const std::string &)> unkillable;

@@ -10,6 +10,11 @@ if [ "$(nproc)" -lt 2 ]; then
 fi
 make_cluster 1 "TaskPlugin=task/affinity" "SelectType=select/cons_tres" "SlurmdParameters=config_overrides"
 sed -i 's/^NodeName=DEFAULT CPUs=1/NodeName=DEFAULT CPUs=2/' "$T/c/slurm.conf"
+# Two fake GPUs, each near one core (gres.conf's Cores=), for --gpu-bind=closest.
+sed -i 's/^\(NodeName=n1 .*\)$/\1 Gres=gpu:2/' "$T/c/slurm.conf"
+mkdir -p "$T/dev" && touch "$T/dev/nvidia0" "$T/dev/nvidia1"
+printf 'NodeName=n1 Name=gpu File=%s Cores=0\nNodeName=n1 Name=gpu File=%s Cores=1\n' \
+  "$T/dev/nvidia0" "$T/dev/nvidia1" > "$T/c/gres.conf"
 cluster_start "$T/c" 1
 cd "$T"
 
@@ -74,6 +79,10 @@ assert_contains "NUMA node 7 is not on this node" "$(cat mem7.err)" "and says wh
 srun --mem-bind=closest true 2> membad.err
 assert_eq 1 "$?" "an unknown --mem-bind fails srun"
 assert_contains 'unrecognized --mem-bind argument "closest"' "$(cat membad.err)" "with Slurm's words"
+
+# --gpu-bind=closest: each task sees the GPU near the core it is bound to.
+near=$(srun -n2 --gpus=2 --gpu-bind=closest --cpu-bind=cores bash -c 'echo "$SLURM_PROCID:$CUDA_VISIBLE_DEVICES"' | sort -n | xargs)
+assert_eq "0:0 1:1" "$near" "--gpu-bind=closest follows gres.conf's Cores="
 
 # Refusals.
 srun --cpu-bind=numa true 2> bad.err

@@ -82,3 +82,17 @@ TEST(GpuBind, VerboseLineHasSlurmsFields) {
               "gpu-bind: usable_gres=0x2; bit_alloc=0x3; local_inx=1; global_list=1; "
               "local_list=1");
 }
+
+TEST(GpuBind, ClosestSeesTheGpusNearTheTasksCores) {
+    // GPUs 0-1 near cores 0-1, GPU 2 near core 2, GPU 3 with no Cores= (near every core).
+    std::vector<std::string> cores{"0-1", "0-1", "2", ""};
+    Ids step{0, 1, 2, 3};
+    EXPECT_EQ(gpus_near(step, cores, {0}), (Ids{0, 1, 3}));
+    EXPECT_EQ(gpus_near(step, cores, {2}), (Ids{2, 3}));
+    EXPECT_EQ(gpus_near({0, 2}, cores, {2}), (Ids{2}));
+    EXPECT_EQ(gpus_near(step, cores, {}), (Ids{})); // an unbound task: near none in particular
+    GpuBind b = parse_gpu_bind("closest");
+    EXPECT_EQ(task_gpus(b, {0, 2}, 0, false, {2}).visible, "2");
+    EXPECT_EQ(task_gpus(b, {0, 2}, 0, true, {2}).visible, "1"); // counted among the step's
+    EXPECT_EQ(task_gpus(b, {0, 2}, 0, false, {}).visible, "0,2");
+}
