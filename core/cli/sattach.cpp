@@ -208,6 +208,7 @@ int Attachment::run(const std::vector<std::string> &nodes) {
     ::signal(SIGPIPE, SIG_IGN);
     struct sigaction sa {};
     sa.sa_handler = on_detach;
+    sa.sa_flags = SA_RESTART; // output being written is written whole (poll still wakes)
     for (int sig : {SIGINT, SIGTERM}) ::sigaction(sig, &sa, nullptr);
     // A node that took the attach but cannot reach us is given up after twice MessageTimeout.
     auto hello_by =

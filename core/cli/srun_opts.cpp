@@ -411,19 +411,27 @@ void inherit_allocation(SrunRequest &r, const std::vector<std::pair<std::string,
 // and each CPU's memory; with --gpus-per-node the memory of each node. Other combinations are
 // warned of and ignored (the controller sizes steps by tasks and nodes).
 void per_gpu_resources(SrunRequest &r) {
-    if (r.cpus_per_gpu && r.gpus_per_task)
-        r.cpus_per_task = r.cpus_per_gpu * r.gpus_per_task;
-    else if (r.cpus_per_gpu)
+    constexpr uint64_t kMaxCpus = 0xfffffffe, kMaxMb = uint64_t(1) << 40;
+    if (r.cpus_per_gpu && r.gpus_per_task) {
+        uint64_t cpus = uint64_t(r.cpus_per_gpu) * r.gpus_per_task;
+        if (cpus > kMaxCpus) throw ParseError("invalid number of cpus per gpu: too many CPUs");
+        r.cpus_per_task = uint32_t(cpus);
+        r.exact = true; // only the CPUs so asked for, as Slurm's --cpus-per-gpu
+    } else if (r.cpus_per_gpu) {
         r.warnings.push_back("--cpus-per-gpu applies with --gpus-per-task only and was ignored");
+    }
     if (!r.mem_per_gpu_mb) return;
-    uint32_t cpus = r.cpus_per_task ? r.cpus_per_task : 1;
-    if (r.gpus_per_node)
+    if (r.mem_per_gpu_mb > kMaxMb) throw ParseError("invalid --mem-per-gpu: too large");
+    uint64_t cpus = r.cpus_per_task ? r.cpus_per_task : 1;
+    if (r.gpus_per_node) {
         r.mem_per_node_mb = r.mem_per_gpu_mb * r.gpus_per_node;
-    else if (r.gpus_per_task)
+    } else if (r.gpus_per_task) {
         r.mem_per_cpu_mb = (r.mem_per_gpu_mb * r.gpus_per_task + cpus - 1) / cpus;
-    else
+        r.exact = true; // memory per CPU of the tasks' CPUs, not of every CPU of the node
+    } else {
         r.warnings.push_back(
             "--mem-per-gpu applies with --gpus-per-node or --gpus-per-task only and was ignored");
+    }
 }
 
 } // namespace

@@ -159,7 +159,10 @@ std::vector<uint32_t> gpus_near(const std::vector<uint32_t> &step_gpus,
     for (uint32_t g : step_gpus) {
         std::vector<uint32_t> cores;
         try {
-            if (g < gpu_cores.size()) cores = parse_index_list(gpu_cores[g]);
+            std::string_view c;
+            if (g < gpu_cores.size()) c = gpu_cores[g];
+            if (c.size() >= 2 && c.front() == '[' && c.back() == ']') c = c.substr(1, c.size() - 2);
+            cores = parse_index_list(c);
         } catch (const ParseError &) {}
         bool close = cores.empty();
         for (uint32_t c : cores)

@@ -64,6 +64,8 @@ std::string detect_gres(const std::string &config_path, const std::string &node,
     for (const std::string &w : found.warnings) spdlog::warn("{}", w);
     for (const GresDevice &d : found.devices) {
         if (d.name != "gpu") continue;
+        // One entry per GPU index: a count-only line's GPUs have no file.
+        if (gpu_files && d.files.empty()) gpu_files->insert(gpu_files->end(), d.count, "");
         if (gpu_files) gpu_files->insert(gpu_files->end(), d.files.begin(), d.files.end());
         if (gpu_cores) gpu_cores->insert(gpu_cores->end(), d.count, d.cores);
     }
@@ -78,7 +80,7 @@ std::string denied_gpu_files(const std::vector<std::string> &gpu_files, const st
     std::vector<uint32_t> mine = gpu_index_list(held);
     std::string out;
     for (uint32_t i = 0; i < gpu_files.size(); ++i)
-        if (!std::binary_search(mine.begin(), mine.end(), i))
+        if (!gpu_files[i].empty() && !std::binary_search(mine.begin(), mine.end(), i))
             out += (out.empty() ? "" : ",") + gpu_files[i];
     return out;
 }

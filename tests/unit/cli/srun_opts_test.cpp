@@ -183,6 +183,7 @@ TEST(SrunOpts, PerGpuResourcesBecomeTheStepsSizes) {
     auto r = srun({"--gpus-per-task=2", "--cpus-per-gpu=3", "--mem-per-gpu=1G", "-n2", "x"});
     EXPECT_EQ(r.cpus_per_task, 6u);
     EXPECT_EQ(r.mem_per_cpu_mb, (2u * 1024 + 5) / 6); // each CPU's share of its task's GPUs
+    EXPECT_TRUE(r.exact); // only those CPUs, not every CPU the job has on the node
     auto n = srun({"--gpus-per-node=2", "--mem-per-gpu=500", "x"});
     EXPECT_EQ(n.mem_per_node_mb, 1000u);
     auto w = srun({"--cpus-per-gpu=2", "--gpus-per-socket=1", "x"});
@@ -190,4 +191,5 @@ TEST(SrunOpts, PerGpuResourcesBecomeTheStepsSizes) {
     EXPECT_EQ(w.warnings.size(), 2u); // neither applies here
     EXPECT_THROW(srun({"--cpus-per-gpu=2", "-c2", "x"}), ParseError);
     EXPECT_THROW(srun({"--mem-per-gpu=1G", "--mem=2G", "x"}), ParseError);
+    EXPECT_THROW(srun({"--gpus-per-task=65536", "--cpus-per-gpu=65536", "x"}), ParseError);
 }

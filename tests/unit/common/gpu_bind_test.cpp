@@ -85,7 +85,7 @@ TEST(GpuBind, VerboseLineHasSlurmsFields) {
 
 TEST(GpuBind, ClosestSeesTheGpusNearTheTasksCores) {
     // GPUs 0-1 near cores 0-1, GPU 2 near core 2, GPU 3 with no Cores= (near every core).
-    std::vector<std::string> cores{"0-1", "0-1", "2", ""};
+    std::vector<std::string> cores{"0-1", "[0-1]", "2", ""};
     Ids step{0, 1, 2, 3};
     EXPECT_EQ(gpus_near(step, cores, {0}), (Ids{0, 1, 3}));
     EXPECT_EQ(gpus_near(step, cores, {2}), (Ids{2, 3}));
