@@ -1,6 +1,7 @@
 // srun_opts.cpp - srun/salloc options.
 #include "cli/srun_opts.hpp"
 
+#include <algorithm>
 #include <tuple>
 #include <utility>
 
@@ -408,8 +409,8 @@ void inherit_allocation(SrunRequest &r, const std::vector<std::pair<std::string,
 }
 
 // --cpus-per-gpu and --mem-per-gpu as the step's own sizes: with --gpus-per-task a task's CPUs
-// and each CPU's memory; with --gpus-per-node the memory of each node. Other combinations are
-// warned of and ignored (the controller sizes steps by tasks and nodes).
+// and each CPU's memory; with --gpus-per-node (or --gres=gpu:N) the memory of each node. Other
+// combinations are warned of and ignored (the controller sizes steps by tasks and nodes).
 void per_gpu_resources(SrunRequest &r) {
     constexpr uint64_t kMaxCpus = 0xfffffffe, kMaxMb = uint64_t(1) << 40;
     if (r.cpus_per_gpu && r.gpus_per_task) {
@@ -423,8 +424,11 @@ void per_gpu_resources(SrunRequest &r) {
     if (!r.mem_per_gpu_mb) return;
     if (r.mem_per_gpu_mb > kMaxMb) throw ParseError("invalid --mem-per-gpu: too large");
     uint64_t cpus = r.cpus_per_task ? r.cpus_per_task : 1;
-    if (r.gpus_per_node) {
-        r.mem_per_node_mb = r.mem_per_gpu_mb * r.gpus_per_node;
+    // --gres=gpu:N asks for N GPUs on each node, as --gpus-per-node=N does.
+    uint64_t per_node =
+        r.gpus_per_node ? r.gpus_per_node : gres_total(parse_gres_request(r.gres), "gpu");
+    if (per_node) {
+        r.mem_per_node_mb = r.mem_per_gpu_mb * std::min<uint64_t>(per_node, 1u << 20);
     } else if (r.gpus_per_task) {
         r.mem_per_cpu_mb = (r.mem_per_gpu_mb * r.gpus_per_task + cpus - 1) / cpus;
         r.exact = true; // memory per CPU of the tasks' CPUs, not of every CPU of the node

@@ -186,6 +186,7 @@ TEST(SrunOpts, PerGpuResourcesBecomeTheStepsSizes) {
     EXPECT_TRUE(r.exact); // only those CPUs, not every CPU the job has on the node
     auto n = srun({"--gpus-per-node=2", "--mem-per-gpu=500", "x"});
     EXPECT_EQ(n.mem_per_node_mb, 1000u);
+    EXPECT_EQ(srun({"--gres=gpu:3", "--mem-per-gpu=100", "x"}).mem_per_node_mb, 300u);
     auto w = srun({"--cpus-per-gpu=2", "--gpus-per-socket=1", "x"});
     EXPECT_EQ(w.cpus_per_task, 0u);
     EXPECT_EQ(w.warnings.size(), 2u); // neither applies here
