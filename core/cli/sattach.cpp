@@ -44,12 +44,6 @@ constexpr const char *kHelp =
     "  -h, --help          show this help message\n"
     "  -u, --usage         display brief usage message\n";
 
-// What a node answered: its tasks of the step.
-struct NodeTasks {
-    std::string node;
-    std::vector<uint32_t> tasks;
-};
-
 // The step's nodes as the controller has them; empty (said) when it has no such running step.
 std::vector<std::string> step_nodes(const SattachArgs &a, uint32_t *num_tasks) {
     flatbuffers::FlatBufferBuilder fbb(64);
@@ -70,10 +64,10 @@ std::vector<std::string> step_nodes(const SattachArgs &a, uint32_t *num_tasks) {
     return {};
 }
 
-// Asks node to attach the step's I/O to port (0: only to say its tasks); nullopt (said unless
-// quiet) when the node runs none of it.
-std::optional<NodeTasks> attach_node(const SattachArgs &a, const std::string &node,
-                                     const StepIoPort *port) {
+// Asks node to attach the step's I/O to port (0: only to say its tasks) and returns its tasks of
+// the step; nullopt (said unless quiet) when the node runs none of it.
+std::optional<std::vector<uint32_t>> attach_node(const SattachArgs &a, const std::string &node,
+                                                 const StepIoPort *port) {
     const Config &conf = cli_config();
     const NodeConf *nc = conf.find_node(node);
     if (!nc) return std::nullopt;
@@ -91,9 +85,9 @@ std::optional<NodeTasks> attach_node(const SattachArgs &a, const std::string &no
                                    {q.GetBufferPointer(), q.GetSize()}, net::socket_signer(conf),
                                    int(conf.message_timeout) * 1000);
         const auto *r = rep.as<proto::StepAttachResponse>();
-        NodeTasks t{node, {}};
-        if (r->tasks()) t.tasks.assign(r->tasks()->begin(), r->tasks()->end());
-        return t;
+        std::vector<uint32_t> tasks;
+        if (r->tasks()) tasks.assign(r->tasks()->begin(), r->tasks()->end());
+        return tasks;
     } catch (const std::exception &e) {
         // A node that has finished its part says so; anything else (another user's step, a
         // node not answering) is an error.
@@ -111,8 +105,8 @@ int print_layout(const SattachArgs &a, const std::vector<std::string> &nodes, ui
                       std::to_string(nodes.size()) + " nodes (" + hostlist_compress(nodes) +
                       ")\n\n";
     for (std::size_t i = 0; i < nodes.size(); ++i) {
-        auto t = attach_node(a, nodes[i], nullptr);
-        std::vector<uint32_t> tasks = t ? t->tasks : std::vector<uint32_t>{};
+        std::vector<uint32_t> tasks =
+            attach_node(a, nodes[i], nullptr).value_or(std::vector<uint32_t>{});
         out += "\tNode " + std::to_string(i) + " (" + nodes[i] + "), " +
                std::to_string(tasks.size()) + " task(s): ";
         for (uint32_t id : tasks) out += std::to_string(id) + " ";
@@ -157,7 +151,7 @@ void Attachment::on_frame(IoConn &c, const stepio::Header &h, std::string_view d
         done_.insert(c.node);
     if (h.type != stepio::TaskExit || data.size() < 4) return;
     int status = int(stepio::get32(reinterpret_cast<const uint8_t *>(data.data())));
-    int code = WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
+    int code = task_exit_code(status);
     exit_code_ = std::max(exit_code_, code);
     if (code && !a_.quiet)
         print_error(kProg, "task " + std::to_string(h.task) + " exited with exit code " +
@@ -202,7 +196,7 @@ int Attachment::run(const std::vector<std::string> &nodes) {
     for (const auto &n : nodes)
         if (auto t = attach_node(a_, n, &io_)) {
             attached_.insert(n);
-            for (uint32_t id : t->tasks) task_node_[id] = n;
+            for (uint32_t id : *t) task_node_[id] = n;
         }
     if (attached_.empty()) return 1;
     ::signal(SIGPIPE, SIG_IGN);

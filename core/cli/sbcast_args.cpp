@@ -74,27 +74,10 @@ void set_job(SbcastArgs &a, const std::string &v) {
     a.step_id = spec->step_id;
 }
 
-// The SBCAST_* variables: defaults the command line overrides.
-void read_env(SbcastArgs &a, const std::vector<std::pair<std::string, std::string>> &env) {
-    for (const auto &[k, v] : env) {
-        if (k == "SBCAST_COMPRESS") a.compress = v.empty() ? "lz4" : v;
-        if (k == "SBCAST_EXCLUDE") a.exclude = v;
-        if (k == "SBCAST_FANOUT") a.fanout = number(v);
-        if (k == "SBCAST_FORCE") a.force = true;
-        if (k == "SBCAST_PRESERVE") a.preserve = true;
-        if (k == "SBCAST_SIZE") a.block_size = sized(a, v);
-        if (k == "SBCAST_TIMEOUT") a.timeout_ms = number(v) * 1000;
-        if (k != "SBCAST_SEND_LIBS") continue;
-        if (auto yes = yes_no(v))
-            a.send_libs = *yes;
-        else
-            a.warnings.push_back("Ignoring unrecognized SBCAST_SEND_LIBS value '" + v + "'");
-    }
-}
-
-void apply(SbcastArgs &a, const ParsedOpt &o) {
-    const std::string v = o.value.value_or("");
-    switch (o.id) {
+// One option's value applied (from the command line, or an SBCAST_* variable: name, as its
+// warning names it).
+void apply(SbcastArgs &a, int id, const std::string &v, const std::string &name) {
+    switch (id) {
     case kCompress:
         a.compress = v.empty() ? "lz4" : v;
         break;
@@ -135,10 +118,18 @@ void apply(SbcastArgs &a, const ParsedOpt &o) {
         if (auto yes = yes_no(v))
             a.send_libs = *yes;
         else
-            a.warnings.push_back("Ignoring unrecognized --send-libs value '" + v + "'");
+            a.warnings.push_back("Ignoring unrecognized " + name + " value '" + v + "'");
         break;
     }
 }
+
+// The SBCAST_* variables, each the option it stands for: defaults the command line overrides
+// (SBCAST_FORCE and SBCAST_PRESERVE set, whatever their value).
+constexpr std::pair<const char *, Id> kEnv[] = {
+    {"SBCAST_COMPRESS", kCompress}, {"SBCAST_EXCLUDE", kExclude},    {"SBCAST_FANOUT", kFanout},
+    {"SBCAST_FORCE", kForce},       {"SBCAST_PRESERVE", kPreserve},  {"SBCAST_SIZE", kSize},
+    {"SBCAST_TIMEOUT", kTimeout},   {"SBCAST_SEND_LIBS", kSendLibs},
+};
 
 } // namespace
 
@@ -157,9 +148,11 @@ uint32_t bcast_block_size(const std::string &v) {
 SbcastArgs parse_sbcast_args(std::span<const std::string> args,
                              const std::vector<std::pair<std::string, std::string>> &env) {
     SbcastArgs a;
-    read_env(a, env);
+    for (const auto &[k, v] : env)
+        for (const auto &[name, id] : kEnv)
+            if (k == name) apply(a, id, v, name);
     ParsedArgs p = parse_options(args, kSpecs, false);
-    for (const auto &o : p.opts) apply(a, o);
+    for (const auto &o : p.opts) apply(a, o.id, o.value.value_or(""), "--send-libs");
     if (a.help || a.usage || a.version) return a;
     if (p.positionals.size() != 2)
         throw ParseError("Need two file names, have " + std::to_string(p.positionals.size()) +

@@ -7,6 +7,7 @@
 #include <poll.h>
 #include <sys/random.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -125,6 +126,10 @@ void StepIoPort::send_all(stepio::Type type, uint32_t task, std::string_view dat
 
 void StepIoPort::drop_closed() {
     std::erase_if(conns_, [](const IoConn &c) { return c.fd < 0; });
+}
+
+int task_exit_code(int status) {
+    return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
 }
 
 void TaskOutput::write(uint32_t task, bool err, std::string_view data) {

@@ -62,6 +62,9 @@ class StepIoPort {
     std::vector<IoConn> conns_;
 };
 
+// A task's exit code as srun and sattach report it: its own, or 128 + the signal that ended it.
+int task_exit_code(int status);
+
 // The tasks' output on our stdout and stderr; with --label each whole line is prefixed with its
 // task ("3: "), and a line not yet ended waits for its end (or flush()).
 class TaskOutput {

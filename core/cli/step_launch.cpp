@@ -102,10 +102,6 @@ std::string arbitrary_hosts(const std::string &node_list) {
     return all;
 }
 
-int exit_code(int status) {
-    return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
-}
-
 class StepSession {
   public:
     StepSession(const SrunRequest &r, std::string prog) : r_(r), prog_(std::move(prog)) {}
@@ -182,10 +178,10 @@ bool StepSession::create(uint32_t job_id) {
     for (const auto &a : r_.argv) command += (command.empty() ? "" : " ") + a;
     bool waited = false;
     bool arbitrary = r_.distribution == "arbitrary";
+    std::string hosts = arbitrary ? arbitrary_hosts(r_.req_nodes) : r_.req_nodes;
     for (;;) {
         flatbuffers::FlatBufferBuilder fbb(512);
         auto n = fbb.CreateString(name);
-        std::string hosts = arbitrary ? arbitrary_hosts(r_.req_nodes) : r_.req_nodes;
         auto nl = hosts.empty() ? 0 : fbb.CreateString(hosts);
         auto xl = r_.exc_nodes.empty() ? 0 : fbb.CreateString(r_.exc_nodes);
         auto gres = r_.gres.empty() ? 0 : fbb.CreateString(r_.gres);
@@ -642,7 +638,7 @@ void StepSession::serve_conn(IoConn &c, short rev) {
 int StepSession::step_exit_code() const {
     if (end_state_ == DROVER_JOB_TIMEOUT) return 152;
     int code = 0;
-    for (const auto &[t, status] : task_status_) code = std::max(code, exit_code(status));
+    for (const auto &[t, status] : task_status_) code = std::max(code, task_exit_code(status));
     if (task_status_.size() < task_node_.size() && code == 0) code = 1;
     if (end_state_ == DROVER_JOB_OOM && code == 0) code = 137;
     return code;

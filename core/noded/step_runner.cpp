@@ -37,11 +37,9 @@ std::vector<std::pair<uint32_t, uint32_t>> StepRunner::running() const {
 std::string StepRunner::signal(uint32_t job_id, uint32_t step_id, int sig, bool terminate,
                                uint32_t end_state, uint32_t requester) {
     auto &I = *impl_;
-    auto it = I.steps.find({job_id, step_id});
-    if (it == I.steps.end())
-        return "no step " + std::to_string(job_id) + "." + std::to_string(step_id) + " here";
-    auto s = it->second;
-    if (s->uid != requester && !I.is_admin(requester)) return "Access/permission denied";
+    std::string why;
+    auto s = I.owned_step(job_id, step_id, requester, &why);
+    if (!s) return why;
     if (terminate) {
         I.terminate(s, end_state ? end_state : uint32_t(DROVER_JOB_CANCELLED));
         return {};
@@ -58,43 +56,38 @@ std::string StepRunner::attach(uint32_t job_id, uint32_t step_id, uint32_t reque
                                const std::string &host, uint16_t port, std::string key,
                                Attached *out) {
     auto &I = *impl_;
-    auto it = I.steps.find({job_id, step_id});
-    if (it == I.steps.end() || it->second->finished)
-        return "no step " + std::to_string(job_id) + "." + std::to_string(step_id) + " here";
-    auto s = it->second;
-    if (s->uid != requester && !I.is_admin(requester)) return "Access/permission denied";
-    // Port 0 asks only for the layout (sattach --layout). An attached link gets the step's
-    // last output first, then what follows.
-    if (port != 0) {
-        std::erase_if(s->attached, [](const auto &l) { return l->closed && !l->writing; });
-        if (s->attached.size() >= Step::kMaxAttached)
-            return "too many sattach connections to step " + s->label;
-        auto l = std::make_shared<IoLink>();
-        l->srun = false;
-        s->attached.push_back(l);
-        I.connect_link(s, l, host, port, std::move(key));
-        // What it missed: the last output, and how the tasks that have ended ended.
-        for (const auto &f : s->recent_output) I.queue(s, l, f);
-        for (const auto &[task, status] : s->task_status) {
-            std::string f;
-            stepio::frame32(f, stepio::TaskExit, task, uint32_t(status));
-            I.queue(s, l, std::move(f));
-        }
-    }
+    std::string why;
+    auto s = I.owned_step(job_id, step_id, requester, &why);
+    if (!s) return why;
+    // Port 0 asks only for the layout (sattach --layout).
+    if (port != 0 && !I.attach_link(s, host, port, std::move(key)))
+        return "too many sattach connections to step " + s->label;
     out->tasks = s->tasks;
     for (uint32_t t : s->tasks) out->pids.push_back(s->task_pids.count(t) ? s->task_pids.at(t) : 0);
     out->num_tasks = s->num_tasks;
     return {};
 }
 
+StepRunner::Impl::StepPtr StepRunner::Impl::owned_step(uint32_t job_id, uint32_t step_id,
+                                                       uint32_t requester, std::string *why) {
+    auto it = steps.find({job_id, step_id});
+    if (it == steps.end()) { // (a step leaves steps as it finishes)
+        *why = "no step " + std::to_string(job_id) + "." + std::to_string(step_id) + " here";
+        return nullptr;
+    }
+    if (it->second->uid != requester && !is_admin(requester)) {
+        *why = "Access/permission denied";
+        return nullptr;
+    }
+    return it->second;
+}
+
 std::string StepRunner::stat(uint32_t job_id, uint32_t step_id, uint32_t requester,
                              StepUsageSummary *out, std::vector<int32_t> *pids) {
     auto &I = *impl_;
-    auto it = I.steps.find({job_id, step_id});
-    if (it == I.steps.end())
-        return "no step " + std::to_string(job_id) + "." + std::to_string(step_id) + " here";
-    auto s = it->second;
-    if (s->uid != requester && !I.is_admin(requester)) return "Access/permission denied";
+    std::string why;
+    auto s = I.owned_step(job_id, step_id, requester, &why);
+    if (!s) return why;
     I.sample(s);
     if (s->sampler) *out = s->sampler->summary(I.node);
     *pids = I.pids_of(*s);

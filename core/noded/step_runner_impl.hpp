@@ -150,6 +150,10 @@ struct StepRunner::Impl : std::enable_shared_from_this<StepRunner::Impl> {
     std::function<void(const std::string &)> unkillable;
     GroupCache groups;
 
+    // step_runner.cpp: the step requester asks about (its owner or an admin); null, with why
+    // not, when there is none running here or it is another user's.
+    StepPtr owned_step(uint32_t job_id, uint32_t step_id, uint32_t requester, std::string *why);
+
     // step_launch.cpp: the request's credential checked, and this node's share of the step.
     std::string plan_launch(const proto::StepLaunchRequest &req, uint32_t requester,
                             LaunchPlan &plan);
@@ -164,6 +168,11 @@ struct StepRunner::Impl : std::enable_shared_from_this<StepRunner::Impl> {
     // To srun only (PMI frames); to_all: srun and every sattach (output, task ends, messages).
     void send(const StepPtr &s, std::string bytes);
     void to_all(const StepPtr &s, std::string bytes);
+    // An sattach's link to host:port: the step's recent output and ended tasks first, then what
+    // follows. False when the step has kMaxAttached links already.
+    bool attach_link(const StepPtr &s, const std::string &host, uint16_t port, std::string key);
+    // Forgets the sattach links that are closed and idle.
+    void drop_closed_links(const StepPtr &s);
     void queue(const StepPtr &s, const LinkPtr &l, std::string bytes);
     void flush(const StepPtr &s, const LinkPtr &l);
     void maybe_close_io(const StepPtr &s);

@@ -12,8 +12,30 @@ void StepRunner::Impl::send(const StepPtr &s, std::string bytes) {
     if (s->srun) queue(s, s->srun, std::move(bytes));
 }
 
-void StepRunner::Impl::to_all(const StepPtr &s, std::string bytes) {
+void StepRunner::Impl::drop_closed_links(const StepPtr &s) {
     std::erase_if(s->attached, [](const LinkPtr &l) { return l->closed && !l->writing; });
+}
+
+bool StepRunner::Impl::attach_link(const StepPtr &s, const std::string &host, uint16_t port,
+                                   std::string key) {
+    drop_closed_links(s);
+    if (s->attached.size() >= Step::kMaxAttached) return false;
+    auto l = std::make_shared<IoLink>();
+    l->srun = false;
+    s->attached.push_back(l);
+    connect_link(s, l, host, port, std::move(key));
+    // What it missed: the last output, and how the tasks that have ended ended.
+    for (const auto &f : s->recent_output) queue(s, l, f);
+    for (const auto &[task, status] : s->task_status) {
+        std::string f;
+        stepio::frame32(f, stepio::TaskExit, task, uint32_t(status));
+        queue(s, l, std::move(f));
+    }
+    return true;
+}
+
+void StepRunner::Impl::to_all(const StepPtr &s, std::string bytes) {
+    drop_closed_links(s);
     for (const auto &l : s->attached) queue(s, l, bytes);
     send(s, std::move(bytes));
 }
