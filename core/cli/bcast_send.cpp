@@ -56,6 +56,7 @@ std::vector<uint8_t> block_message(const BcastSend &b, const proto::BcastCredRes
     r.add_mode(uint32_t(st.st_mode & 07777));
     r.add_atime(st.st_atim.tv_sec);
     r.add_mtime(st.st_mtim.tv_sec);
+    r.add_timeout_ms(b.timeout_ms);
     fbb.Finish(proto::CreateMessage(fbb, proto::Body::FileBcastRequest, r.Finish().Union()));
     return {fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize()};
 }

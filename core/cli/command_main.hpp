@@ -24,8 +24,7 @@ struct CommandText {
 };
 
 // Prints the first of --help, --usage and --version that a asks for; returns whether it did.
-template <class Args>
-bool print_help_usage_version(const CommandText &t, const Args &a) {
+inline bool print_help_usage_version(const CommandText &t, const CommonFlags &a) {
     if (a.help)
         write_out(t.help);
     else if (a.usage)

@@ -43,6 +43,25 @@ const OptSpec *find_long(std::span<const OptSpec> specs, std::string_view name,
 
 } // namespace
 
+bool take_common(CommonFlags &f, const ParsedOpt &o) {
+    switch (o.id) {
+    case kOptHelp:
+        f.help = true;
+        return true;
+    case kOptUsage:
+        f.usage = true;
+        return true;
+    case kOptVersion:
+        f.version = true;
+        return true;
+    case kOptVerbose:
+        ++f.verbose;
+        return true;
+    default:
+        return false;
+    }
+}
+
 ParsedArgs parse_options(std::span<const std::string> args, std::span<const OptSpec> specs,
                          bool stop_at_positional) {
     ParsedArgs out;

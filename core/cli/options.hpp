@@ -27,6 +27,19 @@ struct ParsedOpt {
     std::string spelled; // as written: "--job-name" or "-J"
 };
 
+// The ids of the options every command shares, above any command's own; each command's table
+// gives them its own letters (sattach's -u for --usage, no -h where -h means something else).
+enum CommonOpt : int { kOptHelp = 0x7000, kOptUsage, kOptVersion, kOptVerbose };
+
+// What the shared options ask for; every command's arguments derive from it.
+struct CommonFlags {
+    bool help = false, usage = false, version = false;
+    int verbose = 0; // -v given this many times
+};
+
+// Applies o to f when it is --help, --usage, --version or --verbose; returns whether it was.
+bool take_common(CommonFlags &f, const ParsedOpt &o);
+
 struct ParsedArgs {
     std::vector<ParsedOpt> opts;
     std::vector<std::string> positionals;

@@ -69,30 +69,11 @@ constexpr const char *kHelp =
 
 constexpr CommandText kText{kProg, kHelp}; // --usage prints the help, as in Slurm
 
-bool in(const std::vector<std::string> &list, std::string_view v) {
-    return std::find(list.begin(), list.end(), v) != list.end();
-}
-
-std::string_view sv(const flatbuffers::String *s) {
-    return s ? s->string_view() : std::string_view();
-}
-
 // Whether the store can apply -s: base states only (the pseudo states are flags of the state).
 bool store_filters_states(const JobStateFilter &f) {
     if (f.all || f.states.empty()) return false;
     return std::all_of(f.states.begin(), f.states.end(),
                        [](uint32_t s) { return s <= kJobStateBase; });
-}
-
-// -N: whether the job ran on any of nodes.
-bool ran_on(const proto::AcctJob &j, const std::vector<std::string> &nodes) {
-    std::vector<std::string> held;
-    try {
-        held = hostlist_expand(sv(j.node_list()));
-    } catch (const ParseError &) {}
-    bool hit = false;
-    for (const auto &n : held) hit = hit || in(nodes, n);
-    return hit;
 }
 
 // With -X the steps are not asked for, unless a field of the job's line adds them up.
@@ -149,8 +130,8 @@ int run(const SacctArgs &a) {
     std::vector<std::string> nodes;
     if (a.nodelist) nodes = hostlist_expand(*a.nodelist);
 
-    // The store applies users, accounts, partitions, names and base states; pseudo states
-    // (completing, configuring, requeued), clusters and nodes are filtered here.
+    // The store applies users, accounts, partitions, names, base states, clusters and nodes;
+    // pseudo states (completing, configuring, requeued) are filtered here.
     bool store_states = store_filters_states(a.states);
     flatbuffers::FlatBufferBuilder fbb;
     auto ids = fbb.CreateVector(a.job_ids);
@@ -159,9 +140,12 @@ int run(const SacctArgs &a) {
     auto accounts = a.accounts.empty() ? 0 : fbb.CreateVectorOfStrings(a.accounts);
     auto partitions = a.partitions.empty() ? 0 : fbb.CreateVectorOfStrings(a.partitions);
     auto names = a.names.empty() ? 0 : fbb.CreateVectorOfStrings(a.names);
+    auto clusters = a.clusters.empty() ? 0 : fbb.CreateVectorOfStrings(a.clusters);
+    auto on_nodes = nodes.empty() ? 0 : fbb.CreateVectorOfStrings(nodes);
     auto req = proto::CreateAcctQueryRequest(fbb, ids, uids.size() == 1 ? uids[0] : 0xfffffffeu,
                                              start, end, a.duplicates, jobs_only(a, fields), users,
-                                             states, accounts, partitions, names);
+                                             states, accounts, partitions, names, clusters,
+                                             a.all_clusters, on_nodes);
     net::Reply reply;
     const auto *r = ask_ctld<proto::AcctQueryResponse>(
         reply, fbb, proto::Body::AcctQueryRequest, req.Union(),
@@ -171,9 +155,7 @@ int run(const SacctArgs &a) {
     std::vector<const proto::AcctJob *> jobs;
     if (r->jobs()) {
         for (const auto *j : *r->jobs()) {
-            if (!a.clusters.empty() && !in(a.clusters, sv(j->cluster()))) continue;
             if (!store_states && !a.states.matches(j->state())) continue;
-            if (!nodes.empty() && !ran_on(*j, nodes)) continue;
             jobs.push_back(j);
         }
     }

@@ -38,10 +38,6 @@ enum Id : int {
     kUser,
     kUid,
     kAllocations,
-    kHelp,
-    kUsage,
-    kVersion,
-    kVerbose,
     kDelimiter,
     kJson,
     kYaml,
@@ -77,10 +73,10 @@ constexpr OptSpec kSpecs[] = {
     {kUser, 'u', "user", Arg::required},
     {kUid, 0, "uid", Arg::required},
     {kAllocations, 'X', "allocations", Arg::none},
-    {kHelp, 'h', "help", Arg::none},
-    {kUsage, 0, "usage", Arg::none},
-    {kVersion, 'V', "version", Arg::none},
-    {kVerbose, 'v', "verbose", Arg::none},
+    {kOptHelp, 'h', "help", Arg::none},
+    {kOptUsage, 0, "usage", Arg::none},
+    {kOptVersion, 'V', "version", Arg::none},
+    {kOptVerbose, 'v', "verbose", Arg::none},
     {kDelimiter, 0, "delimiter", Arg::required},
     {kJson, 0, "json", Arg::optional},
     {kYaml, 0, "yaml", Arg::optional},
@@ -110,6 +106,7 @@ void set_clusters(SacctArgs &a, const std::string &v) {
     bool all = false;
     for (const auto &c : items) all = all || iequals(trim(c), "all") || trim(c) == "-1";
     a.clusters.clear();
+    a.all_clusters = all;
     if (!all)
         for (const auto &c : items) a.clusters.push_back(to_lower(trim(c)));
 }
@@ -147,15 +144,15 @@ constexpr std::pair<Id, OptHandler> kHandlers[] = {
     {kState, add_states},
     {kDuplicates, [](SacctArgs &a, const std::string &) { a.duplicates = true; }},
     {kClusters, set_clusters},
-    {kAllClusters, [](SacctArgs &a, const std::string &) { a.clusters.clear(); }},
+    {kAllClusters,
+     [](SacctArgs &a, const std::string &) {
+         a.clusters.clear();
+         a.all_clusters = true;
+     }},
     {kStartTime, [](SacctArgs &a, const std::string &v) { a.start = v; }},
     {kUser, [](SacctArgs &a, const std::string &v) { append_list(a.users, v); }},
     {kUid, [](SacctArgs &a, const std::string &v) { append_list(a.users, v); }},
     {kAllocations, [](SacctArgs &a, const std::string &) { a.allocations = true; }},
-    {kHelp, [](SacctArgs &a, const std::string &) { a.help = true; }},
-    {kUsage, [](SacctArgs &a, const std::string &) { a.usage = true; }},
-    {kVersion, [](SacctArgs &a, const std::string &) { a.version = true; }},
-    {kVerbose, [](SacctArgs &a, const std::string &) { ++a.verbose; }},
     {kDelimiter, [](SacctArgs &a, const std::string &v) { a.delimiter = v; }},
     {kJson, [](SacctArgs &a, const std::string &) { a.json = true; }},
     {kYaml,
@@ -171,6 +168,7 @@ SacctArgs parse_sacct_args(std::span<const std::string> args) {
     if (!pa.positionals.empty()) throw UsageError("Unrecognized option: " + pa.positionals[0]);
     SacctArgs a;
     for (const auto &o : pa.opts) {
+        if (take_common(a, o)) continue;
         const std::string v = o.value.value_or("");
         for (const auto &[id, handler] : kHandlers)
             if (id == o.id) handler(a, v);

@@ -9,16 +9,16 @@
 #include <vector>
 
 #include "cli/job_states.hpp"
+#include "cli/options.hpp"
 #include "cli/sacct_select.hpp"
 #include "common/error.hpp"
 
 namespace drover::cli {
 
-struct SacctArgs {
+struct SacctArgs : CommonFlags {
     bool allusers = false, allocations = false, brief = false, long_format = false;
     bool noheader = false, parsable = false, parsable2 = false, json = false;
-    bool help = false, usage = false, version = false, helpformat = false;
-    int verbose = 0;
+    bool helpformat = false;
     std::optional<std::string> delimiter;
     std::optional<std::string> format;     // -o (repeats are joined)
     std::vector<SacctSel> jobs;            // -j items ("12", "12.batch", "12_3", "12_3.0")
@@ -29,7 +29,8 @@ struct SacctArgs {
     std::optional<std::string> nodelist; // -N
     char units = 0;                      // --units: K, M, G, T or P (0: per figure)
     bool duplicates = false;             // -D: earlier runs of requeued jobs too
-    std::vector<std::string> clusters;   // -M (empty, or -M all / -L: every cluster)
+    std::vector<std::string> clusters;   // -M (empty: the controller's own cluster)
+    bool all_clusters = false;           // -L, -M all
     std::optional<std::string> fatal;    // set instead of throwing SacctFatal (sacct.cpp)
 };
 

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <optional>
+#include <string_view>
+#include <utility>
 
 #include "cli/job_states.hpp"
 #include "cli/sacct_fields.hpp"
@@ -254,8 +256,13 @@ std::string sacct_field_names() {
 }
 
 std::vector<SacctRow> sacct_rows(std::vector<const proto::AcctJob *> jobs, bool allocations_only) {
+    // Each cluster's jobs together (-L, -M with several), each cluster's in id order.
+    auto key = [](const proto::AcctJob *j) {
+        return std::make_pair(j->cluster() ? j->cluster()->string_view() : std::string_view(),
+                              j->job_id());
+    };
     std::stable_sort(jobs.begin(), jobs.end(),
-                     [](const auto *a, const auto *b) { return a->job_id() < b->job_id(); });
+                     [&key](const auto *a, const auto *b) { return key(a) < key(b); });
     std::vector<SacctRow> rows;
     for (const auto *j : jobs) {
         rows.push_back({j, false, nullptr});

@@ -9,26 +9,14 @@ namespace drover::cli {
 
 namespace {
 
-enum Id : int {
-    kImmediate,
-    kNoheader,
-    kParsable,
-    kParsable2,
-    kQuiet,
-    kVerbose,
-    kVersion,
-    kHelp,
-    kUsage,
-    kAssocs,
-    kReadonly
-};
+enum Id : int { kImmediate, kNoheader, kParsable, kParsable2, kQuiet, kAssocs, kReadonly };
 
 constexpr OptSpec kSpecs[] = {
     {kImmediate, 'i', "immediate", Arg::none}, {kNoheader, 'n', "noheader", Arg::none},
     {kParsable, 'p', "parsable", Arg::none},   {kParsable2, 'P', "parsable2", Arg::none},
-    {kQuiet, 'Q', "quiet", Arg::none},         {kVerbose, 'v', "verbose", Arg::none},
-    {kVersion, 'V', "version", Arg::none},     {kHelp, 'h', "help", Arg::none},
-    {kUsage, 0, "usage", Arg::none},           {kAssocs, 's', "associations", Arg::none},
+    {kQuiet, 'Q', "quiet", Arg::none},         {kOptVerbose, 'v', "verbose", Arg::none},
+    {kOptVersion, 'V', "version", Arg::none},  {kOptHelp, 'h', "help", Arg::none},
+    {kOptUsage, 0, "usage", Arg::none},        {kAssocs, 's', "associations", Arg::none},
     {kReadonly, 'r', "readonly", Arg::none},
 };
 
@@ -73,6 +61,7 @@ SacctmgrArgs parse_sacctmgr_args(std::span<const std::string> args) {
     ParsedArgs pa = parse_options(args, kSpecs, /*stop_at_positional=*/true);
     SacctmgrArgs a;
     for (const auto &o : pa.opts) {
+        if (take_common(a, o)) continue;
         switch (static_cast<Id>(o.id)) {
         case kImmediate:
             a.immediate = true;
@@ -88,18 +77,6 @@ SacctmgrArgs parse_sacctmgr_args(std::span<const std::string> args) {
             break;
         case kQuiet:
             a.quiet = true;
-            break;
-        case kVerbose:
-            ++a.verbose;
-            break;
-        case kVersion:
-            a.version = true;
-            break;
-        case kHelp:
-            a.help = true;
-            break;
-        case kUsage:
-            a.usage = true;
             break;
         default:
             break;

@@ -9,12 +9,12 @@
 #include <utility>
 #include <vector>
 
+#include "cli/options.hpp"
+
 namespace drover::cli {
 
-struct SacctmgrArgs {
+struct SacctmgrArgs : CommonFlags {
     bool immediate = false, noheader = false, parsable = false, parsable2 = false, quiet = false;
-    bool help = false, usage = false, version = false;
-    int verbose = 0;
     std::string verb;   // add, modify, delete, show
     std::string entity; // cluster, account, user, association, event
     // Canonical lower-case keys: name, cluster, account, user, partition, parent, description,

@@ -10,32 +10,15 @@ namespace drover::cli {
 
 namespace {
 
-enum Id {
-    kInput = 1,
-    kOutput,
-    kError,
-    kLabel,
-    kLayout,
-    kPty,
-    kQuiet,
-    kUsage,
-    kHelp,
-    kVerbose,
-    kVersion
-};
+enum Id { kInput = 1, kOutput, kError, kLabel, kLayout, kPty, kQuiet };
 
 constexpr OptSpec kSpecs[] = {
-    {kInput, 0, "input-filter", Arg::required},
-    {kOutput, 0, "output-filter", Arg::required},
-    {kError, 0, "error-filter", Arg::required},
-    {kLabel, 'l', "label", Arg::none},
-    {kLayout, 0, "layout", Arg::none},
-    {kPty, 0, "pty", Arg::none},
-    {kQuiet, 'Q', "quiet", Arg::none},
-    {kUsage, 'u', "usage", Arg::none},
-    {kHelp, 'h', "help", Arg::none},
-    {kVerbose, 'v', "verbose", Arg::none},
-    {kVersion, 'V', "version", Arg::none},
+    {kInput, 0, "input-filter", Arg::required}, {kOutput, 0, "output-filter", Arg::required},
+    {kError, 0, "error-filter", Arg::required}, {kLabel, 'l', "label", Arg::none},
+    {kLayout, 0, "layout", Arg::none},          {kPty, 0, "pty", Arg::none},
+    {kQuiet, 'Q', "quiet", Arg::none},          {kOptUsage, 'u', "usage", Arg::none},
+    {kOptHelp, 'h', "help", Arg::none},         {kOptVerbose, 'v', "verbose", Arg::none},
+    {kOptVersion, 'V', "version", Arg::none},
 };
 
 // A filter's task: a number, or "-" for every task.
@@ -57,6 +40,7 @@ SattachArgs parse_sattach_args(std::span<const std::string> args) {
     ParsedArgs p = parse_options(args, kSpecs, true);
     bool error_given = false;
     for (const auto &o : p.opts) {
+        if (take_common(a, o)) continue;
         const std::string v = o.value.value_or("");
         switch (o.id) {
         case kInput:
@@ -79,18 +63,6 @@ SattachArgs parse_sattach_args(std::span<const std::string> args) {
             break;
         case kQuiet:
             a.quiet = true;
-            break;
-        case kUsage:
-            a.usage = true;
-            break;
-        case kHelp:
-            a.help = true;
-            break;
-        case kVerbose:
-            ++a.verbose;
-            break;
-        case kVersion:
-            a.version = true;
             break;
         }
     }

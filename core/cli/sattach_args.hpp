@@ -7,15 +7,15 @@
 #include <span>
 #include <string>
 
+#include "cli/options.hpp"
+
 namespace drover::cli {
 
-struct SattachArgs {
+struct SattachArgs : CommonFlags {
     uint32_t job_id = 0, step_id = 0;
     // --input-filter, --output-filter, --error-filter: one task; nullopt: every task ("-").
     std::optional<uint32_t> input_filter, output_filter, error_filter;
     bool label = false, layout = false, pty = false, quiet = false;
-    int verbose = 0;
-    bool help = false, usage = false, version = false;
 };
 
 // Parses sattach's arguments (options stop at the step). Throws UsageError for an unknown

@@ -42,10 +42,6 @@ enum Id : int {
     kExclusive,
     kOpenMode,
     kQuiet,
-    kVerbose,
-    kVersion,
-    kHelp,
-    kUsage,
     kClusters,
     kBegin,
     kArray,
@@ -99,10 +95,10 @@ constexpr OptSpec kMain[] = {
     {kExclusive, 0, "exclusive", Arg::optional},
     {kOpenMode, 0, "open-mode", Arg::required},
     {kQuiet, 'Q', "quiet", Arg::none},
-    {kVerbose, 'v', "verbose", Arg::none},
-    {kVersion, 'V', "version", Arg::none},
-    {kHelp, 'h', "help", Arg::none},
-    {kUsage, 0, "usage", Arg::none},
+    {kOptVerbose, 'v', "verbose", Arg::none},
+    {kOptVersion, 'V', "version", Arg::none},
+    {kOptHelp, 'h', "help", Arg::none},
+    {kOptUsage, 0, "usage", Arg::none},
     {kClusters, 'M', "clusters", Arg::required},
     {kClusters, 0, "cluster", Arg::required},
     {kBegin, 'b', "begin", Arg::required},
@@ -388,8 +384,8 @@ void set_node_list(const OptCall &c) {
     (c.o.id == kNodelist ? c.r.req_nodes : c.r.exc_nodes) = std::string(trim(c.v));
 }
 
-// What each option of kMain does to the request; options not listed (--version, --help, --usage)
-// do nothing here.
+// What each option of kMain does to the request; apply hands the shared ones (--help, --usage,
+// --version, --verbose) to take_common, and options not listed do nothing here.
 constexpr std::pair<Id, OptHandler> kHandlers[] = {
     {kJobName,
      [](const OptCall &c) {
@@ -440,7 +436,6 @@ constexpr std::pair<Id, OptHandler> kHandlers[] = {
     {kWait, [](const OptCall &c) { c.r.wait = true; }},
     {kParsable, [](const OptCall &c) { c.r.parsable = true; }},
     {kQuiet, [](const OptCall &c) { c.r.quiet = true; }},
-    {kVerbose, [](const OptCall &c) { ++c.r.verbose; }},
     {kExclusive, set_exclusive},
     {kOversubscribe,
      [](const OptCall &c) {
@@ -490,6 +485,9 @@ constexpr std::pair<Id, OptHandler> kHandlers[] = {
 void apply(Pending &p, const ParsedOpt &o, const SbatchContext &ctx, MemSeen &seen,
            bool from_script) {
     SbatchRequest &r = p.req;
+    // The shared options: -v counts in the request (sbatch reads r.verbose); --help, --usage and
+    // --version matter only on the command line, answered before a request is built.
+    if (take_common(r, o)) return;
     const std::string v = o.value.value_or("");
     if (o.id >= kIgnoredBase) {
         const Ignored &ig = kIgnored[o.id - kIgnoredBase];
@@ -561,14 +559,8 @@ SbatchCommandLine parse_sbatch_command_line(std::span<const std::string> args) {
     ParsedArgs pa = parse_options(args, specs, /*stop_at_positional=*/true);
     SbatchCommandLine cl;
     for (auto &o : pa.opts) {
-        if (o.id == kHelp)
-            cl.help = true;
-        else if (o.id == kUsage)
-            cl.usage = true;
-        else if (o.id == kVersion)
-            cl.version = true;
-        else if (o.id == kWrap)
-            cl.wrap = o.value.value_or("");
+        // Every option stays in cl.opts, the shared ones too (-v counts in the request).
+        if (!take_common(cl, o) && o.id == kWrap) cl.wrap = o.value.value_or("");
         cl.opts.push_back(std::move(o));
     }
     if (!pa.positionals.empty()) {

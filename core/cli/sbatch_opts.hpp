@@ -27,7 +27,7 @@ struct SbatchContext {
 };
 
 // Everything sbatch sends (JobDesc) and how it behaves afterwards.
-struct SbatchRequest {
+struct SbatchRequest : CommonFlags {
     std::string name;
     std::string script;
     std::vector<std::string> argv; // script arguments
@@ -63,8 +63,7 @@ struct SbatchRequest {
     int kill_on_invalid_dep = -1; // -1 default, 0 no, 1 yes
 
     bool parsable = false, wait = false, quiet = false;
-    bool clusters_given = false; // -M: name the cluster in what sbatch prints
-    int verbose = 0;
+    bool clusters_given = false;       // -M: name the cluster in what sbatch prints
     std::vector<std::string> warnings; // print as "sbatch: warning: <w>" unless quiet
 };
 
@@ -76,12 +75,11 @@ class SbatchFatal : public drover::ParseError {
 };
 
 // The command line on its own: options not yet applied, the script path and its arguments.
-struct SbatchCommandLine {
+struct SbatchCommandLine : CommonFlags {
     std::vector<ParsedOpt> opts;
     std::optional<std::string> script_path; // nullopt: the script comes from stdin or --wrap
     std::vector<std::string> script_args;
     std::optional<std::string> wrap;
-    bool help = false, usage = false, version = false;
 };
 
 // Parses sbatch's arguments (argv without argv[0]). Throws UsageError for an unknown option or a

@@ -24,26 +24,16 @@ enum Id {
     kPreserve,
     kSize,
     kTimeout,
-    kVerbose,
-    kVersion,
-    kHelp,
-    kUsage,
 };
 
 constexpr OptSpec kSpecs[] = {
-    {kCompress, 'C', "compress", Arg::optional},
-    {kExclude, 0, "exclude", Arg::required},
-    {kFanout, 'F', "fanout", Arg::required},
-    {kForce, 'f', "force", Arg::none},
-    {kJobId, 'j', "jobid", Arg::required},
-    {kSendLibs, 0, "send-libs", Arg::optional},
-    {kPreserve, 'p', "preserve", Arg::none},
-    {kSize, 's', "size", Arg::required},
-    {kTimeout, 't', "timeout", Arg::required},
-    {kVerbose, 'v', "verbose", Arg::none},
-    {kVersion, 'V', "version", Arg::none},
-    {kHelp, 0, "help", Arg::none},
-    {kUsage, 0, "usage", Arg::none},
+    {kCompress, 'C', "compress", Arg::optional}, {kExclude, 0, "exclude", Arg::required},
+    {kFanout, 'F', "fanout", Arg::required},     {kForce, 'f', "force", Arg::none},
+    {kJobId, 'j', "jobid", Arg::required},       {kSendLibs, 0, "send-libs", Arg::optional},
+    {kPreserve, 'p', "preserve", Arg::none},     {kSize, 's', "size", Arg::required},
+    {kTimeout, 't', "timeout", Arg::required},   {kOptVerbose, 'v', "verbose", Arg::none},
+    {kOptVersion, 'V', "version", Arg::none},    {kOptHelp, 0, "help", Arg::none},
+    {kOptUsage, 0, "usage", Arg::none},
 };
 
 // --send-libs's yes/no (an empty value is yes); nullopt for anything else.
@@ -100,19 +90,7 @@ void apply(SbcastArgs &a, int id, const std::string &v, const std::string &name)
         a.block_size = sized(a, v);
         break;
     case kTimeout:
-        a.timeout_ms = number(v) * 1000;
-        break;
-    case kVerbose:
-        ++a.verbose;
-        break;
-    case kVersion:
-        a.version = true;
-        break;
-    case kHelp:
-        a.help = true;
-        break;
-    case kUsage:
-        a.usage = true;
+        a.timeout_ms = std::min(number(v), 3600u) * 1000; // past an hour, a hop's cap rules
         break;
     case kSendLibs:
         if (auto yes = yes_no(v))
@@ -152,7 +130,8 @@ SbcastArgs parse_sbcast_args(std::span<const std::string> args,
         for (const auto &[name, id] : kEnv)
             if (k == name) apply(a, id, v, name);
     ParsedArgs p = parse_options(args, kSpecs, false);
-    for (const auto &o : p.opts) apply(a, o.id, o.value.value_or(""), "--send-libs");
+    for (const auto &o : p.opts)
+        if (!take_common(a, o)) apply(a, o.id, o.value.value_or(""), "--send-libs");
     if (a.help || a.usage || a.version) return a;
     if (p.positionals.size() != 2)
         throw ParseError("Need two file names, have " + std::to_string(p.positionals.size()) +

@@ -8,20 +8,20 @@
 #include <utility>
 #include <vector>
 
+#include "cli/options.hpp"
+
 namespace drover::cli {
 
-struct SbcastArgs {
+struct SbcastArgs : CommonFlags {
     std::string source, dest;      // dest as written (resolve_bcast_dest makes it absolute)
     uint32_t job_id = 0;           // -j or SLURM_JOB_ID; 0: none
     uint32_t step_id = 0xfffffffe; // -j J.S; NO_VAL: the job's nodes
     std::string compress;          // -C's library ("lz4", "none"); accepted, sent as is
     std::string exclude;           // --exclude
     bool force = false, preserve = false, send_libs = false;
-    uint32_t fanout = 0;            // -F; 0: TreeWidth
-    uint32_t block_size = 8u << 20; // -s
-    uint32_t timeout_ms = 0;        // -t; 0: MessageTimeout
-    int verbose = 0;
-    bool help = false, usage = false, version = false;
+    uint32_t fanout = 0;               // -F; 0: TreeWidth
+    uint32_t block_size = 8u << 20;    // -s
+    uint32_t timeout_ms = 0;           // -t; 0: MessageTimeout
     std::vector<std::string> warnings; // "Ignoring unrecognized --send-libs value 'x'"
 };
 

@@ -18,7 +18,6 @@ enum Id : int {
     kBatch,
     kCtld,
     kFull,
-    kHelp,
     kHurry,
     kInteractive,
     kClusters,
@@ -31,9 +30,6 @@ enum Id : int {
     kState,
     kUser,
     kMe,
-    kUsage,
-    kVerbose,
-    kVersion,
     kNodelist,
     kWckey,
     kSibling,
@@ -45,7 +41,7 @@ constexpr OptSpec kSpecs[] = {
     {kBatch, 'b', "batch", Arg::none},
     {kCtld, 0, "ctld", Arg::none},
     {kFull, 'f', "full", Arg::none},
-    {kHelp, 0, "help", Arg::none},
+    {kOptHelp, 0, "help", Arg::none},
     {kHurry, 'H', "hurry", Arg::none},
     {kInteractive, 'i', "interactive", Arg::none},
     {kClusters, 'M', "clusters", Arg::required},
@@ -59,9 +55,9 @@ constexpr OptSpec kSpecs[] = {
     {kState, 't', "state", Arg::required},
     {kUser, 'u', "user", Arg::required},
     {kMe, 0, "me", Arg::none},
-    {kUsage, 0, "usage", Arg::none},
-    {kVerbose, 'v', "verbose", Arg::none},
-    {kVersion, 'V', "version", Arg::none},
+    {kOptUsage, 0, "usage", Arg::none},
+    {kOptVerbose, 'v', "verbose", Arg::none},
+    {kOptVersion, 'V', "version", Arg::none},
     {kNodelist, 'w', "nodelist", Arg::required},
     {kWckey, 0, "wckey", Arg::required},
     {kSibling, 0, "sibling", Arg::required},
@@ -97,6 +93,7 @@ ScancelArgs parse_scancel_args(std::span<const std::string> args) {
     ParsedArgs pa = parse_options(args, kSpecs, /*stop_at_positional=*/false);
     ScancelArgs a;
     for (const auto &o : pa.opts) {
+        if (take_common(a, o)) continue;
         const std::string v = o.value.value_or("");
         switch (static_cast<Id>(o.id)) {
         case kBatch:
@@ -104,9 +101,6 @@ ScancelArgs parse_scancel_args(std::span<const std::string> args) {
             break;
         case kFull:
             a.full = true;
-            break;
-        case kHelp:
-            a.help = true;
             break;
         case kName:
         case kJobName:
@@ -138,15 +132,6 @@ ScancelArgs parse_scancel_args(std::span<const std::string> args) {
             break;
         case kMe:
             a.me = true;
-            break;
-        case kUsage:
-            a.usage = true;
-            break;
-        case kVerbose:
-            ++a.verbose;
-            break;
-        case kVersion:
-            a.version = true;
             break;
         case kInteractive:
             throw ParseError("--interactive is not supported by Drover");

@@ -9,10 +9,11 @@
 #include <vector>
 
 #include "cli/job_ids.hpp"
+#include "cli/options.hpp"
 
 namespace drover::cli {
 
-struct ScancelArgs {
+struct ScancelArgs : CommonFlags {
     std::vector<JobSpec> jobs;       // "12", "12_3", "12_[1-4]", as written
     std::optional<std::string> user; // -u, name or uid
     bool me = false;
@@ -20,8 +21,7 @@ struct ScancelArgs {
     std::optional<std::string> partition; // -p
     std::vector<uint32_t> states;         // -t: PENDING, RUNNING, SUSPENDED
     std::optional<int> signal;            // -s; nullopt = cancel
-    bool batch = false, full = false, quiet = false, help = false, usage = false, version = false;
-    int verbose = 0;
+    bool batch = false, full = false, quiet = false;
     bool has_filter() const { return user || me || name || partition || !states.empty(); }
 };
 

@@ -15,14 +15,10 @@ namespace {
 enum Id : int {
     kAll,
     kDetails,
-    kHelp,
     kHide,
     kClusters,
     kOneLiner,
     kQuiet,
-    kUsage,
-    kVerbose,
-    kVersion,
     kJson,
     kYaml,
     kLocal,
@@ -34,14 +30,14 @@ enum Id : int {
 constexpr OptSpec kSpecs[] = {
     {kAll, 'a', "all", Arg::none},
     {kDetails, 'd', "details", Arg::none},
-    {kHelp, 'h', "help", Arg::none},
+    {kOptHelp, 'h', "help", Arg::none},
     {kHide, 0, "hide", Arg::none},
     {kClusters, 'M', "clusters", Arg::required},
     {kOneLiner, 'o', "oneliner", Arg::none},
     {kQuiet, 'Q', "quiet", Arg::none},
-    {kUsage, 0, "usage", Arg::none},
-    {kVerbose, 'v', "verbose", Arg::none},
-    {kVersion, 'V', "version", Arg::none},
+    {kOptUsage, 0, "usage", Arg::none},
+    {kOptVerbose, 'v', "verbose", Arg::none},
+    {kOptVersion, 'V', "version", Arg::none},
     {kJson, 0, "json", Arg::optional},
     {kYaml, 0, "yaml", Arg::optional},
     {kLocal, 0, "local", Arg::none},
@@ -91,6 +87,7 @@ ScontrolArgs parse_scontrol_args(std::span<const std::string> args) {
     ParsedArgs pa = parse_options(args, kSpecs, /*stop_at_positional=*/false);
     ScontrolArgs a;
     for (const auto &o : pa.opts) {
+        if (take_common(a, o)) continue;
         switch (static_cast<Id>(o.id)) {
         case kAll:
             a.all = true;
@@ -98,23 +95,11 @@ ScontrolArgs parse_scontrol_args(std::span<const std::string> args) {
         case kDetails:
             a.details = true;
             break;
-        case kHelp:
-            a.help = true;
-            break;
         case kOneLiner:
             a.one_liner = true;
             break;
         case kQuiet:
             a.quiet = true;
-            break;
-        case kUsage:
-            a.usage = true;
-            break;
-        case kVerbose:
-            ++a.verbose;
-            break;
-        case kVersion:
-            a.version = true;
             break;
         case kJson:
             a.json = true;

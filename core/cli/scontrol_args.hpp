@@ -10,13 +10,12 @@
 #include <vector>
 
 #include "cli/job_ids.hpp"
+#include "cli/options.hpp"
 
 namespace drover::cli {
 
-struct ScontrolArgs {
+struct ScontrolArgs : CommonFlags {
     bool one_liner = false, details = false, json = false, quiet = false, all = false;
-    bool help = false, usage = false, version = false;
-    int verbose = 0;
     std::vector<std::string> words; // the command and its arguments
 };
 

@@ -23,21 +23,11 @@ constexpr const char *kUsage = "Usage: sdiag [-aritT] [--help] [--usage] [-V]\n"
 
 constexpr CommandText kText{kProg, kHelp, kUsage, "slurm-compatible drover "};
 
-struct SdiagArgs {
-    bool reset = false, help = false, usage = false, version = false;
+struct SdiagArgs : CommonFlags {
+    bool reset = false;
 };
 
-enum Id : int {
-    kAll,
-    kReset,
-    kSortId,
-    kSortName,
-    kSortTime,
-    kSortTime2,
-    kHelpId,
-    kUsageId,
-    kVersion
-};
+enum Id : int { kAll, kReset, kSortId, kSortName, kSortTime, kSortTime2 };
 
 constexpr OptSpec kSpecs[] = {
     {kAll, 'a', "all", Arg::none},
@@ -46,21 +36,17 @@ constexpr OptSpec kSpecs[] = {
     {kSortName, 'n', "sort-by-name", Arg::none},
     {kSortTime, 't', "sort-by-time", Arg::none},
     {kSortTime2, 'T', "sort-by-time2", Arg::none},
-    {kHelpId, 'h', "help", Arg::none},
-    {kUsageId, 0, "usage", Arg::none},
-    {kVersion, 'V', "version", Arg::none},
+    {kOptHelp, 'h', "help", Arg::none},
+    {kOptUsage, 0, "usage", Arg::none},
+    {kOptVersion, 'V', "version", Arg::none},
 };
 
 SdiagArgs parse(std::span<const std::string> args) {
     ParsedArgs pa = parse_options(args, kSpecs, false);
     if (!pa.positionals.empty()) throw UsageError("invalid argument '" + pa.positionals[0] + "'");
     SdiagArgs a;
-    for (const auto &o : pa.opts) {
-        if (o.id == kReset) a.reset = true;
-        if (o.id == kHelpId) a.help = true;
-        if (o.id == kUsageId) a.usage = true;
-        if (o.id == kVersion) a.version = true;
-    }
+    for (const auto &o : pa.opts)
+        if (!take_common(a, o) && o.id == kReset) a.reset = true;
     return a;
 }
 

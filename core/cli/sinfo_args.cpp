@@ -16,7 +16,6 @@ enum Id : int {
     kFuture,
     kFormat,
     kLongFormat,
-    kHelp,
     kHide,
     kIterate,
     kJson,
@@ -33,9 +32,6 @@ enum Id : int {
     kSort,
     kSummarize,
     kStates,
-    kUsage,
-    kVerbose,
-    kVersion,
     kClusters,
     kReservation,
     kFederation,
@@ -49,7 +45,7 @@ constexpr OptSpec kSpecs[] = {
     {kFederation, 0, "federation", Arg::none},
     {kFormat, 'o', "format", Arg::required},
     {kLongFormat, 'O', "Format", Arg::required},
-    {kHelp, 0, "help", Arg::none},
+    {kOptHelp, 0, "help", Arg::none},
     {kHide, 0, "hide", Arg::none},
     {kIterate, 'i', "iterate", Arg::required},
     {kJson, 0, "json", Arg::optional},
@@ -68,9 +64,9 @@ constexpr OptSpec kSpecs[] = {
     {kSummarize, 's', "summarize", Arg::none},
     {kStates, 't', "states", Arg::required},
     {kReservation, 'T', "reservation", Arg::none},
-    {kUsage, 0, "usage", Arg::none},
-    {kVerbose, 'v', "verbose", Arg::none},
-    {kVersion, 'V', "version", Arg::none},
+    {kOptUsage, 0, "usage", Arg::none},
+    {kOptVerbose, 'v', "verbose", Arg::none},
+    {kOptVersion, 'V', "version", Arg::none},
 };
 
 } // namespace
@@ -80,6 +76,7 @@ SinfoArgs parse_sinfo_args(std::span<const std::string> args) {
     if (!pa.positionals.empty()) throw UsageError("Unrecognized option: " + pa.positionals[0]);
     SinfoArgs a;
     for (const auto &o : pa.opts) {
+        if (take_common(a, o)) continue;
         const std::string v = o.value.value_or("");
         switch (static_cast<Id>(o.id)) {
         case kAll:
@@ -96,9 +93,6 @@ SinfoArgs parse_sinfo_args(std::span<const std::string> args) {
             break;
         case kLongFormat:
             a.long_fmt = v;
-            break;
-        case kHelp:
-            a.help = true;
             break;
         case kIterate: {
             auto n = parse_u32(v);
@@ -145,15 +139,6 @@ SinfoArgs parse_sinfo_args(std::span<const std::string> args) {
         }
         case kReservation:
             throw ParseError("reservations are not supported by Drover yet");
-        case kUsage:
-            a.usage = true;
-            break;
-        case kVerbose:
-            ++a.verbose;
-            break;
-        case kVersion:
-            a.version = true;
-            break;
         default:
             break;
         }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cli/node_states.hpp"
+#include "cli/options.hpp"
 
 namespace drover::cli {
 
@@ -20,11 +21,11 @@ inline constexpr const char *kSinfoNodeLongFormat =
 inline constexpr const char *kSinfoReasonsFormat = "%20E %9u %19H %N";
 inline constexpr const char *kSinfoReasonsLongFormat = "%20E %12U %19H %6t %N";
 
-struct SinfoArgs {
+struct SinfoArgs : CommonFlags {
     bool noheader = false, long_format = false, node_oriented = false, list_reasons = false;
-    bool summarize = false, json = false, help = false, usage = false, version = false;
+    bool summarize = false, json = false;
     bool dead = false, responding = false, future = false, all = false;
-    int iterate = 0, verbose = 0;
+    int iterate = 0;
     std::optional<std::string> format;   // -o
     std::optional<std::string> long_fmt; // -O
     std::optional<std::string> sort;     // -S (accepted; the default order is used)

@@ -19,7 +19,6 @@ enum Id : int {
     kAll,
     kArray,
     kNoheader,
-    kHelp,
     kHide,
     kIterate,
     kJobs,
@@ -41,9 +40,6 @@ enum Id : int {
     kStart,
     kStates,
     kUser,
-    kUsage,
-    kVerbose,
-    kVersion,
     kNodelist,
     kJson,
     kYaml,
@@ -59,7 +55,7 @@ constexpr OptSpec kSpecs[] = {
     {kArray, 'r', "array", Arg::none},
     {kArrayUnique, 0, "array-unique", Arg::none},
     {kNoheader, 'h', "noheader", Arg::none},
-    {kHelp, 0, "help", Arg::none},
+    {kOptHelp, 0, "help", Arg::none},
     {kHide, 0, "hide", Arg::none},
     {kIterate, 'i', "iterate", Arg::required},
     {kJobs, 'j', "jobs", Arg::optional},
@@ -86,9 +82,9 @@ constexpr OptSpec kSpecs[] = {
     {kStates, 0, "state", Arg::required},
     {kUser, 'u', "user", Arg::required},
     {kUser, 0, "users", Arg::required},
-    {kUsage, 0, "usage", Arg::none},
-    {kVerbose, 'v', "verbose", Arg::none},
-    {kVersion, 'V', "version", Arg::none},
+    {kOptUsage, 0, "usage", Arg::none},
+    {kOptVerbose, 'v', "verbose", Arg::none},
+    {kOptVersion, 'V', "version", Arg::none},
     {kNodelist, 'w', "nodelist", Arg::required},
     {kJson, 0, "json", Arg::optional},
     {kYaml, 0, "yaml", Arg::optional},
@@ -129,16 +125,12 @@ void add_states(SqueueArgs &a, const ParsedOpt &, const std::string &v) {
     a.states.states.insert(a.states.states.end(), f.states.begin(), f.states.end());
 }
 
-// What each option does to the arguments; options not listed are accepted for compatibility and
-// do nothing.
+// What each of squeue's own options does to the arguments; those not listed are accepted for
+// compatibility and do nothing.
 constexpr std::pair<Id, OptHandler> kHandlers[] = {
     {kAccount,
      [](SqueueArgs &a, const ParsedOpt &, const std::string &v) { append_list(a.accounts, v); }},
     {kNoheader, [](SqueueArgs &a, const ParsedOpt &, const std::string &) { a.noheader = true; }},
-    {kHelp, [](SqueueArgs &a, const ParsedOpt &, const std::string &) { a.help = true; }},
-    {kUsage, [](SqueueArgs &a, const ParsedOpt &, const std::string &) { a.usage = true; }},
-    {kVersion, [](SqueueArgs &a, const ParsedOpt &, const std::string &) { a.version = true; }},
-    {kVerbose, [](SqueueArgs &a, const ParsedOpt &, const std::string &) { ++a.verbose; }},
     {kIterate, set_iterate},
     {kJobs, add_jobs},
     {kArray, [](SqueueArgs &a, const ParsedOpt &, const std::string &) { a.array = true; }},
@@ -158,9 +150,10 @@ constexpr std::pair<Id, OptHandler> kHandlers[] = {
      [](SqueueArgs &a, const ParsedOpt &, const std::string &v) { append_list(a.users, v); }},
     {kNodelist, [](SqueueArgs &a, const ParsedOpt &, const std::string &v) { a.nodelist = v; }},
     {kJson, [](SqueueArgs &a, const ParsedOpt &, const std::string &) { a.json = true; }},
-    {kYaml, [](SqueueArgs &, const ParsedOpt &,
-               const std::string
-                   &) { throw ParseError("--yaml is not supported by Drover; use --json"); }},
+    {kYaml,
+     [](SqueueArgs &, const ParsedOpt &, const std::string &) {
+         throw ParseError("--yaml is not supported by Drover; use --json");
+     }},
 };
 
 } // namespace
@@ -169,6 +162,7 @@ SqueueArgs parse_squeue_args(std::span<const std::string> args) {
     ParsedArgs pa = parse_options(args, kSpecs, /*stop_at_positional=*/false);
     SqueueArgs a;
     for (const auto &o : pa.opts) {
+        if (take_common(a, o)) continue;
         const std::string v = o.value.value_or("");
         for (const auto &[id, handler] : kHandlers)
             if (id == o.id) handler(a, o, v);

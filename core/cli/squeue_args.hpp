@@ -10,15 +10,15 @@
 
 #include "cli/job_ids.hpp"
 #include "cli/job_states.hpp"
+#include "cli/options.hpp"
 #include "proto/message_generated.h"
 
 namespace drover::cli {
 
-struct SqueueArgs {
+struct SqueueArgs : CommonFlags {
     bool noheader = false, long_format = false, json = false, steps = false;
-    bool help = false, usage = false, version = false, me = false, start = false;
-    int iterate = 0; // seconds; 0 = once
-    int verbose = 0;
+    bool me = false, start = false;
+    int iterate = 0;                     // seconds; 0 = once
     std::optional<std::string> format;   // -o
     std::optional<std::string> long_fmt; // -O
     std::optional<std::string> sort;     // -S

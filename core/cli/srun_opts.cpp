@@ -50,7 +50,6 @@ enum Id {
     kNodeList,
     kExclude,
     kTasksPerNode,
-    kVerbose,
     kQuiet,
     kComment,
     kConstraint,
@@ -61,9 +60,6 @@ enum Id {
     kUnbuffered,
     kChdir,
     kMpi,
-    kHelp,
-    kUsage,
-    kVersion,
     kHold,
     kImmediate,
     kNoShell,
@@ -116,7 +112,7 @@ const OptSpec kSpecs[] = {
     {kNodeList, 'w', "nodelist", Arg::required},
     {kExclude, 'x', "exclude", Arg::required},
     {kTasksPerNode, 0, "ntasks-per-node", Arg::required},
-    {kVerbose, 'v', "verbose", Arg::none},
+    {kOptVerbose, 'v', "verbose", Arg::none},
     {kQuiet, 'Q', "quiet", Arg::none},
     {kComment, 0, "comment", Arg::required},
     {kConstraint, 'C', "constraint", Arg::required},
@@ -127,9 +123,9 @@ const OptSpec kSpecs[] = {
     {kUnbuffered, 'u', "unbuffered", Arg::none},
     {kChdir, 'D', "chdir", Arg::required},
     {kMpi, 0, "mpi", Arg::required},
-    {kHelp, 'h', "help", Arg::none},
-    {kUsage, 0, "usage", Arg::none},
-    {kVersion, 'V', "version", Arg::none},
+    {kOptHelp, 'h', "help", Arg::none},
+    {kOptUsage, 0, "usage", Arg::none},
+    {kOptVersion, 'V', "version", Arg::none},
     {kHold, 'H', "hold", Arg::none},
     {kImmediate, 'I', "immediate", Arg::optional},
     {kNoShell, 0, "no-shell", Arg::none},
@@ -281,7 +277,6 @@ constexpr std::pair<Id, OptHandler> kHandlers[] = {
     {kExclude, [](const OptCall &c) { c.r.exc_nodes = c.v; }},
     {kTasksPerNode,
      [](const OptCall &c) { c.r.ntasks_per_node = positive(c.v, "--ntasks-per-node"); }},
-    {kVerbose, [](const OptCall &c) { ++c.r.verbose; }},
     {kQuiet, [](const OptCall &c) { c.r.quiet = true; }},
     {kComment, [](const OptCall &c) { c.r.comment = c.v; }},
     {kQos, [](const OptCall &c) { c.r.qos = c.v; }},
@@ -299,9 +294,6 @@ constexpr std::pair<Id, OptHandler> kHandlers[] = {
     {kUnbuffered, [](const OptCall &c) { c.r.unbuffered = true; }},
     {kChdir, [](const OptCall &c) { c.r.work_dir = c.v; }},
     {kMpi, [](const OptCall &c) { c.r.mpi = checked_mpi_type(c.v); }},
-    {kHelp, [](const OptCall &c) { c.r.help = true; }},
-    {kUsage, [](const OptCall &c) { c.r.usage = true; }},
-    {kVersion, [](const OptCall &c) { c.r.version = true; }},
     {kHold, [](const OptCall &c) { c.r.hold = true; }},
     {kImmediate, [](const OptCall &c) { c.r.immediate = true; }},
     {kNoShell, [](const OptCall &c) { c.r.no_shell = true; }},
@@ -447,6 +439,7 @@ SrunRequest parse_srun(std::span<const std::string> args,
     SrunRequest r;
     bool tasks_given = false, nodes_given = false;
     for (const auto &o : pa.opts) {
+        if (take_common(r, o)) continue;
         const std::string v = o.value.value_or("");
         for (const auto &[id, handler] : kHandlers)
             if (id == o.id) handler({r, o, v, tasks_given, nodes_given});

@@ -9,11 +9,12 @@
 #include <utility>
 #include <vector>
 
+#include "cli/options.hpp"
 #include "common/error.hpp"
 
 namespace drover::cli {
 
-struct SrunRequest {
+struct SrunRequest : CommonFlags {
     // The allocation (used when srun or salloc makes one).
     std::string partition, account, comment, qos, constraint, req_nodes, exc_nodes, gres;
     uint32_t min_nodes = 0, max_nodes = 0;
@@ -42,7 +43,6 @@ struct SrunRequest {
     std::string mpi;               // --mpi or SLURM_MPI_TYPE (checked_mpi_type); empty: MpiDefault
     bool label = false, kill_on_bad_exit = false, pty = false, multi_prog = false;
     bool unbuffered = false, quiet = false;
-    int verbose = 0;
     std::optional<uint32_t> wait_secs; // -W
     std::string std_out, std_err, std_in;
     bool open_append = false;
@@ -50,7 +50,6 @@ struct SrunRequest {
     std::string work_dir;
     std::vector<std::string> argv; // the program and its arguments
     std::vector<std::string> warnings;
-    bool help = false, usage = false, version = false;
     bool immediate = false;
     bool no_shell = false; // salloc --no-shell
     std::string mpmd;      // srun A : B: the --multi-prog text for the components (mpmd.hpp)

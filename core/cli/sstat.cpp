@@ -5,6 +5,7 @@
 #include <optional>
 #include <utility>
 
+#include "cli/command_main.hpp"
 #include "cli/commands.hpp"
 #include "cli/job_ids.hpp"
 #include "cli/options.hpp"
@@ -31,11 +32,7 @@ enum Id {
     kParsable2,
     kHelpFormat,
     kUnits,
-    kHelp,
-    kUsage,
-    kVersion,
-    kPidFormat,
-    kVerbose
+    kPidFormat
 };
 
 const OptSpec kSpecs[] = {
@@ -43,9 +40,9 @@ const OptSpec kSpecs[] = {
     {kFormat, 'o', "format", Arg::required},   {kFormat, 0, "fields", Arg::required},
     {kNoHeader, 'n', "noheader", Arg::none},   {kParsable, 'p', "parsable", Arg::none},
     {kParsable2, 'P', "parsable2", Arg::none}, {kHelpFormat, 'e', "helpformat", Arg::none},
-    {kUnits, 0, "units", Arg::required},       {kHelp, 'h', "help", Arg::none},
-    {kUsage, 0, "usage", Arg::none},           {kVersion, 'V', "version", Arg::none},
-    {kPidFormat, 'i', "pidformat", Arg::none}, {kVerbose, 'v', "verbose", Arg::none},
+    {kUnits, 0, "units", Arg::required},       {kOptHelp, 'h', "help", Arg::none},
+    {kOptUsage, 0, "usage", Arg::none},        {kOptVersion, 'V', "version", Arg::none},
+    {kPidFormat, 'i', "pidformat", Arg::none}, {kOptVerbose, 'v', "verbose", Arg::none},
 };
 
 const char *kHelpText =
@@ -59,11 +56,14 @@ const char *kHelpText =
     "  -P, --parsable2    '|' between fields\n"
     "      --units=[KMGTP] show sizes in this unit\n";
 
+// --help and --usage print the help, --version the version line.
+const CommandText kText{kProg, kHelpText, nullptr, "slurm-compatible drover "};
+
 constexpr uint32_t kNoVal = 0xfffffffeu;
 
 // What the options ask for; done holds the exit status when an option has answered already
 // (--helpformat, --help, --usage, --version).
-struct SstatArgs {
+struct SstatArgs : CommonFlags {
     std::vector<JobSpec> specs;
     bool all = false, noheader = false;
     int parsable = 0;
@@ -84,11 +84,6 @@ void add_jobs(SstatArgs &a, const std::string &v) {
     for (auto &s : parse_job_spec_list(v, "Invalid job id: ")) a.specs.push_back(std::move(s));
 }
 
-void print_help(SstatArgs &a, const std::string &) {
-    write_out(kHelpText);
-    a.done = 0;
-}
-
 // What each option does; options not listed are accepted and do nothing.
 constexpr std::pair<Id, OptHandler> kHandlers[] = {
     {kJobs, add_jobs},
@@ -103,22 +98,19 @@ constexpr std::pair<Id, OptHandler> kHandlers[] = {
          a.done = 0;
      }},
     {kUnits, set_units},
-    {kHelp, print_help},
-    {kUsage, print_help},
-    {kVersion,
-     [](SstatArgs &a, const std::string &) {
-         write_out(version_line("slurm-compatible drover "));
-         a.done = 0;
-     }},
 };
 
 // The options in order, up to the first that answers on its own.
 SstatArgs parse_sstat(const ParsedArgs &pa) {
     SstatArgs a;
     for (const auto &o : pa.opts) {
-        std::string v = o.value.value_or("");
-        for (const auto &[id, handler] : kHandlers)
-            if (id == o.id) handler(a, v);
+        if (take_common(a, o)) {
+            if (print_help_usage_version(kText, a)) a.done = 0;
+        } else {
+            std::string v = o.value.value_or("");
+            for (const auto &[id, handler] : kHandlers)
+                if (id == o.id) handler(a, v);
+        }
         if (a.done) return a;
     }
     for (const auto &p : pa.positionals) add_jobs(a, p);

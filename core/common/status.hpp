@@ -4,7 +4,7 @@
 #include <string>
 #include <string_view>
 
-struct drover_error; // drover/plugin.h: the buffer a plugin writes its error line into
+#include <drover/plugin.h> // the DROVER_* codes, and drover_error: a plugin's error line
 
 namespace drover {
 
@@ -31,6 +31,11 @@ class Status {
     std::string text_;
     std::size_t reason_at_ = 0;
 };
+
+// A refusal of what was asked (DROVER_EINVAL): a value, or a state, that does not allow it.
+inline Status invalid(std::string text) {
+    return {DROVER_EINVAL, std::move(text)};
+}
 
 // "EBUSY" for DROVER_EBUSY, and so on; "error <n>" for a code drover/plugin.h does not name.
 std::string status_code_name(int code);

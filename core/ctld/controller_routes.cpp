@@ -109,7 +109,7 @@ void acct_query(Ctx &ctx, const Req &q, const Resp &r) {
     query.end_before = a->end_before();
     query.duplicates = a->duplicates();
     query.jobs_only = a->jobs_only();
-    query.filters = acct_filters_from(*a);
+    query.filters = acct_filters_from(*a, ctx.conf.cluster_name);
     if (uint32_t only = Viewer(ctx, q->peer.uid).acct_records_user(); only != DROVER_NO_VAL)
         query.uid = only;
     ctx.acct.query(std::move(query), [r](std::vector<uint8_t> msg) { r->reply(msg); });

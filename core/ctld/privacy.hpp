@@ -11,6 +11,9 @@
 #include <string>
 #include <vector>
 
+#include <drover/plugin.h>
+
+#include "common/status.hpp"
 #include "ctld/acct/acct_admin.hpp"
 #include "ctld/context.hpp"
 
@@ -19,6 +22,10 @@ namespace drover::ctld {
 struct Job;
 
 inline constexpr const char *kAccessDenied = "Access/permission denied";
+// The refusal of what the caller has no right to (DROVER_EPERM).
+inline Status access_denied() {
+    return {DROVER_EPERM, kAccessDenied};
+}
 
 // The user's sacctmgr admin level; root and SlurmUser count as Administrator.
 uint32_t admin_level(const Ctx &ctx, uint32_t uid);

@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/error.hpp"
 #include "proto/frame.hpp"
 
 namespace drover {
@@ -23,9 +24,9 @@ struct Config;
 namespace drover::net {
 
 // A transport failure: could not connect, send or read, or the reply was malformed.
-class NetError : public std::runtime_error {
+class NetError : public Error {
   public:
-    using std::runtime_error::runtime_error;
+    explicit NetError(const std::string &what) : Error(DROVER_EIO, what) {}
 };
 
 // The local credential socket did not answer (no daemon serves it, or one is taking it over).
@@ -34,14 +35,10 @@ class SocketUnreachable : public NetError {
     using NetError::NetError;
 };
 
-// The server answered with an ErrorResponse.
-class RpcError : public std::runtime_error {
+// The server answered with an ErrorResponse: its code and message.
+class RpcError : public Error {
   public:
-    RpcError(int code, const std::string &msg) : std::runtime_error(msg), code_(code) {}
-    int code() const { return code_; }
-
-  private:
-    int code_;
+    using Error::Error;
 };
 
 // The ErrorResponse code of a controller that is not in control (a standby backup, or one handing

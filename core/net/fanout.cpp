@@ -69,12 +69,12 @@ std::vector<uint8_t> make_forward_request(std::span<const std::string> nodes, un
 }
 
 std::optional<uint32_t> forward_origin(uint32_t peer_uid, uint32_t origin_uid,
-                                       const std::function<bool(uint32_t)> &is_admin,
-                                       std::string *why) {
+                                       const std::function<bool(uint32_t)> &is_admin, Status *why) {
     if (origin_uid == kSenderOrigin || origin_uid == peer_uid) return peer_uid;
     if (is_admin(peer_uid)) return origin_uid;
-    *why = "a forward from uid " + std::to_string(peer_uid) + " may not act for uid " +
-           std::to_string(origin_uid) + ": only root or SlurmUser pass on another user's request";
+    *why = {DROVER_EPERM, "a forward from uid " + std::to_string(peer_uid) +
+                              " may not act for uid " + std::to_string(origin_uid) +
+                              ": only root or SlurmUser pass on another user's request"};
     return std::nullopt;
 }
 

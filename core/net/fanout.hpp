@@ -79,9 +79,8 @@ std::vector<uint8_t> make_forward_request(std::span<const std::string> nodes, un
 
 // The user a ForwardRequest acts for, received from peer_uid: peer_uid itself when origin_uid is
 // kSenderOrigin or peer_uid; another uid only when peer_uid is an administrator (root or
-// SlurmUser: a node forwarding a user's request). Otherwise nullopt and *why says so.
+// SlurmUser: a node forwarding a user's request). Otherwise nullopt and *why says so (EPERM).
 std::optional<uint32_t> forward_origin(uint32_t peer_uid, uint32_t origin_uid,
-                                       const std::function<bool(uint32_t)> &is_admin,
-                                       std::string *why);
+                                       const std::function<bool(uint32_t)> &is_admin, Status *why);
 
 } // namespace drover::net

@@ -7,6 +7,9 @@
 
 #include <drover/plugin.h>
 
+#include "common/error.hpp"
+#include "net/client.hpp"
+
 namespace drover::net {
 
 void Router::add(Routes routes) {
@@ -20,14 +23,24 @@ void Router::add(Routes routes) {
 void Router::dispatch(const std::shared_ptr<Request> &req, const ResponderPtr &resp) const {
     proto::Body type = req->msg->body_type();
     auto it = routes_.find(type);
-    if (it == routes_.end())
+    if (it == routes_.end()) {
+        if (!users_unknown_.empty() && !is_admin_(req->peer.uid))
+            return resp->error(DROVER_EPERM, users_unknown_);
         return resp->error(DROVER_EINVAL,
                            std::string("unexpected message ") + proto::EnumNameBody(type));
+    }
     const Route &route = it->second;
+    // A route open to all never asks who administers (a lookup of SlurmUser's groups).
     if (route.who == Caller::Admin && !is_admin_(req->peer.uid))
         return resp->error(DROVER_EPERM, route.refusal);
     try {
         route.serve(req, resp);
+    } catch (const RpcError &e) { // another daemon's refusal: its code is not this reply's
+        spdlog::error("{} from {}: {}", proto::EnumNameBody(type), req->peer.addr, e.what());
+        resp->error(DROVER_EIO, e.what());
+    } catch (const Error &e) { // its own code: bad input (EINVAL) is the sender's, not ours
+        spdlog::error("{} from {}: {}", proto::EnumNameBody(type), req->peer.addr, e.what());
+        resp->error(e.code(), e.what());
     } catch (const std::exception &e) {
         spdlog::error("{} from {}: {}", proto::EnumNameBody(type), req->peer.addr, e.what());
         resp->error(DROVER_EIO, e.what());

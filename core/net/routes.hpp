@@ -41,15 +41,20 @@ RouteFn member(T *obj, void (T::*fn)(const std::shared_ptr<Request> &, const Res
 
 class Router {
   public:
-    // is_admin: whether a uid administers (root or SlurmUser).
-    explicit Router(std::function<bool(uint32_t)> is_admin) : is_admin_(std::move(is_admin)) {}
+    // is_admin: whether a uid administers (root or SlurmUser). users_unknown: what a caller who
+    // does not administer is told of a message no route serves; empty: "unexpected message X",
+    // as an admin is told. A node daemon sets it so that it tells users nothing of what it
+    // serves to the controller alone.
+    explicit Router(std::function<bool(uint32_t)> is_admin, std::string users_unknown = {})
+        : is_admin_(std::move(is_admin)), users_unknown_(std::move(users_unknown)) {}
 
     // Adds routes; a message type served twice is a wiring error (std::logic_error).
     void add(Routes routes);
 
-    // Serves the request by its route: "unexpected message X" when none serves it, the route's
-    // refusal when the caller may not send it; a handler's exception becomes an EIO error reply
-    // (and a log line) instead of ending the daemon.
+    // Serves the request by its route: "unexpected message X" (or users_unknown, DROVER_EPERM)
+    // when none serves it, the route's
+    // refusal when the caller may not send it; a handler's exception becomes an error reply with
+    // its code (drover::Error; EIO for any other) and a log line instead of ending the daemon.
     void dispatch(const std::shared_ptr<Request> &req, const ResponderPtr &resp) const;
 
     // The declared caller of a message type, nullptr when none serves it (tests, docs).
@@ -57,6 +62,7 @@ class Router {
 
   private:
     std::function<bool(uint32_t)> is_admin_;
+    std::string users_unknown_;
     std::unordered_map<proto::Body, Route> routes_;
 };
 

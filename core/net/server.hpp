@@ -38,6 +38,8 @@ struct Request {
     std::vector<uint8_t> bytes;
     const proto::Message *msg = nullptr;
     Peer peer;
+    // It came inside a ForwardRequest down the fan-out tree (peer is the forward's origin).
+    bool forwarded = false;
 };
 
 // Answers one request exactly once, now or later (from the io_context's thread).

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "common/status.hpp"
 #include "proto/message_generated.h"
 
 namespace drover::net {
@@ -41,15 +42,15 @@ class StepCredCopy {
     std::vector<uint64_t> words_; // 8-aligned storage for the body's bytes
 };
 
-// Checks a SignedCred sent by requester_uid for a launch on node at time now. Returns an empty
-// string with the credential copied into *out, or says why it is refused: a bad or forged
+// Checks a SignedCred sent by requester_uid for a launch on node at time now. Returns OK with the
+// credential copied into *out, or DROVER_EPERM saying why it is refused: a bad or forged
 // signature, a signer that is not an administrator, expiry, another user's credential, or
 // another node.
 // A credential of the other kind (a broadcast's for a launch, or a launch's for a broadcast:
 // bcast says which is wanted) is refused before its signature is spent.
-std::string check_step_cred(const Authenticator &auth, std::span<const uint8_t> signed_cred,
-                            const std::function<bool(uint32_t)> &is_admin, uint32_t requester_uid,
-                            const std::string &node, int64_t now, StepCredCopy *out,
-                            CheckedCreds *checked = nullptr, bool bcast = false);
+Status check_step_cred(const Authenticator &auth, std::span<const uint8_t> signed_cred,
+                       const std::function<bool(uint32_t)> &is_admin, uint32_t requester_uid,
+                       const std::string &node, int64_t now, StepCredCopy *out,
+                       CheckedCreds *checked = nullptr, bool bcast = false);
 
 } // namespace drover::net

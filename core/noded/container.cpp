@@ -2,6 +2,7 @@
 #include "noded/container.hpp"
 
 #include <csignal>
+#include <drover/plugin.h>
 #include <spdlog/spdlog.h>
 
 namespace drover::noded {
@@ -13,18 +14,18 @@ constexpr uint32_t kMaxPids = 4096;
 
 } // namespace
 
-std::string Containers::create(uint32_t job, uint32_t step, pid_t pid, const StepLimits &limits,
-                               const std::string &label, drover_cont_id *cont) const {
-    if (!pt_) return "proctrack: no plugin to track the step's processes";
+Status Containers::create(uint32_t job, uint32_t step, pid_t pid, const StepLimits &limits,
+                          const std::string &label, drover_cont_id *cont) const {
+    if (!pt_) return {DROVER_EIO, "proctrack: no plugin to track the step's processes"};
     if (Status s = pt_.cont_create(job, step, pid, cont); !s.ok())
-        return "proctrack: " + std::string(s.reason());
+        return {DROVER_EIO, "proctrack: " + std::string(s.reason())};
     // ABI 1.3: a plugin that cannot enforce limits runs the step without them.
     if (Status s = pt_.cont_limit(*cont, limits.mem_mb << 20, limits.cpus, limits.deny_devices);
         !s.ok()) {
         // A step whose devices should be hidden does not run with them open (ConstrainDevices).
         if (!limits.deny_devices.empty()) {
             (void)pt_.cont_destroy(*cont);
-            return "proctrack: devices not confined: " + s.text();
+            return {DROVER_EIO, "proctrack: devices not confined: " + s.text()};
         }
         spdlog::warn("step {}: limits not applied: {}", label, s.text());
     }

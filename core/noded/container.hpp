@@ -16,6 +16,7 @@
 
 #include <drover/proctrack.h>
 
+#include "common/status.hpp"
 #include "plugin/plugin_set.hpp"
 #include "plugin/proctrack_calls.hpp"
 
@@ -36,12 +37,13 @@ class Containers {
     explicit Containers(const plugin::Bound<drover_proctrack_ops> &pt) : pt_(pt) {}
 
     // Puts pid (the step's first process, held before it runs) in a new container for
-    // (job, step) and applies limits. Returns an empty string, or why no container could be made
-    // (pid is not tracked then). A limit the plugin refuses, or cannot apply, is logged against
-    // label ("7.batch", "7.0") and the step runs without it, as before; but a step with devices
-    // to hide (deny_devices) does not run at all when they cannot be.
-    std::string create(uint32_t job, uint32_t step, pid_t pid, const StepLimits &limits,
-                       const std::string &label, drover_cont_id *cont) const;
+    // (job, step) and applies limits. Success, or why no container could be made (DROVER_EIO,
+    // whatever the plugin answered: the node failed, not the request; pid is not tracked then).
+    // A limit the plugin refuses, or cannot apply, is logged against label ("7.batch", "7.0")
+    // and the step runs without it, as before; but a step with devices to hide (deny_devices)
+    // does not run at all when they cannot be.
+    Status create(uint32_t job, uint32_t step, pid_t pid, const StepLimits &limits,
+                  const std::string &label, drover_cont_id *cont) const;
     // Sends sig to every process of the container; false when none was left (or it failed).
     bool signal(drover_cont_id cont, int sig) const;
     // The processes in the container now (none when it is empty or cannot be listed).

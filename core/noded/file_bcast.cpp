@@ -1,6 +1,7 @@
 // file_bcast.cpp - one block of an sbcast file, written as the job's user.
 #include "noded/file_bcast.hpp"
 
+#include <algorithm>
 #include <drover/plugin.h>
 
 #include <fcntl.h>
@@ -22,6 +23,7 @@
 #include "net/step_cred.hpp"
 #include "noded/fork_child.hpp"
 #include "noded/reaper.hpp"
+#include "noded/tree_forward.hpp"
 #include "proto/fb_read.hpp"
 
 namespace drover::noded {
@@ -71,24 +73,25 @@ FileBcast::FileBcast(boost::asio::io_context &io, const net::Authenticator &auth
 
 FileBcast::~FileBcast() = default;
 
-std::string FileBcast::check(const proto::FileBcastRequest &req, uint32_t requester, RunAs *who,
-                             std::string *path) {
-    if (!req.cred()) return "no job credential";
+Status FileBcast::check(const proto::FileBcastRequest &req, uint32_t requester, RunAs *who,
+                        std::string *path) {
+    if (!req.cred()) return {DROVER_EPERM, "no job credential"};
     // One per process (all on the loop's thread): a file's blocks share one credential, whose
     // signature the auth plugin spends on the first.
     static net::CheckedCreds checked;
     net::StepCredCopy copy;
     int64_t now = int64_t(::time(nullptr));
-    std::string why =
-        net::check_step_cred(auth_, {req.cred()->data(), req.cred()->size()}, is_admin_, requester,
-                             node_, now, &copy, &checked, /*bcast=*/true);
-    if (!why.empty()) return why;
+    if (Status s = net::check_step_cred(auth_, {req.cred()->data(), req.cred()->size()}, is_admin_,
+                                        requester, node_, now, &copy, &checked, /*bcast=*/true);
+        !s.ok())
+        return s;
     const proto::StepCred *c = copy.get();
-    if (job_ended_(c->job_id())) return "job " + std::to_string(c->job_id()) + " has already ended";
+    if (job_ended_(c->job_id()))
+        return {DROVER_EPERM, "job " + std::to_string(c->job_id()) + " has already ended"};
     std::string dest = proto::str(req.dest());
     if (dest.empty() || dest.front() != '/' || dest.find('\0') != std::string::npos)
-        return "destination '" + dest + "' is not an absolute path";
-    if (req.block_no() == 0) return "block numbers start at 1";
+        return {DROVER_EINVAL, "destination '" + dest + "' is not an absolute path"};
+    if (req.block_no() == 0) return {DROVER_EINVAL, "block numbers start at 1"};
     // A directory gets this node's own copy (srun --bcast), numbered by the credential's step.
     *path = bcast_path(dest, c->job_id(), c->step_id(), node_);
     std::string user = proto::str(c->user_name());
@@ -99,17 +102,22 @@ std::string FileBcast::check(const proto::FileBcastRequest &req, uint32_t reques
 void FileBcast::serve(const proto::FileBcastRequest &req, uint32_t requester, Done done) {
     RunAs who;
     std::string dest;
-    if (std::string why = check(req, requester, &who, &dest); !why.empty())
-        return done(DROVER_EPERM, why);
+    if (Status why = check(req, requester, &who, &dest); !why.ok()) return done(why);
     pid_t pid = fork_child();
-    if (pid < 0) return done(DROVER_EIO, std::string("fork: ") + std::strerror(errno));
+    if (pid < 0) return done({DROVER_EIO, std::string("fork: ") + std::strerror(errno)});
     if (pid == 0) {
         ::close_range(3, ~0u, 0); // none of the daemon's descriptors for the user
         if (drop_privileges(who)) ::_exit(kCannotDrop);
         ::_exit(write_block(req, dest.c_str()));
     }
+    // sbcast -t sets how long a block may take (else MessageTimeout, as sbcast's own wait). The
+    // writer ends before this node's answer is due in the fan-out tree (nine tenths of the hop's
+    // time, itself capped), so that sbcast hears why.
+    uint32_t hop_ms =
+        std::min(req.timeout_ms() ? req.timeout_ms() : uint32_t(timeout_ms_), kMaxForwardTimeoutMs);
+    int limit_ms = int(hop_ms * 8 / 10);
     auto timer =
-        std::make_shared<boost::asio::steady_timer>(io_, std::chrono::milliseconds(timeout_ms_));
+        std::make_shared<boost::asio::steady_timer>(io_, std::chrono::milliseconds(limit_ms));
     // Killed only while it is unreaped (a reaped pid may be another process's already).
     auto alive = std::make_shared<bool>(true);
     timer->async_wait([pid, alive](boost::system::error_code ec) {
@@ -119,11 +127,11 @@ void FileBcast::serve(const proto::FileBcastRequest &req, uint32_t requester, Do
         *alive = false;
         timer->cancel();
         if (WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
-            return done(DROVER_EIO, "the write did not finish in time");
+            return done({DROVER_EIO, "the write did not finish in time"});
         int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-        if (code == 0) return done(0, "");
-        if (code == kCannotDrop) return done(DROVER_EPERM, "cannot become the job's user");
-        done(DROVER_EIO, code > 0 ? std::strerror(code) : "writer killed");
+        if (code == 0) return done({});
+        if (code == kCannotDrop) return done({DROVER_EPERM, "cannot become the job's user"});
+        done({DROVER_EIO, code > 0 ? std::strerror(code) : "writer killed"});
     });
 }
 

@@ -11,6 +11,7 @@
 #include <memory>
 #include <string>
 
+#include "common/status.hpp"
 #include "noded/privileges.hpp"
 #include "proto/message_generated.h"
 
@@ -27,11 +28,12 @@ class Reaper;
 
 class FileBcast {
   public:
-    // done(0, "") once the block is written; done(code, why) when refused or failed.
-    using Done = std::function<void(int code, std::string why)>;
+    // done(success) once the block is written; done(why) when refused or failed.
+    using Done = std::function<void(Status)>;
 
     // job_ended(job) says whether the job has ended on this node; a block's writer is killed
-    // after timeout_ms.
+    // before the node's answer is due: within the request's timeout_ms (sbcast -t), or
+    // timeout_ms when it names none.
     FileBcast(boost::asio::io_context &io, const net::Authenticator &auth,
               std::function<bool(uint32_t)> is_admin, std::string node, Reaper &reaper,
               std::function<bool(uint32_t)> job_ended, int timeout_ms);
@@ -40,10 +42,11 @@ class FileBcast {
     void serve(const proto::FileBcastRequest &req, uint32_t requester, Done done);
 
   private:
-    // Why the request may not write here (empty: it may), with the user it writes as and the
-    // file it writes.
-    std::string check(const proto::FileBcastRequest &req, uint32_t requester, RunAs *who,
-                      std::string *path);
+    // Whether the request may write here: success, with the user it writes as and the file it
+    // writes; else why not (DROVER_EPERM: the credential or the job refuses it; DROVER_EINVAL:
+    // the request names no file it could write).
+    Status check(const proto::FileBcastRequest &req, uint32_t requester, RunAs *who,
+                 std::string *path);
 
     boost::asio::io_context &io_;
     const net::Authenticator &auth_;

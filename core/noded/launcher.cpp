@@ -19,6 +19,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <drover/plugin.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -136,28 +138,33 @@ std::vector<uint32_t> Launcher::running() const {
 
 namespace {
 
-// Writes the script to <spool>/slurm_script, readable by the job's user only.
-std::string write_script(const fs::path &spool, const proto::BatchLaunchRequest &req) {
+// Writes the script to <spool>/slurm_script, readable by the job's user only (DROVER_EIO when
+// it cannot be).
+Status write_script(const fs::path &spool, const proto::BatchLaunchRequest &req) {
     std::error_code ec;
     fs::create_directories(spool, ec);
-    if (ec) return "cannot create spool directory " + spool.string() + ": " + ec.message();
+    if (ec)
+        return {DROVER_EIO,
+                "cannot create spool directory " + spool.string() + ": " + ec.message()};
     fs::path script = spool / "slurm_script";
     {
         std::ofstream f(script, std::ios::binary | std::ios::trunc);
         if (req.script()) f.write(req.script()->data(), req.script()->size());
-        if (!f) return "cannot write " + script.string();
+        if (!f) return {DROVER_EIO, "cannot write " + script.string()};
     }
     ::chmod(spool.c_str(), 0755);
     ::chmod(script.c_str(), 0700);
     if (::geteuid() == 0 && (::chown(script.c_str(), req.uid(), req.gid()) != 0))
-        return "cannot give " + script.string() + " to uid " + std::to_string(req.uid());
+        return {DROVER_EIO,
+                "cannot give " + script.string() + " to uid " + std::to_string(req.uid())};
     return {};
 }
 
 // The script's environment: the controller's list, the switch plugin's additions, our node name.
-std::string batch_environment(const proto::BatchLaunchRequest &req, const std::string &node,
-                              const plugin::Bound<drover_switch_ops> &sw,
-                              std::vector<std::string> *env) {
+// DROVER_EIO when the switch plugin fails (the batch launch's failures are all the node's).
+Status batch_environment(const proto::BatchLaunchRequest &req, const std::string &node,
+                         const plugin::Bound<drover_switch_ops> &sw,
+                         std::vector<std::string> *env) {
     if (req.environment())
         for (const auto *kv : *req.environment())
             env->push_back(str(kv->key()) + "=" + str(kv->value()));
@@ -167,7 +174,8 @@ std::string batch_environment(const proto::BatchLaunchRequest &req, const std::s
         req.job_id(), nodes, [env](std::string_view k, std::string_view v) {
             env->push_back(std::string(k) + "=" + std::string(v));
         });
-    return s.ok() ? std::string() : "switch job_init: " + std::string(s.reason());
+    if (!s.ok()) return {DROVER_EIO, "switch job_init: " + std::string(s.reason())};
+    return {};
 }
 
 // The batch step as the supervisor runs it: one task, the script, with the job's files.
@@ -209,7 +217,7 @@ Fields batch_fields(const RunningJob &job, const ProcessId &keeper) {
 
 } // namespace
 
-std::string Launcher::launch(const proto::BatchLaunchRequest &req) {
+Status Launcher::launch(const proto::BatchLaunchRequest &req) {
     auto &I = *impl_;
     uint32_t id = req.job_id(), run = req.restart_count();
     if (I.seen(id, run)) {
@@ -218,28 +226,27 @@ std::string Launcher::launch(const proto::BatchLaunchRequest &req) {
     }
     // Spool: <SlurmdSpoolDir>/<node>/job<id>.<run>/
     fs::path spool = I.spool_of(id, run);
-    if (std::string why = write_script(spool, req); !why.empty()) return why;
+    if (Status why = write_script(spool, req); !why.ok()) return why;
     std::string user = str(req.user_name());
     ShepherdSpec spec = batch_spec(req, spool / "slurm_script",
                                    {req.uid(), req.gid(), user,
                                     I.groups.groups_of(user, req.gid(), int64_t(::time(nullptr)))});
     spec.node = I.node_name;
     spec.prolog = I.conf.prolog;
-    if (std::string why = batch_environment(req, I.node_name, I.plugins.switch_(), &spec.env);
-        !why.empty())
+    if (Status why = batch_environment(req, I.node_name, I.plugins.switch_(), &spec.env); !why.ok())
         return why;
 
     // Where the keeper writes the script's end (root's; the keeper does not drop privileges).
     std::string records = (spool / "records").string();
     spec.record_fd = ::open(records.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-    auto give_up = [&](std::string why) {
+    auto give_up = [&](Status why) {
         if (spec.record_fd >= 0) ::close(spec.record_fd);
         std::error_code ec;
         fs::remove_all(spool, ec);
         return why;
     };
     if (spec.record_fd < 0)
-        return give_up("cannot create " + records + ": " + std::strerror(errno));
+        return give_up({DROVER_EIO, "cannot create " + records + ": " + std::strerror(errno)});
     RunningJob job;
     job.job_id = id;
     job.restart = run;
@@ -253,18 +260,19 @@ std::string Launcher::launch(const proto::BatchLaunchRequest &req) {
     job.err_path = spec.tasks[0].err_path;
     // The batch step is a step like any other: contained, and limited to what the job holds here;
     // recorded before the script may run, so a droverd killed from here on finds it again.
-    auto keep = [&](const Supervised &s) -> std::string {
+    auto keep = [&](const Supervised &s) -> Status {
         job.pid = s.pid;
         job.cont = s.cont;
         if (save_fields((spool / "batch").string(), batch_fields(job, identify(s.pid)))) return {};
-        return "cannot write " + (spool / "batch").string() + ": " + std::strerror(errno);
+        return {DROVER_EIO,
+                "cannot write " + (spool / "batch").string() + ": " + std::strerror(errno)};
     };
     Supervised started;
     StepLimits limits{req.mem_mb(), str(req.cpu_ids()),
                       denied_gpu_files(I.gpu_files, str(req.gres()))};
-    if (std::string why = start_supervisor(spec, I.containers, limits,
-                                           std::to_string(id) + ".batch", I.reaper, keep, &started);
-        !why.empty())
+    if (Status why = start_supervisor(spec, I.containers, limits, std::to_string(id) + ".batch",
+                                      I.reaper, keep, &started);
+        !why.ok())
         return give_up(why);
     ::close(spec.record_fd);
     I.jobs[id] = std::move(job);
@@ -365,9 +373,10 @@ BatchEnd Launcher::end_of(const RunningJob &job, int keeper_status) {
         std::string label = std::to_string(job.job_id) + ".batch";
         spdlog::info("step {}: {} oom_kill event(s); the job ends OUT_OF_MEMORY", label, ooms);
         end.state = DROVER_JOB_OOM;
-        std::string why =
+        Status why =
             append_as_user(job.err_path, job.uid, job.gid, job.user_name, oom_message(ooms, label));
-        if (!why.empty()) spdlog::warn("step {}: cannot write to {}: {}", label, job.err_path, why);
+        if (!why.ok())
+            spdlog::warn("step {}: cannot write to {}: {}", label, job.err_path, why.text());
     }
     return end;
 }

@@ -15,6 +15,7 @@
 #include <memory>
 #include <string>
 
+#include "common/status.hpp"
 #include "noded/reaper.hpp"
 #include "noded/spool.hpp"
 #include "plugin/plugin_set.hpp"
@@ -67,11 +68,11 @@ class Launcher {
     // script cannot open those of GPUs its job does not hold here.
     void set_gpu_files(std::vector<std::string> files);
 
-    // Starts a batch script. Returns an empty string, or why it could not start. A launch of a
-    // run that is already here (running, or ended and not yet acknowledged, or ended a short
-    // while ago) starts nothing and is answered as a success: the controller repeats launches
-    // it cannot be sure arrived.
-    std::string launch(const proto::BatchLaunchRequest &req);
+    // Starts a batch script. Success, or why it could not start (DROVER_EIO: its spool, the
+    // switch plugin or its supervisor failed). A launch of a run that is already here (running,
+    // or ended and not yet acknowledged, or ended a short while ago) starts nothing and is
+    // answered as a success: the controller repeats launches it cannot be sure arrived.
+    Status launch(const proto::BatchLaunchRequest &req);
     // Takes back the jobs a previous droverd left in the spool: scripts still running are
     // watched again, scripts that ended meanwhile are ended now, unacknowledged reports resent.
     void recover();

@@ -40,9 +40,39 @@ std::vector<uint8_t> finish(flatbuffers::FlatBufferBuilder &fbb) {
     return {fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize()};
 }
 
+// A request's answer when it has nothing more to say than its outcome: OK, or the failure's code
+// and text.
+void answer(const net::ResponderPtr &resp, const Status &s) {
+    if (!s.ok()) return resp->error(s.code(), s.text());
+    resp->ok();
+}
+
 } // namespace
 
-NodeInstance::NodeInstance(NodeShared &sh, const NodeConf &me) : sh_(sh), me_(me), name_(me.name) {
+// Every message a node serves, and who may send it.
+const NodeInstance::NodeRoute NodeInstance::kRoutes[] = {
+    // Users reach their own steps; the credential or the step's owner decides.
+    {proto::Body::StepLaunchRequest, net::Caller::Anyone, &NodeInstance::on_step_launch},
+    {proto::Body::StepSignalRequest, net::Caller::Anyone, &NodeInstance::on_step_signal},
+    {proto::Body::StepStatRequest, net::Caller::Anyone, &NodeInstance::on_step_stat},
+    {proto::Body::StepAttachRequest, net::Caller::Anyone, &NodeInstance::on_step_attach},
+    // sbcast's blocks: the broadcast credential decides.
+    {proto::Body::FileBcastRequest, net::Caller::Anyone, &NodeInstance::on_file_bcast},
+    // Many nodes at once, down the fan-out tree: users too (each node holds the request to
+    // their rights).
+    {proto::Body::ForwardRequest, net::Caller::Anyone, &NodeInstance::on_forward},
+    {proto::Body::PingRequest, net::Caller::Admin, &NodeInstance::on_ping},
+    {proto::Body::BatchLaunchRequest, net::Caller::Admin, &NodeInstance::on_batch_launch},
+    {proto::Body::JobKillRequest, net::Caller::Admin, &NodeInstance::on_job_kill},
+    {proto::Body::ReconfigureRequest, net::Caller::Admin, &NodeInstance::on_reconfigure},
+};
+
+NodeInstance::NodeInstance(NodeShared &sh, const NodeConf &me)
+    : sh_(sh), me_(me), name_(me.name), router_(sh.is_admin, kControllerOnly) {
+    net::Routes routes;
+    for (const auto &r : kRoutes)
+        routes.push_back({r.type, r.who, net::member(this, r.serve), kControllerOnly});
+    router_.add(std::move(routes));
     std::vector<std::string> gpu_files;
     std::vector<std::string> gpu_cores;
     gres_ = sh.emulated ? me.gres.get() : detect_gres(sh.conf.path, name_, &gpu_files, &gpu_cores);
@@ -113,32 +143,13 @@ NodeInstance::NodeInstance(NodeShared &sh, const NodeConf &me) : sh_(sh), me_(me
         int(sh.conf.message_timeout) * 1000);
 }
 
-// Every message a node serves, and who may send it.
-const NodeInstance::NodeRoute NodeInstance::kRoutes[] = {
-    // Users reach their own steps; the credential or the step's owner decides.
-    {proto::Body::StepLaunchRequest, Caller::Anyone, &NodeInstance::on_step_launch},
-    {proto::Body::StepSignalRequest, Caller::Anyone, &NodeInstance::on_step_signal},
-    {proto::Body::StepStatRequest, Caller::Anyone, &NodeInstance::on_step_stat},
-    {proto::Body::StepAttachRequest, Caller::Anyone, &NodeInstance::on_step_attach},
-    // sbcast's blocks: the broadcast credential decides.
-    {proto::Body::FileBcastRequest, Caller::Anyone, &NodeInstance::on_file_bcast},
-    // Many nodes at once, down the fan-out tree: users too (each node holds the request to
-    // their rights).
-    {proto::Body::ForwardRequest, Caller::Anyone, &NodeInstance::on_forward},
-    {proto::Body::PingRequest, Caller::Admin, &NodeInstance::on_ping},
-    {proto::Body::BatchLaunchRequest, Caller::Admin, &NodeInstance::on_batch_launch},
-    {proto::Body::JobKillRequest, Caller::Admin, &NodeInstance::on_job_kill},
-    {proto::Body::ReconfigureRequest, Caller::Admin, &NodeInstance::on_reconfigure},
-};
-
-std::vector<std::pair<proto::Body, Caller>> NodeInstance::route_callers() {
-    std::vector<std::pair<proto::Body, Caller>> out;
-    for (const auto &r : kRoutes) out.emplace_back(r.type, r.caller);
+std::vector<std::pair<proto::Body, net::Caller>> NodeInstance::route_callers() {
+    std::vector<std::pair<proto::Body, net::Caller>> out;
+    for (const auto &r : kRoutes) out.emplace_back(r.type, r.who);
     return out;
 }
 
-void NodeInstance::handle(std::shared_ptr<net::Request> req, net::ResponderPtr resp,
-                          bool forwarded) {
+void NodeInstance::handle(std::shared_ptr<net::Request> req, net::ResponderPtr resp) {
     const proto::Message *m = req->msg;
     // Fencing: once a newer controller generation has been seen, an older one is ignored.
     if (uint64_t e = m->epoch(); e != 0 && sh_.is_admin(req->peer.uid)) {
@@ -149,19 +160,13 @@ void NodeInstance::handle(std::shared_ptr<net::Request> req, net::ResponderPtr r
         sh_.epoch = e;
         sh_.controller_seen_ms = steady_ms();
     }
-    const NodeRoute *route = find_route(kRoutes, m->body_type());
-    // A user's route is open to all: only the others ask whether the caller is root or SlurmUser.
-    bool open = route && route->caller == Caller::Anyone;
-    if (auto no = admit(route ? &route->caller : nullptr, m->body_type(),
-                        !open && sh_.is_admin(req->peer.uid)))
-        return resp->error(no->code, no->why);
-    (this->*(route->handler))(req, resp, forwarded);
+    router_.dispatch(req, resp);
 }
 
-void NodeInstance::on_step_launch(const RequestPtr &req, const net::ResponderPtr &resp, bool) {
+void NodeInstance::on_step_launch(const RequestPtr &req, const net::ResponderPtr &resp) {
     std::vector<int32_t> pids;
-    std::string why = steps_->launch(*req->msg->body_as_StepLaunchRequest(), req->peer.uid, &pids);
-    if (!why.empty()) return resp->error(DROVER_EPERM, why);
+    Status s = steps_->launch(*req->msg->body_as_StepLaunchRequest(), req->peer.uid, &pids);
+    if (!s.ok()) return resp->error(s.code(), s.text());
     flatbuffers::FlatBufferBuilder fbb(128);
     auto p = fbb.CreateVector(pids);
     fbb.Finish(proto::CreateMessage(fbb, proto::Body::StepLaunchResponse,
@@ -169,20 +174,18 @@ void NodeInstance::on_step_launch(const RequestPtr &req, const net::ResponderPtr
     resp->reply(finish(fbb));
 }
 
-void NodeInstance::on_step_signal(const RequestPtr &req, const net::ResponderPtr &resp, bool) {
+void NodeInstance::on_step_signal(const RequestPtr &req, const net::ResponderPtr &resp) {
     const auto *r = req->msg->body_as_StepSignalRequest();
-    std::string why = steps_->signal(r->job_id(), r->step_id(), r->signal(), r->terminate(),
-                                     r->reason(), req->peer.uid);
-    if (!why.empty()) return resp->error(DROVER_ENOENT, why);
-    resp->ok();
+    answer(resp, steps_->signal(r->job_id(), r->step_id(), r->signal(), r->terminate(), r->reason(),
+                                req->peer.uid));
 }
 
-void NodeInstance::on_step_stat(const RequestPtr &req, const net::ResponderPtr &resp, bool) {
+void NodeInstance::on_step_stat(const RequestPtr &req, const net::ResponderPtr &resp) {
     const auto *r = req->msg->body_as_StepStatRequest();
     StepUsageSummary usage;
     std::vector<int32_t> pids;
-    std::string why = steps_->stat(r->job_id(), r->step_id(), req->peer.uid, &usage, &pids);
-    if (!why.empty()) return resp->error(DROVER_ENOENT, why);
+    Status s = steps_->stat(r->job_id(), r->step_id(), req->peer.uid, &usage, &pids);
+    if (!s.ok()) return resp->error(s.code(), s.text());
     flatbuffers::FlatBufferBuilder fbb(512);
     auto u = net::usage_to_proto(fbb, usage);
     auto p = fbb.CreateVector(pids);
@@ -191,22 +194,19 @@ void NodeInstance::on_step_stat(const RequestPtr &req, const net::ResponderPtr &
     resp->reply(finish(fbb));
 }
 
-void NodeInstance::on_file_bcast(const RequestPtr &req, const net::ResponderPtr &resp, bool) {
+void NodeInstance::on_file_bcast(const RequestPtr &req, const net::ResponderPtr &resp) {
     // The block is read in the writer (a fork of this process) before req goes.
     bcast_->serve(*req->msg->body_as_FileBcastRequest(), req->peer.uid,
-                  [req, resp](int code, std::string why) {
-                      if (code) return resp->error(code, why);
-                      resp->ok();
-                  });
+                  [req, resp](const Status &s) { answer(resp, s); });
 }
 
-void NodeInstance::on_step_attach(const RequestPtr &req, const net::ResponderPtr &resp, bool) {
+void NodeInstance::on_step_attach(const RequestPtr &req, const net::ResponderPtr &resp) {
     const auto *r = req->msg->body_as_StepAttachRequest();
     StepRunner::Attached a;
     std::string key = r->io_key() ? std::string(r->io_key()->begin(), r->io_key()->end()) : "";
-    std::string why = steps_->attach(r->job_id(), r->step_id(), req->peer.uid,
-                                     proto::str(r->io_host()), r->io_port(), std::move(key), &a);
-    if (!why.empty()) return resp->error(DROVER_ENOENT, why);
+    Status s = steps_->attach(r->job_id(), r->step_id(), req->peer.uid, proto::str(r->io_host()),
+                              r->io_port(), std::move(key), &a);
+    if (!s.ok()) return resp->error(s.code(), s.text());
     flatbuffers::FlatBufferBuilder fbb(256);
     auto n = fbb.CreateString(name_);
     auto t = fbb.CreateVector(a.tasks);
@@ -218,17 +218,16 @@ void NodeInstance::on_step_attach(const RequestPtr &req, const net::ResponderPtr
 }
 
 // Never a forward inside a forward.
-void NodeInstance::on_forward(const RequestPtr &req, const net::ResponderPtr &resp,
-                              bool forwarded) {
-    if (forwarded)
+void NodeInstance::on_forward(const RequestPtr &req, const net::ResponderPtr &resp) {
+    if (req->forwarded)
         return resp->error(DROVER_EINVAL, "a forwarded request may not be a ForwardRequest");
     serve_forward(sh_, name_, req, resp,
                   [this](std::shared_ptr<net::Request> q, net::ResponderPtr r) {
-                      handle(std::move(q), std::move(r), true);
+                      handle(std::move(q), std::move(r));
                   });
 }
 
-void NodeInstance::on_ping(const RequestPtr &req, const net::ResponderPtr &resp, bool) {
+void NodeInstance::on_ping(const RequestPtr &req, const net::ResponderPtr &resp) {
     flatbuffers::FlatBufferBuilder fbb(64);
     auto n = fbb.CreateString(name_);
     int64_t quiet = sh_.controller_seen_ms < 0 ? -1 : steady_ms() - sh_.controller_seen_ms;
@@ -240,15 +239,14 @@ void NodeInstance::on_ping(const RequestPtr &req, const net::ResponderPtr &resp,
     if (req->msg->body_as_PingRequest()->register_()) register_node();
 }
 
-void NodeInstance::on_batch_launch(const RequestPtr &req, const net::ResponderPtr &resp, bool) {
+void NodeInstance::on_batch_launch(const RequestPtr &req, const net::ResponderPtr &resp) {
     const auto *launch = req->msg->body_as_BatchLaunchRequest();
-    std::string why = launcher_->launch(*launch);
-    if (!why.empty()) return resp->error(DROVER_EIO, why);
+    if (Status s = launcher_->launch(*launch); !s.ok()) return resp->error(s.code(), s.text());
     steps_->job_started_here(launch->job_id());
     resp->ok();
 }
 
-void NodeInstance::on_job_kill(const RequestPtr &req, const net::ResponderPtr &resp, bool) {
+void NodeInstance::on_job_kill(const RequestPtr &req, const net::ResponderPtr &resp) {
     const auto *k = req->msg->body_as_JobKillRequest();
     bool batch = launcher_->signal(k->job_id(), k->signal(), k->terminate());
     if (!k->terminate() || batch) {
@@ -267,26 +265,24 @@ void NodeInstance::on_job_kill(const RequestPtr &req, const net::ResponderPtr &r
     resp->ok();
 }
 
-void NodeInstance::on_reconfigure(const RequestPtr &, const net::ResponderPtr &resp, bool) {
-    std::string why = sh_.reread_config();
-    if (!why.empty()) return resp->error(DROVER_EINVAL, why);
-    resp->ok();
+void NodeInstance::on_reconfigure(const RequestPtr &, const net::ResponderPtr &resp) {
+    answer(resp, sh_.reread_config());
 }
 
-std::string NodeShared::reread_config() {
+Status NodeShared::reread_config() {
     int64_t now = int64_t(::time(nullptr));
-    if (now - reread_at < 1) return reread_error;
+    if (now - reread_at < 1) return reread_status;
     reread_at = now;
     try {
         load_config(conf.path);
-        reread_error.clear();
+        reread_status = Status();
         spdlog::info("reconfigure: {} re-read and valid; changes take effect at restart",
                      conf.path);
     } catch (const std::exception &e) {
-        reread_error = e.what();
-        spdlog::error("reconfigure: {}", reread_error);
+        reread_status = {DROVER_EINVAL, e.what()};
+        spdlog::error("reconfigure: {}", reread_status.text());
     }
-    return reread_error;
+    return reread_status;
 }
 
 NodeInstance::~NodeInstance() = default;
@@ -300,7 +296,7 @@ void NodeInstance::start() {
     server_ = std::make_unique<net::Server>(
         sh_.io, bind, sh_.conf.node_port(me_), sh_.auth, name_,
         [this](std::shared_ptr<net::Request> q, net::ResponderPtr r) {
-            handle(std::move(q), std::move(r), false);
+            handle(std::move(q), std::move(r));
         },
         net::server_limits(sh_.conf));
     if (!sh_.emulated)

@@ -9,7 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "noded/node_routes.hpp"
+#include "common/status.hpp"
+#include "net/routes.hpp"
 #include "noded/resources.hpp"
 
 namespace boost::asio {
@@ -63,10 +64,10 @@ struct NodeShared {
     // still hear from the controller in control (it is cut off from the backup only).
     int64_t controller_seen_ms = -1;
     // scontrol reconfigure: re-reads and checks the configuration (once for every node of the
-    // process that asks within a second). Empty or what is wrong with it.
-    std::string reread_config();
+    // process that asks within a second). Success, or what is wrong with it (DROVER_EINVAL).
+    Status reread_config();
     int64_t reread_at = 0;
-    std::string reread_error;
+    Status reread_status; // the last re-read's outcome, given again within the second
 };
 
 class NodeInstance {
@@ -78,30 +79,36 @@ class NodeInstance {
     const std::string &name() const { return name_; }
     uint16_t port() const;
     // The messages a node serves, each with the callers it takes (for tests).
-    static std::vector<std::pair<proto::Body, Caller>> route_callers();
+    static std::vector<std::pair<proto::Body, net::Caller>> route_callers();
+    // What a user is told of a message the node does not serve: no more than of one it serves
+    // to the controller alone.
+    static constexpr const char *kControllerOnly = "only the controller may ask this of a node";
 
   private:
     using RequestPtr = std::shared_ptr<net::Request>;
     using ResponderPtr = std::shared_ptr<net::Responder>;
-    using NodeRoute =
-        Route<void (NodeInstance::*)(const RequestPtr &, const ResponderPtr &, bool forwarded)>;
+    struct NodeRoute {
+        proto::Body type;
+        net::Caller who;
+        void (NodeInstance::*serve)(const RequestPtr &, const ResponderPtr &);
+    };
+    // Every message a node serves, and who may send it.
     static const NodeRoute kRoutes[];
 
     void register_node();
     // Serves one request; req->peer.uid is the user it acts for (a forward's origin when it came
-    // inside a ForwardRequest: forwarded).
-    void handle(std::shared_ptr<net::Request> req, std::shared_ptr<net::Responder> resp,
-                bool forwarded);
-    void on_step_launch(const RequestPtr &req, const ResponderPtr &resp, bool forwarded);
-    void on_step_signal(const RequestPtr &req, const ResponderPtr &resp, bool forwarded);
-    void on_step_stat(const RequestPtr &req, const ResponderPtr &resp, bool forwarded);
-    void on_file_bcast(const RequestPtr &req, const ResponderPtr &resp, bool forwarded);
-    void on_step_attach(const RequestPtr &req, const ResponderPtr &resp, bool forwarded);
-    void on_forward(const RequestPtr &req, const ResponderPtr &resp, bool forwarded);
-    void on_ping(const RequestPtr &req, const ResponderPtr &resp, bool forwarded);
-    void on_batch_launch(const RequestPtr &req, const ResponderPtr &resp, bool forwarded);
-    void on_job_kill(const RequestPtr &req, const ResponderPtr &resp, bool forwarded);
-    void on_reconfigure(const RequestPtr &req, const ResponderPtr &resp, bool forwarded);
+    // inside a ForwardRequest: req->forwarded).
+    void handle(std::shared_ptr<net::Request> req, std::shared_ptr<net::Responder> resp);
+    void on_step_launch(const RequestPtr &req, const ResponderPtr &resp);
+    void on_step_signal(const RequestPtr &req, const ResponderPtr &resp);
+    void on_step_stat(const RequestPtr &req, const ResponderPtr &resp);
+    void on_file_bcast(const RequestPtr &req, const ResponderPtr &resp);
+    void on_step_attach(const RequestPtr &req, const ResponderPtr &resp);
+    void on_forward(const RequestPtr &req, const ResponderPtr &resp);
+    void on_ping(const RequestPtr &req, const ResponderPtr &resp);
+    void on_batch_launch(const RequestPtr &req, const ResponderPtr &resp);
+    void on_job_kill(const RequestPtr &req, const ResponderPtr &resp);
+    void on_reconfigure(const RequestPtr &req, const ResponderPtr &resp);
 
     NodeShared &sh_;
     const NodeConf &me_;
@@ -110,6 +117,7 @@ class NodeInstance {
     std::unique_ptr<StepRunner> steps_;
     std::unique_ptr<FileBcast> bcast_;
     std::unique_ptr<Launcher> launcher_;
+    net::Router router_;
     std::unique_ptr<net::Server> server_;
     uint64_t register_gen_ = 0; // which registration's retry or refresh timer is the live one
 };

@@ -1,6 +1,8 @@
 // step_cpus.cpp - TaskPlugin=task/affinity: the CPUs each task of a step is bound to here.
 #include <set>
 
+#include <drover/plugin.h>
+
 #include "common/config.hpp"
 #include "common/error.hpp"
 #include "common/gres.hpp"
@@ -53,9 +55,9 @@ CpuBind::Level auto_level(const std::vector<CpuPlace> &node, const std::vector<u
 
 } // namespace
 
-std::string bind_task_cpus(const Config &conf, const std::vector<CpuPlace> &topology,
-                           const proto::StepCred &cred, const proto::StepLaunchRequest &req,
-                           uint32_t node_index, ShepherdSpec &spec) {
+Status bind_task_cpus(const Config &conf, const std::vector<CpuPlace> &topology,
+                      const proto::StepCred &cred, const proto::StepLaunchRequest &req,
+                      uint32_t node_index, ShepherdSpec &spec) {
     if (!has_word(conf.task_plugin, "task/affinity") || spec.tasks.empty()) return {};
     BindLayout layout{topology,
                       {},
@@ -90,7 +92,7 @@ std::string bind_task_cpus(const Config &conf, const std::vector<CpuPlace> &topo
             for (std::size_t i = 0; i < spec.tasks.size(); ++i) spec.tasks[i].mems = mems[i];
         }
     } catch (const ParseError &e) {
-        return e.what();
+        return {DROVER_EINVAL, e.what()};
     }
     return {};
 }

@@ -5,6 +5,8 @@
 #include <map>
 #include <set>
 
+#include <drover/plugin.h>
+
 #include "common/error.hpp"
 #include "common/gpu_bind.hpp"
 #include "common/gres.hpp"
@@ -78,11 +80,9 @@ std::vector<std::vector<uint32_t>> ranks_by_node(const proto::StepLaunchRequest 
     return out;
 }
 
-std::string bind_task_gpus(const proto::StepCred &cred, const proto::StepLaunchRequest &req,
-                           uint32_t node_index, bool relative,
-                           const std::vector<CpuPlace> &topology,
-                           const std::vector<std::string> &gpu_cores,
-                           std::vector<ShepherdTask> &tasks) {
+Status bind_task_gpus(const proto::StepCred &cred, const proto::StepLaunchRequest &req,
+                      uint32_t node_index, bool relative, const std::vector<CpuPlace> &topology,
+                      const std::vector<std::string> &gpu_cores, std::vector<ShepherdTask> &tasks) {
     if (!cred.gres() || node_index >= cred.gres()->size()) return {};
     std::vector<uint32_t> step_gpus = gpu_index_list(cred.gres()->Get(node_index)->string_view());
     if (step_gpus.empty()) return {};
@@ -90,7 +90,7 @@ std::string bind_task_gpus(const proto::StepCred &cred, const proto::StepLaunchR
     try {
         if (req.gpu_bind()) bind = parse_gpu_bind(req.gpu_bind()->str());
     } catch (const ParseError &e) {
-        return e.what();
+        return {DROVER_EINVAL, e.what()};
     }
     for (ShepherdTask &t : tasks) {
         std::vector<uint32_t> near;

@@ -10,6 +10,8 @@
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
+#include <drover/plugin.h>
+
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -36,20 +38,22 @@ bool make_pipe(int fds[2]) {
 }
 
 // This node's share of the step's tasks: the same request reaches every node of the step.
-std::string tasks_here(const proto::StepLaunchRequest &req, LaunchPlan &plan) {
+// DROVER_EINVAL when the request's layout gives it none, or does not add up.
+Status tasks_here(const proto::StepLaunchRequest &req, LaunchPlan &plan) {
     const auto *ids = req.task_ids();
     const auto *counts = req.node_task_counts();
     uint32_t nodes = plan.cred->nodes()->size();
     if (!ids || !counts || counts->size() != nodes)
-        return "malformed step launch: the task layout does not match the credential's " +
-               std::to_string(nodes) + " node(s)";
+        return {DROVER_EINVAL,
+                "malformed step launch: the task layout does not match the credential's " +
+                    std::to_string(nodes) + " node(s)"};
     uint64_t total = 0;
     for (uint32_t i = 0; i < counts->size(); ++i) total += counts->Get(i);
     if (total != ids->size())
-        return "malformed step launch: " + std::to_string(ids->size()) + " task id(s) for " +
-               std::to_string(total) + " task(s)";
+        return {DROVER_EINVAL, "malformed step launch: " + std::to_string(ids->size()) +
+                                   " task id(s) for " + std::to_string(total) + " task(s)"};
     plan.tasks = ranks_by_node(req)[plan.node_index];
-    if (plan.tasks.empty()) return "no tasks for this node";
+    if (plan.tasks.empty()) return {DROVER_EINVAL, "no tasks for this node"};
     return {};
 }
 
@@ -119,10 +123,11 @@ bool wire_pipes(asio::io_context &io, StepRunner::Step &s, ShepherdTask &st, boo
 }
 
 // Where each task's streams go: files the user named, or pipes to us (and on to srun). Our copies
-// of the tasks' ends are in close_after (closed once the supervisor has them).
-std::string wire_tasks(asio::io_context &io, StepRunner::Step &s,
-                       const proto::StepLaunchRequest &req, const LaunchPlan &plan,
-                       const std::string &node, ShepherdSpec &spec, std::vector<int> &close_after) {
+// of the tasks' ends are in close_after (closed once the supervisor has them). DROVER_EINVAL for
+// a --multi-prog file that does not parse, DROVER_EIO when pipes cannot be made.
+Status wire_tasks(asio::io_context &io, StepRunner::Step &s, const proto::StepLaunchRequest &req,
+                  const LaunchPlan &plan, const std::string &node, ShepherdSpec &spec,
+                  std::vector<int> &close_after) {
     std::string out_pat = str(req.std_out()), err_pat = str(req.std_err()),
                 in_pat = str(req.std_in());
     PathContext pc{s.job_id, s.step_id, node, plan.node_index, s.user, str(plan.cred->job_name())};
@@ -131,7 +136,7 @@ std::string wire_tasks(asio::io_context &io, StepRunner::Step &s,
         try {
             programs = parse_multi_prog(req.multi_prog()->str(), req.num_tasks());
         } catch (const std::exception &e) {
-            return e.what();
+            return {DROVER_EINVAL, e.what()};
         }
     }
     auto wants_stdin = stdin_target(in_pat);
@@ -156,7 +161,7 @@ std::string wire_tasks(asio::io_context &io, StepRunner::Step &s,
             if (wants_stdin.file) st.in_path = expand_step_path(in_pat, pc, t, spec.work_dir);
             ok = wire_pipes(io, s, st, !wants_stdin.file && wants_stdin.takes(t), close_after);
         }
-        if (!ok) return std::string("cannot create pipes: ") + std::strerror(errno);
+        if (!ok) return {DROVER_EIO, std::string("cannot create pipes: ") + std::strerror(errno)};
         spec.tasks.push_back(std::move(st));
     }
     return {};
@@ -165,22 +170,24 @@ std::string wire_tasks(asio::io_context &io, StepRunner::Step &s,
 } // namespace
 
 // Checks the request's credential and finds this node's share of the step.
-std::string StepRunner::Impl::plan_launch(const proto::StepLaunchRequest &req, uint32_t requester,
-                                          LaunchPlan &plan) {
+Status StepRunner::Impl::plan_launch(const proto::StepLaunchRequest &req, uint32_t requester,
+                                     LaunchPlan &plan) {
     auto &I = *this;
-    if (!req.cred()) return "no job credential";
+    if (!req.cred()) return {DROVER_EPERM, "no job credential"};
     // One per process (all on the loop's thread): the nodes an emulating process hosts share it.
     static net::CheckedCreds checked;
-    std::string why = net::check_step_cred(I.auth, {req.cred()->data(), req.cred()->size()},
-                                           I.is_admin, requester, I.node, int64_t(::time(nullptr)),
-                                           &plan.cred_copy, &checked);
-    if (!why.empty()) return why;
+    if (Status s = net::check_step_cred(I.auth, {req.cred()->data(), req.cred()->size()},
+                                        I.is_admin, requester, I.node, int64_t(::time(nullptr)),
+                                        &plan.cred_copy, &checked);
+        !s.ok())
+        return s;
     plan.cred = plan.cred_copy.get();
     auto key = std::make_pair(plan.cred->job_id(), plan.cred->step_id());
-    if (I.launched.count(key)) return "job credential replayed: step already launched here";
+    if (I.launched.count(key))
+        return {DROVER_EPERM, "job credential replayed: step already launched here"};
     if (I.ended_jobs.count(key.first))
-        return "job " + std::to_string(key.first) + " has already ended";
-    if (!req.argv() || req.argv()->size() == 0) return "no command to run";
+        return {DROVER_EPERM, "job " + std::to_string(key.first) + " has already ended"};
+    if (!req.argv() || req.argv()->size() == 0) return {DROVER_EINVAL, "no command to run"};
     for (uint32_t i = 0; i < plan.cred->nodes()->size(); ++i)
         if (plan.cred->nodes()->Get(i)->str() == I.node) plan.node_index = i;
     return tasks_here(req, plan);
@@ -207,11 +214,11 @@ ShepherdSpec StepRunner::Impl::step_spec(const Step &s, const proto::StepLaunchR
     return spec;
 }
 
-std::string StepRunner::launch(const proto::StepLaunchRequest &req, uint32_t requester,
-                               std::vector<int32_t> *pids) {
+Status StepRunner::launch(const proto::StepLaunchRequest &req, uint32_t requester,
+                          std::vector<int32_t> *pids) {
     auto &I = *impl_;
     LaunchPlan plan;
-    if (std::string why = I.plan_launch(req, requester, plan); !why.empty()) return why;
+    if (Status why = I.plan_launch(req, requester, plan); !why.ok()) return why;
     auto s = std::make_shared<Step>();
     s->job_id = plan.cred->job_id();
     s->step_id = plan.cred->step_id();
@@ -229,17 +236,17 @@ std::string StepRunner::launch(const proto::StepLaunchRequest &req, uint32_t req
         for (int fd : {status_fds[1], spec.record_fd})
             if (fd >= 0) ::close(fd);
     };
-    std::string why = wire_tasks(I.io, *s, req, plan, I.node, spec, close_after);
-    if (why.empty()) // the CPUs first: --gpu-bind=closest follows them
+    Status why = wire_tasks(I.io, *s, req, plan, I.node, spec, close_after);
+    if (why.ok()) // the CPUs first: --gpu-bind=closest follows them
         why = bind_task_cpus(I.conf, I.topology, *plan.cred, req, plan.node_index, spec);
-    if (why.empty())
+    if (why.ok())
         why = bind_task_gpus(*plan.cred, req, plan.node_index, devices_constrained(I.conf),
                              I.topology, I.gpu_cores, spec.tasks);
-    if (why.empty()) why = I.wire_pmi(s, req, spec, close_after);
-    if (why.empty()) why = I.wire_pmix(s, req, plan, spec);
-    if (why.empty() && !make_pipe(status_fds))
-        why = std::string("cannot create pipes: ") + std::strerror(errno);
-    if (!why.empty()) {
+    if (why.ok()) why = I.wire_pmi(s, req, spec, close_after);
+    if (why.ok()) why = I.wire_pmix(s, req, plan, spec);
+    if (why.ok() && !make_pipe(status_fds))
+        why = {DROVER_EIO, std::string("cannot create pipes: ") + std::strerror(errno)};
+    if (!why.ok()) {
         close_all();
         I.end_mpi(s);
         return why;
@@ -248,22 +255,23 @@ std::string StepRunner::launch(const proto::StepLaunchRequest &req, uint32_t req
     // The step's place in the spool, and the records file its shepherd appends to.
     s->spool = step_spool_dir(I.conf, I.node, s->job_id, s->step_id);
     spec.record_fd = create_step_spool(s->spool);
-    if (spec.record_fd < 0) why = "cannot create " + s->spool + "/records: " + std::strerror(errno);
+    if (spec.record_fd < 0)
+        why = {DROVER_EIO, "cannot create " + s->spool + "/records: " + std::strerror(errno)};
     for (const auto &o : s->outputs) spec.drain_fds.push_back(o->fd->native_handle());
     // Recorded before the shepherd may run: a droverd killed from here on finds it again.
-    auto keep = [&](const Supervised &sup) -> std::string {
+    auto keep = [&](const Supervised &sup) -> Status {
         if (save_spooled_step(s->spool, {s->job_id, s->step_id, s->uid, s->gid, s->user, s->tasks,
                                          sup.cont, identify(sup.pid)}))
             return {};
-        return "cannot write " + s->spool + "/step: " + std::strerror(errno);
+        return {DROVER_EIO, "cannot write " + s->spool + "/step: " + std::strerror(errno)};
     };
     Supervised sup;
-    if (why.empty())
+    if (why.ok())
         why = start_supervisor(spec, I.containers,
                                limits_here(*plan.cred, plan.node_index, I.gpu_files), s->label,
                                I.reaper, keep, &sup);
     close_all();
-    if (!why.empty()) {
+    if (!why.ok()) {
         I.end_mpi(s);
         ::close(status_fds[0]);
         std::error_code ec;

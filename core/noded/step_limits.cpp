@@ -8,6 +8,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include <drover/plugin.h>
+
 #include "noded/fork_child.hpp"
 #include "noded/privileges.hpp"
 
@@ -19,13 +21,13 @@ std::string oom_message(uint32_t oom_kills, const std::string &label) {
            ". Some of the step tasks have been OOM Killed.";
 }
 
-std::string append_as_user(const std::string &path, uint32_t uid, uint32_t gid,
-                           const std::string &user, const std::string &line) {
+Status append_as_user(const std::string &path, uint32_t uid, uint32_t gid, const std::string &user,
+                      const std::string &line) {
     // Looked up before the fork: the name service is no business of a forked child.
     RunAs who{uid, gid, user, lookup_groups(user, gid)};
     std::string text = line + "\n";
     pid_t pid = fork_child();
-    if (pid < 0) return std::string("fork: ") + std::strerror(errno);
+    if (pid < 0) return {DROVER_EIO, std::string("fork: ") + std::strerror(errno)};
     if (pid == 0) {
         if (drop_privileges(who)) ::_exit(126);
         int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_NOCTTY | O_CLOEXEC);
@@ -36,8 +38,9 @@ std::string append_as_user(const std::string &path, uint32_t uid, uint32_t gid,
     int status = 0;
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return {};
-    if (WIFEXITED(status) && WEXITSTATUS(status) < 125) return std::strerror(WEXITSTATUS(status));
-    return "cannot write as uid " + std::to_string(uid);
+    if (WIFEXITED(status) && WEXITSTATUS(status) < 125)
+        return {DROVER_EIO, std::strerror(WEXITSTATUS(status))};
+    return {DROVER_EIO, "cannot write as uid " + std::to_string(uid)};
 }
 
 } // namespace drover::noded

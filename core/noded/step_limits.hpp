@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <string>
 
+#include "common/status.hpp"
+
 namespace drover::noded {
 
 // The line slurmstepd writes to the step's error output (srun's, or the batch script's file)
@@ -13,8 +15,8 @@ namespace drover::noded {
 std::string oom_message(uint32_t oom_kills, const std::string &label);
 
 // Appends line (and a newline) to the file at path as uid/gid (the job's user, never root: the
-// path is the user's to choose), creating nothing. Returns an empty string or why not.
-std::string append_as_user(const std::string &path, uint32_t uid, uint32_t gid,
-                           const std::string &user, const std::string &line);
+// path is the user's to choose), creating nothing. Success, or why not (DROVER_EIO).
+Status append_as_user(const std::string &path, uint32_t uid, uint32_t gid, const std::string &user,
+                      const std::string &line);
 
 } // namespace drover::noded

@@ -12,6 +12,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <drover/plugin.h>
 #include <spdlog/spdlog.h>
 
 #include "noded/pmix/pmix_link.hpp"
@@ -35,8 +36,8 @@ std::vector<uint32_t> node_of_ranks(const proto::StepLaunchRequest &req) {
 
 } // namespace
 
-std::string StepRunner::Impl::wire_pmi(const StepPtr &s, const proto::StepLaunchRequest &req,
-                                       ShepherdSpec &spec, std::vector<int> &close_after) {
+Status StepRunner::Impl::wire_pmi(const StepPtr &s, const proto::StepLaunchRequest &req,
+                                  ShepherdSpec &spec, std::vector<int> &close_after) {
     if (!req.mpi() || req.mpi()->str() != "pmi2") return {};
     auto pmi = std::make_unique<StepPmi>();
     pmi::StepInfo info{s->label, req.num_tasks(), s->tasks,
@@ -84,7 +85,8 @@ std::string StepRunner::Impl::wire_pmi(const StepPtr &s, const proto::StepLaunch
     for (ShepherdTask &t : spec.tasks) {
         int fds[2];
         if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
-            return std::string("cannot create the PMI socket: ") + std::strerror(errno);
+            return {DROVER_EIO,
+                    std::string("cannot create the PMI socket: ") + std::strerror(errno)};
         t.pmi_fd = fds[1];
         close_after.push_back(fds[1]);
         t.env.push_back("PMI_FD=" + std::to_string(kPmiFd));

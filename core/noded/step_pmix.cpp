@@ -15,6 +15,7 @@
 #include <climits>
 #include <csignal>
 #include <cstring>
+#include <drover/plugin.h>
 #include <filesystem>
 #include <spdlog/spdlog.h>
 
@@ -70,9 +71,9 @@ pid_t spawn_helper(const std::string &path, const RunAs &user, int sock,
     ::_exit(127);
 }
 
-// why (with errno's words), the directory made for the helper removed.
-std::string fail_dir(const std::string &dir, const std::string &why) {
-    std::string out = "mpi/pmix: " + why + ": " + std::strerror(errno);
+// why (with errno's words) as a DROVER_EIO failure, the directory made for the helper removed.
+Status fail_dir(const std::string &dir, const std::string &why) {
+    Status out(DROVER_EIO, "mpi/pmix: " + why + ": " + std::strerror(errno));
     std::error_code ec;
     std::filesystem::remove_all(dir, ec);
     return out;
@@ -80,15 +81,17 @@ std::string fail_dir(const std::string &dir, const std::string &why) {
 
 // The helper's frames until Ready: each rank's variables go into its task's environment. This
 // waits on droverd's loop (the tasks cannot start without the variables); the server is up in
-// tens of milliseconds, and a helper that is not within 30 s fails the launch.
-std::string await_ready(int sock, ShepherdSpec &spec) {
+// tens of milliseconds, and a helper that is not within 30 s fails the launch (DROVER_EIO, as
+// does a helper that fails or goes away first).
+Status await_ready(int sock, ShepherdSpec &spec) {
     std::string in;
     auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
     for (;;) {
         bool bad;
         while (auto f = pmixlink::take(in, &bad)) {
             if (f->type == pmixlink::Ready) return {};
-            if (f->type == pmixlink::Failed) return "mpi/pmix: " + std::string(f->data);
+            if (f->type == pmixlink::Failed)
+                return {DROVER_EIO, "mpi/pmix: " + std::string(f->data)};
             std::string_view vars = f->data;
             for (ShepherdTask &t : spec.tasks)
                 for (std::size_t at = 0; t.task_id == f->rank && at < vars.size();) {
@@ -98,31 +101,32 @@ std::string await_ready(int sock, ShepherdSpec &spec) {
                 }
             in.erase(0, f->used);
         }
-        if (bad) return "mpi/pmix: drover-pmix sent a malformed frame";
+        if (bad) return {DROVER_EIO, "mpi/pmix: drover-pmix sent a malformed frame"};
         auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
             deadline - std::chrono::steady_clock::now());
         pollfd p{sock, POLLIN, 0};
         int ready = left.count() <= 0 ? 0 : ::poll(&p, 1, int(left.count()));
         if (ready < 0 && errno == EINTR) continue;
-        if (ready == 0) return "mpi/pmix: drover-pmix did not start within 30 s";
-        if (in.size() > kMaxStartBytes) return "mpi/pmix: drover-pmix sent too much";
+        if (ready == 0) return {DROVER_EIO, "mpi/pmix: drover-pmix did not start within 30 s"};
+        if (in.size() > kMaxStartBytes) return {DROVER_EIO, "mpi/pmix: drover-pmix sent too much"};
         char buf[65536];
         ssize_t n = ::recv(sock, buf, sizeof buf, MSG_DONTWAIT);
         if (n < 0 && (errno == EAGAIN || errno == EINTR)) continue;
         if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) return "mpi/pmix: drover-pmix ended before the PMIx server was up";
+        if (n <= 0)
+            return {DROVER_EIO, "mpi/pmix: drover-pmix ended before the PMIx server was up"};
         in.append(buf, std::size_t(n));
     }
 }
 
 } // namespace
 
-std::string StepRunner::Impl::wire_pmix(const StepPtr &s, const proto::StepLaunchRequest &req,
-                                        const LaunchPlan &plan, ShepherdSpec &spec) {
+Status StepRunner::Impl::wire_pmix(const StepPtr &s, const proto::StepLaunchRequest &req,
+                                   const LaunchPlan &plan, ShepherdSpec &spec) {
     if (!req.mpi() || req.mpi()->str() != "pmix") return {};
     std::string path = helper_path();
     if (::access(path.c_str(), X_OK) != 0)
-        return "mpi/pmix: " + path + " is not there (droverd was built without it)";
+        return {DROVER_EIO, "mpi/pmix: " + path + " is not there (droverd was built without it)"};
     auto pmix = std::make_unique<StepPmix>();
     // The PMIx server's directory, the user's own (its tasks connect to it).
     pmix->dir = conf.tmp_fs + "/drover-pmix." + node + "." + s->label;
@@ -142,7 +146,8 @@ std::string StepRunner::Impl::wire_pmix(const StepPtr &s, const proto::StepLaunc
     pmix->sock = std::make_unique<asio::local::stream_protocol::socket>(
         io, asio::local::stream_protocol(), fds[0]);
     s->pmix = std::move(pmix);
-    if (s->pmix->pid < 0) return std::string("mpi/pmix: cannot fork: ") + std::strerror(errno);
+    if (s->pmix->pid < 0)
+        return {DROVER_EIO, std::string("mpi/pmix: cannot fork: ") + std::strerror(errno)};
     // Its directory goes once it has (its server may still write there as it finalizes).
     reaper.watch(s->pmix->pid, [dir = s->pmix->dir](int, const struct rusage &) {
         std::error_code ec;

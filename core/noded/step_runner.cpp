@@ -3,6 +3,8 @@
 // step_stream, step_end, step_kill.)
 #include "noded/step_runner_impl.hpp"
 
+#include <drover/plugin.h>
+
 #include "common/config.hpp"
 #include "noded/step_recovery.hpp"
 
@@ -34,10 +36,10 @@ std::vector<std::pair<uint32_t, uint32_t>> StepRunner::running() const {
     return out;
 }
 
-std::string StepRunner::signal(uint32_t job_id, uint32_t step_id, int sig, bool terminate,
-                               uint32_t end_state, uint32_t requester) {
+Status StepRunner::signal(uint32_t job_id, uint32_t step_id, int sig, bool terminate,
+                          uint32_t end_state, uint32_t requester) {
     auto &I = *impl_;
-    std::string why;
+    Status why;
     auto s = I.owned_step(job_id, step_id, requester, &why);
     if (!s) return why;
     if (terminate) {
@@ -52,16 +54,15 @@ bool StepRunner::has_ended(uint32_t job_id) const {
     return impl_->ended_jobs.count(job_id) != 0;
 }
 
-std::string StepRunner::attach(uint32_t job_id, uint32_t step_id, uint32_t requester,
-                               const std::string &host, uint16_t port, std::string key,
-                               Attached *out) {
+Status StepRunner::attach(uint32_t job_id, uint32_t step_id, uint32_t requester,
+                          const std::string &host, uint16_t port, std::string key, Attached *out) {
     auto &I = *impl_;
-    std::string why;
+    Status why;
     auto s = I.owned_step(job_id, step_id, requester, &why);
     if (!s) return why;
     // Port 0 asks only for the layout (sattach --layout).
     if (port != 0 && !I.attach_link(s, host, port, std::move(key)))
-        return "too many sattach connections to step " + s->label;
+        return {DROVER_EBUSY, "too many sattach connections to step " + s->label};
     out->tasks = s->tasks;
     for (uint32_t t : s->tasks) out->pids.push_back(s->task_pids.count(t) ? s->task_pids.at(t) : 0);
     out->num_tasks = s->num_tasks;
@@ -69,23 +70,24 @@ std::string StepRunner::attach(uint32_t job_id, uint32_t step_id, uint32_t reque
 }
 
 StepRunner::Impl::StepPtr StepRunner::Impl::owned_step(uint32_t job_id, uint32_t step_id,
-                                                       uint32_t requester, std::string *why) {
+                                                       uint32_t requester, Status *why) {
     auto it = steps.find({job_id, step_id});
     if (it == steps.end()) { // (a step leaves steps as it finishes)
-        *why = "no step " + std::to_string(job_id) + "." + std::to_string(step_id) + " here";
+        *why = {DROVER_ENOENT,
+                "no step " + std::to_string(job_id) + "." + std::to_string(step_id) + " here"};
         return nullptr;
     }
     if (it->second->uid != requester && !is_admin(requester)) {
-        *why = "Access/permission denied";
+        *why = {DROVER_EPERM, "Access/permission denied"};
         return nullptr;
     }
     return it->second;
 }
 
-std::string StepRunner::stat(uint32_t job_id, uint32_t step_id, uint32_t requester,
-                             StepUsageSummary *out, std::vector<int32_t> *pids) {
+Status StepRunner::stat(uint32_t job_id, uint32_t step_id, uint32_t requester,
+                        StepUsageSummary *out, std::vector<int32_t> *pids) {
     auto &I = *impl_;
-    std::string why;
+    Status why;
     auto s = I.owned_step(job_id, step_id, requester, &why);
     if (!s) return why;
     I.sample(s);

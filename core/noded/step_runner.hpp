@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "common/cpu_bind.hpp"
+#include "common/status.hpp"
 #include "common/usage.hpp"
 #include "noded/reaper.hpp"
 #include "noded/spool.hpp"
@@ -65,29 +66,33 @@ class StepRunner {
     // ended meanwhile end now, unacknowledged reports are resent.
     void recover();
 
-    // Starts this node's tasks of a step for requester. Returns an empty string (and the
-    // shepherd's pid; the tasks start after this returns) or why nothing was started.
-    std::string launch(const proto::StepLaunchRequest &req, uint32_t requester,
-                       std::vector<int32_t> *pids);
+    // Starts this node's tasks of a step for requester. Success (and the shepherd's pid; the
+    // tasks start after this returns), or why nothing was started: DROVER_EPERM for a credential
+    // refused (or replayed, or of a job ended here), DROVER_EINVAL for a request that cannot be
+    // run as asked (no command, a bad layout or binding), DROVER_EIO when the node failed (pipes,
+    // the spool, the MPI wiring, the supervisor).
+    Status launch(const proto::StepLaunchRequest &req, uint32_t requester,
+                  std::vector<int32_t> *pids);
     // Signals a step's tasks; terminate: SIGCONT+SIGTERM, SIGKILL after KillWait, and the step
-    // ends as end_state. Returns an empty string or why not (no such step, not the owner).
-    std::string signal(uint32_t job_id, uint32_t step_id, int sig, bool terminate,
-                       uint32_t end_state, uint32_t requester);
-    // Live usage of a step (sampled now) for requester.
-    std::string stat(uint32_t job_id, uint32_t step_id, uint32_t requester, StepUsageSummary *out,
-                     std::vector<int32_t> *pids);
+    // ends as end_state. Fails with DROVER_ENOENT when the step is not running here (never
+    // started, or over), DROVER_EPERM when it is another user's.
+    Status signal(uint32_t job_id, uint32_t step_id, int sig, bool terminate, uint32_t end_state,
+                  uint32_t requester);
+    // Live usage of a step (sampled now) for requester; fails as signal does.
+    Status stat(uint32_t job_id, uint32_t step_id, uint32_t requester, StepUsageSummary *out,
+                std::vector<int32_t> *pids);
     // sattach: the step's output goes to host:port as well (Hello with key first; its last
     // output frames, then what follows), and input and signals are taken from there; port 0
-    // attaches nothing. Returns an empty string with this node's
-    // tasks of the step, their pids and the step's task count, or why not (no such step here,
-    // another user's).
+    // attaches nothing. Success with this node's tasks of the step, their pids and the step's
+    // task count; fails as signal does, or with DROVER_EBUSY when the step has as many sattach
+    // connections as it takes.
     struct Attached {
         std::vector<uint32_t> tasks;
         std::vector<int32_t> pids;
         uint32_t num_tasks = 0;
     };
-    std::string attach(uint32_t job_id, uint32_t step_id, uint32_t requester,
-                       const std::string &host, uint16_t port, std::string key, Attached *out);
+    Status attach(uint32_t job_id, uint32_t step_id, uint32_t requester, const std::string &host,
+                  uint16_t port, std::string key, Attached *out);
     // Called with a reason when a step's processes survive SIGKILL (UnkillableStepTimeout).
     void on_unkillable(std::function<void(const std::string &)> drain);
     // The job's batch script runs here (its Prolog has run).

@@ -13,6 +13,7 @@
 #include <set>
 
 #include "common/pmi_server.hpp"
+#include "common/status.hpp"
 #include "common/step_io.hpp"
 #include "noded/container.hpp"
 #include "noded/privileges.hpp"
@@ -150,13 +151,14 @@ struct StepRunner::Impl : std::enable_shared_from_this<StepRunner::Impl> {
     std::function<void(const std::string &)> unkillable;
     GroupCache groups;
 
-    // step_runner.cpp: the step requester asks about (its owner or an admin); null, with why
-    // not, when there is none running here or it is another user's.
-    StepPtr owned_step(uint32_t job_id, uint32_t step_id, uint32_t requester, std::string *why);
+    // step_runner.cpp: the step requester asks about (its owner or an admin); null, with *why
+    // set, when there is none running here (DROVER_ENOENT) or it is another user's
+    // (DROVER_EPERM).
+    StepPtr owned_step(uint32_t job_id, uint32_t step_id, uint32_t requester, Status *why);
 
-    // step_launch.cpp: the request's credential checked, and this node's share of the step.
-    std::string plan_launch(const proto::StepLaunchRequest &req, uint32_t requester,
-                            LaunchPlan &plan);
+    // step_launch.cpp: the request's credential checked (DROVER_EPERM when refused), and this
+    // node's share of the step (DROVER_EINVAL when the request cannot be run).
+    Status plan_launch(const proto::StepLaunchRequest &req, uint32_t requester, LaunchPlan &plan);
     // The supervisor's orders for a step: who, what, where, with which environment.
     ShepherdSpec step_spec(const Step &s, const proto::StepLaunchRequest &req,
                            const LaunchPlan &plan);
@@ -207,8 +209,9 @@ struct StepRunner::Impl : std::enable_shared_from_this<StepRunner::Impl> {
 
     // step_pmi.cpp: srun --mpi=pmi2. A channel for each task (its end in the task as PMI_FD,
     // with PMI_RANK, PMI_SIZE and PMI_JOBID), the step's server, its fences through srun.
-    std::string wire_pmi(const StepPtr &s, const proto::StepLaunchRequest &req, ShepherdSpec &spec,
-                         std::vector<int> &close_after);
+    // Fails (DROVER_EIO) when a channel cannot be made.
+    Status wire_pmi(const StepPtr &s, const proto::StepLaunchRequest &req, ShepherdSpec &spec,
+                    std::vector<int> &close_after);
     // The tasks run: PMI requests and the PMIx helper's frames are read from here on.
     void serve_mpi(const StepPtr &s);
     void read_pmi(const StepPtr &s, uint32_t rank);
@@ -216,8 +219,9 @@ struct StepRunner::Impl : std::enable_shared_from_this<StepRunner::Impl> {
     void pmi_fence_done(const StepPtr &s, const std::string &all);
     // step_pmix.cpp: srun --mpi=pmix. The step's drover-pmix helper started as the user before
     // the tasks (their PMIx variables come from it), its fences and aborts relayed to srun.
-    std::string wire_pmix(const StepPtr &s, const proto::StepLaunchRequest &req,
-                          const LaunchPlan &plan, ShepherdSpec &spec);
+    // Fails (DROVER_EIO) when the helper is missing, cannot start or does not get its server up.
+    Status wire_pmix(const StepPtr &s, const proto::StepLaunchRequest &req, const LaunchPlan &plan,
+                     ShepherdSpec &spec);
     void read_pmix(const StepPtr &s);
     void write_pmix(const StepPtr &s, std::string bytes);
     void flush_pmix(const StepPtr &s);

@@ -10,6 +10,8 @@
 #include <cstring>
 #include <vector>
 
+#include <drover/plugin.h>
+
 #include "noded/fork_child.hpp"
 
 namespace drover::noded {
@@ -40,27 +42,27 @@ void keep_only_spec_fds(const ShepherdSpec &spec) {
 
 } // namespace
 
-std::string start_supervisor(const ShepherdSpec &spec, const Containers &containers,
-                             const StepLimits &limits, const std::string &label, Reaper &reaper,
-                             const KeepSupervisor &keep, Supervised *out) {
+Status start_supervisor(const ShepherdSpec &spec, const Containers &containers,
+                        const StepLimits &limits, const std::string &label, Reaper &reaper,
+                        const KeepSupervisor &keep, Supervised *out) {
     HeldChild child = fork_held();
     pid_t pid = child.pid;
-    if (pid < 0) return std::string("fork failed: ") + std::strerror(errno);
+    if (pid < 0) return {DROVER_EIO, std::string("fork failed: ") + std::strerror(errno)};
     if (pid == 0) {
         keep_only_spec_fds(spec);
         run_shepherd(spec);
     }
     // Given up: the held child exits without running anything, and is reaped.
-    auto give_up = [&](std::string why) {
+    auto give_up = [&](Status why) {
         release(child, false);
         reaper.watch(pid, [](int, const struct rusage &) {});
         return why;
     };
     Supervised s{pid, 0};
-    if (std::string why = containers.create(spec.job_id, spec.step_id, pid, limits, label, &s.cont);
-        !why.empty())
+    if (Status why = containers.create(spec.job_id, spec.step_id, pid, limits, label, &s.cont);
+        !why.ok())
         return give_up(why);
-    if (std::string why = keep(s); !why.empty()) return give_up(why);
+    if (Status why = keep(s); !why.ok()) return give_up(why);
     release(child, true);
     *out = s;
     return {};

@@ -13,6 +13,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
 
+#include "common/status.hpp"
 #include "noded/container.hpp"
 #include "noded/reaper.hpp"
 #include "noded/shepherd.hpp"
@@ -25,16 +26,17 @@ struct Supervised {
 };
 
 // Records a supervisor in the spool before it may run (a droverd killed from then on finds it
-// again); returns an empty string or why not.
-using KeepSupervisor = std::function<std::string(const Supervised &)>;
+// again); success, or why it could not be recorded.
+using KeepSupervisor = std::function<Status(const Supervised &)>;
 
 // Starts spec's supervisor for the step (spec.job_id, spec.step_id) labelled label ("7.batch",
-// "7.0"). Returns an empty string (and *out; the tasks start after this returns), or why nothing
-// was started: the supervisor then never runs a task, and reaper reaps it. The descriptors in
-// spec stay the caller's to close.
-std::string start_supervisor(const ShepherdSpec &spec, const Containers &containers,
-                             const StepLimits &limits, const std::string &label, Reaper &reaper,
-                             const KeepSupervisor &keep, Supervised *out);
+// "7.0"). Success (and *out; the tasks start after this returns), or why nothing was started
+// (DROVER_EIO when it cannot fork; the container's or keep's failure as they give it): the
+// supervisor then never runs a task, and reaper reaps it. The descriptors in spec stay the
+// caller's to close.
+Status start_supervisor(const ShepherdSpec &spec, const Containers &containers,
+                        const StepLimits &limits, const std::string &label, Reaper &reaper,
+                        const KeepSupervisor &keep, Supervised *out);
 
 // Ends a step's processes as Slurm does: SIGCONT and SIGTERM to its whole container now, SIGKILL
 // once KillWait (kill_wait_s) is over, unless over() says the step has ended by then. killed, if

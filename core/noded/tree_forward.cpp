@@ -21,10 +21,6 @@ namespace drover::noded {
 
 namespace {
 
-// Longer than any sender of the tree waits (the controller 30 s at most, srun 30 s): a forward
-// asking more would hold this node's hops open for nothing.
-constexpr uint32_t kMaxForwardTimeoutMs = 120000;
-
 // Collects a handler's answer as one node's outcome.
 struct OutcomeResponder : net::Responder {
     explicit OutcomeResponder(std::function<void(int, std::string)> f) : done(std::move(f)) {}
@@ -63,9 +59,9 @@ void serve_forward(NodeShared &sh, const std::string &self,
         return resp->error(DROVER_EINVAL, "empty forward");
     if (nodes.front() != self)
         return resp->error(DROVER_EINVAL, "a forward for " + nodes.front() + " reached " + self);
-    std::string why;
+    Status why;
     auto origin = net::forward_origin(req->peer.uid, f->origin_uid(), sh.is_admin, &why);
-    if (!origin) return resp->error(DROVER_EPERM, why);
+    if (!origin) return resp->error(why.code(), why.text());
 
     // The sender learns at once that this node is alive: its hop timeout is over. A ping at the
     // end of a branch is answered at once and needs no ForwardAccepted before it, which spares most
@@ -96,6 +92,7 @@ void serve_forward(NodeShared &sh, const std::string &self,
     inner->msg = flatbuffers::GetRoot<proto::Message>(inner->bytes.data());
     inner->peer = req->peer;
     inner->peer.uid = *origin;
+    inner->forwarded = true;
     // Our own answer is due before the sender's deadline, however long the handler takes.
     auto answered = std::make_shared<bool>(false);
     auto own_done = [results, done, self, answered](int rc, std::string text) {

@@ -7,6 +7,7 @@
 // through the tree (net::forward_origin says who may name another user as the origin).
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -17,6 +18,10 @@ class Responder;
 } // namespace drover::net
 
 namespace drover::noded {
+
+// The longest a forward's hop may wait: longer than any sender of the tree waits (the controller
+// 30 s at most, srun 30 s); a forward asking more would hold this node's hops open for nothing.
+inline constexpr uint32_t kMaxForwardTimeoutMs = 120000;
 
 struct NodeShared;
 

@@ -20,6 +20,7 @@
 #include <drover/select.h>
 #include <drover/switch.h>
 
+#include "common/error.hpp"
 #include "plugin/acct_calls.hpp"
 #include "plugin/auth_calls.hpp"
 #include "plugin/bound.hpp"
@@ -36,9 +37,9 @@ namespace drover::plugin {
 
 // A plugin was refused. what() is one line naming the file, what was expected and what was
 // found ("/usr/lib/drover/select_linear.so: ABI major 2, this core speaks 1").
-class LoadError : public std::runtime_error {
+class LoadError : public Error {
   public:
-    using std::runtime_error::runtime_error;
+    explicit LoadError(const std::string &what) : Error(DROVER_EINVAL, what) {}
 };
 
 class PluginSet {

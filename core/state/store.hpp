@@ -22,11 +22,15 @@
 #include <string_view>
 #include <vector>
 
+#include "common/error.hpp"
+
 namespace drover::state {
 
-class StateError : public std::runtime_error {
+// The state store cannot be opened, read or written (an LMDB error, a record that does not
+// decode).
+class StateError : public Error {
   public:
-    using std::runtime_error::runtime_error;
+    explicit StateError(const std::string &what) : Error(DROVER_EIO, what) {}
 };
 
 // AcctSpool: accounting records not yet delivered to the accounting store, by sequence number.

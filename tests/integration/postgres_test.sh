@@ -87,6 +87,31 @@ assert_eq "" "$(sacct -S 2000-01-01 -E 2000-01-02 -X -n -P -o JobID)" \
 sleep 1.1
 assert_eq "$held" "$(sacct -S now -X -n -P -o JobID | xargs)" \
   "-S now: jobs that ended before are left out, jobs not ended are kept"
+node=$(sacct -j "$good" -X -n -P -o NodeList)
+ran_there=$(for j in "$good" "$bad" "$long"; do
+  [ "$(sacct -j "$j" -X -n -P -o NodeList)" = "$node" ] && echo "$j"; done | xargs)
+assert_eq "$ran_there" "$(sacct -N "$node" -X -n -P -o JobID | xargs)" \
+  "-N: the jobs that ran on the node (the held one never ran)"
+assert_eq "" "$(sacct -N nosuchnode -X -n -P -o JobID)" "-N: another node, no job"
+# Another cluster's records in the same database, as a controller sharing it writes them: a job
+# with the same id as one of ours, with its steps, and one of its own.
+sql "CREATE TEMP TABLE t AS SELECT * FROM jobs WHERE job_id = $good;
+     UPDATE t SET cluster = 'other', name = 'theirs'; INSERT INTO jobs SELECT * FROM t;
+     UPDATE t SET job_id = 777777; INSERT INTO jobs SELECT * FROM t;
+     CREATE TEMP TABLE s AS SELECT * FROM steps WHERE job_id = $good;
+     UPDATE s SET cluster = 'other', name = 'their-' || name; INSERT INTO steps SELECT * FROM s" \
+  >/dev/null
+assert_eq "$good $bad $long $held" "$(sacct -X -n -P -o JobID | xargs)" \
+  "without -M: this cluster's jobs only"
+assert_eq "$good 777777" "$(sacct -M other -X -n -P -o JobID | xargs)" "-M other: that cluster's only"
+assert_eq "other|777777" "$(sacct -M Other -j 777777 -X -n -P -o Cluster,JobID | xargs)" \
+  "-M names a cluster in any case; the Cluster column says whose"
+assert_eq "$good $bad $long $held $good 777777" "$(sacct -L -X -n -P -o JobID | xargs)" \
+  "-L: every cluster's jobs, this one's first (by name), then the other's in id order"
+assert_eq "local|$good|pg-good local|$good.batch|batch other|$good|theirs other|$good.batch|their-batch" \
+  "$(sacct -L -j "$good" -n -P -o Cluster,JobID,JobName | xargs)" \
+  "-L -j: each cluster's job of that id with its own steps"
+sql "DELETE FROM steps WHERE cluster = 'other'; DELETE FROM jobs WHERE cluster = 'other'" >/dev/null
 
 # ---- the database goes away and comes back ----
 pg_stop fast

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # sacct_test.sh - sacct against a real controller and accounting/lmdb, as users and workflow tools
 # call it: the default window (since midnight, or now with -s), -j with jobs, steps and array
-# tasks, -S/-E in Slurm's forms, -s, --name, -u/-a, -M, -D with a requeued job's earlier run,
+# tasks, -S/-E in Slurm's forms, -s, --name, -u/-a, -M/-L, -N, -D with a requeued job's earlier run,
 # layouts (-P, -p, -n, -b, -l, -o with widths), Slurm's errors (exit status 1, stderr), and
 # PrivateData=jobs for ordinary users.
 source "$(dirname "$0")/lib.sh"
@@ -49,6 +49,11 @@ assert_eq "" "$(sacct -X -n -P -o JobID -S 2001-01-01 -E 2001-01-02)" "a window 
 assert_eq "$ok_job" "$(sacct -X -n -P -o JobID -M local --name alpha)" "-M this cluster"
 assert_eq "" "$(sacct -X -n -P -o JobID -M elsewhere --name alpha)" "-M another cluster: none of its records here"
 assert_eq "$ok_job" "$(sacct -X -n -P -o JobID -M all --name alpha)" "-M all"
+assert_eq "$ok_job" "$(sacct -X -n -P -o JobID -L --name alpha)" "-L"
+node=$(sacct -j "$ok_job" -X -n -P -o NodeList)
+assert_eq "$ok_job" "$(sacct -X -n -P -o JobID -N "$node" --name alpha)" "-N the node it ran on"
+assert_eq "$ok_job" "$(sacct -X -n -P -o JobID -N "nosuch,$node" --name alpha)" "-N a list naming it"
+assert_eq "" "$(sacct -X -n -P -o JobID -N nosuch --name alpha)" "-N another node"
 
 # ---- Slurm's errors: stderr, exit status 1 ----
 check_err() {  # expected-stderr args...

@@ -75,10 +75,10 @@ if [ "$MULTI" = 1 ]; then
 
   # Another user's forwarded signal for drvtest1's step: refused on all 30 nodes.
   out=$(as drvtest2 "$TOOL" forward 'tt[01-30]' - signal "$job1" 0 9)
-  assert_eq 30 "$(grep -c ' -2 Access/permission denied$' <<<"$out")" "another user's forwarded step signal is refused by all 30 nodes"
+  assert_eq 30 "$(grep -c ' -1 Access/permission denied$' <<<"$out")" "another user's forwarded step signal is refused by all 30 nodes"
   # Root passing drvtest2's request on (as a forwarding node does): still drvtest2's rights on every node.
   out=$("$TOOL" forward 'tt[01-30]' "$(id -u drvtest2)" signal "$job1" 0 9)
-  assert_eq 30 "$(grep -c ' -2 Access/permission denied$' <<<"$out")" \
+  assert_eq 30 "$(grep -c ' -1 Access/permission denied$' <<<"$out")" \
     "a forward acting for drvtest2 is held to drvtest2's rights by every node down the tree"
   kill -0 "$srun_pid" 2>/dev/null && ok "drvtest1's step still runs" || fail "drvtest1's step was killed"
   # The owner's forwarded signal reaches the step on every node.

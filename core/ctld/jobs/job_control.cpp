@@ -108,7 +108,7 @@ Status JobManager::signal_targets(const proto::JobSignalRequest &r, uint32_t uid
 Status JobManager::signal_job_target(const Target &t, int sig, uint32_t uid) {
     Job *j = t.job;
     if (!j) return {DROVER_ENOENT, kInvalidJobId};
-    if (!ctx_.is_admin(uid) && j->uid != uid) return {DROVER_EPERM, kAccessDenied};
+    if (!ctx_.is_admin(uid) && j->uid != uid) return access_denied();
     bool pending = t.pending_task != DROVER_NO_VAL || j->pending();
     if (pending && sig != SIGKILL) return {DROVER_EBUSY, "Job is pending execution"};
     if (t.pending_task != DROVER_NO_VAL) {
@@ -152,47 +152,45 @@ void JobManager::on_update(const std::shared_ptr<net::Request> &req,
     if (jobs.empty()) return resp->error(DROVER_ENOENT, kInvalidJobId);
     // Across a whole array, tasks for which the change makes no sense (already ended) are
     // passed over; it fails only when it applied to none.
-    std::string first_refusal;
+    Status first_refusal;
     std::size_t applied = 0;
     for (Job *j : jobs) {
-        std::string why = update_job(*j, *r, uid, admin);
-        if (why.empty())
+        Status s = update_job(*j, *r, uid, admin);
+        if (s.ok())
             ++applied;
-        else if (first_refusal.empty())
-            first_refusal = why;
+        else if (first_refusal.ok())
+            first_refusal = s;
     }
-    if (applied == 0 || (jobs.size() == 1 && !first_refusal.empty()))
-        return resp->error(first_refusal == kAccessDenied ? DROVER_EPERM : DROVER_EINVAL,
-                           first_refusal);
+    if (applied == 0 || (jobs.size() == 1 && !first_refusal.ok()))
+        return resp->error(first_refusal.code(), first_refusal.text());
     ctx_.events.queue_changed.publish();
     ctx_.commit.after_commit([resp] { resp->ok(); });
 }
 
-std::string JobManager::update_job(Job &job, const proto::JobUpdateRequest &r, uint32_t uid,
-                                   bool admin) {
+Status JobManager::update_job(Job &job, const proto::JobUpdateRequest &r, uint32_t uid,
+                              bool admin) {
     std::string action = r.action() ? lower(r.action()->str()) : "";
     if (!action.empty()) return job_action(job, action, admin);
     // Validate everything first, then apply: a refused update changes nothing.
     Job next = job;
     if (r.hold() >= 0)
-        if (std::string why = update_hold(next, r.hold(), admin); !why.empty()) return why;
+        if (Status s = update_hold(next, r.hold(), admin); !s.ok()) return s;
     if (r.fields()) {
         for (const auto *kv : *r.fields()) {
             std::string key = kv->key() ? kv->key()->str() : "";
             std::string val = kv->value() ? kv->value()->str() : "";
-            std::string why;
+            Status s;
             try {
-                why = update_field(next, lower(key), key, val, admin);
+                s = update_field(next, lower(key), key, val, admin);
             } catch (const std::exception &) {
-                return "Invalid " + key + " value: " + val;
+                return invalid("Invalid " + key + " value: " + val);
             }
-            if (!why.empty()) return why;
+            if (!s.ok()) return s;
         }
     }
     if (next.pending()) {
         Partition *part = nullptr;
-        std::string why = validate(next, part, next.uid, next.gid);
-        if (!why.empty()) return why;
+        if (Status s = validate(next, part, next.uid, next.gid); !s.ok()) return s;
     }
     job = std::move(next);
     persist(job);
@@ -200,12 +198,12 @@ std::string JobManager::update_job(Job &job, const proto::JobUpdateRequest &r, u
 }
 
 // scontrol requeue, requeuehold and top.
-std::string JobManager::job_action(Job &job, const std::string &action, bool admin) {
+Status JobManager::job_action(Job &job, const std::string &action, bool admin) {
     Job *j = &job;
     if (action == "requeue" || action == "requeuehold") {
         bool hold = action == "requeuehold";
-        if (!j->requeue && !admin) return "Requested operation is presently disabled";
-        if (j->pending()) return "Job is pending execution";
+        if (!j->requeue && !admin) return invalid("Requested operation is presently disabled");
+        if (j->pending()) return invalid("Job is pending execution");
         if (j->running()) {
             j->requeue_when_ended = true;
             j->hold_when_requeued = hold;
@@ -218,8 +216,8 @@ std::string JobManager::job_action(Job &job, const std::string &action, bool adm
         return {};
     }
     if (action == "top") {
-        if (!j->pending()) return "Job is no longer pending execution";
-        if (j->hold != Hold::None) return "Job is held";
+        if (!j->pending()) return invalid("Job is no longer pending execution");
+        if (j->hold != Hold::None) return invalid("Job is held");
         uint32_t top = j->priority;
         for (auto &[id, other] : jobs_)
             if (other->pending() && other->uid == j->uid && other->partition == j->partition)
@@ -228,14 +226,14 @@ std::string JobManager::job_action(Job &job, const std::string &action, bool adm
         persist(*j);
         return {};
     }
-    return "Unknown action: " + action;
+    return invalid("Unknown action: " + action);
 }
 
 // scontrol hold, uhold (1), release (0) and admin hold (2), on the copy next.
-std::string JobManager::update_hold(Job &next, int hold, bool admin) {
-    if (!next.pending()) return "Job is no longer pending execution";
-    if (hold == 2 && !admin) return kAccessDenied;
-    if (hold == 0 && next.hold == Hold::Admin && !admin) return kAccessDenied;
+Status JobManager::update_hold(Job &next, int hold, bool admin) {
+    if (!next.pending()) return invalid("Job is no longer pending execution");
+    if (hold == 2 && !admin) return access_denied();
+    if (hold == 0 && next.hold == Hold::Admin && !admin) return access_denied();
     next.hold = Hold(hold);
     next.reason = hold == 0 ? "None" : hold == 1 ? "JobHeldUser" : "JobHeldAdmin";
     if (hold == 0 && next.priority == 0) next.priority = initial_priority(next);
@@ -244,14 +242,13 @@ std::string JobManager::update_hold(Job &next, int hold, bool admin) {
 }
 
 // One Key=Value of scontrol update job, on the copy next; throws on a value that does not parse.
-std::string JobManager::update_field(Job &next, const std::string &key,
-                                     const std::string &key_as_given, const std::string &val,
-                                     bool admin) {
+Status JobManager::update_field(Job &next, const std::string &key, const std::string &key_as_given,
+                                const std::string &val, bool admin) {
     if (key == "timelimit") {
         uint32_t t = parse_time_limit(val);
         if (!admin &&
             (t == kInfinite || (next.time_limit_min != kInfinite && t > next.time_limit_min)))
-            return kAccessDenied;
+            return access_denied();
         next.time_limit_min = t;
     } else if (key == "name" || key == "jobname") {
         next.name = val;
@@ -259,7 +256,7 @@ std::string JobManager::update_field(Job &next, const std::string &key,
         next.comment = val;
     } else if (key == "nice") {
         int n = std::stoi(val);
-        if (n < 0 && !admin) return kAccessDenied;
+        if (n < 0 && !admin) return access_denied();
         if (next.priority)
             next.priority = uint32_t(
                 std::clamp<int64_t>(int64_t(next.priority) + next.nice - n, 1, 0xfffffffeLL));
@@ -270,38 +267,38 @@ std::string JobManager::update_field(Job &next, const std::string &key,
         try {
             x.dependency = parse_dependency(val);
         } catch (const std::exception &) {
-            return "Job dependency problem";
+            return invalid("Job dependency problem");
         }
         for (const auto &t : x.dependency.terms)
             if (t.type != DepType::Singleton && !find_for_dependency(t.job_id, t.task_id))
-                return "Job dependency problem";
+                return invalid("Job dependency problem");
     } else if (key == "features" || key == "constraint" || key == "constraints") {
-        if (!next.pending()) return "Job is no longer pending execution";
+        if (!next.pending()) return invalid("Job is no longer pending execution");
         next.mutable_extra().constraint = val;
     } else if (key == "starttime" || key == "begintime") {
-        if (!next.pending()) return "Job is no longer pending execution";
+        if (!next.pending()) return invalid("Job is no longer pending execution");
         next.eligible_time = parse_timestamp(val, Ctx::now());
     } else if (key == "requeue") {
         next.requeue = val != "0";
     } else if (key == "priority") {
-        if (!admin) return kAccessDenied;
+        if (!admin) return access_denied();
         next.priority = uint32_t(std::stoul(val));
         if (next.priority == 0 && next.hold == Hold::None) {
             next.hold = Hold::Admin; // as Slurm: priority 0 is an admin hold
             next.reason = "JobHeldAdmin";
         }
     } else if (key == "partition") {
-        if (!next.pending()) return "Job is no longer pending execution";
-        if (!nodes_.partition(val)) return "Invalid partition name specified";
+        if (!next.pending()) return invalid("Job is no longer pending execution");
+        if (!nodes_.partition(val)) return invalid("Invalid partition name specified");
         next.partition = val;
     } else if (key == "numnodes") {
-        if (!next.pending()) return "Job is no longer pending execution";
+        if (!next.pending()) return invalid("Job is no longer pending execution");
         auto dash = val.find('-');
         next.min_nodes = uint32_t(std::stoul(val.substr(0, dash)));
         next.max_nodes =
             dash == std::string::npos ? next.min_nodes : uint32_t(std::stoul(val.substr(dash + 1)));
     } else {
-        return "Update of this parameter is not supported: " + key_as_given;
+        return invalid("Update of this parameter is not supported: " + key_as_given);
     }
     return {};
 }

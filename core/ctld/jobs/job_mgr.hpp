@@ -106,10 +106,10 @@ class JobManager {
         uint32_t pending_task = DROVER_NO_VAL;
     };
     // Parts of update_job: an action (requeue, top), a hold or release, one Key=Value.
-    std::string job_action(Job &job, const std::string &action, bool admin);
-    std::string update_hold(Job &next, int hold, bool admin);
-    std::string update_field(Job &next, const std::string &key, const std::string &key_as_given,
-                             const std::string &val, bool admin);
+    Status job_action(Job &job, const std::string &action, bool admin);
+    Status update_hold(Job &next, int hold, bool admin);
+    Status update_field(Job &next, const std::string &key, const std::string &key_as_given,
+                        const std::string &val, bool admin);
     // The jobs a JobSignalRequest names: job (and array task) specs, job ids, or every live job
     // the caller sees that matches all the filters given; specs with ".S" name steps.
     Status signal_targets(const proto::JobSignalRequest &r, uint32_t uid,
@@ -132,14 +132,14 @@ class JobManager {
 
   private:
     AcctRecord acct_record(const Job &job);
-    // One job's scontrol update (fields, hold/release, requeue, top): an empty string, or why it
-    // was refused, in which case the job is unchanged.
-    std::string update_job(Job &job, const proto::JobUpdateRequest &r, uint32_t uid, bool admin);
-    std::string read_request(Job &job, const proto::JobDescT &d, bool admin);
+    // One job's scontrol update (fields, hold/release, requeue, top): OK, or the refusal (EPERM
+    // for what the caller has no right to, else EINVAL), in which case the job is unchanged.
+    Status update_job(Job &job, const proto::JobUpdateRequest &r, uint32_t uid, bool admin);
+    Status read_request(Job &job, const proto::JobDescT &d, bool admin);
     uint32_t take_job_id();
     std::string user_name(uint32_t uid);
-    // Checks a job against its partition; returns an empty string or Slurm's refusal.
-    std::string validate(Job &job, Partition *&part, uint32_t uid, uint32_t gid);
+    // Checks a job against its partition: OK, or Slurm's refusal (EINVAL).
+    Status validate(Job &job, Partition *&part, uint32_t uid, uint32_t gid);
     void forget(uint32_t id);
     // Sends a JobKillRequest for the job to the nodes (more than one through the fan-out tree);
     // what (for the log) says what it was for.

@@ -57,14 +57,13 @@ Status JobSignals::signal_step_target(const JobManager::Target &t, uint32_t step
                                       uint32_t uid) {
     Job *j = t.job;
     if (!j || step == DROVER_NO_VAL) return {DROVER_ENOENT, kInvalidJobId};
-    if (!ctx_.is_admin(uid) && j->uid != uid) return {DROVER_EPERM, kAccessDenied};
+    if (!ctx_.is_admin(uid) && j->uid != uid) return access_denied();
     if (!j->running()) return {DROVER_EINVAL, "Job/step already completing or completed"};
     if (step == DROVER_STEP_BATCH) {
         jobs_.send_kill(*j, sig == SIGKILL ? SIGTERM : sig, false);
         return {};
     }
-    std::string why = steps_.signal_step(*j, step, sig, sig == SIGKILL, uid);
-    return why.empty() ? Status() : Status(DROVER_ENOENT, why);
+    return steps_.signal_step(*j, step, sig, sig == SIGKILL, uid);
 }
 
 } // namespace drover::ctld

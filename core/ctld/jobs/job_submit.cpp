@@ -11,6 +11,7 @@
 #include "common/hostlist.hpp"
 #include "common/timefmt.hpp"
 #include "ctld/jobs/job_signal_spec.hpp"
+#include "ctld/privacy.hpp"
 #include "ctld/store/committer.hpp"
 #include "ctld/nodes/features.hpp"
 #include "ctld/jobs/job_codec.hpp"
@@ -125,7 +126,7 @@ uint32_t resolve_share(const std::string &part_oversubscribe, bool exclusive, bo
 
 // The new job from its submission: the fields JobCodec copies as they are (job_codec.hpp), then
 // those that take a default, a check or the controller's settings.
-std::string JobManager::read_request(Job &j, const proto::JobDescT &d, bool admin) {
+Status JobManager::read_request(Job &j, const proto::JobDescT &d, bool admin) {
     JobExtra x;
     bool any_extra = codec::from_desc(d, j, x);
     j.name = d.name.empty() ? "sbatch" : d.name;
@@ -144,13 +145,13 @@ std::string JobManager::read_request(Job &j, const proto::JobDescT &d, bool admi
     j.submit_time = Ctx::now();
     j.eligible_time = std::max(d.begin_time, j.submit_time);
     if (j.mem_per_cpu_mb && j.mem_per_node_mb)
-        return "--mem and --mem-per-cpu are mutually exclusive.";
-    if (d.nice < 0 && !admin) return "Access/permission denied";
-    if (d.nice < -2147483645 || d.nice > 2147483645) return "Invalid nice value";
+        return invalid("--mem and --mem-per-cpu are mutually exclusive.");
+    if (d.nice < 0 && !admin) return access_denied();
+    if (d.nice < -2147483645 || d.nice > 2147483645) return invalid("Invalid nice value");
     j.nice = d.nice;
     j.requeue = d.requeue != 0;
     if (j.interactive && !d.array.empty())
-        return "--array is not valid for an interactive allocation";
+        return invalid("--array is not valid for an interactive allocation");
     j.kill_on_invalid_dep =
         d.kill_on_invalid_dep == 1 ||
         (d.kill_on_invalid_dep == -1 &&
@@ -158,16 +159,17 @@ std::string JobManager::read_request(Job &j, const proto::JobDescT &d, bool admi
     if (any_extra || !d.dependency.empty()) {
         if (!valid_gres_request(x.gres)) {
             spdlog::info("job submission refused: invalid --gres '{}'", x.gres);
-            return kInvalidGres;
+            return invalid(kInvalidGres);
         }
         try {
             if (!x.gpu_bind.empty()) (void)parse_gpu_bind(x.gpu_bind);
         } catch (const ParseError &e) {
-            return e.what();
+            return invalid(e.what());
         }
         // -w/-x bitmaps and --signal's parts, as a restart derives them again from the record.
         auto index = [this](const std::string &n) { return nodes_.index_of(n); };
-        if (auto why = derive_job_fields(x, index, nodes_.size()); !why.empty()) return why;
+        if (auto why = derive_job_fields(x, index, nodes_.size()); !why.empty())
+            return invalid(why);
         if (x.req_bits.size() && j.min_nodes < x.req_bits.count()) {
             j.min_nodes = uint32_t(x.req_bits.count());
             if (j.max_nodes != DROVER_INFINITE && j.max_nodes < j.min_nodes)
@@ -178,11 +180,11 @@ std::string JobManager::read_request(Job &j, const proto::JobDescT &d, bool admi
             try {
                 x.dependency = parse_dependency(x.orig_dependency);
             } catch (const std::exception &) {
-                return "Job dependency problem";
+                return invalid("Job dependency problem");
             }
             for (const auto &t : x.dependency.terms)
                 if (t.type != DepType::Singleton && !find_for_dependency(t.job_id, t.task_id))
-                    return "Job dependency problem";
+                    return invalid("Job dependency problem");
         }
         j.extra = std::make_shared<const JobExtra>(std::move(x));
     }
@@ -190,50 +192,50 @@ std::string JobManager::read_request(Job &j, const proto::JobDescT &d, bool admi
         j.array = std::make_shared<ArrayInfo>();
         if (auto why = parse_array_spec(d.array, ctx_.conf.max_array_size, j.array.get());
             !why.empty())
-            return why;
+            return invalid(why);
     }
     return {};
 }
 
-std::string JobManager::validate(Job &job, Partition *&part, uint32_t uid, uint32_t gid) {
+Status JobManager::validate(Job &job, Partition *&part, uint32_t uid, uint32_t gid) {
     part = job.partition.empty() ? nodes_.default_partition() : nodes_.partition(job.partition);
     if (!part) {
-        return job.partition.empty() ? "No partition specified or system default partition"
-                                     : "Invalid partition name specified";
+        return invalid(job.partition.empty() ? "No partition specified or system default partition"
+                                             : "Invalid partition name specified");
     }
     job.partition = part->conf->name;
     job.share = resolve_share(part->conf->oversubscribe, job.exclusive, job.oversubscribe);
     if (part->state == "INACTIVE" || part->state == "DRAIN")
-        return "Requested partition configuration not available now";
+        return invalid("Requested partition configuration not available now");
     if (!user_in_groups(uid, gid, part->allow_gids))
-        return "User's group not permitted to use this partition";
+        return invalid("User's group not permitted to use this partition");
     // The user's default account (sacctmgr) when -A was not given; with
     // AccountingStorageEnforce=associations, an account the user is associated with.
     if (std::string why = ctx_.acct.assocs().check_job(
             acct_enforce_associations(ctx_.conf.accounting_storage_enforce), ctx_.conf.cluster_name,
             user_name(uid), job.account, job.partition);
         !why.empty())
-        return why;
+        return invalid(why);
     const auto &accounts = part->conf->allow_accounts;
     if (!accounts.empty() &&
         std::find(accounts.begin(), accounts.end(), job.account) == accounts.end())
-        return "Invalid account or account/partition combination specified";
-    if (job.min_nodes > part->nodes.count()) return "Node count specification invalid";
+        return invalid("Invalid account or account/partition combination specified");
+    if (job.min_nodes > part->nodes.count()) return invalid("Node count specification invalid");
     if (job.max_nodes != DROVER_INFINITE && job.max_nodes < job.min_nodes)
-        return "Node count specification invalid";
+        return invalid("Node count specification invalid");
     // A feature no node of the partition has can never be satisfied.
     for (const auto &name : constraint_names(job.ext().constraint)) {
         bool known = false;
         for (std::size_t i = part->nodes.next(0); i < part->nodes.size() && !known;
              i = part->nodes.next(i + 1))
             for (const auto &f : nodes_.at(uint32_t(i)).conf->features) known = known || f == name;
-        if (!known) return "Invalid feature specification";
+        if (!known) return invalid("Invalid feature specification");
     }
     if (job.time_limit_min == kNoVal)
         job.time_limit_min = part->conf->default_time_min != kNoVal ? part->conf->default_time_min
                                                                     : part->conf->max_time_min;
     int rc = place_.test_job(job, *part);
-    if (rc == DROVER_ENOSPC) return "Requested node configuration is not available";
+    if (rc == DROVER_ENOSPC) return invalid("Requested node configuration is not available");
     return {};
 }
 
@@ -283,11 +285,10 @@ void JobManager::on_submit(const std::shared_ptr<net::Request> &req,
     j.user_name = user_name(j.uid);
     proto::JobDescT desc;
     d->UnPackTo(&desc);
-    std::string why = read_request(j, desc, ctx_.is_admin(j.uid));
-    if (!why.empty()) return resp->error(DROVER_EINVAL, why);
+    Status s = read_request(j, desc, ctx_.is_admin(j.uid));
     Partition *part = nullptr;
-    why = validate(j, part, j.uid, j.gid);
-    if (!why.empty()) return resp->error(DROVER_EINVAL, why);
+    if (s.ok()) s = validate(j, part, j.uid, j.gid);
+    if (!s.ok()) return resp->error(s.code(), s.text());
 
     if (d->test_only()) {
         std::string msg = place_.estimate(j, *part, next_id_);

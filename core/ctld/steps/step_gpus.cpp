@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include <drover/plugin.h>
+
 #include "common/gres.hpp"
 
 namespace drover::ctld {
@@ -64,32 +66,26 @@ std::vector<uint32_t> wanted(const StepGpuAsk &ask, const StepLayout &lay,
 
 } // namespace
 
-LayoutResult pick_step_gpus(const StepGpuAsk &ask, const StepLayout &lay,
-                            const std::vector<NodeGpus> &job_gpus, bool overlap, StepGpus *out,
-                            std::string *why) {
+Status pick_step_gpus(const StepGpuAsk &ask, const StepLayout &lay,
+                      const std::vector<NodeGpus> &job_gpus, bool overlap, StepGpus *out) {
     out->seen.assign(lay.nodes.size(), {});
     out->held.assign(lay.nodes.size(), {});
     if (!ask.given) {
         for (std::size_t k = 0; k < lay.nodes.size(); ++k)
             out->seen[k] = job_gpus[lay.nodes[k]].job;
-        return LayoutResult::Ok;
+        return {};
     }
     std::vector<uint32_t> want = wanted(ask, lay, job_gpus, overlap);
     for (std::size_t k = 0; k < lay.nodes.size(); ++k)
-        if (want[k] > job_gpus[lay.nodes[k]].job.size()) {
-            *why = "Requested node configuration is not available";
-            return LayoutResult::Impossible;
-        }
+        if (want[k] > job_gpus[lay.nodes[k]].job.size())
+            return {DROVER_ENOSPC, "Requested node configuration is not available"};
     for (std::size_t k = 0; k < lay.nodes.size(); ++k) {
         std::vector<uint32_t> free = free_gpus(job_gpus[lay.nodes[k]], overlap);
-        if (want[k] > free.size()) {
-            *why = "Requested nodes are busy";
-            return LayoutResult::Busy;
-        }
+        if (want[k] > free.size()) return {DROVER_EBUSY, "Requested nodes are busy"};
         out->seen[k].assign(free.begin(), free.begin() + want[k]);
         if (!overlap) out->held[k] = out->seen[k];
     }
-    return LayoutResult::Ok;
+    return {};
 }
 
 } // namespace drover::ctld

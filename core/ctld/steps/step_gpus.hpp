@@ -32,10 +32,9 @@ struct StepGpus {
 };
 
 // Picks the step's GPUs on each node of lay (nodes indexes job_gpus by job node position).
-// --overlap (overlap) takes GPUs others hold too and holds none. Impossible: the job has too few
-// GPUs; Busy: running steps hold them (why says which, in Slurm's words).
-LayoutResult pick_step_gpus(const StepGpuAsk &ask, const StepLayout &lay,
-                            const std::vector<NodeGpus> &job_gpus, bool overlap, StepGpus *out,
-                            std::string *why);
+// --overlap (overlap) takes GPUs others hold too and holds none. DROVER_ENOSPC: the job has too
+// few GPUs; DROVER_EBUSY: running steps hold them (in Slurm's words).
+Status pick_step_gpus(const StepGpuAsk &ask, const StepLayout &lay,
+                      const std::vector<NodeGpus> &job_gpus, bool overlap, StepGpus *out);
 
 } // namespace drover::ctld

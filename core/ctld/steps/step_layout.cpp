@@ -5,6 +5,8 @@
 #include <map>
 #include <numeric>
 
+#include <drover/plugin.h>
+
 namespace drover::ctld {
 
 namespace {
@@ -133,24 +135,21 @@ bool place_any(const StepShape &s, const std::vector<NodeCpus> &nodes,
 
 } // namespace
 
-LayoutResult layout_step(const StepShape &s, const std::vector<NodeCpus> &nodes, StepLayout *out,
-                         std::string *why) {
+Status layout_step(const StepShape &s, const std::vector<NodeCpus> &nodes, StepLayout *out) {
     StepLayout ideal;
     if (!place_any(s, nodes, capacity(s, nodes, true), &ideal)) {
         uint32_t cpus = 0;
         for (const auto &n : nodes) cpus += n.total;
-        *why = "Requested node configuration is not available";
+        std::string why = "Requested node configuration is not available";
         if (uint64_t(std::max(1u, s.num_tasks)) * std::max(1u, s.cpus_per_task) > cpus)
-            *why += " (" + std::to_string(s.num_tasks) + " tasks of " +
-                    std::to_string(s.cpus_per_task) + " CPUs in an allocation of " +
-                    std::to_string(cpus) + " CPUs)";
-        return LayoutResult::Impossible;
+            why += " (" + std::to_string(s.num_tasks) + " tasks of " +
+                   std::to_string(s.cpus_per_task) + " CPUs in an allocation of " +
+                   std::to_string(cpus) + " CPUs)";
+        return {DROVER_ENOSPC, why};
     }
-    if (!place_any(s, nodes, capacity(s, nodes, false), out)) {
-        *why = "Requested nodes are busy";
-        return LayoutResult::Busy;
-    }
-    return LayoutResult::Ok;
+    if (!place_any(s, nodes, capacity(s, nodes, false), out))
+        return {DROVER_EBUSY, "Requested nodes are busy"};
+    return {};
 }
 
 } // namespace drover::ctld

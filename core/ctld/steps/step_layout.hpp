@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "common/status.hpp"
+
 namespace drover::ctld {
 
 struct StepShape {
@@ -35,10 +37,9 @@ struct StepLayout {
     std::vector<std::vector<uint32_t>> task_ids; // per node
 };
 
-enum class LayoutResult { Ok, Busy, Impossible };
-
-// Busy: it would fit once running steps end; Impossible: it never fits this job (why says so).
-LayoutResult layout_step(const StepShape &shape, const std::vector<NodeCpus> &nodes,
-                         StepLayout *out, std::string *why);
+// Lays the step out on the job's nodes: OK with out set; DROVER_EBUSY ("Requested nodes are
+// busy") when it would fit once running steps end; DROVER_ENOSPC when it never fits this job (the
+// text says so, in Slurm's words).
+Status layout_step(const StepShape &shape, const std::vector<NodeCpus> &nodes, StepLayout *out);
 
 } // namespace drover::ctld

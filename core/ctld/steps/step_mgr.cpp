@@ -117,15 +117,13 @@ struct StepManager::Impl {
 
     // Whether the step's CPUs or GPUs were found; if not, resp is answered or, when srun waits
     // for busy ones, queued.
-    static bool placed(LayoutResult res, const std::string &why, JobSteps &js,
-                       const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp) {
-        if (res == LayoutResult::Impossible)
-            resp->error(DROVER_ENOSPC, why);
-        else if (res == LayoutResult::Busy && req->msg->body_as_StepCreateRequest()->wait())
+    static bool placed(const Status &s, JobSteps &js, const std::shared_ptr<net::Request> &req,
+                       const net::ResponderPtr &resp) {
+        if (s.code() == DROVER_EBUSY && req->msg->body_as_StepCreateRequest()->wait())
             js.waiting.push_back({req, resp});
-        else if (res == LayoutResult::Busy)
-            resp->error(DROVER_EBUSY, why);
-        return res == LayoutResult::Ok;
+        else if (!s.ok())
+            resp->error(s.code(), s.text());
+        return s.ok();
     }
 
     // The running job a user's step request names, or nullptr once resp says why not: no such
@@ -166,13 +164,12 @@ struct StepManager::Impl {
             caps.push_back({job.node_cpus[i], free});
         }
         StepLayout lay;
-        std::string why;
-        if (!placed(layout_step(shape, caps, &lay, &why), why, js, req, resp)) return;
+        if (!placed(layout_step(shape, caps, &lay), js, req, resp)) return;
         StepGpus gpus;
         StepGpuAsk ask =
             step_gpu_ask(r.gpus(), r.gpus_per_node(), r.gpus_per_task(), str(r.gres()));
-        if (!placed(pick_step_gpus(ask, lay, job_gpus(job, js), shape.overlap, &gpus, &why), why,
-                    js, req, resp))
+        if (!placed(pick_step_gpus(ask, lay, job_gpus(job, js), shape.overlap, &gpus), js, req,
+                    resp))
             return;
         std::vector<uint64_t> mem;
         Step st;
@@ -501,13 +498,13 @@ void StepManager::on_complete(const std::shared_ptr<net::Request> &req,
     I.ctx.commit.after_commit([resp] { resp->ok(); });
 }
 
-std::string StepManager::signal_step(Job &job, uint32_t step_id, int sig, bool terminate,
-                                     uint32_t uid) {
+Status StepManager::signal_step(Job &job, uint32_t step_id, int sig, bool terminate, uint32_t uid) {
     auto &I = *impl_;
     auto jt = I.jobs.find(job.id);
     std::string label = std::to_string(job.id) + "." + std::to_string(step_id);
     if (jt == I.jobs.end() || !jt->second.steps.count(step_id))
-        return "Kill job error on job step id " + label + ": Invalid job id specified";
+        return {DROVER_ENOENT,
+                "Kill job error on job step id " + label + ": Invalid job id specified"};
     Step &s = jt->second.steps.at(step_id);
     if (terminate) {
         if (!s.end_state) s.end_state = DROVER_JOB_CANCELLED;

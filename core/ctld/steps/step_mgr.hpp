@@ -15,6 +15,7 @@
 
 #include <drover/views.h>
 
+#include "common/status.hpp"
 #include "common/usage.hpp"
 #include "ctld/context.hpp"
 #include "net/routes.hpp"
@@ -69,8 +70,9 @@ class StepManager {
     // sbcast: a credential for writing a file on the job's (or a step's) nodes as its user.
     void on_bcast_cred(const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp);
 
-    // scancel J.S: signal (or terminate, ending it CANCELLED by uid) one step. Empty or why not.
-    std::string signal_step(Job &job, uint32_t step_id, int sig, bool terminate, uint32_t uid);
+    // scancel J.S: signal (or terminate, ending it CANCELLED by uid) one step. OK, or ENOENT when
+    // the job has no such step.
+    Status signal_step(Job &job, uint32_t step_id, int sig, bool terminate, uint32_t uid);
     // The job started: answer those waiting for the allocation.
     void job_started(const Job &job);
     // The job ended: its steps end CANCELLED, waiting creations are refused.

@@ -3,8 +3,9 @@
 //
 // One row per (cluster, job) in the table `jobs` and one per (cluster, job, step) in `steps`;
 // every event (job submit, start, end; step start, end) replaces the whole row with the record the
-// core passes, as accounting/lmdb replaces its record. Queries answer with the rows of this
-// controller's cluster (ClusterName), filtered and ordered exactly as accounting/lmdb does,
+// core passes, as accounting/lmdb replaces its record. Queries answer with the rows of the
+// clusters the query names (ABI 1.7; none: every cluster), filtered as accounting/lmdb does,
+// ordered by cluster and then as accounting/lmdb,
 // streamed row by row to emit (job_step_query: jobs joined with their steps, each job once).
 //
 // Settings (slurm.conf): AccountingStorageHost (default localhost; a path is a socket directory),
@@ -96,12 +97,12 @@ constexpr const char *kUpsert =
     "array_task_id = EXCLUDED.array_task_id, comment = EXCLUDED.comment, qos = EXCLUDED.qos, "
     "alloc_gres = EXCLUDED.alloc_gres";
 
-// $1 cluster; $2 job ids (NULL: any); $3 user (NULL: any); $4 start_after (0: any): drop jobs
-// that ended before it; $5 end_before (0: any): drop jobs submitted after it. As accounting/lmdb.
-// sacct's filters (ABI 1.5; NULL: any): $6 users, $7 base states, $8 accounts, $9 partitions,
-// $10 job names.
+// $1 clusters (NULL: any); $2 job ids (NULL: any); $3 user (NULL: any); $4 start_after (0: any):
+// drop jobs that ended before it; $5 end_before (0: any): drop jobs submitted after it. As
+// accounting/lmdb. sacct's filters (ABI 1.5; NULL: any): $6 users, $7 base states, $8 accounts, $9
+// partitions, $10 job names.
 #define DROVER_PG_WHERE                                                                            \
-    " WHERE cluster = $1"                                                                          \
+    " WHERE ($1::text[] IS NULL OR cluster = ANY($1::text[]))"                                     \
     " AND ($2::bigint[] IS NULL OR job_id = ANY($2::bigint[]) OR array_job_id = "                  \
     "ANY($2::bigint[]))"                                                                           \
     " AND ($3::bigint IS NULL OR user_id = $3::bigint)"                                            \
@@ -113,7 +114,8 @@ constexpr const char *kUpsert =
     " AND ($9::text[] IS NULL OR partition = ANY($9::text[]))"                                     \
     " AND ($10::text[] IS NULL OR name = ANY($10::text[]))"
 #define DROVER_PG_JOB_FILTER " FROM jobs" DROVER_PG_WHERE
-constexpr const char *kSelect = "SELECT " DROVER_PG_COLUMNS DROVER_PG_JOB_FILTER " ORDER BY job_id";
+constexpr const char *kSelect =
+    "SELECT " DROVER_PG_COLUMNS DROVER_PG_JOB_FILTER " ORDER BY cluster, job_id";
 
 // The current run of a job sorts after its earlier runs (1, 2, ...).
 #define DROVER_PG_CURRENT_RUN "2147483647"
@@ -121,7 +123,8 @@ constexpr const char *kSelect = "SELECT " DROVER_PG_COLUMNS DROVER_PG_JOB_FILTER
 #define DROVER_PG_ALL_RUNS                                                                         \
     "SELECT " DROVER_PG_COLUMNS ", run FROM job_runs" DROVER_PG_WHERE                              \
     " UNION ALL SELECT " DROVER_PG_COLUMNS ", " DROVER_PG_CURRENT_RUN DROVER_PG_JOB_FILTER
-constexpr const char *kSelectRuns = "SELECT * FROM (" DROVER_PG_ALL_RUNS ") j ORDER BY job_id, run";
+constexpr const char *kSelectRuns =
+    "SELECT * FROM (" DROVER_PG_ALL_RUNS ") j ORDER BY cluster, job_id, run";
 
 // A step's columns after cluster and job_id, in the order of the upsert's parameters $3.. and of
 // the joined query's results after the job's.
@@ -193,7 +196,7 @@ constexpr const char *kStepUpsert = "INSERT INTO steps (cluster, job_id, " DROVE
 constexpr const char *kSelectWithSteps = "SELECT j.*, " DROVER_PG_STEP_COLUMNS(
     "s.") " FROM (SELECT " DROVER_PG_COLUMNS DROVER_PG_JOB_FILTER
           ") j LEFT JOIN steps s ON s.cluster = j.cluster AND s.job_id = j.job_id"
-          " ORDER BY j.job_id, s.step_id";
+          " ORDER BY j.cluster, j.job_id, s.step_id";
 
 // The same with earlier runs: each run joined with the steps of that run.
 constexpr const char *kSelectRunsWithSteps = "SELECT j.*, " DROVER_PG_STEP_COLUMNS(
@@ -203,7 +206,7 @@ constexpr const char *kSelectRunsWithSteps = "SELECT j.*, " DROVER_PG_STEP_COLUM
                   "SELECT cluster, job_id, " DROVER_PG_CURRENT_RUN ", " DROVER_PG_STEP_COLUMNS(
                       "") " FROM steps"
                           ") s ON s.cluster = j.cluster AND s.job_id = j.job_id AND s.run = j.run"
-                          " ORDER BY j.job_id, j.run, s.step_id";
+                          " ORDER BY j.cluster, j.job_id, j.run, s.step_id";
 
 // A submit event for a job whose row has ended (a requeue, or a job id used again) first moves
 // that row and its steps to job_runs and step_runs as the next run. $1 cluster, $2 job id.
@@ -381,6 +384,9 @@ struct Sink {
     drover_acct_step_emit_fn step_emit;
     void *arg;
     bool runs = false; // earlier runs too (the rows carry run after the job's columns)
+    // The query: what SQL cannot test (the node filter, through the core's node_list_match) is
+    // tested on each job before it is emitted.
+    const drover_acct_query *q = nullptr;
 };
 
 // Streams the rows of one query (kSelect, or kSelectWithSteps when sink.step_emit is set) to the
@@ -396,7 +402,8 @@ int stream(PGconn *c, const std::vector<const char *> &params, const Sink &sink,
         return DROVER_EIO;
     }
     PQsetSingleRowMode(c);
-    bool stopped = false, have_job = false;
+    bool stopped = false, have_job = false, skipping = false;
+    std::string last_cluster;
     uint32_t last_job = 0;
     int64_t last_run = 0;
     std::string error;
@@ -407,16 +414,23 @@ int stream(PGconn *c, const std::vector<const char *> &params, const Sink &sink,
         if (st == PGRES_SINGLE_TUPLE) {
             const auto job_id = static_cast<uint32_t>(int_value(raw, 0, kJobId));
             const int64_t run = sink.runs ? int_value(raw, 0, kColumns) : 0;
+            const char *cluster = PQgetvalue(raw, 0, kCluster);
             bool stop = false;
-            if (!have_job || job_id != last_job || run != last_run) { // rows come in job order
+            // Rows come in (cluster, job, run) order: a new key is the next job.
+            if (!have_job || job_id != last_job || run != last_run || last_cluster != cluster) {
                 const drover_acct_job j = job_row(raw, 0);
-                ++*emitted;
-                stop = sink.emit(sink.arg, &j) != 0;
+                skipping = sink.q && !drover_acct_filters_match(sink.q, &j);
+                if (!skipping) {
+                    ++*emitted;
+                    stop = sink.emit(sink.arg, &j) != 0;
+                }
                 have_job = true;
+                last_cluster = cluster;
                 last_job = job_id;
                 last_run = run;
             }
-            if (!stop && sink.step_emit && PQnfields(raw) >= step_base + kStepColumns &&
+            if (!stop && !skipping && sink.step_emit &&
+                PQnfields(raw) >= step_base + kStepColumns &&
                 !PQgetisnull(raw, 0, step_base + kStepId)) {
                 const drover_acct_step step = step_row(raw, 0, step_base, job_id);
                 stop = sink.step_emit(sink.arg, &step) != 0;
@@ -450,7 +464,7 @@ std::string number_array_param(const uint32_t *items, uint32_t count) {
 
 // The text the query's parameters point into: NULL for a filter not given.
 struct QueryParams {
-    std::string ids, user, after, before, users, states, accounts, partitions, names;
+    std::string clusters, ids, user, after, before, users, states, accounts, partitions, names;
 
     explicit QueryParams(const drover_acct_query &q)
         : ids(number_array_param(q.job_ids, q.job_id_count)), after(std::to_string(q.start_after)),
@@ -461,18 +475,20 @@ struct QueryParams {
         if (q.account_count) accounts = text_array_param(q.accounts, q.account_count);
         if (q.partition_count) partitions = text_array_param(q.partitions, q.partition_count);
         if (q.name_count) names = text_array_param(q.names, q.name_count);
+        if (q.cluster_count) clusters = text_array_param(q.clusters, q.cluster_count);
     }
-    std::vector<const char *> get(const std::string &cluster) const {
+    std::vector<const char *> get() const {
         auto opt = [](const std::string &v) { return v.empty() ? nullptr : v.c_str(); };
-        return {cluster.c_str(), opt(ids),    opt(user),     after.c_str(),   before.c_str(),
-                opt(users),      opt(states), opt(accounts), opt(partitions), opt(names)};
+        return {opt(clusters), opt(ids),    opt(user),     after.c_str(),   before.c_str(),
+                opt(users),    opt(states), opt(accounts), opt(partitions), opt(names)};
     }
 };
 
-int query(State &s, const drover_acct_query *query, const Sink &sink, drover_error *err) {
+int query(State &s, const drover_acct_query *query, Sink sink, drover_error *err) {
     const drover_acct_query q = read_query(query);
     const QueryParams text(q);
-    const std::vector<const char *> params = text.get(s.cfg.cluster);
+    const std::vector<const char *> params = text.get();
+    sink.q = &q;
 
     std::lock_guard lock(s.mu);
     for (int attempt = 0;; ++attempt) {

@@ -106,14 +106,25 @@ typedef struct drover_acct_query {
     const drover_str *partitions;
     const drover_str *names; /* job names */
     uint32_t name_count;
+    /* ABI 1.7: sacct -M/-L and -N. clusters: the jobs of these clusters; none: of every cluster
+     * the store holds (the controller names its own ClusterName unless sacct asks for all).
+     * nodes: jobs that ran on any of
+     * these nodes (names, each alone). node_list_match is the core's: whether a job's node_list
+     * (a hostlist expression, "c[1-4],d7") names any of q's nodes; drover_acct_filters_match
+     * calls it. */
+    const drover_str *clusters;
+    uint32_t cluster_count;
+    uint32_t node_count;
+    const drover_str *nodes;
+    int (*node_list_match)(const struct drover_acct_query *q, drover_str node_list);
 } drover_acct_query;
 
 /* ABI 1.5: the base state in a job's state (the rest are flags). */
 #define DROVER_ACCT_STATE_BASE 0xffu
 
-/* ABI 1.5: whether job passes the filters of query that ABI 1.5 appended (accounts, partitions,
- * names, states, user_ids), for a store that reads its records before filtering; the others
- * (job ids, times, user_id) are the store's own. */
+/* ABI 1.5: whether job passes the filters of query that ABI 1.5 and 1.7 appended (accounts,
+ * partitions, names, states, user_ids; clusters and nodes), for a store that reads its records
+ * before filtering; the others (job ids, times, user_id) are the store's own. */
 static inline int drover_acct_str_in(const drover_str *list, uint32_t count, drover_str v) {
     for (uint32_t i = 0; i < count; ++i)
         if (list[i].len == v.len && (v.len == 0 || memcmp(list[i].ptr, v.ptr, v.len) == 0))
@@ -141,6 +152,10 @@ static inline int drover_acct_filters_match(const drover_acct_query *q,
         !drover_acct_str_in(q->partitions, q->partition_count, job->partition))
         return 0;
     if (q->name_count && !drover_acct_str_in(q->names, q->name_count, job->name)) return 0;
+    if (!DROVER_HAS(drover_acct_query, q, node_list_match)) return 1;
+    if (q->cluster_count && !drover_acct_str_in(q->clusters, q->cluster_count, job->cluster))
+        return 0;
+    if (q->node_count && (!q->node_list_match || !q->node_list_match(q, job->node_list))) return 0;
     return 1;
 }
 

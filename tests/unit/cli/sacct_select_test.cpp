@@ -89,8 +89,13 @@ TEST(SacctSelect, ClustersAndDuplicates) {
     SacctArgs a = args({"-M", "Alpha,beta", "-D"});
     EXPECT_EQ(a.clusters, (std::vector<std::string>{"alpha", "beta"}));
     EXPECT_TRUE(a.duplicates);
+    EXPECT_FALSE(a.all_clusters);
     EXPECT_TRUE(args({"-M", "alpha", "-M", "all"}).clusters.empty());
+    EXPECT_TRUE(args({"-M", "alpha", "-M", "all"}).all_clusters);
     EXPECT_TRUE(args({"-M", "alpha", "-L"}).clusters.empty());
+    EXPECT_TRUE(args({"-M", "alpha", "-L"}).all_clusters);
+    EXPECT_FALSE(args({"-L", "-M", "alpha"}).all_clusters) << "a later -M names its clusters";
+    EXPECT_FALSE(args({}).all_clusters) << "no -M: the controller's own cluster";
 }
 
 TEST(SacctTime, SlurmsFormsReadAsPast) {

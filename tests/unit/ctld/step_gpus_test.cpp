@@ -1,9 +1,12 @@
 // step_gpus_test.cpp - the GPUs a step gets out of its job's, and when it must wait.
 #include <gtest/gtest.h>
 
+#include <drover/plugin.h>
+
 #include "ctld/steps/step_gpus.hpp"
 
 using namespace drover::ctld;
+using drover::Status;
 using Ids = std::vector<uint32_t>;
 
 namespace {
@@ -28,20 +31,17 @@ TEST(StepGpus, AskComesFromCountsOrTheGpuPartOfGres) {
 
 TEST(StepGpus, NoAskSeesEveryGpuOfTheJobAndHoldsNone) {
     StepGpus out;
-    std::string why;
     std::vector<NodeGpus> job{{{0, 1}, {0}}};
-    ASSERT_EQ(pick_step_gpus({}, layout({0}, {2}), job, false, &out, &why), LayoutResult::Ok);
+    ASSERT_EQ(pick_step_gpus({}, layout({0}, {2}), job, false, &out).code(), DROVER_OK);
     EXPECT_EQ(out.seen[0], (Ids{0, 1}));
     EXPECT_TRUE(out.held[0].empty());
 }
 
 TEST(StepGpus, PerTaskTakesFreeGpusAndHoldsThem) {
     StepGpus out;
-    std::string why;
     std::vector<NodeGpus> job{{{0, 1, 2, 3}, {1}}, {{0, 1}, {}}};
     StepGpuAsk ask = step_gpu_ask(0, 0, 1, "");
-    ASSERT_EQ(pick_step_gpus(ask, layout({0, 1}, {2, 1}), job, false, &out, &why),
-              LayoutResult::Ok);
+    ASSERT_EQ(pick_step_gpus(ask, layout({0, 1}, {2, 1}), job, false, &out).code(), DROVER_OK);
     EXPECT_EQ(out.seen[0], (Ids{0, 2}));
     EXPECT_EQ(out.held[0], (Ids{0, 2}));
     EXPECT_EQ(out.seen[1], (Ids{0}));
@@ -49,34 +49,32 @@ TEST(StepGpus, PerTaskTakesFreeGpusAndHoldsThem) {
 
 TEST(StepGpus, MoreThanTheJobHasIsImpossibleHeldOnesAreBusy) {
     StepGpus out;
-    std::string why;
     std::vector<NodeGpus> job{{{0, 1}, {0}}};
-    EXPECT_EQ(pick_step_gpus(step_gpu_ask(0, 3, 0, ""), layout({0}, {1}), job, false, &out, &why),
-              LayoutResult::Impossible);
-    EXPECT_EQ(why, "Requested node configuration is not available");
-    EXPECT_EQ(pick_step_gpus(step_gpu_ask(0, 2, 0, ""), layout({0}, {1}), job, false, &out, &why),
-              LayoutResult::Busy);
-    EXPECT_EQ(why, "Requested nodes are busy");
+    Status never = pick_step_gpus(step_gpu_ask(0, 3, 0, ""), layout({0}, {1}), job, false, &out);
+    EXPECT_EQ(never.code(), DROVER_ENOSPC);
+    EXPECT_EQ(never.text(), "Requested node configuration is not available");
+    Status busy = pick_step_gpus(step_gpu_ask(0, 2, 0, ""), layout({0}, {1}), job, false, &out);
+    EXPECT_EQ(busy.code(), DROVER_EBUSY);
+    EXPECT_EQ(busy.text(), "Requested nodes are busy");
     // --overlap shares the held one and holds nothing.
-    ASSERT_EQ(pick_step_gpus(step_gpu_ask(0, 2, 0, ""), layout({0}, {1}), job, true, &out, &why),
-              LayoutResult::Ok);
+    ASSERT_EQ(pick_step_gpus(step_gpu_ask(0, 2, 0, ""), layout({0}, {1}), job, true, &out).code(),
+              DROVER_OK);
     EXPECT_EQ(out.seen[0], (Ids{0, 1}));
     EXPECT_TRUE(out.held[0].empty());
 }
 
 TEST(StepGpus, TotalSpreadsOverNodesInOrder) {
     StepGpus out;
-    std::string why;
     std::vector<NodeGpus> job{{{0, 1}, {1}}, {{0, 1}, {}}};
     ASSERT_EQ(
-        pick_step_gpus(step_gpu_ask(4, 0, 0, ""), layout({0, 1}, {1, 1}), job, false, &out, &why),
-        LayoutResult::Busy); // the job has 4 but one is held
+        pick_step_gpus(step_gpu_ask(4, 0, 0, ""), layout({0, 1}, {1, 1}), job, false, &out).code(),
+        DROVER_EBUSY); // the job has 4 but one is held
     ASSERT_EQ(
-        pick_step_gpus(step_gpu_ask(2, 0, 0, ""), layout({0, 1}, {1, 1}), job, false, &out, &why),
-        LayoutResult::Ok);
+        pick_step_gpus(step_gpu_ask(2, 0, 0, ""), layout({0, 1}, {1, 1}), job, false, &out).code(),
+        DROVER_OK);
     EXPECT_EQ(out.seen[0], (Ids{0}));
     EXPECT_EQ(out.seen[1], (Ids{0}));
     EXPECT_EQ(
-        pick_step_gpus(step_gpu_ask(5, 0, 0, ""), layout({0, 1}, {1, 1}), job, false, &out, &why),
-        LayoutResult::Impossible);
+        pick_step_gpus(step_gpu_ask(5, 0, 0, ""), layout({0, 1}, {1, 1}), job, false, &out).code(),
+        DROVER_ENOSPC);
 }

@@ -1,9 +1,12 @@
 // step_layout_test.cpp - where a step's tasks go inside its job's allocation.
 #include <gtest/gtest.h>
 
+#include <drover/plugin.h>
+
 #include "ctld/steps/step_layout.hpp"
 
 using namespace drover::ctld;
+using drover::Status;
 
 namespace {
 std::vector<NodeCpus> idle(std::vector<uint32_t> cpus) {
@@ -17,8 +20,7 @@ TEST(StepLayout, BlockFillsNodesInOrderAfterOneTaskEach) {
     StepShape s;
     s.num_tasks = 5;
     StepLayout l;
-    std::string why;
-    ASSERT_EQ(layout_step(s, idle({4, 4}), &l, &why), LayoutResult::Ok);
+    ASSERT_EQ(layout_step(s, idle({4, 4}), &l).code(), DROVER_OK);
     EXPECT_EQ(l.nodes, (std::vector<uint32_t>{0, 1}));
     EXPECT_EQ(l.tasks_per_node, (std::vector<uint32_t>{4, 1}));
     EXPECT_EQ(l.task_ids[1], (std::vector<uint32_t>{4}));
@@ -30,8 +32,7 @@ TEST(StepLayout, CyclicDealsTasksRoundTheNodes) {
     s.num_tasks = 4;
     s.cyclic = true;
     StepLayout l;
-    std::string why;
-    ASSERT_EQ(layout_step(s, idle({2, 2}), &l, &why), LayoutResult::Ok);
+    ASSERT_EQ(layout_step(s, idle({2, 2}), &l).code(), DROVER_OK);
     EXPECT_EQ(l.task_ids[0], (std::vector<uint32_t>{0, 2}));
     EXPECT_EQ(l.task_ids[1], (std::vector<uint32_t>{1, 3}));
 }
@@ -44,8 +45,7 @@ TEST(StepLayout, PlaneDealsBlocksOfTasksRoundTheNodes) {
     s.min_nodes = 2;
     s.plane = 4;
     StepLayout l;
-    std::string why;
-    ASSERT_EQ(layout_step(s, idle({8, 8}), &l, &why), LayoutResult::Ok);
+    ASSERT_EQ(layout_step(s, idle({8, 8}), &l).code(), DROVER_OK);
     EXPECT_EQ(l.task_ids[0], (std::vector<uint32_t>{0, 1, 2, 3, 8, 9}));
     EXPECT_EQ(l.task_ids[1], (std::vector<uint32_t>{4, 5, 6, 7}));
     EXPECT_EQ(l.tasks_per_node, (std::vector<uint32_t>{6, 4}));
@@ -57,14 +57,13 @@ TEST(StepLayout, ArbitraryPutsEachTaskWhereTheListSays) {
     s.arbitrary = {1, 0, 1, 1};
     s.exact = true;
     StepLayout l;
-    std::string why;
-    ASSERT_EQ(layout_step(s, idle({2, 4}), &l, &why), LayoutResult::Ok);
+    ASSERT_EQ(layout_step(s, idle({2, 4}), &l).code(), DROVER_OK);
     EXPECT_EQ(l.nodes, (std::vector<uint32_t>{0, 1}));
     EXPECT_EQ(l.task_ids[0], (std::vector<uint32_t>{1}));
     EXPECT_EQ(l.task_ids[1], (std::vector<uint32_t>{0, 2, 3}));
     EXPECT_EQ(l.cpus_per_node, (std::vector<uint32_t>{1, 3}));
     s.arbitrary = {0, 0, 0, 1}; // three tasks on a node of two CPUs
-    EXPECT_EQ(layout_step(s, idle({2, 4}), &l, &why), LayoutResult::Impossible);
+    EXPECT_EQ(layout_step(s, idle({2, 4}), &l).code(), DROVER_ENOSPC);
 }
 
 TEST(StepLayout, ExactTakesOnlyWhatItAsksForAndFewestNodes) {
@@ -72,8 +71,7 @@ TEST(StepLayout, ExactTakesOnlyWhatItAsksForAndFewestNodes) {
     s.num_tasks = 2;
     s.exact = true;
     StepLayout l;
-    std::string why;
-    ASSERT_EQ(layout_step(s, idle({4, 4}), &l, &why), LayoutResult::Ok);
+    ASSERT_EQ(layout_step(s, idle({4, 4}), &l).code(), DROVER_OK);
     EXPECT_EQ(l.nodes, (std::vector<uint32_t>{0}));
     EXPECT_EQ(l.cpus_per_node, (std::vector<uint32_t>{2}));
 }
@@ -82,19 +80,21 @@ TEST(StepLayout, BusyWhenItWouldFitLaterImpossibleWhenNever) {
     StepShape s;
     s.num_tasks = 1;
     StepLayout l;
-    std::string why;
     // Without --exact a step needs every CPU the job has on a node: one CPU in use is busy.
-    EXPECT_EQ(layout_step(s, {{4, 3}}, &l, &why), LayoutResult::Busy);
-    EXPECT_EQ(why, "Requested nodes are busy");
+    Status busy = layout_step(s, {{4, 3}}, &l);
+    EXPECT_EQ(busy.code(), DROVER_EBUSY);
+    EXPECT_EQ(busy.text(), "Requested nodes are busy");
     s.exact = true;
-    EXPECT_EQ(layout_step(s, {{4, 3}}, &l, &why), LayoutResult::Ok);
+    EXPECT_EQ(layout_step(s, {{4, 3}}, &l).code(), DROVER_OK);
     s.num_tasks = 9;
-    EXPECT_EQ(layout_step(s, idle({4, 4}), &l, &why), LayoutResult::Impossible);
-    EXPECT_NE(why.find("Requested node configuration is not available"), std::string::npos);
+    Status never = layout_step(s, idle({4, 4}), &l);
+    EXPECT_EQ(never.code(), DROVER_ENOSPC);
+    EXPECT_NE(never.text().find("Requested node configuration is not available"),
+              std::string::npos);
     // --overlap uses CPUs without taking them.
     StepShape o;
     o.overlap = true;
-    EXPECT_EQ(layout_step(o, {{4, 0}}, &l, &why), LayoutResult::Ok);
+    EXPECT_EQ(layout_step(o, {{4, 0}}, &l).code(), DROVER_OK);
 }
 
 TEST(StepLayout, NodeListsAndCountsAreKept) {
@@ -103,11 +103,10 @@ TEST(StepLayout, NodeListsAndCountsAreKept) {
     s.min_nodes = 2;
     s.allowed = {false, true, true};
     StepLayout l;
-    std::string why;
-    ASSERT_EQ(layout_step(s, idle({1, 1, 1}), &l, &why), LayoutResult::Ok);
+    ASSERT_EQ(layout_step(s, idle({1, 1, 1}), &l).code(), DROVER_OK);
     EXPECT_EQ(l.nodes, (std::vector<uint32_t>{1, 2}));
     // Three nodes asked for when -w/-x leave two: never.
     s.num_tasks = 3;
     s.min_nodes = 3;
-    EXPECT_EQ(layout_step(s, idle({1, 1, 1}), &l, &why), LayoutResult::Impossible);
+    EXPECT_EQ(layout_step(s, idle({1, 1, 1}), &l).code(), DROVER_ENOSPC);
 }

@@ -56,16 +56,17 @@ TEST(SplitTree, ContiguousNearEqualParts) {
 // names; a user naming anyone else is refused, so no node of the tree acts for more than the user.
 TEST(ForwardOrigin, OnlyAdministratorsNameAnotherUser) {
     auto admin = [](uint32_t uid) { return uid == 0 || uid == 500; };
-    std::string why;
+    Status why;
     EXPECT_EQ(net::forward_origin(1000, net::kSenderOrigin, admin, &why), 1000u);
     EXPECT_EQ(net::forward_origin(1000, 1000, admin, &why), 1000u);
     EXPECT_EQ(net::forward_origin(0, net::kSenderOrigin, admin, &why), 0u);
     EXPECT_EQ(net::forward_origin(0, 1000, admin, &why),
               1000u); // a node passing a user's request on
     EXPECT_EQ(net::forward_origin(500, 1000, admin, &why), 1000u); // SlurmUser's droverd likewise
-    EXPECT_TRUE(why.empty());
+    EXPECT_TRUE(why.ok());
     EXPECT_FALSE(net::forward_origin(1000, 0, admin, &why)); // a user may not act as root
-    EXPECT_NE(why.find("may not act for uid 0"), std::string::npos) << why;
+    EXPECT_EQ(why.code(), DROVER_EPERM);
+    EXPECT_NE(why.text().find("may not act for uid 0"), std::string::npos) << why.text();
     EXPECT_FALSE(net::forward_origin(1000, 1001, admin, &why)); // nor as another user
 }
 

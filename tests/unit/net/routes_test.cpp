@@ -1,6 +1,7 @@
 // routes_test.cpp - net::Router: a message goes to the one route that serves it; an Admin route
 // refuses anyone but root/SlurmUser with its own refusal and never runs; an unknown message and a
-// throwing handler become error replies; a message type served twice is a wiring error.
+// throwing handler become error replies (a drover::Error with its code); a node's router tells
+// users less of what it does not serve; a message type served twice is a wiring error.
 #include <gtest/gtest.h>
 
 #include <drover/plugin.h>
@@ -8,6 +9,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "common/error.hpp"
 #include "net/routes.hpp"
 
 using namespace drover;
@@ -106,6 +108,27 @@ TEST_F(RouterTest, ThrowingHandlerBecomesAnErrorReply) {
     auto [code, text] = resp->error();
     EXPECT_EQ(code, DROVER_EIO);
     EXPECT_EQ(text, "disk full");
+}
+
+TEST_F(RouterTest, AThrownErrorKeepsItsCode) {
+    net::Router r{[](uint32_t) { return false; }};
+    r.add({{proto::Body::ConfigRequest, net::Caller::Anyone,
+            [](const auto &, const auto &) -> void { throw ParseError("line 3: bad value"); }}});
+    auto resp = std::make_shared<Captured>();
+    r.dispatch(request(proto::Body::ConfigRequest, 7), resp);
+    EXPECT_EQ(resp->error(), (std::pair<int, std::string>{DROVER_EINVAL, "line 3: bad value"}));
+}
+
+// A node's router tells a user who is not an admin nothing of what it does not serve.
+TEST_F(RouterTest, UsersMayBeToldLessOfWhatIsNotServed) {
+    net::Router r{[](uint32_t uid) { return uid == 0; }, "only the controller may ask this"};
+    auto user = std::make_shared<Captured>(), admin = std::make_shared<Captured>();
+    r.dispatch(request(proto::Body::ConfigRequest, 7), user);
+    r.dispatch(request(proto::Body::ConfigRequest, 0), admin);
+    EXPECT_EQ(user->error(),
+              (std::pair<int, std::string>{DROVER_EPERM, "only the controller may ask this"}));
+    EXPECT_EQ(admin->error(),
+              (std::pair<int, std::string>{DROVER_EINVAL, "unexpected message ConfigRequest"}));
 }
 
 TEST_F(RouterTest, TypeServedTwiceIsAWiringError) {

@@ -84,7 +84,7 @@ TEST_F(ContainersTest, CreatesAndLimitsTheStep) {
     auto pt = full_plugin();
     Containers c(pt);
     drover_cont_id id = 0;
-    EXPECT_EQ(c.create(7, 1, 100, {512, "0-1", "/dev/nvidia1,/dev/nvidia3"}, "7.1", &id), "");
+    EXPECT_TRUE(c.create(7, 1, 100, {512, "0-1", "/dev/nvidia1,/dev/nvidia3"}, "7.1", &id).ok());
     EXPECT_EQ(id, (uint64_t(7) << 32) | 1);
     EXPECT_EQ(fake.calls, (std::vector<std::string>{"create", "limit"}));
     EXPECT_EQ(fake.mem_bytes, 512ull << 20);
@@ -96,7 +96,9 @@ TEST_F(ContainersTest, AFailedCreateSaysWhy) {
     auto pt = full_plugin();
     fake.create_rc = DROVER_EIO;
     drover_cont_id id = 0;
-    EXPECT_EQ(Containers(pt).create(7, 1, 100, {}, "7.1", &id), "proctrack: no cgroup");
+    Status s = Containers(pt).create(7, 1, 100, {}, "7.1", &id);
+    EXPECT_EQ(s.code(), DROVER_EIO);
+    EXPECT_EQ(s.text(), "proctrack: no cgroup");
     EXPECT_EQ(fake.calls, std::vector<std::string>{"create"});
 }
 
@@ -104,9 +106,9 @@ TEST_F(ContainersTest, ARefusedOrMissingLimitStillRunsTheStep) {
     auto pt = full_plugin();
     fake.limit_rc = DROVER_EINVAL;
     drover_cont_id id = 0;
-    EXPECT_EQ(Containers(pt).create(7, 1, 100, {512, ""}, "7.1", &id), "");
+    EXPECT_TRUE(Containers(pt).create(7, 1, 100, {512, ""}, "7.1", &id).ok());
     pt.ops.cont_limit = nullptr;
-    EXPECT_EQ(Containers(pt).create(7, 2, 101, {512, ""}, "7.2", &id), "");
+    EXPECT_TRUE(Containers(pt).create(7, 2, 101, {512, ""}, "7.2", &id).ok());
 }
 
 TEST_F(ContainersTest, SignalsPidsAndUsage) {
@@ -135,7 +137,7 @@ TEST_F(ContainersTest, MissingOperationsAreNotCalled) {
     plugin::Bound<drover_proctrack_ops> pt;
     Containers c(pt);
     drover_cont_id id = 0;
-    EXPECT_NE(c.create(7, 1, 100, {}, "7.1", &id), "");
+    EXPECT_FALSE(c.create(7, 1, 100, {}, "7.1", &id).ok());
     EXPECT_FALSE(c.signal(1, SIGKILL));
     EXPECT_TRUE(c.pids(1).empty());
     EXPECT_FALSE(c.usage(1).has_value());

@@ -1,5 +1,5 @@
-// node_routes_test.cpp - who may ask what of a node: the route table's callers, and the admission
-// of a request by them (noded/node_routes.hpp).
+// node_routes_test.cpp - who may ask what of a node: the route table's callers, and what the
+// node's router (net::Router with the node's refusal) tells users and the controller.
 #include <map>
 
 #include <gtest/gtest.h>
@@ -7,11 +7,12 @@
 #include <drover/plugin.h>
 
 #include "noded/node_instance.hpp"
-#include "noded/node_routes.hpp"
+#include "proto/fb_read.hpp"
 
 namespace drover::noded {
 namespace {
 
+using net::Caller;
 using proto::Body;
 
 TEST(NodeRoutes, EachMessageHasTheCallerItHadBefore) {
@@ -36,27 +37,60 @@ TEST(NodeRoutes, EachMessageHasTheCallerItHadBefore) {
     }
 }
 
-TEST(NodeRoutes, UsersReachTheirRoutesOnly) {
-    Caller user = Caller::Anyone, ctl = Caller::Admin;
-    EXPECT_FALSE(admit(&user, Body::StepLaunchRequest, false));
-    EXPECT_FALSE(admit(&user, Body::StepLaunchRequest, true));
-    auto no = admit(&ctl, Body::BatchLaunchRequest, false);
-    ASSERT_TRUE(no);
-    EXPECT_EQ(no->code, DROVER_EPERM);
-    EXPECT_EQ(no->why, "only the controller may ask this of a node");
-    EXPECT_FALSE(admit(&ctl, Body::BatchLaunchRequest, true));
+// The one reply a route or the router sends: its error code and text (0 when not an error).
+class Captured : public net::Responder {
+  public:
+    void reply(std::span<const uint8_t> message) override {
+        const auto *m = flatbuffers::GetRoot<proto::Message>(message.data());
+        const auto *e = m->body_as_ErrorResponse();
+        answer = {e ? e->code() : 0, e ? proto::str(e->message()) : ""};
+    }
+    std::pair<int, std::string> answer{1, "no reply"};
+};
+
+// A router as a node builds it: the node's table and its refusal; each route answers OK.
+struct NodeRouter : ::testing::Test {
+    net::Router router{[](uint32_t uid) { return uid == 0; }, NodeInstance::kControllerOnly};
+    void SetUp() override {
+        net::Routes routes;
+        for (const auto &[type, who] : NodeInstance::route_callers())
+            routes.push_back({type, who, [](const auto &, const auto &r) { r->ok(); },
+                              NodeInstance::kControllerOnly});
+        router.add(std::move(routes));
+    }
+    // Sends a message of type (an empty body: the router reads the type only) as uid.
+    std::pair<int, std::string> send(Body type, uint32_t uid) {
+        flatbuffers::FlatBufferBuilder fbb;
+        auto body = fbb.EndTable(fbb.StartTable());
+        fbb.Finish(proto::CreateMessage(fbb, type, flatbuffers::Offset<void>(body)));
+        auto req = std::make_shared<net::Request>();
+        req->bytes.assign(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
+        req->msg = flatbuffers::GetRoot<proto::Message>(req->bytes.data());
+        req->peer.uid = uid;
+        auto resp = std::make_shared<Captured>();
+        router.dispatch(req, resp);
+        return resp->answer;
+    }
+};
+
+TEST_F(NodeRouter, UsersReachTheirRoutesOnly) {
+    EXPECT_EQ(send(Body::StepLaunchRequest, 1000).first, 0);
+    EXPECT_EQ(send(Body::StepLaunchRequest, 0).first, 0);
+    auto no = send(Body::BatchLaunchRequest, 1000);
+    EXPECT_EQ(no.first, DROVER_EPERM);
+    EXPECT_EQ(no.second, "only the controller may ask this of a node");
+    EXPECT_EQ(send(Body::BatchLaunchRequest, 0).first, 0);
 }
 
-TEST(NodeRoutes, AMessageNotServedIsRefused) {
+TEST_F(NodeRouter, AMessageNotServedIsRefused) {
     // To a user as not allowed (nothing is told of what the node serves), to the controller as
     // unexpected.
-    auto user = admit(nullptr, Body::PingResponse, false);
-    ASSERT_TRUE(user);
-    EXPECT_EQ(user->code, DROVER_EPERM);
-    auto ctl = admit(nullptr, Body::PingResponse, true);
-    ASSERT_TRUE(ctl);
-    EXPECT_EQ(ctl->code, DROVER_EINVAL);
-    EXPECT_EQ(ctl->why, "unexpected message PingResponse");
+    auto user = send(Body::PingResponse, 1000);
+    EXPECT_EQ(user.first, DROVER_EPERM);
+    EXPECT_EQ(user.second, "only the controller may ask this of a node");
+    auto ctl = send(Body::PingResponse, 0);
+    EXPECT_EQ(ctl.first, DROVER_EINVAL);
+    EXPECT_EQ(ctl.second, "unexpected message PingResponse");
 }
 
 } // namespace

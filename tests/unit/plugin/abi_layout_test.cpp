@@ -311,7 +311,13 @@ AT(drover_acct_query, partition_count, 84);
 AT(drover_acct_query, partitions, 88);
 AT(drover_acct_query, names, 96);
 AT(drover_acct_query, name_count, 104);
-SIZE(drover_acct_query, 112);
+// ABI 1.7: sacct's cluster and node filters.
+AT(drover_acct_query, clusters, 112);
+AT(drover_acct_query, cluster_count, 120);
+AT(drover_acct_query, node_count, 124);
+AT(drover_acct_query, nodes, 128);
+AT(drover_acct_query, node_list_match, 136);
+SIZE(drover_acct_query, 144);
 
 // The constants are part of the ABI too.
 static_assert(DROVER_OK == 0 && DROVER_EINVAL == -22 && DROVER_EBUSY == -16 &&

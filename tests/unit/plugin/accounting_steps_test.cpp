@@ -1,9 +1,11 @@
 // accounting_steps_test.cpp - step records in both stores (accounting/lmdb, and accounting/postgres
 // against a server the test starts): step_event upserts, job_step_query streams each matching job
 // followed by its steps, every member survives the trip, filters and stops apply to steps too;
-// a job submitted again keeps its ended run apart, shown with duplicates (sacct -D).
+// a job submitted again keeps its ended run apart, shown with duplicates (sacct -D); sacct's
+// cluster and node filters (ABI 1.7) apply in the store.
 #include <drover/proctrack.h>
 
+#include <algorithm>
 #include <memory>
 
 #include <gtest/gtest.h>
@@ -232,6 +234,56 @@ TEST_P(AccountingSteps, SacctsFiltersApplyInTheStore) {
     q.partitions = elsewhere;
     q.partition_count = 1;
     EXPECT_TRUE(query(q).order.empty());
+}
+
+// sacct -M and -N (ABI 1.7) are the store's too: the clusters named (none: every one), and the
+// jobs whose node list the core's node_list_match says names one of the nodes.
+TEST_P(AccountingSteps, ClusterAndNodeFiltersApplyInTheStore) {
+    const std::string alpha = "alpha", beta = "beta", on_1_2 = "n1,n2", on_3 = "n3";
+    auto ran = [&](uint32_t id, const std::string &cluster, const std::string &nodes) {
+        drover_acct_job j{};
+        j.struct_size = sizeof j;
+        j.job_id = id;
+        j.user_id = 1000;
+        j.cluster = str(cluster);
+        j.node_list = str(nodes);
+        j.state = DROVER_JOB_COMPLETE;
+        j.submit_time = 100;
+        j.end_time = 200;
+        drover_error err{};
+        ASSERT_EQ(acct().ops.job_event(acct().state, DROVER_ACCT_JOB_END, &j, &err), DROVER_OK)
+            << err.text;
+    };
+    ran(1, alpha, on_1_2);
+    ran(2, beta, on_3);
+    ran(3, alpha, on_3);
+    ran(4, alpha, ""); // never ran
+    record(DROVER_ACCT_STEP_START, step(1, 0, false));
+
+    auto q = any();
+    Order all = query(q, false).order; // postgres orders by cluster first, lmdb holds one
+    std::sort(all.begin(), all.end());
+    EXPECT_EQ(all, (Order{"job 1", "job 2", "job 3", "job 4"})) << "every cluster";
+    const drover_str only_beta[] = {str(beta)};
+    q.clusters = only_beta;
+    q.cluster_count = 1;
+    EXPECT_EQ(query(q, false).order, (Order{"job 2"}));
+
+    // A test node_list_match: the node lists here are comma lists.
+    q = any();
+    q.node_list_match = [](const drover_acct_query *q, drover_str list) -> int {
+        std::string l(list.ptr, list.len), node(q->nodes[0].ptr, q->nodes[0].len);
+        return ("," + l + ",").find("," + node + ",") != std::string::npos;
+    };
+    const std::string n2 = "n2", n3 = "n3";
+    const drover_str on_n2[] = {str(n2)}, on_n3[] = {str(n3)};
+    q.nodes = on_n2;
+    q.node_count = 1;
+    EXPECT_EQ(query(q).order, (Order{"job 1", "step 1.0"}));
+    q.nodes = on_n3;
+    q.clusters = only_beta;
+    q.cluster_count = 1;
+    EXPECT_EQ(query(q).order, (Order{"job 2"}));
 }
 
 TEST_P(AccountingSteps, FiltersApplyToTheJobAndItsSteps) {
