@@ -182,6 +182,24 @@ void JobManager::record_start(Job &job) {
     });
 }
 
+void JobManager::note_pending(uint32_t id, std::string reason) {
+    if (Job *j = find(id); j && j->pending()) j->reason = std::move(reason);
+}
+
+void JobManager::note_expected_start(uint32_t id, int64_t when, std::vector<uint32_t> nodes) {
+    if (Job *j = find(id); j && j->pending()) {
+        j->expected_start = when;
+        j->sched_nodes = std::move(nodes);
+    }
+}
+
+void JobManager::end_pending(uint32_t id, uint32_t state, uint32_t cancelled_by) {
+    Job *j = find(id);
+    if (!j || !j->pending()) return;
+    if (cancelled_by != DROVER_NO_VAL) j->cancelled_by = cancelled_by;
+    end_job(*j, state, 0);
+}
+
 void JobManager::end_job(Job &job, uint32_t state, int32_t exit_status) {
     bool was_running = job.running();
     if (job.array_job_id) {

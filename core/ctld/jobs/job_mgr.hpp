@@ -67,6 +67,12 @@ class JobManager {
     void record_start(Job &job);
     // Ends a job: final state and exit status, resources released, recorded, scheduler woken.
     void end_job(Job &job, uint32_t state, int32_t exit_status);
+    // What a scheduling pass decided for a job it left pending (nothing once the job no longer
+    // is): why it waits; when and where a planning policy expects to start it; that it ends
+    // without running (state; cancelled_by: the uid that cancelled it, or DROVER_NO_VAL).
+    void note_pending(uint32_t id, std::string reason);
+    void note_expected_start(uint32_t id, int64_t when, std::vector<uint32_t> nodes);
+    void end_pending(uint32_t id, uint32_t state, uint32_t cancelled_by);
     // A node the job runs on failed: its jobs end NODE_FAIL.
     void node_failed(uint32_t node);
     // A node registered saying which batch jobs it has (running, or ended and not yet

@@ -91,14 +91,12 @@ int host_try_start_on(drover_sched_pass *p, uint32_t job_id, drover_bitmap_view 
 }
 void host_set_expected_start(drover_sched_pass *p, uint32_t job_id, int64_t when,
                              drover_bitmap_view nodes) {
-    auto it = p->by_id.find(job_id);
-    if (it == p->by_id.end()) return;
-    Job &j = *it->second;
-    j.expected_start = when;
-    j.sched_nodes.clear();
+    if (!p->by_id.count(job_id)) return;
+    Scheduler::Plan plan{when, {}};
     if (nodes.words)
         for (uint32_t i = 0; i < nodes.nbits; ++i)
-            if ((nodes.words[i >> 6] >> (i & 63)) & 1u) j.sched_nodes.push_back(i);
+            if ((nodes.words[i >> 6] >> (i & 63)) & 1u) plan.nodes.push_back(i);
+    p->sched->expect(job_id, std::move(plan));
 }
 drover_str host_parameters(drover_sched_pass *p) {
     const std::string &s = p->sched->parameters();
@@ -175,17 +173,21 @@ void Scheduler::request() {
 void Scheduler::pass() {
     queued_ = false;
     auto t0 = std::chrono::steady_clock::now();
-    const Decisions d = run_pass();
+    Decisions d = run_pass();
     last_end_ = std::chrono::steady_clock::now();
     last_cost_ = last_end_ - t0;
     const auto usec = std::chrono::duration_cast<std::chrono::microseconds>(last_cost_).count();
     ctx_.acct.stats().cycle(uint64_t(usec), d.tried, d.queue);
-    for (const End &e : d.ends)
-        if (Job *j = jobs_.find(e.job_id); j && j->pending()) jobs_.end_job(*j, e.state, 0);
+    // The job manager takes them for the jobs still pending (a job given a reason may have
+    // started later in the pass).
+    for (const auto &[id, reason] : d.reasons) jobs_.note_pending(id, reason);
+    for (auto &[id, plan] : d.plans)
+        jobs_.note_expected_start(id, plan.when, std::move(plan.nodes));
+    for (const End &e : d.ends) jobs_.end_pending(e.job_id, e.state, e.cancelled_by);
 }
 
 Scheduler::Decisions Scheduler::run_pass() {
-    ends_.clear();
+    d_ = {};
     drover_sched_pass p;
     p.sched = this;
     p.now = Ctx::now();
@@ -205,8 +207,10 @@ Scheduler::Decisions Scheduler::run_pass() {
     for (Job *j : p.jobs)
         if (j->pending() && !p.tried.count(j->id) &&
             (j->reason == "None" || j->reason == "Resources"))
-            j->reason = "Priority";
-    return {uint32_t(p.jobs.size()), uint32_t(p.tried.size()), std::move(ends_)};
+            wait(*j, "Priority");
+    d_.queue = uint32_t(p.jobs.size());
+    d_.tried = uint32_t(p.tried.size());
+    return std::move(d_);
 }
 
 const std::vector<drover_node_view> &Scheduler::node_views() const {
@@ -243,12 +247,12 @@ int Scheduler::usable_nodes(const Job &job, drover_bitmap *out) {
 int Scheduler::try_start(Job &job, const drover_bitmap_view *allowed) {
     if (!job.pending()) return DROVER_EPERM;
     if (job.hold != Hold::None) {
-        job.reason = job.hold == Hold::User ? "JobHeldUser" : "JobHeldAdmin";
+        wait(job, job.hold == Hold::User ? "JobHeldUser" : "JobHeldAdmin");
         return DROVER_EPERM;
     }
     const Partition *part = nodes_.partition(job.partition);
     if (!part) {
-        job.reason = "BadConstraints";
+        wait(job, "BadConstraints");
         return DROVER_EPERM;
     }
     if (int rc = check_eligible(job, *part); rc != DROVER_OK) return rc;
@@ -260,9 +264,13 @@ int Scheduler::try_start(Job &job, const drover_bitmap_view *allowed) {
     return rc;
 }
 
+void Scheduler::wait(const Job &job, const char *reason) {
+    d_.reasons[job.id] = reason;
+}
+
 int Scheduler::check_eligible(Job &job, const Partition &part) {
-    auto refuse = [&job](const char *reason) {
-        job.reason = reason;
+    auto refuse = [this, &job](const char *reason) {
+        wait(job, reason);
         return DROVER_EPERM;
     };
     if (part.state == "DOWN") return refuse("PartitionDown");
@@ -277,7 +285,7 @@ int Scheduler::check_eligible(Job &job, const Partition &part) {
     if (int64_t deadline = job.ext().deadline) {
         int64_t need = job.time_limit_min == kInfinite ? 0 : int64_t(job.time_limit_min) * 60;
         if (now + need > deadline) { // it could no longer finish in time
-            ends_.push_back({job.id, DROVER_JOB_DEADLINE});
+            d_.ends.push_back({job.id, DROVER_JOB_DEADLINE});
             return refuse("DeadLine");
         }
     }
@@ -287,14 +295,11 @@ int Scheduler::check_eligible(Job &job, const Partition &part) {
 int Scheduler::check_dependency(Job &job) {
     switch (jobs_.check_dependency(job)) {
     case DepState::Waiting:
-        job.reason = "Dependency";
+        wait(job, "Dependency");
         return DROVER_EPERM;
     case DepState::Never:
-        job.reason = "DependencyNeverSatisfied";
-        if (job.kill_on_invalid_dep) {
-            job.cancelled_by = 0;
-            ends_.push_back({job.id, DROVER_JOB_CANCELLED});
-        }
+        wait(job, "DependencyNeverSatisfied");
+        if (job.kill_on_invalid_dep) d_.ends.push_back({job.id, DROVER_JOB_CANCELLED, 0});
         return DROVER_EPERM;
     case DepState::Satisfied:
         break;
@@ -315,7 +320,7 @@ int Scheduler::start_array_tasks(Job &rec, const Partition &part,
         if (rc != DROVER_OK) return started ? DROVER_OK : rc;
         Job *task = jobs_.split_array_task(rec);
         if (!task) {
-            rec.reason = "JobArrayTaskLimit";
+            wait(rec, "JobArrayTaskLimit");
             return started ? DROVER_OK : DROVER_EPERM;
         }
         // A task the select plugin refuses stays a pending job of its own; the rest wait.
@@ -333,7 +338,7 @@ int Scheduler::choose(Job &job, const Partition &part, const drover_bitmap_view 
         for (std::size_t w = 0; w < (allowed->nbits + 63) / 64 && !any; ++w)
             any = allowed->words[w] != 0;
         if (!any) {
-            job.reason = "Resources";
+            wait(job, "Resources");
             return DROVER_EBUSY;
         }
     }
@@ -351,14 +356,14 @@ int Scheduler::choose(Job &job, const Partition &part, const drover_bitmap_view 
         bool req_unavailable = false;
         for (std::size_t i = req.size() ? req.next(0) : 0; i < req.size(); i = req.next(i + 1))
             if (!nodes_.at(uint32_t(i)).usable()) req_unavailable = true;
-        job.reason = req_unavailable ? "ReqNodeNotAvail" : "Resources";
+        wait(job, req_unavailable ? "ReqNodeNotAvail" : "Resources");
         return DROVER_EBUSY; // nodes may free up or come back: the job waits either way
     }
     nodes->clear();
     for (std::size_t i = picked.next(0); i < picked.size(); i = picked.next(i + 1))
         nodes->push_back(uint32_t(i));
     if (nodes->empty()) {
-        job.reason = "Resources";
+        wait(job, "Resources");
         return DROVER_EBUSY;
     }
     return DROVER_OK;
@@ -371,7 +376,7 @@ bool Scheduler::start(Job &job, const std::vector<uint32_t> &picked) {
         // The plugin did not record the job, so it stays pending (as Slurm leaves a job whose
         // select_g_job_begin fails queued) and is tried again in a later pass.
         spdlog::error("job {} not started: {}", job.id, s.text());
-        job.reason = "Resources";
+        wait(job, "Resources");
         return false;
     }
     jobs_.record_start(job);

@@ -1,15 +1,19 @@
 // scheduler.hpp - runs scheduling passes through the sched plugin and starts the jobs it picks
-// (node choice through the select plugin, allocation through allocation.hpp). It decides and does
-// no I/O: the job manager records each start and ends the jobs a pass gives up on, and the
-// launcher (launcher.hpp) sends batch scripts once it hears a start is durable.
+// (node choice through the select plugin, allocation through allocation.hpp). It decides, writes
+// no job and does no I/O: the job manager records each start as it is made (the policy's next try
+// must see it), and after the pass takes what the pass decided for the jobs left (why each waits,
+// when a plan expects it to start, which end without running); the launcher (launcher.hpp) sends
+// batch scripts once it hears a start is durable.
 #pragma once
 
 #include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
+#include <drover/plugin.h>
 #include <drover/views.h>
 
 #include "common/bitmap.hpp"
@@ -35,7 +39,7 @@ class Scheduler {
     // Asks for a pass soon; requests made while one is queued share it (and every
     // Events::queue_changed asks for one).
     void request();
-    // Runs a pass now, then has the job manager end the jobs it decided can never start.
+    // Runs a pass now, then has the job manager take its decisions (Decisions).
     void pass();
 
     // Eligibility, then node selection (within allowed, when given), then start. DROVER_OK,
@@ -50,17 +54,29 @@ class Scheduler {
     int usable_nodes(const Job &job, drover_bitmap *out);
 
     // A job the pass found can never start (past its deadline, or a dependency that can never
-    // be satisfied under --kill-on-invalid-dep): it ends in state once the pass is over.
+    // be satisfied under --kill-on-invalid-dep): it ends in state once the pass is over,
+    // cancelled by cancelled_by (DROVER_NO_VAL: by no one).
     struct End {
         uint32_t job_id = 0;
         uint32_t state = 0;
+        uint32_t cancelled_by = DROVER_NO_VAL;
     };
-    // What a pass decided besides the jobs it started (which the job manager has recorded):
-    // how many jobs it had and tried, and the jobs to end.
+    // When and where a planning policy expects to start a job (squeue --start).
+    struct Plan {
+        int64_t when = 0;
+        std::vector<uint32_t> nodes;
+    };
+    // What a pass decided besides the jobs it started (which the job manager has recorded): how
+    // many jobs it had and tried, why each job it left pending waits (Slurm's reason), the
+    // planned starts, and the jobs to end.
     struct Decisions {
         uint32_t queue = 0, tried = 0;
+        std::unordered_map<uint32_t, const char *> reasons;
+        std::unordered_map<uint32_t, Plan> plans;
         std::vector<End> ends;
     };
+    // A planning policy's expected start of job_id (during a pass).
+    void expect(uint32_t job_id, Plan plan) { d_.plans[job_id] = std::move(plan); }
 
   private:
     Decisions run_pass();
@@ -68,6 +84,8 @@ class Scheduler {
     int check_eligible(Job &job, const Partition &part);
     int check_dependency(Job &job);
     int start_array_tasks(Job &rec, const Partition &part, const drover_bitmap_view *allowed);
+    // The job waits for reason (decided now, recorded after the pass).
+    void wait(const Job &job, const char *reason);
     // The nodes the select plugin would give job now (within allowed, when given): DROVER_OK
     // with nodes set, or DROVER_EBUSY with the job's reason set.
     int choose(Job &job, const Partition &part, const drover_bitmap_view *allowed,
@@ -83,7 +101,7 @@ class Scheduler {
     const Placement &place_;
     std::unique_ptr<Timer> timer_;
     bool queued_ = false;
-    std::vector<End> ends_; // decided during the current pass
+    Decisions d_; // what the current pass has decided so far
     std::chrono::steady_clock::time_point last_end_{};
     std::chrono::steady_clock::duration last_cost_{};
 };
