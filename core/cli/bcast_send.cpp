@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <map>
 #include <vector>
 
 #include "cli/rpc.hpp"
@@ -112,17 +111,12 @@ int send_file(const BcastSend &b, const std::string &prog) {
     if (st.st_size == 0) print_error(prog, "Warning: file `" + b.source + "` is empty.");
     Grant g;
     if (!ask_grant(b, prog, &g)) return ::close(fd), kNotSent;
-    std::map<std::string, std::string> addrs;
     std::vector<std::string> nodes;
-    for (uint32_t i = 0; i < g.cred->nodes()->size(); ++i) {
-        nodes.push_back(g.cred->nodes()->Get(i)->str());
-        if (g.cred->node_addrs() && i < g.cred->node_addrs()->size())
-            addrs[nodes.back()] = g.cred->node_addrs()->Get(i)->str();
-    }
+    for (const auto *n : *g.cred->nodes()) nodes.push_back(n->str());
     const Config &conf = cli_config();
     unsigned width = b.fanout ? b.fanout : conf.tree_width;
     int timeout = int(b.timeout_ms ? b.timeout_ms : conf.message_timeout * 1000);
-    auto resolve = net::address_book(std::move(addrs));
+    auto resolve = net::address_book(g.cred->nodes(), g.cred->node_addrs());
     uint64_t offset = 0;
     std::vector<uint8_t> buf;
     for (uint32_t block = 1;; ++block) {

@@ -367,12 +367,10 @@ void StepSession::build_launch(flatbuffers::FlatBufferBuilder &fbb, const std::s
 }
 
 std::vector<net::NodeOutcome> StepSession::send_launch(std::span<const uint8_t> msg) const {
-    std::map<std::string, std::string> addrs; // node -> "host:port" of its droverd
-    for (uint32_t i = 0; i < step_->nodes()->size() && i < step_->node_addrs()->size(); ++i)
-        addrs[step_->nodes()->Get(i)->str()] = step_->node_addrs()->Get(i)->str();
     const Config &conf = cli_config();
-    return net::forward_and_wait(net::address_book(std::move(addrs)), nodes_, conf.tree_width,
-                                 launch_timeout_ms(nodes_.size()), msg, net::socket_signer(conf));
+    return net::forward_and_wait(net::address_book(step_->nodes(), step_->node_addrs()), nodes_,
+                                 conf.tree_width, launch_timeout_ms(nodes_.size()), msg,
+                                 net::socket_signer(conf));
 }
 
 bool StepSession::launch() {

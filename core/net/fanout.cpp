@@ -287,6 +287,13 @@ Resolver address_book(std::map<std::string, std::string> host_ports) {
         };
 }
 
+Resolver address_book(const StringList *nodes, const StringList *host_ports) {
+    std::map<std::string, std::string> book;
+    for (uint32_t i = 0; nodes && host_ports && i < nodes->size() && i < host_ports->size(); ++i)
+        book[nodes->Get(i)->str()] = host_ports->Get(i)->str();
+    return address_book(std::move(book));
+}
+
 std::vector<NodeOutcome> forward_and_wait(Resolver resolve, std::vector<std::string> nodes,
                                           unsigned width, int timeout_ms,
                                           std::span<const uint8_t> inner, Signer sign) {

@@ -40,6 +40,10 @@ using Resolver = std::function<bool(const std::string &node, std::string *host, 
 
 // A resolver over the "host:port" of each node the controller named (to srun, to sbcast).
 Resolver address_book(std::map<std::string, std::string> host_ports);
+// The same from a reply's two parallel lists, node names and their "host:port" (either may be
+// missing or the shorter).
+using StringList = flatbuffers::Vector<flatbuffers::Offset<flatbuffers::String>>;
+Resolver address_book(const StringList *nodes, const StringList *host_ports);
 
 // How long a hop may take to accept a forwarded request (ForwardAccepted) before its node counts
 // as hung, for a forward to n nodes that must be answered within budget_ms: a share of the budget
