@@ -8,6 +8,7 @@
 #include "cli/json_records.hpp"
 #include "cli/load_records.hpp"
 #include "cli/scontrol_args.hpp"
+#include "cli/scontrol_hosts.hpp"
 #include "cli/scontrol_show.hpp"
 #include "cli/text.hpp"
 #include "cli/users.hpp"
@@ -47,7 +48,8 @@ constexpr const char *kHelp =
     "     requeuehold <job_list>   re-queue and hold a batch job.\n"
     "     show <ENTITY> [<ID>]     display state of identified entity, default\n"
     "                              is all records.  <ENTITY> may be \"config\",\n"
-    "                              \"job\", \"node\" or \"partition\".\n"
+    "                              \"hostlist\", \"hostlistsorted\", \"hostnames\",\n"
+    "                              \"job\", \"node\", \"partition\" or \"step\".\n"
     "     shutdown                 shutdown slurm controller.\n"
     "     takeover [<INDEX>]       ask a backup controller (default the first) to take control.\n"
     "     top <job_list>           put specified job first in queue for user.\n"
@@ -232,6 +234,11 @@ int show(const Opts &o, std::span<const std::string> rest) {
         return show_conf();
     case ShowWhat::step:
         return show_steps(o, rest);
+    case ShowWhat::hostnames:
+        return show_hostnames(rest);
+    case ShowWhat::hostlist:
+    case ShowWhat::hostlistsorted:
+        return show_hostlist(rest, *what == ShowWhat::hostlistsorted);
     }
     return 1;
 }

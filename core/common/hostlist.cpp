@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <tuple>
 #include <unordered_map>
 
 #include "common/error.hpp"
@@ -225,6 +226,50 @@ std::vector<std::string> hostlist_expand(std::string_view expr, std::size_t max)
     return out;
 }
 
+namespace {
+
+// A name as compression sees it: a prefix and a number (written with leading zeros to width
+// digits; 0: as is), or, without a numeric suffix, a name kept as it is.
+struct NameParts {
+    std::string_view prefix;
+    std::size_t width = 0;
+    uint64_t num = 0;
+    bool numbered = false;
+};
+
+NameParts split_name(std::string_view n) {
+    std::size_t k = n.size();
+    while (k > 0 && is_digit(n[k - 1])) --k;
+    std::size_t digits = n.size() - k;
+    if (digits == 0 || digits > kMaxDigits) return {n, 0, 0, false};
+    NameParts p{n.substr(0, k), digits > 1 && n[k] == '0' ? digits : 0, 0, true};
+    for (std::size_t i = k; i < n.size(); ++i) p.num = p.num * 10 + uint64_t(n[i] - '0');
+    return p;
+}
+
+// prefix and nums as one expression: "n7", or "n[1-3,5]" with runs that ascend by one, in the
+// order given, as ranges.
+void append_group(std::string &out, std::string_view prefix, std::size_t width,
+                  const std::vector<uint64_t> &nums) {
+    out.append(prefix);
+    if (nums.size() == 1) return append_number(out, nums[0], width);
+    out.push_back('[');
+    for (std::size_t i = 0; i < nums.size();) {
+        std::size_t j = i;
+        while (j + 1 < nums.size() && nums[j + 1] == nums[j] + 1) ++j;
+        if (i > 0) out.push_back(',');
+        append_number(out, nums[i], width);
+        if (j > i) {
+            out.push_back('-');
+            append_number(out, nums[j], width);
+        }
+        i = j + 1;
+    }
+    out.push_back(']');
+}
+
+} // namespace
+
 std::string hostlist_compress(const std::vector<std::string> &names) {
     struct Group {
         std::string_view prefix;
@@ -239,26 +284,21 @@ std::string hostlist_compress(const std::vector<std::string> &names) {
     std::string key;
     for (const std::string &n : names) {
         if (n.empty()) continue;
-        std::size_t k = n.size();
-        while (k > 0 && is_digit(n[k - 1])) --k;
-        std::size_t digits = n.size() - k;
-        if (digits == 0 || digits > kMaxDigits) {
+        NameParts p = split_name(n);
+        if (!p.numbered) {
             entries.push_back(~literals.size());
             literals.push_back(n);
             continue;
         }
-        std::size_t width = digits > 1 && n[k] == '0' ? digits : 0;
-        uint64_t v = 0;
-        for (std::size_t i = k; i < n.size(); ++i) v = v * 10 + static_cast<uint64_t>(n[i] - '0');
-        key.assign(n, 0, k);
+        key.assign(p.prefix);
         key.push_back('\0');
-        key.append(std::to_string(width));
+        key.append(std::to_string(p.width));
         auto [it, fresh] = index.try_emplace(key, groups.size());
         if (fresh) {
-            groups.push_back(Group{std::string_view(n).substr(0, k), width, {}});
+            groups.push_back(Group{p.prefix, p.width, {}});
             entries.push_back(it->second);
         }
-        groups[it->second].nums.push_back(v);
+        groups[it->second].nums.push_back(p.num);
     }
 
     std::string out;
@@ -270,24 +310,39 @@ std::string hostlist_compress(const std::vector<std::string> &names) {
         }
         Group &g = groups[e];
         std::sort(g.nums.begin(), g.nums.end());
-        out.append(g.prefix);
-        if (g.nums.size() == 1) {
-            append_number(out, g.nums[0], g.width);
+        append_group(out, g.prefix, g.width, g.nums);
+    }
+    return out;
+}
+
+std::string hostlist_ranged(const std::vector<std::string> &names, bool sorted) {
+    std::vector<NameParts> parts;
+    for (const std::string &n : names)
+        if (!n.empty()) parts.push_back(split_name(n));
+    if (sorted)
+        std::stable_sort(parts.begin(), parts.end(), [](const NameParts &a, const NameParts &b) {
+            return std::tie(a.prefix, a.numbered, a.width, a.num) <
+                   std::tie(b.prefix, b.numbered, b.width, b.num);
+        });
+    std::string out;
+    std::vector<uint64_t> nums;
+    for (std::size_t i = 0; i < parts.size();) {
+        if (!out.empty()) out.push_back(',');
+        const NameParts &p = parts[i];
+        if (!p.numbered) {
+            out.append(p.prefix);
+            ++i;
             continue;
         }
-        out.push_back('[');
-        for (std::size_t i = 0; i < g.nums.size();) {
-            std::size_t j = i;
-            while (j + 1 < g.nums.size() && g.nums[j + 1] == g.nums[j] + 1) ++j;
-            if (i > 0) out.push_back(',');
-            append_number(out, g.nums[i], g.width);
-            if (j > i) {
-                out.push_back('-');
-                append_number(out, g.nums[j], g.width);
-            }
-            i = j + 1;
-        }
-        out.push_back(']');
+        // The names after it with its prefix and padding join its bracket.
+        nums.clear();
+        std::size_t j = i;
+        for (; j < parts.size() && parts[j].numbered && parts[j].prefix == p.prefix &&
+               parts[j].width == p.width;
+             ++j)
+            nums.push_back(parts[j].num);
+        append_group(out, p.prefix, p.width, nums);
+        i = j;
     }
     return out;
 }

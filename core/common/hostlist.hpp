@@ -29,6 +29,12 @@ std::vector<std::string> hostlist_expand(std::string_view expr, std::size_t max_
 // numeric suffix stay as they are. hostlist_expand of the result gives the same names back.
 std::string hostlist_compress(const std::vector<std::string> &names);
 
+// Compresses names in the order given, as Slurm writes a hostlist: a name joins the bracket of
+// the name before it when they share a prefix and padding, and numbers that ascend by one in a
+// row make a range ({tux2,tux1,tux2} -> "tux[2,1-2]"; {a1,b1,a2} -> "a1,b1,a2"). sorted: the
+// names sorted by prefix and number first ("tux[1-2,2]"; scontrol show hostlistsorted).
+std::string hostlist_ranged(const std::vector<std::string> &names, bool sorted);
+
 // Per-node counts as Slurm writes them in SLURM_TASKS_PER_NODE and SLURM_JOB_CPUS_PER_NODE:
 // runs of equal values as "N(xK)": {2,2,2,1} -> "2(x3),1".
 std::string compress_counts(const std::vector<uint32_t> &counts);

@@ -1,5 +1,5 @@
 // fuzz_hostlist.cpp - fuzz target: hostlist_expand, then compress must expand back to the same
-// names.
+// names, and the ranged form (in order, or sorted) to the same names in its order.
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
@@ -28,8 +28,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     std::string compressed = drover::hostlist_compress(names);
     std::vector<std::string> again = drover::hostlist_expand(compressed);
     if (drover::hostlist_compress(again) != compressed) std::abort();
+    // hostlist_ranged (scontrol show hostlist) keeps the names in their order; sorted, in order.
+    if (drover::hostlist_expand(drover::hostlist_ranged(names, false)) != names) std::abort();
+    std::vector<std::string> sorted = drover::hostlist_expand(drover::hostlist_ranged(names, true));
     std::sort(names.begin(), names.end());
     std::sort(again.begin(), again.end());
     if (names != again) std::abort();
+    std::sort(sorted.begin(), sorted.end());
+    if (sorted != names) std::abort();
     return 0;
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # commands_test.sh - the command options workflow tools and users rely on: sbatch --test-only,
 # --hold, -W, -e/-i, --export=NONE, -D; squeue -o/-O/-t/-u/--me/--json; scontrol update, hold,
-# release and show; sinfo -o/-N/-R; scancel filters.
+# release and show, show hostnames/hostlist/hostlistsorted; sinfo -o/-N/-R; scancel filters.
 source "$(dirname "$0")/lib.sh"
 start_cluster 2
 cd "$T"
@@ -74,4 +74,20 @@ assert_match "ClusterName += local" "$(scontrol show config)" "scontrol show con
 assert_match "PartitionName=debug" "$(scontrol show partition debug)" "scontrol show partition"
 assert_match "Slurmctld\(primary\) at .* is UP" "$(scontrol ping)" "scontrol ping"
 assert_match "^drover|slurm" "$(scontrol version)" "scontrol version"
+
+# scontrol show hostnames / hostlist / hostlistsorted, as multi-node scripts call them
+hn=$(sbatch --parsable -N 2 -o "$T/hosts-%j.txt" --wrap 'scontrol show hostnames; scontrol show hostname "$SLURM_JOB_NODELIST" | wc -l')
+wait_job "$hn"
+assert_eq "n1 n2 2" "$(xargs < "$T/hosts-$hn.txt")" "show hostnames: SLURM_NODELIST in a job, one name per line"
+assert_eq "tux1 tux2 tux3" "$(scontrol show hostnames 'tux[1-3]' | xargs)" "show hostnames EXPR"
+assert_eq "tux[2,1-2]" "$(scontrol show hostlist tux2,tux1,tux2)" "show hostlist keeps the order"
+assert_eq "tux[1-2,2]" "$(scontrol show hostlistsorted tux2,tux1,tux2)" "show hostlistsorted sorts"
+printf 'n03\nn01\n\nn02\n' > "$T/names.txt"
+assert_eq "n[01-03]" "$(scontrol show hostlists "$T/names.txt")" "show hostlistsorted reads a file of names"
+assert_eq "n[03,01-02]" "$(printf 'n03,n01\nn02' | scontrol show hostlist -)" "show hostlist - reads standard input"
+err=$(scontrol show hostlist 2>&1); rc=$?
+assert_eq "1|invalid encode argument" "$rc|$err" "show hostlist without names fails"
+err=$(scontrol show hostlist "$T/nonesuch" 2>&1); rc=$?
+assert_eq "1|Can not open $T/nonesuch" "$rc|$err" "show hostlist of a missing file fails"
+assert_eq "Invalid hostlist: n[1" "$(scontrol show hostnames 'n[1' 2>&1)" "show hostnames of a bad expression says so"
 finish

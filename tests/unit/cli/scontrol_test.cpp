@@ -174,6 +174,13 @@ TEST(ScontrolArgs, CommandsAndEntities) {
     EXPECT_EQ(match_show_entity("partition"), ShowWhat::partition);
     EXPECT_EQ(match_show_entity("config"), ShowWhat::config);
     EXPECT_FALSE(match_show_entity("cats"));
+    EXPECT_EQ(match_show_entity("hostnames"), ShowWhat::hostnames);
+    EXPECT_EQ(match_show_entity("hostname"), ShowWhat::hostnames); // as scripts write it
+    EXPECT_EQ(match_show_entity("hostl"), ShowWhat::hostlist);
+    EXPECT_EQ(match_show_entity("HostList"), ShowWhat::hostlist);
+    EXPECT_EQ(match_show_entity("hostlists"), ShowWhat::hostlistsorted);
+    EXPECT_EQ(match_show_entity("hostlistsorted"), ShowWhat::hostlistsorted);
+    EXPECT_FALSE(match_show_entity("host"));
     ScontrolArgs a = parse_scontrol_args(std::vector<std::string>{"-o", "show", "job", "5"});
     EXPECT_TRUE(a.one_liner);
     EXPECT_EQ(a.words, (std::vector<std::string>{"show", "job", "5"}));

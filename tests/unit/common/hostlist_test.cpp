@@ -1,4 +1,4 @@
-// hostlist_test.cpp - hostlist_expand and hostlist_compress, table-driven.
+// hostlist_test.cpp - hostlist_expand, hostlist_compress and hostlist_ranged, table-driven.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -129,6 +129,25 @@ TEST(HostlistCompress, RoundTrips) {
         std::sort(got.begin(), got.end());
         std::sort(want.begin(), want.end());
         EXPECT_EQ(got, want) << hostlist_compress(names);
+    }
+}
+
+// Slurm's examples (scontrol(1), hostlist and hostlistsorted), and the order kept otherwise.
+TEST(HostlistRanged, AsGivenAndSorted) {
+    EXPECT_EQ(hostlist_ranged({"tux2", "tux1", "tux2"}, false), "tux[2,1-2]");
+    EXPECT_EQ(hostlist_ranged({"tux2", "tux1", "tux2"}, true), "tux[1-2,2]");
+    EXPECT_EQ(hostlist_ranged({"a1", "b1", "a2"}, false), "a1,b1,a2");
+    EXPECT_EQ(hostlist_ranged({"a1", "b1", "a2"}, true), "a[1-2],b1");
+    EXPECT_EQ(hostlist_ranged({"n01", "n02", "n1", "login"}, false), "n[01-02],n1,login");
+    EXPECT_EQ(hostlist_ranged({"n9", "n10", "n11"}, false), "n[9-11]");
+    EXPECT_EQ(hostlist_ranged({"n3"}, true), "n3");
+    EXPECT_EQ(hostlist_ranged({}, false), "");
+    for (bool sorted : {false, true}) {
+        Names names{"lx0007", "lx0001", "x", "lx0002", "n1"};
+        Names got = hostlist_expand(hostlist_ranged(names, sorted));
+        std::sort(got.begin(), got.end());
+        std::sort(names.begin(), names.end());
+        EXPECT_EQ(got, names);
     }
 }
 
