@@ -65,7 +65,7 @@ std::optional<int> parse_srun_command(std::span<const std::string> args, const s
         return 0;
     }
     if (out->version) {
-        write_out(version_line("slurm-compatible drover "));
+        write_out(version_line());
         return 0;
     }
     for (const auto &w : out->warnings) print_warning(prog, w);

@@ -19,8 +19,7 @@ namespace drover::cli {
 struct CommandText {
     std::string_view prog;
     const char *help;
-    const char *usage = nullptr;                 // nullptr: --usage prints the help
-    std::string_view version_prefix = "drover "; // the version line is this, then the version
+    const char *usage = nullptr; // nullptr: --usage prints the help
 };
 
 // Prints the first of --help, --usage and --version that a asks for; returns whether it did.
@@ -30,7 +29,7 @@ inline bool print_help_usage_version(const CommandText &t, const CommonFlags &a)
     else if (a.usage)
         write_out(t.usage ? t.usage : t.help);
     else if (a.version)
-        write_out(version_line(t.version_prefix));
+        write_out(version_line());
     else
         return false;
     return true;

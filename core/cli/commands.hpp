@@ -5,13 +5,14 @@
 #include <string>
 #include <string_view>
 
+#include "common/version.hpp"
+
 namespace drover::cli {
 
-inline constexpr const char *kDroverVersion = "0.1.0";
-
-// "drover 0.1.0\n": what --version prints (sbatch puts "slurm-compatible " before it).
-inline std::string version_line(std::string_view prefix = "drover ") {
-    return std::string(prefix) + kDroverVersion + "\n";
+// "slurm 23.11.0\n": what every command's --version (and scontrol version) prints, in Slurm's
+// form, naming the Slurm release Drover follows (Drover's own version: scontrol show config).
+inline std::string version_line() {
+    return std::string("slurm ") + kSlurmRelease + "\n";
 }
 
 // Each takes its arguments without argv[0] and returns the exit status.

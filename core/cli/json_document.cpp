@@ -1,6 +1,8 @@
 // json_document.cpp - the envelope around the records of a --json document.
 #include "cli/json_document.hpp"
 
+#include "common/version.hpp"
+
 namespace drover::cli {
 
 namespace {
@@ -13,11 +15,11 @@ void meta(JsonWriter &w) {
     w.key("slurm").begin_object();
     w.key("version")
         .begin_object()
-        .kv_num("major", 0)
-        .kv_num("micro", 0)
-        .kv_num("minor", 1)
+        .kv_num("major", kSlurmMajor)
+        .kv_num("micro", kSlurmMicro)
+        .kv_num("minor", kSlurmMinor)
         .end_object();
-    w.kv("release", "drover 0.1.0").kv("cluster", "");
+    w.kv("release", kSlurmRelease).kv("cluster", "");
     w.end_object();
     w.end_object();
 }

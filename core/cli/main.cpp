@@ -45,7 +45,8 @@ int main(int argc, char **argv) {
     if (prog == "drover") {
         if (args.empty()) return usage();
         if (args[0] == "--version" || args[0] == "-V") {
-            write_out(std::string("drover ") + kDroverVersion + "\n");
+            write_out(std::string("drover ") + drover::kDroverVersion + " (slurm " +
+                      drover::kSlurmRelease + ")\n");
             return 0;
         }
         if (args[0] == "--help" || args[0] == "-h") {

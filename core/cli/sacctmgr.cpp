@@ -54,7 +54,7 @@ constexpr const char *kHelp =
     "  list events   - All_Clusters, All_Time, Clusters=, CondFlags=Open, End=,\n"
     "                  Event=, Format=, Nodes=, Reason=, Start=, States=, User=\n";
 
-constexpr CommandText kText{kProg, kHelp, nullptr, "slurm-compatible drover "};
+constexpr CommandText kText{kProg, kHelp, nullptr};
 
 flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<proto::KeyValue>>>
 key_values(flatbuffers::FlatBufferBuilder &fbb,

@@ -95,7 +95,7 @@ constexpr const char *kUsage =
     "              [--nodelist=hosts] [--exclude=hosts] [--constraint=list] [--nice[=value]]\n"
     "              [-H] [-W] [--parsable] [--test-only] [--wrap=cmd] executable [args...]\n";
 
-constexpr CommandText kText{kProg, kHelp, kUsage, "slurm-compatible drover "};
+constexpr CommandText kText{kProg, kHelp, kUsage};
 
 // Slurm's text for ESLURM_PATHNAME_TOO_LONG, its refusal of a script over max_script_size.
 constexpr const char *kScriptTooLarge = "Pathname of a file, directory or other parameter too long";

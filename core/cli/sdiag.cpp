@@ -21,7 +21,7 @@ constexpr const char *kHelp = "Usage: sdiag [OPTIONS]\n"
 
 constexpr const char *kUsage = "Usage: sdiag [-aritT] [--help] [--usage] [-V]\n";
 
-constexpr CommandText kText{kProg, kHelp, kUsage, "slurm-compatible drover "};
+constexpr CommandText kText{kProg, kHelp, kUsage};
 
 struct SdiagArgs : CommonFlags {
     bool reset = false;

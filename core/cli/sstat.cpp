@@ -57,7 +57,7 @@ const char *kHelpText =
     "      --units=[KMGTP] show sizes in this unit\n";
 
 // --help and --usage print the help, --version the version line.
-const CommandText kText{kProg, kHelpText, nullptr, "slurm-compatible drover "};
+const CommandText kText{kProg, kHelpText, nullptr};
 
 constexpr uint32_t kNoVal = 0xfffffffeu;
 

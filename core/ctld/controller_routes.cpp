@@ -7,6 +7,7 @@
 
 #include "common/config.hpp"
 #include "common/hostlist.hpp"
+#include "common/version.hpp"
 #include "ctld/acct/acct_admin.hpp"
 #include "ctld/acct/acct_query.hpp"
 #include "ctld/acct/acct_queue.hpp"
@@ -57,6 +58,8 @@ void config_reply(const Ctx &ctx, const Resp &resp) {
     add("SlurmdTimeout", std::to_string(conf.slurmd_timeout) + " sec");
     add("SlurmUser", conf.slurm_user + "(" + std::to_string(ctx.slurm_uid) + ")");
     add("SLURM_CONF", conf.path);
+    add("SLURM_VERSION", kSlurmRelease);
+    add("DroverVersion", kDroverVersion);
     add("StateSaveLocation", conf.state_save_location);
     {
         state::Store::Space sp = ctx.store.space(true);

@@ -6,6 +6,7 @@
 #include <spdlog/spdlog.h>
 
 #include "common/config.hpp"
+#include "common/version.hpp"
 #include "ctld/controller.hpp"
 #include "daemon/daemon.hpp"
 
@@ -42,7 +43,8 @@ int main(int argc, char **argv) {
         else if (a == "--controller" && i + 1 < argc)
             opts.controller_name = argv[++i];
         else if (a == "-V" || a == "--version") {
-            std::puts("droverctld 0.1.0");
+            std::printf("droverctld %s (slurm %s)\n", drover::kDroverVersion,
+                        drover::kSlurmRelease);
             return 0;
         } else if (a == "-h" || a == "--help") {
             usage();

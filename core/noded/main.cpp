@@ -6,6 +6,7 @@
 #include <spdlog/spdlog.h>
 
 #include "common/config.hpp"
+#include "common/version.hpp"
 #include "daemon/daemon.hpp"
 #include "noded/node_daemon.hpp"
 #include "noded/resources.hpp"
@@ -50,7 +51,7 @@ int main(int argc, char **argv) {
         else if (a == "--emulate" && i + 1 < argc)
             opts.emulate = argv[++i];
         else if (a == "-V" || a == "--version") {
-            std::puts("droverd 0.1.0");
+            std::printf("droverd %s (slurm %s)\n", drover::kDroverVersion, drover::kSlurmRelease);
             return 0;
         } else if (a == "-h" || a == "--help") {
             usage(stdout);

@@ -73,7 +73,13 @@ assert_match "No job identification provided" "$err" "with Slurm's message"
 assert_match "ClusterName += local" "$(scontrol show config)" "scontrol show config"
 assert_match "PartitionName=debug" "$(scontrol show partition debug)" "scontrol show partition"
 assert_match "Slurmctld\(primary\) at .* is UP" "$(scontrol ping)" "scontrol ping"
-assert_match "^drover|slurm" "$(scontrol version)" "scontrol version"
+assert_eq "slurm 23.11.0" "$(scontrol version)" "scontrol version: Slurm's form"
+for cmd in sbatch squeue sinfo scancel sacct srun salloc sstat sacctmgr sdiag sbcast sattach; do
+  assert_eq "slurm 23.11.0" "$($cmd -V 2>&1)" "$cmd -V: Slurm's form"
+done
+assert_eq "slurm 23.11.0" "$(sinfo --version)" "sinfo --version"
+assert_match "SLURM_VERSION += 23.11.0" "$(scontrol show config)" "show config: SLURM_VERSION"
+assert_match "DroverVersion += 0.1.0" "$(scontrol show config)" "show config: Drover's own version"
 
 # scontrol show hostnames / hostlist / hostlistsorted, as multi-node scripts call them
 hn=$(sbatch --parsable -N 2 -o "$T/hosts-%j.txt" --wrap 'scontrol show hostnames; scontrol show hostname "$SLURM_JOB_NODELIST" | wc -l')

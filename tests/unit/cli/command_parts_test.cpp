@@ -27,8 +27,7 @@ std::string id_error(std::string_view list, std::string_view prefix) {
 } // namespace
 
 TEST(CommandParts, VersionLine) {
-    EXPECT_EQ(version_line(), "drover 0.1.0\n");
-    EXPECT_EQ(version_line("slurm-compatible drover "), "slurm-compatible drover 0.1.0\n");
+    EXPECT_EQ(version_line(), "slurm 23.11.0\n"); // Slurm's form, which tools parse
 }
 
 TEST(CommandParts, DateLine) {

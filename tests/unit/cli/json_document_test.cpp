@@ -30,11 +30,11 @@ constexpr const char *kMetaErrorsWarnings = R"(  "meta": {
     "command": [],
     "slurm": {
       "version": {
-        "major": 0,
+        "major": 23,
         "micro": 0,
-        "minor": 1
+        "minor": 11
       },
-      "release": "drover 0.1.0",
+      "release": "23.11.0",
       "cluster": ""
     }
   },
