@@ -37,6 +37,7 @@ assert_match '^[0-9]+$' "$id2" "--parsable prints the bare id"
 [ "$id2" -gt "$id" ] && ok "job ids increase" || fail "job ids do not increase ($id then $id2)"
 wait_job "$id2"
 assert_eq FAILED "$(job_state "$id2")" "a non-zero exit ends FAILED"
+assert_match "JobState=FAILED Reason=NonZeroExitCode " "$(scontrol show job "$id2")" "with Slurm's reason"
 assert_eq wrapped "$(cat "slurm-$id2.out" 2>/dev/null)" "default output slurm-%j.out"
 assert_match "^$id2 +FAILED +3:0\$" "$(sacct -j "$id2" -X -n -o JobID,State,ExitCode | tr -s ' ' | sed 's/^ //;s/ $//')" "sacct keeps exit status as exit:signal"
 

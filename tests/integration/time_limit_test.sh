@@ -22,6 +22,7 @@ id=$(sbatch --parsable -t 1 --signal=B:USR1@20 -o tl.out tl.sh)
 wait_running "$id"
 wait_job "$id" 150
 assert_eq TIMEOUT "$(job_state "$id")" "a job past its limit ends TIMEOUT"
+assert_match "JobState=TIMEOUT Reason=TimeLimit " "$(scontrol show job "$id")" "with Slurm's reason"
 out=$(cat tl.out)
 assert_match "got USR1 at (3[5-9]|4[0-9])" "$out" "--signal=USR1@20 arrives about 20 s before the limit"
 assert_match "got TERM" "$out" "then SIGTERM at the limit"

@@ -27,6 +27,25 @@
 
 namespace drover::ctld {
 
+namespace {
+
+// The Reason an ended job shows for its state (Slurm's FAIL_EXIT_CODE, FAIL_TIMEOUT,
+// FAIL_DOWN_NODE); nullptr: what it had.
+const char *end_reason(uint32_t state) {
+    switch (state) {
+    case DROVER_JOB_FAILED:
+        return "NonZeroExitCode";
+    case DROVER_JOB_TIMEOUT:
+        return "TimeLimit";
+    case DROVER_JOB_NODE_FAIL:
+        return "NodeDown";
+    default:
+        return nullptr;
+    }
+}
+
+} // namespace
+
 JobManager::JobManager(Ctx &ctx, NodeManager &nodes, const Placement &place)
     : ctx_(ctx), nodes_(nodes), place_(place), next_id_(ctx.conf.first_job_id) {
     ctx_.events.node_failed.subscribe([this](uint32_t node) { node_failed(node); });
@@ -214,6 +233,9 @@ void JobManager::end_job(Job &job, uint32_t state, int32_t exit_status) {
     }
     job.state = state;
     job.exit_status = exit_status;
+    // Why it ended, as Slurm shows it (a launch failure keeps its own words).
+    if (const char *why = end_reason(state); why && (job.reason.empty() || job.reason == "None"))
+        job.reason = why;
     job.end_time = Ctx::now();
     if (job.start_time == 0) job.start_time = job.end_time;
     if (was_running) {
