@@ -384,6 +384,11 @@ void set_node_list(const OptCall &c) {
     (c.o.id == kNodelist ? c.r.req_nodes : c.r.exc_nodes) = std::string(trim(c.v));
 }
 
+// -o, -e or -i: "none" is no file at all (/dev/null), as in Slurm, not a file named none.
+std::string stream_file(const std::string &v) {
+    return iequals(v, "none") ? "/dev/null" : v;
+}
+
 // What each option of kMain does to the request; apply hands the shared ones (--help, --usage,
 // --version, --verbose) to take_common, and options not listed do nothing here.
 constexpr std::pair<Id, OptHandler> kHandlers[] = {
@@ -392,9 +397,9 @@ constexpr std::pair<Id, OptHandler> kHandlers[] = {
          c.r.name = c.v;
          c.p.name_set = true;
      }},
-    {kOutput, [](const OptCall &c) { c.r.std_out = c.v; }},
-    {kError, [](const OptCall &c) { c.r.std_err = c.v; }},
-    {kInput, [](const OptCall &c) { c.r.std_in = c.v; }},
+    {kOutput, [](const OptCall &c) { c.r.std_out = stream_file(c.v); }},
+    {kError, [](const OptCall &c) { c.r.std_err = stream_file(c.v); }},
+    {kInput, [](const OptCall &c) { c.r.std_in = stream_file(c.v); }},
     {kPartition, [](const OptCall &c) { c.r.partition = c.v; }},
     {kAccount, [](const OptCall &c) { c.r.account = c.v; }},
     {kComment, [](const OptCall &c) { c.r.comment = c.v; }},

@@ -38,6 +38,10 @@ assert_match '^[0-9]+$' "$id2" "--parsable prints the bare id"
 wait_job "$id2"
 assert_eq FAILED "$(job_state "$id2")" "a non-zero exit ends FAILED"
 assert_match "JobState=FAILED Reason=NonZeroExitCode " "$(scontrol show job "$id2")" "with Slurm's reason"
+quiet=$(sbatch --parsable -o none -e none --wrap 'echo to nowhere; echo nor here >&2')
+wait_job "$quiet"
+assert_eq "COMPLETED|" "$(job_state "$quiet")|$(ls none 2>/dev/null)" "-o none -e none: output discarded, no file named none"
+assert_match "StdOut=/dev/null" "$(scontrol show job "$quiet")" "StdOut is /dev/null"
 assert_eq wrapped "$(cat "slurm-$id2.out" 2>/dev/null)" "default output slurm-%j.out"
 assert_match "^$id2 +FAILED +3:0\$" "$(sacct -j "$id2" -X -n -o JobID,State,ExitCode | tr -s ' ' | sed 's/^ //;s/ $//')" "sacct keeps exit status as exit:signal"
 

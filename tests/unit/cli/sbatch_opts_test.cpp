@@ -88,6 +88,11 @@ TEST(SbatchDirectives, OptionSpellings) {
     EXPECT_TRUE(parse({"--exclusive", "job.sh"}, s).exclusive);
     EXPECT_EQ(parse({"-D", "sub", "job.sh"}, s).work_dir, "/home/alice/work/sub");
     EXPECT_EQ(parse({"-D", "/abs", "job.sh"}, s).work_dir, "/abs");
+    // "none" is no file, as in Slurm; a name that only contains it is a file.
+    EXPECT_EQ(parse({"-o", "none", "job.sh"}, s).std_out, "/dev/null");
+    EXPECT_EQ(parse({"--error=NONE", "job.sh"}, s).std_err, "/dev/null");
+    EXPECT_EQ(parse({"-i", "none", "job.sh"}, s).std_in, "/dev/null");
+    EXPECT_EQ(parse({"-o", "none.txt", "job.sh"}, s).std_out, "none.txt");
 }
 
 TEST(SbatchDirectives, QuotesAndComments) {
