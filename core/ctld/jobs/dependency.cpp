@@ -103,6 +103,16 @@ Dependency parse_dependency(std::string_view text) {
     return dep;
 }
 
+Status read_dependency(const std::string &text, std::string *written, Dependency *parsed) {
+    try {
+        *parsed = parse_dependency(text);
+    } catch (const std::exception &) {
+        return invalid("Job dependency problem");
+    }
+    *written = text;
+    return {};
+}
+
 std::string Dependency::to_string() const {
     std::string out;
     for (const auto &t : terms) {

@@ -3,6 +3,8 @@
 // (any may hold).
 #pragma once
 
+#include "common/status.hpp"
+
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -29,6 +31,11 @@ struct Dependency {
 
 // Parses a --dependency value. Throws ParseError ("invalid dependency 'x': ...").
 Dependency parse_dependency(std::string_view text);
+
+// A job's --dependency (or scontrol update Dependency=) as written and parsed into x; EINVAL "Job
+// dependency problem" when it does not parse. A job it names that the controller does not have
+// (never, or purged) is accepted, and counts as satisfied, as in Slurm.
+Status read_dependency(const std::string &text, std::string *written, Dependency *parsed);
 
 // How a term stands now.
 enum class DepState : uint8_t { Waiting, Satisfied, Never };

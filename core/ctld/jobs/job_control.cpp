@@ -263,15 +263,7 @@ Status JobManager::update_field(Job &next, const std::string &key, const std::st
         next.nice = n;
     } else if (key == "dependency") {
         JobExtra &x = next.mutable_extra();
-        x.orig_dependency = val;
-        try {
-            x.dependency = parse_dependency(val);
-        } catch (const std::exception &) {
-            return invalid("Job dependency problem");
-        }
-        for (const auto &t : x.dependency.terms)
-            if (t.type != DepType::Singleton && !find_for_dependency(t.job_id, t.task_id))
-                return invalid("Job dependency problem");
+        if (Status s = read_dependency(val, &x.orig_dependency, &x.dependency); !s.ok()) return s;
     } else if (key == "features" || key == "constraint" || key == "constraints") {
         if (!next.pending()) return invalid("Job is no longer pending execution");
         next.mutable_extra().constraint = val;

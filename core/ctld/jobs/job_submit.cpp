@@ -175,17 +175,10 @@ Status JobManager::read_request(Job &j, const proto::JobDescT &d, bool admin) {
             if (j.max_nodes != DROVER_INFINITE && j.max_nodes < j.min_nodes)
                 j.max_nodes = j.min_nodes;
         }
-        if (!d.dependency.empty()) {
-            x.orig_dependency = d.dependency;
-            try {
-                x.dependency = parse_dependency(x.orig_dependency);
-            } catch (const std::exception &) {
-                return invalid("Job dependency problem");
-            }
-            for (const auto &t : x.dependency.terms)
-                if (t.type != DepType::Singleton && !find_for_dependency(t.job_id, t.task_id))
-                    return invalid("Job dependency problem");
-        }
+        if (!d.dependency.empty())
+            if (Status s = read_dependency(d.dependency, &x.orig_dependency, &x.dependency);
+                !s.ok())
+                return s;
         j.extra = std::make_shared<const JobExtra>(std::move(x));
     }
     if (!d.array.empty()) {
