@@ -29,7 +29,8 @@ assert_match "got TERM" "$out" "then SIGTERM at the limit"
 start=$(squeue -h -t all -j "$id" -o %S); end=$(squeue -h -t all -j "$id" -o %e)
 elapsed=$(( $(date -d "$end" +%s) - $(date -d "$start" +%s) ))
 [ "$elapsed" -ge 60 ] && [ "$elapsed" -le 70 ] && ok "killed KillWait after the limit (${elapsed}s)" || fail "ran ${elapsed}s"
-assert_match "TIMEOUT +0:15|TIMEOUT +0:9" "$(sacct -j "$id" -X -n -o State,ExitCode)" "sacct: TIMEOUT with the signal that ended it"
+assert_match "^$id\|TIMEOUT\|0:0 $id\.batch\|CANCELLED\|0:(15|9)$" "$(sacct -j "$id" -n -P -o JobID,State,ExitCode | xargs)" \
+  "sacct: the job TIMEOUT 0:0, the signal that ended it on its batch step, as Slurm records them"
 wait_job "$step_job"
 assert_eq "step-warned|srun exit 152" "$(tr '\n' '|' < step.out | sed 's/|$//')" "--signal warns the step, and srun of a step past its --time exits 152"
 assert_contains "DUE TO TIME LIMIT" "$(cat step.err)" "srun says why the step ended"

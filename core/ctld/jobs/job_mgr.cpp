@@ -182,7 +182,11 @@ void JobManager::account_requeue(const Job &j) {
 }
 
 AcctRecord JobManager::acct_record(const Job &j) {
-    return codec::acct_record(j, j.nodes.empty() ? std::string() : nodes_.names(j.nodes));
+    AcctRecord r = codec::acct_record(j, j.nodes.empty() ? std::string() : nodes_.names(j.nodes));
+    // As Slurm records a job cancelled or out of time: the signal that ended it shows on its
+    // batch step (sacct's J.batch line), the job's own ExitCode is 0:0.
+    if (j.state == DROVER_JOB_CANCELLED || j.state == DROVER_JOB_TIMEOUT) r.exit_status = 0;
+    return r;
 }
 
 void JobManager::record_start(Job &job) {
