@@ -298,7 +298,7 @@ void set_time(const OptCall &c) {
     try {
         c.r.time_limit_min = parse_time_limit(c.v);
     } catch (const ParseError &) {
-        throw ParseError("invalid time limit " + quoted(c.v));
+        throw ParseError("Invalid --time specification");
     }
 }
 

@@ -203,7 +203,7 @@ void set_time(const OptCall &c) {
     try {
         c.r.time_limit_min = parse_time_limit(trim(c.v));
     } catch (const ParseError &) {
-        throw ParseError("Invalid time limit specification");
+        throw ParseError("Invalid --time specification");
     }
 }
 

@@ -81,6 +81,12 @@ assert_eq "slurm 23.11.0" "$(sinfo --version)" "sinfo --version"
 assert_match "SLURM_VERSION += 23.11.0" "$(scontrol show config)" "show config: SLURM_VERSION"
 assert_match "DroverVersion += 0.1.0" "$(scontrol show config)" "show config: Drover's own version"
 
+# Slurm's words for what it refuses
+assert_eq "sbatch: error: Invalid --time specification" "$(sbatch -t soon --wrap true 2>&1)" "sbatch -t with a bad time"
+assert_eq "srun: error: Invalid --time specification" "$(srun -t soon true 2>&1)" "srun -t with a bad time"
+assert_eq "sbatch: error: Batch job submission failed: More processors requested than permitted" \
+  "$(sbatch -n 100000 --wrap true 2>&1)" "more CPUs than the partition has"
+
 # scontrol show hostnames / hostlist / hostlistsorted, as multi-node scripts call them
 hn=$(sbatch --parsable -N 2 -o "$T/hosts-%j.txt" --wrap 'scontrol show hostnames; scontrol show hostname "$SLURM_JOB_NODELIST" | wc -l')
 wait_job "$hn"

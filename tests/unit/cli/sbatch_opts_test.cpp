@@ -111,7 +111,7 @@ TEST(SbatchDirectives, QuotesAndComments) {
 
 TEST(SbatchDirectives, BadDirectiveNamesTheLine) {
     EXPECT_EQ(error_of({"job.sh"}, "#!/bin/sh\n#SBATCH -J ok\n#SBATCH --time=abc\ntrue\n"),
-              "script line 3: invalid time limit 'abc'");
+              "script line 3: Invalid --time specification");
     EXPECT_EQ(error_of({"job.sh"}, "#!/bin/sh\n#SBATCH --mem=lots\n"),
               "script line 2: invalid memory size 'lots'");
     EXPECT_EQ(error_of({"job.sh"}, "#!/bin/sh\n\n#SBATCH --bogus\n"),
@@ -126,7 +126,7 @@ TEST(SbatchDirectives, BadDirectiveNamesTheLine) {
 
 TEST(SbatchDirectives, BadCommandLineValues) {
     const char *s = "#!/bin/sh\ntrue\n";
-    EXPECT_EQ(error_of({"-t", "soon", "job.sh"}, s), "invalid time limit 'soon'");
+    EXPECT_EQ(error_of({"-t", "soon", "job.sh"}, s), "Invalid --time specification");
     EXPECT_EQ(error_of({"-n", "0", "job.sh"}, s), "invalid number of tasks '0'");
     EXPECT_EQ(error_of({"-c", "x", "job.sh"}, s), "invalid number of cpus per task 'x'");
     EXPECT_EQ(error_of({"--mem=1G", "--mem-per-cpu=1G", "job.sh"}, s),

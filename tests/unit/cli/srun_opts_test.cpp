@@ -70,7 +70,7 @@ TEST(SrunOpts, BadValuesAreRefusedWithTheirOption) {
         srun({"-t", "soon", "true"});
         FAIL() << "a bad time limit was accepted";
     } catch (const ParseError &e) {
-        EXPECT_STREQ(e.what(), "Invalid time limit specification");
+        EXPECT_STREQ(e.what(), "Invalid --time specification"); // Slurm's words
     }
     try {
         srun({"--gres=gpu:-1", "true"});
