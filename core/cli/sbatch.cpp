@@ -210,6 +210,19 @@ int wait_for(uint32_t job_id) {
     }
 }
 
+// -M: this controller's cluster (ClusterName) must be one of those named, or "all"; Drover
+// reaches no other yet. Otherwise Slurm's message, and false.
+bool reachable_cluster(const SbatchRequest &req) {
+    if (!req.clusters_given) return true;
+    const std::string here = to_lower(cli_config().cluster_name);
+    for (const auto &name : split(req.clusters, ','))
+        if (to_lower(name) == here || to_lower(name) == "all") return true;
+    print_error(kProg, "'" + req.clusters +
+                           "' can't be reached now, or it is an invalid entry for --cluster.  Use "
+                           "'sacctmgr list clusters' to see available clusters.");
+    return false;
+}
+
 int run(const SbatchCommandLine &cl) {
     std::string script;
     if (cl.wrap) {
@@ -246,6 +259,7 @@ int run(const SbatchCommandLine &cl) {
         return 1;
     }
 
+    if (!reachable_cluster(req)) return 1;
     flatbuffers::FlatBufferBuilder fbb(req.script.size() + 4096);
     auto desc = job_desc(fbb, req, ctx);
     auto body = proto::CreateJobSubmitRequest(fbb, desc);

@@ -484,7 +484,11 @@ constexpr std::pair<Id, OptHandler> kHandlers[] = {
          if (c.from_script) throw ParseError("--wrap is only valid on the command line");
      }},
     // One cluster for now: only named.
-    {kClusters, [](const OptCall &c) { c.r.clusters_given = true; }},
+    {kClusters,
+     [](const OptCall &c) {
+         c.r.clusters_given = true;
+         c.r.clusters = c.v;
+     }},
 };
 
 void apply(Pending &p, const ParsedOpt &o, const SbatchContext &ctx, MemSeen &seen,

@@ -64,6 +64,7 @@ struct SbatchRequest : CommonFlags {
 
     bool parsable = false, wait = false, quiet = false;
     bool clusters_given = false;       // -M: name the cluster in what sbatch prints
+    std::string clusters;              // -M as given: "a,b" (this cluster must be among them)
     std::vector<std::string> warnings; // print as "sbatch: warning: <w>" unless quiet
 };
 

@@ -87,6 +87,13 @@ assert_eq "srun: error: Invalid --time specification" "$(srun -t soon true 2>&1)
 assert_eq "sbatch: error: Batch job submission failed: More processors requested than permitted" \
   "$(sbatch -n 100000 --wrap true 2>&1)" "more CPUs than the partition has"
 
+# sbatch -M: this cluster by name (named back, as Slurm does), any other refused
+assert_match "^[0-9]+;local$" "$(sbatch -M local --parsable --wrap true)" "sbatch -M this cluster: id;cluster"
+assert_match "^Submitted batch job [0-9]+ on cluster local$" "$(sbatch -M LOCAL,other --wrap true)" "sbatch -M naming it among others"
+err=$(sbatch -M elsewhere --wrap true 2>&1); rc=$?
+assert_eq "1|sbatch: error: 'elsewhere' can't be reached now, or it is an invalid entry for --cluster.  Use 'sacctmgr list clusters' to see available clusters." \
+  "$rc|$err" "sbatch -M another cluster is refused with Slurm's words"
+
 # scontrol show hostnames / hostlist / hostlistsorted, as multi-node scripts call them
 hn=$(sbatch --parsable -N 2 -o "$T/hosts-%j.txt" --wrap 'scontrol show hostnames; scontrol show hostname "$SLURM_JOB_NODELIST" | wc -l')
 wait_job "$hn"
