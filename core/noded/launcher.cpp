@@ -347,6 +347,26 @@ bool Launcher::signal(uint32_t job_id, int sig, bool terminate) {
     return true;
 }
 
+Status Launcher::signal_shell(uint32_t job_id, int sig, uint32_t requester, bool admin) {
+    auto &I = *impl_;
+    auto it = I.jobs.find(job_id);
+    if (it == I.jobs.end())
+        return {DROVER_ENOENT, "no batch script of job " + std::to_string(job_id) + " here"};
+    const RunningJob &job = it->second;
+    if (job.uid != requester && !admin) return {DROVER_EPERM, "Access/permission denied"};
+    // The script's pid is the shepherd's Started record; once it has an Exited one, the pid may
+    // be another process's.
+    int32_t pid = 0;
+    for (const ShepherdRecord &r : read_records(job.spool_dir + "/records")) {
+        if (r.kind == ShepherdRecord::Started) pid = r.value;
+        if (r.kind == ShepherdRecord::Exited || r.kind == ShepherdRecord::Failed) pid = 0;
+    }
+    if (pid <= 0)
+        return {DROVER_ENOENT, "job " + std::to_string(job_id) + "'s script is not running"};
+    if (::kill(pid, sig) != 0) return {DROVER_EIO, std::string("kill: ") + std::strerror(errno)};
+    return {};
+}
+
 // How the script ended, as its keeper wrote it (a stream it could not open, a Prolog that failed),
 // and what its container saw.
 BatchEnd Launcher::end_of(const RunningJob &job, int keeper_status) {

@@ -79,6 +79,9 @@ class Launcher {
     // Signals a job's processes; terminate = SIGCONT+SIGTERM now and SIGKILL after KillWait.
     // Returns false when the job is not running here.
     bool signal(uint32_t job_id, int sig, bool terminate);
+    // Signals the job's batch script alone, not its children, for requester (its owner, or an
+    // admin): ENOENT when no script of the job runs here, EPERM for another user.
+    Status signal_shell(uint32_t job_id, int sig, uint32_t requester, bool admin);
     // Jobs here: running, or ended with their report not yet acknowledged.
     std::vector<uint32_t> running() const;
 

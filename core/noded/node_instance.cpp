@@ -176,6 +176,11 @@ void NodeInstance::on_step_launch(const RequestPtr &req, const net::ResponderPtr
 
 void NodeInstance::on_step_signal(const RequestPtr &req, const net::ResponderPtr &resp) {
     const auto *r = req->msg->body_as_StepSignalRequest();
+    // The batch step's signal is for its shell alone (scancel -b, --signal=B:); the rest of
+    // the batch step is reached by a JobKillRequest.
+    if (r->step_id() == DROVER_STEP_BATCH && !r->terminate())
+        return answer(resp, launcher_->signal_shell(r->job_id(), r->signal(), req->peer.uid,
+                                                    sh_.is_admin(req->peer.uid)));
     answer(resp, steps_->signal(r->job_id(), r->step_id(), r->signal(), r->terminate(), r->reason(),
                                 req->peer.uid));
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# job_control_test.sh - requeue, scontrol top, --begin, --deadline and a dependency on one task
-# of an array, as a user sees them.
+# job_control_test.sh - requeue, scontrol top, --begin, --deadline, a dependency on one task of
+# an array, and the scope of scancel's signals (-b, -f), as a user sees them.
 source "$(dirname "$0")/lib.sh"
 start_cluster 1
 cd "$T"
@@ -49,4 +49,29 @@ arr=$(sbatch --parsable --array=0-2 --wrap 'sleep 1')
 one=$(sbatch --parsable -d "afterok:${arr}_1" -o one.txt --wrap 'echo after-task-1')
 wait_job "$one"
 assert_eq after-task-1 "$(cat one.txt)" "afterok on one array task"
+
+# Signal scope, as Slurm has it: scancel -s reaches the job's steps, not its batch shell; -b the
+# shell alone (not its children); -f the shell, its children and the steps. Each process writes
+# what reached it to a file of its own.
+cat > scope.sh <<'SCRIPT'
+#!/bin/bash
+trap 'echo USR1 >> shell.got' USR1
+( trap 'echo USR1 >> child.got' USR1; while :; do sleep 0.2; done ) &
+srun --overlap bash -c 'trap "echo USR1 >> step.got" USR1; touch step.ready; while :; do sleep 0.2; done' &
+while :; do sleep 0.2; done
+SCRIPT
+scope=$(sbatch --parsable -o scope.out scope.sh)
+wait_until 60 test -f step.ready || fail "the step did not start"
+count() { echo "$(wc -l < shell.got 2>/dev/null || echo 0)/$(wc -l < child.got 2>/dev/null || echo 0)/$(wc -l < step.got 2>/dev/null || echo 0)"; }
+scancel -s USR1 "$scope"
+wait_until 30 bash -c '[ -s step.got ]'
+assert_eq "0/0/1" "$(count)" "scancel -s: the step, not the batch shell or its children"
+scancel -b -s USR1 "$scope"
+wait_until 30 bash -c '[ -s shell.got ]'
+assert_eq "1/0/1" "$(count)" "scancel -b: the batch shell alone"
+scancel -f -s USR1 "$scope"
+wait_until 30 bash -c '[ "$(wc -l < shell.got)" = 2 ] && [ -s child.got ]'
+assert_match "^2/1/[23]$" "$(count)" "scancel -f: the shell, its children and the step (srun passes it on too)"
+scancel "$scope"
+wait_job "$scope"
 finish

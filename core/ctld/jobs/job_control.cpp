@@ -105,7 +105,7 @@ Status JobManager::signal_targets(const proto::JobSignalRequest &r, uint32_t uid
     return {};
 }
 
-Status JobManager::signal_job_target(const Target &t, int sig, uint32_t uid) {
+Status JobManager::signal_job_target(const Target &t, int sig, uint32_t uid, SignalScope scope) {
     Job *j = t.job;
     if (!j) return {DROVER_ENOENT, kInvalidJobId};
     if (!ctx_.is_admin(uid) && j->uid != uid) return access_denied();
@@ -128,7 +128,7 @@ Status JobManager::signal_job_target(const Target &t, int sig, uint32_t uid) {
         else
             send_kill(*j, SIGTERM, true);
     } else {
-        send_kill(*j, sig, false);
+        send_signal(*j, sig, scope);
     }
     return {};
 }

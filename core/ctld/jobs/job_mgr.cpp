@@ -338,6 +338,29 @@ void JobManager::send_kill(Job &job, int sig, bool terminate) {
     kill_on_nodes({job.nodes.front()}, job.id, sig, terminate, "signal it");
 }
 
+void JobManager::send_signal(Job &job, int sig, SignalScope scope) {
+    if (job.nodes.empty()) return;
+    if (scope != SignalScope::BatchShell) ctx_.events.steps_signalled.publish(job, sig);
+    if (job.interactive || scope == SignalScope::Steps) return; // no batch step to reach
+    if (scope == SignalScope::Full)
+        return kill_on_nodes({job.nodes.front()}, job.id, sig, false, "signal it");
+    // The shell alone: the batch step's "step" signal, which its node gives the script only.
+    flatbuffers::FlatBufferBuilder fbb(64);
+    fbb.Finish(proto::CreateMessage(
+        fbb, proto::Body::StepSignalRequest,
+        proto::CreateStepSignalRequest(fbb, job.id, DROVER_STEP_BATCH, sig).Union(), ctx_.epoch));
+    uint32_t id = job.id;
+    call_nodes(ctx_, {nodes_.at(job.nodes.front()).conf->name},
+               {fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize()}, 10000,
+               [this, id](std::vector<net::NodeOutcome> results) {
+                   if (fenced_by(ctx_, results)) return;
+                   for (const auto &r : results)
+                       if (r.rc != 0)
+                           spdlog::warn("job {}: cannot signal its batch shell on {}: {}", id,
+                                        r.node, r.message);
+               });
+}
+
 void JobManager::tick() {
     int64_t now = Ctx::now();
     std::vector<uint32_t> old;
@@ -351,7 +374,8 @@ void JobManager::tick() {
             JobExtra &x = j->mutable_extra();
             x.signal_sent = true;
             persist(*j); // sent once per run, restarts included
-            send_kill(*j, x.signal_num, false);
+            send_signal(*j, x.signal_num,
+                        x.signal_batch_only ? SignalScope::BatchShell : SignalScope::Steps);
         }
         if (j->running() && !j->kill_sent && j->time_limit_min != DROVER_INFINITE &&
             now >= j->start_time + int64_t(j->time_limit_min) * 60) {

@@ -85,6 +85,11 @@ class JobManager {
     // Sends a signal (terminate: SIGTERM, KillWait, SIGKILL) to the job's batch host; for an
     // interactive job, to every step of it (Events::steps_signalled).
     void send_kill(Job &job, int sig, bool terminate);
+    // Which processes of a running job a signal reaches, as Slurm scopes them: its steps only
+    // (scancel -s, --signal=SIG@T), the batch shell alone (scancel -b, --signal=B:SIG@T), or the
+    // batch step with the shell's children and every step (scancel -f).
+    enum class SignalScope { Steps, BatchShell, Full };
+    void send_signal(Job &job, int sig, SignalScope scope);
     // Tells the job's nodes (all but the batch host) that it has ended.
     void end_on_nodes(const Job &job);
 
@@ -121,8 +126,10 @@ class JobManager {
     Status signal_targets(const proto::JobSignalRequest &r, uint32_t uid,
                           std::vector<Target> *targets,
                           std::vector<std::pair<Target, uint32_t>> *step_targets);
-    // Signals (SIGKILL: cancels) one named job or step, as its owner or an admin may.
-    Status signal_job_target(const Target &t, int sig, uint32_t uid);
+    // Signals (SIGKILL: cancels) one named job, as its owner or an admin may; a signal other
+    // than SIGKILL reaches the processes scope names.
+    Status signal_job_target(const Target &t, int sig, uint32_t uid,
+                             SignalScope scope = SignalScope::Steps);
     // Resolves "123", "123_4", "123_[1-3,5]"; a bare array id means every task of the array.
     std::vector<Target> resolve(const std::string &spec);
     // Ends one task still waiting in its array's record, as cancelled by uid.

@@ -36,6 +36,10 @@ void JobSignals::on_signal(const std::shared_ptr<net::Request> &req,
     if (Status s = jobs_.signal_targets(r, uid, &targets, &step_targets); !s.ok())
         return resp->error(s.code(), s.text());
 
+    // scancel -b: the batch shell alone; -f: everything; neither: the steps (as Slurm).
+    auto scope = r.full()         ? JobManager::SignalScope::Full
+                 : r.batch_only() ? JobManager::SignalScope::BatchShell
+                                  : JobManager::SignalScope::Steps;
     flatbuffers::FlatBufferBuilder fbb(256 + targets.size() * 64);
     std::vector<flatbuffers::Offset<proto::NodeResult>> results;
     for (auto &[t, step] : step_targets) {
@@ -43,7 +47,7 @@ void JobSignals::on_signal(const std::shared_ptr<net::Request> &req,
         results.push_back(result(fbb, t.label, s.code(), s.text()));
     }
     for (const JobManager::Target &t : targets) {
-        Status s = jobs_.signal_job_target(t, sig, uid);
+        Status s = jobs_.signal_job_target(t, sig, uid, scope);
         results.push_back(result(fbb, t.label, s.code(), s.text()));
     }
     auto v = fbb.CreateVector(results);
