@@ -235,16 +235,41 @@ struct NameParts {
     std::size_t width = 0;
     uint64_t num = 0;
     bool numbered = false;
+    std::size_t digits = 0; // as written
 };
 
 NameParts split_name(std::string_view n) {
     std::size_t k = n.size();
     while (k > 0 && is_digit(n[k - 1])) --k;
     std::size_t digits = n.size() - k;
-    if (digits == 0 || digits > kMaxDigits) return {n, 0, 0, false};
-    NameParts p{n.substr(0, k), digits > 1 && n[k] == '0' ? digits : 0, 0, true};
+    if (digits == 0 || digits > kMaxDigits) return {n, 0, 0, false, 0};
+    NameParts p{n.substr(0, k), digits > 1 && n[k] == '0' ? digits : 0, 0, true, digits};
     for (std::size_t i = k; i < n.size(); ++i) p.num = p.num * 10 + uint64_t(n[i] - '0');
     return p;
+}
+
+// The names split, each numbered one without leading zeros given the padding of its prefix's
+// padded names when it is written the same with it: n10 beside n08 and n09 is n10 of width 2,
+// n100 beside n001..n099 of width 3, so that "n[08-12]" and "n[001-128]" stay one bracket, as
+// Slurm writes them. A prefix with two paddings (n01 and n001) leaves its names as they are.
+std::vector<NameParts> split_names(const std::vector<std::string> &names) {
+    std::vector<NameParts> parts;
+    std::unordered_map<std::string_view, std::size_t> padding; // prefix -> width; npos: several
+    for (const std::string &n : names) {
+        if (n.empty()) continue;
+        parts.push_back(split_name(n));
+        const NameParts &p = parts.back();
+        if (!p.width) continue;
+        auto [it, fresh] = padding.try_emplace(p.prefix, p.width);
+        if (!fresh && it->second != p.width) it->second = std::string::npos;
+    }
+    for (NameParts &p : parts) {
+        if (!p.numbered || p.width) continue;
+        auto it = padding.find(p.prefix);
+        if (it != padding.end() && it->second != std::string::npos && p.digits >= it->second)
+            p.width = it->second;
+    }
+    return parts;
 }
 
 // prefix and nums as one expression: "n7", or "n[1-3,5]" with runs that ascend by one, in the
@@ -282,12 +307,10 @@ std::string hostlist_compress(const std::vector<std::string> &names) {
     std::vector<std::string_view> literals;
     std::unordered_map<std::string, std::size_t> index;
     std::string key;
-    for (const std::string &n : names) {
-        if (n.empty()) continue;
-        NameParts p = split_name(n);
+    for (const NameParts &p : split_names(names)) {
         if (!p.numbered) {
             entries.push_back(~literals.size());
-            literals.push_back(n);
+            literals.push_back(p.prefix);
             continue;
         }
         key.assign(p.prefix);
@@ -316,9 +339,7 @@ std::string hostlist_compress(const std::vector<std::string> &names) {
 }
 
 std::string hostlist_ranged(const std::vector<std::string> &names, bool sorted) {
-    std::vector<NameParts> parts;
-    for (const std::string &n : names)
-        if (!n.empty()) parts.push_back(split_name(n));
+    std::vector<NameParts> parts = split_names(names);
     if (sorted)
         std::stable_sort(parts.begin(), parts.end(), [](const NameParts &a, const NameParts &b) {
             return std::tie(a.prefix, a.numbered, a.width, a.num) <

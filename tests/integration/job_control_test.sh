@@ -70,7 +70,7 @@ scancel -b -s USR1 "$scope"
 wait_until 30 bash -c '[ -s shell.got ]'
 assert_eq "1/0/1" "$(count)" "scancel -b: the batch shell alone"
 scancel -f -s USR1 "$scope"
-wait_until 30 bash -c '[ "$(wc -l < shell.got)" = 2 ] && [ -s child.got ]'
+wait_until 30 bash -c '[ "$(wc -l < shell.got)" = 2 ] && [ -s child.got ] && [ "$(wc -l < step.got)" -ge 2 ]'
 assert_match "^2/1/[23]$" "$(count)" "scancel -f: the shell, its children and the step (srun passes it on too)"
 scancel "$scope"
 wait_job "$scope"

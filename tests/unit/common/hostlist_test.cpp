@@ -113,6 +113,11 @@ TEST(HostlistCompress, Table) {
         {{"n007", "n009", "n008"}, "n[007-009]"},
         {{"10", "11"}, "[10-11]"},
         {{"n1", "n1"}, "n[1,1]"},
+        // Past the padding's digits a number needs no zeros: still one bracket, as in Slurm.
+        {{"n08", "n09", "n10", "n11", "n12"}, "n[08-12]"},
+        {{"n098", "n099", "n100", "n101"}, "n[098-101]"},
+        {{"n5", "n08", "n10"}, "n5,n[08,10]"},
+        {{"n01", "n001", "n10"}, "n01,n001,n10"}, // two paddings: each as it is
     };
     for (const auto &c : cases) EXPECT_EQ(hostlist_compress(c.names), c.want);
 }
@@ -140,6 +145,8 @@ TEST(HostlistRanged, AsGivenAndSorted) {
     EXPECT_EQ(hostlist_ranged({"a1", "b1", "a2"}, true), "a[1-2],b1");
     EXPECT_EQ(hostlist_ranged({"n01", "n02", "n1", "login"}, false), "n[01-02],n1,login");
     EXPECT_EQ(hostlist_ranged({"n9", "n10", "n11"}, false), "n[9-11]");
+    EXPECT_EQ(hostlist_ranged({"n08", "n09", "n10"}, false), "n[08-10]");
+    EXPECT_EQ(hostlist_ranged({"n10", "n08", "n09"}, true), "n[08-10]");
     EXPECT_EQ(hostlist_ranged({"n3"}, true), "n3");
     EXPECT_EQ(hostlist_ranged({}, false), "");
     for (bool sorted : {false, true}) {
