@@ -3,7 +3,8 @@
 # emulated nodes with TreeWidth=3, a cancelled 40-node job with a step on every node, and the
 # Epilog, which each node runs when it hears the job ended, runs on all 40; also when one node
 # daemon of the tree is gone (its part is sent again around it, and the dead node is reported).
-# scontrol reconfigure reaches the node daemons the same way.
+# scontrol reconfigure reaches the node daemons the same way; the node daemon that was gone ends,
+# once back, the step it kept of the job that ended meanwhile.
 source "$(dirname "$0")/lib.sh"
 cat > "$T/epilog.sh" <<'E'
 #!/bin/sh
@@ -42,4 +43,12 @@ scontrol reconfigure && ok "scontrol reconfigure succeeds" || fail "scontrol rec
 assert_contains "re-read here and by 39 node daemons; node and partition changes take effect at restart; not re-read by tr40" \
   "$(grep 'reconfigure: configuration' "$T/c/log/droverctld.log")" "the controller counts the node daemons that re-read it and names the one that did not"
 assert_contains "re-read and valid" "$(cat "$T/c/log/droverd-emu.log")" "the emulating node daemon re-read it"
+
+# tr40 comes back: its spool still holds the step of the job that ended while it was gone, and
+# the controller, told which jobs have steps there, has it ended.
+"$BIN/core/noded/droverd" -D -f "$SLURM_CONF" -N tr40 -L "$T/c/log/droverd-tr40.log" &
+echo $! > "$T/c/node-tr40.pid"
+wait_until 60 grep -q "step $job.0 ended here" "$T/c/log/droverd-tr40.log" &&
+  ok "tr40, back, ends the step of the job that ended while it was gone" ||
+  fail "tr40 kept the step of the job that ended while it was gone"
 finish
