@@ -61,6 +61,8 @@ assert_match "dependency" "$err" "a malformed dependency is refused"
 
 # scontrol update Dependency=
 held=$(sbatch --parsable -d afterok:$bad --wrap true)
+err=$(scontrol update JobId="$held" Dependency=afterok:$held 2>&1); rc=$?
+assert_eq "1|Job dependency problem" "$rc|${err##*: }" "a job may not depend on itself"
 scontrol update JobId="$held" Dependency=afterany:$bad
 wait_job "$held"
 assert_eq COMPLETED "$(job_state "$held")" "scontrol update Dependency= replaces it"

@@ -103,12 +103,16 @@ Dependency parse_dependency(std::string_view text) {
     return dep;
 }
 
-Status read_dependency(const std::string &text, std::string *written, Dependency *parsed) {
+Status read_dependency(const std::string &text, uint32_t self, std::string *written,
+                       Dependency *parsed) {
     try {
         *parsed = parse_dependency(text);
     } catch (const std::exception &) {
         return invalid("Job dependency problem");
     }
+    for (const DepTerm &t : parsed->terms)
+        if (self && t.type != DepType::Singleton && t.job_id == self)
+            return invalid("Job dependency problem");
     *written = text;
     return {};
 }

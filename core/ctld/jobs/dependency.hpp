@@ -34,8 +34,10 @@ Dependency parse_dependency(std::string_view text);
 
 // A job's --dependency (or scontrol update Dependency=) as written and parsed into x; EINVAL "Job
 // dependency problem" when it does not parse. A job it names that the controller does not have
-// (never, or purged) is accepted, and counts as satisfied, as in Slurm.
-Status read_dependency(const std::string &text, std::string *written, Dependency *parsed);
+// (never, or purged) is accepted, and counts as satisfied, as in Slurm; the job itself (self, for
+// an update; 0 at submission) is refused, since it could never start.
+Status read_dependency(const std::string &text, uint32_t self, std::string *written,
+                       Dependency *parsed);
 
 // How a term stands now.
 enum class DepState : uint8_t { Waiting, Satisfied, Never };

@@ -263,7 +263,8 @@ Status JobManager::update_field(Job &next, const std::string &key, const std::st
         next.nice = n;
     } else if (key == "dependency") {
         JobExtra &x = next.mutable_extra();
-        if (Status s = read_dependency(val, &x.orig_dependency, &x.dependency); !s.ok()) return s;
+        if (Status s = read_dependency(val, next.id, &x.orig_dependency, &x.dependency); !s.ok())
+            return s;
     } else if (key == "features" || key == "constraint" || key == "constraints") {
         if (!next.pending()) return invalid("Job is no longer pending execution");
         next.mutable_extra().constraint = val;

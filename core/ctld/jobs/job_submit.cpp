@@ -176,7 +176,7 @@ Status JobManager::read_request(Job &j, const proto::JobDescT &d, bool admin) {
                 j.max_nodes = j.min_nodes;
         }
         if (!d.dependency.empty())
-            if (Status s = read_dependency(d.dependency, &x.orig_dependency, &x.dependency);
+            if (Status s = read_dependency(d.dependency, 0, &x.orig_dependency, &x.dependency);
                 !s.ok())
                 return s;
         j.extra = std::make_shared<const JobExtra>(std::move(x));
