@@ -35,15 +35,13 @@ void Router::dispatch(const std::shared_ptr<Request> &req, const ResponderPtr &r
         return resp->error(DROVER_EPERM, route.refusal);
     try {
         route.serve(req, resp);
-    } catch (const RpcError &e) { // another daemon's refusal: its code is not this reply's
-        spdlog::error("{} from {}: {}", proto::EnumNameBody(type), req->peer.addr, e.what());
-        resp->error(DROVER_EIO, e.what());
-    } catch (const Error &e) { // its own code: bad input (EINVAL) is the sender's, not ours
-        spdlog::error("{} from {}: {}", proto::EnumNameBody(type), req->peer.addr, e.what());
-        resp->error(e.code(), e.what());
     } catch (const std::exception &e) {
         spdlog::error("{} from {}: {}", proto::EnumNameBody(type), req->peer.addr, e.what());
-        resp->error(DROVER_EIO, e.what());
+        // A drover::Error answers with its own code (bad input is the sender's, EINVAL), except
+        // another daemon's refusal (RpcError), whose code is not this reply's; the rest are EIO.
+        const auto *err = dynamic_cast<const Error *>(&e);
+        bool own = err && !dynamic_cast<const RpcError *>(&e);
+        resp->error(own ? err->code() : DROVER_EIO, e.what());
     }
 }
 

@@ -24,11 +24,11 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "common/config.hpp"
 #include "noded/prolog.hpp"
 #include "noded/resources.hpp"
+#include "noded/spool.hpp"
 #include "noded/step_limits.hpp"
 #include "noded/supervisor.hpp"
 
@@ -38,21 +38,6 @@ namespace fs = std::filesystem;
 namespace drover::noded {
 
 namespace {
-
-// The parent pid of pid (/proc/PID/stat's fourth field), or -1.
-int32_t parent_of(int32_t pid) {
-    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-    std::string line;
-    if (!std::getline(stat, line)) return -1;
-    // The command name, in parentheses, may hold spaces: the fields after it are counted.
-    std::size_t close = line.rfind(')');
-    if (close == std::string::npos) return -1;
-    std::istringstream rest(line.substr(close + 1));
-    std::string state;
-    int32_t ppid = -1;
-    rest >> state >> ppid;
-    return ppid;
-}
 
 using proto::str;
 
@@ -378,7 +363,7 @@ Status Launcher::signal_shell(uint32_t job_id, int sig, uint32_t requester, bool
         if (r.kind == ShepherdRecord::Exited || r.kind == ShepherdRecord::Failed) pid = 0;
     }
     // And still the keeper's child: a pid it has reaped may already be another process's.
-    if (pid <= 0 || parent_of(pid) != job.pid)
+    if (pid <= 0 || proc_stat_field(pid, 4) != uint64_t(job.pid))
         return {DROVER_ENOENT, "job " + std::to_string(job_id) + "'s script is not running"};
     if (::kill(pid, sig) != 0) return {DROVER_EIO, std::string("kill: ") + std::strerror(errno)};
     return {};

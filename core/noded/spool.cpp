@@ -81,26 +81,24 @@ std::string read_boot_id() {
     return id;
 }
 
-// Field 22 of /proc/PID/stat; the command name (field 2) may hold spaces and parentheses, so
-// count from after its last ')'. 0 when the process is gone.
-uint64_t start_ticks(int32_t pid) {
+} // namespace
+
+std::optional<uint64_t> proc_stat_field(int32_t pid, int field) {
     std::ifstream f("/proc/" + std::to_string(pid) + "/stat");
     std::string stat((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    // The command name (field 2) may hold spaces and parentheses: count from after its last ')'.
     auto paren = stat.rfind(')');
-    if (paren == std::string::npos) return 0;
+    if (paren == std::string::npos || field < 3) return std::nullopt;
     std::istringstream in(stat.substr(paren + 1));
-    std::string field;
-    // Fields 3..22 follow the name: the 20th of them is the start time.
-    for (int i = 3; i <= 22 && in >> field; ++i)
-        if (i == 22) return std::strtoull(field.c_str(), nullptr, 10);
-    return 0;
+    std::string value;
+    for (int i = 3; i <= field && in >> value; ++i)
+        if (i == field) return std::strtoull(value.c_str(), nullptr, 10);
+    return std::nullopt;
 }
-
-} // namespace
 
 ProcessId identify(int32_t pid) {
     static const std::string boot = read_boot_id();
-    uint64_t start = pid > 0 ? start_ticks(pid) : 0;
+    uint64_t start = pid > 0 ? proc_stat_field(pid, 22).value_or(0) : 0; // start time, in ticks
     if (!start) return {};
     return {pid, start, boot};
 }

@@ -47,6 +47,9 @@ struct ProcessId {
 };
 // pid 0 when the process is gone.
 ProcessId identify(int32_t pid);
+// Numeric field (3 on: 4 the parent pid, 22 the start time) of /proc/PID/stat; nullopt when the
+// process is gone.
+std::optional<uint64_t> proc_stat_field(int32_t pid, int field);
 bool still_running(const ProcessId &p);
 void put_process(Fields &f, const ProcessId &p);
 ProcessId get_process(const Fields &f);

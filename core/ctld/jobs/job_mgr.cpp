@@ -309,8 +309,14 @@ void JobManager::kill_on_nodes(const std::vector<uint32_t> &nodes, uint32_t job_
     fbb.Finish(proto::CreateMessage(
         fbb, proto::Body::JobKillRequest,
         proto::CreateJobKillRequest(fbb, job_id, sig, terminate).Union(), ctx_.epoch));
+    tell_nodes(std::move(names), fbb, job_id, what);
+}
+
+void JobManager::tell_nodes(std::vector<std::string> names,
+                            const flatbuffers::FlatBufferBuilder &msg, uint32_t job_id,
+                            const char *what) {
     call_nodes(
-        ctx_, std::move(names), {fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize()},
+        ctx_, std::move(names), {msg.GetBufferPointer(), msg.GetBufferPointer() + msg.GetSize()},
         10000, [this, job_id, what](std::vector<net::NodeOutcome> results) {
             if (fenced_by(ctx_, results)) return;
             for (const auto &r : results)
@@ -349,16 +355,7 @@ void JobManager::send_signal(Job &job, int sig, SignalScope scope) {
     fbb.Finish(proto::CreateMessage(
         fbb, proto::Body::StepSignalRequest,
         proto::CreateStepSignalRequest(fbb, job.id, DROVER_STEP_BATCH, sig).Union(), ctx_.epoch));
-    uint32_t id = job.id;
-    call_nodes(ctx_, {nodes_.at(job.nodes.front()).conf->name},
-               {fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize()}, 10000,
-               [this, id](std::vector<net::NodeOutcome> results) {
-                   if (fenced_by(ctx_, results)) return;
-                   for (const auto &r : results)
-                       if (r.rc != 0)
-                           spdlog::warn("job {}: cannot signal its batch shell on {}: {}", id,
-                                        r.node, r.message);
-               });
+    tell_nodes({nodes_.at(job.nodes.front()).conf->name}, fbb, job.id, "signal its batch shell");
 }
 
 void JobManager::tick() {

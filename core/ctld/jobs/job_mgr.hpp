@@ -158,6 +158,9 @@ class JobManager {
     // what (for the log) says what it was for.
     void kill_on_nodes(const std::vector<uint32_t> &nodes, uint32_t job_id, int sig, bool terminate,
                        const char *what);
+    // Sends a finished message to the named nodes; each refusal is logged as "cannot <what>".
+    void tell_nodes(std::vector<std::string> names, const flatbuffers::FlatBufferBuilder &msg,
+                    uint32_t job_id, const char *what);
 
     Ctx &ctx_;
     NodeManager &nodes_;
