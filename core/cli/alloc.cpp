@@ -27,6 +27,19 @@ void on_int(int) {
 
 using proto::str;
 
+// CPUs per node as srun -v writes them: each run of equal counts as "C(xN)", even N = 1.
+std::string cpu_counts(const std::vector<uint32_t> &cpus) {
+    std::string out;
+    for (std::size_t i = 0; i < cpus.size();) {
+        std::size_t j = i;
+        while (j < cpus.size() && cpus[j] == cpus[i]) ++j;
+        out +=
+            (out.empty() ? "" : ",") + std::to_string(cpus[i]) + "(x" + std::to_string(j - i) + ")";
+        i = j;
+    }
+    return out;
+}
+
 const proto::JobInfoLite *wait_job(net::Reply &reply, uint32_t id, uint32_t timeout_ms) {
     flatbuffers::FlatBufferBuilder fbb(64);
     auto body = proto::CreateJobWaitRequest(fbb, id, timeout_ms).Union();
@@ -90,10 +103,10 @@ std::string short_host() {
     return h.substr(0, h.find('.'));
 }
 
-bool allocate(const SrunRequest &r, const std::string &prog, Allocation *out) {
-    auto say = [&](const std::string &line) {
-        if (!r.quiet) write_err(prog + ": " + line + "\n");
-    };
+namespace {
+
+// The allocation srun or salloc asks the controller for.
+proto::JobDescT allocation_desc(const SrunRequest &r, const std::string &prog) {
     char cwd[4096] = {};
     std::string work = r.work_dir.empty() ? (::getcwd(cwd, sizeof cwd) ? cwd : "/tmp") : r.work_dir;
     std::string name = r.job_name;
@@ -109,6 +122,33 @@ bool allocate(const SrunRequest &r, const std::string &prog, Allocation *out) {
     d.interactive = true;
     d.uid = uint32_t(::getuid());
     d.gid = uint32_t(::getgid());
+    return d;
+}
+
+} // namespace
+
+int test_allocation(const SrunRequest &r, const std::string &prog) {
+    proto::JobDescT d = allocation_desc(r, prog);
+    flatbuffers::FlatBufferBuilder fbb(1024);
+    auto desc = proto::JobDesc::Pack(fbb, &d);
+    try {
+        net::Reply reply = call_ctld(fbb, proto::Body::JobSubmitRequest,
+                                     proto::CreateJobSubmitRequest(fbb, desc).Union());
+        const auto *sub = reply.as<proto::JobSubmitResponse>();
+        write_err(prog + ": " + (sub->message() ? sub->message()->str() : "Job would be accepted") +
+                  "\n");
+        return 0;
+    } catch (const net::RpcError &e) {
+        print_error(prog, std::string("Job submit/allocate failed: ") + e.what());
+        return 1;
+    }
+}
+
+bool allocate(const SrunRequest &r, const std::string &prog, Allocation *out) {
+    auto say = [&](const std::string &line) {
+        if (!r.quiet) write_err(prog + ": " + line + "\n");
+    };
+    proto::JobDescT d = allocation_desc(r, prog);
     flatbuffers::FlatBufferBuilder fbb(1024);
     auto desc = proto::JobDesc::Pack(fbb, &d);
     net::Reply reply;
@@ -175,6 +215,9 @@ bool allocate(const SrunRequest &r, const std::string &prog, Allocation *out) {
     if (job->nodes())
         for (const auto *x : *job->nodes()) out->nodes.push_back(x->str());
     if (job->node_cpus()) out->node_cpus.assign(job->node_cpus()->begin(), job->node_cpus()->end());
+    if (r.verbose && prog == "srun") // the line scripts read srun -v's job id from
+        say("jobid " + std::to_string(id) + ": nodes(" + std::to_string(out->nodes.size()) + "):`" +
+            out->node_list + "', cpu counts: " + cpu_counts(out->node_cpus));
     out->num_tasks = job->num_tasks();
     out->cpus_per_task = job->cpus_per_task();
     out->time_limit_min = job->time_limit_min();

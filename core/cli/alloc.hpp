@@ -34,6 +34,10 @@ std::string short_host();
 // "<prog>: ..." (unless quiet). Returns false (after printing why) when it is refused, or ends
 // or is cancelled before it starts; SIGINT while waiting cancels it.
 bool allocate(const SrunRequest &r, const std::string &prog, Allocation *out);
+// --test-only: asks when the allocation r describes would start, prints the controller's answer
+// ("<prog>: Job N to start at T using C processors on nodes L in partition P") and makes none.
+// Returns the command's exit status.
+int test_allocation(const SrunRequest &r, const std::string &prog);
 
 // scancel of one job or step ("12", "12.3") without telling the user how it went.
 void cancel_quietly(const std::string &spec);

@@ -29,6 +29,11 @@ void set_allocation(proto::JobDescT &d, const Request &r) {
     d.gpus_per_task = r.gpus_per_task;
     d.exclusive = r.exclusive;
     d.hold = r.hold;
+    d.overcommit = r.overcommit;
+    d.test_only = r.test_only;
+    d.dependency = r.dependency;
+    d.min_cpus_per_node = r.min_cpus_per_node;
+    d.tmp_disk_mb = r.tmp_disk_mb;
 }
 
 } // namespace drover::cli

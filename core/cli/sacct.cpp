@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "cli/alloc.hpp"
 #include "cli/command_main.hpp"
 #include "cli/job_states.hpp"
 #include "cli/json_records.hpp"
@@ -13,6 +14,7 @@
 #include "cli/sacct_time.hpp"
 #include "cli/text.hpp"
 #include "cli/users.hpp"
+#include "cli/yaml_writer.hpp"
 #include "common/error.hpp"
 #include "common/hostlist.hpp"
 #include "common/timefmt.hpp"
@@ -65,7 +67,9 @@ constexpr const char *kHelp =
     "                   Use this comma separated list of user names or uids to select jobs.\n"
     "     -V, --version: Print version.\n"
     "     -X, --allocations:\n"
-    "                   Only show statistics relevant to the job allocation itself.\n";
+    "                   Only show statistics relevant to the job allocation itself.\n"
+    "     --yaml:\n"
+    "                   Produce YAML output.\n";
 
 constexpr CommandText kText{kProg, kHelp}; // --usage prints the help, as in Slurm
 
@@ -160,11 +164,11 @@ int run(const SacctArgs &a) {
         }
     }
     std::vector<SacctRow> rows = sacct_select_rows(sacct_rows(jobs, a.allocations), a.jobs);
-    if (a.json) {
+    if (a.json || a.yaml) {
         std::vector<const proto::AcctJob *> shown;
         for (const auto &row : rows)
             if (!row.step && !row.batch_step) shown.push_back(row.job);
-        write_out(acct_jobs_json(shown, now));
+        write_out(json_or_yaml(acct_jobs_json(shown, now), a.yaml));
         return 0;
     }
     SacctLayout layout = a.parsable2  ? SacctLayout::parsable2
@@ -178,7 +182,7 @@ int run(const SacctArgs &a) {
 // Slurm's fatal mistakes are reported by run() as "sacct: fatal: ...".
 SacctArgs parse(std::span<const std::string> args) {
     try {
-        return parse_sacct_args(args);
+        return parse_sacct_args(args, process_env());
     } catch (const SacctFatal &e) {
         SacctArgs a;
         a.fatal = e.what();

@@ -155,19 +155,22 @@ constexpr std::pair<Id, OptHandler> kHandlers[] = {
     {kAllocations, [](SacctArgs &a, const std::string &) { a.allocations = true; }},
     {kDelimiter, [](SacctArgs &a, const std::string &v) { a.delimiter = v; }},
     {kJson, [](SacctArgs &a, const std::string &) { a.json = true; }},
-    {kYaml,
-     [](SacctArgs &, const std::string
-                         &) { throw ParseError("--yaml is not supported by Drover; use --json"); }},
+    {kYaml, [](SacctArgs &a, const std::string &) { a.yaml = true; }},
     {kUnits, set_units},
+};
+
+// sacct(1)'s ENVIRONMENT VARIABLES that map onto Drover's options.
+const EnvOption kEnvOptions[] = {
+    {"SACCT_FORMAT", kFormat, EnvValue::as_is, {kBrief, kLong, kCompletion}},
 };
 
 } // namespace
 
-SacctArgs parse_sacct_args(std::span<const std::string> args) {
+SacctArgs parse_sacct_args(std::span<const std::string> args, const EnvVars &env) {
     ParsedArgs pa = parse_options(args, kSpecs, /*stop_at_positional=*/false);
     if (!pa.positionals.empty()) throw UsageError("Unrecognized option: " + pa.positionals[0]);
     SacctArgs a;
-    for (const auto &o : pa.opts) {
+    for (const auto &o : with_env_options(env, kEnvOptions, std::move(pa.opts))) {
         if (take_common(a, o)) continue;
         const std::string v = o.value.value_or("");
         for (const auto &[id, handler] : kHandlers)

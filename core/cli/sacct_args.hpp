@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "cli/env_options.hpp"
 #include "cli/job_states.hpp"
 #include "cli/options.hpp"
 #include "cli/sacct_select.hpp"
@@ -17,7 +18,7 @@ namespace drover::cli {
 
 struct SacctArgs : CommonFlags {
     bool allusers = false, allocations = false, brief = false, long_format = false;
-    bool noheader = false, parsable = false, parsable2 = false, json = false;
+    bool noheader = false, parsable = false, parsable2 = false, json = false, yaml = false;
     bool helpformat = false;
     std::optional<std::string> delimiter;
     std::optional<std::string> format;     // -o (repeats are joined)
@@ -40,8 +41,9 @@ class SacctFatal : public ParseError {
     using ParseError::ParseError;
 };
 
-// Throws UsageError for unknown options, SacctFatal for what Slurm finds fatal and
-// drover::ParseError for other bad values.
-SacctArgs parse_sacct_args(std::span<const std::string> args);
+// Parses sacct's arguments; SACCT_FORMAT in env is the field list when none of -o, -b, -l and
+// -c is given (sacct(1), ENVIRONMENT VARIABLES). Throws UsageError for unknown options,
+// SacctFatal for what Slurm finds fatal and drover::ParseError for other bad values.
+SacctArgs parse_sacct_args(std::span<const std::string> args, const EnvVars &env = {});
 
 } // namespace drover::cli

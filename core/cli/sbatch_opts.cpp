@@ -65,6 +65,7 @@ enum Id : int {
     kExclude,
     kContiguous,
     kOversubscribe,
+    kOvercommit,
     kIgnoredBase = 1000, // + index into kIgnored
 };
 
@@ -122,6 +123,7 @@ constexpr OptSpec kMain[] = {
     {kExclude, 'x', "exclude", Arg::required},
     {kContiguous, 0, "contiguous", Arg::none},
     {kOversubscribe, 's', "oversubscribe", Arg::none},
+    {kOvercommit, 'O', "overcommit", Arg::none},
 };
 
 // Options Slurm has and Drover accepts without acting on them. warn: say so on stderr (they
@@ -168,7 +170,6 @@ constexpr Ignored kIgnored[] = {
     {0, "cores-per-socket", Arg::required, true},
     {0, "threads-per-core", Arg::required, true},
     {'B', "extra-node-info", Arg::required, true},
-    {'O', "overcommit", Arg::none, true},
     {0, "spread-job", Arg::none, true},
     {0, "use-min-nodes", Arg::none, true},
     {0, "delay-boot", Arg::required, true},
@@ -448,6 +449,7 @@ constexpr std::pair<Id, OptHandler> kHandlers[] = {
          c.r.exclusive = false;
      }},
     {kContiguous, [](const OptCall &c) { c.r.contiguous = true; }},
+    {kOvercommit, [](const OptCall &c) { c.r.overcommit = true; }},
     {kOpenMode, set_open_mode},
     {kBegin, set_begin},
     {kDeadline, set_deadline},
@@ -537,6 +539,11 @@ constexpr EnvOption kEnvOptions[] = {
     {"SBATCH_REQUEUE", kRequeue},
     {"SBATCH_NO_REQUEUE", kNoRequeue},
     {"SBATCH_SIGNAL", kSignal},
+    {"SBATCH_OUTPUT", kOutput},
+    {"SBATCH_ERROR", kError},
+    {"SBATCH_INPUT", kInput},
+    {"SBATCH_OVERCOMMIT", kOvercommit},
+    {"SLURM_CLUSTERS", kClusters},
 };
 
 // Whether an option takes no value (SBATCH_* variables for such options are set by presence).
@@ -626,6 +633,18 @@ Pending apply_environment(Pending &p, const SbatchContext &ctx, MemSeen &env_see
     return env_p;
 }
 
+// The variables sbatch sets in the job's environment only when their option was given, as
+// Slurm's does: SLURM_CPUS_PER_TASK for -c (even -c 1, which the controller's own variables
+// leave out) and SLURM_EXPORT_ENV for an --export other than ALL (srun in the script reads it).
+void set_given_variables(const Pending &p, Env &env) {
+    auto put = [&env](const std::string &key, const std::string &value) {
+        std::erase_if(env, [&](const auto &kv) { return kv.first == key; });
+        env.emplace_back(key, value);
+    };
+    if (p.req.cpus_per_task) put("SLURM_CPUS_PER_TASK", str_u(p.req.cpus_per_task));
+    if (p.export_spec && !iequals(*p.export_spec, "ALL")) put("SLURM_EXPORT_ENV", *p.export_spec);
+}
+
 // The request once every option is in: name, paths, tasks, memory, GPUs and environment.
 SbatchRequest finish_request(Pending &p, const SbatchCommandLine &cl, std::string script,
                              const SbatchContext &ctx) {
@@ -664,6 +683,7 @@ SbatchRequest finish_request(Pending &p, const SbatchCommandLine &cl, std::strin
         }
     }
     r.environment = export_environment(p.export_spec.value_or("ALL"), ctx.env);
+    set_given_variables(p, r.environment);
     return std::move(p.req);
 }
 

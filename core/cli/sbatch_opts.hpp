@@ -53,6 +53,7 @@ struct SbatchRequest : CommonFlags {
     std::string req_nodes, exc_nodes; // -w / -x hostlists, as written
     bool contiguous = false;
     bool oversubscribe = false;   // -s
+    bool overcommit = false;      // -O
     int32_t nice = 0;             // --nice[=N] (100 without a value)
     std::string dependency;       // -d, as written
     std::string array;            // -a, as written ("0-15%2")

@@ -3,8 +3,11 @@
 
 #include <algorithm>
 
+#include "cli/alloc.hpp"
 #include "cli/command_main.hpp"
+#include "cli/load_records.hpp"
 #include "cli/scancel_args.hpp"
+#include "cli/scancel_select.hpp"
 #include "cli/text.hpp"
 #include "cli/users.hpp"
 #include "common/error.hpp"
@@ -17,18 +20,23 @@ constexpr std::string_view kProg = "scancel";
 
 constexpr const char *kHelp =
     "Usage: scancel [OPTIONS] [job_id[_array_id][.step_id]]\n"
+    "  -A, --account=account           act only on jobs charging this account\n"
     "  -b, --batch                     signal batch shell for specified job\n"
     "  -f, --full                      signal batch shell and all steps for specified job\n"
+    "  -i, --interactive               require response from user for each job\n"
     "      --me                        equivalent to --user=<my username>\n"
     "  -n, --name=job_name             act only on jobs with this name\n"
     "  -p, --partition=partition       act only on jobs in this partition\n"
+    "  -q, --qos=qos                   act only on jobs with this quality of service\n"
     "  -Q, --quiet                     disable warnings\n"
+    "  -R, --reservation=reservation   act only on jobs with this reservation\n"
     "  -s, --signal=name | integer     signal to send to job, default is SIGKILL\n"
     "  -t, --state=states              act only on jobs in this state.  Valid job\n"
     "                                  states are PENDING, RUNNING and SUSPENDED\n"
     "  -u, --user=user_name            act only on jobs of this user\n"
     "  -V, --version                   output version information and exit\n"
     "  -v, --verbose                   verbosity level\n"
+    "  -w, --nodelist                  act only on jobs on these nodes\n"
     "\n"
     "Help options:\n"
     "  --help                          show this help message\n"
@@ -42,56 +50,11 @@ constexpr const char *kUsage =
 
 constexpr CommandText kText{kProg, kHelp, kUsage};
 
-int run(const ScancelArgs &a) {
-    if (a.jobs.empty() && !a.has_filter()) {
-        print_error(kProg, "No job identification provided");
-        return 1;
-    }
-    uint32_t uid = 0xfffffffe;
-    if (a.user) {
-        auto u = lookup_user(*a.user);
-        if (!u) {
-            print_error(kProg, "Invalid user name: " + *a.user);
-            return 1;
-        }
-        uid = *u;
-    } else if (a.me) {
-        uid = static_cast<uint32_t>(::getuid());
-    }
-    std::vector<std::string> specs;
-    for (const auto &j : a.jobs) specs.push_back(j.text);
-    if (a.verbose)
-        for (const auto &s : specs) write_err("scancel: Terminating job " + s + "\n");
-
-    flatbuffers::FlatBufferBuilder fbb;
-    // Every id goes as a spec ("12", "12_3", "12_[1-4]"); the controller answers per job or task.
-    auto job_specs = fbb.CreateVectorOfStrings(specs);
-    auto name = a.name ? fbb.CreateString(*a.name) : 0;
-    auto states = fbb.CreateVector(a.states);
-    auto part = a.partition ? fbb.CreateString(*a.partition) : 0;
-    proto::JobSignalRequestBuilder b(fbb);
-    b.add_job_specs(job_specs);
-    b.add_signal(a.signal.value_or(9));
-    b.add_user_id(uid);
-    b.add_name(name);
-    b.add_states(states);
-    b.add_partition(part);
-    b.add_batch_only(a.batch);
-    b.add_full(a.full);
-    auto req = b.Finish();
-
-    net::Reply reply;
-    const auto *r = ask_ctld<proto::JobSignalResponse>(
-        reply, fbb, proto::Body::JobSignalRequest, req.Union(), [&](const net::RpcError &e) {
-            if (specs.size() == 1)
-                print_error(kProg, "Kill job error on job id " + specs[0] + ": " + e.what());
-            else
-                print_error(kProg, e.what());
-        });
-    if (!r) return 1;
-    // Per item: the controller names each job or array task it acted on. The tasks of an
-    // array named by its bare id that had already ended are not errors (the array's live tasks
-    // were cancelled), unless none of it was left: then the id as written is the one in error.
+// The controller's answer, item by item: prints the failures; returns the exit status. The
+// controller names each job or array task it acted on. The tasks of an array named by its bare
+// id that had already ended are not errors (the array's live tasks were cancelled), unless none
+// of it was left: then the id as written is the one in error.
+int report_results(const ScancelArgs &a, const proto::JobSignalResponse &r) {
     struct Failure {
         std::string label, msg;
     };
@@ -116,8 +79,8 @@ int run(const ScancelArgs &a) {
         arrays.emplace_back(s, ok);
     };
     std::vector<std::string> answered; // every label the controller answered for
-    if (r->results()) {
-        for (const auto *res : *r->results()) {
+    if (r.results()) {
+        for (const auto *res : *r.results()) {
             std::string id = res->node() ? res->node()->str() : "?";
             std::string msg = res->message() ? res->message()->str() : "error";
             answered.push_back(id);
@@ -129,24 +92,109 @@ int run(const ScancelArgs &a) {
             if (res->rc() != 0) failures.push_back({id, msg});
         }
     }
-    int rc = 0;
     for (const auto &[spec, any_ok] : arrays) {
         if (any_ok) continue;
         // The array's pending record answers for the id itself; without one every task had ended.
         if (std::find(answered.begin(), answered.end(), spec->text) == answered.end())
             failures.push_back({spec->text, "Job/step already completing or completed"});
     }
-    for (const auto &f : failures) {
+    for (const auto &f : failures)
         print_error(kProg, "Kill job error on job id " + f.label + ": " + f.msg);
-        rc = 1;
+    return failures.empty() ? 0 : 1;
+}
+
+// One JobSignalRequest for specs; with server_filters the controller also applies the user,
+// name, state and partition filters (uid 0xfffffffe: any user).
+int signal_jobs(const ScancelArgs &a, const std::vector<std::string> &specs, uint32_t uid,
+                bool server_filters) {
+    if (a.verbose)
+        for (const auto &s : specs) write_err("scancel: Terminating job " + s + "\n");
+    flatbuffers::FlatBufferBuilder fbb;
+    // Every id goes as a spec ("12", "12_3", "12_[1-4]"); the controller answers per job or task.
+    auto job_specs = fbb.CreateVectorOfStrings(specs);
+    auto name = server_filters && a.name ? fbb.CreateString(*a.name) : 0;
+    auto states = server_filters ? fbb.CreateVector(a.states) : 0;
+    auto part = server_filters && a.partition ? fbb.CreateString(*a.partition) : 0;
+    proto::JobSignalRequestBuilder b(fbb);
+    b.add_job_specs(job_specs);
+    b.add_signal(a.signal.value_or(9));
+    b.add_user_id(server_filters ? uid : 0xfffffffe);
+    b.add_name(name);
+    b.add_states(states);
+    b.add_partition(part);
+    b.add_batch_only(a.batch);
+    b.add_full(a.full);
+    auto req = b.Finish();
+
+    net::Reply reply;
+    const auto *r = ask_ctld<proto::JobSignalResponse>(
+        reply, fbb, proto::Body::JobSignalRequest, req.Union(), [&](const net::RpcError &e) {
+            if (specs.size() == 1)
+                print_error(kProg, "Kill job error on job id " + specs[0] + ": " + e.what());
+            else
+                print_error(kProg, e.what());
+        });
+    if (!r) return 1;
+    return report_results(a, *r);
+}
+
+// Slurm's scancel with a filter the signal request does not carry, or -i: load the jobs, choose
+// them here, ask about each with -i, then signal the chosen ones by id.
+int signal_selected(const ScancelArgs &a, std::optional<uint32_t> uid) {
+    net::Reply reply;
+    const auto *r = load_jobs(reply, {});
+    if (!r) return 1;
+    std::vector<const proto::JobInfo *> all = records_of(r->jobs());
+    int rc = 0;
+    if (!a.quiet)
+        for (const auto &id : scancel_unknown_ids(a, all)) {
+            print_error(kProg, "Kill job error on job id " + id + ": Invalid job id specified");
+            rc = 1;
+        }
+    std::vector<const proto::JobInfo *> chosen = scancel_select(a, uid, all);
+    if (chosen.empty() && a.has_filter() && a.verbose > 0)
+        print_error(kProg, scancel_no_match_message(a));
+    std::vector<std::string> specs;
+    for (const auto *j : chosen) {
+        if (a.interactive && !scancel_confirm(*j, stdin, stdout)) continue;
+        for (auto &s : scancel_specs_for(a, *j))
+            if (std::find(specs.begin(), specs.end(), s) == specs.end())
+                specs.push_back(std::move(s));
     }
-    return rc;
+    if (specs.empty()) return rc;
+    return std::max(rc, signal_jobs(a, specs, 0xfffffffe, /*server_filters=*/false));
+}
+
+// parse_scancel_args with the SCANCEL_* variables of the process.
+ScancelArgs parse_args(std::span<const std::string> args) {
+    return parse_scancel_args(args, process_env());
+}
+
+int run(const ScancelArgs &a) {
+    if (a.jobs.empty() && !a.has_filter()) {
+        print_error(kProg, "No job identification provided");
+        return 1;
+    }
+    std::optional<uint32_t> uid;
+    if (a.user) {
+        uid = lookup_user(*a.user);
+        if (!uid) {
+            print_error(kProg, "Invalid user name: " + *a.user);
+            return 1;
+        }
+    } else if (a.me) {
+        uid = static_cast<uint32_t>(::getuid());
+    }
+    if (a.selects_jobs()) return signal_selected(a, uid);
+    std::vector<std::string> specs;
+    for (const auto &j : a.jobs) specs.push_back(j.text);
+    return signal_jobs(a, specs, uid.value_or(0xfffffffe), /*server_filters=*/true);
 }
 
 } // namespace
 
 int scancel_main(std::span<const std::string> args) {
-    return command_main(kText, args, parse_scancel_args, run);
+    return command_main(kText, args, parse_args, run);
 }
 
 } // namespace drover::cli

@@ -74,6 +74,64 @@ constexpr Sig kSignals[] = {
     {"TTIN", SIGTTIN}, {"TTOU", SIGTTOU}, {"URG", SIGURG},   {"XCPU", SIGXCPU},
 };
 
+// scancel(1)'s ENVIRONMENT VARIABLES; the true/false ones as Slurm's scancel reads them.
+const EnvOption kEnvOptions[] = {
+    {"SCANCEL_ACCOUNT", kAccount},
+    {"SCANCEL_BATCH", kBatch, EnvValue::true_false},
+    {"SCANCEL_CTLD", kCtld, EnvValue::presence},
+    {"SCANCEL_FULL", kFull, EnvValue::true_false},
+    {"SCANCEL_HURRY", kHurry, EnvValue::presence},
+    {"SCANCEL_INTERACTIVE", kInteractive, EnvValue::true_false},
+    {"SCANCEL_NAME", kName, EnvValue::as_is, {kJobName}},
+    {"SCANCEL_PARTITION", kPartition},
+    {"SCANCEL_QOS", kQos},
+    {"SCANCEL_STATE", kState},
+    {"SCANCEL_USER", kUser, EnvValue::as_is, {kMe}},
+    {"SCANCEL_VERBOSE", kOptVerbose, EnvValue::true_false, {kQuiet}},
+    {"SCANCEL_WCKEY", kWckey},
+    {"SLURM_CLUSTERS", kClusters},
+};
+
+void add_states(ScancelArgs &a, const ParsedOpt &o, const std::string &v) {
+    for (const auto &item : split(v, ',')) {
+        auto st = parse_job_state(item);
+        if (st && (*st == DROVER_JOB_PENDING || *st == DROVER_JOB_RUNNING ||
+                   *st == DROVER_JOB_SUSPENDED)) {
+            a.states.push_back(*st);
+            continue;
+        }
+        if (o.spelled == "SCANCEL_STATE")
+            throw ParseError("Unrecognized SCANCEL_STATE value: " + item);
+        throw ParseError("Invalid job state specified: " + item);
+    }
+}
+
+// The filters (-A, -q, -R, -w, -i and -t); returns whether o was one.
+bool take_filter(ScancelArgs &a, const ParsedOpt &o, const std::string &v) {
+    switch (static_cast<Id>(o.id)) {
+    case kAccount:
+        a.account = to_lower(v);
+        return true;
+    case kQos:
+        a.qos = to_lower(v);
+        return true;
+    case kReservation:
+        a.reservation = v;
+        return true;
+    case kNodelist:
+        a.nodelist = v;
+        return true;
+    case kInteractive:
+        a.interactive = true;
+        return true;
+    case kState:
+        add_states(a, o, v);
+        return true;
+    default:
+        return false;
+    }
+}
+
 } // namespace
 
 std::optional<int> parse_signal(std::string_view s) {
@@ -89,12 +147,13 @@ std::optional<int> parse_signal(std::string_view s) {
     return std::nullopt;
 }
 
-ScancelArgs parse_scancel_args(std::span<const std::string> args) {
+ScancelArgs parse_scancel_args(std::span<const std::string> args, const EnvVars &env) {
     ParsedArgs pa = parse_options(args, kSpecs, /*stop_at_positional=*/false);
     ScancelArgs a;
-    for (const auto &o : pa.opts) {
+    for (const auto &o : with_env_options(env, kEnvOptions, std::move(pa.opts))) {
         if (take_common(a, o)) continue;
         const std::string v = o.value.value_or("");
+        if (take_filter(a, o, v)) continue;
         switch (static_cast<Id>(o.id)) {
         case kBatch:
             a.batch = true;
@@ -118,23 +177,12 @@ ScancelArgs parse_scancel_args(std::span<const std::string> args) {
             a.signal = *s;
             break;
         }
-        case kState:
-            for (const auto &item : split(v, ',')) {
-                auto st = parse_job_state(item);
-                if (!st || (*st != DROVER_JOB_PENDING && *st != DROVER_JOB_RUNNING &&
-                            *st != DROVER_JOB_SUSPENDED))
-                    throw ParseError("Invalid job state specified: " + item);
-                a.states.push_back(*st);
-            }
-            break;
         case kUser:
             a.user = v;
             break;
         case kMe:
             a.me = true;
             break;
-        case kInteractive:
-            throw ParseError("--interactive is not supported by Drover");
         default:
             break;
         }

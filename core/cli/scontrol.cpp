@@ -4,14 +4,18 @@
 #include <cstdio>
 #include <optional>
 
+#include <drover/views.h>
+
 #include "cli/command_main.hpp"
 #include "cli/json_records.hpp"
 #include "cli/load_records.hpp"
 #include "cli/scontrol_args.hpp"
 #include "cli/scontrol_hosts.hpp"
+#include "cli/scontrol_script.hpp"
 #include "cli/scontrol_show.hpp"
 #include "cli/text.hpp"
 #include "cli/users.hpp"
+#include "cli/yaml_writer.hpp"
 #include "common/error.hpp"
 #include "common/hostlist.hpp"
 
@@ -25,8 +29,10 @@ constexpr const char *kHelp =
     "scontrol [<OPTION>] [<COMMAND>]\n"
     "    Valid <OPTION> values are:\n"
     "     -d or --details: make show command print more details\n"
+    "     -F or --future: report nodes in FUTURE state\n"
     "     -h or --help: equivalent to \"help\" command\n"
     "     --json: produce JSON output (show job, node, partition)\n"
+    "     --yaml: produce YAML output (show job, node, partition)\n"
     "     -o or --oneliner: equivalent to \"oneliner\" command\n"
     "     -Q or --quiet: equivalent to \"quiet\" command\n"
     "     -v or --verbose: equivalent to \"verbose\" command\n"
@@ -58,21 +64,26 @@ constexpr const char *kHelp =
     "                              TimeLimit, Name, Partition, Priority, NumNodes,\n"
     "                              Comment, Dependency, Features, StartTime, Nice or\n"
     "                              Requeue; NodeName=<name> with State and Reason.\n"
-    "     version                  display tool version number.\n";
+    "     version                  display tool version number.\n"
+    "     write batch_script <jobid> <optional filename>\n"
+    "                              write the batch script to a file (slurm-<jobid>.sh;\n"
+    "                              \"-\" for standard output).\n";
 
 constexpr CommandText kText{kProg, kHelp}; // --usage prints the help, as in Slurm
 
 struct Opts {
-    bool one_liner = false, json = false, quiet = false, details = false;
+    bool one_liner = false, json = false, quiet = false, details = false, yaml = false;
+    bool future = false;
 };
 
-// Prints what show found: as one JSON document (to_json) with --json; else none_line when
-// nothing was found (nullptr: print nothing), or each record as to_text writes it.
+// Prints what show found: as one JSON document (to_json) with --json, or that document as YAML
+// with --yaml; else none_line when nothing was found (nullptr: print nothing), or each record
+// as to_text writes it.
 template <class Record, class ToJson, class ToText>
 void print_found(const Opts &o, const std::vector<const Record *> &found, const char *none_line,
                  const ToJson &to_json, const ToText &to_text) {
-    if (o.json) {
-        write_out(to_json(found));
+    if (o.json || o.yaml) {
+        write_out(json_or_yaml(to_json(found), o.yaml));
         return;
     }
     if (found.empty() && none_line) {
@@ -125,7 +136,9 @@ int show_nodes(const Opts &o, std::span<const std::string> rest) {
     std::vector<const proto::NodeInfo *> nodes;
     int rc = 0;
     if (names.empty()) {
-        nodes = records_of(r->nodes());
+        // FUTURE nodes (defined, not yet in service) only with -F, as in Slurm.
+        for (const auto *n : records_of(r->nodes()))
+            if (o.future || n->state() != DROVER_NODE_FUTURE) nodes.push_back(n);
     } else {
         // In the order asked for; a name the controller does not know is an error.
         for (const auto &want : names) {
@@ -474,6 +487,13 @@ int execute(const Opts &o, std::span<const std::string> words) {
         return 0;
     case ScontrolCmd::quit:
         return 0;
+    case ScontrolCmd::write:
+        if (rest.empty() || !istarts_with("batch_script", to_lower(rest[0])) ||
+            rest[0].size() < 3) {
+            write_err("invalid write option: " + (rest.empty() ? "" : rest[0]) + "\n");
+            return 1;
+        }
+        return write_batch_script(rest.subspan(1), o.quiet);
     }
     return 1;
 }
@@ -528,7 +548,7 @@ int interactive(const Opts &o) {
 }
 
 int run(const ScontrolArgs &a) {
-    Opts o{a.one_liner, a.json, a.quiet, a.details};
+    Opts o{a.one_liner, a.json, a.quiet, a.details, a.yaml, a.future};
     if (a.words.empty()) return interactive(o);
     return execute(o, a.words);
 }

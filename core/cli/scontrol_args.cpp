@@ -24,7 +24,8 @@ enum Id : int {
     kLocal,
     kSibling,
     kFederation,
-    kUid
+    kUid,
+    kFuture
 };
 
 constexpr OptSpec kSpecs[] = {
@@ -44,6 +45,7 @@ constexpr OptSpec kSpecs[] = {
     {kSibling, 0, "sibling", Arg::none},
     {kFederation, 0, "federation", Arg::none},
     {kUid, 'u', "uid", Arg::required},
+    {kFuture, 'F', "future", Arg::none},
 };
 
 struct Word {
@@ -68,6 +70,7 @@ constexpr Word kWords[] = {
     {"takeover", 8, ScontrolCmd::takeover},
     {"quit", 4, ScontrolCmd::quit},
     {"exit", 4, ScontrolCmd::quit},
+    {"write", 5, ScontrolCmd::write},
 };
 
 // Splits "Key=value" (key case-insensitive); false without '='.
@@ -105,7 +108,11 @@ ScontrolArgs parse_scontrol_args(std::span<const std::string> args) {
             a.json = true;
             break;
         case kYaml:
-            throw ParseError("--yaml is not supported by Drover; use --json");
+            a.yaml = true;
+            break;
+        case kFuture:
+            a.future = true;
+            break;
         default:
             break;
         }

@@ -15,7 +15,9 @@
 namespace drover::cli {
 
 struct ScontrolArgs : CommonFlags {
-    bool one_liner = false, details = false, json = false, quiet = false, all = false;
+    bool one_liner = false, details = false, json = false, yaml = false, quiet = false;
+    bool all = false;
+    bool future = false;            // -F: show node lists FUTURE nodes too
     std::vector<std::string> words; // the command and its arguments
 };
 
@@ -37,7 +39,8 @@ enum class ScontrolCmd {
     shutdown,
     takeover,
     help,
-    quit
+    quit,
+    write // write batch_script
 };
 
 // A command word, abbreviated or not ("sh" for show, "reconfig"); nullopt when unknown or

@@ -1,4 +1,5 @@
 // sinfo.cpp - show partitions and nodes: fetch both, group into lines, print.
+#include "cli/alloc.hpp"
 #include "cli/command_main.hpp"
 #include "cli/iterate.hpp"
 #include "cli/json_records.hpp"
@@ -6,6 +7,7 @@
 #include "cli/sinfo_args.hpp"
 #include "cli/sinfo_rows.hpp"
 #include "cli/text.hpp"
+#include "cli/yaml_writer.hpp"
 #include "common/error.hpp"
 #include "common/hostlist.hpp"
 
@@ -21,6 +23,7 @@ constexpr const char *kHelp =
     "  -F, --future               show future nodes\n"
     "  -i, --iterate=seconds      specify an iteration period\n"
     "      --json                 produce JSON output\n"
+    "      --yaml                 produce YAML output\n"
     "  -l, --long                 long output - displays more information\n"
     "  -n, --nodes=NODES          report on specific node(s)\n"
     "  -N, --Node                 Node-centric format\n"
@@ -40,7 +43,7 @@ constexpr const char *kHelp =
 
 constexpr const char *kUsage =
     "Usage: sinfo [-adelNRrsTv] [-i seconds] [-t states] [-p partition] [-n nodes]\n"
-    "             [-S fields] [-o format] [-O Format] [--json]\n";
+    "             [-S fields] [-o format] [-O Format] [--json] [--yaml]\n";
 
 constexpr CommandText kText{"sinfo", kHelp, kUsage};
 
@@ -57,9 +60,11 @@ int show_once(const SinfoArgs &a, const FormatSpec &spec, const SinfoFilter &fil
     SinfoView view = a.list_reasons    ? SinfoView::reasons
                      : a.node_oriented ? SinfoView::nodes
                                        : SinfoView::partitions;
-    if (a.json) {
+    if (a.json || a.yaml) {
         FormatSpec def = sinfo_percent_format("%P %t");
-        write_out(sinfo_json(sinfo_rows(def, SinfoView::partitions, parts, nodes, filter), now));
+        std::string doc =
+            sinfo_json(sinfo_rows(def, SinfoView::partitions, parts, nodes, filter), now);
+        write_out(json_or_yaml(doc, a.yaml));
         return 0;
     }
     std::vector<SinfoRow> rows = sinfo_rows(spec, view, parts, nodes, filter);
@@ -84,10 +89,15 @@ int run(const SinfoArgs &a) {
     return show_every(a.iterate, [&] { return show_once(a, spec, filter); });
 }
 
+// parse_sinfo_args with the SINFO_* variables of the process.
+SinfoArgs parse_args(std::span<const std::string> args) {
+    return parse_sinfo_args(args, process_env());
+}
+
 } // namespace
 
 int sinfo_main(std::span<const std::string> args) {
-    return command_main(kText, args, parse_sinfo_args, run);
+    return command_main(kText, args, parse_args, run);
 }
 
 } // namespace drover::cli

@@ -1,6 +1,7 @@
 // sinfo_args.cpp - sinfo option parsing.
 #include "cli/sinfo_args.hpp"
 
+#include "cli/env_options.hpp"
 #include "cli/options.hpp"
 #include "cli/text.hpp"
 #include "common/error.hpp"
@@ -69,13 +70,41 @@ constexpr OptSpec kSpecs[] = {
     {kOptVersion, 'V', "version", Arg::none},
 };
 
+// sinfo(1)'s ENVIRONMENT VARIABLES. SINFO_FORMAT is the layout only where no option picks one
+// (-o, -O, -s, -N, -R; -l does not); -a on the command line drops SINFO_PARTITION.
+const EnvOption kEnvOptions[] = {
+    {"SINFO_ALL", kAll, EnvValue::presence},
+    {"SINFO_FEDERATION", kFederation, EnvValue::presence},
+    {"SINFO_FORMAT", kFormat, EnvValue::as_is, {kLongFormat, kSummarize, kNode, kListReasons}},
+    {"SINFO_LOCAL", kLocal, EnvValue::presence},
+    {"SINFO_PARTITION", kPartition, EnvValue::as_is, {kAll}},
+    {"SINFO_SORT", kSort},
+    {"SLURM_CLUSTERS", kClusters},
+};
+
+// Slurm's refusals of -a with -p, on the command line or in the environment.
+void check_all_and_partition(const std::vector<ParsedOpt> &opts, const EnvVars &env) {
+    if (env_value(env, "SINFO_ALL") && env_value(env, "SINFO_PARTITION"))
+        throw ParseError("Conflicting options, SINFO_ALL and SINFO_PARTITION, specified. "
+                         "Please choose one or the other.");
+    bool all = false, partition = false;
+    for (const auto &o : opts) {
+        all = all || o.id == kAll;
+        partition = partition || o.id == kPartition;
+    }
+    if (all && partition)
+        throw ParseError("Conflicting options, -a and -p, specified. "
+                         "Please choose one or the other.");
+}
+
 } // namespace
 
-SinfoArgs parse_sinfo_args(std::span<const std::string> args) {
+SinfoArgs parse_sinfo_args(std::span<const std::string> args, const EnvVars &env) {
     ParsedArgs pa = parse_options(args, kSpecs, /*stop_at_positional=*/false);
     if (!pa.positionals.empty()) throw UsageError("Unrecognized option: " + pa.positionals[0]);
+    check_all_and_partition(pa.opts, env);
     SinfoArgs a;
-    for (const auto &o : pa.opts) {
+    for (const auto &o : with_env_options(env, kEnvOptions, std::move(pa.opts))) {
         if (take_common(a, o)) continue;
         const std::string v = o.value.value_or("");
         switch (static_cast<Id>(o.id)) {
@@ -104,7 +133,8 @@ SinfoArgs parse_sinfo_args(std::span<const std::string> args) {
             a.json = true;
             break;
         case kYaml:
-            throw ParseError("--yaml is not supported by Drover; use --json");
+            a.yaml = true;
+            break;
         case kListReasons:
             a.list_reasons = true;
             break;

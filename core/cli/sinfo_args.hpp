@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/env_options.hpp"
 #include "cli/node_states.hpp"
 #include "cli/options.hpp"
 
@@ -23,7 +24,7 @@ inline constexpr const char *kSinfoReasonsLongFormat = "%20E %12U %19H %6t %N";
 
 struct SinfoArgs : CommonFlags {
     bool noheader = false, long_format = false, node_oriented = false, list_reasons = false;
-    bool summarize = false, json = false;
+    bool summarize = false, json = false, yaml = false;
     bool dead = false, responding = false, future = false, all = false;
     int iterate = 0;
     std::optional<std::string> format;   // -o
@@ -34,8 +35,11 @@ struct SinfoArgs : CommonFlags {
     std::vector<NodeStateMatch> states;  // -t
 };
 
-// Throws UsageError for unknown options and drover::ParseError for bad values.
-SinfoArgs parse_sinfo_args(std::span<const std::string> args);
+// Parses sinfo's arguments after the SINFO_* variables of env the command line does not override
+// (sinfo(1), ENVIRONMENT VARIABLES). Throws UsageError for unknown options and
+// drover::ParseError for bad values, and for -a with -p ("Conflicting options, -a and -p,
+// specified. ...") or SINFO_ALL with SINFO_PARTITION.
+SinfoArgs parse_sinfo_args(std::span<const std::string> args, const EnvVars &env = {});
 
 // The -o format the options ask for (an explicit -o wins over -l/-N/-R/-s).
 std::string sinfo_format_string(const SinfoArgs &a);

@@ -22,7 +22,8 @@ struct Col {
     const char *header;
 };
 
-// '+' is internal: the -O StateComplete column.
+// '+', '@' and '^' are internal: the -O StateComplete, AllocMem and Port columns (no -o letter).
+constexpr std::string_view kLongOnly = "+@^";
 constexpr Col kCols[] = {
     {'a', "Available", "AVAIL"},
     {'A', "NodeAI", "NODES(A/I)"},
@@ -68,11 +69,13 @@ constexpr Col kCols[] = {
     {'Z', "Threads", "THREADS"},
     {'z', "SocketCoreThread", "S:C:T"},
     {'+', "StateComplete", "STATECOMPLETE"},
+    {'@', "AllocMem", "ALLOCMEM"},
+    {'^', "Port", "PORT"},
     {'p', "Priority", "PRIO_TIER"},
 };
 
 // Columns that are the same for every node of a line only because the line is cut that way.
-constexpr std::string_view kPerNode = "tTcmdwfbzXYZEuUHOevGi+";
+constexpr std::string_view kPerNode = "tTcmdwfbzXYZEuUHOevGi+@^";
 
 const Col *col(char c) {
     for (const auto &x : kCols)
@@ -115,6 +118,10 @@ std::string node_value(char c, const proto::NodeInfo &n) {
         return str_u(n.cpus());
     case 'm':
         return str_u(n.real_memory_mb());
+    case '@':
+        return str_u(n.alloc_memory_mb());
+    case '^':
+        return str_u(n.port());
     case 'd':
         return str_u(n.tmp_disk_mb());
     case 'w':
@@ -143,7 +150,7 @@ std::string node_value(char c, const proto::NodeInfo &n) {
         return n.reason_time() && !sv(n.reason()).empty() ? format_timestamp(n.reason_time())
                                                           : "Unknown";
     case 'O':
-    case 'e':
+    case 'e': // the node's load and free memory: Drover has neither (Slurm's unknown)
         return "N/A";
     case 'v':
         return sv(n.version()).empty() ? "N/A" : std::string(sv(n.version()));
@@ -321,7 +328,7 @@ bool SinfoFilter::keep(const proto::NodeInfo &n) const {
 FormatSpec sinfo_percent_format(std::string_view fmt) {
     FormatSpec spec = parse_percent_format(fmt);
     for (const auto &f : spec.fields)
-        if (!col(f.type) || f.type == '+')
+        if (!col(f.type) || kLongOnly.find(f.type) != std::string_view::npos)
             throw ParseError(std::string("Invalid node format specification: ") + f.type);
     return spec;
 }

@@ -1,6 +1,7 @@
 // squeue.cpp - list jobs: ask the controller, filter, sort, print in the requested format.
 #include <unistd.h>
 
+#include "cli/alloc.hpp"
 #include "cli/command_main.hpp"
 #include "cli/squeue_steps.hpp"
 #include "cli/iterate.hpp"
@@ -9,6 +10,7 @@
 #include "cli/squeue_args.hpp"
 #include "cli/squeue_fields.hpp"
 #include "cli/text.hpp"
+#include "cli/yaml_writer.hpp"
 #include "common/error.hpp"
 
 namespace drover::cli {
@@ -22,12 +24,17 @@ constexpr const char *kHelp =
     "  -i, --iterate=seconds           specify an interation period\n"
     "  -j, --job=job(s)                comma separated list of jobs IDs to view\n"
     "      --json                      produce JSON output\n"
+    "      --yaml                      produce YAML output\n"
     "  -l, --long                      long report\n"
     "      --me                        equivalent to --user=<my username>\n"
     "  -n, --name=job_name(s)          comma separated list of job names to view\n"
     "  -o, --format=format             format specification\n"
     "  -O, --Format=format             format specification\n"
+    "  -L, --licenses=(license names)  comma separated list of license names to view\n"
     "  -p, --partition=partition(s)    comma separated list of partitions to view\n"
+    "  -q, --qos=qos(s)                comma separated list of qos's\n"
+    "                                  to view, default is all qos's\n"
+    "  -R, --reservation=name          reservation to view, default is all\n"
     "  -r, --array                     display one job array element per line\n"
     "  -S, --sort=fields               comma separated list of fields to sort on\n"
     "      --start                     print expected start times of pending jobs\n"
@@ -46,7 +53,7 @@ constexpr const char *kUsage =
     "              [-n name] [-o format] [-O Format] [-p partitions] [--qos qos]\n"
     "              [--reservation reservation] [--sort fields] [--start]\n"
     "              [--step step_id] [-t states] [-u user_name] [--usage]\n"
-    "              [-w nodes] [--json] [-ahjlrsv]\n";
+    "              [-w nodes] [--json] [--yaml] [-ahjlrsv]\n";
 
 constexpr CommandText kText{"squeue", kHelp, kUsage};
 
@@ -76,8 +83,8 @@ int show_once(const SqueueArgs &a, const SqueueFilter &filter, const SqueueForma
         return 1;
     }
     squeue_sort(jobs, a.sort.value_or(a.start ? "S" : kSqueueDefaultSort), now);
-    if (a.json) {
-        write_out(jobs_json(jobs, now));
+    if (a.json || a.yaml) {
+        write_out(json_or_yaml(jobs_json(jobs, now), a.yaml));
         return 0;
     }
     std::string out;
@@ -89,10 +96,11 @@ int show_once(const SqueueArgs &a, const SqueueFilter &filter, const SqueueForma
     return 0;
 }
 
-// parse_squeue_args, with Slurm's list of valid states after a bad one.
+// parse_squeue_args with the SQUEUE_* variables, and Slurm's list of valid states after a bad
+// one.
 SqueueArgs parse_args(std::span<const std::string> args) {
     try {
-        return parse_squeue_args(args);
+        return parse_squeue_args(args, process_env());
     } catch (const ParseError &e) {
         std::string msg = e.what();
         if (!msg.starts_with("Invalid job state")) throw;

@@ -150,18 +150,45 @@ constexpr std::pair<Id, OptHandler> kHandlers[] = {
      [](SqueueArgs &a, const ParsedOpt &, const std::string &v) { append_list(a.users, v); }},
     {kNodelist, [](SqueueArgs &a, const ParsedOpt &, const std::string &v) { a.nodelist = v; }},
     {kJson, [](SqueueArgs &a, const ParsedOpt &, const std::string &) { a.json = true; }},
-    {kYaml,
-     [](SqueueArgs &, const ParsedOpt &, const std::string &) {
-         throw ParseError("--yaml is not supported by Drover; use --json");
-     }},
+    {kYaml, [](SqueueArgs &a, const ParsedOpt &, const std::string &) { a.yaml = true; }},
+    {kQos, [](SqueueArgs &a, const ParsedOpt &, const std::string &v) { append_list(a.qos, v); }},
+    {kReservation,
+     [](SqueueArgs &a, const ParsedOpt &, const std::string &v) { a.reservations.push_back(v); }},
+    {kLicenses,
+     [](SqueueArgs &a, const ParsedOpt &, const std::string &v) { append_list(a.licenses, v); }},
+};
+
+// squeue(1)'s ENVIRONMENT VARIABLES. SQUEUE_FORMAT and SQUEUE_FORMAT2 give way to any option that
+// picks the layout (-o, -O, -l, -s, --start), SQUEUE_FORMAT2 also to SQUEUE_FORMAT; the flags are
+// set by the variable's presence, as Slurm's squeue reads them.
+const EnvOption kEnvOptions[] = {
+    {"SQUEUE_ACCOUNT", kAccount},
+    {"SQUEUE_ALL", kAll, EnvValue::presence},
+    {"SQUEUE_ARRAY", kArray, EnvValue::presence},
+    {"SQUEUE_ARRAY_UNIQUE", kArrayUnique, EnvValue::presence},
+    {"SQUEUE_FEDERATION", kFederation, EnvValue::presence},
+    {"SQUEUE_FORMAT", kFormat, EnvValue::as_is, {kLongFormat, kLong, kSteps, kStart}},
+    {"SQUEUE_FORMAT2", kLongFormat, EnvValue::as_is, {kFormat, kLong, kSteps, kStart}},
+    {"SQUEUE_LICENSES", kLicenses},
+    {"SQUEUE_LOCAL", kLocal, EnvValue::presence},
+    {"SQUEUE_NAMES", kName},
+    {"SQUEUE_PARTITION", kPartition},
+    {"SQUEUE_PRIORITY", kPriority, EnvValue::presence},
+    {"SQUEUE_QOS", kQos},
+    {"SQUEUE_SIB", kSibling, EnvValue::presence},
+    {"SQUEUE_SIBLING", kSibling, EnvValue::presence},
+    {"SQUEUE_SORT", kSort},
+    {"SQUEUE_STATES", kStates},
+    {"SQUEUE_USERS", kUser, EnvValue::as_is, {kMe}},
+    {"SLURM_CLUSTERS", kClusters},
 };
 
 } // namespace
 
-SqueueArgs parse_squeue_args(std::span<const std::string> args) {
+SqueueArgs parse_squeue_args(std::span<const std::string> args, const EnvVars &env) {
     ParsedArgs pa = parse_options(args, kSpecs, /*stop_at_positional=*/false);
     SqueueArgs a;
-    for (const auto &o : pa.opts) {
+    for (const auto &o : with_env_options(env, kEnvOptions, std::move(pa.opts))) {
         if (take_common(a, o)) continue;
         const std::string v = o.value.value_or("");
         for (const auto &[id, handler] : kHandlers)
@@ -188,6 +215,8 @@ SqueueFilter make_squeue_filter(const SqueueArgs &a, uint32_t my_uid) {
     f.partitions = a.partitions;
     f.names = a.names;
     f.accounts = a.accounts;
+    f.qos = a.qos;
+    f.reservation_or_license = !a.reservations.empty() || !a.licenses.empty();
     for (const auto &u : a.users) {
         auto uid = lookup_user(u);
         if (!uid) throw ParseError("Invalid user: " + u);
@@ -227,6 +256,10 @@ bool SqueueFilter::keep(const proto::JobInfo &job) const {
     if (!partitions.empty() && !in(partitions, str(job.partition()))) return false;
     if (!names.empty() && !in(names, str(job.name()))) return false;
     if (!accounts.empty() && !in(accounts, str(job.account()))) return false;
+    // A job asked for no QOS runs under "normal", as squeue's %q shows it.
+    std::string_view job_qos = str(job.qos()).empty() ? "normal" : str(job.qos());
+    if (!qos.empty() && !in(qos, job_qos)) return false;
+    if (reservation_or_license) return false;
     if (!nodes.empty()) {
         std::vector<std::string> held;
         try {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/env_options.hpp"
 #include "cli/job_ids.hpp"
 #include "cli/job_states.hpp"
 #include "cli/options.hpp"
@@ -16,7 +17,7 @@
 namespace drover::cli {
 
 struct SqueueArgs : CommonFlags {
-    bool noheader = false, long_format = false, json = false, steps = false;
+    bool noheader = false, long_format = false, json = false, yaml = false, steps = false;
     bool me = false, start = false;
     int iterate = 0;                     // seconds; 0 = once
     std::optional<std::string> format;   // -o
@@ -29,21 +30,25 @@ struct SqueueArgs : CommonFlags {
     bool array = false;             // -r: one line per waiting array task
     std::vector<std::string> users; // -u, names or uids as given
     std::vector<std::string> partitions, names, accounts;
-    std::optional<std::string> nodelist; // -w
-    JobStateFilter states;               // -t
+    std::vector<std::string> qos, reservations, licenses; // -q, -R, -L
+    std::optional<std::string> nodelist;                  // -w
+    JobStateFilter states;                                // -t
 };
 
-// Parses squeue's arguments (without argv[0]). Throws UsageError for unknown options, and
-// drover::ParseError ("Invalid job id: x" for a bad -j item such as "12_x", "Invalid job state
-// specified: x") for bad values.
-SqueueArgs parse_squeue_args(std::span<const std::string> args);
+// Parses squeue's arguments (without argv[0]), after the SQUEUE_* variables of env that the
+// command line does not override (squeue(1), ENVIRONMENT VARIABLES). Throws UsageError for
+// unknown options, and drover::ParseError ("Invalid job id: x" for a bad -j item such as "12_x",
+// "Invalid job state specified: x") for bad values.
+SqueueArgs parse_squeue_args(std::span<const std::string> args, const EnvVars &env = {});
 
 // Which jobs squeue shows.
 struct SqueueFilter {
     JobStateFilter states;
     std::vector<JobSpec> job_specs; // empty: any job
     std::vector<uint32_t> uids;
-    std::vector<std::string> partitions, names, accounts;
+    std::vector<std::string> partitions, names, accounts, qos;
+    // -R and -L: Drover's jobs hold no reservation or license, so either keeps no job.
+    bool reservation_or_license = false;
     std::vector<std::string> nodes; // expanded -w list
     bool keep(const proto::JobInfo &job) const;
     bool keep_user(uint32_t uid) const {

@@ -2,6 +2,8 @@
 // allocation for one step and give it back afterwards.
 #include <unistd.h>
 
+#include <algorithm>
+
 #include "cli/alloc.hpp"
 #include "cli/commands.hpp"
 #include "cli/mpmd.hpp"
@@ -21,6 +23,20 @@ const char *kUsage =
     "Usage: srun [-N nnodes] [-n ntasks] [-c ncpus] [--mem=MB] [--exact] [--overlap]\n"
     "            [-J jobname] [-t time] [-p partition] [-w hosts] [-x hosts] [-l] [-K]\n"
     "            [-o out] [-e err] [-i in] [--jobid=id] [--multi-prog] executable [args...]\n";
+
+// srun -v: the options given, in Slurm's table (the lines scripts match, e.g. "ntasks : 4").
+void print_defined_options(const SrunRequest &r) {
+    auto row = [](const std::string &name, const std::string &value) {
+        std::string padded = name;
+        padded.resize(std::max<std::size_t>(padded.size(), 20), ' ');
+        write_err(std::string(kProg) + ": " + padded + ": " + value + "\n");
+    };
+    const std::string rule = std::string(kProg) + ": -------------------- --------------------\n";
+    write_err(std::string(kProg) + ": defined options\n" + rule);
+    for (const auto &[name, value] : r.given) row(name, value);
+    row("verbose", std::to_string(r.verbose));
+    write_err(rule + kProg + ": end of defined options\n");
+}
 
 } // namespace
 
@@ -48,6 +64,8 @@ int srun_main(std::span<const std::string> args) {
         print_error(kProg, "No command given to execute.");
         return 1;
     }
+    if (r.verbose) print_defined_options(r);
+    if (r.test_only) return guarded(kProg, [&] { return test_allocation(r, kProg); });
     return guarded(kProg, [&] {
         if (r.job_id) return run_step(r, r.job_id, kProg);
         Allocation a;

@@ -5,6 +5,7 @@
 #include <tuple>
 #include <utility>
 
+#include "cli/env_options.hpp"
 #include "cli/gpu_count.hpp"
 #include "cli/options.hpp"
 #include "cli/scancel_args.hpp"
@@ -75,6 +76,11 @@ enum Id {
     kCpusPerGpu,
     kMemPerGpu,
     kGpusPerSocket,
+    kOvercommit,
+    kTestOnly,
+    kDependency,
+    kMinCpus,
+    kTmp,
 };
 
 const OptSpec kSpecs[] = {
@@ -139,6 +145,11 @@ const OptSpec kSpecs[] = {
     {kMemPerGpu, 0, "mem-per-gpu", Arg::required},
     {kGpusPerSocket, 0, "gpus-per-socket", Arg::required},
     {kCompress, 0, "compress", Arg::optional},
+    {kOvercommit, 'O', "overcommit", Arg::none},
+    {kTestOnly, 0, "test-only", Arg::none},
+    {kDependency, 'd', "dependency", Arg::required},
+    {kMinCpus, 0, "mincpus", Arg::required},
+    {kTmp, 0, "tmp", Arg::required},
 };
 
 // What an option's handler gets: the request being built, the option, its value, and whether
@@ -311,6 +322,13 @@ constexpr std::pair<Id, OptHandler> kHandlers[] = {
          c.r.mem_bind = c.v;
      }},
     {kCompress, [](const OptCall &c) {}}, // --bcast's compression: the copy is sent as is
+    {kOvercommit, [](const OptCall &c) { c.r.overcommit = true; }},
+    {kTestOnly, [](const OptCall &c) { c.r.test_only = true; }},
+    {kDependency, [](const OptCall &c) { c.r.dependency = std::string(trim(c.v)); }},
+    {kMinCpus,
+     [](const OptCall
+            &c) { c.r.min_cpus_per_node = positive(c.v, "minimum number of cpus per node"); }},
+    {kTmp, [](const OptCall &c) { c.r.tmp_disk_mb = size_mb(c.v, "temporary disk size"); }},
 };
 
 } // namespace
@@ -337,57 +355,85 @@ bool verbose_only(const std::string &bind) {
     return b.kind == CpuBind::unset && b.level == CpuBind::any;
 }
 
-const std::string *find_env(const std::vector<std::pair<std::string, std::string>> &env,
-                            std::string_view key) {
-    for (const auto &[k, v] : env)
-        if (k == key) return &v;
-    return nullptr;
-}
-
 // The GPU options the batch environment carries (what sbatch or salloc was given), unless srun
 // was given its own.
 void inherit_gpus(SrunRequest &r, const std::vector<std::pair<std::string, std::string>> &env) {
     if (!r.job_id || r.gpus || r.gpus_per_node || r.gpus_per_task || !r.gres.empty()) {
-    } else if (const std::string *g = find_env(env, "SLURM_GPUS_PER_TASK")) {
+    } else if (const std::string *g = env_value(env, "SLURM_GPUS_PER_TASK")) {
         r.gpus_per_task = gpu_count(*g, "number of gpus per task").count;
-    } else if (const std::string *n = find_env(env, "SLURM_GPUS_PER_NODE")) {
+    } else if (const std::string *n = env_value(env, "SLURM_GPUS_PER_NODE")) {
         r.gpus_per_node = gpu_count(*n, "number of gpus per node").count;
     }
-    if (const std::string *b = find_env(env, "SLURM_GPU_BIND"); b && r.gpu_bind.empty()) {
+    if (const std::string *b = env_value(env, "SLURM_GPU_BIND"); b && r.gpu_bind.empty()) {
         (void)parse_gpu_bind(*b);
         r.gpu_bind = *b;
     }
+}
+
+// srun's input variables (its man page's list) as the options they stand for, unless the command
+// line gives them. SLURM_JOB_NAME only outside an allocation, so that steps are not all named
+// after their batch job.
+constexpr EnvOption kEnvOptions[] = {
+    {"SLURM_ACCOUNT", kAccount},
+    {"SLURM_PARTITION", kPartition},
+    {"SLURM_QOS", kQos},
+    {"SLURM_TIMELIMIT", kTime},
+    {"SLURM_JOB_NAME", kName},
+    {"SLURM_LABELIO", kLabel, EnvValue::yes_no},
+    {"SLURM_UNBUFFEREDIO", kUnbuffered, EnvValue::yes_no},
+    {"SLURM_KILL_BAD_EXIT", kKillBad},
+    {"SLURM_OPEN_MODE", kOpenMode},
+    {"SLURM_WAIT", kWait},
+    {"SLURM_WORKING_DIR", kChdir},
+    {"SLURM_STDOUTMODE", kOut},
+    {"SLURM_STDERRMODE", kErr},
+    {"SLURM_STDINMODE", kIn},
+    {"SLURM_CONSTRAINT", kConstraint},
+    {"SLURM_DEPENDENCY", kDependency},
+    {"SLURM_OVERCOMMIT", kOvercommit, EnvValue::yes_no},
+    {"SLURM_EXPORT_ENV", kExport},
+    {"SLURM_EXACT", kExact, EnvValue::yes_no},
+    {"SLURM_OVERLAP", kOverlap, EnvValue::yes_no},
+};
+
+// The options to apply in order: the variables', then the command line's.
+std::vector<ParsedOpt> with_input_variables(const EnvVars &env, std::vector<ParsedOpt> given) {
+    std::vector<ParsedOpt> all = with_env_options(env, kEnvOptions, std::move(given));
+    if (env_value(env, "SLURM_JOB_ID"))
+        std::erase_if(all, [](const ParsedOpt &o) { return o.spelled == "SLURM_JOB_NAME"; });
+    return all;
 }
 
 // Inside an allocation srun takes its job and task count from the batch environment.
 void inherit_allocation(SrunRequest &r, const std::vector<std::pair<std::string, std::string>> &env,
                         bool tasks_given, bool nodes_given) {
     if (!r.job_id)
-        if (const std::string *id = find_env(env, "SLURM_JOB_ID")) {
+        if (const std::string *id = env_value(env, "SLURM_JOB_ID")) {
             auto n = parse_u32(*id);
             if (n && *n) r.job_id = *n;
         }
     // (-m arbitrary: a task for each name of its host list unless -n says otherwise)
+    const std::string *ntasks = env_value(env, "SLURM_NTASKS");
+    if (!ntasks) ntasks = env_value(env, "SLURM_NPROCS"); // its older name
     if (r.job_id && !tasks_given && !nodes_given && !r.ntasks_per_node &&
-        r.distribution != "arbitrary")
-        if (const std::string *nt = find_env(env, "SLURM_NTASKS"))
-            if (auto n = parse_u32(*nt); n && *n) r.num_tasks = *n;
-    if (const std::string *c = find_env(env, "SRUN_CPUS_PER_TASK"); c && !r.cpus_per_task)
+        r.distribution != "arbitrary" && ntasks)
+        if (auto n = parse_u32(*ntasks); n && *n) r.num_tasks = *n;
+    if (const std::string *c = env_value(env, "SRUN_CPUS_PER_TASK"); c && !r.cpus_per_task)
         if (auto n = parse_u32(*c); n && *n) r.cpus_per_task = *n;
     inherit_gpus(r, env);
-    if (const std::string *m = find_env(env, "SLURM_MPI_TYPE"); m && r.mpi.empty())
+    if (const std::string *m = env_value(env, "SLURM_MPI_TYPE"); m && r.mpi.empty())
         r.mpi = checked_mpi_type(*m);
-    if (const std::string *b = find_env(env, "SLURM_CPU_BIND"); b && r.cpu_bind.empty()) {
+    if (const std::string *b = env_value(env, "SLURM_CPU_BIND"); b && r.cpu_bind.empty()) {
         (void)parse_cpu_bind(*b);
         r.cpu_bind = *b;
     }
-    if (const std::string *b = find_env(env, "SLURM_BCAST"); b && !r.bcast) r.bcast = *b;
-    if (const std::string *m = find_env(env, "SLURM_MEM_BIND"); m && r.mem_bind.empty()) {
+    if (const std::string *b = env_value(env, "SLURM_BCAST"); b && !r.bcast) r.bcast = *b;
+    if (const std::string *m = env_value(env, "SLURM_MEM_BIND"); m && r.mem_bind.empty()) {
         (void)parse_mem_bind(*m);
         r.mem_bind = *m;
     }
     if (r.distribution == "plane" && !r.plane_size) {
-        const std::string *p = find_env(env, "SLURM_DIST_PLANESIZE");
+        const std::string *p = env_value(env, "SLURM_DIST_PLANESIZE");
         auto n = p ? parse_u32(*p) : std::nullopt;
         if (!n || !*n) throw ParseError("invalid --distribution 'plane': no plane size");
         r.plane_size = *n;
@@ -438,11 +484,24 @@ SrunRequest parse_srun(std::span<const std::string> args,
     ParsedArgs pa = parse_options(args, kSpecs, /*stop_at_positional=*/true);
     SrunRequest r;
     bool tasks_given = false, nodes_given = false;
+    if (prog == "srun") pa.opts = with_input_variables(env, std::move(pa.opts));
     for (const auto &o : pa.opts) {
         if (take_common(r, o)) continue;
         const std::string v = o.value.value_or("");
-        for (const auto &[id, handler] : kHandlers)
-            if (id == o.id) handler({r, o, v, tasks_given, nodes_given});
+        bool from_env = o.spelled.starts_with("SLURM_");
+        try {
+            for (const auto &[id, handler] : kHandlers)
+                if (id == o.id) handler({r, o, v, tasks_given, nodes_given});
+        } catch (const ParseError &e) {
+            if (!from_env) throw;
+            throw ParseError(o.spelled + ": " + e.what());
+        }
+        if (from_env) continue; // srun -v lists what the command line gave
+        for (const auto &spec : kSpecs)
+            if (spec.id == o.id) {
+                r.given.emplace_back(spec.long_name, o.value.value_or("set"));
+                break;
+            }
     }
     r.argv = pa.positionals;
     if ((r.mem_per_node_mb != 0) + (r.mem_per_cpu_mb != 0) + (r.mem_per_gpu_mb != 0) > 1)

@@ -28,6 +28,11 @@ struct SrunRequest : CommonFlags {
     uint64_t mem_per_gpu_mb = 0; // --mem-per-gpu (becomes --mem or --mem-per-cpu)
     std::string job_name;
     bool exclusive = false, hold = false;
+    bool overcommit = false;        // -O (or SLURM_OVERCOMMIT): tasks may outnumber CPUs
+    bool test_only = false;         // --test-only: when it would start; nothing is run
+    std::string dependency;         // -d, as written
+    uint32_t min_cpus_per_node = 0; // --mincpus
+    uint64_t tmp_disk_mb = 0;       // --tmp
     // The step.
     uint32_t job_id = 0; // --jobid or SLURM_JOB_ID; 0: make an allocation
     bool exact = false, overlap = false;
@@ -50,6 +55,8 @@ struct SrunRequest : CommonFlags {
     std::string work_dir;
     std::vector<std::string> argv; // the program and its arguments
     std::vector<std::string> warnings;
+    // The options given, by long name, with their values ("set" for a flag): what srun -v lists.
+    std::vector<std::pair<std::string, std::string>> given;
     bool immediate = false;
     bool no_shell = false; // salloc --no-shell
     std::string mpmd;      // srun A : B: the --multi-prog text for the components (mpmd.hpp)

@@ -32,6 +32,7 @@
 #include "cli/step_io_port.hpp"
 #include "cli/text.hpp"
 #include "common/error.hpp"
+#include "common/gres.hpp"
 #include "common/hostlist.hpp"
 #include "common/multi_prog.hpp"
 #include "common/step_io.hpp"
@@ -100,6 +101,12 @@ std::string arbitrary_hosts(const std::string &node_list) {
     std::string all, word;
     while (f >> word) all += (all.empty() ? "" : ",") + word;
     return all;
+}
+
+// Task ids as srun -v lists them: "0", "[0-3]", "[0,2,4]".
+std::string task_id_ranges(const std::vector<uint32_t> &ids) {
+    std::string list = format_index_list(ids);
+    return ids.size() > 1 ? "[" + list + "]" : list;
 }
 
 class StepSession {
@@ -199,6 +206,7 @@ bool StepSession::create(uint32_t job_id) {
         b.add_mem_per_cpu_mb(r_.mem_per_cpu_mb);
         b.add_exact(r_.exact || r_.exclusive);
         b.add_overlap(r_.overlap);
+        b.add_overcommit(r_.overcommit);
         b.add_exclusive(r_.exclusive);
         if (nl.o) b.add_node_list(nl);
         if (xl.o) b.add_exc_nodes(xl);
@@ -239,8 +247,15 @@ bool StepSession::create(uint32_t job_id) {
     std::size_t at = 0;
     for (uint32_t i = 0; i < step_->nodes()->size(); ++i) {
         nodes_.push_back(step_->nodes()->Get(i)->str());
-        for (uint32_t k = 0; k < step_->tasks_per_node()->Get(i); ++k, ++at)
-            task_node_[tasks->Get(uint32_t(at))] = nodes_.back();
+        std::vector<uint32_t> ids;
+        for (uint32_t k = 0; k < step_->tasks_per_node()->Get(i); ++k, ++at) {
+            ids.push_back(tasks->Get(uint32_t(at)));
+            task_node_[ids.back()] = nodes_.back();
+        }
+        // srun -v: Slurm's line per node, which scripts read the step id from.
+        if (r_.verbose)
+            say("launching StepId=" + label_ + " on host " + nodes_.back() + ", " +
+                std::to_string(ids.size()) + " tasks: " + task_id_ranges(ids));
     }
     return true;
 }
@@ -289,6 +304,8 @@ StepSession::task_environment(const std::string &work) const {
         if (auto eq = n.find('='); eq != std::string::npos)
             env.emplace_back(n.substr(0, eq), n.substr(eq + 1));
     env.emplace_back("SLURM_MPI_TYPE", mpi_);
+    // Only when -c (or SRUN_CPUS_PER_TASK) was given: otherwise the tasks keep the job's.
+    if (r_.cpus_per_task) env.emplace_back("SLURM_CPUS_PER_TASK", std::to_string(r_.cpus_per_task));
     if (!r_.distribution_text.empty()) {
         std::string d = r_.distribution_text;
         if (r_.plane_size) d = "plane" + d.substr(std::min(d.find(':'), d.size()));

@@ -326,6 +326,18 @@ const PartitionConf *Config::default_partition() const {
     return partitions.empty() ? nullptr : &partitions.front();
 }
 
+int64_t Config::cred_lifetime() const {
+    constexpr int64_t kDefault = 120; // Slurm's
+    auto v = auth_option("cred_expire");
+    if (!v) return kDefault;
+    try {
+        long secs = std::stol(*v);
+        return secs > 0 ? secs : kDefault;
+    } catch (const std::exception &) {
+        return kDefault;
+    }
+}
+
 std::optional<std::string> Config::auth_option(std::string_view name) const {
     std::string_view s = auth_info;
     while (!s.empty()) {

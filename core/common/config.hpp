@@ -159,6 +159,8 @@ struct Config {
     // AuthInfo's comma-separated option (e.g. "socket", "key", "ttl"), if given ("" for an option
     // given without "=value"). Names compare case-insensitively.
     std::optional<std::string> auth_option(std::string_view name) const;
+    // AuthInfo cred_expire=SECONDS: how long a step credential may wait to be used (120).
+    int64_t cred_lifetime() const;
 
   private:
     friend class detail::ConfigBuilder;

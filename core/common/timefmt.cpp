@@ -1,9 +1,11 @@
 // timefmt.cpp - Slurm's time limit, elapsed time, timestamp and memory size forms, both ways.
 #include "common/timefmt.hpp"
 
+#include <array>
 #include <cstdio>
 #include <limits>
 #include <optional>
+#include <vector>
 
 #include "common/error.hpp"
 
@@ -230,18 +232,16 @@ std::optional<int64_t> relative_time(std::string_view after_now, int64_t now) {
     return rest[0] == '+' ? now + delta : now - delta;
 }
 
-// today, tomorrow, midnight, noon, fika, teatime; nullopt for other words.
-std::optional<int64_t> named_time(std::string_view v, int64_t now) {
-    if (v == "today" || v == "tomorrow" || v == "midnight") {
-        std::tm tm = local_tm(now);
-        tm.tm_hour = tm.tm_min = tm.tm_sec = 0;
-        if (v != "today") tm.tm_mday += 1;
-        return make_local(tm);
-    }
-    if (v == "noon") return next_clock(now, 12, 0, 0);
-    if (v == "fika") return next_clock(now, 15, 0, 0);
-    if (v == "teatime") return next_clock(now, 16, 0, 0);
-    return std::nullopt;
+// The time of day a word names: midnight, noon, elevenses (11:00), fika (15:00), teatime (16:00).
+bool named_clock(std::string_view v, int &h) {
+    static const std::pair<std::string_view, int> kWords[] = {
+        {"midnight", 0}, {"noon", 12}, {"elevenses", 11}, {"fika", 15}, {"teatime", 16}};
+    for (const auto &[word, hour] : kWords)
+        if (v == word) {
+            h = hour;
+            return true;
+        }
+    return false;
 }
 
 struct Date {
@@ -252,8 +252,8 @@ struct Date {
 // YYYY-MM-DD at the start of v, which loses it; false when malformed.
 bool iso_date(std::string_view &v, Date &d) {
     uint64_t y, mo, dd;
-    if (!parse_digits(v.substr(0, 4), y) || v[7] != '-' || !parse_digits(v.substr(5, 2), mo) ||
-        !parse_digits(v.substr(8, 2), dd))
+    if (v.size() < 10 || !parse_digits(v.substr(0, 4), y) || v[4] != '-' || v[7] != '-' ||
+        !parse_digits(v.substr(5, 2), mo) || !parse_digits(v.substr(8, 2), dd))
         return false;
     d.year = static_cast<int>(y);
     d.month = static_cast<int>(mo);
@@ -262,17 +262,17 @@ bool iso_date(std::string_view &v, Date &d) {
     return true;
 }
 
-// MM/DD[/YY[YY]] at the start of v, which loses it (this year when none is given); false when
-// malformed.
-bool slash_date(std::string_view &v, int64_t now, Date &d) {
-    std::size_t end = v.find_first_of("t -");
-    std::string_view date = v.substr(0, end);
-    v.remove_prefix(end == std::string_view::npos ? v.size() : end);
+// MM/DD[/YY[YY]], MM.DD[.YY] or MMDD[YY] (this year when none is given); false when malformed.
+bool month_day(std::string_view date, int64_t now, Date &d) {
+    std::string tmp(date);
+    bool all_digits = !tmp.empty() && tmp.find_first_not_of("0123456789") == std::string::npos;
+    if (all_digits && (tmp.size() == 4 || tmp.size() == 6))
+        tmp = tmp.substr(0, 2) + ":" + tmp.substr(2, 2) +
+              (tmp.size() == 6 ? ":" + tmp.substr(4) : "");
+    for (char &c : tmp)
+        if (c == '/' || c == '.') c = ':';
     uint64_t parts[3];
     std::size_t n = 0;
-    std::string tmp(date);
-    for (char &c : tmp)
-        if (c == '/') c = ':';
     if (!parse_colon_parts(tmp, parts, n, 3) || n < 2) return false;
     d.month = static_cast<int>(parts[0]);
     d.day = static_cast<int>(parts[1]);
@@ -314,40 +314,95 @@ std::optional<int64_t> date_time(const Date &d, int h, int m, int sec, int64_t n
     return make_local(tm);
 }
 
+// What the words of a time name: a day and a time of day, each at most once.
+struct TimeParts {
+    std::optional<Date> day;
+    std::optional<std::array<int, 3>> clock; // h, m, s
+};
+
+// One word: today, tomorrow, a date, a named time of day or HH:MM[:SS][am|pm]; a date may carry
+// its clock after 't' (11/22t10:00). False when it is none, or names what another word named.
+bool take_word(std::string_view w, int64_t now, TimeParts &p) {
+    auto day = [&](const Date &d) {
+        if (p.day) return false;
+        p.day = d;
+        return true;
+    };
+    auto clock = [&](int h, int m, int s) {
+        if (p.clock) return false;
+        p.clock = std::array<int, 3>{h, m, s};
+        return true;
+    };
+    if (w == "today" || w == "tomorrow") {
+        std::tm tm = local_tm(now + (w == "tomorrow" ? 86400 : 0));
+        return day({tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, true});
+    }
+    int h = 0, m = 0, sec = 0;
+    if (named_clock(w, h)) return clock(h, 0, 0);
+    if (w.find(':') != std::string_view::npos && w.find('t') == std::string_view::npos)
+        return parse_clock(w, h, m, sec) && clock(h, m, sec);
+    std::size_t t = w.find('t');
+    Date d;
+    if (!month_day(w.substr(0, t), now, d) || !day(d)) return false;
+    return t == std::string_view::npos || take_word(w.substr(t + 1), now, p);
+}
+
+// The words of v, split at blanks and '-'; a lone "am" or "pm" joins the clock before it.
+std::vector<std::string> time_words(std::string_view v) {
+    std::vector<std::string> words;
+    std::string cur;
+    for (std::size_t i = 0; i <= v.size(); ++i) {
+        if (i < v.size() && v[i] != ' ' && v[i] != '\t' && v[i] != '-') {
+            cur.push_back(v[i]);
+            continue;
+        }
+        if (cur.empty()) continue;
+        if ((cur == "am" || cur == "pm") && !words.empty())
+            words.back() += cur;
+        else
+            words.push_back(cur);
+        cur.clear();
+    }
+    return words;
+}
+
+// Words separated by blanks or '-' ("noon tomorrow", "tomorrow-16:00", "12/31 teatime"); a
+// YYYY-MM-DD date is one word, its clock after 'T', ' ' or '-'.
+std::optional<int64_t> day_and_clock(std::string_view v, int64_t now) {
+    TimeParts p;
+    Date iso;
+    if (iso_date(v, iso)) {
+        p.day = iso;
+        if (!v.empty() && v[0] != 't' && v[0] != ' ' && v[0] != '-') return std::nullopt;
+        if (!v.empty()) v.remove_prefix(1);
+    }
+    for (const auto &w : time_words(v))
+        if (!take_word(w, now, p)) return std::nullopt;
+    if (!p.day && !p.clock) return std::nullopt;
+    auto [h, m, sec] = p.clock.value_or(std::array<int, 3>{0, 0, 0});
+    if (!p.day) return next_clock(now, h, m, sec); // today, or tomorrow when already past
+    return date_time(*p.day, h, m, sec, now);
+}
+
 } // namespace
 
 int64_t parse_timestamp(std::string_view text, int64_t now) {
     std::string s;
     for (char c : trim(text)) s.push_back(lower(c));
     auto bad = [&]() -> ParseError {
-        return ParseError(
-            "bad time '" + shown(text) +
-            "': expected now[+N[units]], YYYY-MM-DD[THH:MM[:SS]], MM/DD[/YY], HH:MM[:SS], "
-            "today, tomorrow, midnight, noon or teatime");
+        return ParseError("bad time '" + shown(text) +
+                          "': expected now[+N[units]], YYYY-MM-DD[THH:MM[:SS]], MM/DD[/YY], "
+                          "HH:MM[:SS], today, tomorrow, midnight, noon or teatime");
     };
     std::string_view v = s;
     if (v.starts_with("now")) {
         if (auto t = relative_time(v.substr(3), now)) return *t;
         throw bad();
     }
-    if (auto t = named_time(v, now)) return *t;
-
-    int h = 0, m = 0, sec = 0;
-    // A date, then optionally 'T', ' ' or '-' and a clock time.
-    Date d;
-    if (v.size() >= 10 && is_digit(v[0]) && v[4] == '-') { // YYYY-MM-DD
-        if (!iso_date(v, d)) throw bad();
-    } else if (v.find('/') != std::string_view::npos) { // MM/DD[/YY[YY]]
-        if (!slash_date(v, now, d)) throw bad();
-    } else {
-        if (!parse_clock(v, h, m, sec)) throw bad();
-        return next_clock(now, h, m, sec);
-    }
-    if (!v.empty()) {
-        if (v[0] != 't' && v[0] != ' ' && v[0] != '-') throw bad();
-        if (!parse_clock(trim(v.substr(1)), h, m, sec)) throw bad();
-    }
-    if (auto t = date_time(d, h, m, sec, now)) return *t;
+    uint64_t epoch = 0; // uts<seconds since the epoch>, as Slurm takes it
+    if (v.starts_with("uts") && parse_digits(v.substr(3), epoch, 12) && epoch >= 1000000)
+        return static_cast<int64_t>(epoch);
+    if (auto t = day_and_clock(v, now)) return *t;
     throw bad();
 }
 

@@ -32,11 +32,13 @@ std::string format_timestamp(int64_t t, bool na_for_zero = false);
 
 // Parses Slurm's absolute and relative time forms used by --begin, -S/-E, in local time:
 // "now", "now+N" / "now-N" with an optional unit (s|sec|seconds, m|min|minutes, h|hours,
-// d|days, w|weeks; none = seconds), "YYYY-MM-DD[THH:MM[:SS]]", "MM/DD[/YY|/YYYY][THH:MM[:SS]]"
-// (without a year, a date already gone this year means next year), "HH:MM[:SS][am|pm]" (today,
-// or tomorrow when already past), "today", "tomorrow", "midnight" (the coming one), "noon",
-// "fika" (15:00), "teatime" (16:00). Case-insensitive. Epoch seconds are not accepted.
-// Throws ParseError.
+// d|days, w|weeks; none = seconds), "uts<epoch seconds>", or a day and a time of day, either
+// alone, in either order, separated by blanks or '-' ("noon tomorrow", "12/31-teatime"). Days:
+// "today", "tomorrow", "YYYY-MM-DD", "MM/DD[/YY|/YYYY]", "MM.DD[.YY]", "MMDD[YY]" (without a
+// year, a date already gone this year means next year); a date may take its time after 'T'.
+// Times: "HH:MM[:SS][ am|pm]", "midnight", "noon", "elevenses" (11:00), "fika" (15:00),
+// "teatime" (16:00); a time alone is today's, or tomorrow's when already past, and a day alone
+// starts at 00:00. Case-insensitive. Throws ParseError.
 int64_t parse_timestamp(std::string_view text, int64_t now);
 
 // Parses a memory size in megabytes: "100" (MB), "100K" (rounds up to whole MB), "100M", "4G",

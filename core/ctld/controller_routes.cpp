@@ -7,10 +7,10 @@
 
 #include "common/config.hpp"
 #include "common/hostlist.hpp"
-#include "common/version.hpp"
 #include "ctld/acct/acct_admin.hpp"
 #include "ctld/acct/acct_query.hpp"
 #include "ctld/acct/acct_queue.hpp"
+#include "ctld/config_report.hpp"
 #include "ctld/ctld_stats.hpp"
 #include "ctld/control/handover.hpp"
 #include "ctld/nodes/node_mgr.hpp"
@@ -27,49 +27,19 @@ using Req = std::shared_ptr<net::Request>;
 using Resp = net::ResponderPtr;
 using net::Caller;
 
+// scontrol show config: config_report's lines, with what only the running controller knows.
 void config_reply(const Ctx &ctx, const Resp &resp) {
-    const Config &conf = ctx.conf;
-    flatbuffers::FlatBufferBuilder fbb(4096);
+    state::Store::Space sp = ctx.store.space(true);
+    ConfigFacts facts;
+    facts.slurm_uid = ctx.slurm_uid;
+    facts.boot_time = ctx.acct.stats().server_start;
+    facts.store_map_mb = sp.map_bytes >> 20;
+    facts.store_used_mb = (sp.map_bytes - sp.free_bytes) >> 20;
+    facts.acct_waiting = ctx.acct.backlog();
+    flatbuffers::FlatBufferBuilder fbb(8192);
     std::vector<flatbuffers::Offset<proto::KeyValue>> kv;
-    auto add = [&](const std::string &k, const std::string &v) {
+    for (const auto &[k, v] : config_report(ctx.conf, facts))
         kv.push_back(proto::CreateKeyValueDirect(fbb, k.c_str(), v.c_str()));
-    };
-    add("AccountingStorageType", conf.accounting_storage_type);
-    add("AuthType", conf.auth_type);
-    add("ClusterName", conf.cluster_name);
-    add("Epilog", conf.epilog.empty() ? "(null)" : conf.epilog);
-    add("FirstJobId", std::to_string(conf.first_job_id));
-    add("KillWait", std::to_string(conf.kill_wait) + " sec");
-    add("MaxJobCount", std::to_string(conf.max_job_count));
-    add("PluginDir", conf.plugin_dir.empty() ? "(built-in)" : conf.plugin_dir);
-    add("ProctrackType", conf.proctrack_type);
-    add("Prolog", conf.prolog.empty() ? "(null)" : conf.prolog);
-    add("SchedulerParameters",
-        conf.scheduler_parameters.empty() ? "(null)" : conf.scheduler_parameters);
-    add("SchedulerType", conf.scheduler_type);
-    add("SelectType", conf.select_type);
-    std::string hosts;
-    for (const auto &c : conf.controllers) hosts += (hosts.empty() ? "" : ",") + c.name;
-    add("SlurmctldHost", hosts);
-    add("SlurmctldPort", std::to_string(conf.slurmctld_port));
-    add("SlurmctldTimeout", std::to_string(conf.slurmctld_timeout) + " sec");
-    add("SlurmdPort", std::to_string(conf.slurmd_port));
-    add("SlurmdSpoolDir", conf.slurmd_spool_dir);
-    add("SlurmdTimeout", std::to_string(conf.slurmd_timeout) + " sec");
-    add("SlurmUser", conf.slurm_user + "(" + std::to_string(ctx.slurm_uid) + ")");
-    add("SLURM_CONF", conf.path);
-    add("SLURM_VERSION", kSlurmRelease);
-    add("DroverVersion", kDroverVersion);
-    add("StateSaveLocation", conf.state_save_location);
-    {
-        state::Store::Space sp = ctx.store.space(true);
-        add("StateSaveMaxSize", std::to_string(sp.map_bytes >> 20) + "M (" +
-                                    std::to_string((sp.map_bytes - sp.free_bytes) >> 20) +
-                                    "M used)");
-    }
-    add("SwitchType", conf.switch_type);
-    add("TreeWidth", std::to_string(conf.tree_width));
-    add("AccountingRecordsWaiting", std::to_string(ctx.acct.backlog()));
     auto v = fbb.CreateVector(kv);
     fbb.Finish(proto::CreateMessage(fbb, proto::Body::ConfigResponse,
                                     proto::CreateConfigResponse(fbb, v).Union()));

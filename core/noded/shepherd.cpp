@@ -160,13 +160,9 @@ void bind_mems(const ShepherdSpec &spec, const ShepherdTask &t) {
     if (::chdir(spec.work_dir.c_str()) != 0) (void)!::chdir("/tmp");
     wire_streams(spec, t);
     std::vector<std::string> env = spec.env;
-    if (!spec.batch) {
-        env.push_back("SLURM_PROCID=" + std::to_string(t.task_id));
-        env.push_back("SLURM_LOCALID=" + std::to_string(t.local_id));
-        env.push_back("SLURM_TASK_PID=" + std::to_string(::getpid()));
-    }
-    for (const auto &own : t.env) {
-        if (own.find('=') == std::string::npos || own[0] == '=') continue;
+    // The task's own variables replace any of the same name the submitter's environment brought.
+    auto put = [&env](const std::string &own) {
+        if (own.find('=') == std::string::npos || own[0] == '=') return;
         std::string key = own.substr(0, own.find('=') + 1);
         auto same = std::find_if(env.begin(), env.end(),
                                  [&](const std::string &e) { return e.rfind(key, 0) == 0; });
@@ -174,7 +170,12 @@ void bind_mems(const ShepherdSpec &spec, const ShepherdTask &t) {
             *same = own;
         else
             env.push_back(own);
-    }
+    };
+    // A batch script is task 0 of its node, as Slurm's batch step is.
+    put("SLURM_PROCID=" + std::to_string(t.task_id));
+    put("SLURM_LOCALID=" + std::to_string(t.local_id));
+    put("SLURM_TASK_PID=" + std::to_string(::getpid()));
+    for (const auto &own : t.env) put(own);
     if (!t.note.empty()) (void)!::write(2, t.note.data(), t.note.size());
     bind_cpus(spec, t);
     bind_mems(spec, t);

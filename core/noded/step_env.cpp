@@ -45,10 +45,10 @@ std::vector<std::string> step_environment(const proto::StepCred &cred,
     set("SLURM_NPROCS", std::to_string(req.num_tasks()));
     set("SLURM_STEP_TASKS_PER_NODE", req.tasks_per_node() ? req.tasks_per_node()->str() : "");
     set("SLURM_TASKS_PER_NODE", req.tasks_per_node() ? req.tasks_per_node()->str() : "");
-    set("SLURM_CPUS_PER_TASK", std::to_string(req.cpus_per_task()));
     set("SLURM_NODEID", std::to_string(node_index));
     set("SLURMD_NODENAME", node);
     set("SLURM_TOPOLOGY_ADDR", node);
+    set("SLURM_TOPOLOGY_ADDR_PATTERN", "node");
     set("SLURM_GTIDS", gtids);
     set("SLURM_CPUS_ON_NODE", std::to_string(cpus_here));
     set("SLURM_JOB_UID", std::to_string(cred.uid()));
@@ -56,7 +56,10 @@ std::vector<std::string> step_environment(const proto::StepCred &cred,
     set("SLURM_JOB_USER", cred.user_name() ? cred.user_name()->str() : "");
     if (cred.job_node_list()) set("SLURM_JOB_NODELIST", cred.job_node_list()->str());
     if (cred.partition()) set("SLURM_JOB_PARTITION", cred.partition()->str());
-    if (req.io_host()) set("SLURM_LAUNCH_NODE_IPADDR", req.io_host()->str());
+    if (req.io_host()) {
+        set("SLURM_LAUNCH_NODE_IPADDR", req.io_host()->str());
+        set("SLURM_SRUN_COMM_HOST", req.io_host()->str());
+    }
     set("SLURM_SRUN_COMM_PORT", std::to_string(req.io_port()));
     // GPUs the step holds here (each task's CUDA_VISIBLE_DEVICES is bind_task_gpus').
     if (cred.gres() && node_index < cred.gres()->size()) {

@@ -185,8 +185,13 @@ Status StepRunner::Impl::plan_launch(const proto::StepLaunchRequest &req, uint32
     auto key = std::make_pair(plan.cred->job_id(), plan.cred->step_id());
     if (I.launched.count(key))
         return {DROVER_EPERM, "job credential replayed: step already launched here"};
-    if (I.ended_jobs.count(key.first))
-        return {DROVER_EPERM, "job " + std::to_string(key.first) + " has already ended"};
+    if (auto e = I.ended_jobs.find(key.first); e != I.ended_jobs.end()) {
+        // A credential issued after the job ended here is its next run's: a requeued job keeps
+        // its id. One issued before belongs to the run that ended.
+        if (plan.cred->expires() - I.conf.cred_lifetime() < e->second)
+            return {DROVER_EPERM, "job " + std::to_string(key.first) + " has already ended"};
+        I.ended_jobs.erase(e);
+    }
     if (!req.argv() || req.argv()->size() == 0) return {DROVER_EINVAL, "no command to run"};
     for (uint32_t i = 0; i < plan.cred->nodes()->size(); ++i)
         if (plan.cred->nodes()->Get(i)->str() == I.node) plan.node_index = i;

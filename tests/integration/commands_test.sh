@@ -80,6 +80,21 @@ done
 assert_eq "slurm 23.11.0" "$(sinfo --version)" "sinfo --version"
 assert_match "SLURM_VERSION += 23.11.0" "$(scontrol show config)" "show config: SLURM_VERSION"
 assert_match "DroverVersion += 0.1.0" "$(scontrol show config)" "show config: Drover's own version"
+# Slurm 23.11's keys, units and defaults; tools such as Toil split each line at " = " and take
+# max() over the numbers that start SchedulerTimeSlice and AcctGatherNodeFreq.
+conf=$(scontrol show config)
+assert_match "^Configuration data as of [0-9]{4}-[0-9]{2}-[0-9]{2}T" "$(head -1 <<<"$conf")" "show config: Slurm's header"
+assert_eq "" "$(tail -n +2 <<<"$conf" | grep -vP '^\S+\s+= ')" "show config: every line is KEY = VALUE"
+assert_match "^[0-9]+ sec$" "$(sed -n 's/^SchedulerTimeSlice *= //p' <<<"$conf")" "show config: SchedulerTimeSlice is a number of seconds"
+assert_match "^[0-9]+ sec$" "$(sed -n 's/^AcctGatherNodeFreq *= //p' <<<"$conf")" "show config: AcctGatherNodeFreq is a number of seconds"
+assert_eq 1 "$(grep -cFx 'SchedulerTimeSlice      = 30 sec' <<<"$conf")" "show config: key padded to 23, Slurm's default"
+assert_match "MinJobAge               = 300 sec" "$conf" "show config: MinJobAge from slurm.conf"
+assert_match "KillWait                = 5 sec" "$conf" "show config: KillWait from slurm.conf"
+assert_match "OverTimeLimit           = 0 min" "$conf" "show config: OverTimeLimit"
+assert_match "MaxArraySize            = 1001" "$conf" "show config: MaxArraySize"
+assert_match "EnforcePartLimits       = NO" "$conf" "show config: EnforcePartLimits"
+assert_match "SlurmctldHost\[0\]        = localhost\(127.0.0.1\)" "$conf" "show config: SlurmctldHost[0] as Slurm names it"
+assert_eq 1 "$(grep -c '^X11Parameters ' <<<"$conf")" "show config: through Slurm's last key"
 
 # Slurm's words for what it refuses
 assert_eq "sbatch: error: Invalid --time specification" "$(sbatch -t soon --wrap true 2>&1)" "sbatch -t with a bad time"

@@ -9,11 +9,11 @@ cluster_start "$T/c" 2
 cd "$T"
 
 # Outside an allocation srun makes one; every task sees its place in the step.
-out=$(srun -N2 -n4 -l bash -c 'echo $SLURM_PROCID $SLURM_LOCALID $SLURM_NODEID $SLURM_STEP_ID $SLURM_STEPID $SLURM_STEP_NODELIST $SLURM_STEP_NUM_TASKS $SLURM_TASKS_PER_NODE $SLURM_CPUS_PER_TASK $SLURMD_NODENAME' | sort)
-assert_eq "0: 0 0 0 0 0 n[1-2] 4 2(x2) 1 n1
-1: 1 1 0 0 0 n[1-2] 4 2(x2) 1 n1
-2: 2 0 1 0 0 n[1-2] 4 2(x2) 1 n2
-3: 3 1 1 0 0 n[1-2] 4 2(x2) 1 n2" "$out" "each task gets SLURM_PROCID/LOCALID/NODEID/STEP_* and --label prefixes"
+out=$(srun -N2 -n4 -l bash -c 'echo $SLURM_PROCID $SLURM_LOCALID $SLURM_NODEID $SLURM_STEP_ID $SLURM_STEPID $SLURM_STEP_NODELIST $SLURM_STEP_NUM_TASKS $SLURM_TASKS_PER_NODE ${SLURM_CPUS_PER_TASK-unset} $SLURMD_NODENAME' | sort)
+assert_eq "0: 0 0 0 0 0 n[1-2] 4 2(x2) unset n1
+1: 1 1 0 0 0 n[1-2] 4 2(x2) unset n1
+2: 2 0 1 0 0 n[1-2] 4 2(x2) unset n2
+3: 3 1 1 0 0 n[1-2] 4 2(x2) unset n2" "$out" "each task gets SLURM_PROCID/LOCALID/NODEID/STEP_* and --label prefixes"
 out=$(srun -n4 -N2 -m cyclic -l bash -c 'echo $SLURMD_NODENAME' | sort | tr '\n' ' ')
 assert_eq "0: n1 1: n2 2: n1 3: n2 " "$out" "-m cyclic deals tasks round the nodes"
 

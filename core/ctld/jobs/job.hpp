@@ -4,6 +4,7 @@
 // until launch, so a pending job costs little memory.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -36,6 +37,7 @@ struct JobExtra {
     std::string orig_dependency; // as submitted
     Dependency dependency;       // what is still unmet
     std::string gpu_bind;        // --gpu-bind, for the script's srun (SLURM_GPU_BIND)
+    bool overcommit = false;     // -O: sized for one task per node (alloc_tasks)
 };
 
 // A job array's pending tasks. The array's record carries the tasks that have not started; each
@@ -120,6 +122,12 @@ struct Job {
     bool running() const { return state == DROVER_JOB_RUNNING || state == DROVER_JOB_SUSPENDED; }
     bool finished() const { return !pending() && !running(); }
 };
+
+// The tasks the job's CPUs are counted for: its tasks, or with -O (overcommit) one per node, as
+// Slurm sizes such an allocation (its tasks then share those CPUs).
+inline uint32_t alloc_tasks(const Job &job) {
+    return job.ext().overcommit ? std::max(1u, job.min_nodes) : job.num_tasks;
+}
 
 // The name Slurm prints for a base state (PENDING, RUNNING, COMPLETED, ...).
 const char *job_state_name(uint32_t state);

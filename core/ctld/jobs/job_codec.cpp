@@ -81,7 +81,7 @@ AcctRecord acct_record(const Job &j, std::string node_list) {
     fill_side(j, r, [](auto f) { return decltype(f)::acct; });
     r.node_list = std::move(node_list);
     r.alloc_nodes = uint32_t(j.nodes.size());
-    r.req_cpus = j.num_tasks * j.cpus_per_task;
+    r.req_cpus = alloc_tasks(j) * j.cpus_per_task;
     r.array_job_id = j.array_task_id == DROVER_NO_VAL ? 0 : j.array_job_id;
     std::vector<std::string> held;
     for (const auto &a : j.node_alloc) held.push_back(a.gres);
@@ -95,6 +95,10 @@ drover_job_view job_view(const Job &j) {
     fill_side(j, v, [](auto f) { return decltype(f)::view; });
     v.exclusive = j.share == DROVER_SHARE_EXCLUSIVE;
     const JobExtra &x = j.ext();
+    if (x.overcommit) { // the select plugin sizes the allocation for one task per node
+        v.num_tasks = alloc_tasks(j);
+        v.ntasks_per_node = 0;
+    }
     if (x.req_bits.size()) v.required_nodes = {x.req_bits.words(), uint32_t(x.req_bits.size())};
     if (x.exc_bits.size()) v.excluded_nodes = {x.exc_bits.words(), uint32_t(x.exc_bits.size())};
     v.start_time = j.running() ? j.start_time : 0;

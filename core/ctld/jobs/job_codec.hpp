@@ -101,7 +101,8 @@ using JobCodec = plugin::FieldTable<
     Field<&X::deadline,            &JobInfoT::deadline,           &JobDescT::deadline>,
     Field<&X::signal_sent,         &JobInfoT::signal_sent>,
     Field<&X::orig_dependency,     &JobInfoT::orig_dependency>,
-    Field<&X::gpu_bind,            &JobInfoT::gpu_bind,           &JobDescT::gpu_bind>
+    Field<&X::gpu_bind,            &JobInfoT::gpu_bind,           &JobDescT::gpu_bind>,
+    Field<&X::overcommit,          &JobInfoT::overcommit,         &JobDescT::overcommit>
 >;
 // clang-format on
 

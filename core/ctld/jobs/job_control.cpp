@@ -202,7 +202,8 @@ Status JobManager::job_action(Job &job, const std::string &action, bool admin) {
     Job *j = &job;
     if (action == "requeue" || action == "requeuehold") {
         bool hold = action == "requeuehold";
-        if (!j->requeue && !admin) return invalid("Requested operation is presently disabled");
+        // A job submitted with --no-requeue is refused to everyone, administrators too.
+        if (!j->requeue) return {DROVER_EPERM, "Requested operation is presently disabled"};
         if (j->pending()) return invalid("Job is pending execution");
         if (j->running()) {
             j->requeue_when_ended = true;

@@ -45,6 +45,7 @@ EnvList batch_job_environment(const Job &job, const std::string &node_list,
         {"SLURM_JOB_GID", std::to_string(job.gid)},
 
         {"SLURM_GTIDS", "0"},
+        {"SLURM_NODEID", "0"},
         {"SLURM_PRIO_PROCESS", "0"},
         {"SLURM_TOPOLOGY_ADDR", batch_host},
         {"SLURM_TOPOLOGY_ADDR_PATTERN", "node"},
@@ -86,6 +87,7 @@ EnvList batch_job_environment(const Job &job, const std::string &node_list,
     if (!job.ext().gpu_bind.empty()) env.push_back({"SLURM_GPU_BIND", job.ext().gpu_bind});
     if (job.cpus_per_task > 1)
         env.push_back({"SLURM_CPUS_PER_TASK", std::to_string(job.cpus_per_task)});
+    if (job.ext().overcommit) env.push_back({"SLURM_OVERCOMMIT", "1"});
     if (job.mem_per_node_mb)
         env.push_back({"SLURM_MEM_PER_NODE", std::to_string(job.mem_per_node_mb)});
     return env;

@@ -261,10 +261,21 @@ void JobManager::node_failed(uint32_t node) {
     for (auto &[id, j] : jobs_) {
         if (!j->running()) continue;
         if (std::find(j->nodes.begin(), j->nodes.end(), node) == j->nodes.end()) continue;
-        if (j->requeue)
+        std::vector<uint32_t> held = j->nodes;
+        if (j->requeue) {
             requeue_job(*j, false); // --requeue (the default): run it again elsewhere
-        else
-            end_job(*j, DROVER_JOB_NODE_FAIL, 0);
+            // Not before every kill below has reached its node or timed out: a late one must
+            // not end the next run on a node both runs share.
+            j->eligible_time = Ctx::now() + kNodeCallMs / 1000 + 1;
+            persist(*j);
+        } else {
+            end_job(*j, DROVER_JOB_NODE_FAIL, 0); // tells every node but the batch host
+            held.resize(j->interactive ? 0 : 1);
+        }
+        // What still runs of it stops, the batch script too (a node set DOWN by an admin may be
+        // well): a requeued job must not run twice. A node that cannot be reached now kills it
+        // when it registers again.
+        if (!held.empty()) kill_on_nodes(held, id, SIGKILL, true, "end it after a node failure");
     }
 }
 
@@ -317,7 +328,7 @@ void JobManager::tell_nodes(std::vector<std::string> names,
                             const char *what) {
     call_nodes(
         ctx_, std::move(names), {msg.GetBufferPointer(), msg.GetBufferPointer() + msg.GetSize()},
-        10000, [this, job_id, what](std::vector<net::NodeOutcome> results) {
+        kNodeCallMs, [this, job_id, what](std::vector<net::NodeOutcome> results) {
             if (fenced_by(ctx_, results)) return;
             for (const auto &r : results)
                 if (r.rc != 0)
@@ -405,6 +416,7 @@ net::Routes JobManager::routes() {
         {proto::Body::JobSubmitRequest, Caller::Anyone, net::member(this, &JobManager::on_submit)},
         {proto::Body::JobInfoRequest, Caller::Anyone, net::member(this, &JobManager::on_info)},
         {proto::Body::JobUpdateRequest, Caller::Anyone, net::member(this, &JobManager::on_update)},
+        {proto::Body::JobScriptRequest, Caller::Anyone, net::member(this, &JobManager::on_script)},
         // Node daemons report batch ends; salloc and srun release their own allocations.
         {proto::Body::JobCompleteRequest, Caller::Anyone,
          net::member(this, &JobManager::on_complete)}};

@@ -27,6 +27,8 @@ class Placement;
 // throttle.
 // Slurm's refusal for a job id it does not have.
 inline constexpr const char *kInvalidJobId = "Invalid job id specified";
+// How long the controller waits for a node to answer a job's kill or signal.
+inline constexpr int kNodeCallMs = 10000;
 
 struct ArrayCounts {
     uint32_t total = 0, pending = 0, running = 0, ok = 0, bad = 0;
@@ -103,6 +105,7 @@ class JobManager {
     void on_info(const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp);
     void on_update(const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp);
     void on_complete(const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp);
+    void on_script(const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp);
 
     // Dependencies: how a job's unmet terms stand now (terms that hold are dropped).
     DepState check_dependency(Job &job);

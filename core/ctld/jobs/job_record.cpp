@@ -116,7 +116,7 @@ void write_special(const Job &j, proto::JobInfoT &t, const NodeNamer &names, boo
     t.std_err = path(j.std_err.empty() && display ? j.std_out : j.std_err);
     t.std_in = path(j.std_in);
     t.held = uint32_t(j.hold);
-    t.num_cpus = j.alloc_cpus ? j.alloc_cpus : j.num_tasks * j.cpus_per_task;
+    t.num_cpus = j.alloc_cpus ? j.alloc_cpus : alloc_tasks(j) * j.cpus_per_task;
     t.start_time = j.pending() && j.expected_start ? j.expected_start : j.start_time;
     if (!j.nodes.empty()) {
         t.node_list = names(j.nodes);

@@ -220,7 +220,7 @@ Status JobManager::validate(Job &job, Partition *&part, uint32_t uid, uint32_t g
     uint64_t part_cpus = 0;
     for (std::size_t i = part->nodes.next(0); i < part->nodes.size(); i = part->nodes.next(i + 1))
         part_cpus += nodes_.at(uint32_t(i)).conf->cpus;
-    if (uint64_t(std::max(1u, job.num_tasks)) * std::max(1u, job.cpus_per_task) > part_cpus)
+    if (uint64_t(std::max(1u, alloc_tasks(job))) * std::max(1u, job.cpus_per_task) > part_cpus)
         return invalid("More processors requested than permitted");
     // A feature no node of the partition has can never be satisfied.
     for (const auto &name : constraint_names(job.ext().constraint)) {

@@ -17,27 +17,13 @@
 #include "ctld/nodes/node_mgr.hpp"
 #include "net/authenticator.hpp"
 #include "net/call_pool.hpp"
+#include "ctld/jobs/job_script.hpp"
 #include "proto/frame.hpp"
 #include "state/store.hpp"
 
 namespace drover::ctld {
 
 namespace {
-
-// A submission as the state store keeps it: the Message, or (a store written before protocol 2)
-// an Envelope around it. Null when it does not verify.
-const proto::Message *stored_submission(std::span<const uint8_t> rec) {
-    const proto::Message *m = nullptr;
-    if (proto::verify_message(rec, proto::Body::JobSubmitRequest, &m).empty()) return m;
-    flatbuffers::Verifier v(rec.data(), rec.size(), 64, 50'000'000);
-    if (!v.VerifyBuffer<proto::Envelope>(nullptr)) return nullptr;
-    const auto *body = flatbuffers::GetRoot<proto::Envelope>(rec.data())->body();
-    if (!body ||
-        !proto::verify_message({body->data(), body->size()}, proto::Body::JobSubmitRequest, &m)
-             .empty())
-        return nullptr;
-    return m;
-}
 
 // The submitter's exported environment first; Slurm's variables override it.
 std::vector<flatbuffers::Offset<proto::KeyValue>>

@@ -1,6 +1,8 @@
 // placement.cpp - the nodes a job may use and the select plugin's test of them.
 #include "ctld/sched/placement.hpp"
 
+#include <algorithm>
+
 #include "common/timefmt.hpp"
 #include "ctld/context.hpp"
 #include "ctld/nodes/features.hpp"
@@ -39,12 +41,12 @@ std::string Placement::estimate(const Job &job, const Partition &part, uint32_t 
     Bitmap picked;
     Status s = select_.job_test(codec::job_view(job), usable, DROVER_SELECT_RUN_NOW, &picked);
     std::string when = "Unknown", nodes = "(null)";
-    uint32_t cpus = job.num_tasks * job.cpus_per_task;
+    uint32_t cpus = alloc_tasks(job) * job.cpus_per_task;
     if (s.ok()) {
         std::vector<uint32_t> idx;
         for (std::size_t i = picked.next(0); i < picked.size(); i = picked.next(i + 1))
             idx.push_back(uint32_t(i));
-        when = format_timestamp(Ctx::now());
+        when = format_timestamp(std::max(Ctx::now(), job.eligible_time)); // --begin: not before
         nodes = nodes_.names(idx);
     }
     return "Job " + std::to_string(would_be_id) + " to start at " + when + " using " +

@@ -17,19 +17,6 @@ namespace {
 
 using proto::str;
 
-// AuthInfo cred_expire=SECONDS: how long a step credential may wait to be used (Slurm's default
-// is 120 seconds).
-int64_t cred_lifetime(const std::string &auth_info) {
-    auto at = auth_info.find("cred_expire=");
-    if (at == std::string::npos) return 120;
-    try {
-        long v = std::stol(auth_info.substr(at + 12));
-        return v > 0 ? v : 120;
-    } catch (const std::exception &) {
-        return 120;
-    }
-}
-
 // -w/-x: which of the job's nodes the step may use.
 Status restrict_nodes(const Job &job, const proto::StepCreateRequest &r, const NodeNamer &node_name,
                       StepShape *shape) {
@@ -93,6 +80,7 @@ Status step_shape(const Job &job, const proto::StepCreateRequest &r, const NodeN
     shape->ntasks_per_node = r.ntasks_per_node();
     shape->exact = r.exact();
     shape->overlap = r.overlap();
+    shape->overcommit = r.overcommit();
     shape->cyclic = r.cyclic();
     if (!valid_gres_request(str(r.gres()))) {
         spdlog::info("job {}: step refused: invalid --gres '{}'", job.id, str(r.gres()));
@@ -171,8 +159,8 @@ std::vector<uint8_t> step_cred_body(const Config &conf, const Job &job, const St
     auto gv = strings(where.gres);
     auto sg = cb.CreateString(signal);
     cb.Finish(proto::CreateStepCred(cb, job.id, st.id, job.uid, job.gid, user, nv, cv, civ, mv,
-                                    Ctx::now() + cred_lifetime(conf.auth_info), st.time_limit_min,
-                                    jnl, jc, part, jn, gv, sg));
+                                    Ctx::now() + conf.cred_lifetime(), st.time_limit_min, jnl, jc,
+                                    part, jn, gv, sg));
     return {cb.GetBufferPointer(), cb.GetBufferPointer() + cb.GetSize()};
 }
 

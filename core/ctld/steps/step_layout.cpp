@@ -22,7 +22,7 @@ std::vector<uint32_t> capacity(const StepShape &s, const std::vector<NodeCpus> &
         // Without --exact a step takes every CPU the job has on a node, so the node must be idle.
         if (!s.exact && !s.overlap && free != nodes[i].total) free = 0;
         cap[i] = free / c;
-        if (s.ntasks_per_node && cap[i] < s.ntasks_per_node) cap[i] = 0;
+        if (s.ntasks_per_node && cap[i] < s.ntasks_per_node && !s.overcommit) cap[i] = 0;
     }
     return cap;
 }
@@ -32,13 +32,25 @@ std::vector<uint32_t> capacity(const StepShape &s, const std::vector<NodeCpus> &
 void set_cpus(const StepShape &s, const std::vector<NodeCpus> &nodes, StepLayout *out) {
     out->cpus_per_node.clear();
     for (std::size_t i = 0; i < out->nodes.size(); ++i)
-        out->cpus_per_node.push_back(s.exact || s.overlap
-                                         ? out->tasks_per_node[i] * std::max(1u, s.cpus_per_task)
-                                         : nodes[out->nodes[i]].total);
+        out->cpus_per_node.push_back(
+            s.exact || s.overlap
+                ? std::min(out->tasks_per_node[i] * std::max(1u, s.cpus_per_task),
+                           nodes[out->nodes[i]].total) // -O: its tasks share what there is
+                : nodes[out->nodes[i]].total);
+}
+
+// -O: the tasks the picked nodes' CPUs cannot hold go to those nodes in turn, one each, as
+// Slurm's block layout oversubscribes once every node is full.
+void overcommit(std::vector<uint32_t> &cap, const std::vector<uint32_t> &picked, uint32_t room,
+                uint32_t n) {
+    for (std::size_t i = 0; room < n && !picked.empty(); i = (i + 1) % picked.size()) {
+        ++cap[picked[i]];
+        ++room;
+    }
 }
 
 // Picks nodes and spreads tasks; false when the capacities cannot hold the step.
-bool place(const StepShape &s, const std::vector<NodeCpus> &nodes, const std::vector<uint32_t> &cap,
+bool place(const StepShape &s, const std::vector<NodeCpus> &nodes, std::vector<uint32_t> cap,
            StepLayout *out) {
     uint32_t n = std::max(1u, s.num_tasks);
     uint32_t usable =
@@ -75,6 +87,10 @@ bool place(const StepShape &s, const std::vector<NodeCpus> &nodes, const std::ve
         std::sort(picked.begin(), picked.end());
         room = 0;
         for (uint32_t i : picked) room += cap[i];
+    }
+    if (s.overcommit && room < n) {
+        overcommit(cap, picked, room, n);
+        room = n;
     }
     if (room < n || picked.empty()) return false;
     if (s.max_nodes && picked.size() > s.max_nodes) return false;

@@ -16,8 +16,9 @@ struct StepShape {
     uint32_t min_nodes = 0, max_nodes = 0; // 0 = not given
     uint32_t cpus_per_task = 1;
     uint32_t ntasks_per_node = 0;
-    bool exact = false;   // only the CPUs the tasks need (else all the job's CPUs on each node)
-    bool overlap = false; // uses CPUs without taking them from other steps
+    bool exact = false;      // only the CPUs the tasks need (else all the job's CPUs on each node)
+    bool overlap = false;    // uses CPUs without taking them from other steps
+    bool overcommit = false; // -O: more tasks than CPUs, spread over the nodes picked
     bool cyclic = false;
     uint32_t plane = 0;        // -m plane=N: tasks go N at a time to each node in turn
     std::vector<bool> allowed; // per job node (-w/-x); empty = all

@@ -31,7 +31,7 @@ const std::vector<const proto::JobInfo *> &Records::jobs(const std::vector<Job> 
              acct = s(fbb, j.account), reason = s(fbb, j.reason), nodes = s(fbb, j.nodes),
              batch = s(fbb, j.batch_host), wd = s(fbb, j.work_dir), o = s(fbb, j.out),
              e = s(fbb, j.err), i = s(fbb, j.in), host = s(fbb, j.submit_host),
-             cmd = s(fbb, j.command), comment = s(fbb, j.comment);
+             cmd = s(fbb, j.command), comment = s(fbb, j.comment), qos = s(fbb, j.qos);
         auto tasks = s(fbb, j.array_tasks), dep = s(fbb, j.dependency),
              orig_dep = s(fbb, j.orig_dependency), constraint = s(fbb, j.constraint),
              req = s(fbb, j.req_nodes), exc = s(fbb, j.exc_nodes), gres = s(fbb, j.gres),
@@ -102,6 +102,7 @@ const std::vector<const proto::JobInfo *> &Records::jobs(const std::vector<Job> 
         b.add_contiguous(j.contiguous);
         b.add_deadline(j.deadline);
         b.add_node_alloc(alloc);
+        b.add_qos(qos);
         out.push_back(b.Finish());
     }
     fbb.Finish(proto::CreateJobInfoResponse(fbb, fbb.CreateVector(out), 0));
@@ -127,6 +128,8 @@ const std::vector<const proto::NodeInfo *> &Records::nodes(const std::vector<Nod
         b.add_cores_per_socket(n.cpus);
         b.add_threads_per_core(1);
         b.add_real_memory_mb(n.memory);
+        b.add_alloc_memory_mb(n.alloc_memory);
+        b.add_port(n.port);
         b.add_weight(1);
         b.add_partitions(parts);
         out.push_back(b.Finish());

@@ -18,7 +18,7 @@ struct Job {
     uint32_t uid = 1000, gid = 1000;
     std::string user = "alice";
     std::string partition = "debug";
-    std::string account;
+    std::string account, qos;
     uint32_t state = DROVER_JOB_PENDING;
     std::string reason;
     uint32_t priority = 100;
@@ -59,7 +59,8 @@ struct Node {
     uint32_t state = DROVER_NODE_IDLE;
     uint32_t flags = 0;
     uint32_t cpus = 4, alloc_cpus = 0;
-    uint64_t memory = 1000;
+    uint64_t memory = 1000, alloc_memory = 0;
+    uint32_t port = 0;
     std::string reason;
     int64_t reason_time = 0;
     uint32_t reason_uid = DROVER_NO_VAL;

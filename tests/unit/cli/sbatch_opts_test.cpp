@@ -186,7 +186,8 @@ TEST(SbatchExport, Modes) {
     EXPECT_EQ(export_environment("B", env), (Env{{"B", "2"}, {"SLURM_X", "3"}}));
     EXPECT_THROW(export_environment(",", env), ParseError);
     SbatchRequest r = parse({"--export=NONE", "job.sh"}, "#!/bin/sh\n");
-    EXPECT_EQ(r.environment, (Env{{"SLURM_CONF", "/etc/x"}}));
+    // SLURM_* pass, and the --export value itself travels as SLURM_EXPORT_ENV.
+    EXPECT_EQ(r.environment, (Env{{"SLURM_CONF", "/etc/x"}, {"SLURM_EXPORT_ENV", "NONE"}}));
     EXPECT_EQ(parse({"job.sh"}, "#!/bin/sh\n").environment.size(), 4u);
 }
 
@@ -431,4 +432,41 @@ TEST(SbatchMemory, MutuallyExclusiveAsSlurm) {
     // The same option twice: the later value.
     EXPECT_EQ(parse({"--mem=2G", "job.sh"}, "#!/bin/sh\n#SBATCH --mem=1G\n").mem_per_node_mb,
               2048u);
+}
+
+namespace {
+const std::string *env_value(const SbatchRequest &r, const std::string &key) {
+    for (const auto &[k, v] : r.environment)
+        if (k == key) return &v;
+    return nullptr;
+}
+} // namespace
+
+TEST(SbatchEnvironment, VariablesSetOnlyWhenTheirOptionWasGiven) {
+    const char *s = "#!/bin/sh\ntrue\n";
+    auto r = parse({"-c", "1", "--export=NONE", "job.sh"}, s);
+    ASSERT_NE(env_value(r, "SLURM_CPUS_PER_TASK"), nullptr);
+    EXPECT_EQ(*env_value(r, "SLURM_CPUS_PER_TASK"), "1"); // -c 1 too
+    ASSERT_NE(env_value(r, "SLURM_EXPORT_ENV"), nullptr);
+    EXPECT_EQ(*env_value(r, "SLURM_EXPORT_ENV"), "NONE");
+    r = parse({"job.sh"}, s);
+    EXPECT_EQ(env_value(r, "SLURM_CPUS_PER_TASK"), nullptr);
+    EXPECT_EQ(env_value(r, "SLURM_EXPORT_ENV"), nullptr);
+    EXPECT_EQ(env_value(parse({"--export=ALL", "job.sh"}, s), "SLURM_EXPORT_ENV"), nullptr);
+}
+
+TEST(SbatchEnvironment, OutputErrorInputAndOvercommitVariables) {
+    SbatchContext c = ctx();
+    c.env.push_back({"SBATCH_OUTPUT", "o-%j.txt"});
+    c.env.push_back({"SBATCH_ERROR", "e-%j.txt"});
+    c.env.push_back({"SBATCH_INPUT", "in.txt"});
+    c.env.push_back({"SBATCH_OVERCOMMIT", ""});
+    auto r = parse_sbatch(std::vector<std::string>{"job.sh"}, "#!/bin/sh\ntrue\n", c);
+    EXPECT_EQ(r.std_out, "o-%j.txt");
+    EXPECT_EQ(r.std_err, "e-%j.txt");
+    EXPECT_EQ(r.std_in, "in.txt");
+    EXPECT_TRUE(r.overcommit);
+    r = parse_sbatch(std::vector<std::string>{"-o", "cli.txt", "job.sh"}, "#!/bin/sh\ntrue\n", c);
+    EXPECT_EQ(r.std_out, "cli.txt"); // the command line wins
+    EXPECT_TRUE(parse({"-O", "job.sh"}, "#!/bin/sh\ntrue\n").overcommit);
 }

@@ -183,7 +183,12 @@ TEST(ScontrolArgs, CommandsAndEntities) {
     EXPECT_FALSE(match_show_entity("host"));
     ScontrolArgs a = parse_scontrol_args(std::vector<std::string>{"-o", "show", "job", "5"});
     EXPECT_TRUE(a.one_liner);
+    EXPECT_FALSE(a.future);
     EXPECT_EQ(a.words, (std::vector<std::string>{"show", "job", "5"}));
+    EXPECT_TRUE(parse_scontrol_args(std::vector<std::string>{"-F", "show", "nodes"}).future);
+    EXPECT_TRUE(parse_scontrol_args(std::vector<std::string>{"--future", "show", "nodes"}).future);
+    EXPECT_EQ(match_scontrol_command("write"), ScontrolCmd::write);
+    EXPECT_FALSE(match_scontrol_command("wri")); // Slurm takes "write" whole
 }
 
 TEST(ScontrolArgs, JobUpdate) {

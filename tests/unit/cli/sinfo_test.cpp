@@ -185,3 +185,26 @@ TEST(Sinfo, Args) {
     EXPECT_TRUE(a.noheader);
     EXPECT_THROW(parse_sinfo_args(std::vector<std::string>{"-t", "sleepy"}), ParseError);
 }
+
+TEST(Sinfo, AllocMemPortAndFreeMem) {
+    Records rec;
+    Part p;
+    p.nodes = "n[1-3]";
+    auto parts = rec.parts({p});
+    Node n1{"n1"}, n2{"n2"}, n3{"n3"};
+    n1.alloc_memory = 500;
+    n2.alloc_memory = 500;
+    n1.port = n2.port = n3.port = 6818;
+    auto nodes = rec.nodes({n1, n2, n3});
+    // AllocMem is per node: nodes with different allocations take separate lines, as in Slurm.
+    FormatSpec spec = sinfo_long_format("NodeList:8,AllocMem:.9,Port:.6,FreeMem:.9");
+    EXPECT_EQ(sinfo_render(spec, sinfo_rows(spec, SinfoView::partitions, parts, nodes, {}), true),
+              "NODELIST ALLOCMEM  PORT FREE_MEM\n"
+              "n[1-2]        500  6818      N/A\n"
+              "n3              0  6818      N/A\n");
+    EXPECT_NO_THROW(sinfo_long_format("allocmem,freemem,port"));
+    // They have no -o letter.
+    EXPECT_THROW(sinfo_percent_format("%@"), ParseError);
+    EXPECT_THROW(sinfo_percent_format("%^"), ParseError);
+    EXPECT_TRUE(parse_sinfo_args(std::vector<std::string>{"--yaml"}).yaml);
+}

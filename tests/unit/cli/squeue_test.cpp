@@ -263,3 +263,27 @@ TEST(Squeue, ArgsAndFilter) {
     EXPECT_TRUE(nodes.keep(*jobs[0]));
     EXPECT_FALSE(nodes.keep(*jobs[1]));
 }
+
+TEST(Squeue, QosReservationLicenseFilters) {
+    Records rec;
+    Job plain{1}, high{2};
+    high.qos = "high";
+    auto jobs = rec.jobs({plain, high});
+    auto kept = [&](std::vector<std::string> args) {
+        SqueueFilter f = make_squeue_filter(parse_squeue_args(args), 1000);
+        std::vector<uint32_t> ids;
+        for (const auto *j : jobs)
+            if (f.keep(*j)) ids.push_back(j->job_id());
+        return ids;
+    };
+    EXPECT_EQ(kept({"-q", "high"}), std::vector<uint32_t>{2});
+    EXPECT_EQ(kept({"--qos=normal,low"}), std::vector<uint32_t>{1}); // no QOS asked: normal
+    EXPECT_EQ(kept({"-q", "low"}), std::vector<uint32_t>{});
+    // Jobs hold no reservation or license, so neither filter keeps any.
+    EXPECT_EQ(kept({"-R", "maint"}), std::vector<uint32_t>{});
+    EXPECT_EQ(kept({"-L", "matlab"}), std::vector<uint32_t>{});
+    EXPECT_EQ(kept({}), (std::vector<uint32_t>{1, 2}));
+    EXPECT_EQ(parse_squeue_args(std::vector<std::string>{"-L", "a,b"}).licenses,
+              (std::vector<std::string>{"a", "b"}));
+    EXPECT_TRUE(parse_squeue_args(std::vector<std::string>{"--yaml"}).yaml);
+}

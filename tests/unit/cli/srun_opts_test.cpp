@@ -50,6 +50,41 @@ TEST(SrunOpts, InsideAnAllocationTheJobAndTaskCountComeFromTheEnvironment) {
     EXPECT_EQ(parse_srun(std::vector<std::string>{"-N2"}, env, "salloc").job_id, 0u);
 }
 
+TEST(SrunOpts, AllocationOptionsSbatchAlsoTakes) {
+    auto r = srun({"-O", "--test-only", "-d", "afterok:12", "--mincpus=4", "--tmp=2G", "true"});
+    EXPECT_TRUE(r.overcommit);
+    EXPECT_TRUE(r.test_only);
+    EXPECT_EQ(r.dependency, "afterok:12");
+    EXPECT_EQ(r.min_cpus_per_node, 4u);
+    EXPECT_EQ(r.tmp_disk_mb, 2048u);
+    EXPECT_THROW(srun({"--mincpus=0", "true"}), ParseError);
+}
+
+TEST(SrunOpts, InputVariablesGiveWhatTheCommandLineDidNot) {
+    Env env{
+        {"SLURM_EXPORT_ENV", "NONE"}, {"SLURM_OVERCOMMIT", "1"}, {"SLURM_DEPENDENCY", "after:3"}};
+    auto r = srun({"true"}, env);
+    EXPECT_EQ(r.export_spec, "NONE");
+    EXPECT_TRUE(r.overcommit);
+    EXPECT_EQ(r.dependency, "after:3");
+    r = srun({"--export=ALL,X=1", "-d", "afterany:4", "true"}, env);
+    EXPECT_EQ(r.export_spec, "ALL,X=1");
+    EXPECT_EQ(r.dependency, "afterany:4");
+    EXPECT_FALSE(srun({"true"}).overcommit);
+    r = srun({"true"}, {{"SLURM_LABELIO", "1"},
+                        {"SLURM_STDOUTMODE", "o-%t"},
+                        {"SLURM_JOB_NAME", "nm"},
+                        {"SLURM_UNBUFFEREDIO", "0"}});
+    EXPECT_TRUE(r.label);
+    EXPECT_FALSE(r.unbuffered); // "0" leaves a flag off
+    EXPECT_EQ(r.std_out, "o-%t");
+    EXPECT_EQ(r.job_name, "nm");
+    // Inside an allocation the job's name is not each step's.
+    EXPECT_EQ(srun({"true"}, {{"SLURM_JOB_ID", "5"}, {"SLURM_JOB_NAME", "nm"}}).job_name, "");
+    EXPECT_EQ(srun({"true"}, {{"SLURM_JOB_ID", "5"}, {"SLURM_NPROCS", "3"}}).num_tasks, 3u);
+    EXPECT_THROW(srun({"true"}, {{"SLURM_TIMELIMIT", "bogus"}}), ParseError);
+}
+
 TEST(SrunOpts, FewerTasksThanNodesShrinksTheNodes) {
     auto r = srun({"-n1", "-N2", "true"});
     EXPECT_EQ(r.min_nodes, 1u);

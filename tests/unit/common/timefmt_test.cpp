@@ -128,6 +128,19 @@ TEST_F(Timestamp, Parse) {
         {"11/22/26", kMidnight + 86400},
         {"11/22/2027", kMidnight + 86400 + 365 * 86400},
         {"01/01", 1798761600}, // already past this year: next year (2027-01-01)
+        {"elevenses", kMidnight + 11 * 3600},
+        {"noon tomorrow", kMidnight + 86400 + 12 * 3600},
+        {"tomorrow noon", kMidnight + 86400 + 12 * 3600},
+        {"noon-tomorrow", kMidnight + 86400 + 12 * 3600},
+        {"tomorrow-3:00 pm", kMidnight + 86400 + 15 * 3600},
+        {"today 03:00", kMidnight + 3 * 3600}, // a day given: no rolling over
+        {"2026-11-21 teatime", kMidnight + 16 * 3600},
+        {"11/22T10:00", kMidnight + 86400 + 10 * 3600},
+        {"1122", kMidnight + 86400},
+        {"112226", kMidnight + 86400},
+        {"11.22.26", kMidnight + 86400},
+        {"11.22 noon", kMidnight + 86400 + 12 * 3600},
+        {"uts1800000000", 1800000000},
     };
     for (const auto &[text, want] : cases) {
         if (want < 0) {
@@ -140,9 +153,10 @@ TEST_F(Timestamp, Parse) {
 
 TEST_F(Timestamp, ParseErrors) {
     const char *cases[] = {
-        "",           "yesterday",  "now+",        "now+1fortnight", "now1",
-        "2026-13-01", "2026-02-30", "2026-11-21X", "25:00",          "10:60",
-        "13/01",      "1/1/1",      "soon",        "12:00:00:00",    "now+99999999999999"};
+        "",           "yesterday",      "now+",        "now+1fortnight", "now1",
+        "2026-13-01", "2026-02-30",     "2026-11-21X", "25:00",          "10:60",
+        "13/01",      "1/1/1",          "soon",        "12:00:00:00",    "now+99999999999999",
+        "noon noon",  "today tomorrow", "uts12",       "1122 teatime x", "4pm"};
     for (const char *c : cases) EXPECT_THROW(parse_timestamp(c, kNow), ParseError) << c;
 }
 

@@ -110,3 +110,28 @@ TEST(StepLayout, NodeListsAndCountsAreKept) {
     s.min_nodes = 3;
     EXPECT_EQ(layout_step(s, idle({1, 1, 1}), &l).code(), DROVER_ENOSPC);
 }
+
+TEST(StepLayout, OvercommitFillsTheCpusThenDealsTheRestRoundTheNodes) {
+    StepShape s;
+    s.num_tasks = 7;
+    StepLayout l;
+    // Without -O seven one-CPU tasks never fit two nodes of two CPUs.
+    EXPECT_EQ(layout_step(s, idle({2, 2}), &l).code(), DROVER_ENOSPC);
+    s.overcommit = true;
+    ASSERT_EQ(layout_step(s, idle({2, 2}), &l).code(), DROVER_OK);
+    EXPECT_EQ(l.nodes, (std::vector<uint32_t>{0, 1}));
+    EXPECT_EQ(l.tasks_per_node, (std::vector<uint32_t>{4, 3}));
+    EXPECT_EQ(l.task_ids[0], (std::vector<uint32_t>{0, 1, 2, 3})); // block: consecutive ids
+    EXPECT_EQ(l.cpus_per_node, (std::vector<uint32_t>{2, 2}));
+    s.exact = true; // the tasks' CPUs, never more than the node has
+    ASSERT_EQ(layout_step(s, idle({2, 2}), &l).code(), DROVER_OK);
+    EXPECT_EQ(l.cpus_per_node, (std::vector<uint32_t>{2, 2}));
+}
+
+TEST(StepLayout, OvercommitStillWaitsForBusyNodes) {
+    StepShape s;
+    s.num_tasks = 4;
+    s.overcommit = true;
+    StepLayout l;
+    EXPECT_EQ(layout_step(s, {{2, 0}}, &l).code(), DROVER_EBUSY);
+}

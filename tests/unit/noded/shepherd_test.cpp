@@ -84,14 +84,14 @@ TEST_F(ShepherdTest, StepTasksGetTheirVariables) {
     EXPECT_EQ(read("out4"), "4.1\n");
 }
 
-TEST_F(ShepherdTest, ABatchScriptHasNoTaskVariables) {
-    ShepherdSpec s = spec(true, {"/bin/sh", "-c", "echo [$SLURM_PROCID]; exit 3"});
+TEST_F(ShepherdTest, ABatchScriptIsTaskZeroOfItsNode) {
+    ShepherdSpec s = spec(true, {"/bin/sh", "-c", "echo [$SLURM_PROCID$SLURM_LOCALID]; exit 3"});
     s.tasks.push_back(batch_task("slurm-7.out", "slurm-7.out"));
     auto records = run(s);
     ASSERT_EQ(records.size(), 2u);
     EXPECT_EQ(records[1].kind, ShepherdRecord::Exited);
     EXPECT_EQ(records[1].value, 3 << 8);
-    EXPECT_EQ(read("slurm-7.out"), "[]\n");
+    EXPECT_EQ(read("slurm-7.out"), "[00]\n");
 }
 
 TEST_F(ShepherdTest, ABatchScriptThatCannotRunExits127) {

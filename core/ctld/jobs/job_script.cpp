@@ -1,0 +1,45 @@
+// job_script.cpp - the stored submission of a batch job, and scontrol write batch_script.
+#include "ctld/jobs/job_script.hpp"
+
+#include "ctld/jobs/job_mgr.hpp"
+#include "ctld/privacy.hpp"
+#include "proto/frame.hpp"
+#include "state/store.hpp"
+
+namespace drover::ctld {
+
+const proto::Message *stored_submission(std::span<const uint8_t> rec) {
+    const proto::Message *m = nullptr;
+    if (proto::verify_message(rec, proto::Body::JobSubmitRequest, &m).empty()) return m;
+    flatbuffers::Verifier v(rec.data(), rec.size(), 64, 50'000'000);
+    if (!v.VerifyBuffer<proto::Envelope>(nullptr)) return nullptr;
+    const auto *body = flatbuffers::GetRoot<proto::Envelope>(rec.data())->body();
+    if (!body ||
+        !proto::verify_message({body->data(), body->size()}, proto::Body::JobSubmitRequest, &m)
+             .empty())
+        return nullptr;
+    return m;
+}
+
+// The script of a batch job, for its owner or an administrator (as Slurm's: PrivateData aside,
+// nobody else's script is shown).
+void JobManager::on_script(const std::shared_ptr<net::Request> &req,
+                           const net::ResponderPtr &resp) {
+    const Job *job = find(req->msg->body_as_JobScriptRequest()->job_id());
+    if (!job || (!ctx_.is_admin(req->peer.uid) && job->uid != req->peer.uid))
+        return resp->error(DROVER_ENOENT, kInvalidJobId);
+    if (job->interactive) return resp->error(DROVER_EINVAL, "Job does not have a batch script");
+    // Array tasks share their array's record.
+    auto rec = ctx_.store.get(state::Table::Scripts,
+                              state::job_key(job->array_job_id ? job->array_job_id : job->id));
+    const proto::Message *m = rec ? stored_submission(*rec) : nullptr;
+    const proto::JobDesc *d = m ? m->body_as_JobSubmitRequest()->desc() : nullptr;
+    if (!d || !d->script()) return resp->error(DROVER_ENOENT, "Job script record lost");
+    flatbuffers::FlatBufferBuilder fbb(256 + d->script()->size());
+    auto script = fbb.CreateString(d->script());
+    fbb.Finish(proto::CreateMessage(fbb, proto::Body::JobScriptResponse,
+                                    proto::CreateJobScriptResponse(fbb, script).Union()));
+    resp->reply({fbb.GetBufferPointer(), fbb.GetSize()});
+}
+
+} // namespace drover::ctld
