@@ -19,8 +19,8 @@ using EnvVars = std::vector<std::pair<std::string, std::string>>;
 
 // How a variable's value becomes the option's.
 enum class EnvValue {
-    as_is,     // the value is the option's argument
-    presence,  // set at all: the flag is given, whatever the value (SQUEUE_ALL)
+    as_is,      // the value is the option's argument
+    presence,   // set at all: the flag is given, whatever the value (SQUEUE_ALL)
     true_false, // "true"/"T" gives the flag, "false"/"F" does not (SCANCEL_BATCH), any case
     yes_no      // empty, "yes" or a number other than 0 gives the flag, anything else does not
                 // (srun's SLURM_LABELIO and the like)

@@ -17,7 +17,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         std::string yaml = drover::cli::yaml_from_json(text);
         // A document is framed as libyaml writes it.
         if (yaml.rfind("%YAML 1.1\n---", 0) != 0) std::abort();
-    } catch (const drover::ParseError &) {
-    }
+    } catch (const drover::ParseError &) {}
     return 0;
 }
