@@ -152,8 +152,13 @@ int run(const SacctArgs &a) {
                                              a.all_clusters, on_nodes);
     net::Reply reply;
     const auto *r = ask_ctld<proto::AcctQueryResponse>(
-        reply, fbb, proto::Body::AcctQueryRequest, req.Union(),
-        [](const net::RpcError &e) { print_error(kProg, e.what()); });
+        reply, fbb, proto::Body::AcctQueryRequest, req.Union(), [](const net::RpcError &e) {
+            // Slurm prints this one bare, and scripts match it so.
+            if (std::string_view(e.what()) == kAcctDisabled)
+                write_err(std::string(e.what()) + "\n");
+            else
+                print_error(kProg, e.what());
+        });
     if (!r) return 1;
 
     std::vector<const proto::AcctJob *> jobs;

@@ -230,6 +230,25 @@ std::vector<Shared<std::string>> line_hosts(const std::string &loc, const ConfPa
 
 } // namespace
 
+// AccountingStorageType as Drover loads it. Slurm's names map onto Drover's plugins: */none is no
+// accounting (""), and slurmdbd (or the older mysql) the controller's own store, since Drover
+// needs no database daemon; accounting_storage/X is accounting/X.
+std::string ConfigBuilder::accounting_type(const std::string &loc, const std::string &value) {
+    constexpr std::string_view kSlurmPrefix = "accounting_storage/";
+    std::string type = value;
+    if (value.size() > kSlurmPrefix.size() &&
+        iequals(std::string_view(value).substr(0, kSlurmPrefix.size()), kSlurmPrefix))
+        type = "accounting/" + value.substr(kSlurmPrefix.size());
+    if (iequals(type, "accounting/none")) return "";
+    if (iequals(type, "accounting/slurmdbd") || iequals(type, "accounting/mysql")) {
+        cfg_.warnings.push_back(loc + ": AccountingStorageType=" + value +
+                                ": the controller keeps accounting itself (accounting/lmdb); no "
+                                "slurmdbd is needed");
+        return "accounting/lmdb";
+    }
+    return type;
+}
+
 void ConfigBuilder::warn_unknown(const std::string &loc, const ConfPair &p) {
     if (warned_.insert(p.lkey).second)
         cfg_.warnings.push_back(loc + ": unknown key '" + p.key + "' ignored");
@@ -319,12 +338,7 @@ void ConfigBuilder::top_level(const std::string &loc, const ConfPair &p) {
     } else if (k == "authtype") {
         cfg_.auth_type = iequals(p.value, "auth/slurm") ? "auth/key" : p.value;
     } else if (k == "accountingstoragetype") {
-        constexpr std::string_view kSlurmPrefix = "accounting_storage/";
-        if (p.value.size() > kSlurmPrefix.size() &&
-            iequals(std::string_view(p.value).substr(0, kSlurmPrefix.size()), kSlurmPrefix))
-            cfg_.accounting_storage_type = "accounting/" + p.value.substr(kSlurmPrefix.size());
-        else
-            cfg_.accounting_storage_type = p.value;
+        cfg_.accounting_storage_type = accounting_type(loc, p.value);
     } else {
         warn_unknown(loc, p);
     }

@@ -89,6 +89,7 @@ class ConfigBuilder {
     void nodeset_line(const std::string &loc, const std::vector<ConfPair> &pairs);
     void downnodes_line(const std::string &loc, const std::vector<ConfPair> &pairs);
     void warn_unknown(const std::string &loc, const ConfPair &p);
+    std::string accounting_type(const std::string &loc, const std::string &value);
     std::vector<uint32_t> resolve_nodes(const std::string &loc, const std::string &what,
                                         const std::string &expr);
     // Reads names for cfg_.node_index_, which is built as NodeName lines are read.

@@ -37,6 +37,11 @@ inline Status invalid(std::string text) {
     return {DROVER_EINVAL, std::move(text)};
 }
 
+// The refusal of a query for accounting records when no accounting store is configured
+// (AccountingStorageType=accounting_storage/none), in Slurm's words: sacct prints it bare and
+// scripts match it.
+inline constexpr const char *kAcctDisabled = "Slurm accounting storage is disabled";
+
 // "EBUSY" for DROVER_EBUSY, and so on; "error <n>" for a code drover/plugin.h does not name.
 std::string status_code_name(int code);
 

@@ -311,7 +311,7 @@ int run_controller(const Options &opts) {
     plugins.load(conf.auth_type);
     plugins.load(conf.select_type);
     plugins.load(conf.scheduler_type);
-    plugins.load(conf.accounting_storage_type);
+    if (!conf.accounting_storage_type.empty()) plugins.load(conf.accounting_storage_type); // none
     net::Authenticator auth(plugins.auth_calls());
     uint32_t slurm_uid = daemon::uid_of(conf.slurm_user);
     net::set_reply_check(

@@ -9,6 +9,7 @@
 #include <variant>
 #include <spdlog/spdlog.h>
 
+#include "common/status.hpp"
 #include "ctld/acct/acct_spool.hpp"
 #include "net/server.hpp"
 #include "proto/message_generated.h"
@@ -153,7 +154,7 @@ void AcctQueue::answer_query(const AcctQuery &q,
                              const std::function<void(std::vector<uint8_t>)> &done) {
     std::vector<uint8_t> out;
     if (!acct_.answers_job_query(!q.jobs_only)) {
-        out = net::make_error(DROVER_ENOENT, "Accounting storage is disabled");
+        out = net::make_error(DROVER_ENOENT, kAcctDisabled);
     } else {
         drover_acct_query dq{};
         dq.struct_size = sizeof dq;
@@ -180,7 +181,7 @@ void AcctQueue::answer_event_query(const AcctEventQuery &q,
                                    const std::function<void(std::vector<uint8_t>)> &done) {
     std::vector<uint8_t> out;
     if (!acct_) {
-        out = net::make_error(DROVER_ENOENT, "Accounting storage is disabled");
+        out = net::make_error(DROVER_ENOENT, kAcctDisabled);
     } else if (!acct_.keeps_node_events()) {
         out = net::make_error(DROVER_ENOENT, acct_.id() + " keeps no node events");
     } else {

@@ -98,9 +98,15 @@ TEST(Config, TopLevelKeys) {
         {"StateSaveMaxSize=2G",
          [](const Config &c) { EXPECT_EQ(c.state_save_max_size_mb, 2048u); }},
         {"AccountingStorageType=accounting_storage/slurmdbd",
-         [](const Config &c) { EXPECT_EQ(c.accounting_storage_type, "accounting/slurmdbd"); }},
+         [](const Config &c) {
+             EXPECT_EQ(c.accounting_storage_type, "accounting/lmdb"); // the controller's own
+             ASSERT_EQ(c.warnings.size(), 1u);
+             EXPECT_NE(c.warnings[0].find("no slurmdbd is needed"), std::string::npos);
+         }},
         {"AccountingStorageType=accounting_storage/none",
-         [](const Config &c) { EXPECT_EQ(c.accounting_storage_type, "accounting/none"); }},
+         [](const Config &c) { EXPECT_EQ(c.accounting_storage_type, ""); }}, // no accounting
+        {"AccountingStorageType=accounting/none",
+         [](const Config &c) { EXPECT_EQ(c.accounting_storage_type, ""); }},
         {"AccountingStorageType=accounting/lmdb",
          [](const Config &c) { EXPECT_EQ(c.accounting_storage_type, "accounting/lmdb"); }},
         {"SwitchType=switch/none",
@@ -518,7 +524,7 @@ PartitionName=gpu Nodes=gpu[01-04] MaxTime=1-00:00:00 State=UP DefMemPerCPU=4000
     EXPECT_EQ(c.find_node("c064")->cpus, 64u);
     EXPECT_EQ(c.default_partition()->name, "compute");
     EXPECT_EQ(c.auth_type, "auth/munge");
-    EXPECT_EQ(c.accounting_storage_type, "accounting/slurmdbd");
+    EXPECT_EQ(c.accounting_storage_type, "accounting/lmdb"); // slurmdbd: the controller's own
     EXPECT_GE(c.warnings.size(), 10u);
 }
 
