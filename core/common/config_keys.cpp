@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "common/config_parse.hpp"
+#include "common/config_report.hpp"
 #include "common/error.hpp"
 #include "common/hostlist.hpp"
 #include "common/timefmt.hpp"
@@ -250,7 +251,12 @@ std::string ConfigBuilder::accounting_type(const std::string &loc, const std::st
 }
 
 void ConfigBuilder::warn_unknown(const std::string &loc, const ConfPair &p) {
-    if (warned_.insert(p.lkey).second)
+    if (!warned_.insert(p.lkey).second) return;
+    // A Slurm key Drover does not act on is said as such: the site's file is not wrong.
+    if (is_slurm_key(p.key))
+        cfg_.warnings.push_back(loc + ": " + p.key +
+                                " is a Slurm key Drover does not use; ignored");
+    else
         cfg_.warnings.push_back(loc + ": unknown key '" + p.key + "' ignored");
 }
 

@@ -10,7 +10,7 @@
 #include "ctld/acct/acct_admin.hpp"
 #include "ctld/acct/acct_query.hpp"
 #include "ctld/acct/acct_queue.hpp"
-#include "ctld/config_report.hpp"
+#include "common/config_report.hpp"
 #include "ctld/ctld_stats.hpp"
 #include "ctld/control/handover.hpp"
 #include "ctld/nodes/node_mgr.hpp"

@@ -322,8 +322,10 @@ TEST(Config, UnknownKeysWarnOnce) {
                      "PartitionName=p Nodes=n[1-2] QOS=normal\n"
                      "FrontendName=fe1\n");
     ASSERT_EQ(c.warnings.size(), 9u);
-    EXPECT_EQ(c.warnings[0], "slurm.conf:2: unknown key 'MailProg' ignored");
-    EXPECT_EQ(c.warnings[5], "slurm.conf:7: unknown key 'AcctGatherNodeFreq' ignored");
+    // Slurm's keys are said to be Slurm's; only a key Slurm does not have either is unknown.
+    EXPECT_EQ(c.warnings[0], "slurm.conf:2: MailProg is a Slurm key Drover does not use; ignored");
+    EXPECT_EQ(c.warnings[5],
+              "slurm.conf:7: AcctGatherNodeFreq is a Slurm key Drover does not use; ignored");
     EXPECT_EQ(c.raw.at("mailprog"), "/bin/mail");
     EXPECT_EQ(c.raw.at("launchparameters"), "use_interactive_step");
     EXPECT_EQ(c.raw.at("clustername"), "c");

@@ -7,9 +7,9 @@
 #include <gtest/gtest.h>
 
 #include "common/config.hpp"
-#include "ctld/config_report.hpp"
+#include "common/config_report.hpp"
 
-namespace drover::ctld {
+namespace drover {
 namespace {
 
 const char *kBase = "ClusterName=c\nSlurmctldHost=head\nNodeName=n[1-3] CPUs=2\n"
@@ -113,4 +113,4 @@ TEST(ConfigReport, RunTimeFacts) {
 }
 
 } // namespace
-} // namespace drover::ctld
+} // namespace drover

@@ -5,7 +5,7 @@
 // no longer prints (CoreSpecPlugin, PowerPlugin, RoutePlugin, JobCredential*) are not listed, nor
 // HASH_VAL, MULTIPLE_SLURMD and NEXT_JOB_ID (Drover has no configuration hash, no such build, and
 // the next job id belongs to the job manager).
-#include "ctld/config_report.hpp"
+#include "common/config_report.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -16,7 +16,7 @@
 #include "common/timefmt.hpp"
 #include "common/version.hpp"
 
-namespace drover::ctld {
+namespace drover {
 
 namespace {
 
@@ -354,4 +354,16 @@ std::vector<ConfigLine> config_report(const Config &conf, const ConfigFacts &fac
     return out;
 }
 
-} // namespace drover::ctld
+bool is_slurm_key(std::string_view key) {
+    auto same = [&](std::string_view k) {
+        return k.size() == key.size() &&
+               std::equal(k.begin(), k.end(), key.begin(), [](unsigned char a, unsigned char b) {
+                   return std::tolower(a) == std::tolower(b);
+               });
+    };
+    if (same("DefMemPerCPU")) return true; // reported in DefMemPerNode's place
+    return std::any_of(std::begin(kRows), std::end(kRows),
+                       [&](const Row &r) { return same(r.key); });
+}
+
+} // namespace drover

@@ -6,12 +6,13 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 #include "common/config.hpp"
 
-namespace drover::ctld {
+namespace drover {
 
 // What the controller knows at run time, beyond the file.
 struct ConfigFacts {
@@ -25,4 +26,9 @@ struct ConfigFacts {
 using ConfigLine = std::pair<std::string, std::string>; // key, value
 std::vector<ConfigLine> config_report(const Config &conf, const ConfigFacts &facts);
 
-} // namespace drover::ctld
+// Whether key (any case) is one of the slurm.conf keys Slurm reports (DefMemPerNode and
+// DefMemPerCPU both count): a key a site's file may carry that Drover does not read is Slurm's, not
+// unknown.
+bool is_slurm_key(std::string_view key);
+
+} // namespace drover
