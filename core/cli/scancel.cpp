@@ -18,6 +18,12 @@ namespace {
 
 constexpr std::string_view kProg = "scancel";
 
+// Slurm's refusal line for a job ("12", "12_3") or a step ("12.1"): what scripts match.
+std::string kill_error(const std::string &label, const std::string &why) {
+    bool step = label.find('.') != std::string::npos;
+    return std::string("Kill job error on job ") + (step ? "step id " : "id ") + label + ": " + why;
+}
+
 constexpr const char *kHelp =
     "Usage: scancel [OPTIONS] [job_id[_array_id][.step_id]]\n"
     "  -A, --account=account           act only on jobs charging this account\n"
@@ -98,8 +104,7 @@ int report_results(const ScancelArgs &a, const proto::JobSignalResponse &r) {
         if (std::find(answered.begin(), answered.end(), spec->text) == answered.end())
             failures.push_back({spec->text, "Job/step already completing or completed"});
     }
-    for (const auto &f : failures)
-        print_error(kProg, "Kill job error on job id " + f.label + ": " + f.msg);
+    for (const auto &f : failures) print_error(kProg, kill_error(f.label, f.msg));
     return failures.empty() ? 0 : 1;
 }
 
@@ -130,7 +135,7 @@ int signal_jobs(const ScancelArgs &a, const std::vector<std::string> &specs, uin
     const auto *r = ask_ctld<proto::JobSignalResponse>(
         reply, fbb, proto::Body::JobSignalRequest, req.Union(), [&](const net::RpcError &e) {
             if (specs.size() == 1)
-                print_error(kProg, "Kill job error on job id " + specs[0] + ": " + e.what());
+                print_error(kProg, kill_error(specs[0], e.what()));
             else
                 print_error(kProg, e.what());
         });
@@ -148,7 +153,7 @@ int signal_selected(const ScancelArgs &a, std::optional<uint32_t> uid) {
     int rc = 0;
     if (!a.quiet)
         for (const auto &id : scancel_unknown_ids(a, all)) {
-            print_error(kProg, "Kill job error on job id " + id + ": Invalid job id specified");
+            print_error(kProg, kill_error(id, "Invalid job id specified"));
             rc = 1;
         }
     std::vector<const proto::JobInfo *> chosen = scancel_select(a, uid, all);

@@ -120,9 +120,13 @@ int show_jobs(const Opts &o, std::span<const std::string> rest) {
         write_err("slurm_load_jobs error: Invalid job id specified\n");
         return 1;
     }
+    // One task named ("12_3") that is still waiting in its array's record: shown as that task.
+    std::optional<uint32_t> task;
+    if (spec && spec->tasks.size() == 1 && spec->tasks[0].lo == spec->tasks[0].hi)
+        task = spec->tasks[0].lo;
     print_found(
         o, jobs, "No jobs in the system\n", [&](const auto &v) { return jobs_json(v, now); },
-        [&](const auto &j) { return show_job(j, now, o.one_liner, o.details); });
+        [&](const auto &j) { return show_job(j, now, o.one_liner, o.details, task); });
     return 0;
 }
 

@@ -48,11 +48,14 @@ std::string limit_or(uint32_t v) {
 }
 
 // The job's id, name, owner, priority and state.
-void job_identity_lines(const proto::JobInfo &j, bool details, std::vector<std::string> &l) {
+void job_identity_lines(const proto::JobInfo &j, bool details, std::optional<uint32_t> task,
+                        std::vector<std::string> &l) {
     std::string first = "JobId=" + str_u(j.job_id()) + " ";
     if (j.array_job_id()) {
-        first += "ArrayJobId=" + str_u(j.array_job_id()) + " ArrayTaskId=" +
-                 (is_array_record(j) ? array_task_string(j) : str_u(j.array_task_id())) + " ";
+        std::string tasks = !is_array_record(j) ? str_u(j.array_task_id())
+                            : task              ? str_u(*task)
+                                                : array_task_string(j);
+        first += "ArrayJobId=" + str_u(j.array_job_id()) + " ArrayTaskId=" + tasks + " ";
         if (j.array_max_running())
             first += "ArrayTaskThrottle=" + str_u(j.array_max_running()) + " ";
     }
@@ -227,9 +230,10 @@ std::string gres_with_indexes(std::string_view held) {
     return out;
 }
 
-std::string show_job(const proto::JobInfo &j, int64_t now, bool one_liner, bool details) {
+std::string show_job(const proto::JobInfo &j, int64_t now, bool one_liner, bool details,
+                     std::optional<uint32_t> task) {
     std::vector<std::string> l;
-    job_identity_lines(j, details, l);
+    job_identity_lines(j, details, task, l);
     job_time_lines(j, now, l);
     job_size_lines(j, l);
     if (details && j.node_alloc() && j.node_alloc()->size()) node_alloc_lines(j, one_liner, l);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -13,7 +14,10 @@ namespace drover::cli {
 // with one_liner every key=value is on one line, ending in a single newline. details (-d) adds
 // DerivedExitCode and, for a job holding resources, what it holds on each node
 // ("  Nodes=n1 CPU_IDs=0-1 Mem=1024 GRES=gpu:2(IDX:0-1)").
-std::string show_job(const proto::JobInfo &job, int64_t now, bool one_liner, bool details = false);
+// task: the one task of a pending array record that was asked for (scontrol show job A_N),
+// shown as its ArrayTaskId as Slurm shows it, rather than the record's whole range.
+std::string show_job(const proto::JobInfo &job, int64_t now, bool one_liner, bool details = false,
+                     std::optional<uint32_t> task = std::nullopt);
 
 // A node's GRES as the select plugin lists the indexes it holds ("gpu:0-1,nic:0") in Slurm's
 // -d form ("gpu:2(IDX:0-1),nic:1(IDX:0)").

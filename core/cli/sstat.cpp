@@ -206,10 +206,16 @@ int sstat_main(std::span<const std::string> args) {
         flatbuffers::FlatBufferBuilder fbb(128);
         auto idv = fbb.CreateVector(ids);
         net::Reply reply;
-        const auto *r =
-            ask_ctld<proto::StepInfoResponse>(reply, fbb, proto::Body::StepInfoRequest,
-                                              proto::CreateStepInfoRequest(fbb, idv).Union(),
-                                              error_line(std::string(kProg) + ": error: "));
+        // A job the controller does not have (or the user may not see): Slurm's sstat words.
+        auto refused = [&](const net::RpcError &e) {
+            if (e.code() == DROVER_ENOENT && a.specs.size() == 1)
+                print_error(kProg, "couldn't get steps for job " + a.specs[0].text);
+            else
+                print_error(kProg, e.what());
+        };
+        const auto *r = ask_ctld<proto::StepInfoResponse>(
+            reply, fbb, proto::Body::StepInfoRequest,
+            proto::CreateStepInfoRequest(fbb, idv).Union(), refused);
         if (!r) return 1;
         const Config &conf = cli_config();
         std::vector<SstatRow> rows;

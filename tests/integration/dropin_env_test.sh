@@ -96,6 +96,18 @@ if [ "$MULTI" = 1 ]; then
   assert_eq "job script retrieval failed: Invalid job id specified" "$err" "another user cannot read the script"
 fi
 
+# Slurm's words where scripts match them.
+arr=$(sbatch --parsable -a 0-3%1 -o /dev/null --wrap "$(gate arr)")
+wait_until 60 bash -c "squeue -h -j ${arr}_0 -o %t | grep -q R" || fail "array task ${arr}_0 did not start"
+assert_match "^JobId=$arr ArrayJobId=$arr ArrayTaskId=2 " "$(scontrol show job "${arr}_2" | head -1)" \
+  "scontrol show job A_N of a waiting task shows ArrayTaskId=N"
+assert_eq "slurm_get_job_steps error: Invalid job id specified" "$(scontrol show step 999999.1 2>&1)" \
+  "scontrol show step of an unknown job"
+assert_eq "scancel: error: Kill job error on job step id 999999.3: Invalid job id specified" \
+  "$(scancel 999999.3 2>&1)" "scancel of a step of an unknown job"
+scancel "$arr"
+open_gate arr
+
 # A node set DOWN ends what its job still runs there; the requeued job runs once, elsewhere.
 job=$(sbatch --parsable -w n1 --requeue -o /dev/null \
   --wrap 'echo $$ > '"$T"'/rq-$SLURMD_NODENAME.pid; sleep 300')

@@ -501,10 +501,8 @@ void StepManager::on_complete(const std::shared_ptr<net::Request> &req,
 Status StepManager::signal_step(Job &job, uint32_t step_id, int sig, bool terminate, uint32_t uid) {
     auto &I = *impl_;
     auto jt = I.jobs.find(job.id);
-    std::string label = std::to_string(job.id) + "." + std::to_string(step_id);
     if (jt == I.jobs.end() || !jt->second.steps.count(step_id))
-        return {DROVER_ENOENT,
-                "Kill job error on job step id " + label + ": Invalid job id specified"};
+        return {DROVER_ENOENT, "Invalid job id specified"};
     Step &s = jt->second.steps.at(step_id);
     if (terminate) {
         if (!s.end_state) s.end_state = DROVER_JOB_CANCELLED;
@@ -605,6 +603,10 @@ void StepManager::on_info(const std::shared_ptr<net::Request> &req, const net::R
     if (r->job_ids())
         for (uint32_t id : *r->job_ids()) want.insert(id);
     Viewer viewer(I.ctx, req->peer.uid); // PrivateData=jobs
+    // One job asked for that there is not (scontrol show step J.S); one the viewer may not see
+    // has, as in Slurm, no steps to show.
+    if (want.size() == 1 && !I.job_mgr.find(*want.begin()))
+        return resp->error(DROVER_ENOENT, kInvalidJobId);
     flatbuffers::FlatBufferBuilder fbb(4096);
     std::vector<flatbuffers::Offset<proto::StepInfo>> out;
     auto add = [&](const Job &job, uint32_t sid, const std::string &name, int64_t start,
