@@ -108,6 +108,16 @@ assert_eq "scancel: error: Kill job error on job step id 999999.3: Invalid job i
 scancel "$arr"
 open_gate arr
 
+# sacct -j ARRAY lists every task at every moment: ended, running, and the waiting record.
+arr=$(sbatch --parsable -a 0-2%1 -o /dev/null --wrap "[ \$SLURM_ARRAY_TASK_ID = 0 ] || $(gate sacct_arr)")
+wait_until 60 bash -c "squeue -h -j ${arr}_1 -o %t | grep -q R" || fail "array task ${arr}_1 did not start"
+wait_until 30 bash -c "sacct -n -X -j $arr -o JobID,State | grep -q '${arr}_0 *COMPLETED'" || true
+out=$(sacct -n -X -j "$arr" -o JobID%20,State | xargs)
+assert_match "${arr}_0 COMPLETED ${arr}_1 RUNNING" "$out" "sacct -j A lists the ended task and the running one"
+assert_match "(^| )${arr}[^ ]* PENDING" "$out" "and the waiting ones"
+open_gate sacct_arr
+wait_until 60 bash -c "[ -z \"\$(squeue -h -j $arr)\" ]" || fail "array $arr did not end"
+
 # A node set DOWN ends what its job still runs there; the requeued job runs once, elsewhere.
 job=$(sbatch --parsable -w n1 --requeue -o /dev/null \
   --wrap 'echo $$ > '"$T"'/rq-$SLURMD_NODENAME.pid; sleep 300')

@@ -82,7 +82,9 @@ AcctRecord acct_record(const Job &j, std::string node_list) {
     r.node_list = std::move(node_list);
     r.alloc_nodes = uint32_t(j.nodes.size());
     r.req_cpus = alloc_tasks(j) * j.cpus_per_task;
-    r.array_job_id = j.array_task_id == DROVER_NO_VAL ? 0 : j.array_job_id;
+    // The array's own record too (its task id NO_VAL while tasks wait in it): so a store finds an
+    // array's tasks by its id (sacct -j A) before its last task has started.
+    r.array_job_id = j.array_job_id;
     std::vector<std::string> held;
     for (const auto &a : j.node_alloc) held.push_back(a.gres);
     r.alloc_gres = held_gres_totals(held);

@@ -358,4 +358,11 @@ TEST(JobCodec, ViewAndAccountingRecordCarryTheTablesFields) {
     EXPECT_EQ(r.alloc_nodes, 2u);
     EXPECT_EQ(r.array_job_id, 40u);
     EXPECT_EQ(r.node_list, "n[1-2]");
+    // An array's record with tasks still waiting in it: its own id, no task of its own.
+    Job rec;
+    rec.id = rec.array_job_id = 50;
+    rec.array = std::make_shared<ArrayInfo>();
+    AcctRecord ra = codec::acct_record(rec, "");
+    EXPECT_EQ(ra.array_job_id, 50u);
+    EXPECT_EQ(ra.array_task_id, uint32_t(DROVER_NO_VAL));
 }
