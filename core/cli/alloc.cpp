@@ -3,6 +3,7 @@
 
 #include "proto/fb_read.hpp"
 
+#include <chrono>
 #include <csignal>
 #include <unistd.h>
 
@@ -175,15 +176,25 @@ bool allocate(const SrunRequest &r, const std::string &prog, Allocation *out) {
     bool queued_said = false;
     const proto::JobInfoLite *job = nullptr;
     net::Reply wait_reply;
+    // -I: not allocated within its seconds, the request is withdrawn (Slurm's words below).
+    auto deadline =
+        std::chrono::steady_clock::now() + std::chrono::seconds(r.immediate.value_or(0));
     for (;;) {
         try {
-            job = wait_job(wait_reply, id, queued_said ? 2000 : 300);
+            job = wait_job(wait_reply, id, !queued_said ? 300 : r.immediate ? 500 : 2000);
         } catch (const net::NetError &) {
             if (g_interrupted) break;
             ::usleep(500000);
             continue;
         }
         if (g_interrupted || !job || job->state() != DROVER_JOB_PENDING) break;
+        if (r.immediate && std::chrono::steady_clock::now() >= deadline) {
+            ::sigaction(SIGINT, &old_int, nullptr);
+            ::sigaction(SIGTERM, &old_term, nullptr);
+            cancel_quietly(std::to_string(id));
+            print_error(prog, "Unable to allocate resources: Requested nodes are busy");
+            return false;
+        }
         if (!queued_said) {
             say("job " + std::to_string(id) + " queued and waiting for resources");
             queued_said = true;

@@ -306,7 +306,10 @@ constexpr std::pair<Id, OptHandler> kHandlers[] = {
     {kChdir, [](const OptCall &c) { c.r.work_dir = c.v; }},
     {kMpi, [](const OptCall &c) { c.r.mpi = checked_mpi_type(c.v); }},
     {kHold, [](const OptCall &c) { c.r.hold = true; }},
-    {kImmediate, [](const OptCall &c) { c.r.immediate = true; }},
+    {kImmediate,
+     [](const OptCall &c) {
+         c.r.immediate = c.o.value ? positive(*c.o.value, "--immediate") : 1u;
+     }},
     {kNoShell, [](const OptCall &c) { c.r.no_shell = true; }},
     {kCpuFreq, warn_ignored},
     {kBcast, [](const OptCall &c) { c.r.bcast = c.o.value.value_or(""); }},

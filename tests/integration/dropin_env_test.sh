@@ -57,6 +57,12 @@ assert_match "^srun: Job [0-9]+ to start at [0-9T:-]+ using 1 processors on node
   "$out" "srun --test-only prints when the job would start"
 assert_eq "$before" "$(squeue -h -t all | wc -l)" "and makes no job"
 
+# -I: an allocation that cannot start at once is withdrawn (a held one never starts).
+err=$(srun -H -I -n1 true 2>&1)
+assert_eq "1 srun: error: Unable to allocate resources: Requested nodes are busy" "$? $(echo "$err" | tail -1)" \
+  "srun -I of a held job gives up"
+assert_eq "" "$(squeue -h -t PD -o %i)" "and leaves no job behind"
+
 # --begin takes Slurm's combined forms; --test-only answers with that time.
 out=$(sbatch --test-only --begin=noon-tomorrow --wrap true 2>&1)
 assert_match "to start at $(date -d tomorrow +%F)T12:00:00 " "$out" "--begin=noon-tomorrow starts tomorrow at noon"

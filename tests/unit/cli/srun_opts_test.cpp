@@ -58,6 +58,9 @@ TEST(SrunOpts, AllocationOptionsSbatchAlsoTakes) {
     EXPECT_EQ(r.min_cpus_per_node, 4u);
     EXPECT_EQ(r.tmp_disk_mb, 2048u);
     EXPECT_THROW(srun({"--mincpus=0", "true"}), ParseError);
+    EXPECT_EQ(srun({"-I", "true"}).immediate, 1u); // no value: one second
+    EXPECT_EQ(srun({"--immediate=5", "true"}).immediate, 5u);
+    EXPECT_FALSE(srun({"true"}).immediate);
 }
 
 TEST(SrunOpts, InputVariablesGiveWhatTheCommandLineDidNot) {
