@@ -25,6 +25,16 @@ Bytes bytes(const MDB_val &v) {
     return {static_cast<const uint8_t *>(v.mv_data), v.mv_size};
 }
 
+// A value as the records in it are read in place: LMDB keeps values only 2-byte aligned, and
+// reading a FlatBuffers field from a misaligned buffer is undefined behaviour, so a value that
+// is not 8-byte aligned is given from an aligned copy in buf (valid until the next call).
+Bytes aligned(const MDB_val &v, std::vector<uint64_t> &buf) {
+    if (reinterpret_cast<std::uintptr_t>(v.mv_data) % alignof(uint64_t) == 0) return bytes(v);
+    buf.resize((v.mv_size + sizeof(uint64_t) - 1) / sizeof(uint64_t));
+    if (v.mv_size) std::memcpy(buf.data(), v.mv_data, v.mv_size);
+    return {reinterpret_cast<const uint8_t *>(buf.data()), v.mv_size};
+}
+
 constexpr const char *kTableNames[] = {"jobs", "scripts", "nodes", "meta", "acct_spool", "steps"};
 constexpr int kTables = kTableCount;
 static_assert(std::size(kTableNames) == kTables);
@@ -183,9 +193,10 @@ void Store::scan_from(Table t, Bytes from, const std::function<bool(Bytes, Bytes
         check(rc, "mdb_cursor_open");
     }
     MDB_val k = val(from), v;
+    std::vector<uint64_t> buf;
     try {
         for (rc = mdb_cursor_get(cur, &k, &v, from.empty() ? MDB_FIRST : MDB_SET_RANGE);
-             rc == MDB_SUCCESS && fn(bytes(k), bytes(v));
+             rc == MDB_SUCCESS && fn(bytes(k), aligned(v, buf));
              rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {}
     } catch (...) {
         mdb_cursor_close(cur);
