@@ -15,6 +15,7 @@
 //   step_tool forward NODES ORIGIN_UID signal JOBID STEPID SIG  (a StepSignalRequest)
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <string>
@@ -101,7 +102,11 @@ int launch(const char *file, bool forge) {
     if (forge) {
         // What the credential grants, changed (one more CPU), under the controller's signature.
         const auto *sc = flatbuffers::GetRoot<proto::SignedCred>(cred.data());
-        const auto *c = sc->body_nested_root();
+        // The nested body is only 4-byte aligned in its vector: read from an 8-byte aligned copy
+        // (its 64-bit fields read in place would be misaligned, as the node daemon also avoids).
+        std::vector<uint64_t> words((sc->body()->size() + 7) / 8);
+        std::memcpy(words.data(), sc->body()->data(), sc->body()->size());
+        const auto *c = flatbuffers::GetRoot<proto::StepCred>(words.data());
         flatbuffers::FlatBufferBuilder b(1024);
         std::vector<std::string> nodes;
         for (const auto *n : *c->nodes()) nodes.push_back(n->str());
