@@ -8,11 +8,11 @@
 #include "common/config_report.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <cstddef>
 #include <filesystem>
 #include <iterator>
 
+#include "common/config_parse.hpp"
 #include "common/timefmt.hpp"
 #include "common/version.hpp"
 
@@ -355,12 +355,7 @@ std::vector<ConfigLine> config_report(const Config &conf, const ConfigFacts &fac
 }
 
 bool is_slurm_key(std::string_view key) {
-    auto same = [&](std::string_view k) {
-        return k.size() == key.size() &&
-               std::equal(k.begin(), k.end(), key.begin(), [](unsigned char a, unsigned char b) {
-                   return std::tolower(a) == std::tolower(b);
-               });
-    };
+    auto same = [&](std::string_view k) { return detail::iequals(k, key); };
     if (same("DefMemPerCPU")) return true; // reported in DefMemPerNode's place
     return std::any_of(std::begin(kRows), std::end(kRows),
                        [&](const Row &r) { return same(r.key); });

@@ -21,6 +21,15 @@ const proto::Message *stored_submission(std::span<const uint8_t> rec) {
     return m;
 }
 
+const proto::JobDesc *stored_desc(const state::Store &store, const Job &job,
+                                  std::optional<std::vector<uint8_t>> &rec) {
+    rec = store.get(state::Table::Scripts,
+                    state::job_key(job.array_job_id ? job.array_job_id : job.id));
+    const proto::Message *m = rec ? stored_submission(*rec) : nullptr;
+    const proto::JobSubmitRequest *sub = m ? m->body_as_JobSubmitRequest() : nullptr;
+    return sub ? sub->desc() : nullptr;
+}
+
 // The script of a batch job, for its owner or an administrator (as Slurm's: PrivateData aside,
 // nobody else's script is shown).
 void JobManager::on_script(const std::shared_ptr<net::Request> &req,
@@ -29,11 +38,8 @@ void JobManager::on_script(const std::shared_ptr<net::Request> &req,
     if (!job || (!ctx_.is_admin(req->peer.uid) && job->uid != req->peer.uid))
         return resp->error(DROVER_ENOENT, kInvalidJobId);
     if (job->interactive) return resp->error(DROVER_EINVAL, "Job does not have a batch script");
-    // Array tasks share their array's record.
-    auto rec = ctx_.store.get(state::Table::Scripts,
-                              state::job_key(job->array_job_id ? job->array_job_id : job->id));
-    const proto::Message *m = rec ? stored_submission(*rec) : nullptr;
-    const proto::JobDesc *d = m ? m->body_as_JobSubmitRequest()->desc() : nullptr;
+    std::optional<std::vector<uint8_t>> rec;
+    const proto::JobDesc *d = stored_desc(ctx_.store, *job, rec);
     if (!d || !d->script()) return resp->error(DROVER_ENOENT, "Job script record lost");
     flatbuffers::FlatBufferBuilder fbb(256 + d->script()->size());
     auto script = fbb.CreateString(d->script());

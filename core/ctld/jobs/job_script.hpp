@@ -4,14 +4,24 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
+#include <vector>
 
 #include "proto/message_generated.h"
+#include "state/store.hpp"
 
 namespace drover::ctld {
+
+struct Job;
 
 // The stored submission: the Message, or (a store written before protocol 2) an Envelope around
 // it. Null when it does not verify.
 const proto::Message *stored_submission(std::span<const uint8_t> rec);
+
+// The JobDesc job was submitted with (an array task's is its array's record), read into rec,
+// which holds its bytes; null when the record is missing or does not verify.
+const proto::JobDesc *stored_desc(const state::Store &store, const Job &job,
+                                  std::optional<std::vector<uint8_t>> &rec);
 
 } // namespace drover::ctld

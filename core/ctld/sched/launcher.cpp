@@ -87,11 +87,9 @@ void Launcher::relaunch(uint32_t job_id) {
 void Launcher::launch(uint32_t job_id) {
     Job *job = jobs_.find(job_id);
     if (!job || !job->running()) return;
-    // Array tasks share their array's script record.
-    auto key = state::job_key(job->array_job_id ? job->array_job_id : job_id);
-    auto rec = ctx_.store.get(state::Table::Scripts, key);
-    const proto::Message *m = rec ? stored_submission(*rec) : nullptr;
-    if (!m || !m->body_as_JobSubmitRequest() || !m->body_as_JobSubmitRequest()->desc()) {
+    std::optional<std::vector<uint8_t>> rec;
+    const proto::JobDesc *desc = stored_desc(ctx_.store, *job, rec);
+    if (!desc) {
         spdlog::error("job {}: its script record is missing or damaged", job_id);
         job->reason = "Script record lost";
         jobs_.end_job(*job, DROVER_JOB_FAILED, 1 << 8);
@@ -101,8 +99,7 @@ void Launcher::launch(uint32_t job_id) {
     std::string host;
     uint16_t port = 0;
     resolve_node(ctx_.conf, batch.conf->name, &host, &port);
-    auto msg = launch_message(ctx_, *job, *m->body_as_JobSubmitRequest()->desc(), batch.conf->name,
-                              nodes_.names(job->nodes));
+    auto msg = launch_message(ctx_, *job, *desc, batch.conf->name, nodes_.names(job->nodes));
     launching_.insert(job_id);
     uint32_t run = job->restart_count;
     ctx_.pool.call(host, port, batch.conf->name, std::move(msg), ctx_.auth.self_signer(), 30000,
