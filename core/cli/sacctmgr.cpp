@@ -1,4 +1,4 @@
-// sacctmgr.cpp - clusters, accounts, users and associations through the controller
+// sacctmgr.cpp - clusters, accounts, users, associations and QOS through the controller
 // (AcctAdminRequest): show prints the rows it sends back; add, modify and delete print what would
 // change and, unless -i, ask before committing, as Slurm's sacctmgr does. show event lists node
 // events from the accounting store (AcctEventQueryRequest).
@@ -34,7 +34,8 @@ constexpr const char *kHelp =
     "     list <ENTITY> [<SPECS>]  display info of identified entity (show, view)\n"
     "     modify <ENTITY> where <SPECS> set <SPECS>  modify entity (update)\n"
     "\n"
-    "  <ENTITY> may be \"account\", \"association\", \"cluster\", \"event\" or \"user\".\n"
+    "  <ENTITY> may be \"account\", \"association\", \"cluster\", \"event\", \"qos\" or\n"
+    "  \"user\".\n"
     "\n"
     "  list account  - Descriptions=, Format=, Names=, Organizations=\n"
     "  add account   - Cluster=, Description=, Name=, Organization=, Parent=\n"
@@ -51,6 +52,22 @@ constexpr const char *kHelp =
     "  delete user   - Account=, Cluster=, Name=, Partition=\n"
     "  list assoc    - Accounts=, Clusters=, Format=, Partitions=, Users=\n"
     "  delete assoc  - Accounts=, Clusters=, Partitions=, Users=\n"
+    "  add and modify of account and user also set DefaultQOS=, Fairshare=, Priority=,\n"
+    "                  QOS= (QOS+= and QOS-= add to and take from the list) and the limits\n"
+    "                  GrpJobs=, GrpSubmitJobs=, GrpTRES=, GrpTRESMins=, GrpTRESRunMins=,\n"
+    "                  GrpWall=, MaxJobs=, MaxSubmitJobs=, MaxTRES=, MaxTRESMins=,\n"
+    "                  MaxTRESPerNode=, MaxWall=\n"
+    "  list qos      - Descriptions=, Format=, Names=\n"
+    "  add qos       - Description=, Flags=, GraceTime=, GrpJobs=, GrpSubmitJobs=, GrpTRES=,\n"
+    "                  GrpTRESMins=, GrpTRESRunMins=, GrpWall=, MaxJobsPerAccount=,\n"
+    "                  MaxJobsPerUser=, MaxSubmitJobsPerAccount=, MaxSubmitJobsPerUser=,\n"
+    "                  MaxTRES=, MaxTRESMins=, MaxTRESPerAccount=, MaxTRESPerNode=,\n"
+    "                  MaxTRESPerUser=, MaxWall=, MinTRES=, Name=, Preempt=, PreemptMode=,\n"
+    "                  PreemptExemptTime=, Priority=, UsageFactor=, UsageThreshold=\n"
+    "  modify qos    - (set options) those of add qos but Name=; Flags+=, Flags-=,\n"
+    "                  Preempt+= and Preempt-= add to and take from the list\n"
+    "                  (where options) Descriptions=, Names=\n"
+    "  delete qos    - Descriptions=, Names=\n"
     "  list events   - All_Clusters, All_Time, Clusters=, CondFlags=Open, End=,\n"
     "                  Event=, Format=, Nodes=, Reason=, Start=, States=, User=\n";
 
@@ -136,6 +153,7 @@ int run(const SacctmgrArgs &a) {
     if (a.verb == "show") {
         auto fields =
             parse_sacctmgr_format(a.format.empty() ? sacctmgr_default_format(a.entity) : a.format);
+        sacctmgr_entity_keys(a.entity, fields);
         const auto *r = ask(reply, a, false);
         if (!r) return 1;
         std::vector<SacctmgrRow> rows;

@@ -31,20 +31,68 @@ constexpr Word kVerbs[] = {
     {"add", 3, "add"},       {"create", 2, "add"},    {"modify", 1, "modify"},
     {"update", 1, "modify"}, {"delete", 3, "delete"}, {"remove", 3, "delete"},
     {"show", 3, "show"},     {"list", 3, "show"},     {"view", 3, "show"}};
-constexpr Word kEntities[] = {
-    {"associations", 3, "association"}, {"accounts", 3, "account"}, {"acct", 4, "account"},
-    {"clusters", 2, "cluster"},         {"events", 1, "event"},     {"users", 1, "user"}};
+constexpr Word kEntities[] = {{"associations", 3, "association"},
+                              {"accounts", 3, "account"},
+                              {"acct", 4, "account"},
+                              {"clusters", 2, "cluster"},
+                              {"events", 1, "event"},
+                              {"qos", 1, "qos"},
+                              {"users", 1, "user"}};
+// Keys as Slurm spells them, in the order it tries them: a word is the first key it abbreviates
+// (at least min letters), so a longer key placed later never takes an abbreviation an earlier
+// one already had ("maxj" is MaxJobs, "maxjobsp" MaxJobsPerUser). The association keys come
+// from sacctmgr_set_assoc_rec/cond, the QOS ones from qos_functions.c; MaxSubmitPU and
+// MaxSubmitPA (the QOS column headers) are taken only in full.
 constexpr Word kKeys[] = {{"accounts", 3, "account"},
                           {"acct", 4, "account"},
                           {"adminlevel", 2, "adminlevel"},
                           {"clusters", 2, "cluster"},
                           {"defaultaccount", 3, "defaultaccount"},
-                          {"description", 3, "description"},
+                          {"defaultqos", 8, "defaultqos"},
+                          {"descriptions", 3, "description"},
+                          {"fairshare", 1, "fairshare"},
+                          {"flags", 2, "flags"},
+                          {"gracetime", 3, "gracetime"},
+                          {"grpjobs", 4, "grpjobs"},
+                          {"grpsubmitjobs", 4, "grpsubmitjobs"},
+                          {"grptres", 7, "grptres"},
+                          {"grptresmins", 8, "grptresmins"},
+                          {"grptresrunmins", 8, "grptresrunmins"},
+                          {"grpwall", 4, "grpwall"},
+                          {"maxjobs", 4, "maxjobs"},
+                          {"maxjobsperaccount", 11, "maxjobsperaccount"},
+                          {"maxjobspa", 9, "maxjobsperaccount"},
+                          {"maxjobsperuser", 4, "maxjobsperuser"},
+                          {"maxjobspu", 4, "maxjobsperuser"},
+                          {"maxsubmitjobs", 4, "maxsubmitjobs"},
+                          {"maxsubmitjobsperaccount", 17, "maxsubmitjobsperaccount"},
+                          {"maxsubmitjobspa", 15, "maxsubmitjobsperaccount"},
+                          {"maxsubmitpa", 11, "maxsubmitjobsperaccount"},
+                          {"maxsubmitjobsperuser", 4, "maxsubmitjobsperuser"},
+                          {"maxsubmitjobspu", 4, "maxsubmitjobsperuser"},
+                          {"maxsubmitpu", 11, "maxsubmitjobsperuser"},
+                          {"maxtresperaccount", 11, "maxtresperaccount"},
+                          {"maxtrespa", 9, "maxtresperaccount"},
+                          {"maxtresperjob", 7, "maxtres"},
+                          {"maxtrespernode", 11, "maxtrespernode"},
+                          {"maxtresperuser", 11, "maxtresperuser"},
+                          {"maxtrespu", 9, "maxtresperuser"},
+                          {"maxtresminsperjob", 8, "maxtresmins"},
+                          {"maxwalldurationperjob", 4, "maxwall"},
+                          {"mintresperjob", 7, "mintres"},
                           {"names", 1, "name"},
-                          {"organization", 1, "organization"},
+                          {"organizations", 1, "organization"},
                           {"parent", 3, "parent"},
                           {"parentname", 7, "parent"},
                           {"partitions", 4, "partition"},
+                          {"preemptmode", 8, "preemptmode"}, // before Preempt, as in Slurm
+                          {"preempt", 7, "preempt"},
+                          {"preemptexempttime", 8, "preemptexempttime"},
+                          {"priority", 3, "priority"},
+                          {"qoslevel", 1, "qos"},
+                          {"shares", 1, "fairshare"},
+                          {"usagefactor", 6, "usagefactor"},
+                          {"usagethreshold", 6, "usagethreshold"},
                           {"users", 1, "user"}};
 
 const char *lookup(std::span<const Word> words, std::string_view w) {
@@ -53,6 +101,70 @@ const char *lookup(std::span<const Word> words, std::string_view w) {
             istarts_with(x.name, w))
             return x.canonical;
     return nullptr;
+}
+
+// Keys whose value is a list that KEY+=V and KEY-=V add to or take from (Slurm's QosLevel, QOS
+// Flags and Preempt); for the others Slurm ignores the + or -.
+bool is_list_key(std::string_view k) {
+    return k == "qos" || k == "flags" || k == "preempt";
+}
+
+// What a key means for a QOS, as Slurm's qos_functions.c reads it: MaxJobs and MaxSubmitJobs are
+// the per-user limits, and where QOSLevel= is the QOS's name.
+const char *qos_key(const char *k, bool setting) {
+    std::string_view key = k;
+    if (key == "maxjobs") return "maxjobsperuser";
+    if (key == "maxsubmitjobs") return "maxsubmitjobsperuser";
+    if (key == "qos" && !setting) return "name";
+    return k;
+}
+
+// One KEY=VALUE, KEY+=VALUE or KEY-=VALUE word into set or where (format= into a.format).
+void take_key_value(SacctmgrArgs &a, const std::string &word, std::size_t eq, bool setting) {
+    std::string_view key_part = std::string_view(word).substr(0, eq);
+    char op = 0;
+    if (!key_part.empty() && (key_part.back() == '+' || key_part.back() == '-')) {
+        op = key_part.back();
+        key_part.remove_suffix(1);
+    }
+    std::string key = to_lower(trim(key_part));
+    std::string value(trim(std::string_view(word).substr(eq + 1)));
+    if (!op && (key == "format" || key == "fields")) {
+        for (auto &f : split(value, ',')) a.format.push_back(std::move(f));
+        return;
+    }
+    const char *k = lookup(kKeys, key);
+    if (!k) throw ParseError(" Unknown option: " + word);
+    if (a.entity == "qos") k = qos_key(k, setting);
+    if (op && is_list_key(k)) value.insert(value.begin(), op);
+    (setting ? a.set : a.where).emplace_back(k, std::move(value));
+}
+
+// The words after the entity. Add takes settings only; modify has conditions, then "set";
+// delete and show take conditions.
+void take_words(SacctmgrArgs &a, std::span<const std::string> words) {
+    bool setting = a.verb == "add";
+    for (const auto &word : words) {
+        std::string lw = to_lower(word);
+        if (lw == "where") {
+            if (a.verb != "add") setting = false;
+            continue;
+        }
+        if (lw == "set") {
+            if (a.verb != "modify")
+                throw ParseError(" Unknown option: set (only modify sets values)");
+            setting = true;
+            continue;
+        }
+        if (lw == "withassoc" || lw == "withassocs" || lw == "withcoord" || lw == "withdeleted")
+            continue;
+        auto eq = word.find('=');
+        if (eq == std::string::npos) { // bare names
+            (setting ? a.set : a.where).emplace_back("name", word);
+            continue;
+        }
+        take_key_value(a, word, eq, setting);
+    }
 }
 
 } // namespace
@@ -96,47 +208,17 @@ SacctmgrArgs parse_sacctmgr_args(std::span<const std::string> args) {
     const char *entity = lookup(kEntities, to_lower(w[1]));
     if (!entity)
         throw ParseError("Not supported by Drover: " + w[0] + " " + w[1] +
-                         " (cluster, account, user, association and event are)");
+                         " (cluster, account, user, association, qos and event are)");
     a.entity = entity;
     if (a.entity == "event") { // only listed; its conditions are its own (sacctmgr_events.hpp)
         if (a.verb != "show") throw ParseError("No valid entity in " + a.verb + " command");
         a.conditions.assign(w.begin() + 2, w.end());
         return a;
     }
-    // Where words go: add takes settings only; modify has conditions, then "set"; delete and
-    // show take conditions.
-    bool setting = a.verb == "add";
-    for (std::size_t i = 2; i < w.size(); ++i) {
-        std::string word = w[i];
-        std::string lw = to_lower(word);
-        if (lw == "where") {
-            if (a.verb != "add") setting = false;
-            continue;
-        }
-        if (lw == "set") {
-            if (a.verb != "modify")
-                throw ParseError(" Unknown option: set (only modify sets values)");
-            setting = true;
-            continue;
-        }
-        if (lw == "withassoc" || lw == "withassocs" || lw == "withcoord" || lw == "withdeleted")
-            continue;
-        auto eq = word.find('=');
-        auto &to = setting ? a.set : a.where;
-        if (eq == std::string::npos) { // bare names
-            to.emplace_back("name", word);
-            continue;
-        }
-        std::string key = to_lower(trim(std::string_view(word).substr(0, eq)));
-        std::string value(trim(std::string_view(word).substr(eq + 1)));
-        if (key == "format" || key == "fields") {
-            for (auto &f : split(value, ',')) a.format.push_back(std::move(f));
-            continue;
-        }
-        const char *k = lookup(kKeys, key);
-        if (!k) throw ParseError(" Unknown option: " + word);
-        to.emplace_back(k, value);
-    }
+    // Slurm's delete wants two letters of QOS where add, modify and show take one.
+    if (a.entity == "qos" && a.verb == "delete" && w[1].size() < 2)
+        throw ParseError("No valid entity in delete command");
+    take_words(a, std::span<const std::string>(w).subspan(2));
     return a;
 }
 

@@ -16,9 +16,16 @@ namespace drover::cli {
 struct SacctmgrArgs : CommonFlags {
     bool immediate = false, noheader = false, parsable = false, parsable2 = false, quiet = false;
     std::string verb;   // add, modify, delete, show
-    std::string entity; // cluster, account, user, association, event
+    std::string entity; // cluster, account, user, association, qos, event
     // Canonical lower-case keys: name, cluster, account, user, partition, parent, description,
-    // organization, defaultaccount, adminlevel. Names written bare are name=.
+    // organization, defaultaccount, adminlevel, defaultqos, qos, fairshare, priority; the limits
+    // grpjobs, grpsubmitjobs, grptres, grptresmins, grptresrunmins, grpwall, maxjobs,
+    // maxsubmitjobs, maxtres, maxtrespernode, maxtresmins, maxwall, maxjobsperuser,
+    // maxsubmitjobsperuser, maxtresperuser, maxjobsperaccount, maxsubmitjobsperaccount,
+    // maxtresperaccount, mintres; and for a QOS flags, gracetime, preempt, preemptmode,
+    // preemptexempttime, usagefactor, usagethreshold. Names written bare are name=. KEY+=V and
+    // KEY-=V on a list (qos, flags, preempt) send "+V" and "-V"; on a QOS, MaxJobs and
+    // MaxSubmitJobs are the per-user limits and where QOS= is its name, as in Slurm.
     std::vector<std::pair<std::string, std::string>> set, where;
     std::vector<std::string> format; // format= items as written ("User", "Account%20")
     // show event: the words after the entity as written (sacctmgr_events.hpp reads them).

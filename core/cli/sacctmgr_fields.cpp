@@ -16,8 +16,8 @@ struct Def {
     const char *key;
 };
 
-// In Slurm's order (it takes the first name the item abbreviates). A negative width is
-// left-justified.
+// In Slurm's order (it takes the first name the item abbreviates; several names of one field are
+// several entries). A negative width is left-justified.
 constexpr Def kDefs[] = {
     {"Account", 3, "Account", 10, "account"},
     {"Acct", 4, "Account", 10, "account"},
@@ -29,38 +29,66 @@ constexpr Def kDefs[] = {
     {"ControlPort", 8, "ControlPort", 12, "controlport"},
     {"CPUCount", 2, "CPU Cnt", 7, "cpus"},
     {"DefaultAccount", 8, "Def Acct", 10, "defaultaccount"},
-    {"DefaultQOS", 8, "Def QOS", 9, ""},
+    {"DefaultQOS", 8, "Def QOS", 9, "defaultqos"},
     {"Description", 3, "Descr", 20, "description"},
     {"Duration", 2, "Duration", 13, "duration"},
     {"EventRaw", 6, "EventRaw", 8, "eventraw"},
     {"Event", 2, "Event", 7, "event"},
-    {"GrpJobs", 4, "GrpJobs", 7, ""},
-    {"GrpSubmitJobs", 4, "GrpSubmit", 9, ""},
-    {"GrpTRES", 7, "GrpTRES", 13, ""},
-    {"GrpTRESMins", 7, "GrpTRESMins", 13, ""},
-    {"GrpTRESRunMins", 7, "GrpTRESRunMins", 13, ""},
-    {"GrpWall", 4, "GrpWall", 11, ""},
-    {"MaxJobs", 4, "MaxJobs", 7, ""},
-    {"MaxSubmitJobs", 4, "MaxSubmit", 9, ""},
-    {"MaxTRES", 7, "MaxTRES", 13, ""},
-    {"MaxTRESMinsPerJob", 8, "MaxTRESMins", 13, ""},
-    {"MaxTRESPerNode", 11, "MaxTRESPerNode", 14, ""},
-    {"MaxWallDurationPerJob", 4, "MaxWall", 11, ""},
+    {"Flags", 2, "Flags", 20, "flags"},
+    {"GraceTime", 3, "GraceTime", 10, "gracetime"},
+    {"GrpTRES", 7, "GrpTRES", 13, "grptres"},
+    {"GrpTRESMins", 7, "GrpTRESMins", 13, "grptresmins"},
+    {"GrpTRESRunMins", 7, "GrpTRESRunMins", 13, "grptresrunmins"},
+    {"GrpJobs", 4, "GrpJobs", 7, "grpjobs"},
+    {"GrpSubmitJobs", 4, "GrpSubmit", 9, "grpsubmitjobs"},
+    {"GrpWall", 4, "GrpWall", 11, "grpwall"},
+    {"MaxTRES", 7, "MaxTRES", 13, "maxtres"},
+    {"MaxTRESPerJob", 11, "MaxTRES", 13, "maxtres"},
+    {"MaxTRESPerNode", 11, "MaxTRESPerNode", 14, "maxtrespernode"},
+    {"MaxTRESMinsPerJob", 8, "MaxTRESMins", 13, "maxtresmins"},
+    {"MaxTRESPerAccount", 11, "MaxTRESPA", 13, "maxtresperaccount"},
+    {"MaxTRESPerAcct", 11, "MaxTRESPA", 13, "maxtresperaccount"},
+    {"MaxTRESPA", 9, "MaxTRESPA", 13, "maxtresperaccount"},
+    {"MaxTRESPerUser", 11, "MaxTRESPU", 13, "maxtresperuser"},
+    {"MaxTRESPU", 9, "MaxTRESPU", 13, "maxtresperuser"},
+    {"MaxJobs", 4, "MaxJobs", 7, "maxjobs"},
+    {"MaxJobsPerAccount", 11, "MaxJobsPA", 9, "maxjobsperaccount"},
+    {"MaxJobsPerAcct", 11, "MaxJobsPA", 9, "maxjobsperaccount"},
+    {"MaxJobsPA", 9, "MaxJobsPA", 9, "maxjobsperaccount"},
+    {"MaxJobsPerUser", 11, "MaxJobsPU", 9, "maxjobsperuser"},
+    {"MaxJobsPU", 9, "MaxJobsPU", 9, "maxjobsperuser"},
+    {"MaxSubmitJobs", 4, "MaxSubmit", 9, "maxsubmitjobs"},
+    {"MaxSubmitJobsPerAccount", 17, "MaxSubmitPA", 11, "maxsubmitjobsperaccount"},
+    {"MaxSubmitJobsPerAcct", 17, "MaxSubmitPA", 11, "maxsubmitjobsperaccount"},
+    {"MaxSubmitJobsPA", 15, "MaxSubmitPA", 11, "maxsubmitjobsperaccount"},
+    {"MaxSubmitPA", 11, "MaxSubmitPA", 11, "maxsubmitjobsperaccount"},
+    {"MaxSubmitJobsPerUser", 10, "MaxSubmitPU", 11, "maxsubmitjobsperuser"},
+    {"MaxSubmitJobsPU", 10, "MaxSubmitPU", 11, "maxsubmitjobsperuser"},
+    {"MaxSubmitPU", 6, "MaxSubmitPU", 11, "maxsubmitjobsperuser"},
+    {"MaxWallDurationPerJob", 4, "MaxWall", 11, "maxwall"},
+    {"MinTRESPerJob", 7, "MinTRES", 13, "mintres"},
+    {"Name", 2, "Name", 10, "name"},
     {"NodeNames", 5, "NodeName", -15, "nodename"},
     {"Organization", 1, "Org", 20, "organization"},
     {"ParentName", 7, "ParentName", 10, "parentname"},
     {"Partition", 4, "Partition", 10, "partition"},
-    {"Priority", 3, "Priority", 10, ""},
+    {"PreemptMode", 8, "PreemptMode", 11, "preemptmode"}, // before Preempt, as in Slurm
+    {"Preempt", 7, "Preempt", 10, "preempt"},
+    {"PreemptExemptTime", 8, "PreemptExemptTime", 19, "preemptexempttime"},
+    {"Priority", 3, "Priority", 10, "priority"},
     {"QOSLevel", 3, "QOS", 20, "qos"},
     {"Reason", 1, "Reason", 30, "reason"},
     {"RPC", 1, "RPC", 5, "rpc"},
-    {"Share", 1, "Share", 9, "share"},
+    {"Share", 1, "Share", 9, "fairshare"},
+    {"FairShare", 2, "Share", 9, "fairshare"},
     {"StateRaw", 6, "StateRaw", 8, "stateraw"},
     {"State", 1, "State", 6, "state"},
     {"TimeEnd", 6, "TimeEnd", 19, "timeend"},
     {"End", 2, "TimeEnd", 19, "timeend"},
     {"TimeStart", 7, "TimeStart", 19, "timestart"},
     {"Start", 3, "TimeStart", 19, "timestart"},
+    {"UsageFactor", 6, "UsageFactor", 11, "usagefactor"},
+    {"UsageThreshold", 6, "UsageThres", 10, "usagethreshold"},
     {"User", 1, "User", 10, "user"},
 };
 
@@ -98,6 +126,12 @@ std::vector<SacctmgrField> parse_sacctmgr_format(const std::vector<std::string> 
 }
 
 std::vector<std::string> sacctmgr_default_format(std::string_view entity) {
+    if (entity == "qos") // Slurm's sacctmgr_list_qos, its names as it writes them
+        return split("Name,Prio,GraceT,Preempt,PreemptE,PreemptM,Flags%40,UsageThres,UsageFactor,"
+                     "GrpTRES,GrpTRESMins,GrpTRESRunMins,GrpJ,GrpS,GrpW,MaxTRES,MaxTRESPerN,"
+                     "MaxTRESMins,MaxW,MaxTRESPerUser,MaxJobsPerUser,MaxSubmitJobsPerUser,"
+                     "MaxTRESPerAcct,MaxJobsPerAcct,MaxSubmitJobsPerAcct,MinTRES",
+                     ',');
     if (entity == "cluster")
         return {"Cluster",   "ControlHost", "ControlPort", "RPC",       "Share",
                 "GrpJobs",   "GrpTRES",     "GrpSubmit",   "MaxJobs",   "MaxTRES",
@@ -108,6 +142,20 @@ std::vector<std::string> sacctmgr_default_format(std::string_view entity) {
             "Priority",    "GrpJobs",     "GrpTRES", "GrpSubmit",      "GrpWall",
             "GrpTRESMins", "MaxJobs",     "MaxTRES", "MaxTRESPerNode", "MaxSubmit",
             "MaxWall",     "MaxTRESMins", "QOS",     "DefaultQOS",     "GrpTRESRunMins"};
+}
+
+void sacctmgr_entity_keys(std::string_view entity, std::vector<SacctmgrField> &fields) {
+    const bool qos = entity == "qos";
+    for (auto &f : fields) {
+        if (qos && f.key == "maxjobs")
+            f.key = "maxjobsperuser";
+        else if (qos && f.key == "maxsubmitjobs")
+            f.key = "maxsubmitjobsperuser";
+        else if (!qos && f.key == "maxjobsperuser")
+            f.key = "maxjobs";
+        else if (!qos && f.key == "maxsubmitjobsperuser")
+            f.key = "maxsubmitjobs";
+    }
 }
 
 std::string render_sacctmgr(const std::vector<SacctmgrField> &fields,

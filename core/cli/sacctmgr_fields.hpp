@@ -21,8 +21,14 @@ struct SacctmgrField {
 // 'X'") for a name Slurm does not know.
 std::vector<SacctmgrField> parse_sacctmgr_format(const std::vector<std::string> &items);
 
-// Each entity's default format (cluster, account, user, association).
+// Each entity's default format (cluster, account, user, association, qos), as Slurm writes it.
 std::vector<std::string> sacctmgr_default_format(std::string_view entity);
+
+// Slurm's MaxJobs and MaxSubmit columns show one limit each: on a QOS the per-user one
+// (maxjobsperuser, maxsubmitjobsperuser), elsewhere the association's own (maxjobs,
+// maxsubmitjobs), whichever of the names (MaxJobs or MaxJobsPU, ...) the format used. Points
+// those fields at the row key the entity has.
+void sacctmgr_entity_keys(std::string_view entity, std::vector<SacctmgrField> &fields);
 
 using SacctmgrRow = std::vector<std::pair<std::string, std::string>>;
 

@@ -48,6 +48,10 @@ struct Events {
 
     // Published by the node and job managers: jobs or nodes changed so that a job may now start.
     Topic<> queue_changed;
+
+    // Published by the association admin (AcctAdmin): the associations or QOS were loaded or
+    // changed. The job manager counts its jobs' usage again (limits may differ, or the tree).
+    Topic<> assocs_changed;
 };
 
 } // namespace drover::ctld

@@ -21,9 +21,9 @@ recorded() { [ "$(row "$1" state)" = "$2" ]; }  # job, state number
 
 # ---- schema ----
 assert_contains "connected to the accounting database" "$(cat "$LOG")" "the controller connected at start"
-assert_eq "1|jobs table 2|array tasks and comments 3|steps table 4|earlier runs of requeued jobs 5|clusters, accounts, users and associations 6|job lookups by array id 7|node events 8|QOS of jobs (ABI 1.5) 9|generic resources jobs held (ABI 1.6)" \
+assert_eq "1|jobs table 2|array tasks and comments 3|steps table 4|earlier runs of requeued jobs 5|clusters, accounts, users and associations 6|job lookups by array id 7|node events 8|QOS of jobs (ABI 1.5) 9|generic resources jobs held (ABI 1.6) 10|settings of associations and QOS (ABI 1.8)" \
   "$(sql "SELECT version, description FROM drover_schema_version ORDER BY version" | tr '\n' ' ' | sed 's/ $//')" \
-  "schema at version 9, step by step"
+  "schema at version 10, step by step"
 assert_eq "cluster,job_id,step_id" \
   "$(sql "SELECT string_agg(a.attname, ',' ORDER BY k.n) FROM pg_index i
           CROSS JOIN LATERAL unnest(i.indkey) WITH ORDINALITY k(attnum, n)
@@ -160,7 +160,7 @@ sql "INSERT INTO assocs VALUES (4, '', 'local', 'physics', 'zoe', '', 'physics',
 kill_ctld TERM
 restart_ctld
 wait_until 60 squeue -h || fail "controller did not come back"
-assert_eq "1,2,3,4,5,6,7,8,9" "$(sql "SELECT string_agg(version::text, ',' ORDER BY version) FROM drover_schema_version")" \
+assert_eq "1,2,3,4,5,6,7,8,9,10" "$(sql "SELECT string_agg(version::text, ',' ORDER BY version) FROM drover_schema_version")" \
   "a restart applies no step twice"
 assert_eq "$good|COMPLETED|0:0" "$(acct "$good")" "records survive a controller restart"
 wait_until 60 bash -c "sacctmgr -n -P show user zoe | grep -q zoe"

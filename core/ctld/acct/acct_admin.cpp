@@ -1,6 +1,7 @@
 // acct_admin.cpp - AcctAdminRequest in the controller: show from the copy, changes through the
 // accounting store, then into the copy and the state store's snapshot.
 #include "ctld/acct/acct_admin.hpp"
+#include "ctld/events.hpp"
 
 #include "proto/fb_read.hpp"
 
@@ -69,6 +70,7 @@ void AcctAdmin::start() {
         if (!ctx.acct.assocs().restore(saved->data(), saved->size()))
             spdlog::error(
                 "the saved copy of the associations is damaged; waiting for the accounting store");
+    ctx.events.assocs_changed.publish();
     refresh();
 }
 
@@ -96,6 +98,7 @@ void AcctAdmin::refresh() {
             }
             ctx.acct.assocs().replace(std::move(*recs));
             impl_->save();
+            ctx.events.assocs_changed.publish();
             spdlog::info("{} associations, accounts, users and clusters loaded",
                          ctx.acct.assocs().all().size());
         });
@@ -142,6 +145,7 @@ void AcctAdmin::on_request(const std::shared_ptr<net::Request> &req,
             if (!s.ok()) return resp->error(DROVER_EIO, "accounting store: " + s.text());
             ctx.acct.assocs().apply(*change);
             impl_->save();
+            ctx.events.assocs_changed.publish();
             ctx.commit.after_commit([this, shown, resp] { impl_->reply(resp, *shown, true); });
         });
 }

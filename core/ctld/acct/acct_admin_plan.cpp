@@ -6,6 +6,7 @@
 #include <set>
 
 #include "ctld/acct/acct_admin.hpp"
+#include "ctld/acct/acct_admin_settings.hpp"
 
 namespace drover::ctld {
 
@@ -194,7 +195,10 @@ struct Planner {
                                      parent, c);
                     return;
                 }
-                plan.change.puts.push_back(AssocRec::assoc(c, n, "", "", parent));
+                AssocRec as = AssocRec::assoc(c, n, "", "", parent);
+                if (std::string why = apply_assoc_settings(db, req.set, as); !why.empty())
+                    return void(plan.error = why);
+                plan.change.puts.push_back(as);
                 assocs += fmt("  A = %-10.10s C = %-10.10s\n", n, c);
             }
         }
@@ -253,6 +257,8 @@ struct Planner {
                     for (const auto &p : parts) {
                         AssocRec as = AssocRec::assoc(c, a, n, p, a);
                         if (pending(as)) continue;
+                        if (std::string why = apply_assoc_settings(db, req.set, as); !why.empty())
+                            return void(plan.error = why);
                         plan.change.puts.push_back(as);
                         assocs += fmt("  U = %-9.9s A = %-10.10s C = %-10.10s\n", n, a, c);
                     }
@@ -305,8 +311,13 @@ struct Planner {
         int level = has_level ? parse_admin_level(level_text) : 0;
         if (level < 0) return void(plan.error = " Invalid AdminLevel: " + level_text);
         for (const auto &[k, v] : req.set)
-            if (k != "adminlevel" && k != "defaultaccount")
+            if (k != "adminlevel" && k != "defaultaccount" && !is_setting_key(k))
                 return void(plan.error = " Unknown option: " + k + "=" + v);
+        if (!modify_settings(true)) return;
+        if (!has_level && !has_def) {
+            if (plan.change.empty()) plan.message = " Nothing modified\n";
+            return;
+        }
         std::string list;
         for (const auto *u : users) {
             AssocRec r = *u;
@@ -323,7 +334,42 @@ struct Planner {
             plan.change.puts.push_back(r);
             list += "  " + r.name + "\n";
         }
-        plan.message = " Modified users...\n" + list;
+        plan.message = " Modified users...\n" + list + plan.message;
+    }
+
+    // The settings of a modify (limits, QOS) go to the associations of the users or accounts it
+    // names (users: the where clause's account, cluster and partition narrow them). False after
+    // a refusal.
+    bool modify_settings(bool users) {
+        bool any = false;
+        for (const auto &[k, v] : req.set) any = any || is_setting_key(k);
+        if (!any) return true;
+        std::string said;
+        auto who = named(users ? DROVER_ACCT_USER : DROVER_ACCT_ACCOUNT);
+        for (const auto *a : db.all(DROVER_ACCT_ASSOC)) {
+            bool match = false;
+            for (const auto *w : who)
+                match = match ||
+                        (users ? a->user == w->name : a->user.empty() && a->account == w->name);
+            if (!match) continue;
+            if (!pass(values(req.where, "cluster"), a->cluster)) continue;
+            if (users && (!pass(values(req.where, "account"), a->account) ||
+                          !pass(values(req.where, "partition"), a->partition)))
+                continue;
+            AssocRec r = *pending(*a);
+            if (std::string why = apply_assoc_settings(db, req.set, r); !why.empty()) {
+                plan.error = why;
+                return false;
+            }
+            plan.change.puts.push_back(r);
+            said += users ? fmt("  C = %-10.10s A = %-10.10s U = %-9.9s\n", r.cluster, r.account,
+                                r.user)
+                          : fmt("  C = %-10.10s A = %-10.10s\n", r.cluster, r.account);
+        }
+        if (!said.empty())
+            plan.message += users ? " Modified user associations...\n" + said
+                                  : " Modified account associations...\n" + said;
+        return true;
     }
 
     void modify_account() {
@@ -335,8 +381,9 @@ struct Planner {
         std::string org = lower(one(req.set, "organization", &has_org));
         std::string parent = lower(one(req.set, "parent", &has_parent));
         for (const auto &[k, v] : req.set)
-            if (k != "description" && k != "organization" && k != "parent")
+            if (k != "description" && k != "organization" && k != "parent" && !is_setting_key(k))
                 return void(plan.error = " Unknown option: " + k + "=" + v);
+        if (!modify_settings(false)) return;
         std::string list, moved;
         for (const auto *a : accts) {
             if (has_descr || has_org) {
@@ -364,7 +411,7 @@ struct Planner {
                     const AssocRec *p = pending(AssocRec::assoc(as->cluster, up, "", "", ""));
                     up = p ? p->parent : "";
                 }
-                AssocRec r = *as;
+                AssocRec r = *pending(*as);
                 r.parent = parent;
                 plan.change.puts.push_back(r);
                 moved += fmt("  C = %-10.10s A = %-10.10s\n", r.cluster, r.account);
@@ -535,20 +582,22 @@ struct Planner {
 
     void add_row(const AssocRec &a) {
         if (!assoc_matches(a)) return;
-        plan.rows.push_back({{"cluster", a.cluster},
-                             {"account", a.account},
-                             {"user", a.user},
-                             {"partition", a.partition},
-                             {"parentname", a.user.empty() ? a.parent : ""},
-                             {"share", "1"},
-                             {"qos", "normal"}});
+        AdminFields row = {{"cluster", a.cluster},
+                           {"account", a.account},
+                           {"user", a.user},
+                           {"partition", a.partition},
+                           {"parentname", a.user.empty() ? a.parent : ""}};
+        add_settings_row(db, a, row);
+        plan.rows.push_back(std::move(row));
     }
 
     void run() {
         for (const auto *fields : {&req.set, &req.where})
             for (const auto &[k, v] : *fields)
-                if (!kKeys.count(k)) return void(plan.error = " Unknown option: " + k + "=" + v);
+                if (!kKeys.count(k) && !is_setting_key(k))
+                    return void(plan.error = " Unknown option: " + k + "=" + v);
         const std::string &v = req.verb, &e = req.entity;
+        if (e == "qos") return plan_qos(db, req, plan);
         if (v == "show") {
             if (e == "cluster")
                 show_clusters();

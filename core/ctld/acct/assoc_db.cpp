@@ -49,7 +49,13 @@ drover_acct_assoc AssocRec::view() const {
     a.organization = plugin::cstr(organization);
     a.default_account = plugin::cstr(default_account);
     a.admin_level = admin_level;
+    a.attrs = plugin::cstr(attrs_);
     return a;
+}
+
+void AssocRec::set_attrs(std::string attrs) {
+    attrs_ = std::move(attrs);
+    limits_ = policy::Limits::from(policy::decode(attrs_));
 }
 
 AssocRec AssocRec::from(const drover_acct_assoc &in) {
@@ -67,6 +73,14 @@ AssocRec AssocRec::from(const drover_acct_assoc &in) {
     r.organization = text(a.organization);
     r.default_account = text(a.default_account);
     r.admin_level = a.admin_level;
+    r.set_attrs(text(a.attrs));
+    return r;
+}
+
+AssocRec AssocRec::qos_rec(std::string name) {
+    AssocRec r;
+    r.kind = DROVER_ACCT_QOS;
+    r.name = std::move(name);
     return r;
 }
 
@@ -162,6 +176,38 @@ const AssocRec *AssocDb::user(std::string_view name) const {
     return find(k);
 }
 
+const AssocRec *AssocDb::qos(std::string_view name) const {
+    AssocRec k = AssocRec::qos_rec(std::string(name));
+    const AssocRec *q = find(k);
+    return q ? q : name == "normal" ? &normal_ : nullptr;
+}
+
+const AssocRec *AssocDb::job_assoc(std::string_view cluster, std::string_view user,
+                                   std::string_view account, std::string_view partition) const {
+    std::string c(cluster), u(user), a(account);
+    if (const AssocRec *r = find(AssocRec::assoc(c, a, u, std::string(partition), ""))) return r;
+    return find(AssocRec::assoc(c, a, u, "", ""));
+}
+
+const AssocRec *AssocDb::parent(const AssocRec &assoc) const {
+    // A user's association hangs under its account's; an account's under its parent account's.
+    std::string up = assoc.user.empty() ? assoc.parent : assoc.account;
+    if (up.empty() || (assoc.user.empty() && up == assoc.account)) return nullptr;
+    return find(AssocRec::assoc(assoc.cluster, up, "", "", ""));
+}
+
+std::vector<std::string> AssocDb::qos_list(const AssocRec &assoc) const {
+    for (const AssocRec *a = &assoc; a; a = parent(*a))
+        if (a->limits().qos_set) return a->limits().qos;
+    return {"normal"};
+}
+
+std::string AssocDb::default_qos(const AssocRec &assoc) const {
+    for (const AssocRec *a = &assoc; a; a = parent(*a))
+        if (!a->limits().default_qos.empty()) return a->limits().default_qos;
+    return {};
+}
+
 std::vector<const AssocRec *> AssocDb::all(uint32_t kind) const {
     std::vector<const AssocRec *> out;
     for (const auto &[k, r] : recs_)
@@ -204,7 +250,7 @@ std::vector<uint8_t> AssocDb::snapshot() const {
         rows.push_back(proto::CreateAssocRecordDirect(
             fbb, r.kind, r.name.c_str(), r.cluster.c_str(), r.account.c_str(), r.user.c_str(),
             r.partition.c_str(), r.parent.c_str(), r.description.c_str(), r.organization.c_str(),
-            r.default_account.c_str(), r.admin_level));
+            r.default_account.c_str(), r.admin_level, r.attrs().c_str()));
     fbb.Finish(proto::CreateAssocSnapshot(fbb, fbb.CreateVector(rows)));
     return {fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize()};
 }
@@ -228,6 +274,7 @@ bool AssocDb::restore(const uint8_t *data, std::size_t len) {
             r.organization = proto::str(x->organization());
             r.default_account = proto::str(x->default_account());
             r.admin_level = x->admin_level();
+            r.set_attrs(proto::str(x->attrs()));
             recs.push_back(std::move(r));
         }
     replace(std::move(recs));

@@ -13,6 +13,8 @@
 #include <string_view>
 #include <vector>
 
+#include "ctld/policy/limits.hpp"
+
 namespace drover::ctld {
 
 // One drover_acct_assoc, owning its strings.
@@ -21,6 +23,14 @@ struct AssocRec {
     std::string name, cluster, account, user, partition, parent, description, organization,
         default_account;
     uint32_t admin_level = DROVER_ADMIN_NONE;
+
+    // The settings (limits, QOS list, a QOS's priority and flags) as stored, and as read for
+    // enforcement; set_attrs keeps the two together.
+    const std::string &attrs() const { return attrs_; }
+    const policy::Limits &limits() const { return limits_; }
+    policy::Settings settings() const { return policy::decode(attrs_); }
+    void set_attrs(std::string attrs);
+    void set_settings(const policy::Settings &s) { set_attrs(policy::encode(s)); }
 
     // What identifies it in the store (kind, then name or the association's four keys).
     std::string key() const;
@@ -31,6 +41,11 @@ struct AssocRec {
     static AssocRec cluster_rec(std::string name);
     static AssocRec assoc(std::string cluster, std::string account, std::string user,
                           std::string partition, std::string parent);
+    static AssocRec qos_rec(std::string name);
+
+  private:
+    std::string attrs_;
+    policy::Limits limits_;
 };
 
 // Records to store and to remove, all at once.
@@ -57,6 +72,17 @@ class AssocDb {
     const AssocRec *cluster(std::string_view name) const;
     const AssocRec *account(std::string_view name) const;
     const AssocRec *user(std::string_view name) const;
+    // A QOS by name; "normal" exists even before sacctmgr has stored it (Slurm creates it).
+    const AssocRec *qos(std::string_view name) const;
+    // The association a job of user runs under (its partition's, else the account's for all
+    // partitions), and an association's parent (nullptr at the root).
+    const AssocRec *job_assoc(std::string_view cluster, std::string_view user,
+                              std::string_view account, std::string_view partition) const;
+    const AssocRec *parent(const AssocRec &assoc) const;
+    // The QOS list and default QOS in force for an association: its own, else its parent's,
+    // up to the root (whose default is "normal").
+    std::vector<std::string> qos_list(const AssocRec &assoc) const;
+    std::string default_qos(const AssocRec &assoc) const;
     // Every record of kind (0: all), in key order.
     std::vector<const AssocRec *> all(uint32_t kind = 0) const;
     // The user's associations on cluster (any partition).
@@ -77,6 +103,7 @@ class AssocDb {
 
   private:
     std::map<std::string, AssocRec> recs_; // by key()
+    AssocRec normal_ = AssocRec::qos_rec("normal");
     bool loaded_ = false;
 };
 

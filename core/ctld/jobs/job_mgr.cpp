@@ -47,8 +47,10 @@ const char *end_reason(uint32_t state) {
 } // namespace
 
 JobManager::JobManager(Ctx &ctx, NodeManager &nodes, const Placement &place)
-    : ctx_(ctx), nodes_(nodes), place_(place), next_id_(ctx.conf.first_job_id) {
+    : ctx_(ctx), nodes_(nodes), place_(place), next_id_(ctx.conf.first_job_id),
+      enforce_(policy::Enforce::parse(ctx.conf.accounting_storage_enforce)) {
     ctx_.events.node_failed.subscribe([this](uint32_t node) { node_failed(node); });
+    ctx_.events.assocs_changed.subscribe([this] { count_usage_again(); });
     ctx_.events.node_registered.subscribe([this](uint32_t node, const std::vector<uint32_t> &batch,
                                                  const std::vector<uint32_t> &step_jobs) {
         node_registered(node, batch, step_jobs);
@@ -163,6 +165,19 @@ void JobManager::persist(const Job &job) {
         ctx_.conf.cluster_name, false));
     auto key = state::job_key(job.id);
     ctx_.commit.txn().put(state::Table::Jobs, key, {fbb.GetBufferPointer(), fbb.GetSize()});
+    usage_.set(job.id, policy().share_of(job));
+}
+
+policy::AcctPolicy JobManager::policy() const {
+    return {ctx_.acct.assocs(), enforce_, ctx_.conf.cluster_name};
+}
+
+void JobManager::count_usage_again() {
+    usage_.clear();
+    const auto pol = policy();
+    if (!pol.active()) return;
+    for (const auto &[id, j] : jobs_) usage_.set(id, pol.share_of(*j));
+    ctx_.events.queue_changed.publish(); // a changed limit may let a job start
 }
 
 void JobManager::account(int event, const Job &j) {
@@ -406,6 +421,7 @@ void JobManager::forget(uint32_t id) {
     auto &t = ctx_.commit.txn();
     t.del(state::Table::Jobs, key);
     t.del(state::Table::Scripts, key);
+    usage_.remove(id);
     jobs_.erase(id);
 }
 

@@ -13,6 +13,7 @@
 #include "ctld/acct/acct_records.hpp"
 #include "ctld/context.hpp"
 #include "ctld/jobs/job.hpp"
+#include "ctld/policy/acct_policy.hpp"
 #include "net/routes.hpp"
 #include "net/server.hpp"
 #include "proto/message_generated.h"
@@ -57,8 +58,12 @@ class JobManager {
     std::vector<Job *> running();
     std::size_t count() const { return jobs_.size(); }
 
-    // Writes the job's record into the current batch.
+    // Writes the job's record into the current batch (and counts the job's usage again).
     void persist(const Job &job);
+
+    // AccountingStorageEnforce over the current associations, and what the live jobs hold.
+    policy::AcctPolicy policy() const;
+    const policy::UsageIndex &usage() const { return usage_; }
     // Spools the job's accounting record for event (delivered once the batch is durable).
     void account(int event, const Job &job);
     // Before a requeue resets the job: its ending run's record, REQUEUED (then account SUBMIT).
@@ -156,6 +161,9 @@ class JobManager {
     std::string user_name(uint32_t uid);
     // Checks a job against its partition: OK, or Slurm's refusal (EINVAL).
     Status validate(Job &job, Partition *&part, uint32_t uid, uint32_t gid);
+    // AccountingStorageEnforce: the job's QOS chosen and allowed, a new job within the submit
+    // limits (Slurm's refusal otherwise).
+    Status check_policy(Job &job, uint32_t uid);
     void forget(uint32_t id);
     // Sends a JobKillRequest for the job to the nodes (more than one through the fan-out tree);
     // what (for the log) says what it was for.
@@ -172,6 +180,9 @@ class JobManager {
     uint32_t next_id_ = 1;
     std::unordered_map<uint32_t, std::string> user_names_;
     std::unordered_map<uint32_t, ArrayCounts> arrays_;
+    policy::Enforce enforce_;
+    policy::UsageIndex usage_; // kept by persist and forget; counted again on assocs_changed
+    void count_usage_again();
     // (array job id, task id) -> job id, for tasks that have left the pending record.
     std::map<std::pair<uint32_t, uint32_t>, uint32_t> tasks_;
 };

@@ -235,6 +235,19 @@ Status JobManager::validate(Job &job, Partition *&part, uint32_t uid, uint32_t g
                                                                     : part->conf->max_time_min;
     int rc = place_.test_job(job, *part);
     if (rc == DROVER_ENOSPC) return invalid("Requested node configuration is not available");
+    return check_policy(job, uid);
+}
+
+Status JobManager::check_policy(Job &job, uint32_t uid) {
+    const auto pol = policy();
+    if (std::string why = pol.choose_qos(job); !why.empty()) return invalid(why);
+    // A new job counts against the submit limits; one being updated is counted already.
+    if (job.id != 0) return {};
+    std::string limit;
+    if (std::string why = pol.check_submit(job, usage_, &limit); !why.empty()) {
+        spdlog::info("submission from uid {} refused: {} ({})", uid, why, limit);
+        return invalid(why);
+    }
     return {};
 }
 

@@ -257,6 +257,7 @@ int Scheduler::try_start(Job &job, const drover_bitmap_view *allowed) {
     }
     if (int rc = check_eligible(job, *part); rc != DROVER_OK) return rc;
     if (int rc = check_dependency(job); rc != DROVER_OK) return rc;
+    if (int rc = check_limits(job); rc != DROVER_OK) return rc;
     if (job.is_array_record()) return start_array_tasks(job, *part, allowed);
     std::vector<uint32_t> nodes;
     int rc = choose(job, *part, allowed, &nodes);
@@ -292,6 +293,14 @@ int Scheduler::check_eligible(Job &job, const Partition &part) {
     return DROVER_OK;
 }
 
+int Scheduler::check_limits(Job &job) {
+    if (const char *reason = jobs_.policy().check_start(job, jobs_.usage())) {
+        wait(job, reason);
+        return DROVER_EPERM;
+    }
+    return DROVER_OK;
+}
+
 int Scheduler::check_dependency(Job &job) {
     switch (jobs_.check_dependency(job)) {
     case DepState::Waiting:
@@ -315,6 +324,8 @@ int Scheduler::start_array_tasks(Job &rec, const Partition &part,
     // task's.
     bool started = false;
     while (rec.is_array_record()) {
+        // Each task started counts against the limits of the next.
+        if (started && check_limits(rec) != DROVER_OK) return DROVER_OK;
         std::vector<uint32_t> nodes;
         int rc = choose(rec, part, allowed, &nodes);
         if (rc != DROVER_OK) return started ? DROVER_OK : rc;

@@ -10,12 +10,12 @@ namespace drover::acct_lmdb {
 
 namespace {
 
-constexpr uint8_t kVersion = 1;
+constexpr uint8_t kVersion = 2; // 2 added attrs (ABI 1.8)
 
 template <class Rec, class F>
 void strings(Rec &r, F &&f) {
     for (auto *s : {&r.name, &r.cluster, &r.account, &r.user, &r.partition, &r.parent,
-                    &r.description, &r.organization, &r.default_account})
+                    &r.description, &r.organization, &r.default_account, &r.attrs})
         f(*s);
 }
 
@@ -27,9 +27,9 @@ AssocRecord AssocRecord::from(const drover_acct_assoc &in) {
     AssocRecord r;
     r.kind = a.kind;
     r.admin_level = a.admin_level;
-    const drover_str from[] = {a.name,        a.cluster,      a.account,
-                               a.user,        a.partition,    a.parent,
-                               a.description, a.organization, a.default_account};
+    const drover_str from[] = {
+        a.name,        a.cluster,      a.account,         a.user, a.partition, a.parent,
+        a.description, a.organization, a.default_account, a.attrs};
     int i = 0;
     strings(r, [&](std::string &s) { s = copy(from[i++]); });
     return r;
@@ -50,6 +50,7 @@ drover_acct_assoc AssocRecord::view() const {
     a.description = str(description);
     a.organization = str(organization);
     a.default_account = str(default_account);
+    a.attrs = str(attrs);
     return a;
 }
 
@@ -72,11 +73,14 @@ std::string AssocRecord::pack() const {
 
 std::optional<AssocRecord> AssocRecord::unpack(std::string_view bytes) {
     Reader r(bytes);
-    if (r.u8() != kVersion) return std::nullopt;
+    const uint8_t version = r.u8();
+    if (version != 1 && version != kVersion) return std::nullopt;
     AssocRecord rec;
     rec.kind = r.u32();
     rec.admin_level = r.u32();
-    strings(rec, [&](std::string &s) { s = r.str(); });
+    strings(rec, [&](std::string &s) {
+        if (version > 1 || &s != &rec.attrs) s = r.str();
+    });
     if (!r.ok()) return std::nullopt;
     return rec;
 }

@@ -5,7 +5,8 @@
 // partition joined by NUL bytes.
 // Packed format, version 1 (integers little-endian): u8 version = 1; u32 kind, admin_level;
 // 9 strings, each u32 length + bytes: name, cluster, account, user, partition, parent,
-// description, organization, default_account.
+// description, organization, default_account. Version 2 appends a tenth, attrs (ABI 1.8);
+// a version 1 record reads with attrs empty.
 #pragma once
 
 #include <optional>
@@ -19,7 +20,7 @@ namespace drover::acct_lmdb {
 struct AssocRecord {
     uint32_t kind = 0, admin_level = 0;
     std::string name, cluster, account, user, partition, parent, description, organization,
-        default_account;
+        default_account, attrs;
 
     static AssocRecord from(const drover_acct_assoc &a);
     // OWNERSHIP: the strings point into *this.

@@ -14,27 +14,36 @@ using drover::sdk::guard;
 
 #define DROVER_PG_ASSOC_COLUMNS                                                                    \
     "kind, name, cluster, account, user_name, partition, parent, description, organization, "      \
-    "default_account, admin_level"
+    "default_account, admin_level, attrs"
 constexpr const char *kAssocUpsert =
     "INSERT INTO assocs (" DROVER_PG_ASSOC_COLUMNS ") VALUES ($1::integer, $2, $3, $4, $5, $6, $7,"
-    " $8, $9, $10, $11::integer) ON CONFLICT (kind, name, cluster, account, user_name, partition)"
+    " $8, $9, $10, $11::integer, $12) ON CONFLICT (kind, name, cluster, account, user_name, "
+    "partition)"
     " DO UPDATE SET parent = EXCLUDED.parent, description = EXCLUDED.description,"
     " organization = EXCLUDED.organization, default_account = EXCLUDED.default_account,"
-    " admin_level = EXCLUDED.admin_level";
+    " admin_level = EXCLUDED.admin_level, attrs = EXCLUDED.attrs";
 constexpr const char *kAssocDelete =
     "DELETE FROM assocs WHERE kind = $1::integer AND name = $2 AND cluster = $3 AND account = $4"
     " AND user_name = $5 AND partition = $6";
 constexpr const char *kAssocSelect = "SELECT " DROVER_PG_ASSOC_COLUMNS " FROM assocs ORDER BY "
                                      "kind, name, cluster, account, user_name, partition";
 
-// A record's eleven parameters, in DROVER_PG_ASSOC_COLUMNS order.
-std::array<std::string, 11> assoc_params(const drover_acct_assoc *in) {
+// A record's twelve parameters, in DROVER_PG_ASSOC_COLUMNS order.
+std::array<std::string, 12> assoc_params(const drover_acct_assoc *in) {
     drover_acct_assoc a{};
     std::memcpy(&a, in, std::min<size_t>(in->struct_size, sizeof a));
-    return {std::to_string(a.kind),        text_param(a.name),           text_param(a.cluster),
-            text_param(a.account),         text_param(a.user),           text_param(a.partition),
-            text_param(a.parent),          text_param(a.description),    text_param(a.organization),
-            text_param(a.default_account), std::to_string(a.admin_level)};
+    return {std::to_string(a.kind),
+            text_param(a.name),
+            text_param(a.cluster),
+            text_param(a.account),
+            text_param(a.user),
+            text_param(a.partition),
+            text_param(a.parent),
+            text_param(a.description),
+            text_param(a.organization),
+            text_param(a.default_account),
+            std::to_string(a.admin_level),
+            text_param(a.attrs)};
 }
 
 } // namespace
@@ -82,6 +91,7 @@ int assoc_list(void *state, drover_acct_assoc_emit_fn emit, void *arg, drover_er
                 a.organization = str_value(r.get(), row, 8);
                 a.default_account = str_value(r.get(), row, 9);
                 a.admin_level = static_cast<uint32_t>(int_value(r.get(), row, 10));
+                a.attrs = str_value(r.get(), row, 11);
                 if (emit(arg, &a) != 0) break;
             }
             return true;

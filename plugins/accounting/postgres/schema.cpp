@@ -146,6 +146,9 @@ const std::vector<Step> kSteps = {
      "generic resources jobs held (ABI 1.6)",
      {"ALTER TABLE jobs ADD COLUMN IF NOT EXISTS alloc_gres text NOT NULL DEFAULT ''",
       "ALTER TABLE job_runs ADD COLUMN IF NOT EXISTS alloc_gres text NOT NULL DEFAULT ''"}},
+    {10,
+     "settings of associations and QOS (ABI 1.8)",
+     {"ALTER TABLE assocs ADD COLUMN IF NOT EXISTS attrs text NOT NULL DEFAULT ''"}},
 };
 
 } // namespace

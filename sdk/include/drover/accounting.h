@@ -172,6 +172,7 @@ enum drover_acct_assoc_kind {
     DROVER_ACCT_ACCOUNT = 2,
     DROVER_ACCT_USER = 3,
     DROVER_ACCT_ASSOC = 4,
+    DROVER_ACCT_QOS = 5, /* ABI 1.8: a QOS, named */
 };
 
 enum drover_admin_level {
@@ -191,6 +192,10 @@ typedef struct drover_acct_assoc {
     drover_str description, organization; /* account */
     drover_str default_account;           /* user */
     uint32_t admin_level;                 /* user: enum drover_admin_level */
+    /* ABI 1.8: an association's or a QOS's settings (limits, QOS list, priority, flags, ...) as
+     * the core writes them: "key=value" items joined by ';'. A store keeps the text as given and
+     * returns it unchanged; only the core reads it. */
+    drover_str attrs;
 } drover_acct_assoc;
 
 /* Called once per stored record; returns 0 to go on, non-zero to stop. */

@@ -256,7 +256,9 @@ AT(drover_acct_assoc, description, 104);
 AT(drover_acct_assoc, organization, 120);
 AT(drover_acct_assoc, default_account, 136);
 AT(drover_acct_assoc, admin_level, 152);
-SIZE(drover_acct_assoc, 160);
+// ABI 1.8: the settings text (limits, QOS).
+AT(drover_acct_assoc, attrs, 160);
+SIZE(drover_acct_assoc, 176);
 
 // ABI 1.4: node events (sacctmgr show event) and a sched plugin's backfill counters (sdiag).
 AT(drover_acct_ops, node_event, 56);

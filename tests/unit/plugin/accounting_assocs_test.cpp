@@ -1,6 +1,7 @@
 // accounting_assocs_test.cpp - sacctmgr's records in both stores (accounting/lmdb, and
 // accounting/postgres against a server the test starts): assoc_update puts and removes all at
-// once, assoc_list streams every record with every member, records survive a reopen.
+// once, assoc_list streams every record with every member (the settings text of ABI 1.8 too),
+// records survive a reopen.
 #include <memory>
 
 #include <gtest/gtest.h>
@@ -12,7 +13,8 @@ namespace {
 
 struct Rec {
     uint32_t kind = 0, level = 0;
-    std::string name, cluster, account, user, partition, parent, description, organization, def;
+    std::string name, cluster, account, user, partition, parent, description, organization, def,
+        attrs;
     bool operator==(const Rec &) const = default;
     drover_acct_assoc view() const {
         return {.struct_size = sizeof(drover_acct_assoc),
@@ -26,14 +28,16 @@ struct Rec {
                 .description = str(description),
                 .organization = str(organization),
                 .default_account = str(def),
-                .admin_level = level};
+                .admin_level = level,
+                .attrs = str(attrs)};
     }
 };
 
 std::ostream &operator<<(std::ostream &o, const Rec &r) {
     return o << r.kind << ":" << r.name << "/" << r.cluster << "/" << r.account << "/" << r.user
              << "/" << r.partition << " parent=" << r.parent << " descr=" << r.description
-             << " org=" << r.organization << " def=" << r.def << " level=" << r.level;
+             << " org=" << r.organization << " def=" << r.def << " level=" << r.level
+             << " attrs=" << r.attrs;
 }
 
 class AccountingAssocs : public StoreTest {
@@ -61,7 +65,7 @@ class AccountingAssocs : public StoreTest {
             static_cast<std::vector<Rec> *>(arg)->push_back(
                 Rec{a->kind, a->admin_level, t(a->name), t(a->cluster), t(a->account), t(a->user),
                     t(a->partition), t(a->parent), t(a->description), t(a->organization),
-                    t(a->default_account)});
+                    t(a->default_account), t(a->attrs)});
             return 0;
         };
         drover_error err{};
@@ -80,14 +84,37 @@ class AccountingAssocs : public StoreTest {
     const Rec user_{DROVER_ACCT_USER, DROVER_ADMIN_OPERATOR, "alice", "", "", "", "", "", "", "",
                     "physics"};
     const Rec assoc_{DROVER_ACCT_ASSOC, 0, "", "local", "physics", "", "", "root"};
-    const Rec user_assoc_{DROVER_ACCT_ASSOC, 0, "", "local", "physics", "alice", "gpu", "physics"};
+    const Rec user_assoc_{DROVER_ACCT_ASSOC,
+                          0,
+                          "",
+                          "local",
+                          "physics",
+                          "alice",
+                          "gpu",
+                          "physics",
+                          "",
+                          "",
+                          "",
+                          "maxjobs=2;qos=high,normal"};
+    const Rec qos_{DROVER_ACCT_QOS,
+                   0,
+                   "high",
+                   "",
+                   "",
+                   "",
+                   "",
+                   "",
+                   "High priority",
+                   "",
+                   "",
+                   "flags=DenyOnLimit;priority=10"};
 };
 
 using Recs = std::vector<Rec>;
 
 TEST_P(AccountingAssocs, PutsAndListsEveryMember) {
-    ASSERT_EQ(update({user_assoc_, assoc_, user_, account_, cluster_}, {}), DROVER_OK);
-    EXPECT_EQ(list(), (Recs{cluster_, account_, user_, assoc_, user_assoc_}));
+    ASSERT_EQ(update({user_assoc_, assoc_, user_, account_, cluster_, qos_}, {}), DROVER_OK);
+    EXPECT_EQ(list(), (Recs{cluster_, account_, user_, assoc_, user_assoc_, qos_}));
 }
 
 TEST_P(AccountingAssocs, APutReplacesByKeyAndRemovesGoFirst) {
@@ -104,9 +131,9 @@ TEST_P(AccountingAssocs, APutReplacesByKeyAndRemovesGoFirst) {
 }
 
 TEST_P(AccountingAssocs, RecordsSurviveAReopen) {
-    ASSERT_EQ(update({cluster_, account_, user_}, {}), DROVER_OK);
+    ASSERT_EQ(update({cluster_, account_, user_, qos_}, {}), DROVER_OK);
     reopen();
-    EXPECT_EQ(list(), (Recs{cluster_, account_, user_}));
+    EXPECT_EQ(list(), (Recs{cluster_, account_, user_, qos_}));
 }
 
 INSTANTIATE_TEST_SUITE_P(Stores, AccountingAssocs, ::testing::Values("lmdb", "postgres"),

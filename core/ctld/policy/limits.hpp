@@ -1,0 +1,41 @@
+// limits.hpp - an association's or a QOS's settings read for enforcement (from Settings, once per
+// change of the record), and what a job asks for in TRES terms.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "ctld/policy/settings.hpp"
+#include "ctld/policy/tres.hpp"
+
+namespace drover::ctld::policy {
+
+inline constexpr uint64_t kNoLimit = std::numeric_limits<uint64_t>::max();
+
+struct Limits {
+    // Counts and walls (minutes); kNoLimit when unset.
+    uint64_t grp_jobs = kNoLimit, grp_submit = kNoLimit, grp_wall = kNoLimit;
+    uint64_t max_jobs = kNoLimit, max_submit = kNoLimit, max_wall = kNoLimit; // per association
+    uint64_t max_jobs_pu = kNoLimit, max_submit_pu = kNoLimit;                // QOS, per user
+    uint64_t max_jobs_pa = kNoLimit, max_submit_pa = kNoLimit;                // QOS, per account
+    Tres grp_tres, max_tres, max_tres_pn, max_tres_pu, max_tres_pa, min_tres;
+    // An association's QOS list and default QOS ("" / empty: inherited from its parent).
+    std::vector<std::string> qos;
+    bool qos_set = false;
+    std::string default_qos;
+    // A QOS's priority and the flags enforcement reads.
+    uint64_t priority = 0;
+    bool deny_on_limit = false, over_part_qos = false;
+
+    static Limits from(const Settings &s);
+};
+
+// A job's request (pending) or holding (running) in TRES: cpu, mem (MB), node, billing (= cpu),
+// gres/gpu; per_node: the most one node holds.
+struct JobTres {
+    Tres total, per_node;
+};
+
+} // namespace drover::ctld::policy
