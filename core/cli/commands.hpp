@@ -29,5 +29,6 @@ int sacctmgr_main(std::span<const std::string> args);
 int sdiag_main(std::span<const std::string> args);
 int sbcast_main(std::span<const std::string> args);
 int sattach_main(std::span<const std::string> args);
+int sreport_main(std::span<const std::string> args);
 
 } // namespace drover::cli

@@ -21,7 +21,7 @@ constexpr Command kCommands[] = {
     {"sinfo", sinfo_main},       {"scontrol", scontrol_main}, {"sacct", sacct_main},
     {"srun", srun_main},         {"salloc", salloc_main},     {"sstat", sstat_main},
     {"sacctmgr", sacctmgr_main}, {"sdiag", sdiag_main},       {"sbcast", sbcast_main},
-    {"sattach", sattach_main},
+    {"sattach", sattach_main},   {"sreport", sreport_main},
 };
 
 int usage() {

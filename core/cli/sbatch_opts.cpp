@@ -66,6 +66,7 @@ enum Id : int {
     kContiguous,
     kOversubscribe,
     kOvercommit,
+    kLicenses,
     kIgnoredBase = 1000, // + index into kIgnored
 };
 
@@ -124,6 +125,7 @@ constexpr OptSpec kMain[] = {
     {kContiguous, 0, "contiguous", Arg::none},
     {kOversubscribe, 's', "oversubscribe", Arg::none},
     {kOvercommit, 'O', "overcommit", Arg::none},
+    {kLicenses, 'L', "licenses", Arg::required},
 };
 
 // Options Slurm has and Drover accepts without acting on them. warn: say so on stderr (they
@@ -157,7 +159,6 @@ constexpr Ignored kIgnored[] = {
     {0, "ntasks-per-socket", Arg::required, true},
     {0, "ntasks-per-core", Arg::required, true},
     {0, "ntasks-per-gpu", Arg::required, true},
-    {'L', "licenses", Arg::required, true},
     {0, "reservation", Arg::required, true},
     {0, "priority", Arg::required, true},
     {0, "switches", Arg::required, true},
@@ -450,6 +451,7 @@ constexpr std::pair<Id, OptHandler> kHandlers[] = {
      }},
     {kContiguous, [](const OptCall &c) { c.r.contiguous = true; }},
     {kOvercommit, [](const OptCall &c) { c.r.overcommit = true; }},
+    {kLicenses, [](const OptCall &c) { c.r.licenses = c.v; }},
     {kOpenMode, set_open_mode},
     {kBegin, set_begin},
     {kDeadline, set_deadline},

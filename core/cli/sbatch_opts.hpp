@@ -54,6 +54,7 @@ struct SbatchRequest : CommonFlags {
     bool contiguous = false;
     bool oversubscribe = false;   // -s
     bool overcommit = false;      // -O
+    std::string licenses;         // -L/--licenses, as written
     int32_t nice = 0;             // --nice[=N] (100 without a value)
     std::string dependency;       // -d, as written
     std::string array;            // -a, as written ("0-15%2")

@@ -229,6 +229,31 @@ int show_conf() {
     return 0;
 }
 
+// Each license slurm.conf configures (sorted by name), or the one named.
+int show_licenses(const Opts &o, std::span<const std::string> rest) {
+    flatbuffers::FlatBufferBuilder fbb(64);
+    net::Reply reply;
+    const auto *r = ask_ctld<proto::LicenseInfoResponse>(
+        reply, fbb, proto::Body::LicenseInfoRequest, proto::CreateLicenseInfoRequest(fbb).Union(),
+        error_line("slurm_load_licenses error: "));
+    if (!r) return 1;
+    if (!r->licenses() || r->licenses()->size() == 0) {
+        write_out("No licenses configured in Slurm.\n");
+        return 0;
+    }
+    std::string out;
+    for (const auto *l : *r->licenses()) {
+        std::string name = l->name() ? l->name()->str() : std::string();
+        if (!rest.empty() && name != rest[0]) continue;
+        uint32_t free = l->total() > l->used() ? l->total() - l->used() : 0;
+        out += "LicenseName=" + name + (o.one_liner ? " " : "\n    ") +
+               "Total=" + std::to_string(l->total()) + " Used=" + std::to_string(l->used()) +
+               " Free=" + std::to_string(free) + " Reserved=0 Remote=no\n";
+    }
+    write_out(out);
+    return 0;
+}
+
 int show(const Opts &o, std::span<const std::string> rest) {
     if (rest.empty()) {
         print_error(kProg, "too few arguments for keyword:show");
@@ -251,6 +276,8 @@ int show(const Opts &o, std::span<const std::string> rest) {
         return show_conf();
     case ShowWhat::step:
         return show_steps(o, rest);
+    case ShowWhat::licenses:
+        return show_licenses(o, rest);
     case ShowWhat::hostnames:
         return show_hostnames(rest);
     case ShowWhat::hostlist:

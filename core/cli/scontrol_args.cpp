@@ -142,6 +142,7 @@ std::optional<ShowWhat> match_show_entity(std::string_view word) {
     if (is("partitions", 4) || is("partitionname", 10)) return ShowWhat::partition;
     if (is("configuration", 4)) return ShowWhat::config;
     if (is("steps", 4) || is("stepid", 5)) return ShowWhat::step;
+    if (is("licenses", 3)) return ShowWhat::licenses;
     // As Slurm tells them apart: at least "hostn", "hostl" and "hostlists".
     if (is("hostnames", 5)) return ShowWhat::hostnames;
     if (is("hostlist", 5)) return ShowWhat::hostlist;

@@ -47,7 +47,17 @@ enum class ScontrolCmd {
 // ambiguous.
 std::optional<ScontrolCmd> match_scontrol_command(std::string_view word);
 
-enum class ShowWhat { job, node, partition, config, step, hostnames, hostlist, hostlistsorted };
+enum class ShowWhat {
+    job,
+    node,
+    partition,
+    config,
+    step,
+    licenses,
+    hostnames,
+    hostlist,
+    hostlistsorted
+};
 // "job"/"jobs", "node"/"nodes", "partition"/"partitions", "config"/"configuration" (prefixes
 // accepted); nullopt when unknown.
 std::optional<ShowWhat> match_show_entity(std::string_view word);

@@ -247,7 +247,7 @@ std::string show_job(const proto::JobInfo &j, int64_t now, bool one_liner, bool 
                         : j.share() == DROVER_SHARE_OVERSUB                  ? "YES"
                                                                              : "OK";
     l.push_back("OverSubscribe=" + share + " Contiguous=" + (j.contiguous() ? "1" : "0") +
-                " Licenses=(null) Network=(null)");
+                " Licenses=" + nul(j.licenses()) + " Network=(null)");
     l.push_back("Command=" + nul(j.command()));
     l.push_back("WorkDir=" + std::string(sv(j.work_dir())));
     if (!sv(j.comment()).empty()) l.push_back("Comment=" + std::string(sv(j.comment())));
@@ -318,7 +318,7 @@ std::string show_partition(const proto::PartitionInfo &p, bool one_liner) {
     std::string groups = sv(p.allow_groups()).empty() ? "ALL" : std::string(sv(p.allow_groups()));
     l.push_back("AllowGroups=" + groups + " AllowAccounts=ALL AllowQos=ALL");
     l.push_back(std::string("AllocNodes=ALL Default=") + (p.is_default() ? "YES" : "NO") +
-                " QoS=N/A");
+                " QoS=" + or_default(sv(p.qos()), "N/A"));
     l.push_back("DefaultTime=" + minutes_hms(p.default_time_min()) +
                 " DisableRootJobs=NO ExclusiveUser=NO GraceTime=0 Hidden=NO");
     l.push_back("MaxNodes=" + limit_or(p.max_nodes()) +

@@ -9,6 +9,7 @@
 #include "cli/users.hpp"
 #include "common/error.hpp"
 #include "common/hostlist.hpp"
+#include "common/licenses.hpp"
 
 namespace drover::cli {
 
@@ -216,7 +217,8 @@ SqueueFilter make_squeue_filter(const SqueueArgs &a, uint32_t my_uid) {
     f.names = a.names;
     f.accounts = a.accounts;
     f.qos = a.qos;
-    f.reservation_or_license = !a.reservations.empty() || !a.licenses.empty();
+    f.reservation = !a.reservations.empty();
+    f.licenses = a.licenses;
     for (const auto &u : a.users) {
         auto uid = lookup_user(u);
         if (!uid) throw ParseError("Invalid user: " + u);
@@ -225,6 +227,14 @@ SqueueFilter make_squeue_filter(const SqueueArgs &a, uint32_t my_uid) {
     if (a.me) f.uids.push_back(my_uid);
     if (a.nodelist) f.nodes = hostlist_expand(*a.nodelist);
     return f;
+}
+
+bool SqueueFilter::asks_license(std::string_view job_licenses) const {
+    try {
+        for (const auto &l : parse_licenses(job_licenses))
+            if (std::find(licenses.begin(), licenses.end(), l.name) != licenses.end()) return true;
+    } catch (const ParseError &) {}
+    return false;
 }
 
 bool SqueueFilter::keep(const proto::JobInfo &job) const {
@@ -259,7 +269,8 @@ bool SqueueFilter::keep(const proto::JobInfo &job) const {
     // A job asked for no QOS runs under "normal", as squeue's %q shows it.
     std::string_view job_qos = str(job.qos()).empty() ? "normal" : str(job.qos());
     if (!qos.empty() && !in(qos, job_qos)) return false;
-    if (reservation_or_license) return false;
+    if (reservation) return false;
+    if (!licenses.empty() && !asks_license(str(job.licenses()))) return false;
     if (!nodes.empty()) {
         std::vector<std::string> held;
         try {

@@ -47,10 +47,13 @@ struct SqueueFilter {
     std::vector<JobSpec> job_specs; // empty: any job
     std::vector<uint32_t> uids;
     std::vector<std::string> partitions, names, accounts, qos;
-    // -R and -L: Drover's jobs hold no reservation or license, so either keeps no job.
-    bool reservation_or_license = false;
+    // -R: Drover's jobs hold no reservation, so it keeps no job.
+    bool reservation = false;
+    // -L: jobs that ask for any of these licenses.
+    std::vector<std::string> licenses;
     std::vector<std::string> nodes; // expanded -w list
     bool keep(const proto::JobInfo &job) const;
+    bool asks_license(std::string_view job_licenses) const;
     bool keep_user(uint32_t uid) const {
         return uids.empty() || std::find(uids.begin(), uids.end(), uid) != uids.end();
     }

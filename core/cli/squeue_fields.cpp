@@ -347,9 +347,10 @@ FieldValue value(Kind k, const SqueueRow &row, int64_t now) {
                                           : std::string(sv(j.user_name()))};
     case kUserId:
         return {str_u(j.user_id())};
+    case kLicenses:
+        return {or_null(sv(j.licenses()))};
     case kReservation:
     case kWCKey:
-    case kLicenses:
         return {"(null)"};
     case kCoreSpec:
         return {"N/A"};

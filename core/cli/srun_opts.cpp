@@ -81,6 +81,7 @@ enum Id {
     kDependency,
     kMinCpus,
     kTmp,
+    kLicenses,
 };
 
 const OptSpec kSpecs[] = {
@@ -150,6 +151,7 @@ const OptSpec kSpecs[] = {
     {kDependency, 'd', "dependency", Arg::required},
     {kMinCpus, 0, "mincpus", Arg::required},
     {kTmp, 0, "tmp", Arg::required},
+    {kLicenses, 'L', "licenses", Arg::required},
 };
 
 // What an option's handler gets: the request being built, the option, its value, and whether
@@ -332,6 +334,7 @@ constexpr std::pair<Id, OptHandler> kHandlers[] = {
      [](const OptCall
             &c) { c.r.min_cpus_per_node = positive(c.v, "minimum number of cpus per node"); }},
     {kTmp, [](const OptCall &c) { c.r.tmp_disk_mb = size_mb(c.v, "temporary disk size"); }},
+    {kLicenses, [](const OptCall &c) { c.r.licenses = c.v; }},
 };
 
 } // namespace

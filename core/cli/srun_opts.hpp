@@ -29,6 +29,7 @@ struct SrunRequest : CommonFlags {
     std::string job_name;
     bool exclusive = false, hold = false;
     bool overcommit = false;        // -O (or SLURM_OVERCOMMIT): tasks may outnumber CPUs
+    std::string licenses;           // -L/--licenses, as written
     bool test_only = false;         // --test-only: when it would start; nothing is run
     std::string dependency;         // -d, as written
     uint32_t min_cpus_per_node = 0; // --mincpus

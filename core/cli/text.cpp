@@ -61,6 +61,10 @@ bool istarts_with(std::string_view s, std::string_view prefix) {
     return s.size() >= prefix.size() && iequals(s.substr(0, prefix.size()), prefix);
 }
 
+bool abbreviates(std::string_view word, std::string_view name, std::size_t min) {
+    return word.size() >= min && word.size() <= name.size() && istarts_with(name, word);
+}
+
 std::string_view trim(std::string_view s) {
     while (!s.empty() && space(s.front())) s.remove_prefix(1);
     while (!s.empty() && space(s.back())) s.remove_suffix(1);

@@ -15,6 +15,9 @@ std::string to_lower(std::string_view s);
 std::string to_upper(std::string_view s);
 bool iequals(std::string_view a, std::string_view b);
 bool istarts_with(std::string_view s, std::string_view prefix);
+// Whether word abbreviates name as Slurm's command words are abbreviated: a case-insensitive
+// prefix of name, at least min characters long.
+bool abbreviates(std::string_view word, std::string_view name, std::size_t min);
 std::string_view trim(std::string_view s);
 
 // Strict decimal parsers: digits only (no sign, no spaces), no overflow.

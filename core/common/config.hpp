@@ -59,6 +59,7 @@ struct PartitionConf {
     std::vector<std::string> allow_accounts; // empty = ALL
     std::string oversubscribe = "NO";        // NO, YES, EXCLUSIVE, FORCE (with :count as written)
     uint32_t priority_tier = 1;
+    std::string qos; // QOS=: the partition's QOS, whose limits its jobs also obey (lower case)
 };
 
 struct ControllerHost {
@@ -117,12 +118,13 @@ struct Config {
     uint32_t return_to_service = 0;         // 0, 1 or 2, as Slurm's ReturnToService
     PrivateData private_data;               // PrivateData (private_data.hpp)
     std::string accounting_storage_enforce; // AccountingStorageEnforce, as written
-    std::string accounting_storage_loc;     // AccountingStorageLoc
-    std::string accounting_storage_host;    // AccountingStorageHost (accounting/postgres)
-    std::string accounting_storage_port;    // AccountingStoragePort
-    std::string accounting_storage_user;    // AccountingStorageUser
-    std::string accounting_storage_pass;    // AccountingStoragePass
-    std::string state_save_sync = "no";     // Drover: StateSaveSync=yes fsyncs every commit
+    std::string licenses; // Licenses= as read: "name:count,..." (licenses_text), "" for none
+    std::string accounting_storage_loc;  // AccountingStorageLoc
+    std::string accounting_storage_host; // AccountingStorageHost (accounting/postgres)
+    std::string accounting_storage_port; // AccountingStoragePort
+    std::string accounting_storage_user; // AccountingStorageUser
+    std::string accounting_storage_pass; // AccountingStoragePass
+    std::string state_save_sync = "no";  // Drover: StateSaveSync=yes fsyncs every commit
     uint64_t state_save_max_size_mb =
         32 * 1024; // Drover: StateSaveMaxSize, the largest the state store may grow
     static constexpr uint64_t kMaxStateSaveMaxSizeMb = uint64_t{64} << 20; // 64 TiB

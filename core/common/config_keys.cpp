@@ -6,6 +6,7 @@
 #include "common/config_report.hpp"
 #include "common/error.hpp"
 #include "common/hostlist.hpp"
+#include "common/licenses.hpp"
 #include "common/timefmt.hpp"
 
 namespace drover::detail {
@@ -345,6 +346,12 @@ void ConfigBuilder::top_level(const std::string &loc, const ConfPair &p) {
         cfg_.auth_type = iequals(p.value, "auth/slurm") ? "auth/key" : p.value;
     } else if (k == "accountingstoragetype") {
         cfg_.accounting_storage_type = accounting_type(loc, p.value);
+    } else if (k == "licenses") {
+        try {
+            cfg_.licenses = licenses_text(parse_licenses(p.value));
+        } catch (const ParseError &e) {
+            bad_value(loc, p, e.what());
+        }
     } else {
         warn_unknown(loc, p);
     }
@@ -500,6 +507,8 @@ void ConfigBuilder::partition_line(const std::string &loc, const std::vector<Con
                 parse_u32(loc, count, 1);
             }
             part.oversubscribe = s;
+        } else if (k == "qos") {
+            part.qos = to_lower(trim(p.value));
         } else if (k == "prioritytier" || k == "priority") {
             part.priority_tier = parse_u32(loc, p, 0, 65533);
         } else if (is_line_key(k)) {

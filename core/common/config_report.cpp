@@ -199,7 +199,7 @@ const Row kRows[] = {
     fixed("KillOnBadExit", "0"),
     num("KillWait", &Config::kill_wait, " sec"),
     fixed("LaunchParameters", "(null)"),
-    fixed("Licenses", "(null)"),
+    text("Licenses", &Config::licenses, "(null)"),
     fixed("LogTimeFormat", "iso8601_ms"),
     fixed("MailDomain", "(null)"),
     fixed("MailProg", "/bin/mail"),

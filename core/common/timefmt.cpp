@@ -152,18 +152,6 @@ int days_in_month(int y, int m) {
     return m == 2 && leap(y) ? 29 : d[m - 1];
 }
 
-std::tm local_tm(int64_t now) {
-    std::time_t tt = static_cast<std::time_t>(now);
-    std::tm tm{};
-    localtime_r(&tt, &tm);
-    return tm;
-}
-
-int64_t make_local(std::tm tm) {
-    tm.tm_isdst = -1;
-    return static_cast<int64_t>(std::mktime(&tm));
-}
-
 // "HH:MM[:SS][am|pm]" into h/m/s; false when malformed.
 bool parse_clock(std::string_view s, int &h, int &m, int &sec) {
     int add = -1;
@@ -445,6 +433,18 @@ std::string format_size_mb(uint64_t mb) {
     if (mb % T == 0) return std::to_string(mb / T) + "T";
     if (mb % G == 0) return std::to_string(mb / G) + "G";
     return std::to_string(mb) + "M";
+}
+
+std::tm local_tm(int64_t t) {
+    std::time_t tt = static_cast<std::time_t>(t);
+    std::tm tm{};
+    localtime_r(&tt, &tm);
+    return tm;
+}
+
+int64_t make_local(std::tm tm) {
+    tm.tm_isdst = -1;
+    return static_cast<int64_t>(std::mktime(&tm));
 }
 
 } // namespace drover

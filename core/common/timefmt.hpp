@@ -41,6 +41,11 @@ std::string format_timestamp(int64_t t, bool na_for_zero = false);
 // starts at 00:00. Case-insensitive. Throws ParseError.
 int64_t parse_timestamp(std::string_view text, int64_t now);
 
+// A timestamp's local calendar time, and a local calendar time's timestamp (daylight saving time
+// as the date has it).
+std::tm local_tm(int64_t t);
+int64_t make_local(std::tm tm);
+
 // Parses a memory size in megabytes: "100" (MB), "100K" (rounds up to whole MB), "100M", "4G",
 // "1T", "1P" (case-insensitive). Throws ParseError for empty, negative, garbage or overflow.
 uint64_t parse_size_mb(std::string_view text);

@@ -3,12 +3,14 @@
 # sacctmgr's QOS records and association limits; AccountingStorageEnforce=qos refusing a QOS the
 # association may not use; limits,qos refusing at submission (MaxSubmitJobs, MaxWall, a
 # DenyOnLimit QOS) and holding jobs with Slurm's pending reasons (MaxJobs, GrpTRES, the QOS's
-# MaxJobsPerUser) until the limit frees; 8 clients racing a MaxSubmitJobs=50 limit; usage and
+# MaxJobsPerUser, a partition's QOS) until the limit frees; 8 clients racing a MaxSubmitJobs=50 limit; usage and
 # limits holding across a controller restart.
 source "$(dirname "$0")/lib.sh"
 source "$ROOT/tests/integration/users.sh"
 make_test_users
-start_cluster 3 "AccountingStorageEnforce=associations,limits,qos"
+make_cluster 3 "AccountingStorageEnforce=associations,limits,qos"
+echo "PartitionName=pq Nodes=n[1-3] QOS=partqos" >> "$T/c/slurm.conf"
+cluster_start "$T/c" 3
 mkdir -p "$T/work" && chmod 777 "$T/work" && cd "$T/work"
 if [ "$MULTI" != 1 ]; then
   echo "skipping: needs root and useradd for its users"
@@ -120,6 +122,19 @@ scancel "$d"
 sacctmgr -i modify qos high set Flags=DenyOnLimit >/dev/null
 out=$(as $U1 sbatch -q high -n 2 --wrap true 2>&1); rc=$?
 assert_eq "1|sbatch: error: Batch job submission failed: $refused" "$rc|$out" "DenyOnLimit refuses it at submission"
+
+# ---- a partition's QOS: its limits hold every job of the partition ----
+sacctmgr -i add qos partqos MaxJobsPerUser=1 >/dev/null
+assert_contains "QoS=partqos" "$(scontrol show partition pq)" "scontrol show partition shows its QOS"
+p1=$(as $U1 sbatch --parsable -p pq --wrap "$(gate four)")
+p2=$(as $U1 sbatch --parsable -p pq --wrap true)
+wait_running "$p1" || fail "the partition's first job runs"
+wait_until 30 pending_for "$p2" QOSMaxJobsPerUserLimit && ok "the partition QOS holds the second" \
+  || fail "partition QOS: $(squeue -h -j "$p2" -o '%t %r')"
+p3=$(as $U1 sbatch --parsable --wrap true)
+wait_job "$p3" && assert_eq "COMPLETED" "$(job_state "$p3")" "a job of another partition is not held"
+open_gate four
+wait_job "$p2" && assert_eq "COMPLETED" "$(job_state "$p2")" "and the second runs after the first"
 
 # ---- 8 clients race a MaxSubmitJobs=50 limit: exactly 50 get in ----
 sacctmgr -i modify user $U2 set MaxSubmitJobs=50 >/dev/null

@@ -38,6 +38,7 @@ struct JobExtra {
     Dependency dependency;       // what is still unmet
     std::string gpu_bind;        // --gpu-bind, for the script's srun (SLURM_GPU_BIND)
     bool overcommit = false;     // -O: sized for one task per node (alloc_tasks)
+    std::string licenses;        // -L, as read: "name:count,..." (license_asks parses it)
 };
 
 // A job array's pending tasks. The array's record carries the tasks that have not started; each

@@ -102,7 +102,8 @@ using JobCodec = plugin::FieldTable<
     Field<&X::signal_sent,         &JobInfoT::signal_sent>,
     Field<&X::orig_dependency,     &JobInfoT::orig_dependency>,
     Field<&X::gpu_bind,            &JobInfoT::gpu_bind,           &JobDescT::gpu_bind>,
-    Field<&X::overcommit,          &JobInfoT::overcommit,         &JobDescT::overcommit>
+    Field<&X::overcommit,          &JobInfoT::overcommit,         &JobDescT::overcommit>,
+    Field<&X::licenses,            &JobInfoT::licenses,           &JobDescT::licenses>
 >;
 // clang-format on
 

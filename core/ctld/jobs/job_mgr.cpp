@@ -48,7 +48,8 @@ const char *end_reason(uint32_t state) {
 
 JobManager::JobManager(Ctx &ctx, NodeManager &nodes, const Placement &place)
     : ctx_(ctx), nodes_(nodes), place_(place), next_id_(ctx.conf.first_job_id),
-      enforce_(policy::Enforce::parse(ctx.conf.accounting_storage_enforce)) {
+      enforce_(policy::Enforce::parse(ctx.conf.accounting_storage_enforce)),
+      licenses_(ctx.conf.licenses) {
     ctx_.events.node_failed.subscribe([this](uint32_t node) { node_failed(node); });
     ctx_.events.assocs_changed.subscribe([this] { count_usage_again(); });
     ctx_.events.node_registered.subscribe([this](uint32_t node, const std::vector<uint32_t> &batch,
@@ -87,6 +88,7 @@ void JobManager::recover(bool cold) {
         if (job->running()) {
             ++running;
             nodes_.job_started(*job);
+            licenses_.set(*job);
         }
         if (job->array_job_id) {
             ArrayCounts &c = arrays_[job->array_job_id];
@@ -166,10 +168,14 @@ void JobManager::persist(const Job &job) {
     auto key = state::job_key(job.id);
     ctx_.commit.txn().put(state::Table::Jobs, key, {fbb.GetBufferPointer(), fbb.GetSize()});
     usage_.set(job.id, policy().share_of(job));
+    licenses_.set(job);
 }
 
 policy::AcctPolicy JobManager::policy() const {
-    return {ctx_.acct.assocs(), enforce_, ctx_.conf.cluster_name};
+    return {ctx_.acct.assocs(), enforce_, ctx_.conf.cluster_name, [this](const std::string &name) {
+                const Partition *p = nodes_.partition(name);
+                return p ? p->conf->qos : std::string();
+            }};
 }
 
 void JobManager::count_usage_again() {
@@ -422,6 +428,7 @@ void JobManager::forget(uint32_t id) {
     t.del(state::Table::Jobs, key);
     t.del(state::Table::Scripts, key);
     usage_.remove(id);
+    licenses_.remove(id);
     jobs_.erase(id);
 }
 
@@ -433,6 +440,8 @@ net::Routes JobManager::routes() {
         {proto::Body::JobInfoRequest, Caller::Anyone, net::member(this, &JobManager::on_info)},
         {proto::Body::JobUpdateRequest, Caller::Anyone, net::member(this, &JobManager::on_update)},
         {proto::Body::JobScriptRequest, Caller::Anyone, net::member(this, &JobManager::on_script)},
+        {proto::Body::LicenseInfoRequest, Caller::Anyone,
+         net::member(this, &JobManager::on_licenses)},
         // Node daemons report batch ends; salloc and srun release their own allocations.
         {proto::Body::JobCompleteRequest, Caller::Anyone,
          net::member(this, &JobManager::on_complete)}};

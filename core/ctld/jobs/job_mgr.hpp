@@ -13,6 +13,7 @@
 #include "ctld/acct/acct_records.hpp"
 #include "ctld/context.hpp"
 #include "ctld/jobs/job.hpp"
+#include "ctld/jobs/licenses.hpp"
 #include "ctld/policy/acct_policy.hpp"
 #include "net/routes.hpp"
 #include "net/server.hpp"
@@ -64,6 +65,8 @@ class JobManager {
     // AccountingStorageEnforce over the current associations, and what the live jobs hold.
     policy::AcctPolicy policy() const;
     const policy::UsageIndex &usage() const { return usage_; }
+    // slurm.conf's Licenses= and what running jobs hold of them.
+    const Licenses &licenses() const { return licenses_; }
     // Spools the job's accounting record for event (delivered once the batch is durable).
     void account(int event, const Job &job);
     // Before a requeue resets the job: its ending run's record, REQUEUED (then account SUBMIT).
@@ -111,6 +114,7 @@ class JobManager {
     void on_update(const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp);
     void on_complete(const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp);
     void on_script(const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp);
+    void on_licenses(const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp);
 
     // Dependencies: how a job's unmet terms stand now (terms that hold are dropped).
     DepState check_dependency(Job &job);
@@ -182,6 +186,7 @@ class JobManager {
     std::unordered_map<uint32_t, ArrayCounts> arrays_;
     policy::Enforce enforce_;
     policy::UsageIndex usage_; // kept by persist and forget; counted again on assocs_changed
+    Licenses licenses_;        // kept by persist and forget; counted when recovered
     void count_usage_again();
     // (array job id, task id) -> job id, for tasks that have left the pending record.
     std::map<std::pair<uint32_t, uint32_t>, uint32_t> tasks_;

@@ -161,6 +161,8 @@ Status JobManager::read_request(Job &j, const proto::JobDescT &d, bool admin) {
             spdlog::info("job submission refused: invalid --gres '{}'", x.gres);
             return invalid(kInvalidGres);
         }
+        if (!x.licenses.empty())
+            if (Status s = licenses_.read_ask(x.licenses); !s.ok()) return s;
         try {
             if (!x.gpu_bind.empty()) (void)parse_gpu_bind(x.gpu_bind);
         } catch (const ParseError &e) {

@@ -472,7 +472,7 @@ void NodeManager::on_partition_info(const std::shared_ptr<net::Request> &req,
             fbb.CreateString(p.state), c.max_time_min, c.default_time_min, c.max_nodes, c.min_nodes,
             fbb.CreateString(c.allow_groups.empty() ? "ALL" : join(c.allow_groups)),
             fbb.CreateString(c.oversubscribe), p.total_cpus, uint32_t(names.size()),
-            c.priority_tier));
+            c.priority_tier, fbb.CreateString(c.qos)));
     }
     auto v = fbb.CreateVector(out);
     fbb.Finish(

@@ -2,7 +2,10 @@
 #include "ctld/policy/acct_policy.hpp"
 
 #include <algorithm>
+#include <map>
 
+#include "common/error.hpp"
+#include "common/licenses.hpp"
 #include "common/timefmt.hpp"
 #include "ctld/jobs/job.hpp"
 
@@ -11,19 +14,30 @@ namespace drover::ctld::policy {
 namespace {
 
 // The limit kinds whose pending reason names the TRES (Slurm's reason strings).
-enum Scope { AssocGrp, AssocMaxJob, AssocMaxNode, QosGrp, QosMaxJob, QosMaxNode, QosMaxUser,
-             QosMaxAcct, QosMin };
+enum Scope {
+    AssocGrp,
+    AssocMaxJob,
+    AssocMaxNode,
+    QosGrp,
+    QosMaxJob,
+    QosMaxNode,
+    QosMaxUser,
+    QosMaxAcct,
+    QosMin,
+    AssocMaxMins,
+    QosMaxMins
+};
 
 // Columns: cpu, mem, node, billing, gres, license, energy, other.
 constexpr const char *kReasons[][8] = {
-    {"AssocGrpCpuLimit", "AssocGrpMemLimit", "AssocGrpNodeLimit", "AssocGrpBilling",
-     "AssocGrpGRES", "AssocGrpLicense", "AssocGrpEnergy", "AssocGrpUnknown"},
+    {"AssocGrpCpuLimit", "AssocGrpMemLimit", "AssocGrpNodeLimit", "AssocGrpBilling", "AssocGrpGRES",
+     "AssocGrpLicense", "AssocGrpEnergy", "AssocGrpUnknown"},
     {"AssocMaxCpuPerJobLimit", "AssocMaxMemPerJob", "AssocMaxNodePerJobLimit",
-     "AssocMaxBillingPerJob", "AssocMaxGRESPerJob", "AssocMaxLicensePerJob",
-     "AssocMaxEnergyPerJob", "AssocMaxUnknownPerJob"},
-    {"AssocMaxCpuPerNode", "AssocMaxMemPerNode", "AssocMaxUnknownPerNode",
-     "AssocMaxBillingPerNode", "AssocMaxGRESPerNode", "AssocMaxUnknownPerNode",
-     "AssocMaxEnergyPerNode", "AssocMaxUnknownPerNode"},
+     "AssocMaxBillingPerJob", "AssocMaxGRESPerJob", "AssocMaxLicensePerJob", "AssocMaxEnergyPerJob",
+     "AssocMaxUnknownPerJob"},
+    {"AssocMaxCpuPerNode", "AssocMaxMemPerNode", "AssocMaxUnknownPerNode", "AssocMaxBillingPerNode",
+     "AssocMaxGRESPerNode", "AssocMaxUnknownPerNode", "AssocMaxEnergyPerNode",
+     "AssocMaxUnknownPerNode"},
     {"QOSGrpCpuLimit", "QOSGrpMemLimit", "QOSGrpNodeLimit", "QOSGrpBilling", "QOSGrpGRES",
      "QOSGrpLicense", "QOSGrpEnergy", "QOSGrpUnknown"},
     {"QOSMaxCpuPerJobLimit", "QOSMaxMemoryPerJob", "QOSMaxNodePerJobLimit", "QOSMaxBillingPerJob",
@@ -37,17 +51,23 @@ constexpr const char *kReasons[][8] = {
      "MaxGRESPerAccount", "MaxLicensePerAccount", "MaxEnergyPerAccount", "MaxUnknownPerAccount"},
     {"QOSMinCpuNotSatisfied", "QOSMinMemory", "QOSMinNode", "QOSMinBilling", "QOSMinGRES",
      "QOSMinLicense", "QOSMinEnergy", "QOSMinUnknown"},
+    {"AssocMaxCpuMinutesPerJobLimit", "AssocMaxMemMinutesPerJob", "AssocMaxNodeMinutesPerJob",
+     "AssocMaxBillingMinutesPerJob", "AssocMaxGRESMinutesPerJob", "AssocMaxLicenseMinutesPerJob",
+     "AssocMaxEnergyMinutesPerJob", "AssocMaxUnknownMinutesPerJob"},
+    {"QOSMaxCpuMinutesPerJobLimit", "QOSMaxMemoryMinutesPerJob", "QOSMaxNodeMinutesPerJob",
+     "QOSMaxBillingMinutesPerJob", "QOSMaxGRESMinutesPerJob", "QOSMaxLicenseMinutesPerJob",
+     "QOSMaxEnergyMinutesPerJob", "QOSMaxUnknownMinutesPerJob"},
 };
 
 const char *reason(Scope scope, const std::string &tres) {
-    int col = tres == "cpu"     ? 0
-              : tres == "mem"   ? 1
-              : tres == "node"  ? 2
-              : tres == "billing" ? 3
+    int col = tres == "cpu"                    ? 0
+              : tres == "mem"                  ? 1
+              : tres == "node"                 ? 2
+              : tres == "billing"              ? 3
               : tres.rfind("gres/", 0) == 0    ? 4
               : tres.rfind("license/", 0) == 0 ? 5
-              : tres == "energy" ? 6
-                                 : 7;
+              : tres == "energy"               ? 6
+                                               : 7;
     return kReasons[scope][col];
 }
 
@@ -131,7 +151,11 @@ JobTres job_tres(const Job &j) {
         }
     }
     const JobExtra &x = j.ext();
-    uint64_t gpus = x.gpus ? x.gpus
+    if (!x.licenses.empty()) try {
+            for (const auto &l : parse_licenses(x.licenses))
+                t.total["license/" + l.name] += l.count;
+        } catch (const ParseError &) {}
+    uint64_t gpus = x.gpus            ? x.gpus
                     : x.gpus_per_node ? uint64_t(x.gpus_per_node) * nodes
                                       : uint64_t(x.gpus_per_task) * j.num_tasks;
     if (gpus) {
@@ -149,8 +173,18 @@ std::vector<const AssocRec *> AcctPolicy::chain(const Job &job) const {
     return out;
 }
 
-const AssocRec *AcctPolicy::job_qos(const Job &job) const {
-    return db_.qos(job.qos.empty() ? "normal" : job.qos);
+std::vector<const AssocRec *> AcctPolicy::qos_path(const Job &job) const {
+    const AssocRec *mine = db_.qos(job.qos.empty() ? "normal" : job.qos);
+    const AssocRec *part = nullptr;
+    if (part_qos_)
+        if (std::string name = part_qos_(job.partition); !name.empty()) part = db_.qos(name);
+    std::vector<const AssocRec *> out;
+    // The partition's QOS comes first unless the job's has OverPartQOS.
+    bool over = mine && mine->limits().over_part_qos;
+    const AssocRec *order[] = {over ? mine : part, over ? part : mine};
+    for (const AssocRec *q : order)
+        if (q && (out.empty() || out.front() != q)) out.push_back(q);
+    return out;
 }
 
 std::string AcctPolicy::choose_qos(Job &job) const {
@@ -163,121 +197,181 @@ std::string AcctPolicy::choose_qos(Job &job) const {
     if (q.empty()) q = ch.empty() ? "" : db_.default_qos(*ch.front());
     if (q.empty()) q = allowed.size() == 1 ? allowed.front() : "normal";
     if (!db_.qos(q)) return kInvalidQos;
-    if (enforce_.qos && !ch.empty() && std::find(allowed.begin(), allowed.end(), q) == allowed.end())
+    if (enforce_.qos && !ch.empty() &&
+        std::find(allowed.begin(), allowed.end(), q) == allowed.end())
         return kInvalidQos;
     job.qos = q;
     return {};
 }
 
+namespace {
+
+// The first value along the QOS path, then the associations, that is set (kNoLimit: none), and
+// whether a QOS gave it (the index into qos, or -1).
+struct Found {
+    uint64_t value = kNoLimit;
+    int qos = -1;
+};
+Found first(const std::vector<const AssocRec *> &qos, uint64_t Limits::*qf,
+            const std::vector<const AssocRec *> &assocs, uint64_t Limits::*af) {
+    for (std::size_t i = 0; i < qos.size(); ++i)
+        if (qos[i]->limits().*qf != kNoLimit) return {qos[i]->limits().*qf, int(i)};
+    if (af)
+        for (const AssocRec *a : assocs)
+            if (a->limits().*af != kNoLimit) return {a->limits().*af, -1};
+    return {};
+}
+
+// Per TRES, the first limit along the QOS path (with the QOS it came from).
+struct TresFound {
+    Tres limits;
+    std::map<std::string, std::string> from; // TRES -> QOS name
+};
+TresFound first_tres(const std::vector<const AssocRec *> &qos, Tres Limits::*f) {
+    TresFound out;
+    for (const AssocRec *q : qos)
+        for (const auto &[k, v] : q->limits().*f)
+            if (out.limits.emplace(k, v).second) out.from[k] = q->name;
+    return out;
+}
+
+} // namespace
+
 std::string AcctPolicy::check_submit(Job &job, const UsageIndex &use, std::string *why) const {
     if (!db_.loaded() || !enforce_.limits) return {};
     const uint64_t n = submitted_by(job);
-    auto over_count = [n](uint64_t have, uint64_t lim) { return lim != kNoLimit && have + n > lim; };
-    const AssocRec *qrec = job_qos(job);
-    const Limits none;
-    const Limits &q = qrec ? qrec->limits() : none;
-    const std::string qname = qrec ? qrec->name : "normal";
-    auto ch = chain(job);
-    // The first MaxWall on the path: a job without a time limit gets it as its limit.
-    uint64_t wall = q.max_wall;
-    for (const AssocRec *a : ch) wall = wall != kNoLimit ? wall : a->limits().max_wall;
-    if (wall != kNoLimit && job.time_limit_min == kInfinite) job.time_limit_min = uint32_t(wall);
+    auto over_count = [n](uint64_t have, uint64_t lim) {
+        return lim != kNoLimit && have + n > lim;
+    };
+    const auto qos = qos_path(job);
+    const auto ch = chain(job);
+    // The MaxWall in force: a job without a time limit gets it as its limit.
+    Found wall = first(qos, &Limits::max_wall, ch, &Limits::max_wall);
+    if (wall.value != kNoLimit && job.time_limit_min == kInfinite)
+        job.time_limit_min = uint32_t(wall.value);
     const char *r = nullptr;
-    if (over_count(use.use(usage_key_qos_user(qname, job.uid)).submitted, q.max_submit_pu))
+    Found pu = first(qos, &Limits::max_submit_pu, ch, &Limits::max_submit);
+    Found pa = first(qos, &Limits::max_submit_pa, ch, nullptr);
+    if (pu.qos >= 0 &&
+        over_count(use.use(usage_key_qos_user(qos[pu.qos]->name, job.uid)).submitted, pu.value))
         r = "QOSMaxSubmitJobPerUserLimit";
-    else if (over_count(use.use(usage_key_qos_account(qname, job.account)).submitted,
-                        q.max_submit_pa))
+    else if (pu.qos < 0 && !ch.empty() &&
+             over_count(use.use(usage_key_assoc(ch.front()->key())).submitted, pu.value))
+        r = "AssocMaxSubmitJobLimit";
+    else if (pa.qos >= 0 &&
+             over_count(use.use(usage_key_qos_account(qos[pa.qos]->name, job.account)).submitted,
+                        pa.value))
         r = "MaxSubmitJobsPerAccount";
-    else if (over_count(use.use(usage_key_qos(qname)).submitted, q.grp_submit))
-        r = "QOSGrpSubmitJobsLimit";
-    else if (wall_over(job, q.max_wall))
-        r = "QOSMaxWallDurationPerJobLimit";
-    else if (q.deny_on_limit)
-        r = job_size_reason(job, q, ch, /*qos_only=*/true);
-    for (std::size_t i = 0; !r && i < ch.size(); ++i) {
-        const Limits &a = ch[i]->limits();
-        const Use &u = use.use(usage_key_assoc(ch[i]->key()));
-        if (q.grp_submit == kNoLimit && over_count(u.submitted, a.grp_submit))
+    else if (wall_over(job, wall.value))
+        r = wall.qos >= 0 ? "QOSMaxWallDurationPerJobLimit" : "AssocMaxWallDurationPerJobLimit";
+    bool qos_grp = false;
+    for (const AssocRec *q : qos) {
+        qos_grp = qos_grp || q->limits().grp_submit != kNoLimit;
+        if (!r && over_count(use.use(usage_key_qos(q->name)).submitted, q->limits().grp_submit))
+            r = "QOSGrpSubmitJobsLimit";
+        if (!r && q->limits().deny_on_limit) r = job_size_reason(job, qos, ch, /*qos_only=*/true);
+    }
+    for (std::size_t i = 0; !r && !qos_grp && i < ch.size(); ++i)
+        if (over_count(use.use(usage_key_assoc(ch[i]->key())).submitted,
+                       ch[i]->limits().grp_submit))
             r = "AssocGrpSubmitJobsLimit";
-    }
-    if (!r && !ch.empty() && q.max_submit_pu == kNoLimit) {
-        uint64_t lim = kNoLimit;
-        for (const AssocRec *a : ch) lim = lim != kNoLimit ? lim : a->limits().max_submit;
-        if (over_count(use.use(usage_key_assoc(ch.front()->key())).submitted, lim))
-            r = "AssocMaxSubmitJobLimit";
-    }
-    if (!r && q.max_wall == kNoLimit && wall_over(job, wall)) r = "AssocMaxWallDurationPerJobLimit";
     if (!r) return {};
     if (why) *why = r;
     return kPolicyRefused;
 }
 
-const char *AcctPolicy::job_size_reason(const Job &job, const Limits &q,
+const char *AcctPolicy::job_size_reason(const Job &job, const std::vector<const AssocRec *> &qos,
                                         const std::vector<const AssocRec *> &ch,
                                         bool qos_only) const {
     JobTres t = job_tres(job);
-    if (const auto *x = over(q.max_tres, {}, t.total)) return reason(QosMaxJob, *x);
-    if (const auto *x = over(q.max_tres_pn, {}, t.per_node)) return reason(QosMaxNode, *x);
-    if (const auto *x = under(q.min_tres, t.total)) return reason(QosMin, *x);
+    TresFound max_job = first_tres(qos, &Limits::max_tres),
+              max_node = first_tres(qos, &Limits::max_tres_pn);
+    if (const auto *x = over(max_job.limits, {}, t.total)) return reason(QosMaxJob, *x);
+    if (const auto *x = over(max_node.limits, {}, t.per_node)) return reason(QosMaxNode, *x);
+    if (const auto *x = under(first_tres(qos, &Limits::min_tres).limits, t.total))
+        return reason(QosMin, *x);
+    // MaxTRESMins: what the job asks for times its time limit (a job without one is not held).
+    Tres mins;
+    if (job.time_limit_min != kInfinite)
+        for (const auto &[k, v] : t.total) mins[k] = v * job.time_limit_min;
+    TresFound max_mins = first_tres(qos, &Limits::max_tres_mins);
+    if (const auto *x = over(max_mins.limits, {}, mins)) return reason(QosMaxMins, *x);
     if (qos_only) {
         // DenyOnLimit treats a Grp limit as a Max limit.
-        if (const auto *x = over(q.grp_tres, {}, t.total)) return reason(QosGrp, *x);
+        for (const AssocRec *q : qos)
+            if (const auto *x = over(q->limits().grp_tres, {}, t.total)) return reason(QosGrp, *x);
         return nullptr;
     }
-    // Per TRES, the first association on the path that limits it (unless the QOS does).
-    Tres max_job, max_node;
+    // Per TRES, the first association on the path that limits it (unless a QOS does).
+    Tres assoc_job, assoc_node, assoc_mins;
     for (const AssocRec *a : ch) {
         for (const auto &[k, v] : a->limits().max_tres)
-            if (!q.max_tres.count(k)) max_job.emplace(k, v);
+            if (!max_job.limits.count(k)) assoc_job.emplace(k, v);
         for (const auto &[k, v] : a->limits().max_tres_pn)
-            if (!q.max_tres_pn.count(k)) max_node.emplace(k, v);
+            if (!max_node.limits.count(k)) assoc_node.emplace(k, v);
+        for (const auto &[k, v] : a->limits().max_tres_mins)
+            if (!max_mins.limits.count(k)) assoc_mins.emplace(k, v);
     }
-    if (const auto *x = over(max_job, {}, t.total)) return reason(AssocMaxJob, *x);
-    if (const auto *x = over(max_node, {}, t.per_node)) return reason(AssocMaxNode, *x);
+    if (const auto *x = over(assoc_job, {}, t.total)) return reason(AssocMaxJob, *x);
+    if (const auto *x = over(assoc_node, {}, t.per_node)) return reason(AssocMaxNode, *x);
+    if (const auto *x = over(assoc_mins, {}, mins)) return reason(AssocMaxMins, *x);
     return nullptr;
 }
 
 const char *AcctPolicy::check_start(const Job &job, const UsageIndex &use) const {
     if (!db_.loaded() || !enforce_.limits) return nullptr;
-    const AssocRec *qrec = job_qos(job);
-    const Limits none;
-    const Limits &q = qrec ? qrec->limits() : none;
-    const std::string qname = qrec ? qrec->name : "normal";
+    const auto qos = qos_path(job);
+    const auto ch = chain(job);
     const JobTres t = job_tres(job);
-    const Use &qu = use.use(usage_key_qos(qname));
-    const Use &quser = use.use(usage_key_qos_user(qname, job.uid));
-    const Use &qacct = use.use(usage_key_qos_account(qname, job.account));
-    auto ch = chain(job);
-    if (q.grp_jobs != kNoLimit && qu.running >= q.grp_jobs) return "QOSGrpJobsLimit";
-    if (const auto *x = over(q.grp_tres, qu.tres, t.total)) return reason(QosGrp, *x);
-    if (const char *r = job_size_reason(job, q, ch, false)) return r;
-    if (const auto *x = over(q.max_tres_pu, quser.tres, t.total)) return reason(QosMaxUser, *x);
-    if (const auto *x = over(q.max_tres_pa, qacct.tres, t.total)) return reason(QosMaxAcct, *x);
-    if (q.max_jobs_pa != kNoLimit && qacct.running >= q.max_jobs_pa) return "MaxJobsPerAccount";
-    if (q.max_jobs_pu != kNoLimit && quser.running >= q.max_jobs_pu)
+    for (const AssocRec *q : qos) {
+        const Limits &l = q->limits();
+        const Use &u = use.use(usage_key_qos(q->name));
+        if (l.grp_jobs != kNoLimit && u.running >= l.grp_jobs) return "QOSGrpJobsLimit";
+        if (const auto *x = over(l.grp_tres, u.tres, t.total)) return reason(QosGrp, *x);
+    }
+    if (const char *r = job_size_reason(job, qos, ch, false)) return r;
+    TresFound pu = first_tres(qos, &Limits::max_tres_pu),
+              pa = first_tres(qos, &Limits::max_tres_pa);
+    for (const auto &[k, lim] : pu.limits)
+        if (over({{k, lim}}, use.use(usage_key_qos_user(pu.from[k], job.uid)).tres, t.total))
+            return reason(QosMaxUser, k);
+    for (const auto &[k, lim] : pa.limits)
+        if (over({{k, lim}}, use.use(usage_key_qos_account(pa.from[k], job.account)).tres, t.total))
+            return reason(QosMaxAcct, k);
+    Found ja = first(qos, &Limits::max_jobs_pa, ch, nullptr);
+    if (ja.qos >= 0 &&
+        use.use(usage_key_qos_account(qos[ja.qos]->name, job.account)).running >= ja.value)
+        return "MaxJobsPerAccount";
+    Found ju = first(qos, &Limits::max_jobs_pu, ch, &Limits::max_jobs);
+    if (ju.qos >= 0 && use.use(usage_key_qos_user(qos[ju.qos]->name, job.uid)).running >= ju.value)
         return "QOSMaxJobsPerUserLimit";
-    if (wall_over(job, q.max_wall)) return "QOSMaxWallDurationPerJobLimit";
-    return assoc_start_reason(job, q, ch, t, use);
+    if (ju.qos < 0 && ju.value != kNoLimit && !ch.empty() &&
+        use.use(usage_key_assoc(ch.front()->key())).running >= ju.value)
+        return "AssocMaxJobsLimit";
+    Found wall = first(qos, &Limits::max_wall, ch, &Limits::max_wall);
+    if (wall_over(job, wall.value))
+        return wall.qos >= 0 ? "QOSMaxWallDurationPerJobLimit" : "AssocMaxWallDurationPerJobLimit";
+    return assoc_grp_reason(qos, ch, t, use);
 }
 
-const char *AcctPolicy::assoc_start_reason(const Job &job, const Limits &q,
-                                           const std::vector<const AssocRec *> &ch,
-                                           const JobTres &t, const UsageIndex &use) const {
-    uint64_t max_jobs = kNoLimit, max_wall = kNoLimit;
+const char *AcctPolicy::assoc_grp_reason(const std::vector<const AssocRec *> &qos,
+                                         const std::vector<const AssocRec *> &ch, const JobTres &t,
+                                         const UsageIndex &use) const {
+    // A Grp limit a QOS has replaces the associations' same limit.
+    bool qos_jobs = false;
+    Tres qos_tres;
+    for (const AssocRec *q : qos) {
+        qos_jobs = qos_jobs || q->limits().grp_jobs != kNoLimit;
+        for (const auto &[k, v] : q->limits().grp_tres) qos_tres.emplace(k, v);
+    }
     for (const AssocRec *a : ch) {
         const Limits &l = a->limits();
         const Use &u = use.use(usage_key_assoc(a->key()));
-        if (q.grp_jobs == kNoLimit && l.grp_jobs != kNoLimit && u.running >= l.grp_jobs)
+        if (!qos_jobs && l.grp_jobs != kNoLimit && u.running >= l.grp_jobs)
             return "AssocGrpJobsLimit";
-        if (const auto *x = over(l.grp_tres, u.tres, t.total, &q.grp_tres))
+        if (const auto *x = over(l.grp_tres, u.tres, t.total, &qos_tres))
             return reason(AssocGrp, *x);
-        max_jobs = max_jobs != kNoLimit ? max_jobs : l.max_jobs;
-        max_wall = max_wall != kNoLimit ? max_wall : l.max_wall;
     }
-    if (!ch.empty() && q.max_jobs_pu == kNoLimit && max_jobs != kNoLimit &&
-        use.use(usage_key_assoc(ch.front()->key())).running >= max_jobs)
-        return "AssocMaxJobsLimit";
-    if (q.max_wall == kNoLimit && wall_over(job, max_wall)) return "AssocMaxWallDurationPerJobLimit";
     return nullptr;
 }
 
@@ -285,10 +379,11 @@ Share AcctPolicy::share_of(const Job &job) const {
     Share s;
     if (!active() || job.finished()) return s;
     for (const AssocRec *a : chain(job)) s.keys.push_back(usage_key_assoc(a->key()));
-    const std::string q = job.qos.empty() ? "normal" : job.qos;
-    s.keys.push_back(usage_key_qos(q));
-    s.keys.push_back(usage_key_qos_user(q, job.uid));
-    s.keys.push_back(usage_key_qos_account(q, job.account));
+    for (const AssocRec *q : qos_path(job)) {
+        s.keys.push_back(usage_key_qos(q->name));
+        s.keys.push_back(usage_key_qos_user(q->name, job.uid));
+        s.keys.push_back(usage_key_qos_account(q->name, job.account));
+    }
     s.submitted = job.running() ? 1 : submitted_by(job);
     s.running = job.running();
     if (s.running) s.tres = job_tres(job).total;

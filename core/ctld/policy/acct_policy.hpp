@@ -7,6 +7,7 @@
 // index, changes nothing.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,8 +38,11 @@ JobTres job_tres(const Job &job);
 
 class AcctPolicy {
   public:
-    AcctPolicy(const AssocDb &db, Enforce enforce, std::string cluster)
-        : db_(db), enforce_(enforce), cluster_(std::move(cluster)) {}
+    // part_qos names a partition's QOS ("" for none; may be empty itself).
+    using PartQos = std::function<std::string(const std::string &partition)>;
+    AcctPolicy(const AssocDb &db, Enforce enforce, std::string cluster, PartQos part_qos = {})
+        : db_(db), enforce_(enforce), cluster_(std::move(cluster)), part_qos_(std::move(part_qos)) {
+    }
 
     bool active() const { return db_.loaded() && (enforce_.qos || enforce_.limits); }
 
@@ -57,19 +61,22 @@ class AcctPolicy {
   private:
     // The job's association and its parents, nearest first (empty when it has none).
     std::vector<const AssocRec *> chain(const Job &job) const;
-    const AssocRec *job_qos(const Job &job) const;
+    // The QOS whose limits the job obeys, in the order they count: its partition's QOS, then
+    // its own (the other way round when its own has OverPartQOS).
+    std::vector<const AssocRec *> qos_path(const Job &job) const;
     // Why the job's size breaks a per-job limit (MaxTRES, MaxTRESPerNode, MinTRES; qos_only:
-    // the QOS's, with its Grp limits taken as Max ones, as DenyOnLimit does), or nullptr.
-    const char *job_size_reason(const Job &job, const Limits &q,
+    // the QOS's, with their Grp limits taken as Max ones, as DenyOnLimit does), or nullptr.
+    const char *job_size_reason(const Job &job, const std::vector<const AssocRec *> &qos,
                                 const std::vector<const AssocRec *> &ch, bool qos_only) const;
-    // The association part of check_start.
-    const char *assoc_start_reason(const Job &job, const Limits &q,
-                                   const std::vector<const AssocRec *> &ch, const JobTres &t,
-                                   const UsageIndex &use) const;
+    // The associations' Grp limits (GrpJobs, GrpTRES) the job would break by starting now.
+    const char *assoc_grp_reason(const std::vector<const AssocRec *> &qos,
+                                 const std::vector<const AssocRec *> &ch, const JobTres &t,
+                                 const UsageIndex &use) const;
 
     const AssocDb &db_;
     Enforce enforce_;
     std::string cluster_;
+    PartQos part_qos_;
 };
 
 } // namespace drover::ctld::policy

@@ -37,6 +37,7 @@ Limits Limits::from(const Settings &s) {
     l.grp_tres = tres(s, "grptres");
     l.max_tres = tres(s, "maxtres");
     l.max_tres_pn = tres(s, "maxtrespernode");
+    l.max_tres_mins = tres(s, "maxtresmins");
     l.max_tres_pu = tres(s, "maxtresperuser");
     l.max_tres_pa = tres(s, "maxtresperaccount");
     l.min_tres = tres(s, "mintres");

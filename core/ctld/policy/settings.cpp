@@ -13,7 +13,20 @@ namespace drover::ctld::policy {
 
 namespace {
 
-enum class Kind { Count, Wall, Tres, TresMins, Int, QosList, QosName, Flags, Mode, Secs, Float, Share };
+enum class Kind {
+    Count,
+    Wall,
+    Tres,
+    TresMins,
+    Int,
+    QosList,
+    QosName,
+    Flags,
+    Mode,
+    Secs,
+    Float,
+    Share
+};
 
 struct Def {
     const char *key;
@@ -56,10 +69,10 @@ constexpr Def kDefs[] = {
 };
 
 // Slurm's QOS flags, spelled as sacctmgr shows them.
-constexpr const char *kFlags[] = {"DenyOnLimit",        "EnforceUsageThreshold", "NoDecay",
-                                  "NoReserve",          "OverPartQOS",           "PartitionMaxNodes",
-                                  "PartitionMinNodes",  "PartitionTimeLimit",    "RequiresReservation",
-                                  "UsageFactorSafe",    "Relative"};
+constexpr const char *kFlags[] = {
+    "DenyOnLimit",         "EnforceUsageThreshold", "NoDecay",           "NoReserve",
+    "OverPartQOS",         "PartitionMaxNodes",     "PartitionMinNodes", "PartitionTimeLimit",
+    "RequiresReservation", "UsageFactorSafe",       "Relative"};
 
 const Def *find(std::string_view key, Owner owner) {
     for (const auto &d : kDefs)
@@ -140,8 +153,7 @@ std::string canon_mode(std::string_view v) {
 }
 
 std::string parse_value(const Def &d, std::string_view v, const std::string &old,
-                        const std::function<bool(std::string_view)> &qos_exists,
-                        std::string &why) {
+                        const std::function<bool(std::string_view)> &qos_exists, std::string &why) {
     uint64_t n = 0;
     switch (d.kind) {
     case Kind::Count:
@@ -179,12 +191,11 @@ std::string parse_value(const Def &d, std::string_view v, const std::string &old
         if (!qos_exists(lower(v))) why = "Invalid QOS name '" + std::string(v) + "'";
         return lower(v);
     case Kind::QosList: {
-        std::string bad, out = apply_list(
-                              old, v,
-                              [&](std::string_view q) {
-                                  return qos_exists(lower(q)) ? lower(q) : std::string();
-                              },
-                              bad);
+        std::string bad,
+            out = apply_list(
+                old, v,
+                [&](std::string_view q) { return qos_exists(lower(q)) ? lower(q) : std::string(); },
+                bad);
         if (!bad.empty()) why = "Invalid QOS name '" + bad + "'";
         return out;
     }
@@ -261,10 +272,9 @@ std::string apply_setting(Settings &s, std::string_view key, std::string_view va
     }
     auto it = s.find(key);
     std::string why;
-    std::string v = parse_value(*d, value, it == s.end() ? std::string() : it->second, qos_exists,
-                                why);
-    if (!why.empty())
-        return " " + why + " for " + std::string(key) + ": " + std::string(value);
+    std::string v =
+        parse_value(*d, value, it == s.end() ? std::string() : it->second, qos_exists, why);
+    if (!why.empty()) return " " + why + " for " + std::string(key) + ": " + std::string(value);
     if (v.empty() && d->kind != Kind::QosList)
         s.erase(std::string(key));
     else

@@ -14,8 +14,8 @@ namespace {
 
 // Slurm's TRES ids for the built-in types fix their order; the rest follow by name.
 int rank(std::string_view name) {
-    static constexpr std::string_view kOrder[] = {"cpu", "mem",   "energy", "node",
-                                                  "billing", "fs/disk", "vmem", "pages"};
+    static constexpr std::string_view kOrder[] = {"cpu",     "mem",     "energy", "node",
+                                                  "billing", "fs/disk", "vmem",   "pages"};
     for (std::size_t i = 0; i < std::size(kOrder); ++i)
         if (kOrder[i] == name) return int(i);
     return int(std::size(kOrder));
@@ -23,9 +23,8 @@ int rank(std::string_view name) {
 
 std::vector<std::pair<std::string, uint64_t>> ordered(const Tres &tres) {
     std::vector<std::pair<std::string, uint64_t>> out(tres.begin(), tres.end());
-    std::stable_sort(out.begin(), out.end(), [](const auto &a, const auto &b) {
-        return rank(a.first) < rank(b.first);
-    });
+    std::stable_sort(out.begin(), out.end(),
+                     [](const auto &a, const auto &b) { return rank(a.first) < rank(b.first); });
     return out;
 }
 
@@ -49,8 +48,8 @@ std::string apply_tres(Tres &tres, std::string_view text, bool minutes) {
     std::size_t pos = 0;
     while (pos <= text.size()) {
         std::size_t comma = text.find(',', pos);
-        std::string_view item = text.substr(pos, comma == std::string_view::npos ? text.npos
-                                                                                  : comma - pos);
+        std::string_view item =
+            text.substr(pos, comma == std::string_view::npos ? text.npos : comma - pos);
         pos = comma == std::string_view::npos ? text.size() + 1 : comma + 1;
         if (item.empty()) continue;
         auto eq = item.find('=');

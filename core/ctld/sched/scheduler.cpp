@@ -294,6 +294,10 @@ int Scheduler::check_eligible(Job &job, const Partition &part) {
 }
 
 int Scheduler::check_limits(Job &job) {
+    if (!jobs_.licenses().free_for(job)) {
+        wait(job, "Licenses");
+        return DROVER_EPERM;
+    }
     if (const char *reason = jobs_.policy().check_start(job, jobs_.usage())) {
         wait(job, reason);
         return DROVER_EPERM;

@@ -83,7 +83,8 @@ class Scheduler {
     // Why job cannot start now (its reason set, or an End decided), or DROVER_OK.
     int check_eligible(Job &job, const Partition &part);
     int check_dependency(Job &job);
-    // AccountingStorageEnforce=limits: the limit that keeps the job waiting now (its reason).
+    // Licenses it asks for that are not free now, or (AccountingStorageEnforce=limits) the limit
+    // that keeps the job waiting now: its reason.
     int check_limits(Job &job);
     int start_array_tasks(Job &rec, const Partition &part, const drover_bitmap_view *allowed);
     // The job waits for reason (decided now, recorded after the pass).

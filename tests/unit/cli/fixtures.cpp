@@ -35,7 +35,7 @@ const std::vector<const proto::JobInfo *> &Records::jobs(const std::vector<Job> 
         auto tasks = s(fbb, j.array_tasks), dep = s(fbb, j.dependency),
              orig_dep = s(fbb, j.orig_dependency), constraint = s(fbb, j.constraint),
              req = s(fbb, j.req_nodes), exc = s(fbb, j.exc_nodes), gres = s(fbb, j.gres),
-             sched = s(fbb, j.sched_nodes);
+             sched = s(fbb, j.sched_nodes), lics = s(fbb, j.licenses);
         flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<proto::NodeAlloc>>> alloc;
         if (!j.node_alloc.empty()) {
             std::vector<flatbuffers::Offset<proto::NodeAlloc>> v;
@@ -103,6 +103,7 @@ const std::vector<const proto::JobInfo *> &Records::jobs(const std::vector<Job> 
         b.add_deadline(j.deadline);
         b.add_node_alloc(alloc);
         b.add_qos(qos);
+        b.add_licenses(lics);
         out.push_back(b.Finish());
     }
     fbb.Finish(proto::CreateJobInfoResponse(fbb, fbb.CreateVector(out), 0));

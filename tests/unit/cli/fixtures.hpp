@@ -18,7 +18,7 @@ struct Job {
     uint32_t uid = 1000, gid = 1000;
     std::string user = "alice";
     std::string partition = "debug";
-    std::string account, qos;
+    std::string account, qos, licenses;
     uint32_t state = DROVER_JOB_PENDING;
     std::string reason;
     uint32_t priority = 100;

@@ -204,12 +204,14 @@ TEST(SbatchEnvVars, BetweenDirectivesAndCommandLine) {
 }
 
 TEST(SbatchIgnored, WarnOnceAndKeepGoing) {
-    auto r = parse({"--gpu-freq=low", "--licenses=x", "--qos=high", "--mail-type=FAIL", "job.sh"},
+    auto r = parse({"--gpu-freq=low", "--cpu-freq=high", "--licenses=x", "--qos=high",
+                    "--mail-type=FAIL", "job.sh"},
                    "#!/bin/sh\n#SBATCH --gpu-freq=high\n");
     ASSERT_EQ(r.warnings.size(), 2u);
     EXPECT_EQ(r.warnings[0], "--gpu-freq is not supported by Drover yet and was ignored");
-    EXPECT_EQ(r.warnings[1], "--licenses is not supported by Drover yet and was ignored");
-    EXPECT_EQ(r.qos, "high"); // kept: the job's QOS
+    EXPECT_EQ(r.warnings[1], "--cpu-freq is not supported by Drover yet and was ignored");
+    EXPECT_EQ(r.qos, "high");   // kept: the job's QOS
+    EXPECT_EQ(r.licenses, "x"); // and its licenses
 }
 
 TEST(SbatchGpuBind, KeptCheckedAndTheCommandLineWins) {

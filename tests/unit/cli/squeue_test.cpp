@@ -268,6 +268,7 @@ TEST(Squeue, QosReservationLicenseFilters) {
     Records rec;
     Job plain{1}, high{2};
     high.qos = "high";
+    high.licenses = "fluent:1,matlab:2";
     auto jobs = rec.jobs({plain, high});
     auto kept = [&](std::vector<std::string> args) {
         SqueueFilter f = make_squeue_filter(parse_squeue_args(args), 1000);
@@ -279,9 +280,11 @@ TEST(Squeue, QosReservationLicenseFilters) {
     EXPECT_EQ(kept({"-q", "high"}), std::vector<uint32_t>{2});
     EXPECT_EQ(kept({"--qos=normal,low"}), std::vector<uint32_t>{1}); // no QOS asked: normal
     EXPECT_EQ(kept({"-q", "low"}), std::vector<uint32_t>{});
-    // Jobs hold no reservation or license, so neither filter keeps any.
+    // Jobs hold no reservation, so -R keeps none; -L keeps those asking for a license named.
     EXPECT_EQ(kept({"-R", "maint"}), std::vector<uint32_t>{});
-    EXPECT_EQ(kept({"-L", "matlab"}), std::vector<uint32_t>{});
+    EXPECT_EQ(kept({"-L", "matlab"}), std::vector<uint32_t>{2});
+    EXPECT_EQ(kept({"-L", "ansys,fluent"}), std::vector<uint32_t>{2});
+    EXPECT_EQ(kept({"-L", "ansys"}), std::vector<uint32_t>{});
     EXPECT_EQ(kept({}), (std::vector<uint32_t>{1, 2}));
     EXPECT_EQ(parse_squeue_args(std::vector<std::string>{"-L", "a,b"}).licenses,
               (std::vector<std::string>{"a", "b"}));

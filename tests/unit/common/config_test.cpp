@@ -319,7 +319,7 @@ TEST(Config, UnknownKeysWarnOnce) {
                      "mailprog=/bin/mail\n"
                      "NodeName=n1 CPUs=1 CpuBind=cores\n"
                      "NodeName=n2 CpuBind=cores\n"
-                     "PartitionName=p Nodes=n[1-2] QOS=normal\n"
+                     "PartitionName=p Nodes=n[1-2] QOS=normal AllowQos=normal\n"
                      "FrontendName=fe1\n");
     ASSERT_EQ(c.warnings.size(), 9u);
     // Slurm's keys are said to be Slurm's; only a key Slurm does not have either is unknown.

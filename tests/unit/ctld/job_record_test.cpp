@@ -121,6 +121,7 @@ JobExtra sample_extra() {
     x.gpus_per_task = 1;
     x.gpu_bind = "verbose,map_gpu:1,0";
     x.overcommit = true;
+    x.licenses = "fluent:1,matlab:2";
     x.deadline = 1900000000;
     x.signal_sent = true;
     x.orig_dependency = "afterok:7,afterany:8";

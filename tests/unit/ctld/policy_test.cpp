@@ -5,6 +5,7 @@
 
 #include "ctld/acct/acct_admin.hpp"
 #include "ctld/jobs/job.hpp"
+#include "ctld/jobs/licenses.hpp"
 #include "ctld/policy/acct_policy.hpp"
 
 using namespace drover::ctld;
@@ -104,7 +105,7 @@ class Policy : public ::testing::Test {
         keep(j);
     }
     AcctPolicy pol(const char *enforce = "associations,limits,qos") const {
-        return {db_, Enforce::parse(enforce), "local"};
+        return {db_, Enforce::parse(enforce), "local", part_qos_};
     }
     std::string submit(Job &j, std::string *why = nullptr) {
         if (std::string e = pol().choose_qos(j); !e.empty()) return e;
@@ -115,6 +116,7 @@ class Policy : public ::testing::Test {
     AssocDb db_;
     UsageIndex use_;
     uint32_t next_id_ = 1;
+    AcctPolicy::PartQos part_qos_; // the partitions' QOS= (none unless a test sets it)
 };
 
 TEST_F(Policy, TheQosIsTheDefaultOrAllowedOne) {
@@ -224,6 +226,19 @@ TEST_F(Policy, QosLimitsComeFirstAndPerUser) {
     EXPECT_STREQ(pol().check_start(a2, use_), "QOSMinCpuNotSatisfied");
 }
 
+TEST_F(Policy, MaxTresMinsHoldsAJobByItsTimeLimit) {
+    plan("modify", "user", {{"maxtresmins", "cpu=100"}}, {{"name", "alice"}});
+    Job small = job("alice", 1001, 2), big = job("alice", 1001, 2), open = job("alice", 1001, 8);
+    small.time_limit_min = 50;
+    big.time_limit_min = 51;
+    for (Job *j : {&small, &big, &open}) ASSERT_EQ(submit(*j), "");
+    EXPECT_EQ(pol().check_start(small, use_), nullptr) << "2 CPUs x 50 minutes = 100";
+    EXPECT_STREQ(pol().check_start(big, use_), "AssocMaxCpuMinutesPerJobLimit");
+    EXPECT_EQ(pol().check_start(open, use_), nullptr) << "no time limit: nothing to multiply";
+    plan("modify", "qos", {{"maxtresmins", "cpu=10"}}, {{"name", "normal"}});
+    EXPECT_STREQ(pol().check_start(small, use_), "QOSMaxCpuMinutesPerJobLimit");
+}
+
 TEST_F(Policy, DenyOnLimitRefusesAtSubmit) {
     plan("modify", "qos", {{"maxtres", "cpu=2"}}, {{"name", "normal"}});
     Job j = job("alice", 1001, 4);
@@ -236,11 +251,49 @@ TEST_F(Policy, DenyOnLimitRefusesAtSubmit) {
     EXPECT_EQ(why, "QOSMaxCpuPerJobLimit");
 }
 
+TEST_F(Policy, APartitionQosComesFirstUnlessTheJobsHasOverPartQos) {
+    plan("add", "qos", {{"name", "part"}, {"maxjobsperuser", "1"}, {"maxwall", "30"}});
+    plan("modify", "user", {{"qos", "+high"}}, {{"name", "alice"}});
+    plan("modify", "qos", {{"maxjobsperuser", "3"}, {"maxwall", "60"}}, {{"name", "high"}});
+    part_qos_ = [](const std::string &p) { return p == "debug" ? "part" : ""; };
+    std::string why;
+    Job w = job("alice", 1001);
+    w.qos = "high";
+    w.time_limit_min = 45;
+    EXPECT_EQ(submit(w, &why), kPolicyRefused);
+    EXPECT_EQ(why, "QOSMaxWallDurationPerJobLimit") << "the partition's MaxWall of 30 first";
+    Job a1 = job("alice", 1001), a2 = job("alice", 1001);
+    a1.qos = a2.qos = "high";
+    ASSERT_EQ(submit(a1), "");
+    ASSERT_EQ(submit(a2), "");
+    run(a1);
+    EXPECT_STREQ(pol().check_start(a2, use_), "QOSMaxJobsPerUserLimit")
+        << "the partition QOS's per-user limit of 1 holds a job of another QOS";
+    plan("modify", "qos", {{"flags", "OverPartQOS"}}, {{"name", "high"}});
+    EXPECT_EQ(pol().check_start(a2, use_), nullptr) << "OverPartQOS: high's limit of 3 first";
+    Job other = job("bob", 1002);
+    other.partition = "batch";
+    ASSERT_EQ(submit(other), "");
+    EXPECT_EQ(other.qos, "normal");
+    EXPECT_EQ(pol().check_start(other, use_), nullptr) << "no partition QOS there";
+}
+
+TEST_F(Policy, LicensesAreTresOfTheirOwn) {
+    plan("modify", "account", {{"grptres", "license/matlab=2"}}, {{"name", "physics"}});
+    Job a = job("alice", 1001), b = job("bob", 1002);
+    a.mutable_extra().licenses = "matlab:2";
+    b.mutable_extra().licenses = "matlab:1";
+    ASSERT_EQ(submit(a), "");
+    ASSERT_EQ(submit(b), "");
+    run(a);
+    EXPECT_STREQ(pol().check_start(b, use_), "AssocGrpLicense");
+}
+
 TEST(PolicyPlan, QosRecordsAddShowModifyDelete) {
     AssocDb db;
     auto plan = [&db](std::string verb, AdminFields set, AdminFields where = {}) {
-        AdminPlan p = plan_admin(db, {std::move(verb), "qos", std::move(set), std::move(where)},
-                                 kLocal);
+        AdminPlan p =
+            plan_admin(db, {std::move(verb), "qos", std::move(set), std::move(where)}, kLocal);
         db.apply(p.change);
         return p;
     };
@@ -270,6 +323,40 @@ TEST(PolicyPlan, QosRecordsAddShowModifyDelete) {
     p = plan("delete", {}, {{"name", "high"}});
     EXPECT_EQ(p.message, " Deleting QOS(s)...\n  high\n");
     EXPECT_EQ(db.qos("high"), nullptr);
+}
+
+} // namespace
+
+namespace {
+
+TEST(LicensePool, AsksAreCheckedHeldByRunningJobsAndFreed) {
+    Licenses pool("matlab:2,fluent:1");
+    std::string ask = "matlab,matlab:1";
+    EXPECT_TRUE(pool.read_ask(ask).ok());
+    EXPECT_EQ(ask, "matlab:2");
+    std::string bad = "matlab:3";
+    EXPECT_EQ(pool.read_ask(bad).text(), kInvalidLicenses) << "more than there are";
+    bad = "ansys:1";
+    EXPECT_EQ(pool.read_ask(bad).text(), kInvalidLicenses) << "not configured";
+    bad = "matlab:x";
+    EXPECT_EQ(pool.read_ask(bad).text(), kInvalidLicenses);
+    Job a, b;
+    a.id = 1;
+    b.id = 2;
+    a.mutable_extra().licenses = "matlab:2";
+    b.mutable_extra().licenses = "matlab:1,fluent:1";
+    EXPECT_TRUE(pool.free_for(a));
+    a.state = DROVER_JOB_RUNNING;
+    pool.set(a);
+    EXPECT_FALSE(pool.free_for(b));
+    auto rows = pool.rows();
+    ASSERT_EQ(rows.size(), 2u);
+    EXPECT_EQ(rows[0].name, "fluent") << "sorted by name";
+    EXPECT_EQ(rows[1].used, 2u);
+    a.state = DROVER_JOB_COMPLETE;
+    pool.set(a);
+    EXPECT_TRUE(pool.free_for(b));
+    EXPECT_EQ(pool.rows()[1].used, 0u);
 }
 
 } // namespace
