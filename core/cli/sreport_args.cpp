@@ -71,7 +71,6 @@ uint32_t leading_number(std::string_view s) {
     return n;
 }
 
-
 // The nearest whole hour (from 30 minutes on, the next), as Slurm rounds a given start and end.
 int64_t round_to_hour(int64_t t) {
     std::tm tm = local_tm(t);

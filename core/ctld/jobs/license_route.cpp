@@ -3,8 +3,7 @@
 
 namespace drover::ctld {
 
-void JobManager::on_licenses(const std::shared_ptr<net::Request> &,
-                             const net::ResponderPtr &resp) {
+void JobManager::on_licenses(const std::shared_ptr<net::Request> &, const net::ResponderPtr &resp) {
     flatbuffers::FlatBufferBuilder fbb(256);
     std::vector<flatbuffers::Offset<proto::LicenseInfo>> out;
     for (const auto &row : licenses_.rows())

@@ -42,8 +42,7 @@ Status Licenses::read_ask(std::string &ask) const {
     for (const auto &w : want) {
         auto it = std::find_if(total_.begin(), total_.end(),
                                [&](const LicenseCount &t) { return t.name == w.name; });
-        if (it == total_.end() || w.count > it->count)
-            return invalid(kInvalidLicenses);
+        if (it == total_.end() || w.count > it->count) return invalid(kInvalidLicenses);
     }
     ask = licenses_text(want);
     return {};

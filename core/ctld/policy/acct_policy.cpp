@@ -25,7 +25,9 @@ enum Scope {
     QosMaxAcct,
     QosMin,
     AssocMaxMins,
-    QosMaxMins
+    QosMaxMins,
+    AssocGrpRunMins,
+    QosGrpRunMins
 };
 
 // Columns: cpu, mem, node, billing, gres, license, energy, other.
@@ -57,6 +59,12 @@ constexpr const char *kReasons[][8] = {
     {"QOSMaxCpuMinutesPerJobLimit", "QOSMaxMemoryMinutesPerJob", "QOSMaxNodeMinutesPerJob",
      "QOSMaxBillingMinutesPerJob", "QOSMaxGRESMinutesPerJob", "QOSMaxLicenseMinutesPerJob",
      "QOSMaxEnergyMinutesPerJob", "QOSMaxUnknownMinutesPerJob"},
+    {"AssocGrpCPURunMinutesLimit", "AssocGrpMemRunMinutes", "AssocGrpNodeRunMinutes",
+     "AssocGrpBillingRunMinutes", "AssocGrpGRESRunMinutes", "AssocGrpLicenseRunMinutes",
+     "AssocGrpEnergyRunMinutes", "AssocGrpUnknownRunMinutes"},
+    {"QOSGrpCPURunMinutesLimit", "QOSGrpMemoryRunMinutes", "QOSGrpNodeRunMinutes",
+     "QOSGrpBillingRunMinutes", "QOSGrpGRESRunMinutes", "QOSGrpLicenseRunMinutes",
+     "QOSGrpEnergyRunMinutes", "QOSGrpUnknownRunMinutes"},
 };
 
 const char *reason(Scope scope, const std::string &tres) {
@@ -90,6 +98,14 @@ const std::string *under(const Tres &limits, const Tres &asked) {
     for (const auto &[name, lim] : limits)
         if (get(asked, name) < lim) return &name;
     return nullptr;
+}
+
+// What a job asks for times its time limit (nothing without one): TRES-minutes.
+Tres tres_minutes(const Job &job, const Tres &asked) {
+    Tres out;
+    if (job.time_limit_min != kInfinite)
+        for (const auto &[k, v] : asked) out[k] = v * job.time_limit_min;
+    return out;
 }
 
 uint32_t ceil_div(uint64_t a, uint64_t b) {
@@ -291,9 +307,7 @@ const char *AcctPolicy::job_size_reason(const Job &job, const std::vector<const 
     if (const auto *x = under(first_tres(qos, &Limits::min_tres).limits, t.total))
         return reason(QosMin, *x);
     // MaxTRESMins: what the job asks for times its time limit (a job without one is not held).
-    Tres mins;
-    if (job.time_limit_min != kInfinite)
-        for (const auto &[k, v] : t.total) mins[k] = v * job.time_limit_min;
+    const Tres mins = tres_minutes(job, t.total);
     TresFound max_mins = first_tres(qos, &Limits::max_tres_mins);
     if (const auto *x = over(max_mins.limits, {}, mins)) return reason(QosMaxMins, *x);
     if (qos_only) {
@@ -318,16 +332,21 @@ const char *AcctPolicy::job_size_reason(const Job &job, const std::vector<const 
     return nullptr;
 }
 
-const char *AcctPolicy::check_start(const Job &job, const UsageIndex &use) const {
+const char *AcctPolicy::check_start(const Job &job, const UsageIndex &use, int64_t now) const {
     if (!db_.loaded() || !enforce_.limits) return nullptr;
     const auto qos = qos_path(job);
     const auto ch = chain(job);
     const JobTres t = job_tres(job);
+    const Tres mins = tres_minutes(job, t.total);
+    const uint64_t now_min = uint64_t(std::max<int64_t>(now, 0)) / 60;
     for (const AssocRec *q : qos) {
         const Limits &l = q->limits();
         const Use &u = use.use(usage_key_qos(q->name));
         if (l.grp_jobs != kNoLimit && u.running >= l.grp_jobs) return "QOSGrpJobsLimit";
         if (const auto *x = over(l.grp_tres, u.tres, t.total)) return reason(QosGrp, *x);
+        if (!l.grp_tres_run_mins.empty())
+            if (const auto *x = over(l.grp_tres_run_mins, run_minutes(u, now_min), mins))
+                return reason(QosGrpRunMins, *x);
     }
     if (const char *r = job_size_reason(job, qos, ch, false)) return r;
     TresFound pu = first_tres(qos, &Limits::max_tres_pu),
@@ -351,18 +370,20 @@ const char *AcctPolicy::check_start(const Job &job, const UsageIndex &use) const
     Found wall = first(qos, &Limits::max_wall, ch, &Limits::max_wall);
     if (wall_over(job, wall.value))
         return wall.qos >= 0 ? "QOSMaxWallDurationPerJobLimit" : "AssocMaxWallDurationPerJobLimit";
-    return assoc_grp_reason(qos, ch, t, use);
+    return assoc_grp_reason(qos, ch, t, mins, use, now_min);
 }
 
 const char *AcctPolicy::assoc_grp_reason(const std::vector<const AssocRec *> &qos,
                                          const std::vector<const AssocRec *> &ch, const JobTres &t,
-                                         const UsageIndex &use) const {
+                                         const Tres &mins, const UsageIndex &use,
+                                         uint64_t now_min) const {
     // A Grp limit a QOS has replaces the associations' same limit.
     bool qos_jobs = false;
-    Tres qos_tres;
+    Tres qos_tres, qos_run;
     for (const AssocRec *q : qos) {
         qos_jobs = qos_jobs || q->limits().grp_jobs != kNoLimit;
         for (const auto &[k, v] : q->limits().grp_tres) qos_tres.emplace(k, v);
+        for (const auto &[k, v] : q->limits().grp_tres_run_mins) qos_run.emplace(k, v);
     }
     for (const AssocRec *a : ch) {
         const Limits &l = a->limits();
@@ -371,6 +392,9 @@ const char *AcctPolicy::assoc_grp_reason(const std::vector<const AssocRec *> &qo
             return "AssocGrpJobsLimit";
         if (const auto *x = over(l.grp_tres, u.tres, t.total, &qos_tres))
             return reason(AssocGrp, *x);
+        if (!l.grp_tres_run_mins.empty())
+            if (const auto *x = over(l.grp_tres_run_mins, run_minutes(u, now_min), mins, &qos_run))
+                return reason(AssocGrpRunMins, *x);
     }
     return nullptr;
 }
@@ -387,6 +411,8 @@ Share AcctPolicy::share_of(const Job &job) const {
     s.submitted = job.running() ? 1 : submitted_by(job);
     s.running = job.running();
     if (s.running) s.tres = job_tres(job).total;
+    if (s.running && job.time_limit_min != kInfinite)
+        s.end_min = uint64_t(std::max<int64_t>(job.start_time, 0) / 60) + job.time_limit_min;
     return s;
 }
 

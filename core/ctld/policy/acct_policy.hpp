@@ -53,8 +53,9 @@ class AcctPolicy {
     // With limits enforced: "" or kPolicyRefused, with *reason the limit's name.
     // A job without a time limit gets the MaxWall in force as its limit.
     std::string check_submit(Job &job, const UsageIndex &use, std::string *reason) const;
-    // With limits enforced: nullptr, or why the job cannot start now.
-    const char *check_start(const Job &job, const UsageIndex &use) const;
+    // With limits enforced: nullptr, or why the job cannot start now (now: the time, for the
+    // minutes running jobs' limits leave them).
+    const char *check_start(const Job &job, const UsageIndex &use, int64_t now) const;
     // Where job counts in the usage index (nothing when the policy is not active).
     Share share_of(const Job &job) const;
 
@@ -68,10 +69,11 @@ class AcctPolicy {
     // the QOS's, with their Grp limits taken as Max ones, as DenyOnLimit does), or nullptr.
     const char *job_size_reason(const Job &job, const std::vector<const AssocRec *> &qos,
                                 const std::vector<const AssocRec *> &ch, bool qos_only) const;
-    // The associations' Grp limits (GrpJobs, GrpTRES) the job would break by starting now.
+    // The associations' Grp limits (GrpJobs, GrpTRES, GrpTRESRunMins) the job would break by
+    // starting now; mins: what it asks for times its time limit.
     const char *assoc_grp_reason(const std::vector<const AssocRec *> &qos,
                                  const std::vector<const AssocRec *> &ch, const JobTres &t,
-                                 const UsageIndex &use) const;
+                                 const Tres &mins, const UsageIndex &use, uint64_t now_min) const;
 
     const AssocDb &db_;
     Enforce enforce_;

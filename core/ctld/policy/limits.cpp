@@ -38,6 +38,7 @@ Limits Limits::from(const Settings &s) {
     l.max_tres = tres(s, "maxtres");
     l.max_tres_pn = tres(s, "maxtrespernode");
     l.max_tres_mins = tres(s, "maxtresmins");
+    l.grp_tres_run_mins = tres(s, "grptresrunmins");
     l.max_tres_pu = tres(s, "maxtresperuser");
     l.max_tres_pa = tres(s, "maxtresperaccount");
     l.min_tres = tres(s, "mintres");

@@ -21,7 +21,8 @@ struct Limits {
     uint64_t max_jobs_pu = kNoLimit, max_submit_pu = kNoLimit;                // QOS, per user
     uint64_t max_jobs_pa = kNoLimit, max_submit_pa = kNoLimit;                // QOS, per account
     Tres grp_tres, max_tres, max_tres_pn, max_tres_pu, max_tres_pa, min_tres;
-    Tres max_tres_mins; // per job: TRES x time limit, in TRES-minutes
+    Tres max_tres_mins;     // per job: TRES x time limit, in TRES-minutes
+    Tres grp_tres_run_mins; // running jobs' TRES x the time their limits leave them
     // An association's QOS list and default QOS ("" / empty: inherited from its parent).
     std::vector<std::string> qos;
     bool qos_set = false;

@@ -18,6 +18,25 @@ std::string usage_key_qos_account(const std::string &qos, const std::string &acc
     return "c\x1f" + qos + '\x1f' + account;
 }
 
+namespace {
+
+void take(Tres &from, const std::string &name, uint64_t n) {
+    uint64_t &have = from[name];
+    have -= std::min(have, n);
+}
+
+} // namespace
+
+Tres run_minutes(const Use &u, uint64_t now_min) {
+    Tres out;
+    for (const auto &[t, end] : u.run_end) {
+        auto it = u.run_tres.find(t);
+        uint64_t spent = it == u.run_tres.end() ? 0 : it->second * now_min;
+        out[t] = end > spent ? end - spent : 0;
+    }
+    return out;
+}
+
 void UsageIndex::add(const Share &s, int sign) {
     for (const auto &k : s.keys) {
         Use &u = by_key_[k];
@@ -25,15 +44,24 @@ void UsageIndex::add(const Share &s, int sign) {
             u.submitted += s.submitted;
             u.running += s.running;
             if (s.running)
-                for (const auto &[t, n] : s.tres) u.tres[t] += n;
+                for (const auto &[t, n] : s.tres) {
+                    u.tres[t] += n;
+                    if (s.end_min) {
+                        u.run_end[t] += n * s.end_min;
+                        u.run_tres[t] += n;
+                    }
+                }
             continue;
         }
         u.submitted -= std::min(u.submitted, s.submitted);
         u.running -= std::min<uint64_t>(u.running, s.running);
         if (s.running)
             for (const auto &[t, n] : s.tres) {
-                uint64_t &have = u.tres[t];
-                have -= std::min(have, n);
+                take(u.tres, t, n);
+                if (s.end_min) {
+                    take(u.run_end, t, n * s.end_min);
+                    take(u.run_tres, t, n);
+                }
             }
         if (u.submitted == 0 && u.running == 0) by_key_.erase(k);
     }

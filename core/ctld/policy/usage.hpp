@@ -16,7 +16,14 @@ namespace drover::ctld::policy {
 struct Use {
     uint64_t submitted = 0, running = 0;
     Tres tres; // held by running jobs
+    // Of running jobs with a time limit: the sum of TRES x the minute the limit ends, and of their
+    // TRES, so that the TRES-minutes left to them at minute m is run_end - m x run_tres.
+    Tres run_end, run_tres;
 };
+
+// The TRES-minutes the running jobs of u may still use at minute now_min (epoch minutes), by
+// their time limits (GrpTRESRunMins).
+Tres run_minutes(const Use &u, uint64_t now_min);
 
 // Where a job counts: the keys (usage_key_*) and what it adds to each.
 struct Share {
@@ -24,6 +31,7 @@ struct Share {
     uint64_t submitted = 0; // 0 for a finished job
     bool running = false;
     Tres tres;
+    uint64_t end_min = 0; // a running job's time limit's end, in epoch minutes (0: none)
 };
 
 std::string usage_key_assoc(const std::string &assoc_key);

@@ -298,7 +298,7 @@ int Scheduler::check_limits(Job &job) {
         wait(job, "Licenses");
         return DROVER_EPERM;
     }
-    if (const char *reason = jobs_.policy().check_start(job, jobs_.usage())) {
+    if (const char *reason = jobs_.policy().check_start(job, jobs_.usage(), Ctx::now())) {
         wait(job, reason);
         return DROVER_EPERM;
     }

@@ -14,6 +14,7 @@ using namespace drover::ctld::policy;
 namespace {
 
 const LocalCluster kLocal{"local", "head", 6817};
+constexpr int64_t kNow = 1'790'000'000; // the time the tests' jobs start and are checked at
 
 TEST(Tres, ParsesSetsClearsAndShowsInSlurmsOrder) {
     Tres t;
@@ -100,6 +101,7 @@ class Policy : public ::testing::Test {
     void keep(const Job &j) { use_.set(j.id, pol().share_of(j)); }
     void run(Job &j) {
         j.state = DROVER_JOB_RUNNING;
+        j.start_time = kNow;
         j.nodes = {0};
         j.node_cpus = {j.num_tasks};
         keep(j);
@@ -193,18 +195,18 @@ TEST_F(Policy, StartLimitsGiveSlurmsReasons) {
     plan("modify", "account", {{"grptres", "cpu=4"}}, {{"name", "physics"}});
     Job a1 = job("alice", 1001, 2), a2 = job("alice", 1001, 1), b1 = job("bob", 1002, 3);
     for (Job *j : {&a1, &a2, &b1}) ASSERT_EQ(submit(*j), "");
-    EXPECT_EQ(pol().check_start(a1, use_), nullptr);
+    EXPECT_EQ(pol().check_start(a1, use_, kNow), nullptr);
     run(a1);
-    EXPECT_STREQ(pol().check_start(a2, use_), "AssocMaxJobsLimit");
-    EXPECT_STREQ(pol().check_start(b1, use_), "AssocGrpCpuLimit") << "2 held + 3 asked > 4";
+    EXPECT_STREQ(pol().check_start(a2, use_, kNow), "AssocMaxJobsLimit");
+    EXPECT_STREQ(pol().check_start(b1, use_, kNow), "AssocGrpCpuLimit") << "2 held + 3 asked > 4";
     Job big = job("bob", 1002, 5);
     plan("modify", "user", {{"maxtres", "cpu=4"}}, {{"name", "bob"}});
-    EXPECT_STREQ(pol().check_start(big, use_), "AssocMaxCpuPerJobLimit");
+    EXPECT_STREQ(pol().check_start(big, use_, kNow), "AssocMaxCpuPerJobLimit");
     a1.state = DROVER_JOB_COMPLETE;
     keep(a1);
-    EXPECT_EQ(pol().check_start(a2, use_), nullptr) << "the end frees both limits";
-    EXPECT_EQ(pol().check_start(b1, use_), nullptr);
-    EXPECT_EQ(pol("associations").check_start(big, use_), nullptr) << "limits not enforced";
+    EXPECT_EQ(pol().check_start(a2, use_, kNow), nullptr) << "the end frees both limits";
+    EXPECT_EQ(pol().check_start(b1, use_, kNow), nullptr);
+    EXPECT_EQ(pol("associations").check_start(big, use_, kNow), nullptr) << "limits not enforced";
 }
 
 TEST_F(Policy, QosLimitsComeFirstAndPerUser) {
@@ -213,17 +215,17 @@ TEST_F(Policy, QosLimitsComeFirstAndPerUser) {
     Job a1 = job("alice", 1001), a2 = job("alice", 1001), b1 = job("bob", 1002);
     for (Job *j : {&a1, &a2, &b1}) ASSERT_EQ(submit(*j), "");
     run(a1);
-    EXPECT_STREQ(pol().check_start(a2, use_), "QOSMaxJobsPerUserLimit")
+    EXPECT_STREQ(pol().check_start(a2, use_, kNow), "QOSMaxJobsPerUserLimit")
         << "the QOS's per-user limit overrides the association's MaxJobs";
-    EXPECT_EQ(pol().check_start(b1, use_), nullptr);
+    EXPECT_EQ(pol().check_start(b1, use_, kNow), nullptr);
     run(b1);
     Job c = job("bob", 1002);
     ASSERT_EQ(submit(c), "");
     plan("modify", "qos", {{"grpjobs", "2"}}, {{"name", "normal"}});
-    EXPECT_STREQ(pol().check_start(a2, use_), "QOSGrpJobsLimit");
+    EXPECT_STREQ(pol().check_start(a2, use_, kNow), "QOSGrpJobsLimit");
     plan("modify", "qos", {{"mintres", "cpu=2"}, {"grpjobs", "-1"}, {"maxjobsperuser", "-1"}},
          {{"name", "normal"}});
-    EXPECT_STREQ(pol().check_start(a2, use_), "QOSMinCpuNotSatisfied");
+    EXPECT_STREQ(pol().check_start(a2, use_, kNow), "QOSMinCpuNotSatisfied");
 }
 
 TEST_F(Policy, MaxTresMinsHoldsAJobByItsTimeLimit) {
@@ -232,18 +234,34 @@ TEST_F(Policy, MaxTresMinsHoldsAJobByItsTimeLimit) {
     small.time_limit_min = 50;
     big.time_limit_min = 51;
     for (Job *j : {&small, &big, &open}) ASSERT_EQ(submit(*j), "");
-    EXPECT_EQ(pol().check_start(small, use_), nullptr) << "2 CPUs x 50 minutes = 100";
-    EXPECT_STREQ(pol().check_start(big, use_), "AssocMaxCpuMinutesPerJobLimit");
-    EXPECT_EQ(pol().check_start(open, use_), nullptr) << "no time limit: nothing to multiply";
+    EXPECT_EQ(pol().check_start(small, use_, kNow), nullptr) << "2 CPUs x 50 minutes = 100";
+    EXPECT_STREQ(pol().check_start(big, use_, kNow), "AssocMaxCpuMinutesPerJobLimit");
+    EXPECT_EQ(pol().check_start(open, use_, kNow), nullptr) << "no time limit: nothing to multiply";
     plan("modify", "qos", {{"maxtresmins", "cpu=10"}}, {{"name", "normal"}});
-    EXPECT_STREQ(pol().check_start(small, use_), "QOSMaxCpuMinutesPerJobLimit");
+    EXPECT_STREQ(pol().check_start(small, use_, kNow), "QOSMaxCpuMinutesPerJobLimit");
+}
+
+TEST_F(Policy, GrpTresRunMinsCountsWhatRunningJobsHaveLeft) {
+    plan("modify", "account", {{"grptresrunmins", "cpu=100"}}, {{"name", "physics"}});
+    Job a = job("alice", 1001, 2), b = job("bob", 1002, 1);
+    a.time_limit_min = 40;
+    b.time_limit_min = 30;
+    ASSERT_EQ(submit(a), "");
+    ASSERT_EQ(submit(b), "");
+    run(a);
+    EXPECT_STREQ(pol().check_start(b, use_, kNow), "AssocGrpCPURunMinutesLimit")
+        << "2 CPUs x 40 minutes left, and 1 x 30 asked: over 100";
+    EXPECT_EQ(pol().check_start(b, use_, kNow + 20 * 60), nullptr)
+        << "20 minutes on, 40 are left to the running job";
+    plan("modify", "qos", {{"grptresrunmins", "cpu=50"}}, {{"name", "normal"}});
+    EXPECT_STREQ(pol().check_start(b, use_, kNow + 20 * 60), "QOSGrpCPURunMinutesLimit");
 }
 
 TEST_F(Policy, DenyOnLimitRefusesAtSubmit) {
     plan("modify", "qos", {{"maxtres", "cpu=2"}}, {{"name", "normal"}});
     Job j = job("alice", 1001, 4);
     EXPECT_EQ(submit(j), "") << "without DenyOnLimit the job waits";
-    EXPECT_STREQ(pol().check_start(j, use_), "QOSMaxCpuPerJobLimit");
+    EXPECT_STREQ(pol().check_start(j, use_, kNow), "QOSMaxCpuPerJobLimit");
     plan("modify", "qos", {{"flags", "DenyOnLimit"}}, {{"name", "normal"}});
     Job k = job("alice", 1001, 4);
     std::string why;
@@ -267,15 +285,15 @@ TEST_F(Policy, APartitionQosComesFirstUnlessTheJobsHasOverPartQos) {
     ASSERT_EQ(submit(a1), "");
     ASSERT_EQ(submit(a2), "");
     run(a1);
-    EXPECT_STREQ(pol().check_start(a2, use_), "QOSMaxJobsPerUserLimit")
+    EXPECT_STREQ(pol().check_start(a2, use_, kNow), "QOSMaxJobsPerUserLimit")
         << "the partition QOS's per-user limit of 1 holds a job of another QOS";
     plan("modify", "qos", {{"flags", "OverPartQOS"}}, {{"name", "high"}});
-    EXPECT_EQ(pol().check_start(a2, use_), nullptr) << "OverPartQOS: high's limit of 3 first";
+    EXPECT_EQ(pol().check_start(a2, use_, kNow), nullptr) << "OverPartQOS: high's limit of 3 first";
     Job other = job("bob", 1002);
     other.partition = "batch";
     ASSERT_EQ(submit(other), "");
     EXPECT_EQ(other.qos, "normal");
-    EXPECT_EQ(pol().check_start(other, use_), nullptr) << "no partition QOS there";
+    EXPECT_EQ(pol().check_start(other, use_, kNow), nullptr) << "no partition QOS there";
 }
 
 TEST_F(Policy, LicensesAreTresOfTheirOwn) {
@@ -286,7 +304,7 @@ TEST_F(Policy, LicensesAreTresOfTheirOwn) {
     ASSERT_EQ(submit(a), "");
     ASSERT_EQ(submit(b), "");
     run(a);
-    EXPECT_STREQ(pol().check_start(b, use_), "AssocGrpLicense");
+    EXPECT_STREQ(pol().check_start(b, use_, kNow), "AssocGrpLicense");
 }
 
 TEST(PolicyPlan, QosRecordsAddShowModifyDelete) {
