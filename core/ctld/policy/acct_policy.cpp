@@ -304,8 +304,9 @@ const char *AcctPolicy::job_size_reason(const Job &job, const std::vector<const 
               max_node = first_tres(qos, &Limits::max_tres_pn);
     if (const auto *x = over(max_job.limits, {}, t.total)) return reason(QosMaxJob, *x);
     if (const auto *x = over(max_node.limits, {}, t.per_node)) return reason(QosMaxNode, *x);
-    if (const auto *x = under(first_tres(qos, &Limits::min_tres).limits, t.total))
-        return reason(QosMin, *x);
+    // (x points into the limits it is given: they must outlive it.)
+    const TresFound min_job = first_tres(qos, &Limits::min_tres);
+    if (const auto *x = under(min_job.limits, t.total)) return reason(QosMin, *x);
     // MaxTRESMins: what the job asks for times its time limit (a job without one is not held).
     const Tres mins = tres_minutes(job, t.total);
     TresFound max_mins = first_tres(qos, &Limits::max_tres_mins);
