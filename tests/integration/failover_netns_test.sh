@@ -46,7 +46,9 @@ for c in 1 2 3 4; do
   ( for i in $(seq 1 12); do sbatch --hold -J storm --wrap true 2>&1; done > "storm-$c.txt" ) &
   storms+=($!)
 done
-wait_until 60 acked_at_least 4 storm-*.txt || fail "the storm did not start"
+# The files are named, not globbed: a glob taken before the clients have made them matches none.
+wait_until 60 acked_at_least 4 storm-1.txt storm-2.txt storm-3.txt storm-4.txt ||
+  fail "the storm did not start"
 ip link set "drvv1-$tag" down
 wait "${storms[@]}"
 cat storm-*.txt > storm.txt
