@@ -30,6 +30,18 @@ bool parse_bool(const std::string &loc, const ConfPair &p) {
     bad_value(loc, p, "expected YES or NO");
 }
 
+std::vector<std::string> split_list(std::string_view s) {
+    std::vector<std::string> out;
+    while (true) {
+        std::size_t comma = s.find(',');
+        std::string_view item = trim(s.substr(0, comma));
+        if (!item.empty()) out.emplace_back(item);
+        if (comma == std::string_view::npos) break;
+        s.remove_prefix(comma + 1);
+    }
+    return out;
+}
+
 namespace {
 
 constexpr uint32_t kU32Max = std::numeric_limits<uint32_t>::max();
@@ -89,18 +101,6 @@ std::vector<std::string> expand(const std::string &loc, const ConfPair &p, std::
     } catch (const ParseError &e) {
         throw ParseError(loc + ": " + p.key + ": " + e.what());
     }
-}
-
-std::vector<std::string> split_list(std::string_view s) {
-    std::vector<std::string> out;
-    while (true) {
-        std::size_t comma = s.find(',');
-        std::string_view item = trim(s.substr(0, comma));
-        if (!item.empty()) out.emplace_back(item);
-        if (comma == std::string_view::npos) break;
-        s.remove_prefix(comma + 1);
-    }
-    return out;
 }
 
 struct StringKey {

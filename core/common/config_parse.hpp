@@ -28,6 +28,8 @@ std::string read_value(std::string_view line, std::size_t &i, const std::string 
 std::string to_lower(std::string_view s);
 std::string to_upper(std::string_view s);
 std::string_view trim(std::string_view s); // spaces and tabs at both ends
+// The items of a comma-separated list, each trimmed; empty items dropped.
+std::vector<std::string> split_list(std::string_view s);
 
 // Calls fn(line, "NAME:LINE") for each logical line of text: a trailing backslash joins the next
 // line, '\r' before a newline is dropped. Shared by slurm.conf and cgroup.conf.

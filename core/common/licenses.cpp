@@ -3,21 +3,15 @@
 
 #include <charconv>
 
+#include "common/config_parse.hpp"
 #include "common/error.hpp"
 
 namespace drover {
 
 std::vector<LicenseCount> parse_licenses(std::string_view text) {
     std::vector<LicenseCount> out;
-    std::size_t pos = 0;
-    while (pos <= text.size()) {
-        std::size_t comma = text.find(',', pos);
-        if (comma == std::string_view::npos) comma = text.size();
-        std::string_view item = text.substr(pos, comma - pos);
-        pos = comma + 1;
-        while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
-        while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
-        if (item.empty()) continue;
+    for (const std::string &word : detail::split_list(text)) {
+        std::string_view item = word;
         std::size_t sep = item.find_first_of(":*");
         LicenseCount lic{std::string(item.substr(0, sep)), 1};
         if (lic.name.empty()) throw ParseError("license '" + std::string(item) + "' has no name");

@@ -7,41 +7,13 @@
 
 #include "ctld/acct/acct_admin.hpp"
 #include "ctld/acct/acct_admin_settings.hpp"
+#include "common/ascii.hpp"
 
 namespace drover::ctld {
 
 namespace {
 
 using Names = std::vector<std::string>;
-
-std::string lower(std::string_view s) {
-    std::string out(s);
-    for (char &c : out) c = char(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
-
-Names split_list(std::string_view v, bool keep_case = false) {
-    Names out;
-    std::string cur;
-    for (std::size_t i = 0; i <= v.size(); ++i) {
-        if (i == v.size() || v[i] == ',') {
-            if (!cur.empty()) out.push_back(keep_case ? cur : lower(cur));
-            cur.clear();
-        } else if (v[i] != ' ' && v[i] != '"' && v[i] != '\'') {
-            cur.push_back(v[i]);
-        }
-    }
-    return out;
-}
-
-// The values of key in fields, as a list (several occurrences add up).
-Names values(const AdminFields &fields, std::string_view key) {
-    Names out;
-    for (const auto &[k, v] : fields)
-        if (k == key)
-            for (auto &x : split_list(v)) out.push_back(std::move(x));
-    return out;
-}
 
 // One value as written (case kept), or "" when absent.
 std::string one(const AdminFields &fields, std::string_view key, bool *given = nullptr) {
@@ -101,7 +73,7 @@ struct Planner {
     }
     // The clusters a request names, checked; all known when none is named.
     bool clusters(const AdminFields &f, Names *out) {
-        Names named = values(f, "cluster");
+        Names named = admin_values(f, "cluster");
         if (named.empty()) {
             *out = all_clusters();
             if (out->empty()) {
@@ -123,7 +95,7 @@ struct Planner {
     }
 
     void add_cluster() {
-        Names names = values(req.set, "name");
+        Names names = admin_values(req.set, "name");
         if (names.empty()) return void(plan.error = " Need name of cluster to add.");
         std::string added;
         for (const auto &n : names) {
@@ -167,12 +139,12 @@ struct Planner {
     }
 
     void add_account() {
-        Names names = values(req.set, "name");
+        Names names = admin_values(req.set, "name");
         if (names.empty()) return void(plan.error = " Need name of account to add.");
         bool has_descr = false, has_org = false;
         std::string descr = one(req.set, "description", &has_descr);
-        std::string org = lower(one(req.set, "organization", &has_org));
-        Names parents = values(req.set, "parent");
+        std::string org = ascii_lower(one(req.set, "organization", &has_org));
+        Names parents = admin_values(req.set, "parent");
         std::string parent = parents.empty() ? "root" : parents.front();
         Names cl;
         if (!clusters(req.set, &cl)) return;
@@ -217,11 +189,11 @@ struct Planner {
     }
 
     void add_user() {
-        Names names = values(req.set, "name");
+        Names names = admin_values(req.set, "name");
         if (names.empty()) return void(plan.error = " Need name of user to add.");
-        Names accounts = values(req.set, "account");
-        Names defaults = values(req.set, "defaultaccount");
-        Names parts = values(req.set, "partition");
+        Names accounts = admin_values(req.set, "account");
+        Names defaults = admin_values(req.set, "defaultaccount");
+        Names parts = admin_values(req.set, "partition");
         if (parts.empty()) parts.push_back("");
         bool has_level = false;
         std::string level_text = one(req.set, "adminlevel", &has_level);
@@ -279,13 +251,13 @@ struct Planner {
 
     // The users, accounts or clusters a modify/delete names: where name= (or bare names).
     std::vector<const AssocRec *> named(uint32_t kind) {
-        Names names = values(req.where, "name");
+        Names names = admin_values(req.where, "name");
         std::vector<const AssocRec *> out;
         for (const auto *r : db.all(kind)) {
             if (!pass(names, r->name)) continue;
             if (kind == DROVER_ACCT_USER) {
-                if (!pass(values(req.where, "defaultaccount"), r->default_account)) continue;
-                Names accts = values(req.where, "account");
+                if (!pass(admin_values(req.where, "defaultaccount"), r->default_account)) continue;
+                Names accts = admin_values(req.where, "account");
                 if (!accts.empty()) {
                     bool any = false;
                     for (const auto *a : db.all(DROVER_ACCT_ASSOC))
@@ -294,7 +266,7 @@ struct Planner {
                 }
             }
             if (kind == DROVER_ACCT_ACCOUNT &&
-                !pass(values(req.where, "organization"), r->organization))
+                !pass(admin_values(req.where, "organization"), r->organization))
                 continue;
             out.push_back(r);
         }
@@ -307,7 +279,7 @@ struct Planner {
         if (users.empty()) return void(plan.message = " Nothing modified\n");
         bool has_level = false, has_def = false;
         std::string level_text = one(req.set, "adminlevel", &has_level);
-        std::string def = lower(one(req.set, "defaultaccount", &has_def));
+        std::string def = ascii_lower(one(req.set, "defaultaccount", &has_def));
         int level = has_level ? parse_admin_level(level_text) : 0;
         if (level < 0) return void(plan.error = " Invalid AdminLevel: " + level_text);
         for (const auto &[k, v] : req.set)
@@ -352,9 +324,9 @@ struct Planner {
                 match = match ||
                         (users ? a->user == w->name : a->user.empty() && a->account == w->name);
             if (!match) continue;
-            if (!pass(values(req.where, "cluster"), a->cluster)) continue;
-            if (users && (!pass(values(req.where, "account"), a->account) ||
-                          !pass(values(req.where, "partition"), a->partition)))
+            if (!pass(admin_values(req.where, "cluster"), a->cluster)) continue;
+            if (users && (!pass(admin_values(req.where, "account"), a->account) ||
+                          !pass(admin_values(req.where, "partition"), a->partition)))
                 continue;
             AssocRec r = *pending(*a);
             if (std::string why = apply_assoc_settings(db, req.set, r); !why.empty()) {
@@ -378,8 +350,8 @@ struct Planner {
         if (accts.empty()) return void(plan.message = " Nothing modified\n");
         bool has_descr = false, has_org = false, has_parent = false;
         std::string descr = one(req.set, "description", &has_descr);
-        std::string org = lower(one(req.set, "organization", &has_org));
-        std::string parent = lower(one(req.set, "parent", &has_parent));
+        std::string org = ascii_lower(one(req.set, "organization", &has_org));
+        std::string parent = ascii_lower(one(req.set, "parent", &has_parent));
         for (const auto &[k, v] : req.set)
             if (k != "description" && k != "organization" && k != "parent" && !is_setting_key(k))
                 return void(plan.error = " Unknown option: " + k + "=" + v);
@@ -399,7 +371,7 @@ struct Planner {
                                 " Can't make '" + parent + "' the parent of '" + a->name + "'");
             for (const auto *as : db.all(DROVER_ACCT_ASSOC)) {
                 if (as->account != a->name || !as->user.empty()) continue;
-                if (!pass(values(req.where, "cluster"), as->cluster)) continue;
+                if (!pass(admin_values(req.where, "cluster"), as->cluster)) continue;
                 if (!account_on(parent, as->cluster))
                     return void(plan.error = fmt(" Parent account '%s' doesn't exist on cluster %s",
                                                  parent, as->cluster));
@@ -424,10 +396,10 @@ struct Planner {
 
     // Associations the where clause names (users' and accounts').
     bool assoc_matches(const AssocRec &a) {
-        return pass(values(req.where, "cluster"), a.cluster) &&
-               pass(values(req.where, "account"), a.account) &&
-               pass(values(req.where, "user"), a.user) &&
-               pass(values(req.where, "partition"), a.partition);
+        return pass(admin_values(req.where, "cluster"), a.cluster) &&
+               pass(admin_values(req.where, "account"), a.account) &&
+               pass(admin_values(req.where, "user"), a.user) &&
+               pass(admin_values(req.where, "partition"), a.partition);
     }
 
     void remove_assoc(const AssocRec &a, std::string &said) {
@@ -452,14 +424,14 @@ struct Planner {
 
     void delete_account() {
         auto accts = named(DROVER_ACCT_ACCOUNT);
-        Names cl = values(req.where, "cluster");
+        Names cl = admin_values(req.where, "cluster");
         std::string list, assocs;
         for (const auto *a : accts) {
             if (a->name == "root") return void(plan.error = " You can't delete the root account");
             for (const auto *as : db.all(DROVER_ACCT_ASSOC)) {
                 if (!pass(cl, as->cluster)) continue;
                 if (as->user.empty() && as->parent == a->name &&
-                    !has(values(req.where, "name"), as->account))
+                    !has(admin_values(req.where, "name"), as->account))
                     return void(
                         plan.error =
                             fmt(" Account '%s' has sub-accounts (%s); delete or move them first",
@@ -490,9 +462,9 @@ struct Planner {
     void delete_user() {
         auto users = named(DROVER_ACCT_USER);
         // With account=, cluster= or partition= only those associations go; else the users.
-        bool some = !values(req.where, "account").empty() ||
-                    !values(req.where, "cluster").empty() ||
-                    !values(req.where, "partition").empty();
+        bool some = !admin_values(req.where, "account").empty() ||
+                    !admin_values(req.where, "cluster").empty() ||
+                    !admin_values(req.where, "partition").empty();
         std::string list, assocs;
         for (const auto *u : users) {
             for (const auto *a : db.all(DROVER_ACCT_ASSOC)) {
@@ -543,7 +515,8 @@ struct Planner {
 
     void show_accounts() {
         for (const auto *a : named(DROVER_ACCT_ACCOUNT)) {
-            if (!pass(values(req.where, "description"), lower(a->description))) continue;
+            if (!pass(admin_values(req.where, "description"), ascii_lower(a->description)))
+                continue;
             plan.rows.push_back({{"account", a->name},
                                  {"description", a->description},
                                  {"organization", a->organization}});
@@ -552,7 +525,8 @@ struct Planner {
 
     void show_users() {
         for (const auto *u : named(DROVER_ACCT_USER)) {
-            if (!pass(values(req.where, "adminlevel"), lower(admin_level_name(u->admin_level))))
+            if (!pass(admin_values(req.where, "adminlevel"),
+                      ascii_lower(admin_level_name(u->admin_level))))
                 continue;
             plan.rows.push_back({{"user", u->name},
                                  {"defaultaccount", u->default_account},

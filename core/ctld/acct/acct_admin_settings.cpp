@@ -4,27 +4,13 @@
 #include <algorithm>
 
 #include "ctld/policy/settings.hpp"
+#include "common/ascii.hpp"
 
 namespace drover::ctld {
 
 namespace {
 
 using policy::Owner;
-
-std::string lower(std::string_view s) {
-    std::string out(s);
-    for (char &c : out) c = char(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
-
-// The names a request gives (name=, bare words), lower case.
-std::vector<std::string> names(const AdminFields &fields) {
-    std::vector<std::string> out;
-    for (const auto &[k, v] : fields)
-        if (k == "name")
-            for (const auto &n : policy::list_items(v)) out.push_back(lower(n));
-    return out;
-}
 
 std::string apply_all(const AssocDb &db, const AdminFields &fields, Owner owner, AssocRec &rec) {
     policy::Settings s = rec.settings();
@@ -64,7 +50,7 @@ void qos_row(const AssocRec &q, AdminFields &row) {
 }
 
 void add_qos(const AssocDb &db, const AdminRequest &req, AdminPlan &plan) {
-    auto list = names(req.set);
+    auto list = admin_values(req.set, "name");
     if (list.empty()) return void(plan.error = " Need name of qos to add.");
     std::string added;
     for (const auto &n : list) {
@@ -86,7 +72,7 @@ void add_qos(const AssocDb &db, const AdminRequest &req, AdminPlan &plan) {
 
 // The QOS records a modify, delete or show names (all when none is named).
 std::vector<AssocRec> named_qos(const AssocDb &db, const AdminFields &where) {
-    auto want = names(where);
+    auto want = admin_values(where, "name");
     std::vector<AssocRec> out;
     bool normal_stored = false;
     for (const auto *q : db.all(DROVER_ACCT_QOS)) {
@@ -116,7 +102,7 @@ void modify_qos(const AssocDb &db, const AdminRequest &req, AdminPlan &plan) {
 }
 
 void delete_qos(const AssocDb &db, const AdminRequest &req, AdminPlan &plan) {
-    if (names(req.where).empty())
+    if (admin_values(req.where, "name").empty())
         return void(plan.error = " You didn't give me anything to delete");
     std::string list;
     for (const auto &q : named_qos(db, req.where)) {
@@ -135,6 +121,14 @@ void delete_qos(const AssocDb &db, const AdminRequest &req, AdminPlan &plan) {
 }
 
 } // namespace
+
+std::vector<std::string> admin_values(const AdminFields &fields, std::string_view key) {
+    std::vector<std::string> out;
+    for (const auto &[k, v] : fields)
+        if (k == key)
+            for (const auto &x : policy::list_items(v)) out.push_back(ascii_lower(x));
+    return out;
+}
 
 bool is_setting_key(const std::string &key) {
     return policy::is_setting(key, Owner::Assoc) || policy::is_setting(key, Owner::Qos);

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "ctld/acct/acct_admin.hpp"
 
@@ -11,6 +13,10 @@ namespace drover::ctld {
 
 // add, modify, delete and show of QOS records.
 void plan_qos(const AssocDb &db, const AdminRequest &req, AdminPlan &plan);
+
+// The values of key in fields as one lower-case list (several occurrences add up; blanks and
+// quotes dropped): the names and conditions a request gives.
+std::vector<std::string> admin_values(const AdminFields &fields, std::string_view key);
 
 // True when key is a setting an association or a QOS takes (GrpJobs, MaxWall, QOS, ...).
 bool is_setting_key(const std::string &key);

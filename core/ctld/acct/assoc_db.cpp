@@ -9,6 +9,7 @@
 
 #include "plugin/cstr.hpp"
 #include "proto/message_generated.h"
+#include "common/ascii.hpp"
 
 namespace drover::ctld {
 
@@ -16,12 +17,6 @@ namespace {
 
 std::string text(drover_str s) {
     return s.ptr ? std::string(s.ptr, s.len) : std::string();
-}
-
-std::string lower(std::string_view s) {
-    std::string out(s);
-    for (char &c : out) c = char(std::tolower(static_cast<unsigned char>(c)));
-    return out;
 }
 
 constexpr std::string_view kRefused = "Invalid account or account/partition combination specified";
@@ -115,7 +110,7 @@ const char *admin_level_name(uint32_t level) {
 }
 
 int parse_admin_level(std::string_view text) {
-    std::string t = lower(text);
+    std::string t = ascii_lower(text);
     if (t == "none") return DROVER_ADMIN_NONE;
     if (t == "operator") return DROVER_ADMIN_OPERATOR;
     if (t == "admin" || t == "administrator") return DROVER_ADMIN_ADMINISTRATOR;
@@ -123,17 +118,7 @@ int parse_admin_level(std::string_view text) {
 }
 
 bool acct_enforce_associations(std::string_view enforce) {
-    std::string item;
-    for (std::size_t i = 0; i <= enforce.size(); ++i) {
-        if (i == enforce.size() || enforce[i] == ',') {
-            if (item == "associations" || item == "limits" || item == "qos" || item == "safe")
-                return true;
-            item.clear();
-        } else if (enforce[i] != ' ') {
-            item.push_back(char(std::tolower(static_cast<unsigned char>(enforce[i]))));
-        }
-    }
-    return false;
+    return policy::Enforce::parse(enforce).associations;
 }
 
 void AssocDb::replace(std::vector<AssocRec> recs) {
@@ -234,7 +219,7 @@ std::string AssocDb::check_job(bool enforce, std::string_view cluster, std::stri
     if (account.empty() && u) account = u->default_account;
     if (!enforce) return {};
     if (!u || account.empty()) return std::string(kRefused);
-    std::string acct = lower(account);
+    std::string acct = ascii_lower(account);
     for (const auto *a : user_assocs(cluster, user))
         if (a->account == acct && (a->partition.empty() || a->partition == partition)) {
             account = acct;

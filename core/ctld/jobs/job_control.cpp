@@ -8,6 +8,7 @@
 
 #include <drover/proctrack.h>
 
+#include "common/ascii.hpp"
 #include "common/timefmt.hpp"
 #include "ctld/store/committer.hpp"
 #include "ctld/events.hpp"
@@ -17,15 +18,6 @@
 #include "ctld/privacy.hpp"
 
 namespace drover::ctld {
-
-namespace {
-
-std::string lower(std::string s) {
-    for (auto &c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-}
-
-} // namespace
 
 void JobManager::on_info(const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp) {
     const auto *r = req->msg->body_as_JobInfoRequest();
@@ -169,7 +161,7 @@ void JobManager::on_update(const std::shared_ptr<net::Request> &req,
 
 Status JobManager::update_job(Job &job, const proto::JobUpdateRequest &r, uint32_t uid,
                               bool admin) {
-    std::string action = r.action() ? lower(r.action()->str()) : "";
+    std::string action = r.action() ? ascii_lower(r.action()->str()) : "";
     if (!action.empty()) return job_action(job, action, admin);
     // Validate everything first, then apply: a refused update changes nothing.
     Job next = job;
@@ -181,7 +173,7 @@ Status JobManager::update_job(Job &job, const proto::JobUpdateRequest &r, uint32
             std::string val = kv->value() ? kv->value()->str() : "";
             Status s;
             try {
-                s = update_field(next, lower(key), key, val, admin);
+                s = update_field(next, ascii_lower(key), key, val, admin);
             } catch (const std::exception &) {
                 return invalid("Invalid " + key + " value: " + val);
             }

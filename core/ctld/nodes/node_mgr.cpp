@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "common/ascii.hpp"
 #include "common/gres.hpp"
 #include "common/hostlist.hpp"
 #include "ctld/acct/acct_recorder.hpp"
@@ -33,13 +34,8 @@ std::string join(const std::vector<std::string> &v, char sep = ',') {
     return out;
 }
 
-std::string lower(std::string s) {
-    for (auto &c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-}
-
 uint32_t initial_state(const std::string &s, uint32_t *flags) {
-    std::string v = lower(s);
+    std::string v = ascii_lower(s);
     if (v == "future") return DROVER_NODE_FUTURE;
     if (v == "down") return DROVER_NODE_DOWN;
     if (v == "drain") *flags |= DROVER_NODE_FLAG_DRAIN;
@@ -103,7 +99,7 @@ NodeManager::NodeManager(Ctx &ctx) : ctx_(ctx) {
             p.total_cpus += nodes_[i].conf->cpus;
         }
         for (const auto &g : pc.allow_groups) {
-            if (lower(g) == "all") {
+            if (ascii_lower(g) == "all") {
                 p.allow_gids.clear();
                 break;
             }
@@ -416,7 +412,7 @@ void NodeManager::on_node_update(const std::shared_ptr<net::Request> &req,
         if (!n) return resp->error(DROVER_ENOENT, "Invalid node name specified: " + name);
         targets.push_back(n);
     }
-    std::string state = lower(r->state() ? r->state()->str() : "");
+    std::string state = ascii_lower(r->state() ? r->state()->str() : "");
     Shared<std::string> reason = texts_.get(r->reason() ? r->reason()->string_view() : "");
     if ((state == "drain" || state == "down") && reason.empty())
         return resp->error(

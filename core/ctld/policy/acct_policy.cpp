@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <map>
 
+#include "common/ascii.hpp"
 #include "common/error.hpp"
 #include "common/licenses.hpp"
 #include "common/timefmt.hpp"
@@ -141,17 +142,6 @@ JobTres running_tres(const Job &j) {
 
 } // namespace
 
-Enforce Enforce::parse(std::string_view text) {
-    Enforce e;
-    for (const auto &raw : list_items(text)) {
-        std::string item = raw;
-        for (char &c : item) c = char(std::tolower(static_cast<unsigned char>(c)));
-        if (item == "qos") e.qos = true;
-        if (item == "limits" || item == "safe") e.limits = true;
-    }
-    return e;
-}
-
 JobTres job_tres(const Job &j) {
     JobTres t = j.running() ? running_tres(j) : JobTres{};
     uint64_t nodes = std::max(1u, j.min_nodes);
@@ -206,8 +196,7 @@ std::vector<const AssocRec *> AcctPolicy::qos_path(const Job &job) const {
 std::string AcctPolicy::choose_qos(Job &job) const {
     if (!active()) return {};
     auto ch = chain(job);
-    std::string q = job.qos;
-    for (char &c : q) c = char(std::tolower(static_cast<unsigned char>(c)));
+    std::string q = ascii_lower(job.qos);
     std::vector<std::string> allowed =
         ch.empty() ? std::vector<std::string>{"normal"} : db_.qos_list(*ch.front());
     if (q.empty()) q = ch.empty() ? "" : db_.default_qos(*ch.front());

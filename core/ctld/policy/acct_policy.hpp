@@ -21,12 +21,6 @@ struct Job;
 
 namespace drover::ctld::policy {
 
-// AccountingStorageEnforce as slurm.conf writes it ("associations,limits,qos,safe").
-struct Enforce {
-    bool qos = false, limits = false;
-    static Enforce parse(std::string_view text);
-};
-
 // Slurm's refusal of a job over a submit limit (ESLURM_ACCOUNTING_POLICY) and of a QOS the job may
 // not use (ESLURM_INVALID_QOS).
 inline constexpr const char *kPolicyRefused =
@@ -40,9 +34,10 @@ class AcctPolicy {
   public:
     // part_qos names a partition's QOS ("" for none; may be empty itself).
     using PartQos = std::function<std::string(const std::string &partition)>;
-    AcctPolicy(const AssocDb &db, Enforce enforce, std::string cluster, PartQos part_qos = {})
-        : db_(db), enforce_(enforce), cluster_(std::move(cluster)), part_qos_(std::move(part_qos)) {
-    }
+    // Made for each check (the job manager's persist and the scheduler's tries): it borrows db and
+    // cluster, which must outlive it.
+    AcctPolicy(const AssocDb &db, Enforce enforce, std::string_view cluster, PartQos part_qos = {})
+        : db_(db), enforce_(enforce), cluster_(cluster), part_qos_(std::move(part_qos)) {}
 
     bool active() const { return db_.loaded() && (enforce_.qos || enforce_.limits); }
 
@@ -77,7 +72,7 @@ class AcctPolicy {
 
     const AssocDb &db_;
     Enforce enforce_;
-    std::string cluster_;
+    std::string_view cluster_;
     PartQos part_qos_;
 };
 

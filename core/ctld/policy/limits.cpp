@@ -3,6 +3,8 @@
 
 #include <charconv>
 
+#include "common/ascii.hpp"
+
 namespace drover::ctld::policy {
 
 namespace {
@@ -21,6 +23,17 @@ Tres tres(const Settings &s, std::string_view key) {
 }
 
 } // namespace
+
+Enforce Enforce::parse(std::string_view text) {
+    Enforce e;
+    for (const auto &raw : list_items(text)) {
+        std::string item = ascii_lower(raw);
+        e.qos = e.qos || item == "qos";
+        e.limits = e.limits || item == "limits" || item == "safe";
+        e.associations = e.associations || e.qos || e.limits || item == "associations";
+    }
+    return e;
+}
 
 Limits Limits::from(const Settings &s) {
     Limits l;

@@ -5,12 +5,20 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ctld/policy/settings.hpp"
 #include "ctld/policy/tres.hpp"
 
 namespace drover::ctld::policy {
+
+// AccountingStorageEnforce as slurm.conf writes it ("associations,limits,qos,safe", any case):
+// each of the four implies associations; safe implies limits.
+struct Enforce {
+    bool associations = false, qos = false, limits = false;
+    static Enforce parse(std::string_view text);
+};
 
 inline constexpr uint64_t kNoLimit = std::numeric_limits<uint64_t>::max();
 

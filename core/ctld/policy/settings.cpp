@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cstdio>
 
+#include "common/ascii.hpp"
 #include "common/error.hpp"
 #include "common/timefmt.hpp"
 #include "ctld/policy/tres.hpp"
@@ -80,12 +81,6 @@ const Def *find(std::string_view key, Owner owner) {
     return nullptr;
 }
 
-std::string lower(std::string_view s) {
-    std::string out(s);
-    for (char &c : out) c = char(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
-
 bool parse_u64(std::string_view v, uint64_t &n) {
     auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
     return ec == std::errc() && p == v.data() + v.size() && !v.empty();
@@ -137,13 +132,13 @@ std::string apply_list(const std::string &stored, std::string_view value,
 
 std::string canon_flag(std::string_view f) {
     for (const char *k : kFlags)
-        if (lower(k) == lower(f)) return k;
+        if (ascii_lower(k) == ascii_lower(f)) return k;
     return {};
 }
 
 std::string canon_mode(std::string_view v) {
     std::vector<std::string> out;
-    for (const auto &m : list_items(lower(v))) {
+    for (const auto &m : list_items(ascii_lower(v))) {
         if (m != "off" && m != "cancel" && m != "requeue" && m != "suspend" && m != "gang" &&
             m != "within")
             return {};
@@ -161,7 +156,7 @@ std::string parse_value(const Def &d, std::string_view v, const std::string &old
         if (!parse_u64(v, n)) why = "Invalid value";
         return std::to_string(n);
     case Kind::Share:
-        if (lower(v) == "parent") return "parent";
+        if (ascii_lower(v) == "parent") return "parent";
         if (!parse_u64(v, n)) why = "Invalid value";
         return std::to_string(n);
     case Kind::Wall:
@@ -188,14 +183,15 @@ std::string parse_value(const Def &d, std::string_view v, const std::string &old
         return tres_text(t);
     }
     case Kind::QosName:
-        if (!qos_exists(lower(v))) why = "Invalid QOS name '" + std::string(v) + "'";
-        return lower(v);
+        if (!qos_exists(ascii_lower(v))) why = "Invalid QOS name '" + std::string(v) + "'";
+        return ascii_lower(v);
     case Kind::QosList: {
-        std::string bad,
-            out = apply_list(
-                old, v,
-                [&](std::string_view q) { return qos_exists(lower(q)) ? lower(q) : std::string(); },
-                bad);
+        std::string bad, out = apply_list(
+                             old, v,
+                             [&](std::string_view q) {
+                                 return qos_exists(ascii_lower(q)) ? ascii_lower(q) : std::string();
+                             },
+                             bad);
         if (!bad.empty()) why = "Invalid QOS name '" + bad + "'";
         return out;
     }

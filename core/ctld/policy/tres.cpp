@@ -5,6 +5,7 @@
 #include <charconv>
 #include <vector>
 
+#include "common/ascii.hpp"
 #include "common/error.hpp"
 #include "common/timefmt.hpp"
 
@@ -35,12 +36,6 @@ bool known_name(std::string_view n) {
     return false;
 }
 
-std::string lower(std::string_view s) {
-    std::string out(s);
-    for (char &c : out) c = char(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
-
 } // namespace
 
 std::string apply_tres(Tres &tres, std::string_view text, bool minutes) {
@@ -55,7 +50,7 @@ std::string apply_tres(Tres &tres, std::string_view text, bool minutes) {
         auto eq = item.find('=');
         if (eq == std::string_view::npos || eq == 0)
             return " Invalid TRES specification '" + std::string(item) + "'";
-        std::string name = lower(item.substr(0, eq));
+        std::string name = ascii_lower(item.substr(0, eq));
         std::string_view val = item.substr(eq + 1);
         if (!known_name(name)) return " Invalid TRES name '" + name + "'";
         if (val == "-1") {
