@@ -21,19 +21,14 @@ std::string_view sv(const flatbuffers::String *s) {
     return s ? s->string_view() : std::string_view();
 }
 
-// Slurm's sacctmgr takes a word that is a prefix of name, at least min long.
-bool abbrev(std::string_view word, std::string_view name, std::size_t min) {
-    return word.size() >= min && word.size() <= name.size() && istarts_with(name, word);
-}
-
 // "Node", "Cluster" or both.
 void event_types(EventConditions &c, bool &chosen, std::string_view list) {
     if (!chosen) c.node_events = c.cluster_events = false;
     chosen = true;
     for (const auto &t : split(list, ',')) {
-        if (abbrev(t, "Node", 1))
+        if (abbreviates(t, "Node", 1))
             c.node_events = true;
-        else if (abbrev(t, "Cluster", 1))
+        else if (abbreviates(t, "Cluster", 1))
             c.cluster_events = true;
         else
             throw ParseError(" Unknown event type: '" + t +
@@ -43,8 +38,8 @@ void event_types(EventConditions &c, bool &chosen, std::string_view list) {
 
 // A States= entry as Slurm's sacctmgr decodes it: DRAIN and FAIL are flags, the rest base states.
 EventConditions::State event_state(const std::string &v) {
-    if (abbrev(v, "DRAIN", 3)) return {DROVER_NODE_FLAG_DRAIN, true, false};
-    if (abbrev(v, "FAIL", 3)) return {0, true, true};
+    if (abbreviates(v, "DRAIN", 3)) return {DROVER_NODE_FLAG_DRAIN, true, false};
+    if (abbreviates(v, "FAIL", 3)) return {0, true, true};
     struct Base {
         const char *name;
         uint32_t state;
@@ -60,7 +55,7 @@ EventConditions::State event_state(const std::string &v) {
         {"FUTURE", DROVER_NODE_FUTURE, false},
     };
     for (const auto &b : kBases)
-        if (abbrev(v, b.name, 3)) return {b.state, false, b.never};
+        if (abbreviates(v, b.name, 3)) return {b.state, false, b.never};
     throw ParseError(
         "Invalid state: " + v +
         "\nValid node states are: DRAIN FAIL UNKNOWN DOWN IDLE ALLOCATED ERROR MIXED FUTURE");
@@ -85,11 +80,11 @@ EventConditions parse_event_conditions(const std::vector<std::string> &words, in
     for (const auto &word : words) {
         const auto eq = word.find('=');
         if (eq == std::string::npos) {
-            if (abbrev(word, "all_clusters", 5))
+            if (abbreviates(word, "all_clusters", 5))
                 c.all_clusters = true;
-            else if (abbrev(word, "all_time", 5))
+            else if (abbreviates(word, "all_time", 5))
                 all_time = true;
-            else if (abbrev(word, "where", 5) || abbrev(word, "set", 3))
+            else if (abbreviates(word, "where", 5) || abbreviates(word, "set", 3))
                 continue;
             else
                 event_types(c, types_chosen, word); // a bare word names event types
@@ -98,32 +93,32 @@ EventConditions parse_event_conditions(const std::vector<std::string> &words, in
         const std::string key(trim(std::string_view(word).substr(0, eq)));
         const std::string value(trim(std::string_view(word).substr(eq + 1)));
         auto list = [&] { return split(value, ','); };
-        if (abbrev(key, "Events", 1)) {
+        if (abbreviates(key, "Events", 1)) {
             event_types(c, types_chosen, value);
-        } else if (abbrev(key, "Clusters", 1)) {
+        } else if (abbreviates(key, "Clusters", 1)) {
             for (auto &v : list()) c.clusters.push_back(to_lower(v));
-        } else if (abbrev(key, "CondFlags", 2)) {
+        } else if (abbreviates(key, "CondFlags", 2)) {
             for (const auto &f : list()) {
-                if (!abbrev(f, "Open", 1)) throw ParseError(" Unknown condition flag: " + f);
+                if (!abbreviates(f, "Open", 1)) throw ParseError(" Unknown condition flag: " + f);
                 c.open_only = true;
             }
-        } else if (abbrev(key, "End", 1)) {
+        } else if (abbreviates(key, "End", 1)) {
             c.end = parse_sacct_time(value, now);
-        } else if (abbrev(key, "Format", 1)) {
+        } else if (abbreviates(key, "Format", 1)) {
             for (auto &f : list()) c.format.push_back(std::move(f));
-        } else if (abbrev(key, "Nodes", 1)) {
+        } else if (abbreviates(key, "Nodes", 1)) {
             for (const auto &expr : list())
                 for (auto &n : hostlist_expand(expr)) c.nodes.push_back(std::move(n));
-        } else if (abbrev(key, "Reason", 1)) {
+        } else if (abbreviates(key, "Reason", 1)) {
             for (auto &r : list()) c.reasons.push_back(to_lower(r));
-        } else if (abbrev(key, "Start", 4)) {
+        } else if (abbreviates(key, "Start", 4)) {
             c.start = parse_sacct_time(value, now);
             start_set = true;
-        } else if (abbrev(key, "States", 4)) {
+        } else if (abbreviates(key, "States", 4)) {
             for (const auto &s : list()) c.states.push_back(event_state(s));
             c.node_events = true; // states are a node's: Event=Node
             c.cluster_events = false;
-        } else if (abbrev(key, "User", 1)) {
+        } else if (abbreviates(key, "User", 1)) {
             for (const auto &u : list()) {
                 auto uid = lookup_user(u);
                 if (!uid) throw ParseError("Invalid user id: " + u);

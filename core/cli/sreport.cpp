@@ -11,6 +11,7 @@
 #include "cli/users.hpp"
 #include "common/error.hpp"
 #include "common/status.hpp"
+#include "proto/fb_read.hpp"
 
 namespace drover::cli {
 
@@ -73,10 +74,6 @@ constexpr CommandText kText{kProg, kHelp, nullptr};
 
 using Strings = std::vector<std::string>;
 
-std::string sv(const flatbuffers::String *s) {
-    return s ? s->str() : std::string();
-}
-
 // The records a report is made of, by cluster.
 struct Records {
     std::string local; // this controller's cluster
@@ -123,8 +120,8 @@ bool load_job_records(const ReportRequest &r, Records &out) {
                                                           req.Union(), refused);
     if (!resp) return false;
     for (const auto *j : records_of(resp->jobs())) {
-        std::string cluster = sv(j->cluster());
-        out.jobs.push_back({cluster.empty() ? out.local : cluster, sv(j->account()),
+        std::string cluster = proto::str(j->cluster());
+        out.jobs.push_back({cluster.empty() ? out.local : cluster, proto::str(j->account()),
                             user_name(j->user_id()), j->alloc_cpus(), j->req_cpus(),
                             j->eligible_time(), j->start_time(), j->end_time()});
     }
@@ -143,15 +140,15 @@ bool load_events_and_nodes(const ReportRequest &r, Records &out) {
         reply, fbb, proto::Body::AcctEventQueryRequest, req.Union(), refused);
     if (!resp) return false;
     for (const auto *e : records_of(resp->events())) {
-        std::string cluster = sv(e->cluster());
-        out.events.push_back({cluster.empty() ? out.local : cluster, sv(e->node_name()), e->state(),
-                              e->flags(), e->start_time(), e->end_time()});
+        std::string cluster = proto::str(e->cluster());
+        out.events.push_back({cluster.empty() ? out.local : cluster, proto::str(e->node_name()),
+                              e->state(), e->flags(), e->start_time(), e->end_time()});
     }
     if (!wanted(r, out.local, out.local)) return true;
     net::Reply nreply;
     const auto *nodes = load_nodes(nreply, {}, "slurm_load_node error: ");
     if (!nodes) return false;
-    for (const auto *n : records_of(nodes->nodes())) out.cpus[sv(n->name())] = n->cpus();
+    for (const auto *n : records_of(nodes->nodes())) out.cpus[proto::str(n->name())] = n->cpus();
     return true;
 }
 
@@ -166,7 +163,8 @@ bool load_trees(Records &out) {
     if (!resp) return false;
     for (const auto *row : records_of(resp->rows())) {
         std::map<std::string, std::string> f;
-        for (const auto *kv : records_of(row->fields())) f[sv(kv->key())] = sv(kv->value());
+        for (const auto *kv : records_of(row->fields()))
+            f[proto::str(kv->key())] = proto::str(kv->value());
         AssocTree &tree = out.trees[f["cluster"]];
         if (f["user"].empty())
             tree.add_account(f["account"], f["parentname"]);
