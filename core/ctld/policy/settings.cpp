@@ -33,19 +33,21 @@ struct Def {
     const char *key;
     Kind kind;
     bool assoc, qos; // which records take it
+    // What sacctmgr shows while it is unset, on an association and on a QOS.
+    const char *unset_assoc = "", *unset_qos = "";
 };
 
 // In the order sacctmgr's columns show them.
 constexpr Def kDefs[] = {
-    {"fairshare", Kind::Share, true, false},
-    {"priority", Kind::Int, true, true},
-    {"gracetime", Kind::Secs, false, true},
+    {"fairshare", Kind::Share, true, false, "1"},
+    {"priority", Kind::Int, true, true, "", "0"},
+    {"gracetime", Kind::Secs, false, true, "", "00:00:00"},
     {"preempt", Kind::QosList, false, true},
     {"preemptexempttime", Kind::Secs, false, true},
-    {"preemptmode", Kind::Mode, false, true},
+    {"preemptmode", Kind::Mode, false, true, "", "cluster"},
     {"flags", Kind::Flags, false, true},
     {"usagethreshold", Kind::Float, false, true},
-    {"usagefactor", Kind::Float, false, true},
+    {"usagefactor", Kind::Float, false, true, "", "1.000000"},
     {"grpjobs", Kind::Count, true, true},
     {"grpsubmitjobs", Kind::Count, true, true},
     {"grptres", Kind::Tres, true, true},
@@ -282,14 +284,7 @@ std::string display(const Settings &s, std::string_view key, Owner owner) {
     const Def *d = find(key, owner);
     if (!d) return {};
     auto it = s.find(key);
-    if (it == s.end()) {
-        if (owner == Owner::Assoc) return d->kind == Kind::Share ? "1" : "";
-        if (d->kind == Kind::Int) return "0";
-        if (d->kind == Kind::Secs && std::string_view(d->key) == "gracetime") return "00:00:00";
-        if (d->kind == Kind::Mode) return "cluster";
-        if (std::string_view(d->key) == "usagefactor") return "1.000000";
-        return {};
-    }
+    if (it == s.end()) return owner == Owner::Assoc ? d->unset_assoc : d->unset_qos;
     const std::string &v = it->second;
     uint64_t n = 0;
     switch (d->kind) {

@@ -32,7 +32,8 @@ std::string apply_setting(Settings &s, std::string_view key, std::string_view va
                           const std::function<bool(std::string_view)> &qos_exists);
 
 // The text sacctmgr shows for key: "" when unset, or for a QOS the value Slurm shows by default
-// (Priority 0, GraceTime 00:00:00, PreemptMode cluster, UsageFactor 1.000000).
+// (Priority 0, GraceTime 00:00:00, PreemptMode cluster, UsageFactor 1.000000; an association's
+// Fairshare 1); the table in settings.cpp holds them.
 std::string display(const Settings &s, std::string_view key, Owner owner);
 
 // Every setting key of owner, in table order (the columns of a show row).
