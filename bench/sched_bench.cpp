@@ -21,6 +21,11 @@
 //
 //   sched_bench [--nodes N] [--jobs N] [--seed N] [--select linear|cons_tres|all]
 //               [--sched builtin|backfill|all] [--repeat N] [--params SchedulerParameters]
+//               [--reservations N]
+//
+// --reservations N adds N advance reservations before the fill, each of 1% of the nodes (node
+// ranges one after the other), for root, two hours long, starting an hour apart from now: the
+// pass then keeps other jobs off them (and the plan around them). Compare with N = 0.
 //
 // --repeat N times the "pass" line N times and prints the median (for profiling the strict
 // pass: perf record -g --call-graph dwarf build/bench/sched_bench --sched builtin --repeat 50).
@@ -74,6 +79,7 @@ struct Options {
     std::string sched = "all";
     uint32_t repeat = 1;
     std::string params = "bf_interval=2";
+    uint32_t reservations = 0;
 };
 
 // One synthetic job's request.
@@ -183,13 +189,34 @@ Figure timed_pass(ctld::Scheduler &sched, ctld::JobManager &jobs) {
 
 void print(const std::string &select, const std::string &sched, const char *what, const Options &o,
            const Figure &f, const char *target) {
-    std::printf("%-17s %-15s %-9s %6u nodes %7zu pending %9.1f ms  (started %zu)%s\n",
-                select.c_str(), sched.c_str(), what, o.nodes, f.pending_before, f.ms, f.started,
-                target);
+    std::printf("%-17s %-15s %-9s %6u nodes %7zu pending %3u resv %9.1f ms  (started %zu)%s\n",
+                select.c_str(), sched.c_str(), what, o.nodes, f.pending_before, o.reservations,
+                f.ms, f.started, target);
     if (const std::string plan = plan_line->take(); !plan.empty())
         std::printf("%45s plan: %s; %zu pending jobs have an expected start\n", "", plan.c_str(),
                     f.forecasts);
     std::fflush(stdout);
+}
+
+// --reservations: each of 1% of the nodes, the next range after the last, an hour apart.
+void add_reservations(const Options &o, ctld::Reservations &resv) {
+    const uint32_t per = std::max<uint32_t>(1, o.nodes / 100);
+    for (uint32_t r = 0; r < o.reservations; ++r) {
+        const uint32_t first = (r * per) % o.nodes + 1, last = std::min(first + per - 1, o.nodes);
+        const int width = int(std::to_string(o.nodes).size()); // b00001: as config_text names
+        char nodes[64];
+        std::snprintf(nodes, sizeof nodes, "b[%0*u-%0*u]", width, first, width, last);
+        std::string name;
+        const Status s =
+            resv.create(ctld::parse_resv_spec({{"StartTime", "now+" + std::to_string(r) + "hours"},
+                                               {"Duration", "2:00:00"},
+                                               {"Nodes", nodes},
+                                               {"Users", "root"},
+                                               {"Flags", "OVERLAP"}},
+                                              ctld::Ctx::now()),
+                        &name);
+        if (!s.ok()) throw std::runtime_error("reservation " + std::to_string(r) + ": " + s.text());
+    }
 }
 
 void run_case(const Options &o, const std::vector<JobShape> &shapes, const std::string &select,
@@ -216,7 +243,8 @@ void run_case(const Options &o, const std::vector<JobShape> &shapes, const std::
         ctld::NodeManager nodes(ctx);
         ctld::Placement place(plugins.select_calls(), nodes);
         ctld::JobManager jobs(ctx, nodes, place);
-        ctld::Scheduler sched(ctx, nodes, jobs, place);
+        ctld::Reservations resv(ctx, nodes, jobs);
+        ctld::Scheduler sched(ctx, nodes, jobs, place, resv);
         for (uint32_t i = 0; i < nodes.size(); ++i) nodes.mark_up(i);
         sched.init_select();
 
@@ -238,6 +266,7 @@ void run_case(const Options &o, const std::vector<JobShape> &shapes, const std::
             j->work_dir = "/tmp";
             jobs.adopt(std::move(j));
         }
+        add_reservations(o, resv);
         commit.flush(); // the adopted jobs' records; nothing waits on this commit
 
         const bool backfill = sched_name == "sched/backfill";
@@ -297,11 +326,13 @@ int main(int argc, char **argv) {
             o.repeat = uint32_t(std::stoul(v));
         else if (k == "--params")
             o.params = v;
+        else if (k == "--reservations")
+            o.reservations = uint32_t(std::stoul(v));
         else {
             std::fprintf(stderr,
                          "usage: %s [--nodes N] [--jobs N] [--seed N] "
                          "[--select linear|cons_tres|all] [--sched builtin|backfill|all] "
-                         "[--repeat N] [--params SchedulerParameters]\n",
+                         "[--repeat N] [--params SchedulerParameters] [--reservations N]\n",
                          argv[0]);
             return 2;
         }

@@ -132,11 +132,11 @@ cluster_stop() {
   local dir=$1 f
   for f in "$dir"/*.pid; do
     [ -f "$f" ] || continue
-    kill "$(cat "$f")" 2>/dev/null || true
+    kill "$(cat "$f" 2>/dev/null)" 2>/dev/null || true
   done
   for f in "$dir"/*.pid; do
     [ -f "$f" ] || continue
-    local pid; pid=$(cat "$f")
+    local pid; pid=$(cat "$f" 2>/dev/null) || continue  # a daemon removes its own pid file as it ends
     for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
     kill -9 "$pid" 2>/dev/null || true
     rm -f "$f"

@@ -14,8 +14,12 @@ packages=(
   stress-ng                       # scripts/stress-test.sh: the tests on a busy machine
   libpmix-dev                     # drover-pmix: srun --mpi=pmix (OpenPMIx server library)
   libhwloc-dev                    # droverd: the node's topology for --cpu-bind (task/affinity)
+  liblua5.4-dev                   # job_submit/lua: runs the site's job_submit.lua
   mpich libmpich-dev python3      # mpi_pmi2_test: MPICH programs (and a PMI-2 client) under srun --mpi=pmi2
   openmpi-bin libopenmpi-dev      # mpi_pmix_test: Open MPI programs under srun --mpi=pmix
+  dpkg-dev systemd lintian        # package_test: cpack's .deb files, systemd-analyze verify, lintian
+  curl python3-prometheus-client  # metrics_test: scrapes and reads the text as Prometheus does
+  man-db                          # man_completion_test: every generated page renders
 )
 
 missing=()

@@ -1,6 +1,8 @@
 // alloc.cpp - interactive allocations.
 #include "cli/alloc.hpp"
 
+#include "cli/srun_help.hpp"
+
 #include "proto/fb_read.hpp"
 
 #include <chrono>
@@ -75,7 +77,7 @@ std::optional<int> parse_srun_command(std::span<const std::string> args, const s
         return 1;
     }
     if (out->help || out->usage) {
-        write_out(usage);
+        write_out(out->help ? srun_help_text(prog) : std::string(usage));
         return 0;
     }
     if (out->version) {
@@ -167,6 +169,7 @@ bool allocate(const SrunRequest &r, const std::string &prog, Allocation *out) {
         return false;
     }
     uint32_t id = sub->job_id();
+    if (sub->user_msg() && !r.quiet) print_info(prog, sub->user_msg()->str());
     if (prog == "salloc") say("Pending job allocation " + std::to_string(id));
     struct sigaction sa {
     }, old_int{}, old_term{};

@@ -30,5 +30,7 @@ int sdiag_main(std::span<const std::string> args);
 int sbcast_main(std::span<const std::string> args);
 int sattach_main(std::span<const std::string> args);
 int sreport_main(std::span<const std::string> args);
+int sprio_main(std::span<const std::string> args);
+int sshare_main(std::span<const std::string> args);
 
 } // namespace drover::cli

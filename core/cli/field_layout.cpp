@@ -1,6 +1,8 @@
 // field_layout.cpp - print_fields' layouts.
 #include "cli/field_layout.hpp"
 
+#include <cstdlib>
+
 #include "cli/text.hpp"
 
 namespace drover::cli {
@@ -33,6 +35,12 @@ void append_header(std::string &out, const std::vector<std::string> &names,
     out += "\n";
     for (int w : widths) out += std::string(std::size_t(w < 0 ? -w : w), '-') + " ";
     out += "\n";
+}
+
+FormatItem split_format_item(const std::string &item) {
+    auto pct = item.find('%');
+    if (pct == std::string::npos) return {item, 0};
+    return {item.substr(0, pct), std::atoi(item.c_str() + pct + 1)};
 }
 
 } // namespace drover::cli

@@ -16,6 +16,14 @@ enum class FieldLayout { fixed, parsable, parsable2 };
 void append_field(std::string &out, std::string_view value, int width, bool last,
                   FieldLayout layout, std::string_view delimiter);
 
+// A --format item "Name%width" split as print_fields reads it: the name, and atoi of what follows
+// '%' (0 when there is no '%' or no number: the field keeps its own width).
+struct FormatItem {
+    std::string name;
+    int width = 0;
+};
+FormatItem split_format_item(const std::string &item);
+
 // Appends the header line and, in the fixed layout, the dashes under it.
 void append_header(std::string &out, const std::vector<std::string> &names,
                    const std::vector<int> &widths, FieldLayout layout, std::string_view delimiter);

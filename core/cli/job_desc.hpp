@@ -31,6 +31,7 @@ void set_allocation(proto::JobDescT &d, const Request &r) {
     d.hold = r.hold;
     d.overcommit = r.overcommit;
     d.licenses = r.licenses;
+    d.reservation = r.reservation;
     d.test_only = r.test_only;
     d.dependency = r.dependency;
     d.min_cpus_per_node = r.min_cpus_per_node;

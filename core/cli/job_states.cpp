@@ -25,7 +25,7 @@ constexpr StateName kStates[] = {
     {DROVER_JOB_PREEMPTED, "PREEMPTED", "PR"}, {DROVER_JOB_BOOT_FAIL, "BOOT_FAIL", "BF"},
     {DROVER_JOB_DEADLINE, "DEADLINE", "DL"},   {DROVER_JOB_OOM, "OUT_OF_MEMORY", "OOM"},
     {kStateCompleting, "COMPLETING", "CG"},    {kStateConfiguring, "CONFIGURING", "CF"},
-    {kStateRequeued, "REQUEUED", "RQ"},
+    {kStateRequeued, "REQUEUED", "RQ"},        {kStateSpecialExit, "SPECIAL_EXIT", "SE"},
 };
 
 const StateName *lookup(uint32_t state) {
@@ -34,11 +34,13 @@ const StateName *lookup(uint32_t state) {
     return nullptr;
 }
 
-// The state a flagged job shows: completing wins over configuring over requeued.
+// The state a flagged job shows: completing wins over configuring over requeued over special
+// exit.
 uint32_t shown_state(uint32_t state) {
     if (state & kJobFlagCompleting) return kStateCompleting;
     if (state & kJobFlagConfiguring) return kStateConfiguring;
     if (state & kJobFlagRequeued) return kStateRequeued;
+    if (state & kJobFlagSpecialExit) return kStateSpecialExit;
     return state & kJobStateBase;
 }
 
@@ -82,6 +84,7 @@ bool JobStateFilter::matches(uint32_t state) const {
         if (s == kStateCompleting && (state & kJobFlagCompleting)) return true;
         if (s == kStateConfiguring && (state & kJobFlagConfiguring)) return true;
         if (s == kStateRequeued && (state & kJobFlagRequeued)) return true;
+        if (s == kStateSpecialExit && (state & kJobFlagSpecialExit)) return true;
     }
     return false;
 }

@@ -13,6 +13,7 @@ namespace drover::cli {
 // flags, which use Slurm's bit values.
 inline constexpr uint32_t kJobStateBase = 0xff;
 inline constexpr uint32_t kJobFlagRequeued = 0x400;
+inline constexpr uint32_t kJobFlagSpecialExit = 0x1000;
 inline constexpr uint32_t kJobFlagConfiguring = 0x4000;
 inline constexpr uint32_t kJobFlagCompleting = 0x8000;
 
@@ -20,6 +21,7 @@ inline constexpr uint32_t kJobFlagCompleting = 0x8000;
 inline constexpr uint32_t kStateCompleting = 0x100;
 inline constexpr uint32_t kStateConfiguring = 0x101;
 inline constexpr uint32_t kStateRequeued = 0x102;
+inline constexpr uint32_t kStateSpecialExit = 0x103;
 
 // "RUNNING", "COMPLETING", "OUT_OF_MEMORY", ...
 const char *job_state_long(uint32_t state);

@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "cli/json_writer.hpp"
+#include "common/json_writer.hpp"
 
 namespace drover::cli {
 

@@ -12,15 +12,15 @@
 #include "cli/users.hpp"
 #include "common/error.hpp"
 #include "common/hostlist.hpp"
+#include "common/power_conf.hpp"
 #include "common/timefmt.hpp"
+#include "proto/fb_read.hpp"
 
 namespace drover::cli {
 
 namespace {
 
-std::string_view sv(const flatbuffers::String *s) {
-    return s ? s->string_view() : std::string_view();
-}
+using proto::sv;
 
 void time_obj(JsonWriter &w, std::string_view key, int64_t t) {
     w.kv_number_obj(key, t > 0 ? uint64_t(t) : 0, t > 0, false);
@@ -28,6 +28,12 @@ void time_obj(JsonWriter &w, std::string_view key, int64_t t) {
 
 void limit_obj(JsonWriter &w, std::string_view key, uint32_t minutes) {
     w.kv_number_obj(key, minutes, minutes != kNoVal, minutes == kInfinite);
+}
+
+// A partition's power saving time: not set when GLOBAL (the cluster's applies), or INFINITE.
+void power_obj(JsonWriter &w, std::string_view key, int64_t secs) {
+    w.kv_number_obj(key, secs > 0 ? uint64_t(secs) : 0, secs != kPowerGlobal,
+                    secs == kPowerInfinite);
 }
 
 // "state": ["UP"]: the partition's state in capitals, UP when it has none.
@@ -147,6 +153,11 @@ void partition(JsonWriter &w, const proto::PartitionInfo &p) {
     limit_obj(w, "time", p.default_time_min());
     w.end_object();
     w.key("priority").begin_object().kv_num("tier", p.priority_tier()).end_object();
+    w.key("timeouts").begin_object();
+    power_obj(w, "resume", p.resume_timeout());
+    power_obj(w, "suspend", p.suspend_timeout());
+    w.end_object();
+    power_obj(w, "suspend_time", p.suspend_time());
     w.kv_bool("default", p.is_default());
     w.end_object();
 }

@@ -15,14 +15,13 @@
 #include "common/error.hpp"
 #include "common/hostlist.hpp"
 #include "common/timefmt.hpp"
+#include "proto/fb_read.hpp"
 
 namespace drover::cli {
 
 namespace {
 
-std::string_view sv(const flatbuffers::String *s) {
-    return s ? s->string_view() : std::string_view();
-}
+using proto::sv;
 
 // One TRES entry; node and task are the ones that had a "max" figure (task < 0: none).
 struct Tres {

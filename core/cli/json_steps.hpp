@@ -6,7 +6,7 @@
 
 #include <cstdint>
 
-#include "cli/json_writer.hpp"
+#include "common/json_writer.hpp"
 #include "proto/message_generated.h"
 
 namespace drover::cli {

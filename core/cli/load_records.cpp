@@ -1,4 +1,5 @@
-// load_records.cpp - JobInfo, NodeInfo and PartitionInfo requests, with Slurm's error lines.
+// load_records.cpp - JobInfo, NodeInfo, PartitionInfo and ReservationInfo requests, with Slurm's
+// error lines.
 #include "cli/load_records.hpp"
 
 #include "cli/rpc.hpp"
@@ -25,6 +26,16 @@ const proto::PartitionInfoResponse *load_partitions(net::Reply &reply, std::stri
     auto req = proto::CreatePartitionInfoRequest(fbb);
     return ask_ctld<proto::PartitionInfoResponse>(reply, fbb, proto::Body::PartitionInfoRequest,
                                                   req.Union(), error_line(std::move(error_prefix)));
+}
+
+const proto::ReservationInfoResponse *load_reservations(net::Reply &reply, const std::string &name,
+                                                        std::string error_prefix) {
+    flatbuffers::FlatBufferBuilder fbb;
+    auto req =
+        proto::CreateReservationInfoRequestDirect(fbb, name.empty() ? nullptr : name.c_str());
+    return ask_ctld<proto::ReservationInfoResponse>(reply, fbb, proto::Body::ReservationInfoRequest,
+                                                    req.Union(),
+                                                    error_line(std::move(error_prefix)));
 }
 
 } // namespace drover::cli

@@ -1,6 +1,6 @@
-// load_records.hpp - the record lists the commands load from the controller: jobs, nodes and
-// partitions. A refusal prints Slurm's "slurm_load_..." line and gives nullptr; each answer
-// points into the reply passed in, which must outlive it.
+// load_records.hpp - the record lists the commands load from the controller: jobs, nodes,
+// partitions and reservations. A refusal prints Slurm's "slurm_load_..." line and gives nullptr;
+// each answer points into the reply passed in, which must outlive it.
 #pragma once
 
 #include <cstdint>
@@ -21,6 +21,10 @@ const proto::NodeInfoResponse *load_nodes(net::Reply &reply, const std::vector<s
 
 // All partitions. Refused: "<error_prefix><message>".
 const proto::PartitionInfoResponse *load_partitions(net::Reply &reply, std::string error_prefix);
+
+// The reservation named, all when name is empty. Refused: "<error_prefix><message>".
+const proto::ReservationInfoResponse *load_reservations(net::Reply &reply, const std::string &name,
+                                                        std::string error_prefix);
 
 // The records of a reply's list, as pointers (none when the list is absent).
 template <class Record>

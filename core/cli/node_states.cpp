@@ -7,6 +7,7 @@
 
 #include "cli/text.hpp"
 #include "common/error.hpp"
+#include "common/node_shown_flags.hpp"
 
 namespace drover::cli {
 
@@ -21,8 +22,17 @@ bool draining(uint32_t state, uint32_t flags) {
            state == DROVER_NODE_MIXED;
 }
 
+// A node to be rebooted that runs no job shows as REBOOT (BOOT), whatever else it is.
+bool shown_as_reboot(uint32_t state, uint32_t flags) {
+    return has(flags, DROVER_NODE_FLAG_REBOOT_REQUESTED | DROVER_NODE_FLAG_REBOOT_ISSUED) &&
+           state != DROVER_NODE_ALLOCATED && state != DROVER_NODE_MIXED;
+}
+
 // Slurm shows one suffix: the first that applies in this order.
 const char *suffix(uint32_t flags) {
+    if (has(flags, kNodeShownMaint)) return "$";
+    if (has(flags, DROVER_NODE_FLAG_REBOOT_ISSUED)) return "^";
+    if (has(flags, DROVER_NODE_FLAG_REBOOT_REQUESTED)) return "@";
     if (has(flags, DROVER_NODE_FLAG_POWERING_UP)) return "#";
     if (has(flags, DROVER_NODE_FLAG_POWERING_DOWN)) return "%";
     if (has(flags, DROVER_NODE_FLAG_POWERED_DOWN)) return "~";
@@ -38,6 +48,7 @@ struct Names {
 };
 
 Names names(uint32_t state, uint32_t flags) {
+    if (shown_as_reboot(state, flags)) return {"BOOT", "REBOOT"};
     if (has(flags, DROVER_NODE_FLAG_DRAIN))
         return draining(state, flags) ? Names{"DRNG", "DRAINING"} : Names{"DRAIN", "DRAINED"};
     switch (state) {
@@ -52,7 +63,9 @@ Names names(uint32_t state, uint32_t flags) {
     }
     if (has(flags, DROVER_NODE_FLAG_COMPLETING)) return {"COMP", "COMPLETING"};
     switch (state) {
-    case DROVER_NODE_IDLE:
+    case DROVER_NODE_IDLE: // in a reservation: Slurm's RESV, unless it is a MAINT one ("idle$")
+        if (has(flags, kNodeShownReserved) && !has(flags, kNodeShownMaint))
+            return {"RESV", "RESERVED"};
         return {"IDLE", "IDLE"};
     case DROVER_NODE_ALLOCATED:
         return {"ALLOC", "ALLOCATED"};
@@ -88,11 +101,15 @@ constexpr FlagName kFlags[] = {
     {DROVER_NODE_FLAG_CLOUD, "CLOUD"},
     {DROVER_NODE_FLAG_COMPLETING, "COMPLETING"},
     {DROVER_NODE_FLAG_DRAIN, "DRAIN"},
+    {kNodeShownMaint, "MAINT"},
     {DROVER_NODE_FLAG_NOT_RESPONDING, "NOT_RESPONDING"},
     {DROVER_NODE_FLAG_POWER_DOWN, "POWER_DOWN"},
     {DROVER_NODE_FLAG_POWERED_DOWN, "POWERED_DOWN"},
     {DROVER_NODE_FLAG_POWERING_DOWN, "POWERING_DOWN"},
     {DROVER_NODE_FLAG_POWERING_UP, "POWERING_UP"},
+    {DROVER_NODE_FLAG_REBOOT_ISSUED, "REBOOT_ISSUED"},
+    {DROVER_NODE_FLAG_REBOOT_REQUESTED, "REBOOT_REQUESTED"},
+    {kNodeShownReserved, "RESERVED"},
 };
 
 // Slurm's base state numbers, for ordering (UNKNOWN 0, DOWN 1, IDLE 2, ALLOCATED 3, MIXED 5,
@@ -116,12 +133,23 @@ int slurm_base_number(uint32_t state) {
 
 } // namespace
 
+namespace {
+
+// REBOOT's own suffix: "^" once issued, else "*" when not responding.
+const char *shown_suffix(uint32_t state, uint32_t flags) {
+    if (!shown_as_reboot(state, flags)) return suffix(flags);
+    if (has(flags, DROVER_NODE_FLAG_REBOOT_ISSUED)) return "^";
+    return has(flags, DROVER_NODE_FLAG_NOT_RESPONDING) ? "*" : "";
+}
+
+} // namespace
+
 std::string node_state_compact(uint32_t state, uint32_t flags) {
-    return std::string(names(state, flags).compact) + suffix(flags);
+    return std::string(names(state, flags).compact) + shown_suffix(state, flags);
 }
 
 std::string node_state_long(uint32_t state, uint32_t flags) {
-    return std::string(names(state, flags).long_name) + suffix(flags);
+    return std::string(names(state, flags).long_name) + shown_suffix(state, flags);
 }
 
 std::string node_state_complete(uint32_t state, uint32_t flags) {
@@ -140,6 +168,8 @@ uint32_t node_state_slurm_raw(uint32_t state, uint32_t flags) {
         {DROVER_NODE_FLAG_NOT_RESPONDING, 0x800},
         {DROVER_NODE_FLAG_POWERED_DOWN, 0x1000},
         {DROVER_NODE_FLAG_POWERING_UP, 0x4000},
+        {DROVER_NODE_FLAG_REBOOT_REQUESTED, 0x10000},
+        {DROVER_NODE_FLAG_REBOOT_ISSUED, 0x100000},
         {DROVER_NODE_FLAG_POWERING_DOWN, 0x40000},
         {DROVER_NODE_FLAG_POWER_DOWN, 0x800000},
     };
@@ -167,6 +197,8 @@ bool NodeStateMatch::matches(uint32_t state, uint32_t flags) const {
     if (n == "ALLOC" || n == "ALLOCATED") return shows("ALLOC");
     if (n == "MIX" || n == "MIXED") return shows("MIX");
     if (n == "IDLE") return shows("IDLE");
+    if (n == "RESV" || n == "RESERVED") return has(flags, kNodeShownReserved);
+    if (n == "MAINT") return has(flags, kNodeShownMaint);
     if (n == "DOWN") return shows("DOWN");
     if (n == "FUTURE" || n == "FUTR") return shows("FUTR");
     if (n == "UNK" || n == "UNKNOWN") return shows("UNK");
@@ -181,18 +213,41 @@ bool NodeStateMatch::matches(uint32_t state, uint32_t flags) const {
     if (n == "POWERED_DOWN") return has(flags, DROVER_NODE_FLAG_POWERED_DOWN);
     if (n == "POWERING_DOWN") return has(flags, DROVER_NODE_FLAG_POWERING_DOWN);
     if (n == "POWERING_UP" || n == "POWER_UP") return has(flags, DROVER_NODE_FLAG_POWERING_UP);
+    if (n == "REBOOT_REQUESTED") return has(flags, DROVER_NODE_FLAG_REBOOT_REQUESTED);
+    if (n == "REBOOT_ISSUED") return has(flags, DROVER_NODE_FLAG_REBOOT_ISSUED);
     return false;
 }
 
 std::vector<NodeStateMatch> parse_node_state_list(std::string_view list) {
-    static constexpr const char *kKnown[] = {"ALLOC",          "ALLOCATED",   "MIX",
-                                             "MIXED",          "IDLE",        "DOWN",
-                                             "FUTURE",         "FUTR",        "UNK",
-                                             "UNKNOWN",        "DRAIN",       "DRAINED",
-                                             "DRAINING",       "DRNG",        "COMP",
-                                             "COMPLETING",     "CLOUD",       "NO_RESPOND",
-                                             "NOT_RESPONDING", "POWER_DOWN",  "POWERED_DOWN",
-                                             "POWERING_DOWN",  "POWERING_UP", "POWER_UP"};
+    static constexpr const char *kKnown[] = {"ALLOC",
+                                             "ALLOCATED",
+                                             "MIX",
+                                             "MIXED",
+                                             "IDLE",
+                                             "DOWN",
+                                             "FUTURE",
+                                             "FUTR",
+                                             "UNK",
+                                             "UNKNOWN",
+                                             "DRAIN",
+                                             "DRAINED",
+                                             "DRAINING",
+                                             "DRNG",
+                                             "COMP",
+                                             "COMPLETING",
+                                             "CLOUD",
+                                             "NO_RESPOND",
+                                             "NOT_RESPONDING",
+                                             "POWER_DOWN",
+                                             "POWERED_DOWN",
+                                             "POWERING_DOWN",
+                                             "POWERING_UP",
+                                             "POWER_UP",
+                                             "RESV",
+                                             "RESERVED",
+                                             "MAINT",
+                                             "REBOOT_REQUESTED",
+                                             "REBOOT_ISSUED"};
     std::vector<NodeStateMatch> out;
     for (const auto &item : split(list, ',')) {
         std::string up = to_upper(item);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "cli/command_docs.hpp"
 #include "cli/alloc.hpp"
 #include "cli/command_main.hpp"
 #include "cli/job_states.hpp"
@@ -199,6 +200,10 @@ SacctArgs parse(std::span<const std::string> args) {
 
 int sacct_main(std::span<const std::string> args) {
     return command_main(kText, args, parse, run);
+}
+
+std::string_view sacct_help() {
+    return kHelp;
 }
 
 } // namespace drover::cli

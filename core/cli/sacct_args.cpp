@@ -1,4 +1,5 @@
 // sacct_args.cpp - sacct option parsing.
+#include "cli/command_docs.hpp"
 #include "cli/sacct_args.hpp"
 
 #include <cctype>
@@ -177,6 +178,10 @@ SacctArgs parse_sacct_args(std::span<const std::string> args, const EnvVars &env
             if (id == o.id) handler(a, v);
     }
     return a;
+}
+
+std::span<const OptSpec> sacct_options() {
+    return kSpecs;
 }
 
 } // namespace drover::cli

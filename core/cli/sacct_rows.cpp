@@ -18,6 +18,7 @@
 #include "common/gres.hpp"
 #include "common/hostlist.hpp"
 #include "common/timefmt.hpp"
+#include "proto/fb_read.hpp"
 
 namespace drover::cli {
 
@@ -151,9 +152,7 @@ constexpr Def kDefs[] = {
     {"WorkDir", 20, kWorkDir},
 };
 
-std::string_view sv(const flatbuffers::String *s) {
-    return s ? s->string_view() : std::string_view();
-}
+using proto::sv;
 
 // A requeued job's earlier run (sacct -D) is REQUEUED over PENDING, and over.
 bool requeued_run(const proto::AcctJob &j) {

@@ -13,14 +13,13 @@
 #include "cli/text.hpp"
 #include "common/exit_status.hpp"
 #include "common/timefmt.hpp"
+#include "proto/fb_read.hpp"
 
 namespace drover::cli {
 
 namespace {
 
-std::string_view sv(const flatbuffers::String *s) {
-    return s ? s->string_view() : std::string_view();
-}
+using proto::sv;
 
 // Batch first, then extern, then numbered steps in id order.
 uint64_t order(uint32_t id) {

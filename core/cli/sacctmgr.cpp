@@ -5,10 +5,12 @@
 #include <poll.h>
 #include <unistd.h>
 
+#include "cli/command_docs.hpp"
 #include "cli/command_main.hpp"
 #include "cli/sacctmgr_args.hpp"
 #include "cli/sacctmgr_events.hpp"
 #include "cli/sacctmgr_fields.hpp"
+#include "proto/key_values.hpp"
 
 namespace drover::cli {
 
@@ -73,15 +75,6 @@ constexpr const char *kHelp =
 
 constexpr CommandText kText{kProg, kHelp, nullptr};
 
-flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<proto::KeyValue>>>
-key_values(flatbuffers::FlatBufferBuilder &fbb,
-           const std::vector<std::pair<std::string, std::string>> &kv) {
-    std::vector<flatbuffers::Offset<proto::KeyValue>> out;
-    for (const auto &[k, v] : kv)
-        out.push_back(proto::CreateKeyValueDirect(fbb, k.c_str(), v.c_str()));
-    return fbb.CreateVector(out);
-}
-
 // Prints the controller's refusal. Slurm's own lines (" Need name of account to add.", " Problem
 // with query.") print as they are.
 void report_refusal(const net::RpcError &e) {
@@ -93,7 +86,7 @@ void report_refusal(const net::RpcError &e) {
 const proto::AcctAdminResponse *ask(net::Reply &reply, const SacctmgrArgs &a, bool commit) {
     flatbuffers::FlatBufferBuilder fbb;
     auto verb = fbb.CreateString(a.verb), entity = fbb.CreateString(a.entity);
-    auto set = key_values(fbb, a.set), where = key_values(fbb, a.where);
+    auto set = proto::key_values(fbb, a.set), where = proto::key_values(fbb, a.where);
     auto req = proto::CreateAcctAdminRequest(fbb, verb, entity, set, where, commit);
     return ask_ctld<proto::AcctAdminResponse>(reply, fbb, proto::Body::AcctAdminRequest,
                                               req.Union(), report_refusal);
@@ -190,6 +183,10 @@ SacctmgrArgs parse(std::span<const std::string> args) {
 
 int sacctmgr_main(std::span<const std::string> args) {
     return command_main(kText, args, parse, run);
+}
+
+std::string_view sacctmgr_help() {
+    return kHelp;
 }
 
 } // namespace drover::cli

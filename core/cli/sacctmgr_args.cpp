@@ -1,4 +1,5 @@
 // sacctmgr_args.cpp - sacctmgr's command line.
+#include "cli/command_docs.hpp"
 #include "cli/sacctmgr_args.hpp"
 
 #include "cli/options.hpp"
@@ -220,6 +221,10 @@ SacctmgrArgs parse_sacctmgr_args(std::span<const std::string> args) {
         throw ParseError("No valid entity in delete command");
     take_words(a, std::span<const std::string>(w).subspan(2));
     return a;
+}
+
+std::span<const OptSpec> sacctmgr_options() {
+    return kSpecs;
 }
 
 } // namespace drover::cli

@@ -12,14 +12,13 @@
 #include "common/error.hpp"
 #include "common/hostlist.hpp"
 #include "common/timefmt.hpp"
+#include "proto/fb_read.hpp"
 
 namespace drover::cli {
 
 namespace {
 
-std::string_view sv(const flatbuffers::String *s) {
-    return s ? s->string_view() : std::string_view();
-}
+using proto::sv;
 
 // "Node", "Cluster" or both.
 void event_types(EventConditions &c, bool &chosen, std::string_view list) {

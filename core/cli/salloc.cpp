@@ -8,11 +8,13 @@
 
 #include <drover/views.h>
 
+#include "cli/command_docs.hpp"
 #include "cli/alloc.hpp"
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
 #include "cli/rpc.hpp"
 #include "cli/srun_opts.hpp"
+#include "cli/srun_help.hpp"
 #include "cli/text.hpp"
 #include "common/hostlist.hpp"
 
@@ -108,6 +110,10 @@ int salloc_main(std::span<const std::string> args) {
         if (!revoked) release(a.job_id, status);
         return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
     });
+}
+
+std::string_view salloc_help() {
+    return kUsage;
 }
 
 } // namespace drover::cli

@@ -10,6 +10,7 @@
 #include <map>
 #include <set>
 
+#include "cli/command_docs.hpp"
 #include "cli/command_main.hpp"
 #include "cli/sattach_args.hpp"
 #include "cli/step_io_port.hpp"
@@ -245,6 +246,10 @@ int run(const SattachArgs &a) {
 
 int sattach_main(std::span<const std::string> args) {
     return command_main<SattachArgs>({kProg, kHelp, kSattachUsage}, args, parse_sattach_args, run);
+}
+
+std::string_view sattach_help() {
+    return kHelp;
 }
 
 } // namespace drover::cli

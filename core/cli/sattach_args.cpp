@@ -1,4 +1,5 @@
 // sattach_args.cpp - sattach's command line.
+#include "cli/command_docs.hpp"
 #include "cli/sattach_args.hpp"
 
 #include "cli/job_ids.hpp"
@@ -80,6 +81,10 @@ SattachArgs parse_sattach_args(std::span<const std::string> args) {
     a.job_id = spec->job_id;
     a.step_id = spec->step_id;
     return a;
+}
+
+std::span<const OptSpec> sattach_options() {
+    return kSpecs;
 }
 
 } // namespace drover::cli

@@ -9,12 +9,15 @@
 #include <climits>
 #include <cstring>
 
+#include "cli/command_docs.hpp"
 #include "cli/command_main.hpp"
 #include "cli/job_desc.hpp"
 #include "cli/job_states.hpp"
 #include "cli/sbatch_opts.hpp"
+#include "cli/help_tail.hpp"
 #include "cli/text.hpp"
 #include "common/error.hpp"
+#include "common/rlimits.hpp"
 
 extern char **environ;
 
@@ -78,14 +81,7 @@ constexpr const char *kHelp =
     "  -G, --gpus=n                count of GPUs required for the job\n"
     "      --gpus-per-node=n       number of GPUs required per allocated node\n"
     "      --gpus-per-task=n       number of GPUs required per spawned task\n"
-    "      --gres=list             required generic resources\n"
-    "\n"
-    "Help options:\n"
-    "  -h, --help                  show this help message\n"
-    "      --usage                 display brief usage message\n"
-    "\n"
-    "Other options:\n"
-    "  -V, --version               output version information and exit\n";
+    "      --gres=list             required generic resources\n" DROVER_HELP_TAIL;
 
 constexpr const char *kUsage =
     "Usage: sbatch [-N nnodes] [-n ntasks] [-c ncpus] [-t minutes] [-p partition]\n"
@@ -213,9 +209,7 @@ bool reachable_cluster(const SbatchRequest &req) {
     const std::string here = to_lower(cli_config().cluster_name);
     for (const auto &name : split(req.clusters, ','))
         if (to_lower(name) == here || to_lower(name) == "all") return true;
-    print_error(kProg, "'" + req.clusters +
-                           "' can't be reached now, or it is an invalid entry for --cluster.  Use "
-                           "'sacctmgr list clusters' to see available clusters.");
+    print_error(kProg, unreachable_clusters(req.clusters));
     return false;
 }
 
@@ -248,6 +242,9 @@ int run(const SbatchCommandLine &cl) {
     }
     if (!req.quiet)
         for (const auto &w : req.warnings) print_warning(kProg, w);
+    // This shell's resource limits and umask go with the job (PropagateResourceLimits; the
+    // names were checked with slurm.conf and the options).
+    put_limit_variables(req.environment, propagated_limits(req.propagate, cli_config()));
     // The controller refuses a script over SchedulerParameters=max_script_size with Slurm's
     // error; sbatch, reading the same slurm.conf, does not send one in the first place.
     if (req.script.size() > cli_config().max_script_size) {
@@ -279,6 +276,7 @@ int run(const SbatchCommandLine &cl) {
         }
         job_id = r->job_id();
         if (r->cluster()) cluster = r->cluster()->str();
+        if (r->user_msg() && !req.quiet) print_info(kProg, r->user_msg()->str());
     } catch (const net::RpcError &e) {
         print_error(kProg, std::string("Batch job submission failed: ") + e.what());
         return 1;
@@ -302,6 +300,10 @@ int run(const SbatchCommandLine &cl) {
 
 int sbatch_main(std::span<const std::string> args) {
     return command_main(kText, args, parse_sbatch_command_line, run);
+}
+
+std::string_view sbatch_help() {
+    return kHelp;
 }
 
 } // namespace drover::cli

@@ -1,4 +1,5 @@
 // sbatch_opts.cpp - sbatch's option table and how each option, from any source, sets the request.
+#include "cli/command_docs.hpp"
 #include "cli/sbatch_opts.hpp"
 
 #include <tuple>
@@ -11,6 +12,7 @@
 #include "common/gpu_bind.hpp"
 #include "common/gres.hpp"
 #include "common/hostlist.hpp"
+#include "common/rlimits.hpp"
 #include "common/timefmt.hpp"
 
 namespace drover::cli {
@@ -67,6 +69,8 @@ enum Id : int {
     kOversubscribe,
     kOvercommit,
     kLicenses,
+    kReservation,
+    kPropagate,
     kIgnoredBase = 1000, // + index into kIgnored
 };
 
@@ -126,6 +130,8 @@ constexpr OptSpec kMain[] = {
     {kOversubscribe, 's', "oversubscribe", Arg::none},
     {kOvercommit, 'O', "overcommit", Arg::none},
     {kLicenses, 'L', "licenses", Arg::required},
+    {kReservation, 0, "reservation", Arg::required},
+    {kPropagate, 0, "propagate", Arg::optional},
 };
 
 // Options Slurm has and Drover accepts without acting on them. warn: say so on stderr (they
@@ -141,7 +147,6 @@ constexpr Ignored kIgnored[] = {
     {0, "mail-type", Arg::required, false},
     {0, "mail-user", Arg::required, false},
     {0, "get-user-env", Arg::optional, false},
-    {0, "propagate", Arg::optional, false},
     {0, "profile", Arg::required, false},
     {0, "acctg-freq", Arg::required, false},
     {0, "export-file", Arg::required, false},
@@ -159,7 +164,6 @@ constexpr Ignored kIgnored[] = {
     {0, "ntasks-per-socket", Arg::required, true},
     {0, "ntasks-per-core", Arg::required, true},
     {0, "ntasks-per-gpu", Arg::required, true},
-    {0, "reservation", Arg::required, true},
     {0, "priority", Arg::required, true},
     {0, "switches", Arg::required, true},
     {'m', "distribution", Arg::required, true},
@@ -452,6 +456,8 @@ constexpr std::pair<Id, OptHandler> kHandlers[] = {
     {kContiguous, [](const OptCall &c) { c.r.contiguous = true; }},
     {kOvercommit, [](const OptCall &c) { c.r.overcommit = true; }},
     {kLicenses, [](const OptCall &c) { c.r.licenses = c.v; }},
+    {kReservation, [](const OptCall &c) { c.r.reservation = c.v; }}, // the controller checks it
+    {kPropagate, [](const OptCall &c) { c.r.propagate = check_propagate(c.o.value.value_or("")); }},
     {kOpenMode, set_open_mode},
     {kBegin, set_begin},
     {kDeadline, set_deadline},
@@ -523,6 +529,7 @@ constexpr EnvOption kEnvOptions[] = {
     {"SBATCH_JOB_NAME", kJobName},
     {"SBATCH_PARTITION", kPartition},
     {"SBATCH_QOS", kQos},
+    {"SBATCH_RESERVATION", kReservation},
     {"SBATCH_TIMELIMIT", kTime},
     {"SBATCH_EXPORT", kExport},
     {"SBATCH_WAIT", kWait},
@@ -719,6 +726,10 @@ SbatchRequest build_sbatch_request(const SbatchCommandLine &cl, std::string scri
 SbatchRequest parse_sbatch(std::span<const std::string> args, std::string script,
                            const SbatchContext &ctx) {
     return build_sbatch_request(parse_sbatch_command_line(args), std::move(script), ctx);
+}
+
+std::span<const OptSpec> sbatch_options() {
+    return all_specs();
 }
 
 } // namespace drover::cli

@@ -52,17 +52,19 @@ struct SbatchRequest : CommonFlags {
     std::string constraint;           // -C, as written
     std::string req_nodes, exc_nodes; // -w / -x hostlists, as written
     bool contiguous = false;
-    bool oversubscribe = false;   // -s
-    bool overcommit = false;      // -O
-    std::string licenses;         // -L/--licenses, as written
-    int32_t nice = 0;             // --nice[=N] (100 without a value)
-    std::string dependency;       // -d, as written
-    std::string array;            // -a, as written ("0-15%2")
-    int requeue = -1;             // -1 default, 0 --no-requeue, 1 --requeue
-    std::string signal;           // --signal=[{R|B}:]SIG[@TIME], checked, as written
-    std::string gpu_bind;         // --gpu-bind, checked, as written
-    int64_t deadline = 0;         // --deadline, absolute
-    int kill_on_invalid_dep = -1; // -1 default, 0 no, 1 yes
+    bool oversubscribe = false;           // -s
+    bool overcommit = false;              // -O
+    std::string licenses;                 // -L/--licenses, as written
+    std::string reservation;              // --reservation, as written
+    std::optional<std::string> propagate; // --propagate's limits as written ("": all)
+    int32_t nice = 0;                     // --nice[=N] (100 without a value)
+    std::string dependency;               // -d, as written
+    std::string array;                    // -a, as written ("0-15%2")
+    int requeue = -1;                     // -1 default, 0 --no-requeue, 1 --requeue
+    std::string signal;                   // --signal=[{R|B}:]SIG[@TIME], checked, as written
+    std::string gpu_bind;                 // --gpu-bind, checked, as written
+    int64_t deadline = 0;                 // --deadline, absolute
+    int kill_on_invalid_dep = -1;         // -1 default, 0 no, 1 yes
 
     bool parsable = false, wait = false, quiet = false;
     bool clusters_given = false;       // -M: name the cluster in what sbatch prints

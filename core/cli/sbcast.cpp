@@ -3,6 +3,7 @@
 
 #include <climits>
 
+#include "cli/command_docs.hpp"
 #include "cli/alloc.hpp"
 #include "cli/bcast_send.hpp"
 #include "cli/command_main.hpp"
@@ -69,6 +70,10 @@ int run(const SbcastArgs &a) {
 
 int sbcast_main(std::span<const std::string> args) {
     return command_main<SbcastArgs>({kProg, kHelp, kUsage}, args, parse, run);
+}
+
+std::string_view sbcast_help() {
+    return kHelp;
 }
 
 } // namespace drover::cli

@@ -1,4 +1,5 @@
 // sbcast_args.cpp - sbcast's command line.
+#include "cli/command_docs.hpp"
 #include "cli/sbcast_args.hpp"
 
 #include <strings.h>
@@ -163,6 +164,10 @@ std::string resolve_bcast_dest(const std::string &dest, const std::string &bcast
         path = bcast_dest_dir(bcast_parameters, cwd) + "/" + dest;
     if (path.back() == '/') throw ParseError("Target filename cannot be a directory.");
     return path;
+}
+
+std::span<const OptSpec> sbcast_options() {
+    return kSpecs;
 }
 
 } // namespace drover::cli

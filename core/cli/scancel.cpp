@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "cli/command_docs.hpp"
 #include "cli/alloc.hpp"
 #include "cli/command_main.hpp"
 #include "cli/load_records.hpp"
@@ -200,6 +201,10 @@ int run(const ScancelArgs &a) {
 
 int scancel_main(std::span<const std::string> args) {
     return command_main(kText, args, parse_args, run);
+}
+
+std::string_view scancel_help() {
+    return kHelp;
 }
 
 } // namespace drover::cli

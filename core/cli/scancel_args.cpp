@@ -1,4 +1,5 @@
 // scancel_args.cpp - scancel option parsing.
+#include "cli/command_docs.hpp"
 #include "cli/scancel_args.hpp"
 
 #include <drover/views.h>
@@ -196,6 +197,10 @@ ScancelArgs parse_scancel_args(std::span<const std::string> args, const EnvVars 
         }
     }
     return a;
+}
+
+std::span<const OptSpec> scancel_options() {
+    return kSpecs;
 }
 
 } // namespace drover::cli

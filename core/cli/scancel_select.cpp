@@ -10,14 +10,13 @@
 #include "cli/text.hpp"
 #include "common/error.hpp"
 #include "common/hostlist.hpp"
+#include "proto/fb_read.hpp"
 
 namespace drover::cli {
 
 namespace {
 
-std::string_view sv(const flatbuffers::String *s) {
-    return s ? s->string_view() : std::string_view();
-}
+using proto::sv;
 
 // Jobs a cancel can still reach, as Slurm's scancel keeps them.
 bool cancellable(const proto::JobInfo &job) {
@@ -51,7 +50,7 @@ bool passes_filters(const ScancelArgs &a, std::optional<uint32_t> uid,
     if (a.name && sv(job.name()) != *a.name) return false;
     if (a.partition && sv(job.partition()) != *a.partition) return false;
     if (a.qos && !iequals(qos, *a.qos)) return false;
-    if (a.reservation) return false; // Drover's jobs hold no reservation
+    if (a.reservation && sv(job.reservation()) != *a.reservation) return false;
     if (!a.states.empty() &&
         std::find(a.states.begin(), a.states.end(), job.state()) == a.states.end())
         return false;

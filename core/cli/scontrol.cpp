@@ -1,4 +1,5 @@
-// scontrol.cpp - show, update, hold/release, ping, reconfigure, shutdown; one-shot or interactive.
+// scontrol.cpp - show, update, hold/release, create/delete reservation and partition, ping,
+// reconfigure, shutdown; one-shot or interactive.
 #include <unistd.h>
 
 #include <cstdio>
@@ -6,18 +7,26 @@
 
 #include <drover/views.h>
 
+#include "cli/command_docs.hpp"
 #include "cli/command_main.hpp"
 #include "cli/json_records.hpp"
 #include "cli/load_records.hpp"
 #include "cli/scontrol_args.hpp"
 #include "cli/scontrol_hosts.hpp"
+#include "cli/scontrol_part.hpp"
+#include "cli/scontrol_reboot.hpp"
+#include "cli/scontrol_resv.hpp"
+#include "cli/scontrol_pids.hpp"
 #include "cli/scontrol_script.hpp"
 #include "cli/scontrol_show.hpp"
+#include "cli/scontrol_step.hpp"
 #include "cli/text.hpp"
 #include "cli/users.hpp"
 #include "cli/yaml_writer.hpp"
+#include "common/ascii.hpp"
 #include "common/error.hpp"
 #include "common/hostlist.hpp"
+#include "proto/key_values.hpp"
 
 namespace drover::cli {
 
@@ -43,27 +52,53 @@ constexpr const char *kHelp =
     "    terminated.\n"
     "\n"
     "    Valid <COMMAND> values are:\n"
+    "     create partition <SPECIFICATIONS>\n"
+    "                              add a partition: PartitionName=<name> and the\n"
+    "                              keys of its slurm.conf line.\n"
+    "     create reservation <SPECIFICATIONS>\n"
+    "                              make an advance reservation: StartTime with\n"
+    "                              EndTime or Duration, Nodes or NodeCnt, Users\n"
+    "                              or Accounts, and Flags, PartitionName, ...\n"
+    "     cancel_reboot <NodeList> take back a reboot not yet sent to the nodes.\n"
+    "     delete PartitionName=<name>\n"
+    "                              remove a partition no job is pending or running in.\n"
+    "     delete ReservationName=<name>\n"
+    "                              end and remove a reservation.\n"
     "     exit                     terminate scontrol\n"
     "     help                     print this description of use.\n"
     "     hold <job_list>          prevent specified job from starting.\n"
+    "     listpids <job_id<.step>> <NodeName>  list pids associated with a\n"
+    "                              Slurm job_id or job_id.step_id on this node.\n"
     "     ping                     print status of slurmctld daemons.\n"
     "     quit                     terminate this command.\n"
+    "     reboot [ASAP] [nextstate=RESUME|DOWN] [reason=<text>] ALL|<NodeList>\n"
+    "                              reboot the nodes (RebootProgram) once idle; ASAP\n"
+    "                              drains them meanwhile.\n"
     "     reconfigure              re-read configuration files.\n"
     "     release <job_list>       permit specified job to start.\n"
     "     requeue <job_list>       re-queue a batch job.\n"
     "     requeuehold <job_list>   re-queue and hold a batch job.\n"
+    "     resume <job_list>        resume previously suspended job.\n"
     "     show <ENTITY> [<ID>]     display state of identified entity, default\n"
     "                              is all records.  <ENTITY> may be \"config\",\n"
     "                              \"hostlist\", \"hostlistsorted\", \"hostnames\",\n"
-    "                              \"job\", \"node\", \"partition\" or \"step\".\n"
+    "                              \"job\", \"node\", \"partition\", \"reservation\"\n"
+    "                              or \"step\".\n"
     "     shutdown                 shutdown slurm controller.\n"
+    "     suspend <job_list>       suspend specified job (its CPUs may go to other\n"
+    "                              jobs meanwhile; its memory stays allocated).\n"
     "     takeover [<INDEX>]       ask a backup controller (default the first) to take control.\n"
     "     top <job_list>           put specified job first in queue for user.\n"
     "     uhold <job_list>         place user hold on specified job.\n"
     "     update <SPECIFICATIONS>  update job or node configuration: JobId=<id> with\n"
     "                              TimeLimit, Name, Partition, Priority, NumNodes,\n"
     "                              Comment, Dependency, Features, StartTime, Nice or\n"
-    "                              Requeue; NodeName=<name> with State and Reason.\n"
+    "                              Requeue; StepId=<id> with TimeLimit; NodeName=<name>\n"
+    "                              with State and Reason;\n"
+    "                              PartitionName=<name> with the keys of its\n"
+    "                              slurm.conf line (State, MaxTime, Nodes, Default...);\n"
+    "                              ReservationName=<name> with the keys of create\n"
+    "                              (Users+=<name> and Users-=<name> add and remove).\n"
     "     version                  display tool version number.\n"
     "     write batch_script <jobid> <optional filename>\n"
     "                              write the batch script to a file (slurm-<jobid>.sh;\n"
@@ -259,6 +294,13 @@ int show(const Opts &o, std::span<const std::string> rest) {
         print_error(kProg, "too few arguments for keyword:show");
         return 1;
     }
+    // "show ReservationName=maint" is "show ReservationName maint", as Slurm's scontrol reads it.
+    std::vector<std::string> split_words;
+    if (std::size_t eq = rest[0].find('='); eq != std::string::npos) {
+        split_words = {rest[0].substr(0, eq), rest[0].substr(eq + 1)};
+        split_words.insert(split_words.end(), rest.begin() + 1, rest.end());
+        rest = split_words;
+    }
     auto what = match_show_entity(rest[0]);
     if (!what) {
         write_err("invalid entity:" + rest[0] + " for keyword:show\n");
@@ -278,6 +320,8 @@ int show(const Opts &o, std::span<const std::string> rest) {
         return show_steps(o, rest);
     case ShowWhat::licenses:
         return show_licenses(o, rest);
+    case ShowWhat::reservation:
+        return show_reservations(rest, o.one_liner, o.quiet);
     case ShowWhat::hostnames:
         return show_hostnames(rest);
     case ShowWhat::hostlist:
@@ -306,12 +350,8 @@ struct JobChange {
 // Sends one JobUpdateRequest; on a refusal prints Slurm's line for the command and returns 1.
 int update_one_job(uint32_t id, const std::string &spec, const JobChange &c) {
     flatbuffers::FlatBufferBuilder fbb;
-    std::vector<flatbuffers::Offset<proto::KeyValue>> kvs;
-    if (c.fields)
-        for (const auto &kv : *c.fields)
-            kvs.push_back(proto::CreateKeyValue(fbb, fbb.CreateString(kv.first),
-                                                fbb.CreateString(kv.second)));
-    auto fields = fbb.CreateVector(kvs);
+    static const std::vector<std::pair<std::string, std::string>> kNone;
+    auto fields = proto::key_values(fbb, c.fields ? *c.fields : kNone);
     auto action = c.action ? fbb.CreateString(c.action) : 0;
     auto job_spec = spec.empty() ? 0 : fbb.CreateString(spec);
     auto req = proto::CreateJobUpdateRequest(fbb, id, fields, c.hold, action, job_spec);
@@ -361,15 +401,21 @@ int update(std::span<const std::string> rest) {
         }
         flatbuffers::FlatBufferBuilder fbb;
         auto req = proto::CreateNodeUpdateRequestDirect(
-            fbb, u.names.c_str(), u.state.c_str(), u.reason.empty() ? nullptr : u.reason.c_str());
+            fbb, u.names.c_str(), u.state.c_str(), u.reason.empty() ? nullptr : u.reason.c_str(),
+            u.addr.c_str(), u.hostname.c_str());
         return simple(proto::Body::NodeUpdateRequest, req.Union(), fbb, "slurm_update");
     }
+    case UpdateWhat::step:
+        return update_step(rest);
+    case UpdateWhat::reservation:
+        return update_reservation(rest);
+    case UpdateWhat::partition:
+        return update_partition(rest);
     case UpdateWhat::unknown:
         break;
     }
-    print_error(
-        kProg,
-        "No valid entity in update command\nInput line must include \"JobId\" or \"NodeName\"");
+    print_error(kProg, "No valid entity in update command\nInput line must include \"JobId\", "
+                       "\"StepId\", \"NodeName\", \"PartitionName\" or \"ReservationName\"");
     return 1;
 }
 
@@ -386,13 +432,29 @@ int hold(std::span<const std::string> rest, int how) {
     return rc;
 }
 
-// requeue, requeuehold and top: one request per job or task named.
+// requeue, requeuehold, top, suspend and resume: one request per job or task named.
 int job_action(std::span<const std::string> rest, const char *action) {
     std::vector<std::string> ids;
     for (const auto &w : rest) {
-        // requeue's "Incomplete" and requeuehold's "State=SpecialExit" change nothing here.
-        if (iequals(w, "incomplete") || istarts_with(w, "state=")) continue;
-        ids.push_back(w);
+        // requeue's "Incomplete" changes nothing here.
+        if (iequals(w, "incomplete")) continue;
+        if (istarts_with(w, "state=")) { // requeuehold State=SpecialExit (or SE)
+            std::string v = ascii_lower(w.substr(6));
+            if (std::string_view(action) != "requeuehold" ||
+                !(v.starts_with("specialexit") || v.starts_with("se"))) {
+                write_err("scontrol: error: Invalid state specification " + w + "\n");
+                return 1;
+            }
+            action = "specialexit";
+            continue;
+        }
+        // "JobId=12" and "Job=12" name job 12, as Slurm's scontrol reads them.
+        if (istarts_with(w, "jobid="))
+            ids.push_back(w.substr(6));
+        else if (istarts_with(w, "job="))
+            ids.push_back(w.substr(4));
+        else
+            ids.push_back(w);
     }
     if (ids.empty()) {
         write_err(std::string("too few arguments for keyword:") + action + "\n");
@@ -472,6 +534,12 @@ int takeover(std::span<const std::string> args) {
     return 0;
 }
 
+// delete's entity is its first word's ("PartitionName=x", "partition x"), as in Slurm's scontrol.
+bool deletes_partition(std::span<const std::string> rest) {
+    std::string_view tag = std::string_view(rest[0]).substr(0, rest[0].find('='));
+    return abbreviates(tag, "PartitionName", 3);
+}
+
 int execute(const Opts &o, std::span<const std::string> words) {
     auto cmd = match_scontrol_command(words[0]);
     if (!cmd) {
@@ -496,6 +564,16 @@ int execute(const Opts &o, std::span<const std::string> words) {
         return job_action(rest, "requeuehold");
     case ScontrolCmd::top:
         return job_action(rest, "top");
+    case ScontrolCmd::suspend:
+        return job_action(rest, "suspend");
+    case ScontrolCmd::resume:
+        return job_action(rest, "resume");
+    case ScontrolCmd::listpids:
+        return list_pids(rest);
+    case ScontrolCmd::reboot:
+        return reboot_nodes(rest);
+    case ScontrolCmd::cancel_reboot:
+        return cancel_reboot(rest);
     case ScontrolCmd::reconfigure: {
         flatbuffers::FlatBufferBuilder fbb;
         auto req = proto::CreateReconfigureRequest(fbb);
@@ -518,6 +596,16 @@ int execute(const Opts &o, std::span<const std::string> words) {
         return 0;
     case ScontrolCmd::quit:
         return 0;
+    case ScontrolCmd::create:
+    case ScontrolCmd::remove:
+        if (rest.empty()) {
+            write_err("too few arguments for " + words[0] + " keyword\n");
+            return 1;
+        }
+        if (*cmd == ScontrolCmd::create)
+            return create_target(rest) == CreateWhat::partition ? create_partition(rest)
+                                                                : create_reservation(rest);
+        return deletes_partition(rest) ? delete_partition(rest) : delete_reservation(rest);
     case ScontrolCmd::write:
         if (rest.empty() || !istarts_with("batch_script", to_lower(rest[0])) ||
             rest[0].size() < 3) {
@@ -588,6 +676,10 @@ int run(const ScontrolArgs &a) {
 
 int scontrol_main(std::span<const std::string> args) {
     return command_main(kText, args, parse_scontrol_args, run);
+}
+
+std::string_view scontrol_help() {
+    return kHelp;
 }
 
 } // namespace drover::cli

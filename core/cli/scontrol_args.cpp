@@ -1,5 +1,9 @@
 // scontrol_args.cpp - scontrol option and command-word parsing, update and hold arguments.
+#include "cli/command_docs.hpp"
 #include "cli/scontrol_args.hpp"
+
+#include <algorithm>
+#include <array>
 
 #include "cli/job_ids.hpp"
 #include "cli/options.hpp"
@@ -62,6 +66,11 @@ constexpr Word kWords[] = {
     {"requeuehold", 8, ScontrolCmd::requeuehold},
     {"requeue", 3, ScontrolCmd::requeue},
     {"top", 3, ScontrolCmd::top},
+    {"suspend", 2, ScontrolCmd::suspend},
+    {"resume", 3, ScontrolCmd::resume},
+    {"listpids", 5, ScontrolCmd::listpids},
+    {"reboot_nodes", 3, ScontrolCmd::reboot},
+    {"cancel_reboot", 3, ScontrolCmd::cancel_reboot},
     {"reconfigure", 3, ScontrolCmd::reconfigure},
     {"ping", 2, ScontrolCmd::ping},
     {"version", 4, ScontrolCmd::version},
@@ -71,6 +80,9 @@ constexpr Word kWords[] = {
     {"quit", 4, ScontrolCmd::quit},
     {"exit", 4, ScontrolCmd::quit},
     {"write", 5, ScontrolCmd::write},
+    {"create", 2, ScontrolCmd::create},
+    // Slurm reads "de" and "det" as "details" (a command Drover has as -d only): "del" at least.
+    {"delete", 3, ScontrolCmd::remove},
 };
 
 // Splits "Key=value" (key case-insensitive); false without '='.
@@ -147,17 +159,60 @@ std::optional<ShowWhat> match_show_entity(std::string_view word) {
     if (is("hostnames", 5)) return ShowWhat::hostnames;
     if (is("hostlist", 5)) return ShowWhat::hostlist;
     if (is("hostlistsorted", 9)) return ShowWhat::hostlistsorted;
+    if (is("reservations", 1) || is("reservationname", 1)) return ShowWhat::reservation;
     return std::nullopt;
 }
 
 UpdateWhat update_target(std::span<const std::string> words) {
+    bool job = false, step = false, resv = false, node = false, part = false;
     for (const auto &w : words) {
         std::string key, value;
         if (!key_value(w, key, value)) continue;
-        if (key == "jobid" || key == "job") return UpdateWhat::job;
-        if (key == "nodename" || key == "node") return UpdateWhat::node;
+        if (!key.empty() && (key.back() == '+' || key.back() == '-')) key.pop_back();
+        job = job || key == "jobid" || key == "job";
+        step = step || abbreviates(key, "stepid", 4);
+        resv = resv || abbreviates(key, "reservationname", 3);
+        node = node || key == "nodename" || key == "node";
+        part = part || abbreviates(key, "partitionname", 3);
     }
-    return UpdateWhat::unknown;
+    // In this order, whatever the order of the words: a job's update may name a reservation, and
+    // a reservation's a node or a partition.
+    return job    ? UpdateWhat::job
+           : step ? UpdateWhat::step
+           : resv ? UpdateWhat::reservation
+           : node ? UpdateWhat::node
+           : part ? UpdateWhat::partition
+                  : UpdateWhat::unknown;
+}
+
+CreateWhat create_target(std::span<const std::string> words) {
+    for (const auto &w : words) {
+        std::string_view tag = std::string_view(w).substr(0, w.find('='));
+        if (abbreviates(tag, "NodeName", 3)) return CreateWhat::node;
+        if (abbreviates(tag, "PartitionName", 3)) return CreateWhat::partition;
+        if (abbreviates(tag, "ReservationName", 3)) return CreateWhat::reservation;
+    }
+    return CreateWhat::unknown;
+}
+
+std::optional<std::string> delete_target(std::span<const std::string> words,
+                                         std::string_view entity) {
+    constexpr std::string_view kProper =
+        "Proper format is 'delete <ENTITY>=<ID>' or 'delete <ENTITY> <ID>'";
+    std::string_view tag, value;
+    if (words.size() == 1) {
+        std::size_t eq = words[0].find('=');
+        if (eq == std::string::npos) throw ParseError(std::string(kProper));
+        tag = std::string_view(words[0]).substr(0, eq);
+        value = std::string_view(words[0]).substr(eq + 1);
+    } else if (words.size() == 2) {
+        tag = words[0];
+        value = words[1];
+    } else {
+        throw ParseError(std::string(kProper));
+    }
+    if (!abbreviates(tag, entity, 3)) return std::nullopt;
+    return std::string(value);
 }
 
 JobUpdate parse_job_update(std::span<const std::string> words, int64_t now) {
@@ -235,7 +290,7 @@ JobUpdate parse_job_update(std::span<const std::string> words, int64_t now) {
 
 NodeUpdate parse_node_update(std::span<const std::string> words) {
     NodeUpdate u;
-    bool have_state = false, have_reason = false;
+    bool have_state = false, have_reason = false, have_addr = false;
     for (const auto &w : words) {
         std::string key, value;
         if (!key_value(w, key, value))
@@ -249,24 +304,31 @@ NodeUpdate parse_node_update(std::span<const std::string> words) {
             u.names = value;
         } else if (key == "state") {
             std::string s = to_upper(value);
-            if (s == "RESUME" || s == "DRAIN" || s == "DOWN" || s == "UNDRAIN" || s == "IDLE") {
-                u.state = s;
-                have_state = true;
-            } else {
-                throw ParseError(
-                    "Invalid input: " + w +
-                    "\nRequest aborted\nValid states are: DOWN DRAIN IDLE RESUME UNDRAIN");
+            static constexpr std::array<std::string_view, 10> kStates = {
+                "CANCEL_REBOOT",    "DOWN",     "DRAIN",  "IDLE",   "POWER_DOWN", "POWER_DOWN_ASAP",
+                "POWER_DOWN_FORCE", "POWER_UP", "RESUME", "UNDRAIN"};
+            if (std::find(kStates.begin(), kStates.end(), s) == kStates.end()) {
+                std::string valid;
+                for (std::string_view k : kStates) valid += " " + std::string(k);
+                throw ParseError("Invalid input: " + w +
+                                 "\nRequest aborted\nValid states are:" + valid);
             }
+            u.state = s;
+            have_state = true;
         } else if (key == "reason") {
             u.reason = value;
             have_reason = !value.empty();
+        } else if (key == "nodeaddr" || key == "nodehostname") {
+            (key == "nodeaddr" ? u.addr : u.hostname) = value;
+            have_addr = have_addr || !value.empty();
         } else {
             throw ParseError("Update of this parameter is not supported: " + w +
                              "\nRequest aborted");
         }
     }
     if (u.names.empty()) throw ParseError("No node name specified\nRequest aborted");
-    if (!have_state && !have_reason) throw ParseError("No changes specified\nRequest aborted");
+    if (!have_state && !have_reason && !have_addr)
+        throw ParseError("No changes specified\nRequest aborted");
     if ((u.state == "DRAIN" || u.state == "DOWN") && !have_reason)
         throw ParseError(
             "You must specify a reason when DOWNING or DRAINING a node. Request denied");
@@ -299,6 +361,16 @@ std::vector<std::pair<uint32_t, std::string>> update_targets(const std::vector<J
         for (uint32_t t : *tasks) out.emplace_back(j.job_id, str_u(j.job_id) + "_" + str_u(t));
     }
     return out;
+}
+
+std::span<const OptSpec> scontrol_options() {
+    return kSpecs;
+}
+
+std::vector<std::string_view> scontrol_words() {
+    std::vector<std::string_view> words;
+    for (const auto &w : kWords) words.emplace_back(w.word);
+    return words;
 }
 
 } // namespace drover::cli

@@ -33,6 +33,11 @@ enum class ScontrolCmd {
     requeue,
     requeuehold,
     top,
+    suspend, // suspend and resume (operators and administrators)
+    resume,
+    listpids, // the processes of this node's steps
+    reboot,   // reboot_nodes, and cancel_reboot
+    cancel_reboot,
     reconfigure,
     ping,
     version,
@@ -40,7 +45,9 @@ enum class ScontrolCmd {
     takeover,
     help,
     quit,
-    write // write batch_script
+    write,  // write batch_script
+    create, // create reservation or partition
+    remove  // delete (a reservation or a partition)
 };
 
 // A command word, abbreviated or not ("sh" for show, "reconfig"); nullopt when unknown or
@@ -56,10 +63,11 @@ enum class ShowWhat {
     licenses,
     hostnames,
     hostlist,
-    hostlistsorted
+    hostlistsorted,
+    reservation
 };
-// "job"/"jobs", "node"/"nodes", "partition"/"partitions", "config"/"configuration" (prefixes
-// accepted); nullopt when unknown.
+// "job"/"jobs", "node"/"nodes", "partition"/"partitions", "config"/"configuration",
+// "reservation"/"reservationname" (prefixes accepted); nullopt when unknown.
 std::optional<ShowWhat> match_show_entity(std::string_view word);
 
 struct JobUpdate {
@@ -71,11 +79,26 @@ struct NodeUpdate {
     std::string names; // hostlist expression
     std::string state; // upper-case: DRAIN, RESUME, DOWN, UNDRAIN, IDLE
     std::string reason;
+    std::string addr, hostname; // NodeAddr=, NodeHostname=
 };
 
-// Which entity an update names: "JobId=" or "NodeName=" among its words.
-enum class UpdateWhat { job, node, unknown };
+// Which entity an update names, as Slurm's scontrol decides it: a "JobId=" anywhere makes it a
+// job's, else a "ReservationName=" (at least "Res=") a reservation's, else "NodeName=" a node's,
+// else "PartitionName=" (at least "Par=") a partition's.
+enum class UpdateWhat { job, step, reservation, node, partition, unknown };
 UpdateWhat update_target(std::span<const std::string> words);
+
+// What a create line makes, as Slurm's scontrol decides it: the first word that names NodeName,
+// PartitionName or ReservationName (at least three letters, as "Key=..." or a bare word).
+enum class CreateWhat { node, partition, reservation, unknown };
+CreateWhat create_target(std::span<const std::string> words);
+
+// delete's arguments, "ENTITY=NAME" or the two words "ENTITY NAME": NAME when ENTITY names entity
+// (at least three letters of it, any case), nullopt when it names another. Throws
+// drover::ParseError("Proper format is 'delete <ENTITY>=<ID>' or 'delete <ENTITY> <ID>'") for any
+// other count or form.
+std::optional<std::string> delete_target(std::span<const std::string> words,
+                                         std::string_view entity);
 
 // Parses "JobId=5[,6_3] TimeLimit=10 Name=x ..." (keys in any case): TimeLimit, Name (JobName),
 // Partition, Priority, NumNodes, Comment, Dependency, Features, StartTime, Nice (alone: 100),
@@ -95,5 +118,8 @@ std::vector<JobSpec> parse_hold_ids(std::span<const std::string> words);
 // {job id, "12_3"} for each task of "12_[3-4]". Throws drover::ParseError("Invalid job id
 // specified: x") for a task list over 100000 tasks.
 std::vector<std::pair<uint32_t, std::string>> update_targets(const std::vector<JobSpec> &jobs);
+
+// The words scontrol reads as its commands, in full (bash completion offers them).
+std::vector<std::string_view> scontrol_words();
 
 } // namespace drover::cli

@@ -15,15 +15,15 @@
 #include "common/error.hpp"
 #include "common/gres.hpp"
 #include "common/hostlist.hpp"
+#include "common/power_conf.hpp"
 #include "common/timefmt.hpp"
+#include "proto/fb_read.hpp"
 
 namespace drover::cli {
 
 namespace {
 
-std::string_view sv(const flatbuffers::String *s) {
-    return s ? s->string_view() : std::string_view();
-}
+using proto::sv;
 std::string nul(const flatbuffers::String *s) {
     return or_null(sv(s));
 }
@@ -45,6 +45,11 @@ std::string when(int64_t t) {
 
 std::string limit_or(uint32_t v) {
     return v == kInfinite ? "UNLIMITED" : str_u(v);
+}
+
+// A partition's power saving time: its seconds, GLOBAL (the cluster's applies) or INFINITE.
+std::string power_secs(int64_t v) {
+    return v == kPowerGlobal ? "GLOBAL" : v < 0 ? "INFINITE" : std::to_string(v);
 }
 
 // The job's id, name, owner, priority and state.
@@ -98,7 +103,8 @@ void job_time_lines(const proto::JobInfo &j, int64_t now, std::vector<std::strin
                           : when(end_time);
     l.push_back("StartTime=" + when(j.start_time()) + " EndTime=" + end +
                 " Deadline=" + (j.deadline() ? when(j.deadline()) : std::string("N/A")));
-    l.push_back("SuspendTime=None SecsPreSuspend=0 LastSchedEval=" +
+    l.push_back("SuspendTime=" + (j.suspend_time() ? when(j.suspend_time()) : "None") +
+                " SecsPreSuspend=" + std::to_string(j.pre_suspend_secs()) + " LastSchedEval=" +
                 when(j.start_time() && !pending ? j.start_time() : j.submit_time()) +
                 " Scheduler=Main");
     l.push_back(
@@ -243,6 +249,8 @@ std::string show_job(const proto::JobInfo &j, int64_t now, bool one_liner, bool 
     l.push_back("MinCPUsNode=" + str_u(std::max(cpt, j.min_cpus_per_node())) + " " + mem +
                 " MinTmpDiskNode=" + format_size_mb(j.tmp_disk_mb()));
     l.push_back("Features=" + nul(j.constraint()) + " DelayBoot=00:00:00");
+    if (!sv(j.reservation()).empty())
+        l.push_back("Reservation=" + std::string(sv(j.reservation())));
     std::string share = j.exclusive() || j.share() == DROVER_SHARE_EXCLUSIVE ? "NO"
                         : j.share() == DROVER_SHARE_OVERSUB                  ? "YES"
                                                                              : "OK";
@@ -273,15 +281,18 @@ std::string show_node(const proto::NodeInfo &n, bool one_liner) {
     l.push_back("ActiveFeatures=" + nul(n.features()));
     l.push_back("Gres=" + nul(n.gres()));
     std::string addr = sv(n.addr()).empty() ? name : std::string(sv(n.addr()));
-    l.push_back("NodeAddr=" + addr + " NodeHostName=" + name + " Version=" +
+    std::string host = sv(n.hostname()).empty() ? name : std::string(sv(n.hostname()));
+    l.push_back("NodeAddr=" + addr + " NodeHostName=" + host + " Version=" +
                 (sv(n.version()).empty() ? std::string("N/A") : std::string(sv(n.version()))));
     l.push_back("OS=" + (sv(n.os()).empty() ? std::string("N/A") : std::string(sv(n.os()))));
     l.push_back("RealMemory=" + str_u(n.real_memory_mb()) +
                 " AllocMem=" + str_u(n.alloc_memory_mb()) +
                 " FreeMem=N/A Sockets=" + str_u(n.sockets()) + " Boards=1");
-    l.push_back("State=" + node_state_complete(n.state(), n.flags()) + " ThreadsPerCore=" +
-                str_u(n.threads_per_core()) + " TmpDisk=" + str_u(n.tmp_disk_mb()) +
-                " Weight=" + str_u(n.weight()) + " Owner=N/A MCS_label=N/A");
+    l.push_back(
+        "State=" + node_state_complete(n.state(), n.flags()) +
+        " ThreadsPerCore=" + str_u(n.threads_per_core()) + " TmpDisk=" + str_u(n.tmp_disk_mb()) +
+        " Weight=" + str_u(n.weight()) + " Owner=N/A MCS_label=N/A" +
+        (sv(n.reboot_next()).empty() ? "" : " NextState=" + std::string(sv(n.reboot_next()))));
     std::string parts;
     if (n.partitions())
         for (const auto *p : *n.partitions()) {
@@ -316,7 +327,8 @@ std::string show_partition(const proto::PartitionInfo &p, bool one_liner) {
     std::vector<std::string> l;
     l.push_back("PartitionName=" + std::string(sv(p.name())));
     std::string groups = sv(p.allow_groups()).empty() ? "ALL" : std::string(sv(p.allow_groups()));
-    l.push_back("AllowGroups=" + groups + " AllowAccounts=ALL AllowQos=ALL");
+    std::string accounts = or_default(sv(p.allow_accounts()), "ALL");
+    l.push_back("AllowGroups=" + groups + " AllowAccounts=" + accounts + " AllowQos=ALL");
     l.push_back(std::string("AllocNodes=ALL Default=") + (p.is_default() ? "YES" : "NO") +
                 " QoS=" + or_default(sv(p.qos()), "N/A"));
     l.push_back("DefaultTime=" + minutes_hms(p.default_time_min()) +
@@ -326,9 +338,10 @@ std::string show_partition(const proto::PartitionInfo &p, bool one_liner) {
                 " LLN=NO MaxCPUsPerNode=UNLIMITED");
     l.push_back("Nodes=" + nul(p.nodes()));
     std::string over = sv(p.oversubscribe()).empty() ? "NO" : to_upper(sv(p.oversubscribe()));
-    l.push_back("PriorityJobFactor=1 PriorityTier=" + str_u(p.priority_tier()) +
-                " RootOnly=NO ReqResv=NO OverSubscribe=" + over);
-    l.push_back("OverTimeLimit=NONE PreemptMode=OFF");
+    l.push_back("PriorityJobFactor=" + str_u(p.priority_job_factor()) + " PriorityTier=" +
+                str_u(p.priority_tier()) + " RootOnly=NO ReqResv=NO OverSubscribe=" + over);
+    l.push_back("OverTimeLimit=NONE PreemptMode=" +
+                or_default(to_upper(sv(p.preempt_mode())), "OFF"));
     std::string state = sv(p.state()).empty() ? "UP" : to_upper(sv(p.state()));
     l.push_back("State=" + state + " TotalCPUs=" + str_u(p.total_cpus()) +
                 " TotalNodes=" + str_u(p.total_nodes()) + " SelectTypeParameters=NONE");
@@ -336,6 +349,9 @@ std::string show_partition(const proto::PartitionInfo &p, bool one_liner) {
     l.push_back("DefMemPerNode=UNLIMITED MaxMemPerNode=UNLIMITED");
     l.push_back("TRES=cpu=" + str_u(p.total_cpus()) + ",node=" + str_u(p.total_nodes()) +
                 ",billing=" + str_u(p.total_cpus()));
+    l.push_back("ResumeTimeout=" + power_secs(p.resume_timeout()) + " SuspendTimeout=" +
+                power_secs(p.suspend_timeout()) + " SuspendTime=" + power_secs(p.suspend_time()) +
+                " PowerDownOnIdle=" + (p.power_down_on_idle() ? "YES" : "NO"));
     return record(l, one_liner);
 }
 

@@ -1,6 +1,7 @@
 // sdiag.cpp - the controller's counters (StatsRequest) in Slurm's layout; -r starts them again.
 #include <map>
 
+#include "cli/command_docs.hpp"
 #include "cli/command_main.hpp"
 #include "cli/sdiag_text.hpp"
 
@@ -75,6 +76,14 @@ int run(const SdiagArgs &a) {
 
 int sdiag_main(std::span<const std::string> args) {
     return command_main(kText, args, parse, run);
+}
+
+std::span<const OptSpec> sdiag_options() {
+    return kSpecs;
+}
+
+std::string_view sdiag_help() {
+    return kHelp;
 }
 
 } // namespace drover::cli

@@ -1,9 +1,11 @@
 // sinfo.cpp - show partitions and nodes: fetch both, group into lines, print.
+#include "cli/command_docs.hpp"
 #include "cli/alloc.hpp"
 #include "cli/command_main.hpp"
 #include "cli/iterate.hpp"
 #include "cli/json_records.hpp"
 #include "cli/load_records.hpp"
+#include "cli/resv_text.hpp"
 #include "cli/sinfo_args.hpp"
 #include "cli/sinfo_rows.hpp"
 #include "cli/text.hpp"
@@ -33,6 +35,7 @@ constexpr const char *kHelp =
     "  -r, --responding           report only responding nodes\n"
     "  -R, --list-reasons         list reason nodes are down or drained\n"
     "  -s, --summarize            report state summary only\n"
+    "  -T, --reservation          list the reservations instead\n"
     "  -t, --states=node_state    specify the what states of nodes to view\n"
     "  -v, --verbose              verbosity level\n"
     "  -V, --version              output version information and exit\n"
@@ -47,7 +50,21 @@ constexpr const char *kUsage =
 
 constexpr CommandText kText{"sinfo", kHelp, kUsage};
 
+// -T: Slurm's sinfo prints the reservation table and nothing else, whatever the other options.
+int show_reservations(const SinfoArgs &a) {
+    net::Reply reply;
+    const auto *r = load_reservations(reply, "", "slurm_load_reservations: ");
+    if (!r) return 1;
+    const int64_t now = reply_time(r->now());
+    std::string out;
+    if (!a.noheader && (a.long_format || a.iterate)) out += date_line(now);
+    out += sinfo_reservations(records_of(r->reservations()), now, !a.noheader);
+    write_out(out);
+    return 0;
+}
+
 int show_once(const SinfoArgs &a, const FormatSpec &spec, const SinfoFilter &filter) {
+    if (a.reservations) return show_reservations(a);
     net::Reply preply, nreply;
     const auto *pr = load_partitions(preply, "slurm_load_partitions: ");
     if (!pr) return 1;
@@ -98,6 +115,10 @@ SinfoArgs parse_args(std::span<const std::string> args) {
 
 int sinfo_main(std::span<const std::string> args) {
     return command_main(kText, args, parse_args, run);
+}
+
+std::string_view sinfo_help() {
+    return kHelp;
 }
 
 } // namespace drover::cli

@@ -1,4 +1,5 @@
 // sinfo_args.cpp - sinfo option parsing.
+#include "cli/command_docs.hpp"
 #include "cli/sinfo_args.hpp"
 
 #include "cli/env_options.hpp"
@@ -168,7 +169,8 @@ SinfoArgs parse_sinfo_args(std::span<const std::string> args, const EnvVars &env
             break;
         }
         case kReservation:
-            throw ParseError("reservations are not supported by Drover yet");
+            a.reservations = true;
+            break;
         default:
             break;
         }
@@ -182,6 +184,10 @@ std::string sinfo_format_string(const SinfoArgs &a) {
     if (a.summarize) return kSinfoSummarizeFormat;
     if (a.node_oriented) return a.long_format ? kSinfoNodeLongFormat : kSinfoNodeFormat;
     return a.long_format ? kSinfoLongFormat : kSinfoDefaultFormat;
+}
+
+std::span<const OptSpec> sinfo_options() {
+    return kSpecs;
 }
 
 } // namespace drover::cli

@@ -26,6 +26,7 @@ struct SinfoArgs : CommonFlags {
     bool noheader = false, long_format = false, node_oriented = false, list_reasons = false;
     bool summarize = false, json = false, yaml = false;
     bool dead = false, responding = false, future = false, all = false;
+    bool reservations = false; // -T: the reservation table instead of partitions and nodes
     int iterate = 0;
     std::optional<std::string> format;   // -o
     std::optional<std::string> long_fmt; // -O

@@ -11,6 +11,7 @@
 #include "common/error.hpp"
 #include "common/hostlist.hpp"
 #include "common/timefmt.hpp"
+#include "proto/fb_read.hpp"
 
 namespace drover::cli {
 
@@ -83,9 +84,7 @@ const Col *col(char c) {
     return nullptr;
 }
 
-std::string_view sv(const flatbuffers::String *s) {
-    return s ? s->string_view() : std::string_view();
-}
+using proto::sv;
 
 bool has(uint32_t flags, uint32_t f) {
     return (flags & f) != 0;

@@ -1,6 +1,7 @@
 // squeue.cpp - list jobs: ask the controller, filter, sort, print in the requested format.
 #include <unistd.h>
 
+#include "cli/command_docs.hpp"
 #include "cli/alloc.hpp"
 #include "cli/command_main.hpp"
 #include "cli/squeue_steps.hpp"
@@ -168,6 +169,10 @@ int run(const SqueueArgs &a) {
 
 int squeue_main(std::span<const std::string> args) {
     return command_main(kText, args, parse_args, run);
+}
+
+std::string_view squeue_help() {
+    return kHelp;
 }
 
 } // namespace drover::cli

@@ -1,4 +1,5 @@
 // squeue_args.cpp - squeue option parsing and job filtering.
+#include "cli/command_docs.hpp"
 #include "cli/squeue_args.hpp"
 
 #include <utility>
@@ -217,7 +218,7 @@ SqueueFilter make_squeue_filter(const SqueueArgs &a, uint32_t my_uid) {
     f.names = a.names;
     f.accounts = a.accounts;
     f.qos = a.qos;
-    f.reservation = !a.reservations.empty();
+    f.reservations = a.reservations;
     f.licenses = a.licenses;
     for (const auto &u : a.users) {
         auto uid = lookup_user(u);
@@ -263,13 +264,18 @@ bool SqueueFilter::keep(const proto::JobInfo &job) const {
         for (uint32_t u : uids) found = found || u == job.user_id();
         if (!found) return false;
     }
-    if (!partitions.empty() && !in(partitions, str(job.partition()))) return false;
+    // A job waiting in several partitions ("a,b") is in each of them.
+    if (!partitions.empty()) {
+        bool found = false;
+        for (const auto &p : split(str(job.partition()), ',')) found = found || in(partitions, p);
+        if (!found) return false;
+    }
     if (!names.empty() && !in(names, str(job.name()))) return false;
     if (!accounts.empty() && !in(accounts, str(job.account()))) return false;
     // A job asked for no QOS runs under "normal", as squeue's %q shows it.
     std::string_view job_qos = str(job.qos()).empty() ? "normal" : str(job.qos());
     if (!qos.empty() && !in(qos, job_qos)) return false;
-    if (reservation) return false;
+    if (!reservations.empty() && !in(reservations, str(job.reservation()))) return false;
     if (!licenses.empty() && !asks_license(str(job.licenses()))) return false;
     if (!nodes.empty()) {
         std::vector<std::string> held;
@@ -283,6 +289,10 @@ bool SqueueFilter::keep(const proto::JobInfo &job) const {
         if (!found) return false;
     }
     return true;
+}
+
+std::span<const OptSpec> squeue_options() {
+    return kSpecs;
 }
 
 } // namespace drover::cli

@@ -47,8 +47,8 @@ struct SqueueFilter {
     std::vector<JobSpec> job_specs; // empty: any job
     std::vector<uint32_t> uids;
     std::vector<std::string> partitions, names, accounts, qos;
-    // -R: Drover's jobs hold no reservation, so it keeps no job.
-    bool reservation = false;
+    // -R: jobs in any of these reservations.
+    std::vector<std::string> reservations;
     // -L: jobs that ask for any of these licenses.
     std::vector<std::string> licenses;
     std::vector<std::string> nodes; // expanded -w list

@@ -14,6 +14,7 @@
 #include "common/gres.hpp"
 #include "common/hostlist.hpp"
 #include "common/timefmt.hpp"
+#include "proto/fb_read.hpp"
 
 namespace drover::cli {
 
@@ -164,9 +165,7 @@ constexpr Def kDefs[] = {
     {kStdOut, 0, "StdOut", "STDOUT"},
 };
 
-std::string_view sv(const flatbuffers::String *s) {
-    return s ? s->string_view() : std::string_view();
-}
+using proto::sv;
 
 // squeue's elapsed form, with Slurm's "INVALID" for negative or over a year.
 std::string secs(int64_t t) {
@@ -350,6 +349,7 @@ FieldValue value(Kind k, const SqueueRow &row, int64_t now) {
     case kLicenses:
         return {or_null(sv(j.licenses()))};
     case kReservation:
+        return {or_null(sv(j.reservation()))};
     case kWCKey:
         return {"(null)"};
     case kCoreSpec:
@@ -429,18 +429,22 @@ const char *header_of(int kind, const FieldSpec &f) {
 int64_t job_time_used(const proto::JobInfo &j, int64_t now) {
     uint32_t base = j.state() & kJobStateBase;
     if (j.start_time() == 0 || base == DROVER_JOB_PENDING) return 0;
-    int64_t end = (base == DROVER_JOB_RUNNING || base == DROVER_JOB_SUSPENDED || j.end_time() == 0)
-                      ? now
-                      : j.end_time();
-    return end - j.start_time();
+    // The time it spent suspended does not count: what it ran before its last suspension or
+    // resume, plus the time since that resume.
+    if (base == DROVER_JOB_SUSPENDED) return j.pre_suspend_secs();
+    int64_t end = (base == DROVER_JOB_RUNNING || j.end_time() == 0) ? now : j.end_time();
+    int64_t since = j.suspend_time() ? j.suspend_time() : j.start_time();
+    return j.pre_suspend_secs() + std::max<int64_t>(0, end - since);
 }
 
 int64_t job_end_time(const proto::JobInfo &j) {
     if (j.end_time() != 0) return j.end_time();
     uint32_t base = j.state() & kJobStateBase;
     bool limited = j.time_limit_min() != kInfinite && j.time_limit_min() != kNoVal;
+    // Moved on by the time it spent suspended (while suspended: as it stood at the suspension).
+    int64_t since = j.suspend_time() ? j.suspend_time() : j.start_time();
     if ((base == DROVER_JOB_RUNNING || base == DROVER_JOB_SUSPENDED) && j.start_time() && limited)
-        return j.start_time() + int64_t(j.time_limit_min()) * 60;
+        return since - j.pre_suspend_secs() + int64_t(j.time_limit_min()) * 60;
     return 0;
 }
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <set>
 
+#include "cli/command_docs.hpp"
 #include "cli/command_main.hpp"
 #include "cli/load_records.hpp"
 #include "cli/sreport_args.hpp"
@@ -271,6 +272,10 @@ SreportArgs parse(std::span<const std::string> args) {
 
 int sreport_main(std::span<const std::string> args) {
     return command_main(kText, args, parse, run);
+}
+
+std::string_view sreport_help() {
+    return kHelp;
 }
 
 } // namespace drover::cli

@@ -1,4 +1,5 @@
 // sreport_args.cpp - sreport's options, report words, conditions and window.
+#include "cli/command_docs.hpp"
 #include "cli/sreport_args.hpp"
 
 #include <algorithm>
@@ -336,6 +337,10 @@ ReportRequest parse_report_request(const std::vector<std::string> &words, const 
         r.grouping = {50, 250, 500, 1000};
     r.window = report_window(start, end, now);
     return r;
+}
+
+std::span<const OptSpec> sreport_options() {
+    return kSpecs;
 }
 
 } // namespace drover::cli

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <span>
 
+#include "cli/field_layout.hpp"
 #include "cli/text.hpp"
 
 namespace drover::cli {
@@ -63,12 +64,7 @@ std::vector<SacctmgrField> parse_fields(const std::vector<std::string> &items,
                                         std::vector<std::string> &errors) {
     std::vector<SacctmgrField> out;
     for (const auto &item : items) {
-        std::string name = item;
-        int width = 0; // atoi of what follows '%': 0 keeps the field's own
-        if (auto pct = item.find('%'); pct != std::string::npos) {
-            name = item.substr(0, pct);
-            width = std::atoi(item.c_str() + pct + 1);
-        }
+        auto [name, width] = split_format_item(item);
         const Def *def = nullptr;
         for (const auto &d : defs)
             if (abbreviates(name, d.name, d.min)) {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "cli/command_docs.hpp"
 #include "cli/alloc.hpp"
 #include "cli/commands.hpp"
 #include "cli/mpmd.hpp"
@@ -11,6 +12,7 @@
 #include "cli/rpc.hpp"
 #include "cli/srun_opts.hpp"
 #include "cli/step_launch.hpp"
+#include "cli/srun_help.hpp"
 #include "cli/text.hpp"
 
 namespace drover::cli {
@@ -74,6 +76,10 @@ int srun_main(std::span<const std::string> args) {
         release(a.job_id, rc << 8);
         return rc;
     });
+}
+
+std::string_view srun_help() {
+    return kUsage;
 }
 
 } // namespace drover::cli

@@ -1,4 +1,5 @@
 // srun_opts.cpp - srun/salloc options.
+#include "cli/command_docs.hpp"
 #include "cli/srun_opts.hpp"
 
 #include <algorithm>
@@ -14,6 +15,7 @@
 #include "common/gpu_bind.hpp"
 #include "common/gres.hpp"
 #include "common/mem_bind.hpp"
+#include "common/rlimits.hpp"
 #include "common/timefmt.hpp"
 
 namespace drover::cli {
@@ -82,6 +84,10 @@ enum Id {
     kMinCpus,
     kTmp,
     kLicenses,
+    kReservation,
+    kPropagate,
+    kTaskProlog,
+    kTaskEpilog,
 };
 
 const OptSpec kSpecs[] = {
@@ -152,6 +158,10 @@ const OptSpec kSpecs[] = {
     {kMinCpus, 0, "mincpus", Arg::required},
     {kTmp, 0, "tmp", Arg::required},
     {kLicenses, 'L', "licenses", Arg::required},
+    {kReservation, 0, "reservation", Arg::required},
+    {kPropagate, 0, "propagate", Arg::optional},
+    {kTaskProlog, 0, "task-prolog", Arg::required},
+    {kTaskEpilog, 0, "task-epilog", Arg::required},
 };
 
 // What an option's handler gets: the request being built, the option, its value, and whether
@@ -335,6 +345,10 @@ constexpr std::pair<Id, OptHandler> kHandlers[] = {
             &c) { c.r.min_cpus_per_node = positive(c.v, "minimum number of cpus per node"); }},
     {kTmp, [](const OptCall &c) { c.r.tmp_disk_mb = size_mb(c.v, "temporary disk size"); }},
     {kLicenses, [](const OptCall &c) { c.r.licenses = c.v; }},
+    {kReservation, [](const OptCall &c) { c.r.reservation = c.v; }}, // the controller checks it
+    {kPropagate, [](const OptCall &c) { c.r.propagate = check_propagate(c.o.value.value_or("")); }},
+    {kTaskProlog, [](const OptCall &c) { c.r.task_prolog = c.v; }},
+    {kTaskEpilog, [](const OptCall &c) { c.r.task_epilog = c.v; }},
 };
 
 } // namespace
@@ -383,6 +397,9 @@ constexpr EnvOption kEnvOptions[] = {
     {"SLURM_ACCOUNT", kAccount},
     {"SLURM_PARTITION", kPartition},
     {"SLURM_QOS", kQos},
+    {"SLURM_RESERVATION", kReservation},
+    {"SLURM_TASK_PROLOG", kTaskProlog},
+    {"SLURM_TASK_EPILOG", kTaskEpilog},
     {"SLURM_TIMELIMIT", kTime},
     {"SLURM_JOB_NAME", kName},
     {"SLURM_LABELIO", kLabel, EnvValue::yes_no},
@@ -525,6 +542,10 @@ SrunRequest parse_srun(std::span<const std::string> args,
     if (prog == "srun") inherit_allocation(r, env, tasks_given, nodes_given);
     per_gpu_resources(r); // after the GPUs a batch job's environment gives
     return r;
+}
+
+std::span<const OptSpec> srun_options() {
+    return kSpecs;
 }
 
 } // namespace drover::cli

@@ -28,12 +28,15 @@ struct SrunRequest : CommonFlags {
     uint64_t mem_per_gpu_mb = 0; // --mem-per-gpu (becomes --mem or --mem-per-cpu)
     std::string job_name;
     bool exclusive = false, hold = false;
-    bool overcommit = false;        // -O (or SLURM_OVERCOMMIT): tasks may outnumber CPUs
-    std::string licenses;           // -L/--licenses, as written
-    bool test_only = false;         // --test-only: when it would start; nothing is run
-    std::string dependency;         // -d, as written
-    uint32_t min_cpus_per_node = 0; // --mincpus
-    uint64_t tmp_disk_mb = 0;       // --tmp
+    bool overcommit = false;              // -O (or SLURM_OVERCOMMIT): tasks may outnumber CPUs
+    std::string licenses;                 // -L/--licenses, as written
+    std::string reservation;              // --reservation, as written
+    std::optional<std::string> propagate; // --propagate's limits as written ("": all)
+    std::string task_prolog, task_epilog; // --task-prolog/--task-epilog: run around each task
+    bool test_only = false;               // --test-only: when it would start; nothing is run
+    std::string dependency;               // -d, as written
+    uint32_t min_cpus_per_node = 0;       // --mincpus
+    uint64_t tmp_disk_mb = 0;             // --tmp
     // The step.
     uint32_t job_id = 0; // --jobid or SLURM_JOB_ID; 0: make an allocation
     bool exact = false, overlap = false;

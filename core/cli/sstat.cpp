@@ -5,6 +5,7 @@
 #include <optional>
 #include <utility>
 
+#include "cli/command_docs.hpp"
 #include "cli/command_main.hpp"
 #include "cli/commands.hpp"
 #include "cli/job_ids.hpp"
@@ -233,6 +234,14 @@ int sstat_main(std::span<const std::string> args) {
         write_out(render_sstat(fields, rows, a.noheader, a.parsable, a.units));
         return rows.empty() ? 1 : rc;
     });
+}
+
+std::span<const OptSpec> sstat_options() {
+    return kSpecs;
+}
+
+std::string_view sstat_help() {
+    return kHelpText;
 }
 
 } // namespace drover::cli

@@ -35,9 +35,11 @@
 #include "common/gres.hpp"
 #include "common/hostlist.hpp"
 #include "common/multi_prog.hpp"
+#include "common/rlimits.hpp"
 #include "common/step_io.hpp"
 #include "common/timefmt.hpp"
 #include "net/fanout.hpp"
+#include "proto/key_values.hpp"
 
 namespace drover::cli {
 
@@ -315,6 +317,14 @@ StepSession::task_environment(const std::string &work) const {
     if (!r_.mem_bind.empty()) env.emplace_back("SLURM_MEM_BIND", r_.mem_bind);
     env.emplace_back("SLURM_SUBMIT_DIR", work);
     env.emplace_back("SLURM_SUBMIT_HOST", short_host());
+    // --task-prolog / --task-epilog: each task's node runs them around it (as the user).
+    for (const auto &[key, path] : {std::pair{"SLURM_TASK_PROLOG", &r_.task_prolog},
+                                    std::pair{"SLURM_TASK_EPILOG", &r_.task_epilog}}) {
+        std::erase_if(env, [key = key](const auto &kv) { return kv.first == key; });
+        if (!path->empty()) env.emplace_back(key, *path); // relative: to the working dir
+    }
+    // srun's own resource limits and umask, over those its allocation's environment brought.
+    put_limit_variables(env, propagated_limits(r_.propagate, cli_config()));
     return env;
 }
 
@@ -322,12 +332,9 @@ void StepSession::build_launch(flatbuffers::FlatBufferBuilder &fbb, const std::s
                                const std::string &multi) const {
     auto env = task_environment(work);
     std::vector<uint32_t> tpn(step_->tasks_per_node()->begin(), step_->tasks_per_node()->end());
-    std::vector<flatbuffers::Offset<proto::KeyValue>> kv;
-    for (const auto &[k, v] : env)
-        kv.push_back(proto::CreateKeyValueDirect(fbb, k.c_str(), v.c_str()));
+    auto kvs = proto::key_values(fbb, env);
     auto cred = fbb.CreateVector(step_->cred()->data(), step_->cred()->size());
     auto argv = fbb.CreateVectorOfStrings(r_.argv);
-    auto kvs = fbb.CreateVector(kv);
     auto wd = fbb.CreateString(work);
     auto tpns = fbb.CreateString(compress_counts(tpn));
     auto host = fbb.CreateString(io_.host());

@@ -137,10 +137,22 @@ void print_error(std::string_view prog, std::string_view msg) {
     write_err(out);
 }
 
+void print_info(std::string_view prog, std::string_view msg) {
+    std::string out;
+    for (const auto &line : split(msg, '\n')) out.append(prog).append(": ").append(line) += '\n';
+    write_err(out);
+}
+
 void print_warning(std::string_view prog, std::string_view msg) {
     std::string out;
     out.append(prog).append(": warning: ").append(msg).push_back('\n');
     write_err(out);
+}
+
+std::string unreachable_clusters(std::string_view clusters) {
+    return "'" + std::string(clusters) +
+           "' can't be reached now, or it is an invalid entry for --cluster.  Use 'sacctmgr list "
+           "clusters' to see available clusters.";
 }
 
 } // namespace drover::cli

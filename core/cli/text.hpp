@@ -51,7 +51,14 @@ void write_err(std::string_view s);
 
 // "<prog>: error: <line>" for each line of msg, to stderr.
 void print_error(std::string_view prog, std::string_view msg);
+// "<prog>: <line>" for each line of msg, to stderr (Slurm's info level: what JobSubmitPlugins
+// leave for the submitter); nothing for an empty msg.
+void print_info(std::string_view prog, std::string_view msg);
 // "<prog>: warning: <msg>" to stderr.
 void print_warning(std::string_view prog, std::string_view msg);
+
+// Slurm's refusal of -M/--clusters naming a cluster this controller is not (Drover reaches no
+// other yet).
+std::string unreachable_clusters(std::string_view clusters);
 
 } // namespace drover::cli

@@ -13,4 +13,10 @@ inline std::string ascii_lower(std::string_view s) {
     return out;
 }
 
+inline std::string ascii_upper(std::string_view s) {
+    std::string out(s);
+    for (char &c : out) c = char(std::toupper(static_cast<unsigned char>(c)));
+    return out;
+}
+
 } // namespace drover

@@ -14,6 +14,7 @@
 
 #include "common/cgroup_conf.hpp"
 #include "common/name_index.hpp"
+#include "common/power_conf.hpp"
 #include "common/private_data.hpp"
 #include "common/shared_value.hpp"
 
@@ -59,7 +60,14 @@ struct PartitionConf {
     std::vector<std::string> allow_accounts; // empty = ALL
     std::string oversubscribe = "NO";        // NO, YES, EXCLUSIVE, FORCE (with :count as written)
     uint32_t priority_tier = 1;
+    uint32_t priority_job_factor = 1; // PriorityJobFactor: the partition factor of multifactor
+    std::string preempt_mode; // PreemptMode= of the partition ("" : the cluster's), upper case
     std::string qos; // QOS=: the partition's QOS, whose limits its jobs also obey (lower case)
+    // Power saving (power_conf.hpp): seconds, kPowerGlobal when not set (the cluster's applies;
+    // a node in several partitions takes the highest), SuspendTime also kPowerInfinite.
+    int64_t suspend_time = kPowerGlobal, suspend_timeout = kPowerGlobal,
+            resume_timeout = kPowerGlobal;
+    bool power_down_on_idle = false; // PowerDownOnIdle: nodes power down as soon as idle
 };
 
 struct ControllerHost {
@@ -133,7 +141,21 @@ struct Config {
     std::string dependency_parameters; // DependencyParameters (kill_invalid_depend)
     std::string slurmd_parameters;     // SlurmdParameters (config_overrides)
     uint64_t def_mem_per_cpu_mb = 0;   // DefMemPerCPU; 0 = not set (select plugins read raw)
-    uint64_t def_mem_per_node_mb = 0;  // DefMemPerNode
+    // PriorityType: "" for priority/basic (no plugin); the plugin reads its own weights and
+    // flags. The core decays and resets usage: PriorityCalcPeriod, PriorityDecayHalfLife (0: no
+    // decay), PriorityUsageResetPeriod (NONE, NOW, DAILY, WEEKLY, MONTHLY, QUARTERLY, YEARLY).
+    std::string priority_type;
+    uint64_t priority_calc_period_s = 300;
+    uint64_t priority_decay_half_life_s = 7 * 86400;
+    std::string priority_usage_reset_period = "NONE";
+    // PreemptType ("" for none, "preempt/partition_prio", "preempt/qos"), PreemptMode (OFF,
+    // CANCEL or REQUEUE, upper case) and PreemptExemptTime (seconds a job runs before it may be
+    // preempted).
+    std::string preempt_type;
+    std::string preempt_mode = "OFF";
+    uint64_t preempt_exempt_time_s = 0;
+    uint64_t def_mem_per_node_mb = 0; // DefMemPerNode
+    PowerSaveConf power;              // SuspendProgram, ResumeProgram, SuspendTime, ...
 
     CgroupConf cgroup; // cgroup.conf beside the main file (defaults if none)
 

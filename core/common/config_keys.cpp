@@ -5,8 +5,11 @@
 #include "common/config_parse.hpp"
 #include "common/config_report.hpp"
 #include "common/error.hpp"
+#include "common/exit_codes.hpp"
 #include "common/hostlist.hpp"
 #include "common/licenses.hpp"
+#include "common/partition_keys.hpp"
+#include "common/rlimits.hpp"
 #include "common/timefmt.hpp"
 
 namespace drover::detail {
@@ -42,6 +45,12 @@ std::vector<std::string> split_list(std::string_view s) {
     return out;
 }
 
+std::string join_list(const std::vector<std::string> &items) {
+    std::string out;
+    for (const std::string &i : items) out += (out.empty() ? "" : ",") + i;
+    return out;
+}
+
 namespace {
 
 constexpr uint32_t kU32Max = std::numeric_limits<uint32_t>::max();
@@ -60,18 +69,6 @@ uint64_t parse_uint(const std::string &loc, const ConfPair &p, uint64_t min, uin
     return v;
 }
 
-uint32_t parse_u32(const std::string &loc, const ConfPair &p, uint32_t min = 0,
-                   uint32_t max = kU32Max) {
-    return static_cast<uint32_t>(parse_uint(loc, p, min, max));
-}
-
-// A count that may also be UNLIMITED or INFINITE.
-uint32_t parse_count(const std::string &loc, const ConfPair &p) {
-    std::string_view s = trim(p.value);
-    if (iequals(s, "unlimited") || iequals(s, "infinite")) return kInfinite;
-    return parse_u32(loc, p, 0, kInfinite - 2);
-}
-
 // A port, or the first of a range "6817-6820".
 uint16_t parse_port(const std::string &loc, const ConfPair &p) {
     ConfPair first = p;
@@ -82,14 +79,6 @@ uint16_t parse_port(const std::string &loc, const ConfPair &p) {
 uint64_t parse_size(const std::string &loc, const ConfPair &p) {
     try {
         return parse_size_mb(p.value);
-    } catch (const ParseError &e) {
-        throw ParseError(loc + ": " + p.key + ": " + e.what());
-    }
-}
-
-uint32_t parse_minutes(const std::string &loc, const ConfPair &p) {
-    try {
-        return parse_time_limit(p.value);
     } catch (const ParseError &e) {
         throw ParseError(loc + ": " + p.key + ": " + e.what());
     }
@@ -232,6 +221,10 @@ std::vector<Shared<std::string>> line_hosts(const std::string &loc, const ConfPa
 
 } // namespace
 
+uint32_t parse_u32(const std::string &loc, const ConfPair &p, uint32_t min, uint32_t max) {
+    return static_cast<uint32_t>(parse_uint(loc, p, min, max));
+}
+
 // AccountingStorageType as Drover loads it. Slurm's names map onto Drover's plugins: */none is no
 // accounting (""), and slurmdbd (or the older mysql) the controller's own store, since Drover
 // needs no database daemon; accounting_storage/X is accounting/X.
@@ -346,15 +339,50 @@ void ConfigBuilder::top_level(const std::string &loc, const ConfPair &p) {
         cfg_.auth_type = iequals(p.value, "auth/slurm") ? "auth/key" : p.value;
     } else if (k == "accountingstoragetype") {
         cfg_.accounting_storage_type = accounting_type(loc, p.value);
+    } else if (k == "preempttype" || k == "preemptmode" || k == "preemptexempttime") {
+        preempt_key(loc, p);
+    } else if (k.starts_with("priority") || k == "fairsharedampeningfactor") {
+        priority_key(loc, p);
     } else if (k == "licenses") {
         try {
             cfg_.licenses = licenses_text(parse_licenses(p.value));
         } catch (const ParseError &e) {
             bad_value(loc, p, e.what());
         }
-    } else {
+    } else if (!power_key(loc, p) && !raw_only_key(loc, p)) {
         warn_unknown(loc, p);
     }
+}
+
+bool ConfigBuilder::raw_only_key(const std::string &loc, const ConfPair &p) {
+    const std::string &k = p.lkey;
+    auto check = [&](auto parse) {
+        try {
+            (void)parse(p.value);
+        } catch (const ParseError &e) {
+            bad_value(loc, p, e.what());
+        }
+    };
+    if (k == "resvoverrun") { // the controller's Reservations
+        if (!iequals(p.value, "UNLIMITED")) (void)parse_u32(loc, p, 0, 65533);
+    } else if (k == "propagateresourcelimits" || k == "propagateresourcelimitsexcept") {
+        check(parse_rlimit_list); // the commands (rlimits.hpp)
+    } else if (k == "requeueexit" || k == "requeueexithold") {
+        check(parse_exit_code_list); // the controller (exit_codes.hpp)
+    } else if (k == "metricstype") {
+        // The controller's OpenMetrics endpoints (ctld/metrics/metrics.hpp) are the only kind.
+        if (trim(p.value) != "metrics/openmetrics")
+            bad_value(loc, p, "expected metrics/openmetrics");
+    } else {
+        // RebootProgram (scontrol and the node daemons), TaskProlog/TaskEpilog (the node
+        // daemons, task_scripts.hpp), JobSubmitPlugins (the controller loads job_submit/NAME).
+        // SlurmctldPidFile/SlurmdPidFile and the SyslogDebug levels (the daemons' main checks
+        // and uses them: daemon/service.hpp).
+        return k == "rebootprogram" || k == "taskprolog" || k == "taskepilog" ||
+               k == "jobsubmitplugins" || k == "slurmctldpidfile" || k == "slurmdpidfile" ||
+               k == "slurmctldsyslogdebug" || k == "slurmdsyslogdebug" || k == "metricsparameters";
+    }
+    return true;
 }
 
 ConfigBuilder::NodeKeys ConfigBuilder::node_keys(const std::string &loc,
@@ -474,48 +502,9 @@ void ConfigBuilder::partition_line(const std::string &loc, const std::vector<Con
     PartitionConf part = partition_default_;
     for (std::size_t i = 1; i < pairs.size(); ++i) {
         const ConfPair &p = pairs[i];
-        const std::string &k = p.lkey;
-        if (k == "nodes") {
-            part.nodes_expr = std::string(trim(p.value));
-        } else if (k == "default") {
-            part.is_default = parse_bool(loc, p);
-        } else if (k == "state") {
-            std::string s = to_upper(trim(p.value));
-            if (s != "UP" && s != "DOWN" && s != "DRAIN" && s != "INACTIVE")
-                bad_value(loc, p, "expected UP, DOWN, DRAIN or INACTIVE");
-            part.state = s;
-        } else if (k == "maxtime") {
-            part.max_time_min = parse_minutes(loc, p);
-        } else if (k == "defaulttime") {
-            part.default_time_min = parse_minutes(loc, p);
-        } else if (k == "maxnodes") {
-            part.max_nodes = parse_count(loc, p);
-        } else if (k == "minnodes") {
-            part.min_nodes = parse_u32(loc, p);
-        } else if (k == "allowgroups" || k == "allowaccounts") {
-            std::vector<std::string> list = split_list(p.value);
-            if (list.size() == 1 && iequals(list[0], "all")) list.clear();
-            (k == "allowgroups" ? part.allow_groups : part.allow_accounts) = std::move(list);
-        } else if (k == "oversubscribe" || k == "shared") {
-            std::string s = to_upper(trim(p.value));
-            std::string_view base = std::string_view(s).substr(0, s.find(':'));
-            if (base != "NO" && base != "YES" && base != "EXCLUSIVE" && base != "FORCE")
-                bad_value(loc, p,
-                          "expected NO, YES, EXCLUSIVE or FORCE, with :count for YES and FORCE");
-            if (base.size() < s.size()) {
-                ConfPair count{p.key, p.lkey, s.substr(base.size() + 1)};
-                parse_u32(loc, count, 1);
-            }
-            part.oversubscribe = s;
-        } else if (k == "qos") {
-            part.qos = to_lower(trim(p.value));
-        } else if (k == "prioritytier" || k == "priority") {
-            part.priority_tier = parse_u32(loc, p, 0, 65533);
-        } else if (is_line_key(k)) {
-            throw ParseError(loc + ": " + p.key + "= must begin its line");
-        } else {
-            warn_unknown(loc, p);
-        }
+        if (set_partition_key(part, loc, p.key, p.value)) continue;
+        if (is_line_key(p.lkey)) throw ParseError(loc + ": " + p.key + "= must begin its line");
+        warn_unknown(loc, p);
     }
     if (is_default) {
         partition_default_ = part;

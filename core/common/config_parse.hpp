@@ -2,7 +2,9 @@
 // handlers in config_keys.cpp.
 #pragma once
 
+#include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -30,6 +32,8 @@ std::string to_upper(std::string_view s);
 std::string_view trim(std::string_view s); // spaces and tabs at both ends
 // The items of a comma-separated list, each trimmed; empty items dropped.
 std::vector<std::string> split_list(std::string_view s);
+// The items joined with commas: split_list's reverse.
+std::string join_list(const std::vector<std::string> &items);
 
 // Calls fn(line, "NAME:LINE") for each logical line of text: a trailing backslash joins the next
 // line, '\r' before a newline is dropped. Shared by slurm.conf and cgroup.conf.
@@ -41,8 +45,25 @@ bool read_text_file(const std::string &path, std::string &out, std::string &err)
 
 // Throws ParseError "loc: bad value for KEY: 'VALUE' (expected)".
 [[noreturn]] void bad_value(const std::string &loc, const ConfPair &p, const std::string &expected);
+// PreemptMode as Drover runs it: OFF, CANCEL or REQUEUE (upper case); SUSPEND and GANG are
+// refused (not supported yet), as is anything else.
+std::string parse_preempt_mode(const std::string &loc, const ConfPair &p);
 // YES/NO, TRUE/FALSE or 1/0, any case; anything else is bad_value.
 bool parse_bool(const std::string &loc, const ConfPair &p);
+// A decimal number from min to max; anything else is bad_value.
+uint32_t parse_u32(const std::string &loc, const ConfPair &p, uint32_t min = 0,
+                   uint32_t max = 0xffffffffu);
+
+// Power saving's times, in seconds (config_power.cpp), for slurm.conf's top-level keys and a
+// partition's alike. SuspendTime: seconds, or INFINITE, NONE or -1 (kPowerInfinite), any other
+// negative refused. SuspendTimeout and ResumeTimeout: seconds from min to 65533. For a partition
+// (partition = true) GLOBAL (kPowerGlobal) is taken too: the cluster's value applies.
+int64_t parse_suspend_time(const std::string &loc, const ConfPair &p, bool partition);
+int64_t parse_power_timeout(const std::string &loc, const ConfPair &p, uint32_t min,
+                            bool partition);
+// ReconfigFlags in Slurm's spelling and order ("KeepPartInfo,KeepPowerSaveSettings"); nullopt
+// when a word is not one of Slurm's flags (any case).
+std::optional<std::string> reconfig_flags_text(std::string_view value);
 
 // Collects the lines of a file and its Includes into a Config.
 class ConfigBuilder {
@@ -91,6 +112,17 @@ class ConfigBuilder {
     void nodeset_line(const std::string &loc, const std::vector<ConfPair> &pairs);
     void downnodes_line(const std::string &loc, const std::vector<ConfPair> &pairs);
     void warn_unknown(const std::string &loc, const ConfPair &p);
+    // Priority* and FairShareDampeningFactor; PreemptType, PreemptMode, PreemptExemptTime
+    // (config_priority.cpp).
+    void priority_key(const std::string &loc, const ConfPair &p);
+    void preempt_key(const std::string &loc, const ConfPair &p);
+    // The power saving keys (config_power.cpp): SuspendProgram, SuspendTime, SuspendExc*,
+    // ResumeTimeout, ..., SlurmctldParameters, CommunicationParameters and ReconfigFlags, into
+    // cfg_.power. False for a key that is not one of them.
+    bool power_key(const std::string &loc, const ConfPair &p);
+    // The keys no Config member holds (what reads them takes them from conf.raw): checked here
+    // where they have a form; false for a key that is not one of them.
+    bool raw_only_key(const std::string &loc, const ConfPair &p);
     std::string accounting_type(const std::string &loc, const std::string &value);
     std::vector<uint32_t> resolve_nodes(const std::string &loc, const std::string &what,
                                         const std::string &expr);

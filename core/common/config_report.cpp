@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <iterator>
 
+#include "common/ascii.hpp"
 #include "common/config_parse.hpp"
 #include "common/timefmt.hpp"
 #include "common/version.hpp"
@@ -38,6 +39,9 @@ struct Row {
     const char *unit = "";
     std::string (*get)(const Src &) = nullptr;
     void (*emit)(const Src &, Lines &) = nullptr;
+    bool raw = false; // as written in slurm.conf (what reads it takes it from conf.raw), + unit
+    std::string PowerSaveConf::*power_text = nullptr; // conf.power's text, or (null)
+    uint32_t PowerSaveConf::*power_number = nullptr;  // conf.power's number, + unit
 };
 
 constexpr Row fixed(const char *key, const char *slurm_default) {
@@ -55,6 +59,60 @@ constexpr Row got(const char *key, std::string (*get)(const Src &),
 }
 constexpr Row emit(const char *key, void (*fn)(const Src &, Lines &)) {
     return {key, nullptr, nullptr, nullptr, "", nullptr, fn};
+}
+constexpr Row raw(const char *key, const char *slurm_default, const char *unit = "") {
+    return {key, slurm_default, nullptr, nullptr, unit, nullptr, nullptr, true};
+}
+constexpr Row power_text(const char *key, std::string PowerSaveConf::*field) {
+    Row r{key, "(null)"};
+    r.power_text = field;
+    return r;
+}
+constexpr Row power_num(const char *key, uint32_t PowerSaveConf::*field, const char *unit) {
+    Row r{key};
+    r.power_number = field;
+    r.unit = unit;
+    return r;
+}
+
+// "N min" or UNLIMITED, as Slurm shows it (Reservations reads it from conf.raw).
+std::string resv_over_run(const Src &s) {
+    auto it = s.conf.raw.find("resvoverrun");
+    if (it == s.conf.raw.end()) return {};
+    std::string v = ascii_upper(it->second);
+    return v == "UNLIMITED" ? v : it->second + " min";
+}
+
+// Keys no Config member holds (the commands or node daemons read them): as written, or "".
+std::string raw_key(const Src &s, const char *key) {
+    auto it = s.conf.raw.find(key);
+    return it == s.conf.raw.end() ? std::string() : it->second;
+}
+std::string propagate_limits(const Src &s) {
+    return ascii_upper(raw_key(s, "propagateresourcelimits"));
+}
+std::string propagate_except(const Src &s) {
+    return ascii_upper(raw_key(s, "propagateresourcelimitsexcept"));
+}
+
+// Power saving: SuspendTime INFINITE (23.11; older Slurm said NONE), SuspendTimeout 0 NONE, as
+// Slurm prints them; ReconfigFlags in Slurm's spelling and order.
+std::string suspend_time(const Src &s) {
+    int64_t t = s.conf.power.suspend_time;
+    return t == kPowerInfinite ? "INFINITE" : std::to_string(t) + " sec";
+}
+std::string suspend_timeout(const Src &s) {
+    uint32_t t = s.conf.power.suspend_timeout;
+    return t == 0 ? "NONE" : std::to_string(t) + " sec";
+}
+std::string exc_parts(const Src &s) {
+    return detail::join_list(s.conf.power.exc_parts);
+}
+std::string exc_states(const Src &s) {
+    return detail::join_list(s.conf.power.exc_states);
+}
+std::string reconfig_flags(const Src &s) {
+    return detail::reconfig_flags_text(raw_key(s, "reconfigflags")).value_or("");
 }
 
 std::string upper(std::string s) {
@@ -96,6 +154,36 @@ void ctld_hosts(const Src &s, Lines &out) {
 }
 
 // Slurm's private_data_string: the kinds hidden, in its order, or "none".
+// PriorityType, and with a priority plugin what multifactor reads, as Slurm lists them: the
+// plugin's keys as written (their defaults otherwise), the core's decay times formatted.
+void priority(const Src &s, Lines &out) {
+    const Config &c = s.conf;
+    if (c.priority_type.empty()) {
+        out.emplace_back("PriorityType", "priority/basic");
+        return;
+    }
+    auto conf = [&](const char *key, const char *dflt) {
+        auto it = c.raw.find(ascii_lower(key));
+        out.emplace_back(key, it == c.raw.end() ? std::string(dflt) : it->second);
+    };
+    out.emplace_back("PriorityDecayHalfLife",
+                     format_elapsed(int64_t(c.priority_decay_half_life_s)));
+    out.emplace_back("PriorityCalcPeriod", format_elapsed(int64_t(c.priority_calc_period_s)));
+    conf("PriorityFavorSmall", "No");
+    conf("PriorityFlags", "");
+    conf("PriorityMaxAge", "7-00:00:00");
+    out.emplace_back("PriorityUsageResetPeriod", c.priority_usage_reset_period);
+    out.emplace_back("PriorityType", c.priority_type);
+    for (const char *w : {"PriorityWeightAge", "PriorityWeightAssoc", "PriorityWeightFairShare",
+                          "PriorityWeightJobSize", "PriorityWeightPartition", "PriorityWeightQOS"})
+        conf(w, "0");
+    conf("PriorityWeightTRES", "(null)");
+}
+
+std::string preempt_exempt(const Src &s) {
+    return format_elapsed(int64_t(s.conf.preempt_exempt_time_s));
+}
+
 std::string private_data(const Src &s) {
     const PrivateData &p = s.conf.private_data;
     const std::pair<bool, const char *> kinds[] = {{p.accounts, "accounts"},
@@ -147,14 +235,14 @@ const Row kRows[] = {
     fixed("AuthAltParameters", "(null)"),
     text("AuthInfo", &Config::auth_info, "(null)"),
     text("AuthType", &Config::auth_type, "(null)"),
-    fixed("BatchStartTimeout", "10 sec"),
+    power_num("BatchStartTimeout", &PowerSaveConf::batch_start_timeout, " sec"),
     text("BcastExclude", &Config::bcast_exclude, "/lib,/usr/lib,/lib64,/usr/lib64"),
     text("BcastParameters", &Config::bcast_parameters, "(null)"),
     got("BOOT_TIME", [](const Src &s) { return format_timestamp(s.facts.boot_time); }),
     fixed("BurstBufferType", "(null)"),
     fixed("CliFilterPlugins", "(null)"),
     text("ClusterName", &Config::cluster_name, "(null)"),
-    fixed("CommunicationParameters", "(null)"),
+    raw("CommunicationParameters", "(null)"),
     fixed("CompleteWait", "0 sec"),
     fixed("CpuFreqDef", "Unknown"),
     fixed("CpuFreqGovernors", "OnDemand,Performance,UserSpace"),
@@ -195,7 +283,7 @@ const Row kRows[] = {
     fixed("JobDefaults", "(null)"),
     fixed("JobFileAppend", "0"),
     fixed("JobRequeue", "1"),
-    fixed("JobSubmitPlugins", "(null)"),
+    raw("JobSubmitPlugins", "(null)"),
     fixed("KillOnBadExit", "0"),
     num("KillWait", &Config::kill_wait, " sec"),
     fixed("LaunchParameters", "(null)"),
@@ -214,6 +302,8 @@ const Row kRows[] = {
     fixed("MaxTasksPerNode", "512"),
     fixed("MCSPlugin", "(null)"),
     fixed("MCSParameters", "(null)"),
+    raw("MetricsParameters", "(null)"),
+    raw("MetricsType", "(null)"),
     num("MessageTimeout", &Config::message_timeout, " sec"),
     num("MinJobAge", &Config::min_job_age, " sec"),
     text("MpiDefault", &Config::mpi_default, "none"),
@@ -222,18 +312,18 @@ const Row kRows[] = {
     fixed("OverTimeLimit", "0 min"),
     text("PluginDir", &Config::plugin_dir, "(built-in)"),
     got("PlugStackConfig", plugstack, "(null)"),
-    fixed("PreemptMode", "OFF"),
+    text("PreemptMode", &Config::preempt_mode, "OFF"),
     fixed("PreemptParameters", "(null)"),
-    fixed("PreemptType", "(null)"),
-    fixed("PreemptExemptTime", "00:00:00"),
+    text("PreemptType", &Config::preempt_type, "(null)"),
+    got("PreemptExemptTime", preempt_exempt),
     fixed("PrEpParameters", "(null)"),
     fixed("PrEpPlugins", "prep/script"),
     fixed("PriorityParameters", "(null)"),
     fixed("PrioritySiteFactorParameters", "(null)"),
     fixed("PrioritySiteFactorPlugin", "(null)"),
-    // Drover orders pending jobs as priority/basic does. (23.11's default, multifactor, would add
-    // its decay and weight lines here, describing a policy Drover does not have.)
-    fixed("PriorityType", "priority/basic"),
+    // priority/basic unless PriorityType names a plugin (23.11's default is multifactor; Drover
+    // keeps basic, whose numbers sites without a priority policy already see).
+    emit("PriorityType", priority),
     got("PrivateData", private_data),
     text("ProctrackType", &Config::proctrack_type, "(null)"),
     text("Prolog", &Config::prolog, "(null)"),
@@ -241,18 +331,18 @@ const Row kRows[] = {
     fixed("PrologSlurmctld", "(null)"),
     fixed("PrologFlags", "(null)"),
     fixed("PropagatePrioProcess", "0"),
-    fixed("PropagateResourceLimits", "ALL"),
-    fixed("PropagateResourceLimitsExcept", "(null)"),
-    fixed("RebootProgram", "(null)"),
-    fixed("ReconfigFlags", "(null)"),
-    fixed("RequeueExit", "(null)"),
-    fixed("RequeueExitHold", "(null)"),
-    fixed("ResumeFailProgram", "(null)"),
-    fixed("ResumeProgram", "(null)"),
-    fixed("ResumeRate", "300 nodes/min"),
-    fixed("ResumeTimeout", "60 sec"),
+    got("PropagateResourceLimits", propagate_limits, "ALL"),
+    got("PropagateResourceLimitsExcept", propagate_except, "(null)"),
+    raw("RebootProgram", "(null)"),
+    got("ReconfigFlags", reconfig_flags, "(null)"),
+    raw("RequeueExit", "(null)"),
+    raw("RequeueExitHold", "(null)"),
+    power_text("ResumeFailProgram", &PowerSaveConf::resume_fail_program),
+    power_text("ResumeProgram", &PowerSaveConf::resume_program),
+    power_num("ResumeRate", &PowerSaveConf::resume_rate, " nodes/min"),
+    power_num("ResumeTimeout", &PowerSaveConf::resume_timeout, " sec"),
     fixed("ResvEpilog", "(null)"),
-    fixed("ResvOverRun", "0 min"),
+    got("ResvOverRun", resv_over_run, "0 min"),
     fixed("ResvProlog", "(null)"),
     num("ReturnToService", &Config::return_to_service),
     text("SchedulerParameters", &Config::scheduler_parameters, "(null)"),
@@ -270,23 +360,23 @@ const Row kRows[] = {
     emit("SlurmctldHost", ctld_hosts),
     text("SlurmctldLogFile", &Config::slurmctld_log_file, "(null)"),
     got("SlurmctldPort", [](const Src &s) { return std::to_string(s.conf.slurmctld_port); }),
-    fixed("SlurmctldSyslogDebug", "(null)"),
+    raw("SlurmctldSyslogDebug", "(null)"),
     fixed("SlurmctldPrimaryOffProg", "(null)"),
     fixed("SlurmctldPrimaryOnProg", "(null)"),
     num("SlurmctldTimeout", &Config::slurmctld_timeout, " sec"),
-    fixed("SlurmctldParameters", "(null)"),
+    raw("SlurmctldParameters", "(null)"),
     fixed("SlurmdDebug", "info"),
     text("SlurmdLogFile", &Config::slurmd_log_file, "(null)"),
     text("SlurmdParameters", &Config::slurmd_parameters, "(null)"),
-    fixed("SlurmdPidFile", "/var/run/slurmd.pid"),
+    raw("SlurmdPidFile", "(null)"),
     got("SlurmdPort", [](const Src &s) { return std::to_string(s.conf.slurmd_port); }),
     text("SlurmdSpoolDir", &Config::slurmd_spool_dir, "(null)"),
-    fixed("SlurmdSyslogDebug", "(null)"),
+    raw("SlurmdSyslogDebug", "(null)"),
     num("SlurmdTimeout", &Config::slurmd_timeout, " sec"),
     fixed("SlurmdUser", "root(0)"),
     fixed("SlurmSchedLogFile", "(null)"),
     fixed("SlurmSchedLogLevel", "0"),
-    fixed("SlurmctldPidFile", "/var/run/slurmctld.pid"),
+    raw("SlurmctldPidFile", "(null)"),
     text("SLURM_CONF", &Config::path, "(null)"),
     got("SLURM_VERSION", [](const Src &) { return std::string(kSlurmRelease); }),
     got("DroverVersion", [](const Src &) { return std::string(kDroverVersion); }),
@@ -299,19 +389,19 @@ const Row kRows[] = {
             return std::to_string(s.facts.store_map_mb) + "M (" +
                    std::to_string(s.facts.store_used_mb) + "M used)";
         }),
-    fixed("SuspendExcNodes", "(null)"),
-    fixed("SuspendExcParts", "(null)"),
-    fixed("SuspendExcStates", "(null)"),
-    fixed("SuspendProgram", "(null)"),
-    fixed("SuspendRate", "60 nodes/min"),
-    fixed("SuspendTime", "INFINITE"),
-    fixed("SuspendTimeout", "30 sec"),
+    power_text("SuspendExcNodes", &PowerSaveConf::exc_nodes),
+    got("SuspendExcParts", exc_parts, "(null)"),
+    got("SuspendExcStates", exc_states, "(null)"),
+    power_text("SuspendProgram", &PowerSaveConf::suspend_program),
+    power_num("SuspendRate", &PowerSaveConf::suspend_rate, " nodes/min"),
+    got("SuspendTime", suspend_time),
+    got("SuspendTimeout", suspend_timeout),
     fixed("SwitchParameters", "(null)"),
     text("SwitchType", &Config::switch_type, "(null)"),
-    fixed("TaskEpilog", "(null)"),
+    raw("TaskEpilog", "(null)"),
     text("TaskPlugin", &Config::task_plugin, "(null)"),
     text("TaskPluginParam", &Config::task_plugin_param, "(null type)"),
-    fixed("TaskProlog", "(null)"),
+    raw("TaskProlog", "(null)"),
     fixed("TCPTimeout", "2 sec"),
     text("TmpFS", &Config::tmp_fs, "/tmp"),
     fixed("TopologyParam", "(null)"),
@@ -336,6 +426,12 @@ std::string row_value(const Row &r, const Src &s) {
         v = std::to_string(s.conf.*r.number) + r.unit;
     else if (r.get)
         v = r.get(s);
+    else if (r.power_text)
+        v = s.conf.power.*r.power_text;
+    else if (r.power_number)
+        v = std::to_string(s.conf.power.*r.power_number) + r.unit;
+    else if (r.raw)
+        if (std::string w = raw_key(s, ascii_lower(r.key).c_str()); !w.empty()) v = w + r.unit;
     return v.empty() && r.fallback ? r.fallback : v;
 }
 

@@ -10,12 +10,12 @@ namespace drover {
 
 struct PrivateData {
     bool accounts = false;     // sacctmgr show account
-    bool cloud = false;        // accepted; Drover has no powered-down cloud nodes to show
+    bool cloud = false;        // powered down cloud nodes are listed (sinfo, scontrol show node)
     bool events = false;       // sacctmgr show event
     bool jobs = false;         // squeue, scontrol show job/step, sstat, sacct
     bool nodes = false;        // sinfo, scontrol show node
     bool partitions = false;   // sinfo, scontrol show partition
-    bool reservations = false; // accepted; Drover has no reservations
+    bool reservations = false; // scontrol show reservation: only those naming the user
     bool usage = false;        // sacct (Drover's only view of usage)
     bool users = false;        // sacctmgr show user/association
 

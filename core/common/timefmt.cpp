@@ -72,27 +72,20 @@ std::string fmt(const char *f, long long a, long long b, long long c = 0, long l
     return buf;
 }
 
-} // namespace
-
-uint32_t parse_time_limit(std::string_view text) {
-    std::string_view s = trim(text);
-    auto bad = [&]() -> ParseError {
-        return ParseError("bad time limit '" + shown(text) +
-                          "': expected minutes, M:S, H:M:S, D-H, D-H:M, D-H:M:S or UNLIMITED");
-    };
-    if (iequals(s, "unlimited") || iequals(s, "infinite")) return kInfinite;
+// "M", "M:S", "H:M:S", "D-H", "D-H:M", "D-H:M:S" into seconds; nullopt for anything else.
+std::optional<uint64_t> duration_secs(std::string_view s) {
     uint64_t days = 0, h = 0, m = 0, sec = 0;
     uint64_t parts[3];
     std::size_t n = 0;
     std::size_t dash = s.find('-');
     if (dash != std::string_view::npos) {
-        if (!parse_digits(s.substr(0, dash), days)) throw bad();
-        if (!parse_colon_parts(s.substr(dash + 1), parts, n, 3)) throw bad();
+        if (!parse_digits(s.substr(0, dash), days)) return std::nullopt;
+        if (!parse_colon_parts(s.substr(dash + 1), parts, n, 3)) return std::nullopt;
         h = parts[0];
         if (n > 1) m = parts[1];
         if (n > 2) sec = parts[2];
     } else {
-        if (!parse_colon_parts(s, parts, n, 3)) throw bad();
+        if (!parse_colon_parts(s, parts, n, 3)) return std::nullopt;
         if (n == 1) {
             m = parts[0];
         } else if (n == 2) {
@@ -105,8 +98,27 @@ uint32_t parse_time_limit(std::string_view text) {
         }
     }
     // Each part has at most 10 digits, so the sum cannot overflow 64 bits.
-    uint64_t total = days * 86400 + h * 3600 + m * 60 + sec;
-    uint64_t minutes = (total + 59) / 60;
+    return days * 86400 + h * 3600 + m * 60 + sec;
+}
+
+} // namespace
+
+uint64_t parse_duration_secs(std::string_view text) {
+    auto secs = duration_secs(trim(text));
+    if (!secs)
+        throw ParseError("bad time '" + shown(text) +
+                         "': expected minutes, M:S, H:M:S, D-H, D-H:M or D-H:M:S");
+    return *secs;
+}
+
+uint32_t parse_time_limit(std::string_view text) {
+    std::string_view s = trim(text);
+    if (iequals(s, "unlimited") || iequals(s, "infinite")) return kInfinite;
+    auto total = duration_secs(s);
+    if (!total)
+        throw ParseError("bad time limit '" + shown(text) +
+                         "': expected minutes, M:S, H:M:S, D-H, D-H:M, D-H:M:S or UNLIMITED");
+    uint64_t minutes = (*total + 59) / 60;
     if (minutes >= kNoVal) throw ParseError("time limit '" + shown(text) + "' is too large");
     return static_cast<uint32_t>(minutes);
 }

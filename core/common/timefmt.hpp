@@ -14,6 +14,9 @@ inline constexpr uint32_t kNoVal = 0xfffffffeu;    // not set
 // Parses a time limit into minutes (seconds round up): "M", "M:S", "H:M:S", "D-H", "D-H:M",
 // "D-H:M:S", "UNLIMITED", "INFINITE" (-> kInfinite). "0" is 0. Throws ParseError otherwise.
 uint32_t parse_time_limit(std::string_view text);
+// The same forms (not UNLIMITED) into seconds, kept exact: PriorityDecayHalfLife, where Drover
+// also takes "M:S" to the second (Slurm rounds it up to a minute).
+uint64_t parse_duration_secs(std::string_view text);
 
 // Formats minutes as Slurm prints a limit: kInfinite -> "UNLIMITED", kNoVal -> "NONE",
 // 30 -> "30:00", 90 -> "1:30:00", 1440 -> "1-00:00:00".

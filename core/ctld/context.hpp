@@ -48,6 +48,9 @@ struct Ctx {
     AcctRecorder *recorder = nullptr; // accounting records go through its spool
     uint64_t epoch = 0;           // this controller's generation, stamped on what it sends to nodes
     std::function<void()> fenced; // a node refused us for a newer generation: step down
+    // The address a node was given at run time (scontrol update NodeAddr=), nullptr for none:
+    // the node manager's, read by resolve_node.
+    std::function<const std::string *(const std::string &)> node_addrs;
 
     // root and SlurmUser administer.
     bool is_admin(uint32_t uid) const { return uid == 0 || uid == slurm_uid; }

@@ -6,15 +6,19 @@
 #include <pwd.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
 #include "common/config.hpp"
+#include "common/config_parse.hpp"
 #include "common/hostlist.hpp"
 #include "daemon/daemon.hpp"
 #include "daemon/heap_trim.hpp"
+#include "daemon/log_reopen.hpp"
+#include "daemon/service.hpp"
 #include "ctld/acct/acct_admin.hpp"
 #include "ctld/acct/acct_queue.hpp"
 #include "ctld/acct/acct_recorder.hpp"
@@ -22,6 +26,7 @@
 #include "ctld/store/committer.hpp"
 #include "ctld/context.hpp"
 #include "ctld/controller_routes.hpp"
+#include "ctld/control/config_check.hpp"
 #include "ctld/control/handover.hpp"
 #include "ctld/control/peers.hpp"
 #include "ctld/privacy.hpp"
@@ -30,9 +35,13 @@
 #include "ctld/events.hpp"
 #include "ctld/jobs/job_mgr.hpp"
 #include "ctld/jobs/job_signals.hpp"
+#include "ctld/metrics/metrics.hpp"
 #include "ctld/sched/launcher.hpp"
+#include "ctld/power/power_save.hpp"
 #include "ctld/nodes/node_mgr.hpp"
 #include "ctld/sched/placement.hpp"
+#include "ctld/resv/reservations.hpp"
+#include "ctld/sched/priorities.hpp"
 #include "ctld/sched/scheduler.hpp"
 #include "ctld/steps/step_mgr.hpp"
 #include "net/authenticator.hpp"
@@ -100,13 +109,25 @@ class InControl {
                         io_.stop();
                     }),
           place_(plugins.select_calls(), nodes_), jobs_(ctx_, nodes_, place_),
-          steps_(ctx_, nodes_, jobs_), signals_(ctx_, jobs_, steps_),
-          sched_(ctx_, nodes_, jobs_, place_), launcher_(ctx_, nodes_, jobs_), admin_(ctx_),
+          prio_(ctx_, nodes_, jobs_), resv_(ctx_, nodes_, jobs_), steps_(ctx_, nodes_, jobs_),
+          signals_(ctx_, jobs_, steps_), sched_(ctx_, nodes_, jobs_, place_, resv_),
+          launcher_(ctx_, nodes_, jobs_), power_(ctx_, nodes_, jobs_), admin_(ctx_),
+          metrics_(ctx_, nodes_, jobs_, repl_),
           router_([this](uint32_t uid) { return ctx_.is_admin(uid); }) {
+        // scontrol delete partition is refused while a job is pending or running in it.
+        nodes_.set_partition_in_use([this](const std::string &part) {
+            auto in = [&](const Job *j) { return j->partition == part; };
+            return std::ranges::any_of(jobs_.pending(), in) ||
+                   std::ranges::any_of(jobs_.running(), in);
+        });
+        // A node in a reservation now shows so (Slurm's RESERVED, MAINT).
+        nodes_.set_shown_flags([this](uint32_t i) { return resv_.shown_flags(i, Ctx::now()); });
         router_.add(jobs_.routes());
         router_.add(signals_.routes());
         router_.add(steps_.routes());
         router_.add(nodes_.routes());
+        router_.add(prio_.routes());
+        router_.add(resv_.routes());
         router_.add(acct_routes(ctx_, admin_));
         router_.add(controller_routes(
             {ctx_, admin_, handover_, repl_, nodes_, jobs_, [this] { io_.stop(); }}));
@@ -133,11 +154,15 @@ class InControl {
     Handover handover_;
     Placement place_;
     JobManager jobs_;
+    Priorities prio_;
+    Reservations resv_;
     StepManager steps_;
     JobSignals signals_;
     Scheduler sched_;
     Launcher launcher_;
+    PowerSaver power_;
     AcctAdmin admin_;
+    Metrics metrics_;
     net::Router router_;
 };
 
@@ -164,12 +189,14 @@ uint64_t InControl::start_generation(std::size_t self, uint64_t seen_epoch) {
 
 void InControl::recover(bool cold_start) {
     acct_.stats().server_start = acct_.stats().since = Ctx::now();
-    nodes_.recover();
+    nodes_.recover(cold_start);
     jobs_.recover(cold_start);
     steps_.recover(cold_start);
     recorder_.recover();
     nodes_.record_events();
     admin_.start();
+    prio_.start();
+    resv_.start();
     sched_.init_select();
     commit_.flush();
 }
@@ -190,22 +217,6 @@ void InControl::serve(const std::shared_ptr<net::Request> &req, const net::Respo
     router_.dispatch(req, resp);
 }
 
-// SIGHUP re-reads the configuration file to check it (changes take effect at restart).
-void watch_hup(asio::signal_set &hup, const std::string &path) {
-    hup.async_wait([&hup, &path](boost::system::error_code ec, int) {
-        if (ec) return;
-        try {
-            load_config(path);
-            spdlog::info("SIGHUP: {} re-read and valid; node and partition changes take effect "
-                         "at restart",
-                         path);
-        } catch (const std::exception &e) {
-            spdlog::error("SIGHUP: {}", e.what());
-        }
-        watch_hup(hup, path);
-    });
-}
-
 ActiveOutcome InControl::run(bool cold_start, const ControllerHost &me) {
     const Config &conf = ctx_.conf;
     recover(cold_start);
@@ -215,6 +226,8 @@ ActiveOutcome InControl::run(bool cold_start, const ControllerHost &me) {
         [this](std::shared_ptr<net::Request> q, net::ResponderPtr r) { serve(q, r); },
         net::server_limits(conf));
     net::AuthSocketKeeper auth_socket(io_, net::auth_socket_path(conf), ctx_.auth);
+    if (metrics_enabled(conf))
+        server.serve_http([this](const std::string &path) { return metrics_.http(path); });
 
     uint32_t ping_s = std::clamp<uint32_t>(conf.slurmd_timeout / 3, 1, 60);
     // With backups, nodes must hear from the controller in control more often than a backup waits
@@ -230,15 +243,19 @@ ActiveOutcome InControl::run(bool cold_start, const ControllerHost &me) {
     Every tick(io_, std::chrono::seconds(1), unless_handing([this] {
                    jobs_.tick();
                    steps_.tick();
+                   resv_.tick();
+                   nodes_.reboot_tick();
                }));
     Every resched(io_, std::chrono::seconds(5), unless_handing([this] { sched_.request(); }));
     Every ping(io_, std::chrono::seconds(ping_s), unless_handing([this] { nodes_.ping_all(); }));
+    Every power(io_, std::chrono::seconds(std::max<uint32_t>(conf.power.interval, 1)),
+                unless_handing([this] { power_.pass(); }));
     Every peers(io_, std::chrono::seconds(1), [this] { handover_.watch_peers(); });
     Every sync(io_, std::chrono::seconds(1), [this] { ctx_.store.sync(); });
     daemon::HeapTrimmer trim(io_, std::chrono::seconds(2));
+    daemon::LogReopener reopen(io_);
 
-    asio::signal_set hup(io_, SIGHUP);
-    watch_hup(hup, conf.path);
+    daemon::SignalWatch hup(io_, SIGHUP, [&conf] { check_config_on_hup(conf.path); });
     asio::signal_set signals(io_, SIGINT, SIGTERM);
     signals.async_wait([this](boost::system::error_code, int sig) {
         spdlog::info("signal {}: shutting down", sig);
@@ -250,6 +267,7 @@ ActiveOutcome InControl::run(bool cold_start, const ControllerHost &me) {
         jobs_.count());
     sched_.request();
     nodes_.ping_all();
+    daemon::notify_ready();
     io_.run();
     commit_.flush();
     commit_.release_all();
@@ -264,6 +282,16 @@ ActiveOutcome run_active(Config &conf, plugin::PluginSet &plugins, net::Authenti
     const auto &me = conf.controllers.empty() ? ControllerHost{"localhost", "127.0.0.1"}
                                               : conf.controllers[self];
     return ctl.run(cold_start, me);
+}
+
+// JobSubmitPlugins=lua,job_submit/other: each as a plugin id, in order.
+std::vector<std::string> job_submit_plugin_ids(const Config &conf) {
+    std::vector<std::string> ids;
+    auto it = conf.raw.find("jobsubmitplugins");
+    if (it == conf.raw.end()) return ids;
+    for (const std::string &name : detail::split_list(it->second))
+        ids.push_back(name.find('/') == std::string::npos ? "job_submit/" + name : name);
+    return ids;
 }
 
 // LMDB writes through a shared memory map, which network filesystems do not keep coherent; state
@@ -312,6 +340,8 @@ int run_controller(const Options &opts) {
     plugins.load(conf.select_type);
     plugins.load(conf.scheduler_type);
     if (!conf.accounting_storage_type.empty()) plugins.load(conf.accounting_storage_type); // none
+    if (!conf.priority_type.empty()) plugins.load(conf.priority_type); // priority/basic: none
+    for (const std::string &id : job_submit_plugin_ids(conf)) plugins.load(id);
     net::Authenticator auth(plugins.auth_calls());
     uint32_t slurm_uid = daemon::uid_of(conf.slurm_user);
     net::set_reply_check(

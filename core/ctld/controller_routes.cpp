@@ -18,6 +18,7 @@
 #include "ctld/privacy.hpp"
 #include "ctld/store/repl_source.hpp"
 #include "state/store.hpp"
+#include "proto/key_values.hpp"
 
 namespace drover::ctld {
 
@@ -37,10 +38,7 @@ void config_reply(const Ctx &ctx, const Resp &resp) {
     facts.store_used_mb = (sp.map_bytes - sp.free_bytes) >> 20;
     facts.acct_waiting = ctx.acct.backlog();
     flatbuffers::FlatBufferBuilder fbb(8192);
-    std::vector<flatbuffers::Offset<proto::KeyValue>> kv;
-    for (const auto &[k, v] : config_report(ctx.conf, facts))
-        kv.push_back(proto::CreateKeyValueDirect(fbb, k.c_str(), v.c_str()));
-    auto v = fbb.CreateVector(kv);
+    auto v = proto::key_values(fbb, config_report(ctx.conf, facts));
     fbb.Finish(proto::CreateMessage(fbb, proto::Body::ConfigResponse,
                                     proto::CreateConfigResponse(fbb, v).Union()));
     resp->reply({fbb.GetBufferPointer(), fbb.GetSize()});

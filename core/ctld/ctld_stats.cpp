@@ -11,21 +11,14 @@
 
 namespace drover::ctld {
 
-void stats_reply(Ctx &ctx, JobManager &jobs, const std::shared_ptr<net::Request> &req,
-                 const std::shared_ptr<net::Responder> &resp, uint32_t admin_level) {
+StatValues stats_values(Ctx &ctx, JobManager &jobs, bool reset) {
     CtldStats &s = ctx.acct.stats();
-    const auto *m = req->msg->body_as_StatsRequest();
-    if (m->reset() && admin_level < DROVER_ADMIN_OPERATOR)
-        return resp->error(DROVER_EPERM, "Access/permission denied");
-    const auto stats = ctx.plugins.sched_calls().stats(m->reset());
+    const auto stats = ctx.plugins.sched_calls().stats(reset);
     const bool backfill = stats.has_value();
     const drover_sched_stats bf = stats.value_or(drover_sched_stats{});
-    if (m->reset()) s.reset(Ctx::now());
-    flatbuffers::FlatBufferBuilder fbb(512);
-    std::vector<flatbuffers::Offset<proto::KeyValue>> kv;
-    auto add = [&](const char *k, uint64_t v) {
-        kv.push_back(proto::CreateKeyValueDirect(fbb, k, std::to_string(v).c_str()));
-    };
+    if (reset) s.reset(Ctx::now());
+    StatValues v;
+    auto add = [&](const char *k, uint64_t n) { v.emplace_back(k, n); };
     add("now", uint64_t(Ctx::now()));
     add("server_start", uint64_t(s.server_start));
     add("since", uint64_t(s.since));
@@ -66,7 +59,19 @@ void stats_reply(Ctx &ctx, JobManager &jobs, const std::shared_ptr<net::Request>
         DROVER_BF(table_size_sum);
 #undef DROVER_BF
     }
-    add("reset", m->reset() ? 1 : 0);
+    add("reset", reset ? 1 : 0);
+    return v;
+}
+
+void stats_reply(Ctx &ctx, JobManager &jobs, const std::shared_ptr<net::Request> &req,
+                 const std::shared_ptr<net::Responder> &resp, uint32_t admin_level) {
+    const auto *m = req->msg->body_as_StatsRequest();
+    if (m->reset() && admin_level < DROVER_ADMIN_OPERATOR)
+        return resp->error(DROVER_EPERM, "Access/permission denied");
+    flatbuffers::FlatBufferBuilder fbb(512);
+    std::vector<flatbuffers::Offset<proto::KeyValue>> kv;
+    for (const auto &[k, n] : stats_values(ctx, jobs, m->reset()))
+        kv.push_back(proto::CreateKeyValueDirect(fbb, k, std::to_string(n).c_str()));
     fbb.Finish(proto::CreateMessage(fbb, proto::Body::StatsResponse,
                                     proto::CreateStatsResponse(fbb, fbb.CreateVector(kv)).Union()));
     resp->reply({fbb.GetBufferPointer(), fbb.GetSize()});

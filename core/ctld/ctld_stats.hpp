@@ -8,6 +8,8 @@
 
 #include <cstdint>
 #include <memory>
+#include <utility>
+#include <vector>
 
 namespace drover::net {
 struct Request;
@@ -60,6 +62,13 @@ struct CtldStats {
         queue_length = 0;
     }
 };
+
+// What sdiag shows, by its key ("jobs_submitted", "schedule_cycle_last" in microseconds,
+// "bf_cycles", ... in the answer's order): the counters, the accounting backlog, the jobs pending
+// and running, the scheduling passes and the sched plugin's backfill counters (bf_*, when it keeps
+// them). reset starts the counters (the plugin's too) again after reading them.
+using StatValues = std::vector<std::pair<const char *, uint64_t>>;
+StatValues stats_values(Ctx &ctx, JobManager &jobs, bool reset);
 
 // Answers a StatsRequest (sdiag) with the counters, the accounting backlog, the jobs pending and
 // running, the scheduling passes and the sched plugin's backfill counters (bf_*, when it keeps

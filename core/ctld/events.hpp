@@ -32,6 +32,8 @@ struct Events {
     Topic<uint32_t> node_failed; // a node with jobs on it went down
     // A node registered with the batch jobs it has and the jobs with steps there.
     Topic<uint32_t, const std::vector<uint32_t> &, const std::vector<uint32_t> &> node_registered;
+    // A node is to be powered up or down now (power saving: the PowerSaver runs its programs).
+    Topic<> power_wanted;
 
     // Published by the job manager.
     // A job started and its start is durable: the launcher sends a batch script, the step

@@ -6,24 +6,22 @@
 #include <spdlog/spdlog.h>
 
 #include "common/config.hpp"
+#include "common/daemon_help.hpp"
 #include "common/version.hpp"
 #include "ctld/controller.hpp"
 #include "daemon/daemon.hpp"
+#include "daemon/log_reopen.hpp"
+#include "daemon/service.hpp"
 
 namespace {
-void usage() {
-    std::fputs(
-        "Usage: droverctld [-D] [-f config] [-c] [-R] [-L logfile] [-v] [--controller NAME]\n"
-        "  -D  stay in the foreground\n"
-        "  -c  cold start: discard saved jobs\n"
-        "  -R  recover all saved state (the default)\n"
-        "  --controller NAME  run as this SlurmctldHost (default: the one whose address\n"
-        "                     is on this host, or named like it)\n",
-        stderr);
+void usage(std::FILE *to) {
+    std::fputs(drover::kCtldHelp, to);
 }
 } // namespace
 
 int main(int argc, char **argv) {
+    drover::daemon::take_notify_socket();
+    drover::daemon::catch_hup_and_usr2(); // before any thread: neither may end the daemon
     drover::daemon::CommonFlags flags;
     drover::ctld::Options opts;
     for (int i = 1; i < argc; ++i) {
@@ -47,23 +45,27 @@ int main(int argc, char **argv) {
                         drover::kSlurmRelease);
             return 0;
         } else if (a == "-h" || a == "--help") {
-            usage();
+            usage(stdout);
             return 0;
         } else {
             std::fprintf(stderr, "droverctld: unrecognized option '%s'\n", argv[i]);
-            usage();
+            usage(stderr);
             return 1;
         }
     }
     try {
         opts.config_path = drover::find_config_path(flags.config);
-        // Parsed here to fail before detaching; only the log file is kept, so that a large
+        // Parsed here to fail before detaching; only the service set-up is kept, so that a large
         // cluster's node records are not held twice while the daemon runs on its own parse.
-        std::string log = drover::load_config(opts.config_path).slurmctld_log_file;
-        if (!flags.log_file.empty()) log = flags.log_file;
+        drover::daemon::ServiceSetup service;
+        {
+            const drover::Config conf = drover::load_config(opts.config_path);
+            service = drover::daemon::service_setup(flags, conf.raw, "slurmctld",
+                                                    conf.slurmctld_log_file);
+        }
         if (!flags.foreground) drover::daemon::detach();
-        drover::daemon::setup_logging(
-            "droverctld", flags.foreground && flags.log_file.empty() ? "" : log, flags.verbosity);
+        drover::daemon::setup_logging("droverctld", service.log, flags.verbosity);
+        drover::daemon::PidFile pid(service.pid_file);
         return drover::ctld::run_controller(opts);
     } catch (const std::exception &e) {
         std::fprintf(stderr, "droverctld: fatal: %s\n", e.what());

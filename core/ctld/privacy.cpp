@@ -17,11 +17,6 @@ namespace {
 // sacctmgr's line when the store returns nothing for a show (Slurm: the store's refusal).
 constexpr const char *kProblemWithQuery = " Problem with query.";
 
-std::string user_name(uint32_t uid) {
-    if (const passwd *pw = ::getpwuid(uid)) return pw->pw_name;
-    return std::to_string(uid);
-}
-
 std::string field(const AdminFields &row, const std::string &key) {
     for (const auto &[k, v] : row)
         if (k == key) return v;
@@ -57,7 +52,12 @@ std::set<std::pair<std::string, std::string>> branch_of(const AssocDb &db,
 
 uint32_t admin_level(const Ctx &ctx, uint32_t uid) {
     if (ctx.is_admin(uid)) return DROVER_ADMIN_ADMINISTRATOR;
-    return ctx.acct.assocs().admin_level(user_name(uid));
+    return ctx.acct.assocs().admin_level(user_name_of(uid));
+}
+
+std::string user_name_of(uint32_t uid) {
+    if (const passwd *pw = ::getpwuid(uid)) return pw->pw_name;
+    return std::to_string(uid);
 }
 
 bool Viewer::privileged() const {
@@ -81,7 +81,7 @@ std::string Viewer::trim_admin_rows(const std::string &entity,
     if (entity == "account") return pd.accounts && !privileged() ? kProblemWithQuery : "";
     if ((entity != "user" && entity != "association") || !pd.users || privileged()) return "";
     // A user the accounting store does not know has no records to see: Slurm refuses the query.
-    std::string me = user_name(uid_);
+    std::string me = user_name_of(uid_);
     if (!ctx_.acct.assocs().user(me)) return kProblemWithQuery;
     auto branch = branch_of(ctx_.acct.assocs(), me);
     std::erase_if(rows, [&](const AdminFields &row) {

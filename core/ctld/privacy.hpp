@@ -30,6 +30,9 @@ inline Status access_denied() {
 // The user's sacctmgr admin level; root and SlurmUser count as Administrator.
 uint32_t admin_level(const Ctx &ctx, uint32_t uid);
 
+// The user name of uid (its number when it has none).
+std::string user_name_of(uint32_t uid);
+
 class Viewer {
   public:
     Viewer(const Ctx &ctx, uint32_t uid) : ctx_(ctx), uid_(uid) {}
@@ -45,6 +48,11 @@ class Viewer {
     bool sees_nodes() const { return !ctx_.conf.private_data.nodes || privileged(); }
     bool sees_partitions() const { return !ctx_.conf.private_data.partitions || privileged(); }
     bool sees_events() const { return !ctx_.conf.private_data.events || privileged(); }
+    // PrivateData=reservations: whether every reservation shows (scontrol show reservation,
+    // sinfo -T); else only those whose Users= admit the viewer.
+    bool sees_reservations() const { return !ctx_.conf.private_data.reservations || privileged(); }
+    // PrivateData=usage: whether other users' usage shows (sshare); else only the viewer's own.
+    bool sees_usage() const { return !ctx_.conf.private_data.usage || privileged(); }
     // sacctmgr show ENTITY (users: user and association; accounts: account): drops the rows the
     // viewer may not see. Returns "" or, where it may see none of that kind, Slurm's refusal.
     std::string trim_admin_rows(const std::string &entity, std::vector<AdminFields> &rows) const;

@@ -2,24 +2,104 @@
 #include "daemon/daemon.hpp"
 
 #include <sys/resource.h>
+#include <syslog.h>
+
+#include <algorithm>
+#include <stdexcept>
+#include <vector>
 
 #include <fcntl.h>
 #include <pwd.h>
-#include <spdlog/sinks/basic_file_sink.h>
 #include <spdlog/sinks/stdout_sinks.h>
+#include <spdlog/sinks/syslog_sink.h>
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
+#include "common/ascii.hpp"
+#include "daemon/log_sink.hpp"
+
 namespace drover::daemon {
 
-void setup_logging(const std::string &name, const std::string &file, int verbosity) {
-    std::shared_ptr<spdlog::logger> logger;
-    if (file.empty())
-        logger = spdlog::stderr_logger_mt(name);
-    else
-        logger = spdlog::basic_logger_mt(name, file);
-    logger->set_pattern("[%Y-%m-%dT%H:%M:%S.%e] %n: %l: %v");
-    logger->set_level(verbosity >= 1 ? spdlog::level::debug : spdlog::level::info);
+namespace {
+
+std::shared_ptr<ReopenableFileSink> g_file_sink; // set once, before any other thread runs
+
+} // namespace
+
+ReopenableFileSink::ReopenableFileSink(std::string path) : path_(std::move(path)) {
+    file_.open(path_, false);
+}
+
+void ReopenableFileSink::reopen() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    file_.reopen(false);
+}
+
+void ReopenableFileSink::sink_it_(const spdlog::details::log_msg &msg) {
+    spdlog::memory_buf_t line;
+    formatter_->format(msg, line);
+    file_.write(line);
+}
+
+void ReopenableFileSink::flush_() {
+    file_.flush();
+}
+
+std::shared_ptr<ReopenableFileSink> log_file_sink() {
+    return g_file_sink;
+}
+
+int syslog_level(const std::string &key, const std::string &value) {
+    using spdlog::level::level_enum;
+    // Slurm has no warning level: its "error" keeps Drover's warnings (refused frames, ...).
+    static const std::pair<const char *, level_enum> kLevels[] = {
+        {"quiet", spdlog::level::off},    {"fatal", spdlog::level::critical},
+        {"error", spdlog::level::warn},   {"info", spdlog::level::info},
+        {"verbose", spdlog::level::info}, {"debug", spdlog::level::debug},
+        {"debug2", spdlog::level::debug}, {"debug3", spdlog::level::debug},
+        {"debug4", spdlog::level::debug}, {"debug5", spdlog::level::debug},
+    };
+    const std::string v = ascii_lower(value);
+    for (const auto &[name, level] : kLevels)
+        if (v == name) return int(level);
+    throw std::runtime_error(key + "=" + value +
+                             ": expected quiet, fatal, error, info, verbose or debug..debug5");
+}
+
+namespace {
+
+// Slurm's rule for syslog when slurm.conf names no level (daemon.hpp).
+spdlog::level::level_enum default_syslog_level(const LogTargets &to,
+                                               spdlog::level::level_enum own) {
+    if (to.syslog_level) return spdlog::level::level_enum(*to.syslog_level);
+    if (to.file.empty()) return to.foreground ? spdlog::level::off : own;
+    return spdlog::level::critical;
+}
+
+} // namespace
+
+void setup_logging(const std::string &name, const LogTargets &to, int verbosity) {
+    const auto level = verbosity >= 1 ? spdlog::level::debug : spdlog::level::info;
+    std::vector<spdlog::sink_ptr> sinks;
+    if (!to.file.empty()) {
+        g_file_sink = std::make_shared<ReopenableFileSink>(to.file);
+        sinks.push_back(g_file_sink);
+    }
+    if ((to.file.empty() && to.foreground) || to.also_stderr)
+        sinks.push_back(std::make_shared<spdlog::sinks::stderr_sink_mt>());
+    for (auto &sink : sinks) {
+        sink->set_pattern("[%Y-%m-%dT%H:%M:%S.%e] %n: %l: %v");
+        sink->set_level(level);
+    }
+    const auto to_syslog = default_syslog_level(to, level);
+    if (to_syslog != spdlog::level::off) {
+        auto sys = std::make_shared<spdlog::sinks::syslog_sink_mt>(name, LOG_PID, LOG_DAEMON, true);
+        sys->set_pattern("%l: %v"); // syslog stamps the time and the name itself
+        sys->set_level(to_syslog);
+        sinks.push_back(sys);
+    }
+    auto logger = std::make_shared<spdlog::logger>(name, sinks.begin(), sinks.end());
+    logger->set_level(std::min(level, to_syslog));
     logger->flush_on(spdlog::level::info);
     spdlog::set_default_logger(logger);
 }

@@ -14,8 +14,25 @@ struct CommonFlags {
     std::string log_file;              // -L, else the config's log file, else stderr
 };
 
-// Logs to file (or stderr when empty) at info, debug with verbosity >= 1.
-void setup_logging(const std::string &name, const std::string &file, int verbosity);
+// Where a daemon logs. To its log file (SIGUSR2 opens it again), copied to stderr in the
+// foreground (-D, as Slurm's; the journal, under systemd) unless -L named the file; with no file,
+// to stderr in the foreground. To syslog at the level SlurmctldSyslogDebug or
+// SlurmdSyslogDebug names, or as Slurm does without one: all the daemon logs when it runs in the
+// background with no log file, fatal errors only when it has a log file, nothing in the
+// foreground without one.
+struct LogTargets {
+    std::string file;
+    bool foreground = false;
+    bool also_stderr = false;        // -D without -L: the configured file and a copy on stderr
+    std::optional<int> syslog_level; // spdlog's level number, from syslog_level()
+};
+
+// "quiet", "fatal", "error", "info", "verbose", "debug" ... "debug5" (Slurm's debug levels) as
+// spdlog's level number; throws std::runtime_error naming key for anything else.
+int syslog_level(const std::string &key, const std::string &value);
+
+// Logs at info, debug with verbosity >= 1.
+void setup_logging(const std::string &name, const LogTargets &to, int verbosity);
 
 // This host's name up to its first dot (what NodeName and SlurmctldHost usually say).
 std::string short_hostname();

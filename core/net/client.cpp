@@ -67,7 +67,7 @@ UniqueFd connect_tcp(const std::string &host, uint16_t port, const Deadline &dea
         return fd;
     }
     freeaddrinfo(res);
-    throw NetError("connect to " + host + ":" + service + " failed: " + last);
+    throw ConnectFailed("connect to " + host + ":" + service + " failed: " + last);
 }
 
 } // namespace
@@ -202,17 +202,20 @@ Reply call_controller(const Config &conf, std::span<const uint8_t> message, cons
     const auto &cs = conf.controllers;
     const std::size_t n = cs.size();
     // While a standby answers, one of them takes control within SlurmctldTimeout.
-    auto give_up =
-        std::chrono::steady_clock::now() + std::chrono::seconds(conf.slurmctld_timeout + 10);
-    // The credential socket may be between daemons too (its server was the controller that
-    // died; another daemon of the host takes it over within seconds).
+    auto now0 = std::chrono::steady_clock::now();
+    auto give_up = now0 + std::chrono::seconds(conf.slurmctld_timeout + 10);
+    // Until then a controller that is down or restarting may come up (nothing was sent).
+    auto restart_limit = now0 + std::chrono::seconds(conf.message_timeout);
+    // The credential socket may be between daemons too: its server (the controller or a node
+    // daemon of this host) stopped, and another daemon of the host takes it over within seconds.
+    // This happens with one controller as well, when the node daemon serving it reboots.
     Signer patient = [&](std::span<const uint8_t> m, std::string_view to) {
         for (;;) {
             try {
                 return sign(m, to);
             } catch (const SocketUnreachable &) {
-                if (n < 2 || !wait_for_takeover || std::chrono::steady_clock::now() > give_up)
-                    throw;
+                auto limit = n > 1 ? give_up : restart_limit;
+                if (!wait_for_takeover || std::chrono::steady_clock::now() > limit) throw;
                 std::this_thread::sleep_for(std::chrono::milliseconds(250));
             }
         }
@@ -221,6 +224,7 @@ Reply call_controller(const Config &conf, std::span<const uint8_t> message, cons
     int unreachable_rounds = 0;
     for (;;) {
         std::size_t first = g_in_control.load() % std::max<std::size_t>(n, 1);
+        bool all_refused = true;
         for (std::size_t k = 0; k < n; ++k) {
             std::size_t i = (first + k) % n;
             try {
@@ -234,14 +238,21 @@ Reply call_controller(const Config &conf, std::span<const uint8_t> message, cons
                 }
                 g_in_control = i;
                 return r;
-            } catch (const NetError &) {}
+            } catch (const ConnectFailed &) {
+            } catch (const NetError &) {
+                all_refused = false;
+            }
+        }
+        if (!wait_for_takeover) break;
+        auto now = std::chrono::steady_clock::now();
+        if (!standby && all_refused && now < restart_limit) {
+            std::this_thread::sleep_for(std::chrono::seconds(1));
+            continue;
         }
         // With backups, every controller refusing at once may be one of them between standing by
         // and taking control: look again a few times before giving up.
         bool between = n > 1 && ++unreachable_rounds <= 4;
-        if ((!standby && !between) || !wait_for_takeover ||
-            std::chrono::steady_clock::now() > give_up)
-            break;
+        if ((!standby && !between) || now > give_up) break;
         std::this_thread::sleep_for(std::chrono::milliseconds(250));
     }
     throw NetError("Unable to contact slurm controller (connect failure)");

@@ -41,6 +41,12 @@ class RpcError : public Error {
     using Error::Error;
 };
 
+// No connection could be made (refused, unreachable, timed out): nothing was sent.
+class ConnectFailed : public NetError {
+  public:
+    using NetError::NetError;
+};
+
 // The ErrorResponse code of a controller that is not in control (a standby backup, or one handing
 // control over): the caller tries the next SlurmctldHost.
 inline constexpr int kNotInControl = -1000;
@@ -101,6 +107,8 @@ Reply read_frame(int fd, const Deadline &deadline, const std::string &from,
 // Sends to the controller in control, trying each SlurmctldHost in order (starting with the one
 // that answered last in this process). A standby refuses with kNotInControl; while one does and
 // none is in control, waits (when wait_for_takeover) up to SlurmctldTimeout + 10 s for a takeover.
+// When wait_for_takeover and no controller takes the connection at all, tries again once a second
+// for MessageTimeout seconds, so that a command rides through a controller restart as Slurm's do.
 // Throws NetError("Unable to contact slurm controller (connect failure)") when none answers.
 Reply call_controller(const Config &conf, std::span<const uint8_t> message, const Signer &sign,
                       int timeout_ms = 30000, bool wait_for_takeover = true);

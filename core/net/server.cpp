@@ -20,6 +20,7 @@
 #include "net/accept_loop.hpp"
 #include "net/admission.hpp"
 #include "net/authenticator.hpp"
+#include "net/http_get.hpp"
 #include "net/log_limit.hpp"
 #include "proto/frame.hpp"
 
@@ -86,6 +87,7 @@ struct ServerShared {
     Handler handler;
     std::string name;
     ServerLimits limits;
+    HttpHandler http; // set: a connection that starts "GET " is an HTTP request (http_get.hpp)
     LogLimit refused_log, evicted_log;
 };
 
@@ -117,7 +119,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
                     spdlog::warn(
                         "port {}: closed a connection from {} that had sent no whole frame, "
                         "for a newer one: too many connections waiting{}",
-                        self->sock_.local_endpoint().port(), self->peer_addr_, not_logged(held));
+                        self->local_port(), self->peer_addr_, not_logged(held));
                 self->close();
             });
         };
@@ -141,6 +143,13 @@ class Connection : public std::enable_shared_from_this<Connection> {
         }
         out_.push_back({std::move(frame), last, then_close});
         if (out_.size() == 1) write_front();
+    }
+
+    // 0 once the socket is closed (an eviction may come after that).
+    uint16_t local_port() const {
+        boost::system::error_code ec;
+        auto ep = sock_.local_endpoint(ec);
+        return ec ? 0 : ep.port();
     }
 
     void close() {
@@ -183,14 +192,47 @@ class Connection : public std::enable_shared_from_this<Connection> {
     void read_header() {
         arm_timer();
         auto self = shared_from_this();
-        asio::async_read(sock_, asio::buffer(header_),
-                         [self](boost::system::error_code ec, size_t) {
-                             if (ec) return self->close();
-                             std::string err = proto::decode_frame_header(
-                                 self->header_.data(), &self->frame_, proto::kMaxFrameBody);
-                             if (!err.empty()) return self->refuse(err);
-                             self->read_preamble();
-                         });
+        asio::async_read(
+            sock_, asio::buffer(header_), [self](boost::system::error_code ec, size_t) {
+                if (ec) return self->close();
+                std::string err = proto::decode_frame_header(self->header_.data(), &self->frame_,
+                                                             proto::kMaxFrameBody);
+                if (!err.empty() && self->shared_->http &&
+                    std::string_view(reinterpret_cast<const char *>(self->header_.data()), 4) ==
+                        "GET ")
+                    return self->read_http();
+                if (!err.empty()) return self->refuse(err);
+                self->read_preamble();
+            });
+    }
+
+    // An HTTP GET (a scraper's): its head, read within what is left of MessageTimeout and at
+    // most kMaxHttpHead bytes, is answered by the daemon's HttpHandler; then the connection
+    // closes. Nothing about the peer is known: the handler serves only what anyone may read.
+    void read_http() {
+        http_in_.assign(reinterpret_cast<const char *>(header_.data()), header_.size());
+        auto self = shared_from_this();
+        asio::async_read_until(sock_, asio::dynamic_buffer(http_in_, kMaxHttpHead), "\r\n\r\n",
+                               [self](boost::system::error_code ec, size_t) {
+                                   if (ec) return self->refuse("HTTP request head too long or cut");
+                                   self->answer_http();
+                               });
+    }
+
+    void answer_http() {
+        arm_timer(); // a peer that does not read the answer is closed at MessageTimeout
+        HttpGet get = parse_http_get(http_in_);
+        HttpReply reply;
+        if (!get.error.empty())
+            reply = {400, "text/plain", get.error + "\n"};
+        else
+            reply = shared_->http(get.path);
+        http_in_.clear();
+        auto bytes = std::make_shared<std::string>(http_response(reply));
+        asio::async_write(sock_, asio::buffer(*bytes),
+                          [self = shared_from_this(), bytes](boost::system::error_code, size_t) {
+                              self->close();
+                          });
     }
 
     void read_preamble() {
@@ -297,6 +339,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
     Admission::Id id_;
     std::string peer_addr_;
     std::array<uint8_t, proto::kFrameHeaderSize> header_{};
+    std::string http_in_; // an HTTP request's head, while one is read
     std::array<uint8_t, proto::kMaxPreamble> preamble_{};
     proto::FrameHeader frame_;
     proto::Digest digest_{};
@@ -352,6 +395,10 @@ Server::~Server() {
 
 uint16_t Server::port() const {
     return impl_->acceptor.local_endpoint().port();
+}
+
+void Server::serve_http(HttpHandler handler) {
+    impl_->shared->http = std::move(handler);
 }
 
 void Server::stop() {

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "net/http_get.hpp"
 #include "proto/message_generated.h"
 
 namespace boost::asio {
@@ -82,6 +83,9 @@ class Server {
            const Authenticator &auth, std::string name, Handler handler, ServerLimits limits = {});
     ~Server();
     uint16_t port() const;
+    // Answers an HTTP GET on the same port with handler (set before the io_context runs); without
+    // one, such a connection is a bad frame like any other.
+    void serve_http(HttpHandler handler);
     // Stops accepting; open connections finish their current request.
     void stop();
 

@@ -26,6 +26,7 @@
 #include <fstream>
 
 #include "common/config.hpp"
+#include "noded/batch_banner.hpp"
 #include "noded/prolog.hpp"
 #include "noded/resources.hpp"
 #include "noded/spool.hpp"
@@ -236,6 +237,7 @@ Status Launcher::launch(const proto::BatchLaunchRequest &req) {
     spec.prolog = I.conf.prolog;
     if (Status why = batch_environment(req, I.node_name, I.plugins.switch_(), &spec.env); !why.ok())
         return why;
+    spec.task_scripts = task_scripts(I.conf, {}); // slurm.conf's only: srun's are for steps
 
     // Where the keeper writes the script's end (root's; the keeper does not drop privileges).
     std::string records = (spool / "records").string();
@@ -328,7 +330,7 @@ void Launcher::recover() {
     }
 }
 
-bool Launcher::signal(uint32_t job_id, int sig, bool terminate) {
+bool Launcher::signal(uint32_t job_id, int sig, bool terminate, proto::KillCause cause) {
     auto &I = *impl_;
     auto it = I.jobs.find(job_id);
     if (it == I.jobs.end()) return false;
@@ -339,6 +341,12 @@ bool Launcher::signal(uint32_t job_id, int sig, bool terminate) {
     }
     if (job.terminating) return true;
     job.terminating = true;
+    int64_t now = int64_t(::time(nullptr));
+    if (std::string line = termination_line(job_id, I.node_name, cause, now); !line.empty()) {
+        RunAs who{job.uid, job.gid, job.user_name, I.groups.groups_of(job.user_name, job.gid, now)};
+        pid_t pid = append_as(who, job.err_path.empty() ? job.out_path : job.err_path, line);
+        if (pid > 0) I.reaper.watch(pid, [](int, const struct rusage &) {});
+    }
     auto over = [this, job_id] { return !impl_->jobs.count(job_id); };
     auto timer =
         terminate_container(I.io, I.containers, job.cont, I.conf.kill_wait, over, [job_id] {
@@ -348,6 +356,33 @@ bool Launcher::signal(uint32_t job_id, int sig, bool terminate) {
     return true;
 }
 
+namespace {
+
+// The pid of the job's script while it runs, else 0. It is the shepherd's Started record; once
+// it has an Exited one, the pid may be another process's. And it must still be the keeper's
+// child: a pid the keeper has reaped may already be another process's.
+int32_t script_pid(const RunningJob &job) {
+    int32_t pid = 0;
+    for (const ShepherdRecord &r : read_records(job.spool_dir + "/records")) {
+        if (r.kind == ShepherdRecord::Started) pid = r.value;
+        if (r.kind == ShepherdRecord::Exited || r.kind == ShepherdRecord::Failed) pid = 0;
+    }
+    return pid > 0 && proc_stat_field(pid, 4) == uint64_t(job.pid) ? pid : 0;
+}
+
+} // namespace
+
+std::vector<Launcher::BatchPids> Launcher::batch_pids(uint32_t job_id, uint32_t requester,
+                                                      bool admin) const {
+    const auto &I = *impl_;
+    std::vector<BatchPids> out;
+    for (const auto &[id, job] : I.jobs) {
+        if ((job_id != DROVER_NO_VAL && id != job_id) || (job.uid != requester && !admin)) continue;
+        out.push_back({id, script_pid(job), I.containers.pids(job.cont)});
+    }
+    return out;
+}
+
 Status Launcher::signal_shell(uint32_t job_id, int sig, uint32_t requester, bool admin) {
     auto &I = *impl_;
     auto it = I.jobs.find(job_id);
@@ -355,15 +390,8 @@ Status Launcher::signal_shell(uint32_t job_id, int sig, uint32_t requester, bool
         return {DROVER_ENOENT, "no batch script of job " + std::to_string(job_id) + " here"};
     const RunningJob &job = it->second;
     if (job.uid != requester && !admin) return {DROVER_EPERM, "Access/permission denied"};
-    // The script's pid is the shepherd's Started record; once it has an Exited one, the pid may
-    // be another process's.
-    int32_t pid = 0;
-    for (const ShepherdRecord &r : read_records(job.spool_dir + "/records")) {
-        if (r.kind == ShepherdRecord::Started) pid = r.value;
-        if (r.kind == ShepherdRecord::Exited || r.kind == ShepherdRecord::Failed) pid = 0;
-    }
-    // And still the keeper's child: a pid it has reaped may already be another process's.
-    if (pid <= 0 || proc_stat_field(pid, 4) != uint64_t(job.pid))
+    int32_t pid = script_pid(job);
+    if (pid == 0)
         return {DROVER_ENOENT, "job " + std::to_string(job_id) + "'s script is not running"};
     if (::kill(pid, sig) != 0) return {DROVER_EIO, std::string("kill: ") + std::strerror(errno)};
     return {};

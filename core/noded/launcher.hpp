@@ -76,12 +76,22 @@ class Launcher {
     // Takes back the jobs a previous droverd left in the spool: scripts still running are
     // watched again, scripts that ended meanwhile are ended now, unacknowledged reports resent.
     void recover();
-    // Signals a job's processes; terminate = SIGCONT+SIGTERM now and SIGKILL after KillWait.
-    // Returns false when the job is not running here.
-    bool signal(uint32_t job_id, int sig, bool terminate);
+    // Signals a job's processes; terminate = SIGCONT+SIGTERM now and SIGKILL after KillWait,
+    // with the line for its cause appended to the script's stderr (batch_banner.hpp). Returns
+    // false when the job is not running here.
+    bool signal(uint32_t job_id, int sig, bool terminate,
+                proto::KillCause cause = proto::KillCause::None);
     // Signals the job's batch script alone, not its children, for requester (its owner, or an
     // admin): ENOENT when no script of the job runs here, EPERM for another user.
     Status signal_shell(uint32_t job_id, int sig, uint32_t requester, bool admin);
+    // scontrol listpids: the batch jobs here that requester may see (its own; admin: all), each
+    // with its script's pid (0 once it has ended) and every process of its batch step.
+    struct BatchPids {
+        uint32_t job_id = 0;
+        int32_t script = 0;
+        std::vector<int32_t> pids;
+    };
+    std::vector<BatchPids> batch_pids(uint32_t job_id, uint32_t requester, bool admin) const;
     // Jobs here: running, or ended with their report not yet acknowledged.
     std::vector<uint32_t> running() const;
 

@@ -6,31 +6,23 @@
 #include <spdlog/spdlog.h>
 
 #include "common/config.hpp"
+#include "common/daemon_help.hpp"
 #include "common/version.hpp"
 #include "daemon/daemon.hpp"
+#include "daemon/log_reopen.hpp"
+#include "daemon/service.hpp"
 #include "noded/node_daemon.hpp"
 #include "noded/resources.hpp"
 
 namespace {
 void usage(std::FILE *to) {
-    std::fputs("Usage: droverd [-D] [-f config] [-N nodename | --emulate hostlist] [-L logfile] "
-               "[-v]\n"
-               "       droverd -G [-f config] [-N nodename]\n"
-               "  -D  stay in the foreground\n"
-               "  -f  slurm.conf to read (default: $DROVER_CONF, $SLURM_CONF or "
-               "/etc/slurm/slurm.conf)\n"
-               "  -G  print the generic resources this node would report (its gres.conf and\n"
-               "      what its AutoDetect finds), one per line, and exit\n"
-               "  -N  run as this NodeName (default: the short host name)\n"
-               "  --emulate HOSTLIST  serve all these nodes from this process\n"
-               "  -L  log file (default: SlurmdLogFile)\n"
-               "  -v  more verbose logging (-vv: more still)\n"
-               "  -V  print the version and exit\n",
-               to);
+    std::fputs(drover::kNodedHelp, to);
 }
 } // namespace
 
 int main(int argc, char **argv) {
+    drover::daemon::take_notify_socket();
+    drover::daemon::catch_hup_and_usr2(); // before any thread: neither may end the daemon
     drover::daemon::CommonFlags flags;
     drover::noded::Options opts;
     bool show_gres = false;
@@ -64,19 +56,23 @@ int main(int argc, char **argv) {
     }
     try {
         opts.config_path = drover::find_config_path(flags.config);
-        // Parsed here to fail before detaching; only the log file is kept, so that a large
+        // Parsed here to fail before detaching; only the service set-up is kept, so that a large
         // cluster's node records are not held twice while the daemon runs on its own parse.
-        std::string log = drover::load_config(opts.config_path).slurmd_log_file;
+        drover::daemon::ServiceSetup service;
+        {
+            const drover::Config conf = drover::load_config(opts.config_path);
+            service =
+                drover::daemon::service_setup(flags, conf.raw, "slurmd", conf.slurmd_log_file);
+        }
         if (show_gres) {
             std::string node =
                 opts.node_name.empty() ? drover::daemon::short_hostname() : opts.node_name;
             drover::noded::print_node_gres(opts.config_path, node, stdout, stderr);
             return 0;
         }
-        if (!flags.log_file.empty()) log = flags.log_file;
         if (!flags.foreground) drover::daemon::detach();
-        drover::daemon::setup_logging(
-            "droverd", flags.foreground && flags.log_file.empty() ? "" : log, flags.verbosity);
+        drover::daemon::setup_logging("droverd", service.log, flags.verbosity);
+        drover::daemon::PidFile pid(service.pid_file);
         return drover::noded::run_node_daemon(opts);
     } catch (const std::exception &e) {
         std::fprintf(stderr, "droverd: fatal: %s\n", e.what());

@@ -16,6 +16,8 @@
 #include "common/hostlist.hpp"
 #include "daemon/daemon.hpp"
 #include "daemon/heap_trim.hpp"
+#include "daemon/log_reopen.hpp"
+#include "daemon/service.hpp"
 #include "net/authenticator.hpp"
 #include "net/call_loop.hpp"
 #include "net/call_pool.hpp"
@@ -131,19 +133,15 @@ int run_node_daemon(const Options &opts) {
                      nodes.front()->port(), nodes.back()->port());
 
     net::AuthSocketKeeper auth_socket(io, net::auth_socket_path(conf), auth);
-    asio::signal_set hup(io, SIGHUP); // logs are reopened per write; nothing to redo
-    std::function<void()> on_hup = [&] {
-        hup.async_wait([&](boost::system::error_code ec, int) {
-            if (!ec) on_hup();
-        });
-    };
-    on_hup();
+    // SIGHUP is noted and ignored (catch_hup_and_usr2): the configuration is read at start.
     asio::signal_set signals(io, SIGINT, SIGTERM);
     signals.async_wait([&](boost::system::error_code, int sig) {
         spdlog::info("signal {}: shutting down", sig);
         io.stop();
     });
     daemon::HeapTrimmer trim(io, std::chrono::seconds(2));
+    daemon::LogReopener reopen(io);
+    daemon::notify_ready();
     io.run();
     return 0;
 }

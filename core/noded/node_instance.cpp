@@ -17,6 +17,8 @@
 #include "proto/fb_read.hpp"
 #include "noded/file_bcast.hpp"
 #include "noded/launcher.hpp"
+#include "noded/reaper.hpp"
+#include "noded/reboot.hpp"
 #include "noded/prolog.hpp"
 #include "noded/sampler.hpp"
 #include "noded/step_runner.hpp"
@@ -56,6 +58,7 @@ const NodeInstance::NodeRoute NodeInstance::kRoutes[] = {
     {proto::Body::StepSignalRequest, net::Caller::Anyone, &NodeInstance::on_step_signal},
     {proto::Body::StepStatRequest, net::Caller::Anyone, &NodeInstance::on_step_stat},
     {proto::Body::StepAttachRequest, net::Caller::Anyone, &NodeInstance::on_step_attach},
+    {proto::Body::StepPidsRequest, net::Caller::Anyone, &NodeInstance::on_step_pids},
     // sbcast's blocks: the broadcast credential decides.
     {proto::Body::FileBcastRequest, net::Caller::Anyone, &NodeInstance::on_file_bcast},
     // Many nodes at once, down the fan-out tree: users too (each node holds the request to
@@ -65,6 +68,7 @@ const NodeInstance::NodeRoute NodeInstance::kRoutes[] = {
     {proto::Body::BatchLaunchRequest, net::Caller::Admin, &NodeInstance::on_batch_launch},
     {proto::Body::JobKillRequest, net::Caller::Admin, &NodeInstance::on_job_kill},
     {proto::Body::ReconfigureRequest, net::Caller::Admin, &NodeInstance::on_reconfigure},
+    {proto::Body::NodeRebootRequest, net::Caller::Admin, &NodeInstance::on_reboot},
 };
 
 NodeInstance::NodeInstance(NodeShared &sh, const NodeConf &me)
@@ -199,6 +203,40 @@ void NodeInstance::on_step_stat(const RequestPtr &req, const net::ResponderPtr &
     resp->reply(finish(fbb));
 }
 
+// scontrol listpids: the batch scripts and steps here the sender may see, with their processes.
+void NodeInstance::on_step_pids(const RequestPtr &req, const net::ResponderPtr &resp) {
+    const auto *r = req->msg->body_as_StepPidsRequest();
+    const uint32_t uid = req->peer.uid, job = r->job_id(), step = r->step_id();
+    flatbuffers::FlatBufferBuilder fbb(1024);
+    std::vector<flatbuffers::Offset<proto::StepPids>> out;
+    if (step == DROVER_NO_VAL || step == DROVER_STEP_BATCH) {
+        for (const auto &b : launcher_->batch_pids(job, uid, sh_.is_admin(uid))) {
+            // The script is the batch step's task 0, as Slurm's.
+            std::vector<uint32_t> tasks;
+            std::vector<int32_t> task_pids;
+            if (b.script) {
+                tasks.push_back(0);
+                task_pids.push_back(b.script);
+            }
+            out.push_back(proto::CreateStepPidsDirect(fbb, b.job_id, DROVER_STEP_BATCH, &tasks,
+                                                      &task_pids, &b.pids));
+        }
+    }
+    for (const auto &[j, s] : steps_->running()) {
+        if ((job != DROVER_NO_VAL && j != job) || (step != DROVER_NO_VAL && s != step)) continue;
+        StepRunner::Attached a; // port 0: only the tasks and their pids, for its owner or root
+        if (!steps_->attach(j, s, uid, "", 0, "", &a).ok()) continue;
+        StepUsageSummary usage;
+        std::vector<int32_t> pids;
+        (void)steps_->stat(j, s, uid, &usage, &pids);
+        out.push_back(proto::CreateStepPidsDirect(fbb, j, s, &a.tasks, &a.pids, &pids));
+    }
+    auto v = fbb.CreateVector(out);
+    fbb.Finish(proto::CreateMessage(fbb, proto::Body::StepPidsResponse,
+                                    proto::CreateStepPidsResponse(fbb, v).Union()));
+    resp->reply(finish(fbb));
+}
+
 void NodeInstance::on_file_bcast(const RequestPtr &req, const net::ResponderPtr &resp) {
     // The block is read in the writer (a fork of this process) before req goes.
     bcast_->serve(*req->msg->body_as_FileBcastRequest(), req->peer.uid,
@@ -253,7 +291,8 @@ void NodeInstance::on_batch_launch(const RequestPtr &req, const net::ResponderPt
 
 void NodeInstance::on_job_kill(const RequestPtr &req, const net::ResponderPtr &resp) {
     const auto *k = req->msg->body_as_JobKillRequest();
-    bool batch = launcher_->signal(k->job_id(), k->signal(), k->terminate());
+    bool batch =
+        launcher_->signal(k->job_id(), k->signal(), k->terminate(), proto::KillCause(k->cause()));
     if (!k->terminate() || batch) {
         if (!batch) return resp->error(DROVER_ENOENT, "job not running on " + name_);
         return resp->ok();
@@ -267,6 +306,23 @@ void NodeInstance::on_job_kill(const RequestPtr &req, const net::ResponderPtr &r
             if (st != 0) spdlog::warn("job {}: epilog exited with status {}", id, st);
         });
     }
+    resp->ok();
+}
+
+// The controller sends the reboot once the node is idle: RebootProgram runs on its own, and the
+// node's next registration tells the controller it is back.
+void NodeInstance::on_reboot(const RequestPtr &, const net::ResponderPtr &resp) {
+    auto it = sh_.conf.raw.find("rebootprogram");
+    if (it == sh_.conf.raw.end() || it->second.empty()) {
+        spdlog::error("RebootProgram isn't defined in config");
+        return resp->error(DROVER_EINVAL, "RebootProgram isn't defined in config");
+    }
+    spdlog::info("node reboot request being processed: {}", it->second);
+    pid_t pid = start_reboot_program(it->second, name_);
+    if (pid < 0) return resp->error(DROVER_EIO, "cannot start RebootProgram");
+    sh_.reaper.watch(pid, [program = it->second](int status, const struct rusage &) {
+        if (status != 0) spdlog::error("system({}) returned {}", program, status);
+    });
     resp->ok();
 }
 

@@ -102,6 +102,7 @@ class NodeInstance {
     void on_step_launch(const RequestPtr &req, const ResponderPtr &resp);
     void on_step_signal(const RequestPtr &req, const ResponderPtr &resp);
     void on_step_stat(const RequestPtr &req, const ResponderPtr &resp);
+    void on_step_pids(const RequestPtr &req, const ResponderPtr &resp);
     void on_file_bcast(const RequestPtr &req, const ResponderPtr &resp);
     void on_step_attach(const RequestPtr &req, const ResponderPtr &resp);
     void on_forward(const RequestPtr &req, const ResponderPtr &resp);
@@ -109,6 +110,7 @@ class NodeInstance {
     void on_batch_launch(const RequestPtr &req, const ResponderPtr &resp);
     void on_job_kill(const RequestPtr &req, const ResponderPtr &resp);
     void on_reconfigure(const RequestPtr &req, const ResponderPtr &resp);
+    void on_reboot(const RequestPtr &req, const ResponderPtr &resp);
 
     NodeShared &sh_;
     const NodeConf &me_;

@@ -19,6 +19,7 @@
 #include <fstream>
 #include <map>
 
+#include "common/rlimits.hpp"
 #include "noded/privileges.hpp"
 #include "noded/prolog.hpp"
 
@@ -58,8 +59,10 @@ int64_t usec(const timeval &t) {
     ::_exit(code);
 }
 
+// Output is always written at the file's end (O_APPEND, after O_TRUNC unless --open-mode=append):
+// the lines droverd adds (batch_banner.hpp) and those of the script must not overwrite each other.
 int open_file(const std::string &path, bool write, bool append) {
-    int flags = write ? (O_WRONLY | O_CREAT | (append ? O_APPEND : O_TRUNC)) : O_RDONLY;
+    int flags = write ? (O_WRONLY | O_CREAT | O_APPEND | (append ? 0 : O_TRUNC)) : O_RDONLY;
     return ::open(path.c_str(), flags, 0644);
 }
 
@@ -147,6 +150,28 @@ void bind_mems(const ShepherdSpec &spec, const ShepherdTask &t) {
     (void)!::write(2, line.data(), line.size());
 }
 
+// The task's environment: the step's, with the task's own variables replacing any of the same
+// name the submitter's environment brought. A batch script is task 0 of its node, as Slurm's
+// batch step is.
+std::vector<std::string> task_env(const ShepherdSpec &spec, const ShepherdTask &t, pid_t pid) {
+    std::vector<std::string> env = spec.env;
+    auto put = [&env](const std::string &own) {
+        if (own.find('=') == std::string::npos || own[0] == '=') return;
+        std::string key = own.substr(0, own.find('=') + 1);
+        auto same = std::find_if(env.begin(), env.end(),
+                                 [&](const std::string &e) { return e.rfind(key, 0) == 0; });
+        if (same != env.end())
+            *same = own;
+        else
+            env.push_back(own);
+    };
+    put("SLURM_PROCID=" + std::to_string(t.task_id));
+    put("SLURM_LOCALID=" + std::to_string(t.local_id));
+    put("SLURM_TASK_PID=" + std::to_string(pid));
+    for (const auto &own : t.env) put(own);
+    return env;
+}
+
 // In the task's child: the one exec path of every task on the node, a batch script's included.
 // Becomes the user, wires its standard streams, sets its variables and execs.
 [[noreturn]] void exec_task(const ShepherdSpec &spec, const ShepherdTask &t) {
@@ -158,24 +183,12 @@ void bind_mems(const ShepherdSpec &spec, const ShepherdTask &t) {
         task_fail(std::string(call) + " failed: " + std::strerror(errno), 1);
     // As Slurm does: a working directory the user cannot enter is /tmp.
     if (::chdir(spec.work_dir.c_str()) != 0) (void)!::chdir("/tmp");
+    // The submitter's umask (for the output files too) and resource limits.
+    const std::string limits_said = apply_limit_variables(spec.env);
     wire_streams(spec, t);
-    std::vector<std::string> env = spec.env;
-    // The task's own variables replace any of the same name the submitter's environment brought.
-    auto put = [&env](const std::string &own) {
-        if (own.find('=') == std::string::npos || own[0] == '=') return;
-        std::string key = own.substr(0, own.find('=') + 1);
-        auto same = std::find_if(env.begin(), env.end(),
-                                 [&](const std::string &e) { return e.rfind(key, 0) == 0; });
-        if (same != env.end())
-            *same = own;
-        else
-            env.push_back(own);
-    };
-    // A batch script is task 0 of its node, as Slurm's batch step is.
-    put("SLURM_PROCID=" + std::to_string(t.task_id));
-    put("SLURM_LOCALID=" + std::to_string(t.local_id));
-    put("SLURM_TASK_PID=" + std::to_string(::getpid()));
-    for (const auto &own : t.env) put(own);
+    if (!limits_said.empty()) (void)!::write(2, limits_said.data(), limits_said.size());
+    std::vector<std::string> env = task_env(spec, t, ::getpid());
+    run_task_prologs(spec.task_scripts.prologs, env);
     if (!t.note.empty()) (void)!::write(2, t.note.data(), t.note.size());
     bind_cpus(spec, t);
     bind_mems(spec, t);
@@ -277,8 +290,18 @@ std::map<pid_t, uint32_t> start_tasks(const ShepherdSpec &spec, const Reporter &
     return tasks;
 }
 
-// Reports the ends of the tasks that have ended; forgets them.
-void reap_tasks(std::map<pid_t, uint32_t> &tasks, const Reporter &report) {
+// After a task: its epilogs (srun's --task-epilog, TaskEpilog), as the user, in its environment.
+void task_ended(const ShepherdSpec &spec, uint32_t task_id, pid_t pid) {
+    if (spec.task_scripts.epilogs.empty()) return;
+    for (const auto &t : spec.tasks)
+        if (t.task_id == task_id)
+            run_task_epilogs(spec.task_scripts.epilogs, task_env(spec, t, pid), spec.user,
+                             spec.work_dir);
+}
+
+// Reports the ends of the tasks that have ended (after their epilogs); forgets them.
+void reap_tasks(const ShepherdSpec &spec, std::map<pid_t, uint32_t> &tasks,
+                const Reporter &report) {
     for (;;) {
         int status = 0;
         struct rusage ru {};
@@ -287,6 +310,7 @@ void reap_tasks(std::map<pid_t, uint32_t> &tasks, const Reporter &report) {
         if (pid <= 0) break;
         auto it = tasks.find(pid);
         if (it == tasks.end()) continue; // an orphan the kernel re-parented to us
+        task_ended(spec, it->second, pid);
         report(exited_record(it->second, status, ru));
         tasks.erase(it);
     }
@@ -319,7 +343,7 @@ void wait_tasks(const ShepherdSpec &spec, std::map<pid_t, uint32_t> tasks, Repor
             signalfd_siginfo si;
             while (::read(sfd, &si, sizeof si) == ssize_t(sizeof si)) {}
         }
-        reap_tasks(tasks, report);
+        reap_tasks(spec, tasks, report);
     }
 }
 

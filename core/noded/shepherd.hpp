@@ -24,6 +24,7 @@
 #include "common/cpu_bind.hpp"
 #include "common/mem_bind.hpp"
 #include "noded/privileges.hpp"
+#include "noded/task_scripts.hpp"
 
 namespace drover::noded {
 
@@ -83,6 +84,7 @@ struct ShepherdSpec {
     bool batch = false;
     CpuBind cpu_bind; // --cpu-bind as applied: its verbose flag and how the verbose line names it
     MemBind mem_bind; // --mem-bind as applied (prefer, verbose)
+    TaskScripts task_scripts; // TaskProlog/TaskEpilog and srun's, around each task
 };
 
 // Runs in the forked child; never returns. For a batch script it is the script's keeper: the

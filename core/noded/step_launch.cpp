@@ -216,6 +216,7 @@ ShepherdSpec StepRunner::Impl::step_spec(const Step &s, const proto::StepLaunchR
     spec.node = I.node;
     if (!I.conf.prolog.empty() && !I.jobs_here.count(s.job_id)) spec.prolog = I.conf.prolog;
     spec.env = step_environment(*plan.cred, req, plan.node_index, I.node, s.tasks);
+    spec.task_scripts = task_scripts(I.conf, spec.env);
     return spec;
 }
 

@@ -34,6 +34,7 @@ Status AcctCalls::job_event(int event, drover_acct_job job) const {
     if (!ops().job_event) return {};
     job.struct_size = sizeof job;
     drover_error err{};
+    const auto timing = timed("job_event");
     return status(ops().job_event(state(), event, &job, &err), err, "job_event");
 }
 
@@ -41,6 +42,7 @@ Status AcctCalls::step_event(int event, drover_acct_step step) const {
     if (!ops().step_event) return {};
     step.struct_size = sizeof step;
     drover_error err{};
+    const auto timing = timed("step_event");
     return status(ops().step_event(state(), event, &step, &err), err, "step_event");
 }
 
@@ -48,6 +50,7 @@ Status AcctCalls::node_event(drover_acct_node_event ev) const {
     if (!ops().node_event) return {};
     ev.struct_size = sizeof ev;
     drover_error err{};
+    const auto timing = timed("node_event");
     return status(ops().node_event(state(), &ev, &err), err, "node_event");
 }
 
@@ -74,9 +77,12 @@ Status AcctCalls::job_query(drover_acct_query q, bool with_steps, const OnJob &o
         return 0;
     };
     drover_error err{};
-    if (with_steps && ops().job_step_query)
+    if (with_steps && ops().job_step_query) {
+        const auto timing = timed("job_step_query");
         return status(ops().job_step_query(state(), &q, job, step, &both, &err), err,
                       "job_step_query");
+    }
+    const auto timing = timed("job_query");
     return status(ops().job_query(state(), &q, job, &both, &err), err, "job_query");
 }
 
@@ -89,6 +95,7 @@ Status AcctCalls::assoc_update(std::span<const drover_acct_assoc> puts,
     if (!ops().assoc_update) return absent("assoc_update");
     AssocPointers p(puts), r(removes);
     drover_error err{};
+    const auto timing = timed("assoc_update");
     int rc = ops().assoc_update(state(), p.ptrs.data(), uint32_t(p.ptrs.size()), r.ptrs.data(),
                                 uint32_t(r.ptrs.size()), &err);
     return status(rc, err, "assoc_update");
@@ -97,6 +104,7 @@ Status AcctCalls::assoc_update(std::span<const drover_acct_assoc> puts,
 Status AcctCalls::assoc_list(const OnAssoc &on_assoc) const {
     if (!ops().assoc_list) return absent("assoc_list");
     drover_error err{};
+    const auto timing = timed("assoc_list");
     return status(ops().assoc_list(state(), emit_to<drover_acct_assoc>, arg_of(on_assoc), &err),
                   err, "assoc_list");
 }
@@ -109,6 +117,7 @@ Status AcctCalls::node_event_query(drover_acct_event_query q, const OnNodeEvent 
     if (!ops().node_event_query) return absent("node_event_query");
     q.struct_size = sizeof q;
     drover_error err{};
+    const auto timing = timed("node_event_query");
     int rc = ops().node_event_query(state(), &q, emit_to<drover_acct_node_event>, arg_of(on_event),
                                     &err);
     return status(rc, err, "node_event_query");

@@ -2,9 +2,12 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include <drover/plugin.h>
+
+#include "plugin/call_timings.hpp"
 
 namespace drover::plugin {
 
@@ -21,6 +24,8 @@ struct Bound {
     // The ABI minor it was built against: what it knows of the members appended since (a fake
     // of a unit test speaks the core's).
     uint16_t abi_minor = DROVER_ABI_MINOR;
+    // Its calls, op by op (shared by the copies of this Bound).
+    std::shared_ptr<CallTimings> timings = std::make_shared<CallTimings>();
     explicit operator bool() const { return !id.empty(); }
 };
 

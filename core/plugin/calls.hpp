@@ -21,6 +21,7 @@
 
 #include "common/status.hpp"
 #include "plugin/bound.hpp"
+#include "plugin/call_timings.hpp"
 
 namespace drover::plugin {
 
@@ -40,6 +41,10 @@ class Calls {
 
   protected:
     const Ops &ops() const { return b_ ? b_->ops : none_ops(); }
+    // Times the call about to be made to op (a literal): its count and duration are recorded.
+    [[nodiscard]] TimedCall timed(std::string_view op) const {
+        return TimedCall(b_ ? b_->timings.get() : nullptr, op);
+    }
     void *state() const { return b_ ? b_->state : nullptr; }
     // The Status of a call that returned rc and wrote err.
     Status status(int rc, const drover_error &err, std::string_view op) const {

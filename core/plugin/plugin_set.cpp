@@ -23,6 +23,12 @@
 #ifndef DROVER_INSTALL_PLUGIN_DIR
 #error "DROVER_INSTALL_PLUGIN_DIR must be defined by core/plugin/CMakeLists.txt"
 #endif
+#ifndef DROVER_BUILD_ROOT
+#error "DROVER_BUILD_ROOT must be defined by core/plugin/CMakeLists.txt"
+#endif
+#ifndef DROVER_PREFIX_PLUGIN_DIR
+#error "DROVER_PREFIX_PLUGIN_DIR must be defined by core/plugin/CMakeLists.txt"
+#endif
 
 namespace drover::plugin {
 
@@ -72,9 +78,10 @@ std::pair<std::string, std::string> split_id(const std::string &id) {
         throw LoadError(id + ": not a plugin name (expected type/name, as in select/linear)");
     std::string type = id.substr(0, slash);
     if (type != "select" && type != "sched" && type != "auth" && type != "accounting" &&
-        type != "switch" && type != "proctrack")
+        type != "switch" && type != "proctrack" && type != "priority" && type != "job_submit")
         throw LoadError(id + ": unknown plugin type " + type +
-                        " (expected select, sched, auth, accounting, switch or proctrack)");
+                        " (expected select, sched, auth, accounting, switch, proctrack, "
+                        "priority or job_submit)");
     return {std::move(type), id.substr(slash + 1)};
 }
 
@@ -145,6 +152,11 @@ constexpr RequiredOp kSelectRequired[] = {
     DROVER_REQUIRED_OP(drover_select_ops, job_fini),
 };
 constexpr RequiredOp kSchedRequired[] = {DROVER_REQUIRED_OP(drover_sched_ops, schedule)};
+constexpr RequiredOp kPriorityRequired[] = {
+    DROVER_REQUIRED_OP(drover_priority_ops, fairshare),
+    DROVER_REQUIRED_OP(drover_priority_ops, job_priority),
+};
+constexpr RequiredOp kJobSubmitRequired[] = {DROVER_REQUIRED_OP(drover_job_submit_ops, job_submit)};
 constexpr RequiredOp kAuthRequired[] = {
     DROVER_REQUIRED_OP(drover_auth_ops, cred_create),
     DROVER_REQUIRED_OP(drover_auth_ops, cred_verify),
@@ -247,9 +259,40 @@ PluginSet::~PluginSet() {
     while (!loaded_.empty()) loaded_.pop_back();
 }
 
+namespace {
+
+std::filesystem::path running_program() {
+    std::error_code ec;
+    auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+    return ec ? std::filesystem::path{} : exe;
+}
+
+// A program of this build tree loads this build's plugins; an installed one never looks there
+// (a root daemon must not load what a build directory holds).
+bool runs_from_build_tree(const std::filesystem::path &exe) {
+    std::string_view e = exe.native(), root = DROVER_BUILD_ROOT;
+    return e.starts_with(root) && e.size() > root.size() && e[root.size()] == '/';
+}
+
+// The plugins of the prefix the running program is installed in (PREFIX/sbin/droverd ->
+// PREFIX/<libdir>/drover), wherever that prefix is: a package installs under /usr what a build
+// configured for /usr/local would look for there.
+std::string beside_program(const std::filesystem::path &exe) {
+    if (exe.empty()) return {};
+    return (exe.parent_path().parent_path() / DROVER_PREFIX_PLUGIN_DIR).lexically_normal().string();
+}
+
+} // namespace
+
 std::vector<std::string> PluginSet::search_dirs() const {
     std::vector<std::string> dirs;
-    if (conf_.plugin_dir.empty()) return {DROVER_BUILD_PLUGIN_DIR, DROVER_INSTALL_PLUGIN_DIR};
+    if (conf_.plugin_dir.empty()) {
+        const auto exe = running_program();
+        if (runs_from_build_tree(exe)) return {DROVER_BUILD_PLUGIN_DIR, DROVER_INSTALL_PLUGIN_DIR};
+        dirs = {DROVER_INSTALL_PLUGIN_DIR};
+        if (std::string b = beside_program(exe); !b.empty() && b != dirs.back()) dirs.push_back(b);
+        return dirs;
+    }
     std::string_view rest = conf_.plugin_dir;
     while (!rest.empty()) {
         auto colon = rest.find(':');
@@ -299,7 +342,13 @@ void PluginSet::load_file(const std::string &path, const std::string &id_in) {
         bind_plugin(switch__, *rec, path, id, type, kSwitchRequired);
     else if (type == "proctrack")
         bind_plugin(proctrack_, *rec, path, id, type, kProctrackRequired);
-    else
+    else if (type == "priority")
+        bind_plugin(priority_, *rec, path, id, type, kPriorityRequired);
+    else if (type == "job_submit") { // several, called in the order loaded
+        auto slot = std::make_unique<Bound<drover_job_submit_ops>>();
+        bind_plugin(*slot, *rec, path, id, type, kJobSubmitRequired);
+        job_submit_.push_back(std::move(slot));
+    } else
         throw LoadError(path + ": unknown plugin type " + type); // split_id let it through
 
     logger()->info("[{}] loaded {} version {} (ABI {}.{})", id, path, or_empty(rec->desc->version),
@@ -312,6 +361,18 @@ std::string plugin_file_name(std::string_view id) {
     for (char &c : file)
         if (c == '/') c = '_';
     return file + ".so";
+}
+
+std::vector<std::pair<std::string, std::shared_ptr<const CallTimings>>>
+PluginSet::call_timings() const {
+    std::vector<std::pair<std::string, std::shared_ptr<const CallTimings>>> out;
+    auto add = [&](const auto &b) {
+        if (b) out.emplace_back(b.id, b.timings);
+    };
+    add(select_), add(sched_), add(auth_), add(acct_), add(switch__), add(proctrack_),
+        add(priority_);
+    for (const auto &b : job_submit_) add(*b);
+    return out;
 }
 
 } // namespace drover::plugin

@@ -15,6 +15,8 @@
 
 #include <drover/accounting.h>
 #include <drover/auth.h>
+#include <drover/job_submit.h>
+#include <drover/priority.h>
 #include <drover/proctrack.h>
 #include <drover/sched.h>
 #include <drover/select.h>
@@ -23,6 +25,8 @@
 #include "common/error.hpp"
 #include "plugin/acct_calls.hpp"
 #include "plugin/auth_calls.hpp"
+#include "plugin/job_submit_calls.hpp"
+#include "plugin/priority_calls.hpp"
 #include "plugin/bound.hpp"
 #include "plugin/proctrack_calls.hpp"
 #include "plugin/sched_calls.hpp"
@@ -71,6 +75,16 @@ class PluginSet {
     AcctCalls acct_calls() const { return acct_; }
     SwitchCalls switch_calls() const { return switch__; }
     ProctrackCalls proctrack_calls() const { return proctrack_; }
+    PriorityCalls priority_calls() const { return priority_; }
+    // JobSubmitPlugins, in the order loaded (any number; the others are one per type).
+    std::vector<JobSubmitCalls> job_submit_calls() const {
+        std::vector<JobSubmitCalls> out;
+        for (const auto &b : job_submit_) out.emplace_back(*b);
+        return out;
+    }
+
+    // Each loaded plugin's id ("select/cons_tres") and the timings of its calls (call_timings.hpp).
+    std::vector<std::pair<std::string, std::shared_ptr<const CallTimings>>> call_timings() const;
 
     // The raw tables, for the loader's tests and the code not yet moved to the wrappers.
     const Bound<drover_select_ops> &select() const { return select_; }
@@ -79,12 +93,14 @@ class PluginSet {
     const Bound<drover_acct_ops> &acct() const { return acct_; }
     const Bound<drover_switch_ops> &switch_() const { return switch__; }
     const Bound<drover_proctrack_ops> &proctrack() const { return proctrack_; }
+    const Bound<drover_priority_ops> &priority() const { return priority_; }
 
     // Puts a table of local functions in a slot, as if a plugin had been loaded there: the fake
     // plugins of unit tests (no file, no init; the set never calls a fini for them).
     void inject(Bound<drover_select_ops> b) { select_ = std::move(b); }
     void inject(Bound<drover_sched_ops> b) { sched_ = std::move(b); }
     void inject(Bound<drover_auth_ops> b) { auth_ = std::move(b); }
+    void inject(Bound<drover_priority_ops> b) { priority_ = std::move(b); }
 
     // The directories searched, in order.
     std::vector<std::string> search_dirs() const;
@@ -101,6 +117,8 @@ class PluginSet {
     Bound<drover_acct_ops> acct_;
     Bound<drover_switch_ops> switch__;
     Bound<drover_proctrack_ops> proctrack_;
+    Bound<drover_priority_ops> priority_;
+    std::vector<std::unique_ptr<Bound<drover_job_submit_ops>>> job_submit_; // stable addresses
 };
 
 // The file name for a plugin id: "select/linear" -> "select_linear.so".

@@ -36,6 +36,10 @@ class SelectCalls : public Calls<drover_select_ops> {
     // What job holds on node index node (struct_size set), or nullopt when the plugin tells
     // nothing there. Absent: nullopt (the caller then knows only cpus_on_node).
     std::optional<drover_node_alloc> alloc_detail(uint32_t job_id, uint32_t node) const;
+    // The job's CPUs are free for others while it is suspended; resume takes them back.
+    // Absent: DROVER_OK (the suspended job keeps its CPUs).
+    Status job_suspend(const drover_job_view &job) const;
+    Status job_resume(const drover_job_view &job) const;
 };
 
 } // namespace drover::plugin

@@ -1,5 +1,5 @@
-// fuzz_timefmt.cpp - fuzz target: parse_time_limit, parse_size_mb and parse_timestamp on arbitrary
-// text; what parses must format and parse back to the same value.
+// fuzz_timefmt.cpp - fuzz target: parse_time_limit, parse_duration_secs, parse_size_mb and
+// parse_timestamp on arbitrary text; what parses must format and parse back to the same value.
 #include <cstdint>
 #include <cstdlib>
 #include <string_view>
@@ -14,6 +14,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         uint32_t m = drover::parse_time_limit(text);
         if (m == drover::kNoVal) std::abort();
         if (drover::parse_time_limit(drover::format_time_limit(m)) != m) std::abort();
+    } catch (const drover::ParseError &) {}
+    try {
+        // Seconds and minutes agree: a limit is its seconds rounded up to a minute.
+        uint64_t secs = drover::parse_duration_secs(text);
+        if (secs / 60 < drover::kNoVal - 1 && drover::parse_time_limit(text) != (secs + 59) / 60)
+            std::abort();
     } catch (const drover::ParseError &) {}
     try {
         uint64_t mb = drover::parse_size_mb(text);

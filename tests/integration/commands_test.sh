@@ -74,7 +74,7 @@ assert_match "ClusterName += local" "$(scontrol show config)" "scontrol show con
 assert_match "PartitionName=debug" "$(scontrol show partition debug)" "scontrol show partition"
 assert_match "Slurmctld\(primary\) at .* is UP" "$(scontrol ping)" "scontrol ping"
 assert_eq "slurm 23.11.0" "$(scontrol version)" "scontrol version: Slurm's form"
-for cmd in sbatch squeue sinfo scancel sacct srun salloc sstat sacctmgr sdiag sbcast sattach sreport; do
+for cmd in sbatch squeue sinfo scancel sacct srun salloc sstat sacctmgr sdiag sbcast sattach sreport sprio sshare; do
   assert_eq "slurm 23.11.0" "$($cmd -V 2>&1)" "$cmd -V: Slurm's form"
 done
 assert_eq "slurm 23.11.0" "$(sinfo --version)" "sinfo --version"

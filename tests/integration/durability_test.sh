@@ -11,10 +11,11 @@ wait_running "$running" || fail "job $running did not start"
 held1=$(sbatch --parsable --hold -J held1 --wrap true)
 held2=$(sbatch --parsable --hold -J held2 --wrap true)
 
-# Two clients submit as fast as they can while the controller is killed in the middle.
+# Two clients submit as fast as they can while the controller is killed in the middle. Each stops
+# at its first refusal: a submission that meets no controller waits MessageTimeout for one.
 storms=()
 for c in a b; do
-  ( for i in $(seq 1 400); do sbatch --hold -J storm-$c --wrap true 2>/dev/null; done > "storm-$c.txt" ) &
+  ( for i in $(seq 1 400); do sbatch --hold -J storm-$c --wrap true 2>/dev/null || break; done > "storm-$c.txt" ) &
   storms+=($!)
 done
 # The kill lands once some submissions are acknowledged, however slowly they come.

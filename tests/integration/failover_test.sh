@@ -4,15 +4,29 @@
 # its copy in a subdirectory of it, holds every acknowledged job, takes control
 # within SlurmctldTimeout when the primary is killed, commands and nodes follow it, running jobs
 # keep running, the primary comes back, catches up and takes control back, and scontrol takeover
-# moves control by hand.
+# moves control by hand. The metrics of the one in control show the standby attached.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/ha.sh"
-HA_SHARED_STATE=1 make_ha_cluster 2 2
+HA_SHARED_STATE=1 make_ha_cluster 2 2 MetricsType=metrics/openmetrics
 cd "$T"
 [ -f c/state/data.mdb ] && [ -f c/state/backup.ctl2/data.mdb ] && ok "a shared StateSaveLocation: the backup's state is in backup.ctl2/" || fail "state layout: $(find c/state -name data.mdb)"
 
 assert_eq "Slurmctld(primary) at ctl1 is UP (in control)
 Slurmctld(backup) at ctl2 is UP" "$(scontrol ping)" "scontrol ping: both up, the primary in control"
+# The controller in control reports its standby in its metrics; the standby serves none.
+port=$(awk -F= '/^SlurmctldPort/ {print $2}' "$SLURM_CONF")
+attached() { curl -sf --max-time 10 "http://127.0.0.1:$port/metrics/controller" | grep -qx "$1"; }
+wait_until 30 attached 'slurm_standby_attached{standby="ctl2"} 1' &&
+  ok "metrics: the standby is attached" || fail "metrics: $(curl -s "http://127.0.0.1:$port/metrics/controller")"
+assert_eq 000 "$(curl -s --max-time 10 -o /dev/null -w '%{http_code}' "http://127.0.0.2:$port/metrics/jobs")" \
+  "a standby answers no metrics"
+# systemctl reload (SIGHUP) and logrotate (SIGUSR2) reach a standby too: it checks its slurm.conf
+# and opens its log again, and stands by as before (by default either signal would end it).
+kill -HUP "$(cat "$T/c/ctl2.pid")"; kill -USR2 "$(cat "$T/c/ctl2.pid")"
+standby_logged() { grep -q "$1" "$T/c/log/ctl2.log"; }
+wait_until 30 standby_logged "SIGHUP: .* re-read and valid" && wait_until 30 standby_logged "SIGUSR2: log file" &&
+  ok "a standby takes SIGHUP and SIGUSR2" || fail "standby log: $(tail -3 "$T/c/log/ctl2.log")"
+assert_match "Slurmctld\(backup\) at ctl2 is UP" "$(scontrol ping)" "and stands by as before"
 
 running=$(sbatch --parsable -J through --wrap "$(gate through); echo survived")
 wait_running "$running" || fail "job $running did not start"

@@ -24,9 +24,22 @@ end_jobs() {
   wait_until 30 bash -c '[ -z "$(squeue -h -t running,completing -o %i 2>/dev/null)" ]'
 }
 
+# end_leftovers: what still runs of the test's processes once its daemons are stopped (a step
+# whose node daemon was killed keeps its shepherd, a fork of droverd, waiting for the next one,
+# with the test's output open) is killed and named. Their command lines name the test's directory.
+end_leftovers() {
+  local left; left=$(pgrep -f -- "$T/" | grep -vx "$$" | tr '\n' ' ')
+  [ -n "${left// /}" ] || return 0
+  echo "$TEST_NAME: killing what was left running:"
+  ps -o pid=,args= -p "$(echo $left | tr ' ' ',')" | cut -c1-160 | head -10
+  kill -9 $left 2>/dev/null
+  return 0
+}
+
 cleanup() {
   end_jobs
   cluster_stop "$T/c" 2>/dev/null
+  end_leftovers
   release_ports
   if [ "$FAILS" -ne 0 ]; then
     echo "--- logs of $T/c/log ---"
@@ -93,6 +106,9 @@ make_cluster() {
   ctld_port=$(free_port) && first_node_port=$(reserve_ports 20000 31000 "$nodes") ||
     { fail "no free ports"; finish; exit 1; }
   write_config "$T/c" "$nodes" "$ctld_port" "$((first_node_port - 1))"
+  # A requeued job waits AuthInfo's cred_expire (Slurm's 120 s unless set) before it runs again:
+  # 10 s here, about MessageTimeout, so that tests of requeues wait seconds, not minutes.
+  sed -i "s|^AuthInfo=.*|&,cred_expire=10|" "$T/c/slurm.conf"
   local line
   for line in "$@"; do
     # a later line wins for top-level keys; drop an earlier one of the same key first
@@ -144,8 +160,15 @@ emulate_nodes() {
 
 node_state() { sinfo -h -N -n "$1" -o %t 2>/dev/null | head -1; }
 
+# restart_ctld [droverctld options]: starts the controller again and waits until it answers or
+# exits. Its credential socket says nothing here: a node daemon took it over when the last one
+# stopped.
 restart_ctld() {
   start_ctld "$T/c" "$@"
+  wait_until 60 ctld_answers_or_exited "$(cat "$T/c/ctld.pid")"
+}
+ctld_answers_or_exited() {
+  pid_gone "$1" || SLURM_CONF=$T/c/slurm.conf "$BIN/core/cli/scontrol" ping >/dev/null 2>&1
 }
 
 # pid_gone PID / wait_gone PID: a daemon killed is gone only when its process has exited (its
@@ -192,7 +215,8 @@ wait_until() {
 }
 
 job_state() { squeue -h -j "$1" -t all -o "%T" 2>/dev/null; }
-job_done() { local s; s=$(job_state "$1"); [ -n "$s" ] && [ "$s" != PENDING ] && [ "$s" != RUNNING ] && [ "$s" != COMPLETING ]; }
+job_done() { local s; s=$(job_state "$1"); [ -n "$s" ] && [ "$s" != PENDING ] && [ "$s" != RUNNING ] && [ "$s" != COMPLETING ] &&
+  [ "$s" != CONFIGURING ]; }
 wait_job() { wait_until "${2:-60}" job_done "$1"; }
 job_running() { [ "$(squeue -h -j "$1" -o %t 2>/dev/null)" = R ]; }
 wait_running() { wait_until "${2:-60}" job_running "$1"; }

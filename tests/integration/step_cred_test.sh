@@ -13,7 +13,7 @@ done
 # one well within its life.
 expire=20
 make_cluster 1
-sed -i "s|^AuthInfo=socket=\(.*\)|AuthInfo=socket=\1,cred_expire=$expire|" "$T/c/slurm.conf"
+sed -i "s|cred_expire=[0-9]*|cred_expire=$expire|" "$T/c/slurm.conf"
 cluster_start "$T/c" 1
 as() { local u=$1; shift; runuser -u "$u" -- env SLURM_CONF="$SLURM_CONF" PATH="$PATH" "$@"; }
 TOOL=$BIN/tests/integration/step_tool

@@ -20,12 +20,15 @@ echo $! > "$T/c/node-tr40.pid"
 wait_until 60 bash -c '[ "$(sinfo -h -t idle -o %D)" = 40 ]' || fail "the 40 nodes did not come up"
 
 ended() { ls "$T" | grep -c "^ended\.$1\."; }
+# The nodes of job JOB whose Epilog has not run (to say which, should one be missing).
+missing() { for i in $(seq -w 1 40); do [ -e "$T/ended.$1.tr$i" ] || printf 'tr%s ' "$i"; done; }
 # NODES nodes have launched step JOB.0.
 step_on() { [ "$(cat "$T"/c/log/droverd-*.log | grep -c "step $1.0 launched")" = "$2" ]; }
 job=$(sbatch --parsable -N 40 -o /dev/null --wrap 'srun sleep 300')
 wait_until 60 step_on "$job" 40 || fail "job $job's step did not start on the 40 nodes"
 scancel "$job"
-wait_until 60 bash -c "[ \$(ls $T | grep -c '^ended\.$job\.') = 40 ]"
+wait_until 120 bash -c "[ \$(ls $T | grep -c '^ended\.$job\.') = 40 ]" ||
+  echo "tree_end_test: no Epilog of job $job on $(missing "$job")"
 assert_eq 40 "$(ended "$job")" "the Epilog ran on all 40 nodes: the end reached each through the tree"
 
 # One node daemon gone (tr40, the last node of the last part): the others still hear of the end.
@@ -33,7 +36,8 @@ job=$(sbatch --parsable -N 40 -o /dev/null --wrap 'srun sleep 300')
 wait_until 60 step_on "$job" 40 || fail "job $job's step did not start on the 40 nodes"
 kill -9 "$(cat "$T/c/node-tr40.pid")"
 scancel "$job"
-wait_until 60 bash -c "[ \$(ls $T | grep -c '^ended\.$job\.') = 39 ]"
+wait_until 120 bash -c "[ \$(ls $T | grep -c '^ended\.$job\.') = 39 ]" ||
+  echo "tree_end_test: no Epilog of job $job on $(missing "$job")"
 assert_eq 39 "$(ended "$job")" "with tr40 gone, the other 39 nodes still ran the Epilog"
 wait_until 60 grep -q "job $job: cannot announce its end on tr40" "$T/c/log/droverctld.log" &&
   ok "the controller names the node it could not reach" || fail "tr40's failure was not reported"

@@ -13,6 +13,8 @@ typedef struct future_select_ops {
     int (*job_fini)(void *, const drover_job_view *, drover_error *);
     uint32_t (*job_cpus_on_node)(void *, uint32_t, uint32_t);
     int (*job_alloc_detail)(void *, uint32_t, uint32_t, drover_node_alloc *);
+    int (*job_suspend)(void *, const drover_job_view *, drover_error *);
+    int (*job_resume)(void *, const drover_job_view *, drover_error *);
     int (*job_expand)(void *, uint32_t job_id, drover_error *);
 } future_select_ops;
 

@@ -15,6 +15,7 @@
 #include "plugin/plugin_set.hpp"
 #include "proto/message_generated.h"
 #include "state/store.hpp"
+#include "proto/key_values.hpp"
 
 namespace drover::ctld {
 
@@ -48,12 +49,8 @@ struct AcctAdmin::Impl {
     void reply(const net::ResponderPtr &resp, const AdminPlan &plan, bool changed) {
         flatbuffers::FlatBufferBuilder fbb(1024);
         std::vector<flatbuffers::Offset<proto::AcctAdminRow>> rows;
-        for (const auto &row : plan.rows) {
-            std::vector<flatbuffers::Offset<proto::KeyValue>> kvs;
-            for (const auto &[k, v] : row)
-                kvs.push_back(proto::CreateKeyValueDirect(fbb, k.c_str(), v.c_str()));
-            rows.push_back(proto::CreateAcctAdminRow(fbb, fbb.CreateVector(kvs)));
-        }
+        for (const auto &row : plan.rows)
+            rows.push_back(proto::CreateAcctAdminRow(fbb, proto::key_values(fbb, row)));
         auto r = proto::CreateAcctAdminResponse(fbb, fbb.CreateVector(rows),
                                                 fbb.CreateString(plan.message), changed);
         fbb.Finish(proto::CreateMessage(fbb, proto::Body::AcctAdminResponse, r.Union()));

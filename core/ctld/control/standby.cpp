@@ -10,9 +10,12 @@
 
 #include "common/config.hpp"
 #include "ctld/store/committer.hpp"
+#include "ctld/control/config_check.hpp"
 #include "ctld/control/peers.hpp"
 #include "ctld/store/repl_replica.hpp"
 #include "daemon/daemon.hpp"
+#include "daemon/log_reopen.hpp"
+#include "daemon/service.hpp"
 #include "net/authenticator.hpp"
 #include "net/call_pool.hpp"
 #include "net/server.hpp"
@@ -353,6 +356,9 @@ StandbyOutcome run_standby(const Config &conf, state::Store &store, const net::A
     };
     sb.find();
     sb.after(250, tick);
+    daemon::LogReopener reopen(sb.io); // SIGUSR2 and SIGHUP as in control
+    daemon::SignalWatch hup(sb.io, SIGHUP, [&conf] { check_config_on_hup(conf.path); });
+    daemon::notify_ready(); // a standby serves too (its peers, the handover)
     sb.io.run();
     return sb.out;
 }

@@ -39,6 +39,13 @@ struct JobExtra {
     std::string gpu_bind;        // --gpu-bind, for the script's srun (SLURM_GPU_BIND)
     bool overcommit = false;     // -O: sized for one task per node (alloc_tasks)
     std::string licenses;        // -L, as read: "name:count,..." (license_asks parses it)
+    std::string reservation;     // --reservation: the reservation it may only run in
+    // Suspension (scontrol suspend, PreemptMode=SUSPEND): the time suspended does not count
+    // against the time limit. suspend_time is when it was last suspended or resumed (0: never),
+    // pre_suspend_secs the seconds it had run by then (Slurm's SecsPreSuspend).
+    int64_t suspend_time = 0;
+    int64_t pre_suspend_secs = 0;
+    bool suspended_by_preemption = false; // the scheduler resumes it, not an administrator
 };
 
 // A job array's pending tasks. The array's record carries the tasks that have not started; each
@@ -56,6 +63,18 @@ struct ArrayMeta {
 };
 
 #define DROVER_JOB_FLAG_REQUEUED 0x400u /* as Slurm numbers JOB_REQUEUE */
+/* Requeued held after an exit code in RequeueExitHold, or by scontrol requeuehold
+ * State=SpecialExit: shown as SPECIAL_EXIT while pending, until released (Slurm's bit). */
+#define DROVER_JOB_FLAG_SPECIAL_EXIT 0x1000u
+/* Running, its nodes still powering up (power saving): its script is not launched, nor is its
+ * salloc/srun answered, and its time does not count until they have all registered (Slurm's
+ * JOB_CONFIGURING bit, shown as CONFIGURING/CF). */
+#define DROVER_JOB_FLAG_CONFIGURING 0x4000u
+/* Drover's own: an administrator set the priority (scontrol update Priority=, scontrol top), so
+ * the priority plugin leaves it as it is (Slurm keeps this beside the state, not in it). */
+#define DROVER_JOB_FLAG_PRIO_SET 0x80000000u
+/* Drover's own: the job was preempted to end (PreemptMode=CANCEL): it ends PREEMPTED. */
+#define DROVER_JOB_FLAG_PREEMPTED 0x40000000u
 
 struct Job {
     uint32_t id = 0;
@@ -122,6 +141,7 @@ struct Job {
     bool pending() const { return state == DROVER_JOB_PENDING; }
     bool running() const { return state == DROVER_JOB_RUNNING || state == DROVER_JOB_SUSPENDED; }
     bool finished() const { return !pending() && !running(); }
+    bool configuring() const { return (state_flags & DROVER_JOB_FLAG_CONFIGURING) != 0; }
 };
 
 // The tasks the job's CPUs are counted for: its tasks, or with -O (overcommit) one per node, as
@@ -129,6 +149,12 @@ struct Job {
 inline uint32_t alloc_tasks(const Job &job) {
     return job.ext().overcommit ? std::max(1u, job.min_nodes) : job.num_tasks;
 }
+
+// The seconds the job has run by now, the time it spent suspended left out (Slurm's RunTime).
+int64_t job_run_secs(const Job &job, int64_t now);
+// When the running job reaches its time limit: its start moved on by the time it spent
+// suspended. INT64_MAX without a limit, and while it is suspended (its clock is stopped).
+int64_t job_limit_end(const Job &job);
 
 // The name Slurm prints for a base state (PENDING, RUNNING, COMPLETED, ...).
 const char *job_state_name(uint32_t state);

@@ -103,10 +103,12 @@ drover_job_view job_view(const Job &j) {
     }
     if (x.req_bits.size()) v.required_nodes = {x.req_bits.words(), uint32_t(x.req_bits.size())};
     if (x.exc_bits.size()) v.excluded_nodes = {x.exc_bits.words(), uint32_t(x.exc_bits.size())};
+    v.reservation = {x.reservation.data(), x.reservation.size()};
+    v.account = {j.account.data(), j.account.size()};
     v.start_time = j.running() ? j.start_time : 0;
-    v.end_time = j.running() && j.time_limit_min != DROVER_INFINITE
-                     ? j.start_time + int64_t(j.time_limit_min) * 60
-                     : 0;
+    // A suspended job's end is not known (its clock is stopped until it is resumed).
+    int64_t limit_end = j.running() ? job_limit_end(j) : INT64_MAX;
+    v.end_time = limit_end == INT64_MAX ? 0 : limit_end;
     v.nice = uint32_t(int64_t(DROVER_NICE_OFFSET) + j.nice);
     return v;
 }

@@ -103,7 +103,11 @@ using JobCodec = plugin::FieldTable<
     Field<&X::orig_dependency,     &JobInfoT::orig_dependency>,
     Field<&X::gpu_bind,            &JobInfoT::gpu_bind,           &JobDescT::gpu_bind>,
     Field<&X::overcommit,          &JobInfoT::overcommit,         &JobDescT::overcommit>,
-    Field<&X::licenses,            &JobInfoT::licenses,           &JobDescT::licenses>
+    Field<&X::licenses,            &JobInfoT::licenses,           &JobDescT::licenses>,
+    Field<&X::reservation,         &JobInfoT::reservation,        &JobDescT::reservation>,
+    Field<&X::suspend_time,        &JobInfoT::suspend_time>,
+    Field<&X::pre_suspend_secs,    &JobInfoT::pre_suspend_secs>,
+    Field<&X::suspended_by_preemption, &JobInfoT::suspended_by_preemption>
 >;
 // clang-format on
 

@@ -13,7 +13,10 @@
 #include "ctld/store/committer.hpp"
 #include "ctld/events.hpp"
 #include "ctld/jobs/job_mgr.hpp"
+#include "ctld/jobs/job_submit_hook.hpp"
+#include "plugin/plugin_set.hpp"
 #include "ctld/jobs/job_record.hpp"
+#include "ctld/jobs/partition_list.hpp"
 #include "ctld/nodes/node_mgr.hpp"
 #include "ctld/privacy.hpp"
 
@@ -87,7 +90,8 @@ Status JobManager::signal_targets(const proto::JobSignalRequest &r, uint32_t uid
         if (j->finished() || !viewer.sees_job(*j)) continue;
         if (r.user_id() != DROVER_NO_VAL && j->uid != r.user_id()) continue;
         if (r.name() && r.name()->size() && j->name != r.name()->str()) continue;
-        if (r.partition() && r.partition()->size() && j->partition != r.partition()->str())
+        if (r.partition() && r.partition()->size() &&
+            !names_partition(j->partition, r.partition()->string_view()))
             continue;
         if (r.states() && r.states()->size() &&
             std::find(r.states()->begin(), r.states()->end(), j->state) == r.states()->end())
@@ -118,7 +122,7 @@ Status JobManager::signal_job_target(const Target &t, int sig, uint32_t uid, Sig
         if (j->interactive)
             end_job(*j, DROVER_JOB_CANCELLED, 0);
         else
-            send_kill(*j, SIGTERM, true);
+            send_kill(*j, SIGTERM, true, proto::KillCause::Cancelled);
     } else {
         send_signal(*j, sig, scope);
     }
@@ -167,18 +171,24 @@ Status JobManager::update_job(Job &job, const proto::JobUpdateRequest &r, uint32
     Job next = job;
     if (r.hold() >= 0)
         if (Status s = update_hold(next, r.hold(), admin); !s.ok()) return s;
-    if (r.fields()) {
-        for (const auto *kv : *r.fields()) {
-            std::string key = kv->key() ? kv->key()->str() : "";
-            std::string val = kv->value() ? kv->value()->str() : "";
-            Status s;
-            try {
-                s = update_field(next, ascii_lower(key), key, val, admin);
-            } catch (const std::exception &) {
-                return invalid("Invalid " + key + " value: " + val);
-            }
-            if (!s.ok()) return s;
+    UpdateFields fields;
+    if (r.fields())
+        for (const auto *kv : *r.fields())
+            fields.emplace_back(kv->key() ? kv->key()->str() : "",
+                                kv->value() ? kv->value()->str() : "");
+    // JobSubmitPlugins see the change first and may alter or refuse it (slurm_job_modify).
+    if (Status s = run_job_modify(ctx_.plugins.job_submit_calls(), fields, job.id, uid, job.gid,
+                                  user_name(uid));
+        !s.ok())
+        return s;
+    for (const auto &[key, val] : fields) {
+        Status s;
+        try {
+            s = update_field(next, ascii_lower(key), key, val, admin);
+        } catch (const std::exception &) {
+            return invalid("Invalid " + key + " value: " + val);
         }
+        if (!s.ok()) return s;
     }
     if (next.pending()) {
         Partition *part = nullptr;
@@ -189,20 +199,27 @@ Status JobManager::update_job(Job &job, const proto::JobUpdateRequest &r, uint32
     return {};
 }
 
-// scontrol requeue, requeuehold and top.
+// scontrol requeue, requeuehold, top, suspend and resume.
 Status JobManager::job_action(Job &job, const std::string &action, bool admin) {
     Job *j = &job;
-    if (action == "requeue" || action == "requeuehold") {
-        bool hold = action == "requeuehold";
+    if (action == "suspend" || action == "resume") { // operators and administrators only
+        if (!admin) return access_denied();
+        return action == "suspend" ? suspend_job(job, false) : resume_job(job);
+    }
+    // "specialexit": scontrol requeuehold State=SpecialExit.
+    if (action == "requeue" || action == "requeuehold" || action == "specialexit") {
+        // A suspended job requeued is held, as in Slurm.
+        bool hold = action != "requeue" || j->state == DROVER_JOB_SUSPENDED;
         // A job submitted with --no-requeue is refused to everyone, administrators too.
         if (!j->requeue) return {DROVER_EPERM, "Requested operation is presently disabled"};
         if (j->pending()) return invalid("Job is pending execution");
+        if (action == "specialexit") j->state_flags |= DROVER_JOB_FLAG_SPECIAL_EXIT;
         if (j->running()) {
             j->requeue_when_ended = true;
             j->hold_when_requeued = hold;
             j->kill_sent = true;
             persist(*j); // a restart before its end still requeues it
-            send_kill(*j, SIGTERM, true);
+            send_kill(*j, SIGTERM, true, proto::KillCause::Requeued);
         } else {
             requeue_job(*j, hold);
         }
@@ -216,6 +233,7 @@ Status JobManager::job_action(Job &job, const std::string &action, bool admin) {
             if (other->pending() && other->uid == j->uid && other->partition == j->partition)
                 top = std::max(top, other->priority);
         if (top != j->priority || top == 0) j->priority = top == 0xffffffffu ? top : top + 1;
+        j->state_flags |= DROVER_JOB_FLAG_PRIO_SET;
         persist(*j);
         return {};
     }
@@ -229,7 +247,11 @@ Status JobManager::update_hold(Job &next, int hold, bool admin) {
     if (hold == 0 && next.hold == Hold::Admin && !admin) return access_denied();
     next.hold = Hold(hold);
     next.reason = hold == 0 ? "None" : hold == 1 ? "JobHeldUser" : "JobHeldAdmin";
-    if (hold == 0 && next.priority == 0) next.priority = initial_priority(next);
+    if (hold == 0) next.state_flags &= ~DROVER_JOB_FLAG_SPECIAL_EXIT; // released: PENDING again
+    if (hold == 0 && next.priority == 0) {
+        next.state_flags &= ~DROVER_JOB_FLAG_PRIO_SET;
+        next.priority = initial_priority(next);
+    }
     if (hold != 0) next.priority = 0;
     return {};
 }
@@ -269,14 +291,16 @@ Status JobManager::update_field(Job &next, const std::string &key, const std::st
     } else if (key == "priority") {
         if (!admin) return access_denied();
         next.priority = uint32_t(std::stoul(val));
+        next.state_flags |= DROVER_JOB_FLAG_PRIO_SET;
         if (next.priority == 0 && next.hold == Hold::None) {
             next.hold = Hold::Admin; // as Slurm: priority 0 is an admin hold
             next.reason = "JobHeldAdmin";
         }
     } else if (key == "partition") {
         if (!next.pending()) return invalid("Job is no longer pending execution");
-        if (!nodes_.partition(val)) return invalid("Invalid partition name specified");
-        next.partition = val;
+        for (const auto &name : partition_names(val))
+            if (!nodes_.partition(name)) return invalid("Invalid partition name specified");
+        next.partition = val; // validate() keeps those of a list that take the job
     } else if (key == "numnodes") {
         if (!next.pending()) return invalid("Job is no longer pending execution");
         auto dash = val.find('-');

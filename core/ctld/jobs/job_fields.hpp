@@ -111,22 +111,38 @@ inline constexpr std::array kJobFieldNames = {"id",
 inline auto extra_fields(const JobExtra &x) {
     const auto &[gres, constraint, req_nodes, exc_nodes, signal, gpus, gpus_per_node, gpus_per_task,
                  req_bits, exc_bits, deadline, signal_num, signal_secs, signal_batch_only,
-                 signal_sent, orig_dependency, dependency, gpu_bind, overcommit, licenses] = x;
-    return std::forward_as_tuple(gres, constraint, req_nodes, exc_nodes, signal, gpus,
-                                 gpus_per_node, gpus_per_task, req_bits, exc_bits, deadline,
-                                 signal_num, signal_secs, signal_batch_only, signal_sent,
-                                 orig_dependency, dependency, gpu_bind, overcommit, licenses);
+                 signal_sent, orig_dependency, dependency, gpu_bind, overcommit, licenses,
+                 reservation, suspend_time, pre_suspend_secs, suspended_by_preemption] = x;
+    return std::forward_as_tuple(
+        gres, constraint, req_nodes, exc_nodes, signal, gpus, gpus_per_node, gpus_per_task,
+        req_bits, exc_bits, deadline, signal_num, signal_secs, signal_batch_only, signal_sent,
+        orig_dependency, dependency, gpu_bind, overcommit, licenses, reservation, suspend_time,
+        pre_suspend_secs, suspended_by_preemption);
 }
-inline constexpr std::array kExtraFieldNames = {"gres",          "constraint",
-                                                "req_nodes",     "exc_nodes",
-                                                "signal",        "gpus",
-                                                "gpus_per_node", "gpus_per_task",
-                                                "req_bits",      "exc_bits",
-                                                "deadline",      "signal_num",
-                                                "signal_secs",   "signal_batch_only",
-                                                "signal_sent",   "orig_dependency",
-                                                "dependency",    "gpu_bind",
-                                                "overcommit",    "licenses"};
+inline constexpr std::array kExtraFieldNames = {"gres",
+                                                "constraint",
+                                                "req_nodes",
+                                                "exc_nodes",
+                                                "signal",
+                                                "gpus",
+                                                "gpus_per_node",
+                                                "gpus_per_task",
+                                                "req_bits",
+                                                "exc_bits",
+                                                "deadline",
+                                                "signal_num",
+                                                "signal_secs",
+                                                "signal_batch_only",
+                                                "signal_sent",
+                                                "orig_dependency",
+                                                "dependency",
+                                                "gpu_bind",
+                                                "overcommit",
+                                                "licenses",
+                                                "reservation",
+                                                "suspend_time",
+                                                "pre_suspend_secs",
+                                                "suspended_by_preemption"};
 
 inline auto array_info_fields(const ArrayInfo &a) {
     const auto &[pending, max_running, step, min_task, max_task, count] = a;

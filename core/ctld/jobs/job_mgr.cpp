@@ -49,6 +49,8 @@ const char *end_reason(uint32_t state) {
 JobManager::JobManager(Ctx &ctx, NodeManager &nodes, const Placement &place)
     : ctx_(ctx), nodes_(nodes), place_(place), next_id_(ctx.conf.first_job_id),
       enforce_(policy::Enforce::parse(ctx.conf.accounting_storage_enforce)),
+      requeue_exit_(configured_exit_codes(ctx.conf, "requeueexit")),
+      requeue_exit_hold_(configured_exit_codes(ctx.conf, "requeueexithold")),
       licenses_(ctx.conf.licenses) {
     ctx_.events.node_failed.subscribe([this](uint32_t node) { node_failed(node); });
     ctx_.events.assocs_changed.subscribe([this] { count_usage_again(); });
@@ -218,9 +220,13 @@ void JobManager::record_start(Job &job) {
     job.sched_nodes.clear();
     if (job.array_job_id) arrays_[job.array_job_id].running++;
     nodes_.job_started(job);
+    bool configuring = nodes_.any_powering_up(job.nodes);
+    if (configuring) job.state_flags |= DROVER_JOB_FLAG_CONFIGURING;
     persist(job);
     account(DROVER_ACCT_JOB_START, job);
-    spdlog::info("job {} started on {}", job.id, nodes_.names(job.nodes));
+    spdlog::info("job {} started on {}{}", job.id, nodes_.names(job.nodes),
+                 configuring ? " (configuring while its nodes power up)" : "");
+    if (configuring) return; // configured_if_up publishes job_started
     ctx_.commit.after_commit([this, id = job.id] {
         if (const Job *j = find(id)) ctx_.events.job_started.publish(*j);
     });
@@ -256,7 +262,11 @@ void JobManager::end_job(Job &job, uint32_t state, int32_t exit_status) {
             c.pending -= std::min(c.pending, n);
         (state == DROVER_JOB_COMPLETE ? c.ok : c.bad) += n;
     }
+    // A job ending while suspended ran for what it had run by its suspension: its clock
+    // counts again from now, the end.
+    if (job.state == DROVER_JOB_SUSPENDED) job.mutable_extra().suspend_time = Ctx::now();
     job.state = state;
+    job.state_flags &= ~DROVER_JOB_FLAG_CONFIGURING;
     job.exit_status = exit_status;
     // Why it ended, as Slurm shows it (a launch failure keeps its own words).
     if (const char *why = end_reason(state); why && (job.reason.empty() || job.reason == "None"))
@@ -287,7 +297,7 @@ void JobManager::node_failed(uint32_t node) {
             requeue_job(*j, false); // --requeue (the default): run it again elsewhere
             // Not before every kill below has reached its node or timed out: a late one must
             // not end the next run on a node both runs share.
-            j->eligible_time = Ctx::now() + kNodeCallMs / 1000 + 1;
+            j->eligible_time = std::max(j->eligible_time, Ctx::now() + kNodeCallMs / 1000 + 1);
             persist(*j);
         } else {
             end_job(*j, DROVER_JOB_NODE_FAIL, 0); // tells every node but the batch host
@@ -296,7 +306,9 @@ void JobManager::node_failed(uint32_t node) {
         // What still runs of it stops, the batch script too (a node set DOWN by an admin may be
         // well): a requeued job must not run twice. A node that cannot be reached now kills it
         // when it registers again.
-        if (!held.empty()) kill_on_nodes(held, id, SIGKILL, true, "end it after a node failure");
+        if (!held.empty())
+            kill_on_nodes(held, id, SIGKILL, true, "end it after a node failure",
+                          proto::KillCause::NodeFailure);
     }
 }
 
@@ -325,22 +337,26 @@ void JobManager::node_registered(uint32_t node, const std::vector<uint32_t> &bat
     for (auto &[id, j] : jobs_) {
         if (!j->running() || j->interactive || j->nodes.empty() || j->nodes.front() != node)
             continue;
-        if (has.count(id)) continue;
+        if (has.count(id) || j->configuring()) continue; // configured_if_up launches it
         spdlog::info("job {}: {} registered without it; launching it again", id,
                      nodes_.at(node).conf->name);
         ctx_.events.relaunch.publish(id); // unless a launch is on its way already
     }
+    for (Job *j : running())
+        if (j->configuring() && std::find(j->nodes.begin(), j->nodes.end(), node) != j->nodes.end())
+            configured_if_up(*j);
 }
 
 void JobManager::kill_on_nodes(const std::vector<uint32_t> &nodes, uint32_t job_id, int sig,
-                               bool terminate, const char *what) {
+                               bool terminate, const char *what, proto::KillCause cause) {
     std::vector<std::string> names;
     names.reserve(nodes.size());
     for (uint32_t n : nodes) names.push_back(nodes_.at(n).conf->name);
     flatbuffers::FlatBufferBuilder fbb(64);
     fbb.Finish(proto::CreateMessage(
         fbb, proto::Body::JobKillRequest,
-        proto::CreateJobKillRequest(fbb, job_id, sig, terminate).Union(), ctx_.epoch));
+        proto::CreateJobKillRequest(fbb, job_id, sig, terminate, uint8_t(cause)).Union(),
+        ctx_.epoch));
     tell_nodes(std::move(names), fbb, job_id, what);
 }
 
@@ -364,16 +380,20 @@ void JobManager::end_on_nodes(const Job &job) {
                   job.id, SIGKILL, true, "announce its end");
 }
 
-void JobManager::send_kill(Job &job, int sig, bool terminate) {
+void JobManager::send_kill(Job &job, int sig, bool terminate, proto::KillCause cause) {
     if (job.nodes.empty()) return;
     if (job.interactive) {
         // No script to signal: the job is its steps, and a terminated allocation simply ends.
         if (terminate)
-            return end_job(job, job.timed_out ? DROVER_JOB_TIMEOUT : DROVER_JOB_CANCELLED, 0);
+            return end_job(job,
+                           (job.state_flags & DROVER_JOB_FLAG_PREEMPTED) ? DROVER_JOB_PREEMPTED
+                           : job.timed_out                               ? DROVER_JOB_TIMEOUT
+                                                                         : DROVER_JOB_CANCELLED,
+                           0);
         ctx_.events.steps_signalled.publish(job, sig);
         return;
     }
-    kill_on_nodes({job.nodes.front()}, job.id, sig, terminate, "signal it");
+    kill_on_nodes({job.nodes.front()}, job.id, sig, terminate, "signal it", cause);
 }
 
 void JobManager::send_signal(Job &job, int sig, SignalScope scope) {
@@ -396,23 +416,22 @@ void JobManager::tick() {
     uint32_t min_age = ctx_.conf.min_job_age;
     for (auto &[id, j] : jobs_) {
         // --signal: warn the job ahead of its limit, once.
+        // Both against the limit moved on by the time the job spent suspended.
+        int64_t limit_end = j->running() ? job_limit_end(*j) : INT64_MAX;
         if (j->running() && j->extra && j->ext().signal_num && !j->ext().signal_sent &&
-            j->time_limit_min != DROVER_INFINITE &&
-            now >=
-                j->start_time + int64_t(j->time_limit_min) * 60 - int64_t(j->ext().signal_secs)) {
+            limit_end != INT64_MAX && now >= limit_end - int64_t(j->ext().signal_secs)) {
             JobExtra &x = j->mutable_extra();
             x.signal_sent = true;
             persist(*j); // sent once per run, restarts included
             send_signal(*j, x.signal_num,
                         x.signal_batch_only ? SignalScope::BatchShell : SignalScope::Steps);
         }
-        if (j->running() && !j->kill_sent && j->time_limit_min != DROVER_INFINITE &&
-            now >= j->start_time + int64_t(j->time_limit_min) * 60) {
+        if (j->running() && !j->kill_sent && limit_end != INT64_MAX && now >= limit_end) {
             spdlog::info("job {} reached its time limit", id);
             j->timed_out = true;
             j->kill_sent = true;
             persist(*j); // after a restart it still ends TIMEOUT
-            send_kill(*j, SIGTERM, true);
+            send_kill(*j, SIGTERM, true, proto::KillCause::TimeLimit);
         } else if (j->finished() && now - j->end_time >= int64_t(min_age)) {
             old.push_back(id);
         }
@@ -461,34 +480,39 @@ void JobManager::on_complete(const std::shared_ptr<net::Request> &req,
                      r->restart_count(), job->restart_count);
         job = nullptr;
     }
-    if (job && job->running() && job->requeue_when_ended) {
+    if (job && job->running() && job->requeue_when_ended)
         requeue_job(*job, job->hold_when_requeued);
-    } else if (job && job->running()) {
-        uint32_t state;
-        int32_t status = r->exit_status();
-        if (job->cancelled_by != DROVER_NO_VAL)
-            state = DROVER_JOB_CANCELLED;
-        else if (job->timed_out)
-            state = DROVER_JOB_TIMEOUT;
-        else if (r->failed_to_launch())
-            state = DROVER_JOB_FAILED;
-        else if (r->state() == DROVER_JOB_OOM)
-            state = DROVER_JOB_OOM;
-        else
-            state = status == 0 ? DROVER_JOB_COMPLETE : DROVER_JOB_FAILED;
-        if (r->failed_to_launch() && r->message()) job->reason = r->message()->str();
-        if (state == DROVER_JOB_OOM) {
-            // As Slurm shows it: Reason=OutOfMemory, ExitCode 0:125 (its SIG_OOM, 253).
-            job->reason = "OutOfMemory";
-            status = kSigOom;
-        }
-        end_job(*job, state, status);
-        if (!job->interactive && !job->nodes.empty())
-            record_batch_step(ctx_, *job, nodes_.at(job->nodes.front()).conf->name,
-                              state == DROVER_JOB_TIMEOUT ? uint32_t(DROVER_JOB_CANCELLED) : state,
-                              r->usage() ? net::usage_from_proto(*r->usage()) : StepUsageSummary{});
-    }
+    else if (job && job->running() && !requeue_on_exit(*job, *r))
+        batch_ended(*job, *r);
     ctx_.commit.after_commit([resp] { resp->ok(); });
+}
+
+void JobManager::batch_ended(Job &job, const proto::JobCompleteRequest &r) {
+    uint32_t state;
+    int32_t status = r.exit_status();
+    if (job.state_flags & DROVER_JOB_FLAG_PREEMPTED)
+        state = DROVER_JOB_PREEMPTED;
+    else if (job.cancelled_by != DROVER_NO_VAL)
+        state = DROVER_JOB_CANCELLED;
+    else if (job.timed_out)
+        state = DROVER_JOB_TIMEOUT;
+    else if (r.failed_to_launch())
+        state = DROVER_JOB_FAILED;
+    else if (r.state() == DROVER_JOB_OOM)
+        state = DROVER_JOB_OOM;
+    else
+        state = status == 0 ? DROVER_JOB_COMPLETE : DROVER_JOB_FAILED;
+    if (r.failed_to_launch() && r.message()) job.reason = r.message()->str();
+    if (state == DROVER_JOB_OOM) {
+        // As Slurm shows it: Reason=OutOfMemory, ExitCode 0:125 (its SIG_OOM, 253).
+        job.reason = "OutOfMemory";
+        status = kSigOom;
+    }
+    end_job(job, state, status);
+    if (!job.interactive && !job.nodes.empty())
+        record_batch_step(ctx_, job, nodes_.at(job.nodes.front()).conf->name,
+                          state == DROVER_JOB_TIMEOUT ? uint32_t(DROVER_JOB_CANCELLED) : state,
+                          r.usage() ? net::usage_from_proto(*r.usage()) : StepUsageSummary{});
 }
 
 } // namespace drover::ctld

@@ -3,12 +3,15 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
+#include <optional>
 #include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
+#include "common/exit_codes.hpp"
 #include "common/status.hpp"
 #include "ctld/acct/acct_records.hpp"
 #include "ctld/context.hpp"
@@ -45,9 +48,21 @@ class JobManager {
     // started may never have left; a node that has it ignores the repeat.
     void recover(bool cold);
 
-    // A new (or released) job's priority: the sched plugin's job_priority, else Slurm's basic
-    // order (earlier submissions first) moved down by --nice.
+    // A new (or released) job's priority: the priority source's (a priority plugin's), else the
+    // sched plugin's job_priority, else Slurm's basic order (earlier submissions first) moved
+    // down by --nice.
     uint32_t initial_priority(const Job &job) const;
+    // Where priorities come from when a priority plugin runs (the controller's Priorities, built
+    // above this manager): set once when the controller is built. nullopt: the basic order.
+    using PrioritySource = std::function<std::optional<uint32_t>(const Job &)>;
+    void set_priority_source(PrioritySource source) { priority_source_ = std::move(source); }
+    // Whether a new job may run in the reservation it names (the controller's Reservations,
+    // built above this manager): an empty string, or Slurm's refusal. Set once when built.
+    using ReservationCheck = std::function<std::string(const Job &)>;
+    void set_reservation_check(ReservationCheck check) { resv_check_ = std::move(check); }
+    // A pending job's priority as the priority plugin computed it again. In memory only: it is
+    // computed again after a restart (a record written for another reason carries it).
+    void set_priority(Job &job, uint32_t priority) { job.priority = priority; }
 
     // Takes a job built in memory (benchmarks and tests that need many jobs without sending
     // them): it gets the next id and a priority, is persisted in the current batch, and waits.
@@ -58,6 +73,11 @@ class JobManager {
     std::vector<Job *> pending();
     std::vector<Job *> running();
     std::size_t count() const { return jobs_.size(); }
+    // Calls fn for every job held, in id order (the metrics' counts).
+    template <class Fn>
+    void each(Fn &&fn) const {
+        for (const auto &[id, j] : jobs_) fn(*j);
+    }
 
     // Writes the job's record into the current batch (and counts the job's usage again).
     void persist(const Job &job);
@@ -93,8 +113,10 @@ class JobManager {
     void node_registered(uint32_t node, const std::vector<uint32_t> &batch,
                          const std::vector<uint32_t> &step_jobs);
     // Sends a signal (terminate: SIGTERM, KillWait, SIGKILL) to the job's batch host; for an
-    // interactive job, to every step of it (Events::steps_signalled).
-    void send_kill(Job &job, int sig, bool terminate);
+    // interactive job, to every step of it (Events::steps_signalled). A termination's cause is
+    // what the batch host writes to the script's stderr.
+    void send_kill(Job &job, int sig, bool terminate,
+                   proto::KillCause cause = proto::KillCause::None);
     // Which processes of a running job a signal reaches, as Slurm scopes them: its steps only
     // (scancel -s, --signal=SIG@T), the batch shell alone (scancel -b, --signal=B:SIG@T), or the
     // batch step with the shell's children and every step (scancel -f).
@@ -148,12 +170,26 @@ class JobManager {
     void cancel_pending_task(Job &record, uint32_t task, uint32_t uid);
     // Puts a job back in the queue (scontrol requeue, or a failed node under --requeue).
     void requeue_job(Job &job, bool hold);
+    // Marks a running job preempted by the job by: requeued when it ends (requeue), else ending
+    // PREEMPTED. The caller then signals it (at once, or after its GraceTime).
+    void mark_preempted(Job &job, bool requeue, uint32_t by);
+    // Stops a running job's processes (SIGSTOP) and its clock; its CPUs are free for others
+    // until resume_job (the select plugin's job_suspend). by_preemption: the scheduler resumes
+    // it.
+    // Refusals as Slurm's: not running, already suspended.
+    Status suspend_job(Job &job, bool by_preemption);
+    Status resume_job(Job &job);
 
     // Takes the lowest pending task out of an array's pending record as a Job of its own (the
     // record itself when it is the last one). Returns nullptr when none may start (throttle).
     Job *split_array_task(Job &record);
     // The same for one named task (scontrol on "12_5"), whatever the throttle.
     Job *split_array_task(Job &record, uint32_t task);
+
+    // Power saving (job_configuring.cpp): a job started on nodes that are powering up is
+    // CONFIGURING (DROVER_JOB_FLAG_CONFIGURING) until they have all registered; then its time
+    // starts and Events::job_started is published (its script launched, its salloc answered).
+    void configured_if_up(Job &job);
 
   private:
     AcctRecord acct_record(const Job &job);
@@ -172,7 +208,7 @@ class JobManager {
     // Sends a JobKillRequest for the job to the nodes (more than one through the fan-out tree);
     // what (for the log) says what it was for.
     void kill_on_nodes(const std::vector<uint32_t> &nodes, uint32_t job_id, int sig, bool terminate,
-                       const char *what);
+                       const char *what, proto::KillCause cause = proto::KillCause::None);
     // Sends a finished message to the named nodes; each refusal is logged as "cannot <what>".
     void tell_nodes(std::vector<std::string> names, const flatbuffers::FlatBufferBuilder &msg,
                     uint32_t job_id, const char *what);
@@ -185,6 +221,16 @@ class JobManager {
     std::unordered_map<uint32_t, std::string> user_names_;
     std::unordered_map<uint32_t, ArrayCounts> arrays_;
     policy::Enforce enforce_;
+    PrioritySource priority_source_;
+    ReservationCheck resv_check_;
+    // RequeueExit and RequeueExitHold: batch exit codes that requeue the job, or requeue it held
+    // in SPECIAL_EXIT.
+    ExitCodeSet requeue_exit_, requeue_exit_hold_;
+    // Requeues a batch job whose script exited by itself with a code RequeueExit or
+    // RequeueExitHold lists (not one submitted --no-requeue): true when it did.
+    bool requeue_on_exit(Job &job, const proto::JobCompleteRequest &r);
+    // Ends a job whose batch script (or allocation) has ended, in the state its end means.
+    void batch_ended(Job &job, const proto::JobCompleteRequest &r);
     policy::UsageIndex usage_; // kept by persist and forget; counted again on assocs_changed
     Licenses licenses_;        // kept by persist and forget; counted when recovered
     void count_usage_again();

@@ -83,6 +83,25 @@ const char *job_state_name(uint32_t state) {
     }
 }
 
+int64_t job_run_secs(const Job &job, int64_t now) {
+    if (job.start_time == 0 || job.pending()) return 0;
+    const JobExtra &x = job.ext();
+    if (job.state == DROVER_JOB_SUSPENDED) return x.pre_suspend_secs;
+    int64_t end = job.running() || job.end_time == 0 ? now : job.end_time;
+    // Since the last resume (or the start) plus what it had run before.
+    int64_t since = x.suspend_time ? x.suspend_time : job.start_time;
+    return x.pre_suspend_secs + std::max<int64_t>(0, end - since);
+}
+
+int64_t job_limit_end(const Job &job) {
+    if (job.time_limit_min == DROVER_INFINITE || job.state == DROVER_JOB_SUSPENDED ||
+        job.configuring())
+        return INT64_MAX;
+    const JobExtra &x = job.ext();
+    int64_t since = x.suspend_time ? x.suspend_time : job.start_time;
+    return since - x.pre_suspend_secs + int64_t(job.time_limit_min) * 60;
+}
+
 std::vector<uint32_t> job_cpu_ids(const Job &job, std::size_t pos) {
     if (pos < job.node_alloc.size() && !job.node_alloc[pos].cpu_ids.empty()) {
         try {
@@ -116,6 +135,10 @@ void write_special(const Job &j, proto::JobInfoT &t, const NodeNamer &names, boo
     t.std_err = path(j.std_err.empty() && display ? j.std_out : j.std_err);
     t.std_in = path(j.std_in);
     t.held = uint32_t(j.hold);
+    // Shown as SPECIAL_EXIT while it waits held (the CLI reads Slurm's bit beside the state).
+    if (display && j.pending() && (j.state_flags & DROVER_JOB_FLAG_SPECIAL_EXIT))
+        t.state |= DROVER_JOB_FLAG_SPECIAL_EXIT;
+    if (display && j.running() && j.configuring()) t.state |= DROVER_JOB_FLAG_CONFIGURING;
     t.num_cpus = j.alloc_cpus ? j.alloc_cpus : alloc_tasks(j) * j.cpus_per_task;
     t.start_time = j.pending() && j.expected_start ? j.expected_start : j.start_time;
     if (!j.nodes.empty()) {

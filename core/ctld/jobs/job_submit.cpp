@@ -16,7 +16,9 @@
 #include "ctld/nodes/features.hpp"
 #include "ctld/jobs/job_codec.hpp"
 #include "ctld/jobs/job_mgr.hpp"
+#include "ctld/jobs/job_submit_hook.hpp"
 #include "ctld/jobs/job_record.hpp"
+#include "ctld/jobs/partition_list.hpp"
 
 #include "ctld/acct/acct_queue.hpp"
 #include "ctld/nodes/node_mgr.hpp"
@@ -130,7 +132,7 @@ Status JobManager::read_request(Job &j, const proto::JobDescT &d, bool admin) {
     JobExtra x;
     bool any_extra = codec::from_desc(d, j, x);
     j.name = d.name.empty() ? "sbatch" : d.name;
-    j.partition = d.partition.substr(0, d.partition.find(','));
+    j.partition = d.partition; // -p a,b: validate() keeps the partitions that take the job
     j.min_nodes = d.min_nodes ? d.min_nodes : 1;
     j.max_nodes = d.max_nodes ? d.max_nodes : (d.min_nodes ? d.min_nodes : DROVER_INFINITE);
     j.num_tasks = d.num_tasks ? d.num_tasks : j.min_nodes;
@@ -192,7 +194,44 @@ Status JobManager::read_request(Job &j, const proto::JobDescT &d, bool admin) {
     return {};
 }
 
+namespace {
+
+// -p a,b: every name must be a partition; the job is checked (by one) against each, and keeps
+// those that take it (in the order given) with the settings of the first (its time limit,
+// sharing). None taking it: the first one's refusal.
+Status validate_each(Job &job, Partition *&part, const NodeManager &nodes,
+                     const std::function<Status(Job &, Partition *&)> &one) {
+    const std::vector<std::string> names = partition_names(job.partition);
+    for (const auto &name : names)
+        if (!nodes.partition(name)) return invalid("Invalid partition name specified");
+    Status first;
+    std::string taken;
+    for (const auto &name : names) {
+        Job tried = job;
+        tried.partition = name;
+        Partition *p = nullptr;
+        Status s = one(tried, p);
+        if (!s.ok()) {
+            if (first.ok()) first = s;
+            continue;
+        }
+        if (taken.empty()) {
+            part = p;
+            job = std::move(tried);
+        }
+        taken += (taken.empty() ? "" : ",") + name;
+    }
+    if (taken.empty()) return first;
+    job.partition = taken;
+    return {};
+}
+
+} // namespace
+
 Status JobManager::validate(Job &job, Partition *&part, uint32_t uid, uint32_t gid) {
+    if (is_partition_list(job.partition))
+        return validate_each(job, part, nodes_,
+                             [&](Job &one, Partition *&p) { return validate(one, p, uid, gid); });
     part = job.partition.empty() ? nodes_.default_partition() : nodes_.partition(job.partition);
     if (!part) {
         return invalid(job.partition.empty() ? "No partition specified or system default partition"
@@ -211,6 +250,8 @@ Status JobManager::validate(Job &job, Partition *&part, uint32_t uid, uint32_t g
             user_name(uid), job.account, job.partition);
         !why.empty())
         return invalid(why);
+    if (resv_check_)
+        if (std::string why = resv_check_(job); !why.empty()) return invalid(why);
     const auto &accounts = part->conf->allow_accounts;
     if (!accounts.empty() &&
         std::find(accounts.begin(), accounts.end(), job.account) == accounts.end())
@@ -254,6 +295,8 @@ Status JobManager::check_policy(Job &job, uint32_t uid) {
 }
 
 uint32_t JobManager::initial_priority(const Job &job) const {
+    if (priority_source_)
+        if (auto p = priority_source_(job)) return *p;
     return ctx_.plugins.sched_calls()
         .job_priority(codec::job_view(job))
         .value_or(default_priority(job.id, job.nice));
@@ -299,7 +342,11 @@ void JobManager::on_submit(const std::shared_ptr<net::Request> &req,
     j.user_name = user_name(j.uid);
     proto::JobDescT desc;
     d->UnPackTo(&desc);
-    Status s = read_request(j, desc, ctx_.is_admin(j.uid));
+    // JobSubmitPlugins see and may change the request before anything is checked.
+    std::string user_msg;
+    Status s =
+        run_job_submit(ctx_.plugins.job_submit_calls(), desc, j.uid, j.gid, j.user_name, &user_msg);
+    if (s.ok()) s = read_request(j, desc, ctx_.is_admin(j.uid));
     Partition *part = nullptr;
     if (s.ok()) s = validate(j, part, j.uid, j.gid);
     if (!s.ok()) return resp->error(s.code(), s.text());
@@ -351,11 +398,13 @@ void JobManager::on_submit(const std::shared_ptr<net::Request> &req,
     ctx_.events.queue_changed.publish();
 
     std::string cluster = ctx_.conf.cluster_name;
-    ctx_.commit.after_commit([resp, id, cluster] {
+    ctx_.commit.after_commit([resp, id, cluster, user_msg] {
         flatbuffers::FlatBufferBuilder fbb(128);
         auto c = fbb.CreateString(cluster);
-        fbb.Finish(proto::CreateMessage(fbb, proto::Body::JobSubmitResponse,
-                                        proto::CreateJobSubmitResponse(fbb, id, c).Union()));
+        auto msg = user_msg.empty() ? 0 : fbb.CreateString(user_msg);
+        fbb.Finish(
+            proto::CreateMessage(fbb, proto::Body::JobSubmitResponse,
+                                 proto::CreateJobSubmitResponse(fbb, id, c, 0, msg).Union()));
         resp->reply({fbb.GetBufferPointer(), fbb.GetSize()});
     });
 }

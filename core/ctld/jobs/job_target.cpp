@@ -1,6 +1,7 @@
 // job_target.cpp - which jobs a user names ("123", "123_4", "123_[1-3]"), and what happens to array
 // tasks that have not left their record yet, and to jobs put back in the queue.
 #include <spdlog/spdlog.h>
+#include <sys/wait.h>
 
 #include "ctld/sched/allocation.hpp"
 #include "ctld/jobs/job_mgr.hpp"
@@ -99,7 +100,7 @@ void JobManager::requeue_job(Job &job, bool hold) {
         }
     }
     job.state = DROVER_JOB_PENDING;
-    job.state_flags |= DROVER_JOB_FLAG_REQUEUED;
+    job.state_flags = (job.state_flags | DROVER_JOB_FLAG_REQUEUED) & ~DROVER_JOB_FLAG_CONFIGURING;
     job.restart_count++;
     job.nodes.clear();
     job.node_cpus.clear();
@@ -107,9 +108,20 @@ void JobManager::requeue_job(Job &job, bool hold) {
     job.start_time = job.end_time = 0;
     job.exit_status = job.derived_exit_status = 0;
     job.kill_sent = job.timed_out = job.requeue_when_ended = job.hold_when_requeued = false;
-    if (job.ext().signal_sent) job.mutable_extra().signal_sent = false; // the next run gets it too
+    if (job.ext().signal_sent || job.ext().suspend_time) {
+        JobExtra &x = job.mutable_extra();
+        x.signal_sent = false; // the next run gets it too
+        x.suspend_time = x.pre_suspend_secs = 0;
+        x.suspended_by_preemption = false;
+    }
     job.cancelled_by = DROVER_NO_VAL;
     job.reason = "None";
+    // As Slurm does: not again before AuthInfo's cred_expire has passed, so that nothing the
+    // last run was given can start anything of this one (its reason is BeginTime meanwhile).
+    job.eligible_time = Ctx::now() + ctx_.conf.cred_lifetime() + 1;
+    // As Slurm: the next run is submitted now (its SubmitTime, its accounting record's).
+    job.submit_time = Ctx::now();
+    if (!hold) job.state_flags &= ~DROVER_JOB_FLAG_SPECIAL_EXIT;
     if (hold) {
         job.hold = Hold::User;
         job.priority = 0;
@@ -119,6 +131,36 @@ void JobManager::requeue_job(Job &job, bool hold) {
     account(DROVER_ACCT_JOB_SUBMIT, job); // the next run's record
     spdlog::info("job {} requeued (restart {})", job.id, job.restart_count);
     ctx_.events.queue_changed.publish();
+}
+
+bool JobManager::requeue_on_exit(Job &job, const proto::JobCompleteRequest &r) {
+    // Only a script that exited by itself: not one cancelled, preempted, out of time or memory.
+    bool ended_by_itself = !(job.state_flags & DROVER_JOB_FLAG_PREEMPTED) &&
+                           job.cancelled_by == DROVER_NO_VAL && !job.timed_out &&
+                           !r.failed_to_launch() && r.state() != DROVER_JOB_OOM;
+    int32_t status = r.exit_status();
+    if (!ended_by_itself || job.interactive || !job.requeue || !WIFEXITED(status)) return false;
+    auto code = std::size_t(WEXITSTATUS(status));
+    bool again = requeue_exit_.test(code);
+    if (!again && !requeue_exit_hold_.test(code)) return false;
+    spdlog::info("job {} exit code {} is in {}", job.id, code,
+                 again ? "RequeueExit" : "RequeueExitHold");
+    job.exit_status = status; // the run that ends here is recorded with it
+    if (!again) job.state_flags |= DROVER_JOB_FLAG_SPECIAL_EXIT;
+    requeue_job(job, !again);
+    return true;
+}
+
+void JobManager::mark_preempted(Job &job, bool requeue, uint32_t by) {
+    if (requeue) {
+        job.requeue_when_ended = true;
+        job.hold_when_requeued = false;
+    } else {
+        job.state_flags |= DROVER_JOB_FLAG_PREEMPTED;
+    }
+    job.kill_sent = true;
+    persist(job); // a restart before its end still requeues or ends it as preempted
+    spdlog::info("job {} preempted by job {} ({})", job.id, by, requeue ? "requeue" : "cancel");
 }
 
 } // namespace drover::ctld

@@ -10,18 +10,19 @@
 
 namespace drover::ctld {
 
-bool resolve_node(const Config &conf, const std::string &name, std::string *host, uint16_t *port) {
-    const NodeConf *found = conf.find_node(name);
+bool resolve_node(const Ctx &ctx, const std::string &name, std::string *host, uint16_t *port) {
+    const NodeConf *found = ctx.conf.find_node(name);
     if (!found) return false;
-    *host = conf.node_addr(*found);
-    *port = conf.node_port(*found);
+    const std::string *set = ctx.node_addrs ? ctx.node_addrs(name) : nullptr;
+    *host = set ? *set : ctx.conf.node_addr(*found);
+    *port = ctx.conf.node_port(*found);
     return true;
 }
 
 void call_nodes(Ctx &ctx, std::vector<std::string> names, std::vector<uint8_t> msg, int timeout_ms,
                 std::function<void(std::vector<net::NodeOutcome>)> done) {
-    auto resolve = [&conf = ctx.conf](const std::string &n, std::string *h, uint16_t *p) {
-        return resolve_node(conf, n, h, p);
+    auto resolve = [&ctx](const std::string &n, std::string *h, uint16_t *p) {
+        return resolve_node(ctx, n, h, p);
     };
     if (names.size() != 1)
         return net::forward(ctx.io, resolve, std::move(names), ctx.conf.tree_width, timeout_ms, msg,

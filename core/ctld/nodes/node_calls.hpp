@@ -18,9 +18,9 @@ namespace drover::ctld {
 
 struct Ctx;
 
-// Where a node's daemon listens (NodeAddr or NodeHostname or its name, and its Port); false for
-// a node slurm.conf does not name.
-bool resolve_node(const Config &conf, const std::string &name, std::string *host, uint16_t *port);
+// Where a node's daemon listens (the address scontrol update NodeAddr= gave it, else slurm.conf's
+// NodeAddr or NodeHostname or its name; and its Port); false for a node slurm.conf does not name.
+bool resolve_node(const Ctx &ctx, const std::string &name, std::string *host, uint16_t *port);
 
 // Sends msg (a finished Message, stamped with the controller's generation) to the nodes named;
 // done runs on the loop with one outcome per node, in no particular order.

@@ -1,13 +1,13 @@
 // node_mgr.cpp - nodes and partitions: registration, admin updates, pings, selection views.
 #include "ctld/nodes/node_mgr.hpp"
 
-#include <grp.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <chrono>
 
 #include "common/ascii.hpp"
+#include "common/config_parse.hpp"
 #include "common/gres.hpp"
 #include "common/hostlist.hpp"
 #include "ctld/acct/acct_recorder.hpp"
@@ -25,21 +25,16 @@ namespace drover::ctld {
 
 namespace {
 
-std::string join(const std::vector<std::string> &v, char sep = ',') {
-    std::string out;
-    for (const auto &s : v) {
-        if (!out.empty()) out += sep;
-        out += s;
-    }
-    return out;
-}
-
 uint32_t initial_state(const std::string &s, uint32_t *flags) {
     std::string v = ascii_lower(s);
     if (v == "future") return DROVER_NODE_FUTURE;
     if (v == "down") return DROVER_NODE_DOWN;
     if (v == "drain") *flags |= DROVER_NODE_FLAG_DRAIN;
-    if (v == "cloud") *flags |= DROVER_NODE_FLAG_CLOUD | DROVER_NODE_FLAG_POWERED_DOWN;
+    if (v == "cloud") {
+        // Not there until allocated: idle and powered down, powered up for its first job.
+        *flags |= DROVER_NODE_FLAG_CLOUD | DROVER_NODE_FLAG_POWERED_DOWN;
+        return DROVER_NODE_IDLE;
+    }
     return DROVER_NODE_UNKNOWN;
 }
 
@@ -68,8 +63,12 @@ NodeManager::NodeManager(Ctx &ctx) : ctx_(ctx) {
         n.conf = &ctx.conf.nodes[i];
         n.index = i;
         n.state = initial_state(n.conf->state, &n.flags);
-        n.features_csv = texts_.get(join(n.conf->features));
+        n.features_csv = texts_.get(detail::join_list(n.conf->features));
     }
+    ctx.node_addrs = [this](const std::string &name) -> const std::string * {
+        const Node *n = find(name);
+        return n && !n->addr.empty() ? &n->addr.get() : nullptr;
+    };
     views_.resize(nodes_.size());
     for (uint32_t i = 0; i < nodes_.size(); ++i) {
         const NodeConf &c = *nodes_[i].conf;
@@ -88,31 +87,16 @@ NodeManager::NodeManager(Ctx &ctx) : ctx_(ctx) {
         v.state = nodes_[i].state;
         v.flags = nodes_[i].flags;
     }
-    for (const auto &pc : ctx.conf.partitions) {
-        Partition p;
-        p.conf = &pc;
-        p.state = pc.state;
-        p.nodes = Bitmap(nodes_.size());
-        for (uint32_t i : pc.nodes) {
-            if (i >= nodes_.size()) continue;
-            p.nodes.set(i);
-            p.total_cpus += nodes_[i].conf->cpus;
-        }
-        for (const auto &g : pc.allow_groups) {
-            if (ascii_lower(g) == "all") {
-                p.allow_gids.clear();
-                break;
-            }
-            if (const group *gr = ::getgrnam(g.c_str()))
-                p.allow_gids.push_back(gr->gr_gid);
-            else
-                spdlog::warn("partition {}: AllowGroups names unknown group {}", pc.name, g);
-        }
-        parts_.push_back(std::move(p));
-    }
+    for (const auto &pc : ctx.conf.partitions)
+        parts_.push_back(make_partition(std::make_shared<PartitionConf>(pc)));
+    // slurm.conf's first partition is the default when none says Default=YES: marked so, so that
+    // scontrol can move the mark or take it off (leaving no default, as in Slurm).
+    if (!parts_.empty() && std::none_of(parts_.begin(), parts_.end(),
+                                        [](const Partition &p) { return p.conf->is_default; }))
+        parts_.front().conf->is_default = true;
 }
 
-void NodeManager::recover() {
+void NodeManager::recover(bool cold_start) {
     ctx_.store.scan(state::Table::Nodes, [&](state::Bytes key, state::Bytes value) {
         flatbuffers::Verifier v(value.data(), value.size());
         if (!v.VerifyBuffer<proto::NodeInfo>(nullptr)) return;
@@ -120,7 +104,20 @@ void NodeManager::recover() {
         Node *n = find(std::string(key.begin(), key.end()));
         if (!n) return;
         if (info->state() == DROVER_NODE_DOWN) n->state = DROVER_NODE_DOWN;
-        n->flags = (n->flags & ~DROVER_NODE_FLAG_DRAIN) | (info->flags() & DROVER_NODE_FLAG_DRAIN);
+        constexpr uint32_t kKept = DROVER_NODE_FLAG_DRAIN | DROVER_NODE_FLAG_REBOOT_REQUESTED |
+                                   DROVER_NODE_FLAG_REBOOT_ISSUED | DROVER_NODE_FLAG_POWERED_DOWN |
+                                   DROVER_NODE_FLAG_POWERING_UP | DROVER_NODE_FLAG_POWERING_DOWN |
+                                   DROVER_NODE_FLAG_POWER_DOWN;
+        n->flags = (n->flags & ~kKept) | (info->flags() & kKept);
+        n->reboot_next = info->reboot_next() ? info->reboot_next()->str() : "";
+        n->reboot_asap = info->reboot_asap();
+        n->reboot_reason = info->reboot_reason();
+        n->reboot_issued = info->reboot_issued();
+        n->power_time = info->power_time();
+        if (!cold_start) {
+            n->addr = texts_.get(info->addr() ? info->addr()->string_view() : "");
+            n->hostname = texts_.get(info->hostname() ? info->hostname()->string_view() : "");
+        }
         n->reason = texts_.get(info->reason() ? info->reason()->string_view() : "");
         n->reason_time = info->reason_time();
         n->reason_uid = info->reason_uid();
@@ -136,6 +133,7 @@ void NodeManager::recover() {
         }
         refresh_state(*n);
     });
+    recover_partitions();
 }
 
 Node *NodeManager::find(const std::string &name) {
@@ -169,7 +167,7 @@ Partition *NodeManager::partition(const std::string &name) {
 Partition *NodeManager::default_partition() {
     for (auto &p : parts_)
         if (p.conf->is_default) return &p;
-    return parts_.empty() ? nullptr : &parts_.front();
+    return nullptr;
 }
 
 Bitmap NodeManager::usable(const Partition &p) const {
@@ -201,6 +199,9 @@ void NodeManager::job_started(const Job &job) {
             job.node_alloc.empty() ? job.mem_per_node_mb : job.node_alloc[k].mem_mb;
         if (n.state == DROVER_NODE_UNKNOWN) n.state = DROVER_NODE_IDLE;
         refresh_state(n);
+        if ((n.flags & DROVER_NODE_FLAG_POWERED_DOWN) &&
+            !(n.flags & DROVER_NODE_FLAG_POWERING_DOWN))
+            want_resume(n);
     }
 }
 
@@ -227,6 +228,7 @@ void NodeManager::job_ended(const Job &job) {
         n.alloc_memory_mb -= std::min(n.alloc_memory_mb, mem);
         n.last_busy = now;
         refresh_state(n);
+        if (n.run_jobs == 0) power_down_if_idle(n);
     }
 }
 
@@ -251,6 +253,9 @@ void NodeManager::write(const Node &n) {
     flatbuffers::FlatBufferBuilder fbb(256);
     auto name = fbb.CreateString(n.conf->name);
     auto reason = fbb.CreateString(n.reason.get());
+    auto reboot_next = fbb.CreateString(n.reboot_next);
+    auto addr = fbb.CreateString(n.addr.get());
+    auto hostname = fbb.CreateString(n.hostname.get());
     proto::NodeInfoBuilder b(fbb);
     b.add_name(name);
     b.add_state(n.state);
@@ -259,6 +264,13 @@ void NodeManager::write(const Node &n) {
     b.add_reason_time(n.reason_time);
     b.add_reason_uid(n.reason_uid);
     b.add_event_start(n.event.start);
+    b.add_reboot_next(reboot_next);
+    b.add_reboot_asap(n.reboot_asap);
+    b.add_reboot_reason(n.reboot_reason);
+    b.add_reboot_issued(n.reboot_issued);
+    b.add_power_time(n.power_time);
+    b.add_addr(addr);
+    b.add_hostname(hostname);
     fbb.Finish(b.Finish());
     ctx_.commit.txn().put(state::Table::Nodes, state::as_bytes(n.conf->name),
                           {fbb.GetBufferPointer(), fbb.GetSize()});
@@ -291,15 +303,19 @@ std::string NodeManager::shortfall(const NodeConf &c, const proto::NodeRegisterR
 
 net::Routes NodeManager::routes() {
     using net::Caller;
-    return {{proto::Body::NodeRegisterRequest, Caller::Admin,
-             net::member(this, &NodeManager::on_register),
-             "node registration must come from SlurmUser"},
-            {proto::Body::NodeInfoRequest, Caller::Anyone,
-             net::member(this, &NodeManager::on_node_info)},
-            {proto::Body::NodeUpdateRequest, Caller::Admin,
-             net::member(this, &NodeManager::on_node_update)},
-            {proto::Body::PartitionInfoRequest, Caller::Anyone,
-             net::member(this, &NodeManager::on_partition_info)}};
+    return {
+        {proto::Body::NodeRegisterRequest, Caller::Admin,
+         net::member(this, &NodeManager::on_register),
+         "node registration must come from SlurmUser"},
+        {proto::Body::NodeInfoRequest, Caller::Anyone,
+         net::member(this, &NodeManager::on_node_info)},
+        {proto::Body::NodeUpdateRequest, Caller::Admin,
+         net::member(this, &NodeManager::on_node_update)},
+        {proto::Body::NodeRebootRequest, Caller::Admin, net::member(this, &NodeManager::on_reboot)},
+        {proto::Body::PartitionInfoRequest, Caller::Anyone,
+         net::member(this, &NodeManager::on_partition_info)},
+        {proto::Body::PartitionUpdateRequest, Caller::Admin,
+         net::member(this, &NodeManager::on_partition_update)}};
 }
 
 void NodeManager::on_register(const std::shared_ptr<net::Request> &req,
@@ -316,9 +332,21 @@ void NodeManager::on_register(const std::shared_ptr<net::Request> &req,
     n->os = texts_.get(r->os() ? r->os()->string_view() : "");
     n->version = texts_.get(r->version() ? r->version()->string_view() : "");
     n->flags &= ~DROVER_NODE_FLAG_NOT_RESPONDING;
+    if (!req->forwarded) learn_address(*n, req->peer.addr);
+    // Powered up: by ResumeProgram, or by hand while it was powered down.
+    bool powered_up = (n->flags & (DROVER_NODE_FLAG_POWERING_UP | DROVER_NODE_FLAG_POWERED_DOWN)) &&
+                      !(n->flags & DROVER_NODE_FLAG_POWERING_DOWN);
+    if (powered_up) {
+        n->flags &= ~(DROVER_NODE_FLAG_POWERING_UP | DROVER_NODE_FLAG_POWERED_DOWN);
+        n->power_time = 0;
+        n->last_busy = Ctx::now(); // its SuspendTime counts from now
+        spdlog::info("node {} powered up", n->conf->name);
+    }
     // config_overrides: slurm.conf is the truth, whatever the node reports (emulated nodes).
     bool trust_config = ctx_.conf.slurmd_parameters.find("config_overrides") != std::string::npos;
     std::string low = trust_config ? std::string() : shortfall(*n->conf, *r);
+    // A reboot sent to it is over; nextstate=DOWN keeps it down, whatever ReturnToService says.
+    bool stay_down = (n->flags & DROVER_NODE_FLAG_REBOOT_ISSUED) && reboot_done(*n);
     if (!low.empty()) {
         if (n->state != DROVER_NODE_DOWN || n->reason != low) set_down(*n, low, ctx_.slurm_uid);
     } else {
@@ -328,13 +356,14 @@ void NodeManager::on_register(const std::shared_ptr<net::Request> &req,
         // Down for too little of something the node now has: it comes back by itself.
         bool shortfall_gone =
             n->reason.get().starts_with("Low ") || n->reason.get().starts_with("gres/");
-        bool revive = was_down && (shortfall_gone || (lost_contact && rts >= 1) || rts >= 2);
-        if (revive || n->state == DROVER_NODE_UNKNOWN) {
+        bool revive =
+            !stay_down && was_down && (shortfall_gone || (lost_contact && rts >= 1) || rts >= 2);
+        if (revive || n->state == DROVER_NODE_UNKNOWN || powered_up) {
             if (revive) {
                 n->reason.clear();
                 n->reason_time = 0;
             }
-            n->state = DROVER_NODE_IDLE;
+            if (n->state == DROVER_NODE_UNKNOWN || revive) n->state = DROVER_NODE_IDLE;
             refresh_state(*n);
             persist(*n);
             spdlog::info("node {} registered: {} CPUs, {} MB", n->conf->name, r->cpus(),
@@ -373,7 +402,11 @@ void NodeManager::on_node_info(const std::shared_ptr<net::Request> &req,
         }
         if (pick.empty()) return resp->error(DROVER_ENOENT, "Invalid node name specified");
     } else {
-        for (const auto &n : nodes_) pick.push_back(&n);
+        // A cloud node is not there while powered down: listed only with PrivateData=cloud (or
+        // by name).
+        constexpr uint32_t kAway = DROVER_NODE_FLAG_CLOUD | DROVER_NODE_FLAG_POWERED_DOWN;
+        for (const auto &n : nodes_)
+            if ((n.flags & kAway) != kAway || ctx_.conf.private_data.cloud) pick.push_back(&n);
     }
     flatbuffers::FlatBufferBuilder fbb(256 + pick.size() * 256);
     std::vector<flatbuffers::Offset<proto::NodeInfo>> out;
@@ -382,14 +415,19 @@ void NodeManager::on_node_info(const std::shared_ptr<net::Request> &req,
         for (const auto &p : parts_)
             if (p.nodes.test(n->index)) parts.push_back(fbb.CreateString(p.conf->name));
         const NodeConf &c = *n->conf;
+        const uint32_t flags = n->flags | (shown_flags_ ? shown_flags_(n->index) : 0);
         out.push_back(proto::CreateNodeInfo(
-            fbb, fbb.CreateString(c.name), fbb.CreateString(ctx_.conf.node_addr(c)),
-            ctx_.conf.node_port(c), n->state, n->flags, fbb.CreateString(n->reason.get()),
+            fbb, fbb.CreateString(c.name),
+            fbb.CreateString(n->addr.empty() ? ctx_.conf.node_addr(c) : n->addr.get()),
+            ctx_.conf.node_port(c), n->state, flags, fbb.CreateString(n->reason.get()),
             n->reason_time, n->reason_uid, c.cpus, n->alloc_cpus, c.sockets, c.cores_per_socket,
             c.threads_per_core, c.real_memory_mb, n->alloc_memory_mb, c.tmp_disk_mb, c.weight,
             fbb.CreateString(n->features_csv.get()), fbb.CreateVector(parts), n->boot_time,
             n->last_busy, n->reg_cpus, n->reg_memory_mb, fbb.CreateString(n->os.get()),
-            fbb.CreateString(n->version.get()), /*event_start=*/0, fbb.CreateString(c.gres.get())));
+            fbb.CreateString(n->version.get()), /*event_start=*/0, fbb.CreateString(c.gres.get()),
+            fbb.CreateString(n->reboot_next), false, false, 0, 0,
+            fbb.CreateString(n->hostname.empty() ? ctx_.conf.node_hostname(c)
+                                                 : n->hostname.get())));
     }
     auto v = fbb.CreateVector(out);
     fbb.Finish(proto::CreateMessage(fbb, proto::Body::NodeInfoResponse,
@@ -419,8 +457,13 @@ void NodeManager::on_node_update(const std::shared_ptr<net::Request> &req,
             DROVER_EINVAL,
             "You must specify a reason when DOWNING or DRAINING a node. Request denied");
     if (state != "drain" && state != "down" && state != "resume" && state != "undrain" &&
-        state != "idle" && !state.empty())
+        state != "idle" && state != "cancel_reboot" && !is_power_state(state) && !state.empty())
         return resp->error(DROVER_EINVAL, "Invalid node state specified");
+    if (state == "cancel_reboot")
+        for (Node *n : targets)
+            if (n->flags & DROVER_NODE_FLAG_REBOOT_ISSUED)
+                return resp->error(DROVER_EINVAL, "Reboot already in progress");
+    if (Status s = set_addresses(targets, *r); !s.ok()) return resp->error(s.code(), s.text());
     int64_t now = Ctx::now();
     for (Node *n : targets) {
         if (state == "drain") {
@@ -430,7 +473,13 @@ void NodeManager::on_node_update(const std::shared_ptr<net::Request> &req,
             n->reason_uid = req->peer.uid;
         } else if (state == "down") {
             set_down(*n, reason, req->peer.uid);
+        } else if (state == "cancel_reboot") {
+            cancel_reboot(*n);
+        } else if (is_power_state(state)) {
+            power_update(*n, state);
+            if (!reason.empty()) set_reason(*n, reason, req->peer.uid);
         } else if (state == "resume" || state == "undrain" || state == "idle") {
+            if (state == "resume") power_update(*n, state);
             n->flags &= ~DROVER_NODE_FLAG_DRAIN;
             if (state != "undrain" && n->state == DROVER_NODE_DOWN) {
                 n->state = DROVER_NODE_IDLE;
@@ -466,9 +515,15 @@ void NodeManager::on_partition_info(const std::shared_ptr<net::Request> &req,
         out.push_back(proto::CreatePartitionInfo(
             fbb, fbb.CreateString(c.name), fbb.CreateString(hostlist_compress(names)), c.is_default,
             fbb.CreateString(p.state), c.max_time_min, c.default_time_min, c.max_nodes, c.min_nodes,
-            fbb.CreateString(c.allow_groups.empty() ? "ALL" : join(c.allow_groups)),
+            fbb.CreateString(c.allow_groups.empty() ? "ALL" : detail::join_list(c.allow_groups)),
             fbb.CreateString(c.oversubscribe), p.total_cpus, uint32_t(names.size()),
-            c.priority_tier, fbb.CreateString(c.qos)));
+            c.priority_tier, fbb.CreateString(c.qos),
+            fbb.CreateString(c.allow_accounts.empty() ? "ALL"
+                                                      : detail::join_list(c.allow_accounts)),
+            c.priority_job_factor,
+            // The mode that applies: the cluster's when the partition has none, as Slurm shows.
+            fbb.CreateString(c.preempt_mode.empty() ? ctx_.conf.preempt_mode : c.preempt_mode),
+            c.suspend_time, c.suspend_timeout, c.resume_timeout, c.power_down_on_idle));
     }
     auto v = fbb.CreateVector(out);
     fbb.Finish(
@@ -477,11 +532,14 @@ void NodeManager::on_partition_info(const std::shared_ptr<net::Request> &req,
     resp->reply({fbb.GetBufferPointer(), fbb.GetSize()});
 }
 
+// Powered down, or between: no node daemon to talk to (a powering up one registers when it is up).
+constexpr uint32_t kNoDaemon =
+    DROVER_NODE_FLAG_POWERED_DOWN | DROVER_NODE_FLAG_POWERING_UP | DROVER_NODE_FLAG_POWERING_DOWN;
+
 std::vector<std::string> NodeManager::daemon_names() const {
     std::vector<std::string> names;
     for (const auto &n : nodes_)
-        if (n.state != DROVER_NODE_FUTURE && !(n.flags & DROVER_NODE_FLAG_POWERED_DOWN))
-            names.push_back(n.conf->name);
+        if (n.state != DROVER_NODE_FUTURE && !(n.flags & kNoDaemon)) names.push_back(n.conf->name);
     return names;
 }
 
@@ -495,7 +553,7 @@ void NodeManager::reconfigure_nodes(
     net::forward(
         ctx_.io,
         [this](const std::string &n, std::string *h, uint16_t *p) {
-            return resolve_node(ctx_.conf, n, h, p);
+            return resolve_node(ctx_, n, h, p);
         },
         std::move(names), ctx_.conf.tree_width, 10000, {fbb.GetBufferPointer(), fbb.GetSize()},
         ctx_.auth.self_signer(),
@@ -527,7 +585,7 @@ void NodeManager::ping_all() {
     net::forward(
         ctx_.io,
         [this](const std::string &n, std::string *h, uint16_t *p) {
-            return resolve_node(ctx_.conf, n, h, p);
+            return resolve_node(ctx_, n, h, p);
         },
         std::move(names), ctx_.conf.tree_width, timeout, inner, ctx_.auth.self_signer(),
         [this, sent = Ctx::now(),
@@ -567,6 +625,7 @@ void NodeManager::ping_all() {
                     continue;
                 }
                 if (n->state == DROVER_NODE_UNKNOWN && !n->registered) continue;
+                if (n->flags & kNoDaemon) continue; // powered down while the ping was out
                 // It registered while this ping was out (a daemon starting up): it is alive.
                 if (n->last_response >= sent) continue;
                 n->flags |= DROVER_NODE_FLAG_NOT_RESPONDING;

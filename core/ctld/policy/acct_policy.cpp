@@ -1,5 +1,6 @@
 // acct_policy.cpp - QOS choice, submit limits and start limits.
 #include "ctld/policy/acct_policy.hpp"
+#include "ctld/policy/job_qos.hpp"
 
 #include <algorithm>
 #include <map>
@@ -121,20 +122,18 @@ bool wall_over(const Job &job, uint64_t lim) {
     return lim != kNoLimit && job.time_limit_min != kInfinite && job.time_limit_min > lim;
 }
 
-JobTres running_tres(const Job &j) {
+// A running job's TRES: what it holds over all its nodes (size), and on its largest node.
+JobTres running_tres(const Job &j, const JobSize &size) {
     JobTres t;
-    uint64_t cpus = 0, mem = 0, max_cpu = 0, max_mem = 0;
+    uint64_t max_cpu = 0, max_mem = 0;
     for (std::size_t i = 0; i < j.nodes.size(); ++i) {
-        uint64_t c = i < j.node_cpus.size() ? j.node_cpus[i] : 0, m = job_mem_on(j, i);
-        cpus += c;
-        mem += m;
-        max_cpu = std::max(max_cpu, c);
-        max_mem = std::max(max_mem, m);
+        max_cpu = std::max<uint64_t>(max_cpu, i < j.node_cpus.size() ? j.node_cpus[i] : 0);
+        max_mem = std::max(max_mem, job_mem_on(j, i));
     }
-    t.total = {{"cpu", cpus}, {"node", j.nodes.size()}, {"billing", cpus}};
+    t.total = {{"cpu", size.cpus}, {"node", size.nodes}, {"billing", size.cpus}};
     t.per_node = {{"cpu", max_cpu}, {"billing", max_cpu}};
-    if (mem) {
-        t.total["mem"] = mem;
+    if (size.mem_mb) {
+        t.total["mem"] = size.mem_mb;
         t.per_node["mem"] = max_mem;
     }
     return t;
@@ -142,18 +141,37 @@ JobTres running_tres(const Job &j) {
 
 } // namespace
 
+JobSize job_size(const Job &j) {
+    JobSize s;
+    const uint64_t asked_nodes = std::max(1u, j.min_nodes);
+    if (j.running()) {
+        for (std::size_t i = 0; i < j.nodes.size(); ++i) {
+            s.cpus += i < j.node_cpus.size() ? j.node_cpus[i] : 0;
+            s.mem_mb += job_mem_on(j, i);
+        }
+        s.nodes = j.nodes.size();
+    } else {
+        s.nodes = asked_nodes;
+        s.cpus = uint64_t(std::max(1u, alloc_tasks(j))) * std::max(1u, j.cpus_per_task);
+        s.cpus = std::max<uint64_t>(s.cpus, s.nodes * j.min_cpus_per_node);
+        s.mem_mb = j.mem_per_node_mb ? j.mem_per_node_mb * s.nodes : j.mem_per_cpu_mb * s.cpus;
+    }
+    const JobExtra &x = j.ext();
+    s.gpus = x.gpus            ? x.gpus
+             : x.gpus_per_node ? uint64_t(x.gpus_per_node) * asked_nodes
+                               : uint64_t(x.gpus_per_task) * j.num_tasks;
+    return s;
+}
+
 JobTres job_tres(const Job &j) {
-    JobTres t = j.running() ? running_tres(j) : JobTres{};
-    uint64_t nodes = std::max(1u, j.min_nodes);
+    const JobSize s = job_size(j);
+    JobTres t = j.running() ? running_tres(j, s) : JobTres{};
     if (!j.running()) {
-        uint64_t cpus = uint64_t(std::max(1u, alloc_tasks(j))) * std::max(1u, j.cpus_per_task);
-        cpus = std::max<uint64_t>(cpus, nodes * j.min_cpus_per_node);
-        uint64_t mem = j.mem_per_node_mb ? j.mem_per_node_mb * nodes : j.mem_per_cpu_mb * cpus;
-        t.total = {{"cpu", cpus}, {"node", nodes}, {"billing", cpus}};
-        t.per_node = {{"cpu", ceil_div(cpus, nodes)}, {"billing", ceil_div(cpus, nodes)}};
-        if (mem) {
-            t.total["mem"] = mem;
-            t.per_node["mem"] = ceil_div(mem, nodes);
+        t.total = {{"cpu", s.cpus}, {"node", s.nodes}, {"billing", s.cpus}};
+        t.per_node = {{"cpu", ceil_div(s.cpus, s.nodes)}, {"billing", ceil_div(s.cpus, s.nodes)}};
+        if (s.mem_mb) {
+            t.total["mem"] = s.mem_mb;
+            t.per_node["mem"] = ceil_div(s.mem_mb, s.nodes);
         }
     }
     const JobExtra &x = j.ext();
@@ -161,12 +179,10 @@ JobTres job_tres(const Job &j) {
             for (const auto &l : parse_licenses(x.licenses))
                 t.total["license/" + l.name] += l.count;
         } catch (const ParseError &) {}
-    uint64_t gpus = x.gpus            ? x.gpus
-                    : x.gpus_per_node ? uint64_t(x.gpus_per_node) * nodes
-                                      : uint64_t(x.gpus_per_task) * j.num_tasks;
-    if (gpus) {
-        t.total["gres/gpu"] = gpus;
-        t.per_node["gres/gpu"] = x.gpus_per_node ? x.gpus_per_node : ceil_div(gpus, nodes);
+    if (s.gpus) {
+        t.total["gres/gpu"] = s.gpus;
+        t.per_node["gres/gpu"] =
+            x.gpus_per_node ? x.gpus_per_node : ceil_div(s.gpus, std::max(1u, j.min_nodes));
     }
     return t;
 }
@@ -180,7 +196,7 @@ std::vector<const AssocRec *> AcctPolicy::chain(const Job &job) const {
 }
 
 std::vector<const AssocRec *> AcctPolicy::qos_path(const Job &job) const {
-    const AssocRec *mine = db_.qos(job.qos.empty() ? "normal" : job.qos);
+    const AssocRec *mine = db_.qos(job_qos(job));
     const AssocRec *part = nullptr;
     if (part_qos_)
         if (std::string name = part_qos_(job.partition); !name.empty()) part = db_.qos(name);

@@ -27,6 +27,12 @@ inline constexpr const char *kPolicyRefused =
     "Job violates accounting/QOS policy (job submit limit, user's size and/or time limits)";
 inline constexpr const char *kInvalidQos = "Invalid qos specification";
 
+// What a job asks for (pending) or holds (running), over the whole job: the counts both its TRES
+// lists and priority's job size and TRES factors are made of.
+struct JobSize {
+    uint64_t cpus = 0, nodes = 0, mem_mb = 0, gpus = 0;
+};
+JobSize job_size(const Job &job);
 // What a job asks for (pending) or holds (running) in TRES.
 JobTres job_tres(const Job &job);
 

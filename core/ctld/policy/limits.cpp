@@ -1,7 +1,9 @@
 // limits.cpp - Limits from a record's settings.
 #include "ctld/policy/limits.hpp"
 
+#include <algorithm>
 #include <charconv>
+#include <stdexcept>
 
 #include "common/ascii.hpp"
 
@@ -61,6 +63,17 @@ Limits Limits::from(const Settings &s) {
     }
     if (auto it = s.find("defaultqos"); it != s.end()) l.default_qos = it->second;
     if (uint64_t p = count(s, "priority"); p != kNoLimit) l.priority = p;
+    if (auto it = s.find("preempt"); it != s.end()) l.preempt = list_items(it->second);
+    if (auto it = s.find("preemptmode"); it != s.end()) l.preempt_mode = ascii_lower(it->second);
+    if (uint64_t g = count(s, "gracetime"); g != kNoLimit) l.grace_s = g;
+    l.preempt_exempt_s = count(s, "preemptexempttime");
+    if (auto it = s.find("fairshare"); it != s.end())
+        l.shares = it->second == "parent"
+                       ? kSharesParent
+                       : uint32_t(std::min<uint64_t>(count(s, "fairshare"), kSharesParent - 1));
+    if (auto it = s.find("usagefactor"); it != s.end()) try {
+            l.usage_factor = std::max(0.0, std::stod(it->second));
+        } catch (const std::exception &) {}
     if (auto it = s.find("flags"); it != s.end())
         for (const auto &f : list_items(it->second)) {
             l.deny_on_limit = l.deny_on_limit || f == "DenyOnLimit";

@@ -37,6 +37,16 @@ struct Limits {
     std::string default_qos;
     // A QOS's priority and the flags enforcement reads.
     uint64_t priority = 0;
+    double usage_factor = 1; // a QOS's UsageFactor: what its jobs' usage counts for fair-share
+    // An association's FairShare= (1 unless set; kSharesParent for "parent").
+    static constexpr uint32_t kSharesParent = 0xffffffffu;
+    uint32_t shares = 1;
+    // A QOS's preemption: the QOS it may preempt (Preempt=), how its own jobs are preempted
+    // (PreemptMode, lower case; "" or "cluster": slurm.conf's), GraceTime and PreemptExemptTime
+    // in seconds (kNoLimit: unset).
+    std::vector<std::string> preempt;
+    std::string preempt_mode;
+    uint64_t grace_s = 0, preempt_exempt_s = kNoLimit;
     bool deny_on_limit = false, over_part_qos = false;
 
     static Limits from(const Settings &s);

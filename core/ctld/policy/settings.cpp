@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "common/ascii.hpp"
+#include "common/config_parse.hpp"
 #include "common/error.hpp"
 #include "common/timefmt.hpp"
 #include "ctld/policy/tres.hpp"
@@ -24,7 +25,8 @@ enum class Kind {
     QosName,
     Flags,
     Mode,
-    Secs,
+    Secs,  // a time as sacctmgr reads one ("M", "H:M:S", "D-H"), kept in seconds
+    Grace, // GraceTime: plain seconds, as Slurm's sacctmgr reads it
     Float,
     Share
 };
@@ -41,7 +43,7 @@ struct Def {
 constexpr Def kDefs[] = {
     {"fairshare", Kind::Share, true, false, "1"},
     {"priority", Kind::Int, true, true, "", "0"},
-    {"gracetime", Kind::Secs, false, true, "", "00:00:00"},
+    {"gracetime", Kind::Grace, false, true, "", "00:00:00"},
     {"preempt", Kind::QosList, false, true},
     {"preemptexempttime", Kind::Secs, false, true},
     {"preemptmode", Kind::Mode, false, true, "", "cluster"},
@@ -101,12 +103,6 @@ std::string hms(uint64_t secs) {
     return buf;
 }
 
-std::string join(const std::vector<std::string> &items) {
-    std::string out;
-    for (const auto &i : items) out += (out.empty() ? "" : ",") + i;
-    return out;
-}
-
 // A list value: "a,b" replaces, "+a" adds, "-a" removes. canon maps an item to its stored
 // spelling ("" refuses it).
 std::string apply_list(const std::string &stored, std::string_view value,
@@ -129,7 +125,7 @@ std::string apply_list(const std::string &stored, std::string_view value,
         }
     }
     std::sort(items.begin(), items.end());
-    return join(items);
+    return detail::join_list(items);
 }
 
 std::string canon_flag(std::string_view f) {
@@ -146,7 +142,7 @@ std::string canon_mode(std::string_view v) {
             return {};
         out.push_back(m);
     }
-    return join(out);
+    return detail::join_list(out);
 }
 
 std::string parse_value(const Def &d, std::string_view v, const std::string &old,
@@ -155,6 +151,7 @@ std::string parse_value(const Def &d, std::string_view v, const std::string &old
     switch (d.kind) {
     case Kind::Count:
     case Kind::Int:
+    case Kind::Grace:
         if (!parse_u64(v, n)) why = "Invalid value";
         return std::to_string(n);
     case Kind::Share:
@@ -291,6 +288,7 @@ std::string display(const Settings &s, std::string_view key, Owner owner) {
     case Kind::Wall:
         return parse_u64(v, n) ? hms(n * 60) : v;
     case Kind::Secs:
+    case Kind::Grace:
         return parse_u64(v, n) ? hms(n) : v;
     case Kind::Tres:
         return tres_display(parse_stored_tres(v));

@@ -36,4 +36,11 @@ void release(const plugin::SelectCalls &sel, const Job &job, std::string_view wh
         spdlog::error("job {} ({}): {}", job.id, when, s.text());
 }
 
+void suspend_hold(const plugin::SelectCalls &sel, const Job &job, bool suspended) {
+    const auto view = codec::job_view(job);
+    Status s = suspended ? sel.job_suspend(view) : sel.job_resume(view);
+    if (!s.ok())
+        spdlog::error("job {} ({}): {}", job.id, suspended ? "suspend" : "resume", s.text());
+}
+
 } // namespace drover::ctld

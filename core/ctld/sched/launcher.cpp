@@ -80,7 +80,9 @@ Launcher::Launcher(Ctx &ctx, const NodeManager &nodes, JobManager &jobs)
 void Launcher::relaunch(uint32_t job_id) {
     ctx_.commit.after_commit([this, job_id] {
         Job *j = jobs_.find(job_id);
-        if (j && j->running() && !j->interactive && !launching(job_id)) launch(job_id);
+        // A configuring job is launched when its nodes are up (Events::job_started).
+        if (j && j->running() && !j->interactive && !j->configuring() && !launching(job_id))
+            launch(job_id);
     });
 }
 
@@ -98,7 +100,7 @@ void Launcher::launch(uint32_t job_id) {
     const Node &batch = nodes_.at(job->nodes.front());
     std::string host;
     uint16_t port = 0;
-    resolve_node(ctx_.conf, batch.conf->name, &host, &port);
+    resolve_node(ctx_, batch.conf->name, &host, &port);
     auto msg = launch_message(ctx_, *job, *desc, batch.conf->name, nodes_.names(job->nodes));
     launching_.insert(job_id);
     uint32_t run = job->restart_count;

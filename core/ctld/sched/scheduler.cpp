@@ -11,6 +11,7 @@
 
 #include "common/timefmt.hpp"
 #include "ctld/acct/acct_queue.hpp"
+#include "ctld/jobs/partition_list.hpp"
 #include "ctld/sched/allocation.hpp"
 #include "ctld/events.hpp"
 #include "ctld/jobs/job_codec.hpp"
@@ -31,6 +32,9 @@ struct drover_sched_pass {
     bool have_running = false;
     std::vector<drover::ctld::Job *> running;
     std::vector<drover_job_view> running_views;
+    // The reservation windows of the job asked about last (a planner asks for them in a row).
+    uint32_t windows_of = 0;
+    std::vector<drover::ctld::Reservations::Window> windows;
 };
 
 namespace drover::ctld {
@@ -64,6 +68,8 @@ void load_running(drover_sched_pass *p) {
     if (p->have_running) return;
     p->have_running = true;
     p->running = p->sched->running_jobs();
+    // A suspended job holds no CPUs: a planner sees its nodes as the select plugin does.
+    std::erase_if(p->running, [](const Job *j) { return j->state == DROVER_JOB_SUSPENDED; });
     p->running_views.reserve(p->running.size());
     for (Job *j : p->running) p->running_views.push_back(codec::job_view(*j));
 }
@@ -102,6 +108,31 @@ drover_str host_parameters(drover_sched_pass *p) {
     const std::string &s = p->sched->parameters();
     return {s.data(), s.size()};
 }
+const std::vector<Reservations::Window> *load_windows(drover_sched_pass *p, uint32_t job_id) {
+    if (p->windows_of != job_id) {
+        auto it = p->by_id.find(job_id);
+        if (it == p->by_id.end()) return nullptr;
+        p->windows = p->sched->blocked(*it->second);
+        p->windows_of = job_id;
+    }
+    return &p->windows;
+}
+uint32_t host_blocked_count(drover_sched_pass *p, uint32_t job_id) {
+    const auto *w = load_windows(p, job_id);
+    return w ? uint32_t(w->size()) : 0;
+}
+int host_blocked_window(drover_sched_pass *p, uint32_t job_id, uint32_t i, drover_bitmap *nodes,
+                        int64_t *start, int64_t *end) {
+    const auto *w = load_windows(p, job_id);
+    if (!w || i >= w->size()) return DROVER_ENOENT;
+    const Bitmap &b = *(*w)[i].nodes;
+    const std::size_t words = (nodes->nbits + 63) / 64;
+    for (std::size_t k = 0; k < words; ++k)
+        nodes->words[k] = k < (b.size() + 63) / 64 ? b.words()[k] : 0;
+    *start = (*w)[i].start;
+    *end = (*w)[i].end;
+    return DROVER_OK;
+}
 
 const drover_sched_host kSchedHost = {sizeof(drover_sched_host),
                                       host_pending_count,
@@ -116,7 +147,9 @@ const drover_sched_host kSchedHost = {sizeof(drover_sched_host),
                                       host_usable_nodes,
                                       host_try_start_on,
                                       host_set_expected_start,
-                                      host_parameters};
+                                      host_parameters,
+                                      host_blocked_count,
+                                      host_blocked_window};
 
 } // namespace
 
@@ -125,9 +158,10 @@ struct Scheduler::Timer {
     boost::asio::steady_timer t;
 };
 
-Scheduler::Scheduler(Ctx &ctx, const NodeManager &nodes, JobManager &jobs, const Placement &place)
-    : ctx_(ctx), nodes_(nodes), jobs_(jobs), place_(place),
-      timer_(std::make_unique<Timer>(ctx.io)) {
+Scheduler::Scheduler(Ctx &ctx, const NodeManager &nodes, JobManager &jobs, const Placement &place,
+                     const Reservations &resv)
+    : ctx_(ctx), nodes_(nodes), jobs_(jobs), place_(place), resv_(resv),
+      timer_(std::make_unique<Timer>(ctx.io)), preempt_(ctx, nodes, jobs) {
     ctx_.events.queue_changed.subscribe([this] { request(); });
 }
 
@@ -150,6 +184,8 @@ void Scheduler::init_select() {
         // already. It is logged, and the plugin may count those nodes as free until it ends.
         if (Status s = sel.job_begin(codec::job_view(*j), held); !s.ok())
             spdlog::error("job {} on recovery: {}", j->id, s.text());
+        else if (j->state == DROVER_JOB_SUSPENDED) // its CPUs are free again, as they were
+            suspend_hold(sel, *j, true);
     }
 }
 
@@ -184,10 +220,12 @@ void Scheduler::pass() {
     for (auto &[id, plan] : d.plans)
         jobs_.note_expected_start(id, plan.when, std::move(plan.nodes));
     for (const End &e : d.ends) jobs_.end_pending(e.job_id, e.state, e.cancelled_by);
+    for (const auto &[by, victims] : d.preempts) preempt_.preempt(by, victims);
 }
 
 Scheduler::Decisions Scheduler::run_pass() {
     d_ = {};
+    if (preempt_.active()) preempt_.begin_pass();
     drover_sched_pass p;
     p.sched = this;
     p.now = Ctx::now();
@@ -199,6 +237,7 @@ Scheduler::Decisions Scheduler::run_pass() {
     p.by_id.reserve(p.jobs.size());
     for (Job *j : p.jobs) {
         p.views.push_back(codec::job_view(*j));
+        p.views.back().partition_tier = partition_tier(*j);
         p.by_id.emplace(j->id, j);
     }
     if (Status s = ctx_.plugins.sched_calls().schedule(kSchedHost, &p); !s.ok())
@@ -211,6 +250,15 @@ Scheduler::Decisions Scheduler::run_pass() {
     d_.queue = uint32_t(p.jobs.size());
     d_.tried = uint32_t(p.tried.size());
     return std::move(d_);
+}
+
+uint32_t Scheduler::partition_tier(const Job &job) const {
+    // A job waiting in several partitions is as urgent as the highest of them.
+    uint32_t tier = 0;
+    for (const auto &name : partition_names(job.partition))
+        if (const Partition *p = nodes_.partition(name); p && p->conf)
+            tier = std::max(tier, p->conf->priority_tier);
+    return tier;
 }
 
 const std::vector<drover_node_view> &Scheduler::node_views() const {
@@ -236,9 +284,19 @@ int Scheduler::job_nodes(uint32_t job_id, drover_bitmap *nodes, uint32_t *cpus) 
 }
 
 int Scheduler::usable_nodes(const Job &job, drover_bitmap *out) {
-    const Partition *part = nodes_.partition(job.partition);
-    if (!part) return DROVER_ENOENT;
-    Bitmap usable = place_.usable_for(job, *part);
+    // Those of any of its partitions (try_start then starts it in one that holds them).
+    Bitmap usable;
+    for (const auto &name : partition_names(job.partition)) {
+        const Partition *part = nodes_.partition(name);
+        if (!part) continue;
+        Bitmap in = place_.usable_for(job, *part);
+        if (usable.size() == 0)
+            usable = std::move(in);
+        else
+            usable |= in;
+    }
+    if (usable.size() == 0) return DROVER_ENOENT;
+    if (const Bitmap *own = resv_.confine(job)) usable &= *own;
     std::size_t words = std::min<std::size_t>((out->nbits + 63) / 64, (usable.size() + 63) / 64);
     for (std::size_t w = 0; w < words; ++w) out->words[w] = usable.words()[w];
     return DROVER_OK;
@@ -250,6 +308,25 @@ int Scheduler::try_start(Job &job, const drover_bitmap_view *allowed) {
         wait(job, job.hold == Hold::User ? "JobHeldUser" : "JobHeldAdmin");
         return DROVER_EPERM;
     }
+    if (is_partition_list(job.partition)) return try_each_partition(job, allowed);
+    return try_start_in(job, allowed);
+}
+
+// -p a,b: tried in each partition in the order given; it starts in the first that takes it now
+// and belongs to that one from then on. Otherwise it keeps the list, and the reason of the last.
+int Scheduler::try_each_partition(Job &job, const drover_bitmap_view *allowed) {
+    const std::string list = job.partition;
+    int rc = DROVER_EPERM;
+    for (const auto &name : partition_names(list)) {
+        job.partition = name;
+        rc = try_start_in(job, allowed);
+        if (!job.pending() || (job.is_array_record() && rc == DROVER_OK)) break;
+    }
+    if (job.pending()) job.partition = list;
+    return rc;
+}
+
+int Scheduler::try_start_in(Job &job, const drover_bitmap_view *allowed) {
     const Partition *part = nodes_.partition(job.partition);
     if (!part) {
         wait(job, "BadConstraints");
@@ -258,6 +335,10 @@ int Scheduler::try_start(Job &job, const drover_bitmap_view *allowed) {
     if (int rc = check_eligible(job, *part); rc != DROVER_OK) return rc;
     if (int rc = check_dependency(job); rc != DROVER_OK) return rc;
     if (int rc = check_limits(job); rc != DROVER_OK) return rc;
+    if (const char *why = resv_.hold_reason(job, Ctx::now())) {
+        wait(job, why);
+        return DROVER_EPERM;
+    }
     if (job.is_array_record()) return start_array_tasks(job, *part, allowed);
     std::vector<uint32_t> nodes;
     int rc = choose(job, *part, allowed, &nodes);
@@ -358,6 +439,8 @@ int Scheduler::choose(Job &job, const Partition &part, const drover_bitmap_view 
         }
     }
     Bitmap usable = place_.usable_for(job, part);
+    if (const Bitmap *own = resv_.confine(job)) usable &= *own;
+    const bool maint = resv_.restrict(job, Ctx::now(), usable);
     if (allowed && allowed->words)
         for (std::size_t w = 0; w < (usable.size() + 63) / 64 && w < (allowed->nbits + 63) / 64;
              ++w)
@@ -371,7 +454,13 @@ int Scheduler::choose(Job &job, const Partition &part, const drover_bitmap_view 
         bool req_unavailable = false;
         for (std::size_t i = req.size() ? req.next(0) : 0; i < req.size(); i = req.next(i + 1))
             if (!nodes_.at(uint32_t(i)).usable()) req_unavailable = true;
-        wait(job, req_unavailable ? "ReqNodeNotAvail" : "Resources");
+        wait(job, req_unavailable ? "ReqNodeNotAvail"
+                  : maint         ? "ReqNodeNotAvail, Reserved for maintenance"
+                                  : "Resources");
+        // Under PreemptType, running jobs it may preempt, when their nodes would let it start.
+        if (!req_unavailable && preempt_.active())
+            if (auto victims = preempt_.victims_for(job, part, usable); !victims.empty())
+                d_.preempts.emplace_back(job.id, std::move(victims));
         return DROVER_EBUSY; // nodes may free up or come back: the job waits either way
     }
     nodes->clear();

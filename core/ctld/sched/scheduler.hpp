@@ -18,6 +18,8 @@
 
 #include "common/bitmap.hpp"
 #include "ctld/context.hpp"
+#include "ctld/resv/reservations.hpp"
+#include "ctld/sched/preemptor.hpp"
 
 namespace drover::ctld {
 
@@ -30,7 +32,8 @@ class Placement;
 
 class Scheduler {
   public:
-    Scheduler(Ctx &ctx, const NodeManager &nodes, JobManager &jobs, const Placement &place);
+    Scheduler(Ctx &ctx, const NodeManager &nodes, JobManager &jobs, const Placement &place,
+              const Reservations &resv);
     ~Scheduler();
 
     // Tells the select plugin the node table and replays running jobs (start and reconfigure).
@@ -52,6 +55,8 @@ class Scheduler {
     const std::string &parameters() const;
     int job_nodes(uint32_t job_id, drover_bitmap *nodes, uint32_t *cpus);
     int usable_nodes(const Job &job, drover_bitmap *out);
+    // When reservations bar job from which nodes (ABI 1.10's blocked windows).
+    std::vector<Reservations::Window> blocked(const Job &job) const { return resv_.windows(job); }
 
     // A job the pass found can never start (past its deadline, or a dependency that can never
     // be satisfied under --kill-on-invalid-dep): it ends in state once the pass is over,
@@ -74,12 +79,19 @@ class Scheduler {
         std::unordered_map<uint32_t, const char *> reasons;
         std::unordered_map<uint32_t, Plan> plans;
         std::vector<End> ends;
+        // Jobs to preempt once the pass is over, each for the job that needs their nodes.
+        std::vector<std::pair<uint32_t, std::vector<uint32_t>>> preempts;
     };
     // A planning policy's expected start of job_id (during a pass).
     void expect(uint32_t job_id, Plan plan) { d_.plans[job_id] = std::move(plan); }
 
   private:
     Decisions run_pass();
+    // The PriorityTier of the job's partition (the highest of several; 0 when it has none).
+    uint32_t partition_tier(const Job &job) const;
+    // try_start in each partition of a -p a,b job in turn, and in the job's one partition.
+    int try_each_partition(Job &job, const drover_bitmap_view *allowed);
+    int try_start_in(Job &job, const drover_bitmap_view *allowed);
     // Why job cannot start now (its reason set, or an End decided), or DROVER_OK.
     int check_eligible(Job &job, const Partition &part);
     int check_dependency(Job &job);
@@ -102,7 +114,9 @@ class Scheduler {
     const NodeManager &nodes_;
     JobManager &jobs_;
     const Placement &place_;
+    const Reservations &resv_;
     std::unique_ptr<Timer> timer_;
+    Preemptor preempt_;
     bool queued_ = false;
     Decisions d_; // what the current pass has decided so far
     std::chrono::steady_clock::time_point last_end_{};

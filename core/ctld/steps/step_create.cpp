@@ -180,14 +180,14 @@ std::vector<uint8_t> bcast_cred_body(const Job &job, uint32_t step_id,
     // No later than the job's time limit: a broadcast is for the job's nodes while it has them.
     int64_t expires = Ctx::now() + kBcastLifetime;
     if (job.time_limit_min != DROVER_INFINITE && job.start_time)
-        expires = std::min(expires, job.start_time + int64_t(job.time_limit_min) * 60);
+        expires = std::min(expires, job_limit_end(job));
     b.add_expires(expires);
     b.add_bcast(true);
     cb.Finish(b.Finish());
     return {cb.GetBufferPointer(), cb.GetBufferPointer() + cb.GetSize()};
 }
 
-std::vector<uint8_t> bcast_cred_response(const Config &conf, const Job &job, uint32_t step_id,
+std::vector<uint8_t> bcast_cred_response(const Ctx &ctx, const Job &job, uint32_t step_id,
                                          const std::vector<std::string> &names,
                                          const std::vector<uint8_t> &cred) {
     flatbuffers::FlatBufferBuilder fbb(1024 + cred.size());
@@ -195,7 +195,7 @@ std::vector<uint8_t> bcast_cred_response(const Config &conf, const Job &job, uin
     for (const auto &n : names) {
         std::string host;
         uint16_t port = 0;
-        resolve_node(conf, n, &host, &port);
+        resolve_node(ctx, n, &host, &port);
         addrs.push_back(host + ":" + std::to_string(port));
     }
     auto nv = fbb.CreateVectorOfStrings(names);
@@ -207,7 +207,7 @@ std::vector<uint8_t> bcast_cred_response(const Config &conf, const Job &job, uin
     return {fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize()};
 }
 
-std::vector<uint8_t> step_create_response(const Config &conf, const Job &job, const Step &st,
+std::vector<uint8_t> step_create_response(const Ctx &ctx, const Job &job, const Step &st,
                                           const StepLayout &lay, const StepPlacement &where,
                                           const std::vector<uint8_t> &cred) {
     flatbuffers::FlatBufferBuilder fbb(2048 + cred.size());
@@ -216,7 +216,7 @@ std::vector<uint8_t> step_create_response(const Config &conf, const Job &job, co
     for (std::size_t k = 0; k < where.names.size(); ++k) {
         std::string host;
         uint16_t port = 0;
-        resolve_node(conf, where.names[k], &host, &port);
+        resolve_node(ctx, where.names[k], &host, &port);
         n_off.push_back(fbb.CreateString(where.names[k]));
         a_off.push_back(fbb.CreateString(host + ":" + std::to_string(port)));
         tasks.insert(tasks.end(), lay.task_ids[k].begin(), lay.task_ids[k].end());

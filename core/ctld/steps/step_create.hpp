@@ -48,7 +48,7 @@ std::vector<uint8_t> step_cred_body(const Config &conf, const Job &job, const St
                                     const std::string &signal);
 
 // The StepCreateResponse message: nodes and their addresses, task ids, the signed credential.
-std::vector<uint8_t> step_create_response(const Config &conf, const Job &job, const Step &st,
+std::vector<uint8_t> step_create_response(const Ctx &ctx, const Job &job, const Step &st,
                                           const StepLayout &lay, const StepPlacement &where,
                                           const std::vector<uint8_t> &cred);
 
@@ -59,7 +59,7 @@ std::vector<uint8_t> bcast_cred_body(const Job &job, uint32_t step_id,
                                      const std::vector<std::string> &names);
 
 // The BcastCredResponse message: the nodes, their addresses and the signed credential.
-std::vector<uint8_t> bcast_cred_response(const Config &conf, const Job &job, uint32_t step_id,
+std::vector<uint8_t> bcast_cred_response(const Ctx &ctx, const Job &job, uint32_t step_id,
                                          const std::vector<std::string> &names,
                                          const std::vector<uint8_t> &cred);
 

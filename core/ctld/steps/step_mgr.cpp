@@ -136,6 +136,8 @@ struct StepManager::Impl {
         if (job->pending()) return resp->error(DROVER_EBUSY, "Job is pending execution"), nullptr;
         if (!job->running() || job->kill_sent)
             return resp->error(DROVER_EINVAL, "Job/step already completing or completed"), nullptr;
+        if (job->state == DROVER_JOB_SUSPENDED) // its processes are stopped: none start
+            return resp->error(DROVER_EBUSY, "Requested operation is presently disabled"), nullptr;
         return job;
     }
 
@@ -191,7 +193,7 @@ struct StepManager::Impl {
             mark_held(js, st, false);
             return resp->error(DROVER_EIO, e.what());
         }
-        auto msg = step_create_response(ctx.conf, job, st, lay, where, cred);
+        auto msg = step_create_response(ctx, job, st, lay, where, cred);
         spdlog::info("step {}.{} created on {} ({} task(s))", job.id, st.id,
                      hostlist_compress(where.names), st.num_tasks);
         record_step(ctx, job, st, DROVER_ACCT_STEP_START, step_node_list(job, st));
@@ -340,7 +342,7 @@ struct StepManager::Impl {
             const std::string &name = nodes.at(idx).conf->name;
             std::string host;
             uint16_t port = 0;
-            resolve_node(ctx.conf, name, &host, &port);
+            resolve_node(ctx, name, &host, &port);
             n_off.push_back(fbb.CreateString(name));
             a_off.push_back(fbb.CreateString(host + ":" + std::to_string(port)));
         }
@@ -473,7 +475,7 @@ void StepManager::on_bcast_cred(const std::shared_ptr<net::Request> &req,
     } catch (const std::exception &e) {
         return resp->error(DROVER_EIO, e.what());
     }
-    resp->reply(bcast_cred_response(I.ctx.conf, *job, r->step_id(), names, cred));
+    resp->reply(bcast_cred_response(I.ctx, *job, r->step_id(), names, cred));
 }
 
 net::Routes StepManager::routes() {
@@ -486,7 +488,49 @@ net::Routes StepManager::routes() {
         {proto::Body::StepInfoRequest, Caller::Anyone, net::member(this, &StepManager::on_info)},
         {proto::Body::JobWaitRequest, Caller::Anyone, net::member(this, &StepManager::on_wait)},
         {proto::Body::BcastCredRequest, Caller::Anyone,
-         net::member(this, &StepManager::on_bcast_cred)}};
+         net::member(this, &StepManager::on_bcast_cred)},
+        {proto::Body::StepUpdateRequest, Caller::Anyone,
+         net::member(this, &StepManager::on_update)}};
+}
+
+namespace {
+
+// A step's limit after an update: set, or moved by the minutes given (never below 0 or past
+// INFINITE, which a signed change leaves as it is).
+uint32_t new_limit(uint32_t now, const proto::StepUpdateRequest &r) {
+    if (r.sign() == 0) return r.time_limit_min();
+    if (now == DROVER_INFINITE) return now;
+    int64_t v = int64_t(now) + int64_t(r.sign()) * int64_t(r.time_limit_min());
+    return uint32_t(std::clamp<int64_t>(v, 0, int64_t(DROVER_INFINITE) - 1));
+}
+
+} // namespace
+
+void StepManager::on_update(const std::shared_ptr<net::Request> &req,
+                            const net::ResponderPtr &resp) {
+    auto &I = *impl_;
+    const auto *r = req->msg->body_as_StepUpdateRequest();
+    const Job *job = I.job_mgr.find(r->job_id());
+    auto jt = I.jobs.find(r->job_id());
+    bool admin = I.ctx.is_admin(req->peer.uid);
+    if (!job || !job->running() || jt == I.jobs.end())
+        return resp->error(DROVER_ENOENT, kInvalidJobId);
+    if (!admin && job->uid != req->peer.uid)
+        return resp->error(DROVER_EPERM, "Access/permission denied");
+    std::vector<Step *> steps;
+    for (auto &[id, s] : jt->second.steps)
+        if (r->step_id() == DROVER_NO_VAL || id == r->step_id()) steps.push_back(&s);
+    if (steps.empty()) return resp->error(DROVER_ENOENT, kInvalidJobId);
+    for (Step *s : steps) // a user may only shorten: all or nothing
+        if (!admin && new_limit(s->time_limit_min, *r) > s->time_limit_min)
+            return resp->error(DROVER_EPERM, "Access/permission denied");
+    for (Step *s : steps) {
+        s->time_limit_min = new_limit(s->time_limit_min, *r);
+        I.persist(*s);
+        spdlog::info("step {}.{}: time limit now {} min (uid {})", s->job_id, s->id,
+                     s->time_limit_min, req->peer.uid);
+    }
+    I.ctx.commit.after_commit([resp] { resp->ok(); });
 }
 
 void StepManager::on_complete(const std::shared_ptr<net::Request> &req,
@@ -548,7 +592,9 @@ void StepManager::tick() {
     int64_t now = Ctx::now();
     for (auto &[id, js] : I.jobs) {
         Job *job = I.job_mgr.find(id);
-        if (!job || !job->running()) continue;
+        // A suspended job's steps wait with it (Slurm moves their limits on as well; here the
+        // time suspended counts against a step's own limit).
+        if (!job || job->state != DROVER_JOB_RUNNING) continue;
         for (auto &[sid, s] : js.steps) {
             if (s.time_limit_min == DROVER_INFINITE || s.kill_sent) continue;
             int64_t end = s.start_time + int64_t(s.time_limit_min) * 60;

@@ -69,6 +69,9 @@ class StepManager {
     void on_wait(const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp);
     // sbcast: a credential for writing a file on the job's (or a step's) nodes as its user.
     void on_bcast_cred(const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp);
+    // scontrol update StepId=J[.S] TimeLimit=: the job's owner may lower a step's limit, an
+    // administrator set it to anything.
+    void on_update(const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp);
 
     // scancel J.S: signal (or terminate, ending it CANCELLED by uid) one step. OK, or ENOENT when
     // the job has no such step.

@@ -5,6 +5,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <spdlog/spdlog.h>
 
@@ -42,7 +43,14 @@ void Committer::flush() {
         try {
             state::put_meta_u64(*txn_, kMetaReplSeq, seq_ + 1);
             state::put_meta_u64(*txn_, kMetaReplEpoch, epoch_);
+            const auto start = std::chrono::steady_clock::now();
             txn_->commit();
+            const auto usec = uint64_t(std::chrono::duration_cast<std::chrono::microseconds>(
+                                           std::chrono::steady_clock::now() - start)
+                                           .count());
+            timing_.sum_usec += usec;
+            timing_.last_usec = usec;
+            timing_.max_usec = std::max(timing_.max_usec, usec);
         } catch (const std::exception &e) {
             spdlog::critical("cannot commit state to {}: {}; exiting so that a restart recovers "
                              "the last committed state",

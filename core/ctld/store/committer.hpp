@@ -63,6 +63,11 @@ class Committer {
     void freeze() { frozen_ = true; }
 
     uint64_t commits() const { return commits_; }
+    // How long the store's commits took (the metrics' commit latency), in microseconds.
+    struct Timing {
+        uint64_t sum_usec = 0, last_usec = 0, max_usec = 0;
+    };
+    const Timing &timing() const { return timing_; }
     uint64_t seq() const { return seq_; }
     uint64_t epoch() const { return epoch_; }
 
@@ -79,6 +84,7 @@ class Committer {
     std::deque<Waiting> waiting_; // committed, not yet acknowledged by the replica
     CommitListener *listener_ = nullptr;
     uint64_t commits_ = 0;
+    Timing timing_;
     uint64_t seq_ = 0, epoch_ = 0;
     bool frozen_ = false;
 };

@@ -295,6 +295,12 @@ void ReplSource::when_caught_up(const std::string &name, int timeout_ms,
     });
 }
 
+std::vector<ReplSource::StandbyState> ReplSource::standby_states() const {
+    std::vector<StandbyState> out;
+    for (const auto &[name, st] : impl_->standbys) out.push_back({name, st.acked, st.attached});
+    return out;
+}
+
 std::vector<std::string> ReplSource::standbys() const {
     std::vector<std::string> out;
     for (const auto &[name, st] : impl_->standbys)

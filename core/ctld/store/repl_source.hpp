@@ -37,6 +37,15 @@ class ReplSource : public CommitListener {
     // with false after timeout_ms.
     void when_caught_up(const std::string &name, int timeout_ms, std::function<void(bool)> fn);
 
+    // Each standby heard from: the last transaction it holds, and whether the controller waits
+    // for it (attached) before a change is acknowledged.
+    struct StandbyState {
+        std::string name;
+        uint64_t acked = 0;
+        bool attached = false;
+    };
+    std::vector<StandbyState> standby_states() const;
+
     // "name (seq N)" for each standby heard from recently, for logs and scontrol.
     std::vector<std::string> standbys() const;
 

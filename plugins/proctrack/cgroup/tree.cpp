@@ -77,12 +77,27 @@ void Tree::make_dir(const Hierarchy &h, const std::string &dir, Step s) {
     init_dir(h, dir);
 }
 
+// Creates <root>/drover, the cluster's and this node's directories. Another process may remove an
+// empty one of them between two steps (another cluster's daemon or test cleaning up after
+// itself on the same host): then the path is made again, a few times at most.
+void Tree::make_node_dir(const Hierarchy &h) {
+    const std::string dir = node_dir(h);
+    for (int attempt = 1;; ++attempt) {
+        try {
+            make_dir(h, h.root + "/drover", {});
+            make_dir(h, parent_of(dir), {});
+            make_dir(h, dir, {});
+            return;
+        } catch (const Error &) {
+            if (attempt >= 5 || exists(parent_of(dir))) throw;
+        }
+    }
+}
+
 void Tree::prepare() {
     for (const Hierarchy &h : hier_) {
-        make_dir(h, h.root + "/drover", {});
-        make_dir(h, parent_of(node_dir(h)), {});
+        make_node_dir(h);
         const std::string dir = node_dir(h);
-        make_dir(h, dir, {});
         struct statvfs vfs {};
         if (::statvfs(dir.c_str(), &vfs) == 0 && (vfs.f_flag & ST_RDONLY))
             throw Error(DROVER_EPERM, h.root + ": the cgroup file system is mounted read-only");

@@ -105,6 +105,7 @@ class Tree {
 
   private:
     void make_dir(const Hierarchy &h, const std::string &dir, Step s);
+    void make_node_dir(const Hierarchy &h);
     void sweep(const Hierarchy &h);
 };
 

@@ -89,6 +89,8 @@ const Planner::Words &Planner::usable(const drover_job_view &job) {
     std::string key;
     if (cacheable) {
         key.assign(job.partition.ptr ? job.partition.ptr : "", job.partition.len);
+        key.push_back('\0');
+        key.append(job.reservation.ptr ? job.reservation.ptr : "", job.reservation.len);
         if (auto it = usable_cache_.find(key); it != usable_cache_.end()) return it->second;
     }
     Words w(std::max<std::size_t>(1, (node_count_ + 63) / 64), 0);
@@ -97,6 +99,19 @@ const Planner::Words &Planner::usable(const drover_job_view &job) {
     if (cacheable) return usable_cache_.emplace(std::move(key), std::move(w)).first->second;
     job_usable_ = std::move(w);
     return job_usable_;
+}
+
+const Blocked &Planner::blocked(const drover_job_view &job) {
+    // A magnetic reservation takes in the jobs it admits: who asks matters, not only what.
+    std::string key(job.reservation.ptr ? job.reservation.ptr : "", job.reservation.len);
+    key += '\0' + std::to_string(job.user_id) + '\0';
+    key.append(job.account.ptr ? job.account.ptr : "", job.account.len);
+    auto it = blocked_cache_.find(key);
+    if (it == blocked_cache_.end())
+        it = blocked_cache_
+                 .emplace(std::move(key), Blocked::load(host_, pass_, job.job_id, node_count_, tl_))
+                 .first;
+    return it->second;
 }
 
 int32_t Planner::earliest(const drover_job_view &job, const Demand &d, int32_t len,
@@ -123,7 +138,7 @@ int32_t Planner::earliest(const drover_job_view &job, const Demand &d, int32_t l
         // Now, a node may only be offered if no reservation touches the CPUs the job could
         // take there while it runs (whole nodes: the node stays wholly free).
         bool now_ok = false;
-        if (from == 0) {
+        if (from == 0 && blocked_->clear(i, 0, len)) {
             const int32_t least = tl_.min_free(i, 0, len);
             const int32_t take = d.whole ? static_cast<int32_t>(cap)
                                          : std::min<int32_t>(running_free_[i],
@@ -142,14 +157,17 @@ int32_t Planner::earliest(const drover_job_view &job, const Demand &d, int32_t l
             else
                 hi = std::min<int64_t>(int64_t{r.to} - len, last);
             if (lo > hi) return;
-            ++count_[lo];
-            --count_[hi + 1];
-            cpus_[lo] += cap;
-            cpus_[hi + 1] -= cap;
-            if (required) {
-                ++required_[lo];
-                --required_[hi + 1];
-            }
+            blocked_->for_each_allowed(i, lo, int32_t(hi), len, [&](int32_t a, int32_t z) {
+                if (a > z) return;
+                ++count_[a];
+                --count_[z + 1];
+                cpus_[a] += cap;
+                cpus_[z + 1] -= cap;
+                if (required) {
+                    ++required_[a];
+                    --required_[z + 1];
+                }
+            });
         });
     });
 
@@ -189,9 +207,10 @@ Planner::Words Planner::choose(const drover_job_view &job, const Demand &d, int3
                 real = r.real;
             }
         });
-        if (fits)
+        if (fits && blocked_->clear(i, b, end))
             cands.push_back({i, req && i < req_bits && test_bit(req, i),
-                             running_free_[i] >= static_cast<int32_t>(cap), real});
+                             running_free_[i] >= static_cast<int32_t>(cap),
+                             std::max(real, blocked_->free_since(i, b))});
     });
     auto before = [&](const Candidate &x, const Candidate &y) {
         if (x.required != y.required) return x.required;
@@ -261,6 +280,7 @@ PlanStats Planner::run(const std::vector<const drover_job_view *> &order,
         }
         ++st.examined;
         const Words &nodes = usable(*job);
+        blocked_ = &blocked(*job);
         const Demand d = demand_of(*job, whole_nodes_, largest_node_);
         const int32_t len = tl_.length_buckets(job->time_limit_min);
         int32_t from = 0;

@@ -15,6 +15,8 @@
 //     counts when all its CPUs are free and the job needs min_nodes of them with num_tasks *
 //     cpus_per_task CPUs in all; on shared nodes it needs its tasks spread over its nodes
 //     (see demand.hpp).
+//   - Advance reservations bar a job from nodes for stretches of time (the core's blocked
+//     windows): a job is only planned where it meets none for its whole time limit.
 //   - If that time is now, the job is offered the nodes whose free CPUs no reservation touches
 //     while it would run (try_start_on); if it starts, what it took is entered in the timeline.
 //   - Otherwise the job is first asked whether it is eligible at all (try_start_on with no node
@@ -32,6 +34,7 @@
 
 #include <drover/sched.h>
 
+#include "blocked.hpp"
 #include "demand.hpp"
 #include "params.hpp"
 #include "timeline.hpp"
@@ -67,8 +70,10 @@ class Planner {
     using Words = std::vector<uint64_t>;
     static constexpr int32_t kNone = -1;
 
-    // The nodes job may use (cached per partition for jobs that exclude none).
+    // The nodes job may use (cached per partition and reservation for jobs that exclude none).
     const Words &usable(const drover_job_view &job);
+    // Where and when reservations bar job (cached per reservation, user and account).
+    const Blocked &blocked(const drover_job_view &job);
     // The earliest bucket >= from (and <= the window) at which the job fits, or kNone. With from
     // 0 it also fills now_ok_ with the nodes it may be offered now.
     int32_t earliest(const drover_job_view &job, const Demand &d, int32_t len, const Words &nodes,
@@ -91,6 +96,8 @@ class Planner {
     std::vector<int32_t> running_free_; // CPUs free now, reservations aside
     uint32_t largest_node_ = 0;
     std::unordered_map<std::string, Words> usable_cache_;
+    std::unordered_map<std::string, Blocked> blocked_cache_;
+    const Blocked *blocked_ = nullptr; // the current job's
     // Scratch space reused from job to job.
     std::vector<int32_t> count_, required_;
     std::vector<int64_t> cpus_;

@@ -30,7 +30,13 @@ std::vector<const drover_job_view *> by_priority(const drover_sched_host *host,
     jobs.reserve(n);
     for (uint32_t i = 0; i < n; ++i)
         if (const drover_job_view *job = host->pending_job(pass, i)) jobs.push_back(job);
-    std::sort(jobs.begin(), jobs.end(), [](const drover_job_view *a, const drover_job_view *b) {
+    // Higher partition PriorityTier first (a core before ABI 1.9 sends none: all tie), then
+    // higher priority, then the older job.
+    auto tier = [](const drover_job_view *j) {
+        return DROVER_HAS(drover_job_view, j, partition_tier) ? j->partition_tier : 0u;
+    };
+    std::sort(jobs.begin(), jobs.end(), [&](const drover_job_view *a, const drover_job_view *b) {
+        if (tier(a) != tier(b)) return tier(a) > tier(b);
         if (a->priority != b->priority) return a->priority > b->priority;
         return a->job_id < b->job_id;
     });
@@ -40,15 +46,27 @@ std::vector<const drover_job_view *> by_priority(const drover_sched_host *host,
 std::unordered_map<uint32_t, int> run_fifo(const drover_sched_host *host, drover_sched_pass *pass,
                                            const std::vector<const drover_job_view *> &order) {
     std::unordered_map<uint32_t, int> tried;
-    std::set<std::string_view> blocked; // views borrowed from the pass's job views
+    // Views borrowed from the pass's job views. As in Slurm, a job in a reservation that waits
+    // holds back the later jobs of its reservation only, and a job outside one those of its
+    // partitions only: each runs on nodes the other may not use.
+    std::set<std::string_view> blocked, blocked_resv;
     for (const drover_job_view *job : order) {
         const std::string_view parts = sdk::to_view(job->partition);
+        const std::string_view resv = DROVER_HAS(drover_job_view, job, reservation)
+                                          ? sdk::to_view(job->reservation)
+                                          : std::string_view();
         bool skip = false;
-        for_each_partition(parts, [&](std::string_view p) { skip |= blocked.count(p) > 0; });
+        if (!resv.empty())
+            skip = blocked_resv.count(resv) > 0;
+        else
+            for_each_partition(parts, [&](std::string_view p) { skip |= blocked.count(p) > 0; });
         if (skip) continue;
         const int rc = host->try_start(pass, job->job_id);
         tried[job->job_id] = rc;
-        if (rc == DROVER_EBUSY)
+        if (rc != DROVER_EBUSY) continue;
+        if (!resv.empty())
+            blocked_resv.insert(resv);
+        else
             for_each_partition(parts, [&](std::string_view p) { blocked.insert(p); });
     }
     return tried;

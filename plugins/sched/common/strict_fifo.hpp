@@ -10,8 +10,9 @@
 
 namespace drover::sched_common {
 
-// The pending jobs of the pass in the order they are considered: priority (highest first), then
-// job id (oldest first). The views are the core's, valid for the pass.
+// The pending jobs of the pass in the order they are considered: their partition's PriorityTier
+// (highest first, as Slurm schedules higher tiers first), then priority (highest first), then job
+// id (oldest first). The views are the core's, valid for the pass.
 std::vector<const drover_job_view *> by_priority(const drover_sched_host *host,
                                                  drover_sched_pass *pass);
 

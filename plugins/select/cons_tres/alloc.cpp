@@ -170,39 +170,47 @@ JobAlloc place(const std::vector<NodeRes> &table, const Options &opt, const Requ
     return a;
 }
 
+namespace {
+void dec(auto &v) {
+    if (v > 0) --v;
+}
+} // namespace
+
+void hold_cpus(std::vector<NodeRes> &table, const JobAlloc &a, bool take) {
+    for (const NodeAlloc &na : a.nodes) {
+        if (na.node >= table.size()) continue;
+        NodeRes &node = table[na.node];
+        for (uint32_t c : na.cpu_ids)
+            if (c < node.cpu_use.size()) take ? void(++node.cpu_use[c]) : dec(node.cpu_use[c]);
+        take ? void(++node.jobs) : dec(node.jobs);
+        if (a.exclusive) take ? void(++node.exclusive_jobs) : dec(node.exclusive_jobs);
+        node.refresh_free();
+    }
+}
+
 void hold(std::vector<NodeRes> &table, const JobAlloc &a) {
     for (const NodeAlloc &na : a.nodes) {
         NodeRes &node = table[na.node];
-        for (uint32_t c : na.cpu_ids) ++node.cpu_use[c];
         node.mem_used += na.mem_mb;
         for (const auto &[name, idx] : na.gres)
             if (GresPool *p = node.pool(name))
                 for (uint32_t i : idx)
                     if (i < p->size()) ++p->used[i];
-        ++node.jobs;
-        if (a.exclusive) ++node.exclusive_jobs;
-        node.refresh_free();
     }
+    if (!a.suspended) hold_cpus(table, a, true);
 }
 
 void release(std::vector<NodeRes> &table, const JobAlloc &a) {
-    auto dec = [](auto &v) {
-        if (v > 0) --v;
-    };
     for (const NodeAlloc &na : a.nodes) {
         if (na.node >= table.size()) continue;
         NodeRes &node = table[na.node];
-        for (uint32_t c : na.cpu_ids)
-            if (c < node.cpu_use.size()) dec(node.cpu_use[c]);
         node.mem_used -= std::min(node.mem_used, na.mem_mb);
         for (const auto &[name, idx] : na.gres)
             if (GresPool *p = node.pool(name))
                 for (uint32_t i : idx)
                     if (i < p->size()) dec(p->used[i]);
-        dec(node.jobs);
-        if (a.exclusive) dec(node.exclusive_jobs);
-        node.refresh_free();
     }
+    if (!a.suspended) hold_cpus(table, a, false);
 }
 
 std::string id_list(const std::vector<uint32_t> &ids) {

@@ -30,6 +30,7 @@ struct NodeAlloc {
 struct JobAlloc {
     uint32_t job_id = 0;
     bool exclusive = false;
+    bool suspended = false;       // its CPUs (and its claim on the nodes) are given back meanwhile
     std::vector<NodeAlloc> nodes; // by node index
 
     const NodeAlloc *on(uint32_t node) const;
@@ -41,9 +42,12 @@ struct JobAlloc {
 JobAlloc place(const std::vector<NodeRes> &table, const Options &opt, const Request &req,
                const std::vector<uint32_t> &nodes, std::vector<std::string> &warnings);
 
-// Records a's holdings on the nodes, or gives them back.
+// Records a's holdings on the nodes, or gives them back (of a suspended job, what it still holds).
 void hold(std::vector<NodeRes> &table, const JobAlloc &a);
 void release(std::vector<NodeRes> &table, const JobAlloc &a);
+// What a suspended job gives up and takes back on resume, as Slurm's cons_tres does: its CPUs and
+// its claim on the nodes (exclusive or shared); its memory and generic resources stay held.
+void hold_cpus(std::vector<NodeRes> &table, const JobAlloc &a, bool take);
 
 // "0-3,8" from ascending ids.
 std::string id_list(const std::vector<uint32_t> &ids);

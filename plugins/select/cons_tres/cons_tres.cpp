@@ -144,6 +144,26 @@ int ct_job_fini(void *state, const drover_job_view *job, drover_error *err) {
     return guard(err, [&] { forget(*static_cast<State *>(state), job->job_id); });
 }
 
+// scontrol suspend / resume: the CPUs are given back and taken again (see hold_cpus).
+int suspend_or_resume(void *state, const drover_job_view *job, bool suspend, drover_error *err) {
+    return guard(err, [&] {
+        auto &s = *static_cast<State *>(state);
+        auto it = s.jobs.find(job->job_id);
+        if (it == s.jobs.end() || it->second.suspended == suspend) return DROVER_OK;
+        it->second.suspended = suspend;
+        hold_cpus(s.table, it->second, !suspend);
+        return DROVER_OK;
+    });
+}
+
+int ct_job_suspend(void *state, const drover_job_view *job, drover_error *err) {
+    return suspend_or_resume(state, job, true, err);
+}
+
+int ct_job_resume(void *state, const drover_job_view *job, drover_error *err) {
+    return suspend_or_resume(state, job, false, err);
+}
+
 const NodeAlloc *find_alloc(const State &s, uint32_t job_id, uint32_t node) {
     auto it = s.jobs.find(job_id);
     return it == s.jobs.end() ? nullptr : it->second.on(node);
@@ -206,6 +226,8 @@ const drover_select_ops cons_tres_ops = {
     .job_fini = ct_job_fini,
     .job_cpus_on_node = ct_job_cpus_on_node,
     .job_alloc_detail = ct_job_alloc_detail,
+    .job_suspend = ct_job_suspend,
+    .job_resume = ct_job_resume,
 };
 
 } // namespace

@@ -14,6 +14,7 @@
 #include <cstring>
 #include <map>
 #include <new>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,7 @@ struct State {
     std::vector<Node> nodes;
     std::vector<uint32_t> holders;                  // per node: how many jobs hold it
     std::map<uint32_t, std::vector<uint32_t>> jobs; // job id -> node indexes it holds
+    std::set<uint32_t> suspended; // jobs whose nodes are given back while they are suspended
 };
 
 bool test_bit(const uint64_t *words, uint32_t i) {
@@ -147,6 +149,7 @@ int linear_node_init(void *state, const drover_node_view *nodes, uint32_t count,
         // The core replays job_begin for every running job after this.
         s.holders.assign(count, 0);
         s.jobs.clear();
+        s.suspended.clear();
         s.host.debug("node table: " + std::to_string(count) + " nodes");
         return DROVER_OK;
     });
@@ -175,13 +178,43 @@ int linear_job_test(void *state, const drover_job_view *job, drover_bitmap_view 
     });
 }
 
+void hold_nodes(State &s, const std::vector<uint32_t> &held, bool take) {
+    for (uint32_t i : held)
+        if (i < s.holders.size() && (take || s.holders[i] > 0))
+            take ? ++s.holders[i] : --s.holders[i];
+}
+
 // Forgets what job_begin recorded for job_id (nothing if it holds nothing).
 void release(State &s, uint32_t job_id) {
     auto it = s.jobs.find(job_id);
     if (it == s.jobs.end()) return;
-    for (uint32_t i : it->second)
-        if (i < s.holders.size() && s.holders[i] > 0) --s.holders[i];
+    if (!s.suspended.erase(job_id)) hold_nodes(s, it->second, false);
     s.jobs.erase(it);
+}
+
+// scontrol suspend / resume: a suspended job's nodes are free for others (whole nodes here, as
+// select/linear allocates them); on resume it holds them again, shared with whoever got them.
+int suspend_or_resume(void *state, const drover_job_view *job, bool suspend, drover_error *err) {
+    return guard(err, [&] {
+        auto &s = *static_cast<State *>(state);
+        auto it = s.jobs.find(job->job_id);
+        if (it == s.jobs.end() || s.suspended.count(job->job_id) == size_t(suspend))
+            return DROVER_OK;
+        if (suspend)
+            s.suspended.insert(job->job_id);
+        else
+            s.suspended.erase(job->job_id);
+        hold_nodes(s, it->second, !suspend);
+        return DROVER_OK;
+    });
+}
+
+int linear_job_suspend(void *state, const drover_job_view *job, drover_error *err) {
+    return suspend_or_resume(state, job, true, err);
+}
+
+int linear_job_resume(void *state, const drover_job_view *job, drover_error *err) {
+    return suspend_or_resume(state, job, false, err);
 }
 
 int linear_job_fini(void *state, const drover_job_view *job, drover_error *err) {
@@ -238,6 +271,9 @@ const drover_select_ops linear_ops = {
     .job_begin = linear_job_begin,
     .job_fini = linear_job_fini,
     .job_cpus_on_node = linear_job_cpus_on_node,
+    .job_alloc_detail = nullptr,
+    .job_suspend = linear_job_suspend,
+    .job_resume = linear_job_resume,
 };
 
 } // namespace

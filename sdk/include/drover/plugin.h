@@ -27,8 +27,8 @@
 extern "C" {
 #endif
 
-#define DROVER_ABI_MAJOR 1 /* changed only by a breaking change: the core refuses others */
-#define DROVER_ABI_MINOR 8 /* +1 whenever a field or function is appended to any table   */
+#define DROVER_ABI_MAJOR 1  /* changed only by a breaking change: the core refuses others */
+#define DROVER_ABI_MINOR 11 /* +1 whenever a field or function is appended to any table   */
 
 #define DROVER_EXPORT __attribute__((visibility("default")))
 
@@ -98,7 +98,8 @@ typedef struct drover_host_api {
 typedef struct drover_plugin_desc {
     uint32_t struct_size;          /* sizeof(drover_plugin_desc) as the plugin compiled it */
     uint16_t abi_major, abi_minor; /* DROVER_ABI_* the plugin was built against */
-    const char *type;    /* "select", "sched", "auth", "accounting", "switch", "proctrack" */
+    const char *type;    /* "select", "sched", "auth", "accounting", "switch", "proctrack",
+                            "priority", "job_submit" */
     const char *name;    /* "linear" for SelectType=select/linear */
     const char *version; /* the vendor's own version string */
     /* Creates one instance. Returns DROVER_OK and sets *state_out (plugin-owned, may be NULL),

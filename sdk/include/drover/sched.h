@@ -54,6 +54,17 @@ typedef struct drover_sched_host {
                                drover_bitmap_view nodes);
     /* SchedulerParameters as written ("bf_interval=30,bf_window=1440"); borrowed. */
     drover_str (*parameters)(drover_sched_pass *pass);
+
+    /* ABI 1.10: advance reservations. A job in a reservation may use only the reservation's
+     * nodes, and only while it lasts; other jobs keep off reserved nodes while reservations
+     * last. usable_nodes leaves out what is out of a job's reach now and for good; these are
+     * the stretches of time in which more is: window i (0 <= i < blocked_count) bars the job
+     * from the nodes it sets (into nodes, sized node_count by the caller, cleared first) from
+     * *start to *end (seconds since the epoch; *end 0: for good). Jobs with the same partition
+     * and reservation get the same windows. */
+    uint32_t (*blocked_count)(drover_sched_pass *pass, uint32_t job_id);
+    int (*blocked_window)(drover_sched_pass *pass, uint32_t job_id, uint32_t i,
+                          drover_bitmap *nodes, int64_t *start, int64_t *end);
 } drover_sched_host;
 
 /* ABI 1.4: what a plugin that backfills counts, for sdiag's "Backfilling stats". A cycle is one

@@ -50,6 +50,14 @@ typedef struct drover_select_ops {
     /* ABI 1.1: fills out with what job holds on node index node. DROVER_ENOENT when it holds
      * nothing there. May be NULL: then the job holds job_cpus_on_node CPUs and nothing else. */
     int (*job_alloc_detail)(void *state, uint32_t job_id, uint32_t node, drover_node_alloc *out);
+    /* ABI 1.11: the job was suspended (scontrol suspend, PreemptMode=SUSPEND). Its CPUs are free
+     * for other jobs until job_resume; it keeps its memory and generic resources. After a
+     * controller restart the core replays job_begin then job_suspend for a suspended job. May be
+     * NULL: then a suspended job keeps all it holds. */
+    int (*job_suspend)(void *state, const drover_job_view *job, drover_error *err);
+    /* ABI 1.11: the suspended job runs again on the CPUs it had, whoever else was given them
+     * meanwhile (as in Slurm, the CPUs may then be shared). NULL exactly when job_suspend is. */
+    int (*job_resume)(void *state, const drover_job_view *job, drover_error *err);
 } drover_select_ops;
 
 #ifdef __cplusplus

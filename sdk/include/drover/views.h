@@ -50,6 +50,9 @@ enum drover_node_state {
 #define DROVER_NODE_FLAG_POWERING_UP (1u << 5)
 #define DROVER_NODE_FLAG_POWERING_DOWN (1u << 6)
 #define DROVER_NODE_FLAG_POWER_DOWN (1u << 7)
+/* scontrol reboot asked for (the node reboots once idle), and sent to the node. */
+#define DROVER_NODE_FLAG_REBOOT_REQUESTED (1u << 8)
+#define DROVER_NODE_FLAG_REBOOT_ISSUED (1u << 9)
 
 /* One node as configured and registered. Index i in the node table is bit i of bitmaps. */
 typedef struct drover_node_view {
@@ -104,6 +107,12 @@ typedef struct drover_job_view {
     uint32_t nice;      /* --nice, offset by DROVER_NICE_OFFSET */
     /* ABI 1.5 */
     drover_str qos; /* -q/--qos as asked; empty when none was (Slurm's "normal") */
+    /* ABI 1.9 */
+    uint32_t partition_tier; /* its partition's PriorityTier (the highest of those it names), in
+                                a scheduling pass's pending views: higher tiers go first */
+    /* ABI 1.10 */
+    drover_str reservation; /* --reservation: the only reservation it may run in; empty: none */
+    drover_str account;     /* the account it is charged to; empty when none */
 } drover_job_view;
 
 /* Whether a job may share its nodes: from --exclusive / --oversubscribe and the partition's

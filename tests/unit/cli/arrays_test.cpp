@@ -421,6 +421,12 @@ TEST(ScontrolArrays, CommandsAndUpdates) {
     EXPECT_EQ(match_scontrol_command("top"), ScontrolCmd::top);
     EXPECT_EQ(match_scontrol_command("release"), ScontrolCmd::release);
     EXPECT_FALSE(match_scontrol_command("re"));
+    // Slurm's shortest forms: "su" for suspend, "res" for resume.
+    EXPECT_EQ(match_scontrol_command("su"), ScontrolCmd::suspend);
+    EXPECT_EQ(match_scontrol_command("suspend"), ScontrolCmd::suspend);
+    EXPECT_EQ(match_scontrol_command("res"), ScontrolCmd::resume);
+    EXPECT_EQ(match_scontrol_command("RESUME"), ScontrolCmd::resume);
+    EXPECT_FALSE(match_scontrol_command("s")) << "show or suspend";
 
     JobUpdate u = parse_job_update(std::vector<std::string>{
         "JobId=123_4", "dependency=afterany:7", "Features=a100", "StartTime=now+1hour", "Nice=-5",

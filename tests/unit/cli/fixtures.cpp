@@ -1,7 +1,18 @@
 // fixtures.cpp - FlatBuffers builders for the CLI tests.
 #include "fixtures.hpp"
 
+#include "common/error.hpp"
+
 namespace drover::cli::test {
+
+std::string error_of(const std::function<void()> &fn) {
+    try {
+        fn();
+    } catch (const ParseError &e) {
+        return e.what();
+    }
+    return "no error";
+}
 
 namespace {
 flatbuffers::Offset<flatbuffers::String> s(flatbuffers::FlatBufferBuilder &fbb,
@@ -35,7 +46,7 @@ const std::vector<const proto::JobInfo *> &Records::jobs(const std::vector<Job> 
         auto tasks = s(fbb, j.array_tasks), dep = s(fbb, j.dependency),
              orig_dep = s(fbb, j.orig_dependency), constraint = s(fbb, j.constraint),
              req = s(fbb, j.req_nodes), exc = s(fbb, j.exc_nodes), gres = s(fbb, j.gres),
-             sched = s(fbb, j.sched_nodes), lics = s(fbb, j.licenses);
+             sched = s(fbb, j.sched_nodes), lics = s(fbb, j.licenses), resv = s(fbb, j.reservation);
         flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<proto::NodeAlloc>>> alloc;
         if (!j.node_alloc.empty()) {
             std::vector<flatbuffers::Offset<proto::NodeAlloc>> v;
@@ -104,6 +115,9 @@ const std::vector<const proto::JobInfo *> &Records::jobs(const std::vector<Job> 
         b.add_node_alloc(alloc);
         b.add_qos(qos);
         b.add_licenses(lics);
+        b.add_reservation(resv);
+        b.add_suspend_time(j.suspend_time);
+        b.add_pre_suspend_secs(j.pre_suspend_secs);
         out.push_back(b.Finish());
     }
     fbb.Finish(proto::CreateJobInfoResponse(fbb, fbb.CreateVector(out), 0));
@@ -146,8 +160,9 @@ const std::vector<const proto::PartitionInfo *> &Records::parts(const std::vecto
     for (const auto &p : in) {
         out.push_back(proto::CreatePartitionInfoDirect(
             fbb, p.name.c_str(), p.nodes.c_str(), p.is_default, p.state.c_str(), p.max_time,
-            p.default_time, p.max_nodes, p.min_nodes, nullptr, "NO", p.total_cpus, p.total_nodes,
-            1));
+            p.default_time, p.max_nodes, p.min_nodes, nullptr, "NO", p.total_cpus, p.total_nodes, 1,
+            nullptr, p.allow_accounts.c_str(), p.priority_job_factor, p.preempt_mode.c_str(),
+            p.suspend_time, p.suspend_timeout, p.resume_timeout, p.power_down_on_idle));
     }
     fbb.Finish(proto::CreatePartitionInfoResponse(fbb, fbb.CreateVector(out), 0));
     return keep<proto::PartitionInfoResponse>(fbb, bufs_, parts_,
@@ -178,6 +193,21 @@ const std::vector<const proto::AcctJob *> &Records::acct(const std::vector<Acct>
     fbb.Finish(proto::CreateAcctQueryResponse(fbb, fbb.CreateVector(out)));
     return keep<proto::AcctQueryResponse>(fbb, bufs_, acct_,
                                           [](const auto &r) { return r.jobs(); });
+}
+
+const std::vector<const proto::ReservationInfo *> &Records::resvs(const std::vector<Resv> &in) {
+    flatbuffers::FlatBufferBuilder fbb;
+    std::vector<flatbuffers::Offset<proto::ReservationInfo>> out;
+    for (const auto &r : in) {
+        auto opt = [](const std::string &v) { return v.empty() ? nullptr : v.c_str(); };
+        out.push_back(proto::CreateReservationInfoDirect(
+            fbb, r.name.c_str(), r.start, r.end, opt(r.nodes), r.node_count, r.core_count,
+            opt(r.features), opt(r.partition), r.flags, opt(r.users), opt(r.accounts),
+            opt(r.licenses), 0, 0, r.max_start_delay_s));
+    }
+    fbb.Finish(proto::CreateReservationInfoResponse(fbb, fbb.CreateVector(out), 0));
+    return keep<proto::ReservationInfoResponse>(fbb, bufs_, resvs_,
+                                                [](const auto &r) { return r.reservations(); });
 }
 
 } // namespace drover::cli::test

@@ -5,12 +5,16 @@
 #include <drover/views.h>
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "proto/message_generated.h"
 
 namespace drover::cli::test {
+
+// The text of the ParseError fn throws, or "no error".
+std::string error_of(const std::function<void()> &fn);
 
 struct Job {
     uint32_t id = 1;
@@ -19,6 +23,7 @@ struct Job {
     std::string user = "alice";
     std::string partition = "debug";
     std::string account, qos, licenses;
+    std::string reservation; // the one it runs in; empty: none
     uint32_t state = DROVER_JOB_PENDING;
     std::string reason;
     uint32_t priority = 100;
@@ -27,6 +32,7 @@ struct Job {
     uint64_t mem_mb = 0;
     uint32_t limit = DROVER_INFINITE;
     int64_t submit = 0, eligible = 0, start = 0, end = 0;
+    int64_t suspend_time = 0, pre_suspend_secs = 0; // last suspended or resumed; run before
     std::string nodes, batch_host, work_dir = "/home/alice", out, err, in, submit_host = "login1";
     std::string command, comment;
     int32_t exit_status = 0;
@@ -76,6 +82,10 @@ struct Part {
     uint32_t default_time = DROVER_NO_VAL;
     uint32_t max_nodes = DROVER_INFINITE, min_nodes = 0;
     uint32_t total_cpus = 0, total_nodes = 0;
+    std::string allow_accounts, preempt_mode; // empty: ALL, OFF
+    uint32_t priority_job_factor = 1;
+    int64_t suspend_time = -2, suspend_timeout = -2, resume_timeout = -2; // -2: GLOBAL
+    bool power_down_on_idle = false;
 };
 
 struct AcctStepSpec {
@@ -110,6 +120,18 @@ struct Acct {
     std::vector<AcctStepSpec> steps;
 };
 
+// A reservation as scontrol show reservation and sinfo -T read it.
+struct Resv {
+    std::string name = "maint";
+    int64_t start = 0, end = 0;
+    std::string nodes;
+    uint32_t node_count = 0, core_count = 0;
+    std::string features, partition;
+    uint64_t flags = 0;
+    std::string users, accounts, licenses;
+    uint32_t max_start_delay_s = 0;
+};
+
 // Owns the bytes; the pointers stay valid while it lives.
 class Records {
   public:
@@ -117,6 +139,7 @@ class Records {
     const std::vector<const proto::NodeInfo *> &nodes(const std::vector<Node> &in);
     const std::vector<const proto::PartitionInfo *> &parts(const std::vector<Part> &in);
     const std::vector<const proto::AcctJob *> &acct(const std::vector<Acct> &in);
+    const std::vector<const proto::ReservationInfo *> &resvs(const std::vector<Resv> &in);
 
   private:
     std::vector<std::vector<uint8_t>> bufs_;
@@ -124,6 +147,7 @@ class Records {
     std::vector<const proto::NodeInfo *> nodes_;
     std::vector<const proto::PartitionInfo *> parts_;
     std::vector<const proto::AcctJob *> acct_;
+    std::vector<const proto::ReservationInfo *> resvs_;
 };
 
 } // namespace drover::cli::test

@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "cli/json_records.hpp"
-#include "cli/json_writer.hpp"
+#include "common/json_writer.hpp"
 #include "cli/options.hpp"
 #include "cli/scancel_args.hpp"
 #include "cli/text.hpp"

@@ -20,8 +20,9 @@ namespace {
 
 using Args = std::vector<std::string>;
 
-// 10 pending (acct a, qos none), 11 running on n[1-2] (acct b, qos high, user 1001),
-// 12 completed, 20_3 a running array task on n3, 20 its pending record with tasks 4-9.
+// 10 pending (acct a, qos none), 11 running on n[1-2] (acct b, qos high, user 1001, in
+// reservation maint), 12 completed, 20_3 a running array task on n3, 20 its pending record with
+// tasks 4-9.
 std::vector<const proto::JobInfo *> jobs(Records &rec) {
     Job j10{10}, j11{11}, j12{12}, t3{21}, rec20{20};
     j10.account = "a";
@@ -30,6 +31,7 @@ std::vector<const proto::JobInfo *> jobs(Records &rec) {
     j11.state = DROVER_JOB_RUNNING;
     j11.nodes = "n[1-2]";
     j11.uid = 1001;
+    j11.reservation = "maint";
     j12.state = DROVER_JOB_COMPLETE;
     j12.account = "a";
     t3.array_job_id = 20;
@@ -67,7 +69,8 @@ TEST(ScancelSelect, Filters) {
     EXPECT_EQ(chosen({"-A", "B"}), std::vector<uint32_t>{11});
     EXPECT_EQ(chosen({"-q", "HIGH"}), std::vector<uint32_t>{11});
     EXPECT_EQ(chosen({"-q", "normal"}), (std::vector<uint32_t>{10, 21, 20}));
-    EXPECT_TRUE(chosen({"-R", "maint"}).empty()); // no job holds a reservation
+    EXPECT_EQ(chosen({"-R", "maint"}), std::vector<uint32_t>{11}); // the job in it
+    EXPECT_TRUE(chosen({"-R", "other"}).empty());
     EXPECT_EQ(chosen({"-w", "n2"}), std::vector<uint32_t>{11});
     EXPECT_EQ(chosen({"-w", "n[3-4]"}), std::vector<uint32_t>{21});
     EXPECT_EQ(chosen({"-w", "n2", "-t", "PENDING"}), std::vector<uint32_t>{});

@@ -112,6 +112,23 @@ TEST(ScontrolShow, PendingJobOneLiner) {
     EXPECT_EQ(s.find("BatchHost"), std::string::npos);
 }
 
+// Reservation= only for a job in one, between Features= and OverSubscribe=, as Slurm prints it.
+TEST(ScontrolShow, JobReservation) {
+    utc();
+    Job in, out;
+    in.reservation = "maint";
+    Records rec;
+    auto jobs = rec.jobs({in, out});
+    EXPECT_NE(show_job(*jobs[0], kNow, false)
+                  .find("   Features=(null) DelayBoot=00:00:00\n"
+                        "   Reservation=maint\n"
+                        "   OverSubscribe=OK "),
+              std::string::npos);
+    EXPECT_NE(show_job(*jobs[0], kNow, true).find(" DelayBoot=00:00:00 Reservation=maint "),
+              std::string::npos);
+    EXPECT_EQ(show_job(*jobs[1], kNow, false).find("Reservation="), std::string::npos);
+}
+
 TEST(ScontrolShow, DrainedNode) {
     utc();
     Node n{"n4"};
@@ -143,20 +160,22 @@ TEST(ScontrolShow, Partition) {
     p.total_nodes = 4;
     Records rec;
     auto parts = rec.parts({p});
-    EXPECT_EQ(show_partition(*parts[0], false),
-              "PartitionName=debug\n"
-              "   AllowGroups=ALL AllowAccounts=ALL AllowQos=ALL\n"
-              "   AllocNodes=ALL Default=YES QoS=N/A\n"
-              "   DefaultTime=NONE DisableRootJobs=NO ExclusiveUser=NO GraceTime=0 Hidden=NO\n"
-              "   MaxNodes=UNLIMITED MaxTime=UNLIMITED MinNodes=0 LLN=NO MaxCPUsPerNode=UNLIMITED\n"
-              "   Nodes=n[1-4]\n"
-              "   PriorityJobFactor=1 PriorityTier=1 RootOnly=NO ReqResv=NO OverSubscribe=NO\n"
-              "   OverTimeLimit=NONE PreemptMode=OFF\n"
-              "   State=UP TotalCPUs=16 TotalNodes=4 SelectTypeParameters=NONE\n"
-              "   JobDefaults=(null)\n"
-              "   DefMemPerNode=UNLIMITED MaxMemPerNode=UNLIMITED\n"
-              "   TRES=cpu=16,node=4,billing=16\n"
-              "\n");
+    EXPECT_EQ(
+        show_partition(*parts[0], false),
+        "PartitionName=debug\n"
+        "   AllowGroups=ALL AllowAccounts=ALL AllowQos=ALL\n"
+        "   AllocNodes=ALL Default=YES QoS=N/A\n"
+        "   DefaultTime=NONE DisableRootJobs=NO ExclusiveUser=NO GraceTime=0 Hidden=NO\n"
+        "   MaxNodes=UNLIMITED MaxTime=UNLIMITED MinNodes=0 LLN=NO MaxCPUsPerNode=UNLIMITED\n"
+        "   Nodes=n[1-4]\n"
+        "   PriorityJobFactor=1 PriorityTier=1 RootOnly=NO ReqResv=NO OverSubscribe=NO\n"
+        "   OverTimeLimit=NONE PreemptMode=OFF\n"
+        "   State=UP TotalCPUs=16 TotalNodes=4 SelectTypeParameters=NONE\n"
+        "   JobDefaults=(null)\n"
+        "   DefMemPerNode=UNLIMITED MaxMemPerNode=UNLIMITED\n"
+        "   TRES=cpu=16,node=4,billing=16\n"
+        "   ResumeTimeout=GLOBAL SuspendTimeout=GLOBAL SuspendTime=GLOBAL PowerDownOnIdle=NO\n"
+        "\n");
     EXPECT_EQ(minutes_hms(90), "01:30:00");
     EXPECT_EQ(minutes_hms(1440), "1-00:00:00");
 }
@@ -229,8 +248,11 @@ TEST(ScontrolArgs, NodeUpdate) {
     EXPECT_EQ(error_of(node, {"NodeName=n1", "State=down", "Reason="}),
               "You must specify a reason when DOWNING or DRAINING a node. Request denied");
     EXPECT_EQ(error_of(node, {"NodeName=n1", "State=sleep"}),
-              "Invalid input: State=sleep\nRequest aborted\nValid states are: DOWN DRAIN IDLE "
-              "RESUME UNDRAIN");
+              "Invalid input: State=sleep\nRequest aborted\nValid states are: CANCEL_REBOOT DOWN "
+              "DRAIN IDLE POWER_DOWN POWER_DOWN_ASAP POWER_DOWN_FORCE POWER_UP RESUME UNDRAIN");
+    EXPECT_EQ(
+        parse_node_update(std::vector<std::string>{"NodeName=n1", "State=power_down_asap"}).state,
+        "POWER_DOWN_ASAP");
     EXPECT_EQ(error_of(node, {"NodeName=n[2-1]", "State=RESUME"}),
               "Invalid node name specified: n[2-1]");
 }

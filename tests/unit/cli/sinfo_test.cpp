@@ -9,6 +9,7 @@
 #include "cli/sinfo_args.hpp"
 #include "cli/sinfo_rows.hpp"
 #include "common/error.hpp"
+#include "common/node_shown_flags.hpp"
 #include "fixtures.hpp"
 
 using namespace drover;
@@ -87,9 +88,44 @@ TEST(NodeStates, CompactLongAndSuffixes) {
                                   DROVER_NODE_FLAG_CLOUD | DROVER_NODE_FLAG_POWERED_DOWN),
               "IDLE+CLOUD+POWERED_DOWN");
     EXPECT_THROW(parse_node_state_list("idle,sleepy"), ParseError);
+    // In a reservation now: an idle node is RESV; one in a MAINT reservation has Slurm's "$".
+    EXPECT_EQ(node_state_compact(DROVER_NODE_IDLE, kNodeShownReserved), "RESV");
+    EXPECT_EQ(node_state_long(DROVER_NODE_IDLE, kNodeShownReserved), "RESERVED");
+    EXPECT_EQ(node_state_compact(DROVER_NODE_MIXED, kNodeShownReserved), "MIX");
+    EXPECT_EQ(node_state_compact(DROVER_NODE_IDLE, kNodeShownReserved | kNodeShownMaint), "IDLE$");
+    EXPECT_EQ(node_state_compact(DROVER_NODE_ALLOCATED, kNodeShownReserved | kNodeShownMaint),
+              "ALLOC$");
+    EXPECT_EQ(node_state_complete(DROVER_NODE_IDLE, kNodeShownReserved | kNodeShownMaint),
+              "IDLE+MAINT+RESERVED");
+    auto r = parse_node_state_list("resv,maint");
+    EXPECT_TRUE(r[0].matches(DROVER_NODE_MIXED, kNodeShownReserved));
+    EXPECT_FALSE(r[0].matches(DROVER_NODE_IDLE, 0));
+    EXPECT_TRUE(r[1].matches(DROVER_NODE_IDLE, kNodeShownReserved | kNodeShownMaint));
+    EXPECT_FALSE(r[1].matches(DROVER_NODE_IDLE, kNodeShownReserved));
     auto m = parse_node_state_list("drain");
     EXPECT_TRUE(m[0].matches(DROVER_NODE_MIXED, DROVER_NODE_FLAG_DRAIN));
     EXPECT_FALSE(m[0].matches(DROVER_NODE_MIXED, 0));
+}
+
+TEST(NodeStates, RebootAsSlurmShowsIt) {
+    const uint32_t req = DROVER_NODE_FLAG_REBOOT_REQUESTED, issued = DROVER_NODE_FLAG_REBOOT_ISSUED;
+    // A node running jobs keeps its state, with "@" (requested) or "^" (issued).
+    EXPECT_EQ(node_state_compact(DROVER_NODE_ALLOCATED, req), "ALLOC@");
+    EXPECT_EQ(node_state_compact(DROVER_NODE_MIXED, req | DROVER_NODE_FLAG_DRAIN), "DRNG@");
+    EXPECT_EQ(node_state_long(DROVER_NODE_ALLOCATED, req | DROVER_NODE_FLAG_DRAIN), "DRAINING@");
+    // Otherwise it is REBOOT (BOOT), drained or not; "^" once the reboot is sent.
+    EXPECT_EQ(node_state_compact(DROVER_NODE_IDLE, req), "BOOT");
+    EXPECT_EQ(node_state_long(DROVER_NODE_IDLE, req | DROVER_NODE_FLAG_DRAIN), "REBOOT");
+    EXPECT_EQ(node_state_compact(DROVER_NODE_IDLE, issued), "BOOT^");
+    EXPECT_EQ(node_state_long(DROVER_NODE_DOWN, req | DROVER_NODE_FLAG_NOT_RESPONDING), "REBOOT*");
+    EXPECT_EQ(node_state_complete(DROVER_NODE_ALLOCATED, req | DROVER_NODE_FLAG_DRAIN),
+              "ALLOCATED+DRAIN+REBOOT_REQUESTED");
+    EXPECT_EQ(node_state_complete(DROVER_NODE_IDLE, issued), "IDLE+REBOOT_ISSUED");
+    EXPECT_EQ(node_state_slurm_raw(DROVER_NODE_IDLE, req | issued), 2u | 0x10000u | 0x100000u);
+    auto m = parse_node_state_list("reboot_requested,REBOOT_ISSUED");
+    EXPECT_TRUE(m[0].matches(DROVER_NODE_ALLOCATED, req));
+    EXPECT_FALSE(m[0].matches(DROVER_NODE_IDLE, issued));
+    EXPECT_TRUE(m[1].matches(DROVER_NODE_IDLE, issued));
 }
 
 TEST(Sinfo, DefaultOutputExact) {

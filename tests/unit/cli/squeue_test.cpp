@@ -151,6 +151,25 @@ TEST(Squeue, LongFormatAndTimes) {
                                         "1-01:01:01|2-00:00:00|22:58:59\n");
 }
 
+// The time a job spent suspended is not its run time (Slurm's squeue TIME and TIME_LEFT).
+TEST(Squeue, SuspendedTimeIsNotRunTime) {
+    Records rec;
+    Job s = running();
+    s.state = DROVER_JOB_SUSPENDED;
+    s.start = kNow - 3600;
+    s.limit = 120;
+    s.suspend_time = kNow - 3000; // suspended after 600 s, 3000 s ago
+    s.pre_suspend_secs = 600;
+    Job r = s;
+    r.id = 7;
+    r.state = DROVER_JOB_RUNNING;
+    r.suspend_time = kNow - 60; // resumed a minute ago
+    auto jobs = rec.jobs({s, r});
+    EXPECT_EQ(render(jobs, "%i|%t|%M|%L"), "JOBID|ST|TIME|TIME_LEFT\n"
+                                           "5|S|10:00|1:50:00\n"
+                                           "7|R|11:00|1:49:00\n");
+}
+
 TEST(Squeue, ReasonListAndNodes) {
     Records rec;
     Job none = pending();
@@ -187,6 +206,20 @@ TEST(Squeue, LongFormatOption) {
     EXPECT_EQ(squeue_line(f, *jobs[0], kNow),
               "5     sleepRUNNING             alice n1                  ");
     EXPECT_THROW(squeue_long_format("JobID,Bogus"), ParseError);
+}
+
+// %v and -O Reservation: the reservation a job runs in, (null) for none.
+TEST(Squeue, ReservationColumn) {
+    Records rec;
+    Job in = running();
+    in.reservation = "maint";
+    auto jobs = rec.jobs({in, pending()});
+    EXPECT_EQ(render(jobs, "%.5i %v"), "JOBID RESERVATION\n"
+                                       "    5 maint\n"
+                                       "    6 (null)\n");
+    SqueueFormat f = squeue_long_format("JobID:4,Reservation:8");
+    EXPECT_EQ(squeue_header(f), "JOBIRESERVAT");
+    EXPECT_EQ(squeue_line(f, *jobs[0], kNow), "5   maint   ");
 }
 
 TEST(Squeue, DefaultSortPutsPendingFirstThenPriority) {
@@ -269,6 +302,7 @@ TEST(Squeue, QosReservationLicenseFilters) {
     Job plain{1}, high{2};
     high.qos = "high";
     high.licenses = "fluent:1,matlab:2";
+    high.reservation = "maint";
     auto jobs = rec.jobs({plain, high});
     auto kept = [&](std::vector<std::string> args) {
         SqueueFilter f = make_squeue_filter(parse_squeue_args(args), 1000);
@@ -280,8 +314,9 @@ TEST(Squeue, QosReservationLicenseFilters) {
     EXPECT_EQ(kept({"-q", "high"}), std::vector<uint32_t>{2});
     EXPECT_EQ(kept({"--qos=normal,low"}), std::vector<uint32_t>{1}); // no QOS asked: normal
     EXPECT_EQ(kept({"-q", "low"}), std::vector<uint32_t>{});
-    // Jobs hold no reservation, so -R keeps none; -L keeps those asking for a license named.
-    EXPECT_EQ(kept({"-R", "maint"}), std::vector<uint32_t>{});
+    // -R keeps the jobs in the reservation named; -L those asking for a license named.
+    EXPECT_EQ(kept({"-R", "maint"}), std::vector<uint32_t>{2});
+    EXPECT_EQ(kept({"--reservation=other"}), std::vector<uint32_t>{});
     EXPECT_EQ(kept({"-L", "matlab"}), std::vector<uint32_t>{2});
     EXPECT_EQ(kept({"-L", "ansys,fluent"}), std::vector<uint32_t>{2});
     EXPECT_EQ(kept({"-L", "ansys"}), std::vector<uint32_t>{});

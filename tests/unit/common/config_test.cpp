@@ -312,7 +312,7 @@ TEST(Config, UnknownKeysWarnOnce) {
     Config c = parse("ClusterName=c\n"
                      "MailProg=/usr/bin/mail\n"
                      "HealthCheckInterval=30\n"
-                     "SlurmctldPidFile=/run/slurmctld.pid\n"
+                     "SlurmSchedLogFile=/var/log/sched.log\n"
                      "LaunchParameters=use_interactive_step\n"
                      "JobCompType=jobcomp/none\n"
                      "AcctGatherNodeFreq=30\n"
@@ -330,6 +330,39 @@ TEST(Config, UnknownKeysWarnOnce) {
     EXPECT_EQ(c.raw.at("launchparameters"), "use_interactive_step");
     EXPECT_EQ(c.raw.at("clustername"), "c");
     EXPECT_EQ(c.raw.count("nodename"), 0u);
+}
+
+TEST(Config, PriorityAndPreemptKeys) {
+    Config d = parse_config("", "slurm.conf");
+    EXPECT_EQ(d.priority_type, "") << "priority/basic: no plugin";
+    EXPECT_EQ(d.priority_calc_period_s, 300u);
+    EXPECT_EQ(d.priority_decay_half_life_s, 7u * 86400);
+    EXPECT_EQ(d.priority_usage_reset_period, "NONE");
+    EXPECT_EQ(d.preempt_type, "");
+    EXPECT_EQ(d.preempt_mode, "OFF");
+    Config c = parse_config("PriorityType=priority/multifactor\nPriorityCalcPeriod=0:30\n"
+                            "PriorityDecayHalfLife=14-0\nPriorityUsageResetPeriod=monthly\n"
+                            "PriorityWeightFairshare=10000\nPriorityFlags=NO_FAIR_TREE\n"
+                            "PreemptType=preempt/qos\nPreemptMode=requeue\n"
+                            "PreemptExemptTime=5:00\nNodeName=n1\n"
+                            "PartitionName=p Nodes=n1 PriorityJobFactor=5 PreemptMode=cancel\n"
+                            "PartitionName=q Nodes=n1 Priority=3\n"
+                            "PartitionName=s Nodes=n1 PreemptMode=suspend,gang\n",
+                            "slurm.conf");
+    EXPECT_EQ(c.priority_type, "priority/multifactor");
+    EXPECT_EQ(c.priority_calc_period_s, 30u) << "Drover keeps M:S to the second";
+    EXPECT_EQ(c.priority_decay_half_life_s, 14u * 86400);
+    EXPECT_EQ(c.priority_usage_reset_period, "MONTHLY");
+    EXPECT_EQ(c.preempt_type, "preempt/qos");
+    EXPECT_EQ(c.preempt_mode, "REQUEUE");
+    EXPECT_EQ(c.preempt_exempt_time_s, 300u);
+    EXPECT_EQ(c.partitions[0].priority_job_factor, 5u);
+    EXPECT_EQ(c.partitions[0].preempt_mode, "CANCEL");
+    EXPECT_EQ(c.partitions[1].priority_job_factor, 3u) << "Priority= sets both";
+    EXPECT_EQ(c.partitions[1].priority_tier, 3u);
+    EXPECT_EQ(c.partitions[2].preempt_mode, "SUSPEND") << "GANG beside it adds nothing here";
+    EXPECT_TRUE(c.warnings.empty()) << "the plugin's keys are known: " << c.warnings.front();
+    EXPECT_EQ(c.raw.at("priorityweightfairshare"), "10000") << "for the plugin's conf_get";
 }
 
 TEST(Config, Errors) {
@@ -382,6 +415,21 @@ TEST(Config, Errors) {
         {"StateSaveMaxSize=0",
          "bad value for StateSaveMaxSize: '0' (expected a size from 1M to 64T)"},
         {"StateSaveMaxSize=lots", "slurm.conf:1: StateSaveMaxSize: bad size"},
+        {"PriorityCalcPeriod=0", "bad value for PriorityCalcPeriod: '0' (expected a time of at "
+                                 "least 1 second"},
+        {"PriorityDecayHalfLife=soon", "bad value for PriorityDecayHalfLife: 'soon'"},
+        {"PriorityUsageResetPeriod=HOURLY",
+         "bad value for PriorityUsageResetPeriod: 'HOURLY' (expected NONE, NOW, DAILY, WEEKLY, "
+         "MONTHLY, QUARTERLY or YEARLY)"},
+        {"PreemptType=preempt/magic",
+         "bad value for PreemptType: 'preempt/magic' (expected preempt/none, "
+         "preempt/partition_prio or preempt/qos)"},
+        {"PreemptMode=GANG",
+         "bad value for PreemptMode: 'GANG' (GANG alone (time-slicing) is not supported yet: "
+         "use SUSPEND,GANG)"},
+        {"PreemptMode=CANCEL,REQUEUE", "(expected one of OFF, CANCEL, REQUEUE or SUSPEND)"},
+        {"PartitionName=p PreemptMode=sometimes", "bad value for PreemptMode: 'sometimes'"},
+        {"PreemptExemptTime=x", "bad value for PreemptExemptTime: 'x'"},
     };
     for (const auto &c : cases) {
         std::string got = error_of(c.text);
@@ -527,7 +575,9 @@ PartitionName=gpu Nodes=gpu[01-04] MaxTime=1-00:00:00 State=UP DefMemPerCPU=4000
     EXPECT_EQ(c.default_partition()->name, "compute");
     EXPECT_EQ(c.auth_type, "auth/munge");
     EXPECT_EQ(c.accounting_storage_type, "accounting/lmdb"); // slurmdbd: the controller's own
-    EXPECT_GE(c.warnings.size(), 10u);
+    EXPECT_GE(c.warnings.size(), 8u);
+    for (const auto &w : c.warnings) // the daemons write the pid files these keys name
+        EXPECT_EQ(w.find("PidFile"), std::string::npos) << w;
 }
 
 TEST(Config, FindNodeScalesAndTracksEdits) {

@@ -122,6 +122,10 @@ JobExtra sample_extra() {
     x.gpu_bind = "verbose,map_gpu:1,0";
     x.overcommit = true;
     x.licenses = "fluent:1,matlab:2";
+    x.reservation = "maint";
+    x.suspend_time = 1700000300;
+    x.pre_suspend_secs = 42;
+    x.suspended_by_preemption = true;
     x.deadline = 1900000000;
     x.signal_sent = true;
     x.orig_dependency = "afterok:7,afterany:8";

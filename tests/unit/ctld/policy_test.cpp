@@ -63,7 +63,8 @@ TEST(Settings, ApplyStoreAndShow) {
     EXPECT_EQ(apply_setting(q, "flags", "Bogus", Owner::Qos, qos),
               " Invalid QOS flag 'Bogus' for flags: Bogus");
     EXPECT_EQ(apply_setting(q, "gracetime", "120", Owner::Qos, qos), "");
-    EXPECT_EQ(display(q, "gracetime", Owner::Qos), "02:00:00") << "minutes, as Slurm reads it";
+    EXPECT_EQ(display(q, "gracetime", Owner::Qos), "00:02:00")
+        << "seconds, as Slurm's sacctmgr reads it";
     Limits l = Limits::from(q);
     EXPECT_TRUE(l.deny_on_limit);
     EXPECT_FALSE(l.over_part_qos);

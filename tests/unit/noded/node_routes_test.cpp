@@ -25,9 +25,12 @@ TEST(NodeRoutes, EachMessageHasTheCallerItHadBefore) {
         {Body::BatchLaunchRequest, Caller::Admin},
         {Body::JobKillRequest, Caller::Admin},
         {Body::ReconfigureRequest, Caller::Admin},
+        {Body::NodeRebootRequest, Caller::Admin},
         // sbcast's blocks and sattach: the broadcast credential or the step's owner decides.
         {Body::FileBcastRequest, Caller::Anyone},
         {Body::StepAttachRequest, Caller::Anyone},
+        // scontrol listpids: each sender sees only its own jobs (an administrator every one).
+        {Body::StepPidsRequest, Caller::Anyone},
     };
     auto routes = NodeInstance::route_callers();
     EXPECT_EQ(routes.size(), want.size());

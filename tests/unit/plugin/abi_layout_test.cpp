@@ -7,6 +7,7 @@
 #include <drover/accounting.h>
 #include <drover/auth.h>
 #include <drover/plugin.h>
+#include <drover/priority.h>
 #include <drover/proctrack.h>
 #include <drover/sched.h>
 #include <drover/select.h>
@@ -320,6 +321,55 @@ AT(drover_acct_query, node_count, 124);
 AT(drover_acct_query, nodes, 128);
 AT(drover_acct_query, node_list_match, 136);
 SIZE(drover_acct_query, 144);
+
+// ABI 1.9: priority plugins, and the partition's PriorityTier in a pending job's view.
+AT(drover_job_view, partition_tier, 256);
+// ABI 1.10: the job's reservation, and the windows reservations bar a job from.
+AT(drover_job_view, reservation, 264);
+AT(drover_job_view, account, 280);
+SIZE(drover_job_view, 296);
+AT(drover_sched_host, blocked_count, 112);
+AT(drover_sched_host, blocked_window, 120);
+SIZE(drover_sched_host, 128);
+AT(drover_priority_assoc, parent, 4);
+AT(drover_priority_assoc, account, 8);
+AT(drover_priority_assoc, user, 24);
+AT(drover_priority_assoc, shares_raw, 40);
+AT(drover_priority_assoc, priority, 44);
+AT(drover_priority_assoc, usage_raw, 48);
+AT(drover_priority_assoc, shares_norm, 56);
+AT(drover_priority_assoc, usage_norm, 64);
+AT(drover_priority_assoc, usage_eff, 72);
+AT(drover_priority_assoc, level_fs, 80);
+AT(drover_priority_assoc, fairshare, 88);
+SIZE(drover_priority_assoc, 96);
+AT(drover_priority_cluster, now, 8);
+AT(drover_priority_cluster, cpus, 16);
+AT(drover_priority_cluster, gpus, 40);
+AT(drover_priority_cluster, max_qos_priority, 48);
+AT(drover_priority_cluster, max_partition_factor, 56);
+SIZE(drover_priority_cluster, 64);
+AT(drover_priority_job, job, 8);
+AT(drover_priority_job, assoc, 16);
+AT(drover_priority_job, eligible_time, 24);
+AT(drover_priority_job, qos_priority, 32);
+AT(drover_priority_job, partition_factor, 36);
+AT(drover_priority_job, cpus, 40);
+AT(drover_priority_job, gpus, 64);
+AT(drover_priority_job, site_factor, 72);
+SIZE(drover_priority_job, 80);
+AT(drover_priority_factors, age, 8);
+AT(drover_priority_factors, qos, 48);
+AT(drover_priority_factors, tres, 56);
+AT(drover_priority_factors, site, 88);
+AT(drover_priority_factors, nice, 96);
+SIZE(drover_priority_factors, 104);
+AT(drover_priority_ops, fairshare, 8);
+AT(drover_priority_ops, job_priority, 16);
+AT(drover_priority_ops, weights, 24);
+AT(drover_priority_ops, fair_tree, 32);
+SIZE(drover_priority_ops, 40);
+static_assert(DROVER_PRIORITY_SHARES_PARENT == 0xffffffffu && DROVER_PRIORITY_TRES_COUNT == 4);
 
 // The constants are part of the ABI too.
 static_assert(DROVER_OK == 0 && DROVER_EINVAL == -22 && DROVER_EBUSY == -16 &&

@@ -94,6 +94,23 @@ TEST(PluginCalls, FailureNamesPluginAndOp) {
     EXPECT_EQ(sel.job_fini(v).text(), "select/cons_tres job_fini: failed (EIO)");
 }
 
+TEST(PluginCalls, EachCallIsTimedByOp) {
+    drover_select_ops ops{};
+    ops.job_begin = [](void *, const drover_job_view *, drover_bitmap_view, drover_error *) {
+        return DROVER_OK;
+    };
+    auto b = fake("select/linear", ops);
+    SelectCalls sel = b;
+    drover_job_view v{};
+    (void)sel.job_begin(v, Bitmap(8));
+    (void)sel.job_begin(v, Bitmap(8));
+    (void)sel.job_fini(v); // not provided: not called, not counted
+    auto ops_seen = b.timings->snapshot();
+    ASSERT_EQ(ops_seen.size(), 1u);
+    EXPECT_EQ(ops_seen.at("job_begin").calls, 2u);
+    EXPECT_GE(ops_seen.at("job_begin").usec_sum, ops_seen.at("job_begin").usec_max);
+}
+
 TEST(PluginCalls, SelectConvertsBitmapsBothWays) {
     drover_select_ops ops{};
     ops.job_test = [](void *, const drover_job_view *, drover_bitmap_view usable, int mode,

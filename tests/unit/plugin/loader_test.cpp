@@ -111,7 +111,8 @@ TEST(PluginLoader, RefusesMalformedIdsAndUnknownTypes) {
                 set.load("frob/x");
             } catch (const LoadError &e) {
                 EXPECT_STREQ(e.what(), "frob/x: unknown plugin type frob (expected select, sched, "
-                                       "auth, accounting, switch or proctrack)");
+                                       "auth, accounting, switch, proctrack, priority or "
+                                       "job_submit)");
                 throw;
             }
         },
@@ -135,6 +136,7 @@ TEST(PluginLoader, SaysWhereItLookedForAMissingPlugin) {
 TEST(PluginLoader, SearchesTheBuildTreeThenTheInstallTreeByDefault) {
     Config conf;
     PluginSet set(conf, "ctld");
+    // This test runs from the build tree; an installed program's search is package_test.sh's.
     EXPECT_EQ(set.search_dirs(),
               (std::vector<std::string>{kRealPluginDir, DROVER_TEST_INSTALL_PLUGIN_DIR}));
     set.load("select/linear");

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include "../../../plugins/sched/backfill/blocked.hpp"
 #include "../../../plugins/sched/backfill/params.hpp"
 #include "../../../plugins/sched/backfill/timeline.hpp"
 #include "test_support.hpp"
@@ -37,6 +38,12 @@ struct drover_sched_pass {
     std::vector<std::pair<uint32_t, std::vector<uint32_t>>> offered; // try_start_on calls
     std::vector<uint32_t> started;                                   // jobs started, in order
     std::map<uint32_t, std::pair<int64_t, std::vector<uint32_t>>> expected;
+    // Reservations' windows, barring every job from their nodes from start to end (0: ever).
+    struct Window {
+        std::vector<uint32_t> nodes;
+        int64_t start, end;
+    };
+    std::vector<Window> windows;
 };
 
 namespace drover::plugin::test {
@@ -87,9 +94,17 @@ int fake_start(drover_sched_pass *p, uint32_t id, const uint64_t *allowed) {
         if (!(v.required_nodes.words && bit(v.required_nodes.words, i))) order.push_back(i);
     std::map<uint32_t, uint32_t> held;
     uint64_t cpus = 0;
+    const int64_t end = v.time_limit_min == DROVER_INFINITE ? 0 : p->now + v.time_limit_min * 60;
+    auto barred = [&](uint32_t i) { // as the core: a window it would run into
+        for (const auto &w : p->windows)
+            if (std::count(w.nodes.begin(), w.nodes.end(), i) && (end == 0 || w.start < end) &&
+                (w.end == 0 || p->now < w.end))
+                return true;
+        return false;
+    };
     for (uint32_t i : order) {
         if (held.size() >= nodes && (!whole || cpus >= total)) break;
-        if (p->unusable.count(i) || (allowed && !bit(allowed, i))) continue;
+        if (p->unusable.count(i) || (allowed && !bit(allowed, i)) || barred(i)) continue;
         const uint32_t free = p->nodes[i].cpus - used[i];
         if (whole ? used[i] != 0 : free < per) continue;
         held[i] = whole ? p->nodes[i].cpus : per;
@@ -166,6 +181,18 @@ void fake_set_expected_start(drover_sched_pass *p, uint32_t id, int64_t when,
 drover_str fake_parameters(drover_sched_pass *p) {
     return str(p->params);
 }
+uint32_t fake_blocked_count(drover_sched_pass *p, uint32_t) {
+    return uint32_t(p->windows.size());
+}
+int fake_blocked_window(drover_sched_pass *p, uint32_t, uint32_t i, drover_bitmap *nodes,
+                        int64_t *start, int64_t *end) {
+    if (i >= p->windows.size()) return DROVER_ENOENT;
+    std::fill(nodes->words, nodes->words + (nodes->nbits + 63) / 64, 0);
+    for (uint32_t n : p->windows[i].nodes) nodes->words[n / 64] |= uint64_t{1} << (n % 64);
+    *start = p->windows[i].start;
+    *end = p->windows[i].end;
+    return DROVER_OK;
+}
 
 const drover_sched_host kFakeHost = {sizeof(drover_sched_host),
                                      fake_pending_count,
@@ -180,7 +207,9 @@ const drover_sched_host kFakeHost = {sizeof(drover_sched_host),
                                      fake_usable_nodes,
                                      fake_try_start_on,
                                      fake_set_expected_start,
-                                     fake_parameters};
+                                     fake_parameters,
+                                     fake_blocked_count,
+                                     fake_blocked_window};
 
 // What a test job asks for.
 struct Spec {
@@ -576,6 +605,62 @@ TEST_F(PluginSchedBackfill, ExclusiveJobsNeedWholeSharedNodes) {
     ASSERT_TRUE(pass_.expected.count(102));
     EXPECT_EQ(pass_.expected[102].first, pass_.now + 300); // once B ends (5 min)
     EXPECT_EQ(pass_.expected[102].second.size(), 1u);
+}
+
+TEST_F(PluginSchedBackfill, AReservationAheadKeepsLongJobsOffItsNodeAndLetsShortOnesIn) {
+    pass_.params = "bf_interval=1";
+    nodes(2, 1);
+    pass_.windows.push_back({{0}, pass_.now + 600, pass_.now + 4200}); // n0 from +10 to +70 min
+    pend({1, 20, 1, 30});
+    pend({2, 10, 1, 30});
+    pend({3, 5, 1, 5});
+    ASSERT_EQ(schedule(), DROVER_OK);
+    EXPECT_EQ(pass_.tried, (Ids{1, 2})); // the strict part stops at 2
+    EXPECT_EQ(pass_.running.front().held, (std::map<uint32_t, uint32_t>{{1, 1}}));
+    // 2 would run into the reservation on n0: it waits for 1's end on n1.
+    ASSERT_TRUE(pass_.expected.count(2));
+    EXPECT_EQ(pass_.expected[2].first, pass_.now + 1800);
+    EXPECT_EQ(pass_.expected[2].second, (Ids{1}));
+    // 3 ends before the reservation begins: it starts on n0 now.
+    EXPECT_EQ(pass_.started, (Ids{1, 3}));
+    EXPECT_EQ(pass_.running.back().held, (std::map<uint32_t, uint32_t>{{0, 1}}));
+}
+
+TEST_F(PluginSchedBackfill, AJobIsPlannedAfterAReservationThatHoldsAllItNeeds) {
+    pass_.params = "bf_interval=1";
+    nodes(2, 1);
+    pass_.windows.push_back({{0, 1}, pass_.now - 60, pass_.now + 1200}); // both, 20 more min
+    pend({1, 10, 2, 10});
+    ASSERT_EQ(schedule(), DROVER_OK);
+    EXPECT_TRUE(pass_.started.empty());
+    ASSERT_TRUE(pass_.expected.count(1));
+    EXPECT_EQ(pass_.expected[1].first, pass_.now + 1200);
+    EXPECT_EQ(pass_.expected[1].second, (Ids{0, 1}));
+}
+
+TEST(BackfillBlocked, StartsThatWouldRunIntoAStretchAreLeftOut) {
+    drover_sched_pass p;
+    p.windows.push_back({{0}, p.now + 600, p.now + 1200}); // buckets 10 to 20
+    p.windows.push_back({{1}, p.now + 3000, 0});           // bucket 50 on, for good
+    drover::backfill::Timeline tl;
+    tl.reset({1, 1}, p.now, 60);
+    const auto b = drover::backfill::Blocked::load(&kFakeHost, &p, 7, 2, tl);
+    std::vector<std::pair<int32_t, int32_t>> got;
+    auto keep = [&](int32_t lo, int32_t hi) { got.emplace_back(lo, hi); };
+    b.for_each_allowed(0, 0, 100, 5, keep); // a 5-bucket job must end by 10 or start at 20
+    EXPECT_EQ(got, (std::vector<std::pair<int32_t, int32_t>>{{0, 5}, {20, 100}}));
+    got.clear();
+    b.for_each_allowed(1, 0, 100, 5, keep);
+    EXPECT_EQ(got, (std::vector<std::pair<int32_t, int32_t>>{{0, 45}}));
+    got.clear();
+    b.for_each_allowed(0, 0, 100, drover::backfill::kForever, keep); // never ends: after it
+    EXPECT_EQ(got, (std::vector<std::pair<int32_t, int32_t>>{{20, 100}}));
+    EXPECT_TRUE(b.clear(0, 0, 10));
+    EXPECT_FALSE(b.clear(0, 9, 11));
+    EXPECT_TRUE(b.clear(0, 20, drover::backfill::kForever));
+    EXPECT_FALSE(b.clear(1, 60, 61));
+    EXPECT_EQ(b.free_since(0, 20), p.now + 1200);
+    EXPECT_EQ(b.free_since(0, 19), 0);
 }
 
 TEST_F(PluginSchedBackfill, AnEmptyQueueIsFine) {

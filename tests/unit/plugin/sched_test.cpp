@@ -47,6 +47,7 @@ struct JobSpec {
     const char *partition;
     uint32_t priority;
     uint32_t time_limit_min = DROVER_INFINITE;
+    uint32_t tier = 0; // the partition's PriorityTier
 };
 
 drover_sched_pass make_pass(const std::vector<JobSpec> &specs) {
@@ -59,6 +60,7 @@ drover_sched_pass make_pass(const std::vector<JobSpec> &specs) {
         j.job_id = s.id;
         j.priority = s.priority;
         j.time_limit_min = s.time_limit_min;
+        j.partition_tier = s.tier;
         j.state = DROVER_JOB_PENDING;
         pass.jobs.push_back(j);
     }
@@ -87,12 +89,36 @@ TEST_F(PluginSchedBuiltin, StartsByPriorityThenJobId) {
     EXPECT_EQ(set_.sched().ops.job_priority, nullptr);
 }
 
+TEST_F(PluginSchedBuiltin, HigherPartitionTiersGoFirstWhateverTheirPriority) {
+    auto pass = make_pass({{1, "low", 90, DROVER_INFINITE, 1},
+                           {2, "high", 10, DROVER_INFINITE, 5},
+                           {3, "low", 95, DROVER_INFINITE, 1},
+                           {4, "high", 20, DROVER_INFINITE, 5}});
+    ASSERT_EQ(run_pass(set_.sched(), pass), DROVER_OK);
+    EXPECT_EQ(pass.tried, (Ids{4, 2, 3, 1}));
+}
+
 TEST_F(PluginSchedBuiltin, FirstBusyJobBlocksOnlyItsPartition) {
     auto pass = make_pass(
         {{1, "batch", 50}, {2, "batch", 40}, {3, "debug", 30}, {4, "batch", 20}, {5, "debug", 10}});
     pass.answers[2] = DROVER_EBUSY;
     ASSERT_EQ(run_pass(set_.sched(), pass), DROVER_OK);
     EXPECT_EQ(pass.tried, (Ids{1, 2, 3, 5})); // 4 waits behind 2 in batch; debug goes on
+}
+
+TEST_F(PluginSchedBuiltin, JobsInAReservationAndOutsideItHoldEachOtherNothing) {
+    auto pass = make_pass(
+        {{1, "batch", 50}, {2, "batch", 40}, {3, "batch", 30}, {4, "batch", 20}, {5, "batch", 10}});
+    const std::string maint = "maint";
+    for (int i : {1, 3, 4}) pass.jobs[size_t(i)].reservation = str(maint); // jobs 2, 4 and 5
+    pass.answers[1] = DROVER_EBUSY;                                        // outside: holds back 3
+    pass.answers[2] = DROVER_EBUSY; // in maint: holds back 4 and 5
+    ASSERT_EQ(run_pass(set_.sched(), pass), DROVER_OK);
+    EXPECT_EQ(pass.tried, (Ids{1, 2}));
+    pass.tried.clear();
+    pass.answers.erase(2); // the reservation's job starts: the rest of maint's go on
+    ASSERT_EQ(run_pass(set_.sched(), pass), DROVER_OK);
+    EXPECT_EQ(pass.tried, (Ids{1, 2, 4, 5}));
 }
 
 TEST_F(PluginSchedBuiltin, IneligibleOrImpossibleJobsBlockNothing) {

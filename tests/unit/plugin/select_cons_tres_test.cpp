@@ -644,5 +644,41 @@ TEST_F(PluginSelectConsTres, AllocDetailOfAJobNotOnTheNode) {
     EXPECT_STREQ(d.gres, "");
 }
 
+// scontrol suspend: the suspended job's CPUs go to others, its memory and GPUs stay held; on
+// resume it holds its CPUs again, shared with the job that took them (as Slurm's cons_tres).
+TEST_F(PluginSelectConsTres, ASuspendedJobGivesUpItsCpusButNotItsMemory) {
+    auto specs = plain(1, 4, 1000);
+    specs[0].gres = "gpu:1";
+    start(specs, {{"defmempercpu", "100"}});
+    Job a(1, 4), b(2, 4), c(3, 4);
+    a.with_gres("gpu:1");
+    c.mem(700);
+    start_job(a);
+    EXPECT_EQ(test(b), DROVER_EBUSY);
+    drover_error err{};
+    ASSERT_NE(ops().job_suspend, nullptr);
+    ASSERT_EQ(ops().job_suspend(state(), a.view(), &err), DROVER_OK) << err.text;
+    EXPECT_EQ(test(c), DROVER_EBUSY) << "its 400 MB are still held: 700 more do not fit";
+    EXPECT_EQ(start_job(b), (Nodes{0})) << "its CPUs are free";
+    EXPECT_EQ(cpu_ids(2, 0), "0-3");
+    EXPECT_EQ(gres(1, 0), "gpu:0") << "the suspended job keeps its GPU";
+    ASSERT_EQ(ops().job_resume(state(), a.view(), &err), DROVER_OK) << err.text;
+    EXPECT_EQ(cpu_ids(1, 0), "0-3") << "back on its own CPUs";
+    fini(b);
+    Job d(4, 1);
+    EXPECT_EQ(test(d), DROVER_EBUSY) << "the resumed job holds its CPUs again";
+    fini(a);
+    EXPECT_EQ(start_job(d), (Nodes{0}));
+    // A job ended while suspended gives back only what it still held.
+    Job e(5, 3);
+    start_job(e);
+    ASSERT_EQ(ops().job_suspend(state(), e.view(), &err), DROVER_OK);
+    Job f(6, 3);
+    EXPECT_EQ(start_job(f), (Nodes{0}));
+    fini(e);
+    Job g(7, 1);
+    EXPECT_EQ(test(g), DROVER_EBUSY) << "d and f hold all four CPUs: none was given back twice";
+}
+
 } // namespace
 } // namespace drover::plugin::test

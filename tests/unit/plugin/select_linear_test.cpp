@@ -154,5 +154,24 @@ TEST_F(PluginSelectLinear, NodeInitForgetsHoldingsUntilReplayed) {
     EXPECT_EQ(test(job(2, 1)), DROVER_OK);
 }
 
+// scontrol suspend: a suspended job's nodes are free for others; resumed, it holds them again;
+// ended while suspended, it gives back nothing twice.
+TEST_F(PluginSelectLinear, ASuspendedJobsNodesAreFreeUntilItResumes) {
+    drover_job_view a = job(1, 4), b = job(2, 4), c = job(3, 1);
+    drover_error err{};
+    begin(a, {0, 1, 2, 3});
+    EXPECT_EQ(test(b), DROVER_EBUSY);
+    ASSERT_EQ(ops().job_suspend(state(), &a, &err), DROVER_OK);
+    EXPECT_EQ(test(b), DROVER_OK);
+    begin(b, {0, 1, 2, 3});
+    ASSERT_EQ(ops().job_resume(state(), &a, &err), DROVER_OK);
+    ASSERT_EQ(ops().job_fini(state(), &b, &err), DROVER_OK);
+    EXPECT_EQ(test(c), DROVER_EBUSY) << "the resumed job holds its nodes again";
+    ASSERT_EQ(ops().job_suspend(state(), &a, &err), DROVER_OK);
+    begin(b, {0, 1, 2, 3});
+    ASSERT_EQ(ops().job_fini(state(), &a, &err), DROVER_OK);
+    EXPECT_EQ(test(c), DROVER_EBUSY) << "b's nodes stay held: the suspended job freed them once";
+}
+
 } // namespace
 } // namespace drover::plugin::test

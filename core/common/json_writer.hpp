@@ -1,4 +1,5 @@
-// json_writer.hpp - a small streaming JSON writer (indented, strings escaped) for --json output.
+// json_writer.hpp - a small streaming JSON writer (indented, strings escaped) for --json output and
+// the files the controller writes for programs.
 #pragma once
 
 #include <cstdint>
@@ -6,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-namespace drover::cli {
+namespace drover {
 
 // Escapes s for use inside a JSON string literal (quotes not included). Bytes that are not
 // valid UTF-8 are written as U+FFFD so the output always parses.
@@ -52,4 +53,4 @@ class JsonWriter {
     bool after_key_ = false;
 };
 
-} // namespace drover::cli
+} // namespace drover

@@ -1,9 +1,9 @@
 // json_writer.cpp - JSON escaping and an indenting writer.
-#include "cli/json_writer.hpp"
+#include "common/json_writer.hpp"
 
 #include <cstdio>
 
-namespace drover::cli {
+namespace drover {
 
 namespace {
 
@@ -194,4 +194,4 @@ std::string JsonWriter::finish() {
     return out;
 }
 
-} // namespace drover::cli
+} // namespace drover
