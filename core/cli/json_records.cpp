@@ -120,6 +120,8 @@ void node(JsonWriter &w, const proto::NodeInfo &n) {
     w.kv_num("tmp_disk", int64_t(n.tmp_disk_mb()));
     w.kv_num("weight", n.weight());
     w.kv_str_list("features", split(sv(n.features()), ','));
+    w.kv_str_list("active_features",
+                  split(sv(n.active_features() ? n.active_features() : n.features()), ','));
     std::vector<std::string> parts;
     if (n.partitions())
         for (const auto *p : *n.partitions()) parts.push_back(p->str());

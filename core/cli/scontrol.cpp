@@ -372,6 +372,25 @@ int update_one_job(uint32_t id, const std::string &spec, const JobChange &c) {
                : 1;
 }
 
+// scontrol update SuspendExcNodes+=n1 ...: one request a word, as Slurm's scontrol sends them.
+int update_power(std::span<const std::string> rest) {
+    std::vector<ConfigChange> changes;
+    try {
+        changes = parse_power_update(rest);
+    } catch (const ParseError &e) {
+        print_error(kProg, std::string(e.what()) + "\nRequest aborted");
+        return 1;
+    }
+    int rc = 0;
+    for (const ConfigChange &c : changes) {
+        flatbuffers::FlatBufferBuilder fbb;
+        auto req = proto::CreateConfigUpdateRequestDirect(fbb, c.key.c_str(), c.op.c_str(),
+                                                          c.value.c_str());
+        rc |= simple(proto::Body::ConfigUpdateRequest, req.Union(), fbb, "slurm_update");
+    }
+    return rc;
+}
+
 int update(std::span<const std::string> rest) {
     if (rest.empty()) {
         print_error(kProg, "too few arguments for keyword:update");
@@ -411,6 +430,8 @@ int update(std::span<const std::string> rest) {
         return update_reservation(rest);
     case UpdateWhat::partition:
         return update_partition(rest);
+    case UpdateWhat::power:
+        return update_power(rest);
     case UpdateWhat::unknown:
         break;
     }

@@ -164,7 +164,7 @@ std::optional<ShowWhat> match_show_entity(std::string_view word) {
 }
 
 UpdateWhat update_target(std::span<const std::string> words) {
-    bool job = false, step = false, resv = false, node = false, part = false;
+    bool job = false, step = false, resv = false, node = false, part = false, power = false;
     for (const auto &w : words) {
         std::string key, value;
         if (!key_value(w, key, value)) continue;
@@ -174,15 +174,37 @@ UpdateWhat update_target(std::span<const std::string> words) {
         resv = resv || abbreviates(key, "reservationname", 3);
         node = node || key == "nodename" || key == "node";
         part = part || abbreviates(key, "partitionname", 3);
+        power = power || key.starts_with("suspendexc");
     }
     // In this order, whatever the order of the words: a job's update may name a reservation, and
     // a reservation's a node or a partition.
-    return job    ? UpdateWhat::job
-           : step ? UpdateWhat::step
-           : resv ? UpdateWhat::reservation
-           : node ? UpdateWhat::node
-           : part ? UpdateWhat::partition
-                  : UpdateWhat::unknown;
+    return job     ? UpdateWhat::job
+           : step  ? UpdateWhat::step
+           : resv  ? UpdateWhat::reservation
+           : node  ? UpdateWhat::node
+           : part  ? UpdateWhat::partition
+           : power ? UpdateWhat::power
+                   : UpdateWhat::unknown;
+}
+
+std::vector<ConfigChange> parse_power_update(std::span<const std::string> words) {
+    static constexpr std::array<std::string_view, 3> kKeys = {"SuspendExcNodes", "SuspendExcParts",
+                                                              "SuspendExcStates"};
+    std::vector<ConfigChange> out;
+    for (const auto &w : words) {
+        std::string key, value;
+        if (!key_value(w, key, value)) throw ParseError("Invalid input: " + w);
+        ConfigChange c{"", "=", value};
+        if (!key.empty() && (key.back() == '+' || key.back() == '-')) {
+            c.op = std::string(1, key.back()) + "=";
+            key.pop_back();
+        }
+        for (std::string_view k : kKeys)
+            if (key == to_lower(std::string(k))) c.key = k;
+        if (c.key.empty()) throw ParseError("Invalid input: " + w);
+        out.push_back(std::move(c));
+    }
+    return out;
 }
 
 CreateWhat create_target(std::span<const std::string> words) {

@@ -85,8 +85,19 @@ struct NodeUpdate {
 // Which entity an update names, as Slurm's scontrol decides it: a "JobId=" anywhere makes it a
 // job's, else a "ReservationName=" (at least "Res=") a reservation's, else "NodeName=" a node's,
 // else "PartitionName=" (at least "Par=") a partition's.
-enum class UpdateWhat { job, step, reservation, node, partition, unknown };
+// else SuspendExcNodes, SuspendExcParts or SuspendExcStates (with =, += or -=) the controller's
+// power saving exclusions.
+enum class UpdateWhat { job, step, reservation, node, partition, power, unknown };
 UpdateWhat update_target(std::span<const std::string> words);
+
+// scontrol update SuspendExc*[=|+=|-=]LIST: each word as the controller takes it. Throws
+// ParseError for a word that is not one of the three keys.
+struct ConfigChange {
+    std::string key; // SuspendExcNodes, SuspendExcParts, SuspendExcStates
+    std::string op;  // "=", "+=", "-="
+    std::string value;
+};
+std::vector<ConfigChange> parse_power_update(std::span<const std::string> words);
 
 // What a create line makes, as Slurm's scontrol decides it: the first word that names NodeName,
 // PartitionName or ReservationName (at least three letters, as "Key=..." or a bare word).

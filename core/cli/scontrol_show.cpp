@@ -278,7 +278,7 @@ std::string show_node(const proto::NodeInfo &n, bool one_liner) {
     l.push_back("CPUAlloc=" + str_u(n.alloc_cpus()) + " CPUEfctv=" + str_u(n.cpus()) +
                 " CPUTot=" + str_u(n.cpus()) + " CPULoad=N/A");
     l.push_back("AvailableFeatures=" + nul(n.features()));
-    l.push_back("ActiveFeatures=" + nul(n.features()));
+    l.push_back("ActiveFeatures=" + nul(n.active_features() ? n.active_features() : n.features()));
     l.push_back("Gres=" + nul(n.gres()));
     std::string addr = sv(n.addr()).empty() ? name : std::string(sv(n.addr()));
     std::string host = sv(n.hostname()).empty() ? name : std::string(sv(n.hostname()));

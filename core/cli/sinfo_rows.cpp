@@ -126,8 +126,9 @@ std::string node_value(char c, const proto::NodeInfo &n) {
     case 'w':
         return str_u(n.weight());
     case 'f':
-    case 'b':
         return or_null(sv(n.features()));
+    case 'b': // active features (node_features/helpers), else all of them
+        return or_null(sv(n.active_features() ? n.active_features() : n.features()));
     case 'z':
         return str_u(n.sockets()) + ":" + str_u(n.cores_per_socket()) + ":" +
                str_u(n.threads_per_core());

@@ -107,14 +107,22 @@ void slurmctld_params(const std::string &loc, const detail::ConfPair &p, PowerSa
 }
 
 std::vector<std::string> parse_exc_states(const std::string &loc, const detail::ConfPair &p) {
-    std::vector<std::string> states = detail::split_list(detail::to_upper(p.value));
-    for (const std::string &s : states)
-        if (std::find(kExcStates.begin(), kExcStates.end(), s) == kExcStates.end())
-            detail::bad_value(loc, p, "expected a comma list of " + one_of(kExcStates));
-    return states;
+    try {
+        return suspend_exc_states(p.value);
+    } catch (const ParseError &e) {
+        detail::bad_value(loc, p, e.what());
+    }
 }
 
 } // namespace
+
+std::vector<std::string> suspend_exc_states(std::string_view list) {
+    std::vector<std::string> states = detail::split_list(detail::to_upper(std::string(list)));
+    for (const std::string &s : states)
+        if (std::find(kExcStates.begin(), kExcStates.end(), s) == kExcStates.end())
+            throw ParseError("'" + s + "': expected a comma list of " + one_of(kExcStates));
+    return states;
+}
 
 std::vector<std::pair<std::string, uint32_t>> suspend_exc_node_sets(std::string_view spec) {
     std::vector<std::pair<std::string, uint32_t>> sets;

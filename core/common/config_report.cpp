@@ -26,6 +26,7 @@ using Lines = std::vector<ConfigLine>;
 struct Src {
     const Config &conf;
     const ConfigFacts &facts;
+    const PowerSaveConf &power() const { return facts.power ? *facts.power : conf.power; }
 };
 
 // One key. Its value is Drover's (a text or number member of Config, or what get computes); when
@@ -98,18 +99,18 @@ std::string propagate_except(const Src &s) {
 // Power saving: SuspendTime INFINITE (23.11; older Slurm said NONE), SuspendTimeout 0 NONE, as
 // Slurm prints them; ReconfigFlags in Slurm's spelling and order.
 std::string suspend_time(const Src &s) {
-    int64_t t = s.conf.power.suspend_time;
+    int64_t t = s.power().suspend_time;
     return t == kPowerInfinite ? "INFINITE" : std::to_string(t) + " sec";
 }
 std::string suspend_timeout(const Src &s) {
-    uint32_t t = s.conf.power.suspend_timeout;
+    uint32_t t = s.power().suspend_timeout;
     return t == 0 ? "NONE" : std::to_string(t) + " sec";
 }
 std::string exc_parts(const Src &s) {
-    return detail::join_list(s.conf.power.exc_parts);
+    return detail::join_list(s.power().exc_parts);
 }
 std::string exc_states(const Src &s) {
-    return detail::join_list(s.conf.power.exc_states);
+    return detail::join_list(s.power().exc_states);
 }
 std::string reconfig_flags(const Src &s) {
     return detail::reconfig_flags_text(raw_key(s, "reconfigflags")).value_or("");
@@ -308,7 +309,7 @@ const Row kRows[] = {
     num("MinJobAge", &Config::min_job_age, " sec"),
     text("MpiDefault", &Config::mpi_default, "none"),
     text("MpiParams", &Config::mpi_params, "(null)"),
-    fixed("NodeFeaturesPlugins", "(null)"),
+    raw("NodeFeaturesPlugins", "(null)"),
     fixed("OverTimeLimit", "0 min"),
     text("PluginDir", &Config::plugin_dir, "(built-in)"),
     got("PlugStackConfig", plugstack, "(null)"),
@@ -427,9 +428,9 @@ std::string row_value(const Row &r, const Src &s) {
     else if (r.get)
         v = r.get(s);
     else if (r.power_text)
-        v = s.conf.power.*r.power_text;
+        v = s.power().*r.power_text;
     else if (r.power_number)
-        v = std::to_string(s.conf.power.*r.power_number) + r.unit;
+        v = std::to_string(s.power().*r.power_number) + r.unit;
     else if (r.raw)
         if (std::string w = raw_key(s, ascii_lower(r.key).c_str()); !w.empty()) v = w + r.unit;
     return v.empty() && r.fallback ? r.fallback : v;

@@ -21,6 +21,9 @@ struct ConfigFacts {
     uint64_t store_map_mb = 0;  // the state store's size (StateSaveMaxSize)
     uint64_t store_used_mb = 0; // and how much of it is in use
     uint64_t acct_waiting = 0;  // accounting records not yet stored (AccountingRecordsWaiting)
+    // The power settings in force, where scontrol has changed them (SuspendExc*); null: the
+    // configuration's.
+    const PowerSaveConf *power = nullptr;
 };
 
 using ConfigLine = std::pair<std::string, std::string>; // key, value

@@ -55,4 +55,8 @@ bool power_save_enabled(const Config &conf);
 // count that is not a number of at least 1). config_power.cpp.
 std::vector<std::pair<std::string, uint32_t>> suspend_exc_node_sets(std::string_view spec);
 
+// SuspendExcStates: the states named, upper case. Throws ParseError naming one that is not a
+// state SuspendExcStates takes.
+std::vector<std::string> suspend_exc_states(std::string_view list);
+
 } // namespace drover

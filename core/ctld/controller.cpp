@@ -128,9 +128,10 @@ class InControl {
         router_.add(nodes_.routes());
         router_.add(prio_.routes());
         router_.add(resv_.routes());
+        router_.add(power_.routes());
         router_.add(acct_routes(ctx_, admin_));
         router_.add(controller_routes(
-            {ctx_, admin_, handover_, repl_, nodes_, jobs_, [this] { io_.stop(); }}));
+            {ctx_, admin_, handover_, repl_, nodes_, jobs_, power_, [this] { io_.stop(); }}));
     }
 
     ActiveOutcome run(bool cold_start, const ControllerHost &me);
@@ -197,6 +198,7 @@ void InControl::recover(bool cold_start) {
     admin_.start();
     prio_.start();
     resv_.start();
+    power_.start(cold_start);
     sched_.init_select();
     commit_.flush();
 }

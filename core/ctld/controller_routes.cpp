@@ -15,6 +15,7 @@
 #include "ctld/control/handover.hpp"
 #include "ctld/nodes/node_mgr.hpp"
 #include "ctld/control/peers.hpp"
+#include "ctld/power/power_save.hpp"
 #include "ctld/privacy.hpp"
 #include "ctld/store/repl_source.hpp"
 #include "state/store.hpp"
@@ -29,7 +30,7 @@ using Resp = net::ResponderPtr;
 using net::Caller;
 
 // scontrol show config: config_report's lines, with what only the running controller knows.
-void config_reply(const Ctx &ctx, const Resp &resp) {
+void config_reply(const Ctx &ctx, const PowerSaver &power, const Resp &resp) {
     state::Store::Space sp = ctx.store.space(true);
     ConfigFacts facts;
     facts.slurm_uid = ctx.slurm_uid;
@@ -37,6 +38,7 @@ void config_reply(const Ctx &ctx, const Resp &resp) {
     facts.store_map_mb = sp.map_bytes >> 20;
     facts.store_used_mb = (sp.map_bytes - sp.free_bytes) >> 20;
     facts.acct_waiting = ctx.acct.backlog();
+    facts.power = &power.settings();
     flatbuffers::FlatBufferBuilder fbb(8192);
     auto v = proto::key_values(fbb, config_report(ctx.conf, facts));
     fbb.Finish(proto::CreateMessage(fbb, proto::Body::ConfigResponse,
@@ -55,9 +57,9 @@ void ping_reply(const Ctx &ctx, const Resp &resp) {
 }
 
 // scontrol reconfigure: the file must parse here; the node daemons then re-read theirs.
-void reconfigure(const Ctx &ctx, NodeManager &nodes, const Resp &resp) {
+void reconfigure(const Ctx &ctx, NodeManager &nodes, PowerSaver &power, const Resp &resp) {
     try {
-        (void)load_config(ctx.conf.path);
+        power.reconfigured(load_config(ctx.conf.path).power);
     } catch (const std::exception &e) {
         return resp->error(DROVER_EINVAL, e.what());
     }
@@ -109,7 +111,7 @@ net::Routes controller_routes(const ControllerParts &p) {
     Ctx &ctx = p.ctx;
     return {
         {proto::Body::ConfigRequest, Caller::Anyone,
-         [&ctx](const Req &, const Resp &r) { config_reply(ctx, r); }},
+         [&ctx, &power = p.power](const Req &, const Resp &r) { config_reply(ctx, power, r); }},
         {proto::Body::ControllerPingRequest, Caller::Anyone,
          [&ctx](const Req &, const Resp &r) { ping_reply(ctx, r); }},
         {proto::Body::StatsRequest, Caller::Anyone,
@@ -117,7 +119,9 @@ net::Routes controller_routes(const ControllerParts &p) {
              stats_reply(ctx, jobs, q, r, admin.admin_level(q->peer.uid));
          }},
         {proto::Body::ReconfigureRequest, Caller::Admin,
-         [&ctx, &nodes = p.nodes](const Req &, const Resp &r) { reconfigure(ctx, nodes, r); }},
+         [&ctx, &nodes = p.nodes, &power = p.power](const Req &, const Resp &r) {
+             reconfigure(ctx, nodes, power, r);
+         }},
         {proto::Body::ShutdownRequest, Caller::Admin,
          [&handover = p.handover, &io = ctx.io, stop = p.stop](const Req &, const Resp &r) {
              r->ok();

@@ -13,6 +13,7 @@ class AcctAdmin;
 class Handover;
 class JobManager;
 class NodeManager;
+class PowerSaver;
 class ReplSource;
 
 struct ControllerParts {
@@ -22,6 +23,7 @@ struct ControllerParts {
     ReplSource &repl;
     NodeManager &nodes;
     JobManager &jobs;
+    PowerSaver &power;
     std::function<void()> stop; // ends this controller's time in control (after the reply)
 };
 

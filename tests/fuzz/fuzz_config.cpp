@@ -1,11 +1,14 @@
 // fuzz_config.cpp - fuzz target: parse_config on arbitrary text (Include off, so no file is read),
-// checking that what loads is consistent; and the same text as cgroup.conf.
+// checking that what loads is consistent; and the same text as cgroup.conf and helpers.conf.
 #include <cstdint>
 #include <cstdlib>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "common/config.hpp"
 #include "common/error.hpp"
+#include "common/helpers_conf.hpp"
 
 namespace {
 
@@ -32,12 +35,32 @@ void check_cgroup_conf(std::string_view text) {
     }
 }
 
+// helpers.conf: every Feature line has features and a Helper; the lists answer for any names.
+void check_helpers_conf(std::string_view text) {
+    drover::HelpersConf h;
+    try {
+        h = drover::parse_helpers_conf(text, "helpers.conf");
+    } catch (const drover::ParseError &) {
+        return;
+    }
+    std::vector<std::string> named;
+    for (const auto &line : h.lines) {
+        if (line.features.empty() || line.helper.empty()) std::abort();
+        named.insert(named.end(), line.features.begin(), line.features.end());
+    }
+    for (const auto &list : h.mutually_exclusive)
+        if (list.size() < 2) std::abort();
+    if (h.changeable(named).size() != named.size()) std::abort(); // each is changeable
+    (void)h.conflict(named);
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size > (1u << 16)) return 0;
     std::string_view text(reinterpret_cast<const char *>(data), size);
     check_cgroup_conf(text);
+    check_helpers_conf(text);
     drover::ConfigParseOptions opts;
     opts.allow_include = false;
     opts.max_nodes = 4096;

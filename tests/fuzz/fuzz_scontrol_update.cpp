@@ -45,6 +45,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         case UpdateWhat::node:
             (void)drover::cli::parse_node_update(words);
             break;
+        case UpdateWhat::power:
+            for (const auto &c : drover::cli::parse_power_update(words))
+                if (c.key.empty() || (c.op != "=" && c.op != "+=" && c.op != "-=")) std::abort();
+            break;
         default:
             break;
         }

@@ -7,36 +7,13 @@
 # node the resume program does not start goes down~ "ResumeTimeout reached", its job is requeued
 # and ResumeFailProgram runs. scontrol update State=POWER_DOWN / POWER_UP by hand, NodeAddr= and
 # NodeHostname=; a controller restart in the middle of a resume resumes no node twice and loses
-# no job.
+# no job. scontrol update SuspendExcNodes/Parts/States with =, += and -=: kept over a restart, set
+# back by reconfigure unless ReconfigFlags=KeepPowerSaveSettings.
 source "$(dirname "$0")/lib.sh"
-
-# The programs run with Slurm's environment (SLURM_CONF, SLURM_RESUME_FILE) and no PATH of ours.
-cat > "$T/resume.sh" <<E
-#!/bin/bash
-n=\$(ls $T | grep -c '^resume-file\.')
-cp "\$SLURM_RESUME_FILE" "$T/resume-file.\$n"
-for node in \$($BIN/core/cli/scontrol show hostnames "\$1"); do
-  echo "resume \$node" >> $T/programs.log
-  [ -e "$T/broken.\$node" ] && continue
-  [ -e "$T/slow" ] && sleep 4
-  setsid $BIN/core/noded/droverd -D -f "\$SLURM_CONF" -N "\$node" -L "$T/c/log/droverd-\$node.log" \\
-    < /dev/null > /dev/null 2>&1 &
-  echo \$! > "$T/c/\$node.pid"
-done
-echo "resumed \$1"
-E
-cat > "$T/suspend.sh" <<E
-#!/bin/bash
-for node in \$($BIN/core/cli/scontrol show hostnames "\$1"); do
-  echo "suspend \$node" >> $T/programs.log
-  [ -f "$T/c/\$node.pid" ] && kill "\$(cat "$T/c/\$node.pid")" && rm -f "$T/c/\$node.pid"
-done
-E
-cat > "$T/resume_fail.sh" <<E
-#!/bin/bash
-echo "failed \$1" >> $T/programs.log
-E
-chmod 755 "$T"/*.sh
+source "$(dirname "$0")/users.sh"
+source "$(dirname "$0")/power_lib.sh"
+make_test_users
+make_power_programs
 make_cluster 4 "SuspendProgram=$T/suspend.sh" "ResumeProgram=$T/resume.sh" \
   "ResumeFailProgram=$T/resume_fail.sh" SuspendTime=INFINITE SuspendTimeout=3 ResumeTimeout=8 \
   "SlurmctldParameters=power_save_interval=1"
@@ -59,7 +36,7 @@ assert_eq "State=IDLE+CLOUD+POWERED_DOWN" "$(state_of n2)" "scontrol show node n
 
 # A job on a powered down node: CONFIGURING while it powers up, then it runs there.
 touch slow
-job=$(sbatch --parsable -p cloud -w n2 -o job.out --wrap 'echo ran on $SLURMD_NODENAME')
+job=$(sbatch --parsable -p cloud -w n2 -o job.out --wrap 'echo ran on $SLURMD_NODENAME; echo "$SLURM_NODE_ALIASES"')
 wait_until 30 bash -c "[ \"\$(squeue -h -j $job -o %t)\" = CF ]" &&
   ok "the job is CF while its node powers up" || fail "job $job was never CF: $(squeue -j "$job")"
 assert_eq "alloc#" "$(sinfo -h -N -n n2 -o %t)" "its node shows alloc# while it powers up"
@@ -67,7 +44,8 @@ assert_contains "JobState=CONFIGURING" "$(scontrol show job "$job")" "scontrol s
 rm -f slow
 wait_job "$job" 60
 assert_eq "COMPLETED" "$(sacct -j "$job" -X -n -P -o State)" "the job ran once its node registered"
-assert_eq "ran on n2" "$(cat job.out)" "on the node that was powered up"
+assert_eq "ran on n2" "$(head -1 job.out)" "on the node that was powered up"
+assert_eq "n2:127.0.0.1:n2" "$(sed -n 2p job.out)" "SLURM_NODE_ALIASES names its cloud node's address and host name"
 assert_eq 1 "$(programs resume n2)" "ResumeProgram was run once for n2"
 assert_match "\"all_nodes_resume\":\"n2\".*\"job_id\":$job,.*\"nodes_alloc\":\"n2\",.*\"nodes_resume\":\"n2\",.*\"partition\":\"cloud\"" \
   "$(tr -d ' \n' < resume-file.0)" "SLURM_RESUME_FILE names the node and the job"
@@ -133,4 +111,45 @@ wait_job "$job" 60
 wait_until 30 bash -c '[ "$(state_of n2)" = "State=IDLE+CLOUD+POWERED_DOWN" ]' &&
   ok "with PowerDownOnIdle=YES n2 powers down once its job has ended" || fail "n2: $(state_of n2)"
 assert_eq 2 "$(programs suspend n2)" "SuspendProgram was run for it again"
+
+# scontrol update SuspendExc*: a node excluded stays up past SuspendTime, and powers down once
+# the exclusion is taken back.
+exc() { scontrol show config | sed -n "s/^$1 *= //p"; }
+scontrol update PartitionName=cloud SuspendTime=4 PowerDownOnIdle=NO
+scontrol update SuspendExcNodes+=n[2-3]
+scontrol update SuspendExcNodes-=n3
+assert_eq "n2" "$(exc SuspendExcNodes)" "SuspendExcNodes+= and -= change the list scontrol show config shows"
+job=$(sbatch --parsable -p cloud -w n2 -o /dev/null --wrap 'true')
+wait_job "$job" 60
+sleep 8 # twice SuspendTime, eight power saving passes
+assert_eq "idle" "$(sinfo -h -N -n n2 -o %t)" "a node of SuspendExcNodes stays up past SuspendTime"
+scontrol update SuspendExcNodes-=n2
+wait_until 30 bash -c '[ "$(state_of n2)" = "State=IDLE+CLOUD+POWERED_DOWN" ]' &&
+  ok "taken out of SuspendExcNodes, it powers down" || fail "n2: $(state_of n2)"
+assert_eq "(null)" "$(exc SuspendExcNodes)" "an empty list shows (null)"
+assert_contains "Invalid node name specified: n9" "$(scontrol update SuspendExcNodes+=n9 2>&1)" \
+  "an unknown node is refused"
+assert_contains "Invalid partition name specified: nope" "$(scontrol update SuspendExcParts=nope 2>&1)" \
+  "an unknown partition is refused"
+assert_contains "'BOGUS': expected a comma list of CLOUD, DOWN" "$(scontrol update SuspendExcStates=bogus 2>&1)" \
+  "an unknown state is refused"
+scontrol update SuspendExcNodes=n[2-3]:1
+assert_contains "':' count" "$(scontrol update SuspendExcNodes+=n4 2>&1)" "+= does not add to a set with a count"
+assert_eq "n[2-3]:1" "$(exc SuspendExcNodes)" "and the list is as it was"
+if [ "$MULTI" = 1 ]; then
+  assert_contains "Access/permission denied" "$(as drvtest1 scontrol update SuspendExcNodes=n1 2>&1)" \
+    "only administrators change them"
+fi
+scontrol update SuspendExcStates=down,drain SuspendExcParts+=debug
+kill_ctld KILL
+restart_ctld
+assert_eq "DOWN,DRAIN debug n[2-3]:1" "$(exc SuspendExcStates) $(exc SuspendExcParts) $(exc SuspendExcNodes)" \
+  "the settings scontrol made outlive a controller restart"
+scontrol reconfigure >/dev/null
+assert_eq "(null) (null) (null)" "$(exc SuspendExcStates) $(exc SuspendExcParts) $(exc SuspendExcNodes)" \
+  "scontrol reconfigure sets them back to slurm.conf's"
+echo "ReconfigFlags=KeepPowerSaveSettings" >> "$T/c/slurm.conf"
+scontrol update SuspendExcParts=debug
+scontrol reconfigure >/dev/null
+assert_eq "debug" "$(exc SuspendExcParts)" "with ReconfigFlags=KeepPowerSaveSettings reconfigure keeps them"
 finish

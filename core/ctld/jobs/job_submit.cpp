@@ -273,6 +273,9 @@ Status JobManager::validate(Job &job, Partition *&part, uint32_t uid, uint32_t g
             for (const auto &f : nodes_.at(uint32_t(i)).conf->features) known = known || f == name;
         if (!known) return invalid("Invalid feature specification");
     }
+    // helpers.conf's MutuallyExclusive: one node cannot boot with both.
+    if (std::string both = nodes_.conflicting_features(job.ext().constraint); !both.empty())
+        return invalid("Invalid feature specification (mutually exclusive: " + both + ")");
     if (job.time_limit_min == kNoVal)
         job.time_limit_min = part->conf->default_time_min != kNoVal ? part->conf->default_time_min
                                                                     : part->conf->max_time_min;

@@ -20,6 +20,7 @@
 #include "net/fanout.hpp"
 #include "state/store.hpp"
 #include "plugin/cstr.hpp"
+#include "proto/fb_read.hpp"
 
 namespace drover::ctld {
 
@@ -87,6 +88,7 @@ NodeManager::NodeManager(Ctx &ctx) : ctx_(ctx) {
         v.state = nodes_[i].state;
         v.flags = nodes_[i].flags;
     }
+    load_helpers();
     for (const auto &pc : ctx.conf.partitions)
         parts_.push_back(make_partition(std::make_shared<PartitionConf>(pc)));
     // slurm.conf's first partition is the default when none says Default=YES: marked so, so that
@@ -114,6 +116,9 @@ void NodeManager::recover(bool cold_start) {
         n->reboot_reason = info->reboot_reason();
         n->reboot_issued = info->reboot_issued();
         n->power_time = info->power_time();
+        n->active_own = info->active_features() != nullptr;
+        n->active_csv = texts_.get(proto::str(info->active_features()));
+        if (!n->active_own && (n->flags & DROVER_NODE_FLAG_POWERED_DOWN)) labels_only(*n);
         if (!cold_start) {
             n->addr = texts_.get(info->addr() ? info->addr()->string_view() : "");
             n->hostname = texts_.get(info->hostname() ? info->hostname()->string_view() : "");
@@ -188,6 +193,7 @@ void NodeManager::refresh_state(Node &n) {
     // Plugins read node state from the views they were lent: keep them current.
     views_[n.index].state = n.state;
     views_[n.index].flags = n.flags;
+    show_features(n);
 }
 
 void NodeManager::job_started(const Job &job) {
@@ -200,8 +206,10 @@ void NodeManager::job_started(const Job &job) {
         if (n.state == DROVER_NODE_UNKNOWN) n.state = DROVER_NODE_IDLE;
         refresh_state(n);
         if ((n.flags & DROVER_NODE_FLAG_POWERED_DOWN) &&
-            !(n.flags & DROVER_NODE_FLAG_POWERING_DOWN))
+            !(n.flags & DROVER_NODE_FLAG_POWERING_DOWN)) {
+            activate_features(n, job.ext().constraint);
             want_resume(n);
+        }
     }
 }
 
@@ -256,6 +264,7 @@ void NodeManager::write(const Node &n) {
     auto reboot_next = fbb.CreateString(n.reboot_next);
     auto addr = fbb.CreateString(n.addr.get());
     auto hostname = fbb.CreateString(n.hostname.get());
+    auto active = fbb.CreateString(n.active_csv.get());
     proto::NodeInfoBuilder b(fbb);
     b.add_name(name);
     b.add_state(n.state);
@@ -271,6 +280,7 @@ void NodeManager::write(const Node &n) {
     b.add_power_time(n.power_time);
     b.add_addr(addr);
     b.add_hostname(hostname);
+    if (n.active_own) b.add_active_features(active);
     fbb.Finish(b.Finish());
     ctx_.commit.txn().put(state::Table::Nodes, state::as_bytes(n.conf->name),
                           {fbb.GetBufferPointer(), fbb.GetSize()});
@@ -426,8 +436,8 @@ void NodeManager::on_node_info(const std::shared_ptr<net::Request> &req,
             n->last_busy, n->reg_cpus, n->reg_memory_mb, fbb.CreateString(n->os.get()),
             fbb.CreateString(n->version.get()), /*event_start=*/0, fbb.CreateString(c.gres.get()),
             fbb.CreateString(n->reboot_next), false, false, 0, 0,
-            fbb.CreateString(n->hostname.empty() ? ctx_.conf.node_hostname(c)
-                                                 : n->hostname.get())));
+            fbb.CreateString(n->hostname.empty() ? ctx_.conf.node_hostname(c) : n->hostname.get()),
+            n->active_own ? fbb.CreateString(n->active_csv.get()) : 0));
     }
     auto v = fbb.CreateVector(out);
     fbb.Finish(proto::CreateMessage(fbb, proto::Body::NodeInfoResponse,

@@ -13,6 +13,7 @@
 #include <drover/views.h>
 
 #include "common/bitmap.hpp"
+#include "common/helpers_conf.hpp"
 #include "common/status.hpp"
 #include "common/text_pool.hpp"
 #include "ctld/context.hpp"
@@ -33,6 +34,9 @@ struct Node {
     Shared<std::string> os, version, features_csv;
     // scontrol update NodeAddr= / NodeHostname= (cloud nodes): empty, slurm.conf's.
     Shared<std::string> addr, hostname;
+    // NodeFeaturesPlugins=node_features/helpers: the features active now when active_own,
+    // else all of features_csv are (node_features.cpp).
+    Shared<std::string> active_csv;
     int64_t reason_time = 0;
     int64_t boot_time = 0, last_response = 0, last_busy = 0;
     uint64_t reg_memory_mb = 0, reg_tmp_mb = 0;
@@ -46,6 +50,7 @@ struct Node {
     uint32_t alloc_cpus = 0;
     uint32_t run_jobs = 0;
     bool registered = false; // has registered since this controller started
+    bool active_own = false; // active_csv holds its active features
     // scontrol reboot, while one is pending (node_reboot.cpp): the state after it ("RESUME",
     // "DOWN", "" as before), whether ASAP drained the node and the reboot set its reason (both
     // undone with it), when it was sent to the node.
@@ -168,6 +173,18 @@ class NodeManager {
     // ResumeTimeout: DOWN and powered down again). suspend_issued when SuspendProgram is run,
     // suspend_done once SuspendTimeout has passed. Each writes the node's record.
     bool any_powering_up(const std::vector<uint32_t> &idx) const;
+    // node_features.cpp, NodeFeaturesPlugins=node_features/helpers and Slurm's Cloud Scheduling
+    // guide: helpers.conf's features are changeable. A powered down node has only its other
+    // features (labels) active and is chosen by all it has; allocated, it is powered up with the
+    // changeable features its job asks for active, and keeps them until powered down.
+    const std::string &active_features(const Node &n) const;
+    const std::string &selectable_features(const Node &n) const;
+    // Two features a constraint asks for that helpers.conf's MutuallyExclusive keeps apart ("a,b");
+    // empty when none are.
+    std::string conflicting_features(std::string_view constraint) const;
+    // SLURM_NODE_ALIASES for a job on idx: "name:addr:hostname" for each of its CLOUD nodes,
+    // comma separated; empty without cloud nodes or when they are in DNS (cloud_dns).
+    std::string aliases(const std::vector<uint32_t> &idx) const;
     void resume_issued(uint32_t index);
     void resume_failed(uint32_t index);
     void suspend_issued(uint32_t index, bool idle_on_suspend);
@@ -197,6 +214,10 @@ class NodeManager {
     // POWER_DOWN_FORCE), and RESUME of a node powering down.
     void want_resume(Node &n);
     void power_down_if_idle(Node &n);
+    void load_helpers();
+    void activate_features(Node &n, const std::string &constraint);
+    void labels_only(Node &n);
+    void show_features(Node &n); // the plugins' view of what n may be chosen by
     static bool is_power_state(const std::string &state);
     void power_update(Node &n, const std::string &state);
     // SlurmctldParameters=cloud_reg_addrs: a cloud node registering is reached where it came
@@ -233,7 +254,8 @@ class NodeManager {
     ShownFlags shown_flags_;
     std::vector<std::string> daemon_names() const; // nodes whose daemons should answer
 
-    TextPool texts_; // OS, version and reason texts nodes share
+    TextPool texts_;      // OS, version and reason texts nodes share
+    HelpersConf helpers_; // NodeFeaturesPlugins=node_features/helpers; empty: none
     bool pinging_ = false;
     int64_t last_answer_ = Ctx::now(); // when a node last answered a ping round
 };

@@ -17,6 +17,19 @@ bool NodeManager::any_powering_up(const std::vector<uint32_t> &idx) const {
     return false;
 }
 
+std::string NodeManager::aliases(const std::vector<uint32_t> &idx) const {
+    if (ctx_.conf.power.cloud_dns) return {};
+    std::string out;
+    for (uint32_t i : idx) {
+        const Node &n = nodes_.at(i);
+        if (!(n.flags & DROVER_NODE_FLAG_CLOUD)) continue;
+        if (!out.empty()) out += ',';
+        out += n.conf->name + ':' + (n.addr.empty() ? ctx_.conf.node_addr(*n.conf) : n.addr.get()) +
+               ':' + (n.hostname.empty() ? ctx_.conf.node_hostname(*n.conf) : n.hostname.get());
+    }
+    return out;
+}
+
 void NodeManager::want_resume(Node &n) {
     n.flags = (n.flags & ~(DROVER_NODE_FLAG_POWERED_DOWN | DROVER_NODE_FLAG_POWER_DOWN)) |
               DROVER_NODE_FLAG_POWERING_UP;
@@ -83,6 +96,7 @@ void NodeManager::suspend_done(uint32_t index) {
     n.flags = (n.flags & ~DROVER_NODE_FLAG_POWERING_DOWN) | DROVER_NODE_FLAG_POWERED_DOWN;
     n.power_time = 0;
     n.last_busy = 0;
+    labels_only(n); // its changeable features go with it
     if ((n.flags & DROVER_NODE_FLAG_CLOUD) && ctx_.conf.power.cloud_reg_addrs) {
         n.addr.clear();
         n.hostname.clear();

@@ -15,6 +15,8 @@
 #include "ctld/jobs/job_mgr.hpp"
 #include "ctld/nodes/node_mgr.hpp"
 #include "ctld/power/resume_file.hpp"
+#include "ctld/store/committer.hpp"
+#include "proto/fb_read.hpp"
 
 namespace drover::ctld {
 
@@ -43,12 +45,32 @@ bool programs_runnable(const PowerSaveConf &p) {
 
 PowerSaver::PowerSaver(Ctx &ctx, NodeManager &nodes, JobManager &jobs)
     : ctx_(ctx), nodes_(nodes), jobs_(jobs), runner_(ctx.io, ctx.slurm_uid, gid_of(ctx.slurm_uid)),
-      started_(Ctx::now()) {
+      exc_(ctx, nodes), started_(Ctx::now()) {
     enabled_ = programs_runnable(ctx.conf.power);
-    resolve_exc_nodes();
     if (enabled_ && power_save_enabled(ctx.conf))
         spdlog::info("power saving: nodes idle for SuspendTime are powered down");
     ctx_.events.power_wanted.subscribe([this] { request(); });
+}
+
+void PowerSaver::start(bool cold_start) {
+    exc_.recover(cold_start);
+}
+
+void PowerSaver::reconfigured(const PowerSaveConf &file) {
+    exc_.reconfigured(file);
+    request(); // nodes no longer kept up may power down now
+}
+
+net::Routes PowerSaver::routes() {
+    return {{proto::Body::ConfigUpdateRequest, net::Caller::Admin,
+             [this](const std::shared_ptr<net::Request> &q, const net::ResponderPtr &r) {
+                 const auto *u = q->msg->body_as_ConfigUpdateRequest();
+                 Status s =
+                     exc_.update(proto::str(u->key()), proto::str(u->op()), proto::str(u->value()));
+                 if (!s.ok()) return r->error(s.code(), s.text());
+                 request();
+                 ctx_.commit.after_commit([r] { r->ok(); });
+             }}};
 }
 
 void PowerSaver::request() {
@@ -77,50 +99,6 @@ int64_t PowerSaver::node_setting(uint32_t index, int64_t PartitionConf::*key,
     return v == kPowerGlobal ? global : v;
 }
 
-void PowerSaver::resolve_exc_nodes() {
-    std::vector<std::pair<std::string, uint32_t>> sets;
-    try {
-        sets = suspend_exc_node_sets(ctx_.conf.power.exc_nodes);
-    } catch (const std::exception &) {} // refused when slurm.conf was read
-    for (const auto &[hosts, count] : sets) {
-        ExcSet set{{}, count};
-        for (const auto &name : hostlist_expand(hosts))
-            if (int i = nodes_.index_of(name); i >= 0) set.nodes.push_back(uint32_t(i));
-        exc_sets_.push_back(std::move(set));
-    }
-}
-
-Bitmap PowerSaver::excluded() const {
-    Bitmap avoid(nodes_.size());
-    for (const ExcSet &set : exc_sets_) {
-        // With a count, that many of the set's usable nodes that are up stay up.
-        uint32_t kept = 0;
-        for (uint32_t i : set.nodes) {
-            const Node &n = nodes_.at(i);
-            constexpr uint32_t kOff =
-                DROVER_NODE_FLAG_POWERED_DOWN | DROVER_NODE_FLAG_POWERING_DOWN;
-            if (set.count && (kept >= set.count || !n.usable() || (n.flags & kOff))) continue;
-            avoid.set(i);
-            ++kept;
-        }
-    }
-    for (const auto &name : ctx_.conf.power.exc_parts)
-        if (const Partition *part = nodes_.partition(name)) avoid |= part->nodes;
-    return avoid;
-}
-
-bool PowerSaver::excluded_state(uint32_t index) const {
-    const Node &n = nodes_.at(index);
-    for (const std::string &s : ctx_.conf.power.exc_states) {
-        if ((s == "DOWN" && n.state == DROVER_NODE_DOWN) ||
-            (s == "DRAIN" && (n.flags & DROVER_NODE_FLAG_DRAIN)) ||
-            (s == "CLOUD" && (n.flags & DROVER_NODE_FLAG_CLOUD)) ||
-            (s == "NOT_RESPONDING" && (n.flags & DROVER_NODE_FLAG_NOT_RESPONDING)))
-            return true;
-    }
-    return false;
-}
-
 bool PowerSaver::suspendable(uint32_t index, int64_t now, const Bitmap &avoid) const {
     const Node &n = nodes_.at(index);
     constexpr uint32_t kBusy = DROVER_NODE_FLAG_COMPLETING | DROVER_NODE_FLAG_POWERED_DOWN |
@@ -130,7 +108,7 @@ bool PowerSaver::suspendable(uint32_t index, int64_t now, const Bitmap &avoid) c
         (n.flags & kBusy))
         return false;
     if (n.flags & DROVER_NODE_FLAG_POWER_DOWN) return true; // asked for
-    if (!enabled_ || avoid.test(index) || excluded_state(index)) return false;
+    if (!enabled_ || avoid.test(index) || exc_.excluded_state(n)) return false;
     int64_t idle_for =
         node_setting(index, &PartitionConf::suspend_time, ctx_.conf.power.suspend_time);
     if (idle_for < 0) return false; // INFINITE
@@ -147,7 +125,7 @@ void PowerSaver::pass() {
     last_pass_ = Ctx::now();
     int64_t now = last_pass_;
     const PowerSaveConf &p = ctx_.conf.power;
-    Bitmap avoid = excluded();
+    Bitmap avoid = exc_.excluded();
     std::vector<uint32_t> wake, sleep, failed;
     std::size_t may_wake = allowance(p.resume_rate, resumed_, now);
     std::size_t may_sleep = allowance(p.suspend_rate, suspended_, now);

@@ -17,7 +17,9 @@
 
 #include "common/bitmap.hpp"
 #include "common/config.hpp"
+#include "ctld/power/power_exclusions.hpp"
 #include "ctld/power/program_runner.hpp"
+#include "net/routes.hpp"
 
 namespace drover::ctld {
 
@@ -29,6 +31,15 @@ class PowerSaver {
   public:
     PowerSaver(Ctx &ctx, NodeManager &nodes, JobManager &jobs);
 
+    // Once recovered: SuspendExc* as scontrol last set them.
+    void start(bool cold_start);
+    // scontrol reconfigure read file (power_exclusions.hpp).
+    void reconfigured(const PowerSaveConf &file);
+    // scontrol update SuspendExcNodes|SuspendExcParts|SuspendExcStates (administrators).
+    net::Routes routes();
+    // The power settings in force, for scontrol show config.
+    const PowerSaveConf &settings() const { return exc_.settings(); }
+
     // One pass over the nodes: resumes, suspensions, timeouts.
     void pass();
     // A pass soon (coalesced, power_save_min_interval after the last).
@@ -37,11 +48,6 @@ class PowerSaver {
   private:
     // The nodes' own timings: the highest their partitions set, else the cluster's.
     int64_t node_setting(uint32_t index, int64_t PartitionConf::*key, int64_t global) const;
-    // Nodes kept from being powered down for idleness: SuspendExcNodes (with counts),
-    // SuspendExcParts. SuspendExcNodes' sets are resolved to node positions once.
-    void resolve_exc_nodes();
-    Bitmap excluded() const;
-    bool excluded_state(uint32_t index) const;
     bool suspendable(uint32_t index, int64_t now, const Bitmap &avoid) const;
     // How many more nodes a rate (nodes a minute, 0: no limit) allows now; done: those counted.
     static std::size_t allowance(uint32_t rate, std::deque<int64_t> &done, int64_t now);
@@ -57,16 +63,12 @@ class PowerSaver {
     NodeManager &nodes_;
     JobManager &jobs_;
     ProgramRunner runner_;
+    PowerExclusions exc_;
     int64_t started_;       // idle since then, for nodes not busy since the controller started
     int64_t last_pass_ = 0; // seconds since the epoch
     bool requested_ = false;
     bool enabled_ = false;                    // SuspendTime set, and the programs given can be run
     std::deque<int64_t> resumed_, suspended_; // when, for the rates
-    struct ExcSet {
-        std::vector<uint32_t> nodes;
-        uint32_t count = 0; // keep that many of them up; 0: all
-    };
-    std::vector<ExcSet> exc_sets_;
 };
 
 } // namespace drover::ctld

@@ -44,10 +44,12 @@ launch_environment(flatbuffers::FlatBufferBuilder &fbb, const proto::JobDesc &d,
 
 // The BatchLaunchRequest for job's current run on its batch host.
 std::vector<uint8_t> launch_message(const Ctx &ctx, const Job &job, const proto::JobDesc &d,
-                                    const std::string &batch_host, const std::string &node_list) {
+                                    const std::string &batch_host, const std::string &node_list,
+                                    const std::string &aliases) {
     flatbuffers::FlatBufferBuilder fbb(4096 + d.script()->size());
-    auto env =
-        launch_environment(fbb, d, batch_job_environment(job, node_list, batch_host, ctx.conf));
+    EnvList slurm_env = batch_job_environment(job, node_list, batch_host, ctx.conf);
+    if (!aliases.empty()) slurm_env.push_back({"SLURM_NODE_ALIASES", aliases});
+    auto env = launch_environment(fbb, d, slurm_env);
     std::vector<flatbuffers::Offset<flatbuffers::String>> argv;
     if (d.argv())
         for (const auto *a : *d.argv()) argv.push_back(fbb.CreateString(a));
@@ -101,10 +103,17 @@ void Launcher::launch(uint32_t job_id) {
     std::string host;
     uint16_t port = 0;
     resolve_node(ctx_, batch.conf->name, &host, &port);
-    auto msg = launch_message(ctx_, *job, *desc, batch.conf->name, nodes_.names(job->nodes));
+    auto msg = launch_message(ctx_, *job, *desc, batch.conf->name, nodes_.names(job->nodes),
+                              nodes_.aliases(job->nodes));
     launching_.insert(job_id);
     uint32_t run = job->restart_count;
-    ctx_.pool.call(host, port, batch.conf->name, std::move(msg), ctx_.auth.self_signer(), 30000,
+    // BatchStartTimeout: how long the batch host may take to start the job (its Prolog included)
+    // before the launch is taken as lost and sent again; 30 s at least.
+    int timeout_ms = int(std::max<uint32_t>(
+                         ctx_.conf.power.batch_start_timeout + ctx_.conf.message_timeout, 30)) *
+                     1000;
+    ctx_.pool.call(host, port, batch.conf->name, std::move(msg), ctx_.auth.self_signer(),
+                   timeout_ms,
                    [this, job_id, run](const std::string &e, std::shared_ptr<net::Reply> reply) {
                        std::string why = e;
                        if (reply && reply->msg->body_as_ErrorResponse())

@@ -18,7 +18,7 @@ void Placement::narrow_for(const Job &job, Bitmap &nodes) const {
     const std::string &constraint = job.ext().constraint;
     if (!constraint.empty() && per_node_constraint(constraint))
         for (std::size_t i = nodes.next(0); i < nodes.size(); i = nodes.next(i + 1))
-            if (!node_satisfies(constraint, nodes_.at(uint32_t(i)).features_csv.get()))
+            if (!node_satisfies(constraint, nodes_.selectable_features(nodes_.at(uint32_t(i)))))
                 nodes.clear(i);
 }
 

@@ -264,3 +264,25 @@ TEST(ScontrolArgs, HoldIds) {
     EXPECT_EQ(ids, (std::vector<uint32_t>{5, 6, 7, 8}));
     EXPECT_THROW(parse_hold_ids(std::vector<std::string>{"five"}), ParseError);
 }
+
+TEST(ScontrolUpdate, SuspendExcSettingsWithTheirOperators) {
+    using Words = std::vector<std::string>;
+    EXPECT_EQ(update_target(Words{"SuspendExcNodes+=n1"}), UpdateWhat::power);
+    EXPECT_EQ(update_target(Words{"suspendexcstates=DOWN"}), UpdateWhat::power);
+    EXPECT_EQ(update_target(Words{"NodeName=n1", "State=DOWN"}), UpdateWhat::node);
+    auto c = parse_power_update(
+        Words{"SuspendExcNodes+=n[1-2]", "suspendexcparts-=cloud", "SUSPENDEXCSTATES=down,drain"});
+    ASSERT_EQ(c.size(), 3u);
+    EXPECT_EQ(c[0].key, "SuspendExcNodes");
+    EXPECT_EQ(c[0].op, "+=");
+    EXPECT_EQ(c[0].value, "n[1-2]");
+    EXPECT_EQ(c[1].key, "SuspendExcParts");
+    EXPECT_EQ(c[1].op, "-=");
+    EXPECT_EQ(c[2].key, "SuspendExcStates");
+    EXPECT_EQ(c[2].op, "=");
+    EXPECT_EQ(c[2].value, "down,drain") << "the controller checks the states";
+    EXPECT_EQ(drover::cli::test::error_of([] { parse_power_update(Words{"SuspendExcNode=n1"}); }),
+              "Invalid input: SuspendExcNode=n1");
+    EXPECT_EQ(drover::cli::test::error_of([] { parse_power_update(Words{"SuspendExcNodes"}); }),
+              "Invalid input: SuspendExcNodes");
+}

@@ -1,0 +1,73 @@
+// node_features.cpp - changeable node features (NodeFeaturesPlugins=node_features/helpers), as
+// Slurm's Cloud Scheduling guide gives them for nodes that power up: helpers.conf's features are
+// available but not active while a node is powered down, the ones its job asks for become active
+// when it is allocated, and they stay active until it is powered down again. Its other features
+// are labels, always active.
+#include <algorithm>
+#include <filesystem>
+
+#include <spdlog/spdlog.h>
+
+#include "common/config_parse.hpp"
+#include "ctld/nodes/features.hpp"
+#include "ctld/nodes/node_mgr.hpp"
+#include "plugin/cstr.hpp"
+
+namespace drover::ctld {
+
+void NodeManager::load_helpers() {
+    auto it = ctx_.conf.raw.find("nodefeaturesplugins");
+    if (it == ctx_.conf.raw.end() || it->second.find("node_features/helpers") == std::string::npos)
+        return;
+    std::string dir = std::filesystem::path(ctx_.conf.path).parent_path().string();
+    helpers_ = load_helpers_conf(dir.empty() ? "." : dir); // a bad file stops the controller
+    if (helpers_.path.empty())
+        spdlog::warn("node_features/helpers: no {}/helpers.conf; no feature is changeable", dir);
+    for (Node &n : nodes_)
+        if (n.flags & DROVER_NODE_FLAG_POWERED_DOWN) labels_only(n);
+}
+
+const std::string &NodeManager::active_features(const Node &n) const {
+    return n.active_own ? n.active_csv.get() : n.features_csv.get();
+}
+
+const std::string &NodeManager::selectable_features(const Node &n) const {
+    return (n.flags & DROVER_NODE_FLAG_POWERED_DOWN) ? n.features_csv.get() : active_features(n);
+}
+
+std::string NodeManager::conflicting_features(std::string_view constraint) const {
+    if (helpers_.mutually_exclusive.empty() || constraint.empty()) return {};
+    return helpers_.conflict(constraint_names(constraint));
+}
+
+void NodeManager::activate_features(Node &n, const std::string &constraint) {
+    std::vector<std::string> changeable = helpers_.changeable(n.conf->features);
+    if (changeable.empty()) return;
+    std::vector<std::string> active;
+    std::vector<std::string> asked = constraint_names(constraint);
+    for (const std::string &f : n.conf->features) {
+        bool change = std::find(changeable.begin(), changeable.end(), f) != changeable.end();
+        if (!change || std::find(asked.begin(), asked.end(), f) != asked.end()) active.push_back(f);
+    }
+    n.active_csv = texts_.get(detail::join_list(active));
+    n.active_own = true;
+    show_features(n);
+}
+
+void NodeManager::labels_only(Node &n) {
+    std::vector<std::string> changeable = helpers_.changeable(n.conf->features);
+    if (changeable.empty()) return;
+    std::vector<std::string> labels;
+    for (const std::string &f : n.conf->features)
+        if (std::find(changeable.begin(), changeable.end(), f) == changeable.end())
+            labels.push_back(f);
+    n.active_csv = texts_.get(detail::join_list(labels));
+    n.active_own = true;
+    show_features(n);
+}
+
+void NodeManager::show_features(Node &n) {
+    views_[n.index].features = plugin::cstr(selectable_features(n));
+}
+
+} // namespace drover::ctld
