@@ -39,7 +39,10 @@ assert_match '"features":"f1"' "$(tr -d ' \n' < resume-file.0)" "SLURM_RESUME_FI
 assert_eq "f1,l1" "$(sinfo -h -N -n "$first" -o %b)" "sinfo %b shows the active features"
 assert_eq "f1,f2,l1" "$(sinfo -h -N -n "$first" -o %f)" "and %f those available"
 
-# f2 is not active on the node that is up: a job asking for it gets the other one.
+# f2 is not active on the node that is up (idle now): a job asking for it gets the other one.
+scancel "$job"
+wait_job "$job" 60
+wait_until 30 bash -c "[ \"\$(sinfo -h -N -n $first -o %t)\" = idle ]" || fail "$first: $(sinfo -N -n "$first")"
 job2=$(sbatch --parsable -C f2 -o /dev/null --wrap 'sleep 1')
 wait_job "$job2" 60
 assert_eq "$other" "$(sacct -j "$job2" -X -n -P -o NodeList)" "a job asking for f2 is not put where only f1 is active"
@@ -47,8 +50,6 @@ assert_eq "AvailableFeatures=f1,f2,l1 ActiveFeatures=f2,l1" "$(features "$other"
 assert_contains "Invalid feature specification (mutually exclusive: f1,f2)" \
   "$(sbatch -C 'f1&f2' --wrap true 2>&1)" "MutuallyExclusive features in one job are refused at submit"
 
-scancel "$job"
-wait_job "$job" 60
 job3=$(sbatch --parsable -C l1 -w "$first" -o /dev/null --wrap 'true')
 wait_job "$job3" 60
 assert_eq "COMPLETED" "$(sacct -j "$job3" -X -n -P -o State)" "a label is always active"
