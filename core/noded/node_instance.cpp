@@ -15,6 +15,7 @@
 #include "net/server.hpp"
 #include "net/usage_codec.hpp"
 #include "proto/fb_read.hpp"
+#include "noded/feature_helpers.hpp"
 #include "noded/file_bcast.hpp"
 #include "noded/launcher.hpp"
 #include "noded/reaper.hpp"
@@ -80,6 +81,7 @@ NodeInstance::NodeInstance(NodeShared &sh, const NodeConf &me)
     std::vector<std::string> gpu_files;
     std::vector<std::string> gpu_cores;
     gres_ = sh.emulated ? me.gres.get() : detect_gres(sh.conf.path, name_, &gpu_files, &gpu_cores);
+    if (!sh.emulated) features_ = helper_features(sh.conf, name_);
     if (!devices_constrained(sh.conf)) gpu_files.clear(); // nothing to hide from steps
     steps_ = std::make_unique<StepRunner>(
         sh.io, sh.conf, name_, sh.plugins, sh.auth, sh.reaper, sh.is_admin,
@@ -384,7 +386,7 @@ void NodeInstance::register_node() {
     auto req = proto::CreateNodeRegisterRequestDirect(
         fbb, name_.c_str(), cpus, me_.sockets, me_.cores_per_socket, me_.threads_per_core, mem, tmp,
         &running, res.boot_time, "0.1.0", res.os.c_str(), gres_.empty() ? nullptr : gres_.c_str(),
-        &step_jobs);
+        &step_jobs, features_ ? features_->c_str() : nullptr);
     fbb.Finish(proto::CreateMessage(fbb, proto::Body::NodeRegisterRequest, req.Union(), sh_.epoch));
     auto epoch = std::make_shared<uint64_t>(0);
     auto err = std::make_shared<std::string>();

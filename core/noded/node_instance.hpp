@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -116,6 +117,7 @@ class NodeInstance {
     const NodeConf &me_;
     std::string name_;
     std::string gres_;
+    std::optional<std::string> features_; // what helpers.conf's helpers report active here
     std::unique_ptr<StepRunner> steps_;
     std::unique_ptr<FileBcast> bcast_;
     std::unique_ptr<Launcher> launcher_;

@@ -4,17 +4,24 @@
 # are available but not active while a node is powered down, a job asking for one gets a powered
 # down node that has it and the node is powered up with it active (the other changeable features
 # not), it keeps them until powered down, and labels are always active. helpers.conf's
-# MutuallyExclusive refuses a job asking for two at once.
+# MutuallyExclusive refuses a job asking for two at once. A node's Helper reports the features
+# active on it: they are its active ones, and a node powered up without those the controller made
+# active is drained.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/power_lib.sh"
 make_power_programs
 make_cluster 3 "SuspendProgram=$T/suspend.sh" "ResumeProgram=$T/resume.sh" SuspendTime=INFINITE \
   SuspendTimeout=2 ResumeTimeout=30 "SlurmctldParameters=power_save_interval=1" \
   NodeFeaturesPlugins=node_features/helpers
-sed -i -E 's/^(NodeName=n[2-3] .*)/\1 State=CLOUD Feature=f1,f2,l1/' "$T/c/slurm.conf"
+sed -i -E 's/^(NodeName=n[2-3] .*)/\1 State=CLOUD Feature=f1,f2,l1/; s/^(NodeName=n1 .*)/\1 Feature=f3,f4/' "$T/c/slurm.conf"
+# n1's helper reports f3 (and a feature that is not its own); the cloud nodes' reports nothing
+# (the controller keeps their active features) until $T/reported says what.
+printf '#!/bin/sh\necho f3\necho bogus\n' > "$T/helper.sh"
+printf '#!/bin/sh\ncat %s/reported 2>/dev/null\nexit 0\n' "$T" > "$T/cloud_helper.sh"
+chmod 755 "$T/helper.sh" "$T/cloud_helper.sh"
 cat > "$T/c/helpers.conf" <<CONF
-# the controller keeps the active features: the helper reports none
-NodeName=n[2-3] Feature=f1,f2 Helper=/bin/true
+NodeName=n[2-3] Feature=f1,f2 Helper=$T/cloud_helper.sh
+NodeName=n1 Feature=f3,f4 Helper=$T/helper.sh
 MutuallyExclusive=f1,f2
 CONF
 start_ctld "$T/c"
@@ -25,6 +32,7 @@ features() { scontrol show node "$1" | grep -o 'AvailableFeatures=[^ ]*\|ActiveF
 
 assert_eq "AvailableFeatures=f1,f2,l1 ActiveFeatures=l1" "$(features n2)" \
   "a powered down cloud node has its changeable features available, only its label active"
+assert_eq "AvailableFeatures=f3,f4 ActiveFeatures=f3" "$(features n1)" "n1's helper reported f3 active"
 assert_contains "NodeFeaturesPlugins     = node_features/helpers" "$(scontrol show config)" \
   "scontrol show config names the plugin"
 
@@ -63,4 +71,13 @@ assert_eq "AvailableFeatures=f1,f2,l1 ActiveFeatures=l1" "$(features "$first")" 
 kill_ctld KILL
 restart_ctld
 assert_eq "AvailableFeatures=f1,f2,l1 ActiveFeatures=l1" "$(features "$other")" "and so after a controller restart"
+
+# A node powered up with f1 whose helper reports only f2 is drained.
+echo f2 > reported
+job4=$(sbatch --parsable -C f1 -w n2 -o /dev/null --wrap 'true')
+wait_until 60 bash -c "scontrol show node n2 | grep -q 'Reason=Reported active features lack f1'" &&
+  ok "a node whose helper reports less than was made active is drained, with the reason" ||
+  fail "n2: $(scontrol show node n2 | grep -E 'State|Reason')"
+assert_match "State=[^ ]*DRAIN" "$(scontrol show node n2)" "n2 is draining"
+wait_job "$job4" 60
 finish

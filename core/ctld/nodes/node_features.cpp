@@ -66,6 +66,33 @@ void NodeManager::labels_only(Node &n) {
     show_features(n);
 }
 
+void NodeManager::reported_features(Node &n, const std::string &reported) {
+    std::vector<std::string> changeable = helpers_.changeable(n.conf->features);
+    if (changeable.empty()) return;
+    std::vector<std::string> got = detail::split_list(reported), missing, active;
+    auto has = [](const std::vector<std::string> &list, const std::string &f) {
+        return std::find(list.begin(), list.end(), f) != list.end();
+    };
+    if (n.active_own)
+        for (const std::string &f : detail::split_list(n.active_csv.get()))
+            if (has(changeable, f) && !has(got, f)) missing.push_back(f);
+    if (!missing.empty()) {
+        std::string why = "Reported active features lack " + detail::join_list(missing);
+        spdlog::error("node {}: {} (reported {})", n.conf->name, why, reported);
+        n.flags |= DROVER_NODE_FLAG_DRAIN;
+        n.reason = texts_.get(why);
+        n.reason_time = Ctx::now();
+        n.reason_uid = ctx_.slurm_uid;
+        return persist(n);
+    }
+    for (const std::string &f : n.conf->features)
+        if (!has(changeable, f) || has(got, f)) active.push_back(f);
+    n.active_csv = texts_.get(detail::join_list(active));
+    n.active_own = true;
+    show_features(n);
+    write(n);
+}
+
 void NodeManager::show_features(Node &n) {
     views_[n.index].features = plugin::cstr(selectable_features(n));
 }

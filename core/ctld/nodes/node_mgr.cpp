@@ -343,6 +343,7 @@ void NodeManager::on_register(const std::shared_ptr<net::Request> &req,
     n->version = texts_.get(r->version() ? r->version()->string_view() : "");
     n->flags &= ~DROVER_NODE_FLAG_NOT_RESPONDING;
     if (!req->forwarded) learn_address(*n, req->peer.addr);
+    if (r->active_features()) reported_features(*n, r->active_features()->str());
     // Powered up: by ResumeProgram, or by hand while it was powered down.
     bool powered_up = (n->flags & (DROVER_NODE_FLAG_POWERING_UP | DROVER_NODE_FLAG_POWERED_DOWN)) &&
                       !(n->flags & DROVER_NODE_FLAG_POWERING_DOWN);

@@ -217,6 +217,9 @@ class NodeManager {
     void load_helpers();
     void activate_features(Node &n, const std::string &constraint);
     void labels_only(Node &n);
+    // What a node's Helper programs report active: it must hold the changeable features the
+    // controller made active (else the node is drained), and is active from now on.
+    void reported_features(Node &n, const std::string &reported);
     void show_features(Node &n); // the plugins' view of what n may be chosen by
     static bool is_power_state(const std::string &state);
     void power_update(Node &n, const std::string &state);
