@@ -150,8 +150,8 @@ TEST(ConfigPower, SuspendExcStates) {
     EXPECT_EQ(power(c).exc_states.front(), "CLOUD");
     EXPECT_EQ(power(c).exc_states.back(), "RESERVED");
     std::string e = error_of("SuspendExcStates=DOWN,IDLE\n");
-    EXPECT_TRUE(e.starts_with("slurm.conf:2: bad value for SuspendExcStates: 'DOWN,IDLE' (expected "
-                              "a comma list of CLOUD, DOWN, DRAIN, "))
+    EXPECT_TRUE(e.starts_with("slurm.conf:2: bad value for SuspendExcStates: 'DOWN,IDLE' ('IDLE': "
+                              "expected a comma list of CLOUD, DOWN, DRAIN, "))
         << e;
     EXPECT_TRUE(e.ends_with("PLANNED or RESERVED)")) << e;
 }
