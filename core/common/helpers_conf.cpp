@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <filesystem>
 
+#include "common/config.hpp"
 #include "common/config_parse.hpp"
 #include "common/error.hpp"
 #include "common/hostlist.hpp"
@@ -103,8 +105,15 @@ HelpersConf parse_helpers_conf(std::string_view text, const std::string &name) {
     return c;
 }
 
-HelpersConf load_helpers_conf(const std::string &config_dir) {
-    const std::string path = config_dir + "/helpers.conf";
+bool helpers_plugin(const Config &conf) {
+    auto it = conf.raw.find("nodefeaturesplugins");
+    return it != conf.raw.end() && it->second.find("node_features/helpers") != std::string::npos;
+}
+
+HelpersConf load_helpers_conf(const Config &conf) {
+    if (!helpers_plugin(conf)) return {};
+    const std::string path =
+        (std::filesystem::path(conf.path).parent_path() / "helpers.conf").string();
     struct stat st {};
     if (::stat(path.c_str(), &st) != 0 && errno == ENOENT) return {};
     std::string text, err;

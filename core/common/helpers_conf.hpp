@@ -11,6 +11,8 @@
 
 namespace drover {
 
+struct Config;
+
 struct HelperFeatures {
     std::string nodes;                 // NodeName= hostlist; empty: every node
     std::vector<std::string> features; // Feature=
@@ -36,7 +38,10 @@ struct HelpersConf {
 // Parses helpers.conf's text; throws ParseError "NAME:LINE: what" (an unknown key, a Feature line
 // without Helper or Helper without Feature, a bad hostlist, a time that is not a number).
 HelpersConf parse_helpers_conf(std::string_view text, const std::string &name);
-// config_dir/helpers.conf; an absent file: no changeable features.
-HelpersConf load_helpers_conf(const std::string &config_dir);
+// Whether slurm.conf's NodeFeaturesPlugins names node_features/helpers.
+bool helpers_plugin(const Config &conf);
+// helpers.conf beside slurm.conf, when helpers_plugin(conf); an absent file, or no plugin: no
+// changeable features (path empty). Throws ParseError for a file that does not read or parse.
+HelpersConf load_helpers_conf(const Config &conf);
 
 } // namespace drover

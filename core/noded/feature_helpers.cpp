@@ -11,7 +11,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
-#include <filesystem>
 
 #include <spdlog/spdlog.h>
 
@@ -87,13 +86,9 @@ bool applies(const HelperFeatures &line, const std::string &node) {
 } // namespace
 
 std::optional<std::string> helper_features(const Config &conf, const std::string &node) {
-    auto it = conf.raw.find("nodefeaturesplugins");
-    if (it == conf.raw.end() || it->second.find("node_features/helpers") == std::string::npos)
-        return std::nullopt;
     HelpersConf helpers;
     try {
-        std::string dir = std::filesystem::path(conf.path).parent_path().string();
-        helpers = load_helpers_conf(dir.empty() ? "." : dir);
+        helpers = load_helpers_conf(conf);
     } catch (const ParseError &e) {
         spdlog::error("node_features/helpers: {}", e.what());
         return std::nullopt;

@@ -4,7 +4,7 @@
 // when it is allocated, and they stay active until it is powered down again. Its other features
 // are labels, always active.
 #include <algorithm>
-#include <filesystem>
+#include <functional>
 
 #include <spdlog/spdlog.h>
 
@@ -16,13 +16,10 @@
 namespace drover::ctld {
 
 void NodeManager::load_helpers() {
-    auto it = ctx_.conf.raw.find("nodefeaturesplugins");
-    if (it == ctx_.conf.raw.end() || it->second.find("node_features/helpers") == std::string::npos)
-        return;
-    std::string dir = std::filesystem::path(ctx_.conf.path).parent_path().string();
-    helpers_ = load_helpers_conf(dir.empty() ? "." : dir); // a bad file stops the controller
-    if (helpers_.path.empty())
-        spdlog::warn("node_features/helpers: no {}/helpers.conf; no feature is changeable", dir);
+    helpers_ = load_helpers_conf(ctx_.conf); // a bad file stops the controller
+    if (helpers_plugin(ctx_.conf) && helpers_.path.empty())
+        spdlog::warn("node_features/helpers: no helpers.conf beside {}; no feature is changeable",
+                     ctx_.conf.path);
     for (Node &n : nodes_)
         if (n.flags & DROVER_NODE_FLAG_POWERED_DOWN) labels_only(n);
 }
@@ -40,39 +37,38 @@ std::string NodeManager::conflicting_features(std::string_view constraint) const
     return helpers_.conflict(constraint_names(constraint));
 }
 
-void NodeManager::activate_features(Node &n, const std::string &constraint) {
+namespace {
+
+bool has(const std::vector<std::string> &list, const std::string &f) {
+    return std::find(list.begin(), list.end(), f) != list.end();
+}
+
+} // namespace
+
+bool NodeManager::make_active(Node &n, const std::function<bool(const std::string &)> &keep) {
     std::vector<std::string> changeable = helpers_.changeable(n.conf->features);
-    if (changeable.empty()) return;
+    if (changeable.empty()) return false;
     std::vector<std::string> active;
-    std::vector<std::string> asked = constraint_names(constraint);
-    for (const std::string &f : n.conf->features) {
-        bool change = std::find(changeable.begin(), changeable.end(), f) != changeable.end();
-        if (!change || std::find(asked.begin(), asked.end(), f) != asked.end()) active.push_back(f);
-    }
+    for (const std::string &f : n.conf->features)
+        if (!has(changeable, f) || keep(f)) active.push_back(f);
     n.active_csv = texts_.get(detail::join_list(active));
     n.active_own = true;
     show_features(n);
+    return true;
+}
+
+void NodeManager::activate_features(Node &n, const std::string &constraint) {
+    std::vector<std::string> asked = constraint_names(constraint);
+    make_active(n, [&](const std::string &f) { return has(asked, f); });
 }
 
 void NodeManager::labels_only(Node &n) {
-    std::vector<std::string> changeable = helpers_.changeable(n.conf->features);
-    if (changeable.empty()) return;
-    std::vector<std::string> labels;
-    for (const std::string &f : n.conf->features)
-        if (std::find(changeable.begin(), changeable.end(), f) == changeable.end())
-            labels.push_back(f);
-    n.active_csv = texts_.get(detail::join_list(labels));
-    n.active_own = true;
-    show_features(n);
+    make_active(n, [](const std::string &) { return false; });
 }
 
 void NodeManager::reported_features(Node &n, const std::string &reported) {
     std::vector<std::string> changeable = helpers_.changeable(n.conf->features);
-    if (changeable.empty()) return;
-    std::vector<std::string> got = detail::split_list(reported), missing, active;
-    auto has = [](const std::vector<std::string> &list, const std::string &f) {
-        return std::find(list.begin(), list.end(), f) != list.end();
-    };
+    std::vector<std::string> got = detail::split_list(reported), missing;
     if (n.active_own)
         for (const std::string &f : detail::split_list(n.active_csv.get()))
             if (has(changeable, f) && !has(got, f)) missing.push_back(f);
@@ -85,12 +81,7 @@ void NodeManager::reported_features(Node &n, const std::string &reported) {
         n.reason_uid = ctx_.slurm_uid;
         return persist(n);
     }
-    for (const std::string &f : n.conf->features)
-        if (!has(changeable, f) || has(got, f)) active.push_back(f);
-    n.active_csv = texts_.get(detail::join_list(active));
-    n.active_own = true;
-    show_features(n);
-    write(n);
+    if (make_active(n, [&](const std::string &f) { return has(got, f); })) write(n);
 }
 
 void NodeManager::show_features(Node &n) {

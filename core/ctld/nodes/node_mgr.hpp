@@ -215,6 +215,9 @@ class NodeManager {
     void want_resume(Node &n);
     void power_down_if_idle(Node &n);
     void load_helpers();
+    // n's labels and the changeable features keep takes are its active ones; false (nothing
+    // changed) when it has no changeable feature.
+    bool make_active(Node &n, const std::function<bool(const std::string &)> &keep);
     void activate_features(Node &n, const std::string &constraint);
     void labels_only(Node &n);
     // What a node's Helper programs report active: it must hold the changeable features the
