@@ -94,7 +94,7 @@ wait_auth_socket() {
 wait_for_nodes() {
   local dir=$1 nodes=$2 end=$((SECONDS + 60)) up
   while [ $SECONDS -lt $end ]; do
-    up=$(SLURM_CONF=$dir/slurm.conf "$BIN/core/cli/sinfo" -h -N -o "%N %t" 2>/dev/null | grep -c " idle$" || true)
+    up=$(SLURM_CONF=$dir/slurm.conf "$BIN/core/cli/sinfo" -h -N -o "%N %t" 2>/dev/null | sort -u | grep -c " idle$" || true)
     [ "$up" -ge "$nodes" ] && return 0
     sleep 0.1
   done

@@ -175,6 +175,7 @@ class StepSession {
     std::string mpi_;                                                    // --mpi, else MpiDefault
     std::map<std::string, std::string> fence_keys_; // this PMI fence's keys, by node
     bool aborted_ = false;                          // a PMI abort cancelled the step
+    bool named_unfinalized_ = false;                // srun said which rank ended unfinalized
     std::string bcast_dest_;                        // --bcast: where the program's copies are
 };
 
@@ -514,14 +515,17 @@ void StepSession::on_pmi_fence(IoConn &c, std::string_view keys) {
 }
 
 // A rank asked PMI to abort, or died before finalizing: the step ends on every node (its other
-// ranks would wait for it in their next fence).
+// ranks would wait for it in their next fence). The rank that died is named even when another
+// rank's abort (MPI noticing the lost peer) reached srun first.
 void StepSession::on_pmi_abort(IoConn &c, const stepio::Header &h, std::string_view data) {
     int code =
         data.size() >= 4 ? int(stepio::get32(reinterpret_cast<const uint8_t *>(data.data()))) : 1;
-    if (aborted_) return;
-    if (code < 0)
+    if (code < 0 && !named_unfinalized_) {
+        named_unfinalized_ = true;
         print_error(prog_, c.node + ": task " + std::to_string(h.task) +
                                ": ended without MPI_Finalize; ending the step");
+    }
+    if (aborted_) return;
     aborted_ = true;
     say("Job step aborted: Waiting up to " + std::to_string(cli_config().kill_wait + 2) +
         " seconds for job step to finish.");

@@ -3,6 +3,7 @@
 
 #include <csignal>
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -13,31 +14,55 @@
 #include <drover/plugin.h>
 
 #include "noded/fork_child.hpp"
+#include "noded/shepherd_codec.hpp"
 
 namespace drover::noded {
 
 namespace {
 
-// In the supervisor: nothing of the daemon's stays open (its listening sockets, and our ends of
-// the tasks' pipes, which would keep their input from ever ending); the descriptors spec names
-// stay, and the tasks' ends must survive their exec.
-void keep_only_spec_fds(const ShepherdSpec &spec) {
-    std::vector<int> keep{spec.status_fd, spec.record_fd};
+// What the forked child keeps open through its exec: the descriptors spec names (droverd's
+// listening sockets, and its ends of the tasks' pipes, which would keep their input from ever
+// ending, must go), and the spec itself (spec_fd). Sorted, so the child closes the gaps between.
+std::vector<int> fds_to_keep(const ShepherdSpec &spec, int spec_fd) {
+    std::vector<int> keep{spec.status_fd, spec.record_fd, spec.pty_fd, spec_fd};
     keep.insert(keep.end(), spec.drain_fds.begin(), spec.drain_fds.end());
     for (const auto &t : spec.tasks)
-        for (int fd : {t.in_fd, t.out_fd, t.err_fd, t.pmi_fd})
-            if (fd >= 0) {
-                ::fcntl(fd, F_SETFD, 0);
-                keep.push_back(fd);
-            }
+        for (int fd : {t.in_fd, t.out_fd, t.err_fd, t.pmi_fd}) keep.push_back(fd);
+    std::erase_if(keep, [](int fd) { return fd < 3; });
     std::sort(keep.begin(), keep.end());
-    int from = 3;
+    keep.erase(std::unique(keep.begin(), keep.end()), keep.end());
+    return keep;
+}
+
+// In the forked child: system calls only (no allocation, see shepherd_codec.hpp).
+void keep_only(const std::vector<int> &keep) {
+    unsigned from = 3;
     for (int fd : keep) {
-        if (fd < 0) continue;
-        if (fd > from) ::close_range(unsigned(from), unsigned(fd - 1), 0);
-        from = std::max(from, fd + 1);
+        ::fcntl(fd, F_SETFD, 0);
+        if (unsigned(fd) > from) ::close_range(from, unsigned(fd) - 1, 0);
+        from = unsigned(fd) + 1;
     }
-    ::close_range(unsigned(from), ~0u, 0);
+    ::close_range(from, ~0u, 0);
+}
+
+// The spec in a memory file, read from its start by `droverd --shepherd FD`; -1 if it cannot be
+// made.
+int spec_file(const ShepherdSpec &spec) {
+    int fd = ::memfd_create("drover-shepherd-spec", MFD_CLOEXEC);
+    if (fd < 0) return -1;
+    std::string bytes = encode_shepherd_spec(spec);
+    std::size_t done = 0;
+    while (done < bytes.size()) {
+        ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) {
+            ::close(fd);
+            return -1;
+        }
+        done += std::size_t(n);
+    }
+    ::lseek(fd, 0, SEEK_SET);
+    return fd;
 }
 
 } // namespace
@@ -45,13 +70,23 @@ void keep_only_spec_fds(const ShepherdSpec &spec) {
 Status start_supervisor(const ShepherdSpec &spec, const Containers &containers,
                         const StepLimits &limits, const std::string &label, Reaper &reaper,
                         const KeepSupervisor &keep, Supervised *out) {
+    int spec_fd = spec_file(spec);
+    if (spec_fd < 0) return {DROVER_EIO, std::string("memfd_create: ") + std::strerror(errno)};
+    const std::vector<int> open_fds = fds_to_keep(spec, spec_fd);
+    // Named as the shepherd will name itself (prctl), for ps in the moment before it does.
+    std::string name = spec.batch ? "drover_keeper" : "drover_shepherd";
+    std::string fd_arg = std::to_string(spec_fd), flag = "--shepherd";
+    char *argv[] = {name.data(), flag.data(), fd_arg.data(), nullptr};
     HeldChild child = fork_held();
     pid_t pid = child.pid;
-    if (pid < 0) return {DROVER_EIO, std::string("fork failed: ") + std::strerror(errno)};
+    int fork_errno = errno;
     if (pid == 0) {
-        keep_only_spec_fds(spec);
-        run_shepherd(spec);
+        keep_only(open_fds);
+        ::execve("/proc/self/exe", argv, environ);
+        ::_exit(127);
     }
+    ::close(spec_fd);
+    if (pid < 0) return {DROVER_EIO, std::string("fork failed: ") + std::strerror(fork_errno)};
     // Given up: the held child exits without running anything, and is reaped.
     auto give_up = [&](Status why) {
         release(child, false);
