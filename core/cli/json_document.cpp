@@ -5,11 +5,14 @@
 
 namespace drover::cli {
 
-namespace {
-
-void meta(JsonWriter &w) {
+void json_meta(JsonWriter &w, const JsonPlugin &plugin) {
     w.key("meta").begin_object();
-    w.key("plugin").begin_object().kv("type", "").kv("name", "").kv("data_parser", "").end_object();
+    w.key("plugin")
+        .begin_object()
+        .kv("type", plugin.type)
+        .kv("name", plugin.name)
+        .kv("data_parser", plugin.data_parser)
+        .end_object();
     w.key("client").begin_object().kv("source", "").end_object();
     w.key("command").begin_array().end_array();
     w.key("slurm").begin_object();
@@ -24,8 +27,6 @@ void meta(JsonWriter &w) {
     w.end_object();
 }
 
-} // namespace
-
 std::string json_document(std::string_view list_key, JsonStamps stamps, int64_t now,
                           const std::function<void(JsonWriter &)> &write_records) {
     JsonWriter w;
@@ -36,7 +37,7 @@ std::string json_document(std::string_view list_key, JsonStamps stamps, int64_t 
     if (stamps == JsonStamps::last_backfill_and_update)
         w.kv_number_obj("last_backfill", 0, false, false);
     if (stamps != JsonStamps::none) w.kv_number_obj("last_update", uint64_t(now), true, false);
-    meta(w);
+    json_meta(w);
     w.key("errors").begin_array().end_array();
     w.key("warnings").begin_array().end_array();
     w.end_object();

@@ -18,6 +18,13 @@ enum class JsonStamps {
     last_backfill_and_update, // "last_backfill", then "last_update": jobs
 };
 
+// Slurm's "meta" object: its release and, for drover-restd, the plugin and data parser that
+// answered (empty for the commands).
+struct JsonPlugin {
+    std::string type, name, data_parser;
+};
+void json_meta(JsonWriter &w, const JsonPlugin &plugin = {});
+
 // {"<list_key>": [<what write_records writes>], <stamps>, "meta": {...}, "errors": [],
 //  "warnings": []}, with a final newline.
 std::string json_document(std::string_view list_key, JsonStamps stamps, int64_t now,

@@ -12,6 +12,7 @@
 
 #include "cli/options.hpp"
 #include "common/error.hpp"
+#include "proto/message_generated.h"
 
 namespace drover::cli {
 
@@ -119,6 +120,11 @@ SbatchRequest build_sbatch_request(const SbatchCommandLine &cl, std::string scri
 // parse_sbatch_command_line + build_sbatch_request with the script given as text.
 SbatchRequest parse_sbatch(std::span<const std::string> args, std::string script,
                            const SbatchContext &ctx);
+
+// The JobDesc the request r sends, submitted from ctx.
+flatbuffers::Offset<proto::JobDesc> sbatch_job_desc(flatbuffers::FlatBufferBuilder &fbb,
+                                                    const SbatchRequest &r,
+                                                    const SbatchContext &ctx);
 
 // Which variables of env --export=<spec> passes on. Throws drover::ParseError for an empty spec.
 Env export_environment(std::string_view spec, const Env &env);

@@ -19,6 +19,7 @@
 #include "cli/scontrol_pids.hpp"
 #include "cli/scontrol_script.hpp"
 #include "cli/scontrol_show.hpp"
+#include "cli/scontrol_token.hpp"
 #include "cli/scontrol_step.hpp"
 #include "cli/text.hpp"
 #include "cli/users.hpp"
@@ -88,6 +89,8 @@ constexpr const char *kHelp =
     "     suspend <job_list>       suspend specified job (its CPUs may go to other\n"
     "                              jobs meanwhile; its memory stays allocated).\n"
     "     takeover [<INDEX>]       ask a backup controller (default the first) to take control.\n"
+    "     token [lifespan=<secs>] [username=<user>]\n"
+    "                              get a JSON Web Token for drover-restd (AuthAltTypes=auth/jwt).\n"
     "     top <job_list>           put specified job first in queue for user.\n"
     "     uhold <job_list>         place user hold on specified job.\n"
     "     update <SPECIFICATIONS>  update job or node configuration: JobId=<id> with\n"
@@ -609,6 +612,8 @@ int execute(const Opts &o, std::span<const std::string> words) {
         return ping();
     case ScontrolCmd::takeover:
         return takeover(rest);
+    case ScontrolCmd::token:
+        return fetch_token(rest);
     case ScontrolCmd::version:
         write_out(version_line());
         return 0;

@@ -77,6 +77,7 @@ constexpr Word kWords[] = {
     {"shutdown", 8, ScontrolCmd::shutdown},
     {"help", 2, ScontrolCmd::help},
     {"takeover", 8, ScontrolCmd::takeover},
+    {"token", 5, ScontrolCmd::token},
     {"quit", 4, ScontrolCmd::quit},
     {"exit", 4, ScontrolCmd::quit},
     {"write", 5, ScontrolCmd::write},

@@ -47,7 +47,8 @@ enum class ScontrolCmd {
     quit,
     write,  // write batch_script
     create, // create reservation or partition
-    remove  // delete (a reservation or a partition)
+    remove, // delete (a reservation or a partition)
+    token   // a JSON Web Token (AuthAltTypes=auth/jwt)
 };
 
 // A command word, abbreviated or not ("sh" for show, "reconfig"); nullopt when unknown or

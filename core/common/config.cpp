@@ -338,8 +338,10 @@ int64_t Config::cred_lifetime() const {
     }
 }
 
-std::optional<std::string> Config::auth_option(std::string_view name) const {
-    std::string_view s = auth_info;
+namespace {
+
+// NAME's value in a comma-separated "key=value" list ("" for a key without "=value").
+std::optional<std::string> list_option(std::string_view s, std::string_view name) {
     while (!s.empty()) {
         std::size_t comma = s.find(',');
         std::string_view item = s.substr(0, comma);
@@ -356,6 +358,25 @@ std::optional<std::string> Config::auth_option(std::string_view name) const {
         return std::string(v);
     }
     return std::nullopt;
+}
+
+} // namespace
+
+std::optional<std::string> Config::auth_option(std::string_view name) const {
+    return list_option(auth_info, name);
+}
+
+std::optional<std::string> Config::auth_alt_option(std::string_view name) const {
+    return list_option(auth_alt_parameters, name);
+}
+
+bool Config::jwt_enabled() const {
+    for (std::string_view t = auth_alt_types; !t.empty();) {
+        std::size_t comma = t.find(',');
+        if (detail::iequals(t.substr(0, comma), "auth/jwt")) return true;
+        t = comma == std::string_view::npos ? std::string_view{} : t.substr(comma + 1);
+    }
+    return false;
 }
 
 } // namespace drover

@@ -87,6 +87,8 @@ struct Config {
     std::string slurm_user = "root";
     std::string auth_type = "auth/key"; // auth/slurm is accepted as auth/key
     std::string auth_info;              // AuthInfo, as written
+    std::string auth_alt_types;         // AuthAltTypes: "auth/jwt" accepts JSON Web Tokens
+    std::string auth_alt_parameters;    // AuthAltParameters: jwt_key=PATH
     std::string select_type = "select/linear";
     std::string select_type_parameters;
     std::string scheduler_type = "sched/builtin";
@@ -183,6 +185,10 @@ struct Config {
     // AuthInfo's comma-separated option (e.g. "socket", "key", "ttl"), if given ("" for an option
     // given without "=value"). Names compare case-insensitively.
     std::optional<std::string> auth_option(std::string_view name) const;
+    // The same for AuthAltParameters (jwt_key=PATH).
+    std::optional<std::string> auth_alt_option(std::string_view name) const;
+    // AuthAltTypes names auth/jwt: the controller takes tokens (drover-restd, scontrol token).
+    bool jwt_enabled() const;
     // AuthInfo cred_expire=SECONDS: how long a step credential may wait to be used (120).
     int64_t cred_lifetime() const;
 

@@ -101,6 +101,8 @@ const StringKey kStringKeys[] = {
     {"slurmdspooldir", &Config::slurmd_spool_dir},
     {"slurmuser", &Config::slurm_user},
     {"authinfo", &Config::auth_info},
+    {"authalttypes", &Config::auth_alt_types},
+    {"authaltparameters", &Config::auth_alt_parameters},
     {"selecttype", &Config::select_type},
     {"selecttypeparameters", &Config::select_type_parameters},
     {"schedulertype", &Config::scheduler_type},

@@ -27,6 +27,7 @@
 #include "ctld/context.hpp"
 #include "ctld/controller_routes.hpp"
 #include "ctld/control/config_check.hpp"
+#include "ctld/control/token_auth.hpp"
 #include "ctld/control/handover.hpp"
 #include "ctld/control/peers.hpp"
 #include "ctld/privacy.hpp"
@@ -96,8 +97,8 @@ struct ActiveOutcome {
 class InControl {
   public:
     InControl(Config &conf, plugin::PluginSet &plugins, net::Authenticator &auth,
-              state::Store &store, std::size_t self, uint64_t seen_epoch)
-        : commit_(io_, store), pool_(io_, 8),
+              state::Store &store, const TokenAuth &tokens, std::size_t self, uint64_t seen_epoch)
+        : tokens_(tokens), commit_(io_, store), pool_(io_, 8),
           acct_(io_, plugins.acct_calls(), conf.cluster_name,
                 [this](uint64_t seq) { recorder_.delivered(seq); }),
           recorder_(commit_, store, acct_), ctx_{io_,   conf,  plugins, auth, store, commit_,
@@ -130,8 +131,8 @@ class InControl {
         router_.add(resv_.routes());
         router_.add(power_.routes());
         router_.add(acct_routes(ctx_, admin_));
-        router_.add(controller_routes(
-            {ctx_, admin_, handover_, repl_, nodes_, jobs_, power_, [this] { io_.stop(); }}));
+        router_.add(controller_routes({ctx_, admin_, handover_, repl_, nodes_, jobs_, power_,
+                                       tokens_, [this] { io_.stop(); }}));
     }
 
     ActiveOutcome run(bool cold_start, const ControllerHost &me);
@@ -141,6 +142,7 @@ class InControl {
     void recover(bool cold_start);
     void serve(const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp);
 
+    const TokenAuth &tokens_;
     asio::io_context io_{1};
     Committer commit_;
     net::CallPool pool_;
@@ -205,6 +207,14 @@ void InControl::recover(bool cold_start) {
 
 void InControl::serve(const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp) {
     auto type = req->msg->body_type();
+    // A token names the user the request runs as, whoever brought it (drover-restd).
+    const auto *token = req->msg->token();
+    const auto *user = req->msg->token_user();
+    if (token || user) {
+        Status s = tokens_.admit(token ? token->string_view() : "", user ? user->string_view() : "",
+                                 Ctx::now(), req->peer);
+        if (!s.ok()) return resp->error(s.code(), s.text());
+    }
     // Only the controllers and node daemons (root or SlurmUser) speak for generations: a user's
     // message carrying a newer one is not evidence of another controller in control.
     if (req->msg->epoch() > ctx_.epoch && ctx_.is_admin(req->peer.uid)) {
@@ -278,9 +288,9 @@ ActiveOutcome InControl::run(bool cold_start, const ControllerHost &me) {
 }
 
 ActiveOutcome run_active(Config &conf, plugin::PluginSet &plugins, net::Authenticator &auth,
-                         state::Store &store, std::size_t self, uint64_t seen_epoch,
-                         bool cold_start) {
-    InControl ctl(conf, plugins, auth, store, self, seen_epoch);
+                         state::Store &store, const TokenAuth &tokens, std::size_t self,
+                         uint64_t seen_epoch, bool cold_start) {
+    InControl ctl(conf, plugins, auth, store, tokens, self, seen_epoch);
     const auto &me = conf.controllers.empty() ? ControllerHost{"localhost", "127.0.0.1"}
                                               : conf.controllers[self];
     return ctl.run(cold_start, me);
@@ -349,6 +359,7 @@ int run_controller(const Options &opts) {
     net::set_reply_check(
         net::admin_reply_check(auth, [slurm_uid](uint32_t u) { return u == 0 || u == slurm_uid; }));
     daemon::raise_fd_limit();
+    const TokenAuth tokens(conf, slurm_uid); // fails the start when the key cannot be read
 
     bool sync_each = conf.state_save_sync == "yes" || conf.state_save_sync == "1";
     state::Store store(dir, sync_each, conf.state_save_max_size_mb << 20);
@@ -365,7 +376,8 @@ int run_controller(const Options &opts) {
             if (!o.take_control) break;
             seen_epoch = o.seen_epoch;
         }
-        ActiveOutcome a = run_active(conf, plugins, auth, store, self, seen_epoch, cold_start);
+        ActiveOutcome a =
+            run_active(conf, plugins, auth, store, tokens, self, seen_epoch, cold_start);
         cold_start = false;
         if (a.stop) break;
         standby = true;

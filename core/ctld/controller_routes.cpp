@@ -15,6 +15,7 @@
 #include "ctld/control/handover.hpp"
 #include "ctld/nodes/node_mgr.hpp"
 #include "ctld/control/peers.hpp"
+#include "ctld/control/token_auth.hpp"
 #include "ctld/power/power_save.hpp"
 #include "ctld/privacy.hpp"
 #include "ctld/store/repl_source.hpp"
@@ -105,6 +106,20 @@ void acct_event_query(Ctx &ctx, const Req &q, const Resp &r) {
     ctx.acct.event_query(std::move(query), [r](std::vector<uint8_t> msg) { r->reply(msg); });
 }
 
+// scontrol token: the token for the caller (or, for root and SlurmUser, for username).
+void token_reply(const TokenAuth &tokens, const Req &q, const Resp &r) {
+    const auto *t = q->msg->body_as_TokenRequest();
+    std::string token;
+    Status s = tokens.mint(q->peer.uid, t->username() ? t->username()->string_view() : "",
+                           t->lifespan(), Ctx::now(), &token);
+    if (!s.ok()) return r->error(s.code(), s.text());
+    flatbuffers::FlatBufferBuilder fbb(512);
+    auto v = fbb.CreateString(token);
+    fbb.Finish(proto::CreateMessage(fbb, proto::Body::TokenResponse,
+                                    proto::CreateTokenResponse(fbb, v).Union()));
+    r->reply({fbb.GetBufferPointer(), fbb.GetSize()});
+}
+
 } // namespace
 
 net::Routes controller_routes(const ControllerParts &p) {
@@ -114,6 +129,8 @@ net::Routes controller_routes(const ControllerParts &p) {
          [&ctx, &power = p.power](const Req &, const Resp &r) { config_reply(ctx, power, r); }},
         {proto::Body::ControllerPingRequest, Caller::Anyone,
          [&ctx](const Req &, const Resp &r) { ping_reply(ctx, r); }},
+        {proto::Body::TokenRequest, Caller::Anyone,
+         [&tokens = p.tokens](const Req &q, const Resp &r) { token_reply(tokens, q, r); }},
         {proto::Body::StatsRequest, Caller::Anyone,
          [&ctx, &admin = p.admin, &jobs = p.jobs](const Req &q, const Resp &r) {
              stats_reply(ctx, jobs, q, r, admin.admin_level(q->peer.uid));

@@ -15,6 +15,7 @@ class JobManager;
 class NodeManager;
 class PowerSaver;
 class ReplSource;
+class TokenAuth;
 
 struct ControllerParts {
     Ctx &ctx;
@@ -24,6 +25,7 @@ struct ControllerParts {
     NodeManager &nodes;
     JobManager &jobs;
     PowerSaver &power;
+    const TokenAuth &tokens;
     std::function<void()> stop; // ends this controller's time in control (after the reply)
 };
 

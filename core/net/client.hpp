@@ -50,6 +50,9 @@ class ConnectFailed : public NetError {
 // The ErrorResponse code of a controller that is not in control (a standby backup, or one handing
 // control over): the caller tries the next SlurmctldHost.
 inline constexpr int kNotInControl = -1000;
+// The ErrorResponse code of a request whose token (AuthAltTypes=auth/jwt) the controller refused:
+// drover-restd answers its client 401.
+inline constexpr int kTokenRefused = -1001;
 
 // What a sender puts in a frame's preamble for a finished Message: the body's digest and a
 // credential over the seal (proto::seal_input), which names the receiver.

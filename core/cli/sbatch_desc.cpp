@@ -1,0 +1,42 @@
+// sbatch_desc.cpp - the JobDesc an sbatch request sends (sbatch, and drover-restd's job/submit).
+#include "cli/job_desc.hpp"
+#include "cli/sbatch_opts.hpp"
+
+namespace drover::cli {
+
+flatbuffers::Offset<proto::JobDesc> sbatch_job_desc(flatbuffers::FlatBufferBuilder &fbb,
+                                                    const SbatchRequest &r,
+                                                    const SbatchContext &ctx) {
+    proto::JobDescT d;
+    set_allocation(d, r);
+    d.name = r.name;
+    d.script = r.script;
+    for (const auto &[key, value] : r.environment) {
+        d.environment.push_back(std::make_unique<proto::KeyValueT>());
+        d.environment.back()->key = key;
+        d.environment.back()->value = value;
+    }
+    d.argv = r.argv;
+    d.work_dir = r.work_dir;
+    d.std_out = r.std_out;
+    d.std_err = r.std_err;
+    d.std_in = r.std_in;
+    d.submit_host = ctx.hostname;
+    d.uid = ctx.uid;
+    d.gid = ctx.gid;
+    d.open_mode_append = r.open_mode_append;
+    d.command = r.command;
+    d.begin_time = r.begin_time;
+    d.contiguous = r.contiguous;
+    d.oversubscribe = r.oversubscribe;
+    d.nice = r.nice;
+    d.array = r.array;
+    d.requeue = r.requeue;
+    d.signal = r.signal;
+    d.gpu_bind = r.gpu_bind;
+    d.deadline = r.deadline;
+    d.kill_on_invalid_dep = r.kill_on_invalid_dep;
+    return proto::JobDesc::Pack(fbb, &d);
+}
+
+} // namespace drover::cli

@@ -1,0 +1,35 @@
+// submit_body.hpp - the body of POST /slurm/vX/job/submit (slurmrestd's job_desc_msg) as the
+// sbatch options, script and environment it stands for, so a REST submission is checked exactly
+// as sbatch checks one (the same parser builds the request).
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cli/sbatch_opts.hpp"
+
+namespace drover::restd {
+
+// A body that is not a submission: the message names the field ("job.tasks: expected an
+// integer, got string").
+class BadRequest : public std::runtime_error {
+  public:
+    using std::runtime_error::runtime_error;
+};
+
+struct SubmitBody {
+    std::string script;
+    std::vector<std::string> options;  // "--job-name=x", ... in the order of the fields
+    std::vector<std::string> argv;     // the script's arguments
+    cli::Env environment;              // the job's: REST jobs start from an empty one
+    std::string cwd;                   // current_working_directory, else empty
+    std::vector<std::string> warnings; // fields taken but not acted on
+};
+
+// Throws BadRequest for malformed JSON, a field of the wrong type, an unknown field or a body
+// without a script.
+SubmitBody parse_submit_body(std::string_view json);
+
+} // namespace drover::restd

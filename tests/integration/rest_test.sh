@@ -1,0 +1,154 @@
+#!/usr/bin/env bash
+# rest_test.sh - drover-restd as slurmrestd's clients use it: tokens from `scontrol token`
+# (AuthAltTypes=auth/jwt, the key in AuthAltParameters=jwt_key=), the OxyMake seed's calls
+# replayed as they are (submit, poll jobs[0].job_state, cancel), the other paths, and every way a
+# request can be refused: no, expired, forged, wrong-key or alg=none tokens (401), another
+# user's job (refused), bad bodies (400, nothing queued), bodies over the limit (413), unknown
+# paths (404) and methods (405). rest_auth/local takes the user of the process on the UNIX socket.
+source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/users.sh"
+make_test_users
+make_cluster 2 "AuthAltTypes=auth/jwt" "AuthAltParameters=jwt_key=$T/c/jwt_hs256.key" \
+  "SlurmdParameters=config_overrides"
+sed -i 's/^NodeName=DEFAULT CPUs=1 RealMemory=100/NodeName=DEFAULT CPUs=4 RealMemory=1000/' "$T/c/slurm.conf"
+echo "PartitionName=normal Nodes=n[1-2]" >> "$T/c/slurm.conf"
+head -c 32 /dev/urandom > "$T/c/jwt_hs256.key"
+chmod 0400 "$T/c/jwt_hs256.key"
+cluster_start "$T/c" 2
+cd "$T"
+
+port=$(free_port) || { fail "no free port"; finish; exit 1; }
+"$BIN/core/restd/drover-restd" -f "$T/c/slurm.conf" "127.0.0.1:$port" > restd.log 2>&1 &
+echo $! > "$T/c/restd.pid"
+URL=http://127.0.0.1:$port
+wait_until 30 curl -s -o /dev/null "$URL/openapi/v3" || fail "drover-restd did not start: $(cat restd.log)"
+
+# rest METHOD PATH [TOKEN [BODY [USER]]]: prints the HTTP status, a space, then the body.
+rest() {
+  local args=(-s -o "$T/rest.body" -w '%{http_code}' -X "$1" "$URL$2")
+  [ -n "${3:-}" ] && args+=(-H "X-SLURM-USER-TOKEN: $3")
+  [ -n "${5:-}" ] && args+=(-H "X-SLURM-USER-NAME: $5")
+  [ -n "${4:-}" ] && args+=(-H "Content-Type: application/json" --data-binary "$4")
+  local code; code=$(curl "${args[@]}")
+  echo "$code $(tr -d '\n' < "$T/rest.body")"
+}
+# field EXPR: a Python expression over the JSON document d read from stdin.
+field() { python3 -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
+body() { cut -d' ' -f2-; }
+
+tok=$(scontrol token lifespan=600)
+assert_match '^SLURM_JWT=[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$' "$tok" "scontrol token prints SLURM_JWT=<JWT>"
+SLURM_JWT=${tok#SLURM_JWT=}
+assert_eq "Invalid option: \`nope=1\`" "$(scontrol token nope=1 2>&1)" "scontrol token refuses an unknown option"
+
+out=$(rest GET /slurm/v0.0.42/ping/ "$SLURM_JWT")
+assert_eq "200 UP" "$(echo "$out" | cut -d' ' -f1) $(echo "$out" | body | field 'd["pings"][0]["pinged"]')" "ping answers with the token"
+assert_eq 401 "$(rest GET /slurm/v0.0.42/ping | cut -d' ' -f1)" "and 401 without one"
+
+# The OxyMake seed's calls, as it sends them.
+SUBMIT='{
+    "script": "#!/bin/bash\nhostname\ndate",
+    "job": {
+      "name": "ox_test",
+      "partition": "normal",
+      "cpus_per_task": 4,
+      "memory_per_node": { "number": 8, "set": true, "infinite": false },
+      "tasks": 1,
+      "environment": ["PATH=/usr/bin:/bin", "HOME=/tmp"],
+      "current_working_directory": "'"$T"'"
+    }
+  }'
+out=$(rest POST /slurm/v0.0.44/job/submit "$SLURM_JWT" "$SUBMIT" root)
+assert_eq 200 "${out%% *}" "the seed's submission is taken: ${out#* }"
+id=$(echo "$out" | body | field 'd["job_id"]')
+assert_match '^[0-9]+$' "$id" "and answered with its job_id"
+poll() { rest GET "/slurm/v0.0.44/job/$id" "$SLURM_JWT" "" root | body | field 'd["jobs"][0]["job_state"][0]'; }
+completed() { [ "$(poll)" = COMPLETED ]; }
+wait_until 60 completed && ok "polling jobs[0].job_state reaches COMPLETED" || fail "job $id: $(poll)"
+assert_eq "ox_test normal 4" "$(squeue -h -j "$id" -t all -o '%j %P %C' 2>/dev/null || sacct -n -X -P -j "$id" -o JobName,Partition,AllocCPUS | tr '|' ' ')" \
+  "it ran with the name, partition and CPUs asked for"
+assert_contains "$(hostname -s 2>/dev/null || hostname)" "$(cat "$T/slurm-$id.out")" "its script ran in current_working_directory"
+
+long=$(rest POST /slurm/v0.0.44/job/submit "$SLURM_JWT" '{"script":"#!/bin/bash\nsleep 300","job":{"name":"long","partition":"normal","current_working_directory":"/tmp"}}' | body | field 'd["job_id"]')
+wait_running "$long" || fail "job $long did not start"
+assert_eq 200 "$(rest DELETE "/slurm/v0.0.44/job/$long" "$SLURM_JWT" | cut -d' ' -f1)" "DELETE cancels a running job"
+wait_job "$long" && assert_match '^CANCELLED' "$(sacct -n -X -P -j "$long" -o State)" "which ends CANCELLED"
+
+out=$(rest GET /slurm/v0.0.40/nodes "$SLURM_JWT")
+assert_eq "200 n1,n2" "${out%% *} $(echo "$out" | body | field '",".join(n["name"] for n in d["nodes"])')" "GET nodes lists the nodes"
+out=$(rest GET /slurm/v0.0.41/partition/normal "$SLURM_JWT")
+assert_eq "200 normal" "${out%% *} $(echo "$out" | body | field 'd["partitions"][0]["name"]')" "GET partition/NAME"
+assert_eq 404 "$(rest GET /slurm/v0.0.41/partition/nope "$SLURM_JWT" | cut -d' ' -f1)" "an unknown partition is 404"
+assert_eq 404 "$(rest GET /slurm/v0.0.42/job/999999 "$SLURM_JWT" | cut -d' ' -f1)" "an unknown job is 404"
+assert_contains '"/slurm/v0.0.42/job/submit"' "$(curl -s "$URL/openapi/v3")" "/openapi/v3 describes the paths served"
+assert_eq 404 "$(rest GET /slurm/v0.0.39/jobs "$SLURM_JWT" | cut -d' ' -f1)" "an API version not served is 404"
+assert_eq 404 "$(rest GET /slurm/v0.0.42/nothing "$SLURM_JWT" | cut -d' ' -f1)" "an unknown path is 404"
+assert_eq 405 "$(rest PUT /slurm/v0.0.42/jobs "$SLURM_JWT" | cut -d' ' -f1)" "a method a path does not take is 405"
+
+# Tokens that must not pass.
+before=$(squeue -h | wc -l)
+expired=$(scontrol token lifespan=1); expired=${expired#SLURM_JWT=}
+sleep 2
+assert_eq 401 "$(rest GET /slurm/v0.0.42/jobs "$expired" | cut -d' ' -f1)" "an expired token is 401"
+assert_eq 401 "$(rest GET /slurm/v0.0.42/jobs "${SLURM_JWT%?}x" | cut -d' ' -f1)" "a token with a changed signature is 401"
+jwt() {  # ALG KEY USER: a token made here, not by the controller
+  python3 - "$@" <<'PY'
+import base64, hashlib, hmac, json, sys, time
+alg, key, user = sys.argv[1:4]
+b = lambda x: base64.urlsafe_b64encode(json.dumps(x, separators=(",", ":")).encode()).rstrip(b"=").decode()
+msg = b({"alg": alg, "typ": "JWT"}) + "." + b({"exp": int(time.time()) + 600, "iat": int(time.time()), "sun": user})
+sig = "" if alg == "none" else base64.urlsafe_b64encode(hmac.new(key.encode(), msg.encode(), hashlib.sha256).digest()).rstrip(b"=").decode()
+print(msg + "." + sig)
+PY
+}
+assert_eq 401 "$(rest GET /slurm/v0.0.42/jobs "$(jwt HS256 not-the-key root)" | cut -d' ' -f1)" "a token signed with another key is 401"
+assert_eq 401 "$(rest GET /slurm/v0.0.42/jobs "$(jwt none x root)" | cut -d' ' -f1)" "an alg=none token is 401"
+assert_eq 401 "$(rest POST /slurm/v0.0.42/job/submit "$(jwt none x root)" "$SUBMIT" | cut -d' ' -f1)" "and submits nothing"
+
+# Bodies that are no submission: 400 with the field named, nothing queued; too big: 413.
+out=$(rest POST /slurm/v0.0.42/job/submit "$SLURM_JWT" '{"script": "#!/bin/sh\ntrue", "job": {')
+assert_match '^400 .*expected' "$out" "malformed JSON is 400 and says what was expected"
+out=$(rest POST /slurm/v0.0.42/job/submit "$SLURM_JWT" '{"script": "#!/bin/sh\ntrue", "job": {"tasks": "two"}}')
+assert_match '^400 .*job.tasks: expected an integer' "$out" "a field of the wrong type is 400 naming it"
+out=$(rest POST /slurm/v0.0.42/job/submit "$SLURM_JWT" '{"script": "#!/bin/sh\ntrue", "job": {"colour": "blue"}}')
+assert_match '^400 .*job.colour: unknown field' "$out" "an unknown field is 400 naming it"
+out=$(rest POST /slurm/v0.0.42/job/submit "$SLURM_JWT" '{"job": {"name": "x"}}')
+assert_match '^400 .*script' "$out" "a submission without a script is 400"
+out=$(rest POST /slurm/v0.0.42/job/submit "$SLURM_JWT" '{"script": "#!/bin/sh\ntrue", "job": {"time_limit": {"number": 5, "set": true}, "partition": "nope"}}')
+assert_match '^400 .*[Ii]nvalid partition' "$out" "the controller's refusal comes back as 400"
+{ printf '{"script":"'; head -c 1100000 /dev/zero | tr '\0' 'a'; printf '"}'; } > big.json
+assert_eq 413 "$(curl -s -o /dev/null -w '%{http_code}' -H "X-SLURM-USER-TOKEN: $SLURM_JWT" \
+  -H 'Content-Type: application/json' --data-binary @big.json "$URL/slurm/v0.0.42/job/submit")" \
+  "a body over 1 MiB is 413"
+assert_eq "$before" "$(squeue -h | wc -l)" "no refused request queued anything"
+assert_eq 200 "$(rest GET /slurm/v0.0.42/ping "$SLURM_JWT" | cut -d' ' -f1)" "and the daemon still answers"
+
+if [ "$MULTI" = 1 ]; then
+  user_tok=$(as drvtest1 scontrol token); user_tok=${user_tok#SLURM_JWT=}
+  assert_match '^[A-Za-z0-9_.-]+$' "$user_tok" "a user gets a token of their own"
+  assert_match "Only root or SlurmUser" "$(as drvtest1 scontrol token username=root 2>&1)" \
+    "but none for another user"
+  mine=$(rest POST /slurm/v0.0.42/job/submit "$user_tok" '{"script":"#!/bin/bash\nsleep 300","job":{"name":"mine","current_working_directory":"/tmp"}}' | body | field 'd["job_id"]')
+  assert_eq drvtest1 "$(squeue -h -j "$mine" -o %u)" "a job submitted with a user's token is that user's"
+  theirs=$(rest POST /slurm/v0.0.42/job/submit "$SLURM_JWT" '{"script":"#!/bin/bash\nsleep 300","job":{"name":"theirs","current_working_directory":"/tmp"}}' | body | field 'd["job_id"]')
+  out=$(rest DELETE "/slurm/v0.0.42/job/$theirs" "$user_tok")
+  assert_match '^403 ' "$out" "a user's token cannot cancel root's job"
+  assert_match '^(PD|R)$' "$(squeue -h -j "$theirs" -o %t)" "which goes on"
+  assert_eq 401 "$(rest GET /slurm/v0.0.42/jobs "$user_tok" "" drvtest2 | cut -d' ' -f1)" \
+    "a user's token cannot act as another user (X-SLURM-USER-NAME)"
+  as_user=$(rest POST /slurm/v0.0.42/job/submit "$SLURM_JWT" '{"script":"#!/bin/bash\ntrue","job":{"current_working_directory":"/tmp"}}' drvtest2 | body | field 'd["job_id"]')
+  assert_eq drvtest2 "$(squeue -h -t all -j "$as_user" -o %u 2>/dev/null || sacct -n -X -P -j "$as_user" -o User)" \
+    "root's token with X-SLURM-USER-NAME acts as that user"
+  scancel "$mine" "$theirs"
+
+  # rest_auth/local: whoever is on the UNIX socket.
+  "$BIN/core/restd/drover-restd" -f "$T/c/slurm.conf" -a rest_auth/local "unix:$T/rest.sock" > restd-local.log 2>&1 &
+  echo $! > "$T/c/restd-local.pid"
+  wait_until 30 test -S "$T/rest.sock" || fail "the local drover-restd did not start"
+  local_id=$(as drvtest1 curl -s --unix-socket "$T/rest.sock" -H 'Content-Type: application/json' \
+    --data-binary '{"script":"#!/bin/bash\nsleep 300","job":{"current_working_directory":"/tmp"}}' \
+    http://x/slurm/v0.0.42/job/submit | field 'd["job_id"]')
+  assert_eq drvtest1 "$(squeue -h -j "$local_id" -o %u)" "rest_auth/local submits as the socket's user"
+  scancel "$local_id"
+fi
+finish
