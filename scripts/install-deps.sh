@@ -20,7 +20,12 @@ packages=(
   dpkg-dev systemd lintian        # package_test: cpack's .deb files, systemd-analyze verify, lintian
   curl python3-prometheus-client  # metrics_test: scrapes and reads the text as Prometheus does
   man-db                          # man_completion_test: every generated page renders
+  chromium                        # rest_page_test: drover-restd's status page in a real browser
 )
+
+# rest_page_test drives chromium with puppeteer-core from the npm registry: Debian's nodejs and
+# npm unless a Node.js with its npm is already here.
+command -v npm >/dev/null || packages+=(nodejs npm)
 
 missing=()
 for p in "${packages[@]}"; do

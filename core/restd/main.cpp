@@ -26,11 +26,14 @@ constexpr const char *kUsage =
     "              the default) or rest_auth/local (the user of a process on a UNIX socket)\n"
     "  -f FILE     slurm.conf (default: SLURM_CONF, then /etc/slurm/slurm.conf)\n"
     "  -t THREADS  workers that call the controller (default 8)\n"
+    "  --status-page  serve the read-only status page at /status (it reads the paths above\n"
+    "              with the visitor's token)\n"
     "  -V          print the version\n";
 
 struct Options {
     std::string config, auth = "rest_auth/jwt";
     unsigned threads = 8;
+    bool status_page = false;
     int verbosity = 0;
     std::vector<std::string> listen;
 };
@@ -44,6 +47,8 @@ bool parse(int argc, char **argv, Options &o) {
             if (a == "-f") o.config = v;
             if (a == "-a") o.auth = v;
             if (a == "-t") o.threads = unsigned(std::max(1, std::atoi(v.c_str())));
+        } else if (a == "--status-page") {
+            o.status_page = true;
         } else if (a == "-v" || a == "-vv") {
             o.verbosity += int(a.size()) - 1;
         } else if (!a.empty() && a[0] != '-') {
@@ -94,8 +99,8 @@ int main(int argc, char **argv) {
         boost::asio::io_context io(1);
         net::CallPool pool(io, o.threads);
         restd::RestApi api(
-            conf, o.auth == "rest_auth/local" ? restd::AuthMode::local : restd::AuthMode::jwt,
-            pool);
+            conf, o.auth == "rest_auth/local" ? restd::AuthMode::local : restd::AuthMode::jwt, pool,
+            o.status_page);
         restd::HttpServer server(
             io, [&api](restd::HttpRequest req, const restd::Client &c, restd::Reply reply) {
                 api.handle(std::move(req), c, std::move(reply));

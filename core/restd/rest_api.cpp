@@ -7,6 +7,7 @@
 #include <spdlog/spdlog.h>
 
 #include "restd/rest_ops.hpp"
+#include "restd/status_page.hpp"
 
 namespace drover::restd {
 
@@ -105,8 +106,8 @@ const std::vector<std::string> &api_versions() {
     return v;
 }
 
-RestApi::RestApi(const Config &conf, AuthMode mode, net::CallPool &pool)
-    : ctld_(conf), mode_(mode), pool_(pool) {}
+RestApi::RestApi(const Config &conf, AuthMode mode, net::CallPool &pool, bool status_page)
+    : ctld_(conf), mode_(mode), pool_(pool), status_page_(status_page) {}
 
 bool RestApi::identify(const HttpRequest &req, const Client &client, Identity *who,
                        std::string *why) const {
@@ -142,6 +143,12 @@ void RestApi::handle(HttpRequest req, const Client &client, Reply reply) {
     if (req.method() == http::verb::get && parts.size() == 2 && parts[0] == "openapi" &&
         parts[1] == "v3")
         return reply(json_response(openapi_document()));
+    if (status_page_ && req.method() == http::verb::get && parts.size() == 1 &&
+        parts[0] == "status") {
+        HttpResponse page = json_response(status_page_html());
+        page.set(http::field::content_type, "text/html; charset=utf-8");
+        return reply(std::move(page));
+    }
     std::string version = parts.size() > 1 ? parts[1] : "";
     std::string arg;
     bool wrong_method = false;

@@ -21,7 +21,8 @@ const std::vector<std::string> &api_versions();
 
 class RestApi {
   public:
-    RestApi(const Config &conf, AuthMode mode, net::CallPool &pool);
+    // status_page: serve the status page at /status (off by default).
+    RestApi(const Config &conf, AuthMode mode, net::CallPool &pool, bool status_page = false);
     void handle(HttpRequest req, const Client &client, Reply reply);
 
   private:
@@ -30,6 +31,7 @@ class RestApi {
     CtldCaller ctld_;
     AuthMode mode_;
     net::CallPool &pool_;
+    bool status_page_;
 };
 
 } // namespace drover::restd

@@ -3,9 +3,11 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "common/json_writer.hpp"
 #include "restd/ctld_caller.hpp"
 #include "restd/http_server.hpp"
 
@@ -35,6 +37,43 @@ struct OpEntry {
 
 // Every operation, in the order /openapi/v3 lists them.
 const std::vector<OpEntry> &operations();
+
+// The envelope after an operation's payload (w holds the open top-level object): meta, errors,
+// warnings; closes the object and returns the document.
+std::string finish_document(JsonWriter &w, const std::string &version,
+                            const std::vector<std::string> &warnings = {},
+                            const char *base = "slurm");
+// A refusal by the controller (its code as the HTTP status: 401 for a refused token, 403, 404,
+// 400, else 500) or a failure to reach it (503), as the answer.
+HttpResponse failed(const std::exception &e, const OpCall &c, const char *source);
+int64_t now_s();
+// The path's job id as a request's list (empty: every job); false when it is no job id.
+bool job_ids_of(const OpCall &c, std::vector<uint32_t> *ids);
+// "Invalid job id specified: ARG" with status (400: no job id; 404: no such job).
+HttpResponse invalid_job(const OpCall &c, http::status status);
+
+// The records of a reply's list (none when it is absent).
+template <class T>
+std::vector<const T *> records(const flatbuffers::Vector<flatbuffers::Offset<T>> *list) {
+    std::vector<const T *> out;
+    if (list)
+        for (const T *r : *list) out.push_back(r);
+    return out;
+}
+
+// The operations (rest_jobs.cpp, rest_nodes.cpp, rest_db.cpp, rest_ops.cpp).
+HttpResponse get_ping(const OpCall &c);
+HttpResponse get_diag(const OpCall &c);
+HttpResponse get_licenses(const OpCall &c);
+HttpResponse get_jobs(const OpCall &c);
+HttpResponse get_job(const OpCall &c);
+HttpResponse post_job(const OpCall &c);
+HttpResponse delete_job(const OpCall &c);
+HttpResponse post_submit(const OpCall &c);
+HttpResponse get_nodes(const OpCall &c);
+HttpResponse post_node(const OpCall &c);
+HttpResponse get_partitions(const OpCall &c);
+HttpResponse get_db_jobs(const OpCall &c);
 
 // {"errors":[{...}],"warnings":[],"meta":{...}} with status.
 HttpResponse error_response(http::status status, const std::string &version,

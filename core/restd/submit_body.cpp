@@ -16,35 +16,47 @@ using json::Value;
     throw BadRequest(field + ": " + what);
 }
 
-std::string text_of(const Value &v, const std::string &field) {
+} // namespace
+
+std::string field_text(const Value &v, const std::string &field) {
     if (!v.is_string()) bad(field, "expected a string, got " + std::string(v.kind_name()));
     return v.as_string();
 }
 
 // An integer, or slurmrestd's {"number": N, "set": true, "infinite": false}; nullopt when unset
 // ("set": false) or infinite.
-std::optional<int64_t> number_of(const Value &v, const std::string &field) {
+std::optional<int64_t> field_number(const Value &v, const std::string &field) {
     if (v.is_object()) {
         const Value *set = v.find("set"), *inf = v.find("infinite"), *n = v.find("number");
         if ((set && set->is_bool() && !set->as_bool()) || (inf && inf->is_bool() && inf->as_bool()))
             return std::nullopt;
         if (!n) bad(field, "expected {\"number\": ...}");
-        return number_of(*n, field + ".number");
+        return field_number(*n, field + ".number");
     }
     if (!v.is_number() || !v.as_int())
         bad(field, "expected an integer, got " + std::string(v.kind_name()));
     return *v.as_int();
 }
 
-bool flag_of(const Value &v, const std::string &field) {
+bool field_flag(const Value &v, const std::string &field) {
     if (!v.is_bool()) bad(field, "expected true or false, got " + std::string(v.kind_name()));
     return v.as_bool();
 }
 
+json::Value parse_body(std::string_view text) {
+    try {
+        return json::parse(text);
+    } catch (const json::ParseError &e) {
+        throw BadRequest(std::string("body: ") + e.what());
+    }
+}
+
+namespace {
+
 std::vector<std::string> strings_of(const Value &v, const std::string &field) {
     if (!v.is_array()) bad(field, "expected an array of strings");
     std::vector<std::string> out;
-    for (const Value &i : v.items()) out.push_back(text_of(i, field + "[]"));
+    for (const Value &i : v.items()) out.push_back(field_text(i, field + "[]"));
     return out;
 }
 
@@ -52,7 +64,8 @@ std::vector<std::string> strings_of(const Value &v, const std::string &field) {
 cli::Env environment_of(const Value &v, const std::string &field) {
     cli::Env env;
     if (v.is_object()) {
-        for (const auto &[k, val] : v.members()) env.emplace_back(k, text_of(val, field + "." + k));
+        for (const auto &[k, val] : v.members())
+            env.emplace_back(k, field_text(val, field + "." + k));
         return env;
     }
     for (const std::string &kv : strings_of(v, field)) {
@@ -68,14 +81,14 @@ using FieldFn = std::function<void(SubmitBody &, const Value &, const std::strin
 // A text field that is an sbatch option.
 FieldFn text_option(const char *option) {
     return [option](SubmitBody &b, const Value &v, const std::string &f) {
-        b.options.push_back(std::string(option) + "=" + text_of(v, f));
+        b.options.push_back(std::string(option) + "=" + field_text(v, f));
     };
 }
 
 // A number field that is an sbatch option (unset: not given).
 FieldFn number_option(const char *option) {
     return [option](SubmitBody &b, const Value &v, const std::string &f) {
-        if (auto n = number_of(v, f))
+        if (auto n = field_number(v, f))
             b.options.push_back(std::string(option) + "=" + std::to_string(*n));
     };
 }
@@ -115,15 +128,15 @@ const std::map<std::string, FieldFn> &job_fields() {
         {"nice", number_option("--nice")},
         {"hold",
          [](SubmitBody &b, const Value &v, const std::string &f) {
-             if (flag_of(v, f)) b.options.push_back("--hold");
+             if (field_flag(v, f)) b.options.push_back("--hold");
          }},
         {"requeue",
          [](SubmitBody &b, const Value &v, const std::string &f) {
-             b.options.push_back(flag_of(v, f) ? "--requeue" : "--no-requeue");
+             b.options.push_back(field_flag(v, f) ? "--requeue" : "--no-requeue");
          }},
         {"current_working_directory",
          [](SubmitBody &b, const Value &v, const std::string &f) {
-             b.cwd = text_of(v, f);
+             b.cwd = field_text(v, f);
              b.options.push_back("--chdir=" + b.cwd);
          }},
         {"environment", [](SubmitBody &b, const Value &v,
@@ -131,7 +144,7 @@ const std::map<std::string, FieldFn> &job_fields() {
         {"argv",
          [](SubmitBody &b, const Value &v, const std::string &f) { b.argv = strings_of(v, f); }},
         {"script",
-         [](SubmitBody &b, const Value &v, const std::string &f) { b.script = text_of(v, f); }},
+         [](SubmitBody &b, const Value &v, const std::string &f) { b.script = field_text(v, f); }},
         {"mail_type", noted()},
         {"mail_user", noted()},
         {"exclusive", noted()},
@@ -143,18 +156,13 @@ const std::map<std::string, FieldFn> &job_fields() {
 } // namespace
 
 SubmitBody parse_submit_body(std::string_view text) {
-    Value doc;
-    try {
-        doc = json::parse(text);
-    } catch (const json::ParseError &e) {
-        throw BadRequest(std::string("body: ") + e.what());
-    }
+    Value doc = parse_body(text);
     if (!doc.is_object()) throw BadRequest("body: expected an object");
     SubmitBody b;
     const Value *job = nullptr;
     for (const auto &[key, v] : doc.members()) {
         if (key == "script")
-            b.script = text_of(v, "script");
+            b.script = field_text(v, "script");
         else if (key == "job")
             job = &v;
         else if (key == "jobs")

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cli/sbatch_opts.hpp"
+#include "common/json_value.hpp"
 
 namespace drover::restd {
 
@@ -18,6 +19,14 @@ class BadRequest : public std::runtime_error {
   public:
     using std::runtime_error::runtime_error;
 };
+
+// A request's body as JSON; throws BadRequest ("body: expected ... at byte N").
+json::Value parse_body(std::string_view text);
+// A field's value as the type slurmrestd gives it; throws BadRequest naming the field. A number
+// may be {"number": N, "set": .., "infinite": ..}: nullopt when unset or infinite.
+std::string field_text(const json::Value &v, const std::string &field);
+std::optional<int64_t> field_number(const json::Value &v, const std::string &field);
+bool field_flag(const json::Value &v, const std::string &field);
 
 struct SubmitBody {
     std::string script;

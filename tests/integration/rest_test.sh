@@ -69,7 +69,7 @@ assert_eq "ox_test normal 4" "$(squeue -h -j "$id" -t all -o '%j %P %C' 2>/dev/n
   "it ran with the name, partition and CPUs asked for"
 assert_contains "$(hostname -s 2>/dev/null || hostname)" "$(cat "$T/slurm-$id.out")" "its script ran in current_working_directory"
 
-long=$(rest POST /slurm/v0.0.44/job/submit "$SLURM_JWT" '{"script":"#!/bin/bash\nsleep 300","job":{"name":"long","partition":"normal","current_working_directory":"/tmp"}}' | body | field 'd["job_id"]')
+long=$(rest POST /slurm/v0.0.44/job/submit "$SLURM_JWT" '{"script":"#!/bin/bash\nsleep 300","job":{"name":"long","partition":"normal","current_working_directory":"/tmp","standard_output":"/dev/null"}}' | body | field 'd["job_id"]')
 wait_running "$long" || fail "job $long did not start"
 assert_eq 200 "$(rest DELETE "/slurm/v0.0.44/job/$long" "$SLURM_JWT" | cut -d' ' -f1)" "DELETE cancels a running job"
 wait_job "$long" && assert_match '^CANCELLED' "$(sacct -n -X -P -j "$long" -o State)" "which ends CANCELLED"
@@ -84,6 +84,24 @@ assert_contains '"/slurm/v0.0.42/job/submit"' "$(curl -s "$URL/openapi/v3")" "/o
 assert_eq 404 "$(rest GET /slurm/v0.0.39/jobs "$SLURM_JWT" | cut -d' ' -f1)" "an API version not served is 404"
 assert_eq 404 "$(rest GET /slurm/v0.0.42/nothing "$SLURM_JWT" | cut -d' ' -f1)" "an unknown path is 404"
 assert_eq 405 "$(rest PUT /slurm/v0.0.42/jobs "$SLURM_JWT" | cut -d' ' -f1)" "a method a path does not take is 405"
+
+# Updates, statistics, licenses and the accounting store's jobs.
+held=$(rest POST /slurm/v0.0.42/job/submit "$SLURM_JWT" '{"script":"#!/bin/bash\ntrue","job":{"hold":true,"current_working_directory":"/tmp","standard_output":"/dev/null"}}' | body | field 'd["job_id"]')
+out=$(rest POST "/slurm/v0.0.42/job/$held" "$SLURM_JWT" '{"time_limit": {"number": 7, "set": true, "infinite": false}, "name": "renamed"}')
+assert_eq 200 "${out%% *}" "POST job/ID updates a job: ${out#* }"
+assert_eq "renamed 7:00" "$(squeue -h -j "$held" -o '%j %l')" "its name and time limit changed"
+assert_eq 400 "$(rest POST "/slurm/v0.0.42/job/$held" "$SLURM_JWT" '{"colour": 1}' | cut -d' ' -f1)" "an unknown update field is 400"
+assert_eq 200 "$(rest POST "/slurm/v0.0.42/job/$held" "$SLURM_JWT" '{"hold": false}' | cut -d' ' -f1)" "hold: false releases it"
+wait_job "$held" || fail "job $held did not run once released"
+out=$(rest POST /slurm/v0.0.41/node/n2 "$SLURM_JWT" '{"state": ["DRAIN"], "reason": "by rest"}')
+assert_eq 200 "${out%% *}" "POST node/NAME drains a node: ${out#* }"
+assert_eq "drain by rest" "$(sinfo -h -n n2 -o '%t %E' | head -1)" "with its reason"
+rest POST /slurm/v0.0.41/node/n2 "$SLURM_JWT" '{"state": ["RESUME"]}' > /dev/null
+out=$(rest GET /slurm/v0.0.42/diag "$SLURM_JWT")
+assert_match '^200 .*"jobs_submitted": *[1-9]' "$out" "GET diag counts the submissions"
+out=$(rest GET /slurmdb/v0.0.42/job/"$id" "$SLURM_JWT")
+assert_eq "200 ox_test" "${out%% *} $(echo "$out" | body | field 'd["jobs"][0]["name"]')" "GET slurmdb job/ID reads the accounting store"
+assert_eq 200 "$(rest GET /slurm/v0.0.42/licenses "$SLURM_JWT" | cut -d' ' -f1)" "GET licenses"
 
 # Tokens that must not pass.
 before=$(squeue -h | wc -l)
@@ -128,15 +146,18 @@ if [ "$MULTI" = 1 ]; then
   assert_match '^[A-Za-z0-9_.-]+$' "$user_tok" "a user gets a token of their own"
   assert_match "Only root or SlurmUser" "$(as drvtest1 scontrol token username=root 2>&1)" \
     "but none for another user"
-  mine=$(rest POST /slurm/v0.0.42/job/submit "$user_tok" '{"script":"#!/bin/bash\nsleep 300","job":{"name":"mine","current_working_directory":"/tmp"}}' | body | field 'd["job_id"]')
-  assert_eq drvtest1 "$(squeue -h -j "$mine" -o %u)" "a job submitted with a user's token is that user's"
-  theirs=$(rest POST /slurm/v0.0.42/job/submit "$SLURM_JWT" '{"script":"#!/bin/bash\nsleep 300","job":{"name":"theirs","current_working_directory":"/tmp"}}' | body | field 'd["job_id"]')
+  out=$(rest POST /slurm/v0.0.42/job/submit "$user_tok" '{"script":"#!/bin/bash\nsleep 300","job":{"name":"mine","current_working_directory":"/tmp","standard_output":"/dev/null"}}')
+  mine=$(echo "$out" | body | field 'd["job_id"]')
+  assert_eq drvtest1 "$(squeue -h -j "$mine" -o %u)" "a job submitted with a user's token is that user's ($out)"
+  theirs=$(rest POST /slurm/v0.0.42/job/submit "$SLURM_JWT" '{"script":"#!/bin/bash\nsleep 300","job":{"name":"theirs","current_working_directory":"/tmp","standard_output":"/dev/null"}}' | body | field 'd["job_id"]')
   out=$(rest DELETE "/slurm/v0.0.42/job/$theirs" "$user_tok")
   assert_match '^403 ' "$out" "a user's token cannot cancel root's job"
   assert_match '^(PD|R)$' "$(squeue -h -j "$theirs" -o %t)" "which goes on"
+  assert_eq 403 "$(rest POST /slurm/v0.0.41/node/n1 "$user_tok" '{"state": ["DRAIN"], "reason": "x"}' | cut -d' ' -f1)" \
+    "a user's token cannot drain a node"
   assert_eq 401 "$(rest GET /slurm/v0.0.42/jobs "$user_tok" "" drvtest2 | cut -d' ' -f1)" \
     "a user's token cannot act as another user (X-SLURM-USER-NAME)"
-  as_user=$(rest POST /slurm/v0.0.42/job/submit "$SLURM_JWT" '{"script":"#!/bin/bash\ntrue","job":{"current_working_directory":"/tmp"}}' drvtest2 | body | field 'd["job_id"]')
+  as_user=$(rest POST /slurm/v0.0.42/job/submit "$SLURM_JWT" '{"script":"#!/bin/bash\ntrue","job":{"current_working_directory":"/tmp","standard_output":"/dev/null"}}' drvtest2 | body | field 'd["job_id"]')
   assert_eq drvtest2 "$(squeue -h -t all -j "$as_user" -o %u 2>/dev/null || sacct -n -X -P -j "$as_user" -o User)" \
     "root's token with X-SLURM-USER-NAME acts as that user"
   scancel "$mine" "$theirs"
@@ -146,7 +167,7 @@ if [ "$MULTI" = 1 ]; then
   echo $! > "$T/c/restd-local.pid"
   wait_until 30 test -S "$T/rest.sock" || fail "the local drover-restd did not start"
   local_id=$(as drvtest1 curl -s --unix-socket "$T/rest.sock" -H 'Content-Type: application/json' \
-    --data-binary '{"script":"#!/bin/bash\nsleep 300","job":{"current_working_directory":"/tmp"}}' \
+    --data-binary '{"script":"#!/bin/bash\nsleep 300","job":{"current_working_directory":"/tmp","standard_output":"/dev/null"}}' \
     http://x/slurm/v0.0.42/job/submit | field 'd["job_id"]')
   assert_eq drvtest1 "$(squeue -h -j "$local_id" -o %u)" "rest_auth/local submits as the socket's user"
   scancel "$local_id"

@@ -1,0 +1,188 @@
+// rest_jobs.cpp - the job paths: list and show, submit, cancel or signal.
+#include "restd/rest_ops.hpp"
+
+#include "cli/json_records.hpp"
+#include "common/json_writer.hpp"
+#include "cli/sbatch_opts.hpp"
+#include "cli/scancel_args.hpp"
+#include "restd/submit_body.hpp"
+
+#include <sys/utsname.h>
+
+#include <csignal>
+
+namespace drover::restd {
+
+using proto::Body;
+
+// The jobs the controller shows the client (all, or the one of c.arg).
+HttpResponse get_jobs(const OpCall &c) {
+    try {
+        std::vector<uint32_t> ids;
+        if (!job_ids_of(c, &ids)) return invalid_job(c, http::status::bad_request);
+        flatbuffers::FlatBufferBuilder fbb;
+        auto req = proto::CreateJobInfoRequest(fbb, fbb.CreateVector(ids));
+        net::Reply reply = c.ctld.call(fbb, Body::JobInfoRequest, req.Union(), c.who);
+        const auto *r = reply.as<proto::JobInfoResponse>();
+        std::vector<const proto::JobInfo *> jobs = records(r->jobs());
+        if (!c.arg.empty() && jobs.empty()) return invalid_job(c, http::status::not_found);
+        return json_response(cli::jobs_json(jobs, r->now() ? r->now() : now_s()));
+    } catch (const std::exception &e) {
+        return failed(e, c, "slurm_load_jobs");
+    }
+}
+
+HttpResponse get_job(const OpCall &c) {
+    return get_jobs(c);
+}
+
+// DELETE /job/{id}?signal=SIGTERM&flags=...: scancel (SIGKILL: cancel).
+HttpResponse delete_job(const OpCall &c) {
+    try {
+        int sig = SIGKILL;
+        if (auto it = c.query.find("signal"); it != c.query.end() && !it->second.empty()) {
+            std::optional<int> named = cli::parse_signal(it->second);
+            sig = named.value_or(0);
+            if (!named)
+                return error_response(http::status::bad_request, c.version, "signal",
+                                      "Unknown signal " + it->second);
+        }
+        flatbuffers::FlatBufferBuilder fbb;
+        auto specs = fbb.CreateVectorOfStrings(std::vector<std::string>{c.arg});
+        proto::JobSignalRequestBuilder b(fbb);
+        b.add_job_specs(specs);
+        b.add_signal(sig);
+        auto req = b.Finish();
+        net::Reply reply = c.ctld.call(fbb, Body::JobSignalRequest, req.Union(), c.who);
+        const auto *r = reply.as<proto::JobSignalResponse>();
+        if (r->results())
+            for (const auto *n : *r->results())
+                if (n->rc() != 0)
+                    return error_response(n->rc() == DROVER_EPERM ? http::status::forbidden
+                                                                  : http::status::not_found,
+                                          c.version, "slurm_kill_job",
+                                          n->message() ? n->message()->str() : "refused", n->rc());
+        JsonWriter w;
+        w.begin_object();
+        return json_response(finish_document(w, c.version));
+    } catch (const std::exception &e) {
+        return failed(e, c, "slurm_kill_job");
+    }
+}
+
+// POST /job/submit: the body as sbatch options, checked and built by sbatch's own code.
+HttpResponse post_submit(const OpCall &c) {
+    SubmitBody body;
+    cli::SbatchRequest req;
+    cli::SbatchContext ctx;
+    try {
+        body = parse_submit_body(c.req.body());
+        ctx.env = body.environment;
+        ctx.cwd = body.cwd.empty() ? "/tmp" : body.cwd;
+        utsname u{};
+        if (::uname(&u) == 0)
+            ctx.hostname = std::string(u.nodename).substr(0, std::string(u.nodename).find('.'));
+        ctx.now = now_s();
+        std::vector<std::string> args = body.options;
+        cli::SbatchCommandLine cl = cli::parse_sbatch_command_line(args);
+        cl.script_args = body.argv;
+        req = cli::build_sbatch_request(cl, body.script, ctx);
+    } catch (const std::exception &e) {
+        return error_response(http::status::bad_request, c.version, "job", e.what(), DROVER_EINVAL);
+    }
+    try {
+        flatbuffers::FlatBufferBuilder fbb(req.script.size() + 4096);
+        auto desc = cli::sbatch_job_desc(fbb, req, ctx);
+        auto submit = proto::CreateJobSubmitRequest(fbb, desc);
+        net::Reply reply = c.ctld.call(fbb, Body::JobSubmitRequest, submit.Union(), c.who);
+        const auto *r = reply.as<proto::JobSubmitResponse>();
+        std::string user_msg = r->user_msg() ? r->user_msg()->str() : "";
+        JsonWriter w;
+        w.begin_object().kv_unum("job_id", r->job_id()).kv("step_id", "batch");
+        w.kv("job_submit_user_msg", user_msg);
+        w.key("result").begin_object().kv_unum("job_id", r->job_id()).kv("step_id", "batch");
+        w.kv_num("error_code", 0).kv("error", "").kv("job_submit_user_msg", user_msg);
+        w.end_object();
+        std::vector<std::string> warnings = body.warnings;
+        warnings.insert(warnings.end(), req.warnings.begin(), req.warnings.end());
+        return json_response(finish_document(w, c.version, warnings));
+    } catch (const std::exception &e) {
+        return failed(e, c, "slurm_submit_batch_job");
+    }
+}
+
+namespace {
+
+// POST /job/{id}'s fields (job_desc_msg's names) as scontrol update's keys.
+struct UpdateField {
+    const char *json;
+    const char *key;
+    bool number;
+};
+constexpr UpdateField kUpdateFields[] = {
+    {"time_limit", "TimeLimit", true},   {"name", "Name", false},
+    {"comment", "Comment", false},       {"nice", "Nice", true},
+    {"dependency", "Dependency", false}, {"constraints", "Features", false},
+    {"priority", "Priority", true},      {"partition", "Partition", false},
+    {"minimum_nodes", "NumNodes", true},
+};
+
+// The update's fields and hold (-1: unchanged); throws BadRequest.
+std::vector<std::pair<std::string, std::string>> update_fields(std::string_view body, int *hold) {
+    json::Value doc = parse_body(body);
+    if (!doc.is_object()) throw BadRequest("body: expected an object");
+    // Some clients wrap the fields in "job", as a submission does.
+    const json::Value *job = doc.find("job");
+    const json::Value &fields = job && job->is_object() ? *job : doc;
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const auto &[name, v] : fields.members()) {
+        if (name == "hold") {
+            *hold = field_flag(v, name) ? 1 : 0;
+            continue;
+        }
+        const UpdateField *f = nullptr;
+        for (const auto &u : kUpdateFields)
+            if (name == u.json) f = &u;
+        if (!f) throw BadRequest(name + ": unknown field");
+        if (!f->number) {
+            out.emplace_back(f->key, field_text(v, name));
+        } else if (auto n = field_number(v, name)) {
+            out.emplace_back(f->key, std::to_string(*n));
+        } else if (name == "time_limit") {
+            out.emplace_back(f->key, "UNLIMITED");
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+// POST /job/{id}: scontrol update JobId=id with the body's fields.
+HttpResponse post_job(const OpCall &c) {
+    int hold = -1;
+    std::vector<std::pair<std::string, std::string>> fields;
+    try {
+        fields = update_fields(c.req.body(), &hold);
+    } catch (const BadRequest &e) {
+        return error_response(http::status::bad_request, c.version, "job", e.what(), DROVER_EINVAL);
+    }
+    try {
+        flatbuffers::FlatBufferBuilder fbb;
+        std::vector<flatbuffers::Offset<proto::KeyValue>> kvs;
+        for (const auto &[k, v] : fields)
+            kvs.push_back(proto::CreateKeyValueDirect(fbb, k.c_str(), v.c_str()));
+        auto req = proto::CreateJobUpdateRequest(fbb, 0, fbb.CreateVector(kvs), hold, 0,
+                                                 fbb.CreateString(c.arg));
+        net::Reply reply = c.ctld.call(fbb, Body::JobUpdateRequest, req.Union(), c.who);
+        reply.as<proto::OkResponse>();
+        JsonWriter w;
+        w.begin_object().kv("job_id", c.arg).kv("step_id", "").kv("job_submit_user_msg", "");
+        w.key("results").begin_array().begin_object().kv("job_id", c.arg).kv_num("error_code", 0);
+        w.kv("error", "").kv("why", "").end_object().end_array();
+        return json_response(finish_document(w, c.version));
+    } catch (const std::exception &e) {
+        return failed(e, c, "slurm_update_job");
+    }
+}
+
+} // namespace drover::restd

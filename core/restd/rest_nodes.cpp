@@ -1,0 +1,82 @@
+// rest_nodes.cpp - the node and partition paths.
+#include "restd/rest_ops.hpp"
+
+#include "cli/json_records.hpp"
+#include "common/json_writer.hpp"
+#include "restd/submit_body.hpp"
+
+namespace drover::restd {
+
+using proto::Body;
+
+HttpResponse get_nodes(const OpCall &c) {
+    try {
+        flatbuffers::FlatBufferBuilder fbb;
+        std::vector<std::string> names;
+        if (!c.arg.empty()) names.push_back(c.arg);
+        auto req = proto::CreateNodeInfoRequest(fbb, fbb.CreateVectorOfStrings(names));
+        net::Reply reply = c.ctld.call(fbb, Body::NodeInfoRequest, req.Union(), c.who);
+        const auto *r = reply.as<proto::NodeInfoResponse>();
+        return json_response(cli::nodes_json(records(r->nodes()), r->now() ? r->now() : now_s()));
+    } catch (const std::exception &e) {
+        return failed(e, c, "slurm_load_node");
+    }
+}
+
+HttpResponse get_partitions(const OpCall &c) {
+    try {
+        flatbuffers::FlatBufferBuilder fbb;
+        auto req = proto::CreatePartitionInfoRequest(fbb);
+        net::Reply reply = c.ctld.call(fbb, Body::PartitionInfoRequest, req.Union(), c.who);
+        const auto *r = reply.as<proto::PartitionInfoResponse>();
+        std::vector<const proto::PartitionInfo *> parts = records(r->partitions());
+        std::erase_if(parts, [&c](const proto::PartitionInfo *p) {
+            return !c.arg.empty() && !(p->name() && p->name()->str() == c.arg);
+        });
+        if (!c.arg.empty() && parts.empty())
+            return error_response(http::status::not_found, c.version, "partition_name",
+                                  "Invalid partition name specified: " + c.arg);
+        return json_response(cli::partitions_json(parts, r->now() ? r->now() : now_s()));
+    } catch (const std::exception &e) {
+        return failed(e, c, "slurm_load_partitions");
+    }
+}
+
+// POST /node/{name}: {"state": ["DRAIN"], "reason": "..."} as scontrol update NodeName=.
+HttpResponse post_node(const OpCall &c) {
+    std::string state, reason;
+    try {
+        json::Value doc = parse_body(c.req.body());
+        if (!doc.is_object()) throw BadRequest("body: expected an object");
+        for (const auto &[name, v] : doc.members()) {
+            if (name == "reason") {
+                reason = field_text(v, name);
+            } else if (name == "state") {
+                // v0.0.40 on: a list of flags ("DRAIN"); older clients send one string.
+                if (v.is_array() && v.items().size() == 1)
+                    state = field_text(v.items()[0], "state[0]");
+                else
+                    state = field_text(v, name);
+            } else {
+                throw BadRequest(name + ": unknown field");
+            }
+        }
+    } catch (const BadRequest &e) {
+        return error_response(http::status::bad_request, c.version, "node", e.what(),
+                              DROVER_EINVAL);
+    }
+    try {
+        flatbuffers::FlatBufferBuilder fbb;
+        auto req =
+            proto::CreateNodeUpdateRequestDirect(fbb, c.arg.c_str(), state.c_str(), reason.c_str());
+        net::Reply reply = c.ctld.call(fbb, Body::NodeUpdateRequest, req.Union(), c.who);
+        reply.as<proto::OkResponse>();
+        JsonWriter w;
+        w.begin_object();
+        return json_response(finish_document(w, c.version));
+    } catch (const std::exception &e) {
+        return failed(e, c, "slurm_update_node");
+    }
+}
+
+} // namespace drover::restd
