@@ -3,8 +3,6 @@
 //   droverd [-D] [-f FILE] [-N NODENAME | --emulate HOSTLIST] [-L LOGFILE] [-v]
 //   droverd -G [-f FILE] [-N NODENAME]      (print this node's generic resources and exit)
 #include <cstdio>
-#include <cstdlib>
-#include <string_view>
 #include <spdlog/spdlog.h>
 
 #include "common/config.hpp"
@@ -15,7 +13,6 @@
 #include "daemon/service.hpp"
 #include "noded/node_daemon.hpp"
 #include "noded/resources.hpp"
-#include "noded/shepherd_codec.hpp"
 
 namespace {
 void usage(std::FILE *to) {
@@ -24,9 +21,6 @@ void usage(std::FILE *to) {
 } // namespace
 
 int main(int argc, char **argv) {
-    // A step's shepherd, exec'd by droverd (shepherd_codec.hpp): nothing of the daemon's setup.
-    if (argc == 3 && std::string_view(argv[1]) == "--shepherd")
-        drover::noded::shepherd_main(std::atoi(argv[2]));
     drover::daemon::take_notify_socket();
     drover::daemon::catch_hup_and_usr2(); // before any thread: neither may end the daemon
     drover::daemon::CommonFlags flags;

@@ -2,8 +2,9 @@
 //
 // droverd is multi-threaded; a forked copy of it may not allocate (another thread may have held
 // an allocator lock at the fork, and the child would wait on it for ever), yet a shepherd does
-// much work. So the forked child only execs droverd again as `droverd --shepherd FD`, and the
-// new process reads its ShepherdSpec from FD (a memory file written before the fork).
+// much work. So the forked child only execs drover-shepherd (a small program beside droverd) as
+// `drover-shepherd FD`, which reads its ShepherdSpec from FD (a memory file written before the
+// fork).
 #pragma once
 
 #include <string>
@@ -20,7 +21,7 @@ std::string encode_shepherd_spec(const ShepherdSpec &spec);
 // cut short or do not end where the spec does.
 ShepherdSpec decode_shepherd_spec(std::string_view bytes);
 
-// `droverd --shepherd FD`: reads the spec from FD, closes it, and runs the shepherd (never
+// `drover-shepherd FD`: reads the spec from FD, closes it, and runs the shepherd (never
 // returns); exits 127 when FD holds no spec.
 [[noreturn]] void shepherd_main(int fd);
 

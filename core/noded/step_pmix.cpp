@@ -4,6 +4,7 @@
 // step's I/O connection (PmiFence) and srun's answer back to it (PmiFenceDone), as for pmi2; an
 // abort becomes PmiAbort, on which srun cancels the step.
 #include "noded/step_runner_impl.hpp"
+#include "noded/supervisor.hpp"
 
 #include <poll.h>
 #include <sys/socket.h>
@@ -29,15 +30,6 @@ namespace {
 
 // The most a helper may send before Ready: each local rank's variables, a few KiB each.
 constexpr std::size_t kMaxStartBytes = 16u << 20;
-
-// drover-pmix lives beside droverd (the build tree and the installed sbin alike).
-std::string helper_path() {
-    char self[PATH_MAX];
-    ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n <= 0) return {};
-    std::string path(self, std::size_t(n));
-    return path.substr(0, path.rfind('/') + 1) + "drover-pmix";
-}
 
 // The step's layout as drover-pmix reads it: its nodes ("n1,n2") and each node's ranks
 // ("0,1;2,3").
@@ -124,7 +116,7 @@ Status await_ready(int sock, ShepherdSpec &spec) {
 Status StepRunner::Impl::wire_pmix(const StepPtr &s, const proto::StepLaunchRequest &req,
                                    const LaunchPlan &plan, ShepherdSpec &spec) {
     if (!req.mpi() || req.mpi()->str() != "pmix") return {};
-    std::string path = helper_path();
+    std::string path = program_beside_daemon("drover-pmix");
     if (::access(path.c_str(), X_OK) != 0)
         return {DROVER_EIO, "mpi/pmix: " + path + " is not there (droverd was built without it)"};
     auto pmix = std::make_unique<StepPmix>();

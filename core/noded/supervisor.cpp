@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <climits>
 #include <cstring>
 #include <vector>
 
@@ -67,6 +68,14 @@ int spec_file(const ShepherdSpec &spec) {
 
 } // namespace
 
+std::string program_beside_daemon(const char *name) {
+    char self[PATH_MAX];
+    ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0) return name;
+    std::string path(self, std::size_t(n));
+    return path.substr(0, path.rfind('/') + 1) + name;
+}
+
 Status start_supervisor(const ShepherdSpec &spec, const Containers &containers,
                         const StepLimits &limits, const std::string &label, Reaper &reaper,
                         const KeepSupervisor &keep, Supervised *out) {
@@ -75,14 +84,15 @@ Status start_supervisor(const ShepherdSpec &spec, const Containers &containers,
     const std::vector<int> open_fds = fds_to_keep(spec, spec_fd);
     // Named as the shepherd will name itself (prctl), for ps in the moment before it does.
     std::string name = spec.batch ? "drover_keeper" : "drover_shepherd";
-    std::string fd_arg = std::to_string(spec_fd), flag = "--shepherd";
-    char *argv[] = {name.data(), flag.data(), fd_arg.data(), nullptr};
+    std::string fd_arg = std::to_string(spec_fd),
+                program = program_beside_daemon("drover-shepherd");
+    char *argv[] = {name.data(), fd_arg.data(), nullptr};
     HeldChild child = fork_held();
     pid_t pid = child.pid;
     int fork_errno = errno;
     if (pid == 0) {
         keep_only(open_fds);
-        ::execve("/proc/self/exe", argv, environ);
+        ::execve(program.c_str(), argv, environ);
         ::_exit(127);
     }
     ::close(spec_fd);

@@ -29,6 +29,10 @@ struct Supervised {
 // again); success, or why it could not be recorded.
 using KeepSupervisor = std::function<Status(const Supervised &)>;
 
+// The program name that lives beside the running daemon (drover-shepherd, drover-pmix): the build
+// tree and the installed sbin alike.
+std::string program_beside_daemon(const char *name);
+
 // Starts spec's supervisor for the step (spec.job_id, spec.step_id) labelled label ("7.batch",
 // "7.0"). Success (and *out; the tasks start after this returns), or why nothing was started
 // (DROVER_EIO when it cannot fork; the container's or keep's failure as they give it): the

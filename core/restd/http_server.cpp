@@ -11,6 +11,7 @@
 #include <stdexcept>
 
 #include <boost/beast/core.hpp>
+#include <boost/beast/ssl.hpp>
 #include <spdlog/spdlog.h>
 
 namespace drover::restd {
@@ -22,6 +23,7 @@ struct HttpServer::Shared {
     Handler handler;
     HttpLimits limits;
     std::atomic<std::size_t> open{0};
+    std::unique_ptr<asio::ssl::context> tls; // set: TCP listeners speak TLS only
 };
 
 namespace {
@@ -34,25 +36,42 @@ HttpResponse plain(http::status status, const std::string &text, unsigned versio
     return r;
 }
 
+template <class Stream>
+struct IsTls : std::false_type {};
+template <class Next>
+struct IsTls<beast::ssl_stream<Next>> : std::true_type {};
+
 // One connection: read a request, hand it over, write the answer, and again while kept alive.
-template <class Protocol>
-class Session : public std::enable_shared_from_this<Session<Protocol>> {
+// Stream: a TCP or UNIX-socket stream, or TLS over TCP (which shakes hands first).
+template <class Stream>
+class Session : public std::enable_shared_from_this<Session<Stream>> {
   public:
-    using Stream = beast::basic_stream<Protocol>;
-    Session(typename Protocol::socket sock, std::shared_ptr<HttpServer::Shared> shared,
-            Client client)
-        : stream_(std::move(sock)), shared_(std::move(shared)), client_(std::move(client)) {
+    template <class... Args>
+    Session(std::shared_ptr<HttpServer::Shared> shared, Client client, Args &&...args)
+        : stream_(std::forward<Args>(args)...), shared_(std::move(shared)),
+          client_(std::move(client)) {
         ++shared_->open;
     }
     ~Session() { --shared_->open; }
 
-    void start() { read(); }
+    void start() {
+        if constexpr (IsTls<Stream>::value) {
+            beast::get_lowest_layer(stream_).expires_after(shared_->limits.idle);
+            stream_.async_handshake(asio::ssl::stream_base::server,
+                                    [self = this->shared_from_this()](beast::error_code ec) {
+                                        if (ec) return self->close();
+                                        self->read();
+                                    });
+        } else {
+            read();
+        }
+    }
 
   private:
     void read() {
         parser_.emplace();
         parser_->body_limit(shared_->limits.body_bytes);
-        stream_.expires_after(shared_->limits.idle);
+        beast::get_lowest_layer(stream_).expires_after(shared_->limits.idle);
         http::async_read(stream_, buffer_, *parser_,
                          [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
                              self->on_read(ec);
@@ -66,7 +85,7 @@ class Session : public std::enable_shared_from_this<Session<Protocol>> {
                       "request body over " + std::to_string(shared_->limits.body_bytes) + " bytes",
                       11),
                 false);
-        if (ec == http::error::end_of_stream || ec) return close();
+        if (ec) return close();
         HttpRequest req = parser_->release();
         bool keep = req.keep_alive();
         unsigned version = req.version();
@@ -83,7 +102,7 @@ class Session : public std::enable_shared_from_this<Session<Protocol>> {
 
     void write(HttpResponse resp, bool keep) {
         auto msg = std::make_shared<HttpResponse>(std::move(resp));
-        stream_.expires_after(shared_->limits.idle);
+        beast::get_lowest_layer(stream_).expires_after(shared_->limits.idle);
         http::async_write(
             stream_, *msg,
             [self = this->shared_from_this(), msg, keep](beast::error_code ec, std::size_t) {
@@ -94,8 +113,10 @@ class Session : public std::enable_shared_from_this<Session<Protocol>> {
 
     void close() {
         beast::error_code ec;
-        stream_.socket().shutdown(Protocol::socket::shutdown_send, ec);
-        stream_.close();
+        auto &lowest = beast::get_lowest_layer(stream_);
+        lowest.socket().shutdown(std::remove_reference_t<decltype(lowest.socket())>::shutdown_send,
+                                 ec);
+        lowest.close();
     }
 
     Stream stream_;
@@ -129,6 +150,20 @@ HttpServer::HttpServer(asio::io_context &io, Handler handler, HttpLimits limits)
 
 HttpServer::~HttpServer() = default;
 
+void HttpServer::use_tls(const std::string &cert, const std::string &key) {
+    auto ctx = std::make_unique<asio::ssl::context>(asio::ssl::context::tls_server);
+    ctx->set_options(asio::ssl::context::default_workarounds | asio::ssl::context::no_sslv2 |
+                     asio::ssl::context::no_sslv3 | asio::ssl::context::no_tlsv1 |
+                     asio::ssl::context::no_tlsv1_1);
+    try {
+        ctx->use_certificate_chain_file(cert);
+        ctx->use_private_key_file(key, asio::ssl::context::pem);
+    } catch (const boost::system::system_error &e) {
+        throw std::runtime_error("TLS certificate " + cert + " or key " + key + ": " + e.what());
+    }
+    shared_->tls = std::move(ctx);
+}
+
 void HttpServer::listen(const std::string &where) {
     if (where.rfind("unix:", 0) == 0) {
         std::string path = where.substr(5);
@@ -160,7 +195,12 @@ void HttpServer::accept_tcp(std::shared_ptr<asio::ip::tcp::acceptor> a) {
             beast::error_code e2;
             auto ep = s.remote_endpoint(e2);
             if (!e2) c.addr = ep.address().to_string() + ":" + std::to_string(ep.port());
-            std::make_shared<Session<asio::ip::tcp>>(std::move(s), shared_, c)->start();
+            if (shared_->tls)
+                std::make_shared<Session<beast::ssl_stream<beast::tcp_stream>>>(
+                    shared_, c, std::move(s), *shared_->tls)
+                    ->start();
+            else
+                std::make_shared<Session<beast::tcp_stream>>(shared_, c, std::move(s))->start();
         }
         accept_tcp(a);
     });
@@ -171,7 +211,8 @@ void HttpServer::accept_local(std::shared_ptr<asio::local::stream_protocol::acce
         if (ec == asio::error::operation_aborted) return;
         if (!ec && shared_->open < shared_->limits.connections) {
             Client c = local_client(s);
-            std::make_shared<Session<asio::local::stream_protocol>>(std::move(s), shared_, c)
+            std::make_shared<Session<beast::basic_stream<asio::local::stream_protocol>>>(
+                shared_, c, std::move(s))
                 ->start();
         }
         accept_local(a);

@@ -1,6 +1,7 @@
 // http_server.hpp - drover-restd's HTTP/1.1 listener (Boost.Beast): TCP and UNIX-socket
-// listeners, one request at a time per connection (keep-alive), a deadline for each read and
-// write so slow or idle clients go, and a body limit answered 413.
+// listeners (TCP with TLS when given a certificate), one request at a time per connection
+// (keep-alive), a deadline for each read and write so slow or idle clients go, and a body limit
+// answered 413.
 #pragma once
 
 #include <chrono>
@@ -41,6 +42,9 @@ class HttpServer {
   public:
     HttpServer(boost::asio::io_context &io, Handler handler, HttpLimits limits = {});
     ~HttpServer();
+    // TCP listeners speak HTTPS with this certificate chain and key (PEM files); before listen.
+    // Throws std::runtime_error naming the file that cannot be used.
+    void use_tls(const std::string &cert, const std::string &key);
     // "HOST:PORT", ":PORT" (every address) or "unix:/path". Throws std::runtime_error.
     void listen(const std::string &where);
     // The TCP port of the first TCP listener (for listen("127.0.0.1:0")).

@@ -26,6 +26,8 @@ constexpr const char *kUsage =
     "              the default) or rest_auth/local (the user of a process on a UNIX socket)\n"
     "  -f FILE     slurm.conf (default: SLURM_CONF, then /etc/slurm/slurm.conf)\n"
     "  -t THREADS  workers that call the controller (default 8)\n"
+    "  --tls-cert FILE --tls-key FILE\n"
+    "              TCP listeners speak HTTPS with this certificate chain and key (PEM)\n"
     "  --status-page  serve the read-only status page at /status (it reads the paths above\n"
     "              with the visitor's token)\n"
     "  -V          print the version\n";
@@ -34,6 +36,7 @@ struct Options {
     std::string config, auth = "rest_auth/jwt";
     unsigned threads = 8;
     bool status_page = false;
+    std::string tls_cert, tls_key;
     int verbosity = 0;
     std::vector<std::string> listen;
 };
@@ -42,8 +45,11 @@ struct Options {
 bool parse(int argc, char **argv, Options &o) {
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
-        if ((a == "-f" || a == "-a" || a == "-t") && i + 1 < argc) {
+        if ((a == "-f" || a == "-a" || a == "-t" || a == "--tls-cert" || a == "--tls-key") &&
+            i + 1 < argc) {
             std::string v = argv[++i];
+            if (a == "--tls-cert") o.tls_cert = v;
+            if (a == "--tls-key") o.tls_key = v;
             if (a == "-f") o.config = v;
             if (a == "-a") o.auth = v;
             if (a == "-t") o.threads = unsigned(std::max(1, std::atoi(v.c_str())));
@@ -67,6 +73,10 @@ bool parse(int argc, char **argv, Options &o) {
             }
     if (o.auth != "rest_auth/jwt" && o.auth != "rest_auth/local") {
         std::fprintf(stderr, "drover-restd: unknown authentication plugin %s\n", o.auth.c_str());
+        return false;
+    }
+    if (o.tls_cert.empty() != o.tls_key.empty()) {
+        std::fprintf(stderr, "drover-restd: --tls-cert and --tls-key go together\n");
         return false;
     }
     if (o.listen.empty()) {
@@ -105,6 +115,7 @@ int main(int argc, char **argv) {
             io, [&api](restd::HttpRequest req, const restd::Client &c, restd::Reply reply) {
                 api.handle(std::move(req), c, std::move(reply));
             });
+        if (!o.tls_cert.empty()) server.use_tls(o.tls_cert, o.tls_key);
         for (const auto &where : o.listen) server.listen(where);
         spdlog::info("drover-restd {} serving {} ({})", kDroverVersion, o.listen.front(), o.auth);
         boost::asio::signal_set stop(io, SIGINT, SIGTERM);

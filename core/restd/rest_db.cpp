@@ -1,6 +1,9 @@
 // rest_db.cpp - the /slurmdb/ paths: jobs from the accounting store, as sacct --json shows them.
 #include "restd/rest_ops.hpp"
 
+#include <cstdlib>
+#include <map>
+
 #include "cli/json_records.hpp"
 
 namespace drover::restd {
@@ -24,6 +27,121 @@ HttpResponse get_db_jobs(const OpCall &c) {
     } catch (const std::exception &e) {
         return failed(e, c, "slurmdb_jobs_get");
     }
+}
+
+namespace {
+
+using Row = std::map<std::string, std::string>;
+
+// sacctmgr show ENTITY's rows (as the controller's accounting store has them for this client).
+std::vector<Row> admin_rows(const OpCall &c, const char *entity) {
+    flatbuffers::FlatBufferBuilder fbb;
+    std::vector<flatbuffers::Offset<proto::KeyValue>> where;
+    if (!c.arg.empty()) where.push_back(proto::CreateKeyValueDirect(fbb, "name", c.arg.c_str()));
+    auto req = proto::CreateAcctAdminRequestDirect(fbb, "show", entity, nullptr, &where);
+    net::Reply reply = c.ctld.call(fbb, proto::Body::AcctAdminRequest, req.Union(), c.who);
+    const auto *r = reply.as<proto::AcctAdminResponse>();
+    std::vector<Row> rows;
+    for (const auto *row : records(r->rows())) {
+        Row out;
+        for (const auto *kv : records(row->fields()))
+            out[kv->key() ? kv->key()->str() : ""] = kv->value() ? kv->value()->str() : "";
+        rows.push_back(std::move(out));
+    }
+    return rows;
+}
+
+// A number field slurmrestd writes as {"number", "set", "infinite"} (empty: not set).
+void number(JsonWriter &w, const char *key, const std::string &v) {
+    bool set = !v.empty();
+    w.kv_number_obj(key, set ? std::strtoull(v.c_str(), nullptr, 10) : 0, set, false);
+}
+
+void account(JsonWriter &w, Row &r) {
+    w.kv("name", r["account"]).kv("description", r["description"]);
+    w.kv("organization", r["organization"]);
+    w.key("coordinators").begin_array().end_array().key("flags").begin_array().end_array();
+}
+
+void user(JsonWriter &w, Row &r) {
+    w.kv("name", r["user"]);
+    w.key("default").begin_object().kv("account", r["defaultaccount"]).kv("wckey", "").end_object();
+    write_list(w, "administrator_level", r["adminlevel"]);
+    w.key("coordinators").begin_array().end_array().key("flags").begin_array().end_array();
+}
+
+void cluster(JsonWriter &w, Row &r) {
+    w.kv("name", r["cluster"]);
+    w.key("controller").begin_object().kv("host", r["controlhost"]);
+    w.kv_num("port", std::atoi(r["controlport"].c_str())).end_object();
+    w.kv_num("rpc_version", std::atoi(r["rpc"].c_str()));
+    w.key("flags").begin_array().end_array().kv("nodes", "");
+}
+
+void association(JsonWriter &w, Row &r) {
+    w.kv("cluster", r["cluster"]).kv("account", r["account"]).kv("user", r["user"]);
+    w.kv("partition", r["partition"]).kv("parent_account", r["parentname"]);
+    write_list(w, "qos", r["qos"]);
+    w.key("default").begin_object().kv("qos", r["defaultqos"]).end_object();
+    number(w, "shares_raw", r["fairshare"]);
+    number(w, "priority", r["priority"]);
+}
+
+void qos(JsonWriter &w, Row &r) {
+    w.kv("name", r["name"]).kv("description", r["description"]);
+    number(w, "priority", r["priority"]);
+    write_list(w, "flags", r["flags"]);
+    w.key("preempt").begin_object();
+    write_list(w, "list", r["preempt"]);
+    write_list(w, "mode", r["preemptmode"]);
+    w.end_object();
+    w.kv_number_obj("usage_factor", 0, false, false);
+}
+
+struct Entity {
+    const char *entity, *list_key;
+    void (*write)(JsonWriter &, Row &);
+};
+
+// The records of one entity (all, or the one the path names) as their JSON list.
+HttpResponse show(const OpCall &c, const Entity &e) {
+    try {
+        std::vector<Row> rows = admin_rows(c, e.entity);
+        if (!c.arg.empty() && rows.empty())
+            return error_response(http::status::not_found, c.version, e.entity,
+                                  "Nothing found for " + c.arg);
+        JsonWriter w;
+        w.begin_object().key(e.list_key).begin_array();
+        for (Row &r : rows) {
+            w.begin_object();
+            e.write(w, r);
+            w.end_object();
+        }
+        w.end_array();
+        return json_response(finish_document(w, c.version, {}, "slurmdb"));
+    } catch (const std::exception &ex) {
+        return failed(ex, c, "slurmdb_show");
+    }
+}
+
+} // namespace
+
+// GET /slurmdb/V/accounts, users, clusters, associations, qos (and one by name): the
+// accounting store's records, as sacctmgr shows them to this client.
+HttpResponse get_db_accounts(const OpCall &c) {
+    return show(c, {"account", "accounts", account});
+}
+HttpResponse get_db_users(const OpCall &c) {
+    return show(c, {"user", "users", user});
+}
+HttpResponse get_db_clusters(const OpCall &c) {
+    return show(c, {"cluster", "clusters", cluster});
+}
+HttpResponse get_db_associations(const OpCall &c) {
+    return show(c, {"association", "associations", association});
+}
+HttpResponse get_db_qos(const OpCall &c) {
+    return show(c, {"qos", "qos", qos});
 }
 
 } // namespace drover::restd

@@ -3,6 +3,7 @@
 
 #include "cli/json_records.hpp"
 #include "common/json_writer.hpp"
+#include "common/resv_flags.hpp"
 #include "restd/submit_body.hpp"
 
 namespace drover::restd {
@@ -76,6 +77,42 @@ HttpResponse post_node(const OpCall &c) {
         return json_response(finish_document(w, c.version));
     } catch (const std::exception &e) {
         return failed(e, c, "slurm_update_node");
+    }
+}
+
+// GET /reservations and /reservation/{name}: v0.0.40's reservation_info fields.
+HttpResponse get_reservations(const OpCall &c) {
+    try {
+        flatbuffers::FlatBufferBuilder fbb;
+        auto req =
+            proto::CreateReservationInfoRequestDirect(fbb, c.arg.empty() ? nullptr : c.arg.c_str());
+        net::Reply reply = c.ctld.call(fbb, Body::ReservationInfoRequest, req.Union(), c.who);
+        const auto *r = reply.as<proto::ReservationInfoResponse>();
+        auto all = records(r->reservations());
+        if (!c.arg.empty() && all.empty())
+            return error_response(http::status::not_found, c.version, "reservation_name",
+                                  "Reservation " + c.arg + " not found");
+        auto text = [](const flatbuffers::String *s) { return s ? s->str() : std::string(); };
+        JsonWriter w;
+        w.begin_object().key("reservations").begin_array();
+        for (const auto *v : all) {
+            w.begin_object().kv("name", text(v->name())).kv("accounts", text(v->accounts()));
+            w.kv("users", text(v->users())).kv("partition", text(v->partition()));
+            w.kv("features", text(v->features())).kv("licenses", text(v->licenses()));
+            w.kv("node_list", text(v->node_list())).kv_unum("node_count", v->node_count());
+            w.kv_unum("core_count", v->core_count());
+            w.kv_number_obj("start_time", uint64_t(v->start_time()), true, false);
+            w.kv_number_obj("end_time", uint64_t(v->end_time()), v->end_time() != 0,
+                            v->end_time() == 0);
+            w.kv_unum("max_start_delay", v->max_start_delay_s());
+            write_list(w, "flags", format_resv_flags(v->flags()));
+            w.end_object();
+        }
+        w.end_array().kv_number_obj("last_update", uint64_t(r->now() ? r->now() : now_s()), true,
+                                    false);
+        return json_response(finish_document(w, c.version));
+    } catch (const std::exception &e) {
+        return failed(e, c, "slurm_load_reservations");
     }
 }
 

@@ -4,6 +4,7 @@
 
 #include <time.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "cli/json_document.hpp"
@@ -136,6 +137,16 @@ HttpResponse invalid_job(const OpCall &c, http::status status) {
     return error_response(status, c.version, "job_id", "Invalid job id specified: " + c.arg);
 }
 
+void write_list(JsonWriter &w, const char *key, const std::string &csv) {
+    w.key(key).begin_array();
+    for (std::size_t at = 0; at < csv.size();) {
+        std::size_t comma = std::min(csv.find(',', at), csv.size());
+        if (comma > at) w.str(csv.substr(at, comma - at));
+        at = comma + 1;
+    }
+    w.end_array();
+}
+
 int64_t now_s() {
     return int64_t(::time(nullptr));
 }
@@ -156,8 +167,18 @@ const std::vector<OpEntry> &operations() {
         {V::post, "slurm", "node/{node_name}", "update a node (state, reason)", post_node},
         {V::get, "slurm", "partitions", "list partitions", get_partitions},
         {V::get, "slurm", "partition/{partition_name}", "get a partition", get_partitions},
+        {V::get, "slurm", "reservations", "list reservations", get_reservations},
+        {V::get, "slurm", "reservation/{reservation_name}", "get a reservation", get_reservations},
         {V::get, "slurmdb", "jobs", "list jobs of the accounting store", get_db_jobs},
         {V::get, "slurmdb", "job/{job_id}", "get a job of the accounting store", get_db_jobs},
+        {V::get, "slurmdb", "accounts", "list accounts", get_db_accounts},
+        {V::get, "slurmdb", "account/{account_name}", "get an account", get_db_accounts},
+        {V::get, "slurmdb", "users", "list users", get_db_users},
+        {V::get, "slurmdb", "user/{name}", "get a user", get_db_users},
+        {V::get, "slurmdb", "associations", "list associations", get_db_associations},
+        {V::get, "slurmdb", "qos", "list QOS", get_db_qos},
+        {V::get, "slurmdb", "clusters", "list clusters", get_db_clusters},
+        {V::get, "slurmdb", "cluster/{cluster_name}", "get a cluster", get_db_clusters},
     };
     return ops;
 }

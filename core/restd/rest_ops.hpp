@@ -47,6 +47,8 @@ std::string finish_document(JsonWriter &w, const std::string &version,
 // 400, else 500) or a failure to reach it (503), as the answer.
 HttpResponse failed(const std::exception &e, const OpCall &c, const char *source);
 int64_t now_s();
+// A stored list ("a,b") as the JSON array under key.
+void write_list(JsonWriter &w, const char *key, const std::string &csv);
 // The path's job id as a request's list (empty: every job); false when it is no job id.
 bool job_ids_of(const OpCall &c, std::vector<uint32_t> *ids);
 // "Invalid job id specified: ARG" with status (400: no job id; 404: no such job).
@@ -73,7 +75,13 @@ HttpResponse post_submit(const OpCall &c);
 HttpResponse get_nodes(const OpCall &c);
 HttpResponse post_node(const OpCall &c);
 HttpResponse get_partitions(const OpCall &c);
+HttpResponse get_reservations(const OpCall &c);
 HttpResponse get_db_jobs(const OpCall &c);
+HttpResponse get_db_accounts(const OpCall &c);
+HttpResponse get_db_users(const OpCall &c);
+HttpResponse get_db_clusters(const OpCall &c);
+HttpResponse get_db_associations(const OpCall &c);
+HttpResponse get_db_qos(const OpCall &c);
 
 // {"errors":[{...}],"warnings":[],"meta":{...}} with status.
 HttpResponse error_response(http::status status, const std::string &version,

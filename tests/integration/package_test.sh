@@ -29,9 +29,11 @@ has() {  # PACKAGE PATH-REGEX MESSAGE
   contents "$1" | grep -qE "^$2$" && ok "$3" || fail "$3: $1 has no $2"
 }
 has drover-controller "$prefix/sbin/droverctld" "drover-controller: droverctld"
+has drover-controller "$prefix/sbin/drover-restd" "drover-controller: the REST daemon"
 has drover-controller "$prefix/lib/systemd/system/droverctld.service" "drover-controller: its unit"
 has drover-node "$prefix/sbin/droverd" "drover-node: droverd"
 has drover-node "$prefix/sbin/drover-pmix" "drover-node: the PMIx server"
+has drover-node "$prefix/sbin/drover-shepherd" "drover-node: the step shepherd"
 has drover-node "$prefix/lib/systemd/system/droverd.service" "drover-node: its unit"
 has drover-client "$prefix/bin/sbatch" "drover-client: the commands as Slurm names them"
 has drover-client "$prefix/share/man/man1/squeue.1.gz" "drover-client: the commands' man pages (gzipped)"

@@ -102,6 +102,44 @@ assert_match '^200 .*"jobs_submitted": *[1-9]' "$out" "GET diag counts the submi
 out=$(rest GET /slurmdb/v0.0.42/job/"$id" "$SLURM_JWT")
 assert_eq "200 ox_test" "${out%% *} $(echo "$out" | body | field 'd["jobs"][0]["name"]')" "GET slurmdb job/ID reads the accounting store"
 assert_eq 200 "$(rest GET /slurm/v0.0.42/licenses "$SLURM_JWT" | cut -d' ' -f1)" "GET licenses"
+scontrol create reservation ReservationName=maint StartTime=now Duration=60 Nodes=n2 Users=root Flags=MAINT > /dev/null
+out=$(rest GET /slurm/v0.0.42/reservation/maint "$SLURM_JWT")
+assert_eq "200 n2 MAINT" "${out%% *} $(echo "$out" | body | field 'd["reservations"][0]["node_list"] + " " + ",".join(d["reservations"][0]["flags"])')" \
+  "GET reservation/NAME"
+scontrol delete ReservationName=maint
+sacctmgr -i add account physics Description=phys Organization=sci > /dev/null
+sacctmgr -i add qos high Priority=10 > /dev/null
+out=$(rest GET /slurmdb/v0.0.42/accounts "$SLURM_JWT")
+assert_eq "200 phys sci" "${out%% *} $(echo "$out" | body | field '[" ".join((a["description"], a["organization"])) for a in d["accounts"] if a["name"] == "physics"][0]')" \
+  "GET slurmdb accounts"
+out=$(rest GET /slurmdb/v0.0.42/qos "$SLURM_JWT")
+assert_eq "200 10" "${out%% *} $(echo "$out" | body | field '[q["priority"]["number"] for q in d["qos"] if q["name"] == "high"][0]')" \
+  "GET slurmdb qos"
+out=$(rest GET /slurmdb/v0.0.42/clusters "$SLURM_JWT")
+assert_match '^200 .*"controller"' "$out" "GET slurmdb clusters"
+assert_eq 404 "$(rest GET /slurmdb/v0.0.42/account/nosuch "$SLURM_JWT" | cut -d' ' -f1)" "an unknown account is 404"
+
+# A client that sends half a request, and a hundred idle ones, hold up nobody else.
+exec 7<>/dev/tcp/127.0.0.1/"$port"
+printf 'GET /slurm/v0.0.42/ping HTTP/1.1\r\nHost: x\r\n' >&7
+idle=()
+for _ in $(seq 1 100); do exec {fd}<>/dev/tcp/127.0.0.1/"$port" && idle+=("$fd"); done
+assert_eq 200 "$(rest GET /slurm/v0.0.42/ping "$SLURM_JWT" | cut -d' ' -f1)" "a slow client and 100 idle ones do not hold up a request"
+exec 7>&-
+for fd in "${idle[@]}"; do exec {fd}>&-; done
+
+# HTTPS with a certificate and key.
+openssl req -x509 -newkey rsa:2048 -nodes -keyout tls.key -out tls.crt -days 1 -subj /CN=localhost > /dev/null 2>&1
+tport=$(free_port) || { fail "no free port"; finish; exit 1; }
+"$BIN/core/restd/drover-restd" -f "$T/c/slurm.conf" --tls-cert tls.crt --tls-key tls.key "127.0.0.1:$tport" > restd-tls.log 2>&1 &
+echo $! > "$T/c/restd-tls.pid"
+wait_until 30 curl -sk -o /dev/null "https://127.0.0.1:$tport/openapi/v3" || fail "drover-restd with TLS did not start: $(cat restd-tls.log)"
+assert_eq 200 "$(curl -sk -o /dev/null -w '%{http_code}' -H "X-SLURM-USER-TOKEN: $SLURM_JWT" "https://127.0.0.1:$tport/slurm/v0.0.42/ping")" \
+  "with --tls-cert and --tls-key it answers HTTPS"
+assert_eq 000 "$(curl -s -o /dev/null -w '%{http_code}' --max-time 10 "http://127.0.0.1:$tport/slurm/v0.0.42/ping")" \
+  "and nothing in plain HTTP"
+assert_match "nope.key" "$("$BIN/core/restd/drover-restd" -f "$T/c/slurm.conf" --tls-cert tls.crt --tls-key nope.key "127.0.0.1:0" 2>&1)" \
+  "a key it cannot read stops it with the file named"
 
 # Tokens that must not pass.
 before=$(squeue -h | wc -l)
