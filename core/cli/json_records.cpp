@@ -84,8 +84,11 @@ void job(JsonWriter &w, const proto::JobInfo &j, int64_t now) {
     w.kv("standard_input", sv(j.std_in()).empty() ? std::string_view("/dev/null") : sv(j.std_in()));
     w.kv("standard_output", sv(j.std_out()));
     time_obj(w, "start_time", j.start_time());
-    w.kv("state_reason",
-         sv(j.state_reason()).empty() ? std::string_view("None") : sv(j.state_reason()));
+    // A reason with details ("ReqNodeNotAvail, UnavailableNodes:n2") is Slurm's reason code
+    // followed by its description.
+    std::string_view reason = sv(j.state_reason()).empty() ? "None" : sv(j.state_reason());
+    w.kv("state_description", reason.find(", ") == std::string_view::npos ? "" : reason);
+    w.kv("state_reason", reason.substr(0, reason.find(", ")));
     w.kv("submit_host", sv(j.submit_host()));
     time_obj(w, "submit_time", j.submit_time());
     w.kv_number_obj("tasks", j.num_tasks() ? j.num_tasks() : 1, true, false);

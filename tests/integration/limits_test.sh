@@ -49,11 +49,16 @@ assert_match "Batch job submission failed: .*not available" "$err" "an INACTIVE 
 assert_match "^debug\* +up .*\ndown +down|down +down" "$(sinfo -h -o '%P %a')" "sinfo shows the partition states"
 scancel "$queued" "$wide" "$dflt" "$ok_id" "$acct_id"
 
-# A job naming a drained node waits with ReqNodeNotAvail; --nice lowers a job's priority.
+# A job naming a drained node waits with ReqNodeNotAvail, UnavailableNodes:NODES (Slurm's state
+# description, shown by %r, %R and scontrol); --nice lowers a job's priority.
 scontrol update NodeName=n2 State=DRAIN Reason=test
 pinned=$(sbatch --parsable -w n2 --wrap true)
-wait_until 60 pending_for "$pinned" ReqNodeNotAvail
-assert_eq "PD ReqNodeNotAvail" "$(squeue -h -j "$pinned" -o '%t %r')" "a job naming a drained node waits with ReqNodeNotAvail"
+wait_until 60 pending_for "$pinned" "ReqNodeNotAvail, UnavailableNodes:n2"
+assert_eq "PD ReqNodeNotAvail, UnavailableNodes:n2" "$(squeue -h -j "$pinned" -o '%t %r')" \
+  "a job naming a drained node waits with ReqNodeNotAvail, naming the node"
+assert_eq "(ReqNodeNotAvail, UnavailableNodes:n2)" "$(squeue -h -j "$pinned" -o '%R')" "squeue %R the same"
+assert_match "Reason=ReqNodeNotAvail,_UnavailableNodes:n2 " "$(scontrol show job "$pinned")" \
+  "scontrol show job writes it with underscores"
 scancel "$pinned"
 scontrol update NodeName=n2 State=RESUME
 placed=$(sbatch --parsable -w n2 --wrap true)

@@ -104,9 +104,10 @@ assert_eq "200 ox_test" "${out%% *} $(echo "$out" | body | field 'd["jobs"][0]["
 assert_eq 200 "$(rest GET /slurm/v0.0.42/licenses "$SLURM_JWT" | cut -d' ' -f1)" "GET licenses"
 scontrol create reservation ReservationName=maint StartTime=now Duration=60 Nodes=n2 Users=root Flags=MAINT > /dev/null
 out=$(rest GET /slurm/v0.0.42/reservation/maint "$SLURM_JWT")
-assert_eq "200 n2 MAINT" "${out%% *} $(echo "$out" | body | field 'd["reservations"][0]["node_list"] + " " + ",".join(d["reservations"][0]["flags"])')" \
+assert_eq "200 n2 True" "${out%% *} $(echo "$out" | body | field 'd["reservations"][0]["node_list"] + " " + str("MAINT" in d["reservations"][0]["flags"])')" \
   "GET reservation/NAME"
 scontrol delete ReservationName=maint
+sacctmgr -i add cluster "$(scontrol show config | awk '$1 == "ClusterName" {print $3}')" > /dev/null
 sacctmgr -i add account physics Description=phys Organization=sci > /dev/null
 sacctmgr -i add qos high Priority=10 > /dev/null
 out=$(rest GET /slurmdb/v0.0.42/accounts "$SLURM_JWT")

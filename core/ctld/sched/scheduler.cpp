@@ -1,6 +1,8 @@
 // scheduler.cpp - scheduling passes and job starts.
 #include "ctld/sched/scheduler.hpp"
 
+#include "common/hostlist.hpp"
+
 #include <utility> // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
@@ -346,8 +348,8 @@ int Scheduler::try_start_in(Job &job, const drover_bitmap_view *allowed) {
     return rc;
 }
 
-void Scheduler::wait(const Job &job, const char *reason) {
-    d_.reasons[job.id] = reason;
+void Scheduler::wait(const Job &job, std::string reason) {
+    d_.reasons[job.id] = std::move(reason);
 }
 
 int Scheduler::check_eligible(Job &job, const Partition &part) {
@@ -449,14 +451,16 @@ int Scheduler::choose(Job &job, const Partition &part, const drover_bitmap_view 
     if (!ctx_.plugins.select_calls()
              .job_test(codec::job_view(job), usable, DROVER_SELECT_RUN_NOW, &picked)
              .ok()) {
-        // Nodes it named (-w) that are down or drained: Slurm's ReqNodeNotAvail.
+        // Nodes it named (-w) that are down or drained: Slurm's ReqNodeNotAvail, with the
+        // nodes named as its squeue and scontrol show them.
         const Bitmap &req = job.ext().req_bits;
-        bool req_unavailable = false;
+        std::vector<std::string> gone;
         for (std::size_t i = req.size() ? req.next(0) : 0; i < req.size(); i = req.next(i + 1))
-            if (!nodes_.at(uint32_t(i)).usable()) req_unavailable = true;
-        wait(job, req_unavailable ? "ReqNodeNotAvail"
-                  : maint         ? "ReqNodeNotAvail, Reserved for maintenance"
-                                  : "Resources");
+            if (!nodes_.at(uint32_t(i)).usable()) gone.push_back(nodes_.at(uint32_t(i)).conf->name);
+        const bool req_unavailable = !gone.empty();
+        wait(job, req_unavailable ? "ReqNodeNotAvail, UnavailableNodes:" + hostlist_compress(gone)
+                  : maint         ? std::string("ReqNodeNotAvail, Reserved for maintenance")
+                                  : std::string("Resources"));
         // Under PreemptType, running jobs it may preempt, when their nodes would let it start.
         if (!req_unavailable && preempt_.active())
             if (auto victims = preempt_.victims_for(job, part, usable); !victims.empty())

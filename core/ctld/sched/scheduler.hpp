@@ -76,7 +76,7 @@ class Scheduler {
     // planned starts, and the jobs to end.
     struct Decisions {
         uint32_t queue = 0, tried = 0;
-        std::unordered_map<uint32_t, const char *> reasons;
+        std::unordered_map<uint32_t, std::string> reasons;
         std::unordered_map<uint32_t, Plan> plans;
         std::vector<End> ends;
         // Jobs to preempt once the pass is over, each for the job that needs their nodes.
@@ -100,7 +100,7 @@ class Scheduler {
     int check_limits(Job &job);
     int start_array_tasks(Job &rec, const Partition &part, const drover_bitmap_view *allowed);
     // The job waits for reason (decided now, recorded after the pass).
-    void wait(const Job &job, const char *reason);
+    void wait(const Job &job, std::string reason);
     // The nodes the select plugin would give job now (within allowed, when given): DROVER_OK
     // with nodes set, or DROVER_EBUSY with the job's reason set.
     int choose(Job &job, const Partition &part, const drover_bitmap_view *allowed,
