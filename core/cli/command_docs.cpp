@@ -33,6 +33,7 @@ std::span<const CommandDoc> command_docs() {
         {"sshare", 1, "show the fair-share usage of associations", sshare_options(), sshare_help()},
         {"droverctld", 8, "the Drover controller", {}, kCtldHelp},
         {"droverd", 8, "the Drover node daemon", {}, kNodedHelp},
+        {"drover-restd", 8, "the Drover REST daemon (slurmrestd's paths)", {}, kRestdHelp},
     };
     return docs;
 }

@@ -1,5 +1,5 @@
-// daemon_help.hpp - what droverctld and droverd print for --help, kept here so that their man
-// pages (drover --man droverctld, section 8) are made from the same text.
+// daemon_help.hpp - what droverctld, droverd and drover-restd print for --help, kept here so that
+// their man pages (drover --man droverctld, section 8) are made from the same text.
 #pragma once
 
 namespace drover {
@@ -30,5 +30,18 @@ inline constexpr const char *kNodedHelp =
     "  -v  more verbose logging (-vv: more still)\n"
     "  -V, --version  print the version and exit\n"
     "  -h, --help  print this help and exit\n";
+
+inline constexpr const char *kRestdHelp =
+    "Usage: drover-restd [-f slurm.conf] [-a rest_auth/jwt|rest_auth/local] [-t THREADS] [-v]\n"
+    "                    [HOST]:PORT | unix:/PATH ...\n"
+    "  -a PLUGIN   how clients prove who they are: rest_auth/jwt (a token from `scontrol token`,\n"
+    "              the default) or rest_auth/local (the user of a process on a UNIX socket)\n"
+    "  -f FILE     slurm.conf (default: SLURM_CONF, then /etc/slurm/slurm.conf)\n"
+    "  -t THREADS  workers that call the controller (default 8)\n"
+    "  --tls-cert FILE --tls-key FILE\n"
+    "              TCP listeners speak HTTPS with this certificate chain and key (PEM)\n"
+    "  --status-page  serve the read-only status page at /status (it reads the paths above\n"
+    "              with the visitor's token)\n"
+    "  -V          print the version\n";
 
 } // namespace drover

@@ -12,25 +12,13 @@
 #include <spdlog/spdlog.h>
 
 #include "common/config.hpp"
+#include "common/daemon_help.hpp"
 #include "common/version.hpp"
 #include "daemon/daemon.hpp"
 #include "restd/http_server.hpp"
 #include "restd/rest_api.hpp"
 
 namespace {
-
-constexpr const char *kUsage =
-    "Usage: drover-restd [-f slurm.conf] [-a rest_auth/jwt|rest_auth/local] [-t THREADS] [-v]\n"
-    "                    [HOST]:PORT | unix:/PATH ...\n"
-    "  -a PLUGIN   how clients prove who they are: rest_auth/jwt (a token from `scontrol token`,\n"
-    "              the default) or rest_auth/local (the user of a process on a UNIX socket)\n"
-    "  -f FILE     slurm.conf (default: SLURM_CONF, then /etc/slurm/slurm.conf)\n"
-    "  -t THREADS  workers that call the controller (default 8)\n"
-    "  --tls-cert FILE --tls-key FILE\n"
-    "              TCP listeners speak HTTPS with this certificate chain and key (PEM)\n"
-    "  --status-page  serve the read-only status page at /status (it reads the paths above\n"
-    "              with the visitor's token)\n"
-    "  -V          print the version\n";
 
 struct Options {
     std::string config, auth = "rest_auth/jwt";
@@ -60,7 +48,8 @@ bool parse(int argc, char **argv, Options &o) {
         } else if (!a.empty() && a[0] != '-') {
             o.listen.push_back(a);
         } else {
-            std::fprintf(stderr, "drover-restd: unrecognized option '%s'\n%s", a.c_str(), kUsage);
+            std::fprintf(stderr, "drover-restd: unrecognized option '%s'\n%s", a.c_str(),
+                         drover::kRestdHelp);
             return false;
         }
     }
@@ -80,7 +69,7 @@ bool parse(int argc, char **argv, Options &o) {
         return false;
     }
     if (o.listen.empty()) {
-        std::fprintf(stderr, "drover-restd: no address to listen on\n%s", kUsage);
+        std::fprintf(stderr, "drover-restd: no address to listen on\n%s", drover::kRestdHelp);
         return false;
     }
     return true;
@@ -97,7 +86,7 @@ int main(int argc, char **argv) {
             return 0;
         }
         if (a == "-h" || a == "--help") {
-            std::fputs(kUsage, stdout);
+            std::fputs(drover::kRestdHelp, stdout);
             return 0;
         }
     }

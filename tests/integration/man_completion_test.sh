@@ -7,7 +7,7 @@ source "$(dirname "$0")/lib.sh"
 
 # ---- man pages ----
 pages=("$BIN"/man/man1/*.1 "$BIN"/man/man5/*.5 "$BIN"/man/man8/*.8)
-assert_eq 19 "${#pages[@]}" "a page for each of the 16 commands, slurm.conf and the 2 daemons"
+assert_eq 20 "${#pages[@]}" "a page for each of the 16 commands, slurm.conf and the 3 daemons"
 for p in "${pages[@]}"; do
   warn=$(MANWIDTH=100 man --warnings -E UTF-8 -l "$p" 2>&1 >/dev/null)
   [ -z "$warn" ] || fail "$(basename "$p"): $warn"
@@ -39,6 +39,8 @@ missing=$(grep -hoE '(k|lkey) == "[a-z_]+"' "$ROOT/core/common/config_keys.cpp" 
 assert_eq "" "$missing" "slurm.conf(5) documents every key the parser reads"
 assert_match "droverctld - the Drover controller" \
   "$(MANWIDTH=100 man -E UTF-8 -l "$BIN/man/man8/droverctld.8" 2>/dev/null)" "droverctld(8)"
+assert_match "tls-cert" "$(MANWIDTH=100 man -E UTF-8 -l "$BIN/man/man8/drover-restd.8" 2>/dev/null)" \
+  "drover-restd(8) lists its options"
 
 # ---- completion against a live cluster ----
 start_cluster 2

@@ -30,6 +30,8 @@ has() {  # PACKAGE PATH-REGEX MESSAGE
 }
 has drover-controller "$prefix/sbin/droverctld" "drover-controller: droverctld"
 has drover-controller "$prefix/sbin/drover-restd" "drover-controller: the REST daemon"
+has drover-controller "$prefix/lib/systemd/system/drover-restd.service" "drover-controller: its unit"
+has drover-controller "$prefix/share/man/man8/drover-restd.8.gz" "drover-controller: drover-restd(8)"
 has drover-controller "$prefix/lib/systemd/system/droverctld.service" "drover-controller: its unit"
 has drover-node "$prefix/sbin/droverd" "drover-node: droverd"
 has drover-node "$prefix/sbin/drover-pmix" "drover-node: the PMIx server"
@@ -101,8 +103,9 @@ if command -v systemd-analyze >/dev/null; then
   mkdir -p "$T/units"
   sed "s|$prefix/sbin|$R$prefix/sbin|" "$unit" > "$T/units/droverctld.service"
   sed "s|$prefix/sbin|$R$prefix/sbin|" "$R$prefix/lib/systemd/system/droverd.service" > "$T/units/droverd.service"
+  sed "s|$prefix/sbin|$R$prefix/sbin|" "$R$prefix/lib/systemd/system/drover-restd.service" > "$T/units/drover-restd.service"
   out=$(systemd-analyze verify "$T"/units/*.service 2>&1 | grep -v "ConditionPathExists\|Failed to .*bus\|System has not been booted")
-  assert_eq "" "$out" "systemd-analyze verify passes both units"
+  assert_eq "" "$out" "systemd-analyze verify passes the units"
 fi
 
 # A vendor's plugin built against the installed SDK with pkg-config (the example sched/sjf).
