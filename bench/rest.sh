@@ -30,7 +30,10 @@ URL=${URL:-http://127.0.0.1:$port}
 tok=$(scontrol token lifespan=3600); tok=${tok#SLURM_JWT=}
 
 # stats FILE: "median p99" of the seconds in FILE, in ms.
-stats() { sort -n "$1" | awk '{a[NR]=$1} END {printf "%7.2f ms median  %7.2f ms p99", a[int((NR+1)/2)]*1000, a[int(NR*0.99)>0?int(NR*0.99):1]*1000}'; }
+stats() {
+  sort -n "$1" | awk '{a[NR] = $1} END {p = int(NR * 0.99); if (p < 1) p = 1
+    printf "%7.2f ms median  %7.2f ms p99", a[int((NR + 1) / 2)] * 1000, a[p] * 1000}'
+}
 
 echo "queueing $JOBS held jobs with sbatch ..."
 s=$(date +%s%N)
