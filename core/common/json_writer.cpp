@@ -1,6 +1,8 @@
 // json_writer.cpp - JSON escaping and an indenting writer.
 #include "common/json_writer.hpp"
 
+#include <cmath>
+
 #include <cstdio>
 
 namespace drover {
@@ -155,6 +157,15 @@ JsonWriter &JsonWriter::unum(uint64_t v) {
     before_value();
     char buf[24];
     std::snprintf(buf, sizeof buf, "%llu", static_cast<unsigned long long>(v));
+    out_ += buf;
+    return *this;
+}
+
+JsonWriter &JsonWriter::real(double v) {
+    if (!std::isfinite(v)) return null(); // JSON has no infinity or NaN
+    before_value();
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.17g", v);
     out_ += buf;
     return *this;
 }

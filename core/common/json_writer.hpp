@@ -24,6 +24,7 @@ class JsonWriter {
     JsonWriter &str(std::string_view v);
     JsonWriter &num(int64_t v);
     JsonWriter &unum(uint64_t v);
+    JsonWriter &real(double v); // null when not finite
     JsonWriter &boolean(bool v);
     JsonWriter &null();
 

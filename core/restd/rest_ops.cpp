@@ -99,6 +99,62 @@ HttpResponse get_licenses(const OpCall &c) {
     }
 }
 
+// GET /shares (?accounts=a,b&users=u): sshare -a's associations, as v0.0.40's shares.
+HttpResponse get_shares(const OpCall &c) {
+    try {
+        auto csv = [&c](const char *key) {
+            std::vector<std::string> out;
+            auto it = c.query.find(key);
+            for (std::size_t at = 0; it != c.query.end() && at < it->second.size();) {
+                std::size_t comma = std::min(it->second.find(',', at), it->second.size());
+                if (comma > at) out.push_back(it->second.substr(at, comma - at));
+                at = comma + 1;
+            }
+            return out;
+        };
+        std::vector<std::string> accounts = csv("accounts"), users = csv("users");
+        flatbuffers::FlatBufferBuilder fbb;
+        auto a = fbb.CreateVectorOfStrings(accounts), u = fbb.CreateVectorOfStrings(users);
+        auto req = proto::CreateShareRequest(fbb, a, u, users.empty());
+        net::Reply reply = c.ctld.call(fbb, Body::ShareRequest, req.Union(), c.who);
+        const auto *r = reply.as<proto::ShareResponse>();
+        JsonWriter w;
+        w.begin_object().key("shares").begin_object().key("shares").begin_array();
+        uint64_t id = 0, total = 0;
+        for (const auto *row : records(r->rows())) {
+            auto text = [](const flatbuffers::String *t) { return t ? t->str() : std::string(); };
+            bool user = row->user() && row->user()->size();
+            w.begin_object().kv_unum("id", ++id).kv("cluster", text(row->cluster()));
+            w.kv("name", user ? text(row->user()) : text(row->account()));
+            w.kv("parent", user ? text(row->account()) : "")
+                .kv("partition", text(row->partition()));
+            w.key("type").begin_array().str(user ? "USER" : "ASSOCIATION").end_array();
+            bool parent = row->shares_raw() == 0xffffffffu;
+            w.kv_number_obj("shares", parent ? 0 : row->shares_raw(), !parent, false);
+            w.key("shares_normalized")
+                .begin_object()
+                .kv_bool("set", true)
+                .kv_bool("infinite", false);
+            w.key("number").real(row->shares_norm()).end_object();
+            w.kv_unum("usage", uint64_t(row->usage_raw()));
+            w.key("usage_normalized")
+                .begin_object()
+                .kv_bool("set", true)
+                .kv_bool("infinite", false);
+            w.key("number").real(row->usage_norm()).end_object();
+            w.key("effective_usage").real(row->usage_eff());
+            w.key("fairshare").begin_object().key("factor").real(row->fairshare());
+            w.key("level").real(row->level_fs()).end_object();
+            w.end_object();
+            if (!parent) total += row->shares_raw();
+        }
+        w.end_array().kv_unum("total_shares", total).end_object();
+        return json_response(finish_document(w, c.version));
+    } catch (const std::exception &e) {
+        return failed(e, c, "slurm_associations_get_shares");
+    }
+}
+
 std::string finish_document(JsonWriter &w, const std::string &version,
                             const std::vector<std::string> &warnings, const char *base) {
     cli::json_meta(w, plugin_of(version, base));
@@ -157,6 +213,7 @@ const std::vector<OpEntry> &operations() {
         {V::get, "slurm", "ping", "ping the controller", get_ping},
         {V::get, "slurm", "diag", "the controller's statistics", get_diag},
         {V::get, "slurm", "licenses", "list licenses", get_licenses},
+        {V::get, "slurm", "shares", "fair-share of the associations (sshare)", get_shares},
         {V::get, "slurm", "jobs", "list jobs", get_jobs},
         {V::post, "slurm", "job/submit", "submit a batch job", post_submit},
         {V::get, "slurm", "job/{job_id}", "get a job", get_job},

@@ -67,6 +67,7 @@ std::vector<const T *> records(const flatbuffers::Vector<flatbuffers::Offset<T>>
 HttpResponse get_ping(const OpCall &c);
 HttpResponse get_diag(const OpCall &c);
 HttpResponse get_licenses(const OpCall &c);
+HttpResponse get_shares(const OpCall &c);
 HttpResponse get_jobs(const OpCall &c);
 HttpResponse get_job(const OpCall &c);
 HttpResponse post_job(const OpCall &c);

@@ -113,6 +113,9 @@ sacctmgr -i add qos high Priority=10 > /dev/null
 out=$(rest GET /slurmdb/v0.0.42/accounts "$SLURM_JWT")
 assert_eq "200 phys sci" "${out%% *} $(echo "$out" | body | field '[" ".join((a["description"], a["organization"])) for a in d["accounts"] if a["name"] == "physics"][0]')" \
   "GET slurmdb accounts"
+out=$(rest GET /slurm/v0.0.42/shares "$SLURM_JWT")
+assert_eq "200 ASSOCIATION" "${out%% *} $(echo "$out" | body | field '[s["type"][0] for s in d["shares"]["shares"] if s["name"] == "physics"][0]')" \
+  "GET shares lists the associations sshare shows"
 out=$(rest GET /slurmdb/v0.0.42/qos "$SLURM_JWT")
 assert_eq "200 10" "${out%% *} $(echo "$out" | body | field '[q["priority"]["number"] for q in d["qos"] if q["name"] == "high"][0]')" \
   "GET slurmdb qos"

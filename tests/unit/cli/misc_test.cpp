@@ -1,4 +1,6 @@
 // misc_test.cpp - the option parser, JSON writing, scancel arguments and small text helpers.
+#include <limits>
+
 #include <gtest/gtest.h>
 
 #include "cli/json_records.hpp"
@@ -103,6 +105,16 @@ TEST(Json, EscapesAndShape) {
                           "    \"number\": 5\n"
                           "  }\n"
                           "}\n");
+}
+
+TEST(Json, RealNumbersRoundTripAndNonFiniteIsNull) {
+    JsonWriter w;
+    w.begin_array()
+        .real(0.5)
+        .real(1.0 / 3)
+        .real(std::numeric_limits<double>::infinity())
+        .end_array();
+    EXPECT_EQ(w.finish(), "[\n  0.5,\n  0.33333333333333331,\n  null\n]\n");
 }
 
 TEST(Json, JobsDocument) {
