@@ -190,6 +190,14 @@ JsonWriter &JsonWriter::kv_number_obj(std::string_view k, uint64_t v, bool set, 
     return end_object();
 }
 
+JsonWriter &JsonWriter::kv_real_obj(std::string_view k, double v) {
+    key(k).begin_object();
+    kv_bool("set", true);
+    kv_bool("infinite", false);
+    key("number").real(v);
+    return end_object();
+}
+
 JsonWriter &JsonWriter::kv_str_list(std::string_view k, const std::vector<std::string> &v) {
     key(k).begin_array();
     for (const auto &s : v) str(s);

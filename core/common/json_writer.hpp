@@ -38,6 +38,8 @@ class JsonWriter {
     // Slurm's {"set":..,"infinite":..,"number":..} object for a value that may be unset or
     // unlimited.
     JsonWriter &kv_number_obj(std::string_view k, uint64_t v, bool set, bool infinite);
+    // The same for a real number, always set ({"set": true, "infinite": false, "number": v}).
+    JsonWriter &kv_real_obj(std::string_view k, double v);
     // A one-element list of strings (Slurm prints states as ["RUNNING"]).
     JsonWriter &kv_str_list(std::string_view k, const std::vector<std::string> &v);
 

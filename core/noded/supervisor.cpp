@@ -69,11 +69,15 @@ int spec_file(const ShepherdSpec &spec) {
 } // namespace
 
 std::string program_beside_daemon(const char *name) {
-    char self[PATH_MAX];
-    ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n <= 0) return name;
-    std::string path(self, std::size_t(n));
-    return path.substr(0, path.rfind('/') + 1) + name;
+    // The daemon's directory does not change while it runs: read once, not for every step.
+    static const std::string dir = [] {
+        char self[PATH_MAX];
+        ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
+        if (n <= 0) return std::string();
+        std::string path(self, std::size_t(n));
+        return path.substr(0, path.rfind('/') + 1);
+    }();
+    return dir + name;
 }
 
 Status start_supervisor(const ShepherdSpec &spec, const Containers &containers,

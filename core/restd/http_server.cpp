@@ -12,7 +12,6 @@
 
 #include <boost/beast/core.hpp>
 #include <boost/beast/ssl.hpp>
-#include <spdlog/spdlog.h>
 
 namespace drover::restd {
 

@@ -4,25 +4,13 @@
 #include <pwd.h>
 #include <unistd.h>
 
-#include <spdlog/spdlog.h>
-
+#include "cli/text.hpp"
 #include "restd/rest_ops.hpp"
 #include "restd/status_page.hpp"
 
 namespace drover::restd {
 
 namespace {
-
-std::vector<std::string> split_path(std::string_view path) {
-    std::vector<std::string> parts;
-    while (!path.empty()) {
-        std::size_t slash = path.find('/');
-        std::string_view part = path.substr(0, slash);
-        if (!part.empty()) parts.emplace_back(part);
-        path = slash == std::string_view::npos ? std::string_view{} : path.substr(slash + 1);
-    }
-    return parts;
-}
 
 int hex(char c) {
     if (c >= '0' && c <= '9') return c - '0';
@@ -47,16 +35,23 @@ std::string unescape(std::string_view s) {
 
 std::map<std::string, std::string> parse_query(std::string_view q) {
     std::map<std::string, std::string> out;
-    while (!q.empty()) {
-        std::size_t amp = q.find('&');
-        std::string_view item = q.substr(0, amp);
+    for (const std::string &item : cli::split(q, '&')) {
         std::size_t eq = item.find('=');
-        if (!item.empty())
-            out[unescape(item.substr(0, eq))] =
-                eq == std::string_view::npos ? "" : unescape(item.substr(eq + 1));
-        q = amp == std::string_view::npos ? std::string_view{} : q.substr(amp + 1);
+        out[unescape(item.substr(0, eq))] =
+            eq == std::string::npos ? "" : unescape(item.substr(eq + 1));
     }
     return out;
+}
+
+// Each operation's path template in parts ("job", "{job_id}"), in operations()' order: split
+// once, not for every request.
+const std::vector<std::vector<std::string>> &templates() {
+    static const std::vector<std::vector<std::string>> all = [] {
+        std::vector<std::vector<std::string>> t;
+        for (const OpEntry &op : operations()) t.push_back(cli::split(op.path, '/'));
+        return t;
+    }();
+    return all;
 }
 
 // The operation whose path template matches parts ("slurm", "v0.0.42", "job", "17"), and its
@@ -64,9 +59,10 @@ std::map<std::string, std::string> parse_query(std::string_view q) {
 const OpEntry *match(http::verb method, const std::vector<std::string> &parts, std::string *arg,
                      bool *wrong_method) {
     if (parts.size() < 3) return nullptr;
-    for (const OpEntry &op : operations()) {
+    for (std::size_t k = 0; k < operations().size(); ++k) {
+        const OpEntry &op = operations()[k];
+        const std::vector<std::string> &tmpl = templates()[k];
         if (parts[0] != op.base) continue;
-        std::vector<std::string> tmpl = split_path(op.path);
         if (tmpl.size() != parts.size() - 2) continue;
         std::string value;
         bool same = true;
@@ -139,7 +135,7 @@ bool RestApi::identify(const HttpRequest &req, const Client &client, Identity *w
 void RestApi::handle(HttpRequest req, const Client &client, Reply reply) {
     std::string target(req.target());
     std::size_t qmark = target.find('?');
-    std::vector<std::string> parts = split_path(target.substr(0, qmark));
+    std::vector<std::string> parts = cli::split(target.substr(0, qmark), '/');
     if (req.method() == http::verb::get && parts.size() == 2 && parts[0] == "openapi" &&
         parts[1] == "v3")
         return reply(json_response(openapi_document()));

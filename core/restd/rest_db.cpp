@@ -5,6 +5,7 @@
 #include <map>
 
 #include "cli/json_records.hpp"
+#include "proto/fb_read.hpp"
 
 namespace drover::restd {
 
@@ -45,7 +46,7 @@ std::vector<Row> admin_rows(const OpCall &c, const char *entity) {
     for (const auto *row : records(r->rows())) {
         Row out;
         for (const auto *kv : records(row->fields()))
-            out[kv->key() ? kv->key()->str() : ""] = kv->value() ? kv->value()->str() : "";
+            out[proto::str(kv->key())] = proto::str(kv->value());
         rows.push_back(std::move(out));
     }
     return rows;

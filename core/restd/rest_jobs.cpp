@@ -5,6 +5,8 @@
 #include "common/json_writer.hpp"
 #include "cli/sbatch_opts.hpp"
 #include "cli/scancel_args.hpp"
+#include "proto/fb_read.hpp"
+#include "proto/key_values.hpp"
 #include "restd/submit_body.hpp"
 
 #include <sys/utsname.h>
@@ -30,10 +32,6 @@ HttpResponse get_jobs(const OpCall &c) {
     } catch (const std::exception &e) {
         return failed(e, c, "slurm_load_jobs");
     }
-}
-
-HttpResponse get_job(const OpCall &c) {
-    return get_jobs(c);
 }
 
 // DELETE /job/{id}?signal=SIGTERM&flags=...: scancel (SIGKILL: cancel).
@@ -96,7 +94,7 @@ HttpResponse post_submit(const OpCall &c) {
         auto submit = proto::CreateJobSubmitRequest(fbb, desc);
         net::Reply reply = c.ctld.call(fbb, Body::JobSubmitRequest, submit.Union(), c.who);
         const auto *r = reply.as<proto::JobSubmitResponse>();
-        std::string user_msg = r->user_msg() ? r->user_msg()->str() : "";
+        std::string user_msg = proto::str(r->user_msg());
         JsonWriter w;
         w.begin_object().kv_unum("job_id", r->job_id()).kv("step_id", "batch");
         w.kv("job_submit_user_msg", user_msg);
@@ -168,10 +166,7 @@ HttpResponse post_job(const OpCall &c) {
     }
     try {
         flatbuffers::FlatBufferBuilder fbb;
-        std::vector<flatbuffers::Offset<proto::KeyValue>> kvs;
-        for (const auto &[k, v] : fields)
-            kvs.push_back(proto::CreateKeyValueDirect(fbb, k.c_str(), v.c_str()));
-        auto req = proto::CreateJobUpdateRequest(fbb, 0, fbb.CreateVector(kvs), hold, 0,
+        auto req = proto::CreateJobUpdateRequest(fbb, 0, proto::key_values(fbb, fields), hold, 0,
                                                  fbb.CreateString(c.arg));
         net::Reply reply = c.ctld.call(fbb, Body::JobUpdateRequest, req.Union(), c.who);
         reply.as<proto::OkResponse>();

@@ -4,6 +4,7 @@
 #include "cli/json_records.hpp"
 #include "common/json_writer.hpp"
 #include "common/resv_flags.hpp"
+#include "proto/fb_read.hpp"
 #include "restd/submit_body.hpp"
 
 namespace drover::restd {
@@ -92,14 +93,15 @@ HttpResponse get_reservations(const OpCall &c) {
         if (!c.arg.empty() && all.empty())
             return error_response(http::status::not_found, c.version, "reservation_name",
                                   "Reservation " + c.arg + " not found");
-        auto text = [](const flatbuffers::String *s) { return s ? s->str() : std::string(); };
         JsonWriter w;
         w.begin_object().key("reservations").begin_array();
         for (const auto *v : all) {
-            w.begin_object().kv("name", text(v->name())).kv("accounts", text(v->accounts()));
-            w.kv("users", text(v->users())).kv("partition", text(v->partition()));
-            w.kv("features", text(v->features())).kv("licenses", text(v->licenses()));
-            w.kv("node_list", text(v->node_list())).kv_unum("node_count", v->node_count());
+            w.begin_object()
+                .kv("name", proto::sv(v->name()))
+                .kv("accounts", proto::sv(v->accounts()));
+            w.kv("users", proto::sv(v->users())).kv("partition", proto::sv(v->partition()));
+            w.kv("features", proto::sv(v->features())).kv("licenses", proto::sv(v->licenses()));
+            w.kv("node_list", proto::sv(v->node_list())).kv_unum("node_count", v->node_count());
             w.kv_unum("core_count", v->core_count());
             w.kv_number_obj("start_time", uint64_t(v->start_time()), true, false);
             w.kv_number_obj("end_time", uint64_t(v->end_time()), v->end_time() != 0,

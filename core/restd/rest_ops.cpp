@@ -4,13 +4,14 @@
 
 #include <time.h>
 
-#include <algorithm>
 #include <cstring>
 
 #include "cli/json_document.hpp"
 #include "cli/json_records.hpp"
+#include "cli/text.hpp"
 #include "common/json_writer.hpp"
 #include "common/version.hpp"
+#include "proto/fb_read.hpp"
 #include "restd/rest_api.hpp"
 
 namespace drover::restd {
@@ -40,7 +41,7 @@ HttpResponse get_ping(const OpCall &c) {
         int64_t us = (t1.tv_sec - t0.tv_sec) * 1000000 + (t1.tv_nsec - t0.tv_nsec) / 1000;
         JsonWriter w;
         w.begin_object().key("pings").begin_array().begin_object();
-        w.kv("hostname", r->host() ? r->host()->str() : "").kv("pinged", "UP");
+        w.kv("hostname", proto::sv(r->host())).kv("pinged", "UP");
         w.kv_bool("responding", true).kv_num("latency", us).kv("mode", "primary");
         w.kv_bool("primary", true).end_object().end_array();
         return json_response(finish_document(w, c.version));
@@ -60,8 +61,8 @@ HttpResponse get_diag(const OpCall &c) {
         w.begin_object().key("statistics").begin_object();
         uint64_t cycles = 0, sum = 0;
         for (const auto *kv : records(r->fields())) {
-            std::string key = kv->key() ? kv->key()->str() : "";
-            uint64_t v = std::strtoull(kv->value() ? kv->value()->c_str() : "0", nullptr, 10);
+            std::string key = proto::str(kv->key());
+            uint64_t v = std::strtoull(proto::str(kv->value()).c_str(), nullptr, 10);
             if (key == "now") key = "req_time";
             if (key == "since") key = "req_time_start";
             if (key == "schedule_cycles") cycles = v, key = "schedule_cycle_total";
@@ -86,7 +87,7 @@ HttpResponse get_licenses(const OpCall &c) {
         JsonWriter w;
         w.begin_object().key("licenses").begin_array();
         for (const auto *l : records(r->licenses())) {
-            w.begin_object().kv("LicenseName", l->name() ? l->name()->str() : "");
+            w.begin_object().kv("LicenseName", proto::sv(l->name()));
             w.kv_unum("Total", l->total()).kv_unum("Used", l->used());
             w.kv_unum("Free", l->total() > l->used() ? l->total() - l->used() : 0);
             w.kv_bool("Remote", false).kv_unum("Reserved", 0).kv_unum("LastConsumed", 0);
@@ -103,14 +104,8 @@ HttpResponse get_licenses(const OpCall &c) {
 HttpResponse get_shares(const OpCall &c) {
     try {
         auto csv = [&c](const char *key) {
-            std::vector<std::string> out;
             auto it = c.query.find(key);
-            for (std::size_t at = 0; it != c.query.end() && at < it->second.size();) {
-                std::size_t comma = std::min(it->second.find(',', at), it->second.size());
-                if (comma > at) out.push_back(it->second.substr(at, comma - at));
-                at = comma + 1;
-            }
-            return out;
+            return it == c.query.end() ? std::vector<std::string>() : cli::split(it->second, ',');
         };
         std::vector<std::string> accounts = csv("accounts"), users = csv("users");
         flatbuffers::FlatBufferBuilder fbb;
@@ -122,26 +117,17 @@ HttpResponse get_shares(const OpCall &c) {
         w.begin_object().key("shares").begin_object().key("shares").begin_array();
         uint64_t id = 0, total = 0;
         for (const auto *row : records(r->rows())) {
-            auto text = [](const flatbuffers::String *t) { return t ? t->str() : std::string(); };
             bool user = row->user() && row->user()->size();
-            w.begin_object().kv_unum("id", ++id).kv("cluster", text(row->cluster()));
-            w.kv("name", user ? text(row->user()) : text(row->account()));
-            w.kv("parent", user ? text(row->account()) : "")
-                .kv("partition", text(row->partition()));
+            w.begin_object().kv_unum("id", ++id).kv("cluster", proto::str(row->cluster()));
+            w.kv("name", user ? proto::str(row->user()) : proto::str(row->account()));
+            w.kv("parent", user ? proto::str(row->account()) : "")
+                .kv("partition", proto::str(row->partition()));
             w.key("type").begin_array().str(user ? "USER" : "ASSOCIATION").end_array();
             bool parent = row->shares_raw() == 0xffffffffu;
             w.kv_number_obj("shares", parent ? 0 : row->shares_raw(), !parent, false);
-            w.key("shares_normalized")
-                .begin_object()
-                .kv_bool("set", true)
-                .kv_bool("infinite", false);
-            w.key("number").real(row->shares_norm()).end_object();
+            w.kv_real_obj("shares_normalized", row->shares_norm());
             w.kv_unum("usage", uint64_t(row->usage_raw()));
-            w.key("usage_normalized")
-                .begin_object()
-                .kv_bool("set", true)
-                .kv_bool("infinite", false);
-            w.key("number").real(row->usage_norm()).end_object();
+            w.kv_real_obj("usage_normalized", row->usage_norm());
             w.key("effective_usage").real(row->usage_eff());
             w.key("fairshare").begin_object().key("factor").real(row->fairshare());
             w.key("level").real(row->level_fs()).end_object();
@@ -174,7 +160,6 @@ HttpResponse failed(const std::exception &e, const OpCall &c, const char *source
         if (rpc->code() == DROVER_EPERM) s = http::status::forbidden;
         if (rpc->code() == DROVER_ENOENT) s = http::status::not_found;
         if (rpc->code() == DROVER_EINVAL) s = http::status::bad_request;
-        if (std::string_view(e.what()).rfind("Invalid job id", 0) == 0) s = http::status::not_found;
         return error_response(s, c.version, source, e.what(), rpc->code());
     }
     return error_response(http::status::service_unavailable, c.version, source, e.what());
@@ -195,11 +180,7 @@ HttpResponse invalid_job(const OpCall &c, http::status status) {
 
 void write_list(JsonWriter &w, const char *key, const std::string &csv) {
     w.key(key).begin_array();
-    for (std::size_t at = 0; at < csv.size();) {
-        std::size_t comma = std::min(csv.find(',', at), csv.size());
-        if (comma > at) w.str(csv.substr(at, comma - at));
-        at = comma + 1;
-    }
+    for (const std::string &item : cli::split(csv, ',')) w.str(item);
     w.end_array();
 }
 
@@ -216,7 +197,7 @@ const std::vector<OpEntry> &operations() {
         {V::get, "slurm", "shares", "fair-share of the associations (sshare)", get_shares},
         {V::get, "slurm", "jobs", "list jobs", get_jobs},
         {V::post, "slurm", "job/submit", "submit a batch job", post_submit},
-        {V::get, "slurm", "job/{job_id}", "get a job", get_job},
+        {V::get, "slurm", "job/{job_id}", "get a job", get_jobs},
         {V::post, "slurm", "job/{job_id}", "update a job", post_job},
         {V::delete_, "slurm", "job/{job_id}", "cancel or signal a job", delete_job},
         {V::get, "slurm", "nodes", "list nodes", get_nodes},

@@ -69,7 +69,6 @@ HttpResponse get_diag(const OpCall &c);
 HttpResponse get_licenses(const OpCall &c);
 HttpResponse get_shares(const OpCall &c);
 HttpResponse get_jobs(const OpCall &c);
-HttpResponse get_job(const OpCall &c);
 HttpResponse post_job(const OpCall &c);
 HttpResponse delete_job(const OpCall &c);
 HttpResponse post_submit(const OpCall &c);
