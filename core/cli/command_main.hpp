@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "cli/clusters.hpp"
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
 #include "cli/rpc.hpp"
@@ -19,7 +20,8 @@ namespace drover::cli {
 struct CommandText {
     std::string_view prog;
     const char *help;
-    const char *usage = nullptr; // nullptr: --usage prints the help
+    const char *usage = nullptr;  // nullptr: --usage prints the help
+    bool cluster_headers = false; // -M: "CLUSTER: name" before each cluster's output
 };
 
 // Prints the first of --help, --usage and --version that a asks for; returns whether it did.
@@ -48,6 +50,9 @@ int command_main(const CommandText &t, std::span<const std::string> args,
             return 1;
         }
         if (print_help_usage_version(t, a)) return 0;
+        if (a.on_clusters)
+            return for_each_cluster(t.prog, *a.on_clusters, t.cluster_headers,
+                                    [&] { return run(a); });
         return run(a);
     });
 }

@@ -57,6 +57,9 @@ bool take_common(CommonFlags &f, const ParsedOpt &o) {
     case kOptVerbose:
         ++f.verbose;
         return true;
+    case kOptClusters:
+        f.on_clusters = o.value;
+        return true;
     default:
         return false;
     }

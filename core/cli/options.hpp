@@ -29,12 +29,15 @@ struct ParsedOpt {
 
 // The ids of the options every command shares, above any command's own; each command's table
 // gives them its own letters (sattach's -u for --usage, no -h where -h means something else).
-enum CommonOpt : int { kOptHelp = 0x7000, kOptUsage, kOptVersion, kOptVerbose };
+enum CommonOpt : int { kOptHelp = 0x7000, kOptUsage, kOptVersion, kOptVerbose, kOptClusters };
 
 // What the shared options ask for; every command's arguments derive from it.
 struct CommonFlags {
     bool help = false, usage = false, version = false;
     int verbose = 0; // -v given this many times
+    // -M/--clusters as written (commands whose table names kOptClusters): the command runs
+    // against each of these clusters of the accounting store (cli/clusters.hpp).
+    std::optional<std::string> on_clusters;
 };
 
 // Applies o to f when it is --help, --usage, --version or --verbose; returns whether it was.

@@ -4,6 +4,7 @@
 #include <drover/plugin.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <ctime>
 #include <new>
 #include <optional>
@@ -19,9 +20,53 @@ const Config &cli_config() {
     return *conf;
 }
 
+namespace {
+
+std::optional<Config> working; // cli_config() pointed at the working cluster
+
+// SLURM_WORKING_CLUSTER as salloc sets it for an allocation on another cluster: the first three
+// of NAME:ADDR:PORT:RPC[:...]. Empty for none, a malformed value or the local cluster.
+std::optional<WorkingCluster> working_from_env(const Config &local) {
+    const char *env = std::getenv("SLURM_WORKING_CLUSTER");
+    if (!env) return std::nullopt;
+    auto parts = split(env, ':', true);
+    if (parts.size() < 3 || parts[0].empty() || to_lower(parts[0]) == local.cluster_name)
+        return std::nullopt;
+    auto port = parse_u32(parts[2]);
+    if (!port || *port == 0 || *port > 65535) return std::nullopt;
+    return WorkingCluster{to_lower(parts[0]), {{parts[1], parts[1]}}, uint16_t(*port)};
+}
+
+} // namespace
+
+void set_working_cluster(std::optional<WorkingCluster> c) {
+    if (!c) return void(working.reset());
+    working = cli_config();
+    working->cluster_name = c->name;
+    working->controllers = std::move(c->controllers);
+    working->slurmctld_port = c->port;
+}
+
+const Config &target_config() {
+    static bool env_read = false;
+    if (!env_read) {
+        env_read = true;
+        if (auto c = working_from_env(cli_config())) set_working_cluster(std::move(c));
+    }
+    return working ? *working : cli_config();
+}
+
+net::Reply call_local_ctld(flatbuffers::FlatBufferBuilder &fbb, proto::Body type,
+                           flatbuffers::Offset<void> body) {
+    const Config &conf = cli_config();
+    fbb.Finish(proto::CreateMessage(fbb, type, body));
+    return net::call_controller(conf, {fbb.GetBufferPointer(), fbb.GetSize()},
+                                net::socket_signer(conf), 30000);
+}
+
 net::Reply call_ctld(flatbuffers::FlatBufferBuilder &fbb, proto::Body type,
                      flatbuffers::Offset<void> body, int timeout_ms) {
-    const Config &conf = cli_config();
+    const Config &conf = target_config();
     fbb.Finish(proto::CreateMessage(fbb, type, body));
     return net::call_controller(conf, {fbb.GetBufferPointer(), fbb.GetSize()},
                                 net::socket_signer(conf), timeout_ms);
@@ -30,7 +75,7 @@ net::Reply call_ctld(flatbuffers::FlatBufferBuilder &fbb, proto::Body type,
 net::Reply call_ctld_retrying(flatbuffers::FlatBufferBuilder &fbb, proto::Body type,
                               flatbuffers::Offset<void> body,
                               const std::function<void(int retry)> &waiting) {
-    const Config &conf = cli_config();
+    const Config &conf = target_config();
     fbb.Finish(proto::CreateMessage(fbb, type, body));
     std::span<const uint8_t> message{fbb.GetBufferPointer(), fbb.GetSize()};
     for (int retry = 1;; ++retry) {

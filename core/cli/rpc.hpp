@@ -3,6 +3,8 @@
 #pragma once
 
 #include <functional>
+#include <optional>
+#include <vector>
 #include <string>
 #include <string_view>
 
@@ -15,6 +17,23 @@ namespace drover::cli {
 
 // The configuration, loaded on first use. Throws drover::ParseError.
 const Config &cli_config();
+
+// Another cluster of the accounting store that the calls below go to instead of the local one
+// (-M, or SLURM_WORKING_CLUSTER=NAME:ADDR:PORT:RPC in a job of another cluster's allocation).
+struct WorkingCluster {
+    std::string name;
+    std::vector<ControllerHost> controllers;
+    uint16_t port = 0;
+};
+void set_working_cluster(std::optional<WorkingCluster> c);
+// The configuration the calls use: cli_config() with the working cluster's name, controllers
+// and port when there is one.
+const Config &target_config();
+
+// Sends to the local cluster's controller whatever the working cluster is (the store's
+// clusters are asked there).
+net::Reply call_local_ctld(flatbuffers::FlatBufferBuilder &fbb, proto::Body type,
+                           flatbuffers::Offset<void> body);
 
 // Finishes fbb as a Message with this body and sends it to the controller.
 // Throws net::NetError, and drover::ParseError for a bad config.

@@ -140,12 +140,19 @@ int show_events(const SacctmgrArgs &a) {
     return 0;
 }
 
+// The entity's columns; show cluster withfed adds the federation's, as Slurm does.
+std::vector<std::string> default_format(const SacctmgrArgs &a) {
+    auto out = sacctmgr_default_format(a.entity);
+    if (a.entity == "cluster" && a.withfed)
+        for (const char *f : {"Federation", "ID%2", "Features", "FedState"}) out.push_back(f);
+    return out;
+}
+
 int run(const SacctmgrArgs &a) {
     net::Reply reply;
     if (a.entity == "event") return show_events(a);
     if (a.verb == "show") {
-        auto fields =
-            parse_sacctmgr_format(a.format.empty() ? sacctmgr_default_format(a.entity) : a.format);
+        auto fields = parse_sacctmgr_format(a.format.empty() ? default_format(a) : a.format);
         sacctmgr_entity_keys(a.entity, fields);
         const auto *r = ask(reply, a, false);
         if (!r) return 1;

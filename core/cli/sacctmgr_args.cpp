@@ -37,6 +37,7 @@ constexpr Word kEntities[] = {{"associations", 3, "association"},
                               {"acct", 4, "account"},
                               {"clusters", 2, "cluster"},
                               {"events", 1, "event"},
+                              {"federations", 3, "federation"},
                               {"qos", 1, "qos"},
                               {"users", 1, "user"}};
 // Keys as Slurm spells them, in the order it tries them: a word is the first key it abbreviates
@@ -52,6 +53,9 @@ constexpr Word kKeys[] = {{"accounts", 3, "account"},
                           {"defaultqos", 8, "defaultqos"},
                           {"descriptions", 3, "description"},
                           {"fairshare", 1, "fairshare"},
+                          {"federation", 3, "federation"},
+                          {"fedstate", 4, "fedstate"},
+                          {"features", 3, "features"},
                           {"flags", 2, "flags"},
                           {"gracetime", 3, "gracetime"},
                           {"grpjobs", 4, "grpjobs"},
@@ -106,8 +110,9 @@ const char *lookup(std::span<const Word> words, std::string_view w) {
 
 // Keys whose value is a list that KEY+=V and KEY-=V add to or take from (Slurm's QosLevel, QOS
 // Flags and Preempt); for the others Slurm ignores the + or -.
-bool is_list_key(std::string_view k) {
-    return k == "qos" || k == "flags" || k == "preempt";
+bool is_list_key(std::string_view k, std::string_view entity) {
+    return k == "qos" || k == "flags" || k == "preempt" || k == "features" ||
+           (k == "cluster" && entity == "federation");
 }
 
 // What a key means for a QOS, as Slurm's qos_functions.c reads it: MaxJobs and MaxSubmitJobs are
@@ -137,7 +142,7 @@ void take_key_value(SacctmgrArgs &a, const std::string &word, std::size_t eq, bo
     const char *k = lookup(kKeys, key);
     if (!k) throw ParseError(" Unknown option: " + word);
     if (a.entity == "qos") k = qos_key(k, setting);
-    if (op && is_list_key(k)) value.insert(value.begin(), op);
+    if (op && is_list_key(k, a.entity)) value.insert(value.begin(), op);
     (setting ? a.set : a.where).emplace_back(k, std::move(value));
 }
 
@@ -159,6 +164,14 @@ void take_words(SacctmgrArgs &a, std::span<const std::string> words) {
         }
         if (lw == "withassoc" || lw == "withassocs" || lw == "withcoord" || lw == "withdeleted")
             continue;
+        if (lw == "withfed") {
+            a.withfed = true;
+            continue;
+        }
+        if (lw == "tree" && a.entity == "federation") {
+            a.where.emplace_back("tree", "yes");
+            continue;
+        }
         auto eq = word.find('=');
         if (eq == std::string::npos) { // bare names
             (setting ? a.set : a.where).emplace_back("name", word);
@@ -209,7 +222,7 @@ SacctmgrArgs parse_sacctmgr_args(std::span<const std::string> args) {
     const char *entity = lookup(kEntities, to_lower(w[1]));
     if (!entity)
         throw ParseError("Not supported by Drover: " + w[0] + " " + w[1] +
-                         " (cluster, account, user, association, qos and event are)");
+                         " (cluster, account, user, association, qos, event and federation are)");
     a.entity = entity;
     if (a.entity == "event") { // only listed; its conditions are its own (sacctmgr_events.hpp)
         if (a.verb != "show") throw ParseError("No valid entity in " + a.verb + " command");

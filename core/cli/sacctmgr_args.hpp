@@ -16,7 +16,7 @@ namespace drover::cli {
 struct SacctmgrArgs : CommonFlags {
     bool immediate = false, noheader = false, parsable = false, parsable2 = false, quiet = false;
     std::string verb;   // add, modify, delete, show
-    std::string entity; // cluster, account, user, association, qos, event
+    std::string entity; // cluster, account, user, association, qos, event, federation
     // Canonical lower-case keys: name, cluster, account, user, partition, parent, description,
     // organization, defaultaccount, adminlevel, defaultqos, qos, fairshare, priority; the limits
     // grpjobs, grpsubmitjobs, grptres, grptresmins, grptresrunmins, grpwall, maxjobs,
@@ -24,10 +24,12 @@ struct SacctmgrArgs : CommonFlags {
     // maxsubmitjobsperuser, maxtresperuser, maxjobsperaccount, maxsubmitjobsperaccount,
     // maxtresperaccount, mintres; and for a QOS flags, gracetime, preempt, preemptmode,
     // preemptexempttime, usagefactor, usagethreshold. Names written bare are name=. KEY+=V and
-    // KEY-=V on a list (qos, flags, preempt) send "+V" and "-V"; on a QOS, MaxJobs and
-    // MaxSubmitJobs are the per-user limits and where QOS= is its name, as in Slurm.
+    // KEY-=V on a list (qos, flags, preempt; features, and a federation's clusters) send "+V" and
+    // "-V"; on a QOS, MaxJobs and MaxSubmitJobs are the per-user limits and where QOS= is its name,
+    // as in Slurm.
     std::vector<std::pair<std::string, std::string>> set, where;
     std::vector<std::string> format; // format= items as written ("User", "Account%20")
+    bool withfed = false;            // show cluster withfed: the federation columns too
     // show event: the words after the entity as written (sacctmgr_events.hpp reads them).
     std::vector<std::string> conditions;
 };

@@ -34,6 +34,9 @@ constexpr Def kDefs[] = {
     {"Duration", 2, "Duration", 13, "duration"},
     {"EventRaw", 6, "EventRaw", 8, "eventraw"},
     {"Event", 2, "Event", 7, "event"},
+    {"Features", 3, "Features", 20, "features"},
+    {"Federation", 3, "Federation", 10, "federation"},
+    {"FedState", 4, "FedState", 12, "fedstate"},
     {"Flags", 2, "Flags", 20, "flags"},
     {"GraceTime", 3, "GraceTime", 10, "gracetime"},
     {"GrpTRES", 7, "GrpTRES", 13, "grptres"},
@@ -42,6 +45,7 @@ constexpr Def kDefs[] = {
     {"GrpJobs", 4, "GrpJobs", 7, "grpjobs"},
     {"GrpSubmitJobs", 4, "GrpSubmit", 9, "grpsubmitjobs"},
     {"GrpWall", 4, "GrpWall", 11, "grpwall"},
+    {"ID", 2, "ID", 6, "id"},
     {"MaxTRES", 7, "MaxTRES", 13, "maxtres"},
     {"MaxTRESPerJob", 11, "MaxTRES", 13, "maxtres"},
     {"MaxTRESPerNode", 11, "MaxTRESPerNode", 14, "maxtrespernode"},
@@ -136,6 +140,7 @@ std::vector<std::string> sacctmgr_default_format(std::string_view entity) {
         return {"Cluster",   "ControlHost", "ControlPort", "RPC",       "Share",
                 "GrpJobs",   "GrpTRES",     "GrpSubmit",   "MaxJobs",   "MaxTRES",
                 "MaxSubmit", "MaxWall",     "QOS",         "DefaultQOS"};
+    if (entity == "federation") return {"Federation", "Cluster", "ID%2", "Features", "FedState"};
     if (entity == "account") return {"Account", "Description", "Organization"};
     if (entity == "user") return {"User", "DefaultAccount", "AdminLevel"};
     return {"Cluster",     "Account",     "User",    "Partition",      "Share",

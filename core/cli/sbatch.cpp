@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "cli/command_docs.hpp"
+#include "cli/clusters.hpp"
 #include "cli/command_main.hpp"
 #include "cli/job_desc.hpp"
 #include "cli/job_states.hpp"
@@ -168,13 +169,12 @@ int wait_for(uint32_t job_id) {
     }
 }
 
-// -M: this controller's cluster (ClusterName) must be one of those named, or "all"; Drover
-// reaches no other yet. Otherwise Slurm's message, and false.
+// -M: the job goes to the first cluster of the list the accounting store knows ("all" and this
+// cluster's own name: this one); Slurm's error when there is none.
 bool reachable_cluster(const SbatchRequest &req) {
     if (!req.clusters_given) return true;
-    const std::string here = to_lower(cli_config().cluster_name);
     for (const auto &name : split(req.clusters, ','))
-        if (to_lower(name) == here || to_lower(name) == "all") return true;
+        if (to_lower(trim(name)) == "all" || use_cluster(trim(name))) return true;
     print_error(kProg, unreachable_clusters(req.clusters));
     return false;
 }

@@ -21,7 +21,6 @@ enum Id : int {
     kFull,
     kHurry,
     kInteractive,
-    kClusters,
     kName,
     kPartition,
     kQos,
@@ -45,7 +44,7 @@ constexpr OptSpec kSpecs[] = {
     {kOptHelp, 0, "help", Arg::none},
     {kHurry, 'H', "hurry", Arg::none},
     {kInteractive, 'i', "interactive", Arg::none},
-    {kClusters, 'M', "clusters", Arg::required},
+    {kOptClusters, 'M', "clusters", Arg::required},
     {kName, 'n', "name", Arg::required},
     {kJobName, 0, "jobname", Arg::required},
     {kPartition, 'p', "partition", Arg::required},
@@ -90,7 +89,7 @@ const EnvOption kEnvOptions[] = {
     {"SCANCEL_USER", kUser, EnvValue::as_is, {kMe}},
     {"SCANCEL_VERBOSE", kOptVerbose, EnvValue::true_false, {kQuiet}},
     {"SCANCEL_WCKEY", kWckey},
-    {"SLURM_CLUSTERS", kClusters},
+    {"SLURM_CLUSTERS", kOptClusters},
 };
 
 void add_states(ScancelArgs &a, const ParsedOpt &o, const std::string &v) {

@@ -9,6 +9,7 @@
 
 #include "cli/command_docs.hpp"
 #include "cli/command_main.hpp"
+#include "cli/scontrol_fed.hpp"
 #include "cli/json_records.hpp"
 #include "cli/load_records.hpp"
 #include "cli/scontrol_args.hpp"
@@ -323,6 +324,8 @@ int show(const Opts &o, std::span<const std::string> rest) {
         return show_steps(o, rest);
     case ShowWhat::licenses:
         return show_licenses(o, rest);
+    case ShowWhat::federation:
+        return show_federation();
     case ShowWhat::reservation:
         return show_reservations(rest, o.one_liner, o.quiet);
     case ShowWhat::hostnames:

@@ -20,7 +20,6 @@ enum Id : int {
     kAll,
     kDetails,
     kHide,
-    kClusters,
     kOneLiner,
     kQuiet,
     kJson,
@@ -37,7 +36,7 @@ constexpr OptSpec kSpecs[] = {
     {kDetails, 'd', "details", Arg::none},
     {kOptHelp, 'h', "help", Arg::none},
     {kHide, 0, "hide", Arg::none},
-    {kClusters, 'M', "clusters", Arg::required},
+    {kOptClusters, 'M', "clusters", Arg::required},
     {kOneLiner, 'o', "oneliner", Arg::none},
     {kQuiet, 'Q', "quiet", Arg::none},
     {kOptUsage, 0, "usage", Arg::none},
@@ -156,6 +155,7 @@ std::optional<ShowWhat> match_show_entity(std::string_view word) {
     if (is("configuration", 4)) return ShowWhat::config;
     if (is("steps", 4) || is("stepid", 5)) return ShowWhat::step;
     if (is("licenses", 3)) return ShowWhat::licenses;
+    if (is("federation", 3)) return ShowWhat::federation;
     // As Slurm tells them apart: at least "hostn", "hostl" and "hostlists".
     if (is("hostnames", 5)) return ShowWhat::hostnames;
     if (is("hostlist", 5)) return ShowWhat::hostlist;

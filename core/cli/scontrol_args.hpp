@@ -57,6 +57,7 @@ std::optional<ScontrolCmd> match_scontrol_command(std::string_view word);
 
 enum class ShowWhat {
     job,
+    federation,
     node,
     partition,
     config,

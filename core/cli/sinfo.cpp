@@ -48,7 +48,7 @@ constexpr const char *kUsage =
     "Usage: sinfo [-adelNRrsTv] [-i seconds] [-t states] [-p partition] [-n nodes]\n"
     "             [-S fields] [-o format] [-O Format] [--json] [--yaml]\n";
 
-constexpr CommandText kText{"sinfo", kHelp, kUsage};
+constexpr CommandText kText{"sinfo", kHelp, kUsage, true};
 
 // -T: Slurm's sinfo prints the reservation table and nothing else, whatever the other options.
 int show_reservations(const SinfoArgs &a) {

@@ -34,7 +34,6 @@ enum Id : int {
     kSort,
     kSummarize,
     kStates,
-    kClusters,
     kReservation,
     kFederation,
 };
@@ -55,7 +54,7 @@ constexpr OptSpec kSpecs[] = {
     {kListReasons, 'R', "list-reasons", Arg::none},
     {kLong, 'l', "long", Arg::none},
     {kLocal, 0, "local", Arg::none},
-    {kClusters, 'M', "clusters", Arg::required},
+    {kOptClusters, 'M', "clusters", Arg::required},
     {kNode, 'N', "Node", Arg::none},
     {kNodes, 'n', "nodes", Arg::required},
     {kNoheader, 'h', "noheader", Arg::none},
@@ -80,7 +79,7 @@ const EnvOption kEnvOptions[] = {
     {"SINFO_LOCAL", kLocal, EnvValue::presence},
     {"SINFO_PARTITION", kPartition, EnvValue::as_is, {kAll}},
     {"SINFO_SORT", kSort},
-    {"SLURM_CLUSTERS", kClusters},
+    {"SLURM_CLUSTERS", kOptClusters},
 };
 
 // Slurm's refusals of -a with -p, on the command line or in the environment.

@@ -56,7 +56,7 @@ constexpr const char *kUsage =
     "              [--step step_id] [-t states] [-u user_name] [--usage]\n"
     "              [-w nodes] [--json] [--yaml] [-ahjlrsv]\n";
 
-constexpr CommandText kText{"squeue", kHelp, kUsage};
+constexpr CommandText kText{"squeue", kHelp, kUsage, true};
 
 int show_once(const SqueueArgs &a, const SqueueFilter &filter, const SqueueFormat &fmt) {
     if (a.steps) {

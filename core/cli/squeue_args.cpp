@@ -28,7 +28,6 @@ enum Id : int {
     kLong,
     kLicenses,
     kMe,
-    kClusters,
     kName,
     kNoconvert,
     kFormat,
@@ -68,7 +67,7 @@ constexpr OptSpec kSpecs[] = {
     {kLong, 'l', "long", Arg::none},
     {kLicenses, 'L', "licenses", Arg::required},
     {kMe, 0, "me", Arg::none},
-    {kClusters, 'M', "clusters", Arg::required},
+    {kOptClusters, 'M', "clusters", Arg::required},
     {kName, 'n', "name", Arg::required},
     {kNoconvert, 0, "noconvert", Arg::none},
     {kFormat, 'o', "format", Arg::required},
@@ -182,7 +181,7 @@ const EnvOption kEnvOptions[] = {
     {"SQUEUE_SORT", kSort},
     {"SQUEUE_STATES", kStates},
     {"SQUEUE_USERS", kUser, EnvValue::as_is, {kMe}},
-    {"SLURM_CLUSTERS", kClusters},
+    {"SLURM_CLUSTERS", kOptClusters},
 };
 
 } // namespace

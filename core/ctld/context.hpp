@@ -31,6 +31,7 @@ namespace drover::ctld {
 class Committer;
 class AcctQueue;
 class AcctRecorder;
+class Federation;
 struct Events;
 
 struct Ctx {
@@ -46,6 +47,7 @@ struct Ctx {
     uint32_t slurm_uid = 0;
     std::string host;                 // this controller's name
     AcctRecorder *recorder = nullptr; // accounting records go through its spool
+    const Federation *fed = nullptr;  // this cluster's federation (job ids carry its id)
     uint64_t epoch = 0;           // this controller's generation, stamped on what it sends to nodes
     std::function<void()> fenced; // a node refused us for a newer generation: step down
     // The address a node was given at run time (scontrol update NodeAddr=), nullptr for none:

@@ -20,6 +20,7 @@
 #include "daemon/log_reopen.hpp"
 #include "daemon/service.hpp"
 #include "ctld/acct/acct_admin.hpp"
+#include "ctld/fed/federation.hpp"
 #include "ctld/acct/acct_queue.hpp"
 #include "ctld/acct/acct_recorder.hpp"
 #include "ctld/ctld_stats.hpp"
@@ -103,12 +104,12 @@ class InControl {
                 [this](uint64_t seq) { recorder_.delivered(seq); }),
           recorder_(commit_, store, acct_), ctx_{io_,   conf,  plugins, auth, store, commit_,
                                                  pool_, acct_, events_, 0,    {},    &recorder_},
-          repl_(io_, store, commit_), epoch_(start_generation(self, seen_epoch)), nodes_(ctx_),
-          handover_(ctx_, nodes_, repl_, self,
-                    [this](bool take_back) {
-                        outcome_ = {false, take_back};
-                        io_.stop();
-                    }),
+          fed_(ctx_), repl_(io_, store, commit_), epoch_(start_generation(self, seen_epoch)),
+          nodes_(ctx_), handover_(ctx_, nodes_, repl_, self,
+                                  [this](bool take_back) {
+                                      outcome_ = {false, take_back};
+                                      io_.stop();
+                                  }),
           place_(plugins.select_calls(), nodes_), jobs_(ctx_, nodes_, place_),
           prio_(ctx_, nodes_, jobs_), resv_(ctx_, nodes_, jobs_), steps_(ctx_, nodes_, jobs_),
           signals_(ctx_, jobs_, steps_), sched_(ctx_, nodes_, jobs_, place_, resv_),
@@ -130,7 +131,10 @@ class InControl {
         router_.add(prio_.routes());
         router_.add(resv_.routes());
         router_.add(power_.routes());
+        ctx_.fed = &fed_;
         router_.add(acct_routes(ctx_, admin_));
+        router_.add({{proto::Body::FedInfoRequest, net::Caller::Anyone,
+                      net::member(&fed_, &Federation::on_info)}});
         router_.add(controller_routes({ctx_, admin_, handover_, repl_, nodes_, jobs_, power_,
                                        tokens_, [this] { io_.stop(); }}));
     }
@@ -150,6 +154,7 @@ class InControl {
     AcctRecorder recorder_;
     Events events_; // what a part publishes, for the parts built after it
     Ctx ctx_;
+    Federation fed_;
     ReplSource repl_;
     uint64_t epoch_;
     ActiveOutcome outcome_;

@@ -10,6 +10,7 @@
 #include <spdlog/spdlog.h>
 
 #include "ctld/acct/acct_queue.hpp"
+#include "ctld/fed/federation.hpp"
 #include "ctld/store/committer.hpp"
 #include "ctld/privacy.hpp"
 #include "plugin/plugin_set.hpp"
@@ -46,6 +47,41 @@ struct AcctAdmin::Impl {
         ctx.commit.txn().put(state::Table::Meta, key_bytes(), bytes);
     }
 
+    // The store's records: the copy and its saved snapshot change only when they differ.
+    void loaded(std::vector<AssocRec> recs) {
+        AssocDb fresh;
+        fresh.replace(std::move(recs));
+        auto &db = ctx.acct.assocs();
+        bool first = !db.loaded();
+        if (first || fresh.snapshot() != db.snapshot()) {
+            db = std::move(fresh);
+            save();
+            ctx.events.assocs_changed.publish();
+        }
+        if (first)
+            spdlog::info("{} associations, accounts, users and clusters loaded", db.all().size());
+        register_controller();
+    }
+
+    // This cluster's controllers, where the commands of other clusters (-M) and the controllers
+    // of its federation reach it: written when the store holds another address.
+    void register_controller() {
+        auto mine = std::make_shared<AssocRec>(controller_rec(ctx.conf.cluster_name, ctx.conf));
+        const AssocRec *stored = ctx.acct.assocs().find(*mine);
+        if (stored && stored->attrs() == mine->attrs()) return;
+        ctx.acct.store_task(
+            [mine](const plugin::AcctCalls &a) {
+                std::vector<drover_acct_assoc> puts{mine->view()};
+                return a.assoc_update(puts, {});
+            },
+            [this, mine](Status s) {
+                if (!s.ok()) return spdlog::warn("controller address not registered: {}", s.text());
+                ctx.acct.assocs().apply({{*mine}, {}});
+                save();
+                ctx.events.assocs_changed.publish();
+            });
+    }
+
     void reply(const net::ResponderPtr &resp, const AdminPlan &plan, bool changed) {
         flatbuffers::FlatBufferBuilder fbb(1024);
         std::vector<flatbuffers::Offset<proto::AcctAdminRow>> rows;
@@ -71,6 +107,9 @@ void AcctAdmin::start() {
     refresh();
 }
 
+// Every 10 s: other controllers sharing the store (a federation's) change it too.
+constexpr std::chrono::seconds kRefreshPeriod{10};
+
 void AcctAdmin::refresh() {
     auto &ctx = impl_->ctx;
     auto recs = std::make_shared<std::vector<AssocRec>>();
@@ -80,24 +119,18 @@ void AcctAdmin::refresh() {
                 [&recs](const drover_acct_assoc &a) { recs->push_back(AssocRec::from(a)); });
         },
         [this, recs](Status s) {
-            auto &ctx = impl_->ctx;
             // No store, or one without associations (the op is absent): nothing to load.
             if (s.code() == DROVER_ENOENT) return;
-            if (!s.ok()) {
-                spdlog::warn(
-                    "associations not loaded from the accounting store ({}); trying again in 10 s",
-                    s.text());
-                impl_->retry.expires_after(std::chrono::seconds(10));
-                impl_->retry.async_wait([this](const boost::system::error_code &ec) {
-                    if (!ec) refresh();
-                });
-                return;
-            }
-            ctx.acct.assocs().replace(std::move(*recs));
-            impl_->save();
-            ctx.events.assocs_changed.publish();
-            spdlog::info("{} associations, accounts, users and clusters loaded",
-                         ctx.acct.assocs().all().size());
+            if (!s.ok())
+                spdlog::warn("associations not loaded from the accounting store ({}); trying "
+                             "again in {} s",
+                             s.text(), kRefreshPeriod.count());
+            else
+                impl_->loaded(std::move(*recs));
+            impl_->retry.expires_after(kRefreshPeriod);
+            impl_->retry.async_wait([this](const boost::system::error_code &ec) {
+                if (!ec) refresh();
+            });
         });
 }
 

@@ -7,6 +7,7 @@
 
 #include "ctld/acct/acct_admin.hpp"
 #include "ctld/acct/acct_admin_settings.hpp"
+#include "ctld/acct/fed_admin_plan.hpp"
 #include "common/ascii.hpp"
 
 namespace drover::ctld {
@@ -45,9 +46,10 @@ std::string fmt(const char *f, const std::string &a, const std::string &b = {},
     return buf;
 }
 
-const std::set<std::string> kKeys = {"name",           "cluster",   "account",     "user",
-                                     "partition",      "parent",    "description", "organization",
-                                     "defaultaccount", "adminlevel"};
+const std::set<std::string> kKeys = {"name",           "cluster",    "account",     "user",
+                                     "partition",      "parent",     "description", "organization",
+                                     "defaultaccount", "adminlevel", "federation",  "features",
+                                     "fedstate",       "tree"};
 
 struct Planner {
     const AssocDb &db;
@@ -503,13 +505,21 @@ struct Planner {
 
     void show_clusters() {
         for (const auto *c : named(DROVER_ACCT_CLUSTER)) {
-            bool here = c->name == local.name;
-            plan.rows.push_back({{"cluster", c->name},
-                                 {"controlhost", here ? local.control_host : ""},
-                                 {"controlport", here ? std::to_string(local.control_port) : "0"},
-                                 {"rpc", here ? "9984" : "0"},
-                                 {"share", "1"},
-                                 {"qos", "normal"}});
+            AdminFields row = {{"cluster", c->name}};
+            add_cluster_fed_row(db, *c, row);
+            row.emplace_back("share", "1");
+            row.emplace_back("qos", "normal");
+            // Until this controller's registration reaches the store, it knows its own address.
+            bool unregistered = false;
+            for (auto &[k, v] : row) {
+                if (c->name != local.name) break;
+                if (k == "controlport") unregistered = v == "0";
+                if (unregistered && k == "controlport") v = std::to_string(local.control_port);
+                if (unregistered && k == "rpc") v = "9984";
+            }
+            for (auto &[k, v] : row)
+                if (unregistered && k == "controlhost") v = local.control_host;
+            plan.rows.push_back(std::move(row));
         }
     }
 
@@ -572,6 +582,8 @@ struct Planner {
                     return void(plan.error = " Unknown option: " + k + "=" + v);
         const std::string &v = req.verb, &e = req.entity;
         if (e == "qos") return plan_qos(db, req, plan);
+        if (e == "federation") return plan_federation(db, req, plan);
+        if (is_cluster_fed_modify(req)) return plan_cluster_fed(db, req, plan);
         if (v == "show") {
             if (e == "cluster")
                 show_clusters();

@@ -1,6 +1,7 @@
 // job_mgr.cpp - job lifecycle: recovery, persistence, ends, kills, time limits and purging.
 // Submission is in job_submit.cpp; queries, signals and updates in job_control.cpp.
 #include "ctld/jobs/job_mgr.hpp"
+#include "ctld/fed/federation.hpp"
 
 #include <csignal>
 #include <pwd.h>
@@ -144,13 +145,16 @@ std::vector<Job *> JobManager::running() {
 }
 
 uint32_t JobManager::take_job_id() {
+    // A federation's job ids carry the origin cluster's federation id in bits 26-31; the local
+    // part wraps within FirstJobId..MaxJobId, skipping ids still held by a job we remember.
+    const uint32_t origin = ctx_.fed ? ctx_.fed->self_id() << kFedIdShift : 0;
+    auto full = [origin](uint32_t local) { return (local & kLocalIdMask) | origin; };
     uint32_t id = next_id_;
-    // Skip ids still held by a job we remember; wrap within FirstJobId..MaxJobId.
-    for (uint32_t tries = 0; jobs_.count(id) && tries < ctx_.conf.max_job_id; ++tries)
+    for (uint32_t tries = 0; jobs_.count(full(id)) && tries < ctx_.conf.max_job_id; ++tries)
         id = id + 1 >= ctx_.conf.max_job_id ? ctx_.conf.first_job_id : id + 1;
     next_id_ = id + 1 >= ctx_.conf.max_job_id ? ctx_.conf.first_job_id : id + 1;
     state::put_meta_u64(ctx_.commit.txn(), "next_job_id", next_id_);
-    return id;
+    return full(id);
 }
 
 std::string JobManager::user_name(uint32_t uid) {

@@ -173,6 +173,12 @@ enum drover_acct_assoc_kind {
     DROVER_ACCT_USER = 3,
     DROVER_ACCT_ASSOC = 4,
     DROVER_ACCT_QOS = 5, /* ABI 1.8: a QOS, named */
+    /* A federation, named; its clusters name it in their attrs (federation=). A store keeps these
+     * like any other kind, by kind and name. */
+    DROVER_ACCT_FEDERATION = 6,
+    /* Where a cluster's controllers listen, named by the cluster and written only by its own
+     * controller in control (attrs hosts=NAME(ADDR),...;port=N). */
+    DROVER_ACCT_CONTROLLER = 7,
 };
 
 enum drover_admin_level {

@@ -80,8 +80,9 @@ TEST(Sacctmgr, VerbsEntitiesAndKeys) {
 
 TEST(Sacctmgr, BadCommands) {
     EXPECT_EQ(error_of({"frobnicate", "user"}), "Invalid command: frobnicate");
-    EXPECT_EQ(error_of({"show", "wckey"}), "Not supported by Drover: show wckey (cluster, "
-                                           "account, user, association, qos and event are)");
+    EXPECT_EQ(error_of({"show", "wckey"}),
+              "Not supported by Drover: show wckey (cluster, "
+              "account, user, association, qos, event and federation are)");
     EXPECT_EQ(error_of({"add", "user", "alice", "Colour=red"}), " Unknown option: Colour=red");
     EXPECT_EQ(error_of({"delete", "user", "alice", "set", "adminlevel=none"}),
               " Unknown option: set (only modify sets values)");
@@ -281,7 +282,7 @@ TEST(Sacctmgr, QosEntity) {
     EXPECT_EQ(parse({"remove", "qos", "x"}).entity, "qos");
     EXPECT_EQ(error_of({"delete", "q", "x"}), "No valid entity in delete command");
     EXPECT_EQ(error_of({"show", "qosx"}), "Not supported by Drover: show qosx (cluster, account, "
-                                          "user, association, qos and event are)");
+                                          "user, association, qos, event and federation are)");
 
     SacctmgrArgs a =
         parse({"-i", "add", "qos", "high,low", "Priority=100", "GraceTime=300", "Flags=DenyOnLimit",

@@ -1,8 +1,11 @@
 // acct_admin_test.cpp - sacctmgr's add, modify, delete and show planned against the controller's
-// copy of the associations; the job checks (default account, AccountingStorageEnforce).
+// copy of the associations; the job checks (default account, AccountingStorageEnforce);
+// federations (ids, membership, refusals), a cluster's view of its federation, and the records
+// the commands' -M reads.
 #include <gtest/gtest.h>
 
 #include "ctld/acct/acct_admin.hpp"
+#include "ctld/fed/federation.hpp"
 
 using namespace drover::ctld;
 
@@ -218,6 +221,100 @@ TEST_F(AcctAdminPlan, TheCopySurvivesASnapshot) {
     bytes.resize(bytes.size() / 2);
     AssocDb damaged;
     EXPECT_FALSE(damaged.restore(bytes.data(), bytes.size()));
+}
+
+// Four clusters for federations: local (this controller's), c2, c3 and c4.
+class AcctAdminFederation : public AcctAdminPlan {
+  protected:
+    void SetUp() override { run("add", "cluster", {{"name", "local,c2,c3,c4"}}); }
+    // cluster:id for each member of federation, by name.
+    std::string members(const std::string &federation) {
+        std::string out;
+        for (const auto &c : federation_view(db_, "local").members)
+            if (c.federation == federation) out += c.name + ":" + std::to_string(c.id) + " ";
+        return out;
+    }
+};
+
+TEST_F(AcctAdminFederation, MembersTakeTheLowestFreeIds) {
+    AdminPlan p = run("add", "federation", {{"name", "fed1"}, {"cluster", "local,c3"}});
+    EXPECT_EQ(p.error, "");
+    EXPECT_EQ(members("fed1"), "c3:2 local:1 ");
+    run("modify", "federation", {{"cluster", "+c2,c4"}}, {{"name", "fed1"}});
+    EXPECT_EQ(members("fed1"), "c2:3 c3:2 c4:4 local:1 ");
+    run("modify", "federation", {{"cluster", "-c3"}}, {{"name", "fed1"}});
+    EXPECT_EQ(members("fed1"), "c2:3 c4:4 local:1 ");
+    run("modify", "cluster", {{"federation", "fed1"}}, {{"name", "c3"}});
+    EXPECT_EQ(members("fed1"), "c2:3 c3:2 c4:4 local:1 ") << "the freed id 2 is taken again";
+    // clusters= sets the list: the others leave.
+    run("modify", "federation", {{"cluster", "c2,c4"}}, {{"name", "fed1"}});
+    FedView v = federation_view(db_, "c2");
+    EXPECT_EQ(v.name, "fed1");
+    ASSERT_EQ(v.members.size(), 2u);
+    EXPECT_EQ(v.self_id(), 3u);
+    EXPECT_EQ(federation_view(db_, "local").name, "");
+    EXPECT_EQ(federation_view(db_, "local").self_id(), 0u);
+}
+
+TEST_F(AcctAdminFederation, Refusals) {
+    EXPECT_EQ(run("add", "federation", {}).error, " Need name of federation to add.");
+    EXPECT_EQ(run("add", "federation", {{"name", "fed1"}, {"cluster", "c9"}}).error,
+              " The cluster c9 doesn't exist. Please add first.\n");
+    EXPECT_TRUE(db_.all(DROVER_ACCT_FEDERATION).empty()) << "a refused add stores nothing";
+    EXPECT_EQ(run("add", "federation", {{"name", "a,b"}, {"cluster", "local"}}).error,
+              " Can't assign clusters to multiple federations.");
+    EXPECT_EQ(run("modify", "cluster", {{"federation", "nope"}}, {{"name", "local"}}).error,
+              " The federation nope doesn't exist.");
+    EXPECT_EQ(run("modify", "cluster", {{"fedstate", "sleepy"}}, {{"name", "local"}}).error,
+              " Invalid FedState sleepy.");
+    EXPECT_EQ(run("delete", "federation", {}).error,
+              " No conditions given to remove, not executing.");
+    run("add", "federation", {{"name", "fed1"}});
+    EXPECT_EQ(run("add", "federation", {{"name", "fed1"}}).message,
+              " This federation fed1 already exists.  Not adding.\n Nothing new added.\n");
+}
+
+TEST_F(AcctAdminFederation, ClusterSettingsAndDelete) {
+    run("add", "federation", {{"name", "fed1"}, {"cluster", "local,c2"}});
+    AdminPlan p = run("modify", "cluster", {{"features", "highmem,gpu"}, {"fedstate", "drain"}},
+                      {{"name", "c2"}});
+    EXPECT_EQ(p.message, " Setting\n  Feature        = highmem,gpu\n  FedState       = DRAIN\n"
+                         " Modified cluster...\n  c2\n");
+    run("modify", "cluster", {{"features", "-gpu"}}, {{"name", "c2"}});
+    FedView view = federation_view(db_, "local");
+    const FedCluster *c2 = view.member("c2");
+    ASSERT_TRUE(c2);
+    EXPECT_EQ(c2->features, std::vector<std::string>{"highmem"});
+    EXPECT_EQ(c2->state, FedState::Drain);
+    p = run("delete", "federation", {}, {{"name", "fed1"}});
+    EXPECT_EQ(p.message, " Deleting federations...\n  fed1\n");
+    EXPECT_EQ(federation_view(db_, "c2").name, "");
+    EXPECT_EQ(fed_settings(*db_.cluster("c2")).features, std::vector<std::string>{"highmem"})
+        << "features stay with the cluster";
+}
+
+TEST(FederationRecords, ControllerAddressRoundTrip) {
+    drover::Config conf;
+    conf.controllers = {{"ctl1", "10.0.0.1"}, {"ctl2", "10.0.0.2"}};
+    conf.slurmctld_port = 6817;
+    AssocRec rec = controller_rec("local", conf);
+    FedCluster c;
+    read_controllers(rec, c);
+    ASSERT_EQ(c.controllers.size(), 2u);
+    EXPECT_EQ(c.controllers[1].name, "ctl2");
+    EXPECT_EQ(c.controllers[1].addr, "10.0.0.2");
+    EXPECT_EQ(c.port, 6817);
+    EXPECT_EQ(c.control_host(), "10.0.0.1");
+}
+
+TEST(FederationRecords, JobIdsCarryTheOrigin) {
+    EXPECT_EQ(fed_origin((3u << kFedIdShift) | 42u), 3u);
+    EXPECT_EQ(fed_origin(42u), 0u);
+    FedState s{};
+    EXPECT_TRUE(parse_fed_state("drain+remove", s));
+    EXPECT_EQ(s, FedState::DrainRemove);
+    EXPECT_STREQ(fed_state_name(s), "DRAIN+REMOVE");
+    EXPECT_FALSE(parse_fed_state("gone", s));
 }
 
 } // namespace

@@ -1,0 +1,99 @@
+// clusters.cpp - -M/--clusters: the store's clusters from the local controller, and the switch.
+#include "cli/clusters.hpp"
+
+#include "proto/fb_read.hpp"
+
+#include <optional>
+
+#include "cli/rpc.hpp"
+#include "cli/text.hpp"
+
+namespace drover::cli {
+
+namespace {
+
+struct Known {
+    std::string federation;
+    std::vector<StoreCluster> clusters;
+};
+
+// Asked once per process.
+const Known &known() {
+    static std::optional<Known> k;
+    if (k) return *k;
+    flatbuffers::FlatBufferBuilder fbb(64);
+    net::Reply reply =
+        call_local_ctld(fbb, proto::Body::FedInfoRequest, proto::CreateFedInfoRequest(fbb).Union());
+    const auto *r = reply.as<proto::FedInfoResponse>();
+    Known out;
+    out.federation = proto::str(r->federation());
+    if (r->clusters())
+        for (const auto *c : *r->clusters()) {
+            StoreCluster s{proto::str(c->name()),
+                           proto::str(c->federation()),
+                           proto::str(c->state()),
+                           c->id(),
+                           {},
+                           {},
+                           c->port()};
+            if (c->features())
+                for (const auto *f : *c->features()) s.features.push_back(f->str());
+            if (c->hosts() && c->addrs())
+                for (flatbuffers::uoffset_t i = 0; i < c->hosts()->size() && i < c->addrs()->size();
+                     ++i)
+                    s.controllers.push_back({c->hosts()->Get(i)->str(), c->addrs()->Get(i)->str()});
+            out.clusters.push_back(std::move(s));
+        }
+    k = std::move(out);
+    return *k;
+}
+
+} // namespace
+
+std::vector<StoreCluster> store_clusters() {
+    return known().clusters;
+}
+
+std::string local_federation() {
+    return known().federation;
+}
+
+bool use_cluster(std::string_view name) {
+    std::string want = to_lower(name);
+    if (want == cli_config().cluster_name) {
+        set_working_cluster(std::nullopt);
+        return true;
+    }
+    for (const auto &c : known().clusters)
+        if (c.name == want && c.port && !c.controllers.empty()) {
+            set_working_cluster(WorkingCluster{c.name, c.controllers, c.port});
+            return true;
+        }
+    return false;
+}
+
+int for_each_cluster(std::string_view prog, std::string_view list, bool headers,
+                     const std::function<int()> &fn) {
+    std::vector<std::string> names;
+    if (to_lower(trim(list)) == "all") {
+        for (const auto &c : known().clusters)
+            if (c.port || c.name == cli_config().cluster_name) names.push_back(c.name);
+    } else {
+        for (const auto &n : split(list, ',')) names.push_back(to_lower(trim(n)));
+    }
+    for (const auto &n : names)
+        if (!use_cluster(n)) {
+            print_error(prog, unreachable_clusters(list));
+            return 1;
+        }
+    int rc = 0;
+    for (const auto &n : names) {
+        use_cluster(n);
+        if (headers) write_out("CLUSTER: " + n + "\n");
+        rc |= fn();
+    }
+    set_working_cluster(std::nullopt);
+    return rc;
+}
+
+} // namespace drover::cli

@@ -1,0 +1,39 @@
+// clusters.hpp - the commands' -M/--clusters: the clusters of the accounting store as the local
+// controller knows them (each with the address its controller registered), and running a
+// command against one of them instead of the local cluster.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/config.hpp"
+
+namespace drover::cli {
+
+struct StoreCluster {
+    std::string name, federation, fed_state;
+    uint32_t fed_id = 0;
+    std::vector<std::string> features;
+    std::vector<ControllerHost> controllers; // as registered; empty: never registered
+    uint16_t port = 0;
+};
+
+// Asks the local controller. Throws as call_ctld does.
+std::vector<StoreCluster> store_clusters();
+// The local controller's federation ("" for none).
+std::string local_federation();
+
+// Runs fn once for each cluster of list ("a,b"; "all": every cluster of the store) with the
+// commands' calls pointed at it; with headers, "CLUSTER: name" before each, as squeue and sinfo
+// print. A name the store does not know, or whose controller never registered, is Slurm's
+// error (status 1) before anything runs.
+int for_each_cluster(std::string_view prog, std::string_view list, bool headers,
+                     const std::function<int()> &fn);
+
+// Points the commands' calls at cluster name; false when it is not known or never registered.
+bool use_cluster(std::string_view name);
+
+} // namespace drover::cli

@@ -1,0 +1,92 @@
+// federation.hpp - clusters that share one accounting store, as the store describes them: each
+// cluster's federation, federation id, FedState and features (set by sacctmgr on the cluster's
+// record), and the address its controller in control registered (a record of its own, written
+// only by that cluster's controller, so that two controllers never overwrite each other's).
+// Pure functions of the controller's copy of the store (AssocDb), and the Federation component
+// that keeps the view of the controller's own federation as that copy changes.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/config.hpp"
+#include "ctld/acct/assoc_db.hpp"
+#include "net/server.hpp"
+
+namespace drover::ctld {
+
+struct Ctx;
+
+// A job id of a federation: bits 26-31 the origin cluster's federation id, bits 0-25 its local id.
+inline constexpr uint32_t kFedIdShift = 26;
+inline constexpr uint32_t kLocalIdMask = (1u << kFedIdShift) - 1;
+inline constexpr uint32_t kMaxFedId = 63;
+inline uint32_t fed_origin(uint32_t job_id) {
+    return job_id >> kFedIdShift;
+}
+
+// Names joined by commas, as sacctmgr writes a list.
+std::string comma_list(const std::vector<std::string> &items);
+
+// A cluster's federation state, as sacctmgr names them.
+enum class FedState : uint8_t { Active, Inactive, Drain, DrainRemove };
+const char *fed_state_name(FedState s);
+// "ACTIVE", "INACTIVE", "DRAIN", "DRAIN+REMOVE" in any case; false for another word.
+bool parse_fed_state(std::string_view text, FedState &out);
+
+struct FedCluster {
+    std::string name, federation;
+    uint32_t id = 0; // 1..63 inside a federation, 0 outside
+    FedState state = FedState::Active;
+    std::vector<std::string> features;
+    // Where its controllers listen (SlurmctldHost lines in order, SlurmctldPort), as registered.
+    std::vector<ControllerHost> controllers;
+    uint16_t port = 0;
+    std::string control_host() const; // the first controller's address, "" when unregistered
+};
+
+// A cluster record's federation settings (attrs keys federation, fed_id, fedstate, features).
+FedCluster fed_settings(const AssocRec &cluster);
+void set_fed_settings(AssocRec &cluster, const FedCluster &c);
+
+// The record a controller in control writes for its cluster, and the addresses it holds.
+AssocRec controller_rec(const std::string &cluster, const Config &conf);
+void read_controllers(const AssocRec &rec, FedCluster &c);
+
+// Every cluster of the store, by name, with its settings and registered address.
+std::vector<FedCluster> store_clusters(const AssocDb &db);
+
+// A cluster's view of its federation: empty name when it belongs to none.
+struct FedView {
+    std::string name;
+    std::vector<FedCluster> members; // by name, self among them
+    const FedCluster *self() const;
+    const FedCluster *member(std::string_view cluster) const;
+    // Bits 26-31 of the ids this cluster gives its jobs (0 outside a federation).
+    uint32_t self_id() const;
+    std::string self_name;
+};
+FedView federation_view(const AssocDb &db, std::string_view self);
+
+// Keeps this controller's FedView as the store's copy changes, registers the controller's
+// address in the store once it is in control, and answers FedInfoRequest (scontrol show
+// federation; the commands' -M, which asks for every cluster of the store).
+class Federation {
+  public:
+    explicit Federation(Ctx &ctx);
+    ~Federation();
+    const FedView &view() const;
+    // The federation id this cluster puts in its job ids (0 outside a federation).
+    uint32_t self_id() const;
+    void on_info(const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp);
+
+  private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+} // namespace drover::ctld

@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# federation_test.sh - three clusters (c1, c2, c3: each a controller and a node daemon on
+# loopback) sharing one PostgreSQL accounting store that the test starts, as the federation guide
+# sets them up: sacctmgr add/modify/delete/show federation, a cluster's Federation, Features and
+# FedState, show cluster withfed; each controller registers its address in the store and learns
+# the federation from it (scontrol show federation on each); job ids carry the origin cluster's
+# federation id in bits 26-31 and every command takes them; -M sends sbatch, squeue, scancel and
+# scontrol to another cluster of the store, and names one the store does not know with Slurm's
+# error. Skipped (passing) when the PostgreSQL server or the plugin is not installed/built.
+source "$(dirname "$0")/lib.sh"
+source "$ROOT/tests/integration/pg/server.sh"
+
+pg_test_setup
+# c1 lives in $T/c (lib.sh's cleanup stops it); c2 and c3 beside it, stopped here.
+trap 'cluster_stop "$T/c2" 2>/dev/null; cluster_stop "$T/c3" 2>/dev/null; pg_cleanup' EXIT
+
+# make_member NAME DIR: a one-node cluster NAME in DIR on ports of its own, on the shared store
+# and the shared key (federated clusters trust each other's commands and controllers).
+make_member() {
+  local name=$1 dir=$2 ctld_port node_port line
+  ctld_port=$(free_port) && node_port=$(reserve_ports 20000 31000 1) || { fail "no free ports"; finish; exit 1; }
+  mkdir -p "$dir"
+  [ -f "$T/c/drover.key" ] && cp "$T/c/drover.key" "$dir/drover.key"
+  write_config "$dir" 1 "$ctld_port" "$((node_port - 1))"
+  sed -i "s/^ClusterName=.*/ClusterName=$name/; s|^AuthInfo=.*|&,cred_expire=10|" "$dir/slurm.conf"
+  for line in "${PGCONF[@]}"; do
+    sed -i "/^${line%%=*}=/d" "$dir/slurm.conf"
+    sed -i "/^PartitionName=/i $line" "$dir/slurm.conf"
+  done
+}
+make_member c1 "$T/c"
+make_member c2 "$T/c2"
+make_member c3 "$T/c3"
+for d in "$T/c" "$T/c2" "$T/c3"; do cluster_start "$d" 1 || fail "cluster in $d did not start"; done
+export SLURM_CONF=$T/c/slurm.conf PATH=$BIN/core/cli:$PATH
+on() { local c=$1; shift; [ "$c" = c1 ] && c=c; SLURM_CONF=$T/$c/slurm.conf "$@"; }
+cd "$T"
+
+# ---- the clusters register in the store ----
+sacctmgr -i add cluster c1 c2 c3 >/dev/null || fail "sacctmgr add cluster"
+port_of() { sed -n 's/^SlurmctldPort=//p' "$T/$1/slurm.conf"; }
+registered() {
+  [ "$(sacctmgr -n -P show cluster format=cluster,controlhost,controlport)" = \
+    "c1|127.0.0.1|$(port_of c)
+c2|127.0.0.1|$(port_of c2)
+c3|127.0.0.1|$(port_of c3)" ]
+}
+wait_until 60 registered || fail "each controller registered its address: $(sacctmgr -n -P show cluster format=cluster,controlhost,controlport | xargs)"
+
+# ---- sacctmgr federation ----
+out=$(sacctmgr -i add federation fed1 clusters=c1,c2 2>&1)
+assert_contains " Adding Federation(s)" "$out" "add federation says what it adds"
+assert_contains "  fed1" "$out" "add federation names it"
+assert_eq "fed1|c1|1||ACTIVE
+fed1|c2|2||ACTIVE" "$(sacctmgr -n -P show federation)" "show federation: each member with its id and state"
+assert_eq "Federation|Cluster|ID|Features|FedState" "$(sacctmgr -P show federation | head -1)" "show federation's columns"
+assert_contains "already exists" "$(sacctmgr -i add federation fed1 2>&1)" "a federation is added once"
+out=$(sacctmgr -i add federation fed2 clusters=nosuch 2>&1); rc=$?
+assert_contains "The cluster nosuch doesn't exist. Please add first." "$out" "a federation of an unknown cluster is refused"
+[ "$rc" -ne 0 ] && ok "... with a failing status" || fail "add federation with an unknown cluster exited 0"
+
+sacctmgr -i modify cluster c3 set federation=fed1 features=highmem,gpu >/dev/null || fail "modify cluster set federation"
+assert_eq "fed1|c3|3|highmem,gpu|ACTIVE" "$(sacctmgr -n -P show federation | grep '|c3|')" \
+  "a cluster joins with the next free id and its features"
+sacctmgr -i modify federation fed1 set clusters-=c2 >/dev/null || fail "modify federation clusters-="
+assert_eq "c1 c3" "$(sacctmgr -n -P show federation format=cluster | xargs)" "clusters-= takes a cluster out"
+sacctmgr -i modify federation fed1 set clusters+=c2 >/dev/null || fail "modify federation clusters+="
+assert_eq "c1|1 c2|2 c3|3" "$(sacctmgr -n -P show federation format=cluster,id | xargs)" "clusters+= puts it back with the lowest free id"
+sacctmgr -i modify cluster c3 set features-=gpu fedstate=drain >/dev/null || fail "modify cluster features-= fedstate="
+assert_eq "c3|highmem|DRAIN" "$(sacctmgr -n -P show federation format=cluster,features,fedstate | grep ^c3)" "features-= and fedstate="
+assert_contains "Invalid FedState" "$(sacctmgr -i modify cluster c3 set fedstate=sleepy 2>&1)" "an unknown FedState is refused"
+sacctmgr -i modify cluster c3 set fedstate=active >/dev/null
+assert_eq "fed1||| c1|1|ACTIVE c2|2|ACTIVE c3|3|ACTIVE" \
+  "$(sacctmgr -n -P show federation tree format=federation,cluster,id,fedstate | sed 's/^|//' | xargs)" \
+  "show federation tree: the federation's line, then its clusters"
+assert_contains "Federation ID   Features" "$(sacctmgr show cluster withfed | head -1 | sed 's/  */ /g; s/ID /ID   /')" \
+  "show cluster withfed adds the federation columns"
+assert_eq "c3|fed1|3|highmem|ACTIVE" "$(sacctmgr -n -P show cluster withfed format=cluster,federation,id,features,fedstate | grep ^c3)" \
+  "show cluster withfed: c3's federation settings"
+
+# ---- each controller learns the federation from the store ----
+fed_view() { on "$1" scontrol show federation 2>&1; }
+knows_three() { [ "$(fed_view "$1" | grep -c '^Sibling:')" = 2 ]; }
+for c in c1 c2 c3; do wait_until 60 knows_three "$c" || fail "$c did not learn the federation: $(fed_view "$c")"; done
+# c2 reads the store every 10 s: wait for the view of c3 as it is now (ACTIVE again).
+expected="Federation: fed1
+Self:       c2:127.0.0.1:$(port_of c2) ID:2 FedState:ACTIVE Features:
+Sibling:    c1:127.0.0.1:$(port_of c) ID:1 FedState:ACTIVE Features: PersistConnSend/Recv:Yes/Yes
+Sibling:    c3:127.0.0.1:$(port_of c3) ID:3 FedState:ACTIVE Features:highmem PersistConnSend/Recv:Yes/Yes"
+c2_current() { [ "$(fed_view c2)" = "$expected" ]; }
+wait_until 60 c2_current || true
+assert_eq "$expected" "$(fed_view c2)" \
+  "scontrol show federation on c2: the federation, Self, and each sibling whose controller answers"
+assert_contains "Self:       c3:127.0.0.1:$(port_of c3) ID:3" "$(fed_view c3)" "c3 sees itself as Self"
+
+# ---- federated job ids ----
+j1=$(sbatch --parsable -o /dev/null --wrap true)
+j2=$(on c2 sbatch --parsable -o /dev/null --wrap true)
+assert_eq 1 "$((j1 >> 26))" "a job of c1 carries federation id 1 in bits 26-31 ($j1)"
+assert_eq 2 "$((j2 >> 26))" "a job of c2 carries federation id 2 ($j2)"
+wait_job "$j1" || fail "job $j1 did not end"
+assert_eq "$j1 COMPLETED" "$(squeue -h -j "$j1" -t all -o '%i %T')" "squeue takes a federated id"
+assert_eq "$j1|COMPLETED" "$(sacct -n -X -P -j "$j1" -o JobID,State)" "sacct takes a federated id"
+long=$(sbatch --parsable -o /dev/null --wrap 'sleep 300')
+wait_running "$long" || fail "job $long did not start"
+scancel "$long"
+wait_job "$long" || fail "scancel of a federated id did not end job $long"
+assert_eq CANCELLED "$(job_state "$long")" "scancel takes a federated id"
+
+# ---- -M: another cluster of the store ----
+out=$(sbatch -M c3 -o "$T/on-c3.out" --wrap 'echo "$SLURM_CLUSTER_NAME"')
+assert_match "^Submitted batch job [0-9]+ on cluster c3$" "$out" "sbatch -M c3 names the cluster"
+j3=$(echo "$out" | awk '{print $4}')
+assert_eq 3 "$((j3 >> 26))" "the job got c3's id ($j3)"
+done_on_c3() { [ "$(on c3 squeue -h -j "$j3" -t all -o %T 2>/dev/null)" = COMPLETED ]; }
+wait_until 60 done_on_c3 || fail "job $j3 did not run on c3"
+assert_eq c3 "$(cat "$T/on-c3.out" 2>/dev/null)" "the job ran on c3"
+assert_eq "CLUSTER: c3
+$j3 COMPLETED" "$(squeue -M c3 -h -j "$j3" -t all -o '%i %T')" "squeue -M c3 shows c3's job under its header"
+assert_eq "" "$(squeue -h -j "$j3" -t all -o %i 2>/dev/null)" "c1's own queue does not have it"
+assert_contains "JobId=$j3 " "$(scontrol -M c3 show job "$j3")" "scontrol -M c3 shows it"
+long3=$(sbatch -M c3 --parsable -o /dev/null --wrap 'sleep 300'); long3=${long3%%;*}
+wait_until 60 bash -c "[ \"\$(SLURM_CONF=$T/c3/slurm.conf squeue -h -j $long3 -o %t)\" = R ]" || fail "job $long3 did not start on c3"
+scancel -M c3 "$long3"
+ended_on_c3() { [ "$(on c3 squeue -h -j "$long3" -t all -o %T 2>/dev/null)" = CANCELLED ]; }
+wait_until 60 ended_on_c3 || fail "scancel -M c3 did not cancel job $long3"
+assert_eq "CLUSTER: c1
+CLUSTER: c3" "$(squeue -M c1,c3 -h -o %i | grep CLUSTER)" "squeue -M c1,c3: a header per cluster"
+out=$(sbatch -M nosuch --wrap true 2>&1); rc=$?
+assert_eq "sbatch: error: 'nosuch' can't be reached now, or it is an invalid entry for --cluster.  Use 'sacctmgr list clusters' to see available clusters." \
+  "$out" "sbatch -M names an unknown cluster with Slurm's error"
+[ "$rc" -eq 1 ] && ok "... and exits 1" || fail "sbatch -M nosuch exited $rc"
+assert_contains "'nosuch' can't be reached now" "$(squeue -M nosuch 2>&1)" "squeue -M an unknown cluster: the same error"
+
+# ---- leaving the federation ----
+sacctmgr -i delete federation fed1 >/dev/null || fail "delete federation"
+assert_eq "" "$(sacctmgr -n -P show federation)" "the federation is gone"
+assert_eq "c1||0" "$(sacctmgr -n -P show cluster withfed format=cluster,federation,id | grep ^c1)" "its clusters belong to none"
+alone() { [ -z "$(fed_view c2)" ]; }
+wait_until 60 alone || fail "c2 still shows a federation: $(fed_view c2)"
+j=$(on c2 sbatch --parsable -o /dev/null --wrap true)
+assert_eq 0 "$((j >> 26))" "a job outside a federation has no federation id ($j)"
+
+finish
