@@ -58,6 +58,26 @@ std::string local_federation() {
     return known().federation;
 }
 
+std::vector<std::string> federation_view_clusters(StatusView view, bool clusters_named) {
+    bool wanted = view == StatusView::Federation ||
+                  (view == StatusView::Default && !clusters_named && cli_config().fed_display());
+    std::vector<std::string> out;
+    if (!wanted || local_federation().empty()) return out;
+    for (const auto &c : known().clusters)
+        if (c.federation == local_federation() && (c.port || c.name == cli_config().cluster_name))
+            out.push_back(c.name);
+    return out;
+}
+
+std::string origin_cluster(uint32_t job_id) {
+    uint32_t origin = job_id >> 26;
+    if (origin == 0 || local_federation().empty()) return {};
+    for (const auto &c : known().clusters)
+        if (c.federation == local_federation() && c.fed_id == origin)
+            return c.name == cli_config().cluster_name ? std::string() : c.name;
+    return {};
+}
+
 bool use_cluster(std::string_view name) {
     std::string want = to_lower(name);
     if (want == cli_config().cluster_name) {

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cli/options.hpp"
 #include "common/config.hpp"
 
 namespace drover::cli {
@@ -32,6 +33,16 @@ std::string local_federation();
 // error (status 1) before anything runs.
 int for_each_cluster(std::string_view prog, std::string_view list, bool headers,
                      const std::function<int()> &fn);
+
+// The clusters a status command asks with view: this cluster's federation's registered members,
+// by name, when view (or, by default, FederationParameters=fed_display with no -M) asks for the
+// federation and this cluster is in one; else none (only the local cluster, as usual).
+std::vector<std::string> federation_view_clusters(StatusView view, bool clusters_named);
+
+// The member of this cluster's federation that gave job_id (bits 26-31: its federation id) when
+// that is another cluster, where requests about the job go (scancel, scontrol); "" for a job of
+// this cluster, or an id of no member (asked of the controller only for such ids).
+std::string origin_cluster(uint32_t job_id);
 
 // Points the commands' calls at cluster name; false when it is not known or never registered.
 bool use_cluster(std::string_view name);

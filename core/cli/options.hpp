@@ -31,6 +31,10 @@ struct ParsedOpt {
 // gives them its own letters (sattach's -u for --usage, no -h where -h means something else).
 enum CommonOpt : int { kOptHelp = 0x7000, kOptUsage, kOptVersion, kOptVerbose, kOptClusters };
 
+// Which clusters a status command shows: --local, --federation, or by default the federation only
+// when slurm.conf says FederationParameters=fed_display (and no -M names clusters).
+enum class StatusView : uint8_t { Default, Local, Federation };
+
 // What the shared options ask for; every command's arguments derive from it.
 struct CommonFlags {
     bool help = false, usage = false, version = false;

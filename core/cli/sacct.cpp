@@ -5,6 +5,7 @@
 
 #include "cli/command_docs.hpp"
 #include "cli/alloc.hpp"
+#include "cli/clusters.hpp"
 #include "cli/command_main.hpp"
 #include "cli/job_states.hpp"
 #include "cli/json_records.hpp"
@@ -145,7 +146,11 @@ int run(const SacctArgs &a) {
     auto accounts = a.accounts.empty() ? 0 : fbb.CreateVectorOfStrings(a.accounts);
     auto partitions = a.partitions.empty() ? 0 : fbb.CreateVectorOfStrings(a.partitions);
     auto names = a.names.empty() ? 0 : fbb.CreateVectorOfStrings(a.names);
-    auto clusters = a.clusters.empty() ? 0 : fbb.CreateVectorOfStrings(a.clusters);
+    // --federation (or fed_display): the jobs of every member of this cluster's federation.
+    std::vector<std::string> cluster_list = a.clusters;
+    if (cluster_list.empty() && !a.all_clusters)
+        cluster_list = federation_view_clusters(a.view, false);
+    auto clusters = cluster_list.empty() ? 0 : fbb.CreateVectorOfStrings(cluster_list);
     auto on_nodes = nodes.empty() ? 0 : fbb.CreateVectorOfStrings(nodes);
     auto req = proto::CreateAcctQueryRequest(fbb, ids, uids.size() == 1 ? uids[0] : 0xfffffffeu,
                                              start, end, a.duplicates, jobs_only(a, fields), users,

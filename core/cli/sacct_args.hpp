@@ -27,12 +27,13 @@ struct SacctArgs : CommonFlags {
     std::optional<std::string> start, end; // -S, -E as written
     JobStateFilter states;                 // -s
     std::vector<std::string> users, accounts, partitions, names;
-    std::optional<std::string> nodelist; // -N
-    char units = 0;                      // --units: K, M, G, T or P (0: per figure)
-    bool duplicates = false;             // -D: earlier runs of requeued jobs too
-    std::vector<std::string> clusters;   // -M (empty: the controller's own cluster)
-    bool all_clusters = false;           // -L, -M all
-    std::optional<std::string> fatal;    // set instead of throwing SacctFatal (sacct.cpp)
+    std::optional<std::string> nodelist;   // -N
+    char units = 0;                        // --units: K, M, G, T or P (0: per figure)
+    bool duplicates = false;               // -D: earlier runs of requeued jobs too
+    StatusView view = StatusView::Default; // --federation, --local (the clusters -M does not name)
+    std::vector<std::string> clusters;     // -M (empty: the controller's own cluster)
+    bool all_clusters = false;             // -L, -M all
+    std::optional<std::string> fatal;      // set instead of throwing SacctFatal (sacct.cpp)
 };
 
 // A mistake Slurm reports as fatal ("sacct: fatal: Bad job/step specified: x").

@@ -5,6 +5,9 @@
 
 #include "cli/command_docs.hpp"
 #include "cli/alloc.hpp"
+#include <map>
+
+#include "cli/clusters.hpp"
 #include "cli/command_main.hpp"
 #include "cli/load_records.hpp"
 #include "cli/scancel_args.hpp"
@@ -192,9 +195,17 @@ int run(const ScancelArgs &a) {
         uid = static_cast<uint32_t>(::getuid());
     }
     if (a.selects_jobs()) return signal_selected(a, uid);
-    std::vector<std::string> specs;
-    for (const auto &j : a.jobs) specs.push_back(j.text);
-    return signal_jobs(a, specs, uid.value_or(0xfffffffe), /*server_filters=*/true);
+    // A job another cluster of the federation gave is that cluster's to signal (without -M).
+    std::map<std::string, std::vector<std::string>> by_origin;
+    for (const auto &j : a.jobs)
+        by_origin[a.on_clusters ? std::string() : origin_cluster(j.job_id)].push_back(j.text);
+    int rc = 0;
+    for (const auto &[origin, specs] : by_origin) {
+        if (!origin.empty() && !use_cluster(origin)) continue;
+        rc = std::max(rc, signal_jobs(a, specs, uid.value_or(0xfffffffe), /*server_filters=*/true));
+        if (!origin.empty()) set_working_cluster(std::nullopt);
+    }
+    return rc;
 }
 
 } // namespace

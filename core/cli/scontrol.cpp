@@ -8,6 +8,9 @@
 #include <drover/views.h>
 
 #include "cli/command_docs.hpp"
+#include <cstdlib>
+
+#include "cli/clusters.hpp"
 #include "cli/command_main.hpp"
 #include "cli/scontrol_fed.hpp"
 #include "cli/json_records.hpp"
@@ -695,9 +698,48 @@ int interactive(const Opts &o) {
     return rc;
 }
 
+// The job a command is about (hold, release, requeue, suspend, update JobId=, show job, ...): its
+// first id, or 0.
+uint32_t job_named(const std::vector<std::string> &words) {
+    auto cmd = match_scontrol_command(words[0]);
+    if (!cmd || words.size() < 2) return 0;
+    std::string word;
+    switch (*cmd) {
+    case ScontrolCmd::hold:
+    case ScontrolCmd::uhold:
+    case ScontrolCmd::release:
+    case ScontrolCmd::requeue:
+    case ScontrolCmd::requeuehold:
+    case ScontrolCmd::top:
+    case ScontrolCmd::suspend:
+    case ScontrolCmd::resume:
+        word = words[1];
+        break;
+    case ScontrolCmd::write: // write batch_script ID [FILE]
+        if (words.size() > 2) word = words[2];
+        break;
+    case ScontrolCmd::show:
+        if (words.size() > 2 && match_show_entity(words[1]) == ShowWhat::job) word = words[2];
+        break;
+    case ScontrolCmd::update:
+        for (const auto &w : words)
+            if (istarts_with(w, "jobid=") || istarts_with(w, "job="))
+                word = w.substr(w.find('=') + 1);
+        break;
+    default:
+        break;
+    }
+    return std::strtoul(word.c_str(), nullptr, 10) & 0xffffffffu;
+}
+
 int run(const ScontrolArgs &a) {
     Opts o{a.one_liner, a.json, a.quiet, a.details, a.yaml, a.future};
     if (a.words.empty()) return interactive(o);
+    // A job another cluster of the federation gave is that cluster's (without -M), as Slurm
+    // routes these commands to the job's origin.
+    if (!a.on_clusters)
+        if (std::string origin = origin_cluster(job_named(a.words)); !origin.empty())
+            use_cluster(origin);
     return execute(o, a.words);
 }
 

@@ -3,6 +3,9 @@
 
 #include "cli/command_docs.hpp"
 #include "cli/alloc.hpp"
+#include <algorithm>
+
+#include "cli/clusters.hpp"
 #include "cli/command_main.hpp"
 #include "cli/squeue_steps.hpp"
 #include "cli/iterate.hpp"
@@ -58,26 +61,51 @@ constexpr const char *kUsage =
 
 constexpr CommandText kText{"squeue", kHelp, kUsage, true};
 
+// The jobs of the local cluster, or of each member of a federated view (ids are unique across a
+// federation, so their lists add up; a member that does not answer is left out). False after
+// the local controller's refusal.
+bool collect_jobs(const SqueueArgs &a, std::vector<net::Reply> &replies,
+                  std::vector<const proto::JobInfo *> &jobs, int64_t &now) {
+    auto clusters = federation_view_clusters(a.view, a.on_clusters.has_value());
+    if (clusters.empty()) clusters.push_back(""); // the working cluster only
+    replies.resize(clusters.size());
+    for (std::size_t i = 0; i < clusters.size(); ++i) {
+        const proto::JobInfoResponse *r = nullptr;
+        if (clusters[i].empty()) {
+            r = load_jobs(replies[i], a.job_ids);
+            if (!r) return false;
+        } else {
+            use_cluster(clusters[i]);
+            try {
+                r = load_jobs(replies[i], {}); // the members know only their own ids
+            } catch (const net::NetError &) {}
+            if (!r) continue;
+        }
+        now = std::max(now, reply_time(r->now()));
+        if (r->jobs())
+            for (const auto *j : *r->jobs()) jobs.push_back(j);
+    }
+    if (clusters.size() > 1 || !clusters[0].empty()) set_working_cluster(std::nullopt);
+    return true;
+}
+
 int show_once(const SqueueArgs &a, const SqueueFilter &filter, const SqueueFormat &fmt) {
     if (a.steps) {
         // Steps come with srun; until then a step listing is only its header.
         if (!a.noheader) write_out(squeue_header(fmt) + "\n");
         return 0;
     }
-    net::Reply reply;
-    const auto *r = load_jobs(reply, a.job_ids);
-    if (!r) return 1;
-    int64_t now = reply_time(r->now());
-
-    std::vector<const proto::JobInfo *> jobs;
+    std::vector<net::Reply> replies;
+    std::vector<const proto::JobInfo *> all, jobs;
+    int64_t now = 0;
+    if (!collect_jobs(a, replies, all, now)) return 1;
     bool asked_found = false;
-    if (r->jobs())
-        for (const auto *j : *r->jobs()) {
-            if (a.job_ids.size() == 1 &&
-                (j->job_id() == a.job_ids[0] || j->array_job_id() == a.job_ids[0]))
-                asked_found = true;
-            if (filter.keep(*j)) jobs.push_back(j);
-        }
+    for (const auto *j : all) {
+        if (a.job_ids.size() == 1 &&
+            (j->job_id() == a.job_ids[0] || j->array_job_id() == a.job_ids[0]))
+            asked_found = true;
+        if (filter.keep(*j)) jobs.push_back(j);
+    }
     // One job asked for by id and the controller does not know it: Slurm's error.
     if (a.job_ids.size() == 1 && !asked_found) {
         write_err("slurm_load_jobs error: Invalid job id specified\n");

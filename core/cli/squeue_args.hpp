@@ -17,6 +17,9 @@
 namespace drover::cli {
 
 struct SqueueArgs : CommonFlags {
+    // --federation (or --sibling) and --local; Default: the federation when slurm.conf says
+    // FederationParameters=fed_display and no -M is given.
+    StatusView view = StatusView::Default;
     bool noheader = false, long_format = false, json = false, yaml = false, steps = false;
     bool me = false, start = false;
     int iterate = 0;                     // seconds; 0 = once

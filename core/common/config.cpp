@@ -370,13 +370,26 @@ std::optional<std::string> Config::auth_alt_option(std::string_view name) const 
     return list_option(auth_alt_parameters, name);
 }
 
-bool Config::jwt_enabled() const {
-    for (std::string_view t = auth_alt_types; !t.empty();) {
+namespace {
+
+// Whether the comma list names item (any case).
+bool list_names(std::string_view list, std::string_view item) {
+    for (std::string_view t = list; !t.empty();) {
         std::size_t comma = t.find(',');
-        if (detail::iequals(t.substr(0, comma), "auth/jwt")) return true;
+        if (detail::iequals(t.substr(0, comma), item)) return true;
         t = comma == std::string_view::npos ? std::string_view{} : t.substr(comma + 1);
     }
     return false;
+}
+
+} // namespace
+
+bool Config::jwt_enabled() const {
+    return list_names(auth_alt_types, "auth/jwt");
+}
+
+bool Config::fed_display() const {
+    return list_names(federation_parameters, "fed_display");
 }
 
 } // namespace drover

@@ -78,6 +78,9 @@ struct ControllerHost {
 struct Config {
     std::string path; // the main file read
     std::string cluster_name;
+    // FederationParameters: fed_display makes the status commands show the whole federation
+    // (Config::fed_display()).
+    std::string federation_parameters;
     std::vector<ControllerHost>
         controllers; // SlurmctldHost lines in order (ControlMachine, BackupController)
     uint16_t slurmctld_port = 6817;
@@ -189,6 +192,8 @@ struct Config {
     std::optional<std::string> auth_alt_option(std::string_view name) const;
     // AuthAltTypes names auth/jwt: the controller takes tokens (drover-restd, scontrol token).
     bool jwt_enabled() const;
+    // FederationParameters names fed_display: status commands show the federation by default.
+    bool fed_display() const;
     // AuthInfo cred_expire=SECONDS: how long a step credential may wait to be used (120).
     int64_t cred_lifetime() const;
 

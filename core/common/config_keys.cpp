@@ -102,6 +102,7 @@ const StringKey kStringKeys[] = {
     {"slurmuser", &Config::slurm_user},
     {"authinfo", &Config::auth_info},
     {"authalttypes", &Config::auth_alt_types},
+    {"federationparameters", &Config::federation_parameters},
     {"authaltparameters", &Config::auth_alt_parameters},
     {"selecttype", &Config::select_type},
     {"selecttypeparameters", &Config::select_type_parameters},

@@ -259,7 +259,7 @@ const Row kRows[] = {
     fixed("EpilogSlurmctld", "(null)"),
     fixed("ExtSensorsType", "(null)"),
     fixed("ExtSensorsFreq", "0 sec"),
-    fixed("FederationParameters", "(null)"),
+    text("FederationParameters", &Config::federation_parameters, "(null)"),
     num("FirstJobId", &Config::first_job_id),
     fixed("GetEnvTimeout", "2 sec"),
     fixed("GresTypes", "(null)"),

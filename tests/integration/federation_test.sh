@@ -132,6 +132,29 @@ assert_eq "sbatch: error: 'nosuch' can't be reached now, or it is an invalid ent
 [ "$rc" -eq 1 ] && ok "... and exits 1" || fail "sbatch -M nosuch exited $rc"
 assert_contains "'nosuch' can't be reached now" "$(squeue -M nosuch 2>&1)" "squeue -M an unknown cluster: the same error"
 
+# ---- the federation's view, and requests routed to a job's origin ----
+held3=$(on c3 sbatch --parsable --hold -o /dev/null --wrap true)
+pend2=$(on c2 sbatch --parsable --hold -o /dev/null --wrap true)
+assert_eq "" "$(squeue -h -o %i | grep -x "$held3")" "c1's local view does not show c3's job"
+assert_eq "$pend2 c2
+$held3 c3" "$(squeue --federation -h -O JobID,Cluster 2>/dev/null | sed 's/  */ /g; s/ $//' | grep -E "^($held3|$pend2) ")" \
+  "squeue --federation shows every member's jobs with their cluster"
+scontrol release "$held3" || fail "scontrol release of c3's job from c1"
+done3() { [ "$(on c3 squeue -h -j "$held3" -t all -o %T 2>/dev/null)" = COMPLETED ]; }
+wait_until 60 done3 || fail "scontrol release on c1 did not release c3's job $held3 (routed to its origin)"
+on c1 scancel "$pend2" || fail "scancel of c2's job from c1"
+gone2() { [ "$(on c2 squeue -h -j "$pend2" -t all -o %T 2>/dev/null)" = CANCELLED ]; }
+wait_until 60 gone2 || fail "scancel on c1 did not cancel c2's job $pend2 (routed to its origin)"
+assert_contains "JobId=$held3 " "$(scontrol show job "$held3")" "scontrol show job on c1 shows c3's job"
+recorded3() { [ "$(sacct --federation -n -X -P -j "$held3" -o Cluster,State 2>/dev/null)" = "c3|COMPLETED" ]; }
+wait_until 60 recorded3 || fail "sacct --federation: $(sacct --federation -n -X -P -j "$held3" -o Cluster,State 2>&1)"
+assert_eq "" "$(sacct -n -X -P -j "$held3" -o Cluster 2>/dev/null)" "sacct's local view leaves c3's job out"
+fed_conf=$T/fed-display.conf
+sed 's/^ClusterName=.*/&\nFederationParameters=fed_display/' "$T/c/slurm.conf" > "$fed_conf"
+assert_eq "$held3" "$(SLURM_CONF=$fed_conf squeue -h -t all -o %i | grep -x "$held3")" \
+  "FederationParameters=fed_display: squeue shows the federation by default"
+assert_eq "" "$(SLURM_CONF=$fed_conf squeue --local -h -t all -o %i | grep -x "$held3")" "... and --local only this cluster"
+
 # ---- leaving the federation ----
 sacctmgr -i delete federation fed1 >/dev/null || fail "delete federation"
 assert_eq "" "$(sacctmgr -n -P show federation)" "the federation is gone"
