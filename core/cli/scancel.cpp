@@ -196,7 +196,9 @@ int run(const ScancelArgs &a) {
     }
     if (a.selects_jobs()) return signal_selected(a, uid);
     // A job another cluster of the federation gave is that cluster's to signal (without -M).
+    // No ids: the controller picks the jobs by the filters.
     std::map<std::string, std::vector<std::string>> by_origin;
+    if (a.jobs.empty()) by_origin[""];
     for (const auto &j : a.jobs)
         by_origin[a.on_clusters ? std::string() : origin_cluster(j.job_id)].push_back(j.text);
     int rc = 0;

@@ -1,6 +1,9 @@
 // sinfo.cpp - show partitions and nodes: fetch both, group into lines, print.
 #include "cli/command_docs.hpp"
 #include "cli/alloc.hpp"
+#include <algorithm>
+
+#include "cli/clusters.hpp"
 #include "cli/command_main.hpp"
 #include "cli/iterate.hpp"
 #include "cli/json_records.hpp"
@@ -63,28 +66,61 @@ int show_reservations(const SinfoArgs &a) {
     return 0;
 }
 
-int show_once(const SinfoArgs &a, const FormatSpec &spec, const SinfoFilter &filter) {
-    if (a.reservations) return show_reservations(a);
+// One cluster's partitions and nodes (the working cluster's), in rows named with the cluster.
+// False after a refusal.
+bool cluster_rows(const SinfoArgs &a, const FormatSpec &spec, const SinfoFilter &filter,
+                  std::vector<net::Reply> &keep, std::vector<SinfoRow> &rows, int64_t &now) {
+    net::Reply preply, nreply;
+    const auto *pr = load_partitions(preply, "slurm_load_partitions: ");
+    if (!pr) return false;
+    const auto *nr = load_nodes(nreply, {}, "slurm_load_node: ");
+    if (!nr) return false;
+    now = std::max(now, reply_time(nr->now()));
+    SinfoView view = a.list_reasons    ? SinfoView::reasons
+                     : a.node_oriented ? SinfoView::nodes
+                                       : SinfoView::partitions;
+    for (auto &row :
+         sinfo_rows(spec, view, records_of(pr->partitions()), records_of(nr->nodes()), filter)) {
+        row.cluster = target_config().cluster_name;
+        rows.push_back(std::move(row));
+    }
+    keep.push_back(std::move(preply));
+    keep.push_back(std::move(nreply));
+    return true;
+}
+
+int show_json(const SinfoArgs &a, const SinfoFilter &filter) {
     net::Reply preply, nreply;
     const auto *pr = load_partitions(preply, "slurm_load_partitions: ");
     if (!pr) return 1;
     const auto *nr = load_nodes(nreply, {}, "slurm_load_node: ");
     if (!nr) return 1;
-    int64_t now = reply_time(nr->now());
-    std::vector<const proto::PartitionInfo *> parts = records_of(pr->partitions());
-    std::vector<const proto::NodeInfo *> nodes = records_of(nr->nodes());
+    FormatSpec def = sinfo_percent_format("%P %t");
+    std::string doc =
+        sinfo_json(sinfo_rows(def, SinfoView::partitions, records_of(pr->partitions()),
+                              records_of(nr->nodes()), filter),
+                   reply_time(nr->now()));
+    write_out(json_or_yaml(doc, a.yaml));
+    return 0;
+}
 
-    SinfoView view = a.list_reasons    ? SinfoView::reasons
-                     : a.node_oriented ? SinfoView::nodes
-                                       : SinfoView::partitions;
-    if (a.json || a.yaml) {
-        FormatSpec def = sinfo_percent_format("%P %t");
-        std::string doc =
-            sinfo_json(sinfo_rows(def, SinfoView::partitions, parts, nodes, filter), now);
-        write_out(json_or_yaml(doc, a.yaml));
-        return 0;
+// The local cluster's rows, or in a federated view each member's in turn (one that does not
+// answer is left out).
+int show_once(const SinfoArgs &a, const FormatSpec &spec, const SinfoFilter &filter,
+              const std::vector<std::string> &clusters) {
+    if (a.reservations) return show_reservations(a);
+    if (a.json || a.yaml) return show_json(a, filter);
+    std::vector<net::Reply> keep;
+    std::vector<SinfoRow> rows;
+    int64_t now = 0;
+    if (clusters.empty() && !cluster_rows(a, spec, filter, keep, rows, now)) return 1;
+    for (const auto &c : clusters) {
+        use_cluster(c);
+        try {
+            cluster_rows(a, spec, filter, keep, rows, now);
+        } catch (const net::NetError &) {}
     }
-    std::vector<SinfoRow> rows = sinfo_rows(spec, view, parts, nodes, filter);
+    if (!clusters.empty()) set_working_cluster(std::nullopt);
     std::string out;
     if (a.long_format || a.iterate) out += date_line(now);
     out += sinfo_render(spec, rows, !a.noheader);
@@ -93,8 +129,11 @@ int show_once(const SinfoArgs &a, const FormatSpec &spec, const SinfoFilter &fil
 }
 
 int run(const SinfoArgs &a) {
-    FormatSpec spec =
-        a.long_fmt ? sinfo_long_format(*a.long_fmt) : sinfo_percent_format(sinfo_format_string(a));
+    // A federated view names each line's cluster after its partition (unless -o or -O says).
+    auto clusters = federation_view_clusters(a.view, a.on_clusters.has_value());
+    std::string format = sinfo_format_string(a);
+    if (!clusters.empty() && !a.format && !a.long_fmt) format.insert(format.find(' ') + 1, "%8V ");
+    FormatSpec spec = a.long_fmt ? sinfo_long_format(*a.long_fmt) : sinfo_percent_format(format);
     SinfoFilter filter;
     filter.partitions = a.partitions;
     filter.states = a.states;
@@ -103,7 +142,7 @@ int run(const SinfoArgs &a) {
     filter.future = a.future;
     if (a.nodes) filter.nodes = hostlist_expand(*a.nodes);
 
-    return show_every(a.iterate, [&] { return show_once(a, spec, filter); });
+    return show_every(a.iterate, [&] { return show_once(a, spec, filter, clusters); });
 }
 
 // parse_sinfo_args with the SINFO_* variables of the process.

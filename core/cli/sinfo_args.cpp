@@ -117,6 +117,12 @@ SinfoArgs parse_sinfo_args(std::span<const std::string> args, const EnvVars &env
         case kFuture:
             a.future = true;
             break;
+        case kFederation:
+            a.view = StatusView::Federation;
+            break;
+        case kLocal:
+            a.view = StatusView::Local;
+            break;
         case kFormat:
             a.format = v;
             break;

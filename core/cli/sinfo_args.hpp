@@ -27,6 +27,7 @@ struct SinfoArgs : CommonFlags {
     bool summarize = false, json = false, yaml = false;
     bool dead = false, responding = false, future = false, all = false;
     bool reservations = false; // -T: the reservation table instead of partitions and nodes
+    StatusView view = StatusView::Default; // --federation, --local
     int iterate = 0;
     std::optional<std::string> format;   // -o
     std::optional<std::string> long_fmt; // -O

@@ -210,14 +210,13 @@ std::string part_value(char c, const proto::PartitionInfo *p, int width) {
         return "UNLIMITED";
     case 'M':
         return "OFF";
-    case 'V':
-        return "";
     }
     return "";
 }
 
 FieldValue value(const FieldSpec &f, const SinfoRow &row, int width) {
     char c = f.type;
+    if (c == 'V') return {row.cluster};
     if (kPerNode.find(c) != std::string_view::npos) {
         if (row.nodes.empty()) return {c == 't' || c == 'T' ? "n/a" : ""};
         return {node_value(c, *row.nodes.front())};

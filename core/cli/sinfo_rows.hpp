@@ -34,6 +34,7 @@ struct SinfoFilter {
 struct SinfoRow {
     const proto::PartitionInfo *part = nullptr;
     std::vector<const proto::NodeInfo *> nodes;
+    std::string cluster; // %V: whose partition and nodes these are
 };
 
 // Groups nodes into lines. partitions view: per partition (in the order given), nodes whose

@@ -149,6 +149,11 @@ assert_contains "JobId=$held3 " "$(scontrol show job "$held3")" "scontrol show j
 recorded3() { [ "$(sacct --federation -n -X -P -j "$held3" -o Cluster,State 2>/dev/null)" = "c3|COMPLETED" ]; }
 wait_until 60 recorded3 || fail "sacct --federation: $(sacct --federation -n -X -P -j "$held3" -o Cluster,State 2>&1)"
 assert_eq "" "$(sacct -n -X -P -j "$held3" -o Cluster 2>/dev/null)" "sacct's local view leaves c3's job out"
+assert_eq "debug* c1 1
+debug* c2 1
+debug* c3 1" "$(sinfo --federation -h -o '%P %V %D')" "sinfo --federation: each member's partitions, %V naming the cluster"
+assert_match "^PARTITION +CLUSTER +AVAIL " "$(sinfo --federation | head -1)" "sinfo --federation's default format has the cluster column"
+assert_eq "debug* c1" "$(sinfo -h -o '%P %V')" "sinfo's local view: %V is this cluster"
 fed_conf=$T/fed-display.conf
 sed 's/^ClusterName=.*/&\nFederationParameters=fed_display/' "$T/c/slurm.conf" > "$fed_conf"
 assert_eq "$held3" "$(SLURM_CONF=$fed_conf squeue -h -t all -o %i | grep -x "$held3")" \
