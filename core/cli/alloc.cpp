@@ -1,5 +1,6 @@
 // alloc.cpp - interactive allocations.
 #include "cli/alloc.hpp"
+#include "cli/clusters.hpp"
 
 #include "cli/srun_help.hpp"
 
@@ -151,6 +152,7 @@ bool allocate(const SrunRequest &r, const std::string &prog, Allocation *out) {
     auto say = [&](const std::string &line) {
         if (!r.quiet) write_err(prog + ": " + line + "\n");
     };
+    if (r.clusters && !choose_submit_cluster(prog, *r.clusters)) return false;
     proto::JobDescT d = allocation_desc(r, prog);
     flatbuffers::FlatBufferBuilder fbb(1024);
     auto desc = proto::JobDesc::Pack(fbb, &d);

@@ -12,6 +12,9 @@ namespace drover::cli {
 
 namespace {
 
+// The protocol version SLURM_WORKING_CLUSTER carries, as sacctmgr shows a cluster's RPC.
+constexpr const char *kRpcVersion = "9984";
+
 struct Known {
     std::string federation;
     std::vector<StoreCluster> clusters;
@@ -90,6 +93,21 @@ bool use_cluster(std::string_view name) {
             return true;
         }
     return false;
+}
+
+bool choose_submit_cluster(std::string_view prog, std::string_view list) {
+    for (const auto &name : split(list, ','))
+        if (to_lower(trim(name)) == "all" || use_cluster(trim(name))) return true;
+    print_error(prog, unreachable_clusters(list));
+    return false;
+}
+
+std::string working_cluster_value() {
+    const Config &c = target_config();
+    if (&c == &cli_config() || c.controllers.empty()) return {};
+    const auto &h = c.controllers.front();
+    return c.cluster_name + ":" + (h.addr.empty() ? h.name : h.addr) + ":" +
+           std::to_string(c.slurmctld_port) + ":" + kRpcVersion;
 }
 
 int for_each_cluster(std::string_view prog, std::string_view list, bool headers,

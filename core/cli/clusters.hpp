@@ -44,6 +44,15 @@ std::vector<std::string> federation_view_clusters(StatusView view, bool clusters
 // this cluster, or an id of no member (asked of the controller only for such ids).
 std::string origin_cluster(uint32_t job_id);
 
+// sbatch, salloc and srun's -M: the first cluster of list the accounting store knows ("all" and
+// this cluster's own name: this one) takes the job, and the calls go there; Slurm's error and
+// false when there is none.
+bool choose_submit_cluster(std::string_view prog, std::string_view list);
+
+// SLURM_WORKING_CLUSTER's value for the cluster the calls go to, NAME:ADDR:PORT:RPC; "" for the
+// local cluster.
+std::string working_cluster_value();
+
 // Points the commands' calls at cluster name; false when it is not known or never registered.
 bool use_cluster(std::string_view name);
 

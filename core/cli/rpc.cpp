@@ -9,6 +9,7 @@
 #include <new>
 #include <optional>
 
+#include "cli/clusters.hpp"
 #include "cli/text.hpp"
 #include "common/error.hpp"
 
@@ -51,7 +52,16 @@ const Config &target_config() {
     static bool env_read = false;
     if (!env_read) {
         env_read = true;
-        if (auto c = working_from_env(cli_config())) set_working_cluster(std::move(c));
+        // The store's record names the cluster's controllers (a seal names its receiver); the
+        // variable's address serves when the store does not know the cluster.
+        if (auto c = working_from_env(cli_config())) {
+            bool known = false;
+            try {
+                known = use_cluster(c->name);
+            } catch (const net::NetError &) { // this cluster's controller is away
+            }
+            if (!known) set_working_cluster(std::move(c));
+        }
     }
     return working ? *working : cli_config();
 }

@@ -10,6 +10,7 @@
 
 #include "cli/command_docs.hpp"
 #include "cli/alloc.hpp"
+#include "cli/clusters.hpp"
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
 #include "cli/rpc.hpp"
@@ -61,10 +62,13 @@ int salloc_main(std::span<const std::string> args) {
             {"SLURM_NNODES", std::to_string(a.nodes.size())},
             {"SLURM_JOB_CPUS_PER_NODE", compress_counts(a.node_cpus)},
             {"SLURM_JOB_PARTITION", a.partition},
-            {"SLURM_CLUSTER_NAME", cli_config().cluster_name},
+            {"SLURM_CLUSTER_NAME", target_config().cluster_name},
             {"SLURM_SUBMIT_HOST", short_host()},
             {"SLURM_CONF", cli_config().path},
         };
+        // An allocation on another cluster (-M): srun and the other commands inside go there.
+        if (std::string w = working_cluster_value(); !w.empty())
+            set.push_back({"SLURM_WORKING_CLUSTER", w});
         if (r.num_tasks) {
             set.push_back({"SLURM_NTASKS", std::to_string(r.num_tasks)});
             set.push_back({"SLURM_NPROCS", std::to_string(r.num_tasks)});

@@ -169,14 +169,8 @@ int wait_for(uint32_t job_id) {
     }
 }
 
-// -M: the job goes to the first cluster of the list the accounting store knows ("all" and this
-// cluster's own name: this one); Slurm's error when there is none.
 bool reachable_cluster(const SbatchRequest &req) {
-    if (!req.clusters_given) return true;
-    for (const auto &name : split(req.clusters, ','))
-        if (to_lower(trim(name)) == "all" || use_cluster(trim(name))) return true;
-    print_error(kProg, unreachable_clusters(req.clusters));
-    return false;
+    return !req.clusters_given || choose_submit_cluster(kProg, req.clusters);
 }
 
 int run(const SbatchCommandLine &cl) {

@@ -40,6 +40,7 @@ constexpr std::string_view kOptions =
     "  -K, --kill-on-bad-exit[=0|1]  end the step when a task exits non-zero\n"
     "  -l, --label                 put the task number in front of each line of output\n"
     "  -L, --licenses=names        licenses the job needs (name[:count],...)\n"
+    "  -M, --clusters=names        allocate on the first of these clusters the store knows\n"
     "  -m, --distribution=type     how tasks are laid out: block, cyclic, plane=n, arbitrary\n"
     "      --mem=MB                memory on each node\n"
     "      --mem-bind=type         bind tasks to memory (none, local, map_mem:, mask_mem:)\n"

@@ -66,6 +66,7 @@ enum Id {
     kHold,
     kImmediate,
     kNoShell,
+    kClusters,
     kCpuFreq,
     kQos,
     kHint,
@@ -142,6 +143,7 @@ const OptSpec kSpecs[] = {
     {kHold, 'H', "hold", Arg::none},
     {kImmediate, 'I', "immediate", Arg::optional},
     {kNoShell, 0, "no-shell", Arg::none},
+    {kClusters, 'M', "clusters", Arg::required},
     {kCpuFreq, 0, "cpu-freq", Arg::required},
     {kQos, 'q', "qos", Arg::required},
     {kBcast, 0, "bcast", Arg::optional},
@@ -323,6 +325,7 @@ constexpr std::pair<Id, OptHandler> kHandlers[] = {
          c.r.immediate = c.o.value ? positive(*c.o.value, "--immediate") : 1u;
      }},
     {kNoShell, [](const OptCall &c) { c.r.no_shell = true; }},
+    {kClusters, [](const OptCall &c) { c.r.clusters = c.v; }},
     {kCpuFreq, warn_ignored},
     {kBcast, [](const OptCall &c) { c.r.bcast = c.o.value.value_or(""); }},
     {kTasksPerCore,

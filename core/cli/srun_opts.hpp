@@ -61,8 +61,9 @@ struct SrunRequest : CommonFlags {
     std::vector<std::string> warnings;
     // The options given, by long name, with their values ("set" for a flag): what srun -v lists.
     std::vector<std::pair<std::string, std::string>> given;
-    std::optional<uint32_t> immediate; // -I[SECONDS]: give up unless allocated within (1 s)
-    bool no_shell = false;             // salloc --no-shell
+    std::optional<uint32_t> immediate;   // -I[SECONDS]: give up unless allocated within (1 s)
+    bool no_shell = false;               // salloc --no-shell
+    std::optional<std::string> clusters; // -M: allocate on the first of these the store knows
     std::string mpmd; // srun A : B: the --multi-prog text for the components (mpmd.hpp)
     // --bcast[=DEST]: the program copied to the step's nodes first, and the copy run ("" : to
     // BcastParameters' DestDir, else the working directory, one file per node).

@@ -3,6 +3,7 @@
 // every node says it is done.
 #include "cli/step_launch.hpp"
 
+#include <algorithm>
 #include <arpa/inet.h>
 #include <csignal>
 #include <cstring>
@@ -318,6 +319,10 @@ StepSession::task_environment(const std::string &work) const {
     if (!r_.mem_bind.empty()) env.emplace_back("SLURM_MEM_BIND", r_.mem_bind);
     env.emplace_back("SLURM_SUBMIT_DIR", work);
     env.emplace_back("SLURM_SUBMIT_HOST", short_host());
+    // The cluster the step runs on, when no allocation's environment names it (srun's own).
+    if (std::none_of(env.begin(), env.end(),
+                     [](const auto &kv) { return kv.first == "SLURM_CLUSTER_NAME"; }))
+        env.emplace_back("SLURM_CLUSTER_NAME", target_config().cluster_name);
     // --task-prolog / --task-epilog: each task's node runs them around it (as the user).
     for (const auto &[key, path] : {std::pair{"SLURM_TASK_PROLOG", &r_.task_prolog},
                                     std::pair{"SLURM_TASK_EPILOG", &r_.task_epilog}}) {

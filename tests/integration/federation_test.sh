@@ -124,6 +124,10 @@ wait_until 60 bash -c "[ \"\$(SLURM_CONF=$T/c3/slurm.conf squeue -h -j $long3 -o
 scancel -M c3 "$long3"
 ended_on_c3() { [ "$(on c3 squeue -h -j "$long3" -t all -o %T 2>/dev/null)" = CANCELLED ]; }
 wait_until 60 ended_on_c3 || fail "scancel -M c3 did not cancel job $long3"
+out=$(salloc -M c3 -N1 sh -c 'echo "$SLURM_WORKING_CLUSTER"; srun printenv SLURM_CLUSTER_NAME' 2>/dev/null)
+assert_eq "c3:127.0.0.1:$(port_of c3):9984
+c3" "$out" "salloc -M c3: SLURM_WORKING_CLUSTER names c3, and srun inside runs there"
+assert_eq c3 "$(srun -M c3 printenv SLURM_CLUSTER_NAME 2>/dev/null)" "srun -M c3 runs on c3"
 assert_eq "CLUSTER: c1
 CLUSTER: c3" "$(squeue -M c1,c3 -h -o %i | grep CLUSTER)" "squeue -M c1,c3: a header per cluster"
 out=$(sbatch -M nosuch --wrap true 2>&1); rc=$?
