@@ -3,6 +3,7 @@
 
 #include "proto/fb_read.hpp"
 
+#include <algorithm>
 #include <optional>
 
 #include "cli/rpc.hpp"
@@ -100,6 +101,51 @@ bool choose_submit_cluster(std::string_view prog, std::string_view list) {
         if (to_lower(trim(name)) == "all" || use_cluster(trim(name))) return true;
     print_error(prog, unreachable_clusters(list));
     return false;
+}
+
+namespace {
+
+bool has_feature(const StoreCluster &c, const std::string &f) {
+    return std::find(c.features.begin(), c.features.end(), f) != c.features.end();
+}
+
+} // namespace
+
+bool choose_by_cluster_features(std::string_view prog, const std::string *list,
+                                std::string_view constraint, std::string_view fail_prefix) {
+    const std::string fed = local_federation();
+    if (fed.empty()) return true;
+    bool negate = !constraint.empty() && constraint.front() == '!';
+    std::vector<std::string> wanted = split(constraint.substr(negate ? 1 : 0), ',');
+    std::vector<std::string> named;
+    if (list)
+        for (const auto &n : split(*list, ',')) named.push_back(to_lower(trim(n)));
+    std::vector<const StoreCluster *> members, viable;
+    for (const auto &c : known().clusters)
+        if (c.federation == fed && (c.port || c.name == cli_config().cluster_name))
+            members.push_back(&c);
+    for (const auto &f : wanted)
+        if (std::none_of(members.begin(), members.end(),
+                         [&](const StoreCluster *c) { return has_feature(*c, f); })) {
+            print_error(prog, std::string(fail_prefix) + "Invalid cluster feature specification");
+            return false;
+        }
+    for (const auto *c : members) {
+        bool any = std::any_of(wanted.begin(), wanted.end(),
+                               [&](const auto &f) { return has_feature(*c, f); });
+        bool all = std::all_of(wanted.begin(), wanted.end(),
+                               [&](const auto &f) { return has_feature(*c, f); });
+        bool listed =
+            named.empty() || std::find(named.begin(), named.end(), c->name) != named.end();
+        if (c->fed_state == "ACTIVE" && listed && (negate ? !any : all)) viable.push_back(c);
+    }
+    if (viable.empty()) {
+        print_error(prog, std::string(fail_prefix) + "No eligible clusters for federated job");
+        return false;
+    }
+    for (const auto *c : viable)
+        if (c->name == cli_config().cluster_name) return use_cluster(c->name);
+    return use_cluster(viable.front()->name);
 }
 
 std::string working_cluster_value() {

@@ -49,6 +49,15 @@ std::string origin_cluster(uint32_t job_id);
 // false when there is none.
 bool choose_submit_cluster(std::string_view prog, std::string_view list);
 
+// --cluster-constraint=[!]FEATURE,...: among the ACTIVE members of this cluster's federation (those
+// of list, when -M gives one) that have every feature (with '!': none of them), this cluster when
+// it is one, else the first, takes the job and the calls go there. Outside a federation the
+// constraint does not apply (true, nothing changes). Otherwise "<fail_prefix>Invalid cluster
+// feature specification" for a feature no member has, "<fail_prefix>No eligible clusters for
+// federated job" when none is left, and false.
+bool choose_by_cluster_features(std::string_view prog, const std::string *list,
+                                std::string_view constraint, std::string_view fail_prefix);
+
 // SLURM_WORKING_CLUSTER's value for the cluster the calls go to, NAME:ADDR:PORT:RPC; "" for the
 // local cluster.
 std::string working_cluster_value();

@@ -169,7 +169,11 @@ int wait_for(uint32_t job_id) {
     }
 }
 
+// -M and --cluster-constraint: the cluster that takes the job.
 bool reachable_cluster(const SbatchRequest &req) {
+    if (req.cluster_constraint)
+        return choose_by_cluster_features(kProg, req.clusters_given ? &req.clusters : nullptr,
+                                          *req.cluster_constraint, "Batch job submission failed: ");
     return !req.clusters_given || choose_submit_cluster(kProg, req.clusters);
 }
 

@@ -45,6 +45,7 @@ enum Id : int {
     kOpenMode,
     kQuiet,
     kClusters,
+    kClusterConstraint,
     kBegin,
     kArray,
     kDependency,
@@ -107,6 +108,7 @@ constexpr OptSpec kMain[] = {
     {kOptUsage, 0, "usage", Arg::none},
     {kClusters, 'M', "clusters", Arg::required},
     {kClusters, 0, "cluster", Arg::required},
+    {kClusterConstraint, 0, "cluster-constraint", Arg::required},
     {kBegin, 'b', "begin", Arg::required},
     {kArray, 'a', "array", Arg::required},
     {kDependency, 'd', "dependency", Arg::required},
@@ -159,7 +161,6 @@ constexpr Ignored kIgnored[] = {
     {0, "cpus-per-gpu", Arg::required, true},
     {0, "mem-per-gpu", Arg::required, true},
     {0, "gpu-freq", Arg::required, true},
-    {0, "cluster-constraint", Arg::required, true},
     {'F', "nodefile", Arg::required, true},
     {0, "ntasks-per-socket", Arg::required, true},
     {0, "ntasks-per-core", Arg::required, true},
@@ -493,12 +494,12 @@ constexpr std::pair<Id, OptHandler> kHandlers[] = {
      [](const OptCall &c) {
          if (c.from_script) throw ParseError("--wrap is only valid on the command line");
      }},
-    // One cluster for now: only named.
     {kClusters,
      [](const OptCall &c) {
          c.r.clusters_given = true;
          c.r.clusters = c.v;
      }},
+    {kClusterConstraint, [](const OptCall &c) { c.r.cluster_constraint = c.v; }},
 };
 
 void apply(Pending &p, const ParsedOpt &o, const SbatchContext &ctx, MemSeen &seen,
@@ -538,6 +539,7 @@ constexpr EnvOption kEnvOptions[] = {
     {"SBATCH_MEM_PER_CPU", kMemPerCpu},
     {"SBATCH_OPEN_MODE", kOpenMode},
     {"SBATCH_CLUSTERS", kClusters},
+    {"SBATCH_CLUSTER_CONSTRAINT", kClusterConstraint},
     {"SBATCH_ARRAY_INX", kArray},
     {"SBATCH_CONSTRAINT", kConstraint},
     {"SBATCH_GRES", kGres},

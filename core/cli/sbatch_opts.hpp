@@ -68,9 +68,10 @@ struct SbatchRequest : CommonFlags {
     int kill_on_invalid_dep = -1;         // -1 default, 0 no, 1 yes
 
     bool parsable = false, wait = false, quiet = false;
-    bool clusters_given = false;       // -M: name the cluster in what sbatch prints
-    std::string clusters;              // -M as given: "a,b" (this cluster must be among them)
-    std::vector<std::string> warnings; // print as "sbatch: warning: <w>" unless quiet
+    bool clusters_given = false;                   // -M: name the cluster in what sbatch prints
+    std::string clusters;                          // -M as given: "a,b"
+    std::optional<std::string> cluster_constraint; // --cluster-constraint=[!]feature,...
+    std::vector<std::string> warnings;             // print as "sbatch: warning: <w>" unless quiet
 };
 
 // A refusal Slurm makes with "sbatch: fatal: ..." rather than "sbatch: error: ..." (the memory

@@ -98,6 +98,14 @@ j1=$(sbatch --parsable -o /dev/null --wrap true)
 j2=$(on c2 sbatch --parsable -o /dev/null --wrap true)
 assert_eq 1 "$((j1 >> 26))" "a job of c1 carries federation id 1 in bits 26-31 ($j1)"
 assert_eq 2 "$((j2 >> 26))" "a job of c2 carries federation id 2 ($j2)"
+jc=$(sbatch --parsable --cluster-constraint=highmem -o /dev/null --wrap true)
+assert_eq 3 "$((jc >> 26))" "--cluster-constraint=highmem: the job goes to c3, the member with the feature ($jc)"
+jn=$(sbatch --parsable --cluster-constraint='!highmem' -o /dev/null --wrap true)
+assert_eq 1 "$((jn >> 26))" "--cluster-constraint='!highmem': this cluster, which lacks it ($jn)"
+assert_eq "sbatch: error: Batch job submission failed: Invalid cluster feature specification" \
+  "$(sbatch --cluster-constraint=nosuch --wrap true 2>&1)" "a feature no member has is refused"
+assert_eq "sbatch: error: Batch job submission failed: No eligible clusters for federated job" \
+  "$(sbatch -M c1,c2 --cluster-constraint=highmem --wrap true 2>&1)" "-M and --cluster-constraint together: none left"
 wait_job "$j1" || fail "job $j1 did not end"
 assert_eq "$j1 COMPLETED" "$(squeue -h -j "$j1" -t all -o '%i %T')" "squeue takes a federated id"
 assert_eq "$j1|COMPLETED" "$(sacct -n -X -P -j "$j1" -o JobID,State)" "sacct takes a federated id"
