@@ -53,6 +53,12 @@ Names apply_list(Names current, const ListChange &c) {
     return current;
 }
 
+// A federation's name or a cluster feature: the store keeps them inside "key=value;..." settings
+// and comma lists, so those characters (and blanks and quotes) are refused.
+bool plain_word(std::string_view w) {
+    return !w.empty() && w.find_first_of(";=, \t\n\"'") == std::string_view::npos;
+}
+
 AssocRec federation_rec(const std::string &name) {
     AssocRec r;
     r.kind = DROVER_ACCT_FEDERATION;
@@ -136,6 +142,8 @@ struct FedPlanner {
         Names names = admin_values(req.set, "name");
         ListChange cl = list_change(req.set, "cluster", true);
         if (names.empty()) return void(plan.error = " Need name of federation to add.");
+        for (const auto &n : names)
+            if (!plain_word(n)) return void(plan.error = " Invalid federation name '" + n + "'");
         if (cl.given && names.size() > 1)
             return void(plan.error = " Can't assign clusters to multiple federations.");
         if (!clusters_exist(cl.items)) return;
@@ -262,6 +270,8 @@ void plan_cluster_fed(const AssocDb &db, const AdminRequest &req, AdminPlan &pla
         else if (k != "features")
             return void(plan.error = " Unknown option: " + k + "=" + v);
     }
+    for (const auto &f : features.items)
+        if (!plain_word(f)) return void(plan.error = " Invalid feature '" + f + "'");
     FedState state{};
     if (state_given && !parse_fed_state(state_text, state))
         return void(plan.error = " Invalid FedState " + state_text + ".");

@@ -269,6 +269,10 @@ TEST_F(AcctAdminFederation, Refusals) {
               " Invalid FedState sleepy.");
     EXPECT_EQ(run("delete", "federation", {}).error,
               " No conditions given to remove, not executing.");
+    // The store keeps them inside "key=value;..." text.
+    EXPECT_EQ(run("add", "federation", {{"name", "a;b"}}).error, " Invalid federation name 'a;b'");
+    EXPECT_EQ(run("modify", "cluster", {{"features", "x=y"}}, {{"name", "c2"}}).error,
+              " Invalid feature 'x=y'");
     run("add", "federation", {{"name", "fed1"}});
     EXPECT_EQ(run("add", "federation", {{"name", "fed1"}}).message,
               " This federation fed1 already exists.  Not adding.\n Nothing new added.\n");
