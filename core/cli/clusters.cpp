@@ -39,7 +39,8 @@ const Known &known() {
                            c->id(),
                            {},
                            {},
-                           c->port()};
+                           c->port(),
+                           c->reachable()};
             if (c->features())
                 for (const auto *f : *c->features()) s.features.push_back(f->str());
             if (c->hosts() && c->addrs())

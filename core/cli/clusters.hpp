@@ -20,6 +20,7 @@ struct StoreCluster {
     std::vector<std::string> features;
     std::vector<ControllerHost> controllers; // as registered; empty: never registered
     uint16_t port = 0;
+    bool reachable = false; // a sibling whose controller answered the local controller's last ping
 };
 
 // Asks the local controller. Throws as call_ctld does.

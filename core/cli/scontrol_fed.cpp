@@ -1,5 +1,6 @@
 // scontrol_fed.cpp - scontrol show federation: this cluster's federation as its controller knows
-// it from the accounting store, itself first, then each sibling and whether its controller answers.
+// it from the accounting store, itself first, then each sibling and whether its controller
+// answered this cluster's controller's last ping.
 #include "cli/scontrol_fed.hpp"
 
 #include "proto/fb_read.hpp"
@@ -14,22 +15,6 @@
 namespace drover::cli {
 
 namespace {
-
-// Whether one of the sibling's controllers answers a ping now.
-bool answers(const StoreCluster &c) {
-    for (const auto &h : c.controllers) {
-        try {
-            flatbuffers::FlatBufferBuilder fbb(64);
-            fbb.Finish(proto::CreateMessage(fbb, proto::Body::ControllerPingRequest,
-                                            proto::CreateControllerPingRequest(fbb).Union()));
-            net::Reply r =
-                net::call(h.addr, c.port, h.name, {fbb.GetBufferPointer(), fbb.GetSize()},
-                          net::socket_signer(cli_config()), 3000);
-            if (r.msg->body_as_ControllerPingResponse()) return true;
-        } catch (const net::NetError &) {}
-    }
-    return false;
-}
 
 std::string line(const char *label, const StoreCluster &c) {
     char head[16];
@@ -54,7 +39,7 @@ int show_federation() {
         if (c.name == self && c.federation == fed) out += line("Self:", c) + "\n";
     for (const auto &c : clusters) {
         if (c.name == self || c.federation != fed) continue;
-        std::string yes = answers(c) ? "Yes" : "No";
+        std::string yes = c.reachable ? "Yes" : "No";
         out += line("Sibling:", c) + " PersistConnSend/Recv:" + yes + "/" + yes + "\n";
     }
     write_out(out);

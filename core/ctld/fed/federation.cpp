@@ -4,12 +4,19 @@
 #include "proto/fb_read.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <map>
+#include <utility> // before Asio: Boost 1.74's awaitable.hpp needs std::exchange
+#include <boost/asio/steady_timer.hpp>
 #include <charconv>
 
 #include "common/ascii.hpp"
 #include "ctld/acct/acct_queue.hpp"
 #include "ctld/context.hpp"
 #include "ctld/events.hpp"
+#include "net/authenticator.hpp"
+#include <spdlog/spdlog.h>
+#include "net/call_pool.hpp"
 #include "ctld/policy/settings.hpp"
 #include "proto/message_generated.h"
 
@@ -152,16 +159,59 @@ FedView federation_view(const AssocDb &db, std::string_view self) {
     return v;
 }
 
+// Every 10 s this controller pings each sibling's controller with its own credential: what
+// scontrol show federation reports as the connection to it.
+constexpr std::chrono::seconds kPingPeriod{10};
+constexpr int kPingTimeoutMs = 3000;
+
 struct Federation::Impl {
     Ctx &ctx;
     FedView view;
-    explicit Impl(Ctx &c) : ctx(c) {}
+    std::map<std::string, bool> reachable; // by sibling name, as the last ping found it
+    boost::asio::steady_timer timer;
+    explicit Impl(Ctx &c) : ctx(c), timer(c.io) {}
+
+    // Records a sibling's answer; a change is logged.
+    void answered(const std::string &name, const std::string &error, const net::Reply *reply) {
+        bool ok = error.empty() && reply && reply->msg->body_as_ControllerPingResponse();
+        auto [it, added] = reachable.emplace(name, ok);
+        if (!added && it->second == ok) return;
+        it->second = ok;
+        if (ok)
+            spdlog::info("federation: sibling {} answers", name);
+        else
+            spdlog::warn("federation: sibling {} does not answer: {}", name,
+                         error.empty() ? "unexpected reply" : error);
+    }
+
+    // The message carries no generation (epoch 0): another cluster's generations are not ours.
+    void ping_siblings() {
+        for (const auto &c : view.members) {
+            if (c.name == view.self_name || c.controllers.empty() || !c.port) continue;
+            flatbuffers::FlatBufferBuilder fbb(64);
+            fbb.Finish(proto::CreateMessage(fbb, proto::Body::ControllerPingRequest,
+                                            proto::CreateControllerPingRequest(fbb).Union()));
+            std::vector<uint8_t> msg(fbb.GetBufferPointer(),
+                                     fbb.GetBufferPointer() + fbb.GetSize());
+            const auto &h = c.controllers.front();
+            ctx.pool.call(
+                h.addr, c.port, h.name, std::move(msg), ctx.auth.self_signer(), kPingTimeoutMs,
+                [this, name = c.name](const std::string &error, std::shared_ptr<net::Reply> reply) {
+                    answered(name, error, reply.get());
+                });
+        }
+        timer.expires_after(kPingPeriod);
+        timer.async_wait([this](const boost::system::error_code &ec) {
+            if (!ec) ping_siblings();
+        });
+    }
 };
 
 Federation::Federation(Ctx &ctx) : impl_(std::make_unique<Impl>(ctx)) {
     ctx.events.assocs_changed.subscribe([this] {
         impl_->view = federation_view(impl_->ctx.acct.assocs(), impl_->ctx.conf.cluster_name);
     });
+    impl_->ping_siblings();
 }
 
 Federation::~Federation() = default;
@@ -187,7 +237,8 @@ void Federation::on_info(const std::shared_ptr<net::Request> &, const net::Respo
         rows.push_back(proto::CreateFedClusterInfo(
             fbb, fbb.CreateString(c.name), fbb.CreateString(c.federation), c.id,
             fbb.CreateString(fed_state_name(c.state)), fbb.CreateVectorOfStrings(c.features),
-            fbb.CreateVectorOfStrings(hosts), fbb.CreateVectorOfStrings(addrs), c.port));
+            fbb.CreateVectorOfStrings(hosts), fbb.CreateVectorOfStrings(addrs), c.port,
+            impl_->reachable[c.name]));
     }
     auto r = proto::CreateFedInfoResponse(fbb, fbb.CreateString(impl_->view.name),
                                           fbb.CreateString(ctx.conf.cluster_name),
