@@ -53,6 +53,21 @@ const Known &known() {
     return *k;
 }
 
+// Whether the commands can reach it: this cluster, or one whose controller registered.
+bool reachable_here(const StoreCluster &c) {
+    return c.port || c.name == cli_config().cluster_name;
+}
+
+// The members of this cluster's federation the commands can reach, by name.
+std::vector<const StoreCluster *> federation_members() {
+    std::vector<const StoreCluster *> out;
+    const std::string &fed = known().federation;
+    if (fed.empty()) return out;
+    for (const auto &c : known().clusters)
+        if (c.federation == fed && reachable_here(c)) out.push_back(&c);
+    return out;
+}
+
 } // namespace
 
 std::vector<StoreCluster> store_clusters() {
@@ -67,10 +82,8 @@ std::vector<std::string> federation_view_clusters(StatusView view, bool clusters
     bool wanted = view == StatusView::Federation ||
                   (view == StatusView::Default && !clusters_named && cli_config().fed_display());
     std::vector<std::string> out;
-    if (!wanted || local_federation().empty()) return out;
-    for (const auto &c : known().clusters)
-        if (c.federation == local_federation() && (c.port || c.name == cli_config().cluster_name))
-            out.push_back(c.name);
+    if (!wanted) return out;
+    for (const auto *c : federation_members()) out.push_back(c->name);
     return out;
 }
 
@@ -114,17 +127,13 @@ bool has_feature(const StoreCluster &c, const std::string &f) {
 
 bool choose_by_cluster_features(std::string_view prog, const std::string *list,
                                 std::string_view constraint, std::string_view fail_prefix) {
-    const std::string fed = local_federation();
-    if (fed.empty()) return true;
+    if (local_federation().empty()) return true;
     bool negate = !constraint.empty() && constraint.front() == '!';
     std::vector<std::string> wanted = split(constraint.substr(negate ? 1 : 0), ',');
     std::vector<std::string> named;
     if (list)
         for (const auto &n : split(*list, ',')) named.push_back(to_lower(trim(n)));
-    std::vector<const StoreCluster *> members, viable;
-    for (const auto &c : known().clusters)
-        if (c.federation == fed && (c.port || c.name == cli_config().cluster_name))
-            members.push_back(&c);
+    std::vector<const StoreCluster *> members = federation_members(), viable;
     for (const auto &f : wanted)
         if (std::none_of(members.begin(), members.end(),
                          [&](const StoreCluster *c) { return has_feature(*c, f); })) {
@@ -162,7 +171,7 @@ int for_each_cluster(std::string_view prog, std::string_view list, bool headers,
     std::vector<std::string> names;
     if (to_lower(trim(list)) == "all") {
         for (const auto &c : known().clusters)
-            if (c.port || c.name == cli_config().cluster_name) names.push_back(c.name);
+            if (reachable_here(c)) names.push_back(c.name);
     } else {
         for (const auto &n : split(list, ',')) names.push_back(to_lower(trim(n)));
     }

@@ -66,20 +66,26 @@ const Config &target_config() {
     return working ? *working : cli_config();
 }
 
-net::Reply call_local_ctld(flatbuffers::FlatBufferBuilder &fbb, proto::Body type,
-                           flatbuffers::Offset<void> body) {
-    const Config &conf = cli_config();
+namespace {
+
+// Finishes fbb as a Message and sends it to conf's controller.
+net::Reply send_to(const Config &conf, flatbuffers::FlatBufferBuilder &fbb, proto::Body type,
+                   flatbuffers::Offset<void> body, int timeout_ms) {
     fbb.Finish(proto::CreateMessage(fbb, type, body));
     return net::call_controller(conf, {fbb.GetBufferPointer(), fbb.GetSize()},
-                                net::socket_signer(conf), 30000);
+                                net::socket_signer(conf), timeout_ms);
+}
+
+} // namespace
+
+net::Reply call_local_ctld(flatbuffers::FlatBufferBuilder &fbb, proto::Body type,
+                           flatbuffers::Offset<void> body) {
+    return send_to(cli_config(), fbb, type, body, 30000);
 }
 
 net::Reply call_ctld(flatbuffers::FlatBufferBuilder &fbb, proto::Body type,
                      flatbuffers::Offset<void> body, int timeout_ms) {
-    const Config &conf = target_config();
-    fbb.Finish(proto::CreateMessage(fbb, type, body));
-    return net::call_controller(conf, {fbb.GetBufferPointer(), fbb.GetSize()},
-                                net::socket_signer(conf), timeout_ms);
+    return send_to(target_config(), fbb, type, body, timeout_ms);
 }
 
 net::Reply call_ctld_retrying(flatbuffers::FlatBufferBuilder &fbb, proto::Body type,

@@ -66,15 +66,24 @@ int show_reservations(const SinfoArgs &a) {
     return 0;
 }
 
+// The working cluster's partitions and nodes, pointing into preply and nreply; false after a
+// refusal (said).
+bool load_both(net::Reply &preply, net::Reply &nreply, const proto::PartitionInfoResponse *&pr,
+               const proto::NodeInfoResponse *&nr) {
+    pr = load_partitions(preply, "slurm_load_partitions: ");
+    if (!pr) return false;
+    nr = load_nodes(nreply, {}, "slurm_load_node: ");
+    return nr != nullptr;
+}
+
 // One cluster's partitions and nodes (the working cluster's), in rows named with the cluster.
 // False after a refusal.
 bool cluster_rows(const SinfoArgs &a, const FormatSpec &spec, const SinfoFilter &filter,
                   std::vector<net::Reply> &keep, std::vector<SinfoRow> &rows, int64_t &now) {
     net::Reply preply, nreply;
-    const auto *pr = load_partitions(preply, "slurm_load_partitions: ");
-    if (!pr) return false;
-    const auto *nr = load_nodes(nreply, {}, "slurm_load_node: ");
-    if (!nr) return false;
+    const proto::PartitionInfoResponse *pr = nullptr;
+    const proto::NodeInfoResponse *nr = nullptr;
+    if (!load_both(preply, nreply, pr, nr)) return false;
     now = std::max(now, reply_time(nr->now()));
     SinfoView view = a.list_reasons    ? SinfoView::reasons
                      : a.node_oriented ? SinfoView::nodes
@@ -91,10 +100,9 @@ bool cluster_rows(const SinfoArgs &a, const FormatSpec &spec, const SinfoFilter 
 
 int show_json(const SinfoArgs &a, const SinfoFilter &filter) {
     net::Reply preply, nreply;
-    const auto *pr = load_partitions(preply, "slurm_load_partitions: ");
-    if (!pr) return 1;
-    const auto *nr = load_nodes(nreply, {}, "slurm_load_node: ");
-    if (!nr) return 1;
+    const proto::PartitionInfoResponse *pr = nullptr;
+    const proto::NodeInfoResponse *nr = nullptr;
+    if (!load_both(preply, nreply, pr, nr)) return 1;
     FormatSpec def = sinfo_percent_format("%P %t");
     std::string doc =
         sinfo_json(sinfo_rows(def, SinfoView::partitions, records_of(pr->partitions()),

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "common/ascii.hpp"
+#include "common/config_parse.hpp"
 #include "ctld/acct/acct_admin_settings.hpp"
 #include "ctld/fed/federation.hpp"
 #include "ctld/policy/settings.hpp"
@@ -159,7 +160,8 @@ struct FedPlanner {
         }
         if (added.empty()) return void(plan.message += " Nothing new added.\n");
         plan.message += " Adding Federation(s)\n" + added;
-        if (cl.given) plan.message += " Settings\n  Cluster       = " + comma_list(cl.items) + "\n";
+        if (cl.given)
+            plan.message += " Settings\n  Cluster       = " + detail::join_list(cl.items) + "\n";
         finish();
     }
 
@@ -199,7 +201,7 @@ struct FedPlanner {
         set_members(fed, cl);
         if (clusters.empty()) return void(plan.message += "Nothing to change\n");
         plan.message += " Setting\n  Cluster       = " + std::string(cl.op ? 1 : 0, cl.op) +
-                        comma_list(cl.items) + "\n Modified federation...\n  " + fed + "\n";
+                        detail::join_list(cl.items) + "\n Modified federation...\n  " + fed + "\n";
         finish();
     }
 
@@ -229,7 +231,7 @@ struct FedPlanner {
                 plan.rows.push_back(AdminFields{{"federation", tree ? "" : f->name},
                                                 {"cluster", n},
                                                 {"id", std::to_string(c.id)},
-                                                {"features", comma_list(c.features)},
+                                                {"features", detail::join_list(c.features)},
                                                 {"fedstate", fed_state_name(c.state)}});
             }
         }
@@ -297,22 +299,20 @@ void plan_cluster_fed(const AssocDb &db, const AdminRequest &req, AdminPlan &pla
     if (fed_given) setting += "  Federation     = " + fed + "\n";
     if (features.given)
         setting += "  Feature        = " + std::string(features.op ? 1 : 0, features.op) +
-                   comma_list(features.items) + "\n";
+                   detail::join_list(features.items) + "\n";
     if (state_given) setting += "  FedState       = " + std::string(fed_state_name(state)) + "\n";
     plan.message = " Setting\n" + setting + " Modified cluster...\n" + list;
     p.finish();
 }
 
 void add_cluster_fed_row(const AssocDb &db, const AssocRec &cluster, AdminFields &row) {
-    FedCluster c = fed_settings(cluster);
-    for (const auto *ctl : db.all(DROVER_ACCT_CONTROLLER))
-        if (ctl->name == cluster.name) read_controllers(*ctl, c);
+    FedCluster c = store_cluster(db, cluster);
     row.emplace_back("controlhost", c.control_host());
     row.emplace_back("controlport", std::to_string(c.port));
     row.emplace_back("rpc", c.port ? "9984" : "0");
     row.emplace_back("federation", c.federation);
     row.emplace_back("id", std::to_string(c.id));
-    row.emplace_back("features", comma_list(c.features));
+    row.emplace_back("features", detail::join_list(c.features));
     row.emplace_back("fedstate", c.federation.empty() ? "NA" : fed_state_name(c.state));
 }
 

@@ -11,6 +11,7 @@
 #include <charconv>
 
 #include "common/ascii.hpp"
+#include "common/config_parse.hpp"
 #include "ctld/acct/acct_queue.hpp"
 #include "ctld/context.hpp"
 #include "ctld/events.hpp"
@@ -54,12 +55,6 @@ AssocRec controller_probe(const std::string &cluster) {
 
 } // namespace
 
-std::string comma_list(const std::vector<std::string> &items) {
-    std::string out;
-    for (const auto &i : items) out += (out.empty() ? "" : ",") + i;
-    return out;
-}
-
 const char *fed_state_name(FedState s) {
     return kStateNames[static_cast<int>(s)];
 }
@@ -94,7 +89,7 @@ void set_fed_settings(AssocRec &cluster, const FedCluster &c) {
     put(s, "federation", c.federation);
     put(s, "fed_id", c.federation.empty() || !c.id ? "" : std::to_string(c.id));
     put(s, "fedstate", c.state == FedState::Active ? "" : fed_state_name(c.state));
-    put(s, "features", comma_list(c.features));
+    put(s, "features", detail::join_list(c.features));
     cluster.set_settings(s);
 }
 
@@ -103,7 +98,8 @@ AssocRec controller_rec(const std::string &cluster, const Config &conf) {
     std::vector<std::string> hosts;
     for (const auto &h : conf.controllers)
         hosts.push_back(h.name + "(" + (h.addr.empty() ? h.name : h.addr) + ")");
-    r.set_settings({{"hosts", comma_list(hosts)}, {"port", std::to_string(conf.slurmctld_port)}});
+    r.set_settings(
+        {{"hosts", detail::join_list(hosts)}, {"port", std::to_string(conf.slurmctld_port)}});
     return r;
 }
 
@@ -122,13 +118,15 @@ void read_controllers(const AssocRec &rec, FedCluster &c) {
     }
 }
 
+FedCluster store_cluster(const AssocDb &db, const AssocRec &cluster) {
+    FedCluster c = fed_settings(cluster);
+    if (const AssocRec *ctl = db.find(controller_probe(cluster.name))) read_controllers(*ctl, c);
+    return c;
+}
+
 std::vector<FedCluster> store_clusters(const AssocDb &db) {
     std::vector<FedCluster> out;
-    for (const auto *r : db.all(DROVER_ACCT_CLUSTER)) {
-        FedCluster c = fed_settings(*r);
-        if (const AssocRec *ctl = db.find(controller_probe(r->name))) read_controllers(*ctl, c);
-        out.push_back(std::move(c));
-    }
+    for (const auto *r : db.all(DROVER_ACCT_CLUSTER)) out.push_back(store_cluster(db, *r));
     return out;
 }
 

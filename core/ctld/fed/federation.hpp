@@ -29,9 +29,6 @@ inline uint32_t fed_origin(uint32_t job_id) {
     return job_id >> kFedIdShift;
 }
 
-// Names joined by commas, as sacctmgr writes a list.
-std::string comma_list(const std::vector<std::string> &items);
-
 // A cluster's federation state, as sacctmgr names them.
 enum class FedState : uint8_t { Active, Inactive, Drain, DrainRemove };
 const char *fed_state_name(FedState s);
@@ -57,7 +54,8 @@ void set_fed_settings(AssocRec &cluster, const FedCluster &c);
 AssocRec controller_rec(const std::string &cluster, const Config &conf);
 void read_controllers(const AssocRec &rec, FedCluster &c);
 
-// Every cluster of the store, by name, with its settings and registered address.
+// One cluster of the store with its settings and registered address; every one, by name.
+FedCluster store_cluster(const AssocDb &db, const AssocRec &cluster);
 std::vector<FedCluster> store_clusters(const AssocDb &db);
 
 // A cluster's view of its federation: empty name when it belongs to none.
