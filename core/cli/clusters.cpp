@@ -88,11 +88,14 @@ std::vector<std::string> federation_view_clusters(StatusView view, bool clusters
 }
 
 std::string origin_cluster(uint32_t job_id) {
-    uint32_t origin = job_id >> 26;
-    if (origin == 0 || local_federation().empty()) return {};
+    std::string name = member_name(job_id >> 26);
+    return name == cli_config().cluster_name ? std::string() : name;
+}
+
+std::string member_name(uint32_t fed_id) {
+    if (fed_id == 0 || local_federation().empty()) return {};
     for (const auto &c : known().clusters)
-        if (c.federation == local_federation() && c.fed_id == origin)
-            return c.name == cli_config().cluster_name ? std::string() : c.name;
+        if (c.federation == local_federation() && c.fed_id == fed_id) return c.name;
     return {};
 }
 

@@ -44,6 +44,8 @@ std::vector<std::string> federation_view_clusters(StatusView view, bool clusters
 // that is another cluster, where requests about the job go (scancel, scontrol); "" for a job of
 // this cluster, or an id of no member (asked of the controller only for such ids).
 std::string origin_cluster(uint32_t job_id);
+// The name of the member of this cluster's federation with federation id fed_id; "" for none.
+std::string member_name(uint32_t fed_id);
 
 // sbatch, salloc and srun's -M: the first cluster of list the accounting store knows ("all" and
 // this cluster's own name: this one) takes the job, and the calls go there; Slurm's error and

@@ -26,6 +26,7 @@ constexpr StateName kStates[] = {
     {DROVER_JOB_DEADLINE, "DEADLINE", "DL"},   {DROVER_JOB_OOM, "OUT_OF_MEMORY", "OOM"},
     {kStateCompleting, "COMPLETING", "CG"},    {kStateConfiguring, "CONFIGURING", "CF"},
     {kStateRequeued, "REQUEUED", "RQ"},        {kStateSpecialExit, "SPECIAL_EXIT", "SE"},
+    {kStateRevoked, "REVOKED", "RV"},
 };
 
 const StateName *lookup(uint32_t state) {
@@ -38,6 +39,7 @@ const StateName *lookup(uint32_t state) {
 // exit.
 uint32_t shown_state(uint32_t state) {
     if (state & kJobFlagCompleting) return kStateCompleting;
+    if (state & kJobFlagRevoked) return kStateRevoked;
     if (state & kJobFlagConfiguring) return kStateConfiguring;
     if (state & kJobFlagRequeued) return kStateRequeued;
     if (state & kJobFlagSpecialExit) return kStateSpecialExit;
@@ -85,6 +87,7 @@ bool JobStateFilter::matches(uint32_t state) const {
         if (s == kStateConfiguring && (state & kJobFlagConfiguring)) return true;
         if (s == kStateRequeued && (state & kJobFlagRequeued)) return true;
         if (s == kStateSpecialExit && (state & kJobFlagSpecialExit)) return true;
+        if (s == kStateRevoked && (state & kJobFlagRevoked)) return true;
     }
     return false;
 }

@@ -16,12 +16,14 @@ inline constexpr uint32_t kJobFlagRequeued = 0x400;
 inline constexpr uint32_t kJobFlagSpecialExit = 0x1000;
 inline constexpr uint32_t kJobFlagConfiguring = 0x4000;
 inline constexpr uint32_t kJobFlagCompleting = 0x8000;
+inline constexpr uint32_t kJobFlagRevoked = 0x00080000; // a federated job's copy not run here
 
 // Pseudo states that -t/--states may name besides the base states.
 inline constexpr uint32_t kStateCompleting = 0x100;
 inline constexpr uint32_t kStateConfiguring = 0x101;
 inline constexpr uint32_t kStateRequeued = 0x102;
 inline constexpr uint32_t kStateSpecialExit = 0x103;
+inline constexpr uint32_t kStateRevoked = 0x104;
 
 // "RUNNING", "COMPLETING", "OUT_OF_MEMORY", ...
 const char *job_state_long(uint32_t state);

@@ -6,9 +6,10 @@
 
 namespace drover::cli {
 
-const proto::JobInfoResponse *load_jobs(net::Reply &reply, const std::vector<uint32_t> &ids) {
+const proto::JobInfoResponse *load_jobs(net::Reply &reply, const std::vector<uint32_t> &ids,
+                                        bool fed_track) {
     flatbuffers::FlatBufferBuilder fbb;
-    auto req = proto::CreateJobInfoRequest(fbb, fbb.CreateVector(ids));
+    auto req = proto::CreateJobInfoRequest(fbb, fbb.CreateVector(ids), 0, fed_track);
     return ask_ctld<proto::JobInfoResponse>(reply, fbb, proto::Body::JobInfoRequest, req.Union(),
                                             error_line("slurm_load_jobs error: "));
 }

@@ -13,7 +13,9 @@
 namespace drover::cli {
 
 // The jobs with these ids, all when ids is empty. Refused: "slurm_load_jobs error: <message>".
-const proto::JobInfoResponse *load_jobs(net::Reply &reply, const std::vector<uint32_t> &ids);
+// fed_track: a federated job's revoked copies too (squeue --sibling).
+const proto::JobInfoResponse *load_jobs(net::Reply &reply, const std::vector<uint32_t> &ids,
+                                        bool fed_track = false);
 
 // The nodes with these names, all when names is empty. Refused: "<error_prefix><message>".
 const proto::NodeInfoResponse *load_nodes(net::Reply &reply, const std::vector<std::string> &names,

@@ -171,6 +171,9 @@ int run(const SacctArgs &a) {
     if (r->jobs()) {
         for (const auto *j : *r->jobs()) {
             if (!store_states && !a.states.matches(j->state())) continue;
+            // A federated job's copies that did not run (revoked) show only with -D: each job
+            // of a federation shows once, as the member that ran it recorded it.
+            if (!a.duplicates && (j->state() & kJobFlagRevoked)) continue;
             jobs.push_back(j);
         }
     }

@@ -36,6 +36,9 @@ flatbuffers::Offset<proto::JobDesc> sbatch_job_desc(flatbuffers::FlatBufferBuild
     d.gpu_bind = r.gpu_bind;
     d.deadline = r.deadline;
     d.kill_on_invalid_dep = r.kill_on_invalid_dep;
+    // In a federation the origin sends sibling jobs only to these members.
+    if (r.clusters_given) d.clusters = r.clusters;
+    if (r.cluster_constraint) d.cluster_features = *r.cluster_constraint;
     return proto::JobDesc::Pack(fbb, &d);
 }
 

@@ -124,7 +124,9 @@ int signal_jobs(const ScancelArgs &a, const std::vector<std::string> &specs, uin
     auto name = server_filters && a.name ? fbb.CreateString(*a.name) : 0;
     auto states = server_filters ? fbb.CreateVector(a.states) : 0;
     auto part = server_filters && a.partition ? fbb.CreateString(*a.partition) : 0;
+    auto sibling = a.sibling ? fbb.CreateString(*a.sibling) : 0;
     proto::JobSignalRequestBuilder b(fbb);
+    b.add_sibling(sibling);
     b.add_job_specs(job_specs);
     b.add_signal(a.signal.value_or(9));
     b.add_user_id(server_filters ? uid : 0xfffffffe);

@@ -183,6 +183,9 @@ ScancelArgs parse_scancel_args(std::span<const std::string> args, const EnvVars 
         case kMe:
             a.me = true;
             break;
+        case kSibling:
+            a.sibling = to_lower(v);
+            break;
         default:
             break;
         }

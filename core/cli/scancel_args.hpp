@@ -25,7 +25,8 @@ struct ScancelArgs : CommonFlags {
     // -A and -q (lowercased, as Slurm's scancel takes them), -R, -w.
     std::optional<std::string> account, qos, reservation, nodelist;
     bool batch = false, full = false, quiet = false;
-    bool interactive = false; // -i: ask before each job
+    bool interactive = false;           // -i: ask before each job
+    std::optional<std::string> sibling; // --sibling=CLUSTER: that member's copy of each job only
     bool has_filter() const {
         return user || me || name || partition || !states.empty() || account || qos ||
                reservation || nodelist;

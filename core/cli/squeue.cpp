@@ -1,20 +1,25 @@
 // squeue.cpp - list jobs: ask the controller, filter, sort, print in the requested format.
 #include <unistd.h>
 
+#include <drover/views.h>
+
 #include "cli/command_docs.hpp"
 #include "cli/alloc.hpp"
 #include <algorithm>
+#include <unordered_map>
 
 #include "cli/clusters.hpp"
 #include "cli/command_main.hpp"
 #include "cli/squeue_steps.hpp"
 #include "cli/iterate.hpp"
+#include "cli/job_states.hpp"
 #include "cli/json_records.hpp"
 #include "cli/load_records.hpp"
 #include "cli/squeue_args.hpp"
 #include "cli/squeue_fields.hpp"
 #include "cli/text.hpp"
 #include "cli/yaml_writer.hpp"
+#include "proto/fb_read.hpp"
 #include "common/error.hpp"
 
 namespace drover::cli {
@@ -61,9 +66,28 @@ constexpr const char *kUsage =
 
 constexpr CommandText kText{"squeue", kHelp, kUsage, true};
 
-// The jobs of the local cluster, or of each member of a federated view (ids are unique across a
-// federation, so their lists add up; a member that does not answer is left out). False after
-// the local controller's refusal.
+// A federated job waits on each member it may run on (its siblings): the federated view shows
+// it once, as the member that runs (or ran) it has it, else as its origin has it.
+void merge_siblings(std::vector<const proto::JobInfo *> &jobs) {
+    auto rank = [](const proto::JobInfo *j) {
+        if ((j->state() & kJobStateBase) != DROVER_JOB_PENDING) return 2;
+        return proto::sv(j->cluster()) == member_name(j->job_id() >> 26) ? 1 : 0;
+    };
+    std::unordered_map<uint32_t, std::size_t> at;
+    std::vector<const proto::JobInfo *> out;
+    for (const auto *j : jobs) {
+        auto [it, added] = at.emplace(j->job_id(), out.size());
+        if (added)
+            out.push_back(j);
+        else if (rank(j) > rank(out[it->second]))
+            out[it->second] = j;
+    }
+    jobs = std::move(out);
+}
+
+// The jobs of the local cluster, or of each member of a federated view (a federated job once,
+// unless --sibling asks for every member's copy; a member that does not answer is left out).
+// False after the local controller's refusal.
 bool collect_jobs(const SqueueArgs &a, std::vector<net::Reply> &replies,
                   std::vector<const proto::JobInfo *> &jobs, int64_t &now) {
     auto clusters = federation_view_clusters(a.view, a.on_clusters.has_value());
@@ -77,7 +101,7 @@ bool collect_jobs(const SqueueArgs &a, std::vector<net::Reply> &replies,
         } else {
             use_cluster(clusters[i]);
             try {
-                r = load_jobs(replies[i], {}); // the members know only their own ids
+                r = load_jobs(replies[i], {}, a.sibling); // the members know only their own ids
             } catch (const net::NetError &) {}
             if (!r) continue;
         }
@@ -86,6 +110,7 @@ bool collect_jobs(const SqueueArgs &a, std::vector<net::Reply> &replies,
             for (const auto *j : *r->jobs()) jobs.push_back(j);
     }
     if (clusters.size() > 1 || !clusters[0].empty()) set_working_cluster(std::nullopt);
+    if (clusters.size() > 1 && !a.sibling) merge_siblings(jobs);
     return true;
 }
 
@@ -187,6 +212,7 @@ int run(const SqueueArgs &a) {
         fmt = squeue_percent_format(kSqueueLongFormat);
     else
         fmt = squeue_percent_format(kSqueueDefaultFormat);
+    fmt.member_name = member_name;
     std::vector<const proto::JobInfo *> none;
     squeue_sort(none, a.sort.value_or(kSqueueDefaultSort), 0); // a bad -S fails before any RPC
 

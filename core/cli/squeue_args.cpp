@@ -141,8 +141,11 @@ constexpr std::pair<Id, OptHandler> kHandlers[] = {
                      const std::string &) { a.view = StatusView::Federation; }},
     {kLocal,
      [](SqueueArgs &a, const ParsedOpt &, const std::string &) { a.view = StatusView::Local; }},
-    {kSibling, [](SqueueArgs &a, const ParsedOpt &,
-                  const std::string &) { a.view = StatusView::Federation; }},
+    {kSibling,
+     [](SqueueArgs &a, const ParsedOpt &, const std::string &) {
+         a.view = StatusView::Federation;
+         a.sibling = true;
+     }},
     {kName,
      [](SqueueArgs &a, const ParsedOpt &, const std::string &v) { append_list(a.names, v); }},
     {kFormat, [](SqueueArgs &a, const ParsedOpt &, const std::string &v) { a.format = v; }},

@@ -22,7 +22,8 @@ struct SqueueArgs : CommonFlags {
     StatusView view = StatusView::Default;
     bool noheader = false, long_format = false, json = false, yaml = false, steps = false;
     bool me = false, start = false;
-    int iterate = 0;                     // seconds; 0 = once
+    bool sibling = false; // --sibling: each member's copy of a federated job, revoked ones too
+    int iterate = 0;      // seconds; 0 = once
     std::optional<std::string> format;   // -o
     std::optional<std::string> long_fmt; // -O
     std::optional<std::string> sort;     // -S

@@ -79,6 +79,12 @@ enum Kind : int {
     kStdIn,
     kCpusPerTask,
     kCluster,
+    kOrigin,
+    kOriginRaw,
+    kSiblingsActive,
+    kSiblingsActiveRaw,
+    kSiblingsViable,
+    kSiblingsViableRaw,
     kNumTasks,
     kEligibleTime,
     kAllocNode,
@@ -154,6 +160,12 @@ constexpr Def kDefs[] = {
     {kStdIn, 0, "STDIN", "STDIN"},
     {kCpusPerTask, 0, "cpus-per-task", "CPUS_PER_TASK"},
     {kCluster, 0, "Cluster", "CLUSTER"},
+    {kOrigin, 0, "Origin", "ORIGIN"},
+    {kOriginRaw, 0, "OriginRaw", "ORIGIN_RAW"},
+    {kSiblingsActive, 0, "SiblingsActive", "ACTIVE_SIBLINGS"},
+    {kSiblingsActiveRaw, 0, "SiblingsActiveRaw", "ACTIVE_SIBLINGS_RAW"},
+    {kSiblingsViable, 0, "SiblingsViable", "VIABLE_SIBLINGS"},
+    {kSiblingsViableRaw, 0, "SiblingsViableRaw", "VIABLE_SIBLINGS_RAW"},
     {kNumTasks, 0, "NumTasks", "TASKS"},
     {kEligibleTime, 0, "EligibleTime", "ELIGIBLE_TIME"},
     {kAllocNode, 0, "AllocNodes", "ALLOC_NODES"},
@@ -166,6 +178,39 @@ constexpr Def kDefs[] = {
 };
 
 using proto::sv;
+
+using MemberName = std::function<std::string(uint32_t)>;
+
+// "2,3" (name: "c2,c3") for a set of federation members (bit id-1 for id); "NA" for none.
+std::string members(uint64_t set, const MemberName &name) {
+    std::string out;
+    for (uint32_t id = 1; id <= 64; ++id) {
+        if (!(set & (uint64_t(1) << (id - 1)))) continue;
+        std::string one = name ? name(id) : str_u(id);
+        if (!one.empty()) out += (out.empty() ? "" : ",") + one;
+    }
+    return out.empty() ? "NA" : out;
+}
+
+// A federated job's origin and siblings, by name or (raw) federation id; NA outside one.
+std::string federation_value(Kind k, const proto::JobInfo &j, const MemberName &name) {
+    const uint32_t origin = j.job_id() >> 26;
+    const MemberName raw;
+    switch (k) {
+    case kOrigin:
+        return members(origin ? uint64_t(1) << (origin - 1) : 0, name);
+    case kOriginRaw:
+        return members(origin ? uint64_t(1) << (origin - 1) : 0, raw);
+    case kSiblingsActive:
+        return members(j.siblings_active(), name);
+    case kSiblingsActiveRaw:
+        return members(j.siblings_active(), raw);
+    case kSiblingsViable:
+        return members(j.siblings_viable(), name);
+    default:
+        return members(j.siblings_viable(), raw);
+    }
+}
 
 // squeue's elapsed form, with Slurm's "INVALID" for negative or over a year.
 std::string secs(int64_t t) {
@@ -491,8 +536,11 @@ std::string squeue_header(const SqueueFormat &f) {
 
 std::string squeue_line(const SqueueFormat &f, const SqueueRow &row, int64_t now) {
     return render_line(f.spec, [&](const FieldSpec &fs) {
-        int kind = f.kinds[static_cast<std::size_t>(&fs - f.spec.fields.data())];
-        return value(static_cast<Kind>(kind), row, now);
+        auto kind =
+            static_cast<Kind>(f.kinds[static_cast<std::size_t>(&fs - f.spec.fields.data())]);
+        if (kind >= kOrigin && kind <= kSiblingsViableRaw)
+            return FieldValue{federation_value(kind, *row.job, f.member_name)};
+        return value(kind, row, now);
     });
 }
 

@@ -2,6 +2,8 @@
 // and its sort order.
 #pragma once
 
+#include <functional>
+
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -23,6 +25,9 @@ inline constexpr const char *kSqueueDefaultSort = "P,t,-p";
 struct SqueueFormat {
     FormatSpec spec;
     std::vector<int> kinds; // parallel to spec.fields
+    // The name of this cluster's federation member with a federation id (Origin, Siblings*
+    // columns); unset: none is known.
+    std::function<std::string(uint32_t)> member_name;
 };
 
 // Resolves a -o format. Throws drover::ParseError("Invalid job format specification: x").

@@ -21,6 +21,7 @@
 #include "daemon/service.hpp"
 #include "ctld/acct/acct_admin.hpp"
 #include "ctld/fed/federation.hpp"
+#include "ctld/fed/fed_jobs.hpp"
 #include "ctld/acct/acct_queue.hpp"
 #include "ctld/acct/acct_recorder.hpp"
 #include "ctld/ctld_stats.hpp"
@@ -113,8 +114,8 @@ class InControl {
           place_(plugins.select_calls(), nodes_), jobs_(ctx_, nodes_, place_),
           prio_(ctx_, nodes_, jobs_), resv_(ctx_, nodes_, jobs_), steps_(ctx_, nodes_, jobs_),
           signals_(ctx_, jobs_, steps_), sched_(ctx_, nodes_, jobs_, place_, resv_),
-          launcher_(ctx_, nodes_, jobs_), power_(ctx_, nodes_, jobs_), admin_(ctx_),
-          metrics_(ctx_, nodes_, jobs_, repl_),
+          fed_jobs_(ctx_, jobs_, fed_), launcher_(ctx_, nodes_, jobs_), power_(ctx_, nodes_, jobs_),
+          admin_(ctx_), metrics_(ctx_, nodes_, jobs_, repl_),
           router_([this](uint32_t uid) { return ctx_.is_admin(uid); }) {
         // scontrol delete partition is refused while a job is pending or running in it.
         nodes_.set_partition_in_use([this](const std::string &part) {
@@ -134,7 +135,11 @@ class InControl {
         ctx_.fed = &fed_;
         router_.add(acct_routes(ctx_, admin_));
         router_.add({{proto::Body::FedInfoRequest, net::Caller::Anyone,
-                      net::member(&fed_, &Federation::on_info)}});
+                      net::member(&fed_, &Federation::on_info)},
+                     {proto::Body::FedJobRequest, net::Caller::Admin,
+                      net::member(&fed_jobs_, &FedJobs::on_request)}});
+        sched_.set_start_gate(
+            [this](Job &job, std::string &why) { return fed_jobs_.may_start(job, why); });
         router_.add(controller_routes({ctx_, admin_, handover_, repl_, nodes_, jobs_, power_,
                                        tokens_, [this] { io_.stop(); }}));
     }
@@ -167,6 +172,7 @@ class InControl {
     StepManager steps_;
     JobSignals signals_;
     Scheduler sched_;
+    FedJobs fed_jobs_;
     Launcher launcher_;
     PowerSaver power_;
     AcctAdmin admin_;

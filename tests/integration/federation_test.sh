@@ -94,7 +94,9 @@ assert_eq "$expected" "$(fed_view c2)" \
 assert_contains "Self:       c3:127.0.0.1:$(port_of c3) ID:3" "$(fed_view c3)" "c3 sees itself as Self"
 
 # ---- federated job ids ----
-j1=$(sbatch --parsable -o /dev/null --wrap true)
+# Jobs the checks below expect on one cluster name it with -M: a job of the federation may run
+# on any member (its siblings, further down).
+j1=$(sbatch -M c1 --parsable -o /dev/null --wrap true); j1=${j1%%;*}
 j2=$(on c2 sbatch --parsable -o /dev/null --wrap true)
 assert_eq 1 "$((j1 >> 26))" "a job of c1 carries federation id 1 in bits 26-31 ($j1)"
 assert_eq 2 "$((j2 >> 26))" "a job of c2 carries federation id 2 ($j2)"
@@ -109,7 +111,7 @@ assert_eq "sbatch: error: Batch job submission failed: No eligible clusters for 
 wait_job "$j1" || fail "job $j1 did not end"
 assert_eq "$j1 COMPLETED" "$(squeue -h -j "$j1" -t all -o '%i %T')" "squeue takes a federated id"
 assert_eq "$j1|COMPLETED" "$(sacct -n -X -P -j "$j1" -o JobID,State)" "sacct takes a federated id"
-long=$(sbatch --parsable -o /dev/null --wrap 'sleep 300')
+long=$(sbatch -M c1 --parsable -o /dev/null --wrap 'sleep 300'); long=${long%%;*}
 wait_running "$long" || fail "job $long did not start"
 scancel "$long"
 wait_job "$long" || fail "scancel of a federated id did not end job $long"
@@ -145,7 +147,7 @@ assert_eq "sbatch: error: 'nosuch' can't be reached now, or it is an invalid ent
 assert_contains "'nosuch' can't be reached now" "$(squeue -M nosuch 2>&1)" "squeue -M an unknown cluster: the same error"
 
 # ---- the federation's view, and requests routed to a job's origin ----
-held3=$(on c3 sbatch --parsable --hold -o /dev/null --wrap true)
+held3=$(on c3 sbatch -M c3 --parsable --hold -o /dev/null --wrap true); held3=${held3%%;*}
 pend2=$(on c2 sbatch --parsable --hold -o /dev/null --wrap true)
 assert_eq "" "$(squeue -h -o %i | grep -x "$held3")" "c1's local view does not show c3's job"
 assert_eq "$pend2 c2
@@ -171,6 +173,67 @@ sed 's/^ClusterName=.*/&\nFederationParameters=fed_display/' "$T/c/slurm.conf" >
 assert_eq "$held3" "$(SLURM_CONF=$fed_conf squeue -h -t all -o %i | grep -x "$held3")" \
   "FederationParameters=fed_display: squeue shows the federation by default"
 assert_eq "" "$(SLURM_CONF=$fed_conf squeue --local -h -t all -o %i | grep -x "$held3")" "... and --local only this cluster"
+
+# ---- sibling jobs ----
+# Each cluster has one node: a long job on c1 and on c2 leaves only c3 with room.
+busy1=$(sbatch -M c1 --parsable --exclusive -o /dev/null --wrap 'sleep 600'); busy1=${busy1%%;*}
+busy2=$(on c2 sbatch -M c2 --parsable --exclusive -o /dev/null --wrap 'sleep 600'); busy2=${busy2%%;*}
+wait_running "$busy1" || fail "job $busy1 did not start on c1"
+busy_on_c2() { [ "$(on c2 squeue -h -j "$busy2" -o %t 2>/dev/null)" = R ]; }
+wait_until 60 busy_on_c2 || fail "job $busy2 did not start on c2"
+sib=$(sbatch --parsable -o "$T/sib.out" --open-mode=append --wrap 'echo "$SLURM_CLUSTER_NAME"; sleep 2')
+assert_eq 1 "$((sib >> 26))" "a job submitted on c1 has c1's federation id ($sib)"
+ran_on_c3() { [ "$(on c3 squeue -h -j "$sib" -t all -o %T 2>/dev/null)" = COMPLETED ]; }
+wait_until 120 ran_on_c3 || fail "job $sib did not run on c3, the one member with room: $(squeue --sibling -h -t all -O JobID,Cluster,State 2>&1 | grep "$sib")"
+assert_eq c3 "$(cat "$T/sib.out" 2>/dev/null)" "the job ran once, on c3"
+assert_eq "$sib c1 REVOKED
+$sib c2 REVOKED
+$sib c3 COMPLETED" "$(squeue --sibling -h -t all -O JobID,Cluster,State 2>/dev/null | sed 's/  */ /g; s/ $//' | grep "^$sib " | sort)"   "squeue --sibling: the origin's and c2's copies revoked, c3's ran"
+assert_eq "$sib c3 COMPLETED" "$(squeue --federation -h -t all -O JobID,Cluster,State 2>/dev/null | sed 's/  */ /g; s/ $//' | grep "^$sib ")"   "squeue --federation shows the job once, as c3 ran it"
+assert_eq "c1 c1,c2,c3" "$(on c3 squeue -h -t all -j "$sib" -O Origin,SiblingsViable 2>/dev/null | xargs)"   "Origin and SiblingsViable name the clusters"
+one_record() { [ "$(sacct --federation -n -X -P -j "$sib" -o Cluster,State 2>/dev/null)" = "c3|COMPLETED" ]; }
+wait_until 60 one_record || fail "sacct --federation shows the job once: $(sacct --federation -n -X -P -j "$sib" -o Cluster,State 2>&1 | xargs)"
+origin_revoked() { sacct --federation -D -n -X -P -j "$sib" -o Cluster,State 2>/dev/null | grep -q '^c1|REVOKED$'; }
+wait_until 60 origin_revoked || fail "sacct -D shows the revoked copies: $(sacct --federation -D -n -X -P -j "$sib" -o Cluster,State 2>&1 | xargs)"
+
+# Held: kept on the origin; released: sent to the members; cancelled on the origin: gone from all.
+# With every node busy, a job waits on each member that holds a copy of it.
+busy3=$(on c3 sbatch -M c3 --parsable --exclusive -o /dev/null --wrap 'sleep 600'); busy3=${busy3%%;*}
+busy_on_c3() { [ "$(on c3 squeue -h -j "$busy3" -o %t 2>/dev/null)" = R ]; }
+wait_until 60 busy_on_c3 || fail "job $busy3 did not start on c3"
+# The members whose copy of job $1 is still scheduled there (not revoked).
+copies_of() { squeue --sibling -h -O JobID,Cluster,State 2>/dev/null | awk -v j="$1" '$1 == j && $3 != "REVOKED" {print $2}' | sort | paste -sd, -; }
+held=$(sbatch --parsable --hold -o /dev/null --wrap true)
+probe=$(sbatch --parsable -o /dev/null --wrap true)
+three_copies() { [ "$(copies_of "$1")" = "c1,c2,c3" ]; }
+# The origin looks at its jobs in id order: once the later one has its siblings, it has passed
+# the held one.
+wait_until 60 three_copies "$probe" || fail "a pending job is sent to c2 and c3: $(copies_of "$probe")"
+assert_eq c1 "$(copies_of "$held")" "a held job is kept on its origin"
+scontrol release "$held" || fail "scontrol release"
+wait_until 60 three_copies "$held" || fail "released, the job is sent to c2 and c3: $(copies_of "$held")"
+assert_eq "c1,c2,c3" "$(squeue -h -j "$held" -O SiblingsActive 2>/dev/null | xargs)" "SiblingsActive: the members holding a copy"
+assert_eq "$held PENDING" "$(squeue --federation -h -O JobID,State 2>/dev/null | sed 's/  */ /g; s/ $//' | grep "^$held ")"   "squeue --federation shows the pending job once"
+scancel "$held" || fail "scancel of a job with siblings"
+none_left() { [ -z "$(copies_of "$held")" ]; }
+wait_until 60 none_left || fail "cancelled on the origin, its siblings are revoked: $(copies_of "$held")"
+# scancel --sibling: one member's copy goes (the origin's own too); the job stays on the others.
+sj=$(sbatch --parsable -o /dev/null --wrap true)
+wait_until 60 three_copies "$sj" || fail "job $sj was not sent to c2 and c3: $(copies_of "$sj")"
+scancel --sibling=c2 "$sj" || fail "scancel --sibling=c2"
+two_copies() { [ "$(copies_of "$sj")" = "c1,c3" ]; }
+wait_until 60 two_copies || fail "scancel --sibling=c2 leaves c1's and c3's copies: $(copies_of "$sj")"
+scancel --sibling=c1 "$sj" || fail "scancel --sibling=c1"
+assert_eq "c3" "$(copies_of "$sj")" "scancel --sibling=c1: the origin's copy is revoked, c3's waits"
+assert_eq "c3" "$(squeue -h -j "$sj" -O SiblingsViable 2>/dev/null | xargs)" "SiblingsViable: c3 alone"
+assert_eq "scancel: error: Kill job error on job id $sj: Invalid cluster name" \
+  "$(scancel --sibling=nosuch "$sj" 2>&1)" "scancel --sibling with a cluster of no federation"
+assert_eq "scancel: error: Kill job error on job id $busy1: Not a valid federated job" \
+  "$(scancel --sibling=c2 "$busy1" 2>&1)" "scancel --sibling of a job with no siblings"
+scancel "$sj"
+arr=$(sbatch --parsable --array=1-2 -o /dev/null --wrap true)
+assert_eq c1 "$(squeue -h -j "$arr" -O SiblingsViable 2>/dev/null | head -1 | xargs)" "an array runs on its origin only"
+scancel "$arr" "$probe" "$busy1"; scancel -M c2 "$busy2"; scancel -M c3 "$busy3"
 
 # ---- leaving the federation ----
 sacctmgr -i delete federation fed1 >/dev/null || fail "delete federation"

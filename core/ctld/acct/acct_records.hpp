@@ -18,6 +18,9 @@ namespace drover::ctld {
 // The state of a requeued job's earlier run in the store: Slurm's JOB_REQUEUE bit, which sacct
 // prints as REQUEUED.
 inline constexpr uint32_t kAcctStateRequeued = 0x400;
+// A federated job's copy that did not run here (Slurm's JOB_REVOKED bit): sacct shows it only
+// with -D, so that each job of a federation shows once.
+inline constexpr uint32_t kAcctStateRevoked = 0x00080000;
 
 // The records, as the FlatBuffers object API's types of acct.fbs (acct_codec.hpp copies them to
 // and from the plugin ABI's structs): a job's record, a step's (sizes in bytes, times in

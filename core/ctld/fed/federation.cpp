@@ -136,6 +136,12 @@ const FedCluster *FedView::member(std::string_view cluster) const {
     return nullptr;
 }
 
+const FedCluster *FedView::member(uint32_t fed_id) const {
+    for (const auto &c : members)
+        if (c.id == fed_id) return &c;
+    return nullptr;
+}
+
 const FedCluster *FedView::self() const {
     return member(self_name);
 }
@@ -155,6 +161,30 @@ FedView federation_view(const AssocDb &db, std::string_view self) {
     for (auto &c : store_clusters(db))
         if (c.federation == v.name) v.members.push_back(std::move(c));
     return v;
+}
+
+uint64_t viable_members(const FedView &view, std::string_view clusters, std::string_view features) {
+    const bool negate = !features.empty() && features.front() == '!';
+    const auto wanted = policy::list_items(std::string(features.substr(negate ? 1 : 0)));
+    const auto named = policy::list_items(ascii_lower(clusters));
+    uint64_t set = 0;
+    for (const auto &c : view.members) {
+        auto has = [&c](const std::string &f) {
+            return std::find(c.features.begin(), c.features.end(), f) != c.features.end();
+        };
+        bool fits = negate ? std::none_of(wanted.begin(), wanted.end(), has)
+                           : std::all_of(wanted.begin(), wanted.end(), has);
+        bool listed = named.empty() || std::find(named.begin(), named.end(), c.name) != named.end();
+        if (c.state == FedState::Active && fits && listed) set |= fed_bit(c.id);
+    }
+    return set;
+}
+
+std::string member_names(const FedView &view, uint64_t set) {
+    std::vector<std::string> names;
+    for (const auto &c : view.members)
+        if (set & fed_bit(c.id)) names.push_back(c.name);
+    return detail::join_list(names);
 }
 
 // Every 10 s this controller pings each sibling's controller with its own credential: what

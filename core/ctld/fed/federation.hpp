@@ -28,6 +28,10 @@ inline constexpr uint32_t kMaxFedId = 63;
 inline uint32_t fed_origin(uint32_t job_id) {
     return job_id >> kFedIdShift;
 }
+// A member in a set of members (a federated job's viable and active siblings): bit id-1.
+inline uint64_t fed_bit(uint32_t fed_id) {
+    return fed_id ? uint64_t(1) << (fed_id - 1) : 0;
+}
 
 // A cluster's federation state, as sacctmgr names them.
 enum class FedState : uint8_t { Active, Inactive, Drain, DrainRemove };
@@ -64,11 +68,18 @@ struct FedView {
     std::vector<FedCluster> members; // by name, self among them
     const FedCluster *self() const;
     const FedCluster *member(std::string_view cluster) const;
+    const FedCluster *member(uint32_t fed_id) const;
     // Bits 26-31 of the ids this cluster gives its jobs (0 outside a federation).
     uint32_t self_id() const;
     std::string self_name;
 };
 FedView federation_view(const AssocDb &db, std::string_view self);
+
+// The members a job may run on: ACTIVE ones, among clusters (-M's "a,b"; empty: any) and with
+// every feature of features (--cluster-constraint "f1,f2"; "!f1,f2": with none of them).
+uint64_t viable_members(const FedView &view, std::string_view clusters, std::string_view features);
+// "c1,c3": the names of the members in a set, by name.
+std::string member_names(const FedView &view, uint64_t set);
 
 // Keeps this controller's FedView as the store's copy changes, registers the controller's
 // address in the store once it is in control, and answers FedInfoRequest (scontrol show

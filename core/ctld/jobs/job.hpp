@@ -46,6 +46,12 @@ struct JobExtra {
     int64_t suspend_time = 0;
     int64_t pre_suspend_secs = 0;
     bool suspended_by_preemption = false; // the scheduler resumes it, not an administrator
+    // Federation (fed_jobs.hpp): -M and --cluster-constraint as given at the origin; the members
+    // it may run on and those holding a sibling of it now (bit n-1: federation id n); at the
+    // origin, the member allowed to start it (0: none).
+    std::string fed_clusters, cluster_features;
+    uint64_t siblings_viable = 0, siblings_active = 0;
+    uint32_t cluster_lock = 0;
 };
 
 // A job array's pending tasks. The array's record carries the tasks that have not started; each
@@ -70,6 +76,10 @@ struct ArrayMeta {
  * salloc/srun answered, and its time does not count until they have all registered (Slurm's
  * JOB_CONFIGURING bit, shown as CONFIGURING/CF). */
 #define DROVER_JOB_FLAG_CONFIGURING 0x4000u
+/* A federated job's copy that is not scheduled here: the origin's while a sibling elsewhere runs
+ * it (or when it may not run on the origin), a sibling's that the origin revoked (Slurm's bit).
+ * The commands hide such copies (sacct -D, squeue --sibling show them). */
+#define DROVER_JOB_FLAG_REVOKED 0x00080000u
 /* Drover's own: an administrator set the priority (scontrol update Priority=, scontrol top), so
  * the priority plugin leaves it as it is (Slurm keeps this beside the state, not in it). */
 #define DROVER_JOB_FLAG_PRIO_SET 0x80000000u

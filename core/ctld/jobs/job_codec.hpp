@@ -107,7 +107,12 @@ using JobCodec = plugin::FieldTable<
     Field<&X::reservation,         &JobInfoT::reservation,        &JobDescT::reservation>,
     Field<&X::suspend_time,        &JobInfoT::suspend_time>,
     Field<&X::pre_suspend_secs,    &JobInfoT::pre_suspend_secs>,
-    Field<&X::suspended_by_preemption, &JobInfoT::suspended_by_preemption>
+    Field<&X::suspended_by_preemption, &JobInfoT::suspended_by_preemption>,
+    Field<&X::fed_clusters,        &JobInfoT::fed_clusters,       &JobDescT::clusters>,
+    Field<&X::cluster_features,    &JobInfoT::cluster_features,   &JobDescT::cluster_features>,
+    Field<&X::siblings_viable,     &JobInfoT::siblings_viable>,
+    Field<&X::siblings_active,     &JobInfoT::siblings_active>,
+    Field<&X::cluster_lock,        &JobInfoT::cluster_lock>
 >;
 // clang-format on
 

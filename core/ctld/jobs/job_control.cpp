@@ -35,9 +35,13 @@ void JobManager::on_info(const std::shared_ptr<net::Request> &req, const net::Re
                     pick.push_back(t.job);
         if (pick.empty()) return resp->error(DROVER_ENOENT, kInvalidJobId);
     } else {
+        // A federated job's revoked copies are listed only when asked for (squeue --sibling):
+        // the member that runs it lists it.
+        const bool revoked_too = r->fed_track();
         pick.reserve(jobs_.size());
         for (const auto &[id, j] : jobs_)
-            if (viewer.sees_job(*j)) pick.push_back(j.get());
+            if (viewer.sees_job(*j) && (revoked_too || !(j->state_flags & DROVER_JOB_FLAG_REVOKED)))
+                pick.push_back(j.get());
     }
     flatbuffers::FlatBufferBuilder fbb(1024 + pick.size() * 400);
     std::vector<flatbuffers::Offset<proto::JobInfo>> out;

@@ -112,12 +112,14 @@ inline auto extra_fields(const JobExtra &x) {
     const auto &[gres, constraint, req_nodes, exc_nodes, signal, gpus, gpus_per_node, gpus_per_task,
                  req_bits, exc_bits, deadline, signal_num, signal_secs, signal_batch_only,
                  signal_sent, orig_dependency, dependency, gpu_bind, overcommit, licenses,
-                 reservation, suspend_time, pre_suspend_secs, suspended_by_preemption] = x;
+                 reservation, suspend_time, pre_suspend_secs, suspended_by_preemption, fed_clusters,
+                 cluster_features, siblings_viable, siblings_active, cluster_lock] = x;
     return std::forward_as_tuple(
         gres, constraint, req_nodes, exc_nodes, signal, gpus, gpus_per_node, gpus_per_task,
         req_bits, exc_bits, deadline, signal_num, signal_secs, signal_batch_only, signal_sent,
         orig_dependency, dependency, gpu_bind, overcommit, licenses, reservation, suspend_time,
-        pre_suspend_secs, suspended_by_preemption);
+        pre_suspend_secs, suspended_by_preemption, fed_clusters, cluster_features, siblings_viable,
+        siblings_active, cluster_lock);
 }
 inline constexpr std::array kExtraFieldNames = {"gres",
                                                 "constraint",
@@ -142,7 +144,12 @@ inline constexpr std::array kExtraFieldNames = {"gres",
                                                 "reservation",
                                                 "suspend_time",
                                                 "pre_suspend_secs",
-                                                "suspended_by_preemption"};
+                                                "suspended_by_preemption",
+                                                "fed_clusters",
+                                                "cluster_features",
+                                                "siblings_viable",
+                                                "siblings_active",
+                                                "cluster_lock"};
 
 inline auto array_info_fields(const ArrayInfo &a) {
     const auto &[pending, max_running, step, min_task, max_task, count] = a;

@@ -213,6 +213,7 @@ AcctRecord JobManager::acct_record(const Job &j) {
     // As Slurm records a job cancelled or out of time: the signal that ended it shows on its
     // batch step (sacct's J.batch line), the job's own ExitCode is 0:0.
     if (j.state == DROVER_JOB_CANCELLED || j.state == DROVER_JOB_TIMEOUT) r.exit_status = 0;
+    if (j.state_flags & DROVER_JOB_FLAG_REVOKED) r.state |= kAcctStateRevoked;
     return r;
 }
 

@@ -137,6 +137,11 @@ class JobManager {
     void on_complete(const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp);
     void on_script(const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp);
     void on_licenses(const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp);
+    // A sibling job the origin of federated job id sent (its submission as the origin took it,
+    // its owner and viable members): checked here as a submission is, then queued. OK too when
+    // it is already here and not finished.
+    Status enter_sibling(std::span<const uint8_t> submission, uint32_t id, uint32_t uid,
+                         uint32_t gid, uint64_t viable);
 
     // Dependencies: how a job's unmet terms stand now (terms that hold are dropped).
     DepState check_dependency(Job &job);
@@ -204,6 +209,11 @@ class JobManager {
     // AccountingStorageEnforce: the job's QOS chosen and allowed, a new job within the submit
     // limits (Slurm's refusal otherwise).
     Status check_policy(Job &job, uint32_t uid);
+    // A new job's viable federation members (-M, --cluster-constraint, FedState); refused when
+    // there is none.
+    Status choose_siblings(Job &job);
+    // Queues a new job: its record, its submission as the script record, its accounting.
+    void enter(std::unique_ptr<Job> job, std::span<const uint8_t> submission);
     void forget(uint32_t id);
     // Sends a JobKillRequest for the job to the nodes (more than one through the fan-out tree);
     // what (for the log) says what it was for.

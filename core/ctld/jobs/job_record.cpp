@@ -139,6 +139,7 @@ void write_special(const Job &j, proto::JobInfoT &t, const NodeNamer &names, boo
     if (display && j.pending() && (j.state_flags & DROVER_JOB_FLAG_SPECIAL_EXIT))
         t.state |= DROVER_JOB_FLAG_SPECIAL_EXIT;
     if (display && j.running() && j.configuring()) t.state |= DROVER_JOB_FLAG_CONFIGURING;
+    if (display && (j.state_flags & DROVER_JOB_FLAG_REVOKED)) t.state |= DROVER_JOB_FLAG_REVOKED;
     t.num_cpus = j.alloc_cpus ? j.alloc_cpus : alloc_tasks(j) * j.cpus_per_task;
     t.start_time = j.pending() && j.expected_start ? j.expected_start : j.start_time;
     if (!j.nodes.empty()) {

@@ -5,7 +5,9 @@
 
 #include <drover/proctrack.h>
 
+#include "ctld/fed/federation.hpp"
 #include "ctld/store/committer.hpp"
+#include "proto/fb_read.hpp"
 #include "ctld/privacy.hpp"
 #include "ctld/steps/step_mgr.hpp"
 
@@ -46,8 +48,10 @@ void JobSignals::on_signal(const std::shared_ptr<net::Request> &req,
         Status s = signal_step_target(t, step, sig, uid);
         results.push_back(result(fbb, t.label, s.code(), s.text()));
     }
+    const std::string sibling = proto::str(r.sibling());
     for (const JobManager::Target &t : targets) {
-        Status s = jobs_.signal_job_target(t, sig, uid, scope);
+        Status s = sibling.empty() ? jobs_.signal_job_target(t, sig, uid, scope)
+                                   : remove_sibling(t, sibling, uid);
         results.push_back(result(fbb, t.label, s.code(), s.text()));
     }
     auto v = fbb.CreateVector(results);
@@ -68,6 +72,33 @@ Status JobSignals::signal_step_target(const JobManager::Target &t, uint32_t step
         return {};
     }
     return steps_.signal_step(*j, step, sig, sig == SIGKILL, uid);
+}
+
+Status JobSignals::remove_sibling(const JobManager::Target &t, std::string_view cluster,
+                                  uint32_t uid) {
+    Job *j = t.job;
+    if (!j) return {DROVER_ENOENT, kInvalidJobId};
+    if (!ctx_.is_admin(uid) && j->uid != uid) return access_denied();
+    const FedView &view = ctx_.fed->view();
+    const uint32_t self = view.self_id();
+    const JobExtra &x = j->ext();
+    // Slurm's refusals: not a job of this origin with siblings, a cluster not of the federation.
+    if (!self || fed_origin(j->id) != self || !(x.siblings_viable & ~fed_bit(self)))
+        return invalid("Not a valid federated job");
+    const FedCluster *member = view.member(cluster);
+    if (!member) return invalid("Invalid cluster name");
+    if (j->finished()) return invalid("Job/step already completing or completed");
+    if (!j->pending() || (x.cluster_lock && x.cluster_lock != self))
+        return {DROVER_EBUSY, "Job locked by another sibling"};
+    const uint64_t left = x.siblings_viable & ~fed_bit(member->id);
+    if (!left) return jobs_.signal_job_target(t, SIGKILL, uid);
+    // The origin's sweep revokes that member's copy; the origin's own is revoked here.
+    if (member->id == self) j->state_flags |= DROVER_JOB_FLAG_REVOKED;
+    JobExtra &changed = j->mutable_extra();
+    changed.siblings_viable = left;
+    if (member->id == self) changed.siblings_active &= ~fed_bit(self);
+    jobs_.persist(*j);
+    return {};
 }
 
 } // namespace drover::ctld

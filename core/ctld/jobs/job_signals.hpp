@@ -26,6 +26,10 @@ class JobSignals {
     void on_signal(const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp);
     // Signals (SIGKILL: cancels) one step of a named job, as its owner or an admin may.
     Status signal_step_target(const JobManager::Target &t, uint32_t step, int sig, uint32_t uid);
+    // scancel --sibling=CLUSTER on the origin: that member may no longer run the job (its copy
+    // is revoked; the origin's own, when it names the origin); the job is cancelled when no
+    // member is left.
+    Status remove_sibling(const JobManager::Target &t, std::string_view cluster, uint32_t uid);
 
     Ctx &ctx_;
     JobManager &jobs_;

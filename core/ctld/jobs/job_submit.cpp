@@ -18,6 +18,8 @@
 #include "ctld/jobs/job_mgr.hpp"
 #include "ctld/jobs/job_submit_hook.hpp"
 #include "ctld/jobs/job_record.hpp"
+#include "ctld/jobs/job_script.hpp"
+#include "ctld/fed/federation.hpp"
 #include "ctld/jobs/partition_list.hpp"
 
 #include "ctld/acct/acct_queue.hpp"
@@ -352,6 +354,7 @@ void JobManager::on_submit(const std::shared_ptr<net::Request> &req,
     if (s.ok()) s = read_request(j, desc, ctx_.is_admin(j.uid));
     Partition *part = nullptr;
     if (s.ok()) s = validate(j, part, j.uid, j.gid);
+    if (s.ok()) s = choose_siblings(j);
     if (!s.ok()) return resp->error(s.code(), s.text());
 
     if (d->test_only()) {
@@ -392,13 +395,7 @@ void JobManager::on_submit(const std::shared_ptr<net::Request> &req,
         j.reason = "None";
     }
     uint32_t id = j.id;
-    persist(j);
-    // The submit request itself is the script record: script, environment and arguments as sent.
-    auto key = state::job_key(id);
-    ctx_.commit.txn().put(state::Table::Scripts, key, {req->bytes.data(), req->bytes.size()});
-    account(DROVER_ACCT_JOB_SUBMIT, j);
-    jobs_[id] = std::move(job);
-    ctx_.events.queue_changed.publish();
+    enter(std::move(job), req->bytes);
 
     std::string cluster = ctx_.conf.cluster_name;
     ctx_.commit.after_commit([resp, id, cluster, user_msg] {
@@ -410,6 +407,64 @@ void JobManager::on_submit(const std::shared_ptr<net::Request> &req,
                                  proto::CreateJobSubmitResponse(fbb, id, c, 0, msg).Union()));
         resp->reply({fbb.GetBufferPointer(), fbb.GetSize()});
     });
+}
+
+void JobManager::enter(std::unique_ptr<Job> job, std::span<const uint8_t> submission) {
+    uint32_t id = job->id;
+    persist(*job);
+    // The submit request itself is the script record: script, environment and arguments as sent.
+    ctx_.commit.txn().put(state::Table::Scripts, state::job_key(id), submission);
+    account(DROVER_ACCT_JOB_SUBMIT, *job);
+    jobs_[id] = std::move(job);
+    ctx_.events.queue_changed.publish();
+}
+
+Status JobManager::choose_siblings(Job &j) {
+    const FedView *view = ctx_.fed ? &ctx_.fed->view() : nullptr;
+    const uint32_t self = view ? view->self_id() : 0;
+    if (!self) return Status();
+    JobExtra &x = j.mutable_extra();
+    // Arrays and allocations (salloc, srun) run on the origin only.
+    x.siblings_viable = j.array || j.interactive
+                            ? fed_bit(self)
+                            : viable_members(*view, x.fed_clusters, x.cluster_features);
+    if (!x.siblings_viable) return invalid("No eligible clusters for federated job");
+    x.siblings_active = x.siblings_viable & fed_bit(self);
+    // Not one this cluster may run: it only tracks the job for its siblings.
+    if (!x.siblings_active) j.state_flags |= DROVER_JOB_FLAG_REVOKED;
+    return Status();
+}
+
+Status JobManager::enter_sibling(std::span<const uint8_t> submission, uint32_t id, uint32_t uid,
+                                 uint32_t gid, uint64_t viable) {
+    const proto::Message *m = stored_submission(submission);
+    const proto::JobDesc *d = m ? m->body_as_JobSubmitRequest()->desc() : nullptr;
+    if (!d) return invalid("sibling job " + std::to_string(id) + ": no job in the submission");
+    if (Job *old = find(id)) {
+        if (!old->finished()) return Status(); // the origin said it again
+        forget(id); // revoked earlier; the origin sends it again (released, requeued)
+    }
+    auto job = std::make_unique<Job>();
+    Job &j = *job;
+    j.uid = uid;
+    j.gid = gid;
+    j.user_name = user_name(uid);
+    proto::JobDescT desc;
+    d->UnPackTo(&desc);
+    Partition *part = nullptr;
+    Status s = read_request(j, desc, ctx_.is_admin(uid));
+    if (s.ok()) s = validate(j, part, uid, gid);
+    if (!s.ok()) return s;
+    j.id = id;
+    JobExtra &x = j.mutable_extra();
+    x.siblings_viable = viable;
+    // The origin sends it once its dependencies hold (on jobs this cluster may not know).
+    x.dependency = {};
+    x.orig_dependency.clear();
+    j.priority = initial_priority(j);
+    j.reason = "None";
+    enter(std::move(job), submission);
+    return Status();
 }
 
 } // namespace drover::ctld

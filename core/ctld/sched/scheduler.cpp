@@ -344,6 +344,13 @@ int Scheduler::try_start_in(Job &job, const drover_bitmap_view *allowed) {
     if (job.is_array_record()) return start_array_tasks(job, *part, allowed);
     std::vector<uint32_t> nodes;
     int rc = choose(job, *part, allowed, &nodes);
+    if (rc == DROVER_OK && gate_) {
+        std::string why;
+        if (rc = gate_(job, why); rc != DROVER_OK) {
+            wait(job, std::move(why));
+            return rc;
+        }
+    }
     if (rc == DROVER_OK && !start(job, nodes)) rc = DROVER_EBUSY;
     return rc;
 }

@@ -49,6 +49,11 @@ class Scheduler {
     // EBUSY, EPERM or ENOSPC.
     int try_start(Job &job, const drover_bitmap_view *allowed = nullptr);
 
+    // The last check before a job whose nodes are found starts (a federation's lock): DROVER_OK,
+    // or the code try_start returns, with the reason the job waits. Set once when built.
+    using StartGate = std::function<int(Job &, std::string &)>;
+    void set_start_gate(StartGate gate) { gate_ = std::move(gate); }
+
     // What the sched host table (ABI 1.1) reads.
     const std::vector<drover_node_view> &node_views() const;
     std::vector<Job *> running_jobs() const;
@@ -119,6 +124,7 @@ class Scheduler {
     Preemptor preempt_;
     bool queued_ = false;
     Decisions d_; // what the current pass has decided so far
+    StartGate gate_;
     std::chrono::steady_clock::time_point last_end_{};
     std::chrono::steady_clock::duration last_cost_{};
 };

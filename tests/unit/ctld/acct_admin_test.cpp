@@ -297,6 +297,29 @@ TEST_F(AcctAdminFederation, ClusterSettingsAndDelete) {
         << "features stay with the cluster";
 }
 
+TEST_F(AcctAdminFederation, ViableMembers) {
+    run("add", "federation", {{"name", "fed1"}, {"cluster", "local,c2,c3"}});
+    run("modify", "cluster", {{"features", "highmem,gpu"}}, {{"name", "c2"}});
+    run("modify", "cluster", {{"features", "highmem"}}, {{"name", "c3"}});
+    FedView v = federation_view(db_, "local");
+    auto names = [&v](const std::string &clusters, const std::string &features) {
+        return member_names(v, viable_members(v, clusters, features));
+    };
+    EXPECT_EQ(names("", ""), "c2,c3,local") << "every ACTIVE member, by name";
+    EXPECT_EQ(names("C3,local", ""), "c3,local") << "-M's list, in any case";
+    EXPECT_EQ(names("", "highmem"), "c2,c3");
+    EXPECT_EQ(names("", "highmem,gpu"), "c2") << "every feature listed";
+    EXPECT_EQ(names("", "!gpu"), "c3,local") << "'!': none of them";
+    EXPECT_EQ(names("local", "highmem"), "") << "both must hold";
+    EXPECT_EQ(names("c4", ""), "") << "a cluster outside the federation";
+    run("modify", "cluster", {{"fedstate", "drain"}}, {{"name", "c3"}});
+    v = federation_view(db_, "local");
+    EXPECT_EQ(names("", "highmem"), "c2") << "a member not ACTIVE takes no new job";
+    EXPECT_EQ(viable_members(v, "", "") & fed_bit(v.self_id()), fed_bit(1));
+    EXPECT_EQ(fed_bit(0), 0u);
+    EXPECT_EQ(fed_bit(63), uint64_t(1) << 62);
+}
+
 TEST(FederationRecords, ControllerAddressRoundTrip) {
     drover::Config conf;
     conf.controllers = {{"ctl1", "10.0.0.1"}, {"ctl2", "10.0.0.2"}};

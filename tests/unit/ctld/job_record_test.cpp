@@ -126,6 +126,11 @@ JobExtra sample_extra() {
     x.suspend_time = 1700000300;
     x.pre_suspend_secs = 42;
     x.suspended_by_preemption = true;
+    x.fed_clusters = "c2,c3";
+    x.cluster_features = "!gpu";
+    x.siblings_viable = 0x6;
+    x.siblings_active = 0x4;
+    x.cluster_lock = 3;
     x.deadline = 1900000000;
     x.signal_sent = true;
     x.orig_dependency = "afterok:7,afterany:8";
