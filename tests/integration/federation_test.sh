@@ -6,7 +6,11 @@
 # the federation from it (scontrol show federation on each); job ids carry the origin cluster's
 # federation id in bits 26-31 and every command takes them; -M sends sbatch, squeue, scancel and
 # scontrol to another cluster of the store, and names one the store does not know with Slurm's
-# error. Skipped (passing) when the PostgreSQL server or the plugin is not installed/built.
+# error. Sibling jobs: a job runs where there is room, once, its other copies REVOKED; held jobs
+# stay on the origin; scancel --sibling; with the origin stopped the other members agree among
+# themselves and the origin catches up when it resumes; a storm of jobs while controllers are
+# stopped and one is killed runs each job exactly once. Skipped (passing) when the PostgreSQL
+# server or the plugin is not installed/built.
 source "$(dirname "$0")/lib.sh"
 source "$ROOT/tests/integration/pg/server.sh"
 
@@ -231,9 +235,49 @@ assert_eq "scancel: error: Kill job error on job id $sj: Invalid cluster name" \
 assert_eq "scancel: error: Kill job error on job id $busy1: Not a valid federated job" \
   "$(scancel --sibling=c2 "$busy1" 2>&1)" "scancel --sibling of a job with no siblings"
 scancel "$sj"
+
+# ---- the origin down: the members agree among themselves, and the origin catches up ----
+od=$(sbatch --parsable -o "$T/od.out" --open-mode=append --wrap 'echo "$SLURM_CLUSTER_NAME"')
+wait_until 60 three_copies "$od" || fail "job $od was not sent to c2 and c3: $(copies_of "$od")"
+ctl1=$(cat "$T/c/ctld.pid")
+kill -STOP "$ctl1"
+on c3 scancel "$busy3" # room on c3 alone, while c1 does not answer
+ran_od() { [ "$(on c3 squeue -h -j "$od" -t all -o %T 2>/dev/null)" = COMPLETED ]; }
+wait_until 120 ran_od || fail "with c1 stopped, c3 did not run job $od on c2's vote: $(on c3 squeue -h -j "$od" -t all -o '%T %r' 2>&1)"
+revoked_on_c2() { [ "$(on c2 squeue -h -j "$od" -t all -o %T 2>/dev/null)" = REVOKED ]; }
+wait_until 60 revoked_on_c2 || fail "c2's copy was not revoked: $(on c2 squeue -h -j "$od" -t all -o %T 2>&1)"
+kill -CONT "$ctl1"
+origin_caught_up() { [ "$(sacct --federation -n -X -P -j "$od" -o Cluster,State 2>/dev/null)" = "c3|COMPLETED" ]; }
+wait_until 120 origin_caught_up || fail "back, c1 did not learn how job $od ended: $(sacct --federation -D -n -X -P -j "$od" -o Cluster,State 2>&1 | xargs)"
+assert_eq REVOKED "$(squeue -h -j "$od" -t all -o %T 2>/dev/null)" "the origin's copy is revoked"
+assert_eq c3 "$(cat "$T/od.out" 2>/dev/null)" "the job ran once, on c3"
+
 arr=$(sbatch --parsable --array=1-2 -o /dev/null --wrap true)
 assert_eq c1 "$(squeue -h -j "$arr" -O SiblingsViable 2>/dev/null | head -1 | xargs)" "an array runs on its origin only"
-scancel "$arr" "$probe" "$busy1"; scancel -M c2 "$busy2"; scancel -M c3 "$busy3"
+scancel "$arr" "$probe" "$busy1"; scancel -M c2 "$busy2"
+
+# ---- a storm while controllers stop and are killed: each job runs once ----
+mkdir -p "$T/storm"
+storm() { # ORIGIN COUNT
+  local i
+  for i in $(seq 1 "$2"); do on "$1" sbatch --parsable -o "$T/storm/%j.out" --wrap 'echo "$SLURM_CLUSTER_NAME"; sleep 1'; done
+}
+storm c1 6 > "$T/storm.ids"
+ctl2=$(cat "$T/c2/ctld.pid")
+kill -STOP "$ctl2"
+storm c1 6 >> "$T/storm.ids"
+kill -CONT "$ctl2"
+storm c2 6 >> "$T/storm.ids"
+kill -9 "$ctl2"; wait_gone "$ctl2"
+storm c3 6 >> "$T/storm.ids"
+start_ctld "$T/c2"
+assert_eq 24 "$(sort -u "$T/storm.ids" | grep -c .)" "24 jobs, 24 ids"
+storm_done() { [ "$(sacct --federation -n -X -P -o JobID,State 2>/dev/null | grep -cFf <(sed 's/$/|COMPLETED/' "$T/storm.ids"))" = 24 ]; }
+wait_until 300 storm_done || fail "the storm's jobs did not all complete: $(sacct --federation -n -X -P -o JobID,Cluster,State 2>&1 | grep -Ff "$T/storm.ids" | awk -F'|' '{print $3}' | sort | uniq -c | xargs)"
+once=0
+for id in $(cat "$T/storm.ids"); do [ "$(grep -c . "$T/storm/$id.out" 2>/dev/null)" = 1 ] && once=$((once + 1)); done
+assert_eq 24 "$once" "each job of the storm ran exactly once (one line in its output)"
+assert_eq 24 "$(sacct --federation -n -X -P -o JobID 2>/dev/null | grep -cxFf "$T/storm.ids")" "sacct --federation shows each job once"
 
 # ---- leaving the federation ----
 sacctmgr -i delete federation fed1 >/dev/null || fail "delete federation"

@@ -1,17 +1,20 @@
 // fed_jobs.hpp - sibling jobs of a federation. The origin (the member a job was submitted to)
 // sends a copy of the job, a sibling job, to each other member it may run on once the job is
-// eligible (not held, no unmet dependency), and coordinates so that exactly one member starts it:
-//   - a member asks the origin for the job's lock before it starts its sibling (Lock); the origin
-//     grants it to one member at a time and takes it itself, with no message, when it starts the
-//     job; a member that got it and could not start the job gives it back (Unlock);
-//   - the member that started it says so (Started): the origin marks its own copy REVOKED and
-//     revokes the other siblings (Revoke), which end REVOKED where they wait;
-//   - that member says how the job ended (Ended, or requeued: the origin submits the siblings
-//     again); a job that ends on the origin, or is cancelled there, has its siblings revoked, and
-//     a revoked running sibling is cancelled.
-// A job held or with an unmet dependency keeps no siblings. The origin's record of the job (its
-// viable and active members, the lock) is persisted with the job, so a restarted origin goes on
-// where it was; what a member still has to tell the origin is sent again until the origin answers.
+// eligible (not held, no unmet dependency), and exactly one member starts it:
+//   - a member (the origin too) starts its copy only with the votes of a majority of the job's
+//     voters, its viable members and its origin (Lock; Unlock gives a vote back); each voter
+//     votes for one member at a time and persists its vote before it answers (fed_vote.cpp), so
+//     the members agree on one even while the origin is down or cut off;
+//   - the member that started it tells every voter (Started): a copy that waits elsewhere ends
+//     REVOKED, the origin marks its own copy REVOKED and revokes any copy left (Revoke);
+//   - that member tells the origin how the job ended (Ended, or requeued: the origin sends the
+//     copies again); a job that ends on the origin, or is cancelled there, has its copies
+//     revoked, and a revoked copy that runs is cancelled.
+// A job held or with an unmet dependency keeps no copies. The origin's record of the job (its
+// viable and active members, its vote) is persisted with the job, so a restarted origin goes on
+// where it was; what a member still has to tell is sent again until it is heard, and the origin
+// asks the members how its waiting jobs stand there every 15 s (fed_sync.cpp), which also
+// reconciles what happened while it was down.
 #pragma once
 
 #include <memory>
@@ -31,9 +34,9 @@ class FedJobs {
     FedJobs(Ctx &ctx, JobManager &jobs, const Federation &fed);
     ~FedJobs();
     // The scheduler's last check before it starts job here, once nodes are found: DROVER_OK when
-    // it may; DROVER_EBUSY while this member asks the origin for the lock; DROVER_EPERM when it
-    // is not to start here now (revoked here, or another member holds the lock). why: the
-    // reason it waits (FedJobLock).
+    // it may (no siblings, or a majority voted for this member); DROVER_EBUSY while the votes are
+    // being gathered; DROVER_EPERM when it is not to start here now (revoked here, or this
+    // member voted for another). why: the reason it waits (FedJobLock).
     int may_start(Job &job, std::string &why);
     // FedJobRequest from a sibling's controller.
     void on_request(const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp);
