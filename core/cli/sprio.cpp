@@ -1,6 +1,11 @@
 // sprio.cpp - the priority factors of pending jobs (PriorityFactorsRequest), in Slurm's layout.
 #include "cli/command_docs.hpp"
+
+#include <unordered_set>
 #include "cli/alloc.hpp"
+#include "cli/clusters.hpp"
+#include "cli/rpc.hpp"
+#include "cli/text.hpp"
 #include "cli/command_main.hpp"
 #include "cli/sprio_args.hpp"
 #include "cli/sprio_fields.hpp"
@@ -93,14 +98,34 @@ SprioUsers users_of(const SprioArgs &a) {
     return u;
 }
 
-// -M names a cluster other than this one: Slurm's message, then its fatal line.
+// -M: this cluster, or the one other cluster of the accounting store it names (the calls go
+// there); otherwise Slurm's message, then its fatal line.
 bool cluster_reachable(const SprioArgs &a) {
     if (!a.clusters) return true;
     auto err = sprio_cluster_error(*a.clusters, cli_config().cluster_name);
     if (!err) return true;
+    if (a.clusters->find(',') == std::string::npos && use_cluster(trim(*a.clusters))) return true;
     print_error(kProg, *err);
     write_err(std::string(kProg) + ": fatal: Could not get cluster information\n");
     return false;
+}
+
+flatbuffers::Offset<proto::PriorityFactorsRequest>
+factors_request(flatbuffers::FlatBufferBuilder &fbb, const SprioArgs &a,
+                const std::vector<uint32_t> &uids) {
+    auto jobs = fbb.CreateVector(a.job_ids);
+    auto users = fbb.CreateVector(uids);
+    auto parts = fbb.CreateVectorOfStrings(sprio_partitions(a));
+    return proto::CreatePriorityFactorsRequest(fbb, jobs, users, parts);
+}
+
+// Another member's answer, or nullptr (a refusal); throws as call_ctld does.
+const proto::PriorityFactorsResponse *ask_quietly(net::Reply &reply, const SprioArgs &a,
+                                                  const std::vector<uint32_t> &uids) {
+    flatbuffers::FlatBufferBuilder fbb(256);
+    auto req = factors_request(fbb, a, uids);
+    reply = call_ctld(fbb, proto::Body::PriorityFactorsRequest, req.Union());
+    return reply.msg->body_as_PriorityFactorsResponse();
 }
 
 // The controller's answer; nullptr after Slurm's line for a refusal or no controller at all.
@@ -108,10 +133,7 @@ const proto::PriorityFactorsResponse *ask(net::Reply &reply, const SprioArgs &a,
                                           const std::vector<uint32_t> &uids) {
     constexpr const char *kFailed = "Couldn't get priority factors from controller: ";
     flatbuffers::FlatBufferBuilder fbb(256);
-    auto jobs = fbb.CreateVector(a.job_ids);
-    auto users = fbb.CreateVector(uids);
-    auto parts = fbb.CreateVectorOfStrings(sprio_partitions(a));
-    auto req = proto::CreatePriorityFactorsRequest(fbb, jobs, users, parts);
+    auto req = factors_request(fbb, a, uids);
     try {
         return ask_ctld<proto::PriorityFactorsResponse>(
             reply, fbb, proto::Body::PriorityFactorsRequest, req.Union(), error_line(kFailed));
@@ -119,6 +141,36 @@ const proto::PriorityFactorsResponse *ask(net::Reply &reply, const SprioArgs &a,
         write_err(std::string(kFailed) + e.what() + "\n");
         return nullptr;
     }
+}
+
+// A federated view (--federation, --sibling, fed_display): the jobs of every member, each named
+// by the member that reported it; a job is shown once, as this cluster (else the first member,
+// by name) reports it, unless --sibling asks for each member's record. A member that does not
+// answer is left out.
+void add_members(const SprioArgs &a, const std::vector<uint32_t> &uids, SprioReport &report) {
+    const auto members = federation_view_clusters(a.view, a.clusters.has_value());
+    if (members.empty()) return;
+    const std::string self = cli_config().cluster_name;
+    std::unordered_set<uint32_t> seen;
+    for (auto &j : report.jobs) {
+        j.cluster = self;
+        seen.insert(j.job_id);
+    }
+    for (const auto &name : members) {
+        if (name == self || !use_cluster(name)) continue;
+        net::Reply reply;
+        const proto::PriorityFactorsResponse *r = nullptr;
+        try {
+            r = ask_quietly(reply, a, uids);
+        } catch (const std::exception &) {}
+        if (!r) continue;
+        for (auto &j : report_of(*r).jobs) {
+            if (!a.sibling && !seen.insert(j.job_id).second) continue;
+            j.cluster = name;
+            report.jobs.push_back(std::move(j));
+        }
+    }
+    set_working_cluster(std::nullopt);
 }
 
 // What Slurm reports before it asks the controller; false when it stops there.
@@ -155,9 +207,10 @@ int run(const SprioArgs &a) {
         return 1;
     }
     SprioReport report = report_of(*r);
+    add_members(a, users.uids, report);
     if (a.users && users.uids.empty()) report.jobs.clear();
-    SprioFormat fmt = sprio_format(a.format.value_or(
-        sprio_default_format(report.weights, {a.normalized, a.long_list, a.users.has_value()})));
+    SprioFormat fmt = sprio_format(a.format.value_or(sprio_default_format(
+        report.weights, {a.normalized, a.long_list, a.users.has_value(), a.sibling})));
     for (const auto &e : fmt.errors) print_error(kProg, e);
     write_out(sprio_text(fmt, report, out));
     return 0;

@@ -56,8 +56,7 @@ constexpr OptSpec kSpecs[] = {
 };
 
 // sprio(1)'s ENVIRONMENT VARIABLES that change what Drover does: SPRIO_FORMAT gives way to -o and
-// -l, SLURM_CLUSTERS to -M. (SPRIO_FEDERATION, SPRIO_LOCAL and SPRIO_SIBLING only matter in a
-// federation, which Drover has not.)
+// -l, SLURM_CLUSTERS to -M.
 const EnvOption kEnvOptions[] = {
     {"SPRIO_FORMAT", kFormat, EnvValue::as_is, {kLong}},
     {"SLURM_CLUSTERS", kClusters},
@@ -70,7 +69,7 @@ void set_jobs(SprioArgs &a, const std::string &list) {
     a.job_ids = spec_job_ids(parse_job_spec_list(list, kBadJobId));
 }
 
-// Applies one of sprio's own options; the federation options are accepted and change nothing.
+// Applies one of sprio's own options.
 void apply(SprioArgs &a, const ParsedOpt &o) {
     const std::string v = o.value.value_or("");
     switch (o.id) {
@@ -107,6 +106,12 @@ void apply(SprioArgs &a, const ParsedOpt &o) {
         break;
     case kHelpFormat:
         a.helpformat = true;
+        break;
+    case kFederation:
+    case kSibling: // --sibling: the federation, each member's record of a job
+    case kLocal:
+        a.view = o.id == kLocal ? StatusView::Local : StatusView::Federation;
+        a.sibling = a.sibling || o.id == kSibling;
         break;
     default:
         break;

@@ -26,6 +26,10 @@ struct SprioArgs : CommonFlags {
     std::optional<std::string> format;     // -o, or SPRIO_FORMAT when neither -o nor -l is given
     std::optional<std::string> sort;       // -S
     std::optional<std::string> clusters;   // -M, or SLURM_CLUSTERS
+    // --federation (--sibling) and --local; Default: the federation when slurm.conf says
+    // FederationParameters=fed_display. sibling: each member's record of a job, not one.
+    StatusView view = StatusView::Default;
+    bool sibling = false;
     // Mistakes Slurm reports only after --help, --usage and --version had their turn:
     std::optional<std::string> fatal;        // "sprio: fatal: <this>" (-o with -l)
     std::optional<std::string> unrecognized; // an argument that is neither option nor -j's list

@@ -162,7 +162,7 @@ std::string factor_value(char c, const SprioJob &j, const SprioFactors &w) {
 std::string job_value(char c, const SprioJob &j, const SprioFactors &w) {
     switch (c) {
     case 'c': // the cluster is named only in a federation
-        return "(null)";
+        return j.cluster.empty() ? "(null)" : j.cluster;
     case 'i':
         return str_u(j.job_id);
     case 'n':
@@ -237,7 +237,7 @@ std::string rendered(const FormatSpec &spec, const std::function<std::string(cha
 
 std::string sprio_default_format(const SprioFactors &weights, const SprioLayout &layout) {
     if (layout.long_list) return layout.normalized ? kNormalizedLong : kWeightedLong;
-    std::string fmt = "%.15i %9r";
+    std::string fmt = layout.clusters ? "%.15i %.8c %9r" : "%.15i %9r";
     if (layout.users) fmt += " %.8u";
     fmt += layout.normalized ? " %10y" : " %.10Y %.10S";
     for (const auto &f : kFactors)

@@ -36,6 +36,7 @@ struct SprioJob {
     // priority is this one.
     std::optional<SprioFactors> factors;
     uint32_t priority = 0;
+    std::string cluster; // the member that reported it, in a federated view
 };
 
 struct SprioReport {
@@ -46,6 +47,7 @@ struct SprioReport {
 // Which default format: -n, -l, and whether -u was given (a USER column).
 struct SprioLayout {
     bool normalized = false, long_list = false, users = false;
+    bool clusters = false; // --sibling: a CLUSTER column after the job id
 };
 
 // Slurm's default format for the layout; the short ones have a column for each factor whose

@@ -140,6 +140,14 @@ class InControl {
                       net::member(&fed_jobs_, &FedJobs::on_request)}});
         sched_.set_start_gate(
             [this](Job &job, std::string &why) { return fed_jobs_.may_start(job, why); });
+        fed_jobs_.set_leave([this] { admin_.leave_federation(); });
+        jobs_.set_update_forward([this](Job &job, const Req &req, const Resp &resp) {
+            return fed_jobs_.forward_update(job, req, resp);
+        });
+        signals_.set_signal_forward(
+            [this](Job &job, int sig, JobManager::SignalScope scope, uint32_t uid) {
+                return fed_jobs_.forward_signal(job, sig, int(scope), uid);
+            });
         router_.add(controller_routes({ctx_, admin_, handover_, repl_, nodes_, jobs_, power_,
                                        tokens_, [this] { io_.stop(); }}));
     }

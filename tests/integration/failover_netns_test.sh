@@ -8,28 +8,14 @@
 # from the primary, which loses nothing.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/ha.sh"
-if [ "$(id -u)" != 0 ] || ! ip netns list >/dev/null 2>&1; then
+source "$(dirname "$0")/netns.sh"
+if ! netns_usable; then
   echo "skip: needs root and ip netns"; exit 0
 fi
 
-tag=$(( $$ % 10000 ))
-net=10.$(( 100 + $$ % 100 )).$(( $$ / 100 % 250 ))
-br=drvbr$tag
-ip link add "$br" type bridge && ip addr add "$net.1/24" dev "$br" && ip link set "$br" up || { fail "cannot make a bridge"; finish; exit 1; }
-netns_cleanup() {
-  for i in 1 2; do ip netns del "drvc$i-$tag" 2>/dev/null; ip link del "drvv$i-$tag" 2>/dev/null; done
-  ip link del "$br" 2>/dev/null
-}
-trap 'cleanup; netns_cleanup' EXIT
-for i in 1 2; do
-  ns=drvc$i-$tag
-  ip netns add "$ns"
-  ip link add "drvv$i-$tag" type veth peer name eth0 netns "$ns"
-  ip link set "drvv$i-$tag" master "$br" up
-  ip netns exec "$ns" ip addr add "$net.1$i/24" dev eth0
-  ip netns exec "$ns" ip link set eth0 up
-  ip netns exec "$ns" ip link set lo up
-done
+netns_setup drvc 2
+trap 'cleanup; netns_teardown' EXIT
+tag=$NETNS_TAG net=$NETNS_NET
 
 # Controllers at $net.11 and $net.12 (each in its namespace), nodes on the bridge's address.
 export HA_NETNS=drvc%d-$tag
@@ -49,7 +35,7 @@ done
 # The files are named, not globbed: a glob taken before the clients have made them matches none.
 wait_until 60 acked_at_least 4 storm-1.txt storm-2.txt storm-3.txt storm-4.txt ||
   fail "the storm did not start"
-ip link set "drvv1-$tag" down
+netns_link drvc 1 down
 wait "${storms[@]}"
 cat storm-*.txt > storm.txt
 assert_eq 48 "$(grep -c '^Submitted batch job' storm.txt)" "every submission was acknowledged across the cut"
@@ -65,7 +51,7 @@ assert_eq survived "$(cat "slurm-$running.out")" "its output is whole"
 
 # The link returns: the old primary sees a newer generation, steps down, copies the backup's
 # state and takes control back; nothing the backup did is lost.
-ip link set "drvv1-$tag" up
+netns_link drvc 1 up
 wait_until 60 only_in_control 1 && ok "the primary took control back after the cut" || fail "the primary did not take control back: $(scontrol ping)"
 assert_eq COMPLETED "$(job_state "$running")" "the primary knows the job ended on the backup"
 missing=$(missing_jobs storm.txt)

@@ -13,31 +13,14 @@
 # server or the plugin is not installed/built.
 source "$(dirname "$0")/lib.sh"
 source "$ROOT/tests/integration/pg/server.sh"
+source "$ROOT/tests/integration/federation.sh"
 
 pg_test_setup
-# c1 lives in $T/c (lib.sh's cleanup stops it); c2 and c3 beside it, stopped here.
-trap 'cluster_stop "$T/c2" 2>/dev/null; cluster_stop "$T/c3" 2>/dev/null; pg_cleanup' EXIT
-
-# make_member NAME DIR: a one-node cluster NAME in DIR on ports of its own, on the shared store
-# and the shared key (federated clusters trust each other's commands and controllers).
-make_member() {
-  local name=$1 dir=$2 ctld_port node_port line
-  ctld_port=$(free_port) && node_port=$(reserve_ports 20000 31000 1) || { fail "no free ports"; finish; exit 1; }
-  mkdir -p "$dir"
-  [ -f "$T/c/drover.key" ] && cp "$T/c/drover.key" "$dir/drover.key"
-  write_config "$dir" 1 "$ctld_port" "$((node_port - 1))"
-  sed -i "s/^ClusterName=.*/ClusterName=$name/; s|^AuthInfo=.*|&,cred_expire=10|" "$dir/slurm.conf"
-  for line in "${PGCONF[@]}"; do
-    sed -i "/^${line%%=*}=/d" "$dir/slurm.conf"
-    sed -i "/^PartitionName=/i $line" "$dir/slurm.conf"
-  done
-}
-make_member c1 "$T/c"
-make_member c2 "$T/c2"
-make_member c3 "$T/c3"
+trap 'stop_members; pg_cleanup' EXIT
+MEMBER_CONF=("PriorityType=priority/multifactor" "PriorityWeightAge=1000") # for sprio
+for c in c1 c2 c3; do make_member "$c"; done
 for d in "$T/c" "$T/c2" "$T/c3"; do cluster_start "$d" 1 || fail "cluster in $d did not start"; done
 export SLURM_CONF=$T/c/slurm.conf PATH=$BIN/core/cli:$PATH
-on() { local c=$1; shift; [ "$c" = c1 ] && c=c; SLURM_CONF=$T/$c/slurm.conf "$@"; }
 cd "$T"
 
 # ---- the clusters register in the store ----
@@ -83,9 +66,7 @@ assert_eq "c3|fed1|3|highmem|ACTIVE" "$(sacctmgr -n -P show cluster withfed form
   "show cluster withfed: c3's federation settings"
 
 # ---- each controller learns the federation from the store ----
-fed_view() { on "$1" scontrol show federation 2>&1; }
-knows_three() { [ "$(fed_view "$1" | grep -c '^Sibling:')" = 2 ]; }
-for c in c1 c2 c3; do wait_until 60 knows_three "$c" || fail "$c did not learn the federation: $(fed_view "$c")"; done
+for c in c1 c2 c3; do wait_until 60 knows_members "$c" 3 || fail "$c did not learn the federation: $(fed_view "$c")"; done
 # c2 reads the store every 10 s: wait for the view of c3 as it is now (ACTIVE again).
 expected="Federation: fed1
 Self:       c2:127.0.0.1:$(port_of c2) ID:2 FedState:ACTIVE Features:
@@ -214,6 +195,11 @@ three_copies() { [ "$(copies_of "$1")" = "c1,c2,c3" ]; }
 # the held one.
 wait_until 60 three_copies "$probe" || fail "a pending job is sent to c2 and c3: $(copies_of "$probe")"
 assert_eq c1 "$(copies_of "$held")" "a held job is kept on its origin"
+assert_eq "$probe c1" "$(sprio --federation -h -j "$probe" -o '%i %c' 2>&1 | xargs)" \
+  "sprio --federation: a job once, as this cluster reports it"
+assert_eq "$probe c1 $probe c2 $probe c3" "$(sprio --sibling -h -j "$probe" -o '%i %c' 2>&1 | sort | xargs)" \
+  "sprio --sibling: each member's record, with its cluster"
+assert_eq "$probe" "$(sprio -M c3 -h -j "$probe" -o '%i' 2>&1 | xargs)" "sprio -M c3 asks c3"
 scontrol release "$held" || fail "scontrol release"
 wait_until 60 three_copies "$held" || fail "released, the job is sent to c2 and c3: $(copies_of "$held")"
 assert_eq "c1,c2,c3" "$(squeue -h -j "$held" -O SiblingsActive 2>/dev/null | xargs)" "SiblingsActive: the members holding a copy"
@@ -252,6 +238,23 @@ wait_until 120 origin_caught_up || fail "back, c1 did not learn how job $od ende
 assert_eq REVOKED "$(squeue -h -j "$od" -t all -o %T 2>/dev/null)" "the origin's copy is revoked"
 assert_eq c3 "$(cat "$T/od.out" 2>/dev/null)" "the job ran once, on c3"
 
+# ---- a job another member runs: signals, updates and requeue go there through its origin ----
+rq=$(sbatch --parsable -o "$T/rq.out" --open-mode=append \
+  --wrap 'trap "echo usr1" USR1; echo "$SLURM_CLUSTER_NAME ${SLURM_RESTART_COUNT:-0}"; for i in $(seq 300); do sleep 1; done')
+rq_on_c3() { [ "$(on c3 squeue -h -j "$rq" -o %t 2>/dev/null)" = R ] && [ -s "$T/rq.out" ]; }
+wait_until 60 rq_on_c3 || fail "job $rq did not start on c3: $(squeue --sibling -h -t all -O JobID,Cluster,State 2>&1 | grep "^$rq")"
+scancel -b -s USR1 "$rq" || fail "scancel -b -s USR1 of a job c3 runs"
+got_usr1() { grep -qx usr1 "$T/rq.out"; }
+wait_until 60 got_usr1 || fail "the batch shell on c3 did not get USR1: $(cat "$T/rq.out")"
+scontrol update JobId="$rq" Comment=moved || fail "scontrol update of a job c3 runs"
+assert_contains "Comment=moved" "$(scontrol -M c3 show job "$rq")" "the update reached c3's copy, which runs"
+scontrol requeue "$rq" || fail "scontrol requeue of a job c3 runs"
+ran_again() { grep -qx "c3 1" "$T/rq.out"; }
+wait_until 120 ran_again || fail "requeued, the job did not run again: $(cat "$T/rq.out")"
+scancel "$rq"
+rq_gone() { [ "$(on c3 squeue -h -j "$rq" -t all -o %T 2>/dev/null)" = CANCELLED ]; }
+wait_until 60 rq_gone || fail "scancel on the origin did not end the job c3 runs: $(on c3 squeue -h -j "$rq" -t all -o %T 2>&1)"
+
 arr=$(sbatch --parsable --array=1-2 -o /dev/null --wrap true)
 assert_eq c1 "$(squeue -h -j "$arr" -O SiblingsViable 2>/dev/null | head -1 | xargs)" "an array runs on its origin only"
 scancel "$arr" "$probe" "$busy1"; scancel -M c2 "$busy2"
@@ -272,12 +275,20 @@ kill -9 "$ctl2"; wait_gone "$ctl2"
 storm c3 6 >> "$T/storm.ids"
 start_ctld "$T/c2"
 assert_eq 24 "$(sort -u "$T/storm.ids" | grep -c .)" "24 jobs, 24 ids"
-storm_done() { [ "$(sacct --federation -n -X -P -o JobID,State 2>/dev/null | grep -cFf <(sed 's/$/|COMPLETED/' "$T/storm.ids"))" = 24 ]; }
-wait_until 300 storm_done || fail "the storm's jobs did not all complete: $(sacct --federation -n -X -P -o JobID,Cluster,State 2>&1 | grep -Ff "$T/storm.ids" | awk -F'|' '{print $3}' | sort | uniq -c | xargs)"
-once=0
-for id in $(cat "$T/storm.ids"); do [ "$(grep -c . "$T/storm/$id.out" 2>/dev/null)" = 1 ] && once=$((once + 1)); done
-assert_eq 24 "$once" "each job of the storm ran exactly once (one line in its output)"
+# Each job COMPLETED once, and no other record of it shown (the origins have heard the ends).
+storm_done() {
+  [ "$(completed_once "$T/storm.ids")" = 24 ] &&
+    [ "$(sacct --federation -n -X -P -o JobID 2>/dev/null | grep -cxFf "$T/storm.ids")" = 24 ]
+}
+wait_until 200 storm_done || fail "the storm's jobs did not all complete: $(sacct --federation -n -X -P -o JobID,Cluster,State 2>&1 | grep -Ff "$T/storm.ids" | awk -F'|' '{print $3}' | sort | uniq -c | xargs)"
+assert_eq 24 "$(each_ran_once "$T/storm.ids" "$T/storm")" "each job of the storm ran exactly once (one line in its output)"
 assert_eq 24 "$(sacct --federation -n -X -P -o JobID 2>/dev/null | grep -cxFf "$T/storm.ids")" "sacct --federation shows each job once"
+
+# ---- DRAIN+REMOVE: with no federated job left, a member leaves by itself ----
+sacctmgr -i modify cluster c3 set fedstate=drain+remove >/dev/null || fail "modify cluster set fedstate=drain+remove"
+c3_left() { [ "$(sacctmgr -n -P show cluster withfed format=cluster,federation 2>/dev/null | grep '^c3|')" = "c3|" ]; }
+wait_until 90 c3_left || fail "c3 did not leave: $(sacctmgr -n -P show federation 2>&1 | xargs)"
+assert_eq "c1 c2" "$(sacctmgr -n -P show federation format=cluster | xargs)" "DRAIN+REMOVE: c3 left the federation once drained"
 
 # ---- leaving the federation ----
 sacctmgr -i delete federation fed1 >/dev/null || fail "delete federation"

@@ -66,20 +66,39 @@ struct AcctAdmin::Impl {
     // This cluster's controllers, where the commands of other clusters (-M) and the controllers
     // of its federation reach it: written when the store holds another address.
     void register_controller() {
-        auto mine = std::make_shared<AssocRec>(controller_rec(ctx.conf.cluster_name, ctx.conf));
-        const AssocRec *stored = ctx.acct.assocs().find(*mine);
-        if (stored && stored->attrs() == mine->attrs()) return;
+        AssocRec mine = controller_rec(ctx.conf.cluster_name, ctx.conf);
+        const AssocRec *stored = ctx.acct.assocs().find(mine);
+        if (stored && stored->attrs() == mine.attrs()) return;
+        store_change({{mine}, {}}, [](Status s) {
+            if (!s.ok()) spdlog::warn("controller address not registered: {}", s.text());
+        });
+    }
+
+    // The accounting store changes first; then the controller's copy, which it saves and
+    // announces (assocs_changed); done hears how the store took it.
+    void store_change(AssocChange change, std::function<void(Status)> done) {
+        auto shared = std::make_shared<AssocChange>(std::move(change));
         ctx.acct.store_task(
-            [mine](const plugin::AcctCalls &a) {
-                std::vector<drover_acct_assoc> puts{mine->view()};
-                return a.assoc_update(puts, {});
+            [shared](const plugin::AcctCalls &a) {
+                std::vector<drover_acct_assoc> puts, removes;
+                for (const auto &p : shared->puts) puts.push_back(p.view());
+                for (const auto &p : shared->removes) removes.push_back(p.view());
+                return a.assoc_update(puts, removes);
             },
-            [this, mine](Status s) {
-                if (!s.ok()) return spdlog::warn("controller address not registered: {}", s.text());
-                ctx.acct.assocs().apply({{*mine}, {}});
-                save();
-                ctx.events.assocs_changed.publish();
+            [this, shared, done = std::move(done)](Status s) {
+                if (s.ok()) {
+                    ctx.acct.assocs().apply(*shared);
+                    save();
+                    ctx.events.assocs_changed.publish();
+                }
+                done(s);
             });
+    }
+
+    LocalCluster local() const {
+        LocalCluster l{ctx.conf.cluster_name, ctx.host, ctx.conf.slurmctld_port};
+        if (!ctx.conf.controllers.empty()) l.control_host = ctx.conf.controllers.front().addr;
+        return l;
     }
 
     void reply(const net::ResponderPtr &resp, const AdminPlan &plan, bool changed) {
@@ -144,8 +163,6 @@ void AcctAdmin::on_request(const std::shared_ptr<net::Request> &req,
     const auto *m = req->msg->body_as_AcctAdminRequest();
     AdminRequest r{proto::str(m->verb()), proto::str(m->entity()), fields_of(m->fields()),
                    fields_of(m->where())};
-    LocalCluster local{ctx.conf.cluster_name, ctx.host, ctx.conf.slurmctld_port};
-    if (!ctx.conf.controllers.empty()) local.control_host = ctx.conf.controllers.front().addr;
     const auto acct = ctx.plugins.acct_calls();
     if (!acct.keeps_assocs())
         return resp->error(DROVER_ENOENT, "The accounting store (" +
@@ -153,7 +170,7 @@ void AcctAdmin::on_request(const std::shared_ptr<net::Request> &req,
                                               ") does not keep associations");
     if (r.verb != "show" && admin_level(req->peer.uid) < DROVER_ADMIN_ADMINISTRATOR)
         return resp->error(DROVER_EPERM, "Access/permission denied");
-    AdminPlan plan = plan_admin(ctx.acct.assocs(), r, local);
+    AdminPlan plan = plan_admin(ctx.acct.assocs(), r, impl_->local());
     if (!plan.error.empty()) return resp->error(DROVER_EINVAL, plan.error);
     // PrivateData=users or accounts: the rows this user may see.
     std::string refused =
@@ -161,23 +178,25 @@ void AcctAdmin::on_request(const std::shared_ptr<net::Request> &req,
     if (!refused.empty()) return resp->error(DROVER_EPERM, refused);
     if (r.verb == "show" || plan.change.empty() || !m->commit())
         return impl_->reply(resp, plan, !plan.change.empty());
-    auto change = std::make_shared<AssocChange>(std::move(plan.change));
+    AssocChange change = std::move(plan.change);
     auto shown = std::make_shared<AdminPlan>(std::move(plan));
-    ctx.acct.store_task(
-        [change](const plugin::AcctCalls &a) {
-            std::vector<drover_acct_assoc> puts, removes;
-            for (const auto &p : change->puts) puts.push_back(p.view());
-            for (const auto &p : change->removes) removes.push_back(p.view());
-            return a.assoc_update(puts, removes);
-        },
-        [this, change, shown, resp](Status s) {
-            auto &ctx = impl_->ctx;
-            if (!s.ok()) return resp->error(DROVER_EIO, "accounting store: " + s.text());
-            ctx.acct.assocs().apply(*change);
-            impl_->save();
-            ctx.events.assocs_changed.publish();
-            ctx.commit.after_commit([this, shown, resp] { impl_->reply(resp, *shown, true); });
-        });
+    impl_->store_change(std::move(change), [this, shown, resp](Status s) {
+        if (!s.ok()) return resp->error(DROVER_EIO, "accounting store: " + s.text());
+        impl_->ctx.commit.after_commit([this, shown, resp] { impl_->reply(resp, *shown, true); });
+    });
+}
+
+void AcctAdmin::leave_federation() {
+    auto &ctx = impl_->ctx;
+    AdminRequest r{"modify", "cluster", {{"federation", ""}}, {{"name", ctx.conf.cluster_name}}};
+    AdminPlan plan = plan_admin(ctx.acct.assocs(), r, impl_->local());
+    if (!plan.error.empty() || plan.change.empty()) return;
+    spdlog::info("federation: FedState=DRAIN+REMOVE and no federated job left: {} leaves its "
+                 "federation",
+                 ctx.conf.cluster_name);
+    impl_->store_change(std::move(plan.change), [](Status s) {
+        if (!s.ok()) spdlog::warn("federation: leaving it failed: {}", s.text());
+    });
 }
 
 } // namespace drover::ctld

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <utility>
@@ -49,6 +50,9 @@ class AcctAdmin {
     // one (again every 10 s until it answers).
     void start();
     void on_request(const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp);
+    // FedState=DRAIN+REMOVE once no federated job is left here: this cluster leaves its
+    // federation in the accounting store (as sacctmgr modify cluster NAME set federation=).
+    void leave_federation();
     // The user's admin level (root and SlurmUser count as Administrator).
     uint32_t admin_level(uint32_t uid) const;
 

@@ -16,6 +16,7 @@
 #include "ctld/store/committer.hpp"
 #include "net/authenticator.hpp"
 #include "net/call_pool.hpp"
+#include "proto/frame.hpp"
 #include "state/store.hpp"
 
 namespace drover::ctld {
@@ -32,9 +33,10 @@ constexpr int kCallTimeoutMs = 5000;
 std::vector<uint8_t> encode(const FedMsg &m, uint32_t sender) {
     flatbuffers::FlatBufferBuilder fbb(256 + m.submit.size());
     auto submit = m.submit.empty() ? 0 : fbb.CreateVector(m.submit);
-    auto body =
-        proto::CreateFedJobRequest(fbb, m.op, m.job_id, sender, submit, m.uid, m.gid, m.viable,
-                                   m.state, m.exit_status, m.start_time, m.end_time);
+    auto request = m.request.empty() ? 0 : fbb.CreateVector(m.request);
+    auto body = proto::CreateFedJobRequest(fbb, m.op, m.job_id, sender, submit, m.uid, m.gid,
+                                           m.viable, m.state, m.exit_status, m.start_time,
+                                           m.end_time, request, m.signal, m.scope);
     fbb.Finish(proto::CreateMessage(fbb, proto::Body::FedJobRequest, body.Union()));
     return {fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize()};
 }
@@ -67,8 +69,11 @@ bool FedJobs::Impl::send(uint32_t member, const FedMsg &m, Done done) {
 
 bool FedJobs::Impl::call(uint32_t member, uint32_t id, std::vector<uint8_t> msg,
                          std::function<void(const std::string &, const net::Reply *)> done) {
+    // A member whose controller did not answer the last ping is not called: each call to it
+    // would hold a worker for the whole timeout.
     const FedCluster *c = fed.view().member(member);
-    if (!c || c->controllers.empty() || !c->port || !in_flight.emplace(id, member).second)
+    if (!c || c->controllers.empty() || !c->port || !fed.answers(c->name) ||
+        !in_flight.emplace(id, member).second)
         return false;
     const auto &h = c->controllers.front();
     ctx.pool.call(h.addr, c->port, h.name, std::move(msg), ctx.auth.self_signer(), kCallTimeoutMs,
@@ -121,6 +126,25 @@ void FedJobs::Impl::sweep() {
     flush_outbox();
     give_back_unused_locks();
     sync();
+    leave_when_drained();
+}
+
+// FedState=DRAIN+REMOVE: once no federated job waits or runs here (its own, or copies), the
+// cluster leaves its federation.
+void FedJobs::Impl::leave_when_drained() {
+    const FedCluster *c = fed.view().self();
+    if (!c || c->state != FedState::DrainRemove) {
+        leaving = false;
+        return;
+    }
+    if (leaving || !leave) return;
+    bool busy = false;
+    jobs.each([&](const Job &j) {
+        busy = busy || (!j.finished() && (fed::voters(j) & ~fed_bit(self())));
+    });
+    if (busy) return;
+    leaving = true;
+    leave();
 }
 
 void FedJobs::Impl::sweep_origin_job(Job &job) {
@@ -224,6 +248,10 @@ FedJobs::FedJobs(Ctx &ctx, JobManager &jobs, const Federation &fed)
 
 FedJobs::~FedJobs() = default;
 
+void FedJobs::set_leave(std::function<void()> leave) {
+    impl_->leave = std::move(leave);
+}
+
 int FedJobs::may_start(Job &job, std::string &why) {
     return impl_->may_start(job, why);
 }
@@ -256,6 +284,12 @@ void FedJobs::on_request(const std::shared_ptr<net::Request> &req, const net::Re
     case Op::Ended:
         im.on_ended(*r);
         break;
+    case Op::Update:
+        s = im.on_update(*r);
+        break;
+    case Op::Signal:
+        s = im.on_signal(*r);
+        break;
     default:
         return resp->error(DROVER_EINVAL, "unknown federation job request");
     }
@@ -265,9 +299,68 @@ void FedJobs::on_request(const std::shared_ptr<net::Request> &req, const net::Re
     im.ctx.commit.after_commit([resp] { reply_ok(resp); });
 }
 
+uint32_t FedJobs::Impl::runner(const Job &job) const {
+    const bool elsewhere = fed_origin(job.id) == self() && job.pending() &&
+                           (job.state_flags & DROVER_JOB_FLAG_REVOKED) && job.start_time;
+    return elsewhere && job.ext().cluster_lock != self() ? job.ext().cluster_lock : 0;
+}
+
+bool FedJobs::forward_update(Job &job, const std::shared_ptr<net::Request> &req,
+                             const net::ResponderPtr &resp) {
+    const uint32_t at = impl_->runner(job);
+    if (!at) return false;
+    FedMsg m{Op::Update, job.id, req->peer.uid};
+    m.request = req->bytes;
+    const std::string name = member_names(impl_->fed.view(), fed_bit(at));
+    bool sent = impl_->send(at, m, [resp, name](bool ok, int code, const std::string &text) {
+        if (ok) return resp->ok();
+        if (code) return resp->error(code, text);
+        resp->error(DROVER_EIO, "Unable to contact cluster " + name + ", which runs the job");
+    });
+    if (!sent) resp->error(DROVER_EBUSY, "Resource temporarily unavailable");
+    return true;
+}
+
+bool FedJobs::forward_signal(Job &job, int sig, int scope, uint32_t uid) {
+    const uint32_t at = impl_->runner(job);
+    if (!at) return false;
+    FedMsg m{Op::Signal, job.id, uid};
+    m.signal = sig;
+    m.scope = uint8_t(scope);
+    impl_->post(at, m);
+    impl_->flush_outbox();
+    return true;
+}
+
+// A member's side: what the origin was asked for the job this member runs.
+Status FedJobs::Impl::on_update(const proto::FedJobRequest &r) {
+    Job *j = jobs.find(r.job_id());
+    const proto::Message *m = nullptr;
+    if (!j || !r.request() ||
+        !proto::verify_message({r.request()->data(), r.request()->size()},
+                               proto::Body::JobUpdateRequest, &m)
+             .empty())
+        return {DROVER_ENOENT, kInvalidJobId};
+    Status s = jobs.apply_update(*j, *m->body_as_JobUpdateRequest(), r.uid());
+    if (s.ok()) ctx.events.queue_changed.publish();
+    return s;
+}
+
+Status FedJobs::Impl::on_signal(const proto::FedJobRequest &r) {
+    Job *j = jobs.find(r.job_id());
+    if (!j) return {DROVER_ENOENT, kInvalidJobId};
+    return jobs.signal_job_target({std::to_string(j->id), j}, r.signal(), r.uid(),
+                                  JobManager::SignalScope(r.scope()));
+}
+
 Status FedJobs::Impl::on_submit(const proto::FedJobRequest &r) {
     if (fed_origin(r.job_id()) != r.sender())
         return invalid("sibling job " + std::to_string(r.job_id()) + " not from its origin");
+    // INACTIVE, DRAIN and DRAIN+REMOVE members take no new federated job (the origin then counts
+    // this one out of the job's viable members).
+    if (const FedCluster *c = fed.view().self(); c && c->state != FedState::Active)
+        return invalid(std::string("cluster is ") + fed_state_name(c->state) +
+                       " in its federation");
     if (!r.submit()) return invalid("sibling job " + std::to_string(r.job_id()) + ": no job");
     return jobs.enter_sibling({r.submit()->data(), r.submit()->size()}, r.job_id(), r.uid(),
                               r.gid(), r.viable());
@@ -291,6 +384,7 @@ void FedJobs::Impl::on_started(uint32_t id, uint32_t member, int64_t start_time)
         x.cluster_lock = member;
         x.siblings_active |= fed_bit(member);
     });
+    jobs.account(DROVER_ACCT_JOB_START, *j); // its record, revoked: the member's shows the job
     spdlog::info("federation: job {} started on {}", id, member_names(fed.view(), fed_bit(member)));
 }
 

@@ -17,6 +17,7 @@
 // reconciles what happened while it was down.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -38,6 +39,17 @@ class FedJobs {
     // being gathered; DROVER_EPERM when it is not to start here now (revoked here, or this
     // member voted for another). why: the reason it waits (FedJobLock).
     int may_start(Job &job, std::string &why);
+    // scontrol on a job of this origin that another member runs (hold, release, requeue, update):
+    // the request goes to that member, whose answer is the caller's. False for any other job,
+    // which is updated here.
+    bool forward_update(Job &job, const std::shared_ptr<net::Request> &req,
+                        const net::ResponderPtr &resp);
+    // A signal other than cancel for such a job, by its owner or an admin (uid): sent on to the
+    // member that runs it. False for any other job.
+    bool forward_signal(Job &job, int sig, int scope, uint32_t uid);
+    // What this cluster does to leave its federation (FedState=DRAIN+REMOVE, once no federated
+    // job is left here). Set once when the controller is built.
+    void set_leave(std::function<void()> leave);
     // FedJobRequest from a sibling's controller.
     void on_request(const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp);
 

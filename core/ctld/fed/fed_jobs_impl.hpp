@@ -39,7 +39,9 @@ struct FedMsg {
     uint64_t viable = 0;
     int32_t exit_status = 0;
     int64_t start_time = 0, end_time = 0;
-    std::vector<uint8_t> submit;
+    std::vector<uint8_t> submit, request;
+    int32_t signal = 0;
+    uint8_t scope = 0;
 };
 
 // Each member of a set, by federation id.
@@ -74,6 +76,8 @@ struct FedJobs::Impl {
     // What other members are still to hear (resent until they answer), by (job, op, member).
     std::map<std::tuple<uint32_t, fed::Op, uint32_t>, fed::FedMsg> outbox;
     int64_t last_sync = 0;
+    std::function<void()> leave;
+    bool leaving = false; // asked to leave (until the view shows another state)
 
     Impl(Ctx &c, JobManager &j, const Federation &f);
     uint32_t self() const { return fed.self_id(); }
@@ -97,11 +101,16 @@ struct FedJobs::Impl {
     void started(const Job &job);
     void ended(const Job &job);
     void end_copy(Job &job, uint32_t state, int32_t exit_status, int64_t start, int64_t end);
+    void leave_when_drained();
     void arm();
     Status on_submit(const proto::FedJobRequest &r);
     void on_started(uint32_t id, uint32_t member, int64_t start_time);
     void on_revoke(const proto::FedJobRequest &r);
     void on_ended(const proto::FedJobRequest &r);
+    // The member that runs a job of this origin (0: none, or this one).
+    uint32_t runner(const Job &job) const;
+    Status on_update(const proto::FedJobRequest &r);
+    Status on_signal(const proto::FedJobRequest &r);
 
     // fed_vote.cpp
     int may_start(Job &job, std::string &why);

@@ -34,6 +34,9 @@ int FedJobs::Impl::may_start(Job &job, std::string &why) {
     if (!me || !(fed::voters(job) & ~me)) return DROVER_OK; // no siblings
     why = fed::kLockReason;
     if (job.state_flags & DROVER_JOB_FLAG_REVOKED) return DROVER_EPERM;
+    // FedState=INACTIVE: this member schedules no federated job (it still votes).
+    if (const FedCluster *c = fed.view().self(); c && c->state == FedState::Inactive)
+        return DROVER_EPERM;
     if (lock_held.count(job.id)) return DROVER_OK;
     const uint32_t vote = job.ext().cluster_lock;
     if (vote && vote != self()) return DROVER_EPERM; // this voter voted for another member

@@ -252,6 +252,11 @@ uint32_t Federation::self_id() const {
     return impl_->view.self_id();
 }
 
+bool Federation::answers(const std::string &cluster) const {
+    auto it = impl_->reachable.find(cluster);
+    return it == impl_->reachable.end() || it->second;
+}
+
 void Federation::on_info(const std::shared_ptr<net::Request> &, const net::ResponderPtr &resp) {
     auto &ctx = impl_->ctx;
     flatbuffers::FlatBufferBuilder fbb(1024);

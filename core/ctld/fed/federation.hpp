@@ -91,6 +91,8 @@ class Federation {
     const FedView &view() const;
     // The federation id this cluster puts in its job ids (0 outside a federation).
     uint32_t self_id() const;
+    // Whether a sibling's controller answered the last ping (true until one went unanswered).
+    bool answers(const std::string &cluster) const;
     void on_info(const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp);
 
   private:

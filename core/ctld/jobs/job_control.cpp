@@ -150,6 +150,7 @@ void JobManager::on_update(const std::shared_ptr<net::Request> &req,
         if (j) jobs.push_back(j);
     }
     if (jobs.empty()) return resp->error(DROVER_ENOENT, kInvalidJobId);
+    if (jobs.size() == 1 && update_forward_ && update_forward_(*jobs.front(), req, resp)) return;
     // Across a whole array, tasks for which the change makes no sense (already ended) are
     // passed over; it fails only when it applied to none.
     Status first_refusal;

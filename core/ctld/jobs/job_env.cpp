@@ -53,6 +53,9 @@ EnvList batch_job_environment(const Job &job, const std::string &node_list,
         {"ENVIRONMENT", "BATCH"},
     };
     if (!job.account.empty()) env.push_back({"SLURM_JOB_ACCOUNT", job.account});
+    // Set once the job was requeued (a node failure, scontrol requeue, RequeueExit), as Slurm.
+    if (job.restart_count)
+        env.push_back({"SLURM_RESTART_COUNT", std::to_string(job.restart_count)});
     if (job.array_job_id && job.array_task_id != DROVER_NO_VAL) {
         env.push_back({"SLURM_ARRAY_JOB_ID", std::to_string(job.array_job_id)});
         env.push_back({"SLURM_ARRAY_TASK_ID", std::to_string(job.array_task_id)});

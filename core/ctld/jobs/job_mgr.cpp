@@ -213,7 +213,12 @@ AcctRecord JobManager::acct_record(const Job &j) {
     // As Slurm records a job cancelled or out of time: the signal that ended it shows on its
     // batch step (sacct's J.batch line), the job's own ExitCode is 0:0.
     if (j.state == DROVER_JOB_CANCELLED || j.state == DROVER_JOB_TIMEOUT) r.exit_status = 0;
-    if (j.state_flags & DROVER_JOB_FLAG_REVOKED) r.state |= kAcctStateRevoked;
+    // Revoked: a federated job's copy that did not run here, and a member's copy that waits (the
+    // origin's record shows the job while it waits; the member that starts it records it).
+    const bool copy =
+        j.ext().siblings_viable && ctx_.fed && fed_origin(j.id) != ctx_.fed->self_id();
+    if ((j.state_flags & DROVER_JOB_FLAG_REVOKED) || (copy && j.pending()))
+        r.state |= kAcctStateRevoked;
     return r;
 }
 

@@ -60,6 +60,16 @@ class JobManager {
     // built above this manager): an empty string, or Slurm's refusal. Set once when built.
     using ReservationCheck = std::function<std::string(const Job &)>;
     void set_reservation_check(ReservationCheck check) { resv_check_ = std::move(check); }
+    // A federation's say over an update of one job (fed_jobs.hpp): before it is applied here,
+    // forward may take the request (a job another member runs) and answer it itself. Set once
+    // when the controller is built.
+    using UpdateForward = std::function<bool(Job &, const std::shared_ptr<net::Request> &,
+                                             const net::ResponderPtr &)>;
+    void set_update_forward(UpdateForward f) { update_forward_ = std::move(f); }
+    // An update another member forwarded for this member's copy of a job, as uid.
+    Status apply_update(Job &job, const proto::JobUpdateRequest &r, uint32_t uid) {
+        return update_job(job, r, uid, ctx_.is_admin(uid));
+    }
     // A pending job's priority as the priority plugin computed it again. In memory only: it is
     // computed again after a restart (a record written for another reason carries it).
     void set_priority(Job &job, uint32_t priority) { job.priority = priority; }
@@ -233,6 +243,7 @@ class JobManager {
     policy::Enforce enforce_;
     PrioritySource priority_source_;
     ReservationCheck resv_check_;
+    UpdateForward update_forward_;
     // RequeueExit and RequeueExitHold: batch exit codes that requeue the job, or requeue it held
     // in SPECIAL_EXIT.
     ExitCodeSet requeue_exit_, requeue_exit_hold_;

@@ -50,8 +50,8 @@ void JobSignals::on_signal(const std::shared_ptr<net::Request> &req,
     }
     const std::string sibling = proto::str(r.sibling());
     for (const JobManager::Target &t : targets) {
-        Status s = sibling.empty() ? jobs_.signal_job_target(t, sig, uid, scope)
-                                   : remove_sibling(t, sibling, uid);
+        Status s =
+            sibling.empty() ? signal_target(t, sig, uid, scope) : remove_sibling(t, sibling, uid);
         results.push_back(result(fbb, t.label, s.code(), s.text()));
     }
     auto v = fbb.CreateVector(results);
@@ -59,6 +59,15 @@ void JobSignals::on_signal(const std::shared_ptr<net::Request> &req,
                                     proto::CreateJobSignalResponse(fbb, v).Union()));
     std::vector<uint8_t> msg(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
     ctx_.commit.after_commit([resp, msg = std::move(msg)] { resp->reply(msg); });
+}
+
+Status JobSignals::signal_target(const JobManager::Target &t, int sig, uint32_t uid,
+                                 JobManager::SignalScope scope) {
+    Job *j = t.job;
+    if (j && sig != SIGKILL && t.pending_task == DROVER_NO_VAL && signal_forward_ &&
+        (ctx_.is_admin(uid) || j->uid == uid) && signal_forward_(*j, sig, scope, uid))
+        return {};
+    return jobs_.signal_job_target(t, sig, uid, scope);
 }
 
 Status JobSignals::signal_step_target(const JobManager::Target &t, uint32_t step, int sig,

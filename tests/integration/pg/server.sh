@@ -17,6 +17,8 @@
 #                       PGCONF to the slurm.conf lines that point the controller at it
 #
 # Set PG_DIR and PG_PORT; the caller stops the server in its EXIT trap (pg_stop immediate).
+# PG_HOST (with PG_CLIENTS, a CIDR) makes it also listen on that address for those clients, and
+# PGCONF name it: for daemons in other network namespaces.
 
 pg_find_bin() {
   if [ -n "${PG_BIN:-}" ]; then echo "$PG_BIN"; return; fi
@@ -55,12 +57,13 @@ pg_init() {
   (cd "$PG_DIR" && pg_as_owner "$PG_BIN/initdb" -D "$PG_DIR/data" -U "$PG_SUPER" -E UTF8 \
       --no-locale --auth-local=trust --auth-host=scram-sha-256 -N) > "$PG_DIR/initdb.log" 2>&1 \
     || { cat "$PG_DIR/initdb.log" >&2; return 1; }
+  [ -z "${PG_CLIENTS:-}" ] || echo "host all all $PG_CLIENTS scram-sha-256" >> "$PG_DIR/data/pg_hba.conf"
 }
 
 pg_start() {
   PG_PORT=${1:-${PG_PORT:-$(free_port)}}
   (cd "$PG_DIR" && pg_as_owner "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/server.log" -w \
-      -t 30 start -o "-p $PG_PORT -k $PG_DIR -h 127.0.0.1 -c fsync=off -c full_page_writes=off \
+      -t 30 start -o "-p $PG_PORT -k $PG_DIR -h 127.0.0.1${PG_HOST:+,$PG_HOST} -c fsync=off -c full_page_writes=off \
       -c synchronous_commit=off -c log_min_messages=warning") > /dev/null 2>&1 \
     || { tail -n 20 "$PG_DIR/server.log" >&2; return 1; }
 }
@@ -118,7 +121,7 @@ pg_test_setup() {
   fi
   pg_create_db "$DB" "$ROLE" "$PW" || fail "creating the database and role"
   ok "PostgreSQL $("$PG_BIN/postgres" --version | awk '{print $3}') up on 127.0.0.1:$PG_PORT"
-  PGCONF=("AccountingStorageType=accounting/postgres" "AccountingStorageHost=127.0.0.1"
+  PGCONF=("AccountingStorageType=accounting/postgres" "AccountingStorageHost=${PG_HOST:-127.0.0.1}"
           "AccountingStoragePort=$PG_PORT" "AccountingStorageUser=$ROLE"
           "AccountingStoragePass=$PW" "AccountingStorageLoc=$DB")
 }
