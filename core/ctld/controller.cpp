@@ -141,9 +141,12 @@ class InControl {
         sched_.set_start_gate(
             [this](Job &job, std::string &why) { return fed_jobs_.may_start(job, why); });
         fed_jobs_.set_leave([this] { admin_.leave_federation(); });
-        jobs_.set_update_forward([this](Job &job, const Req &req, const Resp &resp) {
-            return fed_jobs_.forward_update(job, req, resp);
-        });
+        jobs_.set_remote_job([this](uint32_t id) { return fed_jobs_.remote_job(id); });
+        jobs_.set_update_forward(
+            [this](Job &job, const Req &req, const Resp &resp) {
+                return fed_jobs_.forward_update(job, req, resp);
+            },
+            [this](const Job &job, const Req &req) { fed_jobs_.updated(job, req); });
         signals_.set_signal_forward(
             [this](Job &job, int sig, JobManager::SignalScope scope, uint32_t uid) {
                 return fed_jobs_.forward_signal(job, sig, int(scope), uid);

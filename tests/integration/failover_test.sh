@@ -9,7 +9,9 @@ source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/ha.sh"
 HA_SHARED_STATE=1 make_ha_cluster 2 2 MetricsType=metrics/openmetrics
 cd "$T"
-[ -f c/state/data.mdb ] && [ -f c/state/backup.ctl2/data.mdb ] && ok "a shared StateSaveLocation: the backup's state is in backup.ctl2/" || fail "state layout: $(find c/state -name data.mdb)"
+# The backup makes its copy once it has attached to the primary (later, on a busy machine).
+state_layout() { [ -f c/state/data.mdb ] && [ -f c/state/backup.ctl2/data.mdb ]; }
+wait_until 60 state_layout && ok "a shared StateSaveLocation: the backup's state is in backup.ctl2/" || fail "state layout: $(find c/state -name data.mdb)"
 
 assert_eq "Slurmctld(primary) at ctl1 is UP (in control)
 Slurmctld(backup) at ctl2 is UP" "$(scontrol ping)" "scontrol ping: both up, the primary in control"

@@ -202,6 +202,9 @@ assert_eq "$probe c1 $probe c2 $probe c3" "$(sprio --sibling -h -j "$probe" -o '
 assert_eq "$probe" "$(sprio -M c3 -h -j "$probe" -o '%i' 2>&1 | xargs)" "sprio -M c3 asks c3"
 scontrol release "$held" || fail "scontrol release"
 wait_until 60 three_copies "$held" || fail "released, the job is sent to c2 and c3: $(copies_of "$held")"
+scontrol update JobId="$held" Comment=pushed || fail "scontrol update of a waiting job with copies"
+pushed_to_c2() { scontrol -M c2 show job "$held" 2>/dev/null | grep -q "Comment=pushed"; }
+wait_until 60 pushed_to_c2 || fail "the update did not reach c2's copy: $(scontrol -M c2 show job "$held" 2>&1 | grep -o 'Comment=[^ ]*')"
 assert_eq "c1,c2,c3" "$(squeue -h -j "$held" -O SiblingsActive 2>/dev/null | xargs)" "SiblingsActive: the members holding a copy"
 assert_eq "$held PENDING" "$(squeue --federation -h -O JobID,State 2>/dev/null | sed 's/  */ /g; s/ $//' | grep "^$held ")"   "squeue --federation shows the pending job once"
 scancel "$held" || fail "scancel of a job with siblings"
@@ -283,6 +286,22 @@ storm_done() {
 wait_until 200 storm_done || fail "the storm's jobs did not all complete: $(sacct --federation -n -X -P -o JobID,Cluster,State 2>&1 | grep -Ff "$T/storm.ids" | awk -F'|' '{print $3}' | sort | uniq -c | xargs)"
 assert_eq 24 "$(each_ran_once "$T/storm.ids" "$T/storm")" "each job of the storm ran exactly once (one line in its output)"
 assert_eq 24 "$(sacct --federation -n -X -P -o JobID 2>/dev/null | grep -cxFf "$T/storm.ids")" "sacct --federation shows each job once"
+
+# ---- a dependency on another member's job: it waits until that member's job ends ----
+first=$(on c2 sbatch -M c2 --parsable -o /dev/null --wrap 'sleep 5'); first=${first%%;*}
+after=$(sbatch -M c1 --parsable -d "afterok:$first" -o "$T/after.out" \
+  --wrap "SLURM_CONF=$T/c2/slurm.conf squeue -h -j $first -t all -o %T")
+after=${after%%;*}
+waits_on_c2() { [ "$(squeue -h -j "$after" -o '%t %r' 2>/dev/null)" = "PD Dependency" ]; }
+wait_until 30 waits_on_c2 || fail "job $after does not wait for c2's job $first: $(squeue -h -j "$after" -o '%t %r' 2>&1)"
+after_done() { [ "$(job_state "$after")" = COMPLETED ]; }
+wait_until 120 after_done || fail "job $after did not run after c2's job $first: $(squeue -h -j "$after" -t all -o '%T %r' 2>&1)"
+assert_eq COMPLETED "$(cat "$T/after.out" 2>/dev/null)" "afterok on c2's job: it ran once that job had COMPLETED"
+failing=$(on c2 sbatch -M c2 --parsable -o /dev/null --wrap 'exit 3'); failing=${failing%%;*}
+never=$(sbatch -M c1 --parsable -d "afterok:$failing" -o /dev/null --wrap true); never=${never%%;*}
+never_ok() { [ "$(squeue -h -j "$never" -o %r 2>/dev/null)" = DependencyNeverSatisfied ]; }
+wait_until 60 never_ok || fail "afterok on c2's failed job: $(squeue -h -j "$never" -o %r 2>&1)"
+scancel "$never"
 
 # ---- DRAIN+REMOVE: with no federated job left, a member leaves by itself ----
 sacctmgr -i modify cluster c3 set fedstate=drain+remove >/dev/null || fail "modify cluster set fedstate=drain+remove"

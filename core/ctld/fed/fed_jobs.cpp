@@ -126,6 +126,7 @@ void FedJobs::Impl::sweep() {
     flush_outbox();
     give_back_unused_locks();
     sync();
+    poll_remote_jobs();
     leave_when_drained();
 }
 
@@ -321,6 +322,16 @@ bool FedJobs::forward_update(Job &job, const std::shared_ptr<net::Request> &req,
     return true;
 }
 
+void FedJobs::updated(const Job &job, const std::shared_ptr<net::Request> &req) {
+    const uint32_t self = impl_->self();
+    const uint64_t copies = job.ext().siblings_active & ~fed_bit(self);
+    if (!self || fed_origin(job.id) != self || !job.pending() || !copies) return;
+    FedMsg m{Op::Update, job.id, req->peer.uid};
+    m.request = req->bytes;
+    each_member(copies, [&](uint32_t member) { impl_->post(member, m); });
+    impl_->flush_outbox();
+}
+
 bool FedJobs::forward_signal(Job &job, int sig, int scope, uint32_t uid) {
     const uint32_t at = impl_->runner(job);
     if (!at) return false;
@@ -332,7 +343,8 @@ bool FedJobs::forward_signal(Job &job, int sig, int scope, uint32_t uid) {
     return true;
 }
 
-// A member's side: what the origin was asked for the job this member runs.
+// A member's side: what the origin was asked (and did, for a waiting job) for the job whose copy
+// this member holds.
 Status FedJobs::Impl::on_update(const proto::FedJobRequest &r) {
     Job *j = jobs.find(r.job_id());
     const proto::Message *m = nullptr;

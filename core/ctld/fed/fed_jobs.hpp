@@ -19,6 +19,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "net/server.hpp"
@@ -44,9 +45,15 @@ class FedJobs {
     // which is updated here.
     bool forward_update(Job &job, const std::shared_ptr<net::Request> &req,
                         const net::ResponderPtr &resp);
+    // An update applied here to a waiting job of this origin goes to its copies too (resent
+    // until each member answers; a member that refuses it keeps its copy as it was).
+    void updated(const Job &job, const std::shared_ptr<net::Request> &req);
     // A signal other than cancel for such a job, by its owner or an admin (uid): sent on to the
     // member that runs it. False for any other job.
     bool forward_signal(Job &job, int sig, int scope, uint32_t uid);
+    // A job another member gave that a dependency here names: as its origin last said it
+    // stands (asked every few seconds while dependencies name it); JobManager::RemoteJob.
+    std::optional<const Job *> remote_job(uint32_t job_id);
     // What this cluster does to leave its federation (FedState=DRAIN+REMOVE, once no federated
     // job is left here). Set once when the controller is built.
     void set_leave(std::function<void()> leave);

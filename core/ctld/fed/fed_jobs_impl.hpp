@@ -15,6 +15,7 @@
 #include "common/status.hpp"
 #include "ctld/fed/fed_jobs.hpp"
 #include "ctld/fed/federation.hpp"
+#include "ctld/jobs/job.hpp"
 #include "net/client.hpp"
 #include "proto/message_generated.h"
 
@@ -76,6 +77,12 @@ struct FedJobs::Impl {
     // What other members are still to hear (resent until they answer), by (job, op, member).
     std::map<std::tuple<uint32_t, fed::Op, uint32_t>, fed::FedMsg> outbox;
     int64_t last_sync = 0;
+    // Other members' jobs that dependencies here name: when a dependency last asked for each,
+    // their state as their origins said it, and those their origins no longer have.
+    std::map<uint32_t, int64_t> remote_wanted;
+    std::map<uint32_t, Job> remote_jobs;
+    std::set<uint32_t> remote_gone;
+    int64_t last_remote_poll = 0;
     std::function<void()> leave;
     bool leaving = false; // asked to leave (until the view shows another state)
 
@@ -124,6 +131,9 @@ struct FedJobs::Impl {
     // fed_sync.cpp
     void sync();
     void synced(uint32_t member, const proto::JobInfo &copy);
+    void poll_remote_jobs();
+    void polled(uint32_t member, const std::vector<uint32_t> &asked,
+                const proto::JobInfoResponse *r);
 };
 
 } // namespace drover::ctld

@@ -6,6 +6,7 @@
 #include <spdlog/spdlog.h>
 
 #include "ctld/context.hpp"
+#include "ctld/events.hpp"
 #include "ctld/fed/fed_jobs_impl.hpp"
 #include "ctld/jobs/job_mgr.hpp"
 #include "proto/fb_read.hpp"
@@ -15,8 +16,12 @@ namespace drover::ctld {
 namespace {
 
 constexpr int64_t kSyncSecs = 15;
-// The key of the one sync under way with a member (no job has id 0).
+// The keys of the one sync and the one poll of remote jobs under way with a member (no job has
+// id 0 or 0xffffffff).
 constexpr uint32_t kSyncKey = 0;
+constexpr uint32_t kRemoteKey = 0xffffffffu;
+// How often origins are asked about their jobs that dependencies here name.
+constexpr int64_t kRemotePollSecs = 3;
 
 } // namespace
 
@@ -59,6 +64,74 @@ void FedJobs::Impl::synced(uint32_t member, const proto::JobInfo &copy) {
     spdlog::info("federation: job {} ended on {} (found by asking)", j->id,
                  member_names(fed.view(), fed_bit(member)));
     end_copy(*j, base, copy.exit_status(), copy.start_time(), copy.end_time());
+}
+
+std::optional<const Job *> FedJobs::remote_job(uint32_t job_id) {
+    Impl &im = *impl_;
+    const uint32_t origin = fed_origin(job_id);
+    if (!im.self() || !origin || origin == im.self() || !im.fed.view().member(origin) ||
+        im.remote_gone.count(job_id))
+        return std::nullopt;
+    im.remote_wanted[job_id] = Ctx::now();
+    auto it = im.remote_jobs.find(job_id);
+    return it == im.remote_jobs.end() ? nullptr : &it->second;
+}
+
+// Every few seconds, each origin is asked for the jobs of its that dependencies here named in
+// the last minute.
+void FedJobs::Impl::poll_remote_jobs() {
+    const int64_t now = Ctx::now();
+    if (now - last_remote_poll < kRemotePollSecs) return;
+    last_remote_poll = now;
+    std::erase_if(remote_wanted, [now](const auto &kv) { return now - kv.second > 60; });
+    std::erase_if(remote_jobs, [this](const auto &kv) { return !remote_wanted.count(kv.first); });
+    std::map<uint32_t, std::vector<uint32_t>> by_origin;
+    for (const auto &[id, when] : remote_wanted) by_origin[fed_origin(id)].push_back(id);
+    for (const auto &[origin, ids] : by_origin) {
+        flatbuffers::FlatBufferBuilder fbb(64 + ids.size() * 4);
+        auto v = fbb.CreateVector(ids);
+        fbb.Finish(proto::CreateMessage(fbb, proto::Body::JobInfoRequest,
+                                        proto::CreateJobInfoRequest(fbb, v, 0, true).Union()));
+        call(origin, kRemoteKey, {fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize()},
+             [this, origin = origin, ids = ids](const std::string &error, const net::Reply *reply) {
+                 if (!error.empty() || !reply) return;
+                 // The origin has none of them: its answer is "Invalid job id".
+                 const auto *e = reply->msg->body_as_ErrorResponse();
+                 if (e && e->code() != DROVER_ENOENT) return;
+                 polled(origin, ids, reply->msg->body_as_JobInfoResponse());
+             });
+    }
+}
+
+// The origin's record of each job asked for (its copy, revoked when another member runs or ran
+// it: then it runs while pending with a start time, and ended as the member said); one the
+// origin no longer has ended long ago.
+void FedJobs::Impl::polled(uint32_t, const std::vector<uint32_t> &asked,
+                           const proto::JobInfoResponse *r) {
+    bool changed = false;
+    std::set<uint32_t> seen;
+    if (r && r->jobs())
+        for (const auto *info : *r->jobs()) {
+            seen.insert(info->job_id());
+            Job j;
+            j.id = info->job_id();
+            j.state = info->state() & 0xff;
+            const bool elsewhere = (info->state() & DROVER_JOB_FLAG_REVOKED) && info->start_time();
+            if (j.state == DROVER_JOB_PENDING && elsewhere) j.state = DROVER_JOB_RUNNING;
+            j.exit_status = info->exit_status();
+            j.start_time = j.state == DROVER_JOB_PENDING ? 0 : info->start_time();
+            j.end_time = info->end_time();
+            Job &old = remote_jobs[j.id];
+            changed = changed || old.state != j.state || old.id != j.id;
+            old = std::move(j);
+        }
+    for (uint32_t id : asked)
+        if (!seen.count(id)) {
+            remote_gone.insert(id);
+            remote_jobs.erase(id);
+            changed = true;
+        }
+    if (changed) ctx.events.queue_changed.publish();
 }
 
 } // namespace drover::ctld

@@ -164,6 +164,7 @@ void JobManager::on_update(const std::shared_ptr<net::Request> &req,
     }
     if (applied == 0 || (jobs.size() == 1 && !first_refusal.ok()))
         return resp->error(first_refusal.code(), first_refusal.text());
+    if (jobs.size() == 1 && updated_) updated_(*jobs.front(), req);
     ctx_.events.queue_changed.publish();
     ctx_.commit.after_commit([resp] { resp->ok(); });
 }

@@ -106,8 +106,14 @@ DepState JobManager::check_dependency(Job &job) {
                                                                : job.array->pending.front())
                                  : job.array_task_id;
             const Job *target = find_for_dependency(t.job_id, task);
+            // Another member's job: as that member says it stands (waiting until it has said).
+            std::optional<const Job *> remote;
+            if (!target && remote_job_) remote = remote_job_(t.job_id);
+            if (remote) target = *remote;
             // A job the controller no longer has ended long ago; its record says no more.
-            if (target && target->is_array_record() && task != DROVER_NO_VAL)
+            if (remote && !target)
+                st = DepState::Waiting;
+            else if (target && target->is_array_record() && task != DROVER_NO_VAL)
                 st = DepState::Waiting;
             else if (target)
                 st = single(*target, t, now);

@@ -61,11 +61,22 @@ class JobManager {
     using ReservationCheck = std::function<std::string(const Job &)>;
     void set_reservation_check(ReservationCheck check) { resv_check_ = std::move(check); }
     // A federation's say over an update of one job (fed_jobs.hpp): before it is applied here,
-    // forward may take the request (a job another member runs) and answer it itself. Set once
-    // when the controller is built.
+    // forward may take the request (a job another member runs) and answer it itself; once it
+    // is applied here, updated hears it (the job's copies elsewhere change alike). Set once when
+    // the controller is built.
     using UpdateForward = std::function<bool(Job &, const std::shared_ptr<net::Request> &,
                                              const net::ResponderPtr &)>;
-    void set_update_forward(UpdateForward f) { update_forward_ = std::move(f); }
+    using Updated = std::function<void(const Job &, const std::shared_ptr<net::Request> &)>;
+    void set_update_forward(UpdateForward f, Updated updated) {
+        update_forward_ = std::move(f);
+        updated_ = std::move(updated);
+    }
+    // A federation's view of the jobs other members gave, for dependencies on them
+    // (fed_jobs.hpp): nullopt for an id of no other member (this cluster's own rules); a null
+    // Job while its state is not known yet (the term waits); else how it stands. Set once when
+    // the controller is built.
+    using RemoteJob = std::function<std::optional<const Job *>(uint32_t job_id)>;
+    void set_remote_job(RemoteJob f) { remote_job_ = std::move(f); }
     // An update another member forwarded for this member's copy of a job, as uid.
     Status apply_update(Job &job, const proto::JobUpdateRequest &r, uint32_t uid) {
         return update_job(job, r, uid, ctx_.is_admin(uid));
@@ -244,6 +255,8 @@ class JobManager {
     PrioritySource priority_source_;
     ReservationCheck resv_check_;
     UpdateForward update_forward_;
+    Updated updated_;
+    RemoteJob remote_job_;
     // RequeueExit and RequeueExitHold: batch exit codes that requeue the job, or requeue it held
     // in SPECIAL_EXIT.
     ExitCodeSet requeue_exit_, requeue_exit_hold_;
