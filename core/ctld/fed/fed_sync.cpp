@@ -23,6 +23,15 @@ constexpr uint32_t kRemoteKey = 0xffffffffu;
 // How often origins are asked about their jobs that dependencies here name.
 constexpr int64_t kRemotePollSecs = 3;
 
+// A JobInfoRequest for ids, revoked copies included.
+std::vector<uint8_t> job_info_request(const std::vector<uint32_t> &ids) {
+    flatbuffers::FlatBufferBuilder fbb(64 + ids.size() * 4);
+    auto v = fbb.CreateVector(ids);
+    fbb.Finish(proto::CreateMessage(fbb, proto::Body::JobInfoRequest,
+                                    proto::CreateJobInfoRequest(fbb, v, 0, true).Union()));
+    return {fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize()};
+}
+
 } // namespace
 
 void FedJobs::Impl::sync() {
@@ -37,11 +46,7 @@ void FedJobs::Impl::sync() {
                          [&](uint32_t member) { by_member[member].push_back(j.id); });
     });
     for (const auto &[member, ids] : by_member) {
-        flatbuffers::FlatBufferBuilder fbb(64 + ids.size() * 4);
-        auto v = fbb.CreateVector(ids);
-        fbb.Finish(proto::CreateMessage(fbb, proto::Body::JobInfoRequest,
-                                        proto::CreateJobInfoRequest(fbb, v, 0, true).Union()));
-        call(member, kSyncKey, {fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize()},
+        call(member, kSyncKey, job_info_request(ids),
              [this, member = member](const std::string &error, const net::Reply *reply) {
                  const auto *r =
                      error.empty() && reply ? reply->msg->body_as_JobInfoResponse() : nullptr;
@@ -88,11 +93,7 @@ void FedJobs::Impl::poll_remote_jobs() {
     std::map<uint32_t, std::vector<uint32_t>> by_origin;
     for (const auto &[id, when] : remote_wanted) by_origin[fed_origin(id)].push_back(id);
     for (const auto &[origin, ids] : by_origin) {
-        flatbuffers::FlatBufferBuilder fbb(64 + ids.size() * 4);
-        auto v = fbb.CreateVector(ids);
-        fbb.Finish(proto::CreateMessage(fbb, proto::Body::JobInfoRequest,
-                                        proto::CreateJobInfoRequest(fbb, v, 0, true).Union()));
-        call(origin, kRemoteKey, {fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize()},
+        call(origin, kRemoteKey, job_info_request(ids),
              [this, origin = origin, ids = ids](const std::string &error, const net::Reply *reply) {
                  if (!error.empty() || !reply) return;
                  // The origin has none of them: its answer is "Invalid job id".
