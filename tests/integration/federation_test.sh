@@ -309,8 +309,18 @@ c3_left() { [ "$(sacctmgr -n -P show cluster withfed format=cluster,federation 2
 wait_until 90 c3_left || fail "c3 did not leave: $(sacctmgr -n -P show federation 2>&1 | xargs)"
 assert_eq "c1 c2" "$(sacctmgr -n -P show federation format=cluster | xargs)" "DRAIN+REMOVE: c3 left the federation once drained"
 
-# ---- leaving the federation ----
+# ---- leaving the federation: copies that wait are removed, the origin's job stays ----
+busyA=$(sbatch -M c1 --parsable --exclusive -o /dev/null --wrap 'sleep 600'); busyA=${busyA%%;*}
+busyB=$(on c2 sbatch -M c2 --parsable --exclusive -o /dev/null --wrap 'sleep 600'); busyB=${busyB%%;*}
+wait_running "$busyA" || fail "job $busyA did not start"
+orphan=$(sbatch --parsable -o /dev/null --wrap true)
+two_members() { [ "$(copies_of "$orphan")" = "c1,c2" ]; }
+wait_until 60 two_members || fail "job $orphan was not sent to c2: $(copies_of "$orphan")"
 sacctmgr -i delete federation fed1 >/dev/null || fail "delete federation"
+copy_gone() { [ "$(on c2 squeue -h -j "$orphan" -t all -o %T 2>/dev/null)" = REVOKED ]; }
+wait_until 60 copy_gone || fail "c2's copy of job $orphan was not removed: $(on c2 squeue -h -j "$orphan" -t all -o %T 2>&1)"
+assert_eq PENDING "$(job_state "$orphan")" "the origin's job waits on, as a job of c1's own"
+scancel "$orphan" "$busyA"; on c2 scancel "$busyB"
 assert_eq "" "$(sacctmgr -n -P show federation)" "the federation is gone"
 assert_eq "c1||0" "$(sacctmgr -n -P show cluster withfed format=cluster,federation,id | grep ^c1)" "its clusters belong to none"
 alone() { [ -z "$(fed_view c2)" ]; }

@@ -9,6 +9,7 @@
 #include <csignal>
 #include <spdlog/spdlog.h>
 
+#include "ctld/acct/acct_queue.hpp"
 #include "ctld/context.hpp"
 #include "ctld/events.hpp"
 #include "ctld/jobs/job_mgr.hpp"
@@ -52,6 +53,11 @@ void reply_ok(const net::ResponderPtr &resp) {
 
 uint64_t fed::voters(const Job &job) {
     return job.ext().siblings_viable | fed_bit(fed_origin(job.id));
+}
+
+bool fed::is_copy(const Job &job) {
+    const JobExtra &x = job.ext();
+    return x.siblings_viable && !x.siblings_active && !(job.state_flags & DROVER_JOB_FLAG_REVOKED);
 }
 
 FedJobs::Impl::Impl(Ctx &c, JobManager &j, const Federation &f)
@@ -115,7 +121,7 @@ void FedJobs::Impl::arm() {
 // The origin's jobs that have siblings to send or revoke, what others are still to hear, the
 // locks left unused, and (every so often) how the origin's jobs stand on the members.
 void FedJobs::Impl::sweep() {
-    if (!self()) return;
+    if (!self()) return drop_orphan_copies();
     std::vector<uint32_t> ids;
     jobs.each([&](const Job &j) {
         if (fed_origin(j.id) == self() && (j.ext().siblings_viable & ~fed_bit(self())))
@@ -128,6 +134,26 @@ void FedJobs::Impl::sweep() {
     sync();
     poll_remote_jobs();
     leave_when_drained();
+}
+
+// Outside a federation (deleted, or this cluster taken out of it) the copies other members' origins
+// sent that still wait are removed (REVOKED), as Slurm removes them; jobs that run go on. Only once
+// the associations are loaded: before, a restarting controller does not know its federation yet.
+void FedJobs::Impl::drop_orphan_copies() {
+    // Every job is looked at: every 30 s, not at each sweep, on a cluster in no federation.
+    const int64_t now = Ctx::now();
+    if (!ctx.acct.assocs().loaded() || now - last_orphan_check < 30) return;
+    last_orphan_check = now;
+    std::vector<uint32_t> ids;
+    jobs.each([&](const Job &j) {
+        if (j.pending() && fed::is_copy(j)) ids.push_back(j.id);
+    });
+    for (uint32_t id : ids) {
+        Job *j = jobs.find(id);
+        if (!j) continue;
+        spdlog::info("federation: job {}'s copy removed: this cluster is in no federation", id);
+        end_revoked(*j);
+    }
 }
 
 // FedState=DRAIN+REMOVE: once no federated job waits or runs here (its own, or copies), the
@@ -383,12 +409,7 @@ Status FedJobs::Impl::on_submit(const proto::FedJobRequest &r) {
 void FedJobs::Impl::on_started(uint32_t id, uint32_t member, int64_t start_time) {
     Job *j = jobs.find(id);
     if (!j || !j->pending()) return;
-    if (fed_origin(id) != self()) {
-        j->state_flags |= DROVER_JOB_FLAG_REVOKED;
-        j->reason = "None";
-        jobs.end_job(*j, DROVER_JOB_CANCELLED, 0);
-        return;
-    }
+    if (fed_origin(id) != self()) return end_revoked(*j);
     if (j->state_flags & DROVER_JOB_FLAG_REVOKED && j->ext().cluster_lock == member) return;
     j->state_flags |= DROVER_JOB_FLAG_REVOKED;
     j->start_time = start_time;
@@ -411,9 +432,14 @@ void FedJobs::Impl::on_revoke(const proto::FedJobRequest &r) {
         jobs.signal_job_target({std::to_string(j->id), j}, SIGKILL, r.uid());
         return;
     }
-    j->state_flags |= DROVER_JOB_FLAG_REVOKED;
-    j->reason = "None";
-    jobs.end_job(*j, DROVER_JOB_CANCELLED, 0);
+    end_revoked(*j);
+}
+
+// A copy that waits here and is not to run: it ends REVOKED.
+void FedJobs::Impl::end_revoked(Job &job) {
+    job.state_flags |= DROVER_JOB_FLAG_REVOKED;
+    job.reason = "None";
+    jobs.end_job(job, DROVER_JOB_CANCELLED, 0);
 }
 
 // The origin's side: the job ended on the member that ran it (its copy ends alike, revoked),

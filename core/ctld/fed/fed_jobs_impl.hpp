@@ -54,6 +54,9 @@ void each_member(uint64_t set, Fn &&fn) {
 
 // The members whose votes decide which one starts a job: its viable members and its origin.
 uint64_t voters(const Job &job);
+// A copy another member's origin sent (not a job this cluster gave): the origin counts itself
+// among the members that hold one, or has revoked its own.
+bool is_copy(const Job &job);
 
 } // namespace fed
 
@@ -83,6 +86,7 @@ struct FedJobs::Impl {
     std::map<uint32_t, Job> remote_jobs;
     std::set<uint32_t> remote_gone;
     int64_t last_remote_poll = 0;
+    int64_t last_orphan_check = 0;
     std::function<void()> leave;
     bool leaving = false; // asked to leave (until the view shows another state)
 
@@ -109,6 +113,8 @@ struct FedJobs::Impl {
     void ended(const Job &job);
     void end_copy(Job &job, uint32_t state, int32_t exit_status, int64_t start, int64_t end);
     void leave_when_drained();
+    void drop_orphan_copies();
+    void end_revoked(Job &job);
     void arm();
     Status on_submit(const proto::FedJobRequest &r);
     void on_started(uint32_t id, uint32_t member, int64_t start_time);
