@@ -55,11 +55,6 @@ uint64_t fed::voters(const Job &job) {
     return job.ext().siblings_viable | fed_bit(fed_origin(job.id));
 }
 
-bool fed::is_copy(const Job &job) {
-    const JobExtra &x = job.ext();
-    return x.siblings_viable && !x.siblings_active && !(job.state_flags & DROVER_JOB_FLAG_REVOKED);
-}
-
 FedJobs::Impl::Impl(Ctx &c, JobManager &j, const Federation &f)
     : ctx(c), jobs(j), fed(f), timer(c.io) {}
 
@@ -146,7 +141,7 @@ void FedJobs::Impl::drop_orphan_copies() {
     last_orphan_check = now;
     std::vector<uint32_t> ids;
     jobs.each([&](const Job &j) {
-        if (j.pending() && fed::is_copy(j)) ids.push_back(j.id);
+        if (j.pending() && sibling_copy(j)) ids.push_back(j.id);
     });
     for (uint32_t id : ids) {
         Job *j = jobs.find(id);
@@ -189,14 +184,12 @@ void FedJobs::Impl::sweep_origin_job(Job &job) {
         persist_after(job, [](JobExtra &e) { e.cluster_lock = 0; });
     // Copies stay where the job may run: only with the member that runs it once one does, and
     // nowhere else while the job is held or waits for a dependency.
-    // (on_started marks the origin's copy revoked with the member's start time).
-    const bool elsewhere = (job.state_flags & DROVER_JOB_FLAG_REVOKED) && job.start_time;
-    const uint32_t runner = elsewhere ? x.cluster_lock : 0;
+    const uint32_t at = runner(job);
     const bool eligible =
         job.hold == Hold::None && x.dependency.empty() && job.eligible_time <= Ctx::now();
-    const uint64_t keep = runner ? fed_bit(runner) : eligible ? x.siblings_viable : 0;
+    const uint64_t keep = at ? fed_bit(at) : eligible ? x.siblings_viable : 0;
     revoke(job, others & ~keep);
-    if (!runner && eligible) submit_siblings(job, x.siblings_viable & ~x.siblings_active & ~me);
+    if (!at && eligible) submit_siblings(job, x.siblings_viable & ~x.siblings_active & ~me);
 }
 
 void FedJobs::Impl::submit_siblings(Job &job, uint64_t missing) {
@@ -326,6 +319,7 @@ void FedJobs::on_request(const std::shared_ptr<net::Request> &req, const net::Re
     im.ctx.commit.after_commit([resp] { reply_ok(resp); });
 }
 
+// on_started marks the origin's copy revoked with the member's start time.
 uint32_t FedJobs::Impl::runner(const Job &job) const {
     const bool elsewhere = fed_origin(job.id) == self() && job.pending() &&
                            (job.state_flags & DROVER_JOB_FLAG_REVOKED) && job.start_time;
@@ -435,11 +429,12 @@ void FedJobs::Impl::on_revoke(const proto::FedJobRequest &r) {
     end_revoked(*j);
 }
 
-// A copy that waits here and is not to run: it ends REVOKED.
-void FedJobs::Impl::end_revoked(Job &job) {
+// A copy that is not this member's to run ends REVOKED: one that waits here, cancelled; the
+// origin's, as the member that ran the job ended it.
+void FedJobs::Impl::end_revoked(Job &job, uint32_t state, int32_t exit_status) {
     job.state_flags |= DROVER_JOB_FLAG_REVOKED;
     job.reason = "None";
-    jobs.end_job(job, DROVER_JOB_CANCELLED, 0);
+    jobs.end_job(job, state, exit_status);
 }
 
 // The origin's side: the job ended on the member that ran it (its copy ends alike, revoked),
@@ -461,10 +456,8 @@ void FedJobs::Impl::on_ended(const proto::FedJobRequest &r) {
 // record is the job's).
 void FedJobs::Impl::end_copy(Job &job, uint32_t state, int32_t exit_status, int64_t start,
                              int64_t end) {
-    job.state_flags |= DROVER_JOB_FLAG_REVOKED;
     job.start_time = start;
-    job.reason = "None";
-    jobs.end_job(job, state, exit_status);
+    end_revoked(job, state, exit_status);
     job.end_time = end;
     jobs.persist(job);
 }

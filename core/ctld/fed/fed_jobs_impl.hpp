@@ -22,8 +22,6 @@
 namespace drover::ctld {
 
 struct Ctx;
-struct Job;
-struct JobExtra;
 class JobManager;
 
 namespace fed {
@@ -54,9 +52,6 @@ void each_member(uint64_t set, Fn &&fn) {
 
 // The members whose votes decide which one starts a job: its viable members and its origin.
 uint64_t voters(const Job &job);
-// A copy another member's origin sent (not a job this cluster gave): the origin counts itself
-// among the members that hold one, or has revoked its own.
-bool is_copy(const Job &job);
 
 } // namespace fed
 
@@ -112,9 +107,9 @@ struct FedJobs::Impl {
     void started(const Job &job);
     void ended(const Job &job);
     void end_copy(Job &job, uint32_t state, int32_t exit_status, int64_t start, int64_t end);
+    void end_revoked(Job &job, uint32_t state = DROVER_JOB_CANCELLED, int32_t exit_status = 0);
     void leave_when_drained();
     void drop_orphan_copies();
-    void end_revoked(Job &job);
     void arm();
     Status on_submit(const proto::FedJobRequest &r);
     void on_started(uint32_t id, uint32_t member, int64_t start_time);

@@ -34,7 +34,7 @@ int FedJobs::Impl::may_start(Job &job, std::string &why) {
     why = fed::kLockReason;
     // Outside a federation (it was deleted, or this cluster left it) a copy never runs; the
     // origin's job runs as a job of its own.
-    if (!me) return fed::is_copy(job) ? DROVER_EPERM : DROVER_OK;
+    if (!me) return sibling_copy(job) ? DROVER_EPERM : DROVER_OK;
     if (!(fed::voters(job) & ~me)) return DROVER_OK; // no siblings
     if (job.state_flags & DROVER_JOB_FLAG_REVOKED) return DROVER_EPERM;
     // FedState=INACTIVE: this member schedules no federated job (it still votes).

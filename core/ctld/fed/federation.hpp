@@ -15,6 +15,7 @@
 
 #include "common/config.hpp"
 #include "ctld/acct/assoc_db.hpp"
+#include "ctld/jobs/job.hpp"
 #include "net/server.hpp"
 
 namespace drover::ctld {
@@ -31,6 +32,13 @@ inline uint32_t fed_origin(uint32_t job_id) {
 // A member in a set of members (a federated job's viable and active siblings): bit id-1.
 inline uint64_t fed_bit(uint32_t fed_id) {
     return fed_id ? uint64_t(1) << (fed_id - 1) : 0;
+}
+// A copy of a federated job that another member's origin sent (fed_jobs.hpp), not revoked here:
+// the member that gave a job counts itself among the holders of its copies, or has revoked its
+// own. Known from the job alone, in or out of a federation.
+inline bool sibling_copy(const Job &job) {
+    const JobExtra &x = job.ext();
+    return x.siblings_viable && !x.siblings_active && !(job.state_flags & DROVER_JOB_FLAG_REVOKED);
 }
 
 // A cluster's federation state, as sacctmgr names them.

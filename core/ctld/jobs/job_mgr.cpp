@@ -215,9 +215,7 @@ AcctRecord JobManager::acct_record(const Job &j) {
     if (j.state == DROVER_JOB_CANCELLED || j.state == DROVER_JOB_TIMEOUT) r.exit_status = 0;
     // Revoked: a federated job's copy that did not run here, and a member's copy that waits (the
     // origin's record shows the job while it waits; the member that starts it records it).
-    const bool copy =
-        j.ext().siblings_viable && ctx_.fed && fed_origin(j.id) != ctx_.fed->self_id();
-    if ((j.state_flags & DROVER_JOB_FLAG_REVOKED) || (copy && j.pending()))
+    if ((j.state_flags & DROVER_JOB_FLAG_REVOKED) || (sibling_copy(j) && j.pending()))
         r.state |= kAcctStateRevoked;
     return r;
 }
