@@ -148,7 +148,39 @@ int test_allocation(const SrunRequest &r, const std::string &prog) {
     }
 }
 
-bool allocate(const SrunRequest &r, const std::string &prog, Allocation *out) {
+namespace {
+
+// What the commands run in the allocation need of a running job.
+void fill_allocation(const proto::JobInfoLite &job, uint32_t id, Allocation *out) {
+    out->job_id = id;
+    out->node_list = str(job.node_list());
+    out->partition = str(job.partition());
+    out->name = str(job.name());
+    if (job.nodes())
+        for (const auto *x : *job.nodes()) out->nodes.push_back(x->str());
+    if (job.node_cpus()) out->node_cpus.assign(job.node_cpus()->begin(), job.node_cpus()->end());
+    out->num_tasks = job.num_tasks();
+    out->cpus_per_task = job.cpus_per_task();
+    out->time_limit_min = job.time_limit_min();
+    out->mem_per_node_mb = job.mem_per_node_mb();
+    out->mem_per_cpu_mb = job.mem_per_cpu_mb();
+}
+
+// The components after the first of a granted heterogeneous job (ids after the leader's).
+bool fill_components(uint32_t leader, std::size_t count, std::vector<Allocation> *out) {
+    for (std::size_t k = 1; k <= count; ++k) {
+        net::Reply reply;
+        const proto::JobInfoLite *c = wait_job(reply, leader + uint32_t(k), 0);
+        if (!c || c->state() != DROVER_JOB_RUNNING) return false;
+        fill_allocation(*c, leader + uint32_t(k), &out->emplace_back());
+    }
+    return true;
+}
+
+} // namespace
+
+bool allocate(const SrunRequest &r, const std::string &prog, Allocation *out,
+              std::span<const SrunRequest> het, std::vector<Allocation> *het_out) {
     auto say = [&](const std::string &line) {
         if (!r.quiet) write_err(prog + ": " + line + "\n");
     };
@@ -156,15 +188,21 @@ bool allocate(const SrunRequest &r, const std::string &prog, Allocation *out) {
     proto::JobDescT d = allocation_desc(r, prog);
     flatbuffers::FlatBufferBuilder fbb(1024);
     auto desc = proto::JobDesc::Pack(fbb, &d);
+    std::vector<flatbuffers::Offset<proto::JobDesc>> parts;
+    for (const auto &c : het) {
+        proto::JobDescT cd = allocation_desc(c, prog);
+        parts.push_back(proto::JobDesc::Pack(fbb, &cd));
+    }
+    auto het_v = parts.empty() ? 0 : fbb.CreateVector(parts);
     net::Reply reply;
     const proto::JobSubmitResponse *sub = nullptr;
     try {
         // MaxJobCount reached: said once, then retried with growing pauses (as Slurm's salloc).
-        reply =
-            call_ctld_retrying(fbb, proto::Body::JobSubmitRequest,
-                               proto::CreateJobSubmitRequest(fbb, desc).Union(), [&](int retry) {
-                                   if (retry == 1) print_error(prog, kSubmitRetryText);
-                               });
+        reply = call_ctld_retrying(fbb, proto::Body::JobSubmitRequest,
+                                   proto::CreateJobSubmitRequest(fbb, desc, het_v).Union(),
+                                   [&](int retry) {
+                                       if (retry == 1) print_error(prog, kSubmitRetryText);
+                                   });
         sub = reply.as<proto::JobSubmitResponse>();
     } catch (const net::RpcError &e) {
         print_error(prog, std::string("Job submit/allocate failed: ") + e.what());
@@ -224,21 +262,19 @@ bool allocate(const SrunRequest &r, const std::string &prog, Allocation *out) {
         say("Granted job allocation " + std::to_string(id));
         say("Nodes " + str(job->node_list()) + " are ready for job");
     }
-    out->job_id = id;
-    out->node_list = str(job->node_list());
-    out->partition = str(job->partition());
-    out->name = str(job->name());
-    if (job->nodes())
-        for (const auto *x : *job->nodes()) out->nodes.push_back(x->str());
-    if (job->node_cpus()) out->node_cpus.assign(job->node_cpus()->begin(), job->node_cpus()->end());
+    fill_allocation(*job, id, out);
     if (r.verbose && prog == "srun") // the line scripts read srun -v's job id from
         say("jobid " + std::to_string(id) + ": nodes(" + std::to_string(out->nodes.size()) + "):`" +
             out->node_list + "', cpu counts: " + cpu_counts(out->node_cpus));
-    out->num_tasks = job->num_tasks();
-    out->cpus_per_task = job->cpus_per_task();
-    out->time_limit_min = job->time_limit_min();
-    out->mem_per_node_mb = job->mem_per_node_mb();
-    out->mem_per_cpu_mb = job->mem_per_cpu_mb();
+    bool parts_known = false;
+    try {
+        parts_known = !het_out || fill_components(id, het.size(), het_out);
+    } catch (const std::exception &) {}
+    if (!parts_known) { // not left granted behind the user's back
+        cancel_quietly(std::to_string(id));
+        print_error(prog, "Job allocation " + std::to_string(id) + " has been revoked.");
+        return false;
+    }
     return true;
 }
 

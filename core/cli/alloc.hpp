@@ -33,7 +33,10 @@ std::string short_host();
 // Submits the allocation request and waits for it to start, printing Slurm's progress lines as
 // "<prog>: ..." (unless quiet). Returns false (after printing why) when it is refused, or ends
 // or is cancelled before it starts; SIGINT while waiting cancels it.
-bool allocate(const SrunRequest &r, const std::string &prog, Allocation *out);
+// het: a heterogeneous job's further components (salloc A : B), asked for with r in one
+// request; het_out gets each one's allocation once the job is granted.
+bool allocate(const SrunRequest &r, const std::string &prog, Allocation *out,
+              std::span<const SrunRequest> het = {}, std::vector<Allocation> *het_out = nullptr);
 // --test-only: asks when the allocation r describes would start, prints the controller's answer
 // ("<prog>: Job N to start at T using C processors on nodes L in partition P") and makes none.
 // Returns the command's exit status.

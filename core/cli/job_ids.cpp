@@ -62,8 +62,11 @@ std::optional<std::vector<uint32_t>> expand_tasks(const std::vector<TaskRange> &
 }
 
 bool JobSpec::matches(const proto::JobInfo &job) const {
+    if (het_offset != kNoVal) return job.job_id() == job_id; // "L+K": that component alone
+    // A bare id names every task of its array and every component of its heterogeneous job.
     if (!has_tasks)
-        return job.job_id() == job_id || (job.array_job_id() && job.array_job_id() == job_id);
+        return job.job_id() == job_id || (job.array_job_id() && job.array_job_id() == job_id) ||
+               (job.het_job_id() && job.het_job_id() == job_id);
     if (job.array_job_id() != job_id) return false;
     if (job.array_task_id() != kNoVal) return task_in(tasks, job.array_task_id());
     // The pending record: named when it still holds one of the tasks.
@@ -76,23 +79,49 @@ bool JobSpec::matches(const proto::JobInfo &job) const {
     return false;
 }
 
+namespace {
+
+// The step after the last '.' outside brackets ("12.4", "12_[1,3].batch"), taken off t; false
+// when that step is malformed. Leaves s.step_id as it is when t names no step.
+bool take_step(std::string_view &t, JobSpec &s) {
+    auto dot = t.rfind('.');
+    if (dot == std::string_view::npos || t.find(']', dot) != std::string_view::npos) return true;
+    std::string_view step = t.substr(dot + 1);
+    if (step == "batch")
+        s.step_id = 0xfffffffbu;
+    else if (step == "extern")
+        s.step_id = 0xfffffffcu;
+    else if (auto v = parse_u32(step); v && *v < 0xfffffff0u)
+        s.step_id = *v;
+    else
+        return false;
+    t = t.substr(0, dot);
+    return true;
+}
+
+// "L+K", as Slurm writes a heterogeneous job's component K: since the components of leader L
+// have the consecutive ids L, L+1, ..., it names job L+K. Both parts plain numbers (no array
+// task), L not 0, and the sum a valid job id.
+std::optional<JobSpec> het_spec(std::string_view t, std::size_t plus, JobSpec s) {
+    auto leader = parse_u32(t.substr(0, plus));
+    auto offset = parse_u32(t.substr(plus + 1));
+    if (!leader || !offset || *leader == 0) return std::nullopt;
+    uint64_t id = uint64_t(*leader) + *offset;
+    if (id >= kNoVal) return std::nullopt;
+    s.job_id = uint32_t(id);
+    s.het_offset = *offset;
+    return s;
+}
+
+} // namespace
+
 std::optional<JobSpec> parse_job_spec(std::string_view text) {
     JobSpec s;
     std::string_view t = trim(text);
     s.text = std::string(t);
-    if (auto dot = t.rfind('.');
-        dot != std::string_view::npos && t.find(']', dot) == std::string_view::npos) {
-        std::string_view step = t.substr(dot + 1);
-        if (step == "batch")
-            s.step_id = 0xfffffffbu;
-        else if (step == "extern")
-            s.step_id = 0xfffffffcu;
-        else if (auto v = parse_u32(step); v && *v < 0xfffffff0u)
-            s.step_id = *v;
-        else
-            return std::nullopt;
-        t = t.substr(0, dot);
-    }
+    if (!take_step(t, s)) return std::nullopt;
+    if (auto plus = t.find('+'); plus != std::string_view::npos)
+        return het_spec(t, plus, std::move(s));
     std::size_t us = t.find('_');
     auto id = parse_u32(t.substr(0, us));
     if (!id || *id == 0 || *id >= kNoVal) return std::nullopt;

@@ -1,6 +1,6 @@
 // job_ids.hpp - the job ids and job specs users write: squeue -j, scancel's arguments, scontrol's
-// JobId= and hold/release/requeue lists. A spec names a job, a whole array, or some of an array's
-// tasks: "123", "123_4", "123_[1-3,7]".
+// JobId= and hold/release/requeue lists, sacct -j. A spec names a job, a whole array, some of an
+// array's tasks, or one component of a heterogeneous job: "123", "123_4", "123_[1-3,7]", "123+1".
 #pragma once
 
 #include <cstdint>
@@ -44,18 +44,22 @@ struct JobSpec {
     std::vector<TaskRange> tasks;   // when has_tasks
     std::string text;               // as written (spaces around it removed)
     uint32_t step_id = 0xfffffffeu; // "123.4": a step (0xfffffffb for "123.batch"); NO_VAL = none
+    // "123+1": the offset of the heterogeneous job component named (job_id is then the
+    // component's own id, 124: components have consecutive ids from the leader's); NO_VAL: none.
+    uint32_t het_offset = 0xfffffffeu;
 
     // Whether job is what this spec names: the job itself or, for a bare id, any task of the
-    // array with that id; with tasks, a task among them or the array's pending record while it
-    // still holds one of them.
+    // array or any component of the heterogeneous job with that id; with tasks, a task among
+    // them or the array's pending record while it still holds one of them; "L+K": component K
+    // alone.
     bool matches(const proto::JobInfo &job) const;
     // For a pending array record this spec names only some tasks of: whether it names task.
     bool names_task(uint32_t task) const { return !has_tasks || task_in(tasks, task); }
 };
 
-// Parses one spec: "123", "123_4", "123_[1-3,7]", any of them with a step (".4", ".batch",
-// ".extern"); a "%N" throttle inside the brackets is
-// ignored ("123_[4-15%2]", as squeue prints a record). nullopt when malformed.
+// Parses one spec: "123", "123_4", "123_[1-3,7]", "123+1", any of them with a step (".4",
+// ".batch", ".extern"); a "%N" throttle inside the brackets is ignored ("123_[4-15%2]", as squeue
+// prints a record). nullopt when malformed ("12+", "+1", "12+x", "12+1_3").
 std::optional<JobSpec> parse_job_spec(std::string_view text);
 
 // Parses a comma-separated list of specs (a comma inside brackets belongs to its spec; spaces

@@ -67,6 +67,11 @@ void job(JsonWriter &w, const proto::JobInfo &j, int64_t now) {
     w.kv("features", sv(j.constraint()));
     w.kv_num("group_id", j.group_id());
     w.kv("group_name", group_name(j.group_id()));
+    // Slurm's controller keeps 0 in both for a job that is not heterogeneous.
+    bool het = j.het_job_id() != 0;
+    w.kv_number_obj("het_job_id", j.het_job_id(), true, false);
+    w.kv("het_job_id_set", het_job_id_set(j));
+    w.kv_number_obj("het_job_offset", het ? j.het_job_offset() : 0, true, false);
     w.kv_bool("hold", j.held() != 0);
     w.kv_num("job_id", j.job_id());
     w.kv_str_list("job_state", {job_state_long(j.state())});

@@ -386,11 +386,8 @@ std::string sacct_value(const SacctField &f, const SacctRow &row, int64_t now, c
     case kAveDiskWrite:
     case kConsumedEnergy:
         return step ? "" : sacct_job_usage(f, j);
-    case kJobId: // an array task as "ARRAY_TASK", as Slurm prints it
-        if (j.array_job_id() && j.array_task_id() != kNoVal)
-            return str_u(j.array_job_id()) + "_" + str_u(j.array_task_id()) +
-                   (step ? ".batch" : "");
-        return raw;
+    case kJobId: // an array task as "ARRAY_TASK", a het component "LEADER+OFFSET", as Slurm
+        return sacct_job_id(j) + (step ? ".batch" : "");
     case kJobIdRaw:
         return raw;
     case kJobName:

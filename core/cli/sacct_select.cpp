@@ -13,11 +13,15 @@ namespace drover::cli {
 
 namespace {
 
-// Whether item names job (its own record or, for an array, the task the record holds).
+// Whether item names job (its own record or, for an array, the task the record holds; for a
+// heterogeneous job's leader, each component: "L+K" names component K alone).
 bool names(const SacctSel &item, const proto::AcctJob &job) {
     const JobSpec &s = item.spec;
     bool task = job.array_job_id() != 0 && job.array_task_id() != DROVER_NO_VAL;
-    if (!s.has_tasks) return job.job_id() == s.job_id || (task && job.array_job_id() == s.job_id);
+    if (s.het_offset != DROVER_NO_VAL) return job.job_id() == s.job_id;
+    if (!s.has_tasks)
+        return job.job_id() == s.job_id || (task && job.array_job_id() == s.job_id) ||
+               (job.het_job_id() && job.het_job_id() == s.job_id);
     return task && job.array_job_id() == s.job_id && task_in(s.tasks, job.array_task_id());
 }
 

@@ -18,8 +18,8 @@ struct SacctSel {
 };
 
 // Parses -j's comma-separated list: "123", "123.batch", "123.extern", "123.4", "123_4",
-// "123_[1-3]", "123_4.0". Throws SacctFatal with Slurm's "Bad job/step specified: X" or
-// "Bad step specified: X".
+// "123_[1-3]", "123_4.0", "123+1" (a heterogeneous job's component: job 124). Throws SacctFatal
+// with Slurm's "Bad job/step specified: X" or "Bad step specified: X".
 std::vector<SacctSel> parse_sacct_jobs(std::string_view list);
 
 // The job ids the store is asked for, without repeats.

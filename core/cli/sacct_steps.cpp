@@ -38,12 +38,6 @@ int64_t elapsed(const proto::AcctStep &s, int64_t now) {
     return end > s.start_time() ? end - s.start_time() : 0;
 }
 
-std::string job_id_of(const proto::AcctJob &j) {
-    if (j.array_job_id() && j.array_task_id() != kNoVal)
-        return str_u(j.array_job_id()) + "_" + str_u(j.array_task_id());
-    return str_u(j.job_id());
-}
-
 std::string step_state(const proto::AcctStep &s) {
     if ((s.state() & kJobStateBase) == DROVER_JOB_CANCELLED && s.cancelled_by() != kNoVal)
         return "CANCELLED by " + str_u(s.cancelled_by());
@@ -51,6 +45,15 @@ std::string step_state(const proto::AcctStep &s) {
 }
 
 } // namespace
+
+std::string sacct_job_id(const proto::AcctJob &j) {
+    if (j.array_job_id() && j.array_task_id() != kNoVal)
+        return str_u(j.array_job_id()) + "_" + str_u(j.array_task_id());
+    // A heterogeneous job's component: "LEADER+OFFSET", as Slurm's sacct reports it.
+    if (j.het_job_id() && j.het_job_offset() != kNoVal)
+        return str_u(j.het_job_id()) + "+" + str_u(j.het_job_offset());
+    return str_u(j.job_id());
+}
 
 std::string sacct_step_name(uint32_t step_id) {
     if (step_id == DROVER_STEP_BATCH) return "batch";
@@ -150,7 +153,7 @@ std::string sacct_step_value(const SacctField &f, const proto::AcctJob &j, const
     };
     switch (static_cast<SacctKind>(f.kind)) {
     case kJobId:
-        return job_id_of(j) + suffix;
+        return sacct_job_id(j) + suffix;
     case kJobIdRaw:
         return str_u(j.job_id()) + suffix;
     case kJobName:

@@ -10,6 +10,10 @@
 
 namespace drover::cli {
 
+// A job's JobID as sacct shows it: "123", an array task "123_4", a heterogeneous job's component
+// "123+1".
+std::string sacct_job_id(const proto::AcctJob &job);
+
 // "batch", "extern", or the step's number.
 std::string sacct_step_name(uint32_t step_id);
 

@@ -218,8 +218,7 @@ int run(const SbatchCommandLine &cl) {
 
     if (!reachable_cluster(req)) return 1;
     flatbuffers::FlatBufferBuilder fbb(req.script.size() + 4096);
-    auto desc = sbatch_job_desc(fbb, req, ctx);
-    auto body = proto::CreateJobSubmitRequest(fbb, desc);
+    auto body = sbatch_submit_request(fbb, req, ctx);
     uint32_t job_id = 0;
     std::string cluster;
     // MaxJobCount reached: said once (later ones with -vv), then retried with growing pauses.

@@ -42,4 +42,13 @@ flatbuffers::Offset<proto::JobDesc> sbatch_job_desc(flatbuffers::FlatBufferBuild
     return proto::JobDesc::Pack(fbb, &d);
 }
 
+flatbuffers::Offset<proto::JobSubmitRequest>
+sbatch_submit_request(flatbuffers::FlatBufferBuilder &fbb, const SbatchRequest &r,
+                      const SbatchContext &ctx) {
+    auto desc = sbatch_job_desc(fbb, r, ctx);
+    std::vector<flatbuffers::Offset<proto::JobDesc>> het;
+    for (const auto &c : r.het) het.push_back(sbatch_job_desc(fbb, c, ctx));
+    return proto::CreateJobSubmitRequest(fbb, desc, het.empty() ? 0 : fbb.CreateVector(het));
+}
+
 } // namespace drover::cli

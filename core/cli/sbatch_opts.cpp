@@ -2,6 +2,8 @@
 #include "cli/command_docs.hpp"
 #include "cli/sbatch_opts.hpp"
 
+#include <algorithm>
+#include <iterator>
 #include <tuple>
 #include <utility>
 
@@ -581,7 +583,9 @@ std::string basename_of(const std::string &path) {
 
 } // namespace
 
-SbatchCommandLine parse_sbatch_command_line(std::span<const std::string> args) {
+namespace {
+
+SbatchCommandLine parse_one_component(std::span<const std::string> args) {
     const auto &specs = all_specs();
     ParsedArgs pa = parse_options(args, specs, /*stop_at_positional=*/true);
     SbatchCommandLine cl;
@@ -598,17 +602,68 @@ SbatchCommandLine parse_sbatch_command_line(std::span<const std::string> args) {
     return cl;
 }
 
+} // namespace
+
+SbatchCommandLine parse_sbatch_command_line(std::span<const std::string> args) {
+    // "sbatch A : B script args": each ':' before the script starts a component of a
+    // heterogeneous job; one after it is an argument of the script.
+    std::vector<std::vector<ParsedOpt>> parts;
+    std::optional<std::string> wrap; // --wrap may be given with any component
+    std::size_t start = 0;
+    for (;;) {
+        auto colon = std::find(args.begin() + std::ptrdiff_t(start), args.end(), ":");
+        if (colon == args.end()) break;
+        const auto at = std::size_t(colon - args.begin());
+        SbatchCommandLine part = parse_one_component(args.subspan(start, at - start));
+        if (part.script_path) break;
+        if (part.wrap) wrap = part.wrap;
+        parts.push_back(std::move(part.opts));
+        start = at + 1;
+    }
+    SbatchCommandLine cl = parse_one_component(args.subspan(start));
+    if (parts.empty()) return cl;
+    if (wrap && !cl.wrap) {
+        if (cl.script_path) throw ParseError("Script arguments not permitted with --wrap option");
+        cl.wrap = wrap;
+    }
+    parts.push_back(std::move(cl.opts));
+    cl.opts = std::move(parts.front());
+    for (const auto &o : cl.opts) take_common(cl, o); // -v and --help of the first component
+    cl.het.assign(std::make_move_iterator(parts.begin() + 1), std::make_move_iterator(parts.end()));
+    return cl;
+}
+
 namespace {
 
-// 1. #SBATCH directives, in order; a refusal names the script line.
+// The options a heterogeneous job's later components take from the first unless they give their
+// own (Slurm's list of propagated options that sbatch has).
+bool carried_over(int id) {
+    static constexpr Id kCarried[] = {kAccount,    kBegin,     kClusterConstraint,
+                                      kClusters,   kComment,   kDeadline,
+                                      kDependency, kError,     kExport,
+                                      kExclude,    kHold,      kInput,
+                                      kJobName,    kNoRequeue, kRequeue,
+                                      kNice,       kOutput,    kParsable,
+                                      kPropagate,  kQos,       kQuiet,
+                                      kSignal,     kTime,      kTestOnly,
+                                      kWait,       kChdir,     kOpenMode,
+                                      kReservation};
+    return std::find(std::begin(kCarried), std::end(kCarried), id) != std::end(kCarried);
+}
+
+// 1. #SBATCH directives of one component (group), in order; a refusal names the script line.
+// carried_only: only the options a later component takes from this one.
 void apply_directives(Pending &p, const std::string &script, const SbatchContext &ctx,
-                      MemSeen &given) {
+                      MemSeen &given, int group = 0, bool carried_only = false) {
     const auto &specs = all_specs();
     for (const auto &d : scan_directives(script)) {
+        if (d.het_group != group) continue;
         std::string where = "script line " + str_i(d.line) + ": ";
         try {
             ParsedArgs pa = parse_options(d.args, specs, /*stop_at_positional=*/false);
-            for (const auto &o : pa.opts) apply(p, o, ctx, given, true);
+            for (const auto &o : pa.opts)
+                if (!carried_only || carried_over(o.id)) apply(p, o, ctx, given, true);
+            if (carried_only) continue;
             for (const auto &extra : pa.positionals)
                 p.req.warnings.push_back(where + "ignoring unexpected argument '" + extra + "'");
         } catch (const UsageError &e) {
@@ -700,16 +755,24 @@ SbatchRequest finish_request(Pending &p, const SbatchCommandLine &cl, std::strin
 
 } // namespace
 
-SbatchRequest build_sbatch_request(const SbatchCommandLine &cl, std::string script,
-                                   const SbatchContext &ctx) {
-    check_batch_script(script);
+namespace {
+
+// One component of the request (0: the first, or the only one): its directives, the variables
+// and its command-line options; a later one first takes the first's carried-over options.
+SbatchRequest build_component(const SbatchCommandLine &cl, const std::string &script,
+                              const SbatchContext &ctx, int group) {
     Pending p;
     MemSeen given; // by the script and the command line together
-    apply_directives(p, script, ctx, given);
+    if (group > 0) apply_directives(p, script, ctx, given, 0, /*carried_only=*/true);
+    apply_directives(p, script, ctx, given, group);
     MemSeen env_seen;
     Pending env_p = apply_environment(p, ctx, env_seen);
     // 3. The command line.
-    for (const auto &o : cl.opts) apply(p, o, ctx, given, false);
+    if (group > 0)
+        for (const auto &o : cl.opts)
+            if (carried_over(o.id)) apply(p, o, ctx, given, false);
+    for (const auto &o : group == 0 ? cl.opts : cl.het[std::size_t(group) - 1])
+        apply(p, o, ctx, given, false);
 
     // Memory: one of --mem, --mem-per-cpu and --mem-per-gpu from the script and command line;
     // one of the variables; what the script or command line gives wins over the variables.
@@ -722,7 +785,34 @@ SbatchRequest build_sbatch_request(const SbatchCommandLine &cl, std::string scri
         p.mem_mb = env_p.mem_mb;
         p.mem_per_cpu_mb = env_p.mem_per_cpu_mb;
     }
-    return finish_request(p, cl, std::move(script), ctx);
+    return finish_request(p, cl, script, ctx);
+}
+
+} // namespace
+
+SbatchRequest build_sbatch_request(const SbatchCommandLine &cl, std::string script,
+                                   const SbatchContext &ctx) {
+    check_batch_script(script);
+    std::size_t count = cl.het.size() + 1;
+    for (const auto &d : scan_directives(script))
+        count = std::max(count, std::size_t(d.het_group) + 1);
+    SbatchRequest r = build_component(cl, script, ctx, 0);
+    for (std::size_t k = 1; k < count; ++k) {
+        // Options given on the command line for fewer components than the script has: the
+        // script's own for the rest.
+        SbatchCommandLine line = cl;
+        line.het.resize(count - 1);
+        SbatchRequest c = build_component(line, script, ctx, int(k));
+        for (auto &w : c.warnings) // the first component's (its directives, the variables) once
+            if (std::find(r.warnings.begin(), r.warnings.end(), w) == r.warnings.end())
+                r.warnings.push_back(std::move(w));
+        c.script.clear(); // the leader runs the script; the others only hold resources
+        c.environment.clear();
+        c.argv.clear();
+        r.het.push_back(std::move(c));
+    }
+    r.script = std::move(script);
+    return r;
 }
 
 SbatchRequest parse_sbatch(std::span<const std::string> args, std::string script,

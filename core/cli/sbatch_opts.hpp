@@ -72,6 +72,9 @@ struct SbatchRequest : CommonFlags {
     std::string clusters;                          // -M as given: "a,b"
     std::optional<std::string> cluster_constraint; // --cluster-constraint=[!]feature,...
     std::vector<std::string> warnings;             // print as "sbatch: warning: <w>" unless quiet
+    // A heterogeneous job's components after this one (sbatch A : B, #SBATCH hetjob): their
+    // resources and the options Slurm carries over from the first; no script of their own.
+    std::vector<SbatchRequest> het;
 };
 
 // A refusal Slurm makes with "sbatch: fatal: ..." rather than "sbatch: error: ..." (the memory
@@ -84,6 +87,9 @@ class SbatchFatal : public drover::ParseError {
 // The command line on its own: options not yet applied, the script path and its arguments.
 struct SbatchCommandLine : CommonFlags {
     std::vector<ParsedOpt> opts;
+    // The options of each further component of a heterogeneous job ("A : B script"): a ':' before
+    // the script starts one.
+    std::vector<std::vector<ParsedOpt>> het;
     std::optional<std::string> script_path; // nullopt: the script comes from stdin or --wrap
     std::vector<std::string> script_args;
     std::optional<std::string> wrap;
@@ -105,6 +111,7 @@ void check_batch_script(std::string_view script);
 struct Directive {
     int line = 0;
     std::vector<std::string> args;
+    int het_group = 0; // the component it is for: "#SBATCH hetjob" lines before it (Slurm's)
 };
 // Throws drover::ParseError("script line N: unterminated quote") for an unbalanced quote.
 std::vector<Directive> scan_directives(std::string_view script);
@@ -126,6 +133,12 @@ SbatchRequest parse_sbatch(std::span<const std::string> args, std::string script
 flatbuffers::Offset<proto::JobDesc> sbatch_job_desc(flatbuffers::FlatBufferBuilder &fbb,
                                                     const SbatchRequest &r,
                                                     const SbatchContext &ctx);
+
+// The JobSubmitRequest of r: its JobDesc, and one for each further component of a
+// heterogeneous job.
+flatbuffers::Offset<proto::JobSubmitRequest>
+sbatch_submit_request(flatbuffers::FlatBufferBuilder &fbb, const SbatchRequest &r,
+                      const SbatchContext &ctx);
 
 // Which variables of env --export=<spec> passes on. Throws drover::ParseError for an empty spec.
 Env export_environment(std::string_view spec, const Env &env);

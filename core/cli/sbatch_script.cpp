@@ -83,14 +83,19 @@ void check_batch_script(std::string_view script) {
 
 std::vector<Directive> scan_directives(std::string_view script) {
     std::vector<Directive> out;
-    int line_no = 0;
+    int line_no = 0, group = 0;
     while (!script.empty()) {
         std::size_t nl = script.find('\n');
         std::string_view line = script.substr(0, nl);
         script = nl == std::string_view::npos ? std::string_view() : script.substr(nl + 1);
         ++line_no;
         if (line.starts_with("#SBATCH") && (line.size() == 7 || is_blank(line[7]))) {
-            out.push_back({line_no, directive_args(line.substr(7), line_no)});
+            auto args = directive_args(line.substr(7), line_no);
+            // "#SBATCH hetjob" (or its old name "packjob") starts the next component.
+            if (args.size() == 1 && (args[0] == "hetjob" || args[0] == "packjob"))
+                ++group;
+            else
+                out.push_back({line_no, std::move(args), group});
             continue;
         }
         if (line.starts_with("#")) continue;

@@ -63,8 +63,13 @@ void job_identity_lines(const proto::JobInfo &j, bool details, std::optional<uin
         first += "ArrayJobId=" + str_u(j.array_job_id()) + " ArrayTaskId=" + tasks + " ";
         if (j.array_max_running())
             first += "ArrayTaskThrottle=" + str_u(j.array_max_running()) + " ";
+    } else if (j.het_job_id()) {
+        first += "HetJobId=" + str_u(j.het_job_id()) +
+                 " HetJobOffset=" + str_u(j.het_job_offset()) + " ";
     }
     l.push_back(first + "JobName=" + std::string(sv(j.name())));
+    // Every component of a heterogeneous job lists the ids of all of them on a line of its own.
+    if (j.het_job_id()) l.push_back("HetJobIdSet=" + het_job_id_set(j));
 
     std::string user =
         sv(j.user_name()).empty() ? user_name(j.user_id()) : std::string(sv(j.user_name()));

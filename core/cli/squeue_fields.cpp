@@ -91,6 +91,9 @@ enum Kind : int {
     kBatchFlag,
     kRequeue,
     kRestarts,
+    kHetJobId,
+    kHetJobIdSet,
+    kHetJobOffset,
     kPrefix,
 };
 
@@ -172,6 +175,9 @@ constexpr Def kDefs[] = {
     {kBatchFlag, 0, "BatchFlag", "BATCHFLAG"},
     {kRequeue, 0, "Requeue", "REQUEUE"},
     {kRestarts, 0, "RestartCnt", "RESTARTCNT"},
+    {kHetJobId, 0, "HetJobID", "HET_JOB_ID"},
+    {kHetJobIdSet, 0, "HetJobIDSet", "HET_JOB_ID_SET"},
+    {kHetJobOffset, 0, "HetJobOffset", "HET_JOB_OFFSET"},
     {kTimeUsed, 0, "Time", "TIME"},
     {kUserName, 0, "User", "USER"},
     {kStdOut, 0, "StdOut", "STDOUT"},
@@ -333,8 +339,19 @@ std::optional<FieldValue> request_value(Kind k, const proto::JobInfo &j) {
     }
 }
 
+// A heterogeneous job's columns (-O HetJobID, HetJobIDSet, HetJobOffset): N/A for other jobs,
+// as Slurm's squeue prints them.
+std::optional<FieldValue> het_value(Kind k, const proto::JobInfo &j) {
+    if (k != kHetJobId && k != kHetJobIdSet && k != kHetJobOffset) return std::nullopt;
+    if (j.het_job_id() == 0) return FieldValue{"N/A"};
+    if (k == kHetJobId) return FieldValue{str_u(j.het_job_id())};
+    if (k == kHetJobIdSet) return FieldValue{het_job_id_set(j)};
+    return FieldValue{str_u(j.het_job_offset())};
+}
+
 FieldValue value(Kind k, const SqueueRow &row, int64_t now) {
     if (auto v = array_value(k, row)) return *v;
+    if (auto v = het_value(k, *row.job)) return *v;
     if (auto v = time_value(k, *row.job, now)) return *v;
     if (auto v = request_value(k, *row.job)) return *v;
     const proto::JobInfo &j = *row.job;
@@ -632,7 +649,18 @@ std::string job_array_id(const proto::JobInfo &j) {
                array_task_string(j) + "]";
     if (j.array_job_id() && j.array_task_id() != kNoVal)
         return str_u(j.array_job_id()) + "_" + str_u(j.array_task_id());
+    // A heterogeneous job's component as "LEADER+OFFSET" (the leader itself "L+0").
+    if (j.het_job_id()) return str_u(j.het_job_id()) + "+" + str_u(j.het_job_offset());
     return str_u(j.job_id());
+}
+
+std::string het_job_id_set(const proto::JobInfo &j) {
+    if (j.het_job_id() == 0) return "";
+    // The components' ids are consecutive from the leader's, so the set is one range (Slurm
+    // prints it as a ranged id list, "93-95").
+    uint32_t last = j.het_job_id() + (j.het_size() > 1 ? j.het_size() - 1 : 0);
+    if (last == j.het_job_id()) return str_u(last);
+    return str_u(j.het_job_id()) + "-" + str_u(last);
 }
 
 std::string dependency_text(const proto::JobInfo &j) {

@@ -63,8 +63,12 @@ bool is_array_record(const proto::JobInfo &job);
 // The record's waiting tasks as Slurm prints them: "4-15", "0-3,5,9", an even spread over more
 // than ten ids as "1-21:4", with the "%N" throttle after ("4-15%2"); "" for other jobs.
 std::string array_task_string(const proto::JobInfo &job);
-// squeue's %i: "123", an array task "123_4", a pending record "123_[4-15%2]".
+// squeue's %i: "123", an array task "123_4", a pending record "123_[4-15%2]", a heterogeneous
+// job's component "123+1".
 std::string job_array_id(const proto::JobInfo &job);
+// A heterogeneous job's component ids, as scontrol's HetJobIdSet= and squeue's -O HetJobIDSet
+// show them: "93-95" (its components have consecutive ids); "" for other jobs.
+std::string het_job_id_set(const proto::JobInfo &job);
 // squeue's %E and scontrol's Dependency=: each term still unmet followed by "(unfulfilled)"
 // ("(failed)" for one that can never be met), joined as submitted; "(null)" when none.
 std::string dependency_text(const proto::JobInfo &job);

@@ -2,6 +2,8 @@
 // allocation for one step and give it back afterwards.
 #include <unistd.h>
 
+#include <cstdlib>
+
 #include <algorithm>
 
 #include "cli/command_docs.hpp"
@@ -45,6 +47,13 @@ void print_defined_options(const SrunRequest &r) {
 int srun_main(std::span<const std::string> args) {
     SrunRequest r;
     auto components = mpmd_components(args);
+    // In a heterogeneous job's allocation each ':' component is one of its components, and one
+    // step across them is not there yet: refused rather than run where the user did not ask.
+    if (components.size() > 1 && ::getenv("SLURM_HET_SIZE")) {
+        print_error(kProg, "a step across the components of a heterogeneous job ('A : B') is not "
+                           "supported yet; run one srun --het-group=K per component");
+        return 1;
+    }
     if (components.size() > 1) {
         try {
             r = mpmd_request(components, process_env());

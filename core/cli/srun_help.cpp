@@ -32,6 +32,7 @@ constexpr std::string_view kOptions =
     "      --gpus-per-task=n       GPUs for each task\n"
     "      --gres=list             generic resources on each node (gpu:2, gpu:a100:1, ...)\n"
     "  -H, --hold                  submit the job held\n"
+    "      --het-group=K           run in component K of a heterogeneous job's allocation\n"
     "      --hint=type             compute_bound, memory_bound, multithread, nomultithread\n"
     "  -i, --input=file            where standard input comes from (none, a task id, a file)\n"
     "  -I, --immediate[=secs]      give up if resources are not there at once (within secs)\n"

@@ -3,6 +3,7 @@
 #include "cli/srun_opts.hpp"
 
 #include <algorithm>
+#include <set>
 #include <tuple>
 #include <utility>
 
@@ -89,6 +90,7 @@ enum Id {
     kPropagate,
     kTaskProlog,
     kTaskEpilog,
+    kHetGroup,
 };
 
 const OptSpec kSpecs[] = {
@@ -137,6 +139,8 @@ const OptSpec kSpecs[] = {
     {kUnbuffered, 'u', "unbuffered", Arg::none},
     {kChdir, 'D', "chdir", Arg::required},
     {kMpi, 0, "mpi", Arg::required},
+    {kHetGroup, 0, "het-group", Arg::required},
+    {kHetGroup, 0, "pack-group", Arg::required}, // its name before Slurm 20.02
     {kOptHelp, 'h', "help", Arg::none},
     {kOptUsage, 0, "usage", Arg::none},
     {kOptVersion, 'V', "version", Arg::none},
@@ -319,6 +323,14 @@ constexpr std::pair<Id, OptHandler> kHandlers[] = {
     {kUnbuffered, [](const OptCall &c) { c.r.unbuffered = true; }},
     {kChdir, [](const OptCall &c) { c.r.work_dir = c.v; }},
     {kMpi, [](const OptCall &c) { c.r.mpi = checked_mpi_type(c.v); }},
+    {kHetGroup,
+     [](const OptCall &c) {
+         try {
+             c.r.het_groups = parse_index_list(c.v); // "0", "0,2", "1-3"
+         } catch (const std::exception &) {
+             throw ParseError("Invalid --het-group value: " + c.v);
+         }
+     }},
     {kHold, [](const OptCall &c) { c.r.hold = true; }},
     {kImmediate,
      [](const OptCall &c) {
@@ -430,9 +442,49 @@ std::vector<ParsedOpt> with_input_variables(const EnvVars &env, std::vector<Pars
     return all;
 }
 
-// Inside an allocation srun takes its job and task count from the batch environment.
-void inherit_allocation(SrunRequest &r, const std::vector<std::pair<std::string, std::string>> &env,
+// --het-group=K in a heterogeneous job's allocation: the variables of component K (its job id,
+// its task count) stand for the job's (suffix "_HET_GROUP_K"); "" outside one, or for K = 0
+// when the allocation is not heterogeneous. Slurm's refusal for a component it does not have.
+std::string het_group_suffix(const SrunRequest &r, const EnvVars &env) {
+    if (r.het_groups.empty()) return {};
+    if (r.het_groups.size() > 1)
+        throw ParseError("--het-group with more than one component is not supported yet");
+    const uint32_t k = r.het_groups.front();
+    const std::string *size = env_value(env, "SLURM_HET_SIZE");
+    const uint32_t count = size ? parse_u32(*size).value_or(1) : 1;
+    if (k >= count)
+        throw ParseError("Attempt to run a job step with het group value of " + str_u(k) +
+                         ", but the job allocation has maximum value of " + str_u(count - 1));
+    return size ? "_HET_GROUP_" + str_u(k) : std::string();
+}
+
+// The environment as component suffix's own: each VAR_HET_GROUP_K of that component becomes VAR,
+// and a variable that any component has its own of (the leader's) is dropped; the CPUs per task
+// srun reads are the component's.
+EnvVars het_scoped(const EnvVars &env, const std::string &suffix) {
+    EnvVars out;
+    std::set<std::string> per_component;
+    for (const auto &[k, v] : env)
+        if (auto at = k.find("_HET_GROUP_"); at != std::string::npos)
+            per_component.insert(k.substr(0, at));
+    for (const auto &[k, v] : env)
+        if (!per_component.count(k) && k != "SRUN_CPUS_PER_TASK" &&
+            k.find("_HET_GROUP_") == std::string::npos)
+            out.emplace_back(k, v);
+    for (const auto &[k, v] : env)
+        if (k.ends_with(suffix)) out.emplace_back(k.substr(0, k.size() - suffix.size()), v);
+    if (const std::string *c = env_value(out, "SLURM_CPUS_PER_TASK"))
+        out.emplace_back("SRUN_CPUS_PER_TASK", *c);
+    return out;
+}
+
+// Inside an allocation srun takes its job and task count from the batch environment (in a
+// heterogeneous job's, --het-group's component's).
+void inherit_allocation(SrunRequest &r, const std::vector<std::pair<std::string, std::string>> &all,
                         bool tasks_given, bool nodes_given) {
+    const std::string het = r.job_id ? std::string() : het_group_suffix(r, all);
+    const EnvVars scoped = het.empty() ? EnvVars() : het_scoped(all, het);
+    const EnvVars &env = het.empty() ? all : scoped;
     if (!r.job_id)
         if (const std::string *id = env_value(env, "SLURM_JOB_ID")) {
             auto n = parse_u32(*id);

@@ -50,6 +50,9 @@ struct SrunRequest : CommonFlags {
     std::string mem_bind;          // --mem-bind as given (checked); empty: none
     std::string gpu_bind;          // --gpu-bind as given (checked); empty: none given
     std::string mpi;               // --mpi or SLURM_MPI_TYPE (checked_mpi_type); empty: MpiDefault
+    // --het-group: the components of a heterogeneous job's allocation the step runs in (empty:
+    // the first, as Slurm's default).
+    std::vector<uint32_t> het_groups;
     bool label = false, kill_on_bad_exit = false, pty = false, multi_prog = false;
     bool unbuffered = false, quiet = false;
     std::optional<uint32_t> wait_secs; // -W

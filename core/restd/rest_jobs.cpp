@@ -82,6 +82,10 @@ HttpResponse post_submit(const OpCall &c) {
             ctx.hostname = std::string(u.nodename).substr(0, std::string(u.nodename).find('.'));
         ctx.now = now_s();
         std::vector<std::string> args = body.options;
+        for (const auto &part : body.het_options) { // "jobs": a heterogeneous job's components
+            args.push_back(":");
+            args.insert(args.end(), part.begin(), part.end());
+        }
         cli::SbatchCommandLine cl = cli::parse_sbatch_command_line(args);
         cl.script_args = body.argv;
         req = cli::build_sbatch_request(cl, body.script, ctx);
@@ -90,8 +94,7 @@ HttpResponse post_submit(const OpCall &c) {
     }
     try {
         flatbuffers::FlatBufferBuilder fbb(req.script.size() + 4096);
-        auto desc = cli::sbatch_job_desc(fbb, req, ctx);
-        auto submit = proto::CreateJobSubmitRequest(fbb, desc);
+        auto submit = cli::sbatch_submit_request(fbb, req, ctx);
         net::Reply reply = c.ctld.call(fbb, Body::JobSubmitRequest, submit.Union(), c.who);
         const auto *r = reply.as<proto::JobSubmitResponse>();
         std::string user_msg = proto::str(r->user_msg());

@@ -159,22 +159,34 @@ SubmitBody parse_submit_body(std::string_view text) {
     Value doc = parse_body(text);
     if (!doc.is_object()) throw BadRequest("body: expected an object");
     SubmitBody b;
-    const Value *job = nullptr;
+    const Value *job = nullptr, *jobs = nullptr;
     for (const auto &[key, v] : doc.members()) {
         if (key == "script")
             b.script = field_text(v, "script");
         else if (key == "job")
             job = &v;
         else if (key == "jobs")
-            bad("jobs", "heterogeneous jobs are not supported by this daemon yet");
+            jobs = &v;
         else
             bad(key, "unknown field");
     }
-    if (!job || !job->is_object()) bad("job", "expected an object");
-    for (const auto &[key, v] : job->members()) {
-        auto it = job_fields().find(key);
-        if (it == job_fields().end()) bad("job." + key, "unknown field");
-        it->second(b, v, "job." + key);
+    // "jobs": a heterogeneous job, one object per component (the first one's script and
+    // environment are the job's).
+    if (jobs && (!jobs->is_array() || jobs->items().empty())) bad("jobs", "expected an array");
+    if (jobs && job) bad("jobs", "give either job or jobs");
+    const std::size_t count = jobs ? jobs->items().size() : 1;
+    for (std::size_t k = 0; k < count; ++k) {
+        const Value *one = jobs ? &jobs->items()[k] : job;
+        const std::string where = jobs ? "jobs[" + std::to_string(k) + "]" : "job";
+        if (!one || !one->is_object()) bad(where, "expected an object");
+        SubmitBody part;
+        SubmitBody &into = k == 0 ? b : part;
+        for (const auto &[key, v] : one->members()) {
+            auto it = job_fields().find(key);
+            if (it == job_fields().end()) bad(where + "." + key, "unknown field");
+            it->second(into, v, where + "." + key);
+        }
+        if (k > 0) b.het_options.push_back(std::move(part.options));
     }
     if (b.script.empty()) bad("script", "a batch script is required");
     return b;

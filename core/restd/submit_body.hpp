@@ -35,6 +35,9 @@ struct SubmitBody {
     cli::Env environment;              // the job's: REST jobs start from an empty one
     std::string cwd;                   // current_working_directory, else empty
     std::vector<std::string> warnings; // fields taken but not acted on
+    // "jobs": the options of a heterogeneous job's components after the first (whose fields
+    // fill the rest of this body).
+    std::vector<std::vector<std::string>> het_options;
 };
 
 // Throws BadRequest for malformed JSON, a field of the wrong type, an unknown field or a body

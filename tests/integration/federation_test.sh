@@ -200,8 +200,12 @@ assert_eq "$probe c1" "$(sprio --federation -h -j "$probe" -o '%i %c' 2>&1 | xar
 assert_eq "$probe c1 $probe c2 $probe c3" "$(sprio --sibling -h -j "$probe" -o '%i %c' 2>&1 | sort | xargs)" \
   "sprio --sibling: each member's record, with its cluster"
 assert_eq "$probe" "$(sprio -M c3 -h -j "$probe" -o '%i' 2>&1 | xargs)" "sprio -M c3 asks c3"
+# A change made while it was held goes with the copies sent at its release.
+scontrol update JobId="$held" Name=renamed TimeLimit=42 || fail "scontrol update of a held job"
 scontrol release "$held" || fail "scontrol release"
 wait_until 60 three_copies "$held" || fail "released, the job is sent to c2 and c3: $(copies_of "$held")"
+assert_eq "renamed 00:42:00" "$(scontrol -M c3 show job "$held" 2>/dev/null | grep -o 'JobName=[^ ]*\|TimeLimit=[^ ]*' | cut -d= -f2 | xargs)" \
+  "the copy sent at release has the job's name and time limit as changed while it was held"
 scontrol update JobId="$held" Comment=pushed || fail "scontrol update of a waiting job with copies"
 pushed_to_c2() { scontrol -M c2 show job "$held" 2>/dev/null | grep -q "Comment=pushed"; }
 wait_until 60 pushed_to_c2 || fail "the update did not reach c2's copy: $(scontrol -M c2 show job "$held" 2>&1 | grep -o 'Comment=[^ ]*')"

@@ -93,6 +93,10 @@ assert_eq "renamed 7:00" "$(squeue -h -j "$held" -o '%j %l')" "its name and time
 assert_eq 400 "$(rest POST "/slurm/v0.0.42/job/$held" "$SLURM_JWT" '{"colour": 1}' | cut -d' ' -f1)" "an unknown update field is 400"
 assert_eq 200 "$(rest POST "/slurm/v0.0.42/job/$held" "$SLURM_JWT" '{"hold": false}' | cut -d' ' -f1)" "hold: false releases it"
 wait_job "$held" || fail "job $held did not run once released"
+# "jobs": a heterogeneous job, one object per component.
+het=$(rest POST /slurm/v0.0.42/job/submit "$SLURM_JWT" '{"script":"#!/bin/bash\ntrue","jobs":[{"name":"hetrest","current_working_directory":"/tmp","standard_output":"/dev/null"},{"tasks":1}]}' | body | field 'd["job_id"]')
+assert_eq "$het+0 hetrest $het+1 hetrest " "$(squeue -h -j "$het" -t all -o '%i %j' | sort | tr '\n' ' ')" \
+  "jobs: [..] submits a heterogeneous job, the name carried over"
 out=$(rest POST /slurm/v0.0.41/node/n2 "$SLURM_JWT" '{"state": ["DRAIN"], "reason": "by rest"}')
 assert_eq 200 "${out%% *}" "POST node/NAME drains a node: ${out#* }"
 assert_eq "drain by rest" "$(sinfo -h -n n2 -o '%t %E' | head -1)" "with its reason"

@@ -40,7 +40,8 @@ using JobPairs = plugin::FieldTable<
     Pair<&AcctJobT::start_time, &J::start_time>,         Pair<&AcctJobT::end_time, &J::end_time>,
     Pair<&AcctJobT::cancelled_by, &J::cancelled_by>,     Pair<&AcctJobT::array_job_id, &J::array_job_id>,
     Pair<&AcctJobT::array_task_id, &J::array_task_id>,   Pair<&AcctJobT::comment, &J::comment>,
-    Pair<&AcctJobT::qos, &J::qos>,                       Pair<&AcctJobT::alloc_gres, &J::alloc_gres>>;
+    Pair<&AcctJobT::qos, &J::qos>,                       Pair<&AcctJobT::alloc_gres, &J::alloc_gres>,
+    Pair<&AcctJobT::het_job_id, &J::het_job_id>,         Pair<&AcctJobT::het_job_offset, &J::het_job_offset>>;
 
 using StepPairs = plugin::FieldTable<
     Pair<&AcctStepT::job_id, &S::job_id>,                Pair<&AcctStepT::step_id, &S::step_id>,
@@ -102,6 +103,7 @@ inline AcctJobT job_from(const drover_acct_job &j) {
     AcctJobT r = from_view<JobPairs, AcctJobT>(j);
     // A plugin older than array tasks in the ABI (those came with comment) wrote no task id.
     if (!DROVER_HAS(drover_acct_job, &j, comment)) r.array_task_id = DROVER_NO_VAL;
+    if (!r.het_job_id) r.het_job_offset = DROVER_NO_VAL; // not a component (or an older plugin)
     return r;
 }
 inline AcctStepT step_from(const drover_acct_step &s) {

@@ -195,10 +195,11 @@ void FedJobs::Impl::sweep_origin_job(Job &job) {
 void FedJobs::Impl::submit_siblings(Job &job, uint64_t missing) {
     if (!missing) return;
     std::optional<std::vector<uint8_t>> rec;
-    if (!stored_desc(ctx.store, job, rec) || !rec) return;
+    const proto::JobDesc *d = stored_desc(ctx.store, job, rec);
+    if (!d) return;
     FedMsg m{Op::Submit, job.id, job.uid, job.gid};
     m.viable = job.ext().siblings_viable;
-    m.submit = std::move(*rec);
+    m.submit = current_submission(*d, job); // with what changed since it was submitted
     each_member(missing, [&](uint32_t member) {
         send(member, m, [this, id = job.id, member](bool ok, int code, const std::string &text) {
             Job *j = jobs.find(id);

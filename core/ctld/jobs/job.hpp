@@ -52,6 +52,10 @@ struct JobExtra {
     std::string fed_clusters, cluster_features;
     uint64_t siblings_viable = 0, siblings_active = 0;
     uint32_t cluster_lock = 0;
+    // A heterogeneous job's component (het_job.hpp): the leader's id (the component at offset 0,
+    // which runs the batch script), this one's offset and the number of components. The
+    // components' ids follow the leader's one by one. het_job_id 0: not a heterogeneous job.
+    uint32_t het_job_id = 0, het_job_offset = 0xfffffffeu, het_size = 0;
 };
 
 // A job array's pending tasks. The array's record carries the tasks that have not started; each

@@ -76,6 +76,10 @@ bool from_desc(const JobDescT &in, Job &job, JobExtra &extra) {
     return fill_job(in, job, extra, [](auto f) { return decltype(f)::desc; });
 }
 
+void to_desc(const Job &job, JobDescT &out) {
+    fill_side(job, out, [](auto f) { return decltype(f)::desc; });
+}
+
 AcctRecord acct_record(const Job &j, std::string node_list) {
     AcctRecord r;
     fill_side(j, r, [](auto f) { return decltype(f)::acct; });

@@ -112,7 +112,10 @@ using JobCodec = plugin::FieldTable<
     Field<&X::cluster_features,    &JobInfoT::cluster_features,   &JobDescT::cluster_features>,
     Field<&X::siblings_viable,     &JobInfoT::siblings_viable>,
     Field<&X::siblings_active,     &JobInfoT::siblings_active>,
-    Field<&X::cluster_lock,        &JobInfoT::cluster_lock>
+    Field<&X::cluster_lock,        &JobInfoT::cluster_lock>,
+    Field<&X::het_job_id,          &JobInfoT::het_job_id,         nullptr,                      &A::het_job_id>,
+    Field<&X::het_job_offset,      &JobInfoT::het_job_offset,     nullptr,                      &A::het_job_offset>,
+    Field<&X::het_size,            &JobInfoT::het_size>
 >;
 // clang-format on
 
@@ -122,6 +125,8 @@ using JobCodec = plugin::FieldTable<
 void to_info(const Job &job, JobInfoT &out);
 bool from_info(const JobInfoT &in, Job &job, JobExtra &extra);
 bool from_desc(const JobDescT &in, Job &job, JobExtra &extra);
+// The submission's fields the table gives, as the job has them now.
+void to_desc(const Job &job, JobDescT &out);
 
 // The job's accounting record; node_list names its nodes.
 AcctRecord acct_record(const Job &job, std::string node_list);

@@ -28,11 +28,14 @@ void JobManager::on_info(const std::shared_ptr<net::Request> &req, const net::Re
     std::vector<const Job *> pick;
     if (r->job_ids() && r->job_ids()->size()) {
         // An array's id names every task of the array, as in Slurm.
+        // A heterogeneous job's leader names every component of it.
         std::unordered_set<const Job *> seen;
         for (auto id : *r->job_ids())
             for (const Target &t : resolve(std::to_string(id)))
-                if (t.job && viewer.sees_job(*t.job) && seen.insert(t.job).second)
-                    pick.push_back(t.job);
+                if (t.job)
+                    for (const Job *c : t.job->ext().het_job_offset == 0 ? het_components(*t.job)
+                                                                         : std::vector{t.job})
+                        if (viewer.sees_job(*c) && seen.insert(c).second) pick.push_back(c);
         if (pick.empty()) return resp->error(DROVER_ENOENT, kInvalidJobId);
     } else {
         // A federated job's revoked copies are listed only when asked for (squeue --sibling):
@@ -92,6 +95,10 @@ Status JobManager::signal_targets(const proto::JobSignalRequest &r, uint32_t uid
     Viewer viewer(ctx_, uid); // filters reach only the jobs the user may see, as in Slurm
     for (auto &[id, j] : jobs_) {
         if (j->finished() || !viewer.sees_job(*j)) continue;
+        // A heterogeneous job's component goes with its leader (which the filters reach too).
+        if (j->ext().het_job_offset != DROVER_NO_VAL && j->ext().het_job_offset != 0 &&
+            !het_leader(*j).finished() && &het_leader(*j) != j.get())
+            continue;
         if (r.user_id() != DROVER_NO_VAL && j->uid != r.user_id()) continue;
         if (r.name() && r.name()->size() && j->name != r.name()->str()) continue;
         if (r.partition() && r.partition()->size() &&
@@ -110,6 +117,7 @@ Status JobManager::signal_job_target(const Target &t, int sig, uint32_t uid, Sig
     if (!j) return {DROVER_ENOENT, kInvalidJobId};
     if (!ctx_.is_admin(uid) && j->uid != uid) return access_denied();
     bool pending = t.pending_task != DROVER_NO_VAL || j->pending();
+    if (Status s = het_signal_check(*j); !s.ok()) return s;
     if (pending && sig != SIGKILL) return {DROVER_EBUSY, "Job is pending execution"};
     if (t.pending_task != DROVER_NO_VAL) {
         cancel_pending_task(*j, t.pending_task, uid);
@@ -128,7 +136,9 @@ Status JobManager::signal_job_target(const Target &t, int sig, uint32_t uid, Sig
         else
             send_kill(*j, SIGTERM, true, proto::KillCause::Cancelled);
     } else {
-        send_signal(*j, sig, scope);
+        // A heterogeneous job's leader: the signal reaches every running component, as Slurm's.
+        for (Job *c : j->ext().het_job_offset == 0 ? het_components(*j) : std::vector{j})
+            if (c->running()) send_signal(*c, sig, scope);
     }
     return {};
 }
@@ -150,6 +160,11 @@ void JobManager::on_update(const std::shared_ptr<net::Request> &req,
         if (j) jobs.push_back(j);
     }
     if (jobs.empty()) return resp->error(DROVER_ENOENT, kInvalidJobId);
+    // A heterogeneous job's leader names every component for a change or a hold (an action,
+    // which the leader takes for them all, names the leader).
+    if (jobs.size() == 1 && jobs.front()->ext().het_job_offset == 0 &&
+        !(r->action() && r->action()->size()))
+        jobs = het_components(*jobs.front());
     if (jobs.size() == 1 && update_forward_ && update_forward_(*jobs.front(), req, resp)) return;
     // Across a whole array, tasks for which the change makes no sense (already ended) are
     // passed over; it fails only when it applied to none.
@@ -208,9 +223,14 @@ Status JobManager::update_job(Job &job, const proto::JobUpdateRequest &r, uint32
 // scontrol requeue, requeuehold, top, suspend and resume.
 Status JobManager::job_action(Job &job, const std::string &action, bool admin) {
     Job *j = &job;
+    if (action != "top")
+        if (Status s = het_leader_only(job); !s.ok()) return s;
     if (action == "suspend" || action == "resume") { // operators and administrators only
         if (!admin) return access_denied();
-        return action == "suspend" ? suspend_job(job, false) : resume_job(job);
+        for (Job *c : het_components(job)) // every component of a heterogeneous job
+            if (Status s = action == "suspend" ? suspend_job(*c, false) : resume_job(*c); !s.ok())
+                return s;
+        return {};
     }
     // "specialexit": scontrol requeuehold State=SpecialExit.
     if (action == "requeue" || action == "requeuehold" || action == "specialexit") {

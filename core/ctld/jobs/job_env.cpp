@@ -2,6 +2,7 @@
 #include "ctld/jobs/job_env.hpp"
 
 #include <cctype>
+#include <unordered_set>
 
 #include "common/cgroup_conf.hpp"
 #include "common/config.hpp"
@@ -93,6 +94,27 @@ EnvList batch_job_environment(const Job &job, const std::string &node_list,
     if (job.ext().overcommit) env.push_back({"SLURM_OVERCOMMIT", "1"});
     if (job.mem_per_node_mb)
         env.push_back({"SLURM_MEM_PER_NODE", std::to_string(job.mem_per_node_mb)});
+    return env;
+}
+
+EnvList het_job_environment(const std::vector<Job *> &parts,
+                            const std::function<std::string(const std::vector<uint32_t> &)> &names,
+                            const Config &conf) {
+    if (parts.size() < 2) return {};
+    // What describes one node of the job (or this host) is not repeated per component.
+    static const std::unordered_set<std::string> kNodeLocal = {
+        "SLURM_CPUS_ON_NODE",          "SLURM_GTIDS",         "SLURM_NODEID",
+        "SLURM_PRIO_PROCESS",          "SLURM_TOPOLOGY_ADDR", "SLURM_CONF",
+        "SLURM_TOPOLOGY_ADDR_PATTERN", "ENVIRONMENT",         "CUDA_VISIBLE_DEVICES",
+        "GPU_DEVICE_ORDINAL"};
+    EnvList env = {{"SLURM_HET_SIZE", std::to_string(parts.size())}};
+    for (std::size_t k = 0; k < parts.size(); ++k) {
+        const Job &c = *parts[k];
+        const std::string host = c.nodes.empty() ? std::string() : names({c.nodes.front()});
+        for (auto &[key, value] : batch_job_environment(c, names(c.nodes), host, conf))
+            if (!kNodeLocal.count(key))
+                env.push_back({key + "_HET_GROUP_" + std::to_string(k), std::move(value)});
+    }
     return env;
 }
 

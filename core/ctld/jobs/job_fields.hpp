@@ -113,13 +113,14 @@ inline auto extra_fields(const JobExtra &x) {
                  req_bits, exc_bits, deadline, signal_num, signal_secs, signal_batch_only,
                  signal_sent, orig_dependency, dependency, gpu_bind, overcommit, licenses,
                  reservation, suspend_time, pre_suspend_secs, suspended_by_preemption, fed_clusters,
-                 cluster_features, siblings_viable, siblings_active, cluster_lock] = x;
+                 cluster_features, siblings_viable, siblings_active, cluster_lock, het_job_id,
+                 het_job_offset, het_size] = x;
     return std::forward_as_tuple(
         gres, constraint, req_nodes, exc_nodes, signal, gpus, gpus_per_node, gpus_per_task,
         req_bits, exc_bits, deadline, signal_num, signal_secs, signal_batch_only, signal_sent,
         orig_dependency, dependency, gpu_bind, overcommit, licenses, reservation, suspend_time,
         pre_suspend_secs, suspended_by_preemption, fed_clusters, cluster_features, siblings_viable,
-        siblings_active, cluster_lock);
+        siblings_active, cluster_lock, het_job_id, het_job_offset, het_size);
 }
 inline constexpr std::array kExtraFieldNames = {"gres",
                                                 "constraint",
@@ -149,7 +150,10 @@ inline constexpr std::array kExtraFieldNames = {"gres",
                                                 "cluster_features",
                                                 "siblings_viable",
                                                 "siblings_active",
-                                                "cluster_lock"};
+                                                "cluster_lock",
+                                                "het_job_id",
+                                                "het_job_offset",
+                                                "het_size"};
 
 inline auto array_info_fields(const ArrayInfo &a) {
     const auto &[pending, max_running, step, min_task, max_task, count] = a;

@@ -117,7 +117,8 @@ void JobManager::recover(bool cold) {
     // A pending job whose node lists name nodes no longer configured cannot run where it asked
     // to: as Slurm does, it ends NODE_FAIL rather than run anywhere else.
     for (const auto &[id, why] : unplaceable) {
-        Job &j = *jobs_.at(id);
+        Job &j = het_leader(*jobs_.at(id)); // a component's whole heterogeneous job
+        if (j.finished()) continue;         // ended already with its leader
         j.reason = why;
         end_job(j, DROVER_JOB_NODE_FAIL, 0);
     }
@@ -293,13 +294,18 @@ void JobManager::end_job(Job &job, uint32_t state, int32_t exit_status) {
     account(DROVER_ACCT_JOB_END, job);
     spdlog::info("job {} ended {} exit {}:{}", job.id, job_state_name(state),
                  (exit_status >> 8) & 0xff, exit_status & 0x7f);
+    end_het_components(job);
     ctx_.events.queue_changed.publish();
 }
 
 void JobManager::node_failed(uint32_t node) {
-    for (auto &[id, j] : jobs_) {
+    for (auto &[any_id, any] : jobs_) {
+        if (!any->running()) continue;
+        if (std::find(any->nodes.begin(), any->nodes.end(), node) == any->nodes.end()) continue;
+        // A heterogeneous job's component fails with its whole job: its leader acts for all.
+        Job *j = &het_leader(*any);
         if (!j->running()) continue;
-        if (std::find(j->nodes.begin(), j->nodes.end(), node) == j->nodes.end()) continue;
+        const uint32_t id = j->id;
         std::vector<uint32_t> held = j->nodes;
         if (j->requeue) {
             requeue_job(*j, false); // --requeue (the default): run it again elsewhere

@@ -212,6 +212,23 @@ class JobManager {
     // The same for one named task (scontrol on "12_5"), whatever the throttle.
     Job *split_array_task(Job &record, uint32_t task);
 
+    // Heterogeneous jobs (het_job.cpp). The components of the heterogeneous job that job
+    // belongs to, leader first; just job when it is not one (or a component is gone).
+    std::vector<Job *> het_components(const Job &job);
+    // The leader ended or was requeued: the components still pending or running end with it,
+    // in its state, or are requeued with it.
+    void end_het_components(const Job &leader);
+    void requeue_het_components(const Job &leader, bool hold);
+    // The leader of job's heterogeneous job (what a failure of one component acts on); job
+    // itself when it is not a component or its leader is gone.
+    Job &het_leader(Job &job);
+    // Slurm's refusal of an operation meant for a whole heterogeneous job (requeue, suspend,
+    // resume) named on a component other than its leader; OK otherwise.
+    static Status het_leader_only(const Job &job);
+    // A component other than the leader may be cancelled or signalled on its own only once it
+    // runs (Slurm's rule): while pending, only the whole job can be.
+    static Status het_signal_check(const Job &job);
+
     // Power saving (job_configuring.cpp): a job started on nodes that are powering up is
     // CONFIGURING (DROVER_JOB_FLAG_CONFIGURING) until they have all registered; then its time
     // starts and Events::job_started is published (its script launched, its salloc answered).
@@ -224,6 +241,17 @@ class JobManager {
     Status update_job(Job &job, const proto::JobUpdateRequest &r, uint32_t uid, bool admin);
     Status read_request(Job &job, const proto::JobDescT &d, bool admin);
     uint32_t take_job_id();
+    // count consecutive free ids (a heterogeneous job's components): the first.
+    uint32_t take_job_ids(uint32_t count);
+    // A submission's job desc d checked and read into j (JobSubmitPlugins first), as uid.
+    Status build_job(const proto::JobDesc &d, Job &j, Partition *&part, std::string *user_msg);
+    // sbatch/salloc with ':' components: each checked as a job is, then queued together with
+    // consecutive ids (the leader first); the answer names the leader.
+    void submit_het(const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp);
+    // A new job's priority, and its hold (-H) with its reason.
+    void queue_as_new(Job &j, bool hold);
+    // The answer to a submission once it is durable.
+    void answer_submit(const net::ResponderPtr &resp, uint32_t id, std::string user_msg);
     std::string user_name(uint32_t uid);
     // Checks a job against its partition: OK, or Slurm's refusal (EINVAL).
     Status validate(Job &job, Partition *&part, uint32_t uid, uint32_t gid);

@@ -1,6 +1,7 @@
 // job_script.cpp - the stored submission of a batch job, and scontrol write batch_script.
 #include "ctld/jobs/job_script.hpp"
 
+#include "ctld/jobs/job_codec.hpp"
 #include "ctld/jobs/job_mgr.hpp"
 #include "ctld/privacy.hpp"
 #include "proto/frame.hpp"
@@ -28,6 +29,25 @@ const proto::JobDesc *stored_desc(const state::Store &store, const Job &job,
     const proto::Message *m = rec ? stored_submission(*rec) : nullptr;
     const proto::JobSubmitRequest *sub = m ? m->body_as_JobSubmitRequest() : nullptr;
     return sub ? sub->desc() : nullptr;
+}
+
+std::vector<uint8_t> current_submission(const proto::JobDesc &d, const Job &job) {
+    proto::JobDescT desc;
+    d.UnPackTo(&desc);
+    codec::to_desc(job, desc); // time limit, comment, features, account, QOS, ...
+    desc.name = job.name;
+    desc.partition = job.partition;
+    desc.min_nodes = job.min_nodes;
+    desc.max_nodes = job.max_nodes == DROVER_INFINITE ? 0 : job.max_nodes;
+    desc.nice = job.nice;
+    desc.requeue = job.requeue ? 1 : 0;
+    desc.begin_time = job.eligible_time;
+    desc.dependency.clear(); // met: copies are sent only then
+    desc.hold = false;
+    flatbuffers::FlatBufferBuilder fbb(1024 + desc.script.size());
+    auto body = proto::CreateJobSubmitRequest(fbb, proto::JobDesc::Pack(fbb, &desc));
+    fbb.Finish(proto::CreateMessage(fbb, proto::Body::JobSubmitRequest, body.Union()));
+    return {fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize()};
 }
 
 // The script of a batch job, for its owner or an administrator (as Slurm's: PrivateData aside,

@@ -24,4 +24,10 @@ const proto::Message *stored_submission(std::span<const uint8_t> rec);
 const proto::JobDesc *stored_desc(const state::Store &store, const Job &job,
                                   std::optional<std::vector<uint8_t>> &rec);
 
+// The submission as the job stands now: d (its stored JobDesc) with what scontrol update and
+// release may have changed since (time limit, name, partition, node count, features, comment,
+// nice, begin time, requeue) taken from the job, its dependency dropped and not held. A
+// federation sends it as a sibling copy once the job is eligible.
+std::vector<uint8_t> current_submission(const proto::JobDesc &d, const Job &job);
+
 } // namespace drover::ctld

@@ -340,20 +340,15 @@ void JobManager::on_submit(const std::shared_ptr<net::Request> &req,
         return resp->error(DROVER_EBUSY, "Resource temporarily unavailable");
     }
 
+    if (r->het() && r->het()->size()) return submit_het(req, resp);
+
     auto job = std::make_unique<Job>();
     Job &j = *job;
     j.uid = req->peer.uid; // the credential says who submitted, never the request
     j.gid = req->peer.gid;
-    j.user_name = user_name(j.uid);
-    proto::JobDescT desc;
-    d->UnPackTo(&desc);
-    // JobSubmitPlugins see and may change the request before anything is checked.
     std::string user_msg;
-    Status s =
-        run_job_submit(ctx_.plugins.job_submit_calls(), desc, j.uid, j.gid, j.user_name, &user_msg);
-    if (s.ok()) s = read_request(j, desc, ctx_.is_admin(j.uid));
     Partition *part = nullptr;
-    if (s.ok()) s = validate(j, part, j.uid, j.gid);
+    Status s = build_job(*d, j, part, &user_msg);
     if (s.ok()) s = choose_siblings(j);
     if (!s.ok()) return resp->error(s.code(), s.text());
 
@@ -386,19 +381,38 @@ void JobManager::on_submit(const std::shared_ptr<net::Request> &req,
         arrays_[j.id].total = j.array->count;
         arrays_[j.id].pending = j.array->count;
     }
+    queue_as_new(j, d->hold());
+    uint32_t id = j.id;
+    enter(std::move(job), req->bytes);
+    answer_submit(resp, id, std::move(user_msg));
+}
+
+void JobManager::queue_as_new(Job &j, bool hold) {
     j.priority = initial_priority(j);
-    if (d->hold()) {
+    j.reason = "None";
+    if (hold) { // -H: held by its user, at priority 0
         j.hold = Hold::User;
         j.priority = 0;
         j.reason = "JobHeldUser";
-    } else {
-        j.reason = "None";
     }
-    uint32_t id = j.id;
-    enter(std::move(job), req->bytes);
+}
 
+Status JobManager::build_job(const proto::JobDesc &d, Job &j, Partition *&part,
+                             std::string *user_msg) {
+    j.user_name = user_name(j.uid);
+    proto::JobDescT desc;
+    d.UnPackTo(&desc);
+    // JobSubmitPlugins see and may change the request before anything is checked.
+    Status s =
+        run_job_submit(ctx_.plugins.job_submit_calls(), desc, j.uid, j.gid, j.user_name, user_msg);
+    if (s.ok()) s = read_request(j, desc, ctx_.is_admin(j.uid));
+    if (s.ok()) s = validate(j, part, j.uid, j.gid);
+    return s;
+}
+
+void JobManager::answer_submit(const net::ResponderPtr &resp, uint32_t id, std::string user_msg) {
     std::string cluster = ctx_.conf.cluster_name;
-    ctx_.commit.after_commit([resp, id, cluster, user_msg] {
+    ctx_.commit.after_commit([resp, id, cluster, user_msg = std::move(user_msg)] {
         flatbuffers::FlatBufferBuilder fbb(128);
         auto c = fbb.CreateString(cluster);
         auto msg = user_msg.empty() ? 0 : fbb.CreateString(user_msg);
@@ -413,7 +427,9 @@ void JobManager::enter(std::unique_ptr<Job> job, std::span<const uint8_t> submis
     uint32_t id = job->id;
     persist(*job);
     // The submit request itself is the script record: script, environment and arguments as sent.
-    ctx_.commit.txn().put(state::Table::Scripts, state::job_key(id), submission);
+    // (A heterogeneous job's other components have none: the leader's is theirs.)
+    if (!submission.empty())
+        ctx_.commit.txn().put(state::Table::Scripts, state::job_key(id), submission);
     account(DROVER_ACCT_JOB_SUBMIT, *job);
     jobs_[id] = std::move(job);
     ctx_.events.queue_changed.publish();
@@ -424,8 +440,8 @@ Status JobManager::choose_siblings(Job &j) {
     const uint32_t self = view ? view->self_id() : 0;
     if (!self) return Status();
     JobExtra &x = j.mutable_extra();
-    // Arrays and allocations (salloc, srun) run on the origin only.
-    x.siblings_viable = j.array || j.interactive
+    // Arrays, allocations (salloc, srun) and heterogeneous jobs run on the origin only.
+    x.siblings_viable = j.array || j.interactive || x.het_size
                             ? fed_bit(self)
                             : viable_members(*view, x.fed_clusters, x.cluster_features);
     if (!x.siblings_viable) return invalid("No eligible clusters for federated job");

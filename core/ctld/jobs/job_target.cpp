@@ -1,6 +1,7 @@
 // job_target.cpp - which jobs a user names ("123", "123_4", "123_[1-3]"), and what happens to array
 // tasks that have not left their record yet, and to jobs put back in the queue.
 #include <spdlog/spdlog.h>
+#include <charconv>
 #include <sys/wait.h>
 
 #include "ctld/sched/allocation.hpp"
@@ -18,6 +19,19 @@ std::vector<JobManager::Target> JobManager::resolve(const std::string &spec) {
         out.push_back({spec, nullptr, DROVER_NO_VAL});
         return out;
     };
+    // "L+K": component K of heterogeneous job L (its id is L+K).
+    if (auto plus = spec.find('+'); plus != std::string::npos) {
+        uint32_t l = 0, k = 0;
+        auto [le, lec] = std::from_chars(spec.data(), spec.data() + plus, l);
+        auto [ke, kec] = std::from_chars(spec.data() + plus + 1, spec.data() + spec.size(), k);
+        if (lec != std::errc() || le != spec.data() + plus || kec != std::errc() ||
+            ke != spec.data() + spec.size() || plus == 0)
+            return bad();
+        Job *j = find(l + k);
+        if (!j || j->ext().het_job_id != l || j->ext().het_job_offset != k) return bad();
+        out.push_back({spec, j});
+        return out;
+    }
     std::size_t us = spec.find('_');
     uint32_t id = 0;
     try {
@@ -102,9 +116,7 @@ void JobManager::requeue_job(Job &job, bool hold) {
     job.state = DROVER_JOB_PENDING;
     job.state_flags = (job.state_flags | DROVER_JOB_FLAG_REQUEUED) & ~DROVER_JOB_FLAG_CONFIGURING;
     job.restart_count++;
-    job.nodes.clear();
-    job.node_cpus.clear();
-    job.alloc_cpus = 0;
+    forget_nodes(job);
     job.start_time = job.end_time = 0;
     job.exit_status = job.derived_exit_status = 0;
     job.kill_sent = job.timed_out = job.requeue_when_ended = job.hold_when_requeued = false;
@@ -130,6 +142,7 @@ void JobManager::requeue_job(Job &job, bool hold) {
     persist(job);
     account(DROVER_ACCT_JOB_SUBMIT, job); // the next run's record
     spdlog::info("job {} requeued (restart {})", job.id, job.restart_count);
+    requeue_het_components(job, hold);
     ctx_.events.queue_changed.publish();
 }
 

@@ -36,6 +36,13 @@ void release(const plugin::SelectCalls &sel, const Job &job, std::string_view wh
         spdlog::error("job {} ({}): {}", job.id, when, s.text());
 }
 
+void forget_nodes(Job &job) {
+    job.nodes.clear();
+    job.node_cpus.clear();
+    job.node_alloc.clear();
+    job.alloc_cpus = 0;
+}
+
 void suspend_hold(const plugin::SelectCalls &sel, const Job &job, bool suspended) {
     const auto view = codec::job_view(job);
     Status s = suspended ? sel.job_suspend(view) : sel.job_resume(view);

@@ -28,6 +28,9 @@ Status allocate(const plugin::SelectCalls &sel, Job &job, const std::vector<uint
 // plugin may count them as taken until its next node_init.
 void release(const plugin::SelectCalls &sel, const Job &job, std::string_view when);
 
+// Clears what allocate filled in (the job holds no node any more).
+void forget_nodes(Job &job);
+
 // Tells the select plugin that the job was suspended (its CPUs free for others) or resumed
 // (taking them back). A refusal is logged: the job is suspended or resumed all the same.
 void suspend_hold(const plugin::SelectCalls &sel, const Job &job, bool suspended);

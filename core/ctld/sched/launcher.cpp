@@ -45,10 +45,10 @@ launch_environment(flatbuffers::FlatBufferBuilder &fbb, const proto::JobDesc &d,
 // The BatchLaunchRequest for job's current run on its batch host.
 std::vector<uint8_t> launch_message(const Ctx &ctx, const Job &job, const proto::JobDesc &d,
                                     const std::string &batch_host, const std::string &node_list,
-                                    const std::string &aliases) {
+                                    const EnvList &extra) {
     flatbuffers::FlatBufferBuilder fbb(4096 + d.script()->size());
     EnvList slurm_env = batch_job_environment(job, node_list, batch_host, ctx.conf);
-    if (!aliases.empty()) slurm_env.push_back({"SLURM_NODE_ALIASES", aliases});
+    slurm_env.insert(slurm_env.end(), extra.begin(), extra.end());
     auto env = launch_environment(fbb, d, slurm_env);
     std::vector<flatbuffers::Offset<flatbuffers::String>> argv;
     if (d.argv())
@@ -103,8 +103,11 @@ void Launcher::launch(uint32_t job_id) {
     std::string host;
     uint16_t port = 0;
     resolve_node(ctx_, batch.conf->name, &host, &port);
-    auto msg = launch_message(ctx_, *job, *desc, batch.conf->name, nodes_.names(job->nodes),
-                              nodes_.aliases(job->nodes));
+    auto names = [this](const std::vector<uint32_t> &n) { return nodes_.names(n); };
+    EnvList extra = het_job_environment(jobs_.het_components(*job), names, ctx_.conf);
+    if (std::string aliases = nodes_.aliases(job->nodes); !aliases.empty())
+        extra.push_back({"SLURM_NODE_ALIASES", aliases});
+    auto msg = launch_message(ctx_, *job, *desc, batch.conf->name, nodes_.names(job->nodes), extra);
     launching_.insert(job_id);
     uint32_t run = job->restart_count;
     // BatchStartTimeout: how long the batch host may take to start the job (its Prolog included)

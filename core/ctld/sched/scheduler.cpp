@@ -43,6 +43,10 @@ namespace drover::ctld {
 
 namespace {
 
+const char *held_reason(Hold hold) {
+    return hold == Hold::User ? "JobHeldUser" : "JobHeldAdmin";
+}
+
 uint32_t host_pending_count(drover_sched_pass *p) {
     return uint32_t(p->views.size());
 }
@@ -244,9 +248,10 @@ Scheduler::Decisions Scheduler::run_pass() {
     }
     if (Status s = ctx_.plugins.sched_calls().schedule(kSchedHost, &p); !s.ok())
         spdlog::error("{}", s.text());
-    // Jobs the policy did not reach wait behind higher-priority work.
+    // Jobs the policy did not reach wait behind higher-priority work (a heterogeneous job's
+    // component the pass gave a reason through its leader keeps it).
     for (Job *j : p.jobs)
-        if (j->pending() && !p.tried.count(j->id) &&
+        if (j->pending() && !p.tried.count(j->id) && !d_.reasons.count(j->id) &&
             (j->reason == "None" || j->reason == "Resources"))
             wait(*j, "Priority");
     d_.queue = uint32_t(p.jobs.size());
@@ -307,7 +312,7 @@ int Scheduler::usable_nodes(const Job &job, drover_bitmap *out) {
 int Scheduler::try_start(Job &job, const drover_bitmap_view *allowed) {
     if (!job.pending()) return DROVER_EPERM;
     if (job.hold != Hold::None) {
-        wait(job, job.hold == Hold::User ? "JobHeldUser" : "JobHeldAdmin");
+        wait(job, held_reason(job.hold));
         return DROVER_EPERM;
     }
     if (is_partition_list(job.partition)) return try_each_partition(job, allowed);
@@ -334,13 +339,8 @@ int Scheduler::try_start_in(Job &job, const drover_bitmap_view *allowed) {
         wait(job, "BadConstraints");
         return DROVER_EPERM;
     }
-    if (int rc = check_eligible(job, *part); rc != DROVER_OK) return rc;
-    if (int rc = check_dependency(job); rc != DROVER_OK) return rc;
-    if (int rc = check_limits(job); rc != DROVER_OK) return rc;
-    if (const char *why = resv_.hold_reason(job, Ctx::now())) {
-        wait(job, why);
-        return DROVER_EPERM;
-    }
+    if (int rc = check_startable(job, *part); rc != DROVER_OK) return rc;
+    if (job.ext().het_job_id) return start_het(job, allowed);
     if (job.is_array_record()) return start_array_tasks(job, *part, allowed);
     std::vector<uint32_t> nodes;
     int rc = choose(job, *part, allowed, &nodes);
@@ -353,6 +353,72 @@ int Scheduler::try_start_in(Job &job, const drover_bitmap_view *allowed) {
     }
     if (rc == DROVER_OK && !start(job, nodes)) rc = DROVER_EBUSY;
     return rc;
+}
+
+int Scheduler::check_startable(Job &job, const Partition &part) {
+    if (int rc = check_eligible(job, part); rc != DROVER_OK) return rc;
+    if (int rc = check_dependency(job); rc != DROVER_OK) return rc;
+    if (int rc = check_limits(job); rc != DROVER_OK) return rc;
+    if (const char *why = resv_.hold_reason(job, Ctx::now())) {
+        wait(job, why);
+        return DROVER_EPERM;
+    }
+    return DROVER_OK;
+}
+
+// A heterogeneous job starts whole or not at all: every component must be startable and get
+// nodes now; each is allocated in turn (so the next one's choice sees the nodes taken), and all
+// are given back when one cannot be placed. Every component then waits for the same reason.
+int Scheduler::start_het(Job &job, const drover_bitmap_view *allowed) {
+    const std::vector<Job *> parts = jobs_.het_components(job);
+    auto wait_all = [&](const Job &why, int rc) {
+        auto it = d_.reasons.find(why.id);
+        const std::string reason = it != d_.reasons.end() ? it->second : "Resources";
+        for (const Job *c : parts) wait(*c, reason);
+        return rc;
+    };
+    if (parts.size() != job.ext().het_size) { // a component is gone (purged): it cannot start
+        wait(job, "BadConstraints");
+        return wait_all(job, DROVER_EPERM);
+    }
+    for (Job *c : parts) {
+        if (c == &job) continue;
+        const Partition *part = nodes_.partition(c->partition);
+        if (!c->pending() || c->hold != Hold::None || !part) {
+            wait(*c, c->hold == Hold::None ? "BadConstraints" : held_reason(c->hold));
+            return wait_all(*c, DROVER_EPERM);
+        }
+        if (int rc = check_startable(*c, *part); rc != DROVER_OK) return wait_all(*c, rc);
+    }
+    // A planner's nodes are those it found for the job it tried; the other components may use
+    // any (but for its probe with no node allowed, which asks only whether the job is eligible).
+    bool probe = allowed && allowed->words;
+    for (std::size_t w = 0; probe && w < (allowed->nbits + 63) / 64; ++w)
+        probe = allowed->words[w] == 0;
+    std::vector<Job *> held;
+    for (Job *c : parts) {
+        std::vector<uint32_t> nodes;
+        const drover_bitmap_view *within = c == &job || probe ? allowed : nullptr;
+        int rc = choose(*c, *nodes_.partition(c->partition), within, &nodes);
+        if (rc == DROVER_OK && !hold_nodes(*c, nodes).ok()) rc = DROVER_EBUSY;
+        if (rc != DROVER_OK) {
+            for (Job *h : held) drop_nodes(*h);
+            return wait_all(*c, rc);
+        }
+        held.push_back(c);
+    }
+    for (Job *c : parts) jobs_.record_start(*c);
+    return DROVER_OK;
+}
+
+Status Scheduler::hold_nodes(Job &job, const std::vector<uint32_t> &picked) {
+    return allocate(ctx_.plugins.select_calls(), job, picked, nodes_.size(),
+                    [this](uint32_t i) { return nodes_.at(i).conf->cpus; });
+}
+
+void Scheduler::drop_nodes(Job &job) {
+    release(ctx_.plugins.select_calls(), job, "heterogeneous job not started");
+    forget_nodes(job);
 }
 
 void Scheduler::wait(const Job &job, std::string reason) {
@@ -485,9 +551,7 @@ int Scheduler::choose(Job &job, const Partition &part, const drover_bitmap_view 
 }
 
 bool Scheduler::start(Job &job, const std::vector<uint32_t> &picked) {
-    Status s = allocate(ctx_.plugins.select_calls(), job, picked, nodes_.size(),
-                        [this](uint32_t i) { return nodes_.at(i).conf->cpus; });
-    if (!s.ok()) {
+    if (Status s = hold_nodes(job, picked); !s.ok()) {
         // The plugin did not record the job, so it stays pending (as Slurm leaves a job whose
         // select_g_job_begin fails queued) and is tried again in a later pass.
         spdlog::error("job {} not started: {}", job.id, s.text());

@@ -100,6 +100,14 @@ class Scheduler {
     // Why job cannot start now (its reason set, or an End decided), or DROVER_OK.
     int check_eligible(Job &job, const Partition &part);
     int check_dependency(Job &job);
+    // Every check before node selection (eligibility, dependency, limits, reservation).
+    int check_startable(Job &job, const Partition &part);
+    // Starts every component of job's heterogeneous job now, or none of them.
+    int start_het(Job &job, const drover_bitmap_view *allowed);
+    // The select plugin's hold on picked for job (allocation.hpp), and its undoing before the
+    // job started.
+    Status hold_nodes(Job &job, const std::vector<uint32_t> &picked);
+    void drop_nodes(Job &job);
     // Licenses it asks for that are not free now, or (AccountingStorageEnforce=limits) the limit
     // that keeps the job waiting now: its reason.
     int check_limits(Job &job);

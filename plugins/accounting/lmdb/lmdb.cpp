@@ -276,6 +276,21 @@ class Walk {
     drover_error *err_;
 };
 
+// A heterogeneous job's leader names its components too, as in Slurm: their ids follow the
+// leader's one by one. Those listed themselves are walked in their turn.
+int het_components(State &s, MDB_txn *txn, Walk &walk, uint32_t leader,
+                   const std::vector<uint32_t> &listed) {
+    for (uint32_t id = leader + 1;; ++id) {
+        Key key({id});
+        MDB_val k = key.val(), v;
+        if (mdb_get(txn, s.dbi, &k, &v) != 0) return 0;
+        auto rec = Record::unpack({static_cast<const char *>(v.mv_data), v.mv_size});
+        if (!rec || rec->job.het_job_id != leader) return 0;
+        if (std::binary_search(listed.begin(), listed.end(), id)) continue;
+        if (int rc = walk.job_with_steps(id, v); rc != 0) return rc;
+    }
+}
+
 int query(State &s, const drover_acct_query *query, drover_acct_emit_fn emit,
           drover_acct_step_emit_fn step_emit, void *arg, drover_error *err) {
     const drover_acct_query q = read_query(query);
@@ -301,6 +316,9 @@ int query(State &s, const drover_acct_query *query, drover_acct_emit_fn emit,
         auto rec = Record::unpack({static_cast<const char *>(v.mv_data), v.mv_size});
         if (rec && rec->job.array_job_id == id) arrays.push_back(id);
         if (int rc = walk.job_with_steps(id, v); rc != 0) return rc < 0 ? rc : DROVER_OK;
+        if (rec && rec->job.het_job_id == id)
+            if (int rc = het_components(s, txn.get(), walk, id, ids); rc != 0)
+                return rc < 0 ? rc : DROVER_OK;
     }
     if (arrays.empty()) return DROVER_OK;
     // An array's id names all its tasks, as in Slurm. Tasks get their own ids when they start,

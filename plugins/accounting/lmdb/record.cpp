@@ -9,7 +9,7 @@ namespace drover::acct_lmdb {
 
 namespace {
 
-constexpr uint8_t kVersion = 4;
+constexpr uint8_t kVersion = 5;
 
 } // namespace
 
@@ -70,6 +70,8 @@ std::string Record::pack() const {
     w.str(drover_str{comment.data(), comment.size()});
     w.str(drover_str{qos.data(), qos.size()});
     w.str(drover_str{alloc_gres.data(), alloc_gres.size()});
+    w.u32(job.het_job_id);
+    w.u32(job.het_job_offset);
     return w.take();
 }
 
@@ -101,6 +103,11 @@ std::optional<Record> Record::unpack(std::string_view bytes) {
     }
     if (version >= 3) rec.qos = r.str();
     if (version >= 4) rec.alloc_gres = r.str();
+    j.het_job_offset = DROVER_NO_VAL;
+    if (version >= 5) {
+        j.het_job_id = r.u32();
+        j.het_job_offset = r.u32();
+    }
     if (!r.ok()) return std::nullopt;
     return rec;
 }

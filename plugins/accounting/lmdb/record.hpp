@@ -1,6 +1,6 @@
 // record.hpp - one job's accounting record as stored: an owning copy and its packed bytes.
 //
-// Packed format, version 4 (integers little-endian); version 1 ends after the six strings:
+// Packed format, version 5 (integers little-endian); version 1 ends after the six strings:
 //   u8 version = 1
 //   u32 job_id, user_id, group_id, alloc_nodes, alloc_cpus, req_cpus
 //   u64 req_mem_mb
@@ -11,6 +11,7 @@
 //   (version 2) u32 array_job_id, array_task_id; string comment
 //   (version 3) string qos
 //   (version 4) string alloc_gres
+//   (version 5) u32 het_job_id, het_job_offset
 // A later version may only append; a reader refuses versions it does not know.
 #pragma once
 

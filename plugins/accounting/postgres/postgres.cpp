@@ -50,8 +50,8 @@ using drover::sdk::set_errorf;
     "cluster, job_id, user_id, group_id, name, partition, account, node_list, work_dir, "          \
     "alloc_nodes, alloc_cpus, req_cpus, req_mem_mb, state, exit_status, time_limit_min, "          \
     "submit_time, eligible_time, start_time, end_time, cancelled_by, array_job_id, "               \
-    "array_task_id, comment, qos, alloc_gres"
-constexpr int kColumns = 26;
+    "array_task_id, comment, qos, alloc_gres, het_job_id, het_job_offset"
+constexpr int kColumns = 28;
 enum Col {
     kCluster,
     kJobId,
@@ -79,12 +79,14 @@ enum Col {
     kComment,
     kQos,
     kAllocGres,
+    kHetJobId,
+    kHetJobOffset,
 };
 
 constexpr const char *kUpsert =
     "INSERT INTO jobs (" DROVER_PG_COLUMNS ") VALUES ("
     "$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, "
-    "$21, $22, $23, $24, $25, $26) ON CONFLICT (cluster, job_id) DO UPDATE SET "
+    "$21, $22, $23, $24, $25, $26, $27, $28) ON CONFLICT (cluster, job_id) DO UPDATE SET "
     "user_id = EXCLUDED.user_id, group_id = EXCLUDED.group_id, name = EXCLUDED.name, "
     "partition = EXCLUDED.partition, account = EXCLUDED.account, "
     "node_list = EXCLUDED.node_list, work_dir = EXCLUDED.work_dir, "
@@ -95,7 +97,8 @@ constexpr const char *kUpsert =
     "start_time = EXCLUDED.start_time, end_time = EXCLUDED.end_time, "
     "cancelled_by = EXCLUDED.cancelled_by, array_job_id = EXCLUDED.array_job_id, "
     "array_task_id = EXCLUDED.array_task_id, comment = EXCLUDED.comment, qos = EXCLUDED.qos, "
-    "alloc_gres = EXCLUDED.alloc_gres";
+    "alloc_gres = EXCLUDED.alloc_gres, het_job_id = EXCLUDED.het_job_id, "
+    "het_job_offset = EXCLUDED.het_job_offset";
 
 // $1 clusters (NULL: any); $2 job ids (NULL: any); $3 user (NULL: any); $4 start_after (0: any):
 // drop jobs that ended before it; $5 end_before (0: any): drop jobs submitted after it. As
@@ -104,7 +107,7 @@ constexpr const char *kUpsert =
 #define DROVER_PG_WHERE                                                                            \
     " WHERE ($1::text[] IS NULL OR cluster = ANY($1::text[]))"                                     \
     " AND ($2::bigint[] IS NULL OR job_id = ANY($2::bigint[]) OR array_job_id = "                  \
-    "ANY($2::bigint[]))"                                                                           \
+    "ANY($2::bigint[]) OR het_job_id = ANY($2::bigint[]))"                                         \
     " AND ($3::bigint IS NULL OR user_id = $3::bigint)"                                            \
     " AND ($4::bigint = 0 OR end_time = 0 OR end_time >= $4::bigint)"                              \
     " AND ($5::bigint = 0 OR submit_time <= $5::bigint)"                                           \
@@ -295,6 +298,9 @@ int acct_job_event(void *state, int event, const drover_acct_job *in, drover_err
         v[kComment] = text_param(j.comment);
         v[kQos] = text_param(j.qos);              // ABI 1.5; empty from an older core
         v[kAllocGres] = text_param(j.alloc_gres); // ABI 1.6; empty from an older core
+        // ABI 1.12; an older core's shorter struct leaves them zero ("not a component").
+        v[kHetJobId] = std::to_string(j.het_job_id);
+        v[kHetJobOffset] = std::to_string(j.het_job_id ? j.het_job_offset : DROVER_NO_VAL);
         std::vector<const char *> params;
         for (const auto &p : v) params.push_back(p.c_str());
 
@@ -334,6 +340,8 @@ drover_acct_job job_row(const PGresult *raw, int row) {
     j.comment = str_value(raw, row, kComment);
     j.qos = str_value(raw, row, kQos);
     j.alloc_gres = str_value(raw, row, kAllocGres);
+    j.het_job_id = static_cast<uint32_t>(int_value(raw, row, kHetJobId));
+    j.het_job_offset = static_cast<uint32_t>(int_value(raw, row, kHetJobOffset));
     return j;
 }
 

@@ -149,6 +149,15 @@ const std::vector<Step> kSteps = {
     {10,
      "settings of associations and QOS (ABI 1.8)",
      {"ALTER TABLE assocs ADD COLUMN IF NOT EXISTS attrs text NOT NULL DEFAULT ''"}},
+    {11,
+     "heterogeneous job components (ABI 1.12)",
+     {"ALTER TABLE jobs ADD COLUMN IF NOT EXISTS het_job_id bigint NOT NULL DEFAULT 0",
+      "ALTER TABLE jobs ADD COLUMN IF NOT EXISTS het_job_offset bigint NOT NULL DEFAULT "
+      "4294967294",
+      "ALTER TABLE job_runs ADD COLUMN IF NOT EXISTS het_job_id bigint NOT NULL DEFAULT 0",
+      "ALTER TABLE job_runs ADD COLUMN IF NOT EXISTS het_job_offset bigint NOT NULL DEFAULT "
+      "4294967294",
+      "CREATE INDEX IF NOT EXISTS jobs_cluster_het ON jobs (cluster, het_job_id)"}},
 };
 
 } // namespace

@@ -52,6 +52,9 @@ typedef struct drover_acct_job {
     /* ABI 1.6 */
     drover_str
         alloc_gres; /* generic resources held over all its nodes: "gpu:2,nic:1"; empty = none */
+    /* ABI 1.12: a heterogeneous job's component (sacct shows it as "LEADER+OFFSET") */
+    uint32_t het_job_id;     /* its leader's job id; 0 when the job is not a component */
+    uint32_t het_job_offset; /* its offset (meaningful only when het_job_id is set) */
 } drover_acct_job;
 
 /* ABI 1.3: one step of a job (.batch, .extern or a numbered srun step) with what it used. Sizes

@@ -28,7 +28,7 @@ extern "C" {
 #endif
 
 #define DROVER_ABI_MAJOR 1  /* changed only by a breaking change: the core refuses others */
-#define DROVER_ABI_MINOR 11 /* +1 whenever a field or function is appended to any table   */
+#define DROVER_ABI_MINOR 12 /* +1 whenever a field or function is appended to any table   */
 
 #define DROVER_EXPORT __attribute__((visibility("default")))
 

@@ -20,6 +20,7 @@
 using namespace drover;
 using namespace drover::cli;
 using drover::cli::test::Job;
+using drover::cli::test::plain_job;
 using drover::cli::test::Records;
 
 namespace {
@@ -55,14 +56,6 @@ Job task3() {
     j.submit = kNow - 30;
     j.start = kNow - 10;
     j.nodes = j.batch_host = "n1";
-    return j;
-}
-
-Job plain(uint32_t id) {
-    Job j;
-    j.id = id;
-    j.name = "plain";
-    j.reason = "Priority";
     return j;
 }
 
@@ -133,7 +126,7 @@ TEST(JobSpecs, Parse) {
 
 TEST(JobSpecs, Matches) {
     Records rec;
-    auto jobs = rec.jobs({record(), task3(), plain(200)});
+    auto jobs = rec.jobs({record(), task3(), plain_job(200)});
     const proto::JobInfo &rec_j = *jobs[0], &t3 = *jobs[1], &p = *jobs[2];
     auto spec = [](const char *t) { return *parse_job_spec(t); };
     EXPECT_TRUE(spec("123").matches(rec_j));
@@ -152,7 +145,7 @@ TEST(JobSpecs, Matches) {
 
 TEST(SqueueArrays, JobIdColumns) {
     Records rec;
-    auto jobs = rec.jobs({record(), task3(), plain(200)});
+    auto jobs = rec.jobs({record(), task3(), plain_job(200)});
     // %i: the record compressed, a task as ARRAYID_TASK, a plain job as its id.
     EXPECT_EQ(line("%i", *jobs[0]), "123_[4-15%2]");
     EXPECT_EQ(line("%i", *jobs[1]), "123_3");
@@ -190,7 +183,7 @@ TEST(SqueueArrays, ExpandWithR) {
     Records rec;
     Job r = record();
     r.array_tasks = "4-6,9";
-    auto jobs = rec.jobs({task3(), r, plain(200)});
+    auto jobs = rec.jobs({task3(), r, plain_job(200)});
     EXPECT_EQ(rows_of(jobs, false, {}),
               (std::vector<std::string>{"123_3", "123_[4-6,9%2]", "200"}));
     EXPECT_EQ(rows_of(jobs, true, {}),
@@ -211,7 +204,7 @@ TEST(SqueueArrays, JobsOptionWithTasks) {
               "Invalid job id: 123_x");
 
     Records rec;
-    auto jobs = rec.jobs({task3(), record(), plain(200)});
+    auto jobs = rec.jobs({task3(), record(), plain_job(200)});
     auto filter = [](std::vector<std::string> args) {
         return make_squeue_filter(parse_squeue_args(args), 1000);
     };
@@ -251,25 +244,25 @@ TEST(SqueueArrays, JobsOptionWithTasks) {
 
 TEST(SqueueDependency, UnmetTermsAndReasons) {
     Records rec;
-    Job waiting = plain(20);
+    Job waiting = plain_job(20);
     waiting.reason = "Dependency";
     waiting.dependency = "afterok:12";
-    Job two = plain(21);
+    Job two = plain_job(21);
     two.reason = "Dependency";
     two.dependency = "afterok:12,afterany:14_3";
-    Job either = plain(22);
+    Job either = plain_job(22);
     either.reason = "DependencyNeverSatisfied";
     either.dependency = "afterok:12?afternotok:13";
-    Job never = plain(23);
+    Job never = plain_job(23);
     never.reason = "DependencyNeverSatisfied";
     never.dependency = "afterok:12";
-    Job single = plain(24);
+    Job single = plain_job(24);
     single.reason = "Dependency";
     single.dependency = "singleton";
-    Job delay = plain(25);
+    Job delay = plain_job(25);
     delay.reason = "Dependency";
     delay.dependency = "after:12+5";
-    auto jobs = rec.jobs({waiting, two, either, never, single, delay, plain(26)});
+    auto jobs = rec.jobs({waiting, two, either, never, single, delay, plain_job(26)});
     EXPECT_EQ(line("%E", *jobs[0]), "afterok:12(unfulfilled)");
     EXPECT_EQ(line("%E", *jobs[1]), "afterok:12(unfulfilled),afterany:14_3(unfulfilled)");
     EXPECT_EQ(line("%E", *jobs[2]), "afterok:12(failed)?afternotok:13(failed)");
@@ -288,10 +281,10 @@ TEST(SqueueDependency, UnmetTermsAndReasons) {
 TEST(SqueueFields, StartTimeAndResources) {
     utc();
     Records rec;
-    Job pend = plain(30);
+    Job pend = plain_job(30);
     pend.start = kNow + 600; // the expected start of a pending job
-    Job unknown = plain(31);
-    Job res = plain(32);
+    Job unknown = plain_job(31);
+    Job res = plain_job(32);
     res.nice = 50;
     res.constraint = "a100";
     res.req_nodes = "n[1-2]";
@@ -403,7 +396,7 @@ TEST(ScontrolShowArrays, ResourcesAndDetails) {
 
 TEST(ScontrolShowArrays, TresPerJobAndMemoryPerNode) {
     Records rec;
-    Job j = plain(50);
+    Job j = plain_job(50);
     j.gpus = 4;
     j.gpus_per_node = 2;
     j.mem_mb = 4096;

@@ -94,6 +94,9 @@ const std::vector<const proto::JobInfo *> &Records::jobs(const std::vector<Job> 
         b.add_array_task_id(j.array_task_id);
         b.add_array_tasks(tasks);
         b.add_array_max_running(j.array_max_running);
+        b.add_het_job_id(j.het_job_id);
+        b.add_het_job_offset(j.het_job_offset);
+        b.add_het_size(j.het_size);
         b.add_dependency(dep);
         b.add_orig_dependency(orig_dep);
         b.add_nice(j.nice);
@@ -188,7 +191,7 @@ const std::vector<const proto::AcctJob *> &Records::acct(const std::vector<Acct>
             a.account.c_str(), a.nodes.c_str(), a.work_dir.c_str(), a.alloc_nodes, a.alloc_cpus,
             a.req_cpus, a.req_mem, a.state, a.exit_status, a.limit, a.submit, a.eligible, a.start,
             a.end, a.cancelled_by, a.array_job_id, a.array_task_id, nullptr,
-            a.steps.empty() ? nullptr : &steps));
+            a.steps.empty() ? nullptr : &steps, nullptr, nullptr, a.het_job_id, a.het_job_offset));
     }
     fbb.Finish(proto::CreateAcctQueryResponse(fbb, fbb.CreateVector(out)));
     return keep<proto::AcctQueryResponse>(fbb, bufs_, acct_,

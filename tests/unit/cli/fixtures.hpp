@@ -40,6 +40,8 @@ struct Job {
     // Arrays, dependencies and the resources beyond nodes and CPUs.
     uint32_t array_job_id = 0, array_task_id = DROVER_NO_VAL, array_max_running = 0;
     std::string array_tasks; // a pending record's waiting tasks, "4-15"
+    // A heterogeneous job's component: its leader's id (0: not one), offset and component count.
+    uint32_t het_job_id = 0, het_job_offset = DROVER_NO_VAL, het_size = 0;
     std::string dependency, orig_dependency;
     int32_t nice = 0;
     bool requeue = true;
@@ -59,6 +61,15 @@ struct Job {
     };
     std::vector<Alloc> node_alloc;
 };
+
+// A pending job of the given id, named "plain", waiting behind higher priority.
+inline Job plain_job(uint32_t id) {
+    Job j;
+    j.id = id;
+    j.name = "plain";
+    j.reason = "Priority";
+    return j;
+}
 
 struct Node {
     std::string name;
@@ -118,6 +129,7 @@ struct Acct {
     uint32_t cancelled_by = DROVER_NO_VAL;
     uint32_t array_job_id = 0, array_task_id = DROVER_NO_VAL;
     std::vector<AcctStepSpec> steps;
+    uint32_t het_job_id = 0, het_job_offset = DROVER_NO_VAL; // a heterogeneous job's component
 };
 
 // A reservation as scontrol show reservation and sinfo -T read it.

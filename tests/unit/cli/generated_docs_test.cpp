@@ -134,7 +134,8 @@ TEST(SrunHelp, DescribesEveryOptionSrunParses) {
     HelpText h = parse_help(srun_help_text("srun"));
     for (const auto &spec : srun_options()) {
         std::string_view name = spec.long_name ? spec.long_name : "";
-        if (name == "cpu_bind" || name == "mem_bind") continue; // old spellings of --cpu-bind, ...
+        if (name == "cpu_bind" || name == "mem_bind" || name == "pack-group")
+            continue; // old spellings of --cpu-bind, --mem-bind, --het-group
         bool named = std::any_of(h.entries.begin(), h.entries.end(), [&](const HelpEntry &e) {
             return entry_names(e, spec) && !e.description.empty();
         });

@@ -472,3 +472,54 @@ TEST(SbatchEnvironment, OutputErrorInputAndOvercommitVariables) {
     EXPECT_EQ(r.std_out, "cli.txt"); // the command line wins
     EXPECT_TRUE(parse({"-O", "job.sh"}, "#!/bin/sh\ntrue\n").overcommit);
 }
+
+// Heterogeneous jobs: "A : B script" and "#SBATCH hetjob" make components; a later component
+// takes the first's carried-over options (name, account, time, output) but not its resources or
+// partition, and has no script of its own.
+TEST(SbatchHetJob, ColonSeparatesComponentsBeforeTheScript) {
+    SbatchRequest r = parse({"-N1", "-n1", "-J", "het", "-A", "lab", "-t", "10", "-p", "gpu", ":",
+                             "-N2", "-n4", "job.sh", "a", ":", "b"},
+                            "#!/bin/bash\ntrue\n");
+    ASSERT_EQ(r.het.size(), 1u);
+    EXPECT_EQ(r.min_nodes, 1u);
+    EXPECT_EQ(r.num_tasks, 1u);
+    EXPECT_EQ(r.argv, (std::vector<std::string>{"a", ":", "b"})) << "':' after the script is its";
+    const SbatchRequest &c = r.het[0];
+    EXPECT_EQ(c.min_nodes, 2u);
+    EXPECT_EQ(c.num_tasks, 4u);
+    EXPECT_EQ(c.name, "het");
+    EXPECT_EQ(c.account, "lab");
+    EXPECT_EQ(c.time_limit_min, 10u);
+    EXPECT_EQ(c.partition, "") << "the partition is not carried over";
+    EXPECT_TRUE(c.script.empty());
+    EXPECT_TRUE(c.environment.empty());
+}
+
+TEST(SbatchHetJob, HetjobDirectiveSeparatesComponents) {
+    SbatchRequest r = parse({"job.sh"}, "#!/bin/bash\n"
+                                        "#SBATCH -N1 -J dirs --mem=100\n"
+                                        "#SBATCH hetjob\n"
+                                        "#SBATCH -N3 -J mine\n"
+                                        "#SBATCH packjob\n"
+                                        "#SBATCH -n2\n"
+                                        "true\n");
+    ASSERT_EQ(r.het.size(), 2u);
+    EXPECT_EQ(r.min_nodes, 1u);
+    EXPECT_EQ(r.mem_per_node_mb, 100u);
+    EXPECT_EQ(r.het[0].min_nodes, 3u);
+    EXPECT_EQ(r.het[0].name, "mine") << "a component's own option wins over the carried one";
+    EXPECT_EQ(r.het[0].mem_per_node_mb, 0u) << "memory is not carried over";
+    EXPECT_EQ(r.het[1].num_tasks, 2u);
+    EXPECT_EQ(r.het[1].name, "dirs");
+}
+
+TEST(SbatchHetJob, CommandLineComponentsAddToTheScripts) {
+    // The command line's second component applies to the script's second one.
+    SbatchRequest r = parse({"-n1", ":", "-n3", "job.sh"},
+                            "#!/bin/bash\n#SBATCH -N1\n#SBATCH hetjob\n#SBATCH -N2\ntrue\n");
+    ASSERT_EQ(r.het.size(), 1u);
+    EXPECT_EQ(r.het[0].min_nodes, 2u);
+    EXPECT_EQ(r.het[0].num_tasks, 3u);
+    SbatchRequest one = parse({"job.sh"}, "#!/bin/bash\n#SBATCH -N1\ntrue\n");
+    EXPECT_TRUE(one.het.empty());
+}

@@ -50,6 +50,29 @@ TEST(SrunOpts, InsideAnAllocationTheJobAndTaskCountComeFromTheEnvironment) {
     EXPECT_EQ(parse_srun(std::vector<std::string>{"-N2"}, env, "salloc").job_id, 0u);
 }
 
+// --het-group=K in a heterogeneous job's allocation: component K's job id and task count.
+TEST(SrunOpts, HetGroupTakesTheComponentsJobAndTasks) {
+    Env env{{"SLURM_JOB_ID", "42"},
+            {"SLURM_NTASKS", "1"},
+            {"SLURM_HET_SIZE", "2"},
+            {"SLURM_JOB_ID_HET_GROUP_0", "42"},
+            {"SLURM_JOB_ID_HET_GROUP_1", "43"},
+            {"SLURM_NTASKS_HET_GROUP_1", "4"}};
+    auto r = srun({"--het-group=1", "true"}, env);
+    EXPECT_EQ(r.job_id, 43u);
+    EXPECT_EQ(r.num_tasks, 4u);
+    EXPECT_EQ(srun({"--het-group=0", "true"}, env).job_id, 42u);
+    EXPECT_EQ(srun({"--pack-group=1", "true"}, env).job_id, 43u) << "its name before 20.02";
+    try {
+        srun({"--het-group=2", "true"}, env);
+        ADD_FAILURE() << "no error";
+    } catch (const ParseError &e) {
+        EXPECT_STREQ(e.what(), "Attempt to run a job step with het group value of 2, but the job "
+                               "allocation has maximum value of 1");
+    }
+    EXPECT_THROW(srun({"--het-group=x", "true"}, env), ParseError);
+}
+
 TEST(SrunOpts, AllocationOptionsSbatchAlsoTakes) {
     auto r = srun({"-O", "--test-only", "-d", "afterok:12", "--mincpus=4", "--tmp=2G", "true"});
     EXPECT_TRUE(r.overcommit);

@@ -23,6 +23,7 @@ AcctRecord sample_job() {
     r.submit_time = 100, r.eligible_time = 101, r.start_time = 102, r.end_time = 200;
     r.cancelled_by = 0, r.array_job_id = 6, r.array_task_id = 1;
     r.comment = "a comment", r.qos = "high", r.alloc_gres = "gpu:2";
+    r.het_job_id = 5, r.het_job_offset = 2;
     return r;
 }
 
@@ -37,7 +38,7 @@ TEST(AcctCodec, JobRecordGoesToThePluginAndBackWhole) {
         EXPECT_EQ(back.*(decltype(p)::rec), r.*(decltype(p)::rec)) << "field " << compared;
         ++compared;
     });
-    EXPECT_EQ(compared, 26);
+    EXPECT_EQ(compared, 28);
 }
 
 TEST(AcctCodec, FieldsPastAnOlderPluginsStructAreEmpty) {
@@ -51,6 +52,8 @@ TEST(AcctCodec, FieldsPastAnOlderPluginsStructAreEmpty) {
     EXPECT_EQ(back.qos, "");
     EXPECT_EQ(back.alloc_gres, "");
     EXPECT_EQ(back.array_task_id, uint32_t(DROVER_NO_VAL)); // it wrote no task id
+    EXPECT_EQ(back.het_job_id, 0u);                         // nor a component
+    EXPECT_EQ(back.het_job_offset, uint32_t(DROVER_NO_VAL));
 }
 
 TEST(AcctCodec, StepAndNodeEventGoToThePluginAndBack) {

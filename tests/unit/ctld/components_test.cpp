@@ -192,5 +192,42 @@ TEST(CtldComponents, StepIsRefusedToAnotherUserAndBeyondTheAllocation) {
     EXPECT_TRUE(c.steps.step_ids(j.id).empty());
 }
 
+// A heterogeneous job (het_job.cpp): its components start in the same pass or not at all, a
+// pending one may not be cancelled alone, and they end with their leader.
+TEST(CtldComponents, HeterogeneousJobStartsWholeAndEndsWithItsLeader) {
+    Cluster c;
+    Job &busy = c.submit();
+    c.sched.pass();
+    ASSERT_TRUE(busy.running());
+    Job &lead = c.submit();
+    Job &other = c.submit(10, /*interactive=*/true);
+    ASSERT_EQ(other.id, lead.id + 1);
+    for (Job *j : {&lead, &other}) {
+        JobExtra &x = j->mutable_extra();
+        x.het_job_id = lead.id;
+        x.het_job_offset = j == &lead ? 0 : 1;
+        x.het_size = 2;
+    }
+    c.sched.pass(); // one node is free: the first component would fit alone
+    EXPECT_TRUE(lead.pending());
+    EXPECT_TRUE(other.pending());
+    EXPECT_EQ(lead.reason, "Resources");
+    EXPECT_EQ(other.reason, "Resources");
+    EXPECT_EQ(held.count(lead.id), 0u) << "the select plugin was given its node back";
+    EXPECT_EQ(JobManager::het_signal_check(other).text(),
+              "Operation not permitted on individual component of heterogeneous job");
+    EXPECT_TRUE(JobManager::het_signal_check(lead).ok());
+    EXPECT_EQ(JobManager::het_leader_only(other).text(), "Job not heterogeneous job leader");
+    EXPECT_EQ(c.jobs.het_components(other).size(), 2u);
+
+    c.jobs.end_job(busy, DROVER_JOB_COMPLETE, 0);
+    c.sched.pass();
+    ASSERT_TRUE(lead.running());
+    ASSERT_TRUE(other.running());
+    EXPECT_NE(lead.nodes, other.nodes);
+    c.jobs.end_job(lead, DROVER_JOB_COMPLETE, 0);
+    EXPECT_EQ(other.state, uint32_t(DROVER_JOB_COMPLETE)) << "it ends with its leader";
+}
+
 } // namespace
 } // namespace drover::ctld

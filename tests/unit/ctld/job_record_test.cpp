@@ -131,6 +131,9 @@ JobExtra sample_extra() {
     x.siblings_viable = 0x6;
     x.siblings_active = 0x4;
     x.cluster_lock = 3;
+    x.het_job_id = 40;
+    x.het_job_offset = 1;
+    x.het_size = 3;
     x.deadline = 1900000000;
     x.signal_sent = true;
     x.orig_dependency = "afterok:7,afterany:8";

@@ -143,6 +143,10 @@ AT(drover_acct_job, cancelled_by, 184);
 AT(drover_acct_job, array_job_id, 188);
 AT(drover_acct_job, array_task_id, 192);
 AT(drover_acct_job, comment, 200);
+AT(drover_acct_job, qos, 216);
+AT(drover_acct_job, alloc_gres, 232);
+AT(drover_acct_job, het_job_id, 248); // ABI 1.12
+AT(drover_acct_job, het_job_offset, 252);
 AT(drover_node_view, gres, 88);
 AT(drover_job_view, mem_per_cpu_mb, 104);
 AT(drover_job_view, ntasks_per_node, 112);

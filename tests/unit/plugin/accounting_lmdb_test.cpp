@@ -77,6 +77,34 @@ class PluginAccountingLmdb : public ::testing::Test {
         return sink.rows;
     }
 
+    // Stores j (of user 1000 on this cluster) as submitted.
+    void submit(drover_acct_job j) {
+        j.struct_size = sizeof j;
+        j.user_id = 1000;
+        j.cluster = str(cluster_);
+        drover_error err{};
+        EXPECT_EQ(acct().ops.job_event(acct().state, DROVER_ACCT_JOB_SUBMIT, &j, &err), DROVER_OK)
+            << err.text;
+    }
+
+    // What line makes of each job q finds, in the order the store gives them.
+    using Line = std::string (*)(const drover_acct_job &);
+    std::string lines(drover_acct_query q, Line line) {
+        struct Out {
+            Line line;
+            std::string text;
+        } out{line, {}};
+        auto emit = [](void *arg, const drover_acct_job *j) -> int {
+            auto *o = static_cast<Out *>(arg);
+            o->text += o->line(*j);
+            return 0;
+        };
+        q.struct_size = sizeof q;
+        drover_error err{};
+        EXPECT_EQ(acct().ops.job_query(acct().state, &q, emit, &out, &err), DROVER_OK) << err.text;
+        return out.text;
+    }
+
     static drover_acct_query any() {
         drover_acct_query q{};
         q.user_id = DROVER_NO_VAL;
@@ -189,26 +217,43 @@ TEST_F(PluginAccountingLmdb, DefaultsToStateSaveLocation) {
 TEST_F(PluginAccountingLmdb, KeepsTheQosAndGres) {
     const std::string qos = "high", gres = "gpu:2";
     drover_acct_job j{};
-    j.struct_size = sizeof j;
     j.job_id = 9;
-    j.user_id = 1000;
-    j.cluster = str(cluster_);
     j.qos = str(qos);
     j.alloc_gres = str(gres);
-    drover_error err{};
-    ASSERT_EQ(acct().ops.job_event(acct().state, DROVER_ACCT_JOB_SUBMIT, &j, &err), DROVER_OK)
-        << err.text;
+    submit(j);
     reopen();
-    std::string got;
-    auto emit = [](void *arg, const drover_acct_job *r) -> int {
-        auto text = [](drover_str s) { return std::string(s.ptr ? s.ptr : "", s.len); };
-        *static_cast<std::string *>(arg) = text(r->qos) + "|" + text(r->alloc_gres);
-        return 0;
-    };
+    EXPECT_EQ(lines(any(),
+                    [](const drover_acct_job &r) {
+                        auto text = [](drover_str s) {
+                            return std::string(s.ptr ? s.ptr : "", s.len);
+                        };
+                        return text(r.qos) + "|" + text(r.alloc_gres);
+                    }),
+              "high|gpu:2");
+}
+
+// ABI 1.12's heterogeneous components (record version 5) are kept, and the leader's id finds
+// them all, as sacct -j LEADER does.
+TEST_F(PluginAccountingLmdb, LeaderIdFindsHeterogeneousComponents) {
+    for (uint32_t k = 0; k < 3; ++k) {
+        drover_acct_job j{};
+        j.job_id = 20 + k;
+        j.het_job_id = 20;
+        j.het_job_offset = k;
+        submit(j);
+    }
+    submit(drover_acct_job{.job_id = 23}); // the next job, not a component
+    reopen();
+    uint32_t leader = 20;
     drover_acct_query q = any();
-    q.struct_size = sizeof q;
-    ASSERT_EQ(acct().ops.job_query(acct().state, &q, emit, &got, &err), DROVER_OK) << err.text;
-    EXPECT_EQ(got, "high|gpu:2");
+    q.job_ids = &leader;
+    q.job_id_count = 1;
+    EXPECT_EQ(lines(q,
+                    [](const drover_acct_job &r) {
+                        return std::to_string(r.het_job_id) + "+" +
+                               std::to_string(r.het_job_offset) + " ";
+                    }),
+              "20+0 20+1 20+2 ");
 }
 
 } // namespace

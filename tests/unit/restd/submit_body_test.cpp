@@ -59,7 +59,20 @@ TEST(SubmitBodyTest, RefusesWhatIsNoSubmission) {
             "job.environment: 'NOEQUALS' is not NAME=value");
     refused(R"({"script": "#!/bin/sh", "job": {"hold": "yes"}})",
             "job.hold: expected true or false");
-    refused(R"({"script": "#!/bin/sh", "jobs": []})", "heterogeneous jobs are not supported");
+    refused(R"({"script": "#!/bin/sh", "jobs": []})", "jobs: expected an array");
+    refused(R"({"script": "#!/bin/sh", "jobs": [{}, 2]})", "jobs[1]: expected an object");
+    refused(R"({"script": "#!/bin/sh", "job": {}, "jobs": [{}]})", "jobs: give either job or jobs");
+}
+
+// "jobs": a heterogeneous job, one object per component; the first one's fields fill the body,
+// each later one's become the options of its component (as sbatch's 'A : B').
+TEST(SubmitBodyTest, JobsAreTheComponentsOfAHeterogeneousJob) {
+    SubmitBody b = parse_submit_body(R"({"script": "#!/bin/sh", "jobs": [
+        {"name": "het", "tasks": 1, "environment": ["A=1"]},
+        {"tasks": 4, "minimum_nodes": 2}]})");
+    EXPECT_EQ(b.environment, (cli::Env{{"A", "1"}}));
+    ASSERT_EQ(b.het_options.size(), 1u);
+    EXPECT_EQ(b.het_options[0], (std::vector<std::string>{"--ntasks=4", "--nodes=2"}));
 }
 
 } // namespace
