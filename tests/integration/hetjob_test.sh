@@ -4,9 +4,14 @@
 # components start together or wait together; the batch script runs on the leader with each
 # component's variables (_HET_GROUP_K) and reaches a component with srun --het-group; cancelling
 # the leader ends them all, a pending component alone may not be cancelled; the components hold
-# across a controller restart.
+# across a controller restart; preempted, the whole job goes.
 source "$(dirname "$0")/lib.sh"
-start_cluster 4
+make_cluster 4 "PreemptType=preempt/partition_prio" "PreemptMode=CANCEL"
+cat >> "$T/c/slurm.conf" <<CONF
+PartitionName=low Nodes=n[1-4] PriorityTier=1
+PartitionName=high Nodes=n[1-4] PriorityTier=10
+CONF
+cluster_start "$T/c" 4
 cd "$T"
 
 ids() { squeue -h -j "$1" -t all -o %i 2>/dev/null | sort | tr '\n' ' '; }
@@ -40,6 +45,11 @@ assert_match "JobId=$n HetJobId=$j HetJobOffset=1 JobName=het" "$show" "scontrol
 assert_match "HetJobIdSet=$j-$n" "$show" "and the set of its job's ids"
 assert_eq "het het " "$(squeue -h -j "$j" -t all -o %j | tr '\n' ' ')" \
   "the job name is carried over to the second component"
+recorded() { [ "$(sacct -n -X -P -j "$j" -o JobID,State 2>/dev/null | xargs)" = "$j+0|COMPLETED $j+1|COMPLETED" ]; }
+wait_until 60 recorded && ok "sacct -j LEADER: every component, as L+K" ||
+  fail "sacct -j $j: $(sacct -n -X -P -j "$j" -o JobID,State 2>&1 | xargs)"
+assert_eq "$j+1|COMPLETED" "$(sacct -n -X -P -j "$j+1" -o JobID,State 2>&1)" \
+  "sacct -j L+1: the component alone"
 
 # 2. #SBATCH hetjob separates the components' directives.
 cat > dir.sh <<'EOF'
@@ -96,4 +106,13 @@ assert_eq "2 2
 out=$(salloc -N1 : -N1 srun --het-group=2 true 2>&1)
 assert_match "Attempt to run a job step with het group value of 2, but the job allocation has maximum value of 1" \
   "$out" "a component the allocation does not have"
+
+# 6. Preemption takes a heterogeneous job whole: whichever component's nodes are wanted, every
+# component ends PREEMPTED (PreemptMode=CANCEL).
+p=$(sbatch --parsable -p low -N2 -o /dev/null : -p low -N2 --wrap "sleep 300")
+wait_until 60 all_state "$p" RUNNING || fail "job $p: $(states "$p")"
+hi=$(sbatch --parsable -p high -N1 -o /dev/null --wrap true)
+wait_until 60 all_state "$p" PREEMPTED && ok "every component of the preempted job ends PREEMPTED" ||
+  fail "preempted, job $p: $(states "$p")"
+wait_job "$hi" && ok "the preemptor runs" || fail "job $hi did not run on the preempted nodes"
 finish

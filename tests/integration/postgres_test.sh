@@ -21,9 +21,9 @@ recorded() { [ "$(row "$1" state)" = "$2" ]; }  # job, state number
 
 # ---- schema ----
 assert_contains "connected to the accounting database" "$(cat "$LOG")" "the controller connected at start"
-assert_eq "1|jobs table 2|array tasks and comments 3|steps table 4|earlier runs of requeued jobs 5|clusters, accounts, users and associations 6|job lookups by array id 7|node events 8|QOS of jobs (ABI 1.5) 9|generic resources jobs held (ABI 1.6) 10|settings of associations and QOS (ABI 1.8)" \
+assert_eq "1|jobs table 2|array tasks and comments 3|steps table 4|earlier runs of requeued jobs 5|clusters, accounts, users and associations 6|job lookups by array id 7|node events 8|QOS of jobs (ABI 1.5) 9|generic resources jobs held (ABI 1.6) 10|settings of associations and QOS (ABI 1.8) 11|heterogeneous job components (ABI 1.12)" \
   "$(sql "SELECT version, description FROM drover_schema_version ORDER BY version" | tr '\n' ' ' | sed 's/ $//')" \
-  "schema at version 10, step by step"
+  "schema at version 11, step by step"
 assert_eq "cluster,job_id,step_id" \
   "$(sql "SELECT string_agg(a.attname, ',' ORDER BY k.n) FROM pg_index i
           CROSS JOIN LATERAL unnest(i.indkey) WITH ORDINALITY k(attnum, n)
@@ -32,7 +32,7 @@ assert_eq "cluster,job_id,step_id" \
   "steps are keyed by (cluster, job_id, step_id)"
 assert_eq 32 "$(sql "SELECT count(*) FROM information_schema.columns WHERE table_name = 'steps'")" \
   "steps has a column for every step record member"
-assert_eq "jobs_cluster_array jobs_cluster_end jobs_cluster_submit jobs_cluster_user jobs_pkey" \
+assert_eq "jobs_cluster_array jobs_cluster_end jobs_cluster_het jobs_cluster_submit jobs_cluster_user jobs_pkey" \
   "$(sql "SELECT indexname FROM pg_indexes WHERE tablename = 'jobs' ORDER BY 1" | xargs)" \
   "jobs has its primary key and indexes"
 assert_eq "cluster,job_id" \
@@ -41,7 +41,7 @@ assert_eq "cluster,job_id" \
           JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum
           WHERE i.indrelid = 'jobs'::regclass AND i.indisprimary")" \
   "the primary key is (cluster, job_id)"
-assert_eq 26 "$(sql "SELECT count(*) FROM information_schema.columns WHERE table_name = 'jobs'")" \
+assert_eq 28 "$(sql "SELECT count(*) FROM information_schema.columns WHERE table_name = 'jobs'")" \
   "jobs has a column for every record member"
 
 # ---- submit, start, end ----
@@ -160,7 +160,7 @@ sql "INSERT INTO assocs VALUES (4, '', 'local', 'physics', 'zoe', '', 'physics',
 kill_ctld TERM
 restart_ctld
 wait_until 60 squeue -h || fail "controller did not come back"
-assert_eq "1,2,3,4,5,6,7,8,9,10" "$(sql "SELECT string_agg(version::text, ',' ORDER BY version) FROM drover_schema_version")" \
+assert_eq "1,2,3,4,5,6,7,8,9,10,11" "$(sql "SELECT string_agg(version::text, ',' ORDER BY version) FROM drover_schema_version")" \
   "a restart applies no step twice"
 assert_eq "$good|COMPLETED|0:0" "$(acct "$good")" "records survive a controller restart"
 wait_until 60 bash -c "sacctmgr -n -P show user zoe | grep -q zoe"
@@ -205,6 +205,13 @@ assert_eq "high" "$(row "$qjob" qos)" "the job's QOS is in its row"
 assert_eq "$qjob|high|$good|normal" "$(sacct -j "$qjob,$good" -X -n -P -o JobID,QOS | sort -r | tr '\n' '|' | sed 's/|$//')" \
   "sacct shows it (and Slurm's normal for a job that asked for none)"
 
+# ---- a heterogeneous job: each component's row names its leader and offset ----
+het=$(sbatch --parsable -J pg-het -N1 : -N1 --wrap true)
+wait_until 60 recorded "$((het + 1))" 3 || fail "component $((het + 1)) not recorded as completed"
+assert_eq "$het|0 $het|1" "$(sql "SELECT het_job_id || '|' || het_job_offset FROM jobs WHERE job_id IN ($het, $((het + 1))) ORDER BY job_id" | xargs)" \
+  "psql: het_job_id and het_job_offset in the components' rows"
+assert_eq "$het+0|COMPLETED $het+1|COMPLETED" "$(sacct -j "$het" -X -n -P -o JobID,State | xargs)" \
+  "sacct -j LEADER: every component, as LEADER+OFFSET"
 
 # ---- a wrong password: refused with a clear message; no password is ever logged ----
 kill_ctld TERM

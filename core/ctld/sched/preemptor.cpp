@@ -155,15 +155,22 @@ std::vector<uint32_t> Preemptor::victims_for(const Job &job, const Partition &pa
 
 void Preemptor::preempt(uint32_t by, const std::vector<uint32_t> &victims) {
     for (uint32_t id : victims) {
-        Job *v = jobs_.find(id);
-        if (!v || !v->running() || v->kill_sent) continue;
+        Job *found = jobs_.find(id);
+        if (!found) continue;
+        // A heterogeneous job's component is preempted with its whole job, through its leader.
+        Job *v = &jobs_.het_leader(*found);
+        if (!v->running() || v->kill_sent) continue;
         const std::string mode = mode_of(*v);
-        waiting_[by].push_back(id);
         if (mode.find("suspend") != std::string::npos) { // its CPUs are free at once
-            suspended_for_[id] = by;
-            jobs_.suspend_job(*v, true);
+            for (Job *c : jobs_.het_components(*v)) {
+                if (c->state != DROVER_JOB_RUNNING) continue;
+                waiting_[by].push_back(c->id);
+                suspended_for_[c->id] = by;
+                jobs_.suspend_job(*c, true);
+            }
             continue;
         }
+        waiting_[by].push_back(v->id);
         jobs_.mark_preempted(*v, mode == "requeue" && v->requeue, by);
         end(*v);
     }
