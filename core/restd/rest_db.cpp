@@ -104,6 +104,36 @@ struct Entity {
     void (*write)(JsonWriter &, Row &);
 };
 
+const Entity kAccounts{"account", "accounts", account}, kUsers{"user", "users", user},
+    kClusters{"cluster", "clusters", cluster},
+    kAssociations{"association", "associations", association}, kQos{"qos", "qos", qos};
+
+// One entity's rows as the JSON list under its key.
+void write_rows(JsonWriter &w, const Entity &e, std::vector<Row> &rows) {
+    w.key(e.list_key).begin_array();
+    for (Row &r : rows) {
+        w.begin_object();
+        e.write(w, r);
+        w.end_object();
+    }
+    w.end_array();
+}
+
+// The trackable resources Slurm's accounting store always has, with its ids (sacctmgr show tres);
+// a generic resource's are per site and not tracked by Drover's stores yet.
+void write_tres(JsonWriter &w) {
+    static constexpr std::pair<const char *, const char *> kTres[] = {
+        {"cpu", ""},     {"mem", ""},    {"energy", ""}, {"node", ""},
+        {"billing", ""}, {"fs", "disk"}, {"vmem", ""},   {"pages", ""}};
+    w.key("tres").begin_array();
+    int id = 1;
+    for (const auto &[type, name] : kTres) {
+        w.begin_object().kv("type", type).kv("name", name);
+        w.kv_num("id", id++).kv_num("count", 0).end_object();
+    }
+    w.end_array();
+}
+
 // The records of one entity (all, or the one the path names) as their JSON list.
 HttpResponse show(const OpCall &c, const Entity &e) {
     try {
@@ -112,13 +142,8 @@ HttpResponse show(const OpCall &c, const Entity &e) {
             return error_response(http::status::not_found, c.version, e.entity,
                                   "Nothing found for " + c.arg);
         JsonWriter w;
-        w.begin_object().key(e.list_key).begin_array();
-        for (Row &r : rows) {
-            w.begin_object();
-            e.write(w, r);
-            w.end_object();
-        }
-        w.end_array();
+        w.begin_object();
+        write_rows(w, e, rows);
         return json_response(finish_document(w, c.version, {}, "slurmdb"));
     } catch (const std::exception &ex) {
         return failed(ex, c, "slurmdb_show");
@@ -130,19 +155,46 @@ HttpResponse show(const OpCall &c, const Entity &e) {
 // GET /slurmdb/V/accounts, users, clusters, associations, qos (and one by name): the
 // accounting store's records, as sacctmgr shows them to this client.
 HttpResponse get_db_accounts(const OpCall &c) {
-    return show(c, {"account", "accounts", account});
+    return show(c, kAccounts);
 }
 HttpResponse get_db_users(const OpCall &c) {
-    return show(c, {"user", "users", user});
+    return show(c, kUsers);
 }
 HttpResponse get_db_clusters(const OpCall &c) {
-    return show(c, {"cluster", "clusters", cluster});
+    return show(c, kClusters);
 }
 HttpResponse get_db_associations(const OpCall &c) {
-    return show(c, {"association", "associations", association});
+    return show(c, kAssociations);
 }
 HttpResponse get_db_qos(const OpCall &c) {
-    return show(c, {"qos", "qos", qos});
+    return show(c, kQos);
+}
+
+// GET /slurmdb/V/tres: the trackable resources.
+HttpResponse get_db_tres(const OpCall &c) {
+    JsonWriter w;
+    w.begin_object();
+    write_tres(w);
+    return json_response(finish_document(w, c.version, {}, "slurmdb"));
+}
+
+// GET /slurmdb/V/config: the whole accounting configuration in one document (slurmrestd's
+// dump): clusters, TRES, accounts, users, QOS, associations; no WCKeys or instances (Drover's
+// stores keep none).
+HttpResponse get_db_config(const OpCall &c) {
+    try {
+        JsonWriter w;
+        w.begin_object();
+        for (const Entity *e : {&kClusters, &kAccounts, &kUsers, &kQos, &kAssociations}) {
+            std::vector<Row> rows = admin_rows(c, e->entity);
+            write_rows(w, *e, rows);
+        }
+        write_tres(w);
+        w.key("wckeys").begin_array().end_array().key("instances").begin_array().end_array();
+        return json_response(finish_document(w, c.version, {}, "slurmdb"));
+    } catch (const std::exception &ex) {
+        return failed(ex, c, "slurmdb_config_get");
+    }
 }
 
 } // namespace drover::restd

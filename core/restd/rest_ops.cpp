@@ -217,6 +217,8 @@ const std::vector<OpEntry> &operations() {
         {V::get, "slurmdb", "qos", "list QOS", get_db_qos},
         {V::get, "slurmdb", "clusters", "list clusters", get_db_clusters},
         {V::get, "slurmdb", "cluster/{cluster_name}", "get a cluster", get_db_clusters},
+        {V::get, "slurmdb", "tres", "list the trackable resources", get_db_tres},
+        {V::get, "slurmdb", "config", "dump the accounting configuration", get_db_config},
     };
     return ops;
 }

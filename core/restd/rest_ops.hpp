@@ -82,6 +82,8 @@ HttpResponse get_db_users(const OpCall &c);
 HttpResponse get_db_clusters(const OpCall &c);
 HttpResponse get_db_associations(const OpCall &c);
 HttpResponse get_db_qos(const OpCall &c);
+HttpResponse get_db_tres(const OpCall &c);
+HttpResponse get_db_config(const OpCall &c);
 
 // {"errors":[{...}],"warnings":[],"meta":{...}} with status.
 HttpResponse error_response(http::status status, const std::string &version,

@@ -125,6 +125,12 @@ assert_eq "200 10" "${out%% *} $(echo "$out" | body | field '[q["priority"]["num
   "GET slurmdb qos"
 out=$(rest GET /slurmdb/v0.0.42/clusters "$SLURM_JWT")
 assert_match '^200 .*"controller"' "$out" "GET slurmdb clusters"
+out=$(rest GET /slurmdb/v0.0.42/config "$SLURM_JWT")
+assert_eq "200 physics high cpu,mem,energy,node,billing,fs,vmem,pages" \
+  "${out%% *} $(echo "$out" | body | field '" ".join(([a["name"] for a in d["accounts"] if a["name"] == "physics"] + [q["name"] for q in d["qos"] if q["name"] == "high"] + [",".join(t["type"] for t in d["tres"])]))')" \
+  "GET slurmdb config: accounts, QOS and TRES in one document"
+assert_eq "200 fs/disk 6" "$(out=$(rest GET /slurmdb/v0.0.42/tres "$SLURM_JWT"); echo "${out%% *} $(echo "$out" | body | field '[t["type"] + "/" + t["name"] + " " + str(t["id"]) for t in d["tres"] if t["type"] == "fs"][0]')")" \
+  "GET slurmdb tres"
 assert_eq 404 "$(rest GET /slurmdb/v0.0.42/account/nosuch "$SLURM_JWT" | cut -d' ' -f1)" "an unknown account is 404"
 
 # A client that sends half a request, and a hundred idle ones, hold up nobody else.
