@@ -3,29 +3,59 @@
 
 #include "cli/json_records.hpp"
 #include "common/json_writer.hpp"
+#include "common/timefmt.hpp"
 #include "cli/sbatch_opts.hpp"
 #include "cli/scancel_args.hpp"
+#include "cli/text.hpp"
 #include "proto/fb_read.hpp"
 #include "proto/key_values.hpp"
 #include "restd/submit_body.hpp"
 
 #include <sys/utsname.h>
 
+#include <climits>
 #include <csignal>
 
 namespace drover::restd {
 
 using proto::Body;
 
-// The jobs the controller shows the client (all, or the one of c.arg).
+namespace {
+
+// ?update_time=T (seconds since the epoch): 0 when not given; -1 when it is not a number.
+int64_t update_time_of(const OpCall &c) {
+    auto it = c.query.find("update_time");
+    if (it == c.query.end() || it->second.empty()) return 0;
+    auto t = cli::parse_u64(it->second);
+    return t && *t < uint64_t(INT64_MAX) ? int64_t(*t) : -1;
+}
+
+// Nothing changed since update_time: no jobs, and Slurm's warning saying so.
+HttpResponse no_change(const OpCall &c, int64_t since) {
+    JsonWriter w;
+    w.begin_object().key("jobs").begin_array().end_array();
+    return json_response(finish_document(w, c.version,
+                                         {"No job changes since update_time[" +
+                                          std::to_string(since) + "]=" + format_timestamp(since)}));
+}
+
+} // namespace
+
+// The jobs the controller shows the client (all, or the one of c.arg); with ?update_time=T,
+// none when no job has changed since T (slurmrestd's answer to SLURM_NO_CHANGE_IN_DATA).
 HttpResponse get_jobs(const OpCall &c) {
     try {
         std::vector<uint32_t> ids;
         if (!job_ids_of(c, &ids)) return invalid_job(c, http::status::bad_request);
+        const int64_t since = update_time_of(c);
+        if (since < 0)
+            return error_response(http::status::bad_request, c.version, "update_time",
+                                  "Unable to parse \"update_time\" field", DROVER_EINVAL);
         flatbuffers::FlatBufferBuilder fbb;
-        auto req = proto::CreateJobInfoRequest(fbb, fbb.CreateVector(ids));
+        auto req = proto::CreateJobInfoRequest(fbb, fbb.CreateVector(ids), since);
         net::Reply reply = c.ctld.call(fbb, Body::JobInfoRequest, req.Union(), c.who);
         const auto *r = reply.as<proto::JobInfoResponse>();
+        if (since && !r->jobs()) return no_change(c, since);
         std::vector<const proto::JobInfo *> jobs = records(r->jobs());
         if (!c.arg.empty() && jobs.empty()) return invalid_job(c, http::status::not_found);
         return json_response(cli::jobs_json(jobs, r->now() ? r->now() : now_s()));

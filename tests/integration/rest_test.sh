@@ -74,6 +74,16 @@ wait_running "$long" || fail "job $long did not start"
 assert_eq 200 "$(rest DELETE "/slurm/v0.0.44/job/$long" "$SLURM_JWT" | cut -d' ' -f1)" "DELETE cancels a running job"
 wait_job "$long" && assert_match '^CANCELLED' "$(sacct -n -X -P -j "$long" -o State)" "which ends CANCELLED"
 
+# ?update_time=T: every job when one changed since T, none (with Slurm's warning) when none did.
+out=$(rest GET "/slurm/v0.0.42/jobs?update_time=$(($(date +%s) + 3600))" "$SLURM_JWT")
+assert_eq "200 0 No job changes since update_time" \
+  "${out%% *} $(echo "$out" | body | field 'str(len(d["jobs"])) + " " + d["warnings"][0]["description"].split("[")[0]')" \
+  "GET jobs?update_time=LATER: nothing changed since"
+out=$(rest GET "/slurm/v0.0.42/jobs?update_time=1" "$SLURM_JWT")
+assert_eq "200 True" "${out%% *} $(echo "$out" | body | field 'str(len(d["jobs"]) > 0)')" \
+  "GET jobs?update_time=EARLIER: every job"
+assert_eq 400 "$(rest GET "/slurm/v0.0.42/jobs?update_time=soon" "$SLURM_JWT" | cut -d' ' -f1)" \
+  "an update_time that is no time is 400"
 out=$(rest GET /slurm/v0.0.40/nodes "$SLURM_JWT")
 assert_eq "200 n1,n2" "${out%% *} $(echo "$out" | body | field '",".join(n["name"] for n in d["nodes"])')" "GET nodes lists the nodes"
 out=$(rest GET /slurm/v0.0.41/partition/normal "$SLURM_JWT")

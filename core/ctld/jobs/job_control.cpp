@@ -24,6 +24,14 @@ namespace drover::ctld {
 
 void JobManager::on_info(const std::shared_ptr<net::Request> &req, const net::ResponderPtr &resp) {
     const auto *r = req->msg->body_as_JobInfoRequest();
+    // Asked for what changed since a time after the last change: no job list at all (an empty
+    // one would say there are no jobs), as Slurm answers SLURM_NO_CHANGE_IN_DATA.
+    if (r->since() > last_change_) {
+        flatbuffers::FlatBufferBuilder fbb(64);
+        fbb.Finish(proto::CreateMessage(fbb, proto::Body::JobInfoResponse,
+                                        proto::CreateJobInfoResponse(fbb, 0, Ctx::now()).Union()));
+        return resp->reply({fbb.GetBufferPointer(), fbb.GetSize()});
+    }
     Viewer viewer(ctx_, req->peer.uid); // PrivateData=jobs: a job it may not see is not there
     std::vector<const Job *> pick;
     if (r->job_ids() && r->job_ids()->size()) {

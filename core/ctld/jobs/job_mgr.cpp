@@ -176,6 +176,7 @@ void JobManager::persist(const Job &job) {
     ctx_.commit.txn().put(state::Table::Jobs, key, {fbb.GetBufferPointer(), fbb.GetSize()});
     usage_.set(job.id, policy().share_of(job));
     licenses_.set(job);
+    last_change_ = Ctx::now();
 }
 
 policy::AcctPolicy JobManager::policy() const {
@@ -242,7 +243,10 @@ void JobManager::record_start(Job &job) {
 }
 
 void JobManager::note_pending(uint32_t id, std::string reason) {
-    if (Job *j = find(id); j && j->pending()) j->reason = std::move(reason);
+    if (Job *j = find(id); j && j->pending() && j->reason != reason) {
+        j->reason = std::move(reason);
+        last_change_ = Ctx::now();
+    }
 }
 
 void JobManager::note_expected_start(uint32_t id, int64_t when, std::vector<uint32_t> nodes) {
@@ -463,6 +467,7 @@ void JobManager::forget(uint32_t id) {
     usage_.remove(id);
     licenses_.remove(id);
     jobs_.erase(id);
+    last_change_ = Ctx::now();
 }
 
 net::Routes JobManager::routes() {

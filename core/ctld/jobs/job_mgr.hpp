@@ -277,6 +277,9 @@ class JobManager {
     const Placement &place_;
     std::map<uint32_t, std::unique_ptr<Job>> jobs_; // ordered: submit order is id order
     uint32_t next_id_ = 1;
+    // When a job last changed (written, given a new reason, purged): a query with an update time
+    // later than it is told nothing changed (squeue -i, slurmrestd's update_time).
+    int64_t last_change_ = 0;
     std::unordered_map<uint32_t, std::string> user_names_;
     std::unordered_map<uint32_t, ArrayCounts> arrays_;
     policy::Enforce enforce_;
