@@ -248,7 +248,10 @@ assert_eq c3 "$(cat "$T/od.out" 2>/dev/null)" "the job ran once, on c3"
 # ---- a job another member runs: signals, updates and requeue go there through its origin ----
 rq=$(sbatch --parsable -o "$T/rq.out" --open-mode=append \
   --wrap 'trap "echo usr1" USR1; echo "$SLURM_CLUSTER_NAME ${SLURM_RESTART_COUNT:-0}"; for i in $(seq 300); do sleep 1; done')
-rq_on_c3() { [ "$(on c3 squeue -h -j "$rq" -o %t 2>/dev/null)" = R ] && [ -s "$T/rq.out" ]; }
+# Running on c3, and the origin has heard so (its own copy revoked): only then does it send the
+# job's signals there.
+rq_on_c3() { [ "$(on c3 squeue -h -j "$rq" -o %t 2>/dev/null)" = R ] && [ -s "$T/rq.out" ] &&
+  [ "$(squeue -h -j "$rq" -t all -o %T 2>/dev/null)" = REVOKED ]; }
 wait_until 60 rq_on_c3 || fail "job $rq did not start on c3: $(squeue --sibling -h -t all -O JobID,Cluster,State 2>&1 | grep "^$rq")"
 scancel -b -s USR1 "$rq" || fail "scancel -b -s USR1 of a job c3 runs"
 got_usr1() { grep -qx usr1 "$T/rq.out"; }
