@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <set>
 
 #include "cli/job_states.hpp"
 #include "cli/text.hpp"
@@ -70,6 +71,13 @@ std::vector<const proto::JobInfo *> scancel_select(const ScancelArgs &a,
     for (const auto *j : jobs)
         if (cancellable(*j) && passes_filters(a, uid, nodes, *j) && named_by_ids(a, *j))
             out.push_back(j);
+    // A heterogeneous job's component goes with its leader when that is chosen too: the leader's
+    // cancel ends every component (and a pending component alone would be refused).
+    std::set<uint32_t> chosen;
+    for (const auto *j : out) chosen.insert(j->job_id());
+    std::erase_if(out, [&](const proto::JobInfo *j) {
+        return j->het_job_id() && j->het_job_id() != j->job_id() && chosen.count(j->het_job_id());
+    });
     return out;
 }
 

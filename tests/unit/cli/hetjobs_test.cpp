@@ -218,8 +218,9 @@ TEST(HetJobScancel, Ids) {
     const auto &jobs = het_jobs(rec);
     ScancelArgs one = parse_scancel_args(std::vector<std::string>{"93+1"});
     EXPECT_EQ(ids_of(scancel_select(one, std::nullopt, jobs)), (std::vector<uint32_t>{94}));
+    // The leader's id: the leader alone is sent, whose cancel ends every component.
     ScancelArgs all = parse_scancel_args(std::vector<std::string>{"93"});
-    EXPECT_EQ(ids_of(scancel_select(all, std::nullopt, jobs)), (std::vector<uint32_t>{93, 94, 95}));
+    EXPECT_EQ(ids_of(scancel_select(all, std::nullopt, jobs)), (std::vector<uint32_t>{93}));
     ScancelArgs missing = parse_scancel_args(std::vector<std::string>{"93+5"});
     EXPECT_EQ(scancel_unknown_ids(missing, jobs), (std::vector<std::string>{"93+5"}));
 }

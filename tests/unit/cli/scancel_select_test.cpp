@@ -137,3 +137,20 @@ TEST(ScancelSelect, Confirm) {
     EXPECT_EQ(std::count(asked.begin(), asked.end(), '?'), 3);
     EXPECT_FALSE(ask(*all[0], "", &asked));
 }
+
+// With filters, a heterogeneous job's leader is chosen alone: its cancel ends every component
+// (a pending component named on its own would be refused).
+TEST(ScancelSelect, HeterogeneousJobGoesThroughItsLeader) {
+    Records rec;
+    Job lead{30}, other{31}, alone{41};
+    for (Job *j : {&lead, &other}) {
+        j->het_job_id = 30;
+        j->het_job_offset = j->id - 30;
+        j->het_size = 2;
+    }
+    alone.het_job_id = 40; // a component whose leader the filters do not reach
+    alone.het_job_offset = 1;
+    auto all = rec.jobs({lead, other, alone});
+    EXPECT_EQ(ids(scancel_select(parse_scancel_args(Args{"-u", "alice"}), 1000, all)),
+              (std::vector<uint32_t>{30, 41}));
+}
