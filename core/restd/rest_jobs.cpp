@@ -1,7 +1,10 @@
 // rest_jobs.cpp - the job paths: list and show, submit, cancel or signal.
 #include "restd/rest_ops.hpp"
 
+#include "cli/job_ids.hpp"
+#include "cli/job_states.hpp"
 #include "cli/json_records.hpp"
+#include "cli/squeue_fields.hpp"
 #include "common/json_writer.hpp"
 #include "common/timefmt.hpp"
 #include "cli/sbatch_opts.hpp"
@@ -13,6 +16,7 @@
 
 #include <sys/utsname.h>
 
+#include <algorithm>
 #include <climits>
 #include <csignal>
 
@@ -61,6 +65,38 @@ HttpResponse get_jobs(const OpCall &c) {
         return json_response(cli::jobs_json(jobs, r->now() ? r->now() : now_s()));
     } catch (const std::exception &e) {
         return failed(e, c, "slurm_load_jobs");
+    }
+}
+
+// GET /jobs/state (?job_id=12,20_3,93+1): each job the client may see, or those the list names,
+// with its id as squeue writes it and its state (slurmrestd's job state list).
+HttpResponse get_jobs_state(const OpCall &c) {
+    try {
+        std::vector<cli::JobSpec> specs;
+        if (auto it = c.query.find("job_id"); it != c.query.end() && !it->second.empty())
+            for (const std::string &item : cli::split(it->second, ',')) {
+                auto spec = cli::parse_job_spec(item);
+                if (!spec)
+                    return error_response(http::status::bad_request, c.version, "job_id",
+                                          "Invalid job id specified: " + item, DROVER_EINVAL);
+                specs.push_back(std::move(*spec));
+            }
+        flatbuffers::FlatBufferBuilder fbb;
+        auto req = proto::CreateJobInfoRequest(fbb);
+        net::Reply reply = c.ctld.call(fbb, Body::JobInfoRequest, req.Union(), c.who);
+        JsonWriter w;
+        w.begin_object().key("jobs").begin_array();
+        for (const auto *j : records(reply.as<proto::JobInfoResponse>()->jobs())) {
+            if (!specs.empty() && std::none_of(specs.begin(), specs.end(),
+                                               [&](const auto &s) { return s.matches(*j); }))
+                continue;
+            w.begin_object().kv("job_id", cli::job_array_id(*j));
+            w.kv_str_list("state", {cli::job_state_long(j->state())}).end_object();
+        }
+        w.end_array();
+        return json_response(finish_document(w, c.version));
+    } catch (const std::exception &e) {
+        return failed(e, c, "slurm_get_job_states");
     }
 }
 

@@ -196,6 +196,7 @@ const std::vector<OpEntry> &operations() {
         {V::get, "slurm", "licenses", "list licenses", get_licenses},
         {V::get, "slurm", "shares", "fair-share of the associations (sshare)", get_shares},
         {V::get, "slurm", "jobs", "list jobs", get_jobs},
+        {V::get, "slurm", "jobs/state", "list job states", get_jobs_state},
         {V::post, "slurm", "job/submit", "submit a batch job", post_submit},
         {V::get, "slurm", "job/{job_id}", "get a job", get_jobs},
         {V::post, "slurm", "job/{job_id}", "update a job", post_job},

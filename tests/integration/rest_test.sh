@@ -107,6 +107,12 @@ wait_job "$held" || fail "job $held did not run once released"
 het=$(rest POST /slurm/v0.0.42/job/submit "$SLURM_JWT" '{"script":"#!/bin/bash\ntrue","jobs":[{"name":"hetrest","current_working_directory":"/tmp","standard_output":"/dev/null"},{"tasks":1}]}' | body | field 'd["job_id"]')
 assert_eq "$het+0 hetrest $het+1 hetrest " "$(squeue -h -j "$het" -t all -o '%i %j' | sort | tr '\n' ' ')" \
   "jobs: [..] submits a heterogeneous job, the name carried over"
+out=$(rest GET "/slurm/v0.0.42/jobs/state?job_id=$held,$het%2B1" "$SLURM_JWT")
+assert_eq "200 $held:COMPLETED $het+1" \
+  "${out%% *} $(echo "$out" | body | field '" ".join(j["job_id"] + (":" + j["state"][0] if j["job_id"] == "'"$held"'" else "") for j in d["jobs"])')" \
+  "GET jobs/state?job_id=...: the jobs named, with their ids as squeue writes them"
+assert_eq 400 "$(rest GET "/slurm/v0.0.42/jobs/state?job_id=x1" "$SLURM_JWT" | cut -d' ' -f1)" \
+  "jobs/state with a bad job id is 400"
 out=$(rest POST /slurm/v0.0.41/node/n2 "$SLURM_JWT" '{"state": ["DRAIN"], "reason": "by rest"}')
 assert_eq 200 "${out%% *}" "POST node/NAME drains a node: ${out#* }"
 assert_eq "drain by rest" "$(sinfo -h -n n2 -o '%t %E' | head -1)" "with its reason"
