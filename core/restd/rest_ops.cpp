@@ -50,6 +50,22 @@ HttpResponse get_ping(const OpCall &c) {
     }
 }
 
+// GET /reconfigure: scontrol reconfigure, as the client (administrators only, as the controller
+// decides: 403 for others).
+HttpResponse get_reconfigure(const OpCall &c) {
+    try {
+        flatbuffers::FlatBufferBuilder fbb;
+        auto req = proto::CreateReconfigureRequest(fbb);
+        net::Reply reply = c.ctld.call(fbb, Body::ReconfigureRequest, req.Union(), c.who);
+        (void)reply.as<proto::OkResponse>(); // a refusal throws (403 for a user who may not)
+        JsonWriter w;
+        w.begin_object();
+        return json_response(finish_document(w, c.version));
+    } catch (const std::exception &e) {
+        return failed(e, c, "slurm_reconfigure");
+    }
+}
+
 // GET /diag: sdiag's figures under slurmrestd's names.
 HttpResponse get_diag(const OpCall &c) {
     try {
@@ -197,6 +213,7 @@ const std::vector<OpEntry> &operations() {
         {V::get, "slurm", "shares", "fair-share of the associations (sshare)", get_shares},
         {V::get, "slurm", "jobs", "list jobs", get_jobs},
         {V::get, "slurm", "jobs/state", "list job states", get_jobs_state},
+        {V::get, "slurm", "reconfigure", "request slurmctld reconfigure", get_reconfigure},
         {V::post, "slurm", "job/submit", "submit a batch job", post_submit},
         {V::get, "slurm", "job/{job_id}", "get a job", get_jobs},
         {V::post, "slurm", "job/{job_id}", "update a job", post_job},

@@ -113,6 +113,8 @@ assert_eq "200 $held:COMPLETED $het+1" \
   "GET jobs/state?job_id=...: the jobs named, with their ids as squeue writes them"
 assert_eq 400 "$(rest GET "/slurm/v0.0.42/jobs/state?job_id=x1" "$SLURM_JWT" | cut -d' ' -f1)" \
   "jobs/state with a bad job id is 400"
+out=$(rest GET /slurm/v0.0.42/reconfigure "$SLURM_JWT" "" root)
+assert_eq "200 0" "${out%% *} $(echo "$out" | body | field 'len(d["errors"])')" "GET reconfigure as root"
 out=$(rest POST /slurm/v0.0.41/node/n2 "$SLURM_JWT" '{"state": ["DRAIN"], "reason": "by rest"}')
 assert_eq 200 "${out%% *}" "POST node/NAME drains a node: ${out#* }"
 assert_eq "drain by rest" "$(sinfo -h -n n2 -o '%t %E' | head -1)" "with its reason"
@@ -223,6 +225,8 @@ if [ "$MULTI" = 1 ]; then
   assert_match '^(PD|R)$' "$(squeue -h -j "$theirs" -o %t)" "which goes on"
   assert_eq 403 "$(rest POST /slurm/v0.0.41/node/n1 "$user_tok" '{"state": ["DRAIN"], "reason": "x"}' | cut -d' ' -f1)" \
     "a user's token cannot drain a node"
+  assert_eq 403 "$(rest GET /slurm/v0.0.42/reconfigure "$user_tok" | cut -d' ' -f1)" \
+    "a user's token cannot reconfigure the controller"
   assert_eq 401 "$(rest GET /slurm/v0.0.42/jobs "$user_tok" "" drvtest2 | cut -d' ' -f1)" \
     "a user's token cannot act as another user (X-SLURM-USER-NAME)"
   as_user=$(rest POST /slurm/v0.0.42/job/submit "$SLURM_JWT" '{"script":"#!/bin/bash\ntrue","job":{"current_working_directory":"/tmp","standard_output":"/dev/null"}}' drvtest2 | body | field 'd["job_id"]')
