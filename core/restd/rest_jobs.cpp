@@ -12,12 +12,17 @@
 #include "cli/text.hpp"
 #include "proto/fb_read.hpp"
 #include "proto/key_values.hpp"
+#include "restd/kill_body.hpp"
 #include "restd/submit_body.hpp"
 
+#include <pwd.h>
 #include <sys/utsname.h>
+
+#include <drover/views.h>
 
 #include <algorithm>
 #include <climits>
+#include <cstdlib>
 #include <csignal>
 
 namespace drover::restd {
@@ -65,6 +70,72 @@ HttpResponse get_jobs(const OpCall &c) {
         return json_response(cli::jobs_json(jobs, r->now() ? r->now() : now_s()));
     } catch (const std::exception &e) {
         return failed(e, c, "slurm_load_jobs");
+    }
+}
+
+namespace {
+
+// The signal request a DELETE /jobs body stands for.
+flatbuffers::Offset<proto::JobSignalRequest> kill_request(flatbuffers::FlatBufferBuilder &fbb,
+                                                          const KillBody &k, uint32_t uid) {
+    auto specs = fbb.CreateVectorOfStrings(k.jobs);
+    auto name = fbb.CreateString(k.job_name);
+    auto part = fbb.CreateString(k.partition);
+    auto states = fbb.CreateVector(k.states);
+    proto::JobSignalRequestBuilder b(fbb);
+    b.add_job_specs(specs);
+    b.add_signal(k.signal);
+    b.add_user_id(uid);
+    b.add_name(name);
+    b.add_states(states);
+    b.add_partition(part);
+    b.add_batch_only(k.batch_only);
+    b.add_full(k.full);
+    return b.Finish();
+}
+
+// One job's outcome, as slurmrestd's kill_jobs_resp writes it.
+void kill_status(JsonWriter &w, const proto::NodeResult &n) {
+    const std::string id = proto::str(n.node()), text = proto::str(n.message());
+    w.begin_object().key("error").begin_object();
+    w.kv("string", n.rc() ? text : "No error").kv_num("code", n.rc()).kv("message", text);
+    w.end_object().kv("step_id", id);
+    w.kv_number_obj("job_id", std::strtoull(id.c_str(), nullptr, 10), true, false);
+    w.key("federation").begin_object().kv("sibling", "").end_object().end_object();
+}
+
+} // namespace
+
+// DELETE /jobs: scancel of the jobs the body names, or of those its filters reach; each job's
+// outcome in "status".
+HttpResponse delete_jobs(const OpCall &c) {
+    KillBody k;
+    try {
+        k = parse_kill_body(c.req.body());
+    } catch (const BadRequest &e) {
+        return error_response(http::status::bad_request, c.version, "jobs", e.what(),
+                              DROVER_EINVAL);
+    }
+    try {
+        uint32_t uid = DROVER_NO_VAL;
+        if (!k.user_name.empty()) {
+            const passwd *pw = ::getpwnam(k.user_name.c_str());
+            if (!pw)
+                return error_response(http::status::bad_request, c.version, "user_name",
+                                      "Invalid user name: " + k.user_name, DROVER_EINVAL);
+            uid = pw->pw_uid;
+        }
+        flatbuffers::FlatBufferBuilder fbb;
+        auto req = kill_request(fbb, k, uid);
+        net::Reply reply = c.ctld.call(fbb, Body::JobSignalRequest, req.Union(), c.who);
+        JsonWriter w;
+        w.begin_object().key("status").begin_array();
+        for (const auto *n : records(reply.as<proto::JobSignalResponse>()->results()))
+            kill_status(w, *n);
+        w.end_array();
+        return json_response(finish_document(w, c.version));
+    } catch (const std::exception &e) {
+        return failed(e, c, "slurm_kill_jobs");
     }
 }
 

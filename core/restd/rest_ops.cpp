@@ -213,6 +213,7 @@ const std::vector<OpEntry> &operations() {
         {V::get, "slurm", "shares", "fair-share of the associations (sshare)", get_shares},
         {V::get, "slurm", "jobs", "list jobs", get_jobs},
         {V::get, "slurm", "jobs/state", "list job states", get_jobs_state},
+        {V::delete_, "slurm", "jobs", "send a signal to a list of jobs", delete_jobs},
         {V::get, "slurm", "reconfigure", "request slurmctld reconfigure", get_reconfigure},
         {V::post, "slurm", "job/submit", "submit a batch job", post_submit},
         {V::get, "slurm", "job/{job_id}", "get a job", get_jobs},

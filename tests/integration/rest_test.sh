@@ -113,6 +113,15 @@ assert_eq "200 $held:COMPLETED $het+1" \
   "GET jobs/state?job_id=...: the jobs named, with their ids as squeue writes them"
 assert_eq 400 "$(rest GET "/slurm/v0.0.42/jobs/state?job_id=x1" "$SLURM_JWT" | cut -d' ' -f1)" \
   "jobs/state with a bad job id is 400"
+# DELETE /jobs: scancel of a list of jobs, each one's outcome in "status".
+k1=$(sbatch --parsable -H -o /dev/null --wrap true); k2=$(sbatch --parsable -H -o /dev/null --wrap true)
+out=$(rest DELETE /slurm/v0.0.42/jobs "$SLURM_JWT" '{"jobs": ["'"$k1"'", '"$k2"', "999999"]}')
+assert_eq "200 $k1:ok $k2:ok 999999:Invalid job id specified" \
+  "${out%% *} $(echo "$out" | body | field '" ".join(s["step_id"] + ":" + ("ok" if s["error"]["code"] == 0 else s["error"]["message"]) for s in d["status"])')" \
+  "DELETE jobs: each job's outcome, an unknown one refused"
+assert_eq "CANCELLED CANCELLED" "$(squeue -h -t all -j "$k1,$k2" -o %T | xargs)" "the jobs named are cancelled"
+assert_eq 400 "$(rest DELETE /slurm/v0.0.42/jobs "$SLURM_JWT" '{"signal": "SIGNOPE", "jobs": ["1"]}' | cut -d' ' -f1)" \
+  "DELETE jobs with an unknown signal is 400"
 out=$(rest GET /slurm/v0.0.42/reconfigure "$SLURM_JWT" "" root)
 assert_eq "200 0" "${out%% *} $(echo "$out" | body | field 'len(d["errors"])')" "GET reconfigure as root"
 out=$(rest POST /slurm/v0.0.41/node/n2 "$SLURM_JWT" '{"state": ["DRAIN"], "reason": "by rest"}')
