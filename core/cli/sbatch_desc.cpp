@@ -10,7 +10,8 @@ flatbuffers::Offset<proto::JobDesc> sbatch_job_desc(flatbuffers::FlatBufferBuild
     proto::JobDescT d;
     set_allocation(d, r);
     d.name = r.name;
-    d.script = r.script;
+    d.interactive = r.interactive;
+    if (!r.interactive) d.script = r.script;
     for (const auto &[key, value] : r.environment) {
         d.environment.push_back(std::make_unique<proto::KeyValueT>());
         d.environment.back()->key = key;

@@ -75,6 +75,8 @@ struct SbatchRequest : CommonFlags {
     // A heterogeneous job's components after this one (sbatch A : B, #SBATCH hetjob): their
     // resources and the options Slurm carries over from the first; no script of their own.
     std::vector<SbatchRequest> het;
+    // An allocation with no script (drover-restd's job/allocate, as salloc --no-shell makes one).
+    bool interactive = false;
 };
 
 // A refusal Slurm makes with "sbatch: fatal: ..." rather than "sbatch: error: ..." (the memory

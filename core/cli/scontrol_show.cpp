@@ -85,7 +85,9 @@ void job_identity_lines(const proto::JobInfo &j, bool details, std::optional<uin
                 " Dependency=" + dependency_text(j));
     l.push_back("Requeue=" + std::string(j.requeue() ? "1" : "0") +
                 " Restarts=" + str_u(j.restart_count()) +
-                " BatchFlag=1 Reboot=0 ExitCode=" + exit_code_string(j.exit_status()));
+                // An allocation (salloc, srun, job/allocate) has no batch script: BatchFlag=0.
+                " BatchFlag=" + std::string(j.interactive() ? "0" : "1") +
+                " Reboot=0 ExitCode=" + exit_code_string(j.exit_status()));
     if (details) l.push_back("DerivedExitCode=" + exit_code_string(j.derived_exit_status()));
 }
 

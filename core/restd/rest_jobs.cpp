@@ -206,26 +206,65 @@ HttpResponse delete_job(const OpCall &c) {
 }
 
 // POST /job/submit: the body as sbatch options, checked and built by sbatch's own code.
+namespace {
+
+// POST job/submit's and job/allocate's body as sbatch's request (allocate: no script; its
+// options are read against a placeholder one).
+cli::SbatchRequest rest_request(const SubmitBody &body, cli::SbatchContext &ctx, bool allocate) {
+    ctx.env = body.environment;
+    ctx.cwd = body.cwd.empty() ? "/tmp" : body.cwd;
+    utsname u{};
+    if (::uname(&u) == 0)
+        ctx.hostname = std::string(u.nodename).substr(0, std::string(u.nodename).find('.'));
+    ctx.now = now_s();
+    std::vector<std::string> args = body.options;
+    for (const auto &part : body.het_options) { // "jobs": a heterogeneous job's components
+        args.push_back(":");
+        args.insert(args.end(), part.begin(), part.end());
+    }
+    cli::SbatchCommandLine cl = cli::parse_sbatch_command_line(args);
+    cl.script_args = body.argv;
+    cli::SbatchRequest req =
+        cli::build_sbatch_request(cl, allocate ? "#!/bin/sh\n" : body.script, ctx);
+    req.interactive = allocate;
+    return req;
+}
+
+} // namespace
+
+// POST /job/allocate: an allocation with no script (salloc --no-shell's), which holds its nodes
+// until it is cancelled or reaches its time limit; answered with its job id.
+HttpResponse post_allocate(const OpCall &c) {
+    SubmitBody body;
+    cli::SbatchRequest req;
+    cli::SbatchContext ctx;
+    try {
+        body = parse_submit_body(c.req.body(), /*script_required=*/false);
+        req = rest_request(body, ctx, true);
+    } catch (const std::exception &e) {
+        return error_response(http::status::bad_request, c.version, "job", e.what(), DROVER_EINVAL);
+    }
+    try {
+        flatbuffers::FlatBufferBuilder fbb(4096);
+        auto submit = cli::sbatch_submit_request(fbb, req, ctx);
+        net::Reply reply = c.ctld.call(fbb, Body::JobSubmitRequest, submit.Union(), c.who);
+        const auto *r = reply.as<proto::JobSubmitResponse>();
+        JsonWriter w;
+        w.begin_object().kv_unum("job_id", r->job_id());
+        w.kv("job_submit_user_msg", proto::str(r->user_msg()));
+        return json_response(finish_document(w, c.version, body.warnings));
+    } catch (const std::exception &e) {
+        return failed(e, c, "slurm_allocate_resources");
+    }
+}
+
 HttpResponse post_submit(const OpCall &c) {
     SubmitBody body;
     cli::SbatchRequest req;
     cli::SbatchContext ctx;
     try {
         body = parse_submit_body(c.req.body());
-        ctx.env = body.environment;
-        ctx.cwd = body.cwd.empty() ? "/tmp" : body.cwd;
-        utsname u{};
-        if (::uname(&u) == 0)
-            ctx.hostname = std::string(u.nodename).substr(0, std::string(u.nodename).find('.'));
-        ctx.now = now_s();
-        std::vector<std::string> args = body.options;
-        for (const auto &part : body.het_options) { // "jobs": a heterogeneous job's components
-            args.push_back(":");
-            args.insert(args.end(), part.begin(), part.end());
-        }
-        cli::SbatchCommandLine cl = cli::parse_sbatch_command_line(args);
-        cl.script_args = body.argv;
-        req = cli::build_sbatch_request(cl, body.script, ctx);
+        req = rest_request(body, ctx, false);
     } catch (const std::exception &e) {
         return error_response(http::status::bad_request, c.version, "job", e.what(), DROVER_EINVAL);
     }

@@ -214,6 +214,7 @@ const std::vector<OpEntry> &operations() {
         {V::get, "slurm", "jobs", "list jobs", get_jobs},
         {V::get, "slurm", "jobs/state", "list job states", get_jobs_state},
         {V::delete_, "slurm", "jobs", "send a signal to a list of jobs", delete_jobs},
+        {V::post, "slurm", "job/allocate", "allocate resources for a job", post_allocate},
         {V::get, "slurm", "reconfigure", "request slurmctld reconfigure", get_reconfigure},
         {V::post, "slurm", "job/submit", "submit a batch job", post_submit},
         {V::get, "slurm", "job/{job_id}", "get a job", get_jobs},

@@ -85,6 +85,7 @@ HttpResponse get_db_qos(const OpCall &c);
 HttpResponse get_db_tres(const OpCall &c);
 HttpResponse get_jobs_state(const OpCall &c);
 HttpResponse delete_jobs(const OpCall &c);
+HttpResponse post_allocate(const OpCall &c);
 HttpResponse get_db_config(const OpCall &c);
 
 // {"errors":[{...}],"warnings":[],"meta":{...}} with status.

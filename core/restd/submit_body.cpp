@@ -155,7 +155,7 @@ const std::map<std::string, FieldFn> &job_fields() {
 
 } // namespace
 
-SubmitBody parse_submit_body(std::string_view text) {
+SubmitBody parse_submit_body(std::string_view text, bool script_required) {
     Value doc = parse_body(text);
     if (!doc.is_object()) throw BadRequest("body: expected an object");
     SubmitBody b;
@@ -188,7 +188,7 @@ SubmitBody parse_submit_body(std::string_view text) {
         }
         if (k > 0) b.het_options.push_back(std::move(part.options));
     }
-    if (b.script.empty()) bad("script", "a batch script is required");
+    if (script_required && b.script.empty()) bad("script", "a batch script is required");
     return b;
 }
 

@@ -42,6 +42,7 @@ struct SubmitBody {
 
 // Throws BadRequest for malformed JSON, a field of the wrong type, an unknown field or a body
 // without a script.
-SubmitBody parse_submit_body(std::string_view json);
+// script_required: a submission (job/submit); an allocation (job/allocate) has none.
+SubmitBody parse_submit_body(std::string_view json, bool script_required = true);
 
 } // namespace drover::restd

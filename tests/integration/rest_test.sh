@@ -113,6 +113,15 @@ assert_eq "200 $held:COMPLETED $het+1" \
   "GET jobs/state?job_id=...: the jobs named, with their ids as squeue writes them"
 assert_eq 400 "$(rest GET "/slurm/v0.0.42/jobs/state?job_id=x1" "$SLURM_JWT" | cut -d' ' -f1)" \
   "jobs/state with a bad job id is 400"
+# POST job/allocate: an allocation with no script, which holds its node until it is cancelled.
+out=$(rest POST /slurm/v0.0.42/job/allocate "$SLURM_JWT" '{"job":{"name":"restalloc","minimum_nodes":1,"current_working_directory":"/tmp"}}')
+alloc=$(echo "$out" | body | field 'd["job_id"]')
+assert_match '^[0-9]+$' "$alloc" "POST job/allocate answers with a job id (${out%% *})"
+wait_running "$alloc" && ok "the allocation runs, with no script" || fail "allocation $alloc: $(squeue -h -j "$alloc" -o '%t %r')"
+assert_eq "restalloc 0" "$(scontrol show job "$alloc" | grep -o 'JobName=[^ ]*\|BatchFlag=[^ ]*' | cut -d= -f2 | xargs)" \
+  "its name, and no batch script"
+assert_eq 200 "$(rest DELETE "/slurm/v0.0.42/job/$alloc" "$SLURM_JWT" | cut -d' ' -f1)" "DELETE ends the allocation"
+wait_job "$alloc" || fail "allocation $alloc did not end"
 # DELETE /jobs: scancel of a list of jobs, each one's outcome in "status".
 k1=$(sbatch --parsable -H -o /dev/null --wrap true); k2=$(sbatch --parsable -H -o /dev/null --wrap true)
 out=$(rest DELETE /slurm/v0.0.42/jobs "$SLURM_JWT" '{"jobs": ["'"$k1"'", '"$k2"', "999999"]}')
