@@ -106,23 +106,31 @@ std::vector<Job *> JobManager::het_components(const Job &job) {
     return out;
 }
 
-void JobManager::end_het_components(const Job &leader) {
+std::vector<Job *> JobManager::het_named(Job &job) {
+    return job.ext().het_job_offset == 0 ? het_components(job) : std::vector<Job *>{&job};
+}
+
+std::vector<Job *> JobManager::het_others(const Job &leader) {
     const JobExtra &x = leader.ext();
-    if (!x.het_job_id || x.het_job_offset != 0) return;
-    for (uint32_t k = 1; k < x.het_size; ++k) {
-        Job *c = find(x.het_job_id + k);
-        if (!c || c->ext().het_job_id != x.het_job_id || c->finished()) continue;
+    if (!x.het_job_id || x.het_job_offset != 0) return {};
+    std::vector<Job *> out;
+    for (uint32_t k = 1; k < x.het_size; ++k)
+        if (Job *c = find(x.het_job_id + k); c && c->ext().het_job_id == x.het_job_id)
+            out.push_back(c);
+    return out;
+}
+
+void JobManager::end_het_components(const Job &leader) {
+    for (Job *c : het_others(leader)) {
+        if (c->finished()) continue;
         if (leader.cancelled_by != DROVER_NO_VAL) c->cancelled_by = leader.cancelled_by;
         end_job(*c, leader.state, leader.exit_status);
     }
 }
 
 void JobManager::requeue_het_components(const Job &leader, bool hold) {
-    const JobExtra &x = leader.ext();
-    if (!x.het_job_id || x.het_job_offset != 0) return;
-    for (uint32_t k = 1; k < x.het_size; ++k) {
-        Job *c = find(x.het_job_id + k);
-        if (!c || c->ext().het_job_id != x.het_job_id || c->pending()) continue;
+    for (Job *c : het_others(leader)) {
+        if (c->pending()) continue;
         // What its steps still run stops: its nodes may go to others before the next run.
         if (c->running())
             kill_on_nodes(c->nodes, c->id, SIGKILL, true, "requeue it with its leader",

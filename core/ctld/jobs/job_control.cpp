@@ -41,8 +41,7 @@ void JobManager::on_info(const std::shared_ptr<net::Request> &req, const net::Re
         for (auto id : *r->job_ids())
             for (const Target &t : resolve(std::to_string(id)))
                 if (t.job)
-                    for (const Job *c : t.job->ext().het_job_offset == 0 ? het_components(*t.job)
-                                                                         : std::vector{t.job})
+                    for (const Job *c : het_named(*t.job))
                         if (viewer.sees_job(*c) && seen.insert(c).second) pick.push_back(c);
         if (pick.empty()) return resp->error(DROVER_ENOENT, kInvalidJobId);
     } else {
@@ -104,9 +103,7 @@ Status JobManager::signal_targets(const proto::JobSignalRequest &r, uint32_t uid
     for (auto &[id, j] : jobs_) {
         if (j->finished() || !viewer.sees_job(*j)) continue;
         // A heterogeneous job's component goes with its leader (which the filters reach too).
-        if (j->ext().het_job_offset != DROVER_NO_VAL && j->ext().het_job_offset != 0 &&
-            !het_leader(*j).finished() && &het_leader(*j) != j.get())
-            continue;
+        if (const Job &lead = het_leader(*j); &lead != j.get() && !lead.finished()) continue;
         if (r.user_id() != DROVER_NO_VAL && j->uid != r.user_id()) continue;
         if (r.name() && r.name()->size() && j->name != r.name()->str()) continue;
         if (r.partition() && r.partition()->size() &&
@@ -145,7 +142,7 @@ Status JobManager::signal_job_target(const Target &t, int sig, uint32_t uid, Sig
             send_kill(*j, SIGTERM, true, proto::KillCause::Cancelled);
     } else {
         // A heterogeneous job's leader: the signal reaches every running component, as Slurm's.
-        for (Job *c : j->ext().het_job_offset == 0 ? het_components(*j) : std::vector{j})
+        for (Job *c : het_named(*j))
             if (c->running()) send_signal(*c, sig, scope);
     }
     return {};
@@ -170,9 +167,7 @@ void JobManager::on_update(const std::shared_ptr<net::Request> &req,
     if (jobs.empty()) return resp->error(DROVER_ENOENT, kInvalidJobId);
     // A heterogeneous job's leader names every component for a change or a hold (an action,
     // which the leader takes for them all, names the leader).
-    if (jobs.size() == 1 && jobs.front()->ext().het_job_offset == 0 &&
-        !(r->action() && r->action()->size()))
-        jobs = het_components(*jobs.front());
+    if (jobs.size() == 1 && !(r->action() && r->action()->size())) jobs = het_named(*jobs.front());
     if (jobs.size() == 1 && update_forward_ && update_forward_(*jobs.front(), req, resp)) return;
     // Across a whole array, tasks for which the change makes no sense (already ended) are
     // passed over; it fails only when it applied to none.

@@ -215,6 +215,11 @@ class JobManager {
     // Heterogeneous jobs (het_job.cpp). The components of the heterogeneous job that job
     // belongs to, leader first; just job when it is not one (or a component is gone).
     std::vector<Job *> het_components(const Job &job);
+    // What an operation naming job reaches: every component when job is a heterogeneous job's
+    // leader, else job alone.
+    std::vector<Job *> het_named(Job &job);
+    // The leader's other components that are still known (none when it is not a leader).
+    std::vector<Job *> het_others(const Job &leader);
     // The leader ended or was requeued: the components still pending or running end with it,
     // in its state, or are requeued with it.
     void end_het_components(const Job &leader);

@@ -43,6 +43,14 @@ namespace drover::ctld {
 
 namespace {
 
+// A planning policy asks with no node allowed to learn only whether the job is eligible.
+bool probe_only(const drover_bitmap_view *allowed) {
+    if (!allowed || !allowed->words) return false;
+    for (std::size_t w = 0; w < (allowed->nbits + 63) / 64; ++w)
+        if (allowed->words[w] != 0) return false;
+    return true;
+}
+
 const char *held_reason(Hold hold) {
     return hold == Hold::User ? "JobHeldUser" : "JobHeldAdmin";
 }
@@ -392,9 +400,7 @@ int Scheduler::start_het(Job &job, const drover_bitmap_view *allowed) {
     }
     // A planner's nodes are those it found for the job it tried; the other components may use
     // any (but for its probe with no node allowed, which asks only whether the job is eligible).
-    bool probe = allowed && allowed->words;
-    for (std::size_t w = 0; probe && w < (allowed->nbits + 63) / 64; ++w)
-        probe = allowed->words[w] == 0;
+    const bool probe = probe_only(allowed);
     std::vector<Job *> held;
     for (Job *c : parts) {
         std::vector<uint32_t> nodes;
@@ -503,15 +509,9 @@ int Scheduler::start_array_tasks(Job &rec, const Partition &part,
 
 int Scheduler::choose(Job &job, const Partition &part, const drover_bitmap_view *allowed,
                       std::vector<uint32_t> *nodes) {
-    // A planning policy asks with no node allowed to learn only whether the job is eligible.
-    if (allowed && allowed->words) {
-        bool any = false;
-        for (std::size_t w = 0; w < (allowed->nbits + 63) / 64 && !any; ++w)
-            any = allowed->words[w] != 0;
-        if (!any) {
-            wait(job, "Resources");
-            return DROVER_EBUSY;
-        }
+    if (probe_only(allowed)) {
+        wait(job, "Resources");
+        return DROVER_EBUSY;
     }
     Bitmap usable = place_.usable_for(job, part);
     if (const Bitmap *own = resv_.confine(job)) usable &= *own;

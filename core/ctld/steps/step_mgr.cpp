@@ -470,9 +470,9 @@ void StepManager::on_bcast_cred(const std::shared_ptr<net::Request> &req,
     std::vector<std::string> names;
     for (uint32_t pos : positions) names.push_back(I.nodes.at(job->nodes[pos]).conf->name);
     // A heterogeneous job's leader: the nodes of every component (sbcast --jobid=L, as Slurm).
-    if (r->step_id() == DROVER_NO_VAL && job->ext().het_job_offset == 0)
-        for (const Job *c : I.job_mgr.het_components(*job))
-            for (uint32_t i : c != job && c->running() ? c->nodes : std::vector<uint32_t>{})
+    if (r->step_id() == DROVER_NO_VAL)
+        for (const Job *c : I.job_mgr.het_others(*job))
+            for (uint32_t i : c->running() ? c->nodes : std::vector<uint32_t>{})
                 if (std::find(names.begin(), names.end(), I.nodes.at(i).conf->name) == names.end())
                     names.push_back(I.nodes.at(i).conf->name);
     std::vector<uint8_t> cred;
